@@ -1,0 +1,88 @@
+"""Build the Cython extensions under ``src/solvers``.
+
+Every ``.pyx`` file below ``src/solvers`` becomes one extension module compiled
+with ``-O3``.  OpenMP is used when the compiler accepts ``-fopenmp``; where it
+does not, the same code builds without it and ``prange`` loops run serially.
+Set ``QIPAI_NATIVE_ARCH=1`` to add ``-march=native`` (off by default so that
+wheels run on any CPU of the target architecture).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).parent
+SOURCE_ROOT = ROOT / "src"
+
+
+def _find_extensions() -> list[Extension]:
+    extensions = []
+    for pyx in sorted((SOURCE_ROOT / "solvers").rglob("*.pyx")):
+        module = ".".join(pyx.relative_to(SOURCE_ROOT).with_suffix("").parts)
+        extensions.append(Extension(module, [str(pyx.relative_to(ROOT))]))
+    return extensions
+
+
+def _compiler_accepts(compiler_cmd: list[str], flags: list[str]) -> bool:
+    """Try to compile and link a tiny OpenMP program with ``flags``."""
+    source = '#include <omp.h>\nint main(void){return omp_get_max_threads() > 0 ? 0 : 1;}\n'
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "probe.c"
+        src.write_text(source)
+        cmd = [*compiler_cmd, *flags, str(src), "-o", str(Path(tmp) / "probe")]
+        try:
+            result = subprocess.run(cmd, capture_output=True, timeout=60)
+        except (OSError, subprocess.SubprocessError):
+            return False
+        return result.returncode == 0
+
+
+class BuildExt(build_ext):
+    """``build_ext`` that cythonizes on the fly and probes for OpenMP."""
+
+    def finalize_options(self) -> None:
+        from Cython.Build import cythonize
+
+        self.distribution.ext_modules = cythonize(
+            self.distribution.ext_modules,
+            compiler_directives={
+                "language_level": "3",
+                "boundscheck": False,
+                "wraparound": False,
+                "cdivision": True,
+                "initializedcheck": False,
+            },
+            quiet=True,
+        )
+        super().finalize_options()
+
+    def build_extensions(self) -> None:
+        compiler_cmd = list(getattr(self.compiler, "compiler_so", None) or ["cc"])[:1]
+        if self.compiler.compiler_type == "msvc":
+            compile_flags, link_flags = ["/O2", "/openmp"], []
+        else:
+            compile_flags = ["-O3", "-fno-strict-aliasing"]
+            link_flags = []
+            if os.environ.get("QIPAI_NATIVE_ARCH") == "1":
+                compile_flags.append("-march=native")
+            if os.environ.get("QIPAI_NO_OPENMP") != "1" and shutil.which(compiler_cmd[0]):
+                if _compiler_accepts(compiler_cmd, ["-fopenmp"]):
+                    compile_flags.append("-fopenmp")
+                    link_flags.append("-fopenmp")
+                else:
+                    print("qipai: compiler has no OpenMP; building serial kernels", file=sys.stderr)
+        for ext in self.extensions:
+            ext.extra_compile_args = [*ext.extra_compile_args, *compile_flags]
+            ext.extra_link_args = [*ext.extra_link_args, *link_flags]
+        super().build_extensions()
+
+
+setup(ext_modules=_find_extensions(), cmdclass={"build_ext": BuildExt})

@@ -1,0 +1,143 @@
+"""The vocabulary every bridge module shares: seats, strains, sides, vulnerability.
+
+Orders follow DDS and the corpus: seats ``N E S W`` (clockwise, index 0..3),
+suits ``S H D C`` (index 0..3, as in PBN hands), strains for tables in the
+corpus order ``C D H S NT``.  DDS's own ``resTable`` indexes strains
+``S H D C NT``; :attr:`Strain.dds_index` gives that index.
+
+>>> Seat.from_char("e").partner
+<Seat.WEST: 3>
+>>> Seat.NORTH.next
+<Seat.EAST: 1>
+>>> Strain.from_str("N")
+<Strain.NOTRUMP: 4>
+>>> str(Strain.NOTRUMP), Strain.SPADES.dds_index
+('NT', 0)
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from engines.errors import InputError
+
+
+class BridgeInputError(InputError):
+    """A bridge value (seat, strain, card, deal, contract, file) that cannot be accepted."""
+
+
+class Seat(IntEnum):
+    """A player's seat; the integer value is the clockwise index from North."""
+
+    NORTH = 0
+    EAST = 1
+    SOUTH = 2
+    WEST = 3
+
+    @classmethod
+    def from_char(cls, text: str) -> Seat:
+        """Parse ``N``, ``E``, ``S`` or ``W`` (any case; full names accepted)."""
+        key = text.strip().upper()[:1]
+        if key not in "NESW" or not key:
+            raise BridgeInputError(f"unknown seat {text!r}; expected N, E, S or W")
+        return cls("NESW".index(key))
+
+    @property
+    def char(self) -> str:
+        return "NESW"[self]
+
+    @property
+    def next(self) -> Seat:
+        """The seat to the left (next to play, clockwise)."""
+        return Seat((self + 1) % 4)
+
+    @property
+    def partner(self) -> Seat:
+        return Seat((self + 2) % 4)
+
+    @property
+    def side(self) -> str:
+        """``"NS"`` or ``"EW"``."""
+        return "NS" if self % 2 == 0 else "EW"
+
+    def __str__(self) -> str:
+        return self.char
+
+
+class Strain(IntEnum):
+    """A denomination, in the corpus table order ``C D H S NT`` (value 0..4)."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+    NOTRUMP = 4
+
+    @classmethod
+    def from_str(cls, text: str) -> Strain:
+        """Parse ``C D H S N NT`` (any case; suit symbols accepted)."""
+        key = text.strip().upper().translate(_SUIT_SYMBOLS)
+        if key in ("N", "NT"):
+            return cls.NOTRUMP
+        if len(key) == 1 and key in "CDHS":
+            return cls("CDHS".index(key))
+        raise BridgeInputError(f"unknown strain {text!r}; expected C, D, H, S or NT")
+
+    @property
+    def symbol(self) -> str:
+        return ("C", "D", "H", "S", "NT")[self]
+
+    @property
+    def is_major(self) -> bool:
+        return self in (Strain.HEARTS, Strain.SPADES)
+
+    @property
+    def is_minor(self) -> bool:
+        return self in (Strain.CLUBS, Strain.DIAMONDS)
+
+    @property
+    def suit_index(self) -> int:
+        """Index in PBN hand order ``S H D C`` (0..3), or 4 for notrump."""
+        return (3, 2, 1, 0, 4)[self]
+
+    @property
+    def dds_index(self) -> int:
+        """Index in DDS's ``resTable`` strain order ``S H D C NT``."""
+        return self.suit_index
+
+    def __str__(self) -> str:
+        return self.symbol
+
+
+STRAINS: tuple[Strain, ...] = tuple(Strain)
+SEATS: tuple[Seat, ...] = tuple(Seat)
+
+_SUIT_SYMBOLS = str.maketrans({"♠": "S", "♥": "H", "♦": "D", "♣": "C"})
+
+VULNERABILITIES: tuple[str, ...] = ("None", "NS", "EW", "Both")
+
+
+def parse_vulnerability(text: str) -> str:
+    """Normalise a vulnerability to ``None``, ``NS``, ``EW`` or ``Both``.
+
+    Accepts the PBN spellings (``None``, ``Love``, ``-``, ``NS``, ``EW``,
+    ``All``, ``Both``) in any case.
+
+    >>> parse_vulnerability("all"), parse_vulnerability("-")
+    ('Both', 'None')
+    """
+    key = text.strip().upper().replace("-", "").replace("/", "")
+    if key in ("", "NONE", "LOVE", "O"):
+        return "None"
+    if key in ("NS", "N", "S"):
+        return "NS"
+    if key in ("EW", "E", "W"):
+        return "EW"
+    if key in ("ALL", "BOTH", "B"):
+        return "Both"
+    raise BridgeInputError(f"unknown vulnerability {text!r}; expected None, NS, EW or Both/All")
+
+
+def is_vulnerable(vulnerability: str, seat: Seat) -> bool:
+    """Whether ``seat``'s side is vulnerable under a normalised ``vulnerability``."""
+    return vulnerability == "Both" or vulnerability == seat.side

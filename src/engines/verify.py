@@ -1,0 +1,98 @@
+"""Shared reporting for the ``qipai <game> verify`` commands.
+
+Each game recomputes the records of a reference file and reports every
+mismatch as ``id, field, expected, got``; this module prints them and the
+closing summary line ``verified N records: K match, M differ`` in one format
+for all games.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from engines.errors import InputError
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """One field of one record that differs from the reference."""
+
+    record_id: str
+    field: str
+    expected: Any
+    got: Any
+
+    def __str__(self) -> str:
+        return (
+            f"MISMATCH {self.record_id} {self.field}: expected {_show(self.expected)}, "
+            f"got {_show(self.got)}"
+        )
+
+
+@dataclass
+class VerifyReport:
+    """Collects per-record outcomes and prints them as they arrive."""
+
+    out: TextIO = field(default_factory=lambda: sys.stdout)
+    records: int = 0
+    matching: int = 0
+    mismatches: list[Mismatch] = field(default_factory=list)
+
+    def add(self, record_id: str, mismatches: list[Mismatch]) -> None:
+        """Record one checked record with the fields that differ (empty list: all match)."""
+        self.records += 1
+        if mismatches:
+            self.mismatches.extend(mismatches)
+            for mismatch in mismatches:
+                print(mismatch, file=self.out)
+        else:
+            self.matching += 1
+
+    @property
+    def differing(self) -> int:
+        return self.records - self.matching
+
+    def summary(self) -> str:
+        return f"verified {self.records} records: {self.matching} match, {self.differing} differ"
+
+    def finish(self) -> int:
+        """Print the summary line and return the process exit status (1 when anything differs)."""
+        print(self.summary(), file=self.out)
+        return 1 if self.differing else 0
+
+
+def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield ``(line_number, object)`` for each non-blank line of a JSON Lines file.
+
+    Raises :class:`InputError` naming the file and line when a line is not a JSON object.
+    """
+    path = Path(path)
+    try:
+        handle = path.open(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot open: {exc.strerror}") from exc
+    with handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"{path}:{number}: not valid JSON: {exc.msg}") from exc
+            if not isinstance(obj, dict):
+                raise InputError(
+                    f"{path}:{number}: expected a JSON object, got {type(obj).__name__}"
+                )
+            yield number, obj
+
+
+def _show(value: Any) -> str:
+    try:
+        return json.dumps(value, sort_keys=True)
+    except TypeError:
+        return repr(value)

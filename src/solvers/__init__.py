@@ -1,0 +1,9 @@
+"""Native kernels of qipai: Cython extensions and Numba functions.
+
+Kernels take clean integer arrays and bitmasks and never parse text or raise
+for user input; the ``engines`` package validates input before calling them.
+"""
+
+from solvers._parallel import max_threads, openmp_available
+
+__all__ = ["max_threads", "openmp_available"]
