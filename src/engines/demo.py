@@ -53,7 +53,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "demo",
         help="show each game's solver on the shipped sample data",
-        description="Solve the sample deal, Rummikub position and Shengji trick shipped with qipai.",
+        description=(
+            "Solve the sample deal, Rummikub position and Shengji trick shipped with qipai."
+        ),
     )
     parser.add_argument(
         "games",
