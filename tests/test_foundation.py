@@ -1,0 +1,138 @@
+"""The foundation: package metadata, compiled core, CLI registry and shared helpers."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+import engines
+import solvers
+from engines.cli import GAME_GROUPS, build_parser, main
+from engines.errors import InputError
+from engines.verify import Mismatch, VerifyReport, read_jsonl
+
+
+def test_version_is_the_installed_distribution_version():
+    from importlib.metadata import version
+
+    assert engines.__version__ == version("qipai")
+
+
+def test_compiled_core_reports_its_threading():
+    assert isinstance(solvers.openmp_available(), bool)
+    threads = solvers.max_threads()
+    assert threads >= 1
+    if not solvers.openmp_available():
+        assert threads == 1
+
+
+def test_help_lists_every_game(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    text = capsys.readouterr().out
+    for name, _, _ in GAME_GROUPS:
+        assert name in text
+    assert "demo" in text
+
+
+def test_version_flag(capsys):
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.strip() == f"qipai {engines.__version__}"
+
+
+@pytest.mark.parametrize("group", [name for name, _, _ in GAME_GROUPS])
+def test_every_game_group_has_help_and_commands(group, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main([group, "--help"])
+    assert exit_info.value.code == 0
+    text = capsys.readouterr().out
+    assert f"{group} commands" in text
+    # A group without a single registered command would be a placeholder.
+    subparsers = _group_commands(group)
+    assert subparsers, f"qipai {group} has no commands"
+    for command in subparsers:
+        with pytest.raises(SystemExit) as exit_info:
+            main([group, command, "--help"])
+        assert exit_info.value.code == 0
+
+
+def _group_commands(group: str) -> list[str]:
+    import argparse
+
+    parser = build_parser()
+    top = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    group_parser = top.choices[group]
+    actions = [a for a in group_parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return list(actions[0].choices) if actions else []
+
+
+def test_group_without_command_prints_its_help(capsys):
+    assert main(["bridge"]) == 0
+    assert "bridge commands" in capsys.readouterr().out
+
+
+def test_demo_rejects_unknown_game(capsys):
+    assert main(["demo", "chess"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown game 'chess'" in err
+
+
+def test_console_script_runs_as_module():
+    result = subprocess.run(
+        [sys.executable, "-m", "engines", "--version"], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.startswith("qipai ")
+
+
+def test_input_error_is_a_value_error():
+    assert issubclass(InputError, ValueError)
+
+
+def test_verify_report_counts_and_exit_status():
+    out = io.StringIO()
+    report = VerifyReport(out=out)
+    report.add("a", [])
+    report.add("b", [Mismatch("b", "dd.S.N", 9, 8)])
+    report.add("c", [])
+    assert report.finish() == 1
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "MISMATCH b dd.S.N: expected 9, got 8"
+    assert lines[-1] == "verified 3 records: 2 match, 1 differ"
+
+    clean = VerifyReport(out=io.StringIO())
+    clean.add("x", [])
+    assert clean.finish() == 0
+
+
+def test_read_jsonl_names_file_and_line(tmp_path):
+    path = tmp_path / "cases.jsonl"
+    path.write_text(json.dumps({"id": 1}) + "\n\n" + "{broken\n")
+    reader = read_jsonl(path)
+    assert next(reader) == (1, {"id": 1})
+    with pytest.raises(InputError, match=r"cases.jsonl:3: not valid JSON"):
+        next(reader)
+
+
+def test_read_jsonl_rejects_non_objects(tmp_path):
+    path = tmp_path / "list.jsonl"
+    path.write_text("[1, 2]\n")
+    with pytest.raises(InputError, match="expected a JSON object, got list"):
+        list(read_jsonl(path))
+
+
+def test_read_jsonl_missing_file(tmp_path):
+    with pytest.raises(InputError, match="cannot open"):
+        list(read_jsonl(tmp_path / "absent.jsonl"))
+
+
+def test_progress_is_silent_off_a_terminal(capsys):
+    from engines.progress import progress
+
+    assert list(progress(range(5), desc="x", enabled=False)) == [0, 1, 2, 3, 4]
+    assert capsys.readouterr().err == ""
