@@ -1,0 +1,283 @@
+"""``qipai bench``: our solver and the reference system, alternating on the same positions.
+
+For each position, each solver runs ``repeat`` times, the two interleaved
+(ours, reference, ours, reference, …) so that load from other processes hits
+both alike; a position's time is the median of its runs.  The report gives the
+median, mean and p90 of those per-position times for each solver and the ratio
+ours/reference (below 1: we are faster), plus how often the answers agree.
+Both solvers are warmed up (JIT compilation, library loading) before timing.
+
+References: endplay 0.5.12 (DDS 2.9, limited to one thread with
+``SetMaxThreads(1)``) for bridge DD tables; rummikub-solver 1.0.0 (HiGHS
+backend when installed) for the Rummikub best move.  A reference that is not
+installed is skipped with a message; ours is still timed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines.batch.report import _fmt, percentile
+from engines.errors import InputError
+
+
+@dataclass
+class Solver:
+    """A named solver: ``prepare(obj)`` once per position, then ``solve(prepared)`` timed."""
+
+    name: str
+    prepare: Callable[[dict[str, Any]], Any]
+    solve: Callable[[Any], Any]
+    answer: Callable[[Any], Any] = lambda result: result
+
+
+@dataclass(frozen=True)
+class BenchSpec:
+    help: str
+    default_count: int
+    load: Callable[[str | None, int, int], list[dict[str, Any]]]
+    ours: Callable[[], Solver]
+    reference: Callable[[], Solver]
+    reference_package: str
+    reference_label: str
+
+
+@dataclass
+class BenchResult:
+    game: str
+    positions: int
+    repeat: int
+    ours_name: str
+    ours: list[float]
+    reference_name: str
+    reference: list[float] | None = None
+    agree: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def text(self) -> str:
+        lines = [f"qipai bench {self.game}: {self.positions} positions, {self.repeat} runs each"]
+        lines += self.notes
+        lines.append(_line(self.ours_name, self.ours))
+        if self.reference is not None:
+            lines.append(_line(self.reference_name, self.reference))
+            ref_median = statistics.median(self.reference)
+            ref_total = sum(self.reference)
+            if ref_median > 0 and ref_total > 0:
+                median_ratio = statistics.median(self.ours) / ref_median
+                lines.append(
+                    f"ratio ours/reference: median {median_ratio:.3f}, "
+                    f"total {sum(self.ours) / ref_total:.3f}  (below 1: ours is faster)"
+                )
+            lines.append(f"answers agree on {self.agree}/{self.positions} positions")
+        return "\n".join(lines)
+
+
+def _line(name: str, times: list[float]) -> str:
+    if not times:
+        return f"{name}: no positions"
+    return (
+        f"{name}: per position median {_fmt(statistics.median(times))}, "
+        f"mean {_fmt(statistics.fmean(times))}, p90 {_fmt(percentile(times, 90))}, "
+        f"total {_fmt(sum(times))}"
+    )
+
+
+def run(
+    game: str, *, path: str | None = None, count: int = 20, seed: int = 0, repeat: int = 3
+) -> BenchResult:
+    """Time ours and the reference on ``path``'s positions (or ``count`` generated ones)."""
+    try:
+        spec = BENCHES[game]
+    except KeyError:
+        raise InputError(f"no benchmark for {game!r}; known: {', '.join(BENCHES)}") from None
+    objs = spec.load(path, count, seed)
+    ours = spec.ours()
+    reference: Solver | None = None
+    notes: list[str] = []
+    if importlib.util.find_spec(spec.reference_package) is None:
+        notes.append(
+            f"reference {spec.reference_label} skipped: package {spec.reference_package!r} is "
+            "not installed (pip install 'qipai[bench]'); timing ours only"
+        )
+    else:
+        reference = spec.reference()
+    prepared_ours = [ours.prepare(o) for o in objs]
+    prepared_ref = [reference.prepare(o) for o in objs] if reference else []
+    if prepared_ours:
+        # Warm-up outside the timed region: JIT compilation, tables, shared libraries.
+        ours.solve(prepared_ours[0])
+        if reference:
+            reference.solve(prepared_ref[0])
+    ours_times: list[float] = []
+    ref_times: list[float] = []
+    agree = 0
+    for i in range(len(objs)):
+        runs_ours: list[float] = []
+        runs_ref: list[float] = []
+        answer_ours = answer_ref = None
+        for _ in range(repeat):
+            start = time.perf_counter()
+            answer_ours = ours.solve(prepared_ours[i])
+            runs_ours.append(time.perf_counter() - start)
+            if reference:
+                start = time.perf_counter()
+                answer_ref = reference.solve(prepared_ref[i])
+                runs_ref.append(time.perf_counter() - start)
+        ours_times.append(statistics.median(runs_ours))
+        if reference:
+            ref_times.append(statistics.median(runs_ref))
+            agree += ours.answer(answer_ours) == reference.answer(answer_ref)
+    return BenchResult(
+        game=game,
+        positions=len(objs),
+        repeat=repeat,
+        ours_name=ours.name,
+        ours=ours_times,
+        reference_name=reference.name if reference else spec.reference_label,
+        reference=ref_times if reference else None,
+        agree=agree,
+        notes=notes,
+    )
+
+
+def _load_jsonl_or_pbn(path: str) -> list[dict[str, Any]]:
+    from engines.batch.inputs import BadInput, read_inputs
+
+    objs = []
+    for item in read_inputs([path]):
+        if isinstance(item, BadInput):
+            raise InputError(str(item))
+        objs.append(item.obj)
+    return objs
+
+
+# -- bridge ------------------------------------------------------------------------------------
+
+_STRAINS = ("C", "D", "H", "S", "NT")
+_SEATS = ("N", "E", "S", "W")
+
+
+def _bridge_load(path: str | None, count: int, seed: int) -> list[dict[str, Any]]:
+    from engines.batch.generate import bridge_deals
+
+    if path:
+        return _load_jsonl_or_pbn(path)
+    return list(bridge_deals(count, seed))
+
+
+def _deal_text(obj: dict[str, Any]) -> str:
+    text = obj.get("pbn") or obj.get("deal")
+    if not isinstance(text, str):
+        raise InputError(f"position {obj.get('id', '?')}: no 'pbn' deal string")
+    return text
+
+
+def _bridge_ours() -> Solver:
+    from engines.bridge import Deal
+    from engines.bridge.dd import dd_table
+
+    def solve(deal: Any) -> Any:
+        return dd_table(deal).to_dict()
+
+    return Solver("qipai dd_table (1 thread)", lambda o: Deal.from_pbn(_deal_text(o)), solve)
+
+
+def _bridge_reference() -> Solver:
+    from endplay import _dds
+    from endplay.dds import calc_dd_table
+    from endplay.types import Deal as EDeal
+
+    _dds.SetMaxThreads(1)
+
+    def answer(table: Any) -> dict[str, dict[str, int]]:
+        if isinstance(table, dict):
+            return table
+        rows = table.to_list()  # endplay: [strain][player], strains S H D C NT, players N E S W
+        order = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": 4}
+        return {s: {p: rows[order[s]][i] for i, p in enumerate(_SEATS)} for s in _STRAINS}
+
+    return Solver(
+        "endplay/DDS calc_dd_table (1 thread)",
+        lambda o: EDeal(_deal_text(o)),
+        calc_dd_table,
+        answer,
+    )
+
+
+# -- rummikub ----------------------------------------------------------------------------------
+
+
+def _rummikub_load(path: str | None, count: int, seed: int) -> list[dict[str, Any]]:
+    from engines.batch.generate import rummikub_positions
+
+    if path:
+        return _load_jsonl_or_pbn(path)
+    return list(rummikub_positions(count, seed, table_tiles=(0, 24), rack_size=(5, 14)))
+
+
+def _rummikub_ours() -> Solver:
+    from engines.rummikub import Position, best_move
+
+    return Solver(
+        "qipai best_move (tiles)",
+        Position.from_json,
+        lambda pos: best_move(pos, objective="tiles"),
+        lambda move: int(move.tiles),
+    )
+
+
+def _rummikub_reference() -> Solver:
+    from rummikub_solver import MILPSolver, RuleSet
+
+    backend = MILPSolver.HIGHS if MILPSolver.HIGHS in MILPSolver.supported() else None
+    rules = RuleSet(solver_backend=backend)
+    # rummikub-solver numbers tiles colour-major in the order black, blue, orange, red.
+    colour_index = {"K": 0, "B": 1, "O": 2, "R": 3}
+    joker = rules.tiles[-1]
+
+    def tile(text: str) -> Any:
+        if text == "J":
+            return joker
+        return rules.tiles[13 * colour_index[text[0]] + int(text[1:]) - 1]
+
+    def prepare(obj: dict[str, Any]) -> Any:
+        state = rules.new_game()
+        state.add_table(*(tile(t) for s in obj.get("table", []) for t in s))
+        state.add_rack(*(tile(t) for t in obj.get("rack", [])))
+        state.initial = not obj.get("initial_meld_done", True)
+        return state
+
+    def answer(solution: Any) -> int:
+        return 0 if solution is None else len(solution.tiles)
+
+    name = f"rummikub-solver {rules.backend.value if rules.backend else ''} (RuleSet.solve)"
+    return Solver(name.replace(" )", ")"), prepare, rules.solve, answer)
+
+
+BENCHES: dict[str, BenchSpec] = {
+    "bridge": BenchSpec(
+        help="DD tables: qipai vs endplay/DDS (1 thread) on the same deals",
+        default_count=20,
+        load=_bridge_load,
+        ours=_bridge_ours,
+        reference=_bridge_reference,
+        reference_package="endplay",
+        reference_label="endplay/DDS",
+    ),
+    "rummikub": BenchSpec(
+        help="best move (most tiles): qipai vs rummikub-solver on the same positions",
+        default_count=50,
+        load=_rummikub_load,
+        ours=_rummikub_ours,
+        reference=_rummikub_reference,
+        reference_package="rummikub_solver",
+        reference_label="rummikub-solver",
+    ),
+}
+
+__all__ = ["BENCHES", "BenchResult", "run"]

@@ -1,0 +1,417 @@
+"""The batch runner: inputs → chunks → solvers (threads, processes or Dask) → SQLite.
+
+:func:`run_batch` runs on this machine: tasks whose engine has a native
+threaded batch entry point are called in-process with ``threads=jobs``; the
+others are spread over ``jobs`` worker processes.  :func:`run_batch_distributed`
+takes a ``dask.distributed.Client`` (the library never starts or stops
+clusters) and sends the same chunks to its workers.  In both, the calling
+process reads the inputs, skips positions already in the store, and writes
+each chunk's results in one transaction as soon as it completes, so the store
+is the same whichever way the batch ran, and an interrupted run resumes where it
+stopped.
+
+>>> from engines.batch.store import ResultStore
+>>> from engines.batch.tasks import Task, register_task
+>>> _ = register_task(Task("doc-square", "demo", "square x", lambda o: {"x": int(o["x"])},
+...                        lambda ps, threads: [p["x"] ** 2 for p in ps]))
+>>> import tempfile, os
+>>> path = os.path.join(tempfile.mkdtemp(), "xs.jsonl")
+>>> _ = open(path, "w").write('{"id": "a", "x": 3}\\n{"id": "b", "x": "?"}\\n')
+>>> store = ResultStore(":memory:")
+>>> summary = run_batch([path], "doc-square", store, jobs=1,
+...                     on_bad_input=print)  # doctest: +ELLIPSIS
+/tmp/.../xs.jsonl:2: invalid literal for int() with base 10: '?'
+>>> summary.computed, [r["result"] for r in store.rows("doc-square")]
+(1, [9])
+>>> run_batch([path], "doc-square", store, jobs=1, on_bad_input=None).computed  # resumed
+0
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines.batch.inputs import BadInput, Record, count_positions, read_inputs
+from engines.batch.store import ResultRow, ResultStore
+from engines.batch.tasks import SolvedItem, Task, get_task, solve_chunk
+from engines.errors import InputError
+from engines.progress import progress_bar
+
+# Positions whose hashes are looked up in the store with one query.
+_LOOKUP_BATCH = 256
+
+
+@dataclass(frozen=True)
+class _Item:
+    record: Record
+    payload: dict[str, Any]
+    input_hash: str
+
+
+@dataclass
+class BatchSummary:
+    """What a run did.  ``computed`` rows were added now, ``already_stored`` were skipped."""
+
+    task: str
+    positions: int = 0
+    computed: int = 0
+    already_stored: int = 0
+    duplicates: int = 0
+    solver_errors: int = 0
+    bad_inputs: list[BadInput] = field(default_factory=list)
+    seconds: float = 0.0
+    status: str = "running"
+
+    def __str__(self) -> str:
+        rate = self.computed / self.seconds if self.seconds > 0 else 0.0
+        parts = [
+            f"{self.task}: {self.positions} positions read",
+            f"{self.computed} computed",
+            f"{self.already_stored} already stored",
+        ]
+        if self.duplicates:
+            parts.append(f"{self.duplicates} repeated in the input")
+        parts.append(f"{len(self.bad_inputs)} bad input lines")
+        parts.append(f"{self.solver_errors} solver errors")
+        return ", ".join(parts) + f" in {self.seconds:.1f} s ({rate:.1f} positions/s)"
+
+
+class BatchInterrupted(Exception):
+    """Raised (from KeyboardInterrupt) after the completed chunks have been stored."""
+
+    def __init__(self, summary: BatchSummary) -> None:
+        super().__init__(
+            f"interrupted: {summary.computed} new results stored; rerun the same command to resume"
+        )
+        self.summary = summary
+
+
+def _print_bad(bad: BadInput) -> None:
+    print(f"qipai: skipped {bad}", file=sys.stderr)
+
+
+# -- backends: how a chunk gets solved --------------------------------------------------------
+
+
+class _Backend:
+    """Submit chunks and collect finished ones (a thin layer over the executors)."""
+
+    slots: int = 1
+    mode: str = "local"
+    workers: int = 1
+
+    def submit(self, task: Task, payloads: list[dict[str, Any]]) -> Any:
+        raise NotImplementedError
+
+    def wait_one(self, futures: Sequence[Any]) -> list[Any]:
+        raise NotImplementedError
+
+    def result(self, future: Any) -> list[SolvedItem]:
+        raise NotImplementedError
+
+    def cancel(self, futures: Sequence[Any]) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class _Done:
+    """An already-finished chunk (in-process backend)."""
+
+    def __init__(self, value: list[SolvedItem]) -> None:
+        self.value = value
+
+
+class _InProcess(_Backend):
+    """Solve in this process: native threaded engines, or ``jobs=1``."""
+
+    def __init__(self, threads: int) -> None:
+        self.threads = threads
+        self.workers = threads
+        self.mode = f"local-threads-{threads}"
+
+    def submit(self, task: Task, payloads: list[dict[str, Any]]) -> _Done:
+        threads = self.threads if task.native_threads else 1
+        return _Done(solve_chunk(task, payloads, threads))
+
+    def wait_one(self, futures: Sequence[Any]) -> list[Any]:
+        return list(futures)
+
+    def result(self, future: _Done) -> list[SolvedItem]:
+        return future.value
+
+
+class _Processes(_Backend):
+    """Worker processes, one thread each."""
+
+    def __init__(self, jobs: int) -> None:
+        self.pool = cf.ProcessPoolExecutor(max_workers=jobs)
+        self.slots = 2 * jobs  # keep every worker busy while results are written
+        self.workers = jobs
+        self.mode = f"local-processes-{jobs}"
+
+    def submit(self, task: Task, payloads: list[dict[str, Any]]) -> cf.Future:
+        return self.pool.submit(solve_chunk, task.name, payloads, 1)
+
+    def wait_one(self, futures: Sequence[Any]) -> list[Any]:
+        done, _ = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
+        return list(done)
+
+    def result(self, future: cf.Future) -> list[SolvedItem]:
+        return future.result()
+
+    def cancel(self, futures: Sequence[Any]) -> None:
+        for future in futures:
+            future.cancel()
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _Dask(_Backend):
+    """Chunks sent to the workers of a ``dask.distributed.Client``."""
+
+    def __init__(self, client: Any) -> None:
+        from distributed import wait
+
+        self.client = client
+        self._wait = wait
+        threads = sum(client.nthreads().values()) or 1
+        self.workers = threads
+        self.slots = 2 * threads
+        self.mode = f"dask-{threads}"
+
+    def submit(self, task: Task, payloads: list[dict[str, Any]]) -> Any:
+        # pure=False: every chunk is its own job even if an identical one ran before.
+        return self.client.submit(solve_chunk, task.name, payloads, 1, pure=False)
+
+    def wait_one(self, futures: Sequence[Any]) -> list[Any]:
+        done, _ = self._wait(list(futures), return_when="FIRST_COMPLETED")
+        return list(done)
+
+    def result(self, future: Any) -> list[SolvedItem]:
+        return future.result()
+
+    def cancel(self, futures: Sequence[Any]) -> None:
+        if futures:
+            self.client.cancel(list(futures))
+
+
+# -- the run loop ------------------------------------------------------------------------------
+
+
+def run_batch(
+    paths: Sequence[str],
+    task: str | Task,
+    store: ResultStore | str,
+    *,
+    jobs: int | None = None,
+    chunk_size: int | None = None,
+    strict: bool = False,
+    progress: bool | None = None,
+    on_bad_input: Callable[[BadInput], None] | None = _print_bad,
+) -> BatchSummary:
+    """Run ``task`` on every position of ``paths`` on this machine, storing results in ``store``.
+
+    ``jobs`` (default: every core) is the thread count given to a native
+    threaded engine, or the number of worker processes otherwise.
+    ``chunk_size`` positions are solved per call and committed per
+    transaction.  Bad input lines are passed to ``on_bad_input`` (default:
+    printed to standard error), stored in the ``bad_inputs`` table and skipped;
+    with ``strict=True`` the first one raises :class:`InputError`.
+    ``progress=None`` shows a bar only on a terminal.  Ctrl-C raises
+    :class:`BatchInterrupted` after storing every finished chunk.
+    """
+    task_obj = task if isinstance(task, Task) else get_task(task)
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    backend: _Backend = (
+        _InProcess(jobs) if task_obj.native_threads or jobs == 1 else _Processes(jobs)
+    )
+    return _run(paths, task_obj, store, backend, chunk_size, strict, progress, on_bad_input)
+
+
+def run_batch_distributed(
+    client: Any,
+    paths: Sequence[str],
+    task: str | Task,
+    store: ResultStore | str,
+    *,
+    chunk_size: int | None = None,
+    strict: bool = False,
+    progress: bool | None = None,
+    on_bad_input: Callable[[BadInput], None] | None = _print_bad,
+) -> BatchSummary:
+    """:func:`run_batch` on a Dask cluster: ``client`` is a ``dask.distributed.Client``.
+
+    The inputs are read here, chunks are solved on the cluster's workers (one
+    thread per chunk), and this process writes every result into ``store`` —
+    the same rows a local run writes, and a run interrupted on one can resume
+    on the other.  Workers need qipai installed (same version) and nothing
+    else: no shared file system, no database access.
+
+    >>> from distributed import Client  # doctest: +SKIP
+    >>> client = Client("tcp://scheduler:8786")  # doctest: +SKIP
+    >>> run_batch_distributed(client, ["deals.pbn"], "bridge-par", "out.sqlite")  # doctest: +SKIP
+    """
+    task_obj = task if isinstance(task, Task) else get_task(task)
+    backend = _Dask(client)
+    return _run(paths, task_obj, store, backend, chunk_size, strict, progress, on_bad_input)
+
+
+def _run(
+    paths: Sequence[str],
+    task: Task,
+    store: ResultStore | str,
+    backend: _Backend,
+    chunk_size: int | None,
+    strict: bool,
+    progress: bool | None,
+    on_bad_input: Callable[[BadInput], None] | None,
+) -> BatchSummary:
+    own_store = not isinstance(store, ResultStore)
+    db = ResultStore(store) if own_store else store
+    assert isinstance(db, ResultStore)
+    size = max(1, chunk_size or task.chunk_size)
+    summary = BatchSummary(task=task.name)
+    run_id = db.begin_run(task.name, list(paths), workers=backend.workers, mode=backend.mode)
+    bar = progress_bar(total=count_positions(paths), desc=task.name, unit="pos", enabled=progress)
+    started = time.perf_counter()
+    pending: dict[Any, list[_Item]] = {}
+
+    def shrink_total(n: int) -> None:
+        # Positions that need no work leave the bar's total, so rate and ETA stay honest.
+        if n and bar.total is not None:
+            bar.total = max(bar.n, bar.total - n)
+            bar.refresh()
+
+    def bad(item: BadInput) -> None:
+        summary.bad_inputs.append(item)
+        db.add_bad_input(task.name, item.source, item.line, item.reason, run_id)
+        if on_bad_input is not None:
+            on_bad_input(item)
+        shrink_total(1)
+        if strict:
+            raise InputError(str(item))
+
+    def collect(future: Any) -> None:
+        items = pending.pop(future)
+        solved = backend.result(future)
+        rows = [
+            ResultRow(
+                task.name,
+                item.input_hash,
+                item.record.position_id,
+                item.record.source,
+                item.record.line,
+                item.payload,
+                result,
+                error,
+                seconds,
+            )
+            for item, (result, error, seconds) in zip(items, solved)
+        ]
+        summary.computed += db.add(rows, run_id)
+        summary.solver_errors += sum(1 for r in rows if r.error is not None)
+        bar.update(len(rows))
+
+    def submit(chunk: list[_Item]) -> None:
+        while len(pending) >= backend.slots:
+            for future in backend.wait_one(list(pending)):
+                collect(future)
+        pending[backend.submit(task, [item.payload for item in chunk])] = chunk
+        # The in-process backend finishes at once: store it before reading on.
+        for future in [f for f in pending if isinstance(f, _Done)]:
+            collect(future)
+
+    try:
+        chunk: list[_Item] = []
+        for item in _todo(paths, task, db, summary, bad, shrink_total):
+            chunk.append(item)
+            if len(chunk) >= size:
+                submit(chunk)
+                chunk = []
+        if chunk:
+            submit(chunk)
+        while pending:
+            for future in backend.wait_one(list(pending)):
+                collect(future)
+        summary.status = "finished"
+    except KeyboardInterrupt:
+        summary.status = "interrupted"
+        backend.cancel(list(pending))
+        raise BatchInterrupted(summary) from None
+    except BaseException:
+        summary.status = "failed"
+        backend.cancel(list(pending))
+        raise
+    finally:
+        summary.seconds = time.perf_counter() - started
+        bar.close()
+        backend.close()
+        db.end_run(
+            run_id,
+            computed=summary.computed,
+            skipped=summary.already_stored + summary.duplicates,
+            bad_inputs=len(summary.bad_inputs),
+            status=summary.status,
+        )
+        if own_store:
+            db.close()
+    return summary
+
+
+def _todo(
+    paths: Sequence[str],
+    task: Task,
+    db: ResultStore,
+    summary: BatchSummary,
+    bad: Callable[[BadInput], None],
+    shrink_total: Callable[[int], None],
+) -> Iterator[_Item]:
+    """The positions still to solve, in input order; counts the rest into ``summary``."""
+    seen: set[str] = set()
+    waiting: list[_Item] = []
+
+    def flush() -> Iterator[_Item]:
+        done = db.done_hashes(task.name, [item.input_hash for item in waiting])
+        skipped = 0
+        for item in waiting:
+            if item.input_hash in done:
+                skipped += 1
+            else:
+                yield item
+        summary.already_stored += skipped
+        shrink_total(skipped)
+        waiting.clear()
+
+    for entry in read_inputs(paths):
+        if isinstance(entry, BadInput):
+            bad(entry)
+            continue
+        summary.positions += 1
+        try:
+            payload = task.prepare(entry.obj)
+        except KeyError as exc:
+            bad(BadInput(entry.source, entry.line, f"missing field {exc}"))
+            continue
+        except (ValueError, TypeError) as exc:  # InputError is a ValueError
+            bad(BadInput(entry.source, entry.line, str(exc)))
+            continue
+        digest = task.input_hash(payload)
+        if digest in seen:
+            summary.duplicates += 1
+            shrink_total(1)
+            continue
+        seen.add(digest)
+        waiting.append(_Item(entry, payload, digest))
+        if len(waiting) >= _LOOKUP_BATCH:
+            yield from flush()
+    if waiting:
+        yield from flush()

@@ -1,0 +1,141 @@
+"""Batch tasks: what ``qipai batch --task NAME`` computes for each position.
+
+A :class:`Task` turns one input object (a JSON Lines record, or a PBN board as a
+dict) into a canonical *payload* (:meth:`Task.prepare`, which validates and
+raises :class:`~engines.errors.InputError` naming what is wrong), and solves a
+list of payloads at once (:attr:`Task.solve`, called with a chunk of positions
+and a thread count; it calls the game engine's batch API, arrays in, arrays
+out).  The input hash that makes runs resumable is a hash of the canonical
+payload, so the same position written differently (card order, ``T`` versus
+``10``…) is solved once.
+
+Game engines are imported lazily, inside ``prepare`` and ``solve``: listing the
+tasks costs nothing, and a worker process imports only the engine it uses.
+
+>>> sorted(TASKS)  # doctest: +SKIP
+['bridge-par', 'bridge-table', 'rummikub-best', ...]
+>>> get_task("no-such-task")
+Traceback (most recent call last):
+...
+engines.batch.tasks.UnknownTaskError: unknown batch task 'no-such-task'; known: ...
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engines.errors import InputError
+
+
+class UnknownTaskError(InputError):
+    """``--task`` names no registered task."""
+
+
+@dataclass(frozen=True)
+class Task:
+    """One kind of batch computation.
+
+    ``native_threads``: ``solve`` runs its own threads (the engine's native batch
+    entry point), so the runner calls it in-process with ``threads=N``;
+    otherwise the runner spreads chunks over worker processes, one thread each.
+    ``chunk_size`` is the default number of positions per call (and per
+    committed transaction); ``result_kind`` tells the report which plots apply.
+    """
+
+    name: str
+    game: str
+    summary: str
+    prepare: Callable[[dict[str, Any]], dict[str, Any]]
+    solve: Callable[[list[dict[str, Any]], int], list[Any]]
+    native_threads: bool = False
+    chunk_size: int = 16
+    result_kind: str = ""
+
+    def input_hash(self, payload: dict[str, Any]) -> str:
+        """Hash of the canonical payload: equal positions get equal hashes."""
+        text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+TASKS: dict[str, Task] = {}
+
+
+def register_task(task: Task) -> Task:
+    """Add ``task`` to the registry (a later registration of the same name replaces it)."""
+    TASKS[task.name] = task
+    return task
+
+
+def get_task(name: str) -> Task:
+    try:
+        return TASKS[name]
+    except KeyError:
+        known = ", ".join(sorted(TASKS)) or "none"
+        raise UnknownTaskError(f"unknown batch task {name!r}; known: {known}") from None
+
+
+SolvedItem = tuple[Any, "str | None", float]
+
+
+def solve_chunk(
+    task_name: str | Task, payloads: list[dict[str, Any]], threads: int
+) -> list[SolvedItem]:
+    """Solve one chunk: ``[(result, error, seconds), ...]`` in the order of ``payloads``.
+
+    This is what worker processes and Dask workers run (a module-level function,
+    so it pickles by name; they get the task's registered name, the in-process
+    runner may pass the :class:`Task` itself).  ``seconds`` is the solver time charged to each
+    position: the chunk's wall time times the threads it used, divided by its
+    size; with one position per chunk and one thread it is that position's own
+    time.  When the batch call fails, the chunk is solved position by position
+    so one bad position costs only its own row (with the error message).
+    """
+    task = task_name if isinstance(task_name, Task) else get_task(task_name)
+    if not payloads:
+        return []
+    start = time.perf_counter()
+    try:
+        results = task.solve(payloads, threads)
+        if len(results) != len(payloads):
+            raise RuntimeError(
+                f"task {task.name} returned {len(results)} results for {len(payloads)} positions"
+            )
+    except Exception:
+        return [_solve_one(task, payload) for payload in payloads]
+    elapsed = time.perf_counter() - start
+    used = min(threads, len(payloads)) if task.native_threads else 1
+    each = elapsed * used / len(payloads)
+    return [(result, None, each) for result in results]
+
+
+def _solve_one(task: Task, payload: dict[str, Any]) -> SolvedItem:
+    start = time.perf_counter()
+    try:
+        (result,) = task.solve([payload], 1)
+    except Exception as exc:  # recorded in the store as this position's error
+        return None, f"{type(exc).__name__}: {exc}", time.perf_counter() - start
+    return result, None, time.perf_counter() - start
+
+
+# -- shared field readers -----------------------------------------------------------------
+
+
+def _field(obj: dict[str, Any], *names: str, default: Any = None, required: bool = True) -> Any:
+    for name in names:
+        if name in obj and obj[name] is not None:
+            return obj[name]
+    if required and default is None:
+        raise InputError(f"missing field {names[0]!r}")
+    return default
+
+
+def _card_list(obj: dict[str, Any], name: str) -> list[str]:
+    value = obj.get(name)
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise InputError(f"field {name!r} must be a list of card strings")
+    return list(value)
