@@ -1,0 +1,78 @@
+"""Numba kernels for 升级 (Shengji / Tractor): count vectors in, arrays out.
+
+Cards are integers 0–53 (:mod:`solvers.shengji.tables`); hands, leads and
+plays are count vectors of length 54.  Kernels never validate or parse: the
+engine (:mod:`engines.shengji`) checks input before calling them.  Every
+kernel is ``njit(cache=True)``; batch forms take stacked context tables and a
+per-row context index.
+"""
+
+from solvers.shengji._follow import (
+    count_follows,
+    count_follows_batch,
+    enumerate_follows,
+    enumerate_follows_batch,
+    follow_legal,
+    follow_legal_batch,
+    follow_legal_batch_serial,
+    required_shape,
+)
+from solvers.shengji._structure import (
+    decompose,
+    derivable,
+    is_one_suit,
+    is_tractor,
+    lambda_star,
+    longest_chain,
+    realises,
+    shape_of,
+    suit_profile,
+)
+from solvers.shengji._trick import (
+    BOTTOM_POWER_OF_TWO,
+    BOTTOM_TWICE_UNIT_CARDS,
+    WIN_HIGHEST_CARD,
+    WIN_LEADING_COMPONENT,
+    bottom_multiplier,
+    bottom_multiplier_batch,
+    check_throw,
+    check_throw_batch,
+    trick_points_batch,
+    trick_winner,
+    trick_winner_batch,
+)
+from solvers.shengji.tables import ContextTables, context_tables, stack_tables
+
+__all__ = [
+    "BOTTOM_POWER_OF_TWO",
+    "BOTTOM_TWICE_UNIT_CARDS",
+    "WIN_HIGHEST_CARD",
+    "WIN_LEADING_COMPONENT",
+    "ContextTables",
+    "bottom_multiplier",
+    "bottom_multiplier_batch",
+    "check_throw",
+    "check_throw_batch",
+    "context_tables",
+    "count_follows",
+    "count_follows_batch",
+    "decompose",
+    "derivable",
+    "enumerate_follows",
+    "enumerate_follows_batch",
+    "follow_legal",
+    "follow_legal_batch",
+    "follow_legal_batch_serial",
+    "is_one_suit",
+    "is_tractor",
+    "lambda_star",
+    "longest_chain",
+    "realises",
+    "required_shape",
+    "shape_of",
+    "stack_tables",
+    "suit_profile",
+    "trick_points_batch",
+    "trick_winner",
+    "trick_winner_batch",
+]
