@@ -148,27 +148,24 @@ def _read_jsonl(path: str) -> Iterator[Record | BadInput]:
 def _read_pbn(path: str) -> Iterator[Record | BadInput]:
     """PBN boards through the bridge engine's lenient reader, one record per board with a deal."""
     try:
-        from engines.bridge.pbn import read_pbn
+        from engines.bridge.pbn import iter_pbn
     except ImportError as exc:
         raise InputError(f"{path}: reading PBN needs the bridge engine ({exc})") from exc
-    for board in read_pbn(path):
-        line = int(getattr(board, "line", 0) or 0)
-        errors = list(getattr(board, "errors", None) or [])
-        deal = getattr(board, "deal", None)
-        if errors:
-            yield BadInput(path, line, "; ".join(str(e) for e in errors))
+    for board in iter_pbn(path):
+        line = board.line
+        if board.errors:
+            first = min(e.line for e in board.errors)
+            yield BadInput(path, first, "; ".join(e.message for e in board.errors))
             continue
-        if deal is None:
+        if board.deal is None:
             # A board without a Deal tag (e.g. an event header) is not a position.
             continue
-        number = getattr(board, "board_number", None)
-        obj: dict[str, Any] = {"pbn": deal.to_pbn()}
-        dealer = getattr(board, "dealer", None)
-        vulnerability = getattr(board, "vulnerability", None)
-        if dealer is not None:
-            obj["dealer"] = str(getattr(dealer, "name", dealer))
-        if vulnerability is not None:
-            obj["vulnerability"] = str(getattr(vulnerability, "name", vulnerability))
+        number = board.board_number
+        obj: dict[str, Any] = {"pbn": board.deal.to_pbn()}
+        if board.dealer is not None:
+            obj["dealer"] = str(board.dealer)  # Seat prints as its letter
+        if board.vulnerability is not None:
+            obj["vulnerability"] = board.vulnerability
         if number is not None:
             obj["board"] = int(number)
         position_id = str(number) if number is not None else f"{Path(path).name}:{line}"

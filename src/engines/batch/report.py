@@ -314,7 +314,8 @@ def _result_figures(task: str, kind: str, results: list[Any]) -> list[Figure]:
         ]
     if kind == "rummikub-move":
         return [count_plot(task, [int(r["tiles"]) for r in results], "tiles played")]
-    if kind == "shengji":
+    if kind == "answers":
+        # Flat answers ({"legal": true}, {"count": 3}…): one bar chart per field.
         grouped: dict[str, list[Any]] = defaultdict(list)
         for r in results:
             for key, value in r.items():
@@ -324,7 +325,7 @@ def _result_figures(task: str, kind: str, results: list[Any]) -> list[Figure]:
         for key, values in sorted(grouped.items()):
             if all(isinstance(v, bool) for v in values):
                 figs.append(bool_plot(task, values, f"{key} answers"))
-            elif all(isinstance(v, int) for v in values):
+            elif all(isinstance(v, int) for v in values) and max(values) - min(values) <= 60:
                 figs.append(count_plot(task, values, f"{key} per position"))
         return figs
     return []

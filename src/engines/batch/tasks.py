@@ -44,7 +44,9 @@ class Task:
     entry point), so the runner calls it in-process with ``threads=N``;
     otherwise the runner spreads chunks over worker processes, one thread each.
     ``chunk_size`` is the default number of positions per call (and per
-    committed transaction); ``result_kind`` tells the report which plots apply.
+    committed transaction); ``result_kind`` tells the report which plots apply
+    (``dd-table``, ``dd-par``, ``rummikub-move``, or ``answers`` for flat
+    ``{"field": bool or small int}`` results).
     """
 
     name: str
