@@ -1,0 +1,133 @@
+"""Sets on the table (runs and groups), validation and joker annotation.
+
+A placed set is a tuple of :class:`Slot`: the tile and the tile it stands for
+(itself for a real tile).
+
+>>> from engines.rummikub.tiles import parse_tiles
+>>> meld = validate_set(parse_tiles("R4 J R6"))
+>>> format_meld(meld)
+'R4 J(R5) R6'
+>>> format_meld(validate_set(parse_tiles("K7 R7 J")))
+'K7 R7 J(O7)'
+>>> validate_set(parse_tiles("R4 R5 B6"))  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+engines.rummikub.sets.SetError: set [R4 R5 B6] is not valid: not a run (colours R, B differ) and ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from engines.rummikub.tiles import COLOURS, JOKER, RummikubInputError, Tile, format_tiles
+
+
+class SetError(RummikubInputError):
+    """A table set that is neither a run nor a group."""
+
+
+class Slot(NamedTuple):
+    """A tile in a set and the tile it stands for (a joker's meaning; a real tile's self)."""
+
+    tile: Tile
+    stands_for: Tile
+
+    def __str__(self) -> str:
+        return f"J({self.stands_for})" if self.tile.is_joker else str(self.tile)
+
+
+Meld = tuple[Slot, ...]
+
+
+def format_meld(meld: Meld) -> str:
+    return " ".join(str(slot) for slot in meld)
+
+
+def meld_tiles(meld: Meld) -> list[Tile]:
+    return [slot.tile for slot in meld]
+
+
+def meld_value(meld: Meld) -> int:
+    """Sum of the numbers the tiles stand for (what counts towards the initial meld)."""
+    return sum(slot.stands_for.number for slot in meld)
+
+
+def _run_reason(tiles: Sequence[Tile]) -> tuple[Meld | None, str]:
+    real = [t for t in tiles if not t.is_joker]
+    colours = sorted({t.colour for t in real}, key=COLOURS.index)
+    if len(colours) > 1:
+        return None, f"colours {', '.join(colours)} differ"
+    numbers = sorted(t.number for t in real)
+    if len(set(numbers)) < len(numbers):
+        dup = next(n for n in numbers if numbers.count(n) > 1)
+        return None, f"number {dup} twice"
+    length = len(tiles)
+    if length > 13:
+        return None, "longer than 13"
+    lo, hi = numbers[0], numbers[-1]
+    if hi - lo + 1 > length:
+        return None, f"gap between {lo} and {hi} needs {hi - lo + 1 - len(real)} jokers"
+    colour = colours[0]
+    # Keep the written order when it is a consecutive run (a joker stays where it was put);
+    # otherwise put spare jokers after the highest tile, or before the lowest at 13.
+    start = None
+    first_real = next(i for i, t in enumerate(tiles) if not t.is_joker)
+    s = tiles[first_real].number - first_real
+    if s >= 1 and s + length - 1 <= 13 and all(
+        t.is_joker or t.number == s + i for i, t in enumerate(tiles)
+    ):
+        start = s
+    if start is None:
+        start = min(lo, 13 - length + 1)
+    by_number = {t.number: t for t in real}
+    meld = []
+    for n in range(start, start + length):
+        tile = by_number.get(n, JOKER)
+        meld.append(Slot(tile, Tile(colour, n)))
+    return tuple(meld), ""
+
+
+def _group_reason(tiles: Sequence[Tile]) -> tuple[Meld | None, str]:
+    real = [t for t in tiles if not t.is_joker]
+    numbers = sorted({t.number for t in real})
+    if len(numbers) > 1:
+        return None, f"numbers {', '.join(map(str, numbers))} differ"
+    if len(tiles) > 4:
+        return None, "more than 4 tiles"
+    colours = [t.colour for t in real]
+    if len(set(colours)) < len(colours):
+        dup = next(c for c in colours if colours.count(c) > 1)
+        return None, f"colour {dup} twice"
+    missing = iter(c for c in COLOURS if c not in colours)
+    number = numbers[0]
+    meld = tuple(
+        Slot(t, Tile(next(missing), number) if t.is_joker else t) for t in tiles
+    )
+    return meld, ""
+
+
+def validate_set(tiles: Sequence[Tile], where: str = "set") -> Meld:
+    """Check one set and return it with each joker's meaning; raise :class:`SetError`."""
+    tiles = list(tiles)
+    label = f"{where} [{format_tiles(tiles)}]"
+    if len(tiles) < 3:
+        raise SetError(f"{label} is not valid: a set needs at least 3 tiles")
+    real = [t for t in tiles if not t.is_joker]
+    if not real:
+        raise SetError(f"{label} is not valid: a set needs a tile that is not a joker")
+    group, why_group = _group_reason(tiles)
+    run, why_run = _run_reason(tiles)
+    if run is not None and (group is None or len({t.number for t in real}) > 1):
+        return run
+    if group is not None:
+        return group
+    raise SetError(f"{label} is not valid: not a run ({why_run}) and not a group ({why_group})")
+
+
+def is_valid_set(tiles: Sequence[Tile]) -> bool:
+    try:
+        validate_set(tiles)
+    except SetError:
+        return False
+    return True

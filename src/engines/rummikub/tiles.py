@@ -1,0 +1,122 @@
+"""Tiles: parsing and printing (``R5``, ``K13``, ``J``) and tile counts.
+
+>>> Tile.parse(" r5 ")
+Tile('R5')
+>>> str(Tile.parse("J")), Tile.parse("K13").number
+('J', 13)
+>>> parse_tiles("R5 R6 J")
+[Tile('R5'), Tile('R6'), Tile('J')]
+>>> Tile.parse("R14")
+Traceback (most recent call last):
+...
+engines.rummikub.tiles.TileError: unknown tile 'R14': number must be 1..13
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from engines.errors import InputError
+
+#: Colour letters in the project's order: black, red, orange, blue.
+COLOURS = "KROB"
+COLOUR_NAMES = {"K": "black", "R": "red", "O": "orange", "B": "blue"}
+NUMBERS = range(1, 14)
+COPIES = 2
+JOKERS = 2
+JOKER_PENALTY = 30
+
+
+class RummikubInputError(InputError):
+    """Base class of every Rummikub input error."""
+
+
+class TileError(RummikubInputError):
+    """A tile text that is not a tile, or too many copies of a tile."""
+
+
+class Tile(NamedTuple):
+    """One tile: ``colour`` is one of ``K R O B`` (``"J"`` for the joker), ``number`` 1..13 (0)."""
+
+    colour: str
+    number: int
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Parse ``R5``, ``k13``, `` J ``; raise :class:`TileError` quoting the bad text."""
+        if not isinstance(text, str):
+            raise TileError(f"unknown tile {text!r}: expected text such as 'R5' or 'J'")
+        s = text.strip().upper()
+        if s == "J":
+            return JOKER
+        if len(s) < 2 or s[0] not in COLOURS:
+            raise TileError(
+                f"unknown tile {text!r}: expected a colour letter K, R, O or B and a number "
+                "1..13, or J"
+            )
+        digits = s[1:]
+        if not digits.isdigit() or digits != digits.lstrip("0") or not digits.isascii():
+            raise TileError(f"unknown tile {text!r}: number must be 1..13")
+        number = int(digits)
+        if number not in NUMBERS:
+            raise TileError(f"unknown tile {text!r}: number must be 1..13")
+        return cls(s[0], number)
+
+    @property
+    def is_joker(self) -> bool:
+        return self.colour == "J"
+
+    @property
+    def colour_index(self) -> int:
+        """0..3 in ``K R O B`` order (4 for the joker)."""
+        return 4 if self.is_joker else COLOURS.index(self.colour)
+
+    @property
+    def penalty(self) -> int:
+        """What the tile costs when left on a rack at the end of a round (joker 30)."""
+        return JOKER_PENALTY if self.is_joker else self.number
+
+    def sort_key(self) -> tuple[int, int]:
+        return (self.colour_index, self.number)
+
+    def __str__(self) -> str:
+        return "J" if self.is_joker else f"{self.colour}{self.number}"
+
+    def __repr__(self) -> str:
+        return f"Tile('{self}')"
+
+
+JOKER = Tile("J", 0)
+
+#: All 106 tiles of a Sabra set, two copies of each colour/number and two jokers.
+FULL_SET: tuple[Tile, ...] = tuple(
+    [Tile(c, n) for c in COLOURS for n in NUMBERS for _ in range(COPIES)] + [JOKER] * JOKERS
+)
+
+
+def parse_tiles(tiles: str | Iterable[str | Tile]) -> list[Tile]:
+    """Parse a whitespace/comma separated string or an iterable of tile texts."""
+    if isinstance(tiles, str):
+        tiles = tiles.replace(",", " ").split()
+    return [t if isinstance(t, Tile) else Tile.parse(t) for t in tiles]
+
+
+def format_tiles(tiles: Iterable[Tile]) -> str:
+    return " ".join(str(t) for t in tiles)
+
+
+def sort_tiles(tiles: Iterable[Tile]) -> list[Tile]:
+    return sorted(tiles, key=Tile.sort_key)
+
+
+def check_counts(tiles: Iterable[Tile], where: str = "") -> None:
+    """Raise :class:`TileError` when a tile appears more than twice or there are 3+ jokers."""
+    counts = Counter(tiles)
+    suffix = f" in {where}" if where else ""
+    for tile, n in sorted(counts.items(), key=lambda item: item[0].sort_key()):
+        if tile.is_joker and n > JOKERS:
+            raise TileError(f"{n} jokers{suffix}: the set has only {JOKERS}")
+        if not tile.is_joker and n > COPIES:
+            raise TileError(f"{n} copies of {tile}{suffix}: the set has only {COPIES}")

@@ -1,0 +1,323 @@
+"""The exact best-move dynamic programme over the numbers 1..13 (Numba kernels).
+
+Design (after van Rijn, Takes & Vis 2015, extended to jokers and the initial
+meld): the state between number v-1 and v records, per colour, how many open
+runs end at v-1 with length 1, 2 and >= 3 (``a1, a2, a3``), the jokers placed
+so far (``ju``) and, in initial-meld mode, the meld value so far capped at 30.
+Each number is processed colour by colour (four sub-steps that also carry how
+many colours gave one or two tiles to groups, ``n1``/``n2``), then one group
+sub-step chooses the jokers joining groups and checks group feasibility.  Every
+sub-step is a layer of states kept in a flat buffer with one parent pointer and
+one choice per state, so the optimal arrangement is replayed afterwards.
+
+State key bits: colour c's ``a1 + 5*a2 + 25*a3`` at ``7*c`` (28 bits), ``ju`` at
+28, ``n1`` at 30, ``n2`` at 33, meld value at 36.
+
+Inputs are clean integer arrays (the engine validates text):
+
+- ``must[c, v-1]``: tiles of colour c and number v that must be placed (table tiles);
+- ``opt[c, v-1]``: tiles that may be placed (rack tiles); ``must + opt <= 2``;
+- ``must_j``/``opt_j``: jokers that must / may be placed;
+- ``weight[c, v-1]``: gain per optional tile placed; ``joker_weight``: gain per optional joker;
+- ``meld``: 1 in initial-meld mode (everything placed must be worth >= 30).
+
+Outputs: status (1 solved, 0 no feasible arrangement), the best score, and the
+choice per colour and number ``choice[c, v-1] = (real run tiles, real group
+tiles, run jokers)`` plus ``group_jokers[v-1]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from solvers.rummikub._groups import GROUP_OK
+
+NCOL = 4
+NNUM = 13
+MELD_TARGET = 30
+_HASH_MUL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed int64
+_EMPTY = np.int64(-1)
+_NEG = np.int64(-(2**62))
+
+
+@njit(cache=True, inline="always")
+def _colour(key, c):
+    return (key >> (7 * c)) & 127
+
+
+@njit(cache=True)
+def _grow(keys, score, parent, choice, need):
+    cap = keys.shape[0]
+    while cap < need:
+        cap *= 2
+    k2 = np.empty(cap, np.int64)
+    s2 = np.empty(cap, np.int64)
+    p2 = np.empty(cap, np.int64)
+    c2 = np.empty(cap, np.int8)
+    n = keys.shape[0]
+    k2[:n] = keys
+    s2[:n] = score
+    p2[:n] = parent
+    c2[:n] = choice
+    return k2, s2, p2, c2
+
+
+@njit(cache=True)
+def _solve_one(
+    must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats
+):
+    """Solve one position: fills ``choice_out[4, 13, 3]``, ``gj_out[13]``, ``stats[2]``.
+
+    Returns ``(status, score)``; ``stats`` receives (states visited, widest layer).
+    """
+    jokers = must_j + opt_j
+    cap = 4096
+    keys = np.empty(cap, np.int64)
+    score = np.empty(cap, np.int64)
+    parent = np.empty(cap, np.int64)
+    choice = np.empty(cap, np.int8)
+    hbits = 12
+    hkey = np.empty(1 << hbits, np.int64)
+    hidx = np.empty(1 << hbits, np.int64)
+    hstamp = np.full(1 << hbits, -1, np.int64)
+    keys[0] = 0
+    score[0] = 0
+    parent[0] = -1
+    choice[0] = 0
+    start = 0
+    end = 1
+    layer = 0
+    for v in range(NNUM):
+        number = v + 1
+        for step in range(NCOL + 1):
+            width = end - start
+            if width == 0:
+                return 0, _NEG
+            if step < NCOL:
+                c = step
+                lo = must[c, v]
+                hi = lo + opt[c, v]
+                bound = width * (hi + 1) * (hi + 2) // 2 * (jokers + 1)
+            else:
+                c = -1
+                lo = 0
+                hi = 0
+                bound = width * (jokers + 1)
+            if end + bound > keys.shape[0]:
+                keys, score, parent, choice = _grow(keys, score, parent, choice, end + bound)
+            need_bits = 4
+            while (1 << need_bits) < 2 * bound:
+                need_bits += 1
+            if need_bits > hbits:
+                hbits = need_bits
+                hkey = np.empty(1 << hbits, np.int64)
+                hidx = np.empty(1 << hbits, np.int64)
+                hstamp = np.full(1 << hbits, -1, np.int64)
+            mask = (1 << hbits) - 1
+            shift = 64 - hbits
+            layer += 1
+            n = end
+            for i in range(start, end):
+                key = keys[i]
+                sc = score[i]
+                ju = (key >> 28) & 3
+                mv = (key >> 36) & 63
+                if step < NCOL:
+                    code = _colour(key, c)
+                    a1 = code % 5
+                    a2 = (code // 5) % 5
+                    a3 = code // 25
+                    n1 = (key >> 30) & 7
+                    n2 = (key >> 33) & 7
+                    base = key & ~(np.int64(127) << (7 * c))
+                    base &= ~(np.int64(63) << 30)  # n1, n2 rewritten below
+                    base &= ~(np.int64(63) << 36)
+                    for u in range(lo, hi + 1):
+                        gain_u = (u - lo) * weight[c, v]
+                        for ug in range(u + 1):
+                            ur = u - ug
+                            m1 = n1 + (1 if ug == 1 else 0)
+                            m2 = n2 + (1 if ug == 2 else 0)
+                            for jr in range(jokers - ju + 1):
+                                t = ur + jr
+                                if t < a1 + a2:
+                                    continue
+                                k3 = min(a3, t - a1 - a2)
+                                new = t - a1 - a2 - k3
+                                # Early cap/prune with the jokers still free now (the group
+                                # sub-step repeats it once the jokers of this number are known).
+                                avail = jokers - ju - jr
+                                if v + 1 < NNUM:
+                                    avail += must[c, v + 1] + opt[c, v + 1]
+                                else:
+                                    avail = 0
+                                if new + a1 > avail:
+                                    continue
+                                nl = min(a2 + k3, avail - new - a1)
+                                ncode = new + 5 * a1 + 25 * nl
+                                nmv = mv
+                                if meld:
+                                    nmv = min(MELD_TARGET, mv + number * (u + jr))
+                                nkey = (
+                                    base
+                                    | (ncode << (7 * c))
+                                    | (m1 << 30)
+                                    | (m2 << 33)
+                                    | (nmv << 36)
+                                )
+                                nkey = (nkey & ~(np.int64(3) << 28)) | ((ju + jr) << 28)
+                                nsc = sc + gain_u + jr * joker_weight
+                                ch = ur * 9 + ug * 3 + jr
+                                # insert / relax
+                                h = ((nkey * _HASH_MUL) >> shift) & mask
+                                while True:
+                                    if hstamp[h] != layer:
+                                        hstamp[h] = layer
+                                        hkey[h] = nkey
+                                        hidx[h] = n
+                                        keys[n] = nkey
+                                        score[n] = nsc
+                                        parent[n] = i
+                                        choice[n] = ch
+                                        n += 1
+                                        break
+                                    if hkey[h] == nkey:
+                                        j = hidx[h]
+                                        if nsc > score[j]:
+                                            score[j] = nsc
+                                            parent[j] = i
+                                            choice[j] = ch
+                                        break
+                                    h = (h + 1) & mask
+                else:
+                    n1 = (key >> 30) & 7
+                    n2 = (key >> 33) & 7
+                    for jg in range(jokers - ju + 1):
+                        if group_ok[n1, n2, jg] == 0:
+                            continue
+                        nju = ju + jg
+                        # Runs ending at `number`: those of length 1-2 must continue at
+                        # number+1, so states that cannot are dropped; runs of length >= 3
+                        # beyond what number+1 can extend simply end (merges states).
+                        nkey = np.int64(0)
+                        dead = False
+                        for cc in range(NCOL):
+                            code = _colour(key, cc)
+                            a1 = code % 5
+                            a2 = (code // 5) % 5
+                            a3 = code // 25
+                            avail = jokers - nju
+                            if v + 1 < NNUM:
+                                avail += must[cc, v + 1] + opt[cc, v + 1]
+                            else:
+                                avail = 0
+                            if a1 + a2 > avail:
+                                dead = True
+                                break
+                            a3 = min(a3, avail - a1 - a2)
+                            nkey |= np.int64(a1 + 5 * a2 + 25 * a3) << (7 * cc)
+                        if dead:
+                            continue
+                        nmv = mv
+                        if meld:
+                            nmv = min(MELD_TARGET, mv + number * jg)
+                        nkey |= (nju << 28) | (nmv << 36)
+                        nsc = sc + jg * joker_weight
+                        h = ((nkey * _HASH_MUL) >> shift) & mask
+                        while True:
+                            if hstamp[h] != layer:
+                                hstamp[h] = layer
+                                hkey[h] = nkey
+                                hidx[h] = n
+                                keys[n] = nkey
+                                score[n] = nsc
+                                parent[n] = i
+                                choice[n] = jg
+                                n += 1
+                                break
+                            if hkey[h] == nkey:
+                                j = hidx[h]
+                                if nsc > score[j]:
+                                    score[j] = nsc
+                                    parent[j] = i
+                                    choice[j] = jg
+                                break
+                            h = (h + 1) & mask
+            stats[0] += n - end
+            stats[1] = max(stats[1], n - end)
+            start = end
+            end = n
+    # Terminal layer: every colour closed; table jokers placed; meld reached.
+    best = -1
+    best_sc = _NEG
+    for i in range(start, end):
+        key = keys[i]
+        ju = (key >> 28) & 3
+        mv = (key >> 36) & 63
+        if ju < must_j:
+            continue
+        if meld and mv < MELD_TARGET:
+            continue
+        if score[i] > best_sc:
+            best_sc = score[i]
+            best = i
+    if best < 0:
+        return 0, _NEG
+    idx = best
+    for lay in range(layer, 0, -1):
+        v = (lay - 1) // (NCOL + 1)
+        step = (lay - 1) % (NCOL + 1)
+        ch = choice[idx]
+        if step < NCOL:
+            choice_out[step, v, 0] = ch // 9
+            choice_out[step, v, 1] = (ch // 3) % 3
+            choice_out[step, v, 2] = ch % 3
+        else:
+            gj_out[v] = ch
+        idx = parent[idx]
+    return 1, best_sc - must_j * joker_weight
+
+
+@njit(cache=True, parallel=True)
+def solve_batch(
+    must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status, best, choice,
+    group_jokers, stats,
+):
+    """Solve ``n`` positions in parallel; all arrays have the position as first axis.
+
+    ``must, opt, weight``: int64[n, 4, 13]; ``must_j, opt_j, joker_weight, meld``:
+    int64[n]; ``group_ok``: int8[5, 5, 3]; outputs ``status, best``: int64[n],
+    ``choice``: int64[n, 4, 13, 3], ``group_jokers``: int64[n, 13].
+    """
+    for p in prange(must.shape[0]):
+        st, sc = _solve_one(must[p], opt[p], must_j[p], opt_j[p], weight[p], joker_weight[p],
+                            meld[p], group_ok, choice[p], group_jokers[p], stats[p])
+        status[p] = st
+        best[p] = sc
+
+
+def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld):
+    """Allocate outputs and run :func:`solve_batch` (see the module docstring for shapes)."""
+    n = must.shape[0]
+    status = np.zeros(n, np.int64)
+    best = np.zeros(n, np.int64)
+    choice = np.zeros((n, NCOL, NNUM, 3), np.int64)
+    group_jokers = np.zeros((n, NNUM), np.int64)
+    stats = np.zeros((n, 2), np.int64)
+    solve_batch(
+        np.ascontiguousarray(must, np.int64),
+        np.ascontiguousarray(opt, np.int64),
+        np.ascontiguousarray(must_j, np.int64),
+        np.ascontiguousarray(opt_j, np.int64),
+        np.ascontiguousarray(weight, np.int64),
+        np.ascontiguousarray(joker_weight, np.int64),
+        np.ascontiguousarray(meld, np.int64),
+        GROUP_OK,
+        status,
+        best,
+        choice,
+        group_jokers,
+        stats,
+    )
+    return status, best, choice, group_jokers, stats

@@ -1,0 +1,65 @@
+"""Group feasibility at one number: which colour-count profiles split into valid groups.
+
+A group is 3 or 4 tiles of one number in distinct colours; a joker fills a
+missing colour.  At one number each colour supplies 0, 1 or 2 real tiles to
+groups and up to two jokers join them.  Groups are colour-symmetric, so
+feasibility depends only on how many colours supply one tile (``n1``), how
+many supply two (``n2``) and the joker count ``jg``.  Note the three-group
+case: 8 real tiles and a joker form 3 + 3 + 3.
+
+>>> bool(GROUP_OK[3, 0, 0]), bool(GROUP_OK[2, 0, 0]), bool(GROUP_OK[2, 0, 1])
+(True, False, True)
+>>> partition_groups([2, 2, 2, 2], 1)
+[((0, 1, 2), 0), ((0, 1, 3), 0), ((2, 3), 1)]
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations
+
+import numpy as np
+
+MAX_JOKERS = 2
+
+
+def partition_groups(ug: list[int], jokers: int) -> list[tuple[tuple[int, ...], int]] | None:
+    """One way to split ``ug[c]`` tiles of colour ``c`` plus ``jokers`` into groups.
+
+    Returns a list of ``(colours, joker_count)`` per group, or ``None`` when impossible.
+    """
+    return _partition(tuple(ug), jokers)
+
+
+@cache
+def _partition(ug: tuple[int, ...], jokers: int) -> list[tuple[tuple[int, ...], int]] | None:
+    if sum(ug) == 0:
+        return [] if jokers == 0 else None
+    first = next(c for c, n in enumerate(ug) if n > 0)
+    others = [c for c, n in enumerate(ug) if n > 0 and c != first]
+    for size in range(len(others), -1, -1):
+        for rest in combinations(others, size):
+            colours = (first, *rest)
+            for j in range(min(jokers, 4 - len(colours)) + 1):
+                if len(colours) + j < 3:
+                    continue
+                left = list(ug)
+                for c in colours:
+                    left[c] -= 1
+                tail = _partition(tuple(left), jokers - j)
+                if tail is not None:
+                    return [(colours, j), *tail]
+    return None
+
+
+def _group_table() -> np.ndarray:
+    table = np.zeros((5, 5, MAX_JOKERS + 1), dtype=np.int8)
+    for n1 in range(5):
+        for n2 in range(5 - n1):
+            ug = [2] * n2 + [1] * n1 + [0] * (4 - n1 - n2)
+            for jg in range(MAX_JOKERS + 1):
+                table[n1, n2, jg] = partition_groups(ug, jg) is not None
+    return table
+
+
+GROUP_OK: np.ndarray = _group_table()
