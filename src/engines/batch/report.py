@@ -195,14 +195,14 @@ def time_histogram(task: str, seconds: Sequence[float]) -> Figure:
     bins = np.geomspace(low, high, 40)
     ax.hist(positive, bins=bins, color="#4c72b0", edgecolor="white", linewidth=0.4)
     ax.set_xscale("log")
-    for q, style in ((50, "-"), (90, "--"), (99, ":")):
+    for row, (q, style) in enumerate(((50, "-"), (90, "--"), (99, ":"))):
         value = percentile(positive, q)
         ax.axvline(value, color="#c44e52", linestyle=style, linewidth=1.2)
         ax.annotate(
             f"p{q} {_fmt(value)}",
             xy=(value, 1),
             xycoords=("data", "axes fraction"),
-            xytext=(3, -12 - 11 * (q // 50)),
+            xytext=(3, -12 - 11 * row),
             textcoords="offset points",
             fontsize=8,
             color="#c44e52",
@@ -261,6 +261,8 @@ def count_plot(task: str, values: Sequence[int], what: str) -> Figure:
     counts = Counter(values)
     xs = list(range(min(counts, default=0), max(counts, default=0) + 1))
     ax.bar(xs, [counts.get(x, 0) for x in xs], color="#4c8c4a")
+    if len(xs) <= 30:
+        ax.set_xticks(xs)
     ax.set_xlabel(what)
     ax.set_ylabel("positions")
     mean = statistics.fmean(values) if values else 0.0
@@ -324,9 +326,9 @@ def _result_figures(task: str, kind: str, results: list[Any]) -> list[Figure]:
         figs = []
         for key, values in sorted(grouped.items()):
             if all(isinstance(v, bool) for v in values):
-                figs.append(bool_plot(task, values, f"{key} answers"))
+                figs.append(bool_plot(task, values, f"{key} (answers)"))
             elif all(isinstance(v, int) for v in values) and max(values) - min(values) <= 60:
-                figs.append(count_plot(task, values, f"{key} per position"))
+                figs.append(count_plot(task, values, key))
         return figs
     return []
 

@@ -43,6 +43,9 @@ class Task:
     ``native_threads``: ``solve`` runs its own threads (the engine's native batch
     entry point), so the runner calls it in-process with ``threads=N``;
     otherwise the runner spreads chunks over worker processes, one thread each.
+    ``timed``: ``solve`` times each position itself and returns ``(result,
+    seconds)`` pairs (engines without a batch entry point, called position by
+    position); otherwise each position is charged its share of the chunk's time.
     ``chunk_size`` is the default number of positions per call (and per
     committed transaction); ``result_kind`` tells the report which plots apply
     (``dd-table``, ``dd-par``, ``rummikub-move``, or ``answers`` for flat
@@ -57,6 +60,7 @@ class Task:
     native_threads: bool = False
     chunk_size: int = 16
     result_kind: str = ""
+    timed: bool = False
 
     def input_hash(self, payload: dict[str, Any]) -> str:
         """Hash of the canonical payload: equal positions get equal hashes."""
@@ -94,8 +98,9 @@ def solve_chunk(
     runner may pass the :class:`Task` itself).  ``seconds`` is the solver time charged to each
     position: the chunk's wall time times the threads it used, divided by its
     size; with one position per chunk and one thread it is that position's own
-    time.  When the batch call fails, the chunk is solved position by position
-    so one bad position costs only its own row (with the error message).
+    time.  A ``timed`` task measures each position itself.  When the batch call
+    fails, the chunk is solved position by position so one bad position costs
+    only its own row (with the error message).
     """
     task = task_name if isinstance(task_name, Task) else get_task(task_name)
     if not payloads:
@@ -110,6 +115,8 @@ def solve_chunk(
     except Exception:
         return [_solve_one(task, payload) for payload in payloads]
     elapsed = time.perf_counter() - start
+    if task.timed:
+        return [(result, None, seconds) for result, seconds in results]
     used = min(threads, len(payloads)) if task.native_threads else 1
     each = elapsed * used / len(payloads)
     return [(result, None, each) for result in results]
@@ -121,6 +128,8 @@ def _solve_one(task: Task, payload: dict[str, Any]) -> SolvedItem:
         (result,) = task.solve([payload], 1)
     except Exception as exc:  # recorded in the store as this position's error
         return None, f"{type(exc).__name__}: {exc}", time.perf_counter() - start
+    if task.timed:
+        return result[0], None, result[1]
     return result, None, time.perf_counter() - start
 
 
@@ -141,3 +150,100 @@ def _card_list(obj: dict[str, Any], name: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
         raise InputError(f"field {name!r} must be a list of card strings")
     return list(value)
+
+
+# -- shengji ------------------------------------------------------------------------------------
+#
+# Records in the conformance format (rules section 15).  The payload keeps the
+# kind, the canonical level and trump, and every card list as a sorted multiset,
+# so equal positions written in another card order hash alike.
+
+_SHENGJI_FIELDS: dict[str, tuple[str, ...]] = {
+    "follow_legal": ("hand", "lead", "play"),
+    "legal_follows_count": ("hand", "lead"),
+    "trick_winner": ("plays",),
+    "throw_valid": ("lead", "others"),
+}
+
+
+def _shengji_cards(value: Any, what: str) -> list[str]:
+    from engines.shengji.cards import cards_to_names, parse_cards
+
+    if not isinstance(value, list):
+        raise InputError(f"{what}: expected a list of card names")
+    return cards_to_names(parse_cards(value, what))
+
+
+def _shengji_preparer(task: str, kinds: tuple[str, ...]) -> Callable[[dict[str, Any]], dict]:
+    def prepare(obj: dict[str, Any]) -> dict[str, Any]:
+        from engines.shengji.rules import TrumpContext
+
+        kind = _field(obj, "kind")
+        if kind not in kinds:
+            raise InputError(
+                f"case kind {kind!r} is not a {task} position (kinds: {', '.join(kinds)})"
+            )
+        ctx = TrumpContext(_field(obj, "level"), _field(obj, "trump"))
+        payload: dict[str, Any] = {
+            "kind": kind,
+            "level": ctx.level_name,
+            "trump": ctx.trump_name,
+        }
+        for name in _SHENGJI_FIELDS[kind]:
+            value = _field(obj, name)
+            if name in ("plays", "others"):
+                if not isinstance(value, list):
+                    raise InputError(f"{name}: expected a list of card lists")
+                payload[name] = [_shengji_cards(v, f"{name}[{i}]") for i, v in enumerate(value)]
+            else:
+                payload[name] = _shengji_cards(value, name)
+        return payload
+
+    return prepare
+
+
+def _shengji_solve(
+    payloads: list[dict[str, Any]], threads: int
+) -> list[tuple[dict[str, Any], float]]:
+    from engines.shengji.rules import (
+        TrumpContext,
+        check_throw,
+        is_legal_follow,
+        legal_follows,
+        trick_winner,
+    )
+
+    contexts: dict[tuple[str, str], TrumpContext] = {}
+    out: list[tuple[dict[str, Any], float]] = []
+    for p in payloads:
+        key = (p["level"], p["trump"])
+        ctx = contexts.get(key) or contexts.setdefault(key, TrumpContext(*key))
+        kind = p["kind"]
+        start = time.perf_counter()
+        result: dict[str, Any]
+        if kind == "follow_legal":
+            result = {"legal": is_legal_follow(p["hand"], p["lead"], p["play"], ctx)}
+        elif kind == "legal_follows_count":
+            result = {"count": legal_follows(p["hand"], p["lead"], ctx).count()}
+        elif kind == "trick_winner":
+            result = {"winner": trick_winner(p["plays"], ctx)}
+        else:
+            res = check_throw(p["lead"], p["others"], ctx)
+            result = {"valid": res.valid, "forced": res.forced}
+        out.append((result, time.perf_counter() - start))
+    return out
+
+
+register_task(
+    Task(
+        "shengji-legal",
+        "shengji",
+        "Shengji conformance-format positions: follow_legal → legal, legal_follows_count → "
+        "count, trick_winner → winner, throw_valid → valid + forced",
+        _shengji_preparer("shengji-legal", tuple(_SHENGJI_FIELDS)),
+        _shengji_solve,
+        chunk_size=256,
+        result_kind="answers",
+        timed=True,
+    )
+)

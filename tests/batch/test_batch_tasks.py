@@ -1,0 +1,90 @@
+"""The game tasks: answers equal the reference corpora and the engines' single-position APIs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engines.batch.generate import shengji_cases
+from engines.batch.runner import run_batch
+from engines.batch.store import ResultStore
+from engines.batch.tasks import TASKS, get_task
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS_DIRS = (
+    ROOT / "tests" / "data",
+    ROOT / "src" / "engines" / "data",
+    Path("/work/shared/corpus"),
+)
+
+
+def _corpus(game: str, name: str) -> Path:
+    for base in (d / game for d in CORPUS_DIRS):
+        if (base / name).is_file():
+            return base / name
+    pytest.skip(f"no {game}/{name} corpus in this checkout")
+
+
+def _rows(store, task):
+    return {r["position_id"]: r for r in store.rows(task)}
+
+
+@pytest.mark.skipif("shengji-legal" not in TASKS, reason="shengji engine not in this build")
+def test_shengji_legal_reproduces_the_conformance_corpus(tmp_path):
+    path = _corpus("shengji", "cases.jsonl")
+    records = {json.loads(x)["id"]: json.loads(x) for x in path.read_text().splitlines() if x}
+    bad = []
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        summary = run_batch(
+            [str(path)], "shengji-legal", store, jobs=2, progress=False, on_bad_input=bad.append
+        )
+        rows = _rows(store, "shengji-legal")
+    handled = {"follow_legal", "legal_follows_count", "trick_winner", "throw_valid"}
+    assert summary.solver_errors == 0
+    assert {records[b_id]["kind"] for b_id in _bad_ids(bad, path)} == {"is_tractor", "score", "bid"}
+    checked = 0
+    for rid, rec in records.items():
+        if rec["kind"] not in handled:
+            assert rid not in rows
+            continue
+        result = rows[rid]["result"]
+        expected = rec["expected"]
+        if rec["kind"] == "follow_legal":
+            assert result == {"legal": expected}, rid
+        elif rec["kind"] == "legal_follows_count":
+            assert result == {"count": expected}, rid
+        elif rec["kind"] == "trick_winner":
+            assert result == {"winner": expected}, rid
+        else:
+            forced = sorted(expected["forced"]) if expected["forced"] else None
+            got = sorted(result["forced"]) if result["forced"] else None
+            assert (result["valid"], got) == (expected["valid"], forced), rid
+        checked += 1
+    assert checked == summary.computed + summary.duplicates
+
+
+def _bad_ids(bad, path):
+    lines = path.read_text().splitlines()
+    return [json.loads(lines[b.line - 1])["id"] for b in bad]
+
+
+@pytest.mark.skipif("shengji-legal" not in TASKS, reason="shengji engine not in this build")
+def test_shengji_generated_cases_solve_without_errors_and_card_order_does_not_matter(tmp_path):
+    cases = list(shengji_cases(120, seed=4))
+    path = tmp_path / "g.jsonl"
+    shuffled = []
+    for c in cases[:20]:
+        twin = dict(c, id=c["id"] + "-rev")
+        for key in ("hand", "lead", "play"):
+            if key in twin:
+                twin[key] = list(reversed(twin[key]))
+        shuffled.append(twin)
+    path.write_text("".join(json.dumps(c) + "\n" for c in cases + shuffled))
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        summary = run_batch([str(path)], "shengji-legal", store, jobs=1, progress=False)
+    assert summary.solver_errors == 0 and summary.computed == 120
+    assert summary.duplicates == 20  # the same positions with the cards in another order
+    task = get_task("shengji-legal")
+    assert task.input_hash(task.prepare(cases[0])) == task.input_hash(task.prepare(shuffled[0]))
