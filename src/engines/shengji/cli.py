@@ -1,0 +1,222 @@
+"""``qipai shengji …`` commands: play, check, verify, follows.
+
+Examples::
+
+    qipai shengji play --seed 1                     # one round, trick by trick
+    qipai shengji play --seed 1 --match -p heuristic,random,heuristic,random
+    qipai shengji check position.json               # one conformance-format question
+    qipai shengji verify cases.jsonl                # every record; exit 1 on a difference
+    qipai shengji follows -l 10 -t H --hand "D2 D2 D3 C4" --lead D9
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from engines.errors import InputError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the shengji commands to the ``qipai shengji`` group."""
+    p = subparsers.add_parser(
+        "play",
+        help="play a round (or a whole match) with computer players, trick by trick",
+        description="Deal, bid, bury and play a 升级 round with computer players and print it.",
+    )
+    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    p.add_argument(
+        "-p",
+        "--players",
+        default="heuristic,random,heuristic,random",
+        help="player types for seats 0–3, comma separated (random, heuristic), or one for all",
+    )
+    p.add_argument("--match", action="store_true", help="play rounds until a team passes A")
+    p.add_argument("-f", "--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=_play)
+
+    c = subparsers.add_parser(
+        "check",
+        help="answer one position question (conformance case format)",
+        description=(
+            "Read one JSON object in the conformance format (kind is_tractor, follow_legal, "
+            "legal_follows_count, trick_winner, throw_valid, score or bid) and print the "
+            "answer; when it has an 'expected' field, say whether they agree (exit 1 if not)."
+        ),
+    )
+    c.add_argument("position", help="JSON file ('-' for stdin)")
+    c.set_defaults(func=_check)
+
+    v = subparsers.add_parser(
+        "verify",
+        help="check every record of a conformance JSON Lines file",
+        description="Recompute every record and print each mismatch and a summary line.",
+    )
+    v.add_argument("file", help="JSON Lines file in the conformance format")
+    v.set_defaults(func=_verify)
+
+    f = subparsers.add_parser(
+        "follows",
+        help="list the legal follows of a hand to a lead",
+        description="List every distinct legal follow (section 6.3) of HAND to LEAD.",
+    )
+    f.add_argument("-l", "--level", required=True, help="level rank, e.g. 10")
+    f.add_argument("-t", "--trump", required=True, help="S, H, C, D or NT")
+    f.add_argument("--hand", required=True, help="the follower's cards, e.g. 'D2 D2 D3 C4'")
+    f.add_argument("--lead", required=True, help="the cards led")
+    f.add_argument("--limit", type=int, default=50, help="print at most this many (default 50)")
+    f.set_defaults(func=_follows)
+
+
+def _play(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from engines.shengji.game import Round, play_match
+    from engines.shengji.players import make_player
+
+    out = out or sys.stdout
+    names = [n.strip() for n in args.players.split(",") if n.strip()]
+    if len(names) == 1:
+        names *= 4
+    if len(names) != 4:
+        raise InputError(f"--players: expected 1 or 4 names, got {len(names)}")
+    rng = random.Random(args.seed)
+    players = [make_player(n, random.Random(args.seed * 4 + i)) for i, n in enumerate(names)]
+    if args.match:
+        match = play_match(players, rng)
+        if args.format == "json":
+            json.dump(
+                {
+                    "winner": match.winner,
+                    "levels": match.levels,
+                    "rounds": [r.as_dict() for r in match.rounds],
+                },
+                out,
+            )
+            print(file=out)
+            return 0
+        for i, res in enumerate(match.rounds, 1):
+            s = res.score
+            print(
+                f"round {i}: level {res.level}, trump {res.trump}, declarer {res.declarer}; "
+                f"defenders {s.defender_points} → next declarer {s.next_declarer}, "
+                f"levels {s.new_levels}",
+                file=out,
+            )
+        who = "none (round limit)" if match.winner is None else f"team {match.winner}"
+        print(f"match won by {who}; levels {match.levels}", file=out)
+        return 0
+    res = Round(players, rng).play_out()
+    if args.format == "json":
+        json.dump(res.as_dict(), out)
+        print(file=out)
+        return 0
+    print_round(res, names, out)
+    return 0
+
+
+def print_round(res: Any, names: list[str], out: TextIO) -> None:
+    """Human-readable account of a round."""
+    from engines.shengji.cards import card_name
+    from engines.shengji.rules import TrumpContext
+
+    ctx = TrumpContext(res.level, res.trump)
+    show = lambda counts: " ".join(ctx.sorted_names(counts))  # noqa: E731
+    print("players: " + ", ".join(f"{i}={n}" for i, n in enumerate(names)), file=out)
+    bids = ", ".join(
+        f"{s}:{card_name(c)}×{n}{'' if ok else ' (refused)'}" for s, c, n, ok in res.bids
+    )
+    print(f"bids: {bids or 'none'}" + (f" (after {res.redeals} redeals)" if res.redeals else ""),
+          file=out)
+    print(f"level {res.level}, trump {res.trump}, declarer seat {res.declarer} "
+          f"(team {{{res.declarer % 2}, {res.declarer % 2 + 2}}})", file=out)
+    print(f"bottom: {show(res.bottom)}", file=out)
+    print(f"buried: {show(res.buried)}", file=out)
+    for i, t in enumerate(res.tricks, 1):
+        plays = " | ".join(f"{s}: {show(p)}" for s, p in zip(t.seats, t.plays))
+        note = f" (failed throw of {show(t.attempted)})" if t.attempted is not None else ""
+        pts = f", {t.points} points" if t.points else ""
+        print(f"trick {i:2d}{note}: {plays} → seat {t.winner}{pts}", file=out)
+    s = res.score
+    captured = s.defender_points > res.defender_trick_points + res.penalty_points
+    print(
+        f"defenders' trick points {res.defender_trick_points}; bottom {s.bottom_points} "
+        f"points × {s.multiplier}{' captured' if captured else ''}; total {s.defender_points}",
+        file=out,
+    )
+    if s.declarers_keep:
+        print(f"declarers keep the deal, +{s.declarer_delta}", file=out)
+    else:
+        print(f"defenders take over, +{s.defender_delta}", file=out)
+    print(f"new levels {s.new_levels}; next declarer seat {s.next_declarer}"
+          f"{'; match won' if s.match_won else ''}", file=out)
+
+
+def _read_position(path: str) -> dict[str, Any]:
+    text = sys.stdin.read() if path == "-" else _read_text(path)
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: not valid JSON: {exc.msg} (line {exc.lineno})") from exc
+    if not isinstance(obj, dict):
+        raise InputError(f"{path}: expected a JSON object, got {type(obj).__name__}")
+    return obj
+
+
+def _read_text(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot open: {exc.strerror}") from exc
+
+
+def _check(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from engines.shengji.conformance import compare, evaluate
+
+    out = out or sys.stdout
+    record = _read_position(args.position)
+    try:
+        got = evaluate(record)
+    except InputError as exc:
+        raise InputError(f"{args.position}: {exc}") from None
+    print(json.dumps({"kind": record.get("kind"), "answer": got}, ensure_ascii=False), file=out)
+    if "expected" in record:
+        diffs = compare(record, got)
+        for d in diffs:
+            print(d, file=out)
+        print("agrees with expected" if not diffs else "differs from expected", file=out)
+        return 1 if diffs else 0
+    return 0
+
+
+def _verify(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from engines.shengji.conformance import compare, evaluate
+    from engines.verify import VerifyReport, read_jsonl
+
+    report = VerifyReport(out=out or sys.stdout)
+    for number, record in read_jsonl(args.file):
+        try:
+            got = evaluate(record)
+        except InputError as exc:
+            raise InputError(f"{args.file}:{number}: {exc}") from None
+        report.add(str(record.get("id", f"line {number}")), compare(record, got))
+    return report.finish()
+
+
+def _follows(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from engines.shengji.rules import TrumpContext, legal_follows
+
+    out = out or sys.stdout
+    ctx = TrumpContext(args.level, args.trump)
+    follows = legal_follows(args.hand, args.lead, ctx)
+    total = follows.count()
+    print(f"{total} legal follow{'s' if total != 1 else ''}", file=out)
+    if total <= max(args.limit, 0) or total <= 100_000:
+        for i, play in enumerate(follows):
+            if i >= args.limit:
+                print(f"… {total - args.limit} more", file=out)
+                break
+            print(" ".join(play), file=out)
+    return 0
