@@ -88,3 +88,42 @@ def test_shengji_generated_cases_solve_without_errors_and_card_order_does_not_ma
     assert summary.duplicates == 20  # the same positions with the cards in another order
     task = get_task("shengji-legal")
     assert task.input_hash(task.prepare(cases[0])) == task.input_hash(task.prepare(shuffled[0]))
+
+
+@pytest.mark.skipif("rummikub-best" not in TASKS, reason="rummikub engine not in this build")
+@pytest.mark.parametrize(
+    ("task", "field"), [("rummikub-best", "max_tiles"), ("rummikub-best-value", "max_value")]
+)
+def test_rummikub_best_reaches_the_corpus_optima(tmp_path, task, field):
+    path = _corpus("rummikub", "positions.jsonl")
+    records = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        summary = run_batch([str(path)], task, store, jobs=2, progress=False)
+        rows = _rows(store, task)
+    assert summary.solver_errors == 0 and not summary.bad_inputs
+    key = "tiles" if field == "max_tiles" else "value"
+    for rec in records:
+        result = rows[rec["id"]]["result"] if rec["id"] in rows else None
+        if result is None:  # an identical position earlier in the file holds the answer
+            continue
+        assert result[key] == rec["optimal"][field], rec["id"]
+    assert len(rows) + summary.duplicates == len(records)
+
+
+@pytest.mark.skipif("rummikub-best" not in TASKS, reason="rummikub engine not in this build")
+def test_rummikub_generated_positions_solve_and_table_order_is_canonical(tmp_path):
+    from engines.batch.generate import rummikub_positions
+
+    positions = list(rummikub_positions(60, seed=8, table_tiles=(3, 25), joker_rate=0.5))
+    source = next(p for p in positions if len(p["table"]) >= 3)
+    twin = dict(source, id="twin", table=list(reversed(source["table"])))
+    assert twin["table"] != source["table"]
+    path = tmp_path / "g.jsonl"
+    path.write_text("".join(json.dumps(p) + "\n" for p in [*positions, twin]))
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        summary = run_batch([str(path)], "rummikub-best", store, jobs=2, progress=False)
+        rows = list(store.rows("rummikub-best"))
+    assert summary.solver_errors == 0 and summary.computed == 60
+    assert summary.duplicates == 1  # the same table with its sets in another order
+    for row in rows:
+        assert row["result"]["tiles"] == len(row["result"]["played"])

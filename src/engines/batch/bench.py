@@ -221,12 +221,12 @@ def _rummikub_load(path: str | None, count: int, seed: int) -> list[dict[str, An
 
 
 def _rummikub_ours() -> Solver:
-    from engines.rummikub import Position, best_move
+    from engines.rummikub import Position, best_moves
 
     return Solver(
-        "qipai best_move (tiles)",
+        "qipai best_moves (tiles, 1 thread)",
         Position.from_json,
-        lambda pos: best_move(pos, objective="tiles"),
+        lambda pos: best_moves([pos], objective="tiles", threads=1)[0],
         lambda move: int(move.tiles),
     )
 

@@ -247,3 +247,55 @@ register_task(
         timed=True,
     )
 )
+
+
+# -- rummikub -----------------------------------------------------------------------------------
+#
+# Positions in the corpus format.  The payload is the engine's canonical form
+# (rack sorted) with the table's sets in sorted order: the order of sets on the
+# table carries no meaning, the order inside a set does (where a joker stands).
+
+
+def _rummikub_prepare(obj: dict[str, Any]) -> dict[str, Any]:
+    from engines.rummikub import Position
+
+    canonical = Position.from_json(obj).to_json()
+    canonical["table"] = sorted(canonical["table"])
+    return canonical
+
+
+def _rummikub_solver(objective: str) -> Callable[[list[dict[str, Any]], int], list[Any]]:
+    def solve(payloads: list[dict[str, Any]], threads: int) -> list[dict[str, Any]]:
+        from engines.rummikub import Position, best_moves
+
+        positions = [Position.from_json(p) for p in payloads]
+        moves = best_moves(positions, objective=objective, threads=threads)
+        out = []
+        for move in moves:
+            data = move.to_json()
+            out.append(
+                {
+                    "tiles": data["tiles"],
+                    "value": data["value"],
+                    "played": data["played"],
+                    "sets": data["sets"],
+                }
+            )
+        return out
+
+    return solve
+
+
+for _objective, _what in (("tiles", "most rack tiles"), ("value", "most face value")):
+    register_task(
+        Task(
+            "rummikub-best" if _objective == "tiles" else "rummikub-best-value",
+            "rummikub",
+            f"Rummikub exact best move ({_what}) → tiles, value, played, sets",
+            _rummikub_prepare,
+            _rummikub_solver(_objective),
+            native_threads=True,
+            chunk_size=8,
+            result_kind="rummikub-move",
+        )
+    )
