@@ -127,3 +127,28 @@ def test_rummikub_generated_positions_solve_and_table_order_is_canonical(tmp_pat
     assert summary.duplicates == 1  # the same table with its sets in another order
     for row in rows:
         assert row["result"]["tiles"] == len(row["result"]["played"])
+
+
+@pytest.mark.skipif("rummikub-best" not in TASKS, reason="rummikub engine not in this build")
+def test_rummikub_on_dask_equals_the_local_run(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    from engines.batch.generate import rummikub_positions
+    from engines.batch.runner import run_batch_distributed
+
+    path = tmp_path / "g.jsonl"
+    path.write_text(
+        "".join(json.dumps(p) + "\n" for p in rummikub_positions(30, seed=12, joker_rate=0.4))
+    )
+    with ResultStore(tmp_path / "local.sqlite") as store:
+        run_batch([str(path)], "rummikub-best", store, jobs=2, progress=False)
+        local = {r["position_id"]: r["result"] for r in store.rows("rummikub-best")}
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+        ResultStore(tmp_path / "dask.sqlite") as store,
+    ):
+        summary = run_batch_distributed(client, [str(path)], "rummikub-best", store, progress=False)
+        remote = {r["position_id"]: r["result"] for r in store.rows("rummikub-best")}
+    assert summary.computed == 30 and remote == local

@@ -16,9 +16,12 @@ installed is skipped with a message; ours is still timed.
 from __future__ import annotations
 
 import importlib.util
+import os
 import statistics
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +48,7 @@ class BenchSpec:
     reference: Callable[[], Solver]
     reference_package: str
     reference_label: str
+    agreement_note: str = ""
 
 
 @dataclass
@@ -58,6 +62,7 @@ class BenchResult:
     reference: list[float] | None = None
     agree: int = 0
     notes: list[str] = field(default_factory=list)
+    agreement_note: str = ""
 
     def text(self) -> str:
         lines = [f"qipai bench {self.game}: {self.positions} positions, {self.repeat} runs each"]
@@ -73,8 +78,25 @@ class BenchResult:
                     f"ratio ours/reference: median {median_ratio:.3f}, "
                     f"total {sum(self.ours) / ref_total:.3f}  (below 1: ours is faster)"
                 )
-            lines.append(f"answers agree on {self.agree}/{self.positions} positions")
+            lines.append(
+                f"answers agree on {self.agree}/{self.positions} positions"
+                + (f" ({self.agreement_note})" if self.agreement_note else "")
+            )
         return "\n".join(lines)
+
+
+@contextmanager
+def _quiet_stdout() -> Iterator[None]:
+    """Silence file descriptor 1 (native libraries write there directly)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 1)
+            yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def _line(name: str, times: list[float]) -> str:
@@ -109,10 +131,12 @@ def run(
     prepared_ours = [ours.prepare(o) for o in objs]
     prepared_ref = [reference.prepare(o) for o in objs] if reference else []
     if prepared_ours:
-        # Warm-up outside the timed region: JIT compilation, tables, shared libraries.
+        # Warm-up outside the timed region: JIT compilation, tables, shared libraries
+        # (and the banner HiGHS prints on its first model, which would garble our output).
         ours.solve(prepared_ours[0])
         if reference:
-            reference.solve(prepared_ref[0])
+            with _quiet_stdout():
+                reference.solve(prepared_ref[0])
     ours_times: list[float] = []
     ref_times: list[float] = []
     agree = 0
@@ -142,6 +166,7 @@ def run(
         reference=ref_times if reference else None,
         agree=agree,
         notes=notes,
+        agreement_note=spec.agreement_note,
     )
 
 
@@ -277,6 +302,8 @@ BENCHES: dict[str, BenchSpec] = {
         reference=_rummikub_reference,
         reference_package="rummikub_solver",
         reference_label="rummikub-solver",
+        agreement_note="tiles played; the stock package differs on some positions: it adds "
+        "table moves to an initial meld and lacks some joker sets (Rummikub corpus README)",
     ),
 }
 

@@ -1,0 +1,56 @@
+"""``qipai bench``: both solvers timed on the same positions; a missing reference is skipped."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import pytest
+
+from engines.batch import bench
+from engines.cli import main
+
+
+def _has(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+needs_rummikub = pytest.mark.skipif(
+    not _has("engines.rummikub.position"), reason="rummikub engine not in this build"
+)
+
+
+@needs_rummikub
+@pytest.mark.skipif(not _has("rummikub_solver"), reason="rummikub-solver not installed")
+def test_bench_rummikub_times_both_and_reports_the_ratio(capsys):
+    assert main(["bench", "rummikub", "-n", "6", "-r", "1", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "qipai bench rummikub: 6 positions, 1 runs each" in out
+    assert "qipai best_moves" in out and "rummikub-solver" in out
+    assert "ratio ours/reference: median" in out
+    assert "answers agree on" in out and "HiGHS" not in out.split("\n", 1)[0]
+
+
+@needs_rummikub
+def test_bench_skips_a_missing_reference_with_a_message(monkeypatch, tmp_path):
+    real = importlib.util.find_spec
+
+    def fake(name, *args):
+        return None if name == "rummikub_solver" else real(name, *args)
+
+    monkeypatch.setattr(importlib.util, "find_spec", fake)
+    path = tmp_path / "p.jsonl"
+    path.write_text(json.dumps({"id": "a", "table": [], "rack": ["K1", "K2", "K3"]}) + "\n")
+    result = bench.run("rummikub", path=str(path), repeat=1)
+    text = result.text()
+    assert result.reference is None and len(result.ours) == 1
+    assert "reference rummikub-solver skipped: package 'rummikub_solver' is not installed" in text
+    assert "ratio" not in text
+
+
+def test_bench_rejects_bad_arguments(capsys):
+    assert main(["bench", "rummikub", "-r", "0"]) == 2
+    assert "--repeat must be >= 1" in capsys.readouterr().err
