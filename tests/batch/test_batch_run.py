@@ -179,3 +179,20 @@ def test_kill_9_then_rerun_finishes_with_every_row_once(tmp_path):
     with ResultStore(db) as store:
         statuses = [r["status"] for r in store.runs()]
     assert statuses == ["running", "finished"]  # the killed run never closed its record
+
+
+@pytest.mark.slow
+def test_cli_dask_local_cluster_matches_the_local_run(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    from engines.batch.tasks import TASKS
+
+    if "shengji-legal" not in TASKS:
+        pytest.skip("shengji engine not in this build")
+    cases = tmp_path / "c.jsonl"
+    assert main(["gen", "shengji", "-n", "60", "--seed", "5", "-o", str(cases)]) == 0
+    local, dask = tmp_path / "local.sqlite", tmp_path / "dask.sqlite"
+    base = ["batch", str(cases), "-t", "shengji-legal", "--no-progress"]
+    assert main([*base, "--db", str(local), "-j", "1"]) == 0
+    assert main([*base, "--db", str(dask), "--dask-local", "2"]) == 0
+    assert "60 computed" in capsys.readouterr().err
+    assert _rows(dask, "shengji-legal") == _rows(local, "shengji-legal")
