@@ -1,0 +1,171 @@
+"""``qipai rummikub …``: best move, arrangement, verification and full rounds."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from engines.errors import InputError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    best = subparsers.add_parser(
+        "best",
+        help="the exact best move of one position (JSON: table, rack, initial_meld_done)",
+        description="Answer one position file in the corpus format ('-' reads stdin).",
+    )
+    best.add_argument("position", metavar="POSITION.json")
+    best.add_argument("--objective", choices=("tiles", "value"), default="tiles",
+                      help="maximise tiles played (default) or their face value")
+    best.add_argument("--json", action="store_true", help="print the move as JSON")
+    best.set_defaults(func=_best)
+
+    arrange = subparsers.add_parser(
+        "arrange", help="can these tiles form a valid table? print one arrangement",
+        description="Arrange exactly the given tiles (e.g. R5 R6 R7 J K9 O9 B9) into sets.",
+    )
+    arrange.add_argument("tiles", nargs="+", metavar="TILE")
+    arrange.set_defaults(func=_arrange)
+
+    verify = subparsers.add_parser(
+        "verify", help="recompute every position of a corpus file (both objectives)",
+        description="Check best moves against optimal.max_tiles / optimal.max_value and check "
+        "every returned arrangement; exit 1 when anything differs.",
+    )
+    verify.add_argument("file", metavar="FILE.jsonl")
+    verify.add_argument("-j", "--threads", type=int, default=None,
+                        help="Numba threads (default: all cores)")
+    verify.set_defaults(func=_verify)
+
+    play = subparsers.add_parser(
+        "play", help="play a full round and print it move by move",
+        description="A seeded round between the solver (greedy best move) and random players.",
+    )
+    play.add_argument("--players", type=int, default=4, help="2-4 players (default 4)")
+    play.add_argument("--seed", type=int, default=None, help="shuffle seed")
+    play.add_argument(
+        "--kinds", default=None,
+        help="comma-separated player kinds, solver or random "
+        "(default: solver,random alternating)",
+    )
+    play.add_argument("--show-table", action="store_true", help="print the table after each play")
+    play.set_defaults(func=_play)
+
+
+def _load_position(path: str) -> tuple[dict[str, Any], Any]:
+    from engines.rummikub.position import Position
+
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot open: {exc.strerror}") from exc
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: not valid JSON: {exc.msg} (line {exc.lineno})") from exc
+    return obj, Position.from_json(obj, where=path)
+
+
+def _best(args: argparse.Namespace) -> int:
+    from engines.rummikub.position import best_moves
+    from engines.rummikub.sets import format_meld
+    from engines.rummikub.tiles import format_tiles, sort_tiles
+
+    _, pos = _load_position(args.position)
+    move = best_moves([pos], objective=args.objective)[0]
+    if args.json:
+        print(json.dumps({"objective": args.objective, **move.to_json()}))
+        return 0
+    print(f"rack: {format_tiles(sort_tiles(pos.rack))}")
+    print(f"best move ({args.objective}): {move}")
+    if not move.is_pass:
+        print("table after the move:")
+        for m in move.table:
+            print(f"  {format_meld(m)}")
+    return 0
+
+
+def _arrange(args: argparse.Namespace) -> int:
+    from engines.rummikub.position import arrange
+    from engines.rummikub.sets import format_meld
+
+    melds = arrange(args.tiles)
+    if melds is None:
+        print("no valid arrangement")
+        return 1
+    for m in melds:
+        print(format_meld(m))
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from engines.rummikub.position import Position, best_moves, check_move
+    from engines.verify import Mismatch, VerifyReport, read_jsonl
+
+    ids, positions, expected = [], [], []
+    for number, obj in read_jsonl(args.file):
+        rid = str(obj.get("id", f"line {number}"))
+        optimal = obj.get("optimal")
+        if not isinstance(optimal, dict) or not {"max_tiles", "max_value"} <= optimal.keys():
+            raise InputError(f"{args.file}:{number}: missing optimal.max_tiles / max_value")
+        ids.append(rid)
+        positions.append(Position.from_json(obj, where=f"{args.file}:{number}"))
+        expected.append(optimal)
+    moves = {
+        obj: best_moves(positions, objective=obj, threads=args.threads)
+        for obj in ("tiles", "value")
+    }
+    report = VerifyReport()
+    for i, rid in enumerate(ids):
+        mismatches = []
+        for objective, key in (("tiles", "max_tiles"), ("value", "max_value")):
+            move = moves[objective][i]
+            got = move.tiles if objective == "tiles" else move.value
+            if got != expected[i][key]:
+                mismatches.append(Mismatch(rid, key, expected[i][key], got))
+            problems = check_move(positions[i], move)
+            if problems:
+                mismatches.append(Mismatch(rid, f"arrangement.{key}", "legal", problems))
+        report.add(rid, mismatches)
+    return report.finish()
+
+
+def _play(args: argparse.Namespace) -> int:
+    from engines.rummikub.game import PLAYER_KINDS, format_table, play_round
+
+    if not 2 <= args.players <= 4:
+        raise InputError(f"--players must be 2-4, got {args.players}")
+    if args.kinds:
+        kinds = [k.strip() for k in args.kinds.split(",")]
+        if len(kinds) != args.players:
+            raise InputError(f"--kinds names {len(kinds)} players but --players is {args.players}")
+        for k in kinds:
+            if k not in PLAYER_KINDS:
+                raise InputError(f"unknown player kind {k!r}; choose from solver, random")
+    else:
+        kinds = [PLAYER_KINDS[i % 2] for i in range(args.players)]
+    names = kinds
+
+    def show(turn) -> None:
+        print(f"{len(shown) + 1:3d}. {turn.describe(names)}")
+        shown.append(turn)
+        if args.show_table and turn.played:
+            print(f"     table: {format_table(turn.table)}")
+
+    shown: list = []
+    print(f"Rummikub round, {args.players} players ({', '.join(kinds)}), seed {args.seed}")
+    result = play_round(kinds, seed=args.seed, on_turn=show)
+    print(f"round over after {len(result.turns)} turns: {result.reason}; "
+          f"winner P{result.winner + 1} ({names[result.winner]})")
+    from engines.rummikub.tiles import format_tiles
+
+    for p, (score, rack) in enumerate(zip(result.scores, result.racks)):
+        left = format_tiles(rack) or "-"
+        print(f"P{p + 1} ({names[p]}): {score:+d}   rack left: {left}")
+    return 0

@@ -1,0 +1,102 @@
+"""Full rounds and the command line."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from engines.cli import main
+from engines.rummikub.game import RandomPlayer, play_round, score_round
+from engines.rummikub.position import Position, best_move, check_move
+from engines.rummikub.sets import meld_tiles
+from engines.rummikub.tiles import FULL_SET, parse_tiles
+
+DATA = "tests/data/rummikub/positions.jsonl"
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 1)])
+def test_round_is_consistent(players: int, seed: int) -> None:
+    kinds = ["solver", "random", "solver", "random"][:players]
+    result = play_round(kinds, seed=seed)
+    assert sum(result.scores) == 0
+    on_table = [t for m in result.table for t in meld_tiles(m)]
+    in_racks = [t for r in result.racks for t in r]
+    assert len(on_table) + len(in_racks) <= len(FULL_SET)
+    assert not (Counter(on_table) + Counter(in_racks)) - Counter(FULL_SET)
+    if result.reason == "rack emptied":
+        assert result.racks[result.winner] == []
+    assert play_round(kinds, seed=seed).scores == result.scores  # seeded = reproducible
+
+
+def test_scoring_rules() -> None:
+    assert score_round([[], parse_tiles("R5 J"), parse_tiles("K2")], winner=0) == (0, [37, -35, -2])
+    assert score_round([parse_tiles("R5"), parse_tiles("K2 B1")]) == (1, [-2, 2])
+
+
+def test_random_player_moves_are_legal() -> None:
+    import random
+
+    rng = random.Random(0)
+    pos = Position.from_strings([["R3", "R4", "R5"], ["K9", "O9", "B9"]], "R6 R2 R9 J K1 K2 K3")
+    for _ in range(10):
+        move = RandomPlayer().choose(pos, rng)
+        assert check_move(pos, move) == []
+        assert move.tiles >= 1
+    assert best_move(pos.table, pos.rack).tiles == 7
+
+
+def test_cli_best_and_json(tmp_path, capsys) -> None:
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps({"table": [["R6", "R7", "R8"]], "rack": ["R5", "R9"],
+                                "initial_meld_done": True}))
+    assert main(["rummikub", "best", str(path)]) == 0
+    assert "R5 R6 R7 R8 R9" in capsys.readouterr().out
+    assert main(["rummikub", "best", str(path), "--json", "--objective", "value"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["tiles"] == 2 and out["value"] == 14 and out["sets"] == [["R5", "R6", "R7", "R8",
+                                                                         "R9"]]
+
+
+def test_cli_errors(tmp_path, capsys) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"table": [["R6", "R7", "B8"]], "rack": ["R5"]}))
+    assert main(["rummikub", "best", str(path)]) == 2
+    assert "table set 1 [R6 R7 B8]" in capsys.readouterr().err
+    assert main(["rummikub", "best", str(tmp_path / "missing.json")]) == 2
+    assert main(["rummikub", "play", "--players", "5"]) == 2
+
+
+def test_cli_verify(tmp_path, capsys) -> None:
+    with open(DATA, encoding="utf-8") as handle:
+        lines = handle.read().splitlines()[:8]
+    good = tmp_path / "good.jsonl"
+    good.write_text("\n".join(lines) + "\n")
+    assert main(["rummikub", "verify", str(good)]) == 0
+    assert "verified 8 records: 8 match, 0 differ" in capsys.readouterr().out
+    obj = json.loads(lines[0])
+    obj["optimal"]["max_tiles"] += 1
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(obj) + "\n" + lines[1] + "\n")
+    assert main(["rummikub", "verify", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert f"MISMATCH {obj['id']} max_tiles" in out
+    assert "verified 2 records: 1 match, 1 differ" in out
+
+
+def test_cli_play_and_arrange(capsys) -> None:
+    assert main(["rummikub", "play", "--players", "2", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "round over" in out and "P1 (solver)" in out
+    scores = [int(line.split(":")[1].split()[0]) for line in out.splitlines()
+              if line.startswith("P") and "rack left" in line]
+    assert len(scores) == 2 and sum(scores) == 0
+    assert main(["rummikub", "arrange", "R5", "R6", "J"]) == 0
+    assert "R5 R6 J(R7)" in capsys.readouterr().out
+
+
+def test_demo(capsys) -> None:
+    assert main(["demo", "rummikub"]) == 0
+    out = capsys.readouterr().out
+    assert "best move for tiles" in out and "DIFFERS" not in out
