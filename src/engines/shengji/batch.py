@@ -1,0 +1,233 @@
+"""Batch 升级 APIs: many positions in, NumPy arrays out (for the batch-analysis runner).
+
+Each function takes N positions either as (N, 54) integer count arrays or as
+lists of card lists (``["S10", "HA"]`` or ``"S10 HA"``), plus one
+:class:`~engines.shengji.rules.TrumpContext` for all rows or a sequence of N
+contexts (rows may mix levels and trumps).  Input is validated for the whole
+batch first (:class:`~engines.shengji.cards.ShengjiInputError` names the row);
+the work is one call of a Numba kernel.  ``threads`` limits the kernel's
+thread count for the parallel kernels (default: Numba's setting).
+
+Example:
+    >>> ctx = TrumpContext("10", "H")
+    >>> are_legal_follows(["S4 S5 S5 D5", "S4 S5 S5 D5"], ["S9 S9", "S9 S9"],
+    ...                   ["S5 S5", "S4 D5"], ctx).tolist()
+    [True, False]
+    >>> trick_winners([[["H10"], ["D10"], ["S9"], ["C10"]]], TrumpContext("10", "S")).tolist()
+    [0]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import contextmanager
+
+import numba
+import numpy as np
+
+import solvers.shengji as K
+from engines.shengji.cards import CARD_NAMES, ShengjiInputError, check_counts, parse_cards
+from engines.shengji.rules import BottomPolicy, ThrowWinnerPolicy, TrumpContext
+
+Batch = np.ndarray | Sequence
+
+
+def _rows(cards: Batch, what: str, n: int | None = None) -> np.ndarray:
+    if isinstance(cards, np.ndarray):
+        if cards.ndim != 2 or cards.shape[1] != 54:
+            raise ShengjiInputError(f"{what}: expected an (N, 54) count array, got {cards.shape}")
+        if cards.dtype.kind not in "iub":
+            raise ShengjiInputError(f"{what}: count arrays must hold integers")
+        bad = np.argwhere((cards < 0) | (cards > 2))
+        if bad.size:
+            r, c = bad[0]
+            raise ShengjiInputError(
+                f"{what} row {r}: {int(cards[r, c])} copies of {CARD_NAMES[c]} (allowed 0–2)"
+            )
+        arr = np.ascontiguousarray(cards, dtype=np.int8)
+    else:
+        arr = np.zeros((len(cards), 54), dtype=np.int8)
+        for i, row in enumerate(cards):
+            arr[i] = (check_counts(row, f"{what} row {i}") if isinstance(row, np.ndarray)
+                      else parse_cards(row, f"{what} row {i}"))
+    if n is not None and arr.shape[0] != n:
+        raise ShengjiInputError(f"{what}: {arr.shape[0]} rows, expected {n}")
+    return arr
+
+
+def _contexts(ctx: TrumpContext | Sequence[TrumpContext], n: int):
+    """(ctx index per row, esuit_t, pos_t, suit_cards_t, n_suit_cards_t)."""
+    if isinstance(ctx, TrumpContext):
+        t = ctx.tables
+        return (np.zeros(n, dtype=np.int64), t.esuit[None], t.pos[None], t.suit_cards[None],
+                t.n_suit_cards[None])
+    ctxs = list(ctx)
+    if len(ctxs) != n:
+        raise ShengjiInputError(f"contexts: {len(ctxs)} given for {n} rows")
+    uniq: dict[tuple[int, int], int] = {}
+    idx = np.zeros(n, dtype=np.int64)
+    for i, c in enumerate(ctxs):
+        if not isinstance(c, TrumpContext):
+            raise ShengjiInputError(f"contexts row {i}: expected a TrumpContext, got {c!r}")
+        idx[i] = uniq.setdefault((c.level, c.trump), len(uniq))
+    tables = [K.context_tables(lv, tr) for lv, tr in uniq]
+    es, ps, sc, ns = K.stack_tables(tables)
+    return idx, es, ps, sc, ns
+
+
+def _check_leads(leads: np.ndarray, idx: np.ndarray, esuit_t: np.ndarray, what: str) -> None:
+    suits = esuit_t[idx]  # (N, 54)
+    held = leads > 0
+    empty = ~held.any(axis=1)
+    if empty.any():
+        raise ShengjiInputError(f"{what} row {int(np.nonzero(empty)[0][0])}: no cards")
+    lo = np.where(held, suits, 9).min(axis=1)
+    hi = np.where(held, suits, -1).max(axis=1)
+    mixed = np.nonzero(lo != hi)[0]
+    if mixed.size:
+        raise ShengjiInputError(f"{what} row {int(mixed[0])}: cards of several effective suits")
+
+
+def _check_decks(what: str, *arrays: np.ndarray) -> None:
+    total = sum(a.astype(np.int16).sum(axis=1) if a.ndim == 3 else a.astype(np.int16)
+                for a in arrays)
+    bad = np.argwhere(total > 2)
+    if bad.size:
+        r, c = bad[0]
+        raise ShengjiInputError(
+            f"{what} row {r}: {int(total[r, c])} copies of {CARD_NAMES[c]} (two decks hold two)"
+        )
+
+
+@contextmanager
+def _threads(threads: int | None):
+    if threads is None:
+        yield
+        return
+    if threads < 1:
+        raise ShengjiInputError(f"threads: expected ≥ 1, got {threads}")
+    old = numba.get_num_threads()
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(old)
+
+
+def are_legal_follows(
+    hands: Batch,
+    leads: Batch,
+    plays: Batch,
+    ctx: TrumpContext | Sequence[TrumpContext],
+    threads: int | None = None,
+) -> np.ndarray:
+    """Section 6.1 for N positions: bool array (hands contain their plays)."""
+    h = _rows(hands, "hands")
+    n = h.shape[0]
+    ld = _rows(leads, "leads", n)
+    p = _rows(plays, "plays", n)
+    idx, es, ps, _, _ = _contexts(ctx, n)
+    _check_leads(ld, idx, es, "leads")
+    _check_decks("hands and leads", h, ld)
+    with _threads(threads):
+        if threads == 1 or n < 256:
+            return K.follow_legal_batch_serial(h, ld, p, idx, es, ps)
+        return K.follow_legal_batch(h, ld, p, idx, es, ps)
+
+
+def count_legal_follows(
+    hands: Batch,
+    leads: Batch,
+    ctx: TrumpContext | Sequence[TrumpContext],
+    threads: int | None = None,
+) -> np.ndarray:
+    """Number of distinct legal follows (section 6.3) of each position: int64 array."""
+    h = _rows(hands, "hands")
+    n = h.shape[0]
+    ld = _rows(leads, "leads", n)
+    idx, es, ps, sc, ns = _contexts(ctx, n)
+    _check_leads(ld, idx, es, "leads")
+    _check_decks("hands and leads", h, ld)
+    with _threads(threads):
+        return K.count_follows_batch(h, ld, idx, es, ps, sc, ns)
+
+
+def legal_follows_batch(
+    hands: Batch, leads: Batch, ctx: TrumpContext | Sequence[TrumpContext]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every legal follow of each position: ``(offsets, rows)``.
+
+    Position i's follows are the count rows ``rows[offsets[i]:offsets[i + 1]]``.
+    """
+    h = _rows(hands, "hands")
+    n = h.shape[0]
+    ld = _rows(leads, "leads", n)
+    idx, es, ps, sc, ns = _contexts(ctx, n)
+    _check_leads(ld, idx, es, "leads")
+    _check_decks("hands and leads", h, ld)
+    return K.enumerate_follows_batch(h, ld, idx, es, ps, sc, ns)
+
+
+def trick_winners(
+    plays: np.ndarray | Sequence[Sequence],
+    ctx: TrumpContext | Sequence[TrumpContext],
+    policy: ThrowWinnerPolicy = ThrowWinnerPolicy.LEADING_COMPONENT,
+) -> np.ndarray:
+    """Section 8 for N tricks: ``plays`` is (N, 4, 54) or N lists of 4 plays; int64 indices."""
+    if isinstance(plays, np.ndarray):
+        if plays.ndim != 3 or plays.shape[1:] != (4, 54):
+            raise ShengjiInputError(f"plays: expected an (N, 4, 54) array, got {plays.shape}")
+        arr = np.stack([_rows(plays[:, k], f"plays[:, {k}]") for k in range(4)], axis=1)
+    else:
+        for i, trick in enumerate(plays):
+            if len(trick) != 4:
+                raise ShengjiInputError(f"plays row {i}: expected 4 plays, got {len(trick)}")
+        arr = np.stack(
+            [_rows([trick[k] for trick in plays], f"plays[{k}]") for k in range(4)], axis=1
+        ) if len(plays) else np.zeros((0, 4, 54), dtype=np.int8)
+    n = arr.shape[0]
+    idx, es, ps, _, _ = _contexts(ctx, n)
+    if n:
+        _check_leads(arr[:, 0], idx, es, "leads")
+        _check_decks("plays", arr)
+    return K.trick_winner_batch(arr, idx, es, ps, int(policy))
+
+
+def check_throws(
+    leads: Batch,
+    others: np.ndarray | Sequence[Sequence],
+    ctx: TrumpContext | Sequence[TrumpContext],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Section 7 for N leads against the 3 other hands each: ``(valid, forced rows)``."""
+    ld = _rows(leads, "leads")
+    n = ld.shape[0]
+    if isinstance(others, np.ndarray):
+        if others.shape != (n, 3, 54):
+            raise ShengjiInputError(f"others: expected an ({n}, 3, 54) array, got {others.shape}")
+        oth = np.stack([_rows(others[:, k], f"others[:, {k}]") for k in range(3)], axis=1)
+    else:
+        if len(others) != n or any(len(o) != 3 for o in others):
+            raise ShengjiInputError("others: expected 3 hands per lead")
+        oth = np.stack([_rows([o[k] for o in others], f"others[{k}]") for k in range(3)], axis=1)
+    idx, es, ps, _, _ = _contexts(ctx, n)
+    _check_leads(ld, idx, es, "leads")
+    _check_decks("leads and others", ld[:, None, :], oth)
+    return K.check_throw_batch(ld, oth, idx, es, ps)
+
+
+def bottom_multipliers(
+    last_leads: Batch,
+    ctx: TrumpContext | Sequence[TrumpContext],
+    policy: BottomPolicy = BottomPolicy.POWER_OF_TWO,
+) -> np.ndarray:
+    """Section 10 multiplier for N last-trick leads: int64 array."""
+    ld = _rows(last_leads, "last leads")
+    idx, es, ps, _, _ = _contexts(ctx, ld.shape[0])
+    _check_leads(ld, idx, es, "last leads")
+    return K.bottom_multiplier_batch(ld, idx, es, ps, int(policy))
+
+
+def trick_points_batch(cards: Batch) -> np.ndarray:
+    """Section 9 points of N card sets: int64 array."""
+    arr = _rows(cards, "cards")
+    return K.trick_points_batch(arr, K.context_tables(0, 0).points)
