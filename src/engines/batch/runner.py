@@ -1,8 +1,9 @@
 """The batch runner: inputs → chunks → solvers (threads, processes or Dask) → SQLite.
 
 :func:`run_batch` runs on this machine: tasks whose engine has a native
-threaded batch entry point are called in-process with ``threads=jobs``; the
-others are spread over ``jobs`` worker processes.  :func:`run_batch_distributed`
+threaded batch entry point are called in-process with ``threads=jobs`` (from a
+helper thread, so reading and storing overlap the solving); the others are
+spread over ``jobs`` worker processes.  :func:`run_batch_distributed`
 takes a ``dask.distributed.Client`` (the library never starts or stops
 clusters) and sends the same chunks to its workers.  In both, the calling
 process reads the inputs, skips positions already in the store, and writes
@@ -130,22 +131,51 @@ class _Done:
 
 
 class _InProcess(_Backend):
-    """Solve in this process: native threaded engines, or ``jobs=1``."""
+    """Solve in this thread, one chunk at a time (``jobs=1`` for a single-threaded engine)."""
 
-    def __init__(self, threads: int) -> None:
-        self.threads = threads
-        self.workers = threads
-        self.mode = f"local-threads-{threads}"
+    mode = "local-inline"
 
     def submit(self, task: Task, payloads: list[dict[str, Any]]) -> _Done:
-        threads = self.threads if task.native_threads else 1
-        return _Done(solve_chunk(task, payloads, threads))
+        return _Done(solve_chunk(task, payloads, 1))
 
     def wait_one(self, futures: Sequence[Any]) -> list[Any]:
         return list(futures)
 
     def result(self, future: _Done) -> list[SolvedItem]:
         return future.value
+
+
+class _NativeThreads(_Backend):
+    """A native threaded engine, called from one helper thread with ``threads`` threads.
+
+    The engine releases the GIL while it solves, so this thread reads, hashes
+    and stores the next chunks meanwhile; two chunks in flight keep it busy.
+    """
+
+    def __init__(self, threads: int) -> None:
+        self.pool = cf.ThreadPoolExecutor(max_workers=1, thread_name_prefix="qipai-solve")
+        self.threads = threads
+        self.slots = 2
+        self.workers = threads
+        self.mode = f"local-threads-{threads}"
+
+    def submit(self, task: Task, payloads: list[dict[str, Any]]) -> cf.Future:
+        return self.pool.submit(solve_chunk, task, payloads, self.threads)
+
+    def wait_one(self, futures: Sequence[Any]) -> list[Any]:
+        done, _ = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
+        return list(done)
+
+    def result(self, future: cf.Future) -> list[SolvedItem]:
+        return future.result()
+
+    def cancel(self, futures: Sequence[Any]) -> None:
+        for future in futures:
+            future.cancel()
+
+    def close(self) -> None:
+        # Waits for the chunk being solved (it cannot be interrupted inside native code).
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 class _Processes(_Backend):
@@ -231,9 +261,13 @@ def run_batch(
     """
     task_obj = task if isinstance(task, Task) else get_task(task)
     jobs = max(1, jobs or os.cpu_count() or 1)
-    backend: _Backend = (
-        _InProcess(jobs) if task_obj.native_threads or jobs == 1 else _Processes(jobs)
-    )
+    backend: _Backend
+    if task_obj.native_threads:
+        backend = _NativeThreads(jobs)
+    elif jobs == 1:
+        backend = _InProcess()
+    else:
+        backend = _Processes(jobs)
     return _run(paths, task_obj, store, backend, chunk_size, strict, progress, on_bad_input)
 
 

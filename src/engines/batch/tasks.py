@@ -295,7 +295,7 @@ for _objective, _what in (("tiles", "most rack tiles"), ("value", "most face val
             _rummikub_prepare,
             _rummikub_solver(_objective),
             native_threads=True,
-            chunk_size=8,
+            chunk_size=32,
             result_kind="rummikub-move",
         )
     )
