@@ -9,7 +9,7 @@ Example:
     >>> parse_card("H10"), card_name(21), card_name(52)
     (21, 'H10', 'LJ')
     >>> cards_to_names(parse_cards("S10 HA S10"))
-    ['HA', 'S10', 'S10']
+    ['S10', 'S10', 'HA']
 """
 
 from __future__ import annotations
