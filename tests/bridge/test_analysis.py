@@ -1,0 +1,228 @@
+"""Board analysis, ``qipai bridge analyse`` / ``play``, and the doctests of the analysis modules.
+
+The CLI plumbing is tested with the solver replaced by the corpus tables (a stand-in
+``engines.bridge.dd`` module), so these tests check our code, not the solver's; the
+tests at the end run the real solver on the shipped 100-board file.
+"""
+
+import doctest
+import importlib
+import json
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from engines.bridge import analysis
+from engines.bridge.analysis import analyse, dd_score, format_text
+from engines.bridge.cards import Deal
+from engines.bridge.pbn import PbnBoard, dumps, read_pbn
+from engines.bridge.seats import BridgeInputError, Seat
+from engines.cli import main
+
+DATA = Path(__file__).parent.parent / "data" / "bridge"
+RECORDS = [json.loads(line) for line in (DATA / "deals.jsonl").read_text().splitlines() if line]
+BY_PBN = {Deal.from_pbn(r["pbn"]).to_pbn(): r for r in RECORDS}
+
+MODULES = [
+    "engines.bridge.analysis",
+    "engines.bridge.auction",
+    "engines.bridge.boards",
+    "engines.bridge.compare",
+    "engines.bridge.contract",
+    "engines.bridge.lin",
+    "engines.bridge.par",
+    "engines.bridge.pbn",
+    "engines.bridge.play",
+    "engines.bridge.scoring",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_doctests(name: str) -> None:
+    module = importlib.import_module(name)
+    failures, tests = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert tests > 0 and failures == 0
+
+
+def test_analyse_with_a_known_table() -> None:
+    record = RECORDS[0]
+    result = analyse(record["pbn"], "N", "NS", table=record["dd"], board=3)
+    assert result.par.to_dict()["score"] == record["par_by_dealer"]["N"]["NS"]["score"]
+    assert len(result.contracts) == 20
+    cell = next(c for c in result.contracts if c.strain == "NT" and c.declarer == "N")
+    assert (cell.contract, cell.tricks, cell.score_ns, cell.imps_vs_par) == ("5NTN=", 11, 660, 0)
+    record_dict = result.to_dict()
+    assert record_dict["dd"] == record["dd"] and record_dict["board"] == 3
+    assert json.loads(json.dumps(record_dict))["par"]["contracts"] == ["3NTN+2", "3NTS+2"]
+
+
+def test_defaults_from_board_number() -> None:
+    record = RECORDS[1]
+    result = analyse(record["pbn"], table=record["dd"], board=7)
+    assert result.dealer == Seat.SOUTH and result.vulnerability == "Both"
+    plain = analyse(record["pbn"], table=record["dd"])
+    assert plain.dealer == Seat.NORTH and plain.vulnerability == "None"
+    assert format_text(plain).startswith("Deal   Dealer N   Vulnerable None")
+
+
+def test_dd_score() -> None:
+    dd = RECORDS[0]["dd"]  # N-S take 11 tricks in notrump
+    assert dd_score(dd, "3NTN", "None") == 460
+    assert dd_score(dd, "6NTS", "Both") == -100
+    assert dd_score(dd, "4SEx", "None") == 2000  # E-W take 2 tricks: 8 down doubled, NV
+    assert dd_score(dd, "Pass") == 0
+    with pytest.raises(BridgeInputError, match="declarer"):
+        dd_score(dd, "3NT")
+
+
+# -- CLI with the solver replaced by the corpus tables ---------------------------------------
+
+
+@pytest.fixture
+def corpus_solver(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Install a stand-in ``engines.bridge.dd`` serving corpus tables; records batch sizes."""
+    calls: list[int] = []
+    fake = types.ModuleType("engines.bridge.dd")
+
+    def dd_table(deal: Deal) -> dict:
+        return BY_PBN[deal.to_pbn()]["dd"]
+
+    def dd_tables(deals: list[Deal], threads: int | None = None) -> list[dict]:
+        calls.append(len(deals))
+        return [dd_table(d) for d in deals]
+
+    fake.dd_table = dd_table  # type: ignore[attr-defined]
+    fake.dd_tables = dd_tables  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "engines.bridge.dd", fake)
+    return calls
+
+
+def _corpus_pbn(path: Path, count: int, extra: str = "") -> None:
+    boards = []
+    for i, record in enumerate(RECORDS[:count]):
+        board = PbnBoard.from_deal(Deal.from_pbn(record["pbn"]), board=i + 1)
+        board.tags["Dealer"] = record["dealer"]
+        board.tags["Vulnerable"] = ["None", "NS", "EW", "All"][i % 4]
+        boards.append(board)
+    path.write_text(dumps(boards) + extra)
+
+
+def test_cli_analyse_text_json_and_pbn(
+    tmp_path: Path, corpus_solver: list[int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "in.pbn"
+    _corpus_pbn(src, 20)
+    out_pbn = tmp_path / "out.pbn"
+    assert main(["bridge", "analyse", str(src), "-o", str(out_pbn), "-j", "2"]) == 0
+    text = capsys.readouterr().out
+    assert text.count("Par ") == 20 and "Board 1   Dealer N   Vulnerable None" in text
+    assert sum(corpus_solver) == 20 and len(corpus_solver) == 3  # chunks of 8
+    # the PBN written back carries the DD table and par, and round-trips
+    boards = read_pbn(out_pbn)
+    assert all(not b.errors for b in boards)
+    for i, board in enumerate(boards):
+        record = RECORDS[i]
+        assert board.optimum_table() == record["dd"]
+        vul = ["None", "NS", "EW", "Both"][i % 4]
+        score = record["par_by_dealer"][record["dealer"]][vul]["score"]
+        assert board.tags["OptimumScore"] == (f"NS {score}" if score >= 0 else f"EW {-score}")
+    assert dumps(read_pbn(out_pbn)) == out_pbn.read_text()
+
+    assert main(["bridge", "analyse", str(src), "--json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 20
+    first = json.loads(lines[0])
+    assert first["dd"] == RECORDS[0]["dd"] and first["board"] == 1
+    assert first["par"]["score"] == RECORDS[0]["par_by_dealer"]["N"]["None"]["score"]
+
+    assert main(["bridge", "analyse", str(src), "-f", "pbn"]) == 0
+    assert capsys.readouterr().out.count("[OptimumScore") == 20
+
+
+def test_cli_reports_malformed_boards_and_continues(
+    tmp_path: Path, corpus_solver: list[int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "bad.pbn"
+    bad = (
+        '\n[Board "21"]\n[Dealer "Q"]\n'
+        '[Deal "N:AKQJ.T98.765.432 T987.AKQ.432.J65 65432.J76.AKQ.T9 .5432.JT98.AKQ8"]\n'
+        '\n[Board "22"]\n[Deal "N:AKQJ.T98.765.432 T987.AKQ.432.J65"]\n'
+    )
+    _corpus_pbn(src, 3, bad)
+    assert main(["bridge", "analyse", str(src)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.count("Par ") == 3
+    assert f"{src}: line" in captured.err and "board 21: unknown Dealer value 'Q'" in captured.err
+    assert "board 21: deal: hand W has 12 cards" in captured.err
+    assert "board 22: deal: expected four hands, found 2" in captured.err
+
+
+def test_cli_plain_deal_file_and_lin(
+    tmp_path: Path, corpus_solver: list[int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    plain = tmp_path / "deals.txt"
+    plain.write_text("# two deals\n" + "\n".join(r["pbn"] for r in RECORDS[:2]) + "\n")
+    assert main(["bridge", "analyse", str(plain), "--json"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2
+    from engines.bridge import lin
+
+    lin_path = tmp_path / "x.lin"
+    board = PbnBoard.from_deal(
+        Deal.from_pbn(RECORDS[5]["pbn"]), board=6, dealer="E", vulnerability="EW"
+    )
+    lin_path.write_text(lin.dumps([board]))
+    assert main(["bridge", "analyse", str(lin_path), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["board"] == 6 and record["dealer"] == "E" and record["vulnerability"] == "EW"
+
+
+def test_cli_errors(
+    tmp_path: Path, corpus_solver: list[int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bridge", "analyse", str(tmp_path / "missing.pbn")]) == 2
+    assert "cannot open" in capsys.readouterr().err
+    empty = tmp_path / "empty.pbn"
+    empty.write_text("")
+    assert main(["bridge", "analyse", str(empty)]) == 1
+    assert main(["bridge", "analyse", str(empty), "-j", "0"]) == 2
+
+
+def test_analysis_module_exports() -> None:
+    assert set(analysis.__all__) >= {"analyse", "analyse_boards", "dd_score", "format_text"}
+
+
+# -- the real solver ----------------------------------------------------------------------------
+
+
+def _solver_available() -> bool:
+    try:
+        importlib.import_module("engines.bridge.dd")
+    except ModuleNotFoundError:
+        return False
+    return True
+
+
+needs_solver = pytest.mark.skipif(not _solver_available(), reason="solver not built")
+
+
+@needs_solver
+@pytest.mark.slow
+def test_boards100_real_solver_round_trip(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "boards100-analysed.pbn"
+    assert main(["bridge", "analyse", str(DATA / "boards100.pbn"), "-j", "2", "-o", str(out)]) == 0
+    assert capsys.readouterr().out.count("Par ") == 100
+    boards = read_pbn(out)
+    assert len(boards) == 100 and all(not b.errors and b.optimum_table() for b in boards)
+    assert dumps(read_pbn(out)) == out.read_text()
+
+
+@needs_solver
+def test_real_solver_matches_corpus_tables_via_analyse() -> None:
+    for record in RECORDS[:3]:
+        result = analyse(record["pbn"], record["dealer"], "Both")
+        assert result.table == record["dd"]
+        assert result.par.score == record["par"]["Both"]["score"]
