@@ -43,3 +43,45 @@ __all__ = [
 ]
 
 # --- analysis (issue 4) ---
+# Contracts, scoring, boards, par, result comparison, auctions, PBN/LIN, play and board analysis.
+# The par *function* stays engines.bridge.par.par: re-exporting it here would hide the module.
+from engines.bridge.analysis import BoardAnalysis, analyse, dd_score
+from engines.bridge.auction import Auction, AuctionError, Call
+from engines.bridge.boards import board_dealer, board_vulnerability
+from engines.bridge.compare import (
+    butler_imps,
+    cross_imps,
+    imps,
+    matchpoint_percentages,
+    matchpoints,
+    victory_points,
+)
+from engines.bridge.contract import Contract
+from engines.bridge.par import Par, par_by_dealer, sides_par
+from engines.bridge.pbn import PbnBoard, read_deal_file, read_pbn
+from engines.bridge.scoring import score
+
+__all__ += [
+    "Auction",
+    "AuctionError",
+    "BoardAnalysis",
+    "Call",
+    "Contract",
+    "Par",
+    "PbnBoard",
+    "analyse",
+    "board_dealer",
+    "board_vulnerability",
+    "butler_imps",
+    "cross_imps",
+    "dd_score",
+    "imps",
+    "matchpoint_percentages",
+    "matchpoints",
+    "par_by_dealer",
+    "read_deal_file",
+    "read_pbn",
+    "score",
+    "sides_par",
+    "victory_points",
+]
