@@ -71,6 +71,12 @@ TableTuple = tuple[tuple[int, int, int, int], ...]
 _BIG = 9999
 
 
+class _Normalised(tuple):
+    """A table already checked by :func:`dd_table_tuple` (skips re-validation)."""
+
+    __slots__ = ()
+
+
 class _QuirkFlag:
     """Set when the last dealer par went through the one-seat same-strain sacrifice branch.
 
@@ -125,6 +131,17 @@ def dd_table_tuple(table: Any) -> TableTuple:
     ``"N"`` also accepted for notrump), any object with ``to_dict()`` giving it
     (the solver's ``DDTable``), or a 5×4 nested sequence in that order.
     """
+    if (
+        type(table) is tuple
+        and len(table) == 5
+        and all(
+            type(row) is tuple
+            and len(row) == 4
+            and all(type(v) is int and 0 <= v <= 13 for v in row)
+            for row in table
+        )
+    ):
+        return _Normalised(table)  # already normalised
     if hasattr(table, "to_dict") and not isinstance(table, Mapping):
         table = table.to_dict()
     rows: list[tuple[int, int, int, int]] = []
@@ -151,7 +168,7 @@ def dd_table_tuple(table: Any) -> TableTuple:
             f"cannot read a DD table from {type(table).__name__}; "
             'expected {"C": {"N": 9, ...}, ...} or a DDTable'
         )
-    return tuple(rows)
+    return _Normalised(rows)
 
 
 def _tricks(value: Any, strain: str, seat: str) -> int:
@@ -162,6 +179,8 @@ def _tricks(value: Any, strain: str, seat: str) -> int:
 
 def _table_of(deal_or_table: Any) -> TableTuple:
     """A DD table from a table, or solve it when given a deal."""
+    if type(deal_or_table) is _Normalised:
+        return deal_or_table
     if type(deal_or_table).__name__ == "Deal" or isinstance(deal_or_table, str):
         from engines.bridge.cards import Deal
         from engines.bridge.dd import dd_table
@@ -181,18 +200,43 @@ def _number(tricks: int, strain: int) -> int:
     return 5 * (tricks - 7) + strain + 1
 
 
-def _made_score(no: int, vulnerable: bool) -> int:
+def _made_score_slow(no: int, vulnerable: bool) -> int:
     level, strain = (no - 1) // 5 + 1, (no - 1) % 5
     return contract_score(level, Strain(strain), 0, level + 6, vulnerable)
 
 
-def _down_target(no: int, declarer_vul: bool, defender_vul: bool) -> int:
-    """Most undertricks a doubled sacrifice may cost and still beat ``no`` made."""
-    value = _made_score(no, declarer_vul)
+# Scores of contract ``no`` (1..35) bid and made exactly, [no][vulnerable]; index 0 unused.
+_MADE: tuple[tuple[int, int], ...] = (
+    (0, 0),
+    *((_made_score_slow(no, False), _made_score_slow(no, True)) for no in range(1, 36)),
+)
+
+
+def _made_score(no: int, vulnerable: bool) -> int:
+    return _MADE[no][vulnerable]
+
+
+def _down_target_slow(no: int, declarer_vul: bool, defender_vul: bool) -> int:
+    value = _MADE[no][declarer_vul]
     down = 0
     while doubled_undertricks(down + 1, defender_vul) < value:
         down += 1
     return down
+
+
+# Most undertricks a doubled sacrifice may cost and still beat ``no`` made:
+# [no][declarer vulnerable][defender vulnerable].
+_TARGET: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = (
+    ((0, 0), (0, 0)),
+    *(
+        tuple(tuple(_down_target_slow(no, dv, fv) for fv in (False, True)) for dv in (False, True))
+        for no in range(1, 36)
+    ),
+)  # type: ignore[assignment]
+
+
+def _down_target(no: int, declarer_vul: bool, defender_vul: bool) -> int:
+    return _TARGET[no][declarer_vul][defender_vul]
 
 
 def _floor_contract(no: int) -> int:
@@ -212,7 +256,7 @@ def _c_div(a: int, b: int) -> int:
     return q if (a >= 0) == (b >= 0) else -q
 
 
-@dataclass
+@dataclass(slots=True)
 class _Entry:
     strain: int
     no: int
@@ -235,10 +279,13 @@ def _dealer_par_raw(
         highest = 0
         dearest_no = 0
         dearest_score = 0
+        made = _MADE
+        side_vul = vul[side]
         for strain in range(5):
-            best = max(t[strain][side], t[strain][side + 2])
-            no = _number(best, strain)
-            score = _made_score(no, vul[side]) if best >= 7 else 0
+            row = t[strain]
+            best = row[side] if row[side] > row[side + 2] else row[side + 2]
+            no = 5 * (best - 7) + strain + 1
+            score = made[no][side_vul] if best >= 7 else 0
             entries[side].append(_Entry(strain, no, best, score))
             if best < 7:
                 continue
@@ -380,9 +427,12 @@ def _as_contract(
     return level, strain, seats, 1 if delta < 0 else 0, delta
 
 
-def _vul_pair(vulnerability: str) -> tuple[bool, bool]:
-    v = parse_vulnerability(vulnerability)
-    return v in ("NS", "Both"), v in ("EW", "Both")
+_VUL_PAIRS: dict[str, tuple[bool, bool]] = {
+    "None": (False, False),
+    "NS": (True, False),
+    "EW": (False, True),
+    "Both": (True, True),
+}
 
 
 def _seat(dealer: Seat | str | int) -> Seat:
@@ -391,13 +441,18 @@ def _seat(dealer: Seat | str | int) -> Seat:
     return Seat(dealer)
 
 
+_STRAIN_TEXT = ("C", "D", "H", "S", "NT")
+
+
 def _strings(raw: list[tuple[int, int, tuple[int, ...], int, int]]) -> tuple[str, ...]:
+    """Corpus notation (what :class:`Contract` writes), built directly for speed."""
     if not raw:
         return ("Pass",)
     texts = []
     for level, strain, seats, penalty, result in raw:
+        tail = ("", "x", "xx")[penalty] + ("=" if result == 0 else f"{result:+d}")
         for seat in seats:
-            texts.append(str(Contract(level, Strain(strain), Seat(seat), penalty, result)))
+            texts.append(f"{level}{_STRAIN_TEXT[strain]}{SEAT_KEYS[seat]}{tail}")
     return tuple(texts)
 
 
@@ -409,9 +464,9 @@ def par(deal_or_table: Any, dealer: Seat | str = "N", vulnerability: str = "None
     table is solved first; given a table, par is a pure function of it.
     """
     table = _table_of(deal_or_table)
-    seat = _seat(dealer)
-    vul = parse_vulnerability(vulnerability)
-    score, raw = _dealer_par_raw(table, int(seat), _vul_pair(vul))
+    seat = dealer if type(dealer) is Seat else _seat(dealer)
+    vul = vulnerability if vulnerability in _VUL_PAIRS else parse_vulnerability(vulnerability)
+    score, raw = _dealer_par_raw(table, int(seat), _VUL_PAIRS[vul])
     return Par(score, _strings(raw), seat, vul)
 
 
