@@ -199,3 +199,19 @@ def test_differential_against_dds_on_random_tables() -> None:
 def test_par_object() -> None:
     p = Par(420, ("4SN=",))
     assert p.to_dict() == {"score": 420, "contracts": ["4SN="]} and p.side_text() == "NS 420"
+
+
+def test_sides_par_scores_equal_dds_sides_par_on_the_corpus() -> None:
+    """DDS SidesParBin (EW score from E-W's side) agrees with our sides par on every deal."""
+    dds = pytest.importorskip("endplay._dds")
+    dds_strain = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": 4}
+    for record in RECORDS:
+        raw = dds.ddTableResults()
+        for strain, row in record["dd"].items():
+            for k, seat in enumerate("NESW"):
+                raw.resTable[dds_strain[strain]][k] = row[seat]
+        for vul, code in {"None": 0, "Both": 1, "NS": 2, "EW": 3}.items():
+            result = (dds.parResultsMaster * 2)()
+            dds.SidesParBin(raw, result, code)
+            ours = sides_par(record["dd"], vul)
+            assert (ours["NS"].score, ours["EW"].score) == (result[0].score, -result[1].score)

@@ -19,9 +19,12 @@ random tables.
 :func:`sides_par` gives the par from each side's point of view when that side
 has the first say: for N–S the better (for N–S) of the dealer pars with North
 and with South dealing, for E–W the better for E–W of East and West dealing
-(this is DDS's ``SidesParBin`` built on dealer par, the variant it compiles
-with ``DEALER_PAR_ENGINE_ONLY``).  Unlike plain ``Par``, it never lists both
-sides as entitled to 1NT.
+(the construction of DDS's ``SidesParBin`` when built on dealer par,
+``DEALER_PAR_ENGINE_ONLY``).  Its scores equal those of DDS 2.9's default
+``SidesParBin`` (Kidd's algorithm) on every corpus deal and vulnerability;
+on artificial tables the two can differ, e.g. when a player who speaks
+before the opponents can pre-empt their grand slam with a sacrifice at the
+same level, which dealer par allows and Kidd's algorithm does not.
 
 Scores are from North–South's point of view; contracts are written in the
 corpus notation (``3NTS=``, ``4HE+1``, ``5DNx-2``, ``Pass``).
