@@ -205,33 +205,52 @@ def _shengji_preparer(task: str, kinds: tuple[str, ...]) -> Callable[[dict[str, 
 def _shengji_solve(
     payloads: list[dict[str, Any]], threads: int
 ) -> list[tuple[dict[str, Any], float]]:
-    from engines.shengji.rules import (
-        TrumpContext,
-        check_throw,
-        is_legal_follow,
-        legal_follows,
-        trick_winner,
+    """One batch-API call per case kind in the chunk; each position is charged its share."""
+    from engines.shengji.batch import (
+        are_legal_follows,
+        check_throws,
+        count_legal_follows,
+        trick_winners,
     )
+    from engines.shengji.rules import TrumpContext
 
     contexts: dict[tuple[str, str], TrumpContext] = {}
-    out: list[tuple[dict[str, Any], float]] = []
-    for p in payloads:
-        key = (p["level"], p["trump"])
-        ctx = contexts.get(key) or contexts.setdefault(key, TrumpContext(*key))
-        kind = p["kind"]
+    groups: dict[str, list[int]] = {}
+    for i, p in enumerate(payloads):
+        groups.setdefault(p["kind"], []).append(i)
+    out: list[tuple[dict[str, Any], float] | None] = [None] * len(payloads)
+    for kind, rows in groups.items():
+        ps = [payloads[i] for i in rows]
+        ctxs = []
+        for p in ps:
+            key = (p["level"], p["trump"])
+            ctxs.append(contexts.get(key) or contexts.setdefault(key, TrumpContext(*key)))
         start = time.perf_counter()
-        result: dict[str, Any]
+        results: list[dict[str, Any]]
         if kind == "follow_legal":
-            result = {"legal": is_legal_follow(p["hand"], p["lead"], p["play"], ctx)}
+            legal = are_legal_follows(
+                [p["hand"] for p in ps], [p["lead"] for p in ps], [p["play"] for p in ps],
+                ctxs, threads=threads,
+            )  # fmt: skip
+            results = [{"legal": bool(v)} for v in legal]
         elif kind == "legal_follows_count":
-            result = {"count": legal_follows(p["hand"], p["lead"], ctx).count()}
+            counts = count_legal_follows(
+                [p["hand"] for p in ps], [p["lead"] for p in ps], ctxs, threads=threads
+            )
+            results = [{"count": int(v)} for v in counts]
         elif kind == "trick_winner":
-            result = {"winner": trick_winner(p["plays"], ctx)}
+            winners = trick_winners([p["plays"] for p in ps], ctxs)
+            results = [{"winner": int(v)} for v in winners]
         else:
-            res = check_throw(p["lead"], p["others"], ctx)
-            result = {"valid": res.valid, "forced": res.forced}
-        out.append((result, time.perf_counter() - start))
-    return out
+            valid, forced = check_throws([p["lead"] for p in ps], [p["others"] for p in ps], ctxs)
+            results = [
+                {"valid": bool(ok), "forced": None if ok else ctx.sorted_names(row)}
+                for ok, row, ctx in zip(valid, forced, ctxs)
+            ]
+        each = (time.perf_counter() - start) / len(rows)
+        for i, result in zip(rows, results):
+            out[i] = (result, each)
+    return [item for item in out if item is not None]
 
 
 register_task(
@@ -242,7 +261,8 @@ register_task(
         "count, trick_winner → winner, throw_valid → valid + forced",
         _shengji_preparer("shengji-legal", tuple(_SHENGJI_FIELDS)),
         _shengji_solve,
-        chunk_size=256,
+        native_threads=True,
+        chunk_size=2048,
         result_kind="answers",
         timed=True,
     )
