@@ -226,3 +226,90 @@ def test_real_solver_matches_corpus_tables_via_analyse() -> None:
         result = analyse(record["pbn"], record["dealer"], "Both")
         assert result.table == record["dd"]
         assert result.par.score == record["par"]["Both"]["score"]
+
+
+# -- play CLI, with DDS (through endplay) standing in for the solver -------------------------
+
+
+@pytest.fixture
+def endplay_solver(monkeypatch: pytest.MonkeyPatch):
+    """A stand-in ``engines.bridge.dd.solve_position`` answering with DDS through endplay."""
+    pytest.importorskip("endplay")
+    from endplay.dds import solve_board
+    from endplay.types import Card as ECard
+    from endplay.types import Deal as EDeal
+    from endplay.types import Denom, Player
+
+    from engines.bridge.cards import Card, Hand
+
+    def solve_position(position: Deal, trump) -> dict:
+        hands = [list(h.masks) for h in position.hands]
+        leader = int(position.leader)
+        for i, card in enumerate(position.trick):
+            hands[(leader + i) % 4][card.suit] |= card.bit
+        deal = EDeal(Deal([Hand(m) for m in hands]).to_pbn())
+        deal.trump = Denom(trump.suit_index)
+        deal.first = Player(leader)
+        for card in position.trick:
+            deal.play(ECard(str(card)))
+        return {Card(c.suit.value, c.rank.value.bit_length() - 1): t for c, t in solve_board(deal)}
+
+    fake = types.ModuleType("engines.bridge.dd")
+    fake.solve_position = solve_position  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "engines.bridge.dd", fake)
+    return solve_position
+
+
+def test_cli_play_marks_costly_cards(
+    tmp_path: Path, endplay_solver, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from engines.bridge.seats import Strain
+
+    record = RECORDS[0]  # N-S take 11 tricks in notrump
+    deal = Deal.from_pbn(record["pbn"])
+    opening = Deal(deal.hands, leader=Seat.EAST)
+    values = endplay_solver(opening, Strain.NOTRUMP)
+    worst = min(values, key=lambda c: values[c])
+    best_value = max(values.values())
+    board = PbnBoard.from_deal(deal, board=1, dealer="N", vulnerability="None")
+    board.tags.update({"Contract": "3NT", "Declarer": "N"})
+    path = tmp_path / "play.pbn"
+    path.write_text(dumps([board]))
+    assert main(["bridge", "play", str(path), "--cards", str(worst), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    (step,) = result["steps"]
+    assert result["contract"] == "3NTN"
+    assert step["declarer_tricks_before"] == record["dd"]["NT"]["N"]
+    assert step["cost"] == best_value - values[worst]
+    assert len(result["optimal"]) == 51
+    # text output marks the card when it costs
+    assert main(["bridge", "play", str(path), "--cards", str(worst), "-b", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "3NTN" in text and "optimal continuation" in text
+    if step["cost"]:
+        assert "costs" in text
+
+
+def test_cli_play_from_pbn_play_section_and_errors(
+    tmp_path: Path, endplay_solver, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = RECORDS[0]
+    deal = Deal.from_pbn(record["pbn"])
+    from engines.bridge.play import optimal_line, play_to_pbn_rows
+    from engines.bridge.seats import Strain
+
+    line = optimal_line(deal, Strain.NOTRUMP, Seat.EAST, solver=endplay_solver)
+    cards = [c for _, c, _ in line[:6]]
+    board = PbnBoard.from_deal(deal, board=2, dealer="E", vulnerability="NS")
+    board.tags.update({"Contract": "3NT", "Declarer": "N", "Play": "E"})
+    board.sections["Play"] = play_to_pbn_rows(Seat.EAST, cards, Strain.NOTRUMP)
+    nocontract = PbnBoard.from_deal(deal, board=3)
+    path = tmp_path / "play.pbn"
+    path.write_text(dumps([board, nocontract]))
+    assert main(["bridge", "play", str(path), "--json"]) == 1
+    captured = capsys.readouterr()
+    result = json.loads(captured.out.splitlines()[0])
+    assert [s["card"] for s in result["steps"]] == [str(c) for c in cards]
+    assert all(s["cost"] == 0 for s in result["steps"])
+    assert "board 3: no contract" in captured.err
+    assert main(["bridge", "play", str(path), "-b", "9"]) == 2
