@@ -215,3 +215,9 @@ def test_fuzz_reader_never_crashes(text: str) -> None:
 def test_fuzz_reader_arbitrary_text(text: str) -> None:
     for board in loads(text):
         assert all(e.line >= 1 for e in board.errors)
+
+
+def test_hands_with_suit_letters_or_symbols() -> None:
+    letters = "N:SAKQJ.HT98.D765.C432 ST987HAKQD432CJ65 ♠65432♥J76♦AKQ♣T9 S.H5432.DJT98.CAKQ87"
+    (board,) = loads(f'[Deal "{letters}"]\n')
+    assert board.errors == [] and board.deal == Deal.from_pbn(DEAL)

@@ -418,7 +418,7 @@ def parse_full_deal(text: str) -> Deal:
         if part == "-":
             continue
         try:
-            hands[seat] = Hand.from_pbn(part)
+            hands[seat] = Hand.from_pbn(_normalise_hand(part))
         except DealSyntaxError as exc:
             raise BridgeInputError(f"deal: hand {seat.char}: {exc}") from None
     unknown = [s for s in SEATS if hands[s] is None]
@@ -462,6 +462,32 @@ def parse_full_deal(text: str) -> Deal:
             note = f"; {' '.join(missing[:4])} missing" if missing else ""
             raise BridgeInputError(f"deal: hand {seat.char} has {size} cards (expected 13){note}")
     return deal
+
+
+def _normalise_hand(text: str) -> str:
+    """Accept hands written with suit letters (``SAKQ.HJT.D-.C432``, ``SAKQHJTDC432``).
+
+    No rank letter is also a suit letter, so the letters can be read as suit
+    markers; the result is the plain ``S.H.D.C`` form.
+    """
+    upper = text.upper().translate(_SUIT_SYMBOLS)
+    if not any(ch in "SHDC" for ch in upper):
+        return text
+    suits = {"S": "", "H": "", "D": "", "C": ""}
+    current = None
+    for ch in upper.replace("10", "T"):
+        if ch in suits:
+            current = ch
+        elif ch in ".:-":
+            continue
+        elif current is None:
+            return text  # ranks before any suit letter: let Hand.from_pbn report it
+        else:
+            suits[current] += ch
+    return ".".join(suits[s] for s in "SHDC")
+
+
+_SUIT_SYMBOLS = str.maketrans({"♠": "S", "♥": "H", "♦": "D", "♣": "C"})
 
 
 def read_deal_file(path: str | Path) -> list[PbnBoard]:
