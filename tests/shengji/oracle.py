@@ -194,3 +194,23 @@ def trick_winner(plays: list[list[str]], level: str, trump: str) -> int:
         if (cls, key) > best_key:
             best, best_key = i, (cls, key)
     return best
+
+
+def legal_follows_filtered(hand: list[str], lead: list[str], level: str,
+                           trump: str) -> set[tuple]:
+    """The plain way to list follows: filter n-subsets (of the suit, or of the fillers when short).
+
+    Faster than :func:`legal_follows` on full-size hands; the benchmark's reference.
+    """
+    n = len(lead)
+    suit = card_info(lead[0], level, trump)[0]
+    in_suit = [c for c in hand if card_info(c, level, trump)[0] == suit]
+    others = [c for c in hand if card_info(c, level, trump)[0] != suit]
+    if len(in_suit) <= n:
+        return {tuple(sorted(in_suit + list(fill)))
+                for fill in itertools.combinations(others, n - len(in_suit))}
+    out = set()
+    for combo in set(itertools.combinations(sorted(in_suit), n)):
+        if follow_legal(hand, lead, list(combo), level, trump):
+            out.add(tuple(sorted(combo)))
+    return out

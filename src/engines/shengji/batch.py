@@ -6,7 +6,7 @@ lists of card lists (``["S10", "HA"]`` or ``"S10 HA"``), plus one
 contexts (rows may mix levels and trumps).  Input is validated for the whole
 batch first (:class:`~engines.shengji.cards.ShengjiInputError` names the row);
 the work is one call of a Numba kernel.  ``threads`` limits the kernel's
-thread count for the parallel kernels (default: Numba's setting).
+thread count for the parallel kernels (None or 0: Numba's setting).
 
 Example:
     >>> ctx = TrumpContext("10", "H")
@@ -101,11 +101,11 @@ def _check_decks(what: str, *arrays: np.ndarray) -> None:
 
 @contextmanager
 def _threads(threads: int | None):
-    if threads is None:
+    if not threads:
         yield
         return
-    if threads < 1:
-        raise ShengjiInputError(f"threads: expected ≥ 1, got {threads}")
+    if threads < 0:
+        raise ShengjiInputError(f"threads: expected ≥ 0, got {threads}")
     old = numba.get_num_threads()
     numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     try:
@@ -132,7 +132,7 @@ def are_legal_follows(
     with _threads(threads):
         if threads == 1 or n < 256:
             return K.follow_legal_batch_serial(h, ld, p, idx, es, ps)
-        return K.follow_legal_batch(h, ld, p, idx, es, ps)
+        return K.follow_legal_batch(h, ld, p, idx, es, ps, numba.get_num_threads())
 
 
 def count_legal_follows(
@@ -149,7 +149,7 @@ def count_legal_follows(
     _check_leads(ld, idx, es, "leads")
     _check_decks("hands and leads", h, ld)
     with _threads(threads):
-        return K.count_follows_batch(h, ld, idx, es, ps, sc, ns)
+        return K.count_follows_batch(h, ld, idx, es, ps, sc, ns, numba.get_num_threads())
 
 
 def legal_follows_batch(

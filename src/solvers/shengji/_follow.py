@@ -23,13 +23,10 @@ from solvers.shengji._structure import (
 
 
 @njit(cache=True)
-def required_shape(h, lead, esuit, pos, lam):
-    """Write λ* for hand ``h`` against ``lead`` (long-suit case); return (len λ*, |Hs|, n)."""
+def _required_shape_into(h, lead, esuit, pos, pc, cnt, shape, lam):
+    """λ* of hand ``h`` against ``lead`` using caller buffers; returns (len λ*, |Hs|, n)."""
     s = lead_suit(lead, esuit)
-    pc = np.zeros(N_POS, dtype=np.int64)
-    cnt = np.zeros(N_POS, dtype=np.int64)
     n = suit_profile(lead, s, esuit, pos, pc, cnt)
-    shape = np.zeros(MAX_PARTS, dtype=np.int64)
     ns = shape_of(pc, shape)
     hs = suit_profile(h, s, esuit, pos, pc, cnt)
     if hs <= n:
@@ -39,8 +36,17 @@ def required_shape(h, lead, esuit, pos, lam):
 
 
 @njit(cache=True)
-def follow_legal(h, lead, play, esuit, pos):
-    """Section 6.1: is ``play`` a legal follow from hand ``h`` to ``lead``?"""
+def required_shape(h, lead, esuit, pos, lam):
+    """Write λ* for hand ``h`` against ``lead`` (long-suit case); return (len λ*, |Hs|, n)."""
+    pc = np.zeros(N_POS, dtype=np.int64)
+    cnt = np.zeros(N_POS, dtype=np.int64)
+    shape = np.zeros(MAX_PARTS, dtype=np.int64)
+    return _required_shape_into(h, lead, esuit, pos, pc, cnt, shape, lam)
+
+
+@njit(cache=True)
+def _follow_legal_into(h, lead, play, esuit, pos, pc, cnt, shape, lam):
+    """:func:`follow_legal` with caller-provided scratch buffers (no allocation when simple)."""
     n = 0
     m = 0
     for c in range(54):
@@ -61,23 +67,50 @@ def follow_legal(h, lead, play, esuit, pos):
         return ps == hs  # play ⊆ hand, so equal counts mean the whole suit is played
     if ps < n:
         return False
-    lam = np.zeros(MAX_PARTS, dtype=np.int64)
-    nl, _, _ = required_shape(h, lead, esuit, pos, lam)
+    nl, _, _ = _required_shape_into(h, lead, esuit, pos, pc, cnt, shape, lam)
     if nl == 0:
         return True
-    pc = np.zeros(N_POS, dtype=np.int64)
-    cnt = np.zeros(N_POS, dtype=np.int64)
     suit_profile(play, s, esuit, pos, pc, cnt)
     return realises(pc, lam, nl)
 
 
-@njit(cache=True, parallel=True)
-def follow_legal_batch(hands, leads, plays, ctx, esuit_t, pos_t):
-    """Batch :func:`follow_legal`: row i uses context ``ctx[i]`` of the stacked tables."""
-    out = np.zeros(hands.shape[0], dtype=np.bool_)
-    for i in prange(hands.shape[0]):
+@njit(cache=True)
+def follow_legal(h, lead, play, esuit, pos):
+    """Section 6.1: is ``play`` a legal follow from hand ``h`` to ``lead``?"""
+    pc = np.zeros(N_POS, dtype=np.int64)
+    cnt = np.zeros(N_POS, dtype=np.int64)
+    shape = np.zeros(MAX_PARTS, dtype=np.int64)
+    lam = np.zeros(MAX_PARTS, dtype=np.int64)
+    return _follow_legal_into(h, lead, play, esuit, pos, pc, cnt, shape, lam)
+
+
+@njit(cache=True)
+def _legal_rows(hands, leads, plays, ctx, esuit_t, pos_t, out, lo, hi):
+    pc = np.zeros(N_POS, dtype=np.int64)
+    cnt = np.zeros(N_POS, dtype=np.int64)
+    shape = np.zeros(MAX_PARTS, dtype=np.int64)
+    lam = np.zeros(MAX_PARTS, dtype=np.int64)
+    for i in range(lo, hi):
         k = ctx[i]
-        out[i] = follow_legal(hands[i], leads[i], plays[i], esuit_t[k], pos_t[k])
+        out[i] = _follow_legal_into(hands[i], leads[i], plays[i], esuit_t[k], pos_t[k], pc, cnt,
+                                    shape, lam)
+
+
+@njit(cache=True, parallel=True)
+def follow_legal_batch(hands, leads, plays, ctx, esuit_t, pos_t, nthreads):
+    """Batch :func:`follow_legal` on ``nthreads`` threads: row i uses context ``ctx[i]``.
+
+    Rows are split into a few chunks per thread, each with its own scratch
+    buffers, so threads never contend for the allocator.  (The thread count
+    is an argument: calling ``numba.get_num_threads`` inside would defeat the
+    on-disk cache.)
+    """
+    n = hands.shape[0]
+    out = np.zeros(n, dtype=np.bool_)
+    nchunks = min(n, 4 * max(nthreads, 1))
+    for k in prange(nchunks):
+        _legal_rows(hands, leads, plays, ctx, esuit_t, pos_t, out, k * n // nchunks,
+                    (k + 1) * n // nchunks)
     return out
 
 
@@ -85,9 +118,7 @@ def follow_legal_batch(hands, leads, plays, ctx, esuit_t, pos_t):
 def follow_legal_batch_serial(hands, leads, plays, ctx, esuit_t, pos_t):
     """Single-threaded :func:`follow_legal_batch` (no thread-pool start-up for small batches)."""
     out = np.zeros(hands.shape[0], dtype=np.bool_)
-    for i in range(hands.shape[0]):
-        k = ctx[i]
-        out[i] = follow_legal(hands[i], leads[i], plays[i], esuit_t[k], pos_t[k])
+    _legal_rows(hands, leads, plays, ctx, esuit_t, pos_t, out, 0, hands.shape[0])
     return out
 
 
@@ -328,13 +359,17 @@ def count_follows(h, lead, esuit, pos, suit_cards, n_suit_cards):
 
 
 @njit(cache=True, parallel=True)
-def count_follows_batch(hands, leads, ctx, esuit_t, pos_t, suit_cards_t, n_suit_cards_t):
-    """Batch :func:`count_follows` over rows (parallel)."""
-    out = np.zeros(hands.shape[0], dtype=np.int64)
-    for i in prange(hands.shape[0]):
-        k = ctx[i]
-        out[i] = count_follows(hands[i], leads[i], esuit_t[k], pos_t[k], suit_cards_t[k],
-                               n_suit_cards_t[k])
+def count_follows_batch(hands, leads, ctx, esuit_t, pos_t, suit_cards_t, n_suit_cards_t,
+                        nthreads):
+    """Batch :func:`count_follows` over rows on ``nthreads`` threads."""
+    n = hands.shape[0]
+    out = np.zeros(n, dtype=np.int64)
+    nchunks = min(n, 4 * max(nthreads, 1))
+    for j in prange(nchunks):
+        for i in range(j * n // nchunks, (j + 1) * n // nchunks):
+            k = ctx[i]
+            out[i] = count_follows(hands[i], leads[i], esuit_t[k], pos_t[k], suit_cards_t[k],
+                                   n_suit_cards_t[k])
     return out
 
 
