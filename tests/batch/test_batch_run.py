@@ -163,7 +163,7 @@ def test_kill_9_then_rerun_finishes_with_every_row_once(tmp_path):
     db = tmp_path / "r.sqlite"
     cmd = [sys.executable, str(script), "batch", str(inputs), "-t", "test-slow-cube"]
     cmd += ["--db", str(db), "-j", "1"]
-    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, stderr=subprocess.DEVNULL)
     deadline = time.time() + 60
     while _count(db) < 10 and time.time() < deadline and proc.poll() is None:
         time.sleep(0.02)

@@ -10,9 +10,9 @@ The format is chosen by the file name (``.pbn``; ``.jsonl``, ``.ndjson``,
 ``.json``; ``-`` is JSON Lines on standard input) or, for other names, by the
 first non-blank character (``{`` JSON Lines, ``[`` or ``%`` PBN).
 
->>> import tempfile, os
+>>> import os, pathlib, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "cases.jsonl")
->>> _ = open(path, "w").write('{"id": "a", "x": 1}\\nnot json\\n\\n[1]\\n')
+>>> _ = pathlib.Path(path).write_text('{"id": "a", "x": 1}\\nnot json\\n\\n[1]\\n')
 >>> for item in read_inputs([path]):
 ...     print(item if isinstance(item, BadInput) else item.position_id)  # doctest: +ELLIPSIS
 a

@@ -15,9 +15,9 @@ stopped.
 >>> from engines.batch.tasks import Task, register_task
 >>> _ = register_task(Task("doc-square", "demo", "square x", lambda o: {"x": int(o["x"])},
 ...                        lambda ps, threads: [p["x"] ** 2 for p in ps]))
->>> import tempfile, os
+>>> import os, pathlib, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "xs.jsonl")
->>> _ = open(path, "w").write('{"id": "a", "x": 3}\\n{"id": "b", "x": "?"}\\n')
+>>> _ = pathlib.Path(path).write_text('{"id": "a", "x": 3}\\n{"id": "b", "x": "?"}\\n')
 >>> store = ResultStore(":memory:")
 >>> summary = run_batch([path], "doc-square", store, jobs=1,
 ...                     on_bad_input=print)  # doctest: +ELLIPSIS
