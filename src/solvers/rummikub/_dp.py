@@ -47,20 +47,61 @@ def _colour(key, c):
 
 
 @njit(cache=True)
-def _grow(keys, score, parent, choice, need):
-    cap = keys.shape[0]
-    while cap < need:
-        cap *= 2
+def _grow(keys, score, parent, choice):
+    cap = keys.shape[0] * 2
+    n = keys.shape[0]
     k2 = np.empty(cap, np.int64)
     s2 = np.empty(cap, np.int64)
     p2 = np.empty(cap, np.int64)
     c2 = np.empty(cap, np.int8)
-    n = keys.shape[0]
     k2[:n] = keys
     s2[:n] = score
     p2[:n] = parent
     c2[:n] = choice
     return k2, s2, p2, c2
+
+
+@njit(cache=True)
+def _rehash(keys, lo, hi, bits):
+    """A table of ``1 << bits`` slots holding the states ``lo..hi-1`` (slot: key, index)."""
+    table = np.full((1 << bits, 2), -1, np.int64)
+    mask = (1 << bits) - 1
+    shift = 64 - bits
+    for i in range(lo, hi):
+        h = ((keys[i] * _HASH_MUL) >> shift) & mask
+        while table[h, 1] >= lo:
+            h = (h + 1) & mask
+        table[h, 0] = keys[i]
+        table[h, 1] = i
+    return table
+
+
+@njit(cache=True, inline="always")
+def _relax(table, bits, lo, n, keys, score, parent, choice, nkey, nsc, par, ch):
+    """Insert or improve state ``nkey`` of the layer starting at ``lo``; returns the new count.
+
+    A slot is free when its index is older than the layer (indices only grow), so the
+    table never needs clearing between layers.
+    """
+    mask = (1 << bits) - 1
+    h = ((nkey * _HASH_MUL) >> (64 - bits)) & mask
+    while True:
+        j = table[h, 1]
+        if j < lo:
+            table[h, 0] = nkey
+            table[h, 1] = n
+            keys[n] = nkey
+            score[n] = nsc
+            parent[n] = par
+            choice[n] = ch
+            return n + 1
+        if table[h, 0] == nkey:
+            if nsc > score[j]:
+                score[j] = nsc
+                parent[j] = par
+                choice[j] = ch
+            return n
+        h = (h + 1) & mask
 
 
 @njit(cache=True)
@@ -72,15 +113,21 @@ def _solve_one(
     Returns ``(status, score)``; ``stats`` receives (states visited, widest layer).
     """
     jokers = must_j + opt_j
-    cap = 4096
+    # any_ok[n1, n2, j]: the complete profile forms groups with at most j jokers.
+    any_ok = np.zeros((5, 5, 3), np.bool_)
+    for n1 in range(5):
+        for n2 in range(5 - n1):
+            for j in range(3):
+                for jg in range(j + 1):
+                    if group_ok[n1, n2, jg]:
+                        any_ok[n1, n2, j] = True
+    cap = 1024
     keys = np.empty(cap, np.int64)
     score = np.empty(cap, np.int64)
     parent = np.empty(cap, np.int64)
     choice = np.empty(cap, np.int8)
-    hbits = 12
-    hkey = np.empty(1 << hbits, np.int64)
-    hidx = np.empty(1 << hbits, np.int64)
-    hstamp = np.full(1 << hbits, -1, np.int64)
+    bits = 10
+    table = np.full((1 << bits, 2), -1, np.int64)
     keys[0] = 0
     score[0] = 0
     parent[0] = -1
@@ -88,162 +135,144 @@ def _solve_one(
     start = 0
     end = 1
     layer = 0
+    order = np.zeros((NNUM, NCOL), np.int64)
+    for v in range(NNUM):
+        # Colours with fewer choices first: intermediate layers stay small and the
+        # widest branching goes straight into the (merged) boundary layer.
+        fan = np.empty(NCOL, np.int64)
+        for c in range(NCOL):
+            lo = must[c, v]
+            hi = lo + opt[c, v]
+            fan[c] = ((hi + 1) * (hi + 2) - lo * (lo + 1)) * 4 + c
+        order[v] = np.argsort(fan)
     for v in range(NNUM):
         number = v + 1
-        for step in range(NCOL + 1):
-            width = end - start
-            if width == 0:
+        for step in range(NCOL):
+            if end == start:
                 return 0, _NEG
-            if step < NCOL:
-                c = step
-                lo = must[c, v]
-                hi = lo + opt[c, v]
-                bound = width * (hi + 1) * (hi + 2) // 2 * (jokers + 1)
-            else:
-                c = -1
-                lo = 0
-                hi = 0
-                bound = width * (jokers + 1)
-            if end + bound > keys.shape[0]:
-                keys, score, parent, choice = _grow(keys, score, parent, choice, end + bound)
-            need_bits = 4
-            while (1 << need_bits) < 2 * bound:
-                need_bits += 1
-            if need_bits > hbits:
-                hbits = need_bits
-                hkey = np.empty(1 << hbits, np.int64)
-                hidx = np.empty(1 << hbits, np.int64)
-                hstamp = np.full(1 << hbits, -1, np.int64)
-            mask = (1 << hbits) - 1
-            shift = 64 - hbits
             layer += 1
             n = end
+            c = order[v, step]
+            last = step == NCOL - 1
+            lo = must[c, v]
+            hi = lo + opt[c, v]
+            # what the last colour can still give to groups (pruning one step earlier)
+            cl = order[v, NCOL - 1]
+            last_max = min(2, must[cl, v] + opt[cl, v])
             for i in range(start, end):
                 key = keys[i]
                 sc = score[i]
                 ju = (key >> 28) & 3
                 mv = (key >> 36) & 63
-                if step < NCOL:
-                    code = _colour(key, c)
-                    a1 = code % 5
-                    a2 = (code // 5) % 5
-                    a3 = code // 25
-                    n1 = (key >> 30) & 7
-                    n2 = (key >> 33) & 7
-                    base = key & ~(np.int64(127) << (7 * c))
-                    base &= ~(np.int64(63) << 30)  # n1, n2 rewritten below
-                    base &= ~(np.int64(63) << 36)
-                    for u in range(lo, hi + 1):
-                        gain_u = (u - lo) * weight[c, v]
-                        for ug in range(u + 1):
-                            ur = u - ug
-                            m1 = n1 + (1 if ug == 1 else 0)
-                            m2 = n2 + (1 if ug == 2 else 0)
-                            for jr in range(jokers - ju + 1):
-                                t = ur + jr
-                                if t < a1 + a2:
+                code = _colour(key, c)
+                a1 = code % 5
+                a2 = (code // 5) % 5
+                a3 = code // 25
+                n1 = (key >> 30) & 7
+                n2 = (key >> 33) & 7
+                base = key & ~(np.int64(127) << (7 * c))
+                base &= np.int64((1 << 28) - 1)  # keep the colour codes only
+                for u in range(lo, hi + 1):
+                    gain_u = sc + (u - lo) * weight[c, v]
+                    for ug in range(u + 1):
+                        ur = u - ug
+                        m1 = n1 + (1 if ug == 1 else 0)
+                        m2 = n2 + (1 if ug == 2 else 0)
+                        for jr in range(jokers - ju + 1):
+                            jl = jokers - ju - jr
+                            # Drop profiles whose groups can no longer be completed.
+                            if last:
+                                if not any_ok[m1, m2, jl]:
                                     continue
-                                k3 = min(a3, t - a1 - a2)
-                                new = t - a1 - a2 - k3
-                                # Early cap/prune with the jokers still free now (the group
-                                # sub-step repeats it once the jokers of this number are known).
-                                avail = jokers - ju - jr
-                                if v + 1 < NNUM:
-                                    avail += must[c, v + 1] + opt[c, v + 1]
-                                else:
-                                    avail = 0
-                                if new + a1 > avail:
-                                    continue
-                                nl = min(a2 + k3, avail - new - a1)
-                                ncode = new + 5 * a1 + 25 * nl
-                                nmv = mv
-                                if meld:
-                                    nmv = min(MELD_TARGET, mv + number * (u + jr))
+                            elif step == NCOL - 2 and not (
+                                any_ok[m1, m2, jl]
+                                or (last_max >= 1 and any_ok[m1 + 1, m2, jl])
+                                or (last_max >= 2 and any_ok[m1, m2 + 1, jl])
+                            ):
+                                continue
+                            t = ur + jr
+                            if t < a1 + a2:
+                                continue
+                            k3 = min(a3, t - a1 - a2)
+                            new = t - a1 - a2 - k3
+                            # Early cap/prune with the jokers still free now (repeated below
+                            # once the jokers of this number are known).
+                            avail = jl
+                            if v + 1 < NNUM:
+                                avail += must[c, v + 1] + opt[c, v + 1]
+                            else:
+                                avail = 0
+                            if new + a1 > avail:
+                                continue
+                            nl = min(a2 + k3, avail - new - a1)
+                            ncode = new + 5 * a1 + 25 * nl
+                            nmv = mv
+                            if meld:
+                                nmv = min(MELD_TARGET, mv + number * (u + jr))
+                            nsc = gain_u + jr * joker_weight
+                            ch = ur * 9 + ug * 3 + jr
+                            if not last:
                                 nkey = (
                                     base
                                     | (ncode << (7 * c))
+                                    | ((ju + jr) << 28)
                                     | (m1 << 30)
                                     | (m2 << 33)
                                     | (nmv << 36)
                                 )
-                                nkey = (nkey & ~(np.int64(3) << 28)) | ((ju + jr) << 28)
-                                nsc = sc + gain_u + jr * joker_weight
-                                ch = ur * 9 + ug * 3 + jr
-                                # insert / relax
-                                h = ((nkey * _HASH_MUL) >> shift) & mask
-                                while True:
-                                    if hstamp[h] != layer:
-                                        hstamp[h] = layer
-                                        hkey[h] = nkey
-                                        hidx[h] = n
-                                        keys[n] = nkey
-                                        score[n] = nsc
-                                        parent[n] = i
-                                        choice[n] = ch
-                                        n += 1
+                                if n >= keys.shape[0]:
+                                    keys, score, parent, choice = _grow(keys, score, parent,
+                                                                        choice)
+                                if 2 * (n - end + 1) > (1 << bits):
+                                    bits += 1
+                                    table = _rehash(keys, end, n, bits)
+                                n = _relax(table, bits, end, n, keys, score, parent, choice,
+                                           nkey, nsc, i, ch)
+                                continue
+                            # Last colour: choose the group jokers and close the number in the
+                            # same step (the widest layer is never stored).  Runs of length
+                            # 1-2 must continue at number+1 (else the state dies); runs of
+                            # length >= 3 beyond what number+1 can extend simply end.
+                            full = base | (ncode << (7 * c))
+                            for jg in range(jl + 1):
+                                if group_ok[m1, m2, jg] == 0:
+                                    continue
+                                nju = ju + jr + jg
+                                nkey = np.int64(0)
+                                dead = False
+                                need = 0
+                                for cc in range(NCOL):
+                                    cd = _colour(full, cc)
+                                    b1 = cd % 5
+                                    b2 = (cd // 5) % 5
+                                    b3 = cd // 25
+                                    real = 0
+                                    if v + 1 < NNUM:
+                                        real = must[cc, v + 1] + opt[cc, v + 1]
+                                    av = real + jokers - nju
+                                    if v + 1 == NNUM:
+                                        av = 0
+                                    if b1 + b2 > av:
+                                        dead = True
                                         break
-                                    if hkey[h] == nkey:
-                                        j = hidx[h]
-                                        if nsc > score[j]:
-                                            score[j] = nsc
-                                            parent[j] = i
-                                            choice[j] = ch
-                                        break
-                                    h = (h + 1) & mask
-                else:
-                    n1 = (key >> 30) & 7
-                    n2 = (key >> 33) & 7
-                    for jg in range(jokers - ju + 1):
-                        if group_ok[n1, n2, jg] == 0:
-                            continue
-                        nju = ju + jg
-                        # Runs ending at `number`: those of length 1-2 must continue at
-                        # number+1, so states that cannot are dropped; runs of length >= 3
-                        # beyond what number+1 can extend simply end (merges states).
-                        nkey = np.int64(0)
-                        dead = False
-                        for cc in range(NCOL):
-                            code = _colour(key, cc)
-                            a1 = code % 5
-                            a2 = (code // 5) % 5
-                            a3 = code // 25
-                            avail = jokers - nju
-                            if v + 1 < NNUM:
-                                avail += must[cc, v + 1] + opt[cc, v + 1]
-                            else:
-                                avail = 0
-                            if a1 + a2 > avail:
-                                dead = True
-                                break
-                            a3 = min(a3, avail - a1 - a2)
-                            nkey |= np.int64(a1 + 5 * a2 + 25 * a3) << (7 * cc)
-                        if dead:
-                            continue
-                        nmv = mv
-                        if meld:
-                            nmv = min(MELD_TARGET, mv + number * jg)
-                        nkey |= (nju << 28) | (nmv << 36)
-                        nsc = sc + jg * joker_weight
-                        h = ((nkey * _HASH_MUL) >> shift) & mask
-                        while True:
-                            if hstamp[h] != layer:
-                                hstamp[h] = layer
-                                hkey[h] = nkey
-                                hidx[h] = n
-                                keys[n] = nkey
-                                score[n] = nsc
-                                parent[n] = i
-                                choice[n] = jg
-                                n += 1
-                                break
-                            if hkey[h] == nkey:
-                                j = hidx[h]
-                                if nsc > score[j]:
-                                    score[j] = nsc
-                                    parent[j] = i
-                                    choice[j] = jg
-                                break
-                            h = (h + 1) & mask
+                                    need += max(0, b1 + b2 - real)
+                                    b3 = min(b3, av - b1 - b2)
+                                    nkey |= np.int64(b1 + 5 * b2 + 25 * b3) << (7 * cc)
+                                # pending short runs beyond the real tiles need a joker each
+                                if dead or need > jokers - nju:
+                                    continue
+                                gmv = nmv
+                                if meld:
+                                    gmv = min(MELD_TARGET, nmv + number * jg)
+                                nkey |= (nju << 28) | (gmv << 36)
+                                if n >= keys.shape[0]:
+                                    keys, score, parent, choice = _grow(keys, score, parent,
+                                                                        choice)
+                                if 2 * (n - end + 1) > (1 << bits):
+                                    bits += 1
+                                    table = _rehash(keys, end, n, bits)
+                                n = _relax(table, bits, end, n, keys, score, parent, choice,
+                                           nkey, nsc + jg * joker_weight, i, ch * 3 + jg)
             stats[0] += n - end
             stats[1] = max(stats[1], n - end)
             start = end
@@ -266,15 +295,16 @@ def _solve_one(
         return 0, _NEG
     idx = best
     for lay in range(layer, 0, -1):
-        v = (lay - 1) // (NCOL + 1)
-        step = (lay - 1) % (NCOL + 1)
-        ch = choice[idx]
-        if step < NCOL:
-            choice_out[step, v, 0] = ch // 9
-            choice_out[step, v, 1] = (ch // 3) % 3
-            choice_out[step, v, 2] = ch % 3
-        else:
-            gj_out[v] = ch
+        v = (lay - 1) // NCOL
+        step = (lay - 1) % NCOL
+        c = order[v, step]
+        ch = np.int64(choice[idx])
+        if step == NCOL - 1:
+            gj_out[v] = ch % 3
+            ch //= 3
+        choice_out[c, v, 0] = ch // 9
+        choice_out[c, v, 1] = (ch // 3) % 3
+        choice_out[c, v, 2] = ch % 3
         idx = parent[idx]
     return 1, best_sc - must_j * joker_weight
 
@@ -297,15 +327,34 @@ def solve_batch(
         best[p] = sc
 
 
-def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld):
-    """Allocate outputs and run :func:`solve_batch` (see the module docstring for shapes)."""
+@njit(cache=True)
+def solve_serial(
+    must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status, best, choice,
+    group_jokers, stats,
+):
+    """:func:`solve_batch` on the calling thread: no thread-pool start-up for small batches."""
+    for p in range(must.shape[0]):
+        st, sc = _solve_one(must[p], opt[p], must_j[p], opt_j[p], weight[p], joker_weight[p],
+                            meld[p], group_ok, choice[p], group_jokers[p], stats[p])
+        status[p] = st
+        best[p] = sc
+
+
+def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, parallel=None):
+    """Allocate outputs and run :func:`solve_batch` (see the module docstring for shapes).
+
+    ``parallel=None`` uses the thread pool only for batches of more than one position.
+    """
     n = must.shape[0]
     status = np.zeros(n, np.int64)
     best = np.zeros(n, np.int64)
     choice = np.zeros((n, NCOL, NNUM, 3), np.int64)
     group_jokers = np.zeros((n, NNUM), np.int64)
     stats = np.zeros((n, 2), np.int64)
-    solve_batch(
+    if parallel is None:
+        parallel = n > 1
+    kernel = solve_batch if parallel else solve_serial
+    kernel(
         np.ascontiguousarray(must, np.int64),
         np.ascontiguousarray(opt, np.int64),
         np.ascontiguousarray(must_j, np.int64),
