@@ -238,18 +238,19 @@ def dd_tricks_plot(task: str, tables: Sequence[dict[str, dict[str, int]]]) -> Fi
 
 
 def par_plot(task: str, scores: Sequence[int]) -> Figure:
-    """Histogram of par scores (North-South's point of view)."""
+    """Bar per par score (North-South's point of view), the 40 most frequent in score order."""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7, 3.4))
     counts = Counter(scores)
-    xs = sorted(counts)
-    ax.bar(range(len(xs)), [counts[x] for x in xs], color="#3b5b92")
-    step = max(1, len(xs) // 16)
-    ax.set_xticks(range(0, len(xs), step))
-    ax.set_xticklabels([str(xs[i]) for i in range(0, len(xs), step)], rotation=60, fontsize=8)
-    ax.set_xlabel("par score (NS)")
+    shown = sorted(score for score, _ in counts.most_common(40))
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.28 * len(shown) + 1.5), 3.6))
+    ax.bar(range(len(shown)), [counts[x] for x in shown], color="#3b5b92")
+    ax.set_xticks(range(len(shown)))
+    ax.set_xticklabels([str(x) for x in shown], rotation=70, fontsize=7)
+    ax.set_xlabel("par score for North-South (one bar per score; negative: East-West's)")
     ax.set_ylabel("deals")
-    ax.set_title(f"{task}: par scores, {len(scores)} deals")
+    hidden = len(counts) - len(shown)
+    more = f"; {hidden} rarer scores not shown" if hidden > 0 else ""
+    ax.set_title(f"{task}: par scores, {len(scores)} deals{more}")
     ax.grid(axis="y", alpha=0.3)
     return Figure(f"{task}-par.png", f"{task}: par score distribution", _png(fig))
 
