@@ -214,3 +214,64 @@ def legal_follows_filtered(hand: list[str], lead: list[str], level: str,
         if follow_legal(hand, lead, list(combo), level, trump):
             out.add(tuple(sorted(combo)))
     return out
+
+
+def components(cards: list[str], level: str, trump: str) -> list[tuple[int, int, int, tuple]]:
+    """Section 4 decomposition as (size, top, printed suit of lowest card, cards), sorted."""
+    count = Counter(cards)
+    info = {c: card_info(c, level, trump) for c in count}
+    order = "SHCD"
+
+    def psuit(card: str) -> int:
+        return 4 if card in ("LJ", "BJ") else order.index(card[0])
+
+    pairs_at: dict[int, list[str]] = {}
+    for c, k in count.items():
+        if k == 2:
+            pairs_at.setdefault(info[c][1], []).append(c)
+    for p in pairs_at:
+        pairs_at[p].sort(key=psuit)
+    out = []
+    used: Counter = Counter()
+    positions = sorted(pairs_at)
+    runs: list[list[int]] = []
+    for p in positions:
+        if runs and runs[-1][-1] == p - 1:
+            runs[-1].append(p)
+        else:
+            runs.append([p])
+    for run in runs:
+        if len(run) >= 2:
+            chosen = [pairs_at[p][0] for p in run]
+            for c in chosen:
+                used[c] = 2
+            out.append((2 * len(run), run[-1], psuit(chosen[0]),
+                        tuple(sorted(chosen * 2))))
+    for c, k in count.items():
+        left = k - used[c]
+        if left:
+            out.append((left, info[c][1], psuit(c), (c,) * left))
+    return sorted(out)
+
+
+def throw_check(lead: list[str], others: list[list[str]], level: str,
+                trump: str) -> tuple[bool, list[str] | None]:
+    """Section 7, literally: (valid, forced cards or None)."""
+    comps = components(lead, level, trump)
+    if len(comps) <= 1:
+        return True, None
+    suit = card_info(lead[0], level, trump)[0]
+
+    def beats(size: int, top: int, hand: list[str]) -> bool:
+        mine = [c for c in hand if card_info(c, level, trump)[0] == suit]
+        if size == 1:
+            return any(card_info(c, level, trump)[1] > top for c in mine)
+        pairs = pair_positions(Counter(mine), level, trump)
+        k = size // 2
+        return any(all(pairs[p] > 0 for p in range(t - k + 1, t + 1))
+                   for t in range(top + 1, 16) if t - k + 1 >= 0)
+
+    for size, top, _, cards in comps:
+        if any(beats(size, top, hand) for hand in others):
+            return False, sorted(cards)
+    return True, None

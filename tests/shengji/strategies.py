@@ -39,8 +39,9 @@ def follow_positions(draw, max_distinct: int = 8):
             lead[c] = draw(st.integers(1, room))
     if lead.sum() == 0:
         # every drawn lead card is held twice by the hand: lead a suit card the hand lacks
-        free = [c for c in suit_cards if hand[c] < 2]
-        lead[draw(st.sampled_from(free))] = 1
+        c = draw(st.sampled_from(suit_cards))
+        hand[c] = min(int(hand[c]), 1)
+        lead[c] = 1
     return ctx, hand, lead
 
 

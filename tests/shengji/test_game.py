@@ -82,7 +82,14 @@ def _name(card: int) -> str:
 
 
 def test_match_runs_until_a_team_passes_a():
-    match = play_match(players(1, "hrhr"), random.Random(5))
+    observed = []
+
+    def observe(rnd: Round) -> None:
+        check_invariants(rnd)  # 108 cards and 200 points at every step of every round
+        observed.append(1)
+
+    match = play_match(players(1, "hrhr"), random.Random(5), observer=observe)
+    assert len(observed) == sum(2 + 4 * len(r.tricks) for r in match.rounds)
     assert match.winner in (0, 1)
     last = match.rounds[-1].score
     assert last.match_won

@@ -51,13 +51,21 @@ def test_trick_winner_matches_oracle(trick):
     assert trick_winner(plays, ctx) == expected
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(tricks())
-def test_failed_throw_forces_one_component_of_the_lead(trick):
+def test_throw_check_matches_oracle(trick):
+    """The other three plays serve as the other hands; the forced unit is one component."""
     ctx, plays = trick
     lead = plays[0]
     res = check_throw(lead, plays[1:], ctx)
+    valid, forced = oracle.throw_check(names(lead), [names(p) for p in plays[1:]],
+                                       ctx.level_name, ctx.trump_name)
+    assert res.valid is valid
+    assert (sorted(res.forced) if res.forced else None) == forced
     comps = decompose(lead, ctx)
+    assert sorted(tuple(sorted(c.cards)) for c in comps) == sorted(
+        tuple(sorted(c[3])) for c in oracle.components(names(lead), ctx.level_name,
+                                                       ctx.trump_name))
     if len(comps) == 1:
         assert res.valid
     if not res.valid:

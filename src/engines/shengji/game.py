@@ -21,7 +21,7 @@ Example:
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -429,14 +429,29 @@ def play_match(
     rng: random.Random,
     policies: Policies = DEFAULT_POLICIES,
     max_rounds: int = 500,
+    observer: Callable[[Round], None] | None = None,
 ) -> MatchResult:
-    """Play rounds until a team passes A (section 11); stops after ``max_rounds`` rounds."""
+    """Play rounds until a team passes A (section 11); stops after ``max_rounds`` rounds.
+
+    ``observer``, when given, is called with the round after the deal, after
+    burying and after every single play (tests use it to check invariants).
+    """
     levels = ["2", "2"]
     declarer: int | None = None
     rounds: list[RoundResult] = []
     for _ in range(max_rounds):
         rnd = Round(players, rng, levels, declarer, policies)
-        res = rnd.play_out()
+        if observer is None:
+            res = rnd.play_out()
+        else:
+            rnd.deal()
+            observer(rnd)
+            rnd.bury()
+            observer(rnd)
+            while not rnd.finished:
+                rnd.next_play()
+                observer(rnd)
+            res = rnd.result
         rounds.append(res)
         dteam = team_of(res.declarer)
         levels[dteam] = res.score.new_levels["declarers"]

@@ -89,10 +89,17 @@ def context_tables(level: int, trump: int) -> ContextTables:
 
 def stack_tables(contexts: list[ContextTables]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                           np.ndarray]:
-    """Stack several contexts' tables for batch kernels: (esuit, pos, suit_cards, n_suit_cards)."""
-    return (
+    """Stack several contexts' tables for batch kernels: (esuit, pos, suit_cards, n_suit_cards).
+
+    The stacks are read-only like the single-context tables, so the kernels see one
+    array type either way (Numba compiles read-only and writable arrays separately).
+    """
+    out = (
         np.stack([c.esuit for c in contexts]),
         np.stack([c.pos for c in contexts]),
         np.stack([c.suit_cards for c in contexts]),
         np.stack([c.n_suit_cards for c in contexts]),
     )
+    for arr in out:
+        arr.setflags(write=False)
+    return out
