@@ -135,6 +135,10 @@ def _solve_one(
     start = 0
     end = 1
     layer = 0
+    capc = np.full((NCOL, 125, 3), -1, np.int64)
+    needc = np.zeros((NCOL, 125), np.int64)
+    other = np.zeros(3, np.int64)
+    other_need = 0
     order = np.zeros((NNUM, NCOL), np.int64)
     for v in range(NNUM):
         # Colours with fewer choices first: intermediate layers stay small and the
@@ -159,11 +163,51 @@ def _solve_one(
             # what the last colour can still give to groups (pruning one step earlier)
             cl = order[v, NCOL - 1]
             last_max = min(2, must[cl, v] + opt[cl, v])
+            if last:
+                # Closing the number: capc[cc, code, k] is colour cc's code once runs of
+                # length 1-2 are checked (-1: they cannot continue at number+1 with k jokers
+                # left) and runs of length >= 3 beyond what number+1 can extend end;
+                # needc[cc, code] counts the jokers its pending runs need.
+                for cc in range(NCOL):
+                    real = 0
+                    if v + 1 < NNUM:
+                        real = must[cc, v + 1] + opt[cc, v + 1]
+                    for b1 in range(5):
+                        for b2 in range(5 - b1):
+                            for b3 in range(5 - b1 - b2):
+                                cd = b1 + 5 * b2 + 25 * b3
+                                needc[cc, cd] = max(0, b1 + b2 - real)
+                                for k in range(jokers + 1):
+                                    av = real + k
+                                    if v + 1 == NNUM:
+                                        av = 0
+                                    if b1 + b2 > av:
+                                        capc[cc, cd, k] = -1
+                                    else:
+                                        capc[cc, cd, k] = b1 + 5 * b2 + 25 * min(b3,
+                                                                                 av - b1 - b2)
             for i in range(start, end):
                 key = keys[i]
                 sc = score[i]
                 ju = (key >> 28) & 3
                 mv = (key >> 36) & 63
+                if last:
+                    # the three colours already processed, closed for each joker count left
+                    other_need = 0
+                    for cc in range(NCOL):
+                        if cc != c:
+                            other_need += needc[cc, _colour(key, cc)]
+                    for k in range(jokers + 1):
+                        rest = np.int64(0)
+                        for cc in range(NCOL):
+                            if cc == c:
+                                continue
+                            cl = capc[cc, _colour(key, cc), k]
+                            if cl < 0:
+                                rest = -1
+                                break
+                            rest |= np.int64(cl) << (7 * cc)
+                        other[k] = rest
                 code = _colour(key, c)
                 a1 = code % 5
                 a2 = (code // 5) % 5
@@ -233,38 +277,22 @@ def _solve_one(
                             # same step (the widest layer is never stored).  Runs of length
                             # 1-2 must continue at number+1 (else the state dies); runs of
                             # length >= 3 beyond what number+1 can extend simply end.
-                            full = base | (ncode << (7 * c))
                             for jg in range(jl + 1):
                                 if group_ok[m1, m2, jg] == 0:
                                     continue
-                                nju = ju + jr + jg
-                                nkey = np.int64(0)
-                                dead = False
-                                need = 0
-                                for cc in range(NCOL):
-                                    cd = _colour(full, cc)
-                                    b1 = cd % 5
-                                    b2 = (cd // 5) % 5
-                                    b3 = cd // 25
-                                    real = 0
-                                    if v + 1 < NNUM:
-                                        real = must[cc, v + 1] + opt[cc, v + 1]
-                                    av = real + jokers - nju
-                                    if v + 1 == NNUM:
-                                        av = 0
-                                    if b1 + b2 > av:
-                                        dead = True
-                                        break
-                                    need += max(0, b1 + b2 - real)
-                                    b3 = min(b3, av - b1 - b2)
-                                    nkey |= np.int64(b1 + 5 * b2 + 25 * b3) << (7 * cc)
+                                k = jl - jg
+                                rest = other[k]
+                                cl = capc[c, ncode, k]
+                                if rest < 0 or cl < 0:
+                                    continue
                                 # pending short runs beyond the real tiles need a joker each
-                                if dead or need > jokers - nju:
+                                if other_need + needc[c, ncode] > k:
                                     continue
                                 gmv = nmv
                                 if meld:
                                     gmv = min(MELD_TARGET, nmv + number * jg)
-                                nkey |= (nju << 28) | (gmv << 36)
+                                nkey = (rest | (cl << (7 * c)) | ((jokers - k) << 28)
+                                        | (gmv << 36))
                                 if n >= keys.shape[0]:
                                     keys, score, parent, choice = _grow(keys, score, parent,
                                                                         choice)
