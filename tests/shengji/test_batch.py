@@ -89,3 +89,26 @@ def test_empty_batches():
     empty = np.zeros((0, 54), dtype=np.int8)
     assert batch.are_legal_follows(empty, empty, empty, ctx).shape == (0,)
     assert batch.trick_winners([], ctx).shape == (0,)
+
+
+def test_structure_batches():
+    from engines.shengji.rules import decompose, is_tractor, shape
+
+    recs = [r for r in RECORDS if r["kind"] == "is_tractor"]
+    got = batch.are_tractors([r["cards"] for r in recs], [_ctx(r) for r in recs])
+    assert got.tolist() == [r["expected"] for r in recs]
+    assert got.tolist() == [is_tractor(r["cards"], _ctx(r)) for r in recs]
+    leads = [r["lead"] for r in RECORDS if r["kind"] == "throw_valid"]
+    ctxs = [_ctx(r) for r in RECORDS if r["kind"] == "throw_valid"]
+    offsets, rows, sizes, _ = batch.decompose_many(leads, ctxs)
+    for i, (lead, ctx) in enumerate(zip(leads, ctxs)):
+        comps = decompose(lead, ctx)
+        assert [c.size for c in comps] == sizes[offsets[i]:offsets[i + 1]].tolist()
+        assert rows[offsets[i]:offsets[i + 1]].sum(axis=0).tolist() == parse_cards(lead).tolist()
+    suits = [ctx.suit_of(lead[0]) for lead, ctx in zip(leads, ctxs)]
+    own = batch.realise_shapes(leads, suits, [shape(lead, c) for lead, c in zip(leads, ctxs)],
+                               ctxs)
+    assert own.all()  # every set realises its own shape
+    bigger = batch.realise_shapes(leads, suits,
+                                  [(*shape(lead, c), 1) for lead, c in zip(leads, ctxs)], ctxs)
+    assert not bigger.any()  # and never one with a pair more

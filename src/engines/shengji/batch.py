@@ -114,6 +114,55 @@ def _threads(threads: int | None):
         numba.set_num_threads(old)
 
 
+def are_tractors(cards: Batch, ctx: TrumpContext | Sequence[TrumpContext]) -> np.ndarray:
+    """Section 3 for N card sets: bool array."""
+    arr = _rows(cards, "cards")
+    idx, es, ps, _, _ = _contexts(ctx, arr.shape[0])
+    return K.is_tractor_batch(arr, idx, es, ps)
+
+
+def decompose_many(
+    cards: Batch, ctx: TrumpContext | Sequence[TrumpContext]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Section 4 for N one-suit sets: ``(offsets, component rows, sizes, top positions)``.
+
+    Set i's components (canonical order) are rows ``offsets[i]:offsets[i + 1]``.
+    """
+    arr = _rows(cards, "cards")
+    idx, es, ps, _, _ = _contexts(ctx, arr.shape[0])
+    if arr.shape[0]:
+        _check_leads(arr, idx, es, "cards")
+    return K.decompose_batch(arr, idx, es, ps)
+
+
+def realise_shapes(
+    cards: Batch,
+    suits: Sequence[str],
+    shapes: Sequence[Sequence[int]],
+    ctx: TrumpContext | Sequence[TrumpContext],
+) -> np.ndarray:
+    """Section 5 for N sets: does the given effective suit ('S' 'H' 'C' 'D' or 'T') of set i
+    hold disjoint chains of the lengths ``shapes[i]``?"""
+    arr = _rows(cards, "cards")
+    n = arr.shape[0]
+    if len(suits) != n or len(shapes) != n:
+        raise ShengjiInputError(f"suits/shapes: expected {n} of each")
+    suit_idx = np.zeros(n, dtype=np.int64)
+    parts = np.zeros((n, K._structure.MAX_PARTS), dtype=np.int64)
+    nparts = np.zeros(n, dtype=np.int64)
+    for i, (s, shp) in enumerate(zip(suits, shapes)):
+        if s not in ("S", "H", "C", "D", "T"):
+            raise ShengjiInputError(f"suits row {i}: expected S, H, C, D or T, got {s!r}")
+        suit_idx[i] = "SHCDT".index(s)
+        shp = sorted((int(x) for x in shp), reverse=True)
+        if any(x < 1 for x in shp) or len(shp) > parts.shape[1]:
+            raise ShengjiInputError(f"shapes row {i}: expected positive chain lengths")
+        parts[i, : len(shp)] = shp
+        nparts[i] = len(shp)
+    idx, es, ps, _, _ = _contexts(ctx, n)
+    return K.realises_batch(arr, suit_idx, parts, nparts, idx, es, ps)
+
+
 def are_legal_follows(
     hands: Batch,
     leads: Batch,

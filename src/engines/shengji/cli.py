@@ -36,6 +36,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="player types for seats 0–3, comma separated (random, heuristic), or one for all",
     )
     p.add_argument("--match", action="store_true", help="play rounds until a team passes A")
+    p.add_argument(
+        "--throw-winner",
+        choices=("leading-component", "highest-card"),
+        default="leading-component",
+        help="how ruffs of a throw compare: the lead's longest chain (rules, default) or the "
+        "highest card (house rule)",
+    )
+    p.add_argument(
+        "--bottom",
+        choices=("power-of-two", "twice-unit-cards"),
+        default="power-of-two",
+        help="bottom multiplier: 2^(1+pairs of the largest unit) (rules, default) or "
+        "2 × its cards (anchor)",
+    )
+    p.add_argument(
+        "--throw-penalty",
+        choices=("none", "ten-points"),
+        default="none",
+        help="penalty for a failed throw (rules: none)",
+    )
     p.add_argument("-f", "--format", choices=("text", "json"), default="text")
     p.set_defaults(func=_play)
 
@@ -84,8 +104,9 @@ def _play(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raise InputError(f"--players: expected 1 or 4 names, got {len(names)}")
     rng = random.Random(args.seed)
     players = [make_player(n, random.Random(args.seed * 4 + i)) for i, n in enumerate(names)]
+    policies = _policies(args)
     if args.match:
-        match = play_match(players, rng)
+        match = play_match(players, rng, policies)
         if args.format == "json":
             json.dump(
                 {
@@ -108,13 +129,26 @@ def _play(args: argparse.Namespace, out: TextIO | None = None) -> int:
         who = "none (round limit)" if match.winner is None else f"team {match.winner}"
         print(f"match won by {who}; levels {match.levels}", file=out)
         return 0
-    res = Round(players, rng).play_out()
+    res = Round(players, rng, policies=policies).play_out()
     if args.format == "json":
         json.dump(res.as_dict(), out)
         print(file=out)
         return 0
     print_round(res, names, out)
     return 0
+
+
+def _policies(args: argparse.Namespace):
+    from engines.shengji.rules import BottomPolicy, Policies, ThrowPenalty, ThrowWinnerPolicy
+
+    def enum_of(cls, text: str):
+        return cls[text.upper().replace("-", "_")]
+
+    return Policies(
+        throw_winner=enum_of(ThrowWinnerPolicy, getattr(args, "throw_winner", "leading-component")),
+        bottom=enum_of(BottomPolicy, getattr(args, "bottom", "power-of-two")),
+        throw_penalty=enum_of(ThrowPenalty, getattr(args, "throw_penalty", "none")),
+    )
 
 
 def print_round(res: Any, names: list[str], out: TextIO) -> None:

@@ -365,3 +365,57 @@ def longest_chain(cards, esuit, pos):
         if run > best:
             best = run
     return best
+
+
+@njit(cache=True)
+def is_tractor_batch(cards, ctx, esuit_t, pos_t):
+    """Batch :func:`is_tractor` over (N, 54) rows; row i uses context ``ctx[i]``."""
+    out = np.zeros(cards.shape[0], dtype=np.bool_)
+    for i in range(cards.shape[0]):
+        k = ctx[i]
+        out[i] = is_tractor(cards[i], esuit_t[k], pos_t[k])
+    return out
+
+
+@njit(cache=True)
+def decompose_batch(cards, ctx, esuit_t, pos_t):
+    """Batch :func:`decompose`: (offsets (N+1,), comp_cards (M, 54) int8, size (M,), top (M,)).
+
+    Row i's components are ``offsets[i]:offsets[i + 1]``, in the canonical order.
+    """
+    n = cards.shape[0]
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    cc = np.zeros((54, 54), dtype=np.int64)
+    cs = np.zeros(54, dtype=np.int64)
+    ct = np.zeros(54, dtype=np.int64)
+    cp = np.zeros(54, dtype=np.int64)
+    for i in range(n):
+        k = ctx[i]
+        offsets[i + 1] = offsets[i] + decompose(cards[i], esuit_t[k], pos_t[k], cc, cs, ct, cp)
+    out_cards = np.zeros((offsets[n], 54), dtype=np.int8)
+    out_size = np.zeros(offsets[n], dtype=np.int64)
+    out_top = np.zeros(offsets[n], dtype=np.int64)
+    for i in range(n):
+        k = ctx[i]
+        m = decompose(cards[i], esuit_t[k], pos_t[k], cc, cs, ct, cp)
+        for j in range(m):
+            r = offsets[i] + j
+            for c in range(54):
+                out_cards[r, c] = cc[j, c]
+            out_size[r] = cs[j]
+            out_top[r] = ct[j]
+    return offsets, out_cards, out_size, out_top
+
+
+@njit(cache=True)
+def realises_batch(cards, suits, shapes, nparts, ctx, esuit_t, pos_t):
+    """Batch shape realisation (section 5): does suit ``suits[i]`` of row i realise
+    ``shapes[i, :nparts[i]]`` (chain lengths, descending)?"""
+    out = np.zeros(cards.shape[0], dtype=np.bool_)
+    pc = np.zeros(N_POS, dtype=np.int64)
+    cnt = np.zeros(N_POS, dtype=np.int64)
+    for i in range(cards.shape[0]):
+        k = ctx[i]
+        suit_profile(cards[i], suits[i], esuit_t[k], pos_t[k], pc, cnt)
+        out[i] = realises(pc, shapes[i], nparts[i])
+    return out
