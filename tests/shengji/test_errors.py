@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engines.shengji as sj_package
 import engines.shengji.batch as sj_batch
 import engines.shengji.cards as sj_cards
 import engines.shengji.conformance as sj_conformance
@@ -130,9 +131,17 @@ def test_fuzz_public_entry_points(a, b, c, level, trump):
 
 
 @pytest.mark.parametrize(
-    "module", [sj_cards, sj_rules, sj_batch, sj_conformance, sj_game, sj_players],
+    "module", [sj_package, sj_cards, sj_rules, sj_batch, sj_conformance, sj_game, sj_players],
     ids=lambda m: m.__name__,
 )
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
+
+
+def test_package_exports_and_warmup():
+    sj_package.warmup()
+    for name in sj_package.__all__:
+        assert getattr(sj_package, name) is not None
+    with pytest.raises(AttributeError):
+        sj_package.no_such_name  # noqa: B018

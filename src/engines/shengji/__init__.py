@@ -1,0 +1,78 @@
+"""升级 (Shengji / Tractor): rules API, batch API, game engine and players.
+
+Modules: :mod:`~engines.shengji.cards` (card text and count vectors),
+:mod:`~engines.shengji.rules` (``TrumpContext``, ``is_tractor``, ``decompose``,
+``is_legal_follow``, ``legal_follows``, ``check_throw``, ``trick_winner``,
+``score_round``, ``resolve_bids`` and the policy enums),
+:mod:`~engines.shengji.batch` (array-in, array-out forms),
+:mod:`~engines.shengji.game` and :mod:`~engines.shengji.players` (rounds and
+matches), :mod:`~engines.shengji.conformance` (the section 15 case format).
+
+Names are imported lazily so that ``qipai --help`` does not load Numba.
+
+Example:
+    >>> from engines.shengji import TrumpContext, is_tractor
+    >>> is_tractor("S10 S10 H10 H10", TrumpContext("10", "S"))
+    True
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "TrumpContext": "rules",
+    "Policies": "rules",
+    "ThrowWinnerPolicy": "rules",
+    "BottomPolicy": "rules",
+    "ThrowPenalty": "rules",
+    "IllegalPlayError": "rules",
+    "is_tractor": "rules",
+    "decompose": "rules",
+    "shape": "rules",
+    "is_legal_follow": "rules",
+    "validate_follow": "rules",
+    "legal_follows": "rules",
+    "check_throw": "rules",
+    "trick_winner": "rules",
+    "trick_points": "rules",
+    "bottom_multiplier": "rules",
+    "score_round": "rules",
+    "resolve_bids": "rules",
+    "ShengjiInputError": "cards",
+    "CardError": "cards",
+    "parse_cards": "cards",
+    "Round": "game",
+    "play_match": "game",
+    "RandomPlayer": "players",
+    "HeuristicPlayer": "players",
+}
+
+__all__ = [*sorted(_EXPORTS), "warmup"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'engines.shengji' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"engines.shengji.{module}"), name)
+
+
+def warmup() -> None:
+    """Load (or compile, on first use) every kernel, so later calls pay no JIT time."""
+    from engines.shengji import batch, rules
+
+    ctx = rules.TrumpContext("10", "H")
+    hand, lead = "S4 S5 S5 S6 S6 D5", "S9 S9 S8 S8"
+    rules.is_tractor(lead, ctx)
+    rules.decompose(lead, ctx)
+    rules.legal_follows(hand, lead, ctx).count()
+    list(rules.legal_follows(hand, lead, ctx))
+    rules.check_throw("SA SK SK", ["S2", "S3", "S4"], ctx)
+    rules.trick_winner([lead, "S5 S5 S6 S6", "H2 H2 H3 H3", "C2 C3 C4 C5"], ctx)
+    rules.bottom_multiplier(lead, ctx)
+    batch.are_legal_follows([hand] * 300, [lead] * 300, ["S5 S5 S6 S6"] * 300, ctx, threads=2)
+    batch.count_legal_follows([hand], [lead], ctx)
+    batch.trick_winners([[lead, "S5 S5 S6 S6", "H2 H2 H3 H3", "C2 C3 C4 C5"]], ctx)
+    batch.check_throws(["SA SK SK"], [["S2", "S3", "S4"]], ctx)
