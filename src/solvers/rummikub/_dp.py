@@ -11,7 +11,8 @@ sub-step is a layer of states kept in a flat buffer with one parent pointer and
 one choice per state, so the optimal arrangement is replayed afterwards.
 
 State key bits: colour c's ``a1 + 5*a2 + 25*a3`` at ``7*c`` (28 bits), ``ju`` at
-28, ``n1`` at 30, ``n2`` at 33, meld value at 36.
+28, ``n1`` at 30, ``n2`` at 33, meld value at 36, and inside a number the jokers
+that the short runs of the colours done so far will need at number+1, at 42.
 
 Inputs are clean integer arrays (the engine validates text):
 
@@ -160,6 +161,7 @@ def _solve_one(
             last = step == NCOL - 1
             lo = must[c, v]
             hi = lo + opt[c, v]
+            real_next = must[c, v + 1] + opt[c, v + 1] if v + 1 < NNUM else 0
             # what the last colour can still give to groups (pruning one step earlier)
             cl = order[v, NCOL - 1]
             last_max = min(2, must[cl, v] + opt[cl, v])
@@ -208,6 +210,7 @@ def _solve_one(
                                 break
                             rest |= np.int64(cl) << (7 * cc)
                         other[k] = rest
+                need0 = (key >> 42) & 3
                 code = _colour(key, c)
                 a1 = code % 5
                 a2 = (code // 5) % 5
@@ -241,12 +244,15 @@ def _solve_one(
                             new = t - a1 - a2 - k3
                             # Early cap/prune with the jokers still free now (repeated below
                             # once the jokers of this number are known).
-                            avail = jl
-                            if v + 1 < NNUM:
-                                avail += must[c, v + 1] + opt[c, v + 1]
-                            else:
+                            avail = jl + real_next
+                            if v + 1 == NNUM:
                                 avail = 0
                             if new + a1 > avail:
+                                continue
+                            # Short runs beyond the real tiles of number+1 need one joker each,
+                            # summed over the colours done so far.
+                            need = need0 + max(0, new + a1 - real_next)
+                            if need > jl:
                                 continue
                             nl = min(a2 + k3, avail - new - a1)
                             ncode = new + 5 * a1 + 25 * nl
@@ -263,6 +269,7 @@ def _solve_one(
                                     | (m1 << 30)
                                     | (m2 << 33)
                                     | (nmv << 36)
+                                    | (need << 42)
                                 )
                                 if n >= keys.shape[0]:
                                     keys, score, parent, choice = _grow(keys, score, parent,
