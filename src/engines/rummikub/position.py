@@ -143,15 +143,18 @@ class Move:
         return f"play {format_tiles(self.played)} ({self.tiles} tiles, value {self.value})"
 
 
+_CELL = {c: i * 13 - 1 for i, c in enumerate(COLOURS)}
+
+
 def _counts(tiles: Iterable[Tile]) -> tuple[np.ndarray, int]:
-    arr = np.zeros((4, 13), np.int64)
+    flat = [0] * 52
     jokers = 0
-    for t in tiles:
-        if t.is_joker:
+    for colour, number in tiles:
+        if colour == "J":
             jokers += 1
         else:
-            arr[t.colour_index, t.number - 1] += 1
-    return arr, jokers
+            flat[_CELL[colour] + number] += 1
+    return np.array(flat, np.int64).reshape(4, 13), jokers
 
 
 def objective_weights(objective: str) -> tuple[np.ndarray, int]:
@@ -168,16 +171,16 @@ def objective_weights(objective: str) -> tuple[np.ndarray, int]:
     return np.broadcast_to(w, (4, 13)).copy(), jw
 
 
+_TILE = [[Tile(c, n) for n in range(14)] for c in COLOURS]
+_REAL_SLOT = [[Slot(t, t) for t in row] for row in _TILE]
+_JOKER_SLOT = [[Slot(JOKER, t) for t in row] for row in _TILE]
+
+
 def _to_meld(placed: list[tuple[int, int, bool]]) -> Meld:
-    slots = [
-        Slot(JOKER if joker else Tile(COLOURS[c], n), Tile(COLOURS[c], n))
-        for c, n, joker in placed
-    ]
-    if len({s.stands_for.number for s in slots}) > 1:
-        slots.sort(key=lambda s: s.stands_for.number)
-    else:
-        slots.sort(key=lambda s: s.stands_for.colour_index)
-    return tuple(slots)
+    # runs come out in number order; groups are sorted by colour
+    if placed[0][1] == placed[-1][1]:
+        placed = sorted(placed)
+    return tuple(_JOKER_SLOT[c][n] if joker else _REAL_SLOT[c][n] for c, n, joker in placed)
 
 
 def _meld_order(m: Meld) -> tuple[int, int, int]:
@@ -238,7 +241,7 @@ def _problem(pos: Position, weight: np.ndarray, joker_weight: int):
 
 
 def _move_from(pos: Position, result) -> Move:
-    old = [validate_set(s) for s in pos.table]
+    old = [] if pos.initial_meld_done else [validate_set(s) for s in pos.table]
     if result is None:
         if pos.initial_meld_done:  # cannot happen for a validated table
             raise PositionError("the table cannot be arranged")
@@ -249,9 +252,11 @@ def _move_from(pos: Position, result) -> Move:
     else:
         must, must_j = np.zeros((4, 13), np.int64), 0
     played: list[Tile] = []
+    extra = (placed - must).tolist()
     for c in range(4):
         for v in range(13):
-            played += [Tile(COLOURS[c], v + 1)] * int(placed[c, v] - must[c, v])
+            if extra[c][v]:
+                played += [_TILE[c][v + 1]] * extra[c][v]
     played += [JOKER] * (jokers - must_j)
     value = sum(t.number for t in played)
     if pos.initial_meld_done:

@@ -110,19 +110,21 @@ def _group_reason(tiles: Sequence[Tile]) -> tuple[Meld | None, str]:
 def validate_set(tiles: Sequence[Tile], where: str = "set") -> Meld:
     """Check one set and return it with each joker's meaning; raise :class:`SetError`."""
     tiles = list(tiles)
-    label = f"{where} [{format_tiles(tiles)}]"
     if len(tiles) < 3:
-        raise SetError(f"{label} is not valid: a set needs at least 3 tiles")
-    real = [t for t in tiles if not t.is_joker]
+        raise SetError(f"{where} [{format_tiles(tiles)}] is not valid: a set needs at least 3 "
+                       "tiles")
+    real = [t for t in tiles if t.colour != "J"]
     if not real:
-        raise SetError(f"{label} is not valid: a set needs a tile that is not a joker")
+        raise SetError(f"{where} [{format_tiles(tiles)}] is not valid: a set needs a tile that "
+                       "is not a joker")
     group, why_group = _group_reason(tiles)
     run, why_run = _run_reason(tiles)
     if run is not None and (group is None or len({t.number for t in real}) > 1):
         return run
     if group is not None:
         return group
-    raise SetError(f"{label} is not valid: not a run ({why_run}) and not a group ({why_group})")
+    raise SetError(f"{where} [{format_tiles(tiles)}] is not valid: not a run ({why_run}) and "
+                   f"not a group ({why_group})")
 
 
 def is_valid_set(tiles: Sequence[Tile]) -> bool:

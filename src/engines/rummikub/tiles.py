@@ -46,6 +46,9 @@ class Tile(NamedTuple):
     @classmethod
     def parse(cls, text: str) -> Tile:
         """Parse ``R5``, ``k13``, `` J ``; raise :class:`TileError` quoting the bad text."""
+        known = _PARSED.get(text) if isinstance(text, str) else None
+        if known is not None:
+            return known
         if not isinstance(text, str):
             raise TileError(f"unknown tile {text!r}: expected text such as 'R5' or 'J'")
         s = text.strip().upper()
@@ -89,6 +92,8 @@ class Tile(NamedTuple):
 
 
 JOKER = Tile("J", 0)
+# The 53 canonical spellings, so parsing a position is a dictionary look-up.
+_PARSED: dict[str, Tile] = {"J": JOKER, **{f"{c}{n}": Tile(c, n) for c in COLOURS for n in NUMBERS}}
 
 #: All 106 tiles of a Sabra set, two copies of each colour/number and two jokers.
 FULL_SET: tuple[Tile, ...] = tuple(
@@ -114,6 +119,8 @@ def sort_tiles(tiles: Iterable[Tile]) -> list[Tile]:
 def check_counts(tiles: Iterable[Tile], where: str = "") -> None:
     """Raise :class:`TileError` when a tile appears more than twice or there are 3+ jokers."""
     counts = Counter(tiles)
+    if max(counts.values(), default=0) <= min(COPIES, JOKERS):
+        return
     suffix = f" in {where}" if where else ""
     for tile, n in sorted(counts.items(), key=lambda item: item[0].sort_key()):
         if tile.is_joker and n > JOKERS:

@@ -24,35 +24,32 @@ Placed = tuple[int, int, bool]
 def build_sets(choice: np.ndarray, group_jokers: np.ndarray) -> list[list[Placed]]:
     """``choice[c, v-1] = (run tiles, group tiles, run jokers)``, ``group_jokers[v-1]``."""
     sets: list[list[Placed]] = []
+    ch = choice.tolist()
     for c in range(NCOL):
         open_runs: list[list[Placed]] = []
-        for v in range(NNUM):
+        for v, (ur, _, jr) in enumerate(ch[c]):
+            if not open_runs and ur + jr == 0:
+                continue
             number = v + 1
-            items = [(c, number, False)] * int(choice[c, v, 0]) + [(c, number, True)] * int(
-                choice[c, v, 2]
-            )
+            items = [(c, number, False)] * ur + [(c, number, True)] * jr
             short = [r for r in open_runs if len(r) < 3]
-            long = [r for r in open_runs if len(r) >= 3]
             if len(items) < len(short):
                 raise AssertionError("kernel choice leaves a run of length < 3 open")
-            continued = []
-            for run in short + long:
-                if not items:
-                    break
-                run.append(items.pop(0))
-                continued.append(run)
-            for run in open_runs:
-                if run not in continued:
-                    sets.append(run)
-            open_runs = continued + [[item] for item in items]
+            ordered = short + [r for r in open_runs if len(r) >= 3]
+            k = min(len(items), len(ordered))
+            for run, item in zip(ordered[:k], items[:k]):
+                run.append(item)
+            sets.extend(ordered[k:])  # runs not continued end here
+            open_runs = ordered[:k] + [[item] for item in items[k:]]
         for run in open_runs:
             if len(run) < 3:
                 raise AssertionError("kernel choice leaves a run of length < 3 at 13")
             sets.append(run)
+    jg_list = group_jokers.tolist()
     for v in range(NNUM):
-        ug = [int(choice[c, v, 1]) for c in range(NCOL)]
-        jg = int(group_jokers[v])
-        if sum(ug) == 0 and jg == 0:
+        ug = [ch[c][v][1] for c in range(NCOL)]
+        jg = jg_list[v]
+        if jg == 0 and not any(ug):
             continue
         parts = partition_groups(ug, jg)
         if parts is None:
