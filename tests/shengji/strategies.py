@@ -82,3 +82,25 @@ def tricks(draw):
                 need -= 1
         plays.append(play)
     return ctx, plays
+
+
+@st.composite
+def level_heavy_positions(draw):
+    """(ctx, hand, lead) in the trump suit around the level cards, where one position holds
+    several distinct pairs (the off-suit level cards, or all four level cards with no trump)."""
+    ctx = draw(contexts)
+    trumps = [c for c in range(54) if ctx.esuit[c] == 4]
+    top = [c for c in trumps if ctx.pos[c] >= 9]  # A K Q of the trump suit, level cards, jokers
+    hand = np.zeros(54, dtype=np.int8)
+    for c in draw(st.lists(st.sampled_from(top), min_size=2, max_size=8, unique=True)):
+        hand[c] = draw(st.sampled_from([1, 2, 2]))
+    for c in draw(st.lists(st.sampled_from(trumps), max_size=2, unique=True)):
+        hand[c] = max(int(hand[c]), 1)
+    lead = np.zeros(54, dtype=np.int8)
+    room = [c for c in trumps if hand[c] < 2]
+    if not room:  # no trump: the hand may hold all six trumps twice
+        hand[trumps[0]] = 1
+        room = [trumps[0]]
+    for c in draw(st.lists(st.sampled_from(room), min_size=1, max_size=4, unique=True)):
+        lead[c] = draw(st.integers(1, 2 - int(hand[c])))
+    return ctx, hand, lead

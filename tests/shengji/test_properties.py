@@ -6,7 +6,7 @@ import numpy as np
 import shengji_oracle as oracle
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from shengji_strategies import follow_positions, names, tricks
+from shengji_strategies import follow_positions, level_heavy_positions, names, tricks
 
 from engines.shengji.rules import (
     check_throw,
@@ -29,6 +29,17 @@ def test_enumeration_equals_brute_force(position):
     expected = oracle.legal_follows(names(hand), names(lead), lvl, tr)
     assert got == expected
     assert follows.count() == len(expected)
+
+
+@settings(max_examples=150, deadline=None)
+@given(level_heavy_positions())
+def test_enumeration_with_several_pairs_at_one_position(position):
+    """Chains through the level position may take any of its pairs; plays are still distinct."""
+    ctx, hand, lead = position
+    follows = legal_follows(hand, lead, ctx)
+    got = {tuple(sorted(names(row))) for row in follows.array}
+    assert len(got) == follows.array.shape[0]
+    assert got == oracle.legal_follows(names(hand), names(lead), ctx.level_name, ctx.trump_name)
 
 
 @settings(max_examples=300, deadline=None)
