@@ -162,6 +162,7 @@ def _solve_one(
             lo = must[c, v]
             hi = lo + opt[c, v]
             real_next = must[c, v + 1] + opt[c, v + 1] if v + 1 < NNUM else 0
+            real_next2 = must[c, v + 2] + opt[c, v + 2] if v + 2 < NNUM else 0
             # what the last colour can still give to groups (pruning one step earlier)
             cl = order[v, NCOL - 1]
             last_max = min(2, must[cl, v] + opt[cl, v])
@@ -174,16 +175,23 @@ def _solve_one(
                     real = 0
                     if v + 1 < NNUM:
                         real = must[cc, v + 1] + opt[cc, v + 1]
+                    real2 = 0
+                    if v + 2 < NNUM:
+                        real2 = must[cc, v + 2] + opt[cc, v + 2]
                     for b1 in range(5):
                         for b2 in range(5 - b1):
                             for b3 in range(5 - b1 - b2):
                                 cd = b1 + 5 * b2 + 25 * b3
-                                needc[cc, cd] = max(0, b1 + b2 - real)
+                                # runs of length 1 need tiles at number+1 and number+2
+                                needc[cc, cd] = max(0, b1 + b2 - real) + max(0, b1 - real2)
                                 for k in range(jokers + 1):
                                     av = real + k
+                                    av2 = real2 + k
                                     if v + 1 == NNUM:
                                         av = 0
-                                    if b1 + b2 > av:
+                                    if v + 2 >= NNUM:
+                                        av2 = 0
+                                    if b1 + b2 > av or b1 > av2:
                                         capc[cc, cd, k] = -1
                                     else:
                                         capc[cc, cd, k] = b1 + 5 * b2 + 25 * min(b3,
@@ -250,8 +258,12 @@ def _solve_one(
                             if new + a1 > avail:
                                 continue
                             # Short runs beyond the real tiles of number+1 need one joker each,
-                            # summed over the colours done so far.
+                            # summed over the colours done so far; runs opened at `number`
+                            # need a tile at number+2 as well.
                             need = need0 + max(0, new + a1 - real_next)
+                            if new > 0 and (v + 2 >= NNUM or new > real_next2 + jl):
+                                continue
+                            need += max(0, new - real_next2)
                             if need > jl:
                                 continue
                             nl = min(a2 + k3, avail - new - a1)
