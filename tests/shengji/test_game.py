@@ -128,8 +128,26 @@ class _Cheat(RandomPlayer):
 
 def test_illegal_follow_is_rejected():
     rnd = Round([_Cheat(random.Random(i)) for i in range(4)], random.Random(2))
-    with pytest.raises(IllegalPlayError):
+    with pytest.raises(IllegalPlayError, match=r"seat \d: play: \d+ cards, the lead has"):
         rnd.play_out()
+
+
+class _Silent(RandomPlayer):
+    def bid(self, seat, hand, bids):
+        return None
+
+
+def test_first_round_without_bids_is_redealt_then_gives_up(monkeypatch):
+    import engines.shengji.game as game
+
+    monkeypatch.setattr(game, "MAX_REDEALS", 3)
+    rnd = Round([_Silent(random.Random(i)) for i in range(4)], random.Random(2))
+    with pytest.raises(ShengjiInputError, match="nobody bid in 3 deals"):
+        rnd.deal()
+    assert rnd.redeals == 3
+    later = Round([_Silent(random.Random(i)) for i in range(4)], random.Random(2), declarer=1)
+    later.deal()  # later rounds: no bid means no trump
+    assert later.ctx.trump_name == "NT" and later.declarer == 1
 
 
 def test_round_arguments_are_checked():

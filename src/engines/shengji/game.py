@@ -37,10 +37,12 @@ from engines.shengji.rules import (
     TrumpContext,
     bid_strength,
     score_round,
+    validate_follow,
 )
 
 HAND_SIZE = 25
 BOTTOM_SIZE = 8
+MAX_REDEALS = 1000
 
 
 def team_of(seat: int) -> int:
@@ -235,6 +237,8 @@ class Round:
             if self.declarer is not None or self.bids.first_seat is not None:
                 break
             self.redeals += 1  # first round without a bid: redeal (section 12)
+            if self.redeals >= MAX_REDEALS:
+                raise ShengjiInputError(f"nobody bid in {MAX_REDEALS} deals; do the players bid?")
         if self.declarer is None:
             self.declarer = self.bids.first_seat
         trump = self.bids.trump
@@ -317,7 +321,10 @@ class Round:
         if play.shape != (54,) or (play < 0).any() or (play > hand).any():
             raise IllegalPlayError(f"seat {seat} played cards it does not hold")
         if not K.follow_legal(hand, lead, play, t.esuit, t.pos):
-            raise IllegalPlayError(f"seat {seat} made an illegal follow")
+            try:
+                validate_follow(hand, lead, play, self.ctx)
+            except IllegalPlayError as exc:
+                raise IllegalPlayError(f"seat {seat}: {exc}") from None
         self.hands[seat] -= play
         self.trick_seats.append(seat)
         self.trick_plays.append(play)
