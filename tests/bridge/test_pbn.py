@@ -221,3 +221,9 @@ def test_hands_with_suit_letters_or_symbols() -> None:
     letters = "N:SAKQJ.HT98.D765.C432 ST987HAKQD432CJ65 ♠65432♥J76♦AKQ♣T9 S.H5432.DJT98.CAKQ87"
     (board,) = loads(f'[Deal "{letters}"]\n')
     assert board.errors == [] and board.deal == Deal.from_pbn(DEAL)
+
+
+def test_missing_hand_with_suit_letters() -> None:
+    text = "N:SAKQJ.HT98.D765.C432 ST987HAKQD432CJ65 ♠65432♥J76♦AKQ♣T9 -"
+    (board,) = loads(f'[Deal "{text}"]\n')
+    assert board.errors == [] and board.deal == Deal.from_pbn(DEAL)

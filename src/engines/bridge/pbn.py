@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
-from engines.bridge.cards import Deal, DealSyntaxError, Hand
+from engines.bridge.cards import FULL_SUIT, Deal, DealSyntaxError, Hand
 from engines.bridge.seats import SEATS, BridgeInputError, Seat, parse_vulnerability
 
 if TYPE_CHECKING:
@@ -324,6 +324,8 @@ def _strip_comments(
     line: str, in_brace: bool, brace_text: list[str]
 ) -> tuple[str, bool, list[str]]:
     """Remove ``{…}`` (possibly multi-line) and ``;`` comments outside quoted strings."""
+    if not in_brace and ";" not in line and "{" not in line:
+        return line, False, []  # the common case: nothing to strip
     out: list[str] = []
     comments: list[str] = []
     in_quote = False
@@ -364,6 +366,8 @@ def _strip_comments(
 
 
 def _unescape(value: str) -> str:
+    if "\\" not in value:
+        return value
     return re.sub(r'\\(["\\])', r"\1", value)
 
 
@@ -427,15 +431,20 @@ def parse_full_deal(text: str) -> Deal:
             f"deal: {len(unknown)} hands unknown ({' '.join(s.char for s in unknown)}); "
             "a full deal may leave out at most one"
         )
-    owners: dict[tuple[int, int], list[Seat]] = {}
-    for seat in SEATS:
-        hand = hands[seat]
-        if hand is None:
-            continue
-        for card in hand.cards():
-            owners.setdefault(card, []).append(seat)
-    dups = [(c, o) for c, o in owners.items() if len(o) > 1]
-    if dups:
+    seen = [0, 0, 0, 0]
+    clash = False
+    for hand in hands:
+        if hand is not None:
+            for suit, mask in enumerate(hand.masks):
+                clash = clash or bool(seen[suit] & mask)
+                seen[suit] |= mask
+    if clash:  # only now list who holds what, for the message
+        owners: dict[tuple[int, int], list[Seat]] = {}
+        for seat in SEATS:
+            hand = hands[seat]
+            for card in hand.cards() if hand is not None else ():
+                owners.setdefault(card, []).append(seat)
+        dups = [(c, o) for c, o in owners.items() if len(o) > 1]
         card, seats = dups[0]
         raise BridgeInputError(
             f"deal: duplicated card {card} (held by {' and '.join(s.char for s in seats)})"
@@ -446,7 +455,8 @@ def parse_full_deal(text: str) -> Deal:
             raise BridgeInputError(
                 f"deal: hand {bad.char} has {len(hands[bad])} cards (expected 13)"  # type: ignore[arg-type]
             )
-        deal = Deal.from_pbn(text)
+        hands[unknown[0]] = Hand([FULL_SUIT & ~mask for mask in seen])
+        deal = Deal(hands)  # type: ignore[arg-type]
     else:
         deal = Deal(hands)  # type: ignore[arg-type]
     for seat in SEATS:
