@@ -1,0 +1,169 @@
+# cython: language_level=3
+"""Move generation and ordering.
+
+Generation: the legal cards of the player to move (follow suit when able),
+one move per group of *equivalent* cards — cards of one hand with no card of
+another hand between them among the cards not yet gone in completed tricks
+(cards on the table in the current trick still separate them: playing the K
+or the J over a Q on the table differs).  ``Move.seq`` holds the group.
+
+Ordering: a weight per move by the seat's place in the trick, in the spirit
+of DDS's empirical weights: lead winners, lead towards partner's winners,
+duck second hand, win third hand unless partner already has it, win as
+cheaply as possible fourth hand, ruff when partner is not winning, discard
+low cards from long suits; plus the killer move of this ply.
+"""
+
+from solvers.bridge._bits cimport lsb, msb, popcount
+from solvers.bridge._types cimport MAX_PLY, NOTRUMP, Ctx, Move
+
+
+cdef inline int _top(unsigned int mask) noexcept nogil:
+    """Index of the highest card in ``mask``, or -1 when empty."""
+    if mask:
+        return msb(mask)
+    return -1
+
+
+cdef inline int _add_suit(Ctx* c, int seat, int s, Move* out, int n) noexcept nogil:
+    cdef unsigned int mine = c.hands[seat][s]
+    cdef unsigned int rem = c.remain[s]
+    cdef unsigned int seq, bit
+    cdef int top, r
+    while mine:
+        top = msb(mine)
+        seq = 1u << top
+        r = top - 1
+        while r >= 0:
+            bit = 1u << r
+            if rem & bit:
+                if mine & bit:
+                    seq |= bit
+                else:
+                    break
+            r -= 1
+        out[n].suit = s
+        out[n].rank = top
+        out[n].seq = <unsigned short>seq
+        out[n].weight = 0
+        n += 1
+        mine &= ~seq
+    return n
+
+
+cdef inline int gen_moves(Ctx* c, int seat, Move* out) noexcept nogil:
+    """Fill ``out`` with one move per group of equivalent legal cards; return the count."""
+    cdef int s, n = 0
+    if c.pos > 0:
+        s = c.trick_suit[0]
+        if c.hands[seat][s]:
+            return _add_suit(c, seat, s, out, 0)
+    for s in range(4):
+        n = _add_suit(c, seat, s, out, n)
+    return n
+
+
+cdef inline int _lead_weight(Ctx* c, int seat, int s, int r) noexcept nogil:
+    cdef int lho = (seat + 1) & 3, rho = (seat + 3) & 3, pard = (seat + 2) & 3
+    cdef int trump = c.trump
+    cdef int opp_top = _top(c.hands[lho][s] | c.hands[rho][s])
+    cdef int pard_top = _top(c.hands[pard][s])
+    cdef int w = 0
+    cdef bint ruff_risk = 0
+    if trump != NOTRUMP and s != trump:
+        ruff_risk = ((c.hands[lho][s] == 0 and c.hands[lho][trump] != 0)
+                     or (c.hands[rho][s] == 0 and c.hands[rho][trump] != 0))
+    if r > opp_top and not ruff_risk:
+        w = 100 + r  # a winner; the top of the suit first keeps entries flexible
+        if pard_top > r:
+            w -= 30  # partner's winner would cover it anyway
+    elif pard_top > opp_top and not ruff_risk:
+        w = 70 - r  # lead low towards partner's winner
+    else:
+        w = 30 - r
+        if ruff_risk:
+            w -= 40
+        # leading into the opponent sitting over the top cards tends to cost
+        if c.hands[lho][s] and _top(c.hands[lho][s]) > r and r + 1 < 13:
+            w -= 10
+    if trump != NOTRUMP and s != trump and c.hands[pard][s] == 0 and c.hands[pard][trump]:
+        w += 25  # partner can ruff
+    if trump != NOTRUMP and s == trump and opp_top < 0:
+        w -= 30  # no trumps out: leading them wastes a tempo
+    # short suits of the opponents are where tricks run out
+    w -= popcount(c.hands[lho][s]) + popcount(c.hands[rho][s])
+    return w
+
+
+cdef inline int _follow_weight(Ctx* c, int seat, int s, int r) noexcept nogil:
+    """Weight of a card for the 2nd, 3rd or 4th hand (following, ruffing or discarding)."""
+    cdef int pos = c.pos
+    cdef int lead_suit = c.trick_suit[0]
+    cdef int ws = c.trick_suit[c.win_pos], wr = c.trick_rank[c.win_pos]
+    cdef int trump = c.trump
+    cdef int win_seat = (c.leader + c.win_pos) & 3
+    cdef bint pard_winning = ((win_seat ^ seat) & 1) == 0
+    cdef bint beats = (s == ws and r > wr) or (s == trump and ws != trump)
+    cdef int later, later_top, i, len_s, w
+    cdef bint sure = 1
+    # would the card still win against the players after us?
+    if beats:
+        for i in range(pos + 1, 4):
+            later = (c.leader + i) & 3
+            if (later ^ seat) & 1 == 0:
+                continue  # partner
+            if s == lead_suit:
+                later_top = _top(c.hands[later][s])
+                if later_top > r:
+                    sure = 0
+                elif later_top < 0 and trump != NOTRUMP and s != trump and c.hands[later][trump]:
+                    sure = 0
+            else:
+                # we ruff; the later opponent can overruff only when void in the led suit
+                if c.hands[later][lead_suit] == 0 and _top(c.hands[later][trump]) > r:
+                    sure = 0
+    if s == lead_suit:
+        if pard_winning and pos >= 2:
+            return 20 - r  # partner has it: play low
+        if beats:
+            if sure:
+                return 80 - r  # win as cheaply as surely possible
+            if pos == 3:
+                return 80 - r
+            if pos == 2:
+                return 50 - r  # third hand high
+            return 10 - r  # second hand: low unless sure
+        return 20 - r
+    if s == trump and trump != NOTRUMP:
+        if pard_winning:
+            return -20 - r  # do not ruff partner's winner
+        if beats:
+            return (75 if sure else 40) - r
+        return -30 - r  # underruff: a waste
+    # discard: low cards from long suits, keep winners
+    len_s = popcount(c.hands[seat][s])
+    w = 4 * len_s - r
+    if r == _top(c.remain[s]):
+        w -= 20
+    return w
+
+
+cdef inline void order_moves(Ctx* c, int seat, Move* moves, int n, int ply) noexcept nogil:
+    cdef int i, j
+    cdef Move tmp
+    cdef int killer = c.killer[ply]
+    for i in range(n):
+        if c.pos == 0:
+            moves[i].weight = _lead_weight(c, seat, moves[i].suit, moves[i].rank)
+        else:
+            moves[i].weight = _follow_weight(c, seat, moves[i].suit, moves[i].rank)
+        if killer == moves[i].suit * 16 + moves[i].rank:
+            moves[i].weight += 40
+    # insertion sort, heaviest first (at most 13 moves)
+    for i in range(1, n):
+        tmp = moves[i]
+        j = i - 1
+        while j >= 0 and moves[j].weight < tmp.weight:
+            moves[j + 1] = moves[j]
+            j -= 1
+        moves[j + 1] = tmp

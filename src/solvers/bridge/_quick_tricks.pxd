@@ -1,0 +1,103 @@
+# cython: language_level=3
+"""Quick tricks: sure tricks for the side on lead, counted at the start of a trick.
+
+The leader cashes, suit by suit, the cards that beat every other card of the
+suit still out (keeping the lead since it wins each trick).  In a suit
+contract a side-suit winner only counts while every opponent holding trumps
+still has to follow suit.  Partner's winners count too when the leader can
+reach them: the leader holds a card of the suit and partner's top cards beat
+the opponents' (then partner, on lead, cashes his own top cards elsewhere).
+
+Win ranks: the lowest counted winner of each suit (all higher cards are the
+same hand's), so a transposition entry built on a quick-trick cutoff only
+matches positions where the same hands hold those top cards.
+"""
+
+from libc.stdint cimport uint16_t
+
+from solvers.bridge._bits cimport lsb, msb, popcount
+from solvers.bridge._types cimport NOTRUMP, Ctx
+
+
+cdef inline int _cashable(Ctx* c, int hand, int s, int* low_bit) noexcept nogil:
+    """Winners ``hand`` can cash in suit ``s`` while on lead, capped by ruffs."""
+    cdef unsigned int mine = c.hands[hand][s]
+    cdef unsigned int others
+    cdef int w, k, limit, opp
+    cdef unsigned int rest
+    low_bit[0] = -1
+    if not mine:
+        return 0
+    others = c.remain[s] & ~mine
+    if others:
+        w = popcount(mine >> (msb(others) + 1))
+    else:
+        w = popcount(mine)
+    if w == 0:
+        return 0
+    if c.trump != NOTRUMP and s != c.trump:
+        limit = 13
+        opp = (hand + 1) & 3
+        if c.hands[opp][c.trump] and popcount(c.hands[opp][s]) < limit:
+            limit = popcount(c.hands[opp][s])
+        opp = (hand + 3) & 3
+        if c.hands[opp][c.trump] and popcount(c.hands[opp][s]) < limit:
+            limit = popcount(c.hands[opp][s])
+        if w > limit:
+            w = limit
+        if w == 0:
+            return 0
+    if others:
+        # the w-th highest card of the hand is the lowest one relied upon
+        rest = mine
+        k = w
+        while k > 1:
+            rest ^= 1u << msb(rest)
+            k -= 1
+        low_bit[0] = msb(rest)
+    return w
+
+
+cdef inline int quick_tricks(Ctx* c, int leader, uint16_t* wm) noexcept nogil:
+    """Sure tricks for the leader's side; ``wm`` receives the win ranks relied upon."""
+    cdef int s, w, total = 0, best_entry = 0, partner = (leader + 2) & 3
+    cdef int low, entry_suit = -1, entry_low = -1, pw, p_total
+    cdef unsigned int opp_cards, mine
+    cdef uint16_t pwm[4]
+    for s in range(4):
+        wm[s] = 0
+        w = _cashable(c, leader, s, &low)
+        if w:
+            total += w
+            if low >= 0:
+                wm[s] = <uint16_t>(1u << low)
+    # Entries to partner: leader leads a card of s, partner wins with a top card,
+    # then cashes his own winners (the suit s ones included).
+    p_total = 0
+    for s in range(4):
+        pwm[s] = 0
+    for s in range(4):
+        w = _cashable(c, partner, s, &low)
+        if w:
+            p_total += w
+            if low >= 0:
+                pwm[s] = <uint16_t>(1u << low)
+    if p_total > total:
+        for s in range(4):
+            mine = c.hands[leader][s]
+            if not mine or not c.hands[partner][s]:
+                continue
+            if pwm[s] == 0:
+                continue  # partner has no sure winner here to overtake with
+            # partner's lowest counted winner must beat all of the opponents' cards
+            # (it does by construction) and the leader must be able to play under it
+            if lsb(mine) > msb(c.hands[partner][s]):
+                continue
+            # the leader's own winners in s are not cashed first: count partner's
+            # tricks only (the leader's card goes under), a safe lower bound
+            if p_total > total:
+                for w in range(4):
+                    wm[w] = pwm[w]
+                total = p_total
+            break
+    return total

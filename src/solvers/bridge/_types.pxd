@@ -1,0 +1,59 @@
+# cython: language_level=3
+"""The plain C state of one search (one per thread; no Python objects).
+
+Cards: suit 0..3 in ``S H D C`` order, rank as bit index 0..12 (deuce = 0,
+ace = 12), hands ``hands[seat][suit]`` as 13-bit masks, seats ``N E S W`` =
+0..3, trump 0..3 or 4 for notrump (DDS numbering).
+"""
+
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+
+cdef enum:
+    NOTRUMP = 4
+    MAX_PLY = 56
+
+
+cdef struct Move:
+    int suit
+    int rank          # bit index 0..12
+    uint16_t seq      # this card and the cards equivalent to it in the same hand
+    int weight
+
+
+cdef struct TTEntry:
+    uint64_t lens          # suit lengths of all four hands, 4 bits each
+    uint32_t pattern[4]    # owners (2 bits each) of the relevant top cards, highest first
+    uint32_t mask[4]       # which of those 2-bit slots the entry depends on
+    int32_t next           # next entry in the same bucket, -1 at the end
+    int8_t lower           # bounds on the leader's side's tricks from this trick on
+    int8_t upper
+    uint8_t leader
+
+
+cdef struct TransTable:
+    TTEntry* entries
+    int32_t* heads
+    int32_t capacity
+    int32_t used
+    uint32_t bucket_mask
+    int64_t lookups
+    int64_t hits
+    int64_t stores
+    int64_t resets
+
+
+cdef struct Ctx:
+    uint16_t hands[4][4]
+    uint16_t remain[4]     # cards not yet gone in completed tricks (hands + current trick)
+    int trump
+    int max_side           # 0: the search counts N-S tricks, 1: E-W tricks
+    int tricks_max         # tricks the counted side has won since the root
+    int leader             # seat that led the current trick
+    int pos                # cards already played to the current trick (0..3)
+    int trick_suit[4]
+    int trick_rank[4]
+    int win_pos            # position in the trick of the card winning it so far
+    int killer[MAX_PLY]    # suit * 16 + rank of the last move that cut off at this ply
+    int64_t nodes
+    int64_t qt_cutoffs
+    TransTable tt
