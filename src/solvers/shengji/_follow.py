@@ -47,26 +47,43 @@ def required_shape(h, lead, esuit, pos, lam):
 @njit(cache=True)
 def _follow_legal_into(h, lead, play, esuit, pos, pc, cnt, shape, lam):
     """:func:`follow_legal` with caller-provided scratch buffers (no allocation when simple)."""
+    # one pass: sizes, play ⊆ hand, and per-suit counts of hand and play (cnt[0:5], pc[0:5]
+    # serve as accumulators before they are used as profiles)
     n = 0
     m = 0
+    s = -1
+    lead_pair = False
+    for e in range(5):
+        cnt[e] = 0
+        pc[e] = 0
+        shape[e] = 0
     for c in range(54):
-        n += lead[c]
-        m += play[c]
-        if play[c] < 0 or play[c] > h[c]:
+        p = play[c]
+        hc = h[c]
+        if p < 0 or p > hc:
             return False
+        lc = lead[c]
+        if lc > 0:
+            n += lc
+            s = esuit[c]
+            if lc == 2:
+                lead_pair = True
+        m += p
+        e = esuit[c]
+        cnt[e] += hc
+        pc[e] += p
+        if hc == 2:
+            shape[e] += 1  # pairs held per suit
     if n == 0 or m != n:
         return False
-    s = lead_suit(lead, esuit)
-    hs = 0
-    ps = 0
-    for c in range(54):
-        if esuit[c] == s:
-            hs += h[c]
-            ps += play[c]
+    hs = cnt[s]
+    ps = pc[s]
     if hs <= n:
         return ps == hs  # play ⊆ hand, so equal counts mean the whole suit is played
     if ps < n:
         return False
+    if not lead_pair or shape[s] == 0:
+        return True  # λ* = (): the lead has no pair or the hand holds none in the suit
     nl, _, _ = _required_shape_into(h, lead, esuit, pos, pc, cnt, shape, lam)
     if nl == 0:
         return True

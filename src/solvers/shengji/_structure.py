@@ -113,8 +113,16 @@ def realises(pc, parts, nparts):
         have += pc[p]
     if have < need:
         return False
-    if nparts == 0:
-        return True
+    if nparts == 0 or parts[0] == 1:
+        return True  # only pairs are asked for, and there are enough of them
+    if nparts == 1:
+        m = parts[0]
+        run = 0
+        for p in range(N_POS):
+            run = run + 1 if pc[p] > 0 else 0
+            if run >= m:
+                return True
+        return False
     st = np.full(nparts, -1, dtype=np.int64)
     i = 0
     while True:
@@ -167,6 +175,13 @@ def derivable(lam, nl, shape, ns):
         return True
     if ns == 0 or lam[0] > shape[0]:
         return False
+    if nl == 1:
+        return True
+    if lam[0] == 1:
+        total = 0
+        for j in range(ns):
+            total += shape[j]
+        return nl <= total  # single pairs fit anywhere
     cap = shape[:ns].copy()
     ch = np.full(nl, -1, dtype=np.int64)
     i = 0
@@ -236,15 +251,12 @@ def lambda_star(hs_pc, shape, ns, out):
     k = lead_pairs if lead_pairs < have else have
     if k == 0:
         return 0
-    a = np.zeros(k + 1, dtype=np.int64)
-    a[0] = k
+    out[0] = k  # ``out`` doubles as the partition being tried (no allocation)
     n = 1
     while n > 0:
-        if derivable(a, n, shape, ns) and realises(hs_pc, a, n):
-            for i in range(n):
-                out[i] = a[i]
+        if derivable(out, n, shape, ns) and realises(hs_pc, out, n):
             return n
-        n = next_partition(a, n)
+        n = next_partition(out, n)
     return 0  # unreachable: (1, …, 1) is always derivable and realised
 
 
