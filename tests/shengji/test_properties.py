@@ -99,3 +99,18 @@ def test_enumeration_when_short_in_suit_counts_fillers():
     assert follows.count() == 3 == len(list(follows))
     assert all("S4" in play for play in follows)
     assert np.all(follows.array.sum(axis=1) == 2)
+
+
+def test_pair_masks_and_chain_shifts():
+    from solvers.shengji._structure import chain_mask, longest_run, pair_mask
+
+    pc = np.zeros(16, dtype=np.int64)
+    pc[[2, 3, 4, 7, 8, 12]] = 1
+    pc[12] = 3  # several pairs at the multi-card level position still set one bit
+    mask = pair_mask(pc)
+    assert mask == (1 << 2) | (1 << 3) | (1 << 4) | (1 << 7) | (1 << 8) | (1 << 12)
+    assert chain_mask(mask, 1) == mask
+    assert chain_mask(mask, 2) == (1 << 2) | (1 << 3) | (1 << 7)  # starts of 2-chains
+    assert chain_mask(mask, 3) == 1 << 2
+    assert chain_mask(mask, 4) == 0
+    assert longest_run(mask) == 3 and longest_run(0) == 0

@@ -36,6 +36,35 @@ def suit_profile(h, s, esuit, pos, pc, cnt):
 
 
 @njit(cache=True)
+def pair_mask(pc):
+    """16-bit mask of the positions holding at least one pair."""
+    m = 0
+    for p in range(N_POS):
+        if pc[p] > 0:
+            m |= 1 << p
+    return m
+
+
+@njit(cache=True)
+def chain_mask(mask, k):
+    """Bit ``st`` set iff positions st … st+k-1 all hold a pair (``m & (m >> 1)`` per step)."""
+    out = mask
+    for _ in range(k - 1):
+        out &= out >> 1
+    return out
+
+
+@njit(cache=True)
+def longest_run(mask):
+    """Length of the longest run of consecutive set bits (the longest chain of pairs)."""
+    n = 0
+    while mask:
+        mask &= mask >> 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
 def lead_suit(lead, esuit):
     """Effective suit of a one-suit set (the suit of its first card); -1 when empty."""
     for c in range(54):
@@ -116,13 +145,7 @@ def realises(pc, parts, nparts):
     if nparts == 0 or parts[0] == 1:
         return True  # only pairs are asked for, and there are enough of them
     if nparts == 1:
-        m = parts[0]
-        run = 0
-        for p in range(N_POS):
-            run = run + 1 if pc[p] > 0 else 0
-            if run >= m:
-                return True
-        return False
+        return chain_mask(pair_mask(pc), parts[0]) != 0
     st = np.full(nparts, -1, dtype=np.int64)
     i = 0
     while True:
@@ -370,13 +393,7 @@ def longest_chain(cards, esuit, pos):
     pc = np.zeros(N_POS, dtype=np.int64)
     cnt = np.zeros(N_POS, dtype=np.int64)
     suit_profile(cards, s, esuit, pos, pc, cnt)
-    best = 0
-    run = 0
-    for p in range(N_POS):
-        run = run + 1 if pc[p] > 0 else 0
-        if run > best:
-            best = run
-    return best
+    return longest_run(pair_mask(pc))
 
 
 @njit(cache=True)

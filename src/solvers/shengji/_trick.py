@@ -8,9 +8,11 @@ from numba import njit
 from solvers.shengji._structure import (
     MAX_PARTS,
     N_POS,
+    chain_mask,
     decompose,
     lead_suit,
     longest_chain,
+    pair_mask,
     realises,
     shape_of,
     suit_profile,
@@ -35,16 +37,12 @@ def _beatable(size, top, s, other, esuit, pos, pc, cnt):
             found = found or cnt[p] > 0
         return found
     k = size // 2
-    # a k-chain of pairs whose top is above ``top``: positions st … st+k-1, st+k-1 > top
-    for st in range(max(0, top - k + 2), N_POS - k + 1):
-        ok = True
-        for q in range(st, st + k):
-            if pc[q] == 0:
-                ok = False
-                break
-        if ok:
-            return True
-    return False
+    # a k-chain of pairs starting at st has top st+k-1; it beats when st > top-k+1
+    chains = chain_mask(pair_mask(pc), k)
+    lowest = top - k + 2
+    if lowest <= 0:
+        return chains != 0
+    return (chains >> lowest) != 0
 
 
 @njit(cache=True)
