@@ -105,7 +105,61 @@ def _relax(table, bits, lo, n, keys, score, parent, choice, nkey, nsc, par, ch):
         h = (h + 1) & mask
 
 
+@njit(cache=True, inline="always")
+def _lookup(table, bits, lo, key):
+    """Index of state ``key`` in the layer starting at ``lo``, or -1."""
+    mask = (1 << bits) - 1
+    h = ((key * _HASH_MUL) >> (64 - bits)) & mask
+    while True:
+        j = table[h, 1]
+        if j < lo:
+            return -1
+        if table[h, 0] == key:
+            return j
+        h = (h + 1) & mask
+
+
 @njit(cache=True)
+def _drop_dominated(table, bits, lo, hi, keys, score):
+    """Mark (``keys[i] = -1``) the states of a closed layer that another state dominates.
+
+    In one colour, a run of length 1 that is one of length 2 instead, a run of length 2
+    that is one of length >= 3 instead, or one more run of length >= 3, never loses an
+    option (longer runs need fewer tiles; a long run may end anywhere), so a state with
+    such a neighbour of at least its score cannot be better.  The order is strict, so
+    every dropped state keeps a live dominator.
+    """
+    for i in range(lo, hi):
+        key = keys[i]
+        sc = score[i]
+        for c in range(NCOL):
+            code = _colour(key, c)
+            a1 = code % 5
+            a2 = (code // 5) % 5
+            a3 = code // 25
+            base = key & ~(np.int64(127) << (7 * c))
+            j = -1
+            if a1 + a2 + a3 < 4:
+                j = _lookup(table, bits, lo, base | (np.int64(a1 + 5 * a2 + 25 * (a3 + 1))
+                                                     << (7 * c)))
+                if j >= 0 and score[j] >= sc:
+                    break
+            if a1 > 0:
+                j = _lookup(table, bits, lo, base | (np.int64(a1 - 1 + 5 * (a2 + 1) + 25 * a3)
+                                                     << (7 * c)))
+                if j >= 0 and score[j] >= sc:
+                    break
+            if a2 > 0:
+                j = _lookup(table, bits, lo, base | (np.int64(a1 + 5 * (a2 - 1) + 25 * (a3 + 1))
+                                                     << (7 * c)))
+                if j >= 0 and score[j] >= sc:
+                    break
+            j = -1
+        if j >= 0:
+            keys[i] = -1
+
+
+@njit(cache=True, error_model="numpy")
 def _solve_one(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats
 ):
@@ -198,6 +252,8 @@ def _solve_one(
                                                                                  av - b1 - b2)
             for i in range(start, end):
                 key = keys[i]
+                if key < 0:  # dominated
+                    continue
                 sc = score[i]
                 ju = (key >> 28) & 3
                 mv = (key >> 36) & 63
@@ -324,11 +380,15 @@ def _solve_one(
             stats[1] = max(stats[1], n - end)
             start = end
             end = n
+            if last and end - start > 1:
+                _drop_dominated(table, bits, start, end, keys, score)
     # Terminal layer: every colour closed; table jokers placed; meld reached.
     best = -1
     best_sc = _NEG
     for i in range(start, end):
         key = keys[i]
+        if key < 0:
+            continue
         ju = (key >> 28) & 3
         mv = (key >> 36) & 63
         if ju < must_j:
