@@ -185,3 +185,12 @@ def test_play_command_json_and_match(capsys):
 def test_play_command_rejects_unknown_player(capsys):
     assert main(["shengji", "play", "-p", "genius"]) == 2
     assert "genius" in capsys.readouterr().err
+
+
+def test_play_command_many_rounds_to_a_file(tmp_path):
+    path = tmp_path / "rounds.jsonl"
+    assert main(["shengji", "play", "-n", "3", "-f", "json", "-p", "random", "-o", str(path)]) == 0
+    lines = path.read_text().splitlines()
+    assert len(lines) == 3
+    assert all(json.loads(line)["score"]["next_declarer"] in range(4) for line in lines)
+    assert main(["shengji", "play", "-n", "0"]) == 2

@@ -37,6 +37,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--match", action="store_true", help="play rounds until a team passes A")
     p.add_argument(
+        "-n",
+        "--rounds",
+        type=int,
+        default=1,
+        help="independent first rounds to play (with -f json: one JSON line each; default 1)",
+    )
+    p.add_argument("-o", "--output", help="write to this file instead of standard output")
+    p.add_argument(
         "--throw-winner",
         choices=("leading-component", "highest-card"),
         default="leading-component",
@@ -93,10 +101,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _play(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    if out is None and getattr(args, "output", None):
+        try:
+            handle = open(args.output, "w", encoding="utf-8")  # noqa: SIM115
+        except OSError as exc:
+            raise InputError(f"{args.output}: cannot write: {exc.strerror}") from exc
+        with handle:
+            return _play(args, handle)
+    return _play_to(args, out or sys.stdout)
+
+
+def _play_to(args: argparse.Namespace, out: TextIO) -> int:
     from engines.shengji.game import Round, play_match
     from engines.shengji.players import make_player
 
-    out = out or sys.stdout
+    rounds = getattr(args, "rounds", 1)
+    if rounds < 1:
+        raise InputError(f"--rounds: expected at least 1, got {rounds}")
     names = [n.strip() for n in args.players.split(",") if n.strip()]
     if len(names) == 1:
         names *= 4
@@ -129,12 +150,15 @@ def _play(args: argparse.Namespace, out: TextIO | None = None) -> int:
         who = "none (round limit)" if match.winner is None else f"team {match.winner}"
         print(f"match won by {who}; levels {match.levels}", file=out)
         return 0
-    res = Round(players, rng, policies=policies).play_out()
-    if args.format == "json":
-        json.dump(res.as_dict(), out)
-        print(file=out)
-        return 0
-    print_round(res, names, out)
+    for i in range(rounds):
+        res = Round(players, rng, policies=policies).play_out()
+        if args.format == "json":
+            json.dump(res.as_dict(), out)
+            print(file=out)
+            continue
+        if rounds > 1:
+            print(f"=== round {i + 1} ===", file=out)
+        print_round(res, names, out)
     return 0
 
 
