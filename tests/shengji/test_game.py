@@ -7,6 +7,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engines.cli import main
 from engines.shengji.cards import ShengjiInputError
@@ -194,3 +196,22 @@ def test_play_command_many_rounds_to_a_file(tmp_path):
     assert len(lines) == 3
     assert all(json.loads(line)["score"]["next_declarer"] in range(4) for line in lines)
     assert main(["shengji", "play", "-n", "0"]) == 2
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(["rrrr", "hhhh", "rhhr"]),
+       st.sampled_from(list(ThrowPenalty)), st.booleans())
+def test_any_seed_keeps_the_invariants(seed, kinds, penalty, later_round):
+    pol = Policies(throw_penalty=penalty)
+    declarer = seed % 4 if later_round else None
+    levels = ("5", "J") if later_round else ("2", "2")
+    rnd = Round(players(seed, kinds), random.Random(seed), levels, declarer, pol)
+    rnd.deal()
+    check_invariants(rnd)
+    rnd.bury()
+    while not rnd.finished:
+        rnd.next_play()
+        check_invariants(rnd)
+    s = rnd.result.score
+    assert s.defender_points >= 0 and s.defender_points % 5 == 0
+    assert s.next_declarer == (rnd.declarer + (2 if s.declarers_keep else 1)) % 4
