@@ -15,6 +15,7 @@ from engines.bridge.cards import (
     InvalidDealError,
     Status,
 )
+from engines.bridge.dd import DDTable, dd_table, dd_tables, solve_position
 from engines.bridge.seats import (
     SEATS,
     STRAINS,
@@ -31,6 +32,7 @@ __all__ = [
     "STRAINS",
     "BridgeInputError",
     "Card",
+    "DDTable",
     "Deal",
     "DealSyntaxError",
     "Hand",
@@ -38,8 +40,11 @@ __all__ = [
     "Seat",
     "Status",
     "Strain",
+    "dd_table",
+    "dd_tables",
     "is_vulnerable",
     "parse_vulnerability",
+    "solve_position",
 ]
 
 # --- analysis (issue 4) ---

@@ -205,7 +205,12 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
         acc[3] |= cwm[3]
     if cut:
         res = mover_max
+        if i == 0:
+            c.cut_first[c.pos] += 1
+        else:
+            c.cut_later[c.pos] += 1
     else:
+        c.no_cut[c.pos] += 1
         res = not mover_max
         wm[0] = acc[0]
         wm[1] = acc[1]
@@ -258,6 +263,7 @@ cdef int _value(Ctx* c, int lo, int hi, int guess) noexcept nogil:
         guess = hi
     while lo < hi:
         t = guess
+        c.root_searches += 1
         if search(c, t, 0, wm):
             lo = t
             guess = t + 1
@@ -338,6 +344,11 @@ cdef void _fill_stats(Ctx* c, dict stats):
     stats["tt_stores"] = stats.get("tt_stores", 0) + c.tt.stores
     stats["tt_resets"] = stats.get("tt_resets", 0) + c.tt.resets
     stats["quick_trick_cutoffs"] = stats.get("quick_trick_cutoffs", 0) + c.qt_cutoffs
+    stats["root_searches"] = stats.get("root_searches", 0) + c.root_searches
+    for k in range(4):
+        key = f"cutoffs_pos{k}"
+        first, later, none = stats.get(key, (0, 0, 0))
+        stats[key] = (first + c.cut_first[k], later + c.cut_later[k], none + c.no_cut[k])
 
 
 def dd_tables(const uint16_t[:, :, :] hands, int threads=0):

@@ -56,4 +56,8 @@ cdef struct Ctx:
     int killer[MAX_PLY]    # suit * 16 + rank of the last move that cut off at this ply
     int64_t nodes
     int64_t qt_cutoffs
+    int64_t root_searches
+    int64_t cut_first[4]   # cutoffs by the first move tried, by position in the trick
+    int64_t cut_later[4]   # cutoffs by a later move
+    int64_t no_cut[4]      # nodes where every move was searched
     TransTable tt

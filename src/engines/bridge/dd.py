@@ -1,0 +1,227 @@
+"""Double-dummy tables and end positions: the public face of the native solver.
+
+Every entry point validates its input here (raising a
+:class:`~engines.bridge.seats.BridgeInputError` subclass that names the
+defect) before the arrays reach :mod:`solvers.bridge`, which trusts them.
+
+>>> from engines.bridge import Deal
+>>> deal = Deal.from_pbn("N:AKQJ.T98.765.432 T987.AKQ.432.J65 65432.J76.AKQ.T9 .5432.JT98.AKQ87")
+>>> table = dd_table(deal)
+>>> table["NT"]["N"], table[Strain.SPADES][Seat.SOUTH]
+(4, 7)
+>>> print(table)
+      C  D  H  S NT
+N     3  4  3  7  4
+S     3  4  3  7  4
+E    10  8 10  5  5
+W    10  8 10  5  5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from engines.bridge.cards import Card, Deal
+from engines.bridge.seats import SEATS, STRAINS, BridgeInputError, Seat, Strain
+
+__all__ = ["DDTable", "dd_table", "dd_tables", "solve_position"]
+
+# DDS / kernel row order S H D C NT for each strain in corpus order C D H S NT
+_ROW = [strain.dds_index for strain in STRAINS]
+
+
+class DDTable(Mapping[str, dict[str, int]]):
+    """The 20 double-dummy results of one deal.
+
+    ``table[strain][declarer]`` (strain ``C D H S NT`` or :class:`Strain`,
+    declarer ``N E S W`` or :class:`Seat`) is the number of tricks declarer's
+    side takes with the opening lead from declarer's left.  :meth:`to_dict`
+    gives the corpus layout (strains ``C D H S NT``, then declarers ``N E S W``);
+    :meth:`to_array` the DDS ``resTable`` order (rows ``S H D C NT``, columns
+    ``N E S W``); ``str()`` the grid endplay prints (rows ``N S E W``, columns
+    ``C D H S NT``).
+    """
+
+    __slots__ = ("_cells",)
+
+    def __init__(self, cells: Any) -> None:
+        array = np.asarray(cells, dtype=np.int32)
+        if array.shape != (5, 4):
+            raise BridgeInputError(f"a DD table is 5 strains × 4 declarers, got {array.shape}")
+        self._cells = array  # DDS order: rows S H D C NT, columns N E S W
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Mapping[str, int]]) -> DDTable:
+        """Build from the corpus layout ``{"C": {"N": 9, ...}, ..., "NT": {...}}``."""
+        cells = np.zeros((5, 4), dtype=np.int32)
+        for strain in STRAINS:
+            for seat in SEATS:
+                cells[strain.dds_index, seat] = int(data[strain.symbol][seat.char])
+        return cls(cells)
+
+    def __getitem__(self, strain: str | Strain) -> dict[str, int]:  # type: ignore[override]
+        key = strain if isinstance(strain, Strain) else Strain.from_str(strain)
+        row = self._cells[key.dds_index]
+        return _SeatRow({seat.char: int(row[seat]) for seat in SEATS})
+
+    def tricks(self, strain: Strain | str, declarer: Seat | str) -> int:
+        key = strain if isinstance(strain, Strain) else Strain.from_str(strain)
+        seat = declarer if isinstance(declarer, Seat) else Seat.from_char(declarer)
+        return int(self._cells[key.dds_index, seat])
+
+    def __iter__(self) -> Iterator[str]:
+        return (strain.symbol for strain in STRAINS)
+
+    def __len__(self) -> int:
+        return 5
+
+    def to_dict(self) -> dict[str, dict[str, int]]:
+        """The corpus layout: ``{"C": {"N": .., "E": .., "S": .., "W": ..}, ..., "NT": {..}}``."""
+        return {strain.symbol: dict(self[strain]) for strain in STRAINS}
+
+    def to_array(self) -> np.ndarray:
+        """A copy in DDS ``resTable`` order: rows ``S H D C NT``, columns ``N E S W``."""
+        return self._cells.copy()
+
+    def to_list(self) -> list[list[int]]:
+        """Rows in corpus strain order ``C D H S NT``, columns ``N E S W``."""
+        return [self._cells[row].tolist() for row in _ROW]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, DDTable):
+            return bool(np.array_equal(self._cells, other._cells))
+        if isinstance(other, Mapping):
+            try:
+                return self.to_dict() == {k: dict(v) for k, v in other.items()}
+            except (TypeError, AttributeError):
+                return False
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self):
+        return (DDTable, (self._cells.tolist(),))
+
+    def __repr__(self) -> str:
+        return f"DDTable.from_dict({self.to_dict()!r})"
+
+    def __str__(self) -> str:
+        lines = ["    " + "".join(f"{s.symbol:>3}" for s in STRAINS)]
+        for seat in (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST):
+            cells = "".join(f"{self._cells[s.dds_index, seat]:>3}" for s in STRAINS)
+            lines.append(f"{seat.char}   {cells}")
+        return "\n".join(lines)
+
+
+class _SeatRow(dict):
+    """One strain's row: ``row["N"]`` or ``row[Seat.NORTH]``."""
+
+    def __getitem__(self, seat: str | Seat) -> int:  # type: ignore[override]
+        if isinstance(seat, Seat):
+            return super().__getitem__(seat.char)
+        if isinstance(seat, str) and seat not in self:
+            return super().__getitem__(Seat.from_char(seat).char)
+        return super().__getitem__(seat)
+
+
+def _full_deal_masks(deal: Deal | str) -> np.ndarray:
+    if isinstance(deal, str):
+        deal = Deal.from_pbn(deal)
+    if not isinstance(deal, Deal):
+        raise BridgeInputError(f"expected a Deal or a PBN deal string, got {type(deal).__name__}")
+    if deal.trick:
+        raise BridgeInputError(
+            "a DD table needs a deal at the start of a trick; use solve_position for a trick "
+            "in progress"
+        )
+    Deal(deal.hands).validate()
+    return np.array(deal.masks(), dtype=np.uint16)
+
+
+def dd_table(deal: Deal | str) -> DDTable:
+    """The DD table of one deal (or of an end position with equal hands), on this thread.
+
+    Accepts a :class:`Deal` or a PBN deal string; raises
+    :class:`~engines.bridge.cards.InvalidDealError` naming every defect.
+    """
+    from solvers.bridge import dd_table as kernel
+
+    return DDTable(kernel(_full_deal_masks(deal)))
+
+
+def dd_tables(
+    deals: Iterable[Deal | str], threads: int | None = None, *, chunk: int = 0
+) -> list[DDTable]:
+    """DD tables of any number of deals, solved on ``threads`` cores (None = all).
+
+    The native solver runs the deals in parallel with the GIL released; each
+    thread owns one bounded transposition table.  ``chunk`` > 0 solves that
+    many deals per native call (to bound the memory of the input arrays for
+    huge batches); results come back in input order.
+    """
+    from solvers.bridge import dd_tables as kernel
+
+    if threads is not None and threads < 1:
+        raise BridgeInputError(f"threads must be at least 1 (or None for all cores), got {threads}")
+    masks = [_full_deal_masks(deal) for deal in deals]
+    if not masks:
+        return []
+    step = chunk if chunk > 0 else len(masks)
+    tables: list[DDTable] = []
+    for start in range(0, len(masks), step):
+        block = np.stack(masks[start : start + step])
+        out = kernel(block, threads or 0)
+        tables.extend(DDTable(cells) for cells in out)
+    return tables
+
+
+def solve_position(
+    deal: Deal | str,
+    trump: Strain | str,
+    leader: Seat | str | None = None,
+    trick: Sequence[Card | str] = (),
+) -> dict[Card, int]:
+    """Tricks for the side to move after each of its legal cards (DDS SolveBoard, all cards).
+
+    ``deal`` holds the cards still in the hands (cards already played to the
+    current trick are *not* in them); ``trick`` lists those cards in play
+    order, led by ``leader`` (``leader`` may also come from ``deal.leader``).
+    The count includes the trick in progress.
+
+    >>> values = solve_position("N:AK... Q2... JT... 43...", "NT", "N")
+    >>> {str(card): tricks for card, tricks in values.items()}
+    {'SA': 2, 'SK': 2}
+    >>> solve_position("N:AK... Q2... JT... 43...", "NT", "N", ["S4"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    engines.bridge.cards.InvalidDealError: invalid deal ...: duplicate card S4; wrong hand size ...
+    """
+    from solvers.bridge import solve_position as kernel
+
+    if isinstance(deal, str):
+        deal = Deal.from_pbn(deal)
+    if not isinstance(deal, Deal):
+        raise BridgeInputError(f"expected a Deal or a PBN deal string, got {type(deal).__name__}")
+    strain = trump if isinstance(trump, Strain) else Strain.from_str(trump)
+    if leader is None:
+        leader = deal.leader
+    if leader is None:
+        raise BridgeInputError("solve_position needs the leader of the current trick")
+    seat = leader if isinstance(leader, Seat) else Seat.from_char(str(leader))
+    cards = [card if isinstance(card, Card) else Card.from_str(card) for card in trick] or list(
+        deal.trick
+    )
+    position = Deal(deal.hands, leader=seat, trick=cards).validate()
+    trick_array = np.array([[c.suit, c.rank - 2] for c in position.trick], dtype=np.int32)
+    suits, ranks, values = kernel(
+        np.array(position.masks(), dtype=np.uint16),
+        strain.suit_index,
+        int(seat),
+        trick_array.reshape(-1, 2),
+    )
+    result = {Card(int(s), int(r) + 2): int(v) for s, r, v in zip(suits, ranks, values)}
+    # the kernel groups equal cards; report them in hand order (suits S H D C, high first)
+    return {card: result[card] for card in sorted(result, key=lambda c: (c.suit, -c.rank))}
