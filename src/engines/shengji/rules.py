@@ -88,8 +88,6 @@ class TrumpContext:
         '10/S'
     """
 
-    __slots__ = ("__dict__", "level", "trump")
-
     def __init__(self, level: str | int, trump: str | int) -> None:
         self.level = parse_level(level)
         self.trump = parse_trump(trump)
