@@ -112,3 +112,16 @@ def test_structure_batches():
     bigger = batch.realise_shapes(leads, suits,
                                   [(*shape(lead, c), 1) for lead, c in zip(leads, ctxs)], ctxs)
     assert not bigger.any()  # and never one with a pair more
+
+
+def test_public_objects_pickle():
+    import pickle
+
+    ctx = TrumpContext("10", "S")
+    _ = ctx.tables  # a cached table must not break pickling
+    assert pickle.loads(pickle.dumps(ctx)) == ctx
+    follows = legal_follows("S2 S2 S3 S3 S4 H5", "S7 S7 S8 S8", ctx)
+    again = pickle.loads(pickle.dumps(follows))
+    assert again.count() == follows.count() == 1
+    res = check_throw("SA SK SK", ["SQ SQ", "S2", "S3"], ctx)
+    assert pickle.loads(pickle.dumps(res)) == res
