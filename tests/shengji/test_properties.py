@@ -29,6 +29,8 @@ def test_enumeration_equals_brute_force(position):
     expected = oracle.legal_follows(names(hand), names(lead), lvl, tr)
     assert got == expected
     assert follows.count() == len(expected)
+    # a fresh view counts without enumerating (closed forms and the pair DP)
+    assert legal_follows(hand, lead, ctx).count() == len(expected)
 
 
 @settings(max_examples=150, deadline=None)
@@ -39,7 +41,9 @@ def test_enumeration_with_several_pairs_at_one_position(position):
     follows = legal_follows(hand, lead, ctx)
     got = {tuple(sorted(names(row))) for row in follows.array}
     assert len(got) == follows.array.shape[0]
-    assert got == oracle.legal_follows(names(hand), names(lead), ctx.level_name, ctx.trump_name)
+    expected = oracle.legal_follows(names(hand), names(lead), ctx.level_name, ctx.trump_name)
+    assert got == expected
+    assert legal_follows(hand, lead, ctx).count() == len(expected)
 
 
 @settings(max_examples=300, deadline=None)

@@ -372,7 +372,36 @@ def count_follows(h, lead, esuit, pos, suit_cards, n_suit_cards):
                 caps[nitems] = h[c]
                 nitems += 1
         return _multiset_count(caps, nitems, n - hs if hs <= n else n)
+    if lam[0] == 1:
+        return _count_with_pairs(h, s, esuit, n, nl)
     return enumerate_follows(h, lead, esuit, pos, suit_cards, n_suit_cards).shape[0]
+
+
+@njit(cache=True)
+def _count_with_pairs(h, s, esuit, n, k):
+    """n-sub-multisets of suit ``s`` of ``h`` holding at least ``k`` pairs.
+
+    When λ* is k separate pairs, a play realises it exactly when it holds k
+    pairs, so the count is a small DP over the suit's cards by (size, pairs
+    capped at k) instead of an enumeration.
+    """
+    dp = np.zeros((n + 1, k + 1), dtype=np.int64)
+    dp[0, 0] = 1
+    for c in range(54):
+        if h[c] == 0 or esuit[c] != s:
+            continue
+        new = dp.copy()  # taking 0 copies
+        for size in range(n):
+            for pairs in range(k + 1):
+                ways = dp[size, pairs]
+                if ways == 0:
+                    continue
+                new[size + 1, pairs] += ways  # one copy
+                if h[c] == 2 and size + 2 <= n:
+                    q = pairs + 1 if pairs < k else k
+                    new[size + 2, q] += ways  # both copies: one more pair
+        dp = new
+    return dp[n, k]
 
 
 @njit(cache=True, parallel=True)
