@@ -169,3 +169,14 @@ def test_pbn_output_reads_back_through_the_bridge_reader(tmp_path):
         vul.get(d["vulnerability"], d["vulnerability"]) for d in expected
     ]
     assert [r.position_id for r in records] == ["1", "2", "3", "4", "5", "6"]
+
+
+def test_bridge_endings_have_equal_hands_and_need_json_lines(tmp_path, capsys):
+    for deal in bridge_deals(30, seed=6, cards=7):
+        hands = deal["pbn"][2:].split()
+        assert [sum(len(s) for s in h.split(".")) for h in hands] == [7] * 4
+    full = next(bridge_deals(1, seed=6))["pbn"]
+    assert next(bridge_deals(1, seed=6, cards=13))["pbn"] == full
+    assert main(["gen", "bridge", "-n", "2", "--cards", "5"]) == 2
+    assert "add -f jsonl" in capsys.readouterr().err
+    assert main(["gen", "bridge", "-n", "1", "--cards", "14", "-f", "jsonl"]) == 2

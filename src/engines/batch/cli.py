@@ -57,6 +57,13 @@ def _register_gen(subparsers: Any) -> None:
         "vulnerability cycle); default: dealer N, nobody vulnerable",
     )
     bridge.add_argument("--first-board", type=int, default=1, help="first board number (1)")
+    bridge.add_argument(
+        "--cards",
+        type=int,
+        default=13,
+        help="cards per hand: below 13 deals random endings of that many tricks "
+        "(JSON Lines only; 13)",
+    )
     bridge.set_defaults(func=_gen_bridge)
 
     rummikub = games.add_parser(
@@ -131,7 +138,11 @@ def _gen_bridge(args: argparse.Namespace) -> int:
     from engines.batch.generate import bridge_deals, write_pbn
 
     _check_count(args.count)
-    deals = bridge_deals(args.count, args.seed, rotate=args.rotate, first_board=args.first_board)
+    if args.cards != 13 and args.format == "pbn":
+        raise InputError("endings (--cards below 13) are written as JSON Lines: add -f jsonl")
+    deals = bridge_deals(
+        args.count, args.seed, rotate=args.rotate, first_board=args.first_board, cards=args.cards
+    )
     with _output(args.output) as out:
         if args.format == "pbn":
             write_pbn(deals, out, event=f"qipai gen bridge --seed {args.seed}")

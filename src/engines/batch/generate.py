@@ -47,8 +47,8 @@ _BRIDGE_RANKS = "AKQJT98765432"
 # -- bridge ------------------------------------------------------------------------------------
 
 
-def deal_pbn(cards: Sequence[int]) -> str:
-    """PBN deal string (North first) of a permutation of 0..51 (13 cards each to N, E, S, W).
+def deal_pbn(cards: Sequence[int], per_hand: int = 13) -> str:
+    """PBN deal string (North first): ``per_hand`` cards each to N, E, S, W from ``cards``.
 
     Card ``k`` is suit ``"SHDC"[k // 13]``, rank ``"AKQJT98765432"[k % 13]``.
 
@@ -57,7 +57,7 @@ def deal_pbn(cards: Sequence[int]) -> str:
     """
     hands = []
     for seat in range(4):
-        held = sorted(cards[13 * seat : 13 * seat + 13])
+        held = sorted(cards[per_hand * seat : per_hand * seat + per_hand])
         suits = [
             "".join(_BRIDGE_RANKS[k % 13] for k in held if k // 13 == suit) for suit in range(4)
         ]
@@ -66,25 +66,32 @@ def deal_pbn(cards: Sequence[int]) -> str:
 
 
 def bridge_deals(
-    count: int, seed: int = 0, *, rotate: bool = False, first_board: int = 1
+    count: int, seed: int = 0, *, rotate: bool = False, first_board: int = 1, cards: int = 13
 ) -> Iterator[dict[str, Any]]:
     """``count`` random deals as dicts: ``id``, ``board``, ``dealer``, ``vulnerability``, ``pbn``.
 
     Without ``rotate`` every board is dealt by North with nobody vulnerable;
     with it, dealer and vulnerability follow the board number (dealer N, E, S,
-    W; vulnerability in the standard 16-board cycle).
+    W; vulnerability in the standard 16-board cycle).  ``cards`` < 13 deals
+    random endings with ``cards`` tricks to play: North gets the first
+    ``cards`` cards of the shuffle, East the next ``cards``, and so on.
+
+    >>> next(bridge_deals(1, seed=2, cards=3))["pbn"]
+    'N:5.Q.J. T8.6.. .5.A.2 6.3.6.'
     """
+    if not 1 <= cards <= 13:
+        raise InputError(f"cards per hand must be 1..13, got {cards}")
     rng = random.Random(seed)
     for i in range(count):
         board = first_board + i
-        cards = list(range(52))
-        rng.shuffle(cards)
+        deck = list(range(52))
+        rng.shuffle(deck)
         yield {
             "id": f"gb{seed}-{board:06d}",
             "board": board,
             "dealer": SEATS[(board - 1) % 4] if rotate else "N",
             "vulnerability": ROTATION_VULNERABILITY[(board - 1) % 16] if rotate else "None",
-            "pbn": deal_pbn(cards),
+            "pbn": deal_pbn(deck, cards),
         }
 
 
