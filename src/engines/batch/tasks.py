@@ -359,3 +359,89 @@ for _objective, _what in (("tiles", "most rack tiles"), ("value", "most face val
             result_kind="rummikub-move",
         )
     )
+
+
+# -- bridge -------------------------------------------------------------------------------------
+#
+# Deals from PBN files (one record per board with a Deal tag) or JSON Lines
+# (``pbn`` or ``deal``, optional ``dealer`` and ``vulnerability``/``vul``).  The
+# payload holds the deal written from North by the engine, so the same deal
+# written from another seat, with ``10`` for ``T`` or its suits in another
+# order, hashes alike.  ``bridge-table`` does not depend on the dealer or the
+# vulnerability, so its payload leaves them out.
+
+
+def _bridge_deal(obj: dict[str, Any]) -> str:
+    from engines.bridge import Deal
+
+    text = _field(obj, "pbn", "deal")
+    if not isinstance(text, str):
+        raise InputError("field 'pbn' must be a PBN deal string")
+    return Deal.from_pbn(text).to_pbn()
+
+
+def _bridge_table_prepare(obj: dict[str, Any]) -> dict[str, Any]:
+    return {"pbn": _bridge_deal(obj)}
+
+
+def _bridge_par_prepare(obj: dict[str, Any]) -> dict[str, Any]:
+    from engines.bridge.seats import Seat, parse_vulnerability
+
+    dealer = _field(obj, "dealer", default="N", required=False)
+    vul = _field(obj, "vulnerability", "vul", "vulnerable", default="None", required=False)
+    if not isinstance(dealer, str) or not isinstance(vul, str):
+        raise InputError("'dealer' and 'vulnerability' must be strings such as \"N\", \"EW\"")
+    deal = _bridge_deal(obj)
+    if any(len(hand.split(".")) != 4 or len(hand) != 16 for hand in deal[2:].split()):
+        # 13 cards and three dots: par assumes all 13 tricks are still to play.
+        raise InputError(f"par needs a full deal (13 cards each), got {deal}")
+    return {
+        "pbn": deal,
+        "dealer": Seat.from_char(dealer).char,
+        "vulnerability": parse_vulnerability(vul),
+    }
+
+
+def _bridge_tables(payloads: list[dict[str, Any]], threads: int) -> list[dict[str, Any]]:
+    from engines.bridge import Deal
+    from engines.bridge.dd import dd_tables
+
+    tables = dd_tables([Deal.from_pbn(p["pbn"]) for p in payloads], threads=threads)
+    return [t.to_dict() for t in tables]
+
+
+def _bridge_par(payloads: list[dict[str, Any]], threads: int) -> list[dict[str, Any]]:
+    from engines.bridge.par import par
+
+    out = []
+    for payload, table in zip(payloads, _bridge_tables(payloads, threads)):
+        result = par(table, payload["dealer"], payload["vulnerability"])
+        out.append({"table": table, "par": result.to_dict()})
+    return out
+
+
+register_task(
+    Task(
+        "bridge-table",
+        "bridge",
+        "bridge double-dummy table → {strain: {declarer: tricks}} (C D H S NT × N E S W)",
+        _bridge_table_prepare,
+        _bridge_tables,
+        native_threads=True,
+        chunk_size=8,
+        result_kind="dd-table",
+    )
+)
+register_task(
+    Task(
+        "bridge-par",
+        "bridge",
+        "bridge DD table and dealer par for the board's dealer and vulnerability → "
+        "table, par {score (NS), contracts}",
+        _bridge_par_prepare,
+        _bridge_par,
+        native_threads=True,
+        chunk_size=8,
+        result_kind="dd-par",
+    )
+)
