@@ -170,11 +170,17 @@ def _count(db: Path) -> int:
 def test_kill_9_half_way_then_the_same_command_completes_40_deals(tmp_path):
     from engines.bridge.dd import dd_table
 
-    # 40 random ten-card endings: a few seconds of solving, so the kill lands half-way.
-    path = _endings(tmp_path, 40, seed=40, cards=10)
+    # 40 random deals that take the solver a few seconds in all, so that the kill lands
+    # half-way: ten-card endings, or full deals once the solver makes those cheap.
+    sample = [d["pbn"] for d in bridge_deals(3, seed=41, cards=10)]
+    start = time.perf_counter()
+    for pbn in sample:
+        dd_table(pbn)
+    cards = 10 if (time.perf_counter() - start) / 3 > 0.02 else 13
+    path = _endings(tmp_path, 40, seed=40, cards=cards)
     db = tmp_path / "r.sqlite"
     cmd = [sys.executable, "-m", "engines", "batch", str(path), "--task", "bridge-table"]
-    cmd += ["--db", str(db), "-j", "2", "--chunk-size", "2", "--no-progress"]
+    cmd += ["--db", str(db), "-j", "1", "--chunk-size", "1", "--no-progress"]
     proc = subprocess.Popen(cmd, stderr=subprocess.DEVNULL)
     deadline = time.time() + 300
     while _count(db) < 6 and time.time() < deadline and proc.poll() is None:
