@@ -315,7 +315,9 @@ def _run(
     size = max(1, chunk_size or task.chunk_size)
     summary = BatchSummary(task=task.name)
     run_id = db.begin_run(task.name, list(paths), workers=backend.workers, mode=backend.mode)
-    bar = progress_bar(total=count_positions(paths), desc=task.name, unit="pos", enabled=progress)
+    # Standard input cannot be counted ahead: then the bar counts without a total.
+    total = None if "-" in paths else count_positions(paths)
+    bar = progress_bar(total=total, desc=task.name, unit="pos", enabled=progress)
     started = time.perf_counter()
     pending: dict[Any, list[_Item]] = {}
 

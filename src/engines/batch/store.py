@@ -129,6 +129,8 @@ class ResultStore:
                     f"{self.path}: result store schema {found[0]}, this qipai reads "
                     f"{SCHEMA_VERSION}"
                 )
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"{self.path}: cannot open the result database: {exc}") from exc
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: not a qipai result database: {exc}") from exc
 
