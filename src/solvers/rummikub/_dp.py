@@ -123,10 +123,10 @@ def _lookup(table, bits, lo, key):
 def _drop_dominated(table, bits, lo, hi, keys, score):
     """Mark (``keys[i] = -1``) the states of a closed layer that another state dominates.
 
-    In one colour, a run of length 1 that is one of length 2 instead, a run of length 2
-    that is one of length >= 3 instead, or one more run of length >= 3, never loses an
-    option (longer runs need fewer tiles; a long run may end anywhere), so a state with
-    such a neighbour of at least its score cannot be better.  The order is strict, so
+    In one colour, a run of length 1 that is one of length 2 or >= 3 instead, a run of
+    length 2 that is one of length >= 3 instead, or one more run of length >= 3, never
+    loses an option (longer runs need fewer tiles; a long run may end anywhere), so a
+    state with such a neighbour of at least its score cannot be better.  The order is strict, so
     every dropped state keeps a live dominator.
     """
     for i in range(lo, hi):
@@ -151,6 +151,11 @@ def _drop_dominated(table, bits, lo, hi, keys, score):
                     break
             if a2 > 0:
                 j = _lookup(table, bits, lo, base | (np.int64(a1 + 5 * (a2 - 1) + 25 * (a3 + 1))
+                                                     << (7 * c)))
+                if j >= 0 and score[j] >= sc:
+                    break
+            if a1 > 0:
+                j = _lookup(table, bits, lo, base | (np.int64(a1 - 1 + 5 * a2 + 25 * (a3 + 1))
                                                      << (7 * c)))
                 if j >= 0 and score[j] >= sc:
                     break
