@@ -159,6 +159,8 @@ def _counts(tiles: Iterable[Tile]) -> tuple[np.ndarray, int]:
 
 def objective_weights(objective: str) -> tuple[np.ndarray, int]:
     """Per-tile gains that encode an objective and its tie-breaks in one integer score."""
+    if objective in _WEIGHTS:
+        return _WEIGHTS[objective]
     numbers = np.arange(1, 14, dtype=np.int64)
     if objective == "tiles":
         w = _BIG + _MID * numbers
@@ -168,7 +170,12 @@ def objective_weights(objective: str) -> tuple[np.ndarray, int]:
         jw = _MID - 1
     else:
         raise RummikubInputError(f"unknown objective {objective!r}; choose 'tiles' or 'value'")
-    return np.broadcast_to(w, (4, 13)).copy(), jw
+    weights = np.broadcast_to(w, (4, 13)).copy()  # shared between calls; kernels only read
+    _WEIGHTS[objective] = (weights, jw)
+    return weights, jw
+
+
+_WEIGHTS: dict[str, tuple[np.ndarray, int]] = {}
 
 
 _TILE = [[Tile(c, n) for n in range(14)] for c in COLOURS]
@@ -205,7 +212,12 @@ def _solve(
     if not problems:
         return []
     cols = list(zip(*problems))
-    arrays = [np.asarray(np.stack(cols[i]) if i in (0, 1, 4) else cols[i]) for i in range(7)]
+    if len(problems) == 1:
+        arrays = [np.asarray(c[0])[None] if i in (0, 1, 4) else np.asarray(c)
+                  for i, c in enumerate(cols)]
+    else:
+        arrays = [np.asarray(np.stack(cols[i]) if i in (0, 1, 4) else cols[i])
+                  for i in range(7)]
     old_threads = None
     if threads is not None:
         import numba

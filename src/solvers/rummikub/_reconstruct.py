@@ -25,7 +25,10 @@ def build_sets(choice: np.ndarray, group_jokers: np.ndarray) -> list[list[Placed
     """``choice[c, v-1] = (run tiles, group tiles, run jokers)``, ``group_jokers[v-1]``."""
     sets: list[list[Placed]] = []
     ch = choice.tolist()
+    in_runs = (choice[:, :, 0] + choice[:, :, 2]).any(axis=1).tolist()
     for c in range(NCOL):
+        if not in_runs[c]:
+            continue
         open_runs: list[list[Placed]] = []
         for v, (ur, _, jr) in enumerate(ch[c]):
             if not open_runs and ur + jr == 0:
@@ -46,11 +49,10 @@ def build_sets(choice: np.ndarray, group_jokers: np.ndarray) -> list[list[Placed
                 raise AssertionError("kernel choice leaves a run of length < 3 at 13")
             sets.append(run)
     jg_list = group_jokers.tolist()
-    for v in range(NNUM):
+    busy = (choice[:, :, 1].any(axis=0) | (group_jokers > 0)).nonzero()[0].tolist()
+    for v in busy:
         ug = [ch[c][v][1] for c in range(NCOL)]
         jg = jg_list[v]
-        if jg == 0 and not any(ug):
-            continue
         parts = partition_groups(ug, jg)
         if parts is None:
             raise AssertionError("kernel chose an infeasible group profile")
