@@ -5,7 +5,7 @@ layout); the engine in :mod:`engines.rummikub` parses tiles, validates input,
 and turns the kernel's choices into sets with :func:`build_sets`.
 """
 
-from solvers.rummikub._dp import MELD_TARGET, NCOL, NNUM, solve_arrays, solve_batch
+from solvers.rummikub._dp import MELD_TARGET, NCOL, NNUM, solve_arrays, solve_batch, warmup
 from solvers.rummikub._groups import GROUP_OK, partition_groups
 from solvers.rummikub._reconstruct import build_sets
 
@@ -18,4 +18,5 @@ __all__ = [
     "partition_groups",
     "solve_arrays",
     "solve_batch",
+    "warmup",
 ]

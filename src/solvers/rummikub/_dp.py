@@ -456,6 +456,16 @@ def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, parallel=
     """Allocate outputs and run :func:`solve_batch` (see the module docstring for shapes).
 
     ``parallel=None`` uses the thread pool only for batches of more than one position.
+    Returns ``(status, best, choice, group_jokers, stats)``.
+
+    >>> must = np.zeros((1, 4, 13), np.int64)
+    >>> opt = np.zeros((1, 4, 13), np.int64)
+    >>> opt[0, 1, 4:7] = 1                      # rack R5 R6 R7
+    >>> weight = np.ones((1, 4, 13), np.int64)   # one point per tile placed
+    >>> one, zero = np.ones(1, np.int64), np.zeros(1, np.int64)
+    >>> status, best, choice, gj, _ = solve_arrays(must, opt, zero, zero, weight, one, zero)
+    >>> int(status[0]), int(best[0]), choice[0, 1, 4:7, 0].tolist()
+    (1, 3, [1, 1, 1])
     """
     n = must.shape[0]
     status = np.zeros(n, np.int64)
@@ -482,3 +492,14 @@ def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, parallel=
         stats,
     )
     return status, best, choice, group_jokers, stats
+
+
+def warmup() -> None:
+    """Compile (or load from the cache) both kernels, so timings exclude compilation."""
+    must = np.zeros((2, NCOL, NNUM), np.int64)
+    opt = np.zeros((2, NCOL, NNUM), np.int64)
+    opt[:, 0, :3] = 1
+    z = np.zeros(2, np.int64)
+    w = np.ones((2, NCOL, NNUM), np.int64)
+    solve_arrays(must[:1], opt[:1], z[:1], z[:1], w[:1], z[:1] + 1, z[:1])
+    solve_arrays(must, opt, z, z, w, z + 1, z)
