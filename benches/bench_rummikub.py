@@ -24,6 +24,7 @@ import pytest
 
 from engines.rummikub import best_move, best_moves
 from engines.rummikub.position import Position
+from solvers.rummikub import warmup
 
 BANDS = (0, 20, 40, 60, 80)
 COLOURS = "KROB"
@@ -109,6 +110,7 @@ def ours(pos: dict):
 
 
 def _warm_up(stock: Stock | None) -> None:
+    warmup()
     p = band_positions(40, True, 2)[0]
     for _ in range(2):
         ours(p)

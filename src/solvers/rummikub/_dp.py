@@ -2,13 +2,17 @@
 
 Design (after van Rijn, Takes & Vis 2015, extended to jokers and the initial
 meld): the state between number v-1 and v records, per colour, how many open
-runs end at v-1 with length 1, 2 and >= 3 (``a1, a2, a3``), the jokers placed
-so far (``ju``) and, in initial-meld mode, the meld value so far capped at 30.
-Each number is processed colour by colour (four sub-steps that also carry how
-many colours gave one or two tiles to groups, ``n1``/``n2``), then one group
-sub-step chooses the jokers joining groups and checks group feasibility.  Every
-sub-step is a layer of states kept in a flat buffer with one parent pointer and
-one choice per state, so the optimal arrangement is replayed afterwards.
+runs end at v-1 with length 1, 2 and >= 3 (``a1, a2, a3``; up to four runs per
+colour with jokers), the jokers placed so far (``ju``) and, in initial-meld mode,
+the meld value so far capped at 30.  Each number is processed colour by colour,
+fewest choices first (sub-steps that also carry how many colours gave one or two
+tiles to groups, ``n1``/``n2``); the last colour's sub-step also chooses the
+jokers joining groups, checks group feasibility and closes the number (short
+runs that cannot continue kill the state, long runs that cannot be extended
+end).  Every sub-step is a layer of states in a flat buffer with one parent
+pointer and one choice per state, so the optimal arrangement is replayed
+afterwards; closed layers drop states that a neighbour dominates (see
+:func:`_drop_dominated`).
 
 State key bits: colour c's ``a1 + 5*a2 + 25*a3`` at ``7*c`` (28 bits), ``ju`` at
 28, ``n1`` at 30, ``n2`` at 33, meld value at 36, and inside a number the jokers
@@ -19,10 +23,12 @@ Inputs are clean integer arrays (the engine validates text):
 - ``must[c, v-1]``: tiles of colour c and number v that must be placed (table tiles);
 - ``opt[c, v-1]``: tiles that may be placed (rack tiles); ``must + opt <= 2``;
 - ``must_j``/``opt_j``: jokers that must / may be placed;
-- ``weight[c, v-1]``: gain per optional tile placed; ``joker_weight``: gain per optional joker;
+- ``weight[c, v-1]``: gain per optional tile placed; ``joker_weight``: gain per joker
+  beyond ``must_j`` placed;
 - ``meld``: 1 in initial-meld mode (everything placed must be worth >= 30).
 
-Outputs: status (1 solved, 0 no feasible arrangement), the best score, and the
+Outputs: status (1 solved, 0 no feasible arrangement), the best score (sum of the
+gains), and the
 choice per colour and number ``choice[c, v-1] = (real run tiles, real group
 tiles, run jokers)`` plus ``group_jokers[v-1]``.
 """
