@@ -64,12 +64,17 @@ class TaskStats:
             f"  positions          {self.positions}",
             f"  solver errors      {self.errors}",
             f"  bad input lines    {self.bad_inputs}",
-            f"  throughput         {self.throughput:.1f} positions/s "
+            f"  throughput         {_rate(self.throughput)} positions/s "
             f"(wall {self.wall_seconds:.1f} s over the runs that computed them)",
             f"  seconds/position   p50 {_fmt(self.p50)}  p90 {_fmt(self.p90)}  "
             f"p99 {_fmt(self.p99)}  mean {_fmt(self.mean)}",
             f"  solver version     {', '.join(self.versions)}",
         ]
+
+
+def _rate(per_second: float) -> str:
+    """Three significant digits: 0.0968, 12.3, 3160."""
+    return f"{per_second:.3g}" if per_second < 1000 else f"{per_second:.0f}"
 
 
 def _fmt(seconds: float) -> str:
@@ -355,7 +360,7 @@ def _html(store: ResultStore, figs: Sequence[Figure]) -> str:
     )
     rows = "".join(
         f"<tr><td>{html.escape(s.task)}</td><td>{s.positions}</td><td>{s.errors}</td>"
-        f"<td>{s.bad_inputs}</td><td>{s.throughput:.1f}</td><td>{_fmt(s.p50)}</td>"
+        f"<td>{s.bad_inputs}</td><td>{_rate(s.throughput)}</td><td>{_fmt(s.p50)}</td>"
         f"<td>{_fmt(s.p90)}</td><td>{_fmt(s.p99)}</td><td>{_fmt(s.mean)}</td>"
         f"<td>{html.escape(', '.join(s.versions))}</td></tr>"
         for s in stats
