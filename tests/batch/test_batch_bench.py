@@ -54,3 +54,23 @@ def test_bench_skips_a_missing_reference_with_a_message(monkeypatch, tmp_path):
 def test_bench_rejects_bad_arguments(capsys):
     assert main(["bench", "rummikub", "-r", "0"]) == 2
     assert "--repeat must be >= 1" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not _has("engines.bridge.dd"), reason="bridge DD solver not in this build")
+@pytest.mark.skipif(not _has("endplay"), reason="endplay not installed")
+def test_bench_bridge_on_a_file_agrees_with_dds(tmp_path, capsys):
+    from pathlib import Path
+
+    corpus = Path(__file__).resolve().parents[1] / "data" / "bridge" / "deals.jsonl"
+    if not corpus.is_file():
+        pytest.skip("no bridge corpus in this checkout")
+    # Two hand-picked deals our solver finishes in well under a second.
+    wanted = ("db-special-00-flat4333", "db-special-01-one-suit-each")
+    lines = [x for x in corpus.read_text().splitlines() if json.loads(x)["id"] in wanted]
+    path = tmp_path / "two.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["bench", "bridge", str(path), "-r", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "qipai bench bridge: 2 positions, 1 runs each" in out
+    assert "endplay/DDS calc_dd_table (1 thread)" in out and "ratio ours/reference" in out
+    assert "answers agree on 2/2 positions" in out
