@@ -5,7 +5,7 @@ Plain Python over lists of cards, no pruning beyond memoising whole positions.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 Card = tuple[int, int]  # (suit 0..3 in S H D C order, rank 2..14)
 
@@ -34,7 +34,7 @@ def solve(
 ) -> dict[Card, int]:
     """Tricks (current one included) for the side to move after each legal card."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(hands: tuple[frozenset[Card], ...], leader: int, trick: tuple[Card, ...]) -> int:
         """Tricks N-S take from here."""
         if not trick and not any(hands):

@@ -28,6 +28,7 @@ import numpy as np
 
 from solvers.bridge._bits cimport lsb, msb, popcount
 from solvers.bridge._moves cimport gen_moves, order_moves
+from solvers.bridge._later_tricks cimport later_tricks
 from solvers.bridge._quick_tricks cimport quick_tricks
 from solvers.bridge._trans_table cimport (
     tt_free,
@@ -41,15 +42,17 @@ from solvers.bridge._trans_table cimport (
 from solvers.bridge._types cimport MAX_PLY, NOTRUMP, Ctx, Move, TransTable
 
 cdef enum:
-    LOG_ENTRIES = 19   # 512k entries of 48 bytes: 24 MB a thread
-    LOG_BUCKETS = 17
+    LOG_ENTRIES = 20   # 1M entries of 48 bytes: 48 MB a thread
+    LOG_BUCKETS = 18
 
 
-cdef int _features = 3  # bit 0: transposition table, bit 1: quick tricks (tests turn them off)
+# bit 0: transposition table, 1: quick tricks, 2: later tricks, 3: small-card pruning
+cdef int _features = 15
 
 
 def _set_features(int features):
-    """Switch search features off for differential tests: bit 0 TT, bit 1 quick tricks."""
+    """Switch search features off for differential tests (bits: TT, quick tricks,
+    later tricks, small-card pruning)."""
     global _features
     _features = features
 
@@ -112,10 +115,12 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
     cdef uint16_t bit
     cdef int ts[4]
     cdef int tr[4]
+    cdef int small[4]
     c.nodes += 1
     if c.pos == 0:
         n = popcount(c.hands[seat][0]) + popcount(c.hands[seat][1]) \
             + popcount(c.hands[seat][2]) + popcount(c.hands[seat][3])
+        c.trick_nodes[n] += 1
         if c.tricks_max >= target:
             _clear(wm)
             return 1
@@ -137,13 +142,25 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
         if (_features & 2) and quick_tricks(c, seat, wm) >= threshold:
             c.qt_cutoffs += 1
             return leader_max
+        if (_features & 4) and n - later_tricks(c, seat, wm) < threshold:
+            c.lt_cutoffs += 1
+            return not leader_max
     nm = gen_moves(c, seat, moves)
     order_moves(c, seat, moves, nm, ply)
     mover_max = (seat & 1) == c.max_side
     _clear(acc)
+    small[0] = -1
+    small[1] = -1
+    small[2] = -1
+    small[3] = -1
     for i in range(nm):
         s = moves[i].suit
         r = moves[i].rank
+        if r < small[s]:
+            # small-card pruning: a lower card of this suit was searched and neither it
+            # nor this one reaches the lowest rank that mattered below it: same result
+            c.small_skips += 1
+            continue
         bit = <uint16_t>(1u << r)
         c.hands[seat][s] ^= bit
         c.trick_suit[c.pos] = s
@@ -203,6 +220,10 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
         acc[1] |= cwm[1]
         acc[2] |= cwm[2]
         acc[3] |= cwm[3]
+        if _features & 8:
+            k = lsb(cwm[s]) if cwm[s] else 13
+            if r < k and k > small[s]:
+                small[s] = k
     if cut:
         res = mover_max
         if i == 0:
@@ -345,6 +366,9 @@ cdef void _fill_stats(Ctx* c, dict stats):
     stats["tt_resets"] = stats.get("tt_resets", 0) + c.tt.resets
     stats["quick_trick_cutoffs"] = stats.get("quick_trick_cutoffs", 0) + c.qt_cutoffs
     stats["root_searches"] = stats.get("root_searches", 0) + c.root_searches
+    stats["later_trick_cutoffs"] = stats.get("later_trick_cutoffs", 0) + c.lt_cutoffs
+    stats["trick_nodes"] = [c.trick_nodes[k] for k in range(14)]
+    stats["small_card_skips"] = stats.get("small_card_skips", 0) + c.small_skips
     for k in range(4):
         key = f"cutoffs_pos{k}"
         first, later, none = stats.get(key, (0, 0, 0))
@@ -502,3 +526,26 @@ cdef void _restore(Ctx* c, Ctx* saved) noexcept nogil:
     c.tt = tt
     c.nodes = nodes
     c.qt_cutoffs = qt
+
+
+def leader_tricks(const uint16_t[:, :] hands, int trump, int leader, dict stats=None):
+    """Tricks the side of ``leader`` takes when it leads to the first trick (one DD cell)."""
+    if hands.shape[0] != 4 or hands.shape[1] != 4:
+        raise ValueError("hands must have shape (4, 4)")
+    cdef Ctx* c = <Ctx*>malloc(sizeof(Ctx))
+    cdef int n = 0, result
+    if c == NULL:
+        raise MemoryError()
+    if _ctx_init(c) != 0:
+        free(c)
+        raise MemoryError("cannot allocate the transposition table")
+    with nogil:
+        _setup(c, hands, trump)
+        n = popcount(hands[leader, 0]) + popcount(hands[leader, 1]) \
+            + popcount(hands[leader, 2]) + popcount(hands[leader, 3])
+        result = _leader_tricks(c, leader, (n + 1) // 2)
+    if stats is not None:
+        _fill_stats(c, stats)
+    tt_free(&c.tt)
+    free(c)
+    return result

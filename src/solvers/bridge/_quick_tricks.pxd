@@ -19,8 +19,12 @@ from solvers.bridge._bits cimport lsb, msb, popcount
 from solvers.bridge._types cimport NOTRUMP, Ctx
 
 
-cdef inline int _cashable(Ctx* c, int hand, int s, int* low_bit) noexcept nogil:
-    """Winners ``hand`` can cash in suit ``s`` while on lead, capped by ruffs."""
+cdef inline int _cashable(Ctx* c, int hand, int s, int drawn, int* low_bit) noexcept nogil:
+    """Winners ``hand`` can cash in suit ``s`` while on lead, capped by ruffs.
+
+    ``drawn``: rounds of trumps the hand cashes first (its top trumps), which
+    strip opponents with that many trumps or fewer.
+    """
     cdef unsigned int mine = c.hands[hand][s]
     cdef unsigned int others
     cdef int w, k, limit, opp
@@ -36,12 +40,14 @@ cdef inline int _cashable(Ctx* c, int hand, int s, int* low_bit) noexcept nogil:
     if w == 0:
         return 0
     if c.trump != NOTRUMP and s != c.trump:
+        # an opponent who still has trumps after ``drawn`` rounds of trumps can ruff
+        # once out of the suit
         limit = 13
         opp = (hand + 1) & 3
-        if c.hands[opp][c.trump] and popcount(c.hands[opp][s]) < limit:
+        if popcount(c.hands[opp][c.trump]) > drawn and popcount(c.hands[opp][s]) < limit:
             limit = popcount(c.hands[opp][s])
         opp = (hand + 3) & 3
-        if c.hands[opp][c.trump] and popcount(c.hands[opp][s]) < limit:
+        if popcount(c.hands[opp][c.trump]) > drawn and popcount(c.hands[opp][s]) < limit:
             limit = popcount(c.hands[opp][s])
         if w > limit:
             w = limit
@@ -64,9 +70,12 @@ cdef inline int quick_tricks(Ctx* c, int leader, uint16_t* wm) noexcept nogil:
     cdef int low, entry_suit = -1, entry_low = -1, pw, p_total
     cdef unsigned int opp_cards, mine
     cdef uint16_t pwm[4]
+    cdef int drawn = 0
+    if c.trump != NOTRUMP:
+        drawn = _cashable(c, leader, c.trump, 0, &low)
     for s in range(4):
         wm[s] = 0
-        w = _cashable(c, leader, s, &low)
+        w = _cashable(c, leader, s, drawn, &low)
         if w:
             total += w
             if low >= 0:
@@ -76,8 +85,11 @@ cdef inline int quick_tricks(Ctx* c, int leader, uint16_t* wm) noexcept nogil:
     p_total = 0
     for s in range(4):
         pwm[s] = 0
+    drawn = 0
+    if c.trump != NOTRUMP:
+        drawn = _cashable(c, partner, c.trump, 0, &low)
     for s in range(4):
-        w = _cashable(c, partner, s, &low)
+        w = _cashable(c, partner, s, drawn, &low)
         if w:
             p_total += w
             if low >= 0:
@@ -87,8 +99,8 @@ cdef inline int quick_tricks(Ctx* c, int leader, uint16_t* wm) noexcept nogil:
             mine = c.hands[leader][s]
             if not mine or not c.hands[partner][s]:
                 continue
-            if pwm[s] == 0:
-                continue  # partner has no sure winner here to overtake with
+            if pwm[s] == 0 or _cashable(c, partner, s, 0, &low) == 0:
+                continue  # no sure winner of partner's to enter with, before trumps are drawn
             # partner's lowest counted winner must beat all of the opponents' cards
             # (it does by construction) and the leader must be able to play under it
             if lsb(mine) > msb(c.hands[partner][s]):

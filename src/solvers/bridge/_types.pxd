@@ -57,6 +57,9 @@ cdef struct Ctx:
     int64_t nodes
     int64_t qt_cutoffs
     int64_t root_searches
+    int64_t lt_cutoffs
+    int64_t trick_nodes[14]   # trick-start nodes by tricks left
+    int64_t small_skips
     int64_t cut_first[4]   # cutoffs by the first move tried, by position in the trick
     int64_t cut_later[4]   # cutoffs by a later move
     int64_t no_cut[4]      # nodes where every move was searched

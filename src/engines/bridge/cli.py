@@ -1,0 +1,177 @@
+"""``qipai bridge table``, ``qipai bridge solve`` and ``qipai bridge verify``.
+
+``table FILE`` solves the DD table of every board of a PBN file (or of a plain
+file with one ``N:…`` deal a line) on ``-j`` threads, with a progress bar on a
+terminal; text grids by default (rows ``N S E W``, columns ``C D H S NT``, as
+endplay prints them), ``--json`` for JSON Lines in the corpus layout.
+
+``solve DEAL --trump S --leader W [--trick SA,S2]`` prints, for the side to
+move in an end position, the tricks after each legal card (DDS SolveBoard).
+
+``verify FILE.jsonl`` recomputes reference records (deals with ``dd``,
+positions with card ``solutions``) and prints every difference, then
+``verified N records: K match, M differ``; exit status 1 when anything differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from engines.bridge.seats import BridgeInputError
+
+__all__ = ["register"]
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    """Add ``table``, ``solve`` and ``verify`` to the ``qipai bridge`` group."""
+    table = commands.add_parser(
+        "table",
+        help="double-dummy table of every deal in a PBN or deal-per-line file",
+        description=__doc__.split("\n\n")[1],
+    )
+    table.add_argument("file", type=Path, metavar="FILE", help="PBN file or one deal a line")
+    table.add_argument("--json", action="store_true", help="JSON Lines, one board a line")
+    table.add_argument(
+        "-j", "--threads", type=int, default=None, help="solver threads (default: all cores)"
+    )
+    progress = table.add_mutually_exclusive_group()
+    progress.add_argument(
+        "--progress", dest="progress", action="store_true", default=None, help="always show a bar"
+    )
+    progress.add_argument("--no-progress", dest="progress", action="store_false", help="no bar")
+    table.set_defaults(func=_run_table)
+
+    solve = commands.add_parser(
+        "solve",
+        help="tricks after each legal card of an end position (mid-trick allowed)",
+        description=__doc__.split("\n\n")[2],
+    )
+    solve.add_argument(
+        "deal", help='remaining hands as a PBN deal, e.g. "N:AK... Q2... JT... 43..."'
+    )
+    solve.add_argument("-t", "--trump", required=True, help="C, D, H, S or NT")
+    solve.add_argument("-l", "--leader", required=True, help="seat that led the current trick")
+    solve.add_argument(
+        "--trick", default="", help="cards already played to the trick, e.g. SA,S2 (lead first)"
+    )
+    solve.add_argument("--json", action="store_true", help="print one JSON object")
+    solve.set_defaults(func=_run_solve)
+
+    verify = commands.add_parser(
+        "verify",
+        help="recompute DD tables / position solutions of a JSON Lines file and diff them",
+        description=__doc__.split("\n\n")[3],
+    )
+    verify.add_argument("file", type=Path, metavar="FILE.jsonl")
+    verify.add_argument(
+        "-j", "--threads", type=int, default=None, help="solver threads (default: all cores)"
+    )
+    verify.set_defaults(func=_run_verify)
+
+
+def _read_boards(path: Path):
+    from engines.bridge.pbn import read_deal_file
+
+    boards = read_deal_file(path)
+    good, bad = [], 0
+    for board in boards:
+        if board.errors or board.deal is None:
+            bad += 1
+            for error in board.errors or []:
+                print(
+                    f"qipai: {path}:{error.line}: {error.board}: {error.message}", file=sys.stderr
+                )
+            if not board.errors:
+                print(f"qipai: {path}: {board.label}: no deal", file=sys.stderr)
+        else:
+            good.append(board)
+    return good, bad
+
+
+def _run_table(args: argparse.Namespace) -> int:
+    from engines.bridge.dd import dd_tables
+    from engines.progress import progress_bar
+    from solvers._parallel import max_threads
+
+    if args.threads is not None and args.threads < 1:
+        raise BridgeInputError(f"--threads must be at least 1, got {args.threads}")
+    boards, bad = _read_boards(args.file)
+    threads = args.threads or max_threads()
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    # with a bar, solve in blocks so it can move; without, one call keeps every core busy
+    block = 4 * threads if show else max(len(boards), 1)
+    bar = progress_bar(total=len(boards), desc="DD tables", unit="deal", enabled=show)
+    out = sys.stdout
+    try:
+        for start in range(0, len(boards), block):
+            chunk = boards[start : start + block]
+            tables = dd_tables([b.deal for b in chunk], threads=threads)
+            for board, table in zip(chunk, tables):
+                _print_table(out, board, table, args.json)
+            bar.update(len(chunk))
+    finally:
+        bar.close()
+    return 1 if bad else 0
+
+
+def _print_table(out, board, table, as_json: bool) -> None:
+    pbn = board.deal.to_pbn()
+    if as_json:
+        record = {"pbn": pbn, "dd": table.to_dict()}
+        if board.board_number is not None:
+            record = {"board": board.board_number, **record}
+        print(json.dumps(record), file=out)
+    else:
+        print(f"{board.label}: {pbn}", file=out)
+        print(table, file=out)
+        print(file=out)
+
+
+def _run_solve(args: argparse.Namespace) -> int:
+    from engines.bridge.dd import solve_position
+
+    trick = [card for card in args.trick.replace(",", " ").split() if card]
+    values = solve_position(args.deal, args.trump, args.leader, trick)
+    if args.json:
+        print(json.dumps({str(card): tricks for card, tricks in values.items()}))
+    else:
+        best = max(values.values())
+        for card, tricks in values.items():
+            print(f"{card} {tricks}{'  *' if tricks == best else ''}")
+    return 0
+
+
+def _run_verify(args: argparse.Namespace) -> int:
+    from engines.bridge.dd import dd_tables
+    from engines.bridge.verify import (
+        deal_record_mismatches,
+        position_record_mismatches,
+        record_id,
+    )
+    from engines.verify import VerifyReport, read_jsonl
+
+    records = list(read_jsonl(args.file))
+    deals = [(n, r) for n, r in records if "dd" in r]
+    # solve every deal of the file in one parallel batch, then compare record by record
+    try:
+        tables = dd_tables([str(r["pbn"]) for _, r in deals], threads=args.threads)
+    except (KeyError, BridgeInputError):
+        tables = [None] * len(deals)  # fall back to one by one, to name the bad record
+    table_of = {id(r): t for (_, r), t in zip(deals, tables)}
+    report = VerifyReport()
+    for number, record in records:
+        rid = record_id(record, f"line {number}")
+        try:
+            if "dd" in record:
+                mismatches = deal_record_mismatches(record, table_of.get(id(record)))
+            elif "solutions" in record:
+                mismatches = position_record_mismatches(record)
+            else:
+                raise BridgeInputError("neither a deal (dd) nor a position (solutions) record")
+        except BridgeInputError as exc:
+            raise BridgeInputError(f"{args.file}:{number}: record {rid}: {exc}") from exc
+        report.add(rid, mismatches)
+    return report.finish()
