@@ -198,7 +198,9 @@ def _register_batch(subparsers: Any) -> None:
         description="Run TASK on every position of the input files (PBN or JSON Lines) and "
         "store one row per position in an SQLite database. Rerunning the same command after "
         "an interruption resumes: stored positions are neither recomputed nor duplicated. "
-        "Bad input lines are reported (file:line: reason) and skipped.",
+        "Bad input lines are reported (file:line: reason) and skipped. Exit status: 0, or 1 "
+        "when the solver refused some position (its row holds the error), 2 for unusable "
+        "input (with --strict: the first bad line), 130 when interrupted.",
     )
     batch.add_argument(
         "files", nargs="+", metavar="FILE", help="PBN or JSON Lines input (- = stdin)"
