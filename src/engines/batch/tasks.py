@@ -413,8 +413,12 @@ def _bridge_tables(payloads: list[dict[str, Any]], threads: int) -> list[dict[st
 def _bridge_par(payloads: list[dict[str, Any]], threads: int) -> list[dict[str, Any]]:
     from engines.bridge.par import par
 
+    # A deal listed with several dealers or vulnerabilities is solved once per chunk.
+    unique = list(dict.fromkeys(p["pbn"] for p in payloads))
+    tables = dict(zip(unique, _bridge_tables([{"pbn": d} for d in unique], threads)))
     out = []
-    for payload, table in zip(payloads, _bridge_tables(payloads, threads)):
+    for payload in payloads:
+        table = tables[payload["pbn"]]
         result = par(table, payload["dealer"], payload["vulnerability"])
         out.append({"table": table, "par": result.to_dict()})
     return out
