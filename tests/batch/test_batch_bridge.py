@@ -199,3 +199,16 @@ def test_kill_9_half_way_then_the_same_command_completes_40_deals(tmp_path):
     assert sorted(rows) == sorted(d["id"] for d in deals)
     for d in deals:  # every row correct: equal to the engine's own single-deal answer
         assert rows[d["id"]]["result"] == dd_table(d["pbn"]).to_dict(), d["id"]
+
+
+def test_a_pbn_game_without_a_deal_is_reported(tmp_path):
+    from engines.batch.inputs import BadInput, Record, read_inputs
+
+    path = tmp_path / "x.pbn"
+    path.write_text(
+        '[Event "x"]\n[Board "1"]\n[Dealer "N"]\n\n[Board "2"]\n'
+        '[Deal "N:AKQJ.T98.765.432 T987.AKQ.432.J65 65432.J76.AKQ.T9 .5432.JT98.AKQ87"]\n'
+    )
+    first, second = read_inputs([str(path)])
+    assert isinstance(first, BadInput) and (first.line, first.reason) == (1, "game has no Deal tag")
+    assert isinstance(second, Record) and second.position_id == "2"

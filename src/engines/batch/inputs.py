@@ -158,7 +158,8 @@ def _read_pbn(path: str) -> Iterator[Record | BadInput]:
             yield BadInput(path, first, "; ".join(e.message for e in board.errors))
             continue
         if board.deal is None:
-            # A board without a Deal tag (e.g. an event header) is not a position.
+            # Not a position, but say so: nothing in an input is dropped silently.
+            yield BadInput(path, line, "game has no Deal tag")
             continue
         number = board.board_number
         obj: dict[str, Any] = {"pbn": board.deal.to_pbn()}
