@@ -355,7 +355,8 @@ for _objective, _what in (("tiles", "most rack tiles"), ("value", "most face val
             _rummikub_prepare,
             _rummikub_solver(_objective),
             native_threads=True,
-            chunk_size=32,
+            # Each best_moves call has a fixed cost (thread start-up) of some milliseconds.
+            chunk_size=128,
             result_kind="rummikub-move",
         )
     )
