@@ -44,9 +44,10 @@ class Task:
     ``native_threads``: ``solve`` runs its own threads (the engine's native batch
     entry point), so the runner calls it in-process with ``threads=N``;
     otherwise the runner spreads chunks over worker processes, one thread each.
-    ``timed``: ``solve`` times each position itself and returns ``(result,
-    seconds)`` pairs (engines without a batch entry point, called position by
-    position); otherwise each position is charged its share of the chunk's time.
+    ``timed``: ``solve`` returns ``(result, seconds)`` pairs, timing each
+    position itself (its own call, or its share of the engine call that solved
+    it, when one chunk makes several calls); otherwise each position is charged
+    its share of the chunk's time.
     ``chunk_size`` is the default number of positions per call (and per
     committed transaction); ``result_kind`` tells the report which plots apply
     (``dd-table``, ``dd-par``, ``rummikub-move``, or ``answers`` for flat
