@@ -215,3 +215,16 @@ def test_sides_par_scores_equal_dds_sides_par_on_the_corpus() -> None:
             dds.SidesParBin(raw, result, code)
             ours = sides_par(record["dd"], vul)
             assert (ours["NS"].score, ours["EW"].score) == (result[0].score, -result[1].score)
+
+
+def test_bridge_verify_checks_par_records() -> None:
+    """``qipai bridge verify`` (deal_record_mismatches) also compares par, given a table."""
+    verify = pytest.importorskip("engines.bridge.verify")
+    from engines.bridge.dd import DDTable
+
+    record = json.loads(json.dumps(RECORDS[7]))
+    table = DDTable.from_dict(record["dd"])
+    assert verify.deal_record_mismatches(record, table) == []
+    record["par_by_dealer"]["W"]["Both"]["contracts"].append("7NTN=")
+    (mismatch,) = verify.deal_record_mismatches(record, table)
+    assert mismatch.field == "par_by_dealer.W.Both.contracts"
