@@ -348,3 +348,17 @@ def test_cli_play_from_pbn_play_section_and_errors(
     assert all(s["cost"] == 0 for s in result["steps"])
     assert "board 3: no contract" in captured.err
     assert main(["bridge", "play", str(path), "-b", "9"]) == 2
+
+
+@needs_solver
+def test_demo_shows_par_of_the_sample_board() -> None:
+    import io
+
+    from engines.bridge.demo import demo, sample_deals
+
+    out = io.StringIO()
+    demo(out)
+    board, deal = sample_deals()[0]
+    expected = analyse(deal, board=int(board), table=BY_PBN[deal.to_pbn()]["dd"])
+    assert f"vulnerable {expected.vulnerability}: {expected.par}" in out.getvalue()
+    assert "IMPs against par" in out.getvalue()

@@ -38,3 +38,19 @@ def demo(out: TextIO) -> None:
     values = solve_position(ending, "NT", "N")
     cards = ", ".join(f"{card} {tricks}" for card, tricks in values.items())
     print(f"End position {ending}, notrump, N to lead: tricks for N-S after {cards}", file=out)
+    # --- par analysis (issue 4) ---
+    from engines.bridge.analysis import analyse
+
+    result = analyse(deal, board=int(board) if board.isdigit() else None, table=table)
+    print(
+        f"Board {board}, dealer {result.dealer}, vulnerable {result.vulnerability}: {result.par}",
+        file=out,
+    )
+    for side, sign in (("NS", 1), ("EW", -1)):
+        own = [c for c in result.contracts if c.declarer in side]
+        cell = max(own, key=lambda c, sign=sign: sign * c.score_ns)
+        print(
+            f"  best {side} contract double dummy: {cell.contract} "
+            f"({cell.score_ns:+d} for N-S, {cell.imps_vs_par:+d} IMPs against par)",
+            file=out,
+        )
