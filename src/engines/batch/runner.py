@@ -146,18 +146,23 @@ class _InProcess(_Backend):
 
 
 class _NativeThreads(_Backend):
-    """A native threaded engine, called from one helper thread with ``threads`` threads.
+    """A native threaded engine, called from helper threads.
 
-    The engine releases the GIL while it solves, so this thread reads, hashes
-    and stores the next chunks meanwhile; two chunks in flight keep it busy.
+    By default one helper thread calls the engine with ``threads`` threads.
+    For an engine that releases the GIL for its whole solve
+    (:attr:`Task.gil_free`), ``threads`` helper threads each solve their own
+    chunk on one thread: a slow position then holds up only its own chunk,
+    not the other cores.  The engine runs without the GIL either way, so this
+    thread reads, hashes and stores the next chunks meanwhile.
     """
 
-    def __init__(self, threads: int) -> None:
-        self.pool = cf.ThreadPoolExecutor(max_workers=1, thread_name_prefix="qipai-solve")
-        self.threads = threads
-        self.slots = 2
+    def __init__(self, threads: int, *, per_chunk: bool = False) -> None:
+        helpers = threads if per_chunk else 1
+        self.pool = cf.ThreadPoolExecutor(max_workers=helpers, thread_name_prefix="qipai-solve")
+        self.threads = 1 if per_chunk else threads
+        self.slots = 2 * helpers
         self.workers = threads
-        self.mode = f"local-threads-{threads}"
+        self.mode = f"local-{'chunk-' if per_chunk else ''}threads-{threads}"
 
     def submit(self, task: Task, payloads: list[dict[str, Any]]) -> cf.Future:
         return self.pool.submit(solve_chunk, task, payloads, self.threads)
@@ -263,7 +268,7 @@ def run_batch(
     jobs = max(1, jobs or os.cpu_count() or 1)
     backend: _Backend
     if task_obj.native_threads:
-        backend = _NativeThreads(jobs)
+        backend = _NativeThreads(jobs, per_chunk=task_obj.gil_free)
     elif jobs == 1:
         backend = _InProcess()
     else:

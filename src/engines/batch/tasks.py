@@ -47,7 +47,9 @@ class Task:
     ``timed``: ``solve`` returns ``(result, seconds)`` pairs, timing each
     position itself (its own call, or its share of the engine call that solved
     it, when one chunk makes several calls); otherwise each position is charged
-    its share of the chunk's time.
+    its share of the chunk's time.  ``gil_free``: the engine releases the GIL
+    for the whole solve, so several chunks may run at once on threads, one
+    thread each (load balancing across chunks when positions vary widely).
     ``chunk_size`` is the default number of positions per call (and per
     committed transaction); ``result_kind`` tells the report which plots apply
     (``dd-table``, ``dd-par``, ``rummikub-move``, or ``answers`` for flat
@@ -63,6 +65,7 @@ class Task:
     chunk_size: int = 16
     result_kind: str = ""
     timed: bool = False
+    gil_free: bool = False
 
     def input_hash(self, payload: dict[str, Any]) -> str:
         """Hash of the canonical payload: equal positions get equal hashes."""
@@ -434,7 +437,8 @@ register_task(
         _bridge_table_prepare,
         _bridge_tables,
         native_threads=True,
-        chunk_size=8,
+        gil_free=True,
+        chunk_size=2,
         result_kind="dd-table",
     )
 )
@@ -447,7 +451,8 @@ register_task(
         _bridge_par_prepare,
         _bridge_par,
         native_threads=True,
-        chunk_size=8,
+        gil_free=True,
+        chunk_size=4,
         result_kind="dd-par",
     )
 )
