@@ -100,3 +100,25 @@ def test_demo(capsys) -> None:
     assert main(["demo", "rummikub"]) == 0
     out = capsys.readouterr().out
     assert "best move for tiles" in out and "DIFFERS" not in out
+
+
+def test_blocked_round_ends_with_lowest_rack() -> None:
+    from engines.rummikub.game import Player, rack_total
+    from engines.rummikub.position import Move
+
+    class Passer(Player):
+        name = "passer"
+
+        def choose(self, pos, rng):
+            return Move([], [], 0, 0)
+
+    result = play_round([Passer(), Passer(), Passer()], seed=9)
+    assert result.reason == "pool empty and nobody can play"
+    assert sum(len(r) for r in result.racks) == len(FULL_SET)  # every tile drawn
+    totals = [rack_total(r) for r in result.racks]
+    assert totals[result.winner] == min(totals)
+    assert sum(result.scores) == 0
+    assert result.scores == [
+        -(t - totals[result.winner]) if p != result.winner else result.scores[p]
+        for p, t in enumerate(totals)
+    ]
