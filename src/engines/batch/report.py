@@ -33,6 +33,13 @@ from typing import Any
 from engines.batch.store import ResultStore
 
 STRAINS = ("C", "D", "H", "S", "NT")
+# Axis labels for the flat answers of the Shengji task (other keys print as they are).
+ANSWER_LABELS = {
+    "legal": "legal (follow is legal)",
+    "count": "count (legal follows)",
+    "winner": "winner (index of the winning play, 0 = lead)",
+    "valid": "valid (throw stands)",
+}
 SEATS = ("N", "E", "S", "W")
 
 
@@ -265,10 +272,19 @@ def count_plot(task: str, values: Sequence[int], what: str) -> Figure:
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 3.4))
     counts = Counter(values)
-    xs = list(range(min(counts, default=0), max(counts, default=0) + 1))
-    ax.bar(xs, [counts.get(x, 0) for x in xs], color="#4c8c4a")
-    if len(xs) <= 30:
-        ax.set_xticks(xs)
+    low, high = min(counts, default=0), max(counts, default=0)
+    if high - low <= 60:
+        xs = list(range(low, high + 1))
+        ax.bar(xs, [counts.get(x, 0) for x in xs], color="#4c8c4a")
+        if len(xs) <= 30:
+            ax.set_xticks(xs)
+    else:
+        # Wide ranges (e.g. numbers of legal follows): a histogram on a log axis.
+        import numpy as np
+
+        bins = np.unique(np.geomspace(max(1, low), high + 1, 40).astype(int))
+        ax.hist([max(1, v) for v in values], bins=bins, color="#4c8c4a", edgecolor="white")
+        ax.set_xscale("log")
     ax.set_xlabel(what)
     ax.set_ylabel("positions")
     mean = statistics.fmean(values) if values else 0.0
@@ -331,10 +347,11 @@ def _result_figures(task: str, kind: str, results: list[Any]) -> list[Figure]:
                     grouped[key].append(value)
         figs = []
         for key, values in sorted(grouped.items()):
+            label = ANSWER_LABELS.get(key, key)
             if all(isinstance(v, bool) for v in values):
-                figs.append(bool_plot(task, values, f"{key} (answers)"))
-            elif all(isinstance(v, int) for v in values) and max(values) - min(values) <= 60:
-                figs.append(count_plot(task, values, key))
+                figs.append(bool_plot(task, values, label))
+            elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+                figs.append(count_plot(task, values, label))
         return figs
     return []
 
