@@ -77,7 +77,11 @@ def test_batch_cli_export_and_report(tmp_path, numbers, capsys):
     assert "p50" in text and "p99" in text
     page = (report_dir / "report.html").read_text()
     pngs = sorted(report_dir.glob("*.png"))
-    assert [p.name for p in pngs] == ["test-square-even.png", "test-square-time.png"]
+    assert [p.name for p in pngs] == [
+        "test-square-even.png",  # booleans: two bars
+        "test-square-square.png",  # integers over a wide range: a log histogram
+        "test-square-time.png",
+    ]
     for png in pngs:
         data = png.read_bytes()
         assert data.startswith(PNG_MAGIC)
