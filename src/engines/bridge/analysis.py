@@ -26,6 +26,7 @@ the declaring side: +6 IMPs).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -192,13 +193,14 @@ def analyse_boards(
     """Analyse ``(deal, dealer, vulnerability, board)`` items, solving tables in batches.
 
     Tables come from the solver's ``dd_tables(deals, threads=threads)`` in
-    chunks (``chunk`` deals at a time, default 4 per thread, at least 8) so
-    that ``on_progress(n)`` can report after each chunk.
+    chunks (``chunk`` deals at a time; default 8 per thread, at least 16:
+    solve times vary a lot between deals, so small chunks leave threads idle)
+    so that ``on_progress(n)`` can report after each chunk.
     """
     from engines.bridge.dd import dd_tables
 
     deals = [item[0] for item in items]
-    size = chunk or max(8, 4 * (threads or 1))
+    size = chunk or max(16, 8 * (threads or os.cpu_count() or 1))
     tables: list[Any] = []
     for start in range(0, len(deals), size):
         part = deals[start : start + size]
