@@ -122,3 +122,12 @@ def test_blocked_round_ends_with_lowest_rack() -> None:
         -(t - totals[result.winner]) if p != result.winner else result.scores[p]
         for p, t in enumerate(totals)
     ]
+
+
+def test_cli_best_reads_json_lines(capsys) -> None:
+    sample = "src/engines/data/rummikub/sample_positions.jsonl"
+    assert main(["rummikub", "best", sample, "--line", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["tiles"], out["value"]) == (3, 20)  # K10 B10 J: the joker counts 10 for the meld
+    assert main(["rummikub", "best", sample, "--line", "9"]) == 2
+    assert "out of range" in capsys.readouterr().err

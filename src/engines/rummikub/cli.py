@@ -20,6 +20,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     best.add_argument("--objective", choices=("tiles", "value"), default="tiles",
                       help="maximise tiles played (default) or their face value")
     best.add_argument("--json", action="store_true", help="print the move as JSON")
+    best.add_argument("--line", type=int, default=None, metavar="N",
+                      help="in a JSON Lines file, answer the position on line N (default 1)")
     best.set_defaults(func=_best)
 
     arrange = subparsers.add_parser(
@@ -54,7 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.set_defaults(func=_play)
 
 
-def _load_position(path: str) -> tuple[dict[str, Any], Any]:
+def _load_position(path: str, line: int | None = None) -> tuple[dict[str, Any], Any]:
     from engines.rummikub.position import Position
 
     try:
@@ -65,11 +67,22 @@ def _load_position(path: str) -> tuple[dict[str, Any], Any]:
                 text = handle.read()
     except OSError as exc:
         raise InputError(f"{path}: cannot open: {exc.strerror}") from exc
+    lines = [(n, t) for n, t in enumerate(text.splitlines(), start=1) if t.strip()]
+    if line is not None or (len(lines) > 1 and lines[0][1].strip().endswith("}")
+                            and lines[1][1].lstrip().startswith("{")):
+        # JSON Lines: one position per line
+        wanted = line or 1
+        if not 1 <= wanted <= len(lines):
+            raise InputError(f"{path}: --line {wanted} out of range (1..{len(lines)})")
+        number, text = lines[wanted - 1]
+        where = f"{path}:{number}"
+    else:
+        where = path
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON: {exc.msg} (line {exc.lineno})") from exc
-    return obj, Position.from_json(obj, where=path)
+        raise InputError(f"{where}: not valid JSON: {exc.msg} (line {exc.lineno})") from exc
+    return obj, Position.from_json(obj, where=where)
 
 
 def _best(args: argparse.Namespace) -> int:
@@ -77,7 +90,7 @@ def _best(args: argparse.Namespace) -> int:
     from engines.rummikub.sets import format_meld
     from engines.rummikub.tiles import format_tiles, sort_tiles
 
-    _, pos = _load_position(args.position)
+    _, pos = _load_position(args.position, args.line)
     move = best_moves([pos], objective=args.objective)[0]
     if args.json:
         print(json.dumps({"objective": args.objective, **move.to_json()}))
