@@ -1,0 +1,266 @@
+"""Property tests: the solver against a brute-force minimax, metamorphic checks, fuzzing."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engines.bridge import (
+    BridgeInputError,
+    Card,
+    Deal,
+    Hand,
+    Seat,
+    Strain,
+    dd_table,
+    dd_tables,
+    solve_position,
+)
+
+DATA = Path(__file__).parent.parent / "data" / "bridge"
+
+
+def _load_naive():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "naive_dd", Path(__file__).with_name("naive_dd.py")
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.solve
+
+
+naive_solve = _load_naive()
+DEALS = [json.loads(line) for line in (DATA / "deals.jsonl").read_text().splitlines()]
+
+SUIT_STRAINS = (Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
+
+
+def random_position(seed: int, size: int) -> tuple[Deal, Strain, Seat]:
+    """Four hands of ``size`` cards dealt at random, then 0-3 legal cards of a trick."""
+    rng = random.Random(seed)
+    cards = rng.sample(range(52), 4 * size)
+    hands = [set(Card.from_index(i) for i in cards[k * size : (k + 1) * size]) for k in range(4)]
+    leader = Seat(rng.randrange(4))
+    trick: list[Card] = []
+    for offset in range(rng.randrange(4) if size > 0 else 0):
+        hand = hands[(leader + offset) % 4]
+        follow = sorted(c for c in hand if trick and c.suit == trick[0].suit)
+        card = rng.choice(follow or sorted(hand))
+        hand.remove(card)
+        trick.append(card)
+    deal = Deal([Hand.from_cards(h) for h in hands], leader=leader, trick=trick)
+    return deal, Strain(rng.randrange(5)), leader
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31), st.integers(1, 5))
+def test_end_positions_agree_with_brute_force(seed: int, size: int) -> None:
+    deal, strain, leader = random_position(seed, size)
+    got = solve_position(deal, strain)
+    hands = tuple(frozenset((c.suit, c.rank) for c in hand) for hand in deal.hands)
+    trump = strain.suit_index if strain != Strain.NOTRUMP else 4
+    expected = naive_solve(hands, trump, int(leader), tuple((c.suit, c.rank) for c in deal.trick))
+    assert {(c.suit, c.rank): v for c, v in got.items()} == expected
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**31), st.integers(2, 4))
+def test_table_of_end_positions_agrees_with_brute_force(seed: int, size: int) -> None:
+    rng = random.Random(seed)
+    cards = rng.sample(range(52), 4 * size)
+    hands = [
+        Hand.from_cards(Card.from_index(i) for i in cards[k * size : (k + 1) * size])
+        for k in range(4)
+    ]
+    table = dd_table(Deal(hands))
+    frozen = tuple(frozenset((c.suit, c.rank) for c in hand) for hand in hands)
+    for strain in Strain:
+        trump = strain.suit_index if strain != Strain.NOTRUMP else 4
+        for declarer in Seat:
+            leader = declarer.next
+            best = max(naive_solve(frozen, trump, int(leader), ()).values())
+            assert table[strain][declarer] == size - best
+
+
+def _rotate(deal: Deal, by: int) -> Deal:
+    """Every hand moves ``by`` seats clockwise."""
+    return Deal([deal.hands[(seat - by) % 4] for seat in range(4)])
+
+
+def _swap_suits(deal: Deal, a: int, b: int) -> Deal:
+    hands = []
+    for hand in deal.hands:
+        masks = list(hand.masks)
+        masks[a], masks[b] = masks[b], masks[a]
+        hands.append(Hand(masks))
+    return Deal(hands)
+
+
+# fast deals of the corpus (well under a second a table) keep the metamorphic checks cheap
+FAST_DEALS = [DEALS[1]["pbn"], DEALS[151]["pbn"]]
+
+
+@pytest.mark.parametrize("pbn", FAST_DEALS)
+def test_rotating_seats_rotates_the_table(pbn: str) -> None:
+    deal = Deal.from_pbn(pbn)
+    table = dd_table(deal)
+    rotated = dd_table(_rotate(deal, 1))
+    for strain in Strain:
+        for seat in Seat:
+            assert rotated[strain][seat.next] == table[strain][seat]
+
+
+@pytest.mark.parametrize("pbn", FAST_DEALS)
+def test_swapping_suits_swaps_columns(pbn: str) -> None:
+    deal = Deal.from_pbn(pbn)
+    table = dd_table(deal)
+    swapped = dd_table(_swap_suits(deal, 0, 3))  # spades <-> clubs
+    assert swapped["NT"] == table["NT"]
+    assert swapped["S"] == table["C"] and swapped["C"] == table["S"]
+    assert swapped["H"] == table["H"] and swapped["D"] == table["D"]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**31), st.integers(4, 7))
+def test_metamorphic_on_random_partial_deals(seed: int, size: int) -> None:
+    rng = random.Random(seed)
+    cards = rng.sample(range(52), 4 * size)
+    deal = Deal(
+        [
+            Hand.from_cards(Card.from_index(i) for i in cards[k * size : (k + 1) * size])
+            for k in range(4)
+        ]
+    )
+    a, b = rng.sample(range(4), 2)
+    by = rng.randrange(1, 4)
+    table, rotated, swapped = dd_tables([deal, _rotate(deal, by), _swap_suits(deal, a, b)], 2)
+    strain_of = {s.suit_index: s for s in SUIT_STRAINS}
+    for strain in Strain:
+        for seat in Seat:
+            assert rotated[strain][Seat((seat + by) % 4)] == table[strain][seat]
+            other = strain
+            if strain != Strain.NOTRUMP and strain.suit_index in (a, b):
+                other = strain_of[b if strain.suit_index == a else a]
+            assert swapped[other][seat] == table[strain][seat]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**31), st.integers(4, 7))
+def test_best_card_equals_position_value(seed: int, size: int) -> None:
+    """The best opening lead's value is the table entry of declarer on the leader's right."""
+    rng = random.Random(seed)
+    cards = rng.sample(range(52), 4 * size)
+    deal = Deal(
+        [
+            Hand.from_cards(Card.from_index(i) for i in cards[k * size : (k + 1) * size])
+            for k in range(4)
+        ]
+    )
+    table = dd_table(deal)
+    strain = Strain(rng.randrange(5))
+    leader = Seat(rng.randrange(4))
+    values = solve_position(deal, strain, leader)
+    declarer = Seat((leader + 3) % 4)
+    assert max(values.values()) == size - table[strain][declarer]
+    # and after the best card, the next player's best reply gives the same value back
+    card = max(values, key=values.get)
+    rest = list(deal.hands)
+    rest[leader] = Hand.from_cards(c for c in deal.hands[leader] if c != card)
+    replies = solve_position(Deal(rest), strain, leader, [card])
+    assert size - max(replies.values()) == values[card]
+
+
+def test_batch_equals_one_by_one_and_sizes() -> None:
+    rng = random.Random(7)
+    deals = []
+    for _ in range(9):
+        cards = rng.sample(range(52), 20)
+        deals.append(
+            Deal(
+                [
+                    Hand.from_cards(Card.from_index(i) for i in cards[k * 5 : k * 5 + 5])
+                    for k in range(4)
+                ]
+            )
+        )
+    one = [dd_table(d) for d in deals]
+    assert dd_tables(deals, threads=2) == one
+    assert dd_tables(deals, threads=1, chunk=4) == one
+    assert dd_tables([]) == []
+    with pytest.raises(BridgeInputError):
+        dd_tables(deals, threads=0)
+
+
+# --- bad input never reaches the native code -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pbn", "match"),
+    [
+        ("N:AKQJ.T98.765.432 T987.AKQ.432.J65 65432.J76.AKQ.T9 .5432.JT98.AKQ8", "hand size"),
+        ("N:AKQJ.T98.765.432 AKQJ.T98.765.432 65432.J76.AKQ.T9 .5432.JT98.AKQ87", "duplicate"),
+        ("N:... ... ... ...", "no cards"),
+        ("N:AKQJ.T98.765.43", "four hands"),
+    ],
+)
+def test_dd_table_rejects_bad_deals(pbn: str, match: str) -> None:
+    with pytest.raises(BridgeInputError, match=match):
+        dd_table(pbn)
+
+
+def test_solve_position_rejects_bad_tricks() -> None:
+    with pytest.raises(BridgeInputError, match="bad current trick"):
+        solve_position("N:A... K... Q2... J3...", "NT", "N", ["S5", "H4"])
+    with pytest.raises(BridgeInputError, match="leader"):
+        solve_position("N:A... K... Q... J...", "NT")
+    with pytest.raises(BridgeInputError, match="strain"):
+        solve_position("N:A... K... Q... J...", "X", "N")
+    with pytest.raises(BridgeInputError, match="trick"):
+        dd_table(Deal.from_pbn("N:A... K... Q2... J3...", leader=Seat.NORTH, trick=["S5", "S4"]))
+
+
+def test_kernel_checks_shapes() -> None:
+    from solvers.bridge import dd_table as kernel
+
+    with pytest.raises(ValueError):
+        kernel(np.zeros((3, 4), dtype=np.uint16))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.text(max_size=70),
+        st.sampled_from(["N:AK... Q2... JT... 43...", "N:A.K.. Q.2.. J.3.. T.4..", "S:A... - - -"]),
+    ),
+    st.text(max_size=3),
+    st.text(max_size=2),
+    st.lists(st.text(max_size=3), max_size=5),
+)
+def test_fuzz_public_entry_points(pbn: str, trump: str, leader: str, trick: list[str]) -> None:
+    with contextlib.suppress(BridgeInputError):
+        solve_position(pbn, trump, leader, trick)
+    with contextlib.suppress(BridgeInputError):
+        dd_table(pbn)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=0, max_size=16), st.integers(0, 3))
+def test_fuzz_card_lists(indexes: list[int], leader: int) -> None:
+    cards = [Card.from_index(i) for i in indexes]
+    hands = [Hand.from_cards(cards[k::4]) for k in range(4)]
+    deal = Deal(hands)
+    try:
+        table = dd_table(deal)
+    except BridgeInputError:
+        return
+    assert all(0 <= v <= len(hands[0]) for row in table.values() for v in row.values())
