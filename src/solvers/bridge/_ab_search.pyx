@@ -42,8 +42,8 @@ from solvers.bridge._trans_table cimport (
 from solvers.bridge._types cimport MAX_PLY, NOTRUMP, Ctx, Move, TransTable
 
 cdef enum:
-    LOG_ENTRIES = 20   # 1M entries of 48 bytes: 48 MB a thread
-    LOG_BUCKETS = 18
+    LOG_ENTRIES = 21   # 2M entries of 48 bytes (96 MB) + 512k shapes (20 MB) a thread
+    LOG_BUCKETS = 19
 
 
 # bit 0: transposition table, 1: quick tricks, 2: later tricks, 3: small-card pruning

@@ -30,12 +30,24 @@ cdef struct TTEntry:
     uint8_t leader
 
 
+cdef struct TTShape:
+    uint64_t lens          # one distinct mask in use for a (lengths, leader) key
+    uint32_t mask[4]
+    int32_t next
+    uint8_t leader
+
+
 cdef struct TransTable:
     TTEntry* entries
     int32_t* heads
     int32_t capacity
     int32_t used
     uint32_t bucket_mask
+    TTShape* shapes
+    int32_t* shape_heads
+    int32_t shape_capacity
+    int32_t shapes_used
+    uint32_t shape_bucket_mask
     int64_t lookups
     int64_t hits
     int64_t stores
