@@ -42,3 +42,11 @@ def test_dd_tables_batch_matches_corpus() -> None:
     for record, table in zip(records, dd_tables([r["pbn"] for r in records], threads=2)):
         _check_table(record, table)
     assert dd_table(DEALS[1]["pbn"]).to_dict() == DEALS[1]["dd"]
+
+
+@pytest.mark.slow
+def test_every_corpus_table() -> None:
+    """All 160 deals of the corpus, in one batch on every core (a few minutes)."""
+    tables = dd_tables([r["pbn"] for r in DEALS])
+    wrong = [r["id"] for r, t in zip(DEALS, tables) if t.to_dict() != r["dd"]]
+    assert wrong == []

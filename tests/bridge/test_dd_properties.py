@@ -264,3 +264,22 @@ def test_fuzz_card_lists(indexes: list[int], leader: int) -> None:
     except BridgeInputError:
         return
     assert all(0 <= v <= len(hands[0]) for row in table.values() for v in row.values())
+
+
+@pytest.mark.parametrize("features", [0, 1, 3, 7, 15])
+def test_each_search_feature_is_exact(features: int) -> None:
+    """TT, quick tricks, later tricks, small-card pruning switched on one by one."""
+    from solvers.bridge import _ab_search
+
+    _ab_search._set_features(features)
+    try:
+        for seed in range(25):
+            deal, strain, leader = random_position(1000 + seed, 4)
+            got = solve_position(deal, strain)
+            hands = tuple(frozenset((c.suit, c.rank) for c in hand) for hand in deal.hands)
+            trump = strain.suit_index if strain != Strain.NOTRUMP else 4
+            trick = tuple((c.suit, c.rank) for c in deal.trick)
+            expected = naive_solve(hands, trump, int(leader), trick)
+            assert {(c.suit, c.rank): v for c, v in got.items()} == expected
+    finally:
+        _ab_search._set_features(15)
