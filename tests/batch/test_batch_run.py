@@ -188,10 +188,6 @@ def test_kill_9_then_rerun_finishes_with_every_row_once(tmp_path):
 @pytest.mark.slow
 def test_cli_dask_local_cluster_matches_the_local_run(tmp_path, capsys):
     pytest.importorskip("distributed")
-    from engines.batch.tasks import TASKS
-
-    if "shengji-legal" not in TASKS:
-        pytest.skip("shengji engine not in this build")
     cases = tmp_path / "c.jsonl"
     assert main(["gen", "shengji", "-n", "60", "--seed", "5", "-o", str(cases)]) == 0
     local, dask = tmp_path / "local.sqlite", tmp_path / "dask.sqlite"
