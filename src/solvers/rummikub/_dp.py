@@ -46,6 +46,9 @@ MELD_TARGET = 30
 _HASH_MUL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed int64
 _EMPTY = np.int64(-1)
 _NEG = np.int64(-(2**62))
+# States per layer kept by the heuristic first pass (50..1000 measured alike on the slow
+# corpus positions; small enough that the pass costs little next to the exact one).
+BEAM = 128
 
 
 @njit(cache=True, inline="always")
@@ -172,11 +175,18 @@ def _drop_dominated(table, bits, lo, hi, keys, score):
 
 @njit(cache=True, error_model="numpy")
 def _solve_one(
-    must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats
+    must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
+    floor, beam,
 ):
     """Solve one position: fills ``choice_out[4, 13, 3]``, ``gj_out[13]``, ``stats[2]``.
 
-    Returns ``(status, score)``; ``stats`` receives (states visited, widest layer).
+    Returns ``(status, score, truncated)``; ``stats`` receives (states visited, widest layer).
+
+    ``floor`` (a raw score, table jokers' gain included): transitions whose score plus
+    everything the rest of the rack could still add stays below it are not stored; the
+    optimum survives whenever it reaches ``floor``.  ``beam > 0`` keeps only the
+    ``beam`` best-scored states of each layer (a heuristic pass: its answer is a legal
+    arrangement, optimal when ``truncated`` is 0).
     """
     jokers = must_j + opt_j
     # any_ok[n1, n2, j]: the complete profile forms groups with at most j jokers.
@@ -215,11 +225,22 @@ def _solve_one(
             hi = lo + opt[c, v]
             fan[c] = ((hi + 1) * (hi + 2) - lo * (lo + 1)) * 4 + c
         order[v] = np.argsort(fan)
+    # rem[v, step]: the most that the rack tiles after sub-step (v, step) can still add;
+    # with the jokers still unplaced it bounds every completion of a state.
+    rem = np.zeros((NNUM, NCOL), np.int64)
+    acc = np.int64(0)
+    for v in range(NNUM - 1, -1, -1):
+        for step in range(NCOL - 1, -1, -1):
+            rem[v, step] = acc
+            c = order[v, step]
+            acc += opt[c, v] * max(0, weight[c, v])
+    jw_pos = max(0, joker_weight)
+    truncated = 0
     for v in range(NNUM):
         number = v + 1
         for step in range(NCOL):
             if end == start:
-                return 0, _NEG
+                return 0, _NEG, truncated
             layer += 1
             n = end
             c = order[v, step]
@@ -296,6 +317,10 @@ def _solve_one(
                 base &= np.int64((1 << 28) - 1)  # keep the colour codes only
                 for u in range(lo, hi + 1):
                     gain_u = sc + (u - lo) * weight[c, v]
+                    # Bound: this number's choice, all later rack tiles and every joker left
+                    # (jokers placed now move from the last term to the first).
+                    if gain_u + rem[v, step] + (jokers - ju) * jw_pos < floor:
+                        continue
                     for ug in range(u + 1):
                         ur = u - ug
                         m1 = n1 + (1 if ug == 1 else 0)
@@ -393,6 +418,13 @@ def _solve_one(
             end = n
             if last and end - start > 1:
                 _drop_dominated(table, bits, start, end, keys, score)
+            if beam > 0 and end - start > beam:
+                # heuristic pass: keep the best `beam` states (ties may keep a few more)
+                truncated = 1
+                thr = np.sort(score[start:end])[end - start - beam]
+                for i in range(start, end):
+                    if score[i] < thr:
+                        keys[i] = -1
     # Terminal layer: every colour closed; table jokers placed; meld reached.
     best = -1
     best_sc = _NEG
@@ -410,7 +442,7 @@ def _solve_one(
             best_sc = score[i]
             best = i
     if best < 0:
-        return 0, _NEG
+        return 0, _NEG, truncated
     idx = best
     for lay in range(layer, 0, -1):
         v = (lay - 1) // NCOL
@@ -424,13 +456,39 @@ def _solve_one(
         choice_out[c, v, 1] = (ch // 3) % 3
         choice_out[c, v, 2] = ch % 3
         idx = parent[idx]
-    return 1, best_sc - must_j * joker_weight
+    return 1, best_sc - must_j * joker_weight, truncated
+
+
+@njit(cache=True)
+def _solve_exact(
+    must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
+    beam,
+):
+    """The exact optimum: a beam pass finds a good legal score, the exact pass prunes with it.
+
+    Pruning only drops transitions that cannot reach the beam pass's score, so the exact
+    pass still finds the optimum (and the beam pass's answer stands if it never
+    truncated).  ``beam = 0`` runs the plain exact pass alone.
+    Returns ``(status, score)``.
+    """
+    floor = _NEG
+    if beam > 0:
+        st, sc, truncated = _solve_one(must, opt, must_j, opt_j, weight, joker_weight, meld,
+                                       group_ok, choice_out, gj_out, stats, _NEG, beam)
+        if truncated == 0:
+            return st, sc
+        if st == 1:
+            floor = sc + must_j * joker_weight
+        stats[:] = 0
+    st, sc, _t = _solve_one(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
+                            choice_out, gj_out, stats, floor, 0)
+    return st, sc
 
 
 @njit(cache=True, parallel=True)
 def solve_batch(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status, best, choice,
-    group_jokers, stats,
+    group_jokers, stats, beam=BEAM,
 ):
     """Solve ``n`` positions in parallel; all arrays have the position as first axis.
 
@@ -439,8 +497,8 @@ def solve_batch(
     ``choice``: int64[n, 4, 13, 3], ``group_jokers``: int64[n, 13].
     """
     for p in prange(must.shape[0]):
-        st, sc = _solve_one(must[p], opt[p], must_j[p], opt_j[p], weight[p], joker_weight[p],
-                            meld[p], group_ok, choice[p], group_jokers[p], stats[p])
+        st, sc = _solve_exact(must[p], opt[p], must_j[p], opt_j[p], weight[p], joker_weight[p],
+                              meld[p], group_ok, choice[p], group_jokers[p], stats[p], beam)
         status[p] = st
         best[p] = sc
 
@@ -448,20 +506,23 @@ def solve_batch(
 @njit(cache=True)
 def solve_serial(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status, best, choice,
-    group_jokers, stats,
+    group_jokers, stats, beam=BEAM,
 ):
     """:func:`solve_batch` on the calling thread: no thread-pool start-up for small batches."""
     for p in range(must.shape[0]):
-        st, sc = _solve_one(must[p], opt[p], must_j[p], opt_j[p], weight[p], joker_weight[p],
-                            meld[p], group_ok, choice[p], group_jokers[p], stats[p])
+        st, sc = _solve_exact(must[p], opt[p], must_j[p], opt_j[p], weight[p], joker_weight[p],
+                              meld[p], group_ok, choice[p], group_jokers[p], stats[p], beam)
         status[p] = st
         best[p] = sc
 
 
-def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, parallel=None):
+def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, parallel=None,
+                 beam=BEAM):
     """Allocate outputs and run :func:`solve_batch` (see the module docstring for shapes).
 
     ``parallel=None`` uses the thread pool only for batches of more than one position.
+    ``beam=0`` skips the bounding first pass (same answers, slower on large tables; the
+    differential tests compare both).
     Returns ``(status, best, choice, group_jokers, stats)``.
 
     >>> must = np.zeros((1, 4, 13), np.int64)
@@ -496,6 +557,7 @@ def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, parallel=
         choice,
         group_jokers,
         stats,
+        beam,
     )
     return status, best, choice, group_jokers, stats
 
