@@ -309,23 +309,28 @@ cdef int _leader_tricks(Ctx* c, int leader, int guess) noexcept nogil:
     return _value(c, 0, n, guess)
 
 
-cdef void _table(Ctx* c, const uint16_t[:, :] hands, int32_t[:, :] out) noexcept nogil:
-    """out[trump][declarer] for trump S H D C NT (0..4) and declarers N E S W."""
-    cdef int trump, decl, first, n, guess
-    cdef int leaders[4]
+cdef void _strain(Ctx* c, const uint16_t[:, :] hands, int trump, int32_t[:] out) noexcept nogil:
+    """out[declarer] for one trump (S H D C NT = 0..4) and declarers N E S W."""
+    cdef int first, n, guess
     n = popcount(hands[0, 0]) + popcount(hands[0, 1]) + popcount(hands[0, 2]) \
         + popcount(hands[0, 3])
+    tt_reset(&c.tt)  # nothing is shared across strains
+    _setup(c, hands, trump)
+    # leaders E, W (N-S declare), then S, N (E-W declare); the first result
+    # seeds the guesses of the others
+    first = _leader_tricks(c, 1, (n + 1) // 2)
+    out[0] = n - first
+    out[2] = n - _leader_tricks(c, 3, first)
+    guess = n - first
+    out[3] = n - _leader_tricks(c, 0, guess)
+    out[1] = n - _leader_tricks(c, 2, n - out[3])
+
+
+cdef void _table(Ctx* c, const uint16_t[:, :] hands, int32_t[:, :] out) noexcept nogil:
+    """out[trump][declarer] for trump S H D C NT (0..4) and declarers N E S W."""
+    cdef int trump
     for trump in range(5):
-        tt_reset(&c.tt)  # nothing is shared across strains
-        _setup(c, hands, trump)
-        # leaders E, W (N-S declare), then S, N (E-W declare); the first result
-        # seeds the guesses of the others
-        first = _leader_tricks(c, 1, (n + 1) // 2)
-        out[trump, 0] = n - first
-        out[trump, 2] = n - _leader_tricks(c, 3, first)
-        guess = n - first
-        out[trump, 3] = n - _leader_tricks(c, 0, guess)
-        out[trump, 1] = n - _leader_tricks(c, 2, n - out[trump, 3])
+        _strain(c, hands, trump, out[trump])
 
 
 cdef int _ctx_init(Ctx* c) noexcept nogil:
@@ -393,18 +398,20 @@ def dd_tables(const uint16_t[:, :, :] hands, int threads=0):
         threads = max_threads()
     if n == 0:
         return out
-    if threads > n:
-        threads = <int>n
+    if threads > 5 * n:
+        threads = <int>(5 * n)
     with nogil, parallel(num_threads=threads):
         c = <Ctx*>malloc(sizeof(Ctx))
         if c != NULL and _ctx_init(c) != 0:
             free(c)
             c = NULL
-        for i in prange(n, schedule="dynamic", chunksize=1):
+        # one job per (deal, strain): five times finer than per deal, so one hard
+        # deal does not leave the other threads idle at the end of a batch
+        for i in prange(n * 5, schedule="dynamic", chunksize=1):
             if c == NULL:
                 failed = 1
             else:
-                _table(c, hands[i], view[i])
+                _strain(c, hands[i // 5], <int>(i % 5), view[i // 5, i % 5])
         if c != NULL:
             tt_free(&c.tt)
             free(c)
