@@ -145,7 +145,28 @@ class _InProcess(_Backend):
         return future.value
 
 
-class _NativeThreads(_Backend):
+class _Executor(_Backend):
+    """A ``concurrent.futures`` executor (``self.pool``) as a backend."""
+
+    pool: cf.Executor
+
+    def wait_one(self, futures: Sequence[Any]) -> list[Any]:
+        done, _ = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
+        return list(done)
+
+    def result(self, future: cf.Future) -> list[SolvedItem]:
+        return future.result()
+
+    def cancel(self, futures: Sequence[Any]) -> None:
+        for future in futures:
+            future.cancel()
+
+    def close(self) -> None:
+        # Waits for the chunks being solved (they cannot be interrupted inside native code).
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _NativeThreads(_Executor):
     """A native threaded engine, called from helper threads.
 
     By default one helper thread calls the engine with ``threads`` threads.
@@ -167,23 +188,8 @@ class _NativeThreads(_Backend):
     def submit(self, task: Task, payloads: list[dict[str, Any]]) -> cf.Future:
         return self.pool.submit(solve_chunk, task, payloads, self.threads)
 
-    def wait_one(self, futures: Sequence[Any]) -> list[Any]:
-        done, _ = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
-        return list(done)
 
-    def result(self, future: cf.Future) -> list[SolvedItem]:
-        return future.result()
-
-    def cancel(self, futures: Sequence[Any]) -> None:
-        for future in futures:
-            future.cancel()
-
-    def close(self) -> None:
-        # Waits for the chunk being solved (it cannot be interrupted inside native code).
-        self.pool.shutdown(wait=True, cancel_futures=True)
-
-
-class _Processes(_Backend):
+class _Processes(_Executor):
     """Worker processes, one thread each."""
 
     def __init__(self, jobs: int) -> None:
@@ -194,20 +200,6 @@ class _Processes(_Backend):
 
     def submit(self, task: Task, payloads: list[dict[str, Any]]) -> cf.Future:
         return self.pool.submit(solve_chunk, task.name, payloads, 1)
-
-    def wait_one(self, futures: Sequence[Any]) -> list[Any]:
-        done, _ = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
-        return list(done)
-
-    def result(self, future: cf.Future) -> list[SolvedItem]:
-        return future.result()
-
-    def cancel(self, futures: Sequence[Any]) -> None:
-        for future in futures:
-            future.cancel()
-
-    def close(self) -> None:
-        self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 class _Dask(_Backend):
