@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Iterable, Iterator
 from typing import TypeVar
@@ -45,4 +46,15 @@ def progress_bar(
         enabled = sys.stderr.isatty()
     return tqdm(
         total=total, desc=desc, unit=unit, disable=not enabled, dynamic_ncols=True, file=sys.stderr
+    )
+
+
+def add_progress_flags(parser: argparse.ArgumentParser) -> None:
+    """Add ``--progress`` / ``--no-progress``; ``args.progress`` stays None (bar on a TTY)."""
+    flags = parser.add_mutually_exclusive_group()
+    flags.add_argument(
+        "--progress", dest="progress", action="store_true", default=None, help="always show a bar"
+    )
+    flags.add_argument(
+        "--no-progress", dest="progress", action="store_false", help="never show a bar"
     )

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from engines.errors import InputError
+from engines.progress import add_progress_flags
 
 DEFAULT_DB = "qipai-results.sqlite"
 
@@ -230,11 +231,7 @@ def _register_batch(subparsers: Any) -> None:
     batch.add_argument(
         "--strict", action="store_true", help="stop at the first bad input line (exit 2)"
     )
-    bar = batch.add_mutually_exclusive_group()
-    bar.add_argument(
-        "--progress", dest="progress", action="store_true", default=None, help="always show a bar"
-    )
-    bar.add_argument("--no-progress", dest="progress", action="store_false", help="never show one")
+    add_progress_flags(batch)
     dask = batch.add_mutually_exclusive_group()
     dask.add_argument(
         "--dask-scheduler",

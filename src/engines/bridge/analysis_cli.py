@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engines.bridge.seats import BridgeInputError
+from engines.progress import add_progress_flags
 
 __all__ = ["register"]
 
@@ -49,11 +50,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     analyse.add_argument(
         "-j", "--threads", type=int, default=None, help="solver threads (default: all cores)"
     )
-    progress = analyse.add_mutually_exclusive_group()
-    progress.add_argument(
-        "--progress", dest="progress", action="store_true", default=None, help="always show a bar"
-    )
-    progress.add_argument("--no-progress", dest="progress", action="store_false", help="no bar")
+    add_progress_flags(analyse)
     analyse.set_defaults(func=_run_analyse)
 
     play = commands.add_parser(

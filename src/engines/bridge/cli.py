@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 from engines.bridge.seats import BridgeInputError
+from engines.progress import add_progress_flags
 
 __all__ = ["register"]
 
@@ -37,11 +38,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     table.add_argument(
         "-j", "--threads", type=int, default=None, help="solver threads (default: all cores)"
     )
-    progress = table.add_mutually_exclusive_group()
-    progress.add_argument(
-        "--progress", dest="progress", action="store_true", default=None, help="always show a bar"
-    )
-    progress.add_argument("--no-progress", dest="progress", action="store_false", help="no bar")
+    add_progress_flags(table)
     table.set_defaults(func=_run_table)
 
     solve = commands.add_parser(
