@@ -42,8 +42,7 @@ from solvers.bridge._trans_table cimport (
 from solvers.bridge._types cimport MAX_PLY, NOTRUMP, Ctx, Move, TransTable
 
 cdef enum:
-    LOG_ENTRIES = 21   # 2M entries of 48 bytes (96 MB) + 512k shapes (20 MB) a thread
-    LOG_BUCKETS = 19
+    LOG_ENTRIES = 21   # 2M entries of 36 bytes (72 MB) + 128k distributions (7 MB) a thread
 
 
 # bit 0: transposition table, 1: quick tricks, 2: later tricks, 3: small-card pruning
@@ -335,7 +334,7 @@ cdef void _table(Ctx* c, const uint16_t[:, :] hands, int32_t[:, :] out) noexcept
 
 cdef int _ctx_init(Ctx* c) noexcept nogil:
     memset(c, 0, sizeof(Ctx))
-    return tt_init(&c.tt, LOG_ENTRIES, LOG_BUCKETS)
+    return tt_init(&c.tt, LOG_ENTRIES)
 
 
 def dd_table(const uint16_t[:, :] hands, dict stats=None):
@@ -366,6 +365,7 @@ def dd_table(const uint16_t[:, :] hands, dict stats=None):
 cdef void _fill_stats(Ctx* c, dict stats):
     stats["nodes"] = stats.get("nodes", 0) + c.nodes
     stats["tt_lookups"] = stats.get("tt_lookups", 0) + c.tt.lookups
+    stats["tt_probes"] = stats.get("tt_probes", 0) + c.tt.probes
     stats["tt_hits"] = stats.get("tt_hits", 0) + c.tt.hits
     stats["tt_stores"] = stats.get("tt_stores", 0) + c.tt.stores
     stats["tt_resets"] = stats.get("tt_resets", 0) + c.tt.resets
@@ -378,6 +378,29 @@ cdef void _fill_stats(Ctx* c, dict stats):
         key = f"cutoffs_pos{k}"
         first, later, none = stats.get(key, (0, 0, 0))
         stats[key] = (first + c.cut_first[k], later + c.cut_later[k], none + c.no_cut[k])
+
+
+def dd_strain(const uint16_t[:, :] hands, int trump, dict stats=None):
+    """One row of the DD table (declarers N E S W) for trump S H D C NT = 0..4."""
+    if hands.shape[0] != 4 or hands.shape[1] != 4:
+        raise ValueError("hands must have shape (4, 4)")
+    if trump < 0 or trump > 4:
+        raise ValueError("trump must be 0..4")
+    out = np.zeros(4, dtype=np.int32)
+    cdef int32_t[:] view = out
+    cdef Ctx* c = <Ctx*>malloc(sizeof(Ctx))
+    if c == NULL:
+        raise MemoryError()
+    if _ctx_init(c) != 0:
+        free(c)
+        raise MemoryError("cannot allocate the transposition table")
+    with nogil:
+        _strain(c, hands, trump, view)
+    if stats is not None:
+        _fill_stats(c, stats)
+    tt_free(&c.tt)
+    free(c)
+    return out
 
 
 def dd_tables(const uint16_t[:, :, :] hands, int threads=0):

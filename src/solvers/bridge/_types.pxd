@@ -20,35 +20,38 @@ cdef struct Move:
     int weight
 
 
+cdef enum:
+    TT_BLOCK = 16            # entries in one block of a distribution's list
+    TT_BLOCKS_PER_DIST = 32   # so at most 128 entries a distribution, then overwritten
+
+
 cdef struct TTEntry:
-    uint64_t lens          # suit lengths of all four hands, 4 bits each
     uint32_t pattern[4]    # owners (2 bits each) of the relevant top cards, highest first
     uint32_t mask[4]       # which of those 2-bit slots the entry depends on
-    int32_t next           # next entry in the same bucket, -1 at the end
     int8_t lower           # bounds on the leader's side's tricks from this trick on
     int8_t upper
-    uint8_t leader
 
 
-cdef struct TTShape:
-    uint64_t lens          # one distinct mask in use for a (lengths, leader) key
-    uint32_t mask[4]
-    int32_t next
+cdef struct TTDist:
+    uint64_t lens          # suit lengths of all four hands, 4 bits each
+    int32_t next           # next distribution in the same bucket, -1 at the end
+    int32_t blocks[TT_BLOCKS_PER_DIST]
+    uint16_t count         # entries stored (at most TT_BLOCK * TT_BLOCKS_PER_DIST)
+    uint16_t cursor        # next entry to overwrite once the list is full
     uint8_t leader
 
 
 cdef struct TransTable:
-    TTEntry* entries
+    TTEntry* entries       # blocks of TT_BLOCK entries
+    int32_t block_capacity
+    int32_t blocks_used
+    TTDist* dists
     int32_t* heads
-    int32_t capacity
-    int32_t used
+    int32_t dist_capacity
+    int32_t dists_used
     uint32_t bucket_mask
-    TTShape* shapes
-    int32_t* shape_heads
-    int32_t shape_capacity
-    int32_t shapes_used
-    uint32_t shape_bucket_mask
     int64_t lookups
+    int64_t probes
     int64_t hits
     int64_t stores
     int64_t resets
