@@ -42,7 +42,7 @@ from solvers.bridge._trans_table cimport (
 from solvers.bridge._types cimport MAX_PLY, NOTRUMP, Ctx, Move, TransTable
 
 cdef enum:
-    LOG_ENTRIES = 21   # 2M entries of 36 bytes (72 MB) + 128k distributions (7 MB) a thread
+    LOG_ENTRIES = 21   # 2M entries of 35 bytes (70 MB) + 128k distributions (22 MB) a thread
 
 
 # bit 0: transposition table, 1: quick tricks, 2: later tricks, 3: small-card pruning
@@ -104,7 +104,7 @@ cdef bint _last_trick(Ctx* c, int target, uint16_t* wm) noexcept nogil:
 cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
     cdef int seat = (c.leader + c.pos) & 3
     cdef int n, need, threshold, answer, i, k, nm, s, r, w, ws, wr, same
-    cdef int old_win, old_leader, old_tricks, old_pos
+    cdef int old_win, old_leader, old_tricks, old_pos, best = -1
     cdef bint leader_max, mover_max, res, child, cut = 0
     cdef Move moves[13]
     cdef uint16_t cwm[4]
@@ -132,18 +132,20 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
         leader_max = (seat & 1) == c.max_side
         # the question for the leader's side: at least `threshold` of the n tricks?
         threshold = need if leader_max else n - need + 1
-        lens = tt_lengths(c)
-        tt_patterns(c, pat)
-        if _features & 1:
-            answer = tt_lookup(&c.tt, lens, seat, pat, threshold, c, wm)
-            if answer >= 0:
-                return answer == leader_max
+        # the cheap sure-trick counts first: their win ranks are the most general
         if (_features & 2) and quick_tricks(c, seat, wm) >= threshold:
             c.qt_cutoffs += 1
             return leader_max
         if (_features & 4) and n - later_tricks(c, seat, wm) < threshold:
             c.lt_cutoffs += 1
             return not leader_max
+        lens = tt_lengths(c)
+        tt_patterns(c, pat)
+        c.tt_hint = -1
+        if _features & 1:
+            answer = tt_lookup(&c.tt, lens, seat, pat, threshold, c, wm)
+            if answer >= 0:
+                return answer == leader_max
     nm = gen_moves(c, seat, moves)
     order_moves(c, seat, moves, nm, ply)
     mover_max = (seat & 1) == c.max_side
@@ -224,6 +226,7 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
             if r < k and k > small[s]:
                 small[s] = k
     if cut:
+        best = moves[i].suit * 16 + moves[i].rank
         res = mover_max
         if i == 0:
             c.cut_first[c.pos] += 1
@@ -238,12 +241,14 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
         wm[3] = acc[3]
         for i in range(nm):
             _cover_sequence(&moves[i], wm)
+    if c.pos == 0:
+        c.trick_searched[n][res == leader_max] += 1
     if c.pos == 0 and (_features & 1):
         # res is for the counted side; turn it into a bound on the leader's side
         if res == leader_max:
-            tt_store(&c.tt, lens, seat, pat, c, wm, threshold, n)
+            tt_store(&c.tt, lens, seat, pat, c, wm, threshold, n, best)
         else:
-            tt_store(&c.tt, lens, seat, pat, c, wm, 0, threshold - 1)
+            tt_store(&c.tt, lens, seat, pat, c, wm, 0, threshold - 1, best)
     return res
 
 
@@ -373,6 +378,8 @@ cdef void _fill_stats(Ctx* c, dict stats):
     stats["root_searches"] = stats.get("root_searches", 0) + c.root_searches
     stats["later_trick_cutoffs"] = stats.get("later_trick_cutoffs", 0) + c.lt_cutoffs
     stats["trick_nodes"] = [c.trick_nodes[k] for k in range(14)]
+    stats["trick_searched_fail"] = [c.trick_searched[k][0] for k in range(14)]
+    stats["trick_searched_make"] = [c.trick_searched[k][1] for k in range(14)]
     stats["small_card_skips"] = stats.get("small_card_skips", 0) + c.small_skips
     for k in range(4):
         key = f"cutoffs_pos{k}"

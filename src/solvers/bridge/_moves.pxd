@@ -159,6 +159,9 @@ cdef inline void order_moves(Ctx* c, int seat, Move* moves, int n, int ply) noex
             moves[i].weight = _follow_weight(c, seat, moves[i].suit, moves[i].rank)
         if killer == moves[i].suit * 16 + moves[i].rank:
             moves[i].weight += 40
+        if (c.pos == 0 and c.tt_hint >= 0 and (c.tt_hint >> 4) == moves[i].suit
+                and (moves[i].seq >> (c.tt_hint & 15)) & 1):
+            moves[i].weight += 1000  # the lead that decided a matching position
     # insertion sort, heaviest first (at most 13 moves)
     for i in range(1, n):
         tmp = moves[i]

@@ -64,10 +64,16 @@ cdef inline int _cashable(Ctx* c, int hand, int s, int drawn, int* low_bit) noex
     return w
 
 
+cdef inline bint _opponents_trumpless(Ctx* c, int leader) noexcept nogil:
+    if c.trump == NOTRUMP:
+        return 1
+    return (c.hands[(leader + 1) & 3][c.trump] | c.hands[(leader + 3) & 3][c.trump]) == 0
+
+
 cdef inline int quick_tricks(Ctx* c, int leader, uint16_t* wm) noexcept nogil:
     """Sure tricks for the leader's side; ``wm`` receives the win ranks relied upon."""
     cdef int s, w, total = 0, best_entry = 0, partner = (leader + 2) & 3
-    cdef int low, entry_suit = -1, entry_low = -1, pw, p_total
+    cdef int low, entry_suit = -1, entry_low = -1, pw, p_total, k
     cdef unsigned int opp_cards, mine
     cdef uint16_t pwm[4]
     cdef int drawn = 0
@@ -94,6 +100,20 @@ cdef inline int quick_tricks(Ctx* c, int leader, uint16_t* wm) noexcept nogil:
             p_total += w
             if low >= 0:
                 pwm[s] = <uint16_t>(1u << low)
+    if p_total and _opponents_trumpless(c, leader):
+        # nothing can be ruffed: the leader cashes his winners, crosses to partner's
+        # winner in a suit where he still holds a low card, and partner cashes his;
+        # partner discards his surplus winners last, keeping the entry
+        for s in range(4):
+            if pwm[s] and c.hands[leader][s]:
+                w = total + p_total
+                k = popcount(c.hands[leader][0]) + popcount(c.hands[leader][1]) \
+                    + popcount(c.hands[leader][2]) + popcount(c.hands[leader][3])
+                if w > k:
+                    w = k
+                for k in range(4):
+                    wm[k] |= pwm[k]
+                return w
     if p_total > total:
         for s in range(4):
             mine = c.hands[leader][s]

@@ -31,7 +31,7 @@ from solvers.bridge._types cimport (
     Ctx,
     TransTable,
     TTDist,
-    TTEntry,
+    TTBlock,
 )
 
 
@@ -40,7 +40,7 @@ cdef inline int tt_init(TransTable* tt, int log_entries) noexcept nogil:
     tt.block_capacity = 1 << (log_entries - 4)
     tt.dist_capacity = tt.block_capacity  # every distribution holds at least one block
     tt.bucket_mask = (1 << (log_entries - 4)) - 1
-    tt.entries = <TTEntry*>malloc(sizeof(TTEntry) * TT_BLOCK * tt.block_capacity)
+    tt.blocks = <TTBlock*>malloc(sizeof(TTBlock) * tt.block_capacity)
     tt.dists = <TTDist*>malloc(sizeof(TTDist) * tt.dist_capacity)
     tt.heads = <int32_t*>malloc(sizeof(int32_t) * (tt.bucket_mask + 1))
     tt.lookups = 0
@@ -48,7 +48,7 @@ cdef inline int tt_init(TransTable* tt, int log_entries) noexcept nogil:
     tt.hits = 0
     tt.stores = 0
     tt.resets = 0
-    if tt.entries == NULL or tt.dists == NULL or tt.heads == NULL:
+    if tt.blocks == NULL or tt.dists == NULL or tt.heads == NULL:
         tt_free(tt)
         return -1
     tt.dists_used = 1
@@ -57,10 +57,10 @@ cdef inline int tt_init(TransTable* tt, int log_entries) noexcept nogil:
 
 
 cdef inline void tt_free(TransTable* tt) noexcept nogil:
-    free(tt.entries)
+    free(tt.blocks)
     free(tt.dists)
     free(tt.heads)
-    tt.entries = NULL
+    tt.blocks = NULL
     tt.dists = NULL
     tt.heads = NULL
 
@@ -120,8 +120,18 @@ cdef inline TTDist* _find_dist(TransTable* tt, uint64_t lens, int leader) noexce
     return NULL
 
 
-cdef inline TTEntry* _entry(TransTable* tt, TTDist* d, int k) noexcept nogil:
-    return &tt.entries[d.blocks[k // TT_BLOCK] * TT_BLOCK + k % TT_BLOCK]
+cdef inline int _matches(TTBlock* blk, uint32_t* pat, uint8_t* hit) noexcept nogil:
+    """hit[j] = 1 where entry j of the block matches ``pat`` on its mask (all TT_BLOCK)."""
+    cdef uint32_t p0 = pat[0], p1 = pat[1], p2 = pat[2], p3 = pat[3]
+    cdef int j, any = 0
+    for j in range(TT_BLOCK):
+        hit[j] = (((p0 & blk.mask[0][j]) ^ blk.pattern[0][j])
+                  | ((p1 & blk.mask[1][j]) ^ blk.pattern[1][j])
+                  | ((p2 & blk.mask[2][j]) ^ blk.pattern[2][j])
+                  | ((p3 & blk.mask[3][j]) ^ blk.pattern[3][j])) == 0
+    for j in range(TT_BLOCK):
+        any |= hit[j]
+    return any
 
 
 cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* pat,
@@ -129,41 +139,44 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     """Is the leader's side sure to take >= threshold tricks? 1 yes, 0 no, -1 unknown.
 
     On an answer, ``wm`` gets the win ranks of the entry: in each suit the lowest
-    card still out that the entry depends on.
+    card still out that the entry depends on.  A matching entry that does not
+    decide leaves its best lead in ``c.tt_hint``.
     """
     cdef TTDist* d
-    cdef TTEntry* block
-    cdef TTEntry* e
-    cdef uint32_t p0 = pat[0], p1 = pat[1], p2 = pat[2], p3 = pat[3]
+    cdef TTBlock* blk
+    cdef uint8_t hit[TT_BLOCK]
     cdef int b, j, m, left, s, answer, k
     cdef uint32_t rem
     tt.lookups += 1
+    c.tt_hint = -1
     d = _find_dist(tt, lens, leader)
     if d == NULL:
         return -1
     left = d.count
     b = 0
     while left > 0:
-        block = &tt.entries[d.blocks[b] * TT_BLOCK]
+        blk = &tt.blocks[d.blocks[b]]
         m = TT_BLOCK if left > TT_BLOCK else left
         left -= m
         b += 1
+        if not _matches(blk, pat, hit):
+            continue
         for j in range(m):
-            e = &block[j]
-            if (((p0 & e.mask[0]) ^ e.pattern[0]) | ((p1 & e.mask[1]) ^ e.pattern[1])
-                    | ((p2 & e.mask[2]) ^ e.pattern[2]) | ((p3 & e.mask[3]) ^ e.pattern[3])):
+            if not hit[j]:
                 continue
             tt.probes += 1
-            if e.lower >= threshold:
+            if blk.lower[j] >= threshold:
                 answer = 1
-            elif e.upper < threshold:
+            elif blk.upper[j] < threshold:
                 answer = 0
             else:
+                if blk.best[j] != 255 and c.tt_hint < 0:
+                    c.tt_hint = blk.best[j]
                 continue
             tt.hits += 1
             for s in range(4):
                 wm[s] = 0
-                k = popcount(e.mask[s]) >> 1
+                k = popcount(blk.mask[s][j]) >> 1
                 rem = c.remain[s]
                 while k > 1:
                     rem ^= 1u << msb(rem)
@@ -175,15 +188,19 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
 
 
 cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* pat,
-                          Ctx* c, uint16_t* wm, int lower, int upper) noexcept nogil:
-    """Record bounds ``lower <= leader side's tricks <= upper`` valid under ``wm``."""
+                          Ctx* c, uint16_t* wm, int lower, int upper, int best) noexcept nogil:
+    """Record bounds ``lower <= leader side's tricks <= upper`` valid under ``wm``.
+
+    ``best``: the lead that cut off (suit * 16 + rank), or -1; a later search of a
+    matching position whose bounds do not decide tries it first.
+    """
     cdef uint32_t mask[4]
     cdef uint32_t patm[4]
-    cdef int s, k, slot
+    cdef int s, k, j, slot, left, m
     cdef uint32_t b, bucket
     cdef int32_t di
     cdef TTDist* d
-    cdef TTEntry* e
+    cdef TTBlock* blk
     for s in range(4):
         if wm[s]:
             b = wm[s] & (~wm[s] + 1u)  # lowest win rank
@@ -194,17 +211,25 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
         patm[s] = pat[s] & mask[s]
     d = _find_dist(tt, lens, leader)
     if d != NULL:
-        for k in range(d.count):
-            e = _entry(tt, d, k)
-            if (e.pattern[0] == patm[0] and e.pattern[1] == patm[1]
-                    and e.pattern[2] == patm[2] and e.pattern[3] == patm[3]
-                    and e.mask[0] == mask[0] and e.mask[1] == mask[1]
-                    and e.mask[2] == mask[2] and e.mask[3] == mask[3]):
-                if lower > e.lower:
-                    e.lower = <int8_t>lower
-                if upper < e.upper:
-                    e.upper = <int8_t>upper
-                return
+        left = d.count
+        k = 0
+        while left > 0:
+            blk = &tt.blocks[d.blocks[k]]
+            m = TT_BLOCK if left > TT_BLOCK else left
+            left -= m
+            k += 1
+            for j in range(m):
+                if (blk.pattern[0][j] == patm[0] and blk.pattern[1][j] == patm[1]
+                        and blk.pattern[2][j] == patm[2] and blk.pattern[3][j] == patm[3]
+                        and blk.mask[0][j] == mask[0] and blk.mask[1][j] == mask[1]
+                        and blk.mask[2][j] == mask[2] and blk.mask[3][j] == mask[3]):
+                    if lower > blk.lower[j]:
+                        blk.lower[j] = <int8_t>lower
+                    if upper < blk.upper[j]:
+                        blk.upper[j] = <int8_t>upper
+                    if best >= 0:
+                        blk.best[j] = <uint8_t>best
+                    return
     if d == NULL or (d.count % TT_BLOCK == 0 and d.count < TT_BLOCK * TT_BLOCKS_PER_DIST):
         # a new distribution and/or a new block
         if tt.dists_used >= tt.dist_capacity or tt.blocks_used >= tt.block_capacity:
@@ -222,6 +247,12 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
             bucket = _bucket(tt, lens, leader)
             d.next = tt.heads[bucket]
             tt.heads[bucket] = di
+        blk = &tt.blocks[tt.blocks_used]
+        for s in range(4):
+            for j in range(TT_BLOCK):
+                # unused slots never match: pattern bits below the 13 cards are always 0
+                blk.mask[s][j] = 0xFFFFFFFFu
+                blk.pattern[s][j] = 1u
         d.blocks[d.count // TT_BLOCK] = tt.blocks_used
         tt.blocks_used += 1
     if d.count < TT_BLOCK * TT_BLOCKS_PER_DIST:
@@ -231,9 +262,11 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
         slot = d.cursor
         d.cursor = <uint16_t>((d.cursor + 1) % (TT_BLOCK * TT_BLOCKS_PER_DIST))
     tt.stores += 1
-    e = _entry(tt, d, slot)
+    blk = &tt.blocks[d.blocks[slot // TT_BLOCK]]
+    j = slot % TT_BLOCK
     for s in range(4):
-        e.mask[s] = mask[s]
-        e.pattern[s] = patm[s]
-    e.lower = <int8_t>lower
-    e.upper = <int8_t>upper
+        blk.mask[s][j] = mask[s]
+        blk.pattern[s][j] = patm[s]
+    blk.lower[j] = <int8_t>lower
+    blk.upper[j] = <int8_t>upper
+    blk.best[j] = <uint8_t>(best if best >= 0 else 255)

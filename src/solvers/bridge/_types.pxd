@@ -25,11 +25,14 @@ cdef enum:
     TT_BLOCKS_PER_DIST = 32   # so at most 128 entries a distribution, then overwritten
 
 
-cdef struct TTEntry:
-    uint32_t pattern[4]    # owners (2 bits each) of the relevant top cards, highest first
-    uint32_t mask[4]       # which of those 2-bit slots the entry depends on
-    int8_t lower           # bounds on the leader's side's tricks from this trick on
-    int8_t upper
+cdef struct TTBlock:
+    # TT_BLOCK entries column by column, so that a lookup compares a whole block
+    # with vector instructions
+    uint32_t pattern[4][TT_BLOCK]  # owners (2 bits each) of the relevant top cards, highest first
+    uint32_t mask[4][TT_BLOCK]     # which of those 2-bit slots the entry depends on
+    int8_t lower[TT_BLOCK]         # bounds on the leader's side's tricks from this trick on
+    int8_t upper[TT_BLOCK]
+    uint8_t best[TT_BLOCK]         # suit * 16 + rank of the lead that decided it, 255 if none
 
 
 cdef struct TTDist:
@@ -42,7 +45,7 @@ cdef struct TTDist:
 
 
 cdef struct TransTable:
-    TTEntry* entries       # blocks of TT_BLOCK entries
+    TTBlock* blocks
     int32_t block_capacity
     int32_t blocks_used
     TTDist* dists
@@ -69,11 +72,13 @@ cdef struct Ctx:
     int trick_rank[4]
     int win_pos            # position in the trick of the card winning it so far
     int killer[MAX_PLY]    # suit * 16 + rank of the last move that cut off at this ply
+    int tt_hint            # suit * 16 + rank of the lead a matching TT entry suggests, -1 if none
     int64_t nodes
     int64_t qt_cutoffs
     int64_t root_searches
     int64_t lt_cutoffs
     int64_t trick_nodes[14]   # trick-start nodes by tricks left
+    int64_t trick_searched[14][2]  # of those, searched move by move: leader's side fails / makes
     int64_t small_skips
     int64_t cut_first[4]   # cutoffs by the first move tried, by position in the trick
     int64_t cut_later[4]   # cutoffs by a later move
