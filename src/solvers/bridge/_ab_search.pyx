@@ -29,13 +29,14 @@ import numpy as np
 from solvers.bridge._bits cimport lsb, msb, popcount
 from solvers.bridge._moves cimport gen_moves, order_moves
 from solvers.bridge._later_tricks cimport later_tricks
-from solvers.bridge._quick_tricks cimport quick_tricks
+from solvers.bridge._quick_tricks cimport quick_tricks, second_hand_tricks
 from solvers.bridge._trans_table cimport (
     tt_free,
     tt_init,
     tt_lengths,
     tt_lookup,
     tt_patterns,
+    tt_prefetch,
     tt_reset,
     tt_store,
 )
@@ -132,6 +133,9 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
         leader_max = (seat & 1) == c.max_side
         # the question for the leader's side: at least `threshold` of the n tricks?
         threshold = need if leader_max else n - need + 1
+        lens = tt_lengths(c)
+        if _features & 1:
+            tt_prefetch(&c.tt, lens, seat)
         # the cheap sure-trick counts first: their win ranks are the most general
         if (_features & 2) and quick_tricks(c, seat, wm) >= threshold:
             c.qt_cutoffs += 1
@@ -139,16 +143,23 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
         if (_features & 4) and n - later_tricks(c, seat, wm) < threshold:
             c.lt_cutoffs += 1
             return not leader_max
-        lens = tt_lengths(c)
         tt_patterns(c, pat)
         c.tt_hint = -1
         if _features & 1:
             answer = tt_lookup(&c.tt, lens, seat, pat, threshold, c, wm)
             if answer >= 0:
                 return answer == leader_max
+    mover_max = (seat & 1) == c.max_side
+    if c.pos == 1 and (_features & 2):
+        k = second_hand_tricks(c, seat, wm)
+        if k:
+            n = popcount(c.hands[seat][0]) + popcount(c.hands[seat][1]) \
+                + popcount(c.hands[seat][2]) + popcount(c.hands[seat][3])
+            if (k >= target - c.tricks_max) if mover_max else (c.tricks_max + n - k < target):
+                c.qt2_cutoffs += 1
+                return mover_max
     nm = gen_moves(c, seat, moves)
     order_moves(c, seat, moves, nm, ply)
-    mover_max = (seat & 1) == c.max_side
     _clear(acc)
     small[0] = -1
     small[1] = -1
@@ -376,6 +387,7 @@ cdef void _fill_stats(Ctx* c, dict stats):
     stats["tt_resets"] = stats.get("tt_resets", 0) + c.tt.resets
     stats["quick_trick_cutoffs"] = stats.get("quick_trick_cutoffs", 0) + c.qt_cutoffs
     stats["root_searches"] = stats.get("root_searches", 0) + c.root_searches
+    stats["second_hand_cutoffs"] = stats.get("second_hand_cutoffs", 0) + c.qt2_cutoffs
     stats["later_trick_cutoffs"] = stats.get("later_trick_cutoffs", 0) + c.lt_cutoffs
     stats["trick_nodes"] = [c.trick_nodes[k] for k in range(14)]
     stats["trick_searched_fail"] = [c.trick_searched[k][0] for k in range(14)]

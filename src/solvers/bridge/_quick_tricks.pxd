@@ -133,3 +133,64 @@ cdef inline int quick_tricks(Ctx* c, int leader, uint16_t* wm) noexcept nogil:
                 total = p_total
             break
     return total
+
+
+cdef inline int second_hand_tricks(Ctx* c, int seat, uint16_t* wm) noexcept nogil:
+    """Sure tricks for the side of the second hand (``seat``, with partner still to play).
+
+    The side surely wins the current trick when one of its hands can beat the led
+    card and every card the third hand can play (no overruff possible); in a suit
+    contract also when it can ruff a suit the third hand still follows.  In
+    notrump the hand that wins then leads, so its top cards in every suit (the
+    led suit after the winning card included) are sure tricks too.
+    """
+    cdef int ls = c.trick_suit[0], lr = c.trick_rank[0]
+    cdef int partner = (seat + 2) & 3, third = (seat + 1) & 3, hh, s, w, k, total
+    cdef unsigned int ours, mine, others, rest
+    cdef int trump = c.trump
+    wm[0] = 0
+    wm[1] = 0
+    wm[2] = 0
+    wm[3] = 0
+    if trump != NOTRUMP and ls != trump and c.hands[third][ls] == 0 and c.hands[third][trump]:
+        return 0  # the third hand may ruff or overruff
+    ours = c.hands[seat][ls] | c.hands[partner][ls]
+    if ours:
+        if msb(ours) < lr or (c.hands[third][ls] and msb(ours) < msb(c.hands[third][ls])):
+            return 0
+        # the highest card of the suit on our side wins by rank
+        wm[ls] = <uint16_t>(1u << msb(ours))
+    else:
+        if trump == NOTRUMP or ls == trump:
+            return 0
+        if not (c.hands[seat][trump] or c.hands[partner][trump]):
+            return 0
+        return 1  # we ruff and the third hand follows suit: a win by suit, ranks aside
+    if trump != NOTRUMP:
+        return 1
+    hh = seat if c.hands[seat][ls] >> msb(ours) else partner
+    total = 1
+    for s in range(4):
+        mine = c.hands[hh][s]
+        if s == ls:
+            mine ^= 1u << msb(mine)  # the card that wins this trick
+        if not mine:
+            continue
+        others = c.remain[s] & ~c.hands[hh][s]
+        if s == ls:
+            others &= ~(1u << lr)
+        if others:
+            w = popcount(mine >> (msb(others) + 1))
+        else:
+            w = popcount(mine)
+        if w == 0:
+            continue
+        total += w
+        if others:
+            rest = mine
+            k = w
+            while k > 1:
+                rest ^= 1u << msb(rest)
+                k -= 1
+            wm[s] |= <uint16_t>(1u << msb(rest))
+    return total

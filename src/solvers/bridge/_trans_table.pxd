@@ -109,6 +109,20 @@ cdef inline uint32_t _bucket(TransTable* tt, uint64_t lens, int leader) noexcept
     return <uint32_t>(h >> 40) & tt.bucket_mask
 
 
+cdef extern from *:
+    """
+    #define qp_prefetch(p) __builtin_prefetch(p)
+    """
+    void qp_prefetch(const void* p) noexcept nogil
+
+
+cdef inline void tt_prefetch(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
+    """Start loading the distribution's bucket while the caller does other work."""
+    cdef int32_t i = tt.heads[_bucket(tt, lens, leader)]
+    if i >= 0:
+        qp_prefetch(&tt.dists[i])
+
+
 cdef inline TTDist* _find_dist(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
     cdef int32_t i = tt.heads[_bucket(tt, lens, leader)]
     cdef TTDist* d

@@ -75,6 +75,7 @@ cdef struct Ctx:
     int tt_hint            # suit * 16 + rank of the lead a matching TT entry suggests, -1 if none
     int64_t nodes
     int64_t qt_cutoffs
+    int64_t qt2_cutoffs     # second-hand quick-trick cutoffs
     int64_t root_searches
     int64_t lt_cutoffs
     int64_t trick_nodes[14]   # trick-start nodes by tricks left
