@@ -14,7 +14,7 @@ and ``RuleSet.solve(state, SolverMode.TILE_COUNT)``.
 
 ``--best-of K`` times every position K times per solver and keeps the fastest (worst-case
 figures on a shared machine); ``--corpus`` times the 136 corpus positions, both objectives,
-with the default solver and with the plain exact DP (``beam=0``, no bounding first pass).
+with the default solver and with the plain exact DP (``beam=0``, no bounding passes).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import pytest
 import solvers.rummikub
 from engines.rummikub import best_move, best_moves
 from engines.rummikub.position import Position
-from solvers.rummikub import solve_arrays, warmup
+from solvers.rummikub import solve_arrays, solve_position, warmup
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "rummikub" / "positions.jsonl"
 
@@ -188,18 +188,22 @@ def corpus_times(best_of: int = 5) -> str:
     warmup()
     records = [obj for _, obj in read_jsonl(CORPUS)]
     rows = []
-    configs = {"default": solve_arrays, "plain (beam=0)": partial(solve_arrays, beam=0)}
+    # best_move calls solve_position, best_moves solve_arrays: both take beam=0 for the plain DP
+    configs = {"default": (solve_arrays, solve_position),
+               "plain (beam=0)": (partial(solve_arrays, beam=0), partial(solve_position, beam=0))}
     times: dict[str, list[float]] = {name: [] for name in configs}
     for obj in records:
         for objective in ("tiles", "value"):
             row = [obj["id"], objective, sum(map(len, obj["table"])), obj["rack"].count("J")
                    + sum(s.count("J") for s in obj["table"])]
-            for name, kernel in configs.items():
-                solvers.rummikub.solve_arrays = kernel  # what the engine calls
+            for name, (batch, single) in configs.items():
+                # what the engine calls
+                solvers.rummikub.solve_arrays, solvers.rummikub.solve_position = batch, single
                 try:
                     t = _timed(partial(_corpus_move, objective=objective), obj, best_of)
                 finally:
                     solvers.rummikub.solve_arrays = solve_arrays
+                    solvers.rummikub.solve_position = solve_position
                 times[name].append(t)
                 row.append(t)
             rows.append(row)

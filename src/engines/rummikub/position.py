@@ -181,21 +181,31 @@ _WEIGHTS: dict[str, tuple[np.ndarray, int]] = {}
 _TILE = [[Tile(c, n) for n in range(14)] for c in COLOURS]
 _REAL_SLOT = [[Slot(t, t) for t in row] for row in _TILE]
 _JOKER_SLOT = [[Slot(JOKER, t) for t in row] for row in _TILE]
+# Kernel tile index (13 * colour + number - 1, joker 52) of every canonical text and Tile.
+_TILE_OF: list[Tile] = [_TILE[c][n] for c in range(4) for n in range(1, 14)] + [JOKER]
+_INDEX: dict[str | Tile, int] = {}
+for _i, _t in enumerate(_TILE_OF):
+    _INDEX[_t] = _INDEX[str(_t)] = _i
+_EXACT_TYPES = frozenset({str, Tile})
+
+# Sets as the kernel packs them (see solvers.rummikub._reconstruct) -> Meld.  There are a
+# few thousand possible sets, so the dictionary stays small.
+_MELDS: dict[int, Meld] = {}
 
 
-def _to_meld(placed: list[tuple[int, int, bool]]) -> Meld:
-    # runs come out in number order; groups are sorted by colour
-    if placed[0][1] == placed[-1][1]:
-        placed = sorted(placed)
-    return tuple(_JOKER_SLOT[c][n] if joker else _REAL_SLOT[c][n] for c, n, joker in placed)
-
-
-def _meld_order(m: Meld) -> tuple[int, int, int]:
-    first = m[0].stands_for
-    is_group = len({s.stands_for.number for s in m}) == 1 and len(m) > 1 and (
-        m[0].stands_for.colour != m[1].stands_for.colour
-    )
-    return (int(is_group), first.colour_index if not is_group else first.number, first.number)
+def _meld(code: int) -> Meld:
+    meld = _MELDS.get(code)
+    if meld is None:
+        a, b, length = (code >> 32) & 255, (code >> 24) & 255, (code >> 16) & 255
+        if code >> 40:  # group at number a: colours in order, jokers for the missing ones
+            real, jokers = code & 15, (code >> 4) & 15
+            meld = tuple(_REAL_SLOT[c][a] if real >> c & 1 else _JOKER_SLOT[c][a]
+                         for c in range(4) if (real | jokers) >> c & 1)
+        else:  # run of colour a from number b
+            meld = tuple(_JOKER_SLOT[a][b + i] if code >> i & 1 else _REAL_SLOT[a][b + i]
+                         for i in range(length))
+        _MELDS[code] = meld
+    return meld
 
 
 def _solve(
@@ -207,7 +217,8 @@ def _solve(
     Returns per problem ``None`` (infeasible) or (melds, real tiles placed per
     colour/number, jokers placed).
     """
-    from solvers.rummikub import build_sets, solve_arrays
+    from solvers.rummikub import meld_codes_batch, solve_arrays
+    from solvers.rummikub._groups import PART_COUNT, PART_MASKS
 
     if not problems:
         return []
@@ -231,13 +242,15 @@ def _solve(
             import numba
 
             numba.set_num_threads(old_threads)
+    codes, counts = meld_codes_batch(status, choice, group_jokers, PART_COUNT, PART_MASKS)
     out: list[tuple[list[Meld], np.ndarray, int] | None] = []
     for p in range(len(problems)):
         if status[p] != 1:
             out.append(None)
             continue
-        melds = sorted((_to_meld(s) for s in build_sets(choice[p], group_jokers[p])),
-                       key=_meld_order)
+        if counts[p] < 0:
+            raise AssertionError("the kernel returned a choice that is not an arrangement")
+        melds = [_meld(code) for code in codes[p, : counts[p]].tolist()]
         placed = choice[p][:, :, 0] + choice[p][:, :, 1]
         jokers = int(choice[p][:, :, 2].sum() + group_jokers[p].sum())
         out.append((melds, placed, jokers))
@@ -303,12 +316,74 @@ def best_move(
     ``objective="tiles"``: most rack tiles, then most value, then fewest rack jokers;
     ``"value"``: most face value (a joker 0), then most tiles, then fewest jokers.
     """
+    # Text sets are split once here, so the fast path and the checked path read the same
+    # lists (and an iterator is read once).
+    sets: list[list[Tile | str]] = []
+    for s in table:
+        try:
+            sets.append(s.replace(",", " ").split() if isinstance(s, str) else list(s))
+        except TypeError:
+            for done in sets:  # an earlier bad tile is reported first, as parse order has it
+                parse_tiles(done)
+            raise
+    tiles = rack.replace(",", " ").split() if isinstance(rack, str) else list(rack)
+    move = _fast_move(sets, tiles, bool(initial_meld_done), objective)
+    if move is not None:
+        return move
     pos = Position(
-        tuple(tuple(parse_tiles(s)) for s in table),
-        tuple(parse_tiles(rack)),
+        tuple(tuple(parse_tiles(s)) for s in sets),
+        tuple(parse_tiles(tiles)),
         bool(initial_meld_done),
     )
     return best_moves([pos], objective)[0]
+
+
+def _fast_move(
+    sets: list[list[Tile | str]], rack: list[Tile | str], melded: bool, objective: str
+) -> Move | None:
+    """:func:`best_move` in one kernel call when every tile is a canonical text or a Tile.
+
+    Returns ``None`` for anything else, and for any position the kernel rejects: the
+    checked path then reads the position again and raises the error that names the defect.
+    """
+    from solvers.rummikub import new_outputs, solve_position
+
+    if objective not in OBJECTIVES:
+        return None
+    index = _INDEX.__getitem__
+    flat: list[int] = []
+    ends: list[int] = []
+    try:
+        for s in sets:
+            # exact types only: a plain tuple equal to a Tile must still be rejected
+            if not _EXACT_TYPES.issuperset(map(type, s)):
+                return None
+            flat.extend(map(index, s))
+            ends.append(len(flat))
+        if not _EXACT_TYPES.issuperset(map(type, rack)):
+            return None
+        rack_index = list(map(index, rack))
+    except (KeyError, TypeError):  # other spellings, unhashable items: the checked path
+        return None
+    weight, jw = objective_weights(objective)
+    codes, played = new_outputs()
+    status, nsets, nplayed, value = solve_position(
+        np.array(flat, np.int64), np.array(ends, np.int64), np.array(rack_index, np.int64),
+        weight, jw, 0 if melded else 1, codes, played,
+    )
+    if status != 1 and (melded or status != 0):
+        return None  # the checked path raises (a melded table always has an arrangement)
+    tiles = [_TILE_OF[i] for i in played[:nplayed].tolist()]
+    melds = [_meld(code) for code in codes[:nsets].tolist()]
+    if melded:
+        return Move(tiles, melds, nplayed, value)
+    old = [validate_set(s) for s in _table_tiles(flat, ends)]
+    return Move(tiles, old + melds, nplayed, value, new_sets=melds)
+
+
+def _table_tiles(flat: list[int], ends: list[int]) -> list[list[Tile]]:
+    tiles = [_TILE_OF[i] for i in flat]
+    return [tiles[a:b] for a, b in zip([0, *ends], ends)]
 
 
 def weighted_move(pos: Position, weight: np.ndarray, joker_weight: int) -> Move:

@@ -2,10 +2,23 @@
 
 Kernels take integer arrays only (see :mod:`solvers.rummikub._dp` for the
 layout); the engine in :mod:`engines.rummikub` parses tiles, validates input,
-and turns the kernel's choices into sets with :func:`build_sets`.
+and turns the kernel's packed sets (:func:`meld_codes`) into tiles.  One position
+is checked, solved and unpacked in one call by :func:`solve_position`;
+:func:`build_sets` is the Python model of the unpacking.
 """
 
-from solvers.rummikub._dp import MELD_TARGET, NCOL, NNUM, solve_arrays, solve_batch, warmup
+from solvers.rummikub._dp import (
+    MELD_TARGET,
+    NCOL,
+    NNUM,
+    meld_codes,
+    meld_codes_batch,
+    new_outputs,
+    solve_arrays,
+    solve_batch,
+    solve_position,
+    warmup,
+)
 from solvers.rummikub._groups import GROUP_OK, partition_groups
 from solvers.rummikub._reconstruct import build_sets
 
@@ -15,8 +28,12 @@ __all__ = [
     "NCOL",
     "NNUM",
     "build_sets",
+    "meld_codes",
+    "meld_codes_batch",
+    "new_outputs",
     "partition_groups",
     "solve_arrays",
     "solve_batch",
+    "solve_position",
     "warmup",
 ]

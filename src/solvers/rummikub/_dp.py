@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from solvers.rummikub._groups import GROUP_OK
+from solvers.rummikub._groups import GROUP_OK, PART_COUNT, PART_MASKS
 
 NCOL = 4
 NNUM = 13
@@ -460,19 +460,73 @@ def _solve_one(
 
 
 @njit(cache=True)
+def _playable(must, opt, jokers):
+    """``opt`` without the rack tiles that no set can hold.
+
+    A tile can only be placed in a run through three consecutive numbers or a group of
+    three colours, of tiles present or ``jokers`` standing in for the missing ones; rack
+    tiles with neither are removed, until nothing changes.  No arrangement uses a removed
+    tile, so the optimum is the same (with two jokers every tile can be placed).
+    """
+    left = opt.copy()
+    changed = jokers < 2
+    while changed:
+        changed = False
+        for c in range(NCOL):
+            for v in range(NNUM):
+                if left[c, v] == 0 or must[c, v] > 0:
+                    continue
+                ok = False
+                for s in range(max(0, v - 2), min(v, NNUM - 3) + 1):
+                    missing = 0
+                    for x in range(s, s + 3):
+                        if must[c, x] + left[c, x] == 0:
+                            missing += 1
+                    if missing <= jokers:
+                        ok = True
+                if not ok:
+                    colours = jokers
+                    for cc in range(NCOL):
+                        if must[cc, v] + left[cc, v] > 0:
+                            colours += 1
+                    ok = colours >= 3
+                if not ok:
+                    left[c, v] = 0
+                    changed = True
+    return left
+
+
+@njit(cache=True)
 def _solve_exact(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
     beam,
 ):
-    """The exact optimum: a beam pass finds a good legal score, the exact pass prunes with it.
+    """The exact optimum, found fastest by passes that prune with a score to reach.
 
-    Pruning only drops transitions that cannot reach the beam pass's score, so the exact
-    pass still finds the optimum (and the beam pass's answer stands if it never
-    truncated).  ``beam = 0`` runs the plain exact pass alone, and so do positions without
-    jokers: their plain pass is cheap (at most ~20k states) and the first pass would add
-    about a quarter to it.  Returns ``(status, score)``.
+    Pruning only drops transitions that cannot reach the target score, so a pass finds
+    every arrangement that reaches it and returns the optimum whenever the optimum does.
+    First target: everything the rack could add (every rack tile that some set could hold,
+    every rack joker); on large tables the optimum usually plays the whole rack, and the
+    target then cuts every transition that leaves a rack tile out.  If no arrangement
+    reaches it: with jokers, a beam pass finds a legal score (its answer stands if it
+    never truncated) and the exact pass prunes with that; without jokers the plain exact
+    pass runs (it is cheap, at most ~20k states).  ``beam = 0`` runs the plain exact pass
+    alone.  Returns ``(status, score)``.
     """
     floor = _NEG
+    if beam > 0:
+        opt = _playable(must, opt, must_j + opt_j)
+        target = must_j * joker_weight + opt_j * max(0, joker_weight)
+        for c in range(NCOL):
+            for v in range(NNUM):
+                target += opt[c, v] * max(0, weight[c, v])
+        st, sc, _t = _solve_one(must, opt, must_j, opt_j, weight, joker_weight, meld,
+                                group_ok, choice_out, gj_out, stats, target, 0)
+        # (the pass may also end on a state below the target: only an answer reaching it
+        # is known to be optimal)
+        if st == 1 and sc + must_j * joker_weight >= target:
+            return st, sc
+        stats[:] = 0
     if beam > 0 and must_j + opt_j > 0:
         st, sc, truncated = _solve_one(must, opt, must_j, opt_j, weight, joker_weight, meld,
                                        group_ok, choice_out, gj_out, stats, _NEG, beam)
@@ -564,11 +618,321 @@ def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, parallel=
 
 
 def warmup() -> None:
-    """Compile (or load from the cache) both kernels, so timings exclude compilation."""
+    """Compile (or load from the cache) every kernel, so timings exclude compilation."""
     must = np.zeros((2, NCOL, NNUM), np.int64)
     opt = np.zeros((2, NCOL, NNUM), np.int64)
     opt[:, 0, :3] = 1
     z = np.zeros(2, np.int64)
     w = np.ones((2, NCOL, NNUM), np.int64)
     solve_arrays(must[:1], opt[:1], z[:1], z[:1], w[:1], z[:1] + 1, z[:1])
-    solve_arrays(must, opt, z, z, w, z + 1, z)
+    status, _best, choice, gj, _stats = solve_arrays(must, opt, z, z, w, z + 1, z)
+    meld_codes_batch(status, choice, gj, PART_COUNT, PART_MASKS)
+    codes, played = new_outputs()
+    solve_position(np.array([0, 1, 2]), np.array([3]), np.array([3, 52]), w[0], 1, 0, codes,
+                   played)
+
+
+# ------------------------------------------------------------------ compiled reconstruction
+#
+# The same replay as :func:`build_sets`, compiled, with every set packed into one integer
+# so the engine turns a set into tiles with one dictionary look-up:
+#
+#   run:   colour << 32 | start << 24 | length << 16 | joker positions (bit i: start + i)
+#   group: 1 << 40 | number << 32 | number << 24 | length << 16 | joker colours << 4
+#          | real colours                                      (4-bit colour masks)
+#
+# ``code >> 24`` is the order the engine lists sets in (runs by colour then first number,
+# then groups by number); the sets are sorted on it stably, so equal keys keep the replay
+# order, as ``sorted(..., key=...)`` does in Python.
+
+MAX_SETS = 64  # 106 tiles make at most 35 sets
+
+
+@njit(cache=True)
+def _emit_run(codes, m, c, start, length, jmask):
+    codes[m] = (np.int64(c) << 32) | (np.int64(start) << 24) | (np.int64(length) << 16) | jmask
+    return m + 1
+
+
+@njit(cache=True)
+def meld_codes(choice, group_jokers, part_count, part_masks, codes):
+    """Fill ``codes`` (int64[MAX_SETS]) with the sets of one solved position, sorted.
+
+    ``choice[c, v-1] = (run tiles, group tiles, run jokers)`` and ``group_jokers[v-1]`` as
+    the DP returns them; ``part_count``/``part_masks`` from :mod:`solvers.rummikub._groups`.
+    Returns the number of sets, or -1 if the choice is not a valid arrangement.
+    """
+    m = 0
+    # open runs of one colour, in the replay's order: first number, length, joker mask
+    rs = np.zeros(8, np.int64)
+    rl = np.zeros(8, np.int64)
+    rj = np.zeros(8, np.int64)
+    ts = np.zeros(8, np.int64)
+    tl = np.zeros(8, np.int64)
+    tj = np.zeros(8, np.int64)
+    for c in range(NCOL):
+        busy = False
+        for v in range(NNUM):
+            if choice[c, v, 0] + choice[c, v, 2] > 0:
+                busy = True
+        if not busy:
+            continue
+        no = 0
+        for v in range(NNUM):
+            ur = choice[c, v, 0]
+            jr = choice[c, v, 2]
+            items = ur + jr
+            if no == 0 and items == 0:
+                continue
+            # ordered: the short runs (length < 3) first, then the long ones, each in order
+            k = 0
+            short = 0
+            for r in range(no):
+                if rl[r] < 3:
+                    ts[k] = rs[r]
+                    tl[k] = rl[r]
+                    tj[k] = rj[r]
+                    k += 1
+            short = k
+            for r in range(no):
+                if rl[r] >= 3:
+                    ts[k] = rs[r]
+                    tl[k] = rl[r]
+                    tj[k] = rj[r]
+                    k += 1
+            if items < short:
+                return -1
+            take = min(items, no)
+            for r in range(take):
+                if r >= ur:  # real tiles go first, then the jokers
+                    tj[r] |= np.int64(1) << (v + 1 - ts[r])
+                tl[r] += 1
+            for r in range(take, no):  # runs not continued end here
+                m = _emit_run(codes, m, c, ts[r], tl[r], tj[r])
+            no = 0
+            for r in range(take):
+                rs[no] = ts[r]
+                rl[no] = tl[r]
+                rj[no] = tj[r]
+                no += 1
+            for r in range(take, items):
+                rs[no] = v + 1
+                rl[no] = 1
+                rj[no] = 1 if r >= ur else 0
+                no += 1
+        for r in range(no):
+            if rl[r] < 3:
+                return -1
+            m = _emit_run(codes, m, c, rs[r], rl[r], rj[r])
+    for v in range(NNUM):
+        index = 0
+        mult = 1
+        for c in range(NCOL):
+            index += choice[c, v, 1] * mult
+            mult *= 3
+        jg = group_jokers[v]
+        if index == 0 and jg == 0:
+            continue
+        count = part_count[index, jg]
+        if count < 0:
+            return -1
+        for g in range(count):
+            real = part_masks[index, jg, g, 0]
+            jok = part_masks[index, jg, g, 1]
+            length = 0
+            for c in range(NCOL):
+                length += ((real >> c) & 1) + ((jok >> c) & 1)
+            codes[m] = ((np.int64(1) << 40) | (np.int64(v + 1) << 32) | (np.int64(v + 1) << 24)
+                        | (np.int64(length) << 16) | (jok << 4) | real)
+            m += 1
+    # stable insertion sort on the listing key
+    for i in range(1, m):
+        code = codes[i]
+        key = code >> 24
+        j = i - 1
+        while j >= 0 and (codes[j] >> 24) > key:
+            codes[j + 1] = codes[j]
+            j -= 1
+        codes[j + 1] = code
+    return m
+
+
+@njit(cache=True)
+def meld_codes_batch(status, choice, group_jokers, part_count, part_masks):
+    """:func:`meld_codes` for every solved position of a batch: ``(codes[n, MAX_SETS], counts)``.
+
+    ``counts[p]`` is -2 for an unsolved position.
+    """
+    n = status.shape[0]
+    codes = np.zeros((n, MAX_SETS), np.int64)
+    counts = np.full(n, -2, np.int64)
+    for p in range(n):
+        if status[p] == 1:
+            counts[p] = meld_codes(choice[p], group_jokers[p], part_count, part_masks, codes[p])
+    return codes, counts
+
+
+# ------------------------------------------------------------------ one position, one call
+#
+# (Everything compiled lives in this module: Numba's cache is per file, and a cached function
+# does not notice a change in another file's function that it calls.)
+
+JOKER_INDEX = 52
+COPIES = 2
+MAX_PLAYED = 106
+
+SOLVED, NO_ARRANGEMENT, BAD_SET, TOO_MANY = 1, 0, 2, 3
+
+
+@njit(cache=True)
+def _set_ok(tiles, lo, hi):
+    """Whether ``tiles[lo:hi]`` is a run or a group (the rules of ``validate_set``)."""
+    length = hi - lo
+    if length < 3:
+        return False
+    colour = -1
+    number = -1
+    same_colour = True
+    same_number = True
+    colours = 0  # bit mask of the real tiles' colours
+    numbers = 0  # bit mask of their numbers
+    repeated_colour = False
+    repeated_number = False
+    low = NNUM
+    high = -1
+    real = 0
+    for i in range(lo, hi):
+        t = tiles[i]
+        if t == JOKER_INDEX:
+            continue
+        real += 1
+        c = t // NNUM
+        v = t % NNUM
+        if colour >= 0 and c != colour:
+            same_colour = False
+        if number >= 0 and v != number:
+            same_number = False
+        colour = c
+        number = v
+        if (colours >> c) & 1:
+            repeated_colour = True
+        if (numbers >> v) & 1:
+            repeated_number = True
+        colours |= 1 << c
+        numbers |= 1 << v
+        low = min(low, v)
+        high = max(high, v)
+    if real == 0:
+        return False
+    if same_number and length <= 4 and not repeated_colour:
+        return True
+    return same_colour and not repeated_number and length <= NNUM and high - low + 1 <= length
+
+
+@njit(cache=True)
+def _solve_position(tiles, ends, rack, weight, joker_weight, meld, group_ok, part_count,
+                    part_masks, codes, played, beam):
+    """Check and solve one position; returns ``(status, sets, tiles played, value played)``.
+
+    ``tiles``: the table's tile indices set after set, set ``i`` ending at ``ends[i]``;
+    ``rack``: the rack's indices; ``weight[4, 13]``/``joker_weight``: gains (see
+    :mod:`solvers.rummikub._dp`); ``meld`` 1 in initial-meld mode (the table stays as it is
+    and the new sets must be worth 30).  Outputs: ``codes[:sets]`` the whole table
+    afterwards (initial meld: the new sets only), ``played[:tiles played]`` the rack tiles
+    played, in index order.  Status 1 solved, 0 no legal arrangement, 2 a table set is
+    not valid, 3 a tile occurs more than twice (or more than two jokers).
+    """
+    counts = np.zeros(JOKER_INDEX + 1, np.int64)
+    start = 0
+    for s in range(ends.shape[0]):
+        if not _set_ok(tiles, start, ends[s]):
+            return BAD_SET, 0, 0, 0
+        start = ends[s]
+    for i in range(tiles.shape[0]):
+        counts[tiles[i]] += 1
+    for i in range(rack.shape[0]):
+        counts[rack[i]] += 1
+    for i in range(JOKER_INDEX + 1):
+        if counts[i] > COPIES:
+            return TOO_MANY, 0, 0, 0
+    must = np.zeros((NCOL, NNUM), np.int64)
+    opt = np.zeros((NCOL, NNUM), np.int64)
+    must_j = 0
+    opt_j = 0
+    if meld == 0:
+        for i in range(tiles.shape[0]):
+            t = tiles[i]
+            if t == JOKER_INDEX:
+                must_j += 1
+            else:
+                must[t // NNUM, t % NNUM] += 1
+    for i in range(rack.shape[0]):
+        t = rack[i]
+        if t == JOKER_INDEX:
+            opt_j += 1
+        else:
+            opt[t // NNUM, t % NNUM] += 1
+    choice = np.zeros((NCOL, NNUM, 3), np.int64)
+    group_jokers = np.zeros(NNUM, np.int64)
+    stats = np.zeros(2, np.int64)
+    status, _score = _solve_exact(must, opt, must_j, opt_j, weight, joker_weight, meld,
+                                  group_ok, choice, group_jokers, stats, beam)
+    if status != 1:
+        return NO_ARRANGEMENT, 0, 0, 0
+    nsets = meld_codes(choice, group_jokers, part_count, part_masks, codes)
+    if nsets < 0:
+        raise AssertionError("the DP returned a choice that is not an arrangement")
+    # rack tiles played: what the sets hold beyond the table's tiles
+    n = 0
+    value = 0
+    jokers = 0
+    for c in range(NCOL):
+        for v in range(NNUM):
+            extra = choice[c, v, 0] + choice[c, v, 1] - must[c, v]
+            for _ in range(extra):
+                played[n] = c * NNUM + v
+                n += 1
+                value += v + 1
+            jokers += choice[c, v, 2]
+    for v in range(NNUM):
+        jokers += group_jokers[v]
+    for _ in range(jokers - must_j):
+        played[n] = JOKER_INDEX
+        n += 1
+    return SOLVED, nsets, n, value
+
+
+def new_outputs() -> tuple[np.ndarray, np.ndarray]:
+    """Output buffers for :func:`solve_position`: ``(codes, played)``."""
+    return np.empty(MAX_SETS, np.int64), np.empty(MAX_PLAYED, np.int64)
+
+
+def solve_position(tiles, ends, rack, weight, joker_weight, meld, codes, played, beam=BEAM):
+    """Check and solve one position in one compiled call (the engine's ``best_move``).
+
+    Tile index: ``13 * colour + number - 1`` for colours 0..3 (K R O B), 52 for the joker.
+    ``tiles``: the table's tile indices set after set, set ``i`` ending at ``ends[i]``;
+    ``rack``: the rack's indices; ``weight[4, 13]``/``joker_weight``: gains as for
+    :func:`solve_arrays`; ``meld`` 1 in initial-meld mode (the table stays as it is and
+    the new sets must be worth 30).  Fills ``codes`` with the packed sets of the table
+    afterwards (initial meld: the new sets only; see :func:`meld_codes`) and ``played`` with
+    the rack tiles played, in index order.  Returns ``(status, sets, tiles played, value
+    played)``; status 1 solved, 0 no legal arrangement, 2 a table set is not a run or a
+    group, 3 a tile occurs more than twice (or more than two jokers).  The checks only say
+    *that* the input is wrong: the engine reads a rejected position again with its Python
+    checks, which name the defect.
+
+    >>> table = np.array([13 + 5, 13 + 6, 13 + 7])   # R6 R7 R8
+    >>> ends = np.array([3])
+    >>> rack = np.array([13 + 4, 13 + 8, 39 + 1])    # R5 R9 B2
+    >>> weight, jw = np.ones((4, 13), np.int64), 1    # one point per rack tile placed
+    >>> codes, played = new_outputs()
+    >>> status, nsets, nplayed, value = solve_position(table, ends, rack, weight, jw, 0,
+    ...                                                codes, played)
+    >>> status, nsets, played[:nplayed].tolist(), value
+    (1, 1, [17, 21], 14)
+    >>> hex(codes[0])                                  # run of colour 1 from 5, length 5
+    '0x105050000'
+    """
+    return _solve_position(tiles, ends, rack, weight, joker_weight, meld, GROUP_OK,
+                           PART_COUNT, PART_MASKS, codes, played, beam)

@@ -63,3 +63,32 @@ def _group_table() -> np.ndarray:
 
 
 GROUP_OK: np.ndarray = _group_table()
+
+MAX_GROUPS = 3  # 10 tiles at one number (8 real, 2 jokers) make at most 3 groups
+
+
+def _partition_table() -> tuple[np.ndarray, np.ndarray]:
+    """:func:`partition_groups` for every colour profile, as arrays a kernel can read.
+
+    Profile ``ug`` (0..2 tiles per colour) has index ``ug[0] + 3*ug[1] + 9*ug[2] + 27*ug[3]``;
+    ``count[index, jokers]`` is the number of groups (-1: impossible) and
+    ``masks[index, jokers, g] = (real colours, joker colours)`` as 4-bit colour masks, the
+    jokers standing for the lowest colours the group lacks.
+    """
+    count = np.full((81, MAX_JOKERS + 1), -1, np.int64)
+    masks = np.zeros((81, MAX_JOKERS + 1, MAX_GROUPS, 2), np.int64)
+    for index in range(81):
+        ug = [index // 3**c % 3 for c in range(4)]
+        for jokers in range(MAX_JOKERS + 1):
+            parts = partition_groups(ug, jokers)
+            if parts is None:
+                continue
+            count[index, jokers] = len(parts)
+            for g, (colours, k) in enumerate(parts):
+                spare = [c for c in range(4) if c not in colours][:k]
+                masks[index, jokers, g, 0] = sum(1 << c for c in colours)
+                masks[index, jokers, g, 1] = sum(1 << c for c in spare)
+    return count, masks
+
+
+PART_COUNT, PART_MASKS = _partition_table()

@@ -62,3 +62,4 @@ def build_sets(choice: np.ndarray, group_jokers: np.ndarray) -> list[list[Placed
             group += [(spare[k], v + 1, True) for k in range(jokers)]
             sets.append(group)
     return sets
+
