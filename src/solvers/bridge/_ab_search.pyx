@@ -105,7 +105,7 @@ cdef bint _last_trick(Ctx* c, int target, uint16_t* wm) noexcept nogil:
 cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
     cdef int seat = (c.leader + c.pos) & 3
     cdef int n, need, threshold, answer, i, k, nm, s, r, w, ws, wr, same
-    cdef int old_win, old_leader, old_tricks, old_pos, best = -1
+    cdef int old_win, old_leader, old_tricks, old_pos
     cdef bint leader_max, mover_max, res, child, cut = 0
     cdef Move moves[13]
     cdef uint16_t cwm[4]
@@ -144,7 +144,6 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
             c.lt_cutoffs += 1
             return not leader_max
         tt_patterns(c, pat)
-        c.tt_hint = -1
         if _features & 1:
             answer = tt_lookup(&c.tt, lens, seat, pat, threshold, c, wm)
             if answer >= 0:
@@ -237,7 +236,6 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
             if r < k and k > small[s]:
                 small[s] = k
     if cut:
-        best = moves[i].suit * 16 + moves[i].rank
         res = mover_max
         if i == 0:
             c.cut_first[c.pos] += 1
@@ -257,9 +255,9 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
     if c.pos == 0 and (_features & 1):
         # res is for the counted side; turn it into a bound on the leader's side
         if res == leader_max:
-            tt_store(&c.tt, lens, seat, pat, c, wm, threshold, n, best)
+            tt_store(&c.tt, lens, seat, pat, c, wm, threshold, n)
         else:
-            tt_store(&c.tt, lens, seat, pat, c, wm, 0, threshold - 1, best)
+            tt_store(&c.tt, lens, seat, pat, c, wm, 0, threshold - 1)
     return res
 
 

@@ -11,7 +11,7 @@ Ordering: a weight per move by the seat's place in the trick, in the spirit
 of DDS's empirical weights: lead winners, lead towards partner's winners,
 duck second hand, win third hand unless partner already has it, win as
 cheaply as possible fourth hand, ruff when partner is not winning, discard
-low cards from long suits; plus the killer move of this ply.
+low cards from long suits; plus, for the lead, the killer move of this ply.
 """
 
 from solvers.bridge._bits cimport lsb, msb, popcount
@@ -91,7 +91,7 @@ cdef inline int _lead_weight(Ctx* c, int seat, int s, int r) noexcept nogil:
     if trump != NOTRUMP and s == trump and opp_top < 0:
         w -= 30  # no trumps out: leading them wastes a tempo
     # short suits of the opponents are where tricks run out
-    w -= popcount(c.hands[lho][s]) + popcount(c.hands[rho][s])
+    w -= 3 * (popcount(c.hands[lho][s]) + popcount(c.hands[rho][s]))
     return w
 
 
@@ -157,11 +157,10 @@ cdef inline void order_moves(Ctx* c, int seat, Move* moves, int n, int ply) noex
             moves[i].weight = _lead_weight(c, seat, moves[i].suit, moves[i].rank)
         else:
             moves[i].weight = _follow_weight(c, seat, moves[i].suit, moves[i].rank)
-        if killer == moves[i].suit * 16 + moves[i].rank:
-            moves[i].weight += 40
-        if (c.pos == 0 and c.tt_hint >= 0 and (c.tt_hint >> 4) == moves[i].suit
-                and (moves[i].seq >> (c.tt_hint & 15)) & 1):
-            moves[i].weight += 1000  # the lead that decided a matching position
+        if c.pos == 0 and killer == moves[i].suit * 16 + moves[i].rank:
+            # the lead that last cut off at this depth; a bonus to followers' killers
+            # measured as doubling the search, so only leads get it
+            moves[i].weight += 150
     # insertion sort, heaviest first (at most 13 moves)
     for i in range(1, n):
         tmp = moves[i]

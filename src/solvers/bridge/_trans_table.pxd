@@ -153,8 +153,7 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     """Is the leader's side sure to take >= threshold tricks? 1 yes, 0 no, -1 unknown.
 
     On an answer, ``wm`` gets the win ranks of the entry: in each suit the lowest
-    card still out that the entry depends on.  A matching entry that does not
-    decide leaves its best lead in ``c.tt_hint``.
+    card still out that the entry depends on.
     """
     cdef TTDist* d
     cdef TTBlock* blk
@@ -162,7 +161,6 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     cdef int b, j, m, left, s, answer, k
     cdef uint32_t rem
     tt.lookups += 1
-    c.tt_hint = -1
     d = _find_dist(tt, lens, leader)
     if d == NULL:
         return -1
@@ -184,8 +182,6 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
             elif blk.upper[j] < threshold:
                 answer = 0
             else:
-                if blk.best[j] != 255 and c.tt_hint < 0:
-                    c.tt_hint = blk.best[j]
                 continue
             tt.hits += 1
             for s in range(4):
@@ -202,12 +198,8 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
 
 
 cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* pat,
-                          Ctx* c, uint16_t* wm, int lower, int upper, int best) noexcept nogil:
-    """Record bounds ``lower <= leader side's tricks <= upper`` valid under ``wm``.
-
-    ``best``: the lead that cut off (suit * 16 + rank), or -1; a later search of a
-    matching position whose bounds do not decide tries it first.
-    """
+                          Ctx* c, uint16_t* wm, int lower, int upper) noexcept nogil:
+    """Record bounds ``lower <= leader side's tricks <= upper`` valid under ``wm``."""
     cdef uint32_t mask[4]
     cdef uint32_t patm[4]
     cdef int s, k, j, slot, left, m
@@ -241,8 +233,6 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
                         blk.lower[j] = <int8_t>lower
                     if upper < blk.upper[j]:
                         blk.upper[j] = <int8_t>upper
-                    if best >= 0:
-                        blk.best[j] = <uint8_t>best
                     return
     if d == NULL or (d.count % TT_BLOCK == 0 and d.count < TT_BLOCK * TT_BLOCKS_PER_DIST):
         # a new distribution and/or a new block
@@ -283,4 +273,3 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
         blk.pattern[s][j] = patm[s]
     blk.lower[j] = <int8_t>lower
     blk.upper[j] = <int8_t>upper
-    blk.best[j] = <uint8_t>(best if best >= 0 else 255)

@@ -32,7 +32,6 @@ cdef struct TTBlock:
     uint32_t mask[4][TT_BLOCK]     # which of those 2-bit slots the entry depends on
     int8_t lower[TT_BLOCK]         # bounds on the leader's side's tricks from this trick on
     int8_t upper[TT_BLOCK]
-    uint8_t best[TT_BLOCK]         # suit * 16 + rank of the lead that decided it, 255 if none
 
 
 cdef struct TTDist:
@@ -72,7 +71,6 @@ cdef struct Ctx:
     int trick_rank[4]
     int win_pos            # position in the trick of the card winning it so far
     int killer[MAX_PLY]    # suit * 16 + rank of the last move that cut off at this ply
-    int tt_hint            # suit * 16 + rank of the lead a matching TT entry suggests, -1 if none
     int64_t nodes
     int64_t qt_cutoffs
     int64_t qt2_cutoffs     # second-hand quick-trick cutoffs
