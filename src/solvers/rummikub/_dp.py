@@ -46,8 +46,10 @@ MELD_TARGET = 30
 _HASH_MUL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed int64
 _EMPTY = np.int64(-1)
 _NEG = np.int64(-(2**62))
-# States per layer kept by the heuristic first pass (50..1000 measured alike on the slow
-# corpus positions; small enough that the pass costs little next to the exact one).
+# States per layer kept by the heuristic beam pass (50..1000 measured alike on the slow
+# corpus positions; small enough that the pass costs little next to the exact one).  The
+# search for an arrangement that reaches the whole-rack target keeps BEAM // 4 = 32
+# (16..64 measured alike on the bench bands and the corpus).
 BEAM = 128
 
 
@@ -173,6 +175,31 @@ def _drop_dominated(table, bits, lo, hi, keys, score):
             keys[i] = -1
 
 
+@njit(cache=True)
+def _keep_flexible(keys, start, end, width):
+    """Keep the ``width`` states of a layer with the fewest obligations (drop the rest).
+
+    Obligations: open runs of length 1 (weight 2) and 2 (weight 1), which must continue,
+    the jokers that short runs will need, and, last, the jokers already placed.  Used by
+    the search for *any* arrangement reaching a target score, where every surviving state
+    has the same score so far; equal states keep their order (stable sort).
+    """
+    pri = np.empty(end - start, np.int64)
+    for i in range(start, end):
+        key = keys[i]
+        h = np.int64(1) << 40  # dropped already
+        if key >= 0:
+            h = 2 * ((key >> 42) & 3)
+            for c in range(NCOL):
+                code = _colour(key, c)
+                h += 2 * (code % 5) + (code // 5) % 5
+            h = 4 * h + ((key >> 28) & 3)
+        pri[i - start] = h
+    idx = np.argsort(pri, kind="mergesort")
+    for r in range(width, end - start):
+        keys[start + idx[r]] = -1
+
+
 @njit(cache=True, error_model="numpy")
 def _solve_one(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
@@ -186,7 +213,9 @@ def _solve_one(
     everything the rest of the rack could still add stays below it are not stored; the
     optimum survives whenever it reaches ``floor``.  ``beam > 0`` keeps only the
     ``beam`` best-scored states of each layer (a heuristic pass: its answer is a legal
-    arrangement, optimal when ``truncated`` is 0).
+    arrangement, optimal when ``truncated`` is 0); ``beam < 0`` keeps the ``-beam`` states
+    with the fewest obligations (:func:`_keep_flexible`), a quick search for an arrangement
+    that reaches ``floor``.
     """
     jokers = must_j + opt_j
     # any_ok[n1, n2, j]: the complete profile forms groups with at most j jokers.
@@ -422,6 +451,9 @@ def _solve_one(
             end = n
             if last and end - start > 1:
                 _drop_dominated(table, bits, start, end, keys, score)
+            if beam < 0 and end - start > -beam:
+                truncated = 1
+                _keep_flexible(keys, start, end, -beam)
             if beam > 0 and end - start > beam:
                 # heuristic pass: keep the best `beam` states (ties may keep a few more)
                 truncated = 1
@@ -507,15 +539,18 @@ def _solve_exact(
 ):
     """The exact optimum, found fastest by passes that prune with a score to reach.
 
-    Pruning only drops transitions that cannot reach the target score, so a pass finds
-    every arrangement that reaches it and returns the optimum whenever the optimum does.
-    First target: everything the rack could add (every rack tile that some set could hold,
-    every rack joker); on large tables the optimum usually plays the whole rack, and the
-    target then cuts every transition that leaves a rack tile out.  If no arrangement
-    reaches it: with jokers, a beam pass finds a legal score (its answer stands if it
-    never truncated) and the exact pass prunes with that; without jokers the plain exact
-    pass runs (it is cheap, at most ~20k states).  ``beam = 0`` runs the plain exact pass
-    alone.  Returns ``(status, score)``.
+    Pruning only drops transitions that cannot reach the target score, so an exact pass
+    finds every arrangement that reaches it and returns the optimum whenever the optimum
+    does.  First target: everything the rack could add (every rack tile that some set
+    could hold, every rack joker); on large tables the optimum usually plays the whole
+    rack.  Then every surviving state has played every rack tile so far, so the scores
+    tie and the work is finding *an* arrangement: a narrow pass that keeps the states with
+    the fewest open short runs (``beam // 4`` of them) nearly always finds one, and any
+    answer reaching the target is optimal.  If it does not, the exact pass with that
+    target decides; if nothing reaches the target: with jokers, a beam pass finds a legal
+    score (its answer stands if it never truncated) and the exact pass prunes with that;
+    without jokers the plain exact pass runs (it is cheap, at most ~20k states).
+    ``beam = 0`` runs the plain exact pass alone.  Returns ``(status, score)``.
     """
     floor = _NEG
     if beam > 0:
@@ -524,13 +559,20 @@ def _solve_exact(
         for c in range(NCOL):
             for v in range(NNUM):
                 target += opt[c, v] * max(0, weight[c, v])
-        st, sc, _t = _solve_one(must, opt, must_j, opt_j, weight, joker_weight, meld,
-                                group_ok, choice_out, gj_out, stats, target, 0)
-        # (the pass may also end on a state below the target: only an answer reaching it
-        # is known to be optimal)
+        # (a pass may end on a state below the target: only an answer reaching it is known
+        # to be optimal)
+        st, sc, truncated = _solve_one(must, opt, must_j, opt_j, weight, joker_weight, meld,
+                                       group_ok, choice_out, gj_out, stats, target,
+                                       -max(1, beam // 4))
         if st == 1 and sc + must_j * joker_weight >= target:
             return st, sc
         stats[:] = 0
+        if truncated:
+            st, sc, _t = _solve_one(must, opt, must_j, opt_j, weight, joker_weight, meld,
+                                    group_ok, choice_out, gj_out, stats, target, 0)
+            if st == 1 and sc + must_j * joker_weight >= target:
+                return st, sc
+            stats[:] = 0
     if beam > 0 and must_j + opt_j > 0:
         st, sc, truncated = _solve_one(must, opt, must_j, opt_j, weight, joker_weight, meld,
                                        group_ok, choice_out, gj_out, stats, _NEG, beam)
