@@ -132,7 +132,7 @@ cdef inline int _follow_weight(Ctx* c, int seat, int s, int r) noexcept nogil:
                 return 80 - r
             if pos == 2:
                 return 50 - r  # third hand high
-            return 10 - r  # second hand: low unless sure
+            return 30 - r  # second hand: low unless sure
         return 20 - r
     if s == trump and trump != NOTRUMP:
         if pard_winning:
@@ -142,7 +142,7 @@ cdef inline int _follow_weight(Ctx* c, int seat, int s, int r) noexcept nogil:
         return -30 - r  # underruff: a waste
     # discard: low cards from long suits, keep winners
     len_s = popcount(c.hands[seat][s])
-    w = 4 * len_s - r
+    w = 2 * len_s - r
     if r == _top(c.remain[s]):
         w -= 20
     return w
