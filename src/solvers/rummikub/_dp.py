@@ -31,6 +31,13 @@ Outputs: status (1 solved, 0 no feasible arrangement), the best score (sum of th
 gains), and the
 choice per colour and number ``choice[c, v-1] = (real run tiles, real group
 tiles, run jokers)`` plus ``group_jokers[v-1]``.
+
+The exact answer comes from up to four passes of the same DP that prune with a target
+score (:func:`_solve_exact`); :func:`meld_codes` replays a choice into sets packed as
+integers, and :func:`solve_position` does checks, counts, search and replay of one
+position in one call (the engine's ``best_move``).  Everything compiled sits in this one
+module because Numba's cache is per file: a cached function does not notice when a
+function it calls in another file changes.
 """
 
 from __future__ import annotations
@@ -680,8 +687,8 @@ def warmup() -> None:
 
 # ------------------------------------------------------------------ compiled reconstruction
 #
-# The same replay as :func:`build_sets`, compiled, with every set packed into one integer
-# so the engine turns a set into tiles with one dictionary look-up:
+# The replay of :func:`solvers.rummikub._reconstruct.build_sets`, compiled, with every set
+# packed into one integer so the engine turns a set into tiles with one dictionary look-up:
 #
 #   run:   colour << 32 | start << 24 | length << 16 | joker positions (bit i: start + i)
 #   group: 1 << 40 | number << 32 | number << 24 | length << 16 | joker colours << 4
@@ -819,9 +826,6 @@ def meld_codes_batch(status, choice, group_jokers, part_count, part_masks):
 
 
 # ------------------------------------------------------------------ one position, one call
-#
-# (Everything compiled lives in this module: Numba's cache is per file, and a cached function
-# does not notice a change in another file's function that it calls.)
 
 JOKER_INDEX = 52
 COPIES = 2

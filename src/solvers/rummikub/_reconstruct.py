@@ -7,6 +7,9 @@ counts and jokers (:func:`solvers.rummikub._groups.partition_groups`).
 
 A set is returned as a list of ``(colour, number, is_joker)`` with colour 0..3
 and the number the tile stands for.
+
+This is the readable model: the engine uses the compiled replay
+:func:`solvers.rummikub._dp.meld_codes`, which the tests hold to this one.
 """
 
 from __future__ import annotations
