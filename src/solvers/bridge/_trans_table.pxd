@@ -118,9 +118,7 @@ cdef extern from *:
 
 cdef inline void tt_prefetch(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
     """Start loading the distribution's bucket while the caller does other work."""
-    cdef int32_t i = tt.heads[_bucket(tt, lens, leader)]
-    if i >= 0:
-        qp_prefetch(&tt.dists[i])
+    qp_prefetch(&tt.heads[_bucket(tt, lens, leader)])
 
 
 cdef inline TTDist* _find_dist(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
@@ -132,6 +130,19 @@ cdef inline TTDist* _find_dist(TransTable* tt, uint64_t lens, int leader) noexce
             return d
         i = d.next
     return NULL
+
+
+cdef inline uint32_t _top_owners(uint32_t* pat) noexcept nogil:
+    """Owners of the top two cards of each suit, 4 bits a suit (the first pattern slots)."""
+    return (pat[0] >> 28) | ((pat[1] >> 28) << 4) | ((pat[2] >> 28) << 8) | ((pat[3] >> 28) << 12)
+
+
+cdef inline int _signature_hits(TTBlock* blk, uint32_t owners, int m) noexcept nogil:
+    """Could any of the first ``m`` entries match?  A one-cache-line prefilter."""
+    cdef int j, any = 0
+    for j in range(TT_BLOCK):
+        any |= (j < m) & (((owners ^ blk.signature[j]) & blk.sigmask[j]) == 0)
+    return any
 
 
 cdef inline int _matches(TTBlock* blk, uint32_t* pat, uint8_t* hit) noexcept nogil:
@@ -159,7 +170,7 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     cdef TTBlock* blk
     cdef uint8_t hit[TT_BLOCK]
     cdef int b, j, m, left, s, answer, k
-    cdef uint32_t rem
+    cdef uint32_t rem, owners = _top_owners(pat)
     tt.lookups += 1
     d = _find_dist(tt, lens, leader)
     if d == NULL:
@@ -171,7 +182,7 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
         m = TT_BLOCK if left > TT_BLOCK else left
         left -= m
         b += 1
-        if not _matches(blk, pat, hit):
+        if not _signature_hits(blk, owners, m) or not _matches(blk, pat, hit):
             continue
         for j in range(m):
             if not hit[j]:
@@ -268,6 +279,8 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     tt.stores += 1
     blk = &tt.blocks[d.blocks[slot // TT_BLOCK]]
     j = slot % TT_BLOCK
+    blk.signature[j] = <uint16_t>_top_owners(patm)
+    blk.sigmask[j] = <uint16_t>_top_owners(mask)
     for s in range(4):
         blk.mask[s][j] = mask[s]
         blk.pattern[s][j] = patm[s]

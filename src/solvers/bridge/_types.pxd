@@ -28,6 +28,8 @@ cdef enum:
 cdef struct TTBlock:
     # TT_BLOCK entries column by column, so that a lookup compares a whole block
     # with vector instructions
+    uint16_t signature[TT_BLOCK]   # owners of the top two cards of each suit, as far as
+    uint16_t sigmask[TT_BLOCK]     # the entry depends on them (2 bits a card)
     uint32_t pattern[4][TT_BLOCK]  # owners (2 bits each) of the relevant top cards, highest first
     uint32_t mask[4][TT_BLOCK]     # which of those 2-bit slots the entry depends on
     int8_t lower[TT_BLOCK]         # bounds on the leader's side's tricks from this trick on
