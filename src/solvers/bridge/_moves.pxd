@@ -95,6 +95,28 @@ cdef inline int _lead_weight(Ctx* c, int seat, int s, int r) noexcept nogil:
     return w
 
 
+cdef inline bint _fourth_beats(Ctx* c, int lead_suit, int ws, int wr) noexcept nogil:
+    """Can the fourth hand beat the card now winning the trick?"""
+    cdef int fourth = (c.leader + 3) & 3
+    if c.hands[fourth][lead_suit]:
+        return ws == lead_suit and msb(c.hands[fourth][lead_suit]) > wr
+    if c.trump == NOTRUMP or not c.hands[fourth][c.trump]:
+        return 0
+    return ws != c.trump or msb(c.hands[fourth][c.trump]) > wr
+
+
+cdef inline bint _partner_tops(Ctx* c, int seat, int lead_suit) noexcept nogil:
+    """Second hand's partner holds a card of the led suit above every other one left."""
+    cdef unsigned int pard = c.hands[(seat + 2) & 3][lead_suit]
+    cdef unsigned int third = c.hands[(seat + 1) & 3][lead_suit]
+    if not pard:
+        return 0
+    if (c.trump != NOTRUMP and lead_suit != c.trump and not third
+            and c.hands[(seat + 1) & 3][c.trump]):
+        return 0  # the third hand may ruff
+    return msb(pard) > c.trick_rank[0] and (not third or msb(pard) > msb(third))
+
+
 cdef inline int _follow_weight(Ctx* c, int seat, int s, int r) noexcept nogil:
     """Weight of a card for the 2nd, 3rd or 4th hand (following, ruffing or discarding)."""
     cdef int pos = c.pos
@@ -123,7 +145,8 @@ cdef inline int _follow_weight(Ctx* c, int seat, int s, int r) noexcept nogil:
                 if c.hands[later][lead_suit] == 0 and _top(c.hands[later][trump]) > r:
                     sure = 0
     if s == lead_suit:
-        if pard_winning and pos >= 2:
+        # partner's card wins unless the fourth hand can still beat it
+        if pard_winning and (pos == 3 or not _fourth_beats(c, lead_suit, ws, wr)):
             return 20 - r  # partner has it: play low
         if beats:
             if sure:
@@ -132,10 +155,12 @@ cdef inline int _follow_weight(Ctx* c, int seat, int s, int r) noexcept nogil:
                 return 80 - r
             if pos == 2:
                 return 50 - r  # third hand high
+            if _partner_tops(c, seat, lead_suit):
+                return 10 - r  # partner, last to play, wins anyway
             return 30 - r  # second hand: low unless sure
         return 20 - r
     if s == trump and trump != NOTRUMP:
-        if pard_winning:
+        if pard_winning and (pos == 3 or not _fourth_beats(c, lead_suit, ws, wr)):
             return -20 - r  # do not ruff partner's winner
         if beats:
             return (75 if sure else 40) - r
