@@ -53,6 +53,7 @@ MELD_TARGET = 30
 _HASH_MUL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed int64
 _EMPTY = np.int64(-1)
 _NEG = np.int64(-(2**62))
+_NO_BEAM = np.int64(0)
 # States per layer kept by the heuristic beam pass (50..1000 measured alike on the slow
 # corpus positions; small enough that the pass costs little next to the exact one).  The
 # search for an arrangement that reaches the whole-rack target keeps BEAM // 4 = 32
@@ -238,14 +239,16 @@ def _solve_one(
     score = np.empty(cap, np.int64)
     parent = np.empty(cap, np.int64)
     choice = np.empty(cap, np.int8)
-    bits = 10
+    # (np.int64, not literals: integer literals would make Numba compile the helpers
+    # once more for each constant they are first called with)
+    bits = np.int64(10)
     table = np.full((1 << bits, 2), -1, np.int64)
     keys[0] = 0
     score[0] = 0
     parent[0] = -1
     choice[0] = 0
-    start = 0
-    end = 1
+    start = np.int64(0)
+    end = np.int64(1)
     layer = 0
     capc = np.full((NCOL, 125, 3), -1, np.int64)
     needc = np.zeros((NCOL, 125), np.int64)
@@ -576,7 +579,7 @@ def _solve_exact(
         stats[:] = 0
         if truncated:
             st, sc, _t = _solve_one(must, opt, must_j, opt_j, weight, joker_weight, meld,
-                                    group_ok, choice_out, gj_out, stats, target, 0)
+                                    group_ok, choice_out, gj_out, stats, target, _NO_BEAM)
             if st == 1 and sc + must_j * joker_weight >= target:
                 return st, sc
             stats[:] = 0
@@ -589,7 +592,7 @@ def _solve_exact(
             floor = sc + must_j * joker_weight
         stats[:] = 0
     st, sc, _t = _solve_one(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                            choice_out, gj_out, stats, floor, 0)
+                            choice_out, gj_out, stats, floor, _NO_BEAM)
     return st, sc
 
 
@@ -907,8 +910,8 @@ def _solve_position(tiles, ends, rack, weight, joker_weight, meld, group_ok, par
             return TOO_MANY, 0, 0, 0
     must = np.zeros((NCOL, NNUM), np.int64)
     opt = np.zeros((NCOL, NNUM), np.int64)
-    must_j = 0
-    opt_j = 0
+    must_j = np.int64(0)
+    opt_j = np.int64(0)
     if meld == 0:
         for i in range(tiles.shape[0]):
             t = tiles[i]
