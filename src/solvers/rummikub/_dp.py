@@ -717,6 +717,15 @@ def meld_codes(choice, group_jokers, part_count, part_masks, codes):
     ``choice[c, v-1] = (run tiles, group tiles, run jokers)`` and ``group_jokers[v-1]`` as
     the DP returns them; ``part_count``/``part_masks`` from :mod:`solvers.rummikub._groups`.
     Returns the number of sets, or -1 if the choice is not a valid arrangement.
+
+    >>> choice = np.zeros((NCOL, NNUM, 3), np.int64)
+    >>> choice[1, 4:7, 0] = 1                 # a run R5 R6 R7 ...
+    >>> choice[1, 7, 2] = 1                   # ... with a joker as R8
+    >>> choice[[0, 2, 3], 9, 1] = 1           # a group K10 O10 B10
+    >>> codes = np.zeros(MAX_SETS, np.int64)
+    >>> n = meld_codes(choice, np.zeros(NNUM, np.int64), PART_COUNT, PART_MASKS, codes)
+    >>> [hex(c) for c in codes[:n]]
+    ['0x105040008', '0x10a0a03000d']
     """
     m = 0
     # open runs of one colour, in the replay's order: first number, length, joker mask
