@@ -92,6 +92,7 @@ cdef inline int _lead_weight(Ctx* c, int seat, int s, int r) noexcept nogil:
         w -= 30  # no trumps out: leading them wastes a tempo
     # short suits of the opponents are where tricks run out
     w -= 3 * (popcount(c.hands[lho][s]) + popcount(c.hands[rho][s]))
+    w += 4 * (popcount(c.hands[seat][s]) + popcount(c.hands[pard][s]))  # long suits of ours
     return w
 
 
