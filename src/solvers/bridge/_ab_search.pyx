@@ -351,6 +351,22 @@ cdef int _ctx_init(Ctx* c) noexcept nogil:
     return tt_init(&c.tt, LOG_ENTRIES)
 
 
+cdef Ctx* _new_ctx() except NULL:
+    """A search context with its transposition table, or MemoryError."""
+    cdef Ctx* c = <Ctx*>malloc(sizeof(Ctx))
+    if c == NULL:
+        raise MemoryError()
+    if _ctx_init(c) != 0:
+        free(c)
+        raise MemoryError("cannot allocate the transposition table")
+    return c
+
+
+cdef void _free_ctx(Ctx* c) noexcept nogil:
+    tt_free(&c.tt)
+    free(c)
+
+
 def dd_table(const uint16_t[:, :] hands, dict stats=None):
     """DD table of one deal: ``int32[5, 4]``, rows trump S H D C NT, columns declarer N E S W.
 
@@ -361,18 +377,12 @@ def dd_table(const uint16_t[:, :] hands, dict stats=None):
         raise ValueError("hands must have shape (4, 4)")
     out = np.zeros((5, 4), dtype=np.int32)
     cdef int32_t[:, :] view = out
-    cdef Ctx* c = <Ctx*>malloc(sizeof(Ctx))
-    if c == NULL:
-        raise MemoryError()
-    if _ctx_init(c) != 0:
-        free(c)
-        raise MemoryError("cannot allocate the transposition table")
+    cdef Ctx* c = _new_ctx()
     with nogil:
         _table(c, hands, view)
     if stats is not None:
         _fill_stats(c, stats)
-    tt_free(&c.tt)
-    free(c)
+    _free_ctx(c)
     return out
 
 
@@ -405,18 +415,12 @@ def dd_strain(const uint16_t[:, :] hands, int trump, dict stats=None):
         raise ValueError("trump must be 0..4")
     out = np.zeros(4, dtype=np.int32)
     cdef int32_t[:] view = out
-    cdef Ctx* c = <Ctx*>malloc(sizeof(Ctx))
-    if c == NULL:
-        raise MemoryError()
-    if _ctx_init(c) != 0:
-        free(c)
-        raise MemoryError("cannot allocate the transposition table")
+    cdef Ctx* c = _new_ctx()
     with nogil:
         _strain(c, hands, trump, view)
     if stats is not None:
         _fill_stats(c, stats)
-    tt_free(&c.tt)
-    free(c)
+    _free_ctx(c)
     return out
 
 
@@ -453,8 +457,7 @@ def dd_tables(const uint16_t[:, :, :] hands, int threads=0):
             else:
                 _strain(c, hands[i // 5], <int>(i % 5), view[i // 5, i % 5])
         if c != NULL:
-            tt_free(&c.tt)
-            free(c)
+            _free_ctx(c)
     if failed:
         raise MemoryError("cannot allocate a transposition table for every thread")
     return out
@@ -498,17 +501,12 @@ def solve_position(const uint16_t[:, :] hands, int trump, int leader,
         raise ValueError("hands must have shape (4, 4)")
     if trick.shape[0] > 3 or (trick.shape[0] and trick.shape[1] != 2):
         raise ValueError("trick must have shape (k, 2) with k <= 3")
-    cdef Ctx* c = <Ctx*>malloc(sizeof(Ctx))
+    cdef Ctx* c = _new_ctx()
     cdef Ctx saved
     cdef int k, i, nm, seat, n_left, j, best = -1, value
     cdef Move moves[13]
     cdef uint16_t rest
     cdef uint16_t seq
-    if c == NULL:
-        raise MemoryError()
-    if _ctx_init(c) != 0:
-        free(c)
-        raise MemoryError("cannot allocate the transposition table")
     suits = []
     ranks = []
     values = []
@@ -545,8 +543,7 @@ def solve_position(const uint16_t[:, :] hands, int trump, int leader,
             values.append(value)
     if stats is not None:
         _fill_stats(c, stats)
-    tt_free(&c.tt)
-    free(c)
+    _free_ctx(c)
     return (np.array(suits, dtype=np.int32), np.array(ranks, dtype=np.int32),
             np.array(values, dtype=np.int32))
 
@@ -579,13 +576,8 @@ def leader_tricks(const uint16_t[:, :] hands, int trump, int leader, dict stats=
     """Tricks the side of ``leader`` takes when it leads to the first trick (one DD cell)."""
     if hands.shape[0] != 4 or hands.shape[1] != 4:
         raise ValueError("hands must have shape (4, 4)")
-    cdef Ctx* c = <Ctx*>malloc(sizeof(Ctx))
+    cdef Ctx* c = _new_ctx()
     cdef int n = 0, result
-    if c == NULL:
-        raise MemoryError()
-    if _ctx_init(c) != 0:
-        free(c)
-        raise MemoryError("cannot allocate the transposition table")
     with nogil:
         _setup(c, hands, trump)
         n = popcount(hands[leader, 0]) + popcount(hands[leader, 1]) \
@@ -593,6 +585,5 @@ def leader_tricks(const uint16_t[:, :] hands, int trump, int leader, dict stats=
         result = _leader_tricks(c, leader, (n + 1) // 2)
     if stats is not None:
         _fill_stats(c, stats)
-    tt_free(&c.tt)
-    free(c)
+    _free_ctx(c)
     return result

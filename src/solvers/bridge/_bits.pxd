@@ -11,3 +11,18 @@ cdef extern from *:
     int popcount "qp_popcount"(unsigned int x) noexcept nogil
     int msb "qp_msb"(unsigned int x) noexcept nogil
     int lsb "qp_lsb"(unsigned int x) noexcept nogil
+
+
+cdef inline int top_winners(unsigned int mine, unsigned int others) noexcept nogil:
+    """How many cards of ``mine`` rank above every card of ``others``."""
+    if others:
+        return popcount(mine >> (msb(others) + 1))
+    return popcount(mine)
+
+
+cdef inline int kth_highest(unsigned int mask, int k) noexcept nogil:
+    """Bit index of the ``k``-th highest card of ``mask`` (1 <= k <= its card count)."""
+    while k > 1:
+        mask ^= 1u << msb(mask)
+        k -= 1
+    return msb(mask)

@@ -12,7 +12,7 @@ Win ranks: the lowest trump of the counted run.
 
 from libc.stdint cimport uint16_t
 
-from solvers.bridge._bits cimport msb, popcount
+from solvers.bridge._bits cimport kth_highest, msb, popcount, top_winners
 from solvers.bridge._types cimport NOTRUMP, Ctx
 
 
@@ -35,13 +35,9 @@ cdef inline int top_trump_run(Ctx* c, int* holder, int* low_bit) noexcept nogil:
     holder[0] = h
     if not others:
         return popcount(mine)  # every trump left: each wins a trick, ranks irrelevant
-    k = popcount(mine >> (msb(others) + 1))
-    # the k-th highest trump of the holder is the lowest one relied upon
-    while k > 1:
-        mine ^= 1u << msb(mine)
-        k -= 1
-    low_bit[0] = msb(mine)
-    return popcount(c.hands[h][t] >> low_bit[0])
+    k = top_winners(mine, others)
+    low_bit[0] = kth_highest(mine, k)  # the lowest trump relied upon
+    return k
 
 
 cdef inline int later_tricks(Ctx* c, int leader, uint16_t* wm) noexcept nogil:

@@ -15,7 +15,7 @@ matches positions where the same hands hold those top cards.
 
 from libc.stdint cimport uint16_t
 
-from solvers.bridge._bits cimport lsb, msb, popcount
+from solvers.bridge._bits cimport kth_highest, lsb, msb, popcount, top_winners
 from solvers.bridge._types cimport NOTRUMP, Ctx
 
 
@@ -33,10 +33,7 @@ cdef inline int _cashable(Ctx* c, int hand, int s, int drawn, int* low_bit) noex
     if not mine:
         return 0
     others = c.remain[s] & ~mine
-    if others:
-        w = popcount(mine >> (msb(others) + 1))
-    else:
-        w = popcount(mine)
+    w = top_winners(mine, others)
     if w == 0:
         return 0
     if c.trump != NOTRUMP and s != c.trump:
@@ -54,13 +51,7 @@ cdef inline int _cashable(Ctx* c, int hand, int s, int drawn, int* low_bit) noex
         if w == 0:
             return 0
     if others:
-        # the w-th highest card of the hand is the lowest one relied upon
-        rest = mine
-        k = w
-        while k > 1:
-            rest ^= 1u << msb(rest)
-            k -= 1
-        low_bit[0] = msb(rest)
+        low_bit[0] = kth_highest(mine, w)  # the lowest card relied upon
     return w
 
 
@@ -179,18 +170,10 @@ cdef inline int second_hand_tricks(Ctx* c, int seat, uint16_t* wm) noexcept nogi
         others = c.remain[s] & ~c.hands[hh][s]
         if s == ls:
             others &= ~(1u << lr)
-        if others:
-            w = popcount(mine >> (msb(others) + 1))
-        else:
-            w = popcount(mine)
+        w = top_winners(mine, others)
         if w == 0:
             continue
         total += w
         if others:
-            rest = mine
-            k = w
-            while k > 1:
-                rest ^= 1u << msb(rest)
-                k -= 1
-            wm[s] |= <uint16_t>(1u << msb(rest))
+            wm[s] |= <uint16_t>(1u << kth_highest(mine, w))
     return total

@@ -24,7 +24,7 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, 
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from solvers.bridge._bits cimport msb, popcount
+from solvers.bridge._bits cimport kth_highest, msb, popcount
 from solvers.bridge._types cimport (
     TT_BLOCK,
     TT_BLOCKS_PER_DIST,
@@ -169,19 +169,15 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     cdef TTDist* d
     cdef TTBlock* blk
     cdef uint8_t hit[TT_BLOCK]
-    cdef int b, j, m, left, s, answer, k
-    cdef uint32_t rem, owners = _top_owners(pat)
+    cdef int b, j, m, s, answer, k
+    cdef uint32_t owners = _top_owners(pat)
     tt.lookups += 1
     d = _find_dist(tt, lens, leader)
     if d == NULL:
         return -1
-    left = d.count
-    b = 0
-    while left > 0:
+    for b in range((d.count + TT_BLOCK - 1) // TT_BLOCK):
         blk = &tt.blocks[d.blocks[b]]
-        m = TT_BLOCK if left > TT_BLOCK else left
-        left -= m
-        b += 1
+        m = min(TT_BLOCK, d.count - b * TT_BLOCK)
         if not _signature_hits(blk, owners, m) or not _matches(blk, pat, hit):
             continue
         for j in range(m):
@@ -196,14 +192,8 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
                 continue
             tt.hits += 1
             for s in range(4):
-                wm[s] = 0
-                k = popcount(blk.mask[s][j]) >> 1
-                rem = c.remain[s]
-                while k > 1:
-                    rem ^= 1u << msb(rem)
-                    k -= 1
-                if k == 1:
-                    wm[s] = <uint16_t>(1u << msb(rem))
+                k = popcount(blk.mask[s][j]) >> 1  # cards of the suit the entry depends on
+                wm[s] = <uint16_t>(1u << kth_highest(c.remain[s], k)) if k else 0
             return answer
     return -1
 
@@ -213,7 +203,7 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     """Record bounds ``lower <= leader side's tricks <= upper`` valid under ``wm``."""
     cdef uint32_t mask[4]
     cdef uint32_t patm[4]
-    cdef int s, k, j, slot, left, m
+    cdef int s, k, j, slot, m
     cdef uint32_t b, bucket
     cdef int32_t di
     cdef TTDist* d
@@ -228,13 +218,9 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
         patm[s] = pat[s] & mask[s]
     d = _find_dist(tt, lens, leader)
     if d != NULL:
-        left = d.count
-        k = 0
-        while left > 0:
+        for k in range((d.count + TT_BLOCK - 1) // TT_BLOCK):
             blk = &tt.blocks[d.blocks[k]]
-            m = TT_BLOCK if left > TT_BLOCK else left
-            left -= m
-            k += 1
+            m = min(TT_BLOCK, d.count - k * TT_BLOCK)
             for j in range(m):
                 if (blk.pattern[0][j] == patm[0] and blk.pattern[1][j] == patm[1]
                         and blk.pattern[2][j] == patm[2] and blk.pattern[3][j] == patm[3]

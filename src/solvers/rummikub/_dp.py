@@ -892,6 +892,19 @@ def _set_ok(tiles, lo, hi):
 
 
 @njit(cache=True)
+def _count_into(indices, counts):
+    """Add tile ``indices`` into ``counts[colour, number]``; return how many were jokers."""
+    jokers = np.int64(0)
+    for i in range(indices.shape[0]):
+        t = indices[i]
+        if t == JOKER_INDEX:
+            jokers += 1
+        else:
+            counts[t // NNUM, t % NNUM] += 1
+    return jokers
+
+
+@njit(cache=True)
 def _solve_position(tiles, ends, rack, weight, joker_weight, meld, group_ok, part_count,
                     part_masks, codes, played, beam):
     """Check and solve one position; returns ``(status, sets, tiles played, value played)``.
@@ -920,20 +933,9 @@ def _solve_position(tiles, ends, rack, weight, joker_weight, meld, group_ok, par
     must = np.zeros((NCOL, NNUM), np.int64)
     opt = np.zeros((NCOL, NNUM), np.int64)
     must_j = np.int64(0)
-    opt_j = np.int64(0)
     if meld == 0:
-        for i in range(tiles.shape[0]):
-            t = tiles[i]
-            if t == JOKER_INDEX:
-                must_j += 1
-            else:
-                must[t // NNUM, t % NNUM] += 1
-    for i in range(rack.shape[0]):
-        t = rack[i]
-        if t == JOKER_INDEX:
-            opt_j += 1
-        else:
-            opt[t // NNUM, t % NNUM] += 1
+        must_j = _count_into(tiles, must)
+    opt_j = _count_into(rack, opt)
     choice = np.zeros((NCOL, NNUM, 3), np.int64)
     group_jokers = np.zeros(NNUM, np.int64)
     stats = np.zeros(2, np.int64)
