@@ -22,6 +22,8 @@ import argparse
 import json
 import statistics
 import time
+from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -53,37 +55,46 @@ def _time(fn, *args) -> float:
     return time.perf_counter() - start
 
 
-def compare_tables(n: int) -> dict[str, float]:
-    """Median / p90 / mean per-table seconds of ours and DDS (1 thread), and the ratio."""
-    _, EDeal, *_rest = _endplay()
-    calc_dd_table = _rest[2]
+def _alternate(calls: Iterable[tuple[Callable[[], object], Callable[[], object]]]) -> dict:
+    """Time each (ours, DDS) pair, DDS first, position by position; summary and ratios."""
     ours, dds, ratios = [], [], []
-    for record in DEALS[:n]:
-        deal = Deal.from_pbn(record["pbn"])
-        edeal = EDeal(record["pbn"])
-        t_dds = _time(calc_dd_table, edeal)
-        t_ours = _time(dd_table, deal)
+    for ours_call, dds_call in calls:
+        t_dds = _time(dds_call)
+        t_ours = _time(ours_call)
         ours.append(t_ours)
         dds.append(t_dds)
         ratios.append(t_ours / t_dds)
     return _summary(ours, dds, ratios)
+
+
+def compare_tables(n: int) -> dict[str, float]:
+    """Median / p90 / mean per-table seconds of ours and DDS (1 thread), and the ratio."""
+    _, EDeal, *_rest = _endplay()
+    calc_dd_table = _rest[2]
+    return _alternate(
+        [
+            (partial(dd_table, Deal.from_pbn(r["pbn"])), partial(calc_dd_table, EDeal(r["pbn"])))
+            for r in DEALS[:n]
+        ]
+    )
 
 
 def compare_leads(n: int) -> dict[str, float]:
     """Opening-lead solves (notrump, West on lead, 13 cards scored): ours vs SolveBoard."""
     _, EDeal, Denom, Player, _c, _a, solve_board, _dds = _endplay()
-    ours, dds, ratios = [], [], []
+    calls = []
     for record in DEALS[:n]:
         deal = Deal.from_pbn(record["pbn"])
         edeal = EDeal(record["pbn"])
         edeal.first = Player.west
         edeal.trump = Denom.nt
-        t_dds = _time(lambda d=edeal: list(solve_board(d)))
-        t_ours = _time(solve_position, deal, Strain.NOTRUMP, Seat.WEST)
-        ours.append(t_ours)
-        dds.append(t_dds)
-        ratios.append(t_ours / t_dds)
-    return _summary(ours, dds, ratios)
+        calls.append(
+            (
+                partial(solve_position, deal, Strain.NOTRUMP, Seat.WEST),
+                lambda e=edeal: list(solve_board(e)),
+            )
+        )
+    return _alternate(calls)
 
 
 def compare_batch(n: int) -> dict[str, float]:

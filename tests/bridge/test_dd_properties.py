@@ -45,6 +45,15 @@ DEALS = [json.loads(line) for line in (DATA / "deals.jsonl").read_text().splitli
 SUIT_STRAINS = (Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
 
 
+def _random_hands(rng: random.Random, size: int) -> list[Hand]:
+    """Four hands of ``size`` distinct random cards."""
+    cards = rng.sample(range(52), 4 * size)
+    return [
+        Hand.from_cards(Card.from_index(i) for i in cards[k * size : (k + 1) * size])
+        for k in range(4)
+    ]
+
+
 def random_position(seed: int, size: int) -> tuple[Deal, Strain, Seat]:
     """Four hands of ``size`` cards dealt at random, then 0-3 legal cards of a trick."""
     rng = random.Random(seed)
@@ -76,12 +85,7 @@ def test_end_positions_agree_with_brute_force(seed: int, size: int) -> None:
 @settings(max_examples=10, deadline=None)
 @given(st.integers(0, 2**31), st.integers(2, 4))
 def test_table_of_end_positions_agrees_with_brute_force(seed: int, size: int) -> None:
-    rng = random.Random(seed)
-    cards = rng.sample(range(52), 4 * size)
-    hands = [
-        Hand.from_cards(Card.from_index(i) for i in cards[k * size : (k + 1) * size])
-        for k in range(4)
-    ]
+    hands = _random_hands(random.Random(seed), size)
     table = dd_table(Deal(hands))
     frozen = tuple(frozenset((c.suit, c.rank) for c in hand) for hand in hands)
     for strain in Strain:
@@ -134,13 +138,7 @@ def test_swapping_suits_swaps_columns(pbn: str) -> None:
 @given(st.integers(0, 2**31), st.integers(4, 7))
 def test_metamorphic_on_random_partial_deals(seed: int, size: int) -> None:
     rng = random.Random(seed)
-    cards = rng.sample(range(52), 4 * size)
-    deal = Deal(
-        [
-            Hand.from_cards(Card.from_index(i) for i in cards[k * size : (k + 1) * size])
-            for k in range(4)
-        ]
-    )
+    deal = Deal(_random_hands(rng, size))
     a, b = rng.sample(range(4), 2)
     by = rng.randrange(1, 4)
     table, rotated, swapped = dd_tables([deal, _rotate(deal, by), _swap_suits(deal, a, b)], 2)
@@ -159,13 +157,7 @@ def test_metamorphic_on_random_partial_deals(seed: int, size: int) -> None:
 def test_best_card_equals_position_value(seed: int, size: int) -> None:
     """The best opening lead's value is the table entry of declarer on the leader's right."""
     rng = random.Random(seed)
-    cards = rng.sample(range(52), 4 * size)
-    deal = Deal(
-        [
-            Hand.from_cards(Card.from_index(i) for i in cards[k * size : (k + 1) * size])
-            for k in range(4)
-        ]
-    )
+    deal = Deal(_random_hands(rng, size))
     table = dd_table(deal)
     strain = Strain(rng.randrange(5))
     leader = Seat(rng.randrange(4))
@@ -184,15 +176,7 @@ def test_batch_equals_one_by_one_and_sizes() -> None:
     rng = random.Random(7)
     deals = []
     for _ in range(9):
-        cards = rng.sample(range(52), 20)
-        deals.append(
-            Deal(
-                [
-                    Hand.from_cards(Card.from_index(i) for i in cards[k * 5 : k * 5 + 5])
-                    for k in range(4)
-                ]
-            )
-        )
+        deals.append(Deal(_random_hands(rng, 5)))
     one = [dd_table(d) for d in deals]
     assert dd_tables(deals, threads=2) == one
     assert dd_tables(deals, threads=1, chunk=4) == one

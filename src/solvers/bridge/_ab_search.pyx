@@ -102,6 +102,19 @@ cdef bint _last_trick(Ctx* c, int target, uint16_t* wm) noexcept nogil:
     return c.tricks_max + ((winner & 1) == c.max_side) >= target
 
 
+cdef inline void _place_card(Ctx* c, int s, int r) noexcept nogil:
+    """Record card (s, r) at ``c.pos`` of the current trick and update the winning position."""
+    cdef int ws
+    c.trick_suit[c.pos] = s
+    c.trick_rank[c.pos] = r
+    if c.pos == 0:
+        c.win_pos = 0
+    else:
+        ws = c.trick_suit[c.win_pos]
+        if (s == ws and r > c.trick_rank[c.win_pos]) or (s == c.trump and ws != c.trump):
+            c.win_pos = c.pos
+
+
 cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
     cdef int seat = (c.leader + c.pos) & 3
     cdef int n, need, threshold, answer, i, k, nm, s, r, w, ws, wr, same
@@ -174,15 +187,8 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
             continue
         bit = <uint16_t>(1u << r)
         c.hands[seat][s] ^= bit
-        c.trick_suit[c.pos] = s
-        c.trick_rank[c.pos] = r
         old_win = c.win_pos
-        if c.pos == 0:
-            c.win_pos = 0
-        else:
-            ws = c.trick_suit[c.win_pos]
-            if (s == ws and r > c.trick_rank[c.win_pos]) or (s == c.trump and ws != c.trump):
-                c.win_pos = c.pos
+        _place_card(c, s, r)
         if c.pos < 3:
             c.pos += 1
             child = search(c, target, ply + 1, cwm)
@@ -465,16 +471,9 @@ def dd_tables(const uint16_t[:, :, :] hands, int threads=0):
 
 cdef int _play_root(Ctx* c, int seat, int s, int r) noexcept nogil:
     """Play one card at the root (as the search does), completing the trick if it is full."""
-    cdef int ws, w, k
+    cdef int w, k
     c.hands[seat][s] ^= <uint16_t>(1u << r)
-    c.trick_suit[c.pos] = s
-    c.trick_rank[c.pos] = r
-    if c.pos == 0:
-        c.win_pos = 0
-    else:
-        ws = c.trick_suit[c.win_pos]
-        if (s == ws and r > c.trick_rank[c.win_pos]) or (s == c.trump and ws != c.trump):
-            c.win_pos = c.pos
+    _place_card(c, s, r)
     if c.pos < 3:
         c.pos += 1
         return 0
@@ -550,15 +549,7 @@ def solve_position(const uint16_t[:, :] hands, int trump, int leader,
 
 cdef void _play_root_trick_card(Ctx* c, int s, int r) noexcept nogil:
     """Put a card already on the table into the trick state (it is not in any hand)."""
-    cdef int ws
-    c.trick_suit[c.pos] = s
-    c.trick_rank[c.pos] = r
-    if c.pos == 0:
-        c.win_pos = 0
-    else:
-        ws = c.trick_suit[c.win_pos]
-        if (s == ws and r > c.trick_rank[c.win_pos]) or (s == c.trump and ws != c.trump):
-            c.win_pos = c.pos
+    _place_card(c, s, r)
     c.pos += 1
 
 
