@@ -413,23 +413,6 @@ cdef void _fill_stats(Ctx* c, dict stats):
         stats[key] = (first + c.cut_first[k], later + c.cut_later[k], none + c.no_cut[k])
 
 
-def dd_strain(const uint16_t[:, :] hands, int trump, dict stats=None):
-    """One row of the DD table (declarers N E S W) for trump S H D C NT = 0..4."""
-    if hands.shape[0] != 4 or hands.shape[1] != 4:
-        raise ValueError("hands must have shape (4, 4)")
-    if trump < 0 or trump > 4:
-        raise ValueError("trump must be 0..4")
-    out = np.zeros(4, dtype=np.int32)
-    cdef int32_t[:] view = out
-    cdef Ctx* c = _new_ctx()
-    with nogil:
-        _strain(c, hands, trump, view)
-    if stats is not None:
-        _fill_stats(c, stats)
-    _free_ctx(c)
-    return out
-
-
 def dd_tables(const uint16_t[:, :, :] hands, int threads=0):
     """DD tables of many deals on ``threads`` OpenMP threads (0 = all cores).
 
