@@ -1,0 +1,161 @@
+"""Search-tree size of our DD solver next to DDS 2.9: exact node counts, no timing.
+
+Node counts do not depend on machine load, so every change to the search is
+judged here first (then by time, with ``bench_bridge_dd.py``).  Both sides
+count one node per trick start:
+
+* ours: ``sum(stats["trick_nodes"])`` of :func:`solvers.bridge._ab_search.leader_tricks`;
+* DDS: ``futureTricks.nodes`` of ``SolveBoard(deal, target=-1, solutions=1, mode=1)``
+  (endplay 0.5.12, one thread), which solves the same cell: the best score of
+  the leader's cards, with a fresh transposition table (a new deal or trump).
+
+Each cell (deal, strain, leader) is solved from cold on both sides and the
+answers are checked against each other.  ``--tables`` also prints our
+trick-start nodes for whole DD tables (the 20 cells sharing one table per
+strain), which DDS does not report.
+
+    .venv/bin/python benches/bridge_nodes.py -n 12 --seeds 1 2      # leader N, all strains
+    .venv/bin/python benches/bridge_nodes.py --corpus -n 20 --leaders N E --per-cell
+    .venv/bin/python benches/bridge_nodes.py -n 20 --seeds 1 --tables --no-dds
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+from engines.batch.generate import bridge_deals
+from engines.bridge import Deal
+from solvers.bridge import _ab_search
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "tests/data/bridge/deals.jsonl"
+STRAINS = ("S", "H", "D", "C", "NT")  # kernel / DDS order
+SEATS = ("N", "E", "S", "W")
+
+
+def deals(seeds: list[int], count: int, corpus: bool) -> Iterator[tuple[str, str]]:
+    """``(id, pbn)`` of ``count`` deals per seed of ``qipai gen bridge`` (or of the corpus)."""
+    if corpus:
+        records = [json.loads(line) for line in CORPUS.read_text().splitlines()]
+        for record in records[:count]:
+            yield record["id"], record["pbn"]
+        return
+    for seed in seeds:
+        for record in bridge_deals(count, seed):
+            yield record["id"], record["pbn"]
+
+
+def ours_cell(hands: np.ndarray, strain: int, leader: int) -> tuple[int, int]:
+    """(tricks of the leader's side, trick-start nodes) from a cold table."""
+    stats: dict = {}
+    tricks = _ab_search.leader_tricks(hands, strain, leader, stats)
+    return tricks, sum(stats["trick_nodes"])
+
+
+class DDSCells:
+    """One cell at a time through DDS SolveBoard (one thread)."""
+
+    def __init__(self) -> None:
+        from endplay import _dds
+        from endplay.types import Deal as EDeal
+
+        _dds.SetMaxThreads(1)
+        self._dds = _dds
+        self._deal = EDeal
+
+    def cell(self, pbn: str, strain: int, leader: int) -> tuple[int, int]:
+        """(tricks of the leader's side, trick-start nodes) from a cold table."""
+        deal = self._deal(pbn)
+        deal._data.first = leader
+        deal._data.trump = strain
+        fut = self._dds.futureTricks()
+        self._dds.SolveBoard(deal._data, -1, 1, 1, fut, 0)  # raises DDSError on failure
+        return fut.score[0], fut.nodes
+
+
+def compare_cells(args: argparse.Namespace) -> None:
+    dds = None if args.no_dds else DDSCells()
+    leaders = [SEATS.index(s) for s in args.leaders]
+    strains = [STRAINS.index(s) for s in args.strains]
+    ours_total = dds_total = 0
+    ratios: list[float] = []
+    for deal_id, pbn in deals(args.seeds, args.n, args.corpus):
+        hands = np.array(Deal.from_pbn(pbn).masks(), dtype=np.uint16)
+        for strain in strains:
+            for leader in leaders:
+                tricks, nodes = ours_cell(hands, strain, leader)
+                ours_total += nodes
+                cell = f"{deal_id} {STRAINS[strain]:>2} {SEATS[leader]}"
+                line = f"{cell} tricks {tricks:2d} ours {nodes:9d}"
+                if dds is not None:
+                    dds_tricks, dds_nodes = dds.cell(pbn, strain, leader)
+                    if dds_tricks != tricks:
+                        raise SystemExit(f"{line}: DDS says {dds_tricks} tricks")
+                    dds_total += dds_nodes
+                    ratios.append(nodes / max(dds_nodes, 1))
+                    line += f" dds {dds_nodes:9d} ratio {ratios[-1]:6.2f}"
+                if args.per_cell:
+                    print(line, flush=True)
+    summary = {"cells": len(ratios) or None, "ours_nodes": ours_total}
+    if ratios:
+        ratios.sort()
+        summary.update(
+            dds_nodes=dds_total,
+            median_ratio=round(statistics.median(ratios), 3),
+            total_ratio=round(ours_total / max(dds_total, 1), 3),
+            p90_ratio=round(ratios[max(0, round(0.9 * len(ratios)) - 1)], 3),
+            max_ratio=round(ratios[-1], 3),
+        )
+    print("cells", json.dumps(summary), flush=True)
+
+
+def table_nodes(args: argparse.Namespace) -> None:
+    per_deal: list[int] = []
+    searches = 0
+    for deal_id, pbn in deals(args.seeds, args.n, args.corpus):
+        stats: dict = {}
+        _ab_search.dd_table(np.array(Deal.from_pbn(pbn).masks(), dtype=np.uint16), stats)
+        per_deal.append(sum(stats["trick_nodes"]))
+        searches += stats["root_searches"]
+        if args.per_cell:
+            searched = stats["root_searches"]
+            print(f"{deal_id} table {per_deal[-1]:10d} searches {searched}", flush=True)
+    print(
+        "tables",
+        json.dumps(
+            {
+                "deals": len(per_deal),
+                "trick_nodes": sum(per_deal),
+                "median": statistics.median(per_deal),
+                "max": max(per_deal),
+                "null_window_searches_per_cell": round(searches / (20 * len(per_deal)), 3),
+            }
+        ),
+        flush=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", type=int, default=12, help="deals per seed (default 12)")
+    parser.add_argument("--seeds", type=int, nargs="*", default=[1], help="qipai gen bridge seeds")
+    parser.add_argument("--corpus", action="store_true", help="the corpus deals instead")
+    parser.add_argument("--strains", nargs="*", default=list(STRAINS), choices=STRAINS)
+    parser.add_argument("--leaders", nargs="*", default=["N"], choices=SEATS)
+    parser.add_argument("--per-cell", action="store_true", help="print every cell (or deal)")
+    parser.add_argument("--no-dds", action="store_true", help="our node counts only")
+    parser.add_argument("--tables", action="store_true", help="also our whole-table node counts")
+    args = parser.parse_args()
+    compare_cells(args)
+    if args.tables:
+        table_nodes(args)
+
+
+if __name__ == "__main__":
+    main()
