@@ -34,6 +34,11 @@ GAME_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "升级 / Shengji / Tractor: follow legality, throws, trick winners, full rounds",
         ("engines.shengji.cli",),
     ),
+    (
+        "events",
+        "bridge events: board scoring, weekly Rate, 贴点赛, team matches, ladder, pairs and Swiss",
+        ("engines.events.cli",),
+    ),
 )
 
 TOP_LEVEL_MODULES: tuple[str, ...] = ("engines.demo", "engines.batch.cli")
