@@ -36,6 +36,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     table.add_argument("file", type=Path, metavar="FILE", help="PBN file or one deal a line")
     table.add_argument("--json", action="store_true", help="JSON Lines, one board a line")
     table.add_argument(
+        "--strains", default=None, help="solve only these strains, e.g. NT or S,H (default: all)"
+    )
+    table.add_argument(
         "-j", "--threads", type=int, default=None, help="solver threads (default: all cores)"
     )
     add_progress_flags(table)
@@ -53,6 +56,15 @@ def register(commands: argparse._SubParsersAction) -> None:
     solve.add_argument("-l", "--leader", required=True, help="seat that led the current trick")
     solve.add_argument(
         "--trick", default="", help="cards already played to the trick, e.g. SA,S2 (lead first)"
+    )
+    solve.add_argument(
+        "--target", type=int, default=None, help="only the cards whose line takes >= N tricks"
+    )
+    solve.add_argument(
+        "--cards",
+        choices=("all", "optimal", "one"),
+        default="all",
+        help="every legal card (default), only the optimal ones, or one optimal card",
     )
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.set_defaults(func=_run_solve)
@@ -105,7 +117,7 @@ def _run_table(args: argparse.Namespace) -> int:
     try:
         for start in range(0, len(boards), block):
             chunk = boards[start : start + block]
-            tables = dd_tables([b.deal for b in chunk], threads=threads)
+            tables = dd_tables([b.deal for b in chunk], threads=threads, strains=args.strains)
             for board, table in zip(chunk, tables):
                 _print_table(out, board, table, args.json)
             bar.update(len(chunk))
@@ -131,9 +143,14 @@ def _run_solve(args: argparse.Namespace) -> int:
     from engines.bridge.dd import solve_position
 
     trick = [card for card in args.trick.replace(",", " ").split() if card]
-    values = solve_position(args.deal, args.trump, args.leader, trick)
+    values = solve_position(
+        args.deal, args.trump, args.leader, trick, target=args.target, cards=args.cards
+    )
     if args.json:
         print(json.dumps({str(card): tricks for card, tricks in values.items()}))
+    elif not values:
+        print(f"no card takes {args.target} tricks")
+        return 1
     else:
         best = max(values.values())
         for card, tricks in values.items():

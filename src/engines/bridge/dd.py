@@ -56,31 +56,43 @@ class DDTable(Mapping[str, dict[str, int]]):
     @classmethod
     def from_dict(cls, data: Mapping[str, Mapping[str, int]]) -> DDTable:
         """Build from the corpus layout ``{"C": {"N": 9, ...}, ..., "NT": {...}}``."""
-        cells = np.zeros((5, 4), dtype=np.int32)
+        cells = np.full((5, 4), -1, dtype=np.int32)
         for strain in STRAINS:
-            for seat in SEATS:
-                cells[strain.dds_index, seat] = int(data[strain.symbol][seat.char])
+            if strain.symbol in data:
+                for seat in SEATS:
+                    cells[strain.dds_index, seat] = int(data[strain.symbol][seat.char])
         return cls(cells)
 
-    def __getitem__(self, strain: str | Strain) -> dict[str, int]:  # type: ignore[override]
+    @property
+    def strains(self) -> tuple[Strain, ...]:
+        """The strains this table holds (all five unless solved with ``strains=``)."""
+        return tuple(s for s in STRAINS if self._cells[s.dds_index, 0] >= 0)
+
+    def _row(self, strain: str | Strain) -> np.ndarray:
         key = strain if isinstance(strain, Strain) else Strain.from_str(strain)
         row = self._cells[key.dds_index]
+        if row[0] < 0:
+            solved = " ".join(s.symbol for s in self.strains)
+            raise KeyError(f"strain {key.symbol} was not solved (this table holds {solved})")
+        return row
+
+    def __getitem__(self, strain: str | Strain) -> dict[str, int]:  # type: ignore[override]
+        row = self._row(strain)
         return _SeatRow({seat.char: int(row[seat]) for seat in SEATS})
 
     def tricks(self, strain: Strain | str, declarer: Seat | str) -> int:
-        key = strain if isinstance(strain, Strain) else Strain.from_str(strain)
         seat = declarer if isinstance(declarer, Seat) else Seat.from_char(declarer)
-        return int(self._cells[key.dds_index, seat])
+        return int(self._row(strain)[seat])
 
     def __iter__(self) -> Iterator[str]:
-        return (strain.symbol for strain in STRAINS)
+        return (strain.symbol for strain in self.strains)
 
     def __len__(self) -> int:
-        return 5
+        return len(self.strains)
 
     def to_dict(self) -> dict[str, dict[str, int]]:
         """The corpus layout: ``{"C": {"N": .., "E": .., "S": .., "W": ..}, ..., "NT": {..}}``."""
-        return {strain.symbol: dict(self[strain]) for strain in STRAINS}
+        return {strain.symbol: dict(self[strain]) for strain in self.strains}
 
     def to_array(self) -> np.ndarray:
         """A copy in DDS ``resTable`` order: rows ``S H D C NT``, columns ``N E S W``."""
@@ -111,7 +123,12 @@ class DDTable(Mapping[str, dict[str, int]]):
     def __str__(self) -> str:
         lines = ["    " + "".join(f"{s.symbol:>3}" for s in STRAINS)]
         for seat in (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST):
-            cells = "".join(f"{self._cells[s.dds_index, seat]:>3}" for s in STRAINS)
+            cells = "".join(
+                f"{self._cells[s.dds_index, seat]:>3}"
+                if self._cells[s.dds_index, seat] >= 0
+                else "  -"
+                for s in STRAINS
+            )
             lines.append(f"{seat.char}   {cells}")
         return "\n".join(lines)
 
@@ -141,34 +158,53 @@ def _full_deal_masks(deal: Deal | str) -> np.ndarray:
     return np.array(deal.masks(), dtype=np.uint16)
 
 
-def dd_table(deal: Deal | str) -> DDTable:
+def dd_table(deal: Deal | str, *, strains: Iterable[Strain | str] | str | None = None) -> DDTable:
     """The DD table of one deal (or of an end position with equal hands), on this thread.
 
     Accepts a :class:`Deal` or a PBN deal string; raises
     :class:`~engines.bridge.cards.InvalidDealError` naming every defect.
+    ``strains`` (e.g. ``"NT"``, ``"S,H"`` or ``[Strain.SPADES]``) solves only
+    those strains, like DDS's trump filter.
+
+    >>> table = dd_table("N:AKQJ.T98.765.432 T987.AKQ.432.J65 65432.J76.AKQ.T9 .5432.JT98.AKQ87",
+    ...                  strains="NT")
+    >>> dict(table["NT"]), list(table)
+    ({'N': 4, 'E': 5, 'S': 4, 'W': 5}, ['NT'])
     """
     from solvers.bridge import dd_table as kernel
 
-    return DDTable(kernel(_full_deal_masks(deal)))
+    masks = _full_deal_masks(deal)
+    wanted = _strain_filter(strains)
+    if wanted is None:
+        return DDTable(kernel(masks))
+    return DDTable(_some_strains(masks, wanted))
 
 
 def dd_tables(
-    deals: Iterable[Deal | str], threads: int | None = None, *, chunk: int = 0
+    deals: Iterable[Deal | str],
+    threads: int | None = None,
+    *,
+    chunk: int = 0,
+    strains: Iterable[Strain | str] | str | None = None,
 ) -> list[DDTable]:
     """DD tables of any number of deals, solved on ``threads`` cores (None = all).
 
     The native solver runs the deals in parallel with the GIL released; each
     thread owns one bounded transposition table.  ``chunk`` > 0 solves that
     many deals per native call (to bound the memory of the input arrays for
-    huge batches); results come back in input order.
+    huge batches); results come back in input order.  ``strains`` solves only
+    those strains (see :func:`dd_table`).
     """
     from solvers.bridge import dd_tables as kernel
 
     if threads is not None and threads < 1:
         raise BridgeInputError(f"threads must be at least 1 (or None for all cores), got {threads}")
+    wanted = _strain_filter(strains)
     masks = [_full_deal_masks(deal) for deal in deals]
     if not masks:
         return []
+    if wanted is not None:
+        return _some_strains_batch(masks, wanted, threads)
     step = chunk if chunk > 0 else len(masks)
     tables: list[DDTable] = []
     for start in range(0, len(masks), step):
@@ -178,22 +214,91 @@ def dd_tables(
     return tables
 
 
+# Solving one strain as four single-cell searches costs about a third of a whole
+# table (the cells of a strain do not share a transposition table there), so a
+# filter of three strains or more solves the whole table and drops the rest.
+_MAX_STRAINS_ONE_BY_ONE = 2
+
+
+def _strain_filter(strains: Iterable[Strain | str] | str | None) -> tuple[Strain, ...] | None:
+    """The strains asked for, or None for all five."""
+    if strains is None:
+        return None
+    items = strains.replace(",", " ").split() if isinstance(strains, str) else list(strains)
+    chosen = {s if isinstance(s, Strain) else Strain.from_str(str(s)) for s in items}
+    if not chosen:
+        raise BridgeInputError("strains= names no strain; expected some of C, D, H, S, NT")
+    return None if len(chosen) == 5 else tuple(sorted(chosen))
+
+
+def _some_strains(masks: np.ndarray, wanted: tuple[Strain, ...]) -> np.ndarray:
+    """Cells in DDS order with -1 for the strains not wanted."""
+    from solvers.bridge import dd_table as kernel
+    from solvers.bridge._ab_search import leader_tricks
+
+    if len(wanted) > _MAX_STRAINS_ONE_BY_ONE:
+        cells = kernel(masks)
+    else:
+        cells = np.zeros((5, 4), dtype=np.int32)
+        size = int(sum(int(m).bit_count() for m in masks[0]))
+        for strain in wanted:
+            for declarer in SEATS:
+                defence = leader_tricks(masks, strain.suit_index, (declarer + 1) % 4)
+                cells[strain.dds_index, declarer] = size - defence
+    keep = np.zeros(5, dtype=bool)
+    keep[[s.dds_index for s in wanted]] = True
+    cells[~keep] = -1
+    return cells
+
+
+def _some_strains_batch(
+    masks: list[np.ndarray], wanted: tuple[Strain, ...], threads: int | None
+) -> list[DDTable]:
+    """Filtered tables on ``threads`` threads (the kernels release the GIL)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from solvers._parallel import max_threads
+
+    workers = max(1, min(threads or max_threads(), len(masks)))
+    if workers == 1:
+        return [DDTable(_some_strains(m, wanted)) for m in masks]
+    with ThreadPoolExecutor(workers) as pool:
+        return [DDTable(c) for c in pool.map(lambda m: _some_strains(m, wanted), masks)]
+
+
 def solve_position(
     deal: Deal | str,
     trump: Strain | str,
     leader: Seat | str | None = None,
     trick: Sequence[Card | str] = (),
+    *,
+    target: int | None = None,
+    cards: str = "all",
 ) -> dict[Card, int]:
-    """Tricks for the side to move after each of its legal cards (DDS SolveBoard, all cards).
+    """Tricks for the side to move after each of its legal cards (DDS SolveBoard).
 
     ``deal`` holds the cards still in the hands (cards already played to the
     current trick are *not* in them); ``trick`` lists those cards in play
     order, led by ``leader`` (``leader`` may also come from ``deal.leader``).
     The count includes the trick in progress.
 
+    DDS's modes: ``cards="all"`` (every legal card, SolveBoard solutions=3),
+    ``"optimal"`` (only the cards that reach the maximum, solutions=2) or
+    ``"one"`` (one optimal card: the first in hand order, spades first and high
+    first, solutions=1).  ``target=t`` keeps only the cards whose line takes at
+    least ``t`` tricks (DDS's target; an empty dict when no card does).  The
+    values are always exact trick counts.
+
     >>> values = solve_position("N:AK... Q2... JT... 43...", "NT", "N")
     >>> {str(card): tricks for card, tricks in values.items()}
     {'SA': 2, 'SK': 2}
+    >>> deal = "N:5.82.4. .J.52.A Q8..Q8. K.6.9.J"
+    >>> {str(c): t for c, t in solve_position(deal, "NT", "N").items()}
+    {'S5': 1, 'H8': 2, 'H2': 2, 'D4': 2}
+    >>> {str(c): t for c, t in solve_position(deal, "NT", "N", cards="optimal").items()}
+    {'H8': 2, 'H2': 2, 'D4': 2}
+    >>> {str(c): t for c, t in solve_position(deal, "NT", "N", target=2, cards="one").items()}
+    {'H8': 2}
     >>> solve_position("N:AK... Q2... JT... 43...", "NT", "N", ["S4"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -201,6 +306,12 @@ def solve_position(
     """
     from solvers.bridge import solve_position as kernel
 
+    if cards not in ("all", "optimal", "one"):
+        raise BridgeInputError(f"cards must be 'all', 'optimal' or 'one', got {cards!r}")
+    if target is not None and (
+        isinstance(target, bool) or not isinstance(target, int) or not 0 <= target <= 13
+    ):
+        raise BridgeInputError(f"target must be a number of tricks 0..13, got {target!r}")
     if isinstance(deal, str):
         deal = Deal.from_pbn(deal)
     if not isinstance(deal, Deal):
@@ -211,10 +322,10 @@ def solve_position(
     if leader is None:
         raise BridgeInputError("solve_position needs the leader of the current trick")
     seat = leader if isinstance(leader, Seat) else Seat.from_char(str(leader))
-    cards = [card if isinstance(card, Card) else Card.from_str(card) for card in trick] or list(
+    played = [card if isinstance(card, Card) else Card.from_str(card) for card in trick] or list(
         deal.trick
     )
-    position = Deal(deal.hands, leader=seat, trick=cards).validate()
+    position = Deal(deal.hands, leader=seat, trick=played).validate()
     trick_array = np.array([[c.suit, c.rank - 2] for c in position.trick], dtype=np.int32)
     suits, ranks, values = kernel(
         np.array(position.masks(), dtype=np.uint16),
@@ -224,4 +335,17 @@ def solve_position(
     )
     result = {Card(int(s), int(r) + 2): int(v) for s, r, v in zip(suits, ranks, values)}
     # the kernel groups equal cards; report them in hand order (suits S H D C, high first)
-    return {card: result[card] for card in sorted(result, key=lambda c: (c.suit, -c.rank))}
+    ordered = {card: result[card] for card in sorted(result, key=lambda c: (c.suit, -c.rank))}
+    return _select(ordered, target, cards)
+
+
+def _select(values: dict[Card, int], target: int | None, cards: str) -> dict[Card, int]:
+    """DDS's target and solutions modes applied to exact values."""
+    if target is not None:
+        values = {card: v for card, v in values.items() if v >= target}
+    if cards != "all" and values:
+        best = max(values.values())
+        values = {card: v for card, v in values.items() if v == best}
+        if cards == "one":
+            values = dict([next(iter(values.items()))])
+    return values
