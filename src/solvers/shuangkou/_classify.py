@@ -1,0 +1,117 @@
+"""Classification and comparison on count arrays.
+
+A set of cards is a ``(15, 4)`` array of counts (rank value × suit S, H, D,
+C; the small and big jokers are column 0 of ranks 13 and 14).  The kernels
+assume the engine's preconditions (counts 0–2, jokers only in column 0).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from solvers.shuangkou._codes import (
+    BOMB,
+    CONSECUTIVE_PAIRS,
+    CONSECUTIVE_TRIPLES,
+    KING_BOMB,
+    PAIR,
+    SEQUENCE_TOP,
+    SINGLE,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    TRIPLE,
+    code_beats,
+    make_code,
+)
+
+
+@njit(cache=True)
+def classify(cards, sf_bomb):
+    """The code of ``cards`` (0 when it is not a combination).
+
+    ``sf_bomb``: the straight-flush policy ``bomb`` (True) or ``straight`` (False).
+    """
+    n = 0
+    mask = 0
+    width = -1
+    equal = True
+    lo = -1
+    hi = -1
+    for r in range(15):
+        c = cards[r, 0] + cards[r, 1] + cards[r, 2] + cards[r, 3]
+        if c == 0:
+            continue
+        n += c
+        mask |= 1 << r
+        if lo < 0:
+            lo = r
+            width = c
+        elif c != width:
+            equal = False
+        hi = r
+    if n == 0:
+        return 0
+    if lo == hi:
+        if n == 1:
+            return make_code(SINGLE, 1, lo)
+        if n == 2:
+            return make_code(PAIR, 2, lo)
+        if n == 3:
+            return make_code(TRIPLE, 3, lo)
+        return make_code(BOMB, n, lo)
+    if n == 4 and cards[13, 0] == 2 and cards[14, 0] == 2:
+        return make_code(KING_BOMB, 4, 14)
+    if not equal or hi > SEQUENCE_TOP:
+        return 0
+    k = hi - lo + 1
+    if mask != ((1 << k) - 1) << lo:
+        return 0
+    if width == 1 and k >= 5:
+        if sf_bomb:
+            for s in range(4):
+                flush = True
+                for r in range(lo, hi + 1):
+                    if cards[r, s] == 0:
+                        flush = False
+                        break
+                if flush:
+                    return make_code(STRAIGHT_FLUSH, n, hi)
+        return make_code(STRAIGHT, n, hi)
+    if width == 2 and k >= 3:
+        return make_code(CONSECUTIVE_PAIRS, n, hi)
+    if width == 3 and k >= 3:
+        return make_code(CONSECUTIVE_TRIPLES, n, hi)
+    return 0
+
+
+@njit(cache=True)
+def beats(play, previous, sf_bomb):
+    """Whether the cards ``play`` beat the cards ``previous`` (an invalid play beats nothing)."""
+    return code_beats(classify(play, sf_bomb), classify(previous, sf_bomb))
+
+
+@njit(cache=True, parallel=True)
+def classify_batch(cards, sf_bomb, out):
+    """``out[i] = classify(cards[i])`` for an ``(N, 15, 4)`` stack, rows spread over threads."""
+    for i in prange(cards.shape[0]):
+        out[i] = classify(cards[i], sf_bomb)
+
+
+@njit(cache=True, parallel=True)
+def beats_batch(plays, previous, sf_bomb, out):
+    """``out[i] = beats(plays[i], previous[i])`` for two ``(N, 15, 4)`` stacks."""
+    for i in prange(plays.shape[0]):
+        out[i] = code_beats(classify(plays[i], sf_bomb), classify(previous[i], sf_bomb))
+
+
+@njit(cache=True, parallel=True)
+def code_beats_batch(plays, previous, out):
+    """``out[i] = code_beats(plays[i], previous[i])`` on already classified codes."""
+    for i in prange(plays.shape[0]):
+        out[i] = code_beats(plays[i], previous[i])
+
+
+def new_codes(n: int) -> np.ndarray:
+    """An output array for ``n`` codes."""
+    return np.zeros(n, dtype=np.int64)
