@@ -11,8 +11,9 @@ import pytest
 
 import engines
 import solvers
-from engines.cli import GAME_GROUPS, build_parser, main
+from engines.cli import build_parser, main
 from engines.errors import InputError
+from engines.games import GAMES
 from engines.verify import Mismatch, VerifyReport, read_jsonl
 
 
@@ -35,8 +36,8 @@ def test_help_lists_every_game(capsys):
         main(["--help"])
     assert exit_info.value.code == 0
     text = capsys.readouterr().out
-    for name, _, _ in GAME_GROUPS:
-        assert name in text
+    for game in GAMES:
+        assert game.key in text
     assert "demo" in text
 
 
@@ -46,7 +47,7 @@ def test_version_flag(capsys):
     assert capsys.readouterr().out.strip() == f"qipai {engines.__version__}"
 
 
-@pytest.mark.parametrize("group", [name for name, _, _ in GAME_GROUPS])
+@pytest.mark.parametrize("group", [game.key for game in GAMES])
 def test_every_game_group_has_help_and_commands(group, capsys):
     with pytest.raises(SystemExit) as exit_info:
         main([group, "--help"])

@@ -1,36 +1,28 @@
 """``qipai demo``: show what each game can do on the samples shipped in ``engines/data``.
 
 Each game contributes a ``demo(out)`` function in its ``demo`` module; the
-sections run in the order below, each solving its sample for real.
+sections run in the order of :data:`engines.games.GAMES`, each solving its
+sample for real.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
+from types import ModuleType
 from typing import TextIO
 
 from engines.errors import InputError
-
-DEMO_SECTIONS: tuple[tuple[str, str, str], ...] = (
-    ("bridge", "Bridge", "engines.bridge.demo"),
-    ("rummikub", "Rummikub", "engines.rummikub.demo"),
-    ("shengji", "升级 / Shengji", "engines.shengji.demo"),
-)
+from engines.games import GAMES, game_module
 
 
-def available_sections() -> list[tuple[str, str, object]]:
-    """The demo sections whose game module is part of this build."""
+def available_sections() -> list[tuple[str, str, ModuleType]]:
+    """``(key, title, demo module)`` of every game of :data:`~engines.games.GAMES` with a demo."""
     sections = []
-    for key, title, module_name in DEMO_SECTIONS:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name is not None and module_name.startswith(exc.name):
-                continue
-            raise
-        sections.append((key, title, module))
+    for game in GAMES:
+        module = game_module(game, "demo")
+        if module is not None:
+            sections.append((game.key, game.title, module))
     return sections
 
 
@@ -53,21 +45,21 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "demo",
         help="show each game's solver on the shipped sample data",
-        description=(
-            "Solve the sample deal, Rummikub position and Shengji trick shipped with qipai."
-        ),
+        description="Solve the sample positions shipped with qipai, game by game.",
     )
     parser.add_argument(
         "games",
         nargs="*",
         metavar="GAME",
-        help="limit the demo to these games (bridge, rummikub, shengji); default: all",
+        help="limit the demo to these games ("
+        + ", ".join(game.key for game in GAMES)
+        + "); default: all",
     )
     parser.set_defaults(func=_run_from_args)
 
 
 def _run_from_args(args: argparse.Namespace) -> int:
-    known = [key for key, _, _ in DEMO_SECTIONS]
+    known = [game.key for game in GAMES]
     unknown = [game for game in args.games if game not in known]
     if unknown:
         raise InputError(f"unknown game {unknown[0]!r}; choose from {', '.join(known)}")

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from engines.batch.generate import bridge_deals
 from engines.batch.runner import run_batch, run_batch_distributed
 from engines.batch.store import ResultStore
 from engines.batch.tasks import get_task
+from engines.bridge.generate import bridge_deals
 from engines.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import doctest
 import io
 import json
 import sqlite3
@@ -11,11 +10,6 @@ import time
 
 import pytest
 
-import engines.batch.export
-import engines.batch.inputs
-import engines.batch.runner
-import engines.batch.store
-import engines.batch.tasks
 from engines.batch.export import export
 from engines.batch.inputs import BadInput, Record, count_positions, read_inputs
 from engines.batch.runner import BatchInterrupted, run_batch
@@ -62,18 +56,6 @@ def inputs(tmp_path):
 
 def _results(store, task="test-sum"):
     return {r["position_id"]: r["result"] for r in store.rows(task)}
-
-
-def test_doctests_of_the_batch_modules():
-    for module in (
-        engines.batch.store,
-        engines.batch.inputs,
-        engines.batch.runner,
-        engines.batch.export,
-        engines.batch.tasks,
-    ):
-        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-        assert result.failed == 0, module.__name__
 
 
 def test_run_stores_every_position_once_and_resumes(tmp_path, inputs):

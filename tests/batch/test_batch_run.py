@@ -91,9 +91,9 @@ def test_batch_cli_export_and_report(tmp_path, numbers, capsys):
 
 def test_strict_and_missing_inputs_exit_2(tmp_path, numbers, capsys):
     db = str(tmp_path / "r.sqlite")
-    assert main(["batch", numbers, "-t", "test-square", "--db", db, "--strict", "-j", "1"]) == 2
+    assert main(["batch", numbers, "--task", "test-square", "--db", db, "--strict", "-j", "1"]) == 2
     assert "n.jsonl:11" in capsys.readouterr().err
-    assert main(["batch", str(tmp_path / "nope.jsonl"), "-t", "test-square", "--db", db]) == 2
+    assert main(["batch", str(tmp_path / "nope.jsonl"), "--task", "test-square", "--db", db]) == 2
     assert "no such input file" in capsys.readouterr().err
     assert main(["report", str(tmp_path / "missing.sqlite")]) == 2
     with pytest.raises(SystemExit):
@@ -191,7 +191,7 @@ def test_cli_dask_local_cluster_matches_the_local_run(tmp_path, capsys):
     cases = tmp_path / "c.jsonl"
     assert main(["gen", "shengji", "-n", "60", "--seed", "5", "-o", str(cases)]) == 0
     local, dask = tmp_path / "local.sqlite", tmp_path / "dask.sqlite"
-    base = ["batch", str(cases), "-t", "shengji-legal", "--no-progress"]
+    base = ["batch", str(cases), "--task", "shengji-legal", "--no-progress"]
     assert main([*base, "--db", str(local), "-j", "1"]) == 0
     assert main([*base, "--db", str(dask), "--dask-local", "2"]) == 0
     assert "60 computed" in capsys.readouterr().err

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from engines.batch.generate import shengji_cases
 from engines.batch.runner import run_batch
 from engines.batch.store import ResultStore
 from engines.batch.tasks import get_task
+from engines.shengji.generate import shengji_cases
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
@@ -101,7 +101,7 @@ def test_rummikub_best_reaches_the_corpus_optima(tmp_path, task, field):
 
 
 def test_rummikub_generated_positions_solve_and_table_order_is_canonical(tmp_path):
-    from engines.batch.generate import rummikub_positions
+    from engines.rummikub.generate import rummikub_positions
 
     positions = list(rummikub_positions(60, seed=8, table_tiles=(3, 25), joker_rate=0.5))
     source = next(p for p in positions if len(p["table"]) >= 3)
@@ -120,8 +120,8 @@ def test_rummikub_generated_positions_solve_and_table_order_is_canonical(tmp_pat
 
 def test_rummikub_on_dask_equals_the_local_run(tmp_path):
     distributed = pytest.importorskip("distributed")
-    from engines.batch.generate import rummikub_positions
     from engines.batch.runner import run_batch_distributed
+    from engines.rummikub.generate import rummikub_positions
 
     path = tmp_path / "g.jsonl"
     path.write_text(

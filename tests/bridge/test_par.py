@@ -7,7 +7,14 @@ from pathlib import Path
 import pytest
 
 from engines.bridge import par as par_module
-from engines.bridge.par import Par, dd_table_tuple, par, par_by_dealer, par_mismatches, sides_par
+from engines.bridge.dealer_par import (
+    Par,
+    dd_table_tuple,
+    par,
+    par_by_dealer,
+    par_mismatches,
+    sides_par,
+)
 from engines.bridge.seats import VULNERABILITIES, BridgeInputError, Seat
 
 DEALS = Path(__file__).parent.parent / "data" / "bridge" / "deals.jsonl"

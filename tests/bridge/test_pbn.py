@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines.bridge.cards import Deal
-from engines.bridge.par import par
+from engines.bridge.dealer_par import par
 from engines.bridge.pbn import (
     PbnBoard,
     PbnSyntaxError,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engines.cli import main
-from engines.shengji.conformance import compare, evaluate
+from engines.shengji.verify import compare, evaluate
 from engines.verify import read_jsonl
 
 CASES = Path(__file__).resolve().parents[1] / "data" / "shengji" / "cases.jsonl"

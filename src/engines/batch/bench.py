@@ -188,7 +188,7 @@ _SEATS = ("N", "E", "S", "W")
 
 
 def _bridge_load(path: str | None, count: int, seed: int) -> list[dict[str, Any]]:
-    from engines.batch.generate import bridge_deals
+    from engines.bridge.generate import bridge_deals
 
     if path:
         return _load_jsonl_or_pbn(path)
@@ -238,7 +238,7 @@ def _bridge_reference() -> Solver:
 
 
 def _rummikub_load(path: str | None, count: int, seed: int) -> list[dict[str, Any]]:
-    from engines.batch.generate import rummikub_positions
+    from engines.rummikub.generate import rummikub_positions
 
     if path:
         return _load_jsonl_or_pbn(path)

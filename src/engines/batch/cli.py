@@ -12,8 +12,16 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from engines.cliargs import (
+    add_count_flag,
+    add_deprecated_flag,
+    add_output_flag,
+    add_progress_flags,
+    add_seed_flag,
+    add_threads_flag,
+    open_output,
+)
 from engines.errors import InputError
-from engines.progress import add_progress_flags
 
 DEFAULT_DB = "qipai-results.sqlite"
 
@@ -30,154 +38,30 @@ def register(subparsers: Any) -> None:
 
 
 def _register_gen(subparsers: Any) -> None:
+    from engines.batch.generate import GENERATORS
+
     gen = subparsers.add_parser(
         "gen",
-        help="generate random positions (bridge deals, Rummikub positions, Shengji cases)",
+        help="generate random positions of a game (" + ", ".join(GENERATORS) + ")",
         description="Generate seeded random positions for `qipai batch` and `qipai bench`.",
     )
     games = gen.add_subparsers(title="games", metavar="GAME")
     gen.set_defaults(func=lambda _a: gen.print_help() or 0)
-
-    def common(p: argparse.ArgumentParser, what: str) -> None:
-        p.add_argument("-n", "--count", type=int, default=100, help=f"number of {what} (100)")
-        p.add_argument("--seed", type=int, default=0, help="random seed (0)")
-        p.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
-
-    bridge = games.add_parser(
-        "bridge",
-        help="random deals as PBN or JSON Lines",
-        description="Random deals, dealt like the reference corpus (Python's Mersenne "
-        "Twister shuffle of 52 cards; N, E, S, W get 13 each).",
-    )
-    common(bridge, "deals")
-    bridge.add_argument("-f", "--format", choices=("pbn", "jsonl"), default="pbn")
-    bridge.add_argument(
-        "--rotate",
-        action="store_true",
-        help="dealer and vulnerability by board number (dealer N E S W, the 16-board "
-        "vulnerability cycle); default: dealer N, nobody vulnerable",
-    )
-    bridge.add_argument("--first-board", type=int, default=1, help="first board number (1)")
-    bridge.add_argument(
-        "--cards",
-        type=int,
-        default=13,
-        help="cards per hand: below 13 deals random endings of that many tricks "
-        "(JSON Lines only; 13)",
-    )
-    bridge.set_defaults(func=_gen_bridge)
-
-    rummikub = games.add_parser(
-        "rummikub",
-        help="random Rummikub positions (JSON Lines, corpus format)",
-        description="Random positions: tables of valid runs and groups from the 106-tile "
-        "set, racks drawn from the rest.",
-    )
-    common(rummikub, "positions")
-    rummikub.add_argument(
-        "--table-tiles", default="0-30", help="tiles on the table, N or MIN-MAX (0-30)"
-    )
-    rummikub.add_argument("--rack-size", default="5-14", help="rack tiles, N or MIN-MAX (5-14)")
-    rummikub.add_argument(
-        "--jokers",
-        type=float,
-        default=0.3,
-        help="probability that each joker is in play, on the table or in the rack (0.3)",
-    )
-    rummikub.add_argument(
-        "--initial-meld-rate",
-        type=float,
-        default=0.2,
-        help="share of positions where the initial meld is still to be made (0.2)",
-    )
-    rummikub.set_defaults(func=_gen_rummikub)
-
-    shengji = games.add_parser(
-        "shengji",
-        help="random Shengji follow/throw/trick cases (conformance format, no `expected`)",
-        description="Random cases in the conformance-case format (rules section 15).",
-    )
-    common(shengji, "cases")
-    shengji.add_argument(
-        "--kinds",
-        default="follow_legal,legal_follows_count,trick_winner,throw_valid",
-        help="comma-separated case kinds, cycled in order (all four)",
-    )
-    shengji.set_defaults(func=_gen_shengji)
+    for generator in GENERATORS.values():
+        parser = games.add_parser(
+            generator.game, help=generator.help, description=generator.description
+        )
+        add_count_flag(parser, default=100, what=generator.what)
+        add_seed_flag(parser, default=0)
+        add_output_flag(parser)
+        generator.add_arguments(parser)
+        parser.set_defaults(func=_gen, generator=generator)
 
 
-@contextmanager
-def _output(path: str):
-    if path == "-":
-        yield sys.stdout
-        sys.stdout.flush()
-    else:
-        try:
-            handle = open(path, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
-        except OSError as exc:
-            raise InputError(f"{path}: cannot write: {exc.strerror}") from exc
-        with handle:
-            yield handle
-
-
-def _write_jsonl(records: Any, out: Any) -> int:
-    import json
-
-    n = 0
-    for record in records:
-        out.write(json.dumps(record, separators=(", ", ": ")) + "\n")
-        n += 1
-    return n
-
-
-def _check_count(n: int) -> None:
-    if n < 0:
-        raise InputError(f"--count must be >= 0, got {n}")
-
-
-def _gen_bridge(args: argparse.Namespace) -> int:
-    from engines.batch.generate import bridge_deals, write_pbn
-
-    _check_count(args.count)
-    if args.cards != 13 and args.format == "pbn":
-        raise InputError("endings (--cards below 13) are written as JSON Lines: add -f jsonl")
-    deals = bridge_deals(
-        args.count, args.seed, rotate=args.rotate, first_board=args.first_board, cards=args.cards
-    )
-    with _output(args.output) as out:
-        if args.format == "pbn":
-            write_pbn(deals, out, event=f"qipai gen bridge --seed {args.seed}")
-        else:
-            _write_jsonl(deals, out)
-    return 0
-
-
-def _gen_rummikub(args: argparse.Namespace) -> int:
-    from engines.batch.generate import parse_range, rummikub_positions
-
-    _check_count(args.count)
-    positions = rummikub_positions(
-        args.count,
-        args.seed,
-        table_tiles=parse_range(args.table_tiles),
-        rack_size=parse_range(args.rack_size),
-        joker_rate=args.jokers,
-        initial_meld_rate=args.initial_meld_rate,
-    )
-    with _output(args.output) as out:
-        _write_jsonl(positions, out)
-    return 0
-
-
-def _gen_shengji(args: argparse.Namespace) -> int:
-    from engines.batch.generate import shengji_cases
-
-    _check_count(args.count)
-    kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())
-    if not kinds:
-        raise InputError("--kinds names no case kind")
-    with _output(args.output) as out:
-        _write_jsonl(shengji_cases(args.count, args.seed, kinds=kinds), out)
+def _gen(args: argparse.Namespace) -> int:
+    records = args.generator.records(args)
+    with open_output(args.output) as out:
+        args.generator.write(records, out, args)
     return 0
 
 
@@ -207,21 +91,16 @@ def _register_batch(subparsers: Any) -> None:
         "files", nargs="+", metavar="FILE", help="PBN or JSON Lines input (- = stdin)"
     )
     batch.add_argument(
-        "-t",
         "--task",
-        required=True,
         choices=sorted(TASKS),
         metavar="TASK",
-        help=f"what to compute. {_task_help()}",
+        help=f"what to compute (required). {_task_help()}",
+    )
+    add_deprecated_flag(
+        batch, "-t", dest="task", replacement="--task", choices=sorted(TASKS), metavar="TASK"
     )
     batch.add_argument("--db", default=DEFAULT_DB, help=f"result database ({DEFAULT_DB})")
-    batch.add_argument(
-        "-j",
-        "--threads",
-        type=int,
-        default=None,
-        help="threads (native engines) or worker processes (default: all cores)",
-    )
+    add_threads_flag(batch, "threads (native engines) or worker processes (default: all cores)")
     batch.add_argument(
         "--chunk-size",
         type=int,
@@ -251,8 +130,8 @@ def _batch(args: argparse.Namespace) -> int:
     from engines.batch.runner import BatchInterrupted, run_batch, run_batch_distributed
     from engines.batch.store import ResultStore
 
-    if args.threads is not None and args.threads < 1:
-        raise InputError(f"--threads must be >= 1, got {args.threads}")
+    if args.task is None:
+        raise InputError("--task is required (qipai batch --help lists the tasks)")
     if args.chunk_size is not None and args.chunk_size < 1:
         raise InputError(f"--chunk-size must be >= 1, got {args.chunk_size}")
     for path in args.files:
@@ -338,8 +217,9 @@ def _register_results(subparsers: Any) -> None:
     )
     export.add_argument("db", metavar="DB")
     export.add_argument("-f", "--format", choices=("csv", "jsonl"), default="jsonl")
-    export.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
-    export.add_argument("-t", "--task", default=None, help="only this task's rows")
+    add_output_flag(export)
+    export.add_argument("--task", default=None, help="only this task's rows")
+    add_deprecated_flag(export, "-t", dest="task", replacement="--task")
     export.set_defaults(func=_export)
 
 
@@ -347,7 +227,7 @@ def _export(args: argparse.Namespace) -> int:
     from engines.batch.export import export
     from engines.batch.store import ResultStore
 
-    with ResultStore.open_existing(args.db) as store, _output(args.output) as out:
+    with ResultStore.open_existing(args.db) as store, open_output(args.output) as out:
         n = export(store, out, args.format, task=args.task)
     if args.output != "-":
         print(f"exported {n} rows to {args.output}", file=sys.stderr)
@@ -364,8 +244,13 @@ def _register_report(subparsers: Any) -> None:
     )
     report.add_argument("db", metavar="RESULTS.sqlite")
     report.add_argument(
-        "-o", "--output-dir", default=None, help="where to write the files (default: DB-report/)"
+        "-o",
+        "--output",
+        default=None,
+        metavar="DIR",
+        help="folder to write the files into (default: DB-report/ beside the database)",
     )
+    add_deprecated_flag(report, "--output-dir", dest="output", replacement="-o/--output")
     report.add_argument("--no-plots", action="store_true", help="text summary only")
     report.set_defaults(func=_report)
 
@@ -384,7 +269,7 @@ def _report(args: argparse.Namespace) -> int:
             raise InputError(
                 "plots need matplotlib: pip install 'qipai[report]' (or use --no-plots)"
             ) from None
-        out_dir = args.output_dir or str(Path(args.db).with_suffix("")) + "-report"
+        out_dir = args.output or str(Path(args.db).with_suffix("")) + "-report"
         page = write_report(store, out_dir)
     print(f"report: {page} (PNG files beside it)")
     return 0
@@ -408,8 +293,8 @@ def _register_bench(subparsers: Any) -> None:
     for game, spec in bench.BENCHES.items():
         p = games.add_parser(game, help=spec.help, description=spec.help)
         p.add_argument("file", nargs="?", help="positions to time (default: generate --count)")
-        p.add_argument("-n", "--count", type=int, default=spec.default_count)
-        p.add_argument("--seed", type=int, default=0)
+        add_count_flag(p, spec.default_count, "positions to generate when no FILE is given")
+        add_seed_flag(p)
         p.add_argument(
             "-r", "--repeat", type=int, default=3, help="timed runs per position and solver (3)"
         )
@@ -421,7 +306,6 @@ def _bench(args: argparse.Namespace) -> int:
 
     if args.repeat < 1:
         raise InputError(f"--repeat must be >= 1, got {args.repeat}")
-    _check_count(args.count)
     result = bench.run(
         args.game, path=args.file, count=args.count, seed=args.seed, repeat=args.repeat
     )

@@ -4,89 +4,70 @@
 >>> deal = Deal.from_pbn("N:AKQJ.T98.765.432 T987.AKQ.432.J65 65432.J76.AKQ.T9 .5432.JT98.AKQ87")
 >>> len(deal[Seat.WEST])
 13
+
+Names load lazily from their modules (:mod:`engines.lazy`); the modules are
+``cards`` (Card, Hand, Deal), ``seats`` (Seat, Strain, vulnerability), ``dd``
+(the double-dummy solver), ``dealer_par`` (par), ``contract``, ``scoring``,
+``compare`` (IMPs, matchpoints, VPs), ``auction``, ``boards`` (dealer and
+vulnerability by board number), ``pbn`` and ``lin`` (files), ``analysis`` and
+``play`` (board and play analysis), ``verify`` (reference records).
 """
 
-from engines.bridge.cards import (
-    FULL_SUIT,
-    Card,
-    Deal,
-    DealSyntaxError,
-    Hand,
-    InvalidDealError,
-    Status,
-)
-from engines.bridge.dd import DDTable, dd_table, dd_tables, solve_position
-from engines.bridge.seats import (
-    SEATS,
-    STRAINS,
-    BridgeInputError,
-    Seat,
-    Strain,
-    is_vulnerable,
-    parse_vulnerability,
-)
+from __future__ import annotations
 
-__all__ = [
-    "FULL_SUIT",
-    "SEATS",
-    "STRAINS",
-    "BridgeInputError",
-    "Card",
-    "DDTable",
-    "Deal",
-    "DealSyntaxError",
-    "Hand",
-    "InvalidDealError",
-    "Seat",
-    "Status",
-    "Strain",
-    "dd_table",
-    "dd_tables",
-    "is_vulnerable",
-    "parse_vulnerability",
-    "solve_position",
-]
+from engines.lazy import lazy_exports
 
-# --- analysis (issue 4) ---
-# Contracts, scoring, boards, par, result comparison, auctions, PBN/LIN, play and board analysis.
-# The par *function* stays engines.bridge.par.par: re-exporting it here would hide the module.
-from engines.bridge.analysis import BoardAnalysis, analyse, dd_score
-from engines.bridge.auction import Auction, AuctionError, Call
-from engines.bridge.boards import board_dealer, board_vulnerability
-from engines.bridge.compare import (
-    butler_imps,
-    cross_imps,
-    imps,
-    matchpoint_percentages,
-    matchpoints,
-    victory_points,
-)
-from engines.bridge.contract import Contract
-from engines.bridge.par import Par, par_by_dealer, sides_par
-from engines.bridge.pbn import PbnBoard, read_deal_file, read_pbn
-from engines.bridge.scoring import score
+_EXPORTS = {
+    "FULL_SUIT": "cards",
+    "Card": "cards",
+    "Deal": "cards",
+    "DealSyntaxError": "cards",
+    "Hand": "cards",
+    "InvalidDealError": "cards",
+    "Status": "cards",
+    "DDTable": "dd",
+    "dd_table": "dd",
+    "dd_tables": "dd",
+    "solve_position": "dd",
+    "SEATS": "seats",
+    "STRAINS": "seats",
+    "BridgeInputError": "seats",
+    "Seat": "seats",
+    "Strain": "seats",
+    "is_vulnerable": "seats",
+    "parse_vulnerability": "seats",
+    "BoardAnalysis": "analysis",
+    "analyse": "analysis",
+    "dd_score": "analysis",
+    "Auction": "auction",
+    "AuctionError": "auction",
+    "Call": "auction",
+    "board_dealer": "boards",
+    "board_vulnerability": "boards",
+    "butler_imps": "compare",
+    "cross_imps": "compare",
+    "imps": "compare",
+    "matchpoint_percentages": "compare",
+    "matchpoints": "compare",
+    "victory_points": "compare",
+    "Contract": "contract",
+    "Par": "dealer_par",
+    "par": "dealer_par",
+    "par_by_dealer": "dealer_par",
+    "sides_par": "dealer_par",
+    "PbnBoard": "pbn",
+    "read_deal_file": "pbn",
+    "read_pbn": "pbn",
+    "score": "scoring",
+}
 
-__all__ += [
-    "Auction",
-    "AuctionError",
-    "BoardAnalysis",
-    "Call",
-    "Contract",
-    "Par",
-    "PbnBoard",
-    "analyse",
-    "board_dealer",
-    "board_vulnerability",
-    "butler_imps",
-    "cross_imps",
-    "dd_score",
-    "imps",
-    "matchpoint_percentages",
-    "matchpoints",
-    "par_by_dealer",
-    "read_deal_file",
-    "read_pbn",
-    "score",
-    "sides_par",
-    "victory_points",
-]
+__all__ = [*sorted(_EXPORTS), "warmup"]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+
+def warmup() -> None:
+    """Load the compiled double-dummy solver and run it once on a tiny ending."""
+    from engines.bridge.dd import solve_position
+
+    solve_position("N:A.K.2. K.A.3. Q.Q.4. J.J.5.", "NT", "N")

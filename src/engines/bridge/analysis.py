@@ -35,7 +35,7 @@ from engines.bridge.boards import board_dealer, board_vulnerability
 from engines.bridge.cards import Deal
 from engines.bridge.compare import imps
 from engines.bridge.contract import Contract
-from engines.bridge.par import SEAT_KEYS, STRAIN_KEYS, Par, dd_table_tuple, par
+from engines.bridge.dealer_par import SEAT_KEYS, STRAIN_KEYS, Par, dd_table_tuple, par
 from engines.bridge.seats import BridgeInputError, Seat, Strain, parse_vulnerability
 
 __all__ = [

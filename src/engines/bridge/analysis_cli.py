@@ -25,7 +25,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engines.bridge.seats import BridgeInputError
-from engines.progress import add_progress_flags
+from engines.cliargs import (
+    add_json_flag,
+    add_progress_flags,
+    add_threads_flag,
+)
 
 __all__ = ["register"]
 
@@ -42,14 +46,12 @@ def register(commands: argparse._SubParsersAction) -> None:
         "files", nargs="+", type=Path, metavar="FILE", help="PBN, LIN or deal-per-line file"
     )
     fmt = analyse.add_mutually_exclusive_group()
-    fmt.add_argument("--json", action="store_true", help="print JSON Lines, one board a line")
+    add_json_flag(fmt, "print JSON Lines, one board a line (same as --format json)")
     fmt.add_argument(
         "-f", "--format", choices=("text", "json", "pbn"), default="text", help="output format"
     )
     analyse.add_argument("-o", "--output", type=Path, help="write the boards with results as PBN")
-    analyse.add_argument(
-        "-j", "--threads", type=int, default=None, help="solver threads (default: all cores)"
-    )
+    add_threads_flag(analyse)
     add_progress_flags(analyse)
     analyse.set_defaults(func=_run_analyse)
 
@@ -62,7 +64,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     play.add_argument("-b", "--board", type=int, help="only this board number")
     play.add_argument("--contract", help="contract with declarer, e.g. 4SN (overrides the tags)")
     play.add_argument("--cards", help="cards played in order, e.g. 'SK S2 SA S3' (overrides Play)")
-    play.add_argument("--json", action="store_true", help="print JSON Lines")
+    add_json_flag(play, "print JSON Lines")
     play.set_defaults(func=_run_play)
 
 
@@ -95,8 +97,6 @@ def _run_analyse(
 
     out = out or sys.stdout
     err = err or sys.stderr
-    if args.threads is not None and args.threads < 1:
-        raise BridgeInputError(f"--threads must be at least 1, got {args.threads}")
     fmt = "json" if args.json else args.format
     boards: list[tuple[Path, Any]] = []
     for path in args.files:

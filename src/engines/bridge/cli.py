@@ -21,7 +21,13 @@ import sys
 from pathlib import Path
 
 from engines.bridge.seats import BridgeInputError
-from engines.progress import add_progress_flags
+from engines.cliargs import (
+    add_deprecated_flag,
+    add_json_flag,
+    add_progress_flags,
+    add_threads_flag,
+    add_trump_flag,
+)
 
 __all__ = ["register"]
 
@@ -34,13 +40,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         description=__doc__.split("\n\n")[1],
     )
     table.add_argument("file", type=Path, metavar="FILE", help="PBN file or one deal a line")
-    table.add_argument("--json", action="store_true", help="JSON Lines, one board a line")
+    add_json_flag(table, "JSON Lines, one board a line")
     table.add_argument(
         "--strains", default=None, help="solve only these strains, e.g. NT or S,H (default: all)"
     )
-    table.add_argument(
-        "-j", "--threads", type=int, default=None, help="solver threads (default: all cores)"
-    )
+    add_threads_flag(table)
     add_progress_flags(table)
     table.set_defaults(func=_run_table)
 
@@ -52,8 +56,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     solve.add_argument(
         "deal", help='remaining hands as a PBN deal, e.g. "N:AK... Q2... JT... 43..."'
     )
-    solve.add_argument("-t", "--trump", required=True, help="C, D, H, S or NT")
-    solve.add_argument("-l", "--leader", required=True, help="seat that led the current trick")
+    add_trump_flag(solve, "C, D, H, S or NT")
+    solve.add_argument("--leader", help="seat that led the current trick (required)")
+    add_deprecated_flag(solve, "-l", dest="leader", replacement="--leader")
     solve.add_argument(
         "--trick", default="", help="cards already played to the trick, e.g. SA,S2 (lead first)"
     )
@@ -66,7 +71,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         default="all",
         help="every legal card (default), only the optimal ones, or one optimal card",
     )
-    solve.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json_flag(solve, "print one JSON object")
     solve.set_defaults(func=_run_solve)
 
     verify = commands.add_parser(
@@ -75,9 +80,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         description=__doc__.split("\n\n")[3],
     )
     verify.add_argument("file", type=Path, metavar="FILE.jsonl")
-    verify.add_argument(
-        "-j", "--threads", type=int, default=None, help="solver threads (default: all cores)"
-    )
+    add_threads_flag(verify)
     verify.set_defaults(func=_run_verify)
 
 
@@ -105,8 +108,6 @@ def _run_table(args: argparse.Namespace) -> int:
     from engines.progress import progress_bar
     from solvers._parallel import max_threads
 
-    if args.threads is not None and args.threads < 1:
-        raise BridgeInputError(f"--threads must be at least 1, got {args.threads}")
     boards, bad = _read_boards(args.file)
     threads = args.threads or max_threads()
     show = args.progress if args.progress is not None else sys.stderr.isatty()
@@ -142,6 +143,8 @@ def _print_table(out, board, table, as_json: bool) -> None:
 def _run_solve(args: argparse.Namespace) -> int:
     from engines.bridge.dd import solve_position
 
+    if args.leader is None:
+        raise BridgeInputError("--leader is required (the seat that led the current trick)")
     trick = [card for card in args.trick.replace(",", " ").split() if card]
     values = solve_position(
         args.deal, args.trump, args.leader, trick, target=args.target, cards=args.cards

@@ -43,7 +43,7 @@ from engines.bridge.cards import FULL_SUIT, Deal, DealSyntaxError, Hand
 from engines.bridge.seats import SEATS, BridgeInputError, Seat, parse_vulnerability
 
 if TYPE_CHECKING:
-    from engines.bridge.par import Par
+    from engines.bridge.dealer_par import Par
 
 __all__ = [
     "PbnBoard",
@@ -589,7 +589,7 @@ def set_analysis(board: PbnBoard, table: Mapping[str, Mapping[str, int]] | Any, 
     lists the par contracts grouped by side, ``NS 3NT+2`` or ``EW 5DX-2``,
     several joined with ``"; "``, ``Pass`` for a pass-out.
     """
-    from engines.bridge.par import dd_table_tuple
+    from engines.bridge.dealer_par import dd_table_tuple
 
     rows = dd_table_tuple(table)
     strains = ("C", "D", "H", "S", "NT")

@@ -138,6 +138,15 @@ def parse_vulnerability(text: str) -> str:
     raise BridgeInputError(f"unknown vulnerability {text!r}; expected None, NS, EW or Both/All")
 
 
+def pbn_vulnerability(vulnerability: str) -> str:
+    """The PBN export spelling of a normalised vulnerability (``Both`` is written ``All``).
+
+    >>> pbn_vulnerability("Both"), pbn_vulnerability("NS")
+    ('All', 'NS')
+    """
+    return "All" if vulnerability == "Both" else vulnerability
+
+
 def is_vulnerable(vulnerability: str, seat: Seat) -> bool:
     """Whether ``seat``'s side is vulnerable under a normalised ``vulnerability``."""
     return vulnerability == "Both" or vulnerability == seat.side

@@ -47,7 +47,7 @@ def deal_record_mismatches(record: dict[str, Any], table: DDTable | None = None)
             want = expected.get(strain, {}).get(seat) if isinstance(expected, dict) else None
             if want != tricks:
                 out.append(Mismatch(rid, f"dd.{strain}.{seat}", want, tricks))
-    from engines.bridge.par import par_mismatches  # par records (issue 4), from our table
+    from engines.bridge.dealer_par import par_mismatches  # par records (issue 4), from our table
 
     out.extend(par_mismatches(record, table))
     return out

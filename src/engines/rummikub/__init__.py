@@ -3,38 +3,45 @@
 >>> from engines.rummikub import best_move
 >>> best_move([["K4", "O4", "R4"]], ["B4"]).tiles
 1
+
+Names load lazily from their modules (:mod:`engines.lazy`): ``tiles``
+(Tile, parsing), ``sets`` (runs and groups), ``position`` (Position, Move,
+the single and batch best-move API), ``game`` (full rounds), ``verify``
+(reference records).
 """
 
-from engines.rummikub.position import (
-    Move,
-    Position,
-    PositionError,
-    arrange,
-    best_move,
-    best_moves,
-    check_meld,
-    check_move,
-)
-from engines.rummikub.sets import Meld, SetError, Slot, format_meld, validate_set
-from engines.rummikub.tiles import JOKER, RummikubInputError, Tile, TileError, parse_tiles
+from __future__ import annotations
 
-__all__ = [
-    "JOKER",
-    "Meld",
-    "Move",
-    "Position",
-    "PositionError",
-    "RummikubInputError",
-    "SetError",
-    "Slot",
-    "Tile",
-    "TileError",
-    "arrange",
-    "best_move",
-    "best_moves",
-    "check_meld",
-    "check_move",
-    "format_meld",
-    "parse_tiles",
-    "validate_set",
-]
+from engines.lazy import lazy_exports
+
+_EXPORTS = {
+    "Move": "position",
+    "Position": "position",
+    "PositionError": "position",
+    "arrange": "position",
+    "best_move": "position",
+    "best_moves": "position",
+    "check_meld": "position",
+    "check_move": "position",
+    "Meld": "sets",
+    "SetError": "sets",
+    "Slot": "sets",
+    "format_meld": "sets",
+    "validate_set": "sets",
+    "JOKER": "tiles",
+    "RummikubInputError": "tiles",
+    "Tile": "tiles",
+    "TileError": "tiles",
+    "parse_tiles": "tiles",
+}
+
+__all__ = [*sorted(_EXPORTS), "warmup"]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+
+def warmup() -> None:
+    """Compile (first use after installation) or load every Rummikub kernel."""
+    from solvers.rummikub import warmup as warm_kernels
+
+    warm_kernels()

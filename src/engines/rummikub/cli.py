@@ -5,8 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
+from engines.cliargs import (
+    add_deprecated_flag,
+    add_json_flag,
+    add_players_flag,
+    add_seed_flag,
+    add_threads_flag,
+    split_list,
+)
 from engines.errors import InputError
 
 
@@ -19,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     best.add_argument("position", metavar="POSITION.json")
     best.add_argument("--objective", choices=("tiles", "value"), default="tiles",
                       help="maximise tiles played (default) or their face value")
-    best.add_argument("--json", action="store_true", help="print the move as JSON")
+    add_json_flag(best, "print the move as JSON")
     best.add_argument("--line", type=int, default=None, metavar="N",
                       help="in a JSON Lines file, answer the position on line N (default 1)")
     best.set_defaults(func=_best)
@@ -37,21 +46,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "every returned arrangement; exit 1 when anything differs.",
     )
     verify.add_argument("file", metavar="FILE.jsonl")
-    verify.add_argument("-j", "--threads", type=int, default=None,
-                        help="Numba threads (default: all cores)")
+    add_threads_flag(verify, "Numba threads (default: all cores)")
     verify.set_defaults(func=_verify)
 
     play = subparsers.add_parser(
         "play", help="play a full round and print it move by move",
         description="A seeded round between the solver (greedy best move) and random players.",
     )
-    play.add_argument("--players", type=int, default=4, help="2-4 players (default 4)")
-    play.add_argument("--seed", type=int, default=None, help="shuffle seed")
-    play.add_argument(
-        "--kinds", default=None,
-        help="comma-separated player kinds, solver or random "
-        "(default: solver,random alternating)",
-    )
+    add_players_flag(play, "solver,random,solver,random", ("solver", "random"),
+                     "2 to 4 players:")
+    add_seed_flag(play, default=None, help="shuffle seed (random)")
+    add_deprecated_flag(play, "--kinds", dest="kinds", replacement="--players KIND,KIND,...",
+                        default=None)
     play.add_argument("--show-table", action="store_true", help="print the table after each play")
     play.set_defaults(func=_play)
 
@@ -149,20 +155,35 @@ def _verify(args: argparse.Namespace) -> int:
     return report.finish()
 
 
+def _player_kinds(players: str, legacy_kinds: str | None, known: Sequence[str]) -> list[str]:
+    """The kind of each seat from ``--players`` (a bare count is the deprecated spelling:
+    that many players, solver and random alternating, or the kinds of ``--kinds``)."""
+    if players.strip().isdigit():
+        print("qipai: warning: --players N is deprecated; use --players KIND,KIND,...",
+              file=sys.stderr)
+        count = int(players)
+        if legacy_kinds:
+            kinds = split_list(legacy_kinds)
+            if len(kinds) != count:
+                raise InputError(f"--kinds names {len(kinds)} players but --players is {count}")
+        else:
+            kinds = [known[i % 2] for i in range(count)]
+    elif legacy_kinds:
+        raise InputError("give the player kinds once, with --players")
+    else:
+        kinds = split_list(players)
+    if not 2 <= len(kinds) <= 4:
+        raise InputError(f"--players must name 2-4 players, got {len(kinds)}")
+    for kind in kinds:
+        if kind not in known:
+            raise InputError(f"unknown player kind {kind!r}; choose from {', '.join(known)}")
+    return kinds
+
+
 def _play(args: argparse.Namespace) -> int:
     from engines.rummikub.game import PLAYER_KINDS, format_table, play_round
 
-    if not 2 <= args.players <= 4:
-        raise InputError(f"--players must be 2-4, got {args.players}")
-    if args.kinds:
-        kinds = [k.strip() for k in args.kinds.split(",")]
-        if len(kinds) != args.players:
-            raise InputError(f"--kinds names {len(kinds)} players but --players is {args.players}")
-        for k in kinds:
-            if k not in PLAYER_KINDS:
-                raise InputError(f"unknown player kind {k!r}; choose from solver, random")
-    else:
-        kinds = [PLAYER_KINDS[i % 2] for i in range(args.players)]
+    kinds = _player_kinds(args.players, args.kinds, PLAYER_KINDS)
     names = kinds
 
     def show(turn) -> None:
@@ -172,7 +193,7 @@ def _play(args: argparse.Namespace) -> int:
             print(f"     table: {format_table(turn.table)}")
 
     shown: list = []
-    print(f"Rummikub round, {args.players} players ({', '.join(kinds)}), seed {args.seed}")
+    print(f"Rummikub round, {len(kinds)} players ({', '.join(kinds)}), seed {args.seed}")
     result = play_round(kinds, seed=args.seed, on_turn=show)
     print(f"round over after {len(result.turns)} turns: {result.reason}; "
           f"winner P{result.winner + 1} ({names[result.winner]})")

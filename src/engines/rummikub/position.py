@@ -39,6 +39,7 @@ from engines.rummikub.tiles import (
     parse_tiles,
     sort_tiles,
 )
+from engines.threads import numba_threads
 
 Objective = Literal["tiles", "value"]
 OBJECTIVES: tuple[str, ...] = ("tiles", "value")
@@ -229,19 +230,8 @@ def _solve(
     else:
         arrays = [np.asarray(np.stack(cols[i]) if i in (0, 1, 4) else cols[i])
                   for i in range(7)]
-    old_threads = None
-    if threads is not None:
-        import numba
-
-        old_threads = numba.get_num_threads()
-        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
-    try:
+    with numba_threads(threads, RummikubInputError):
         status, _best, choice, group_jokers, _stats = solve_arrays(*arrays)
-    finally:
-        if old_threads is not None:
-            import numba
-
-            numba.set_num_threads(old_threads)
     codes, counts = meld_codes_batch(status, choice, group_jokers, PART_COUNT, PART_MASKS)
     out: list[tuple[list[Meld], np.ndarray, int] | None] = []
     for p in range(len(problems)):

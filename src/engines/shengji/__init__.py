@@ -4,11 +4,11 @@ Modules: :mod:`~engines.shengji.cards` (card text and count vectors),
 :mod:`~engines.shengji.rules` (``TrumpContext``, ``is_tractor``, ``decompose``,
 ``is_legal_follow``, ``legal_follows``, ``check_throw``, ``trick_winner``,
 ``score_round``, ``resolve_bids`` and the policy enums),
-:mod:`~engines.shengji.batch` (array-in, array-out forms),
+:mod:`~engines.shengji.arrays` (array-in, array-out forms),
 :mod:`~engines.shengji.game` and :mod:`~engines.shengji.players` (rounds and
-matches), :mod:`~engines.shengji.conformance` (the section 15 case format).
+matches), :mod:`~engines.shengji.verify` (the section 15 case format).
 
-Names are imported lazily so that ``qipai --help`` does not load Numba.
+Names load lazily (:mod:`engines.lazy`) so that ``qipai --help`` does not load Numba.
 
 Example:
     >>> from engines.shengji import TrumpContext, is_tractor
@@ -18,8 +18,7 @@ Example:
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from engines.lazy import lazy_exports
 
 _EXPORTS = {
     "TrumpContext": "rules",
@@ -52,16 +51,12 @@ _EXPORTS = {
 __all__ = [*sorted(_EXPORTS), "warmup"]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'engines.shengji' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"engines.shengji.{module}"), name)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 
 def warmup() -> None:
     """Load (or compile, on first use) every kernel, so later calls pay no JIT time."""
-    from engines.shengji import batch, rules
+    from engines.shengji import arrays, rules
 
     ctx = rules.TrumpContext("10", "H")
     hand, lead = "S4 S5 S5 S6 S6 D5", "S9 S9 S8 S8"
@@ -72,7 +67,7 @@ def warmup() -> None:
     rules.check_throw("SA SK SK", ["S2", "S3", "S4"], ctx)
     rules.trick_winner([lead, "S5 S5 S6 S6", "H2 H2 H3 H3", "C2 C3 C4 C5"], ctx)
     rules.bottom_multiplier(lead, ctx)
-    batch.are_legal_follows([hand] * 300, [lead] * 300, ["S5 S5 S6 S6"] * 300, ctx, threads=2)
-    batch.count_legal_follows([hand], [lead], ctx)
-    batch.trick_winners([[lead, "S5 S5 S6 S6", "H2 H2 H3 H3", "C2 C3 C4 C5"]], ctx)
-    batch.check_throws(["SA SK SK"], [["S2", "S3", "S4"]], ctx)
+    arrays.are_legal_follows([hand] * 300, [lead] * 300, ["S5 S5 S6 S6"] * 300, ctx, threads=2)
+    arrays.count_legal_follows([hand], [lead], ctx)
+    arrays.trick_winners([[lead, "S5 S5 S6 S6", "H2 H2 H3 H3", "C2 C3 C4 C5"]], ctx)
+    arrays.check_throws(["SA SK SK"], [["S2", "S3", "S4"]], ctx)

@@ -6,7 +6,7 @@ Examples::
     qipai shengji play --seed 1 --match -p heuristic,random,heuristic,random
     qipai shengji check position.json               # one conformance-format question
     qipai shengji verify cases.jsonl                # every record; exit 1 on a difference
-    qipai shengji follows -l 10 -t H --hand "D2 D2 D3 C4" --lead D9
+    qipai shengji follows --level 10 -t H --hand "D2 D2 D3 C4" --lead D9
 """
 
 from __future__ import annotations
@@ -18,6 +18,16 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from engines.cliargs import (
+    add_count_flag,
+    add_deprecated_flag,
+    add_json_flag,
+    add_output_flag,
+    add_players_flag,
+    add_seed_flag,
+    add_trump_flag,
+    open_output,
+)
 from engines.errors import InputError
 
 
@@ -28,22 +38,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="play a round (or a whole match) with computer players, trick by trick",
         description="Deal, bid, bury and play a 升级 round with computer players and print it.",
     )
-    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    p.add_argument(
-        "-p",
-        "--players",
-        default="heuristic,random,heuristic,random",
-        help="player types for seats 0–3, comma separated (random, heuristic), or one for all",
+    add_seed_flag(p, default=1)
+    add_players_flag(
+        p,
+        "heuristic,random,heuristic,random",
+        ("random", "heuristic"),
+        "seats 0–3, or one kind for all four:",
     )
     p.add_argument("--match", action="store_true", help="play rounds until a team passes A")
-    p.add_argument(
-        "-n",
-        "--rounds",
-        type=int,
-        default=1,
-        help="independent first rounds to play (with -f json: one JSON line each; default 1)",
-    )
-    p.add_argument("-o", "--output", help="write to this file instead of standard output")
+    add_count_flag(p, 1, "independent first rounds to play (with --json: one line each)")
+    add_deprecated_flag(p, "--rounds", dest="count", replacement="-n/--count", type=int)
+    add_output_flag(p)
     p.add_argument(
         "--throw-winner",
         choices=("leading-component", "highest-card"),
@@ -64,7 +69,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default="none",
         help="penalty for a failed throw (rules: none)",
     )
-    p.add_argument("-f", "--format", choices=("text", "json"), default="text")
+    add_json_flag(p, "print each round (or the match) as one JSON line")
+    add_deprecated_flag(
+        p, "-f", "--format", dest="legacy_format", replacement="--json", choices=("text", "json")
+    )
     p.set_defaults(func=_play)
 
     c = subparsers.add_parser(
@@ -92,8 +100,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="list the legal follows of a hand to a lead",
         description="List every distinct legal follow (section 6.3) of HAND to LEAD.",
     )
-    f.add_argument("-l", "--level", required=True, help="level rank, e.g. 10")
-    f.add_argument("-t", "--trump", required=True, help="S, H, C, D or NT")
+    f.add_argument("--level", help="level rank, e.g. 10 (required)")
+    add_deprecated_flag(f, "-l", dest="level", replacement="--level")
+    add_trump_flag(f, "S, H, C, D or NT")
     f.add_argument("--hand", required=True, help="the follower's cards, e.g. 'D2 D2 D3 C4'")
     f.add_argument("--lead", required=True, help="the cards led")
     f.add_argument("--limit", type=int, default=50, help="print at most this many (default 50)")
@@ -101,23 +110,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _play(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    if out is None and getattr(args, "output", None):
-        try:
-            handle = open(args.output, "w", encoding="utf-8")  # noqa: SIM115
-        except OSError as exc:
-            raise InputError(f"{args.output}: cannot write: {exc.strerror}") from exc
-        with handle:
-            return _play(args, handle)
-    return _play_to(args, out or sys.stdout)
+    if out is None:
+        with open_output(getattr(args, "output", None)) as handle:
+            return _play_to(args, handle)
+    return _play_to(args, out)
+
+
+def _wants_json(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "json", False)) or getattr(args, "legacy_format", None) == "json"
 
 
 def _play_to(args: argparse.Namespace, out: TextIO) -> int:
     from engines.shengji.game import Round, play_match
     from engines.shengji.players import make_player
 
-    rounds = getattr(args, "rounds", 1)
+    rounds = getattr(args, "count", 1)
     if rounds < 1:
-        raise InputError(f"--rounds: expected at least 1, got {rounds}")
+        raise InputError(f"--count: expected at least 1 round, got {rounds}")
     names = [n.strip() for n in args.players.split(",") if n.strip()]
     if len(names) == 1:
         names *= 4
@@ -128,7 +137,7 @@ def _play_to(args: argparse.Namespace, out: TextIO) -> int:
     policies = _policies(args)
     if args.match:
         match = play_match(players, rng, policies)
-        if args.format == "json":
+        if _wants_json(args):
             json.dump(
                 {
                     "winner": match.winner,
@@ -152,7 +161,7 @@ def _play_to(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     for i in range(rounds):
         res = Round(players, rng, policies=policies).play_out()
-        if args.format == "json":
+        if _wants_json(args):
             json.dump(res.as_dict(), out)
             print(file=out)
             continue
@@ -231,7 +240,7 @@ def _read_text(path: str) -> str:
 
 
 def _check(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from engines.shengji.conformance import compare, evaluate
+    from engines.shengji.verify import compare, evaluate
 
     out = out or sys.stdout
     record = _read_position(args.position)
@@ -250,7 +259,7 @@ def _check(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def _verify(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from engines.shengji.conformance import compare, evaluate
+    from engines.shengji.verify import compare, evaluate
     from engines.verify import VerifyReport, read_jsonl
 
     report = VerifyReport(out=out or sys.stdout)
@@ -267,6 +276,8 @@ def _follows(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from engines.shengji.rules import TrumpContext, legal_follows
 
     out = out or sys.stdout
+    if args.level is None:
+        raise InputError("--level is required (the level rank, e.g. 10)")
     ctx = TrumpContext(args.level, args.trump)
     follows = legal_follows(args.hand, args.lead, ctx)
     total = follows.count()

@@ -20,7 +20,6 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import contextmanager
 
 import numba
 import numpy as np
@@ -28,6 +27,7 @@ import numpy as np
 import solvers.shengji as K
 from engines.shengji.cards import CARD_NAMES, ShengjiInputError, check_counts, parse_cards
 from engines.shengji.rules import BottomPolicy, ThrowWinnerPolicy, TrumpContext
+from engines.threads import numba_threads
 
 Batch = np.ndarray | Sequence
 
@@ -99,19 +99,8 @@ def _check_decks(what: str, *arrays: np.ndarray) -> None:
         )
 
 
-@contextmanager
 def _threads(threads: int | None):
-    if not threads:
-        yield
-        return
-    if threads < 0:
-        raise ShengjiInputError(f"threads: expected ≥ 0, got {threads}")
-    old = numba.get_num_threads()
-    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    try:
-        yield
-    finally:
-        numba.set_num_threads(old)
+    return numba_threads(threads, ShengjiInputError)
 
 
 def are_tractors(cards: Batch, ctx: TrumpContext | Sequence[TrumpContext]) -> np.ndarray:

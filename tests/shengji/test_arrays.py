@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engines.shengji import batch
+from engines.shengji import arrays
 from engines.shengji.cards import parse_cards
 from engines.shengji.rules import (
     TrumpContext,
@@ -36,13 +36,13 @@ def test_are_legal_follows_mixed_contexts_serial_and_parallel():
     single = np.array([is_legal_follow(h, ld, p, c) for h, ld, p, c in
                        zip(hands, leads, plays, ctxs)])
     assert np.array_equal(single, expected)
-    assert np.array_equal(batch.are_legal_follows(hands, leads, plays, ctxs, threads=1), expected)
+    assert np.array_equal(arrays.are_legal_follows(hands, leads, plays, ctxs, threads=1), expected)
     # a batch large enough for the parallel kernel, given as arrays
     reps = 3
     h = np.stack([parse_cards(x) for x in hands] * reps)
     ld = np.stack([parse_cards(x) for x in leads] * reps)
     p = np.stack([parse_cards(x) for x in plays] * reps)
-    got = batch.are_legal_follows(h, ld, p, ctxs * reps, threads=2)
+    got = arrays.are_legal_follows(h, ld, p, ctxs * reps, threads=2)
     assert np.array_equal(got, np.tile(expected, reps))
 
 
@@ -51,9 +51,9 @@ def test_counts_and_enumeration_batch():
     ctxs = [_ctx(r) for r in recs]
     hands = [r["hand"] for r in recs]
     leads = [r["lead"] for r in recs]
-    counts = batch.count_legal_follows(hands, leads, ctxs)
+    counts = arrays.count_legal_follows(hands, leads, ctxs)
     assert counts.tolist() == [r["expected"] for r in recs]
-    offsets, rows = batch.legal_follows_batch(hands, leads, ctxs)
+    offsets, rows = arrays.legal_follows_batch(hands, leads, ctxs)
     assert np.diff(offsets).tolist() == counts.tolist()
     for i in (0, len(recs) // 2, len(recs) - 1):
         one = legal_follows(hands[i], leads[i], ctxs[i]).array
@@ -62,11 +62,11 @@ def test_counts_and_enumeration_batch():
 
 def test_trick_winners_and_throws_batch():
     recs = [r for r in RECORDS if r["kind"] == "trick_winner"]
-    got = batch.trick_winners([r["plays"] for r in recs], [_ctx(r) for r in recs])
+    got = arrays.trick_winners([r["plays"] for r in recs], [_ctx(r) for r in recs])
     assert got.tolist() == [r["expected"] for r in recs]
     assert got.tolist() == [trick_winner(r["plays"], _ctx(r)) for r in recs]
     recs = [r for r in RECORDS if r["kind"] == "throw_valid"]
-    valid, forced = batch.check_throws([r["lead"] for r in recs], [r["others"] for r in recs],
+    valid, forced = arrays.check_throws([r["lead"] for r in recs], [r["others"] for r in recs],
                                        [_ctx(r) for r in recs])
     for r, v, f in zip(recs, valid, forced):
         single = check_throw(r["lead"], r["others"], _ctx(r))
@@ -77,39 +77,39 @@ def test_trick_winners_and_throws_batch():
 
 def test_points_and_multipliers_batch():
     recs = [r for r in RECORDS if r["kind"] == "score"]
-    mult = batch.bottom_multipliers([r["last_lead"] for r in recs], [_ctx(r) for r in recs])
+    mult = arrays.bottom_multipliers([r["last_lead"] for r in recs], [_ctx(r) for r in recs])
     assert mult.tolist() == [r["expected"]["multiplier"] for r in recs]
     assert mult.tolist() == [bottom_multiplier(r["last_lead"], _ctx(r)) for r in recs]
-    pts = batch.trick_points_batch([r["bottom"] for r in recs])
+    pts = arrays.trick_points_batch([r["bottom"] for r in recs])
     assert pts.tolist() == [r["expected"]["bottom_points"] for r in recs]
 
 
 def test_empty_batches():
     ctx = TrumpContext("2", "S")
     empty = np.zeros((0, 54), dtype=np.int8)
-    assert batch.are_legal_follows(empty, empty, empty, ctx).shape == (0,)
-    assert batch.trick_winners([], ctx).shape == (0,)
+    assert arrays.are_legal_follows(empty, empty, empty, ctx).shape == (0,)
+    assert arrays.trick_winners([], ctx).shape == (0,)
 
 
 def test_structure_batches():
     from engines.shengji.rules import decompose, is_tractor, shape
 
     recs = [r for r in RECORDS if r["kind"] == "is_tractor"]
-    got = batch.are_tractors([r["cards"] for r in recs], [_ctx(r) for r in recs])
+    got = arrays.are_tractors([r["cards"] for r in recs], [_ctx(r) for r in recs])
     assert got.tolist() == [r["expected"] for r in recs]
     assert got.tolist() == [is_tractor(r["cards"], _ctx(r)) for r in recs]
     leads = [r["lead"] for r in RECORDS if r["kind"] == "throw_valid"]
     ctxs = [_ctx(r) for r in RECORDS if r["kind"] == "throw_valid"]
-    offsets, rows, sizes, _ = batch.decompose_many(leads, ctxs)
+    offsets, rows, sizes, _ = arrays.decompose_many(leads, ctxs)
     for i, (lead, ctx) in enumerate(zip(leads, ctxs)):
         comps = decompose(lead, ctx)
         assert [c.size for c in comps] == sizes[offsets[i]:offsets[i + 1]].tolist()
         assert rows[offsets[i]:offsets[i + 1]].sum(axis=0).tolist() == parse_cards(lead).tolist()
     suits = [ctx.suit_of(lead[0]) for lead, ctx in zip(leads, ctxs)]
-    own = batch.realise_shapes(leads, suits, [shape(lead, c) for lead, c in zip(leads, ctxs)],
+    own = arrays.realise_shapes(leads, suits, [shape(lead, c) for lead, c in zip(leads, ctxs)],
                                ctxs)
     assert own.all()  # every set realises its own shape
-    bigger = batch.realise_shapes(leads, suits,
+    bigger = arrays.realise_shapes(leads, suits,
                                   [(*shape(lead, c), 1) for lead, c in zip(leads, ctxs)], ctxs)
     assert not bigger.any()  # and never one with a pair more
 

@@ -1,0 +1,161 @@
+"""The bridge batch tasks (``bridge-table``, ``bridge-par``) and ``qipai gen bridge``.
+
+Deals come from PBN files (one record per board with a Deal tag) or JSON Lines
+(``pbn`` or ``deal``, optional ``dealer`` and ``vulnerability``/``vul``).  The
+payload holds the deal written from North by the engine, so the same deal
+written from another seat, with ``10`` for ``T`` or its suits in another
+order, hashes alike.  ``bridge-table`` does not depend on the dealer or the
+vulnerability, so its payload leaves them out.
+
+>>> from engines.batch.tasks import get_task
+>>> get_task("bridge-par").prepare({"deal": "E:AKQJ.T98.765.432 T987.AKQ.432.J65 "
+...     "65432.J76.AKQ.T9 .5432.JT98.AKQ87", "vul": "all"})["vulnerability"]
+'Both'
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+from engines.batch.generate import Generator, register_generator, write_jsonl
+from engines.batch.tasks import Task, read_field, register_task
+from engines.errors import InputError
+
+
+def _deal(obj: dict[str, Any]) -> str:
+    from engines.bridge.cards import Deal
+
+    text = read_field(obj, "pbn", "deal")
+    if not isinstance(text, str):
+        raise InputError("field 'pbn' must be a PBN deal string")
+    return Deal.from_pbn(text).to_pbn()
+
+
+def _table_prepare(obj: dict[str, Any]) -> dict[str, Any]:
+    return {"pbn": _deal(obj)}
+
+
+def _par_prepare(obj: dict[str, Any]) -> dict[str, Any]:
+    from engines.bridge.seats import Seat, parse_vulnerability
+
+    dealer = read_field(obj, "dealer", default="N", required=False)
+    vul = read_field(obj, "vulnerability", "vul", "vulnerable", default="None", required=False)
+    if not isinstance(dealer, str) or not isinstance(vul, str):
+        raise InputError("'dealer' and 'vulnerability' must be strings such as \"N\", \"EW\"")
+    deal = _deal(obj)
+    if any(len(hand.split(".")) != 4 or len(hand) != 16 for hand in deal[2:].split()):
+        # 13 cards and three dots: par assumes all 13 tricks are still to play.
+        raise InputError(f"par needs a full deal (13 cards each), got {deal}")
+    return {
+        "pbn": deal,
+        "dealer": Seat.from_char(dealer).char,
+        "vulnerability": parse_vulnerability(vul),
+    }
+
+
+def _tables(payloads: list[dict[str, Any]], threads: int) -> list[dict[str, Any]]:
+    from engines.bridge.cards import Deal
+    from engines.bridge.dd import dd_tables
+
+    tables = dd_tables([Deal.from_pbn(p["pbn"]) for p in payloads], threads=threads)
+    return [t.to_dict() for t in tables]
+
+
+def _par(payloads: list[dict[str, Any]], threads: int) -> list[dict[str, Any]]:
+    from engines.bridge.dealer_par import par
+
+    # A deal listed with several dealers or vulnerabilities is solved once per chunk.
+    unique = list(dict.fromkeys(p["pbn"] for p in payloads))
+    tables = dict(zip(unique, _tables([{"pbn": d} for d in unique], threads)))
+    out = []
+    for payload in payloads:
+        table = tables[payload["pbn"]]
+        result = par(table, payload["dealer"], payload["vulnerability"])
+        out.append({"table": table, "par": result.to_dict()})
+    return out
+
+
+register_task(
+    Task(
+        "bridge-table",
+        "bridge",
+        "bridge double-dummy table → {strain: {declarer: tricks}} (C D H S NT × N E S W)",
+        _table_prepare,
+        _tables,
+        native_threads=True,
+        gil_free=True,
+        chunk_size=2,
+        result_kind="dd-table",
+    )
+)
+register_task(
+    Task(
+        "bridge-par",
+        "bridge",
+        "bridge DD table and dealer par for the board's dealer and vulnerability → "
+        "table, par {score (NS), contracts}",
+        _par_prepare,
+        _par,
+        native_threads=True,
+        gil_free=True,
+        chunk_size=4,
+        result_kind="dd-par",
+    )
+)
+
+
+# -- qipai gen bridge ---------------------------------------------------------------------------
+
+
+def _gen_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-f", "--format", choices=("pbn", "jsonl"), default="pbn")
+    parser.add_argument(
+        "--rotate",
+        action="store_true",
+        help="dealer and vulnerability by board number (dealer N E S W, the 16-board "
+        "vulnerability cycle); default: dealer N, nobody vulnerable",
+    )
+    parser.add_argument("--first-board", type=int, default=1, help="first board number (1)")
+    parser.add_argument(
+        "--cards",
+        type=int,
+        default=13,
+        help="cards per hand: below 13 deals random endings of that many tricks "
+        "(JSON Lines only; 13)",
+    )
+
+
+def _gen_records(args: argparse.Namespace) -> Iterable[dict[str, Any]]:
+    from engines.bridge.generate import bridge_deals
+
+    if args.cards != 13 and args.format == "pbn":
+        raise InputError("endings (--cards below 13) are written as JSON Lines: add -f jsonl")
+    if args.first_board < 1:
+        raise InputError(f"--first-board must be >= 1, got {args.first_board}")
+    return bridge_deals(
+        args.count, args.seed, rotate=args.rotate, first_board=args.first_board, cards=args.cards
+    )
+
+
+def _gen_write(records: Iterable[dict[str, Any]], out: TextIO, args: argparse.Namespace) -> int:
+    from engines.bridge.generate import write_pbn
+
+    if args.format == "pbn":
+        return write_pbn(records, out, event=f"qipai gen bridge --seed {args.seed}")
+    return write_jsonl(records, out)
+
+
+register_generator(
+    Generator(
+        "bridge",
+        "random deals as PBN or JSON Lines",
+        "Random deals, dealt like the reference corpus (Python's Mersenne Twister shuffle of "
+        "52 cards; N, E, S, W get 13 each).",
+        "deals",
+        _gen_arguments,
+        _gen_records,
+        _gen_write,
+    )
+)

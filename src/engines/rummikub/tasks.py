@@ -1,0 +1,109 @@
+"""The Rummikub batch tasks (``rummikub-best``, ``rummikub-best-value``) and ``qipai gen rummikub``.
+
+Positions are in the corpus format.  The payload is the engine's canonical
+form (rack sorted) with the table's sets in sorted order: the order of sets on
+the table carries no meaning, the order inside a set does (where a joker stands).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from engines.batch.generate import Generator, parse_range, register_generator
+from engines.batch.tasks import Task, register_task
+
+
+def _prepare(obj: dict[str, Any]) -> dict[str, Any]:
+    from engines.rummikub import Position
+
+    canonical = Position.from_json(obj).to_json()
+    canonical["table"] = sorted(canonical["table"])
+    return canonical
+
+
+def _solver(objective: str) -> Callable[[list[dict[str, Any]], int], list[Any]]:
+    def solve(payloads: list[dict[str, Any]], threads: int) -> list[dict[str, Any]]:
+        from engines.rummikub import Position, best_moves
+
+        positions = [Position.from_json(p) for p in payloads]
+        moves = best_moves(positions, objective=objective, threads=threads)
+        out = []
+        for move in moves:
+            data = move.to_json()
+            out.append(
+                {
+                    "tiles": data["tiles"],
+                    "value": data["value"],
+                    "played": data["played"],
+                    "sets": data["sets"],
+                }
+            )
+        return out
+
+    return solve
+
+
+for _objective, _what in (("tiles", "most rack tiles"), ("value", "most face value")):
+    register_task(
+        Task(
+            "rummikub-best" if _objective == "tiles" else "rummikub-best-value",
+            "rummikub",
+            f"Rummikub exact best move ({_what}) → tiles, value, played, sets",
+            _prepare,
+            _solver(_objective),
+            native_threads=True,
+            # Each best_moves call has a fixed cost (thread start-up) of some milliseconds.
+            chunk_size=128,
+            result_kind="rummikub-move",
+        )
+    )
+
+
+# -- qipai gen rummikub -------------------------------------------------------------------------
+
+
+def _gen_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--table-tiles", default="0-30", help="tiles on the table, N or MIN-MAX (0-30)"
+    )
+    parser.add_argument("--rack-size", default="5-14", help="rack tiles, N or MIN-MAX (5-14)")
+    parser.add_argument(
+        "--jokers",
+        type=float,
+        default=0.3,
+        help="probability that each joker is in play, on the table or in the rack (0.3)",
+    )
+    parser.add_argument(
+        "--initial-meld-rate",
+        type=float,
+        default=0.2,
+        help="share of positions where the initial meld is still to be made (0.2)",
+    )
+
+
+def _gen_records(args: argparse.Namespace) -> Iterable[dict[str, Any]]:
+    from engines.rummikub.generate import rummikub_positions
+
+    return rummikub_positions(
+        args.count,
+        args.seed,
+        table_tiles=parse_range(args.table_tiles),
+        rack_size=parse_range(args.rack_size),
+        joker_rate=args.jokers,
+        initial_meld_rate=args.initial_meld_rate,
+    )
+
+
+register_generator(
+    Generator(
+        "rummikub",
+        "random Rummikub positions (JSON Lines, corpus format)",
+        "Random positions: tables of valid runs and groups from the 106-tile set, racks "
+        "drawn from the rest.",
+        "positions",
+        _gen_arguments,
+        _gen_records,
+    )
+)

@@ -1,0 +1,200 @@
+"""The 升级 batch task (``shengji-legal``) and ``qipai gen shengji``.
+
+Records are in the conformance format (rules section 15,
+``docs/rules/shengji.md``).  The payload keeps the kind, the canonical level
+and trump, and every card list as a sorted multiset, so equal positions
+written in another card order hash alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from engines.batch.generate import Generator, register_generator
+from engines.batch.tasks import Task, read_field, register_task
+from engines.errors import InputError
+
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "follow_legal": ("hand", "lead", "play"),
+    "legal_follows_count": ("hand", "lead"),
+    "trick_winner": ("plays",),
+    "throw_valid": ("lead", "others"),
+}
+
+
+def _cards(value: Any, what: str) -> list[str]:
+    """The cards as a canonical multiset (sorted by card id), validated by the engine."""
+    from engines.shengji.cards import CARD_NAMES, parse_card, parse_cards
+
+    if not isinstance(value, list):
+        raise InputError(f"{what}: expected a list of card names")
+    # The plain-Python sort is several times faster than a count vector for 1–25 cards;
+    # anything unusual (lower case, a third copy, a bad token) goes to the engine's parser.
+    try:
+        ids = sorted(parse_card(token) for token in value)
+    except InputError:
+        parse_cards(value, what)  # raises the engine's error naming the token
+        raise
+    for a, _, c in zip(ids, ids[1:], ids[2:]):
+        if a == c:
+            parse_cards(value, what)  # raises: a third copy of a card
+            raise InputError(f"{what}: a third copy of {CARD_NAMES[a]}")  # pragma: no cover
+    return [CARD_NAMES[i] for i in ids]
+
+
+@functools.lru_cache(maxsize=256)
+def _context(level: Any, trump: Any) -> Any:
+    from engines.shengji.rules import TrumpContext
+
+    return TrumpContext(level, trump)
+
+
+def _counts(lists: list[list[str]]) -> Any:
+    """(N, 54) int8 count rows of canonical card lists (validated when they were prepared)."""
+    import numpy as np
+
+    from engines.shengji.cards import CARD_NAMES
+
+    index = {name: i for i, name in enumerate(CARD_NAMES)}
+    rows = np.zeros((len(lists), len(CARD_NAMES)), dtype=np.int8)
+    for r, cards in enumerate(lists):
+        for card in cards:
+            rows[r, index[card]] += 1
+    return rows
+
+
+def _preparer(task: str, kinds: tuple[str, ...]) -> Callable[[dict[str, Any]], dict]:
+    def prepare(obj: dict[str, Any]) -> dict[str, Any]:
+        kind = read_field(obj, "kind")
+        if kind not in kinds:
+            raise InputError(
+                f"case kind {kind!r} is not a {task} position (kinds: {', '.join(kinds)})"
+            )
+        ctx = _context(read_field(obj, "level"), read_field(obj, "trump"))
+        payload: dict[str, Any] = {
+            "kind": kind,
+            "level": ctx.level_name,
+            "trump": ctx.trump_name,
+        }
+        for name in _FIELDS[kind]:
+            value = read_field(obj, name)
+            if name in ("plays", "others"):
+                if not isinstance(value, list):
+                    raise InputError(f"{name}: expected a list of card lists")
+                payload[name] = [_cards(v, f"{name}[{i}]") for i, v in enumerate(value)]
+            else:
+                payload[name] = _cards(value, name)
+        return payload
+
+    return prepare
+
+
+def _solve(
+    payloads: list[dict[str, Any]], threads: int
+) -> list[tuple[dict[str, Any], float]]:
+    """One batch-API call per case kind in the chunk; each position is charged its share."""
+    import numpy as np
+
+    from engines.shengji.arrays import (
+        are_legal_follows,
+        check_throws,
+        count_legal_follows,
+        trick_winners,
+    )
+
+    groups: dict[str, list[int]] = {}
+    for i, p in enumerate(payloads):
+        groups.setdefault(p["kind"], []).append(i)
+    out: list[tuple[dict[str, Any], float] | None] = [None] * len(payloads)
+    for kind, rows in groups.items():
+        ps = [payloads[i] for i in rows]
+        ctxs = [_context(p["level"], p["trump"]) for p in ps]
+        start = time.perf_counter()
+        results: list[dict[str, Any]]
+        if kind == "follow_legal":
+            legal = are_legal_follows(
+                _counts([p["hand"] for p in ps]),
+                _counts([p["lead"] for p in ps]),
+                _counts([p["play"] for p in ps]),
+                ctxs,
+                threads=threads,
+            )
+            results = [{"legal": bool(v)} for v in legal]
+        elif kind == "legal_follows_count":
+            counts = count_legal_follows(
+                _counts([p["hand"] for p in ps]),
+                _counts([p["lead"] for p in ps]),
+                ctxs,
+                threads=threads,
+            )
+            results = [{"count": int(v)} for v in counts]
+        elif kind == "trick_winner":
+            plays = np.stack([_counts(p["plays"]) for p in ps])
+            winners = trick_winners(plays, ctxs)
+            results = [{"winner": int(v)} for v in winners]
+        else:
+            valid, forced = check_throws(
+                _counts([p["lead"] for p in ps]),
+                np.stack([_counts(p["others"]) for p in ps]),
+                ctxs,
+            )
+            results = [
+                {"valid": bool(ok), "forced": None if ok else ctx.sorted_names(row)}
+                for ok, row, ctx in zip(valid, forced, ctxs)
+            ]
+        each = (time.perf_counter() - start) / len(rows)
+        for i, result in zip(rows, results):
+            out[i] = (result, each)
+    return [item for item in out if item is not None]
+
+
+register_task(
+    Task(
+        "shengji-legal",
+        "shengji",
+        "Shengji conformance-format positions: follow_legal → legal, legal_follows_count → "
+        "count, trick_winner → winner, throw_valid → valid + forced",
+        _preparer("shengji-legal", tuple(_FIELDS)),
+        _solve,
+        native_threads=True,
+        chunk_size=2048,
+        result_kind="answers",
+        timed=True,
+    )
+)
+
+
+# -- qipai gen shengji --------------------------------------------------------------------------
+
+
+def _gen_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--kinds",
+        default="follow_legal,legal_follows_count,trick_winner,throw_valid",
+        help="comma-separated case kinds, cycled in order (all four)",
+    )
+
+
+def _gen_records(args: argparse.Namespace) -> Iterable[dict[str, Any]]:
+    from engines.shengji.generate import shengji_cases
+
+    kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())
+    if not kinds:
+        raise InputError("--kinds names no case kind")
+    return shengji_cases(args.count, args.seed, kinds=kinds)
+
+
+register_generator(
+    Generator(
+        "shengji",
+        "random Shengji follow/throw/trick cases (conformance format, no `expected`)",
+        "Random cases in the conformance-case format (rules section 15).",
+        "cases",
+        _gen_arguments,
+        _gen_records,
+    )
+)
