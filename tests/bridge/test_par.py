@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engines.bridge import par as par_module
+from engines.bridge import dealer_par as par_module
 from engines.bridge.dealer_par import (
     Par,
     dd_table_tuple,
