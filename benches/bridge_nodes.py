@@ -29,8 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engines.batch.generate import bridge_deals
 from engines.bridge import Deal
+from engines.bridge.generate import bridge_deals
 from solvers.bridge import _ab_search
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -21,7 +21,7 @@ def available_sections() -> list[tuple[str, str, ModuleType]]:
     sections = []
     for game in GAMES:
         module = game_module(game, "demo")
-        if module is not None:
+        if module is not None and hasattr(module, "demo"):
             sections.append((game.key, game.title, module))
     return sections
 

@@ -59,8 +59,10 @@ def board_file_format(path: str | Path) -> str:
 def sniff_board_line(line: str) -> str | None:
     """The board-file format a first non-blank line announces, or ``None``.
 
-    >>> sniff_board_line('[Event "x"]'), sniff_board_line("qx|o1|md|3SAK,,,|"), sniff_board_line("{")
-    ('pbn', 'lin', None)
+    >>> sniff_board_line('[Event "x"]'), sniff_board_line("qx|o1|md|3SAK,,,|")
+    ('pbn', 'lin')
+    >>> sniff_board_line("{") is None
+    True
     """
     if line.startswith(("[", "%")):
         return "pbn"

@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from engines.cliargs import add_count_flag, add_deprecated_flag
 from engines.errors import InputError
 
 __all__ = ["register"]
@@ -101,7 +102,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     build = command(
         "tiedian-table", "rebuild the 贴点 expected-score table with the DD solver", _tiedian_table
     )
-    build.add_argument("-n", "--deals", type=int, default=300, help="random deals (default 300)")
+    add_count_flag(build, 300, "random deals")
+    add_deprecated_flag(build, "--deals", dest="count", replacement="-n/--count", type=int)
     build.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     build.add_argument(
         "-j", "--threads", type=int, default=None, help="solver threads (default all)"
@@ -331,7 +333,7 @@ def _tiedian_table(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from engines.events.expected import build_table
 
     out = out or sys.stdout
-    data = build_table(args.deals, seed=args.seed, threads=args.threads)
+    data = build_table(args.count, seed=args.seed, threads=args.threads)
     if args.output:
         args.output.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     if args.json or not args.output:

@@ -40,9 +40,9 @@ class DemoBoard:
 
 
 def _boards(count: int, seed: int, threads: int | None) -> list[DemoBoard]:
-    from engines.batch.generate import bridge_deals
     from engines.bridge.dd import dd_tables
-    from engines.bridge.par import par
+    from engines.bridge.dealer_par import par
+    from engines.bridge.generate import bridge_deals
 
     deals = list(bridge_deals(count, seed=seed, rotate=True))
     tables = dd_tables([d["pbn"] for d in deals], threads=threads)

@@ -58,9 +58,9 @@ def build_table(
     deals: int = 300, seed: int = 1, threads: int | None = None, min_samples: int = 20
 ) -> dict[str, Any]:
     """Solve ``deals`` random deals and return the table file object (with counts and timing)."""
-    from engines.batch.generate import bridge_deals
     from engines.bridge.dd import dd_tables
-    from engines.bridge.par import par
+    from engines.bridge.dealer_par import par
+    from engines.bridge.generate import bridge_deals
     from engines.events.tiedian import deal_hcp
 
     if deals < 1:
