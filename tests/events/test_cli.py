@@ -16,7 +16,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "src" / "engines" / "data" / "e
 MODULES = [
     "engines.events", "engines.events.common", "engines.events.scoring", "engines.events.rate",
     "engines.events.tiedian", "engines.events.teams", "engines.events.awards",
-    "engines.events.files",
+    "engines.events.files", "engines.events.swiss_reference",
     "engines.events.pairs", "engines.events.swiss", "engines.events.matching",
     "engines.events.conformance", "engines.events.report", "engines.events.expected",
 ]  # fmt: skip

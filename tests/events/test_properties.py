@@ -119,3 +119,17 @@ def test_rates_stay_within_0_and_100(week, start):
         assert f.total_boards == state.get(name, rate.PlayerState(50, 0)).total_boards + f.boards
         if f.boards == 0:
             assert f.rate == state[name].rate and f.week_rate is None and f.avg is None
+
+
+@given(st.lists(st.sampled_from([-620, -100, 0, 110, 140, 420, 450, 620, 1430]), min_size=1,
+                max_size=60))  # fmt: skip
+def test_grouped_board_scoring_equals_the_bridge_definitions(values):
+    from engines.bridge.compare import cross_imps, matchpoints
+
+    expected_cross = [0] if len(values) == 1 else list(cross_imps(values))
+    assert scoring.cross_sums(values) == expected_cross
+    top = 2 * (len(values) - 1)
+    expected_mp = (
+        [Fraction(50)] if top == 0 else [Fraction(100 * m, top) for m in matchpoints(values)]
+    )
+    assert scoring.mp_percentages(values) == expected_mp

@@ -167,3 +167,18 @@ def test_bad_pairing_input():
         pair_round([Standing(1, 0, 0), Standing(1, 0, 0)], [])
     with pytest.raises(EventInputError, match="history\\[0\\]"):
         pair_round([Standing(1, 0, 0), Standing(2, 0, 0)], [[1, 2, 3]])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_dense_fields_match_the_rules_own_procedure(seed):
+    from engines.events.swiss_reference import reference_seat
+
+    rng = random.Random(seed)
+    n = 14 + 2 * (seed % 2)
+    density = (0.7, 0.85, 0.93)[seed % 3]
+    history = [
+        [a, b] for a in range(1, n + 1) for b in range(a + 1, n + 1) if rng.random() < density
+    ]
+    ids = list(range(1, n + 1))
+    rng.shuffle(ids)
+    assert seat(ids, history) == reference_seat(ids, history)

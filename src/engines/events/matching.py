@@ -54,8 +54,10 @@ class MatchingOracle:
                     break
 
     def _neighbours(self, v: int) -> list[int]:
+        # lowest-ranked first: augmenting paths then rewire the bottom of the field and
+        # leave the top of the rank-order matching (usually the final seating) alone
         blocked = self.met[v]
-        return [u for u in self.alive if u != v and u not in blocked]
+        return [u for u in reversed(self.alive) if u != v and u not in blocked]
 
     def _augment(self, root: int) -> bool:
         """Edmonds' search from the exposed vertex ``root``; augments, True if a path exists."""
@@ -65,6 +67,7 @@ class MatchingOracle:
         used = [False] * n
         used[root] = True
         queue = deque([root])
+        tree = [root]  # every labelled vertex; a blossom only ever contains these
 
         def lca(a: int, b: int) -> int:
             seen = set()
@@ -88,9 +91,24 @@ class MatchingOracle:
                 child = mate[v]
                 v = parent[mate[v]]
 
+        def augment_to(to: int) -> bool:
+            while to != -1:
+                previous = parent[to]
+                following = mate[previous]
+                mate[to], mate[previous] = previous, to
+                to = following
+            return True
+
         while queue:
             v = queue.popleft()
-            for to in self._neighbours(v):
+            neighbours = self._neighbours(v)
+            # an exposed neighbour ends a path at once; looking first spares the blossom work
+            # that the dense graph would otherwise do on every edge between even vertices
+            for to in neighbours:
+                if mate[to] == -1 and to != root and base[v] != base[to]:
+                    parent[to] = v
+                    return augment_to(to)
+            for to in neighbours:
                 if base[v] == base[to] or mate[v] == to:
                     continue
                 if to == root or (mate[to] != -1 and parent[mate[to]] != -1):
@@ -98,7 +116,7 @@ class MatchingOracle:
                     blossom: set[int] = set()
                     mark_path(v, top, to, blossom)
                     mark_path(to, top, v, blossom)
-                    for i in self.alive:
+                    for i in tree:
                         if base[i] in blossom:
                             base[i] = top
                             if not used[i]:
@@ -106,14 +124,11 @@ class MatchingOracle:
                                 queue.append(i)
                 elif parent[to] == -1:
                     parent[to] = v
+                    tree.append(to)
                     if mate[to] == -1:
-                        while to != -1:
-                            previous = parent[to]
-                            following = mate[previous]
-                            mate[to], mate[previous] = previous, to
-                            to = following
-                        return True
+                        return augment_to(to)
                     used[mate[to]] = True
+                    tree.append(mate[to])
                     queue.append(mate[to])
         return False
 
@@ -123,17 +138,41 @@ class MatchingOracle:
 
     def size_without(self, a: int, b: int) -> int:
         """ν of the graph without ``a`` and ``b`` (both alive); the oracle is left unchanged."""
+        quick = self._quick_size_without(a, b)
+        if quick is not None:
+            return quick
         saved = (list(self.mate), list(self.alive), self.size)
         size = self.remove_pair(a, b)
         self.mate, self.alive, self.size = saved
         self._alive_flag[a] = self._alive_flag[b] = True
         return size
 
+    def _quick_size_without(self, a: int, b: int) -> int | None:
+        """ν without ``a`` and ``b`` when it follows from the matching alone, else None."""
+        mate = self.mate
+        if mate[a] == b:
+            return self.size - 1
+        x, y = mate[a], mate[b]
+        if x == -1 and y == -1:
+            return self.size
+        if x != -1 and y != -1 and y not in self.met[x] and 2 * self.size == len(self.alive):
+            return self.size - 1  # a perfect matching stays perfect: the widowed mates pair up
+        return None
+
     def remove_pair(self, a: int, b: int) -> int:
         """Take ``a`` and ``b`` out of the graph, restore a maximum matching, return its size."""
         mate = self.mate
         if mate[a] == b:
             mate[a] = mate[b] = -1
+            self._remove(a)
+            self._remove(b)
+            self.size -= 1
+            return self.size
+        x, y = mate[a], mate[b]
+        if x != -1 and y != -1 and y not in self.met[x] and 2 * self.size == len(self.alive):
+            # the widowed mates can take each other, and a perfect matching stays perfect
+            mate[a] = mate[b] = -1
+            mate[x], mate[y] = y, x
             self._remove(a)
             self._remove(b)
             self.size -= 1

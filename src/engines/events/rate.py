@@ -30,8 +30,6 @@ from engines.events.scoring import cross_averages, datum, datum_imps, stream_boa
 __all__ = ["PlayerState", "PlayerWeek", "RateParams", "TableResult", "rate_week", "rate_weeks"]
 
 SEATS = ("N", "E", "S", "W")
-_PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
-_OPPONENTS = {"N": ("E", "W"), "S": ("E", "W"), "E": ("N", "S"), "W": ("N", "S")}
 
 
 @dataclass(frozen=True)
@@ -143,8 +141,20 @@ class PlayerWeek:
         }
 
 
-def _clamp(value: Fraction, low: int = 0, high: int = 100) -> Fraction:
-    return max(Fraction(low), min(Fraction(high), value))
+_ZERO, _HUNDRED = Fraction(0), Fraction(100)
+
+
+def _clamp(value: Fraction) -> Fraction:
+    return _ZERO if value < 0 else _HUNDRED if value > 100 else value
+
+
+def _exact_sum(values: list[Fraction]) -> Fraction:
+    """Sum of fractions, adding numerators per denominator first (board rates share a few)."""
+    by_denominator: dict[int, int] = {}
+    for value in values:
+        d = value.denominator
+        by_denominator[d] = by_denominator.get(d, 0) + value.numerator
+    return sum((Fraction(n, d) for d, n in by_denominator.items()), _ZERO)
 
 
 def _check_board(number: int, results: Sequence[TableResult], params: RateParams) -> None:
@@ -197,6 +207,17 @@ def rate_week(
     def rate_of(name: str) -> Fraction:
         return start.get(name, params.start_rate)
 
+    # the balance term is half-weights of the opponents' Rates minus the partner's weight:
+    # precomputed per player, it costs two additions per player and board
+    half_weight: dict[str, Fraction] = {}
+    weight: dict[str, Fraction] = {}
+
+    def weights(name: str) -> tuple[Fraction, Fraction]:
+        if name not in weight:
+            weight[name] = params.balance * rate_of(name)
+            half_weight[name] = weight[name] / 2
+        return half_weight[name], weight[name]
+
     for number, results in enumerate(boards, start=1):
         _check_board(number, results, params)
         scores = [result.score for result in results]
@@ -206,17 +227,18 @@ def rate_week(
             ns_s = _clamp(params.base + params.scale * x)
             ew_s = _clamp(params.base - params.scale * x)
             dynamic_imps = 0 if final is None else imps(result.score - final)
-            for seat in SEATS:
-                name = result.player(seat)
-                sign = 1 if seat in "NS" else -1
+            seated = (result.north, result.east, result.south, result.west)
+            for seat_index, (seat, name) in enumerate(zip(SEATS, seated)):
+                sign = 1 if seat_index % 2 == 0 else -1
                 if seat in result.disconnect:
-                    board_rate = Fraction(0)
+                    board_rate = _ZERO
+                    penalty = params.disconnect_points
                 else:
-                    opp1, opp2 = (rate_of(result.player(s)) for s in _OPPONENTS[seat])
-                    partner = rate_of(result.player(_PARTNER[seat]))
-                    s = ns_s if sign > 0 else ew_s
-                    board_rate = _clamp(s + params.balance * ((opp1 + opp2) / 2 - partner))
-                penalty = params.disconnect_points if seat in result.disconnect else 0
+                    left, right = seated[(seat_index + 1) % 4], seated[(seat_index + 3) % 4]
+                    partner = seated[(seat_index + 2) % 4]
+                    term = weights(left)[0] + weights(right)[0] - weights(partner)[1]
+                    board_rate = _clamp((ns_s if sign > 0 else ew_s) + term)
+                    penalty = 0
                 rates.setdefault(name, []).append(board_rate)
                 points[name] = points.get(name, 0) + sign * (stream_imps or 0) - penalty
                 dynamic[name] = dynamic.get(name, 0) + sign * dynamic_imps - penalty
@@ -228,7 +250,7 @@ def rate_week(
         if n == 0:
             out[name] = PlayerWeek(rate=old, total_boards=before)
             continue
-        week_rate = sum(played, Fraction(0)) / n
+        week_rate = _exact_sum(played) / n
         weight = params.history_weight * min(before, params.history_cap)
         out[name] = PlayerWeek(
             rate=(old * weight + week_rate * n) / (weight + n),

@@ -20,6 +20,8 @@ Every score is from North-South's point of view.
 
 from __future__ import annotations
 
+from bisect import insort
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -62,6 +64,13 @@ def datum(scores: Sequence[int]) -> int:
     return _round_to_ten(sum(values) / len(values))
 
 
+def _sorted_datum(ordered: list[int]) -> int:
+    """:func:`datum` of results already sorted (the same trimming and rounding, no checks)."""
+    n = len(ordered)
+    k = -(-n // 10) if n >= 3 else 0
+    return _round_to_ten(sum(ordered[k : n - k]) / (n - 2 * k))
+
+
 def datum_imps(scores: Sequence[int]) -> tuple[int, list[int]]:
     """``(datum, IMPs of each result against it)``.
 
@@ -76,13 +85,20 @@ def datum_imps(scores: Sequence[int]) -> tuple[int, list[int]]:
 def cross_sums(scores: Sequence[int]) -> list[int]:
     """Each result's IMPs against every other result of the board, summed (0 when alone).
 
+    The same sums as :func:`engines.bridge.compare.cross_imps`, computed over the
+    distinct scores (a board of 500 tables has a few dozen), so large fields stay fast.
+
     >>> cross_sums([420, 170, -100])
     [17, 1, -18]
     """
     values = _checked(scores)
     if len(values) == 1:
         return [0]
-    return list(cross_imps(values))  # type: ignore[arg-type]
+    if len(values) <= 16:
+        return list(cross_imps(values))  # type: ignore[arg-type]
+    counts = Counter(values)
+    sums = {v: sum(c * imps(v - other) for other, c in counts.items()) for v in counts}
+    return [sums[v] for v in values]
 
 
 def cross_averages(scores: Sequence[int]) -> list[Fraction]:
@@ -99,6 +115,9 @@ def cross_averages(scores: Sequence[int]) -> list[Fraction]:
 def mp_percentages(scores: Sequence[int]) -> list[Fraction]:
     """N-S matchpoint percentages, exactly (50 each on a board with one result).
 
+    Matchpoints as :func:`engines.bridge.compare.matchpoints` counts them: 2
+    per result beaten, 1 per result tied (counted over distinct scores).
+
     >>> mp_percentages([420, 420, 170, -50])
     [Fraction(250, 3), Fraction(250, 3), Fraction(100, 3), Fraction(0, 1)]
     """
@@ -106,7 +125,14 @@ def mp_percentages(scores: Sequence[int]) -> list[Fraction]:
     top = 2 * (len(values) - 1)
     if top == 0:
         return [Fraction(50)]
-    return [Fraction(100 * mp, top) for mp in matchpoints(values)]
+    if len(values) <= 16:
+        return [Fraction(100 * mp, top) for mp in matchpoints(values)]
+    counts = Counter(values)
+    below, points = 0, {}
+    for v in sorted(counts):
+        points[v] = Fraction(100 * (2 * below + counts[v] - 1), top)
+        below += counts[v]
+    return [points[v] for v in values]
 
 
 def board_values(scores: Sequence[int], method: str) -> list[int] | list[Fraction]:
@@ -164,8 +190,11 @@ def stream_board(scores: Sequence[int], min_results: int = 6, max_results: int =
         first, first_imps = datum_imps(taken[:min_results])
         out_imps[:min_results] = first_imps
         out_datums[:min_results] = [first] * min_results
+        # the datum changes with every arrival: keep the results sorted, re-trim each time
+        ordered = sorted(taken[:min_results])
         for n in range(min_results + 1, len(taken) + 1):
-            centre = datum(taken[:n])
+            insort(ordered, taken[n - 1])
+            centre = _sorted_datum(ordered)
             out_imps[n - 1] = imps(taken[n - 1] - centre)
             out_datums[n - 1] = centre
     refused = len(values) - len(taken)

@@ -131,27 +131,25 @@ def seat(ids: Sequence[int], history: Iterable[Sequence[int]]) -> tuple[list[tup
     while oracle.alive:
         top = oracle.alive[0]
         rest_pairs = len(oracle.alive) // 2 - 1
-        fresh = [u for u in oracle.alive[1:] if u not in met[top]]
-        again = [u for u in oracle.alive[1:] if u in met[top]]
-        for flag, candidates in ((0, fresh), (1, again)):
-            if flag > budget:
-                break
-            chosen = None
-            for other in candidates:
-                if oracle.mate[top] == other:
-                    chosen = other  # already in a maximum matching: always feasible
-                    break
-                if flag + rest_pairs - oracle.size_without(top, other) <= budget:
+        chosen, flag = None, 0
+        for flag in (0, 1) if budget else (0,):
+            for other in oracle.alive[1:]:
+                if (other in met[top]) != bool(flag):
+                    continue
+                # already matched to ``top`` in a maximum matching: always feasible
+                if oracle.mate[top] == other or (
+                    flag + rest_pairs - oracle.size_without(top, other) <= budget
+                ):
                     chosen = other
                     break
             if chosen is not None:
-                oracle.remove_pair(top, chosen)
-                tables.append((ids[top], ids[chosen]))
-                budget -= flag
-                rematches += flag
                 break
-        else:  # pragma: no cover - the budget always admits some opponent
+        if chosen is None:  # pragma: no cover - the budget always admits some opponent
             raise AssertionError("no feasible opponent; the matching oracle is inconsistent")
+        oracle.remove_pair(top, chosen)
+        tables.append((ids[top], ids[chosen]))
+        budget -= flag
+        rematches += flag
     return tables, rematches
 
 
