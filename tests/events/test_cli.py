@@ -2,30 +2,12 @@
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import json
 from pathlib import Path
-
-import pytest
 
 from engines.cli import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "src" / "engines" / "data" / "events" / "examples"
-
-MODULES = [
-    "engines.events", "engines.events.common", "engines.events.scoring", "engines.events.rate",
-    "engines.events.tiedian", "engines.events.teams", "engines.events.awards",
-    "engines.events.files", "engines.events.swiss_reference",
-    "engines.events.pairs", "engines.events.swiss", "engines.events.matching",
-    "engines.events.conformance", "engines.events.report", "engines.events.expected",
-]  # fmt: skip
-
-
-@pytest.mark.parametrize("name", MODULES)
-def test_docstring_examples(name):
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0
 
 
 def run(capsys, *argv):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engines.cli import main
-from engines.events.conformance import case_mismatches
+from engines.events.verify import case_mismatches
 
 CASES_FILE = Path(__file__).resolve().parents[1] / "data" / "bridge-events" / "cases.jsonl"
 CASES = [json.loads(line) for line in CASES_FILE.read_text(encoding="utf-8").splitlines() if line]

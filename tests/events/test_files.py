@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engines.errors import InputError
-from engines.events.common import EventInputError
+from engines.events.errors import EventInputError
 from engines.events.files import load_json, parse_event, parse_match, parse_week
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "src" / "engines" / "data" / "events" / "examples"

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines.events.common import EventInputError
+from engines.events.errors import EventInputError
 from engines.events.matching import MatchingOracle
 from engines.events.swiss import Standing, choose_bye, pair_round, register, seat, standing_order
 

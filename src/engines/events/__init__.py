@@ -13,7 +13,7 @@ Modules: :mod:`~engines.events.scoring` (datum, methods, stream scoring),
 :mod:`~engines.events.teams`, :mod:`~engines.events.pairs`,
 :mod:`~engines.events.swiss` (with :mod:`~engines.events.matching`),
 :mod:`~engines.events.awards`, :mod:`~engines.events.files` (typed inputs and
-file validation), :mod:`~engines.events.conformance` (the case format),
+file validation), :mod:`~engines.events.verify` (the case format),
 :mod:`~engines.events.expected` (the DD-built 贴点 table) and
 :mod:`~engines.events.demo`.  Names are imported lazily.
 
@@ -27,11 +27,11 @@ Example:
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from engines.lazy import lazy_exports
 
 _EXPORTS = {
-    "EventInputError": "common",
+    "EventInputError": "errors",
+    "EventFileError": "errors",
     "datum": "scoring",
     "datum_imps": "scoring",
     "cross_sums": "scoring",
@@ -77,15 +77,20 @@ _EXPORTS = {
     "SwissRound": "swiss",
     "masterpoints": "awards",
     "grade": "awards",
-    "case_mismatches": "conformance",
+    "record_mismatches": "verify",
+    "verify_file": "verify",
     "build_table": "expected",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [*sorted(_EXPORTS), "warmup"]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'engines.events' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"engines.events.{module}"), name)
+def warmup() -> None:
+    """Load every module of the package (there are no compiled kernels to warm up)."""
+    import importlib
+
+    for module in sorted(set(_EXPORTS.values())):
+        importlib.import_module(f"engines.events.{module}")
+
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

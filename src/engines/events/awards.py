@@ -13,7 +13,8 @@ from fractions import Fraction
 from itertools import pairwise
 from typing import Any
 
-from engines.events.common import EventInputError, exact, need_int
+from engines.events.common import exact, need_int
+from engines.events.errors import EventInputError
 
 __all__ = ["GRADE_NAMES", "GRADE_THRESHOLDS", "grade", "masterpoints"]
 

@@ -23,7 +23,15 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from engines.cliargs import add_count_flag, add_deprecated_flag
+from engines.cliargs import (
+    add_count_flag,
+    add_deprecated_flag,
+    add_json_flag,
+    add_output_flag,
+    add_seed_flag,
+    add_threads_flag,
+    open_output,
+)
 from engines.errors import InputError
 
 __all__ = ["register"]
@@ -42,7 +50,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         if file_help:
             parser.add_argument("file", type=Path, metavar="FILE", help=file_help)
         if json_flag:
-            parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+            add_json_flag(parser, "print JSON instead of a table")
         parser.set_defaults(func=func)
         return parser
 
@@ -104,19 +112,18 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     add_count_flag(build, 300, "random deals")
     add_deprecated_flag(build, "--deals", dest="count", replacement="-n/--count", type=int)
-    build.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    build.add_argument(
-        "-j", "--threads", type=int, default=None, help="solver threads (default all)"
-    )
-    build.add_argument("-o", "--output", type=Path, help="write the table file here")
+    add_seed_flag(build, 1)
+    add_threads_flag(build)
+    add_output_flag(build, "write the table file here (default: standard output)")
     demo = command(
         "demo", "a small Swiss event on generated deals, scored and set against DD par", _demo
     )
     demo.add_argument("--pairs", type=int, default=7, help="pairs (default 7)")
     demo.add_argument("--rounds", type=int, default=3, help="rounds (default 3)")
     demo.add_argument("--boards", type=int, default=3, help="boards per round (default 3)")
-    demo.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    demo.add_argument("--method", choices=("mp", "ximp", "butler"), default="mp")
+    add_seed_flag(demo, 1)
+    add_threads_flag(demo)
+    demo.add_argument("--method", choices=("mp", "ximp", "butler"), default="mp", help="(mp)")
 
 
 def _event(path: Path):
@@ -274,8 +281,8 @@ def _match(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def _ladder(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from engines.events.conformance import KINDS
     from engines.events.files import load_json
+    from engines.events.verify import KINDS
 
     out = out or sys.stdout
     data = load_json(args.file)
@@ -297,9 +304,9 @@ def _ladder(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def _tiedian(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from engines.events.conformance import KINDS
     from engines.events.files import load_json
     from engines.events.tiedian import default_table
+    from engines.events.verify import KINDS
 
     out = out or sys.stdout
     data = load_json(args.file)
@@ -316,17 +323,9 @@ def _tiedian(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def _verify(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from engines.events.conformance import case_mismatches
-    from engines.verify import VerifyReport, read_jsonl
+    from engines.events.verify import verify_file
 
-    report = VerifyReport(out=out or sys.stdout)
-    for number, record in read_jsonl(args.file):
-        try:
-            mismatches = case_mismatches(record)
-        except InputError as exc:
-            raise InputError(f"{args.file}:{number}: {exc}") from None
-        report.add(str(record.get("id", f"line {number}")), mismatches)
-    return report.finish()
+    return 1 if verify_file(args.file, out=out or sys.stdout).differing else 0
 
 
 def _tiedian_table(args: argparse.Namespace, out: TextIO | None = None) -> int:
@@ -334,10 +333,11 @@ def _tiedian_table(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
     out = out or sys.stdout
     data = build_table(args.count, seed=args.seed, threads=args.threads)
-    if args.output:
-        args.output.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    if args.json or not args.output:
+    if args.output in (None, "-"):
         _dump(data, out)
+    else:
+        with open_output(args.output) as handle:
+            _dump(data, handle)
     return 0
 
 
@@ -352,5 +352,6 @@ def _demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
         seed=args.seed,
         method=args.method,
         as_json=args.json,
+        threads=args.threads,
     )
     return 0

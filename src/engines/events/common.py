@@ -1,4 +1,4 @@
-"""What every events module shares: the error type, exact numbers and field checks.
+"""What every events module shares: exact numbers and field checks.
 
 Numbers that the rules compare (averages, percentages, Rates) are kept as
 :class:`fractions.Fraction`; a JSON decimal such as ``2.5`` or ``48.25`` is read
@@ -15,13 +15,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from engines.errors import InputError
+from engines.events.errors import EventInputError
 
-__all__ = ["EventInputError", "as_json_number", "exact", "need_int", "where"]
-
-
-class EventInputError(InputError):
-    """An event, week, match or case input that breaks a rule; the message names where."""
+__all__ = ["as_json_number", "exact", "need_int", "where"]
 
 
 def where(source: str | None, record: str | None = None) -> str:

@@ -18,12 +18,13 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from engines.bridge.compare import imps
-from engines.events.common import EventInputError, as_json_number
+from engines.events.common import as_json_number
+from engines.events.errors import EventInputError
 from engines.events.pairs import result_values
 from engines.events.report import show, text_table
 from engines.events.swiss import EventRun, Pairing, play_event
 
-__all__ = ["DemoBoard", "run_demo", "simulate_event"]
+__all__ = ["DemoBoard", "demo", "run_demo", "simulate_event"]
 
 
 @dataclass(frozen=True)
@@ -162,3 +163,8 @@ def run_demo(
                 f"{vs_par[row.pair]:+d}"] for row in run.ranking]  # fmt: skip
     print(text_table(["rank", "pair", "score", "boards", "masterpoints", "IMPs vs par"], ranking),
           file=out)  # fmt: skip
+
+
+def demo(out: TextIO) -> None:
+    """The events part of ``qipai demo``: a 5-pair Swiss event, 2 rounds of 2 DD-solved boards."""
+    run_demo(out, pairs=5, rounds=2, boards=2, seed=1, method="mp")

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from engines.events.common import EventInputError
+from engines.events.errors import EventInputError
 
 __all__ = ["build_table", "from_samples"]
 

@@ -17,7 +17,7 @@ existing pairs)``.
 ...              "results": []}, "e.json", require_format=False)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-engines.events.common.EventInputError: e.json: pairs[0]: id 2, expected 1 (rule: pair ids ...)
+engines.events.errors.EventFileError: e.json: pairs[0]: id 2, expected 1 (rule: pair ids ...)
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from engines.events.common import EventInputError, exact, need_int
+from engines.events.common import exact, need_int
+from engines.events.errors import EventFileError, EventInputError
 from engines.events.rate import SEATS, PlayerState, RateParams, TableResult
 from engines.events.scoring import METHODS
 
@@ -118,10 +119,10 @@ class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
 
-    def fail(self, record: str, message: str, rule: str | None = None) -> EventInputError:
+    def fail(self, record: str, message: str, rule: str | None = None) -> EventFileError:
         tail = f" (rule: {rule})" if rule else ""
         prefix = f"{self.source}: {record}: " if record else f"{self.source}: "
-        return EventInputError(f"{prefix}{message}{tail}")
+        return EventFileError(f"{prefix}{message}{tail}")
 
     def field(self, obj: Any, name: str, record: str, default: Any = ..., kinds: Any = None) -> Any:
         if not isinstance(obj, Mapping):

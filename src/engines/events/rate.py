@@ -24,7 +24,8 @@ from fractions import Fraction
 from typing import Any
 
 from engines.bridge.compare import imps
-from engines.events.common import EventInputError, exact, need_int
+from engines.events.common import exact, need_int
+from engines.events.errors import EventInputError
 from engines.events.scoring import cross_averages, datum, datum_imps, stream_board
 
 __all__ = ["PlayerState", "PlayerWeek", "RateParams", "TableResult", "rate_week", "rate_weeks"]

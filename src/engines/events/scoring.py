@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from engines.bridge.compare import _round_to_ten, butler_datum, cross_imps, imps, matchpoints
-from engines.events.common import EventInputError, need_int
+from engines.events.common import need_int
+from engines.events.errors import EventInputError
 
 __all__ = [
     "METHODS",

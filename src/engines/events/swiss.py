@@ -24,7 +24,8 @@ from fractions import Fraction
 from typing import Any
 
 from engines.events.awards import masterpoints
-from engines.events.common import EventInputError, exact, need_int
+from engines.events.common import exact, need_int
+from engines.events.errors import EventInputError
 from engines.events.files import Event, EventResult, Pair
 from engines.events.matching import MatchingOracle
 from engines.events.pairs import Number, RankRow, pair_scores, result_values, standing_key

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engines.bridge.compare import imps, victory_points
-from engines.events.common import EventInputError, need_int
+from engines.events.common import need_int
+from engines.events.errors import EventInputError
 
 __all__ = ["Challenge", "Join", "LadderResult", "MatchResult", "ladder", "team_match"]
 

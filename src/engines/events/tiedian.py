@@ -27,7 +27,8 @@ from importlib import resources
 from typing import Any
 
 from engines.bridge.compare import imps
-from engines.events.common import EventInputError, need_int
+from engines.events.common import need_int
+from engines.events.errors import EventInputError
 
 __all__ = [
     "T1_UPPER",

@@ -1,30 +1,34 @@
-"""The conformance case format of the event rules (one JSON object a line, section 15).
+"""``verify``: the conformance case format of the event rules (JSON Lines, section 15).
 
 :func:`compute` turns one case's inputs into the ``expected`` object we
-compute; :func:`case_mismatches` compares it with the case under the rules of
+compute; :func:`record_mismatches` compares it with the case under the rules of
 the format: integers exactly, other numbers within 1e-6 (we compare our exact
 values, not rounded ones), ``null`` as null, keys exactly, lists in order.
 
 >>> case = {"id": "EX01", "kind": "datum", "scores": [420, -50],
 ...         "expected": {"datum": 190, "imps": [6, -6]}}
->>> case_mismatches(case)
+>>> record_mismatches(case)
 []
->>> [str(m) for m in case_mismatches({**case, "expected": {"datum": 180, "imps": [6, -6]}})]
+>>> [str(m) for m in record_mismatches({**case, "expected": {"datum": 180, "imps": [6, -6]}})]
 ['MISMATCH EX01 datum: expected 180, got 190']
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
+from engines.errors import InputError
 from engines.events import awards, pairs, rate, scoring, swiss, teams, tiedian
-from engines.events.common import EventInputError, exact
+from engines.events.common import exact
+from engines.events.errors import EventInputError
 from engines.events.files import parse_event, parse_players, parse_week_boards
-from engines.verify import Mismatch
+from engines.verify import Mismatch, VerifyReport, read_jsonl
 
-__all__ = ["KINDS", "case_mismatches", "compute"]
+__all__ = ["KINDS", "case_mismatches", "compute", "record_mismatches", "verify_file"]
 
 TOLERANCE = Fraction(1, 10**6)
 
@@ -240,10 +244,33 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def case_mismatches(case: Mapping[str, Any]) -> list[Mismatch]:
+def record_mismatches(case: Mapping[str, Any]) -> list[Mismatch]:
     """Every field where our answer differs from the case's ``expected``."""
     case_id = str(case.get("id", "?"))
     got = compute(case)
     found: list[tuple[str, Any, Any]] = []
     _diff("", _field(case, "expected"), got, found)
     return [Mismatch(case_id, path, want, _plain(value)) for path, want, value in found]
+
+
+case_mismatches = record_mismatches
+
+
+def verify_file(
+    path: str | Path, *, threads: int | None = None, out: TextIO | None = None
+) -> VerifyReport:
+    """Check every case of a JSON Lines file, printing differences and the summary line.
+
+    ``threads`` is accepted for the common ``verify`` signature; the event rules
+    need no solver threads.  A malformed case raises :class:`EventInputError`
+    naming the file and line.
+    """
+    report = VerifyReport(out=out or sys.stdout)
+    for number, record in read_jsonl(path):
+        try:
+            mismatches = record_mismatches(record)
+        except InputError as exc:
+            raise EventInputError(f"{path}:{number}: {exc}") from None
+        report.add(str(record.get("id", f"line {number}")), mismatches)
+    report.finish()
+    return report
