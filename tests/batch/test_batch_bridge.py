@@ -202,5 +202,8 @@ def test_a_pbn_game_without_a_deal_is_reported(tmp_path):
         '[Deal "N:AKQJ.T98.765.432 T987.AKQ.432.J65 65432.J76.AKQ.T9 .5432.JT98.AKQ87"]\n'
     )
     first, second = read_inputs([str(path)])
-    assert isinstance(first, BadInput) and (first.line, first.reason) == (1, "game has no Deal tag")
+    assert isinstance(first, BadInput) and (first.line, first.reason) == (
+        1,
+        "no Deal tag: the game has no cards",
+    )
     assert isinstance(second, Record) and second.position_id == "2"

@@ -44,7 +44,7 @@ def test_table_reports_bad_deals(tmp_path: Path, capsys: pytest.CaptureFixture) 
     path.write_text("N:AKQ.. x\n" + FAST[0]["pbn"] + "\n")
     assert main(["bridge", "table", str(path), "--json"]) == 1
     captured = capsys.readouterr()
-    assert f"{path}:1" in captured.err
+    assert f"{path}: line 1: board at line 1: deal: expected four hands" in captured.err
     assert len(captured.out.splitlines()) == 1
 
 

@@ -67,7 +67,9 @@ def test_illegal_play_is_reported() -> None:
 def test_export_round_trip(tmp_path: Path) -> None:
     boards = loads(RECORD)
     text = dumps(boards)
-    assert text.startswith("md|1SAKQJHT98D765C432,ST987HAKQD432CJ65,S65432HJ76DAKQCT9,")
+    assert text.startswith(
+        "pn|Sam,Wes,Nat,Eve|md|1SAKQJHT98D765C432,ST987HAKQD432CJ65,S65432HJ76DAKQCT9,"
+    )
     (again,) = loads(text)
     assert again.deal == DEAL and again.dealer == Seat.SOUTH and again.vulnerability == "NS"
     assert again.sections["Auction"] == boards[0].sections["Auction"]

@@ -81,13 +81,15 @@ def test_ten_as_10_and_one_missing_hand() -> None:
             "duplicated card C2 (held by N and W)",
         ),
         ("N:AKQJ.T98.765.43Z T987.AKQ.432.J65 65432.J76.AKQ.T9 .5432.JT98.AKQ87", "bad rank"),
-        ("N:AKQJ.T98.765.432 - - -", "3 hands unknown"),
+        ("N:AK.Q.. T9.8.. 65.4.. 32.J7..", "hand W has 4 cards (expected 3)"),
     ],
 )
 def test_malformed_deals_name_board_line_and_defect(deal: str, needle: str) -> None:
     text = f'[Board "9"]\n[Dealer "N"]\n\n[Board "10"]\n[Dealer "W"]\n[Deal "{deal}"]\n'
     good, bad = loads(text)
-    assert good.errors == []
+    assert [(e.line, e.board, e.message) for e in good.errors] == [
+        (1, "board 9", "no Deal tag: the game has no cards")
+    ]
     (error,) = bad.errors
     assert error.line == 6 and error.board == "board 10" and needle in error.message
     assert bad.deal is None
@@ -137,7 +139,7 @@ def test_strict_export_and_round_trip() -> None:
 
 
 def test_export_replaces_unreadable_values() -> None:
-    (board,) = loads('[Board "3"]\n[Dealer "Q"]\n[Deal "N:AKQ... - - -"]\n')
+    (board,) = loads('[Board "3"]\n[Dealer "Q"]\n[Deal "N:AKQ... AKQ... - -"]\n')
     text = dumps([board])
     assert '[Dealer "?"]' in text and '[Deal "?"]' in text and "{error: line 2" in text
     assert dumps(loads(text)) == text

@@ -157,9 +157,10 @@ def _read_pbn(path: str) -> Iterator[Record | BadInput]:
             first = min(e.line for e in board.errors)
             yield BadInput(path, first, "; ".join(e.message for e in board.errors))
             continue
-        if board.deal is None:
-            # Not a position, but say so: nothing in an input is dropped silently.
-            yield BadInput(path, line, "game has no Deal tag")
+        skipped = board.unusable()
+        if skipped is not None:
+            # Not a position (a partial deal), but say so: nothing is dropped silently.
+            yield BadInput(path, skipped.line, skipped.message)
             continue
         number = board.board_number
         obj: dict[str, Any] = {"pbn": board.deal.to_pbn()}

@@ -92,7 +92,7 @@ def _run_analyse(
     args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
     from engines.bridge.analysis import analyse_boards, format_text
-    from engines.bridge.pbn import dumps, set_analysis
+    from engines.bridge.pbn import dumps, set_analysis, write_pbn
     from engines.progress import progress_bar
 
     out = out or sys.stdout
@@ -108,9 +108,10 @@ def _run_analyse(
         if board.errors:
             _report_errors(path, board, err)
             status = 1
-        if board.deal is None:
+        skipped = board.unusable(full_deal=True)
+        if skipped is not None:
             if not board.errors:
-                print(f"{path}: line {board.line}: {board.label}: no deal", file=err)
+                print(f"{path}: {skipped}", file=err)
                 status = 1
             continue
         items.append((board.deal, board.dealer, board.vulnerability, board.board_number))
@@ -133,10 +134,7 @@ def _run_analyse(
     if fmt == "pbn":
         out.write(dumps([b for _, b in boards]))
     if args.output is not None:
-        try:
-            args.output.write_text(dumps([b for _, b in boards]), encoding="utf-8")
-        except OSError as exc:
-            raise BridgeInputError(f"{args.output}: cannot write: {exc.strerror}") from exc
+        write_pbn(args.output, [b for _, b in boards])  # in the encoding the files came in
     return status
 
 
@@ -159,8 +157,11 @@ def _run_play(
             raise BridgeInputError(f"{args.file}: no board {args.board}")
     status = 0
     for board in boards:
-        if board.deal is None:
+        skipped = board.unusable(full_deal=True)
+        if skipped is not None:
             _report_errors(args.file, board, err)
+            if not board.errors:
+                print(f"{args.file}: {skipped}", file=err)
             status = 1
             continue
         try:

@@ -90,14 +90,11 @@ def _read_boards(path: Path):
     boards = read_deal_file(path)
     good, bad = [], 0
     for board in boards:
-        if board.errors or board.deal is None:
+        skipped = board.unusable()  # end positions are fine: a DD table solves them
+        if board.errors or skipped is not None:
             bad += 1
-            for error in board.errors or []:
-                print(
-                    f"qipai: {path}:{error.line}: {error.board}: {error.message}", file=sys.stderr
-                )
-            if not board.errors:
-                print(f"qipai: {path}: {board.label}: no deal", file=sys.stderr)
+            for error in board.errors or [skipped]:
+                print(f"{path}: {error}", file=sys.stderr)
         else:
             good.append(board)
     return good, bad

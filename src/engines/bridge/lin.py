@@ -1,4 +1,4 @@
-"""LIN (Bridge Base Online hand records): lenient import, simple export.
+"""LIN (Bridge Base Online hand records): lenient import, complete export.
 
 A LIN record is a chain of ``key|value|`` pairs.  The deal is
 ``md|<dealer digit><S hand>,<W hand>,<N hand>,<E hand>|`` with the dealer
@@ -8,7 +8,8 @@ left empty and is then the 13 cards nobody holds.  Also read: ``ah`` (board
 title, ``Board 7``), ``sv`` (vulnerability ``o``/``0`` none, ``n`` NS, ``e``
 EW, ``b`` both), ``mb`` (calls ``p``, ``d``, ``r``, ``1N`` …; ``!`` alerts
 dropped), ``pc`` (cards played), ``pn`` (players S, W, N, E), ``qx`` (table
-and board id).  A new ``qx`` or a second ``md`` starts the next board.
+and board id).  A new ``qx``, or an ``md`` or ``pn`` after the deal, starts the next
+board.
 
 Each board becomes a :class:`~engines.bridge.pbn.PbnBoard` (tags ``Board``,
 ``Dealer``, ``Vulnerable``, ``Deal``, players, ``Auction`` and ``Play``
@@ -26,6 +27,11 @@ collected in ``errors`` with the line number, never raised.
 '2.AKQJT98765.32.'
 >>> board.tags["Auction"], board.sections["Auction"]
 ('N', ['1H Pass Pass Pass'])
+
+Export (:func:`dumps`) writes one line per board with the player names
+(``pn``), the deal, vulnerability, board title, every call and every card
+played (``pc``, a ``pg`` after each trick), the shape BBO writes and endplay
+reads back.
 """
 
 from __future__ import annotations
@@ -37,8 +43,10 @@ from typing import TextIO
 
 from engines.bridge.auction import AuctionError, Call, parse_pbn_auction
 from engines.bridge.cards import FULL_SUIT, Card, Hand
+from engines.bridge.contract import Contract
+from engines.bridge.encoding import read_text
 from engines.bridge.pbn import PbnBoard, PbnError, _check_board
-from engines.bridge.play import PlayError, play_to_pbn_rows
+from engines.bridge.play import PlayError, parse_pbn_play, play_to_pbn_rows
 from engines.bridge.seats import SEATS, BridgeInputError, Seat
 
 __all__ = ["dump", "dumps", "load", "loads", "read_lin"]
@@ -47,17 +55,17 @@ __all__ = ["dump", "dumps", "load", "loads", "read_lin"]
 _LIN_ORDER: tuple[Seat, ...] = (Seat.SOUTH, Seat.WEST, Seat.NORTH, Seat.EAST)
 _VUL = {"o": "None", "0": "None", "-": "None", "n": "NS", "e": "EW", "b": "Both"}
 _VUL_OUT = {"None": "o", "NS": "n", "EW": "e", "Both": "b"}
+_SEAT_TAGS = {Seat.NORTH: "North", Seat.EAST: "East", Seat.SOUTH: "South", Seat.WEST: "West"}
 
 
 def read_lin(source: str | Path | TextIO) -> list[PbnBoard]:
     """Boards of a LIN file (path or open stream)."""
     if isinstance(source, str | Path):
-        path = Path(source)
-        try:
-            text = path.read_text(encoding="utf-8-sig", errors="replace")
-        except OSError as exc:
-            raise BridgeInputError(f"{path}: cannot open: {exc.strerror}") from exc
-        return loads(text)
+        text, encoding = read_text(source)
+        boards = loads(text)
+        for board in boards:
+            board.encoding = encoding
+        return boards
     return load(source)
 
 
@@ -71,7 +79,8 @@ def loads(text: str) -> list[PbnBoard]:
     boards: list[PbnBoard] = []
     current: _Builder | None = None
     for key, value, line in pairs:
-        if key == "qx" or (key == "md" and current is not None and current.has_deal):
+        # qx, or a pn or md after the deal (one board a line, as BBO writes) starts a new board
+        if key == "qx" or (key in ("md", "pn") and current is not None and current.has_deal):
             if current is not None and current.started:
                 boards.append(current.finish())
             current = None
@@ -105,6 +114,7 @@ class _Builder:
     def __init__(self, line: int) -> None:
         self.board = PbnBoard(line=line)
         self.calls: list[str] = []
+        self.notes: list[tuple[int, str]] = []
         self.cards: list[str] = []
         self.has_deal = False
         self.started = False
@@ -137,11 +147,14 @@ class _Builder:
         elif key == "pn":
             names = value.split(",")
             for seat, name in zip(_LIN_ORDER, names):
-                tags[{0: "North", 1: "East", 2: "South", 3: "West"}[seat]] = name.strip()
+                tags[_SEAT_TAGS[seat]] = name.strip()
         elif key == "mb":
             if not self.calls:
                 self.call_line = line
             self.calls.append(value)
+        elif key == "an" and self.calls:
+            # the explanation of the last call: PBN keeps it as a note "=k=" on the call
+            self.notes.append((len(self.calls) - 1, value))
         elif key == "pc":
             if not self.cards:
                 self.card_line = line
@@ -196,7 +209,11 @@ class _Builder:
                     self.error(self.call_line, f"mb: {exc}")
                     auction = None
                 board.tags["Auction"] = dealer.char
-                board.sections["Auction"] = [" ".join(calls)]
+                written = list(calls)
+                for number, (index, text) in enumerate(self.notes, start=1):
+                    written[index] += f" ={number}="
+                    board.tags.add("Note", f"{number}:{text}")
+                board.sections["Auction"] = [" ".join(written)]
                 if auction is not None and auction.contract is not None:
                     contract = auction.contract
                     board.tags["Contract"] = contract.pbn_contract()
@@ -271,7 +288,7 @@ def _hand_lin(hand: Hand) -> str:
 
 
 def dumps(boards: Iterable[PbnBoard]) -> str:
-    """One LIN line per board: ``md`` (all four hands), ``sv``, ``ah`` and the calls."""
+    """One LIN line per board with a deal: names, deal, vulnerability, title, calls, cards."""
     lines = []
     for board in boards:
         if board.deal is None:
@@ -279,17 +296,81 @@ def dumps(boards: Iterable[PbnBoard]) -> str:
         dealer = board.dealer or Seat.NORTH
         digit = _LIN_ORDER.index(dealer) + 1
         hands = ",".join(_hand_lin(board.deal[s]) for s in _LIN_ORDER)
-        parts = [f"md|{digit}{hands}|", f"sv|{_VUL_OUT[board.vulnerability or 'None']}|"]
+        # every board starts with pn (BBO does so, and readers such as endplay split on it)
+        names = [board.tags.get(_SEAT_TAGS[s], "").strip() for s in _LIN_ORDER]
+        names = ["" if n == "?" else n.replace("|", "/").replace(",", " ") for n in names]
+        parts = [f"pn|{','.join(names)}|", f"md|{digit}{hands}|", "rh||"]
         if board.board_number is not None:
             parts.append(f"ah|Board {board.board_number}|")
-        for line in board.sections.get("Auction", []):
-            for token in line.split():
-                call = {"PASS": "p", "X": "d", "XX": "r"}.get(token.upper(), token.upper())
-                if call.endswith("NT"):
-                    call = call[:-1]
-                parts.append(f"mb|{call}|")
-        lines.append("".join(parts) + "pg||")
+        parts.append(f"sv|{_VUL_OUT[board.vulnerability or 'None']}|")
+        parts += _lin_calls(board)
+        parts.append("pg||")
+        cards = _played_cards(board)
+        for start in range(0, len(cards), 4):
+            parts += [f"pc|{card}|" for card in cards[start : start + 4]]
+            parts.append("pg||")
+        lines.append("".join(parts))
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _lin_calls(board: PbnBoard) -> list[str]:
+    """LIN ``mb`` (and ``an`` explanation) pairs of the board's PBN ``Auction`` section.
+
+    ``AP`` (all pass) is written out as passes; a call with a note ``=k=`` gets
+    the text of ``[Note "k:…"]`` as its ``an`` explanation.
+    """
+    notes = {}
+    for note in board.tags.get_all("Note"):
+        number, _, text = note.partition(":")
+        notes[number.strip()] = text.strip()
+    calls: list[str] = []
+    explained: dict[int, str] = {}
+    for token in " ".join(board.sections.get("Auction", [])).split():
+        if token.startswith("=") and token.endswith("=") and len(token) > 2 and calls:
+            text = notes.get(token.strip("="))
+            if text is not None:
+                explained[len(calls) - 1] = text
+            continue
+        if token.startswith("$") or token in ("*", "+", "-"):
+            continue  # NAGs and the end of the auction are not LIN calls
+        if token.upper() == "AP":
+            bid = any(c not in ("p", "d", "r") for c in calls)
+            calls += ["p"] * ((3 if bid else 4) - _trailing_passes(calls))
+            continue
+        call = {"PASS": "P", "X": "D", "XX": "R"}.get(token.upper(), token.upper()).rstrip("!")
+        call = call[:-1] if call.endswith("NT") else call
+        calls.append(call.lower() if call in ("P", "D", "R") else call)
+    pairs = []
+    for index, call in enumerate(calls):
+        text = explained.get(index)
+        if text is None:
+            pairs.append(f"mb|{call}|")
+        else:
+            pairs.append(f"mb|{call}!|an|{text.replace('|', '/')}|")
+    return pairs
+
+
+def _trailing_passes(calls: list[str]) -> int:
+    count = 0
+    for call in reversed(calls):
+        if call != "p":
+            break
+        count += 1
+    return count
+
+
+def _played_cards(board: PbnBoard) -> list[str]:
+    """The cards of the ``Play`` section in play order (empty when it cannot be read)."""
+    leader = board._value("Play")
+    if leader is None or not board.sections.get("Play"):
+        return []
+    try:
+        contract = Contract.from_str(board.tags["Contract"], declarer=board._value("Declarer"))
+        if contract.strain is None:
+            return []
+        return [str(c) for c in parse_pbn_play(leader, board.sections["Play"], contract.strain)]
+    except (BridgeInputError, KeyError):
+        return []
 
 
 def dump(boards: Iterable[PbnBoard], fp: TextIO) -> None:
