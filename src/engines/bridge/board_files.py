@@ -18,7 +18,7 @@ be opened raises :class:`~engines.bridge.seats.BridgeInputError`.
 >>> board_file_format(path), len(boards), boards[0].errors, len(boards[1].errors)
 ('deals', 2, [], 1)
 >>> print(defect_lines(path, boards[1])[0])  # doctest: +ELLIPSIS
-/.../deals.txt: line 2: deal at line 2: deal: expected four hands, found 2 ...
+/.../deals.txt: line 2: board at line 2: deal: expected four hands, found 2 ...
 """
 
 from __future__ import annotations
@@ -92,10 +92,12 @@ def read_boards(path: str | Path) -> list[PbnBoard]:
     return list(iter_boards(path))
 
 
-def defect_lines(path: str | Path, board: PbnBoard) -> list[str]:
-    """``FILE: line L: BOARD: defect`` for each defect of ``board``; a board without a
-    deal (and no other defect) gets one line saying so."""
+def defect_lines(path: str | Path, board: PbnBoard, *, full_deal: bool = False) -> list[str]:
+    """``FILE: line L: BOARD: defect`` for each defect of ``board``; a board the command
+    cannot solve (no deal, a partial deal, or with ``full_deal`` an end position) and
+    without other defects gets one ``skipped: why`` line."""
     lines = [f"{path}: {error}" for error in board.errors]
-    if not lines and board.deal is None:
-        lines.append(f"{path}: line {board.line}: {board.label}: no deal")
+    skipped = board.unusable(full_deal=full_deal)
+    if not lines and skipped is not None:
+        lines.append(f"{path}: {skipped}")
     return lines
