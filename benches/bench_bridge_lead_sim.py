@@ -1,0 +1,133 @@
+"""Opening-lead simulation: qipai (dealer + solver) next to endplay (dealer + DDS SolveAllBoards).
+
+The same work on both sides, measured in the same run: deal ``n`` layouts
+consistent with the leader's hand and a constraint on declarer (``opens_1nt``:
+15–17 HCP, balanced), then score every opening lead on every layout double
+dummy.  Dealing is timed on each side with its own dealer (ours: the native
+batch dealer; endplay: ``generate_deals`` with the same predicate as a Python
+callable).  Solving is timed on the *same* deals (ours), alternating the two
+solvers chunk by chunk so that machine load hits both alike, each on ``-j``
+threads (DDS: ``SetMaxThreads``); every lead's trick count must agree.
+
+    .venv/bin/python benches/bench_bridge_lead_sim.py -n 500 -j 2 --seeds 1 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from engines.bridge.cards import Card, Deal
+from engines.bridge.dealer import deal
+from engines.bridge.seats import Seat, Strain
+from engines.bridge.simulation import lead_payload, local_solver, simulate_lead
+
+HAND = "KJ84.Q93.T72.A65"  # West, on lead against 3NT by South (1NT - 3NT)
+CONTRACT, DECLARER, LEADER = "3NT", "S", Seat.WEST
+CONSTRAINT = "opens_1nt(S)"
+CHUNK = 50
+
+
+def _endplay_solver(threads: int):
+    from endplay import _dds
+    from endplay.dds import solve_all_boards
+    from endplay.types import Deal as EDeal
+    from endplay.types import Denom, Player
+
+    _dds.SetMaxThreads(threads)
+
+    def solve(deals: list[Deal]) -> list[dict[Card, int]]:
+        out: list[dict[Card, int]] = []
+        for start in range(0, len(deals), _dds.MAXNOOFBOARDS):
+            boards = []
+            for d in deals[start : start + _dds.MAXNOOFBOARDS]:
+                other = EDeal(d.to_pbn())
+                other.first = Player(int(LEADER))
+                other.trump = Denom.nt
+                boards.append(other)
+            for solved in solve_all_boards(boards):
+                out.append({Card(int(c.suit), int(c.rank).bit_length() - 1): t for c, t in solved})
+        return out
+
+    return solve
+
+
+def _endplay_deal(n: int, seed: int) -> float:
+    from endplay.dealer import generate_deals
+    from endplay.evaluate import hcp, is_balanced
+    from endplay.types import Deal as EDeal
+
+    predeal = EDeal(f"W:{HAND} - - -")
+
+    def accept(d) -> bool:
+        return 15 <= hcp(d.south) <= 17 and is_balanced(d.south)
+
+    start = time.perf_counter()
+    found = sum(
+        1 for _ in generate_deals(accept, predeal=predeal, produce=n, seed=seed, max_attempts=-1)
+    )
+    assert found == n
+    return time.perf_counter() - start
+
+
+def run(n: int, seeds: list[int], threads: int) -> None:
+    ours_solve = local_solver(threads)
+    theirs_solve = _endplay_solver(threads)
+    simulate_lead(HAND, CONTRACT, DECLARER, n=2, constraints=CONSTRAINT)  # load the kernels
+    rows = []
+    for seed in seeds:
+        start = time.perf_counter()
+        sample = deal(n, fixed={LEADER: HAND}, constraints=CONSTRAINT, seed=seed)
+        our_deal = time.perf_counter() - start
+        their_deal = _endplay_deal(n, seed)
+        deals = list(sample)
+        ours_t = theirs_t = 0.0
+        agree = 0
+        for first in range(0, n, CHUNK):
+            chunk = deals[first : first + CHUNK]
+            start = time.perf_counter()
+            theirs = theirs_solve(chunk)
+            theirs_t += time.perf_counter() - start
+            start = time.perf_counter()
+            payloads = [lead_payload(d.to_pbn(), Strain.NOTRUMP, LEADER) for d in chunk]
+            ours = ours_solve("bridge-lead", payloads)
+            ours_t += time.perf_counter() - start
+            for mine, other in zip(ours, theirs):
+                agree += {Card.from_str(c): v for c, v in mine.items()} == other
+        # the whole simulation as a user runs it (dealing, solving, statistics)
+        start = time.perf_counter()
+        sim = simulate_lead(
+            HAND, CONTRACT, DECLARER, n=n, constraints=CONSTRAINT, seed=seed, threads=threads
+        )
+        whole = time.perf_counter() - start
+        rows.append((seed, our_deal, their_deal, ours_t, theirs_t, whole, agree, sim))
+    print(
+        f"{n} deals, {threads} thread(s), {HAND} leads against {CONTRACT} by {DECLARER} "
+        f"({CONSTRAINT})"
+    )
+    print("seed  deal ours  deal endplay  solve ours  solve DDS  ours/DDS  whole sim  agree")
+    for seed, od, td, os_, ts, whole, agree, _ in rows:
+        print(
+            f"{seed:>4}  {od:8.3f}s  {td:11.2f}s  {os_:9.2f}s  {ts:8.2f}s  {os_ / ts:7.2f}x  "
+            f"{whole:8.2f}s  {agree}/{n}"
+        )
+    ratio = statistics.median(r[3] / r[4] for r in rows)
+    print(
+        f"median solve ratio ours/DDS {ratio:.2f}x; dealing endplay/ours "
+        f"{statistics.median(r[2] / r[1] for r in rows):.0f}x"
+    )
+    print(rows[-1][7])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", "--count", type=int, default=500)
+    parser.add_argument("-j", "--threads", type=int, default=2)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args()
+    run(args.count, args.seeds, args.threads)
+
+
+if __name__ == "__main__":
+    main()
