@@ -42,8 +42,9 @@ GAMES: tuple[Game, ...] = (
     Game(
         "bridge",
         "Bridge",
-        "contract bridge: double-dummy tables, end positions, par, scoring, play analysis",
-        ("cli", "analysis_cli"),
+        "contract bridge: double-dummy tables, end positions, par, scoring, play analysis, "
+        "dealing and simulations",
+        ("cli", "analysis_cli", "simulation_cli"),
     ),
     Game("rummikub", "Rummikub", "Rummikub: exact best move, table arrangement, full rounds"),
     Game(

@@ -126,13 +126,3 @@ def test_expression_functions_on_a_known_deal() -> None:
     assert check("balanced(S) and not semi_balanced(S) and !opens_1nt(N)")
     assert check("quick_tricks(E) == 2 and nltc(E) == 9 and cccc(N) == 9.8")
 
-
-@pytest.mark.parametrize(
-    "name", ["engines.bridge.evaluation", "engines.bridge.constraints", "engines.bridge.dealer"]
-)
-def test_doctests(name: str) -> None:
-    import doctest
-    import importlib
-
-    failures, tests = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert tests > 0 and failures == 0

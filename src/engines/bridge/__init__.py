@@ -10,7 +10,10 @@ Names load lazily from their modules (:mod:`engines.lazy`); the modules are
 (the double-dummy solver), ``dealer_par`` (par), ``contract``, ``scoring``,
 ``compare`` (IMPs, matchpoints, VPs), ``auction``, ``boards`` (dealer and
 vulnerability by board number), ``pbn`` and ``lin`` (files), ``analysis`` and
-``play`` (board and play analysis), ``verify`` (reference records).
+``play`` (board and play analysis), ``verify`` (reference records),
+``evaluation`` (HCP, shape, losing tricks, Kaplan–Rubens), ``dealer`` and
+``constraints`` (constrained random dealing), ``simulation`` (opening-lead and
+contract simulations).
 """
 
 from __future__ import annotations
@@ -59,6 +62,28 @@ _EXPORTS = {
     "read_deal_file": "pbn",
     "read_pbn": "pbn",
     "score": "scoring",
+    "ShapeClass": "evaluation",
+    "cccc": "evaluation",
+    "controls": "evaluation",
+    "hcp": "evaluation",
+    "is_balanced": "evaluation",
+    "is_semi_balanced": "evaluation",
+    "losers": "evaluation",
+    "quick_tricks": "evaluation",
+    "shape": "evaluation",
+    "shape_class": "evaluation",
+    "suit_lengths": "evaluation",
+    "ConstraintError": "constraints",
+    "DealView": "constraints",
+    "compile_constraints": "constraints",
+    "DealSample": "dealer",
+    "ImpossibleConstraintsError": "dealer",
+    "RareConstraintsError": "dealer",
+    "deal": "dealer",
+    "ContractSimulation": "simulation",
+    "LeadSimulation": "simulation",
+    "simulate_contracts": "simulation",
+    "simulate_lead": "simulation",
 }
 
 __all__ = [*sorted(_EXPORTS), "warmup"]
@@ -67,7 +92,9 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 
 def warmup() -> None:
-    """Load the compiled double-dummy solver and run it once on a tiny ending."""
+    """Load the compiled double-dummy solver and dealer and run them once on tiny inputs."""
     from engines.bridge.dd import solve_position
+    from engines.bridge.dealer import deal
 
     solve_position("N:A.K.2. K.A.3. Q.Q.4. J.J.5.", "NT", "N")
+    deal(1, constraints="hcp(N) >= 0")

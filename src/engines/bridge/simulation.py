@@ -21,10 +21,10 @@ Intervals: a mean's is ``mean ± 1.96·s/√n`` (normal approximation, fine for
 the hundreds of deals a simulation uses); a rate's is Wilson's score interval,
 which stays inside [0, 1] and is honest at rates near 0 or 1.
 
->>> sim = simulate_lead("KQJ2.T98.765.432", "3NT", "S", n=40, seed=1,
+>>> sim = simulate_lead("KQJ2.T98.765.432", "3NT", "S", n=6, seed=1,
 ...                     constraints="opens_1nt(S)")
->>> len(sim.deals), sim.rows[0].cards[0] in sim.hand
-(40, True)
+>>> len(sim.deals), sim.rows[0].cards[0] in sim.hand, sim.rows[0].label
+(6, True, 'D7/6/5')
 >>> sim.rows[0].mean_tricks >= sim.rows[-1].mean_tricks
 True
 """
@@ -476,10 +476,10 @@ def simulate_contracts(
     ``"N"``, ``"S"`` or ``"NS"`` (both).  Contracts are undoubled; scores use
     ``vulnerability`` (``None``, ``NS``, ``EW``, ``Both``).
 
-    >>> sim = simulate_contracts("AKQ2.KQ3.A54.K32", "J543.A54.KQ2.A54", n=20, seed=3,
-    ...                          strains="NT,S", declarers="S")
-    >>> str(sim.rows[0].contract) in ("6NTS", "6SS", "7NTS", "7SS", "5NTS")
-    True
+    >>> sim = simulate_contracts("AKQ2.KQ3.A54.K32", "J543.A54.KQ2.A54", n=4, seed=3,
+    ...                          strains="NT", declarers="S")
+    >>> [str(row.contract) for row in sim.rows[:2]], sim.rows[0].make_rate
+    (['6NTS', '3NTS'], 1.0)
     """
     known: dict[Seat | str, Hand | str] = dict(fixed or {})
     for seat, hand in ((Seat.NORTH, north), (Seat.SOUTH, south)):

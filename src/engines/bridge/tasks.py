@@ -1,4 +1,8 @@
-"""The bridge batch tasks (``bridge-table``, ``bridge-par``) and ``qipai gen bridge``.
+"""The bridge batch tasks and ``qipai gen bridge``.
+
+Tasks: ``bridge-table``, ``bridge-par``, and the per-deal steps of the
+simulations of :mod:`engines.bridge.simulation`: ``bridge-lead`` (every
+opening lead of a deal) and ``bridge-contracts`` (North's and South's tricks).
 
 Deals come from PBN files (one record per board with a Deal tag) or JSON Lines
 (``pbn`` or ``deal``, optional ``dealer`` and ``vulnerability``/``vul``).  The
@@ -102,6 +106,73 @@ register_task(
         gil_free=True,
         chunk_size=4,
         result_kind="dd-par",
+    )
+)
+
+
+# -- simulations (engines.bridge.simulation streams its deals through these) --------------------
+
+
+def _lead_prepare(obj: dict[str, Any]) -> dict[str, Any]:
+    from engines.bridge.seats import Seat, Strain
+    from engines.bridge.simulation import lead_payload
+
+    trump = read_field(obj, "trump")
+    leader = read_field(obj, "leader")
+    if not isinstance(trump, str) or not isinstance(leader, str):
+        raise InputError("'trump' and 'leader' must be strings such as \"NT\", \"W\"")
+    return lead_payload(_deal(obj), Strain.from_str(trump), Seat.from_char(leader))
+
+
+def _leads(payloads: list[dict[str, Any]], threads: int) -> list[dict[str, int]]:
+    from engines.bridge.simulation import solve_leads
+
+    return solve_leads(payloads, threads)
+
+
+def _contracts_prepare(obj: dict[str, Any]) -> dict[str, Any]:
+    from engines.bridge.dd import _strain_filter
+    from engines.bridge.seats import STRAINS
+    from engines.bridge.simulation import contracts_payload
+
+    strains = read_field(obj, "strains", default="C D H S NT", required=False)
+    if not isinstance(strains, str | list):
+        raise InputError('\'strains\' must be a list of strains such as ["S", "NT"]')
+    return contracts_payload(_deal(obj), _strain_filter(strains) or STRAINS)
+
+
+def _contract_tables(payloads: list[dict[str, Any]], threads: int) -> list[dict[str, int]]:
+    from engines.bridge.simulation import solve_contract_tables
+
+    return solve_contract_tables(payloads, threads)
+
+
+register_task(
+    Task(
+        "bridge-lead",
+        "bridge",
+        "every opening lead of a full deal (pbn, trump, leader) → {card: tricks for the "
+        "leader's side}",
+        _lead_prepare,
+        _leads,
+        native_threads=True,
+        gil_free=True,
+        chunk_size=2,
+        result_kind="answers",
+    )
+)
+register_task(
+    Task(
+        "bridge-contracts",
+        "bridge",
+        "North's and South's DD tricks in the given strains (pbn, strains) → "
+        '{"N NT": tricks, "S NT": tricks, ...}',
+        _contracts_prepare,
+        _contract_tables,
+        native_threads=True,
+        gil_free=True,
+        chunk_size=2,
+        result_kind="answers",
     )
 )
 
