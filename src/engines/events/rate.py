@@ -18,6 +18,7 @@ arithmetic is exact (:class:`~fractions.Fraction`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
@@ -26,7 +27,7 @@ from typing import Any
 from engines.bridge.compare import imps
 from engines.events.common import exact, need_int
 from engines.events.errors import EventInputError
-from engines.events.scoring import cross_averages, datum, datum_imps, stream_board
+from engines.events.scoring import cross_sums, datum, datum_imps, stream_board
 
 __all__ = ["PlayerState", "PlayerWeek", "RateParams", "TableResult", "rate_week", "rate_weeks"]
 
@@ -142,20 +143,7 @@ class PlayerWeek:
         }
 
 
-_ZERO, _HUNDRED = Fraction(0), Fraction(100)
-
-
-def _clamp(value: Fraction) -> Fraction:
-    return _ZERO if value < 0 else _HUNDRED if value > 100 else value
-
-
-def _exact_sum(values: list[Fraction]) -> Fraction:
-    """Sum of fractions, adding numerators per denominator first (board rates share a few)."""
-    by_denominator: dict[int, int] = {}
-    for value in values:
-        d = value.denominator
-        by_denominator[d] = by_denominator.get(d, 0) + value.numerator
-    return sum((Fraction(n, d) for d, n in by_denominator.items()), _ZERO)
+_ZERO = Fraction(0)
 
 
 def _check_board(number: int, results: Sequence[TableResult], params: RateParams) -> None:
@@ -180,10 +168,11 @@ def _check_board(number: int, results: Sequence[TableResult], params: RateParams
         seen.update(names)
 
 
-def _x_values(scores: list[int], params: RateParams) -> list[Fraction]:
+def _x_values(scores: list[int], params: RateParams) -> tuple[list[int], int]:
+    """Board scores x of the results as ``(numerators, common denominator)``."""
     if params.board_score == "butler":
-        return [Fraction(v) for v in datum_imps(scores)[1]]
-    return cross_averages(scores)
+        return datum_imps(scores)[1], 1
+    return cross_sums(scores), max(len(scores) - 1, 1)
 
 
 def rate_week(
@@ -208,39 +197,53 @@ def rate_week(
     def rate_of(name: str) -> Fraction:
         return start.get(name, params.start_rate)
 
-    # the balance term is half-weights of the opponents' Rates minus the partner's weight:
-    # precomputed per player, it costs two additions per player and board
-    half_weight: dict[str, Fraction] = {}
-    weight: dict[str, Fraction] = {}
+    # Exact, without Fraction arithmetic in the loop: on each board every quantity is an
+    # integer numerator over one common denominator (the board's ``scale``, the number of
+    # comparisons, ``base``, ``balance`` and every Rate's denominator divide it).
+    rate_den = math.lcm(params.start_rate.denominator, *(r.denominator for r in start.values()))
+    scaled: dict[str, int] = {}
 
-    def weights(name: str) -> tuple[Fraction, Fraction]:
-        if name not in weight:
-            weight[name] = params.balance * rate_of(name)
-            half_weight[name] = weight[name] / 2
-        return half_weight[name], weight[name]
+    def scaled_rate(name: str) -> int:
+        value = scaled.get(name)
+        if value is None:
+            value = scaled[name] = int(rate_of(name) * rate_den)
+        return value
 
+    base, scale, balance = params.base, params.scale, params.balance
+    balance_den = 2 * balance.denominator * rate_den
+    sums: dict[str, dict[int, int]] = {}
     for number, results in enumerate(boards, start=1):
         _check_board(number, results, params)
         scores = [result.score for result in results]
         stream = stream_board(scores, params.min_results, params.max_results).imps
         final = datum(scores) if len(scores) >= params.min_results else None
-        for result, x, stream_imps in zip(results, _x_values(scores, params), stream):
-            ns_s = _clamp(params.base + params.scale * x)
-            ew_s = _clamp(params.base - params.scale * x)
+        x_num, x_den = _x_values(scores, params)
+        common = math.lcm(base.denominator, scale.denominator * x_den, balance_den)
+        top = 100 * common
+        base_num = base.numerator * (common // base.denominator)
+        scale_factor = scale.numerator * (common // (scale.denominator * x_den))
+        balance_factor = balance.numerator * (common // balance_den)
+        for result, x, stream_imps in zip(results, x_num, stream):
+            ns_s = min(top, max(0, base_num + scale_factor * x))
+            ew_s = min(top, max(0, base_num - scale_factor * x))
             dynamic_imps = 0 if final is None else imps(result.score - final)
             seated = (result.north, result.east, result.south, result.west)
             for seat_index, (seat, name) in enumerate(zip(SEATS, seated)):
                 sign = 1 if seat_index % 2 == 0 else -1
                 if seat in result.disconnect:
-                    board_rate = _ZERO
+                    board_rate = 0
                     penalty = params.disconnect_points
                 else:
-                    left, right = seated[(seat_index + 1) % 4], seated[(seat_index + 3) % 4]
-                    partner = seated[(seat_index + 2) % 4]
-                    term = weights(left)[0] + weights(right)[0] - weights(partner)[1]
-                    board_rate = _clamp((ns_s if sign > 0 else ew_s) + term)
+                    opponents = scaled_rate(seated[(seat_index + 1) % 4]) + scaled_rate(
+                        seated[(seat_index + 3) % 4]
+                    )
+                    term = opponents - 2 * scaled_rate(seated[(seat_index + 2) % 4])
+                    s = ns_s if sign > 0 else ew_s
+                    board_rate = min(top, max(0, s + balance_factor * term))
                     penalty = 0
-                rates.setdefault(name, []).append(board_rate)
+                rates.setdefault(name, []).append(Fraction(board_rate, common))
+                by_den = sums.setdefault(name, {})
+                by_den[common] = by_den.get(common, 0) + board_rate
                 points[name] = points.get(name, 0) + sign * (stream_imps or 0) - penalty
                 dynamic[name] = dynamic.get(name, 0) + sign * dynamic_imps - penalty
     out: dict[str, PlayerWeek] = {}
@@ -251,7 +254,7 @@ def rate_week(
         if n == 0:
             out[name] = PlayerWeek(rate=old, total_boards=before)
             continue
-        week_rate = _exact_sum(played) / n
+        week_rate = sum((Fraction(v, d) for d, v in sums[name].items()), _ZERO) / n
         weight = params.history_weight * min(before, params.history_cap)
         out[name] = PlayerWeek(
             rate=(old * weight + week_rate * n) / (weight + n),
