@@ -10,7 +10,7 @@ the table is antisymmetric by construction.  An HCP value with fewer than
 of its neighbours ``h ± 1, h ± 2, …`` until it has enough.
 
 The shipped table (``engines/data/events/tiedian_table.json``) was built by
-``qipai events tiedian-table -n 300 --seed 1 -o src/engines/data/events/tiedian_table.json``.
+``qipai events tiedian-table -n 120 --seed 1 -o src/engines/data/events/tiedian_table.json``.
 
 >>> table = from_samples({19: [-40, -60], 20: [0, 10], 21: [40, 60]}, min_samples=2)
 >>> table[19], table[20], table[21], table[40]
@@ -55,7 +55,7 @@ def from_samples(samples: Mapping[int, Sequence[int]], min_samples: int = 20) ->
 
 
 def build_table(
-    deals: int = 300, seed: int = 1, threads: int | None = None, min_samples: int = 20
+    deals: int = 120, seed: int = 1, threads: int | None = None, min_samples: int = 20
 ) -> dict[str, Any]:
     """Solve ``deals`` random deals and return the table file object (with counts and timing)."""
     from engines.bridge.dd import dd_tables

@@ -76,12 +76,11 @@ def deal_hcp(deal: str) -> int:
     30
     """
     from engines.bridge.cards import Deal
+    from engines.bridge.evaluation import hcp
     from engines.bridge.seats import Seat
 
     parsed = Deal.from_pbn(deal).validate()
-    return sum(
-        max(card.rank - 10, 0) for seat in (Seat.NORTH, Seat.SOUTH) for card in parsed[seat].cards()
-    )
+    return int(hcp(parsed[Seat.NORTH])) + int(hcp(parsed[Seat.SOUTH]))
 
 
 def tiedian_result(ns_score: int, ns_hcp: int, table: Sequence[int], side: str = "NS") -> int:
