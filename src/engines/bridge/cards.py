@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from enum import IntFlag
 from typing import NamedTuple
 
-from engines.bridge.seats import SEATS, BridgeInputError, Seat
+from engines.bridge.seats import SEATS, BridgeInputError, Seat, _is_index
 
 SUIT_CHARS = "SHDC"
 RANK_CHARS = "23456789TJQKA"  # index = rank - 2 = bit number
@@ -39,6 +39,7 @@ __all__ = [
     "Deal",
     "DealSyntaxError",
     "Hand",
+    "HandError",
     "InvalidDealError",
     "Status",
 ]
@@ -46,6 +47,10 @@ __all__ = [
 
 class DealSyntaxError(BridgeInputError):
     """Text that is not a card, hand or PBN deal; the message quotes the bad text."""
+
+
+class HandError(BridgeInputError):
+    """Suit masks that are not a hand: not four integers 0..8191 (13 bits, deuce = bit 0)."""
 
 
 class InvalidDealError(BridgeInputError):
@@ -65,6 +70,7 @@ class Status(IntFlag):
     TOO_MANY_CARDS = 4  # a hand with more than 13 cards
     BAD_CURRENT_TRICK = 8  # more than 3 cards, no leader, or a revoke in the current trick
     EMPTY = 16  # no card left to play
+    BAD_MASK = 32  # a suit mask outside 0..8191 (a card that does not exist)
 
     def describe(self) -> str:
         """The defects in words, e.g. ``'duplicate card, wrong hand size'``."""
@@ -87,6 +93,8 @@ class Card(NamedTuple):
     @classmethod
     def from_str(cls, text: str) -> Card:
         """Parse suit then rank (``SA``, ``HT``, ``H10``, ``♠A``); any case."""
+        if not isinstance(text, str):
+            raise DealSyntaxError(f"bad card {text!r}; expected text such as 'SA' or 'HT'")
         key = text.strip().upper().translate(_SYMBOLS)
         if len(key) >= 2 and key[0] in SUIT_CHARS:
             rank_text = "T" if key[1:] == "10" else key[1:]
@@ -99,8 +107,8 @@ class Card(NamedTuple):
     @classmethod
     def from_index(cls, index: int) -> Card:
         """The card numbered ``index`` (0..51) as in the corpus: ``SA`` = 0, ``C2`` = 51."""
-        if not 0 <= index < 52:
-            raise BridgeInputError(f"card index {index} out of range 0..51")
+        if not _is_index(index) or not 0 <= index < 52:
+            raise DealSyntaxError(f"card index {index!r} out of range 0..51")
         return cls(index // 13, 14 - index % 13)
 
     @property
@@ -127,12 +135,26 @@ class Hand:
     (12, (3, 0, 3, 6), 'AK2..QJ3.T98765')
     """
 
-    __slots__ = ("masks",)
+    __slots__ = ("_masks",)
 
     def __init__(self, masks: Sequence[int] = (0, 0, 0, 0)) -> None:
-        if len(masks) != 4 or any(not 0 <= int(m) <= FULL_SUIT for m in masks):
-            raise BridgeInputError(f"a hand is four 13-bit suit masks, got {list(masks)!r}")
-        self.masks: tuple[int, int, int, int] = tuple(int(m) for m in masks)  # type: ignore[assignment]
+        # Exactly four integers 0..8191: a float, a bool or a digit string is refused, not
+        # rounded or parsed, so a wrong value can never become a different hand.
+        try:
+            values = list(masks)
+        except TypeError:
+            raise HandError(f"a hand is four 13-bit suit masks, got {masks!r}") from None
+        if len(values) != 4 or not all(_is_index(m) and 0 <= m <= FULL_SUIT for m in values):
+            raise HandError(f"a hand is four integer suit masks 0..8191 (S H D C), got {values!r}")
+        object.__setattr__(self, "_masks", tuple(int(m) for m in values))
+
+    @property
+    def masks(self) -> tuple[int, int, int, int]:
+        """The four suit masks ``S H D C`` (read-only: a hand never changes)."""
+        return self._masks  # type: ignore[return-value]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Hand is immutable; build a new Hand instead of setting {name}")
 
     @classmethod
     def from_cards(cls, cards: Iterable[Card]) -> Hand:
@@ -144,6 +166,8 @@ class Hand:
     @classmethod
     def from_pbn(cls, text: str) -> Hand:
         """Parse ``S.H.D.C`` (``T`` or ``10`` for the ten, ``-`` or empty for a void)."""
+        if not isinstance(text, str):
+            raise DealSyntaxError(f"bad hand {text!r}: expected text such as 'AK2..QJ3.T98765'")
         parts = text.strip().split(".")
         if len(parts) != 4:
             raise DealSyntaxError(f"bad hand {text!r}: expected four suits separated by '.'")
@@ -229,13 +253,18 @@ class Deal:
         leader: Seat | int | None = None,
         trick: Sequence[Card | str] = (),
     ) -> None:
-        if len(hands) != 4:
-            raise BridgeInputError(f"a deal has four hands, got {len(hands)}")
-        self.hands: tuple[Hand, Hand, Hand, Hand] = tuple(hands)  # type: ignore[assignment]
-        self.leader: Seat | None = None if leader is None else Seat(int(leader))
-        self.trick: tuple[Card, ...] = tuple(
-            card if isinstance(card, Card) else Card.from_str(card) for card in trick
-        )
+        try:
+            hands = tuple(hands)
+        except TypeError:
+            raise HandError(f"a deal is four Hands, got {hands!r}") from None
+        if len(hands) != 4 or not all(isinstance(h, Hand) for h in hands):
+            kinds = ", ".join(type(h).__name__ for h in hands)
+            raise HandError(f"a deal is four Hands, got {len(hands)} ({kinds})")
+        if isinstance(trick, str):
+            trick = trick.replace(",", " ").split()
+        self.hands: tuple[Hand, Hand, Hand, Hand] = hands  # type: ignore[assignment]
+        self.leader: Seat | None = None if leader is None else Seat.coerce(leader)
+        self.trick: tuple[Card, ...] = tuple(_checked_card(card) for card in trick)
 
     # --- text ---------------------------------------------------------------------------
 
@@ -252,6 +281,8 @@ class Deal:
         Without ``X:`` the first hand is North's.  A hand written ``-`` is
         unknown; one unknown hand of a full deal gets the 13 cards nobody holds.
         """
+        if not isinstance(text, str):
+            raise DealSyntaxError(f"bad deal {text!r}: expected PBN text such as 'N:AKQ... ...'")
         stripped = text.strip().strip('"')
         match = re.fullmatch(r"(?:([NESWnesw])\s*:)?\s*(.*)", stripped, re.S)
         assert match is not None  # the pattern matches any string
@@ -318,6 +349,8 @@ class Deal:
     def status(self) -> Status:
         """Every defect of this deal / end position, as one :class:`Status` (0 = valid)."""
         status = Status.VALID
+        if any(not 0 <= m <= FULL_SUIT for hand in self.hands for m in hand.masks):
+            return Status.BAD_MASK  # nothing else can be judged on cards that do not exist
         seen = [0, 0, 0, 0]
         for hand in self.hands:
             for suit, mask in enumerate(hand.masks):
@@ -388,6 +421,8 @@ class Deal:
             details.append("bad current trick " + self._trick_problem())
         if Status.EMPTY in status:
             details.append("no cards left to play")
+        if Status.BAD_MASK in status:
+            details.append("a suit mask outside 0..8191")
         return "; ".join(details)
 
     def _trick_problem(self) -> str:
@@ -428,6 +463,16 @@ class Deal:
 
     def __str__(self) -> str:
         return self.to_pbn()
+
+
+def _checked_card(card: object) -> Card:
+    """A :class:`Card` from a Card (suit 0..3, rank 2..14 checked) or card text."""
+    if isinstance(card, Card):
+        suit, rank = card
+        if _is_index(suit) and _is_index(rank) and 0 <= suit < 4 and 2 <= rank <= 14:
+            return Card(int(suit), int(rank))
+        raise DealSyntaxError(f"bad card {tuple(card)!r}: suit must be 0..3 and rank 2..14")
+    return Card.from_str(card)  # type: ignore[arg-type]
 
 
 def _rebuild_deal(hands: Sequence[Hand], leader: Seat | None, trick: Sequence[Card]) -> Deal:

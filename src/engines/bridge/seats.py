@@ -26,6 +26,14 @@ class BridgeInputError(InputError):
     """A bridge value (seat, strain, card, deal, contract, file) that cannot be accepted."""
 
 
+class SeatError(BridgeInputError):
+    """Not a seat: neither ``N E S W`` (any case, full names too) nor a Seat / index 0..3."""
+
+
+class StrainError(BridgeInputError):
+    """Not a strain: neither ``C D H S NT`` (symbols too) nor a :class:`Strain`."""
+
+
 class Seat(IntEnum):
     """A player's seat; the integer value is the clockwise index from North."""
 
@@ -37,10 +45,32 @@ class Seat(IntEnum):
     @classmethod
     def from_char(cls, text: str) -> Seat:
         """Parse ``N``, ``E``, ``S`` or ``W`` (any case; full names accepted)."""
+        if not isinstance(text, str):
+            raise SeatError(f"unknown seat {text!r}; expected N, E, S or W")
         key = text.strip().upper()[:1]
         if key not in "NESW" or not key:
-            raise BridgeInputError(f"unknown seat {text!r}; expected N, E, S or W")
+            raise SeatError(f"unknown seat {text!r}; expected N, E, S or W")
         return cls("NESW".index(key))
+
+    @classmethod
+    def coerce(cls, value: Seat | int | str) -> Seat:
+        """A :class:`Seat` from a Seat, an index 0..3 or a letter; anything else is a
+        :class:`SeatError` (never a ``ValueError`` or ``TypeError``).
+
+        >>> Seat.coerce(3), Seat.coerce("s")
+        (<Seat.WEST: 3>, <Seat.SOUTH: 2>)
+        >>> Seat.coerce(4)
+        Traceback (most recent call last):
+        ...
+        engines.bridge.seats.SeatError: unknown seat 4; expected N, E, S or W or an index 0..3
+        """
+        if isinstance(value, Seat):
+            return value
+        if isinstance(value, str):
+            return cls.from_char(value)
+        if _is_index(value) and 0 <= int(value) < 4:
+            return cls(int(value))
+        raise SeatError(f"unknown seat {value!r}; expected N, E, S or W or an index 0..3")
 
     @property
     def char(self) -> str:
@@ -76,12 +106,16 @@ class Strain(IntEnum):
     @classmethod
     def from_str(cls, text: str) -> Strain:
         """Parse ``C D H S N NT`` (any case; suit symbols accepted)."""
+        if isinstance(text, Strain):
+            return text
+        if not isinstance(text, str):
+            raise StrainError(f"unknown strain {text!r}; expected C, D, H, S or NT")
         key = text.strip().upper().translate(_SUIT_SYMBOLS)
         if key in ("N", "NT"):
             return cls.NOTRUMP
         if len(key) == 1 and key in "CDHS":
             return cls("CDHS".index(key))
-        raise BridgeInputError(f"unknown strain {text!r}; expected C, D, H, S or NT")
+        raise StrainError(f"unknown strain {text!r}; expected C, D, H, S or NT")
 
     @property
     def symbol(self) -> str:
@@ -150,3 +184,10 @@ def pbn_vulnerability(vulnerability: str) -> str:
 def is_vulnerable(vulnerability: str, seat: Seat) -> bool:
     """Whether ``seat``'s side is vulnerable under a normalised ``vulnerability``."""
     return vulnerability == "Both" or vulnerability == seat.side
+
+
+def _is_index(value: object) -> bool:
+    """True for a true integer (Python or NumPy), never for a bool, float or text."""
+    import numbers
+
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)

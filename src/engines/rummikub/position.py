@@ -62,6 +62,7 @@ class Position:
     initial_meld_done: bool = True
 
     def __post_init__(self) -> None:
+        meld_flag(self.initial_meld_done)
         for i, s in enumerate(self.table, start=1):
             validate_set(s, where=f"table set {i}")
         check_counts([t for s in self.table for t in s] + list(self.rack), "table and rack")
@@ -74,7 +75,7 @@ class Position:
         return cls(
             tuple(tuple(parse_tiles(s)) for s in table),
             tuple(parse_tiles(rack)),
-            bool(initial_meld_done),
+            meld_flag(initial_meld_done),
         )
 
     @classmethod
@@ -279,6 +280,13 @@ def _move_from(pos: Position, result) -> Move:
     return Move(played, old + melds, len(played), value, new_sets=melds)
 
 
+def meld_flag(value: object) -> bool:
+    """``initial_meld_done`` as a bool; text such as ``"false"`` is refused, not read as true."""
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    raise PositionError(f"initial_meld_done must be True or False, got {value!r}")
+
+
 def best_moves(
     positions: Sequence[Position], objective: Objective = "tiles", threads: int | None = None
 ) -> list[Move]:
@@ -317,13 +325,13 @@ def best_move(
                 parse_tiles(done)
             raise
     tiles = rack.replace(",", " ").split() if isinstance(rack, str) else list(rack)
-    move = _fast_move(sets, tiles, bool(initial_meld_done), objective)
+    move = _fast_move(sets, tiles, meld_flag(initial_meld_done), objective)
     if move is not None:
         return move
     pos = Position(
         tuple(tuple(parse_tiles(s)) for s in sets),
         tuple(parse_tiles(tiles)),
-        bool(initial_meld_done),
+        meld_flag(initial_meld_done),
     )
     return best_moves([pos], objective)[0]
 

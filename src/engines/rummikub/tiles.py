@@ -95,6 +95,8 @@ JOKER = Tile("J", 0)
 # The 53 canonical spellings, so parsing a position is a dictionary look-up.
 _PARSED: dict[str, Tile] = {"J": JOKER, **{f"{c}{n}": Tile(c, n) for c in COLOURS for n in NUMBERS}}
 
+_CANONICAL: dict[Tile, Tile] = {tile: tile for tile in _PARSED.values()}
+
 #: All 106 tiles of a Sabra set, two copies of each colour/number and two jokers.
 FULL_SET: tuple[Tile, ...] = tuple(
     [Tile(c, n) for c in COLOURS for n in NUMBERS for _ in range(COPIES)] + [JOKER] * JOKERS
@@ -102,10 +104,34 @@ FULL_SET: tuple[Tile, ...] = tuple(
 
 
 def parse_tiles(tiles: str | Iterable[str | Tile]) -> list[Tile]:
-    """Parse a whitespace/comma separated string or an iterable of tile texts."""
+    """Parse a whitespace/comma separated string or an iterable of tile texts or Tiles.
+
+    A :class:`Tile` built by hand is checked too (``Tile("K", 0)`` or
+    ``Tile("R", 14)`` is not a tile of the set):
+
+    >>> parse_tiles([Tile("K", 0)])
+    Traceback (most recent call last):
+    ...
+    engines.rummikub.tiles.TileError: not a tile: Tile(colour='K', number=0); ...
+    """
     if isinstance(tiles, str):
         tiles = tiles.replace(",", " ").split()
-    return [t if isinstance(t, Tile) else Tile.parse(t) for t in tiles]
+    elif isinstance(tiles, Tile) or not isinstance(tiles, Iterable):
+        raise TileError(f"expected tile text or a list of tiles, got {tiles!r}")
+    return [checked_tile(t) if isinstance(t, Tile) else Tile.parse(t) for t in tiles]
+
+
+def checked_tile(tile: Tile) -> Tile:
+    """``tile`` if it is one of the 53 tiles (colour ``K R O B`` with 1..13, or the joker)."""
+    colour, number = tile
+    if type(colour) is str and type(number) is int:
+        known = _CANONICAL.get(tile)
+        if known is not None:
+            return known
+    raise TileError(
+        f"not a tile: Tile(colour={colour!r}, number={number!r}); expected colour K, R, O or B "
+        "with number 1..13, or the joker Tile('J', 0)"
+    )
 
 
 def format_tiles(tiles: Iterable[Tile]) -> str:

@@ -26,7 +26,12 @@ import numpy as np
 
 import solvers.shengji as K
 from engines.shengji.cards import CARD_NAMES, ShengjiInputError, check_counts, parse_cards
-from engines.shengji.rules import BottomPolicy, ThrowWinnerPolicy, TrumpContext
+from engines.shengji.rules import (
+    BottomPolicy,
+    ThrowWinnerPolicy,
+    TrumpContext,
+    check_trick_sizes,
+)
 from engines.threads import numba_threads
 
 Batch = np.ndarray | Sequence
@@ -226,6 +231,7 @@ def trick_winners(
     n = arr.shape[0]
     idx, es, ps, _, _ = _contexts(ctx, n)
     if n:
+        check_trick_sizes(arr.sum(axis=2, dtype=np.int64), "plays")
         _check_leads(arr[:, 0], idx, es, "leads")
         _check_decks("plays", arr)
     return K.trick_winner_batch(arr, idx, es, ps, int(policy))

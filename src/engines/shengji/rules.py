@@ -395,13 +395,39 @@ def check_throw(lead: Cards, other_hands: Sequence[Cards], ctx: TrumpContext) ->
     return ThrowResult(valid, None if valid else ctx.sorted_names(forced))
 
 
+class TrickError(ShengjiInputError):
+    """Plays that are not one trick: none, more than four, an empty play, or a play whose
+    number of cards differs from the lead's."""
+
+
 def _plays_array(plays: Sequence[Cards], ctx: TrumpContext) -> np.ndarray:
-    if len(plays) < 1:
-        raise ShengjiInputError("plays: no plays")
+    if isinstance(plays, str) or not isinstance(plays, Sequence | np.ndarray):
+        raise TrickError(f"plays: expected a list of 1 to 4 plays, got {plays!r}")
+    if not 1 <= len(plays) <= 4:
+        raise TrickError(f"plays: a trick has 1 to 4 plays, got {len(plays)}")
     arr = np.stack([_counts(p, f"play {i}") for i, p in enumerate(plays)])
+    check_trick_sizes(arr.sum(axis=1)[None, :], "plays")
     _one_suit(arr[0], ctx, "lead (play 0)")
     _within_decks("plays together", *arr)
     return arr
+
+
+def check_trick_sizes(sizes: np.ndarray, where: str) -> None:
+    """Raise :class:`TrickError` for the first trick (row of card counts per play) with an
+    empty lead or a play of another size than the lead."""
+    bad = (sizes[:, 0] == 0) | (sizes != sizes[:, :1]).any(axis=1)
+    if not bad.any():
+        return
+    row = int(np.argmax(bad))
+    counts = sizes[row].tolist()
+    prefix = f"{where} row {row}" if sizes.shape[0] > 1 or where != "plays" else where
+    if counts[0] == 0:
+        raise TrickError(f"{prefix}: the lead has no cards")
+    other = next(i for i, n in enumerate(counts) if n != counts[0])
+    raise TrickError(
+        f"{prefix}: play {other} has {counts[other]} cards, the lead {counts[0]}; every "
+        "play of a trick has as many cards as the lead"
+    )
 
 
 def trick_winner(
