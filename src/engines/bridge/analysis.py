@@ -27,7 +27,7 @@ the declaring side: +6 IMPs).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -238,9 +238,3 @@ def format_text(result: BoardAnalysis, *, title: str | None = None) -> str:
         lines.append(f"  {seat} " + " ".join(f"{result.table[s][seat]:>2}" for s in STRAIN_KEYS))
     lines.append(str(result.par))
     return "\n".join(lines)
-
-
-def iter_records(results: Iterable[BoardAnalysis]) -> Iterable[dict[str, Any]]:
-    """JSON-ready dicts of ``results`` (one JSON Lines record each)."""
-    for result in results:
-        yield result.to_dict()

@@ -70,6 +70,8 @@ SEAT_KEYS: tuple[str, ...] = ("N", "E", "S", "W")
 
 #: A DD table as plain integers: ``table[strain][seat]``, strains C D H S NT, seats N E S W.
 TableTuple = tuple[tuple[int, int, int, int], ...]
+#: A par contract before formatting: ``(level, strain, seats, penalty, result)``.
+_RawContract = tuple[int, int, tuple[int, ...], int, int]
 
 _BIG = 9999
 
@@ -215,10 +217,6 @@ _MADE: tuple[tuple[int, int], ...] = (
 )
 
 
-def _made_score(no: int, vulnerable: bool) -> int:
-    return _MADE[no][vulnerable]
-
-
 def _down_target_slow(no: int, declarer_vul: bool, defender_vul: bool) -> int:
     value = _MADE[no][declarer_vul]
     down = 0
@@ -268,14 +266,10 @@ class _Entry:
     down: int = 0
 
 
-def _dealer_par_raw(
-    t: TableTuple, dealer: int, vul: tuple[bool, bool]
-) -> tuple[int, list[tuple[int, int, tuple[int, ...], int, int]]]:
-    """Dealer par as ``(ns_score, [(level, strain, seats, penalty, result), ...])``.
-
-    An empty contract list with score 0 means passed out.
-    """
-    _QUIRK.hit = False
+def _side_entries(
+    t: TableTuple, vul: tuple[bool, bool]
+) -> tuple[list[list[_Entry]], list[tuple[int, int]]]:
+    """Per side: its best contract in each strain, and (highest making no, dearest no)."""
     entries: list[list[_Entry]] = [[], []]
     stats = []
     for side in (0, 1):
@@ -296,50 +290,97 @@ def _dealer_par_raw(
                 dearest_score, dearest_no = score, no
             highest = max(highest, no)
         stats.append((highest, dearest_no))
+    return entries, stats
 
+
+def _auction_owner(
+    t: TableTuple, dealer: int, highest: tuple[int, int], entries: list[list[_Entry]]
+) -> int:
+    """The side entitled to the plus score: the one making the higher contract, or, when both
+    make the same contract, the side of the first player from the dealer who can make it."""
+    h0, h1 = highest
+    if h0 != h1:
+        return 0 if h0 > h1 else 1
+    strain = (h0 - 1) % 5
+    t_max = entries[0][strain].tricks
+    return next(p % 2 for p in range(dealer, dealer + 4) if t[strain][p % 4] == t_max)
+
+
+def _sacrifice_downs(
+    t: TableTuple, dealer: int, side: int, other_entries: list[_Entry], no: int, strain: int
+) -> dict[int, int]:
+    """Undertricks of the other side's cheapest sacrifice over contract ``no``, per strain."""
+    downs: dict[int, int] = {}
+    for e in range(5):
+        sac_no = other_entries[e].no
+        if e == strain:
+            # Same strain: the sacrificer must outbid every opponent seat before him in
+            # the auction that can already make the contract.
+            t_max = (no + 34) // 5
+            raised = 0
+            down = _BIG
+            for p in range(dealer, dealer + 4):
+                diff = t_max - t[strain][p % 4]
+                if p % 2 == side:
+                    if diff == 0:
+                        raised = 1
+                else:
+                    down = min(down, diff + raised)
+        else:
+            down = _c_div(no - sac_no + 4, 5)
+        if sac_no + 5 * down > 35:
+            down = _BIG
+        downs[e] = down
+    return downs
+
+
+def _same_strain_sacrifice(
+    t: TableTuple, dealer: int, side: int, entry: _Entry, best_down: int
+) -> _RawContract:
+    """The sacrifice in the opponents' own strain, by the seat(s) that can afford it."""
+    e = entry.strain
+    t_max = (entry.no + 34) // 5
+    raised = 0
+    hits: list[tuple[int, int]] = []
+    for p in range(dealer, dealer + 4):
+        diff = t_max - t[e][p % 4]
+        if p % 2 == side:
+            if diff == 0:
+                raised = 1
+        elif diff + raised == best_down:
+            hits.append((p % 4, entry.no + 5 * raised))
+    if len(hits) == 2 and hits[0][1] == hits[1][1]:
+        return _as_contract(t, 1 - side, hits[0][1], e, -best_down)
+    # One seat sacrifices in the opponents' strain (the other partner would have to bid
+    # higher).  DDS 2.9 prints this case without its "*" and DealerParBin then misreads it
+    # (and the rest of its list) as made undoubled contracts; we list the real doubled
+    # sacrifice.
+    seat, no = min(hits, key=lambda h: h[1]) if len(hits) == 2 else hits[0]
+    _QUIRK.hit = True
+    return (no - 1) // 5 + 1, e, (seat,), 1, -best_down
+
+
+def _dealer_par_raw(
+    t: TableTuple, dealer: int, vul: tuple[bool, bool]
+) -> tuple[int, list[_RawContract]]:
+    """Dealer par as ``(ns_score, [(level, strain, seats, penalty, result), ...])``.
+
+    An empty contract list with score 0 means passed out.
+    """
+    _QUIRK.hit = False
+    entries, stats = _side_entries(t, vul)
     (h0, _), (h1, _) = stats
     if h0 == 0 and h1 == 0:
         return 0, []
-    if h0 != h1:
-        side = 0 if h0 > h1 else 1
-    else:
-        # Both sides make the same contract: it belongs to the first player from the dealer.
-        strain = (h0 - 1) % 5
-        t_max = entries[0][strain].tricks
-        side = next(p % 2 for p in range(dealer, dealer + 4) if t[strain][p % 4] == t_max)
+    side = _auction_owner(t, dealer, (h0, h1), entries)
     other = 1 - side
-    dearest_no = stats[side][1]
     candidates = sorted(
-        (e for e in entries[side] if e.no >= dearest_no), key=lambda e: e.no, reverse=True
+        (e for e in entries[side] if e.no >= stats[side][1]), key=lambda e: e.no, reverse=True
     )
 
+    # Each candidate contract is either beaten by a cheap enough sacrifice (kind 0: the
+    # first such, -1: a lower one) or stands (kind 1, with its margin over the sacrifice).
     sacrifices: dict[int, dict[int, int]] = {}
-
-    def best_sacrifice(no: int, strain: int) -> int:
-        downs: dict[int, int] = {}
-        for e in range(5):
-            sac_no = entries[other][e].no
-            if e == strain:
-                # Same strain: the sacrificer must outbid every opponent seat before him in
-                # the auction that can already make the contract.
-                t_max = (no + 34) // 5
-                raised = 0
-                down = _BIG
-                for p in range(dealer, dealer + 4):
-                    diff = t_max - t[strain][p % 4]
-                    if p % 2 == side:
-                        if diff == 0:
-                            raised = 1
-                    else:
-                        down = min(down, diff + raised)
-            else:
-                down = _c_div(no - sac_no + 4, 5)
-            if sac_no + 5 * down > 35:
-                down = _BIG
-            downs[e] = down
-        sacrifices[strain] = downs
-        return min(downs.values())
-
     kinds: list[int] = []
     gaps: list[int] = []
     best_plus = 0
@@ -347,7 +388,9 @@ def _dealer_par_raw(
     sac_found = False
     for entry in candidates:
         target = _down_target(entry.no, vul[side], vul[other])
-        down = best_sacrifice(entry.no, entry.strain)
+        downs = _sacrifice_downs(t, dealer, side, entries[other], entry.no, entry.strain)
+        sacrifices[entry.strain] = downs
+        down = min(downs.values())
         if down <= target:
             best_down = max(best_down, down)
             if sac_found:
@@ -363,14 +406,13 @@ def _dealer_par_raw(
             gaps.append(target - down)
 
     sign = 1 if side == 0 else -1
-    out: list[tuple[int, int, tuple[int, ...], int, int]] = []
+    out: list[_RawContract] = []
     sacrifice_cost = doubled_undertricks(best_down, vul[other])
     if not sac_found or best_plus > sacrifice_cost:
         for entry, kind, gap in zip(candidates, kinds, gaps):
-            if kind != 1 or entry.score != best_plus:
-                continue
-            no, plus = _reduce(entry.no, gap)
-            out.append(_as_contract(t, side, no, entry.strain, plus))
+            if kind == 1 and entry.score == best_plus:
+                no, plus = _reduce(entry.no, gap)
+                out.append(_as_contract(t, side, no, entry.strain, plus))
         return sign * best_plus, out
 
     for entry, kind in zip(candidates, kinds):
@@ -380,31 +422,11 @@ def _dealer_par_raw(
         for e in range(5):
             if downs[e] != best_down:
                 continue
-            if e != entry.strain:
+            if e == entry.strain:
+                out.append(_same_strain_sacrifice(t, dealer, side, entry, best_down))
+            else:
                 sac_no = entries[other][e].no + 5 * best_down
                 out.append(_as_contract(t, other, sac_no, e, -best_down))
-                continue
-            t_max = (entry.no + 34) // 5
-            raised = 0
-            hits: list[tuple[int, int]] = []
-            for p in range(dealer, dealer + 4):
-                diff = t_max - t[e][p % 4]
-                if p % 2 == side:
-                    if diff == 0:
-                        raised = 1
-                elif diff + raised == best_down:
-                    hits.append((p % 4, entry.no + 5 * raised))
-            if len(hits) == 2 and hits[0][1] == hits[1][1]:
-                out.append(_as_contract(t, other, hits[0][1], e, -best_down))
-            else:
-                # One seat sacrifices in the opponents' strain (the other partner would have
-                # to bid higher).  DDS 2.9 prints this case without its "*" and DealerParBin
-                # then misreads it (and the rest of its list) as made undoubled contracts;
-                # we list the real doubled sacrifice.
-                seat, no = min(hits, key=lambda h: h[1]) if len(hits) == 2 else hits[0]
-                level = (no - 1) // 5 + 1
-                out.append((level, e, (seat,), 1, -best_down))
-                _QUIRK.hit = True
     return sign * sacrifice_cost, out
 
 
@@ -419,9 +441,7 @@ def _reduce(no: int, gap: int) -> tuple[int, int]:
     return new_no, (no - new_no) // 5
 
 
-def _as_contract(
-    t: TableTuple, side: int, no: int, strain: int, delta: int
-) -> tuple[int, int, tuple[int, ...], int, int]:
+def _as_contract(t: TableTuple, side: int, no: int, strain: int, delta: int) -> _RawContract:
     """A par contract played by whichever partner(s) of ``side`` take the most tricks."""
     a, b = t[strain][side], t[strain][side + 2]
     best = max(a, b)
@@ -447,7 +467,7 @@ def _seat(dealer: Seat | str | int) -> Seat:
 _STRAIN_TEXT = ("C", "D", "H", "S", "NT")
 
 
-def _strings(raw: list[tuple[int, int, tuple[int, ...], int, int]]) -> tuple[str, ...]:
+def _strings(raw: list[_RawContract]) -> tuple[str, ...]:
     """Corpus notation (what :class:`Contract` writes), built directly for speed."""
     if not raw:
         return ("Pass",)

@@ -65,12 +65,6 @@ def _level_bid(seat: int, hand: np.ndarray, bids: BidState, want_suit: int | Non
     return None
 
 
-def K_strength(option: tuple[int, int], level: int) -> int:
-    from engines.shengji.rules import bid_strength
-
-    return bid_strength(option[0], option[1], level)
-
-
 class RandomPlayer:
     """Chooses uniformly among simple options: random bids, random burial, random legal plays.
 
