@@ -41,7 +41,7 @@ from typing import Any
 from engines.batch.inputs import BadInput, Record, count_positions, read_inputs
 from engines.batch.store import ResultRow, ResultStore
 from engines.batch.tasks import SolvedItem, Task, get_task, solve_chunk
-from engines.errors import InputError
+from engines.errors import InputError, QipaiError
 from engines.progress import progress_bar
 
 # Positions whose hashes are looked up in the store with one query.
@@ -83,7 +83,7 @@ class BatchSummary:
         return ", ".join(parts) + f" in {self.seconds:.1f} s ({rate:.1f} positions/s)"
 
 
-class BatchInterrupted(Exception):
+class BatchInterrupted(QipaiError):
     """Raised (from KeyboardInterrupt) after the completed chunks have been stored."""
 
     def __init__(self, summary: BatchSummary) -> None:

@@ -6,14 +6,14 @@
 13
 
 Names load lazily from their modules (:mod:`engines.lazy`); the modules are
-``cards`` (Card, Hand, Deal), ``seats`` (Seat, Strain, vulnerability), ``dd``
-(the double-dummy solver), ``dealer_par`` (par), ``contract``, ``scoring``,
-``compare`` (IMPs, matchpoints, VPs), ``auction``, ``boards`` (dealer and
-vulnerability by board number), ``pbn`` and ``lin`` (files), ``analysis`` and
-``play`` (board and play analysis), ``verify`` (reference records),
-``evaluation`` (HCP, shape, losing tricks, Kaplan–Rubens), ``dealer`` and
-``constraints`` (constrained random dealing), ``simulation`` (opening-lead and
-contract simulations).
+``errors`` (every exception), ``cards`` (Card, Hand, Deal), ``seats`` (Seat,
+Strain, vulnerability), ``dd`` (the double-dummy solver), ``dealer_par``
+(par), ``contract``, ``scoring``, ``compare`` (IMPs, matchpoints, VPs),
+``auction``, ``boards`` (dealer and vulnerability by board number), ``pbn``,
+``lin`` and ``board_files`` (files), ``analysis`` and ``play`` (board and
+play analysis), ``verify`` (reference records), ``evaluation`` (HCP, shape,
+losing tricks, Kaplan–Rubens), ``dealer`` and ``constraints`` (constrained
+random dealing), ``simulation`` (opening-lead and contract simulations).
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ _EXPORTS = {
     "FULL_SUIT": "cards",
     "Card": "cards",
     "Deal": "cards",
-    "DealSyntaxError": "cards",
+    "DealSyntaxError": "errors",
     "Hand": "cards",
-    "InvalidDealError": "cards",
+    "InvalidDealError": "errors",
     "Status": "cards",
     "DDTable": "dd",
     "dd_table": "dd",
@@ -34,7 +34,7 @@ _EXPORTS = {
     "solve_position": "dd",
     "SEATS": "seats",
     "STRAINS": "seats",
-    "BridgeInputError": "seats",
+    "BridgeInputError": "errors",
     "Seat": "seats",
     "Strain": "seats",
     "is_vulnerable": "seats",
@@ -43,7 +43,7 @@ _EXPORTS = {
     "analyse": "analysis",
     "dd_score": "analysis",
     "Auction": "auction",
-    "AuctionError": "auction",
+    "AuctionError": "errors",
     "Call": "auction",
     "board_dealer": "boards",
     "board_vulnerability": "boards",
@@ -56,6 +56,8 @@ _EXPORTS = {
     "Contract": "contract",
     "Par": "dealer_par",
     "par": "dealer_par",
+    "PbnSyntaxError": "errors",
+    "PlayError": "errors",
     "par_by_dealer": "dealer_par",
     "sides_par": "dealer_par",
     "PbnBoard": "pbn",

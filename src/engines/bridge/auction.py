@@ -25,13 +25,10 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from engines.bridge.contract import Contract
-from engines.bridge.seats import BridgeInputError, Seat, Strain
+from engines.bridge.errors import AuctionError
+from engines.bridge.seats import Seat, Strain
 
 __all__ = ["Auction", "AuctionError", "Call", "final_contract", "parse_pbn_auction"]
-
-
-class AuctionError(BridgeInputError):
-    """An illegal call or an unreadable auction; the message names the call and why."""
 
 
 class Call(NamedTuple):

@@ -27,7 +27,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from enum import IntFlag
 from typing import NamedTuple
 
-from engines.bridge.seats import SEATS, BridgeInputError, Seat, _is_index
+from engines.bridge.errors import BridgeInputError, DealSyntaxError, HandError, InvalidDealError
+from engines.bridge.seats import SEATS, Seat, _is_index
 
 SUIT_CHARS = "SHDC"
 RANK_CHARS = "23456789TJQKA"  # index = rank - 2 = bit number
@@ -43,22 +44,6 @@ __all__ = [
     "InvalidDealError",
     "Status",
 ]
-
-
-class DealSyntaxError(BridgeInputError):
-    """Text that is not a card, hand or PBN deal; the message quotes the bad text."""
-
-
-class HandError(BridgeInputError):
-    """Suit masks that are not a hand: not four integers 0..8191 (13 bits, deuce = bit 0)."""
-
-
-class InvalidDealError(BridgeInputError):
-    """A syntactically fine deal that cannot be played; ``status`` lists every defect."""
-
-    def __init__(self, message: str, status: Status) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 class Status(IntFlag):

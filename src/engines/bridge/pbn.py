@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from engines.bridge.encoding import decode_bytes, encode_text, read_text
+from engines.bridge.errors import BridgeInputError, PbnSyntaxError
 from engines.bridge.pbn_board import (
     _DEALER_VALUES,
     MANDATORY_TAGS,
@@ -54,7 +55,7 @@ from engines.bridge.pbn_board import (
     _pbn_vul,
 )
 from engines.bridge.pbn_deal import parse_deal_tag
-from engines.bridge.seats import BridgeInputError, Seat, parse_vulnerability
+from engines.bridge.seats import Seat, parse_vulnerability
 
 if TYPE_CHECKING:
     from engines.bridge.dealer_par import Par
@@ -75,17 +76,6 @@ __all__ = [
 ]
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
-
-
-class PbnSyntaxError(BridgeInputError):
-    """Raised by the strict helpers when a file has defects; ``errors`` lists them all."""
-
-    def __init__(self, errors: list[PbnError], source: str = "") -> None:
-        prefix = f"{source}: " if source else ""
-        shown = "; ".join(str(e) for e in errors[:5])
-        more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
-        super().__init__(f"{prefix}{shown}{more}")
-        self.errors = errors
 
 
 # -- reading ------------------------------------------------------------------------------------

@@ -24,7 +24,8 @@ from typing import Any
 
 from engines.bridge.cards import Card, Deal, Hand
 from engines.bridge.contract import Contract
-from engines.bridge.seats import BridgeInputError, Seat, Strain
+from engines.bridge.errors import BridgeInputError, PlayError
+from engines.bridge.seats import Seat, Strain
 
 __all__ = [
     "PlayError",
@@ -37,10 +38,6 @@ __all__ = [
     "replay",
     "trick_winner",
 ]
-
-
-class PlayError(BridgeInputError):
-    """An illegal or impossible card in a play record; the message names trick and card."""
 
 
 def trick_winner(cards: Sequence[Card], trump: Strain) -> int:

@@ -19,11 +19,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from engines.errors import InputError
-
-
-class BridgeInputError(InputError):
-    """A bridge value (seat, strain, card, deal, contract, file) that cannot be accepted."""
+from engines.bridge.errors import BridgeInputError
 
 
 class SeatError(BridgeInputError):

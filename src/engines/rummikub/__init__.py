@@ -4,7 +4,8 @@
 >>> best_move([["K4", "O4", "R4"]], ["B4"]).tiles
 1
 
-Names load lazily from their modules (:mod:`engines.lazy`): ``tiles``
+Names load lazily from their modules (:mod:`engines.lazy`): ``errors``
+(every exception), ``tiles``
 (Tile, parsing), ``sets`` (runs and groups), ``position`` (Position, Move,
 the single and batch best-move API), ``game`` (full rounds), ``verify``
 (reference records).
@@ -17,21 +18,21 @@ from engines.lazy import lazy_exports
 _EXPORTS = {
     "Move": "position",
     "Position": "position",
-    "PositionError": "position",
+    "PositionError": "errors",
     "arrange": "position",
     "best_move": "position",
     "best_moves": "position",
     "check_meld": "position",
     "check_move": "position",
     "Meld": "sets",
-    "SetError": "sets",
+    "SetError": "errors",
     "Slot": "sets",
     "format_meld": "sets",
     "validate_set": "sets",
     "JOKER": "tiles",
-    "RummikubInputError": "tiles",
+    "RummikubInputError": "errors",
     "Tile": "tiles",
-    "TileError": "tiles",
+    "TileError": "errors",
     "parse_tiles": "tiles",
 }
 

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from engines.rummikub.errors import PositionError
 from engines.rummikub.sets import (
     Meld,
     RummikubInputError,
@@ -47,10 +48,6 @@ MELD_THRESHOLD = 30
 # Lexicographic weights: primary objective * 1e6, tie-break * 10, minus one per rack joker.
 _BIG = 1_000_000
 _MID = 10
-
-
-class PositionError(RummikubInputError):
-    """A position that cannot be read (bad fields, too many copies, invalid table set)."""
 
 
 @dataclass(frozen=True)

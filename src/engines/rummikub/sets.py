@@ -20,11 +20,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from engines.rummikub.tiles import COLOURS, JOKER, RummikubInputError, Tile, format_tiles
-
-
-class SetError(RummikubInputError):
-    """A table set that is neither a run nor a group."""
+from engines.rummikub.errors import RummikubInputError as RummikubInputError  # re-export
+from engines.rummikub.errors import SetError
+from engines.rummikub.tiles import COLOURS, JOKER, Tile, format_tiles
 
 
 class Slot(NamedTuple):

@@ -18,7 +18,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from engines.errors import InputError
+from engines.rummikub.errors import RummikubInputError as RummikubInputError  # re-export
+from engines.rummikub.errors import TileError
 
 #: Colour letters in the project's order: black, red, orange, blue.
 COLOURS = "KROB"
@@ -27,14 +28,6 @@ NUMBERS = range(1, 14)
 COPIES = 2
 JOKERS = 2
 JOKER_PENALTY = 30
-
-
-class RummikubInputError(InputError):
-    """Base class of every Rummikub input error."""
-
-
-class TileError(RummikubInputError):
-    """A tile text that is not a tile, or too many copies of a tile."""
 
 
 class Tile(NamedTuple):

@@ -18,21 +18,13 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from engines.errors import InputError
+from engines.shengji.errors import CardError, ShengjiInputError
 
 SUITS = "SHCD"
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 LJ = 52
 BJ = 53
 N_CARDS = 54
-
-
-class ShengjiInputError(InputError):
-    """Input a Shengji function cannot accept (bad card, third copy, wrong count …)."""
-
-
-class CardError(ShengjiInputError):
-    """A card token that is not one of the 54 card names."""
 
 
 def _names() -> list[str]:

@@ -40,6 +40,7 @@ from engines.shengji.cards import (
     parse_trump,
     trump_name,
 )
+from engines.shengji.errors import IllegalPlayError
 
 Cards = str | Sequence[str] | np.ndarray
 
@@ -277,10 +278,6 @@ def is_legal_follow(hand: Cards, lead: Cards, play: Cards, ctx: TrumpContext) ->
     h, ld = _follow_inputs(hand, lead, ctx)
     p = _counts(play, "play")
     return bool(K.follow_legal(h, ld, p, ctx.esuit, ctx.pos))
-
-
-class IllegalPlayError(ShengjiInputError):
-    """A play that breaks the rules (not held, wrong count, or not a legal follow)."""
 
 
 def validate_follow(hand: Cards, lead: Cards, play: Cards, ctx: TrumpContext) -> None:

@@ -1,0 +1,27 @@
+"""Every exception of the 升级 engine: :class:`ShengjiInputError` and its subclasses.
+
+>>> from engines.shengji.cards import parse_card
+>>> try:
+...     parse_card("S1")
+... except ShengjiInputError as exc:
+...     type(exc).__name__
+'CardError'
+"""
+
+from __future__ import annotations
+
+from engines.errors import InputError
+
+__all__ = ["CardError", "IllegalPlayError", "ShengjiInputError"]
+
+
+class ShengjiInputError(InputError):
+    """Input a Shengji function cannot accept (bad card, third copy, wrong count …)."""
+
+
+class CardError(ShengjiInputError):
+    """A card token that is not one of the 54 card names."""
+
+
+class IllegalPlayError(ShengjiInputError):
+    """A play that breaks the rules (not held, wrong count, or not a legal follow)."""
