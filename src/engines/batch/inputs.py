@@ -1,4 +1,4 @@
-"""Input readers for ``qipai batch``: PBN files and JSON Lines, with bad lines reported.
+"""Input readers for ``qipai batch``: JSON Lines, and the file formats games register.
 
 Every input file yields, in order, either a :class:`Record` (one position as a
 JSON-able ``dict`` plus where it came from) or a :class:`BadInput` (file, line,
@@ -6,9 +6,12 @@ reason) for a line that cannot be read.  Nothing is dropped silently: the batch
 runner prints and stores each :class:`BadInput` and carries on (``--strict``
 stops at the first one).
 
-The format is chosen by the file name (``.pbn``; ``.jsonl``, ``.ndjson``,
-``.json``; ``-`` is JSON Lines on standard input) or, for other names, by the
-first non-blank character (``{`` JSON Lines, ``[`` or ``%`` PBN).
+The format is chosen by the file name (``.jsonl``, ``.ndjson``, ``.json``;
+``-`` is JSON Lines on standard input; a registered format's suffixes, such as
+the bridge's ``.pbn`` and ``.lin``) or, for other names, by the first
+non-blank line (``{`` JSON Lines, else the registered format that claims it).
+This module knows no game: a game adds its formats with
+:func:`register_input_format` in its ``tasks`` module.
 
 >>> import os, pathlib, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "cases.jsonl")
@@ -26,7 +29,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,21 +61,62 @@ class BadInput:
         return f"{self.source}:{self.line}: {self.reason}"
 
 
+@dataclass(frozen=True)
+class InputFormat:
+    """A file format a game contributes to ``qipai batch`` (JSON Lines is built in).
+
+    ``suffixes`` pick the format by file name; for other names ``sniff`` is
+    asked about the first non-blank line.  ``read(path)`` yields a
+    :class:`Record` or :class:`BadInput` per position; ``count(path)`` is a
+    cheap count for progress bars.
+    """
+
+    name: str
+    suffixes: tuple[str, ...]
+    sniff: Callable[[str], bool]
+    read: Callable[[str], Iterator[Record | BadInput]]
+    count: Callable[[str], int]
+
+
+INPUT_FORMATS: dict[str, InputFormat] = {}
+
+
+def register_input_format(fmt: InputFormat) -> InputFormat:
+    """Add a game's file format (a later registration of the same name replaces it)."""
+    INPUT_FORMATS[fmt.name] = fmt
+    return fmt
+
+
+def _formats() -> dict[str, InputFormat]:
+    from engines.batch.tasks import load_game_registrations
+
+    load_game_registrations()
+    return INPUT_FORMATS
+
+
 def input_format(path: str) -> str:
-    """``"pbn"`` or ``"jsonl"`` for ``path`` (by suffix, else by the first non-blank byte)."""
+    """``"jsonl"`` or the name of a registered format, by suffix, else by the first
+    non-blank line (``{`` is JSON Lines; a line no format claims, too)."""
     if path == "-":
         return "jsonl"
     suffix = Path(path).suffix.lower()
-    if suffix == ".pbn":
-        return "pbn"
     if suffix in JSONL_SUFFIXES:
         return "jsonl"
+    formats = _formats()
+    for fmt in formats.values():
+        if suffix in fmt.suffixes:
+            return fmt.name
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
             for line in handle:
                 stripped = line.strip()
                 if stripped:
-                    return "jsonl" if stripped.startswith("{") else "pbn"
+                    if stripped.startswith("{"):
+                        return "jsonl"
+                    for fmt in formats.values():
+                        if fmt.sniff(stripped):
+                            return fmt.name
+                    return "jsonl"
     except OSError as exc:
         raise InputError(f"{path}: cannot open: {exc.strerror}") from exc
     return "jsonl"
@@ -81,20 +125,21 @@ def input_format(path: str) -> str:
 def count_positions(paths: Sequence[str]) -> int:
     """A cheap count of the positions in ``paths`` for progress bars (no parsing).
 
-    JSON Lines: non-blank lines; PBN: ``[Deal`` tags.  Standard input is not
-    counted (it can be read only once), so a ``-`` makes the count a lower bound.
+    JSON Lines: non-blank lines; other formats: their own count.  Standard
+    input is not counted (it can be read only once), so a ``-`` makes the
+    count a lower bound.
     """
     total = 0
     for path in paths:
         if path == "-":
             continue
         fmt = input_format(path)
+        if fmt != "jsonl":
+            total += _formats()[fmt].count(path)
+            continue
         try:
             with open(path, encoding="utf-8", errors="replace") as handle:
-                if fmt == "pbn":
-                    total += sum(1 for line in handle if line.lstrip().startswith("[Deal "))
-                else:
-                    total += sum(1 for line in handle if line.strip())
+                total += sum(1 for line in handle if line.strip())
         except OSError as exc:
             raise InputError(f"{path}: cannot open: {exc.strerror}") from exc
     return total
@@ -106,10 +151,11 @@ def read_inputs(paths: Sequence[str]) -> Iterator[Record | BadInput]:
     A file that cannot be opened at all raises :class:`InputError`.
     """
     for path in paths:
-        if input_format(path) == "pbn":
-            yield from _read_pbn(path)
-        else:
+        fmt = input_format(path)
+        if fmt == "jsonl":
             yield from _read_jsonl(path)
+        else:
+            yield from _formats()[fmt].read(path)
 
 
 def _read_jsonl(path: str) -> Iterator[Record | BadInput]:
@@ -143,32 +189,3 @@ def _read_jsonl(path: str) -> Iterator[Record | BadInput]:
     finally:
         if handle is not sys.stdin:
             handle.close()
-
-
-def _read_pbn(path: str) -> Iterator[Record | BadInput]:
-    """PBN boards through the bridge engine's lenient reader, one record per board with a deal."""
-    try:
-        from engines.bridge.pbn import iter_pbn
-    except ImportError as exc:
-        raise InputError(f"{path}: reading PBN needs the bridge engine ({exc})") from exc
-    for board in iter_pbn(path):
-        line = board.line
-        if board.errors:
-            first = min(e.line for e in board.errors)
-            yield BadInput(path, first, "; ".join(e.message for e in board.errors))
-            continue
-        skipped = board.unusable()
-        if skipped is not None:
-            # Not a position (a partial deal), but say so: nothing is dropped silently.
-            yield BadInput(path, skipped.line, skipped.message)
-            continue
-        number = board.board_number
-        obj: dict[str, Any] = {"pbn": board.deal.to_pbn()}
-        if board.dealer is not None:
-            obj["dealer"] = str(board.dealer)  # Seat prints as its letter
-        if board.vulnerability is not None:
-            obj["vulnerability"] = board.vulnerability
-        if number is not None:
-            obj["board"] = int(number)
-        position_id = str(number) if number is not None else f"{Path(path).name}:{line}"
-        yield Record(path, line, position_id, obj)

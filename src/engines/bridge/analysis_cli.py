@@ -60,7 +60,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="double-dummy verdict on each card played, and the optimal line of play",
         description=__doc__.split("\n\n")[2],
     )
-    play.add_argument("file", type=Path, metavar="FILE", help="PBN or LIN file")
+    play.add_argument("file", type=Path, metavar="FILE", help="PBN, LIN or deal-per-line file")
     play.add_argument("-b", "--board", type=int, help="only this board number")
     play.add_argument("--contract", help="contract with declarer, e.g. 4SN (overrides the tags)")
     play.add_argument("--cards", help="cards played in order, e.g. 'SK S2 SA S3' (overrides Play)")
@@ -72,12 +72,9 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def _read_boards(path: Path) -> list[Any]:
-    from engines.bridge.lin import read_lin
-    from engines.bridge.pbn import read_deal_file
+    from engines.bridge.board_files import read_boards
 
-    if path.suffix.lower() == ".lin":
-        return read_lin(path)
-    return read_deal_file(path)
+    return read_boards(path)
 
 
 def _report_errors(path: Path, board: Any, err: TextIO) -> None:

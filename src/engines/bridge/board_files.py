@@ -30,7 +30,15 @@ from pathlib import Path
 from engines.bridge.pbn import PbnBoard, iter_pbn, read_deal_file
 from engines.bridge.seats import BridgeInputError
 
-__all__ = ["BOARD_FILE_SUFFIXES", "board_file_format", "defect_lines", "iter_boards", "read_boards"]
+__all__ = [
+    "BOARD_FILE_SUFFIXES",
+    "board_file_format",
+    "count_boards",
+    "defect_lines",
+    "iter_boards",
+    "read_boards",
+    "sniff_board_line",
+]
 
 BOARD_FILE_SUFFIXES = (".pbn", ".lin")
 _LIN_PAIR = re.compile(r"^(pn|md|qx|ah|sv|rh|st|vg|mb|pc|an)\|", re.IGNORECASE)
@@ -85,6 +93,22 @@ def iter_boards(path: str | Path) -> Iterator[PbnBoard]:
         yield from read_lin(path)
     else:
         yield from read_deal_file(path)
+
+
+def count_boards(path: str | Path) -> int:
+    """A cheap count of the boards in a file, without parsing (for progress bars):
+    ``[Deal`` tags in PBN, ``md|`` pairs in LIN, deal lines otherwise."""
+    path = Path(path)
+    fmt = board_file_format(path)
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            if fmt == "pbn":
+                return sum(1 for line in handle if line.lstrip().startswith("[Deal "))
+            if fmt == "lin":
+                return sum(line.lower().count("md|") for line in handle)
+            return sum(1 for line in handle if line.strip() and not line.lstrip().startswith("#"))
+    except OSError as exc:
+        raise BridgeInputError(f"{path}: cannot open: {exc.strerror}") from exc
 
 
 def read_boards(path: str | Path) -> list[PbnBoard]:

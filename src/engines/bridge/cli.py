@@ -39,7 +39,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="double-dummy table of every deal in a PBN or deal-per-line file",
         description=__doc__.split("\n\n")[1],
     )
-    table.add_argument("file", type=Path, metavar="FILE", help="PBN file or one deal a line")
+    table.add_argument("file", type=Path, metavar="FILE", help="PBN, LIN or deal-per-line file")
     add_json_flag(table, "JSON Lines, one board a line")
     table.add_argument(
         "--strains", default=None, help="solve only these strains, e.g. NT or S,H (default: all)"
@@ -85,16 +85,16 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def _read_boards(path: Path):
-    from engines.bridge.pbn import read_deal_file
+    from engines.bridge.board_files import defect_lines, iter_boards
 
-    boards = read_deal_file(path)
     good, bad = [], 0
-    for board in boards:
-        skipped = board.unusable()  # end positions are fine: a DD table solves them
-        if board.errors or skipped is not None:
+    for board in iter_boards(path):
+        # End positions are fine here: a DD table solves them.
+        defects = defect_lines(path, board)
+        if defects:
             bad += 1
-            for error in board.errors or [skipped]:
-                print(f"{path}: {error}", file=sys.stderr)
+            for line in defects:
+                print(line, file=sys.stderr)
         else:
             good.append(board)
     return good, bad

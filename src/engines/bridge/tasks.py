@@ -1,10 +1,11 @@
-"""The bridge batch tasks and ``qipai gen bridge``.
+"""The bridge batch tasks, board files as batch input, and ``qipai gen bridge``.
 
 Tasks: ``bridge-table``, ``bridge-par``, and the per-deal steps of the
 simulations of :mod:`engines.bridge.simulation`: ``bridge-lead`` (every
 opening lead of a deal) and ``bridge-contracts`` (North's and South's tricks).
 
-Deals come from PBN files (one record per board with a Deal tag) or JSON Lines
+Deals come from board files (PBN, LIN or one deal a line, read by
+:mod:`engines.bridge.board_files` like every bridge command) or JSON Lines
 (``pbn`` or ``deal``, optional ``dealer`` and ``vulnerability``/``vul``).  The
 payload holds the deal written from North by the engine, so the same deal
 written from another seat, with ``10`` for ``T`` or its suits in another
@@ -20,10 +21,12 @@ vulnerability, so its payload leaves them out.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any, TextIO
 
 from engines.batch.generate import Generator, register_generator, write_jsonl
+from engines.batch.inputs import BadInput, InputFormat, Record, register_input_format
 from engines.batch.tasks import Task, read_field, register_task
 from engines.errors import InputError
 
@@ -229,4 +232,51 @@ register_generator(
         _gen_records,
         _gen_write,
     )
+)
+
+
+# -- board files as batch input -----------------------------------------------------------------
+
+
+def _read_board_file(path: str) -> Iterator[Record | BadInput]:
+    """One record per board with a deal; a board with defects is one :class:`BadInput`."""
+    from engines.bridge.board_files import iter_boards
+
+    for board in iter_boards(path):
+        line = board.line
+        if board.errors:
+            first = min(e.line for e in board.errors)
+            yield BadInput(path, first, "; ".join(e.message for e in board.errors))
+            continue
+        skipped = board.unusable()
+        if skipped is not None:
+            # Not a position (a partial deal), but say so: nothing is dropped silently.
+            yield BadInput(path, skipped.line, skipped.message)
+            continue
+        number = board.board_number
+        obj: dict[str, Any] = {"pbn": board.deal.to_pbn()}
+        if board.dealer is not None:
+            obj["dealer"] = str(board.dealer)  # Seat prints as its letter
+        if board.vulnerability is not None:
+            obj["vulnerability"] = board.vulnerability
+        if number is not None:
+            obj["board"] = int(number)
+        position_id = str(number) if number is not None else f"{Path(path).name}:{line}"
+        yield Record(path, line, position_id, obj)
+
+
+def _sniff(line: str) -> bool:
+    from engines.bridge.board_files import sniff_board_line
+
+    return sniff_board_line(line) is not None
+
+
+def _count(path: str) -> int:
+    from engines.bridge.board_files import count_boards
+
+    return count_boards(path)
+
+
+register_input_format(
+    InputFormat("bridge boards", (".pbn", ".lin"), _sniff, _read_board_file, _count)
 )
