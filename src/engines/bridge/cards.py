@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from enum import IntFlag
 from typing import NamedTuple
 
-from engines.bridge.errors import BridgeInputError, DealSyntaxError, HandError, InvalidDealError
+from engines.bridge.errors import DealSyntaxError, HandError, InvalidDealError
 from engines.bridge.seats import SEATS, Seat, _is_index
 
 SUIT_CHARS = "SHDC"
