@@ -1,5 +1,12 @@
 """Shared reporting for the ``qipai <game> verify`` commands.
 
+Every game's ``verify`` module has the same two entry points
+(``docs/architecture.md``, "Verify"): ``record_mismatches(record)`` returns the
+:class:`Mismatch` list of one reference record, and ``verify_file(path, *,
+threads=None, out=None)`` checks a whole JSON Lines file, prints through a
+:class:`VerifyReport` (its summary line included) and returns it; the command
+exits with :attr:`VerifyReport.status`.
+
 Each game recomputes the records of a reference file and reports every
 mismatch as ``id, field, expected, got``; this module prints them and the
 closing summary line ``verified N records: K match, M differ`` in one format
@@ -57,13 +64,18 @@ class VerifyReport:
     def differing(self) -> int:
         return self.records - self.matching
 
+    @property
+    def status(self) -> int:
+        """The exit status of a ``verify`` command: 1 when any record differs, else 0."""
+        return 1 if self.differing else 0
+
     def summary(self) -> str:
         return f"verified {self.records} records: {self.matching} match, {self.differing} differ"
 
     def finish(self) -> int:
         """Print the summary line and return the process exit status (1 when anything differs)."""
         print(self.summary(), file=self.out)
-        return 1 if self.differing else 0
+        return self.status
 
 
 def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -9,7 +9,7 @@ import pytest
 from engines.rummikub import Position, best_moves, check_move
 from engines.verify import read_jsonl
 
-# A copy of /work/shared/corpus/rummikub/positions.jsonl (README beside it).
+# A copy of the reference corpus positions.jsonl (README beside it).
 PATH = Path(__file__).resolve().parents[1] / "data" / "rummikub" / "positions.jsonl"
 RECORDS = [obj for _, obj in read_jsonl(PATH)]
 POSITIONS = [Position.from_json(obj, where=obj["id"]) for obj in RECORDS]

@@ -1,4 +1,4 @@
-"""Every worked example W01–W62 of the rules (shared/rules/shengji.md, section 13)."""
+"""Every worked example W01–W62 of the rules (docs/rules/shengji.md, section 13)."""
 
 from __future__ import annotations
 

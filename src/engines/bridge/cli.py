@@ -159,33 +159,6 @@ def _run_solve(args: argparse.Namespace) -> int:
 
 
 def _run_verify(args: argparse.Namespace) -> int:
-    from engines.bridge.dd import dd_tables
-    from engines.bridge.verify import (
-        deal_record_mismatches,
-        position_record_mismatches,
-        record_id,
-    )
-    from engines.verify import VerifyReport, read_jsonl
+    from engines.bridge.verify import verify_file
 
-    records = list(read_jsonl(args.file))
-    deals = [(n, r) for n, r in records if "dd" in r]
-    # solve every deal of the file in one parallel batch, then compare record by record
-    try:
-        tables = dd_tables([str(r["pbn"]) for _, r in deals], threads=args.threads)
-    except (KeyError, BridgeInputError):
-        tables = [None] * len(deals)  # fall back to one by one, to name the bad record
-    table_of = {id(r): t for (_, r), t in zip(deals, tables)}
-    report = VerifyReport()
-    for number, record in records:
-        rid = record_id(record, f"line {number}")
-        try:
-            if "dd" in record:
-                mismatches = deal_record_mismatches(record, table_of.get(id(record)))
-            elif "solutions" in record:
-                mismatches = position_record_mismatches(record)
-            else:
-                raise BridgeInputError("neither a deal (dd) nor a position (solutions) record")
-        except BridgeInputError as exc:
-            raise BridgeInputError(f"{args.file}:{number}: record {rid}: {exc}") from exc
-        report.add(rid, mismatches)
-    return report.finish()
+    return verify_file(args.file, threads=args.threads).status

@@ -38,7 +38,7 @@ def demo(out: TextIO) -> None:
     values = solve_position(ending, "NT", "N")
     cards = ", ".join(f"{card} {tricks}" for card, tricks in values.items())
     print(f"End position {ending}, notrump, N to lead: tricks for N-S after {cards}", file=out)
-    # --- par analysis (issue 4) ---
+    # par analysis of the same board
     from engines.bridge.analysis import analyse
 
     result = analyse(deal, board=int(board) if board.isdigit() else None, table=table)

@@ -124,35 +124,9 @@ def _arrange(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from engines.rummikub.position import Position, best_moves, check_move
-    from engines.verify import Mismatch, VerifyReport, read_jsonl
+    from engines.rummikub.verify import verify_file
 
-    ids, positions, expected = [], [], []
-    for number, obj in read_jsonl(args.file):
-        rid = str(obj.get("id", f"line {number}"))
-        optimal = obj.get("optimal")
-        if not isinstance(optimal, dict) or not {"max_tiles", "max_value"} <= optimal.keys():
-            raise InputError(f"{args.file}:{number}: missing optimal.max_tiles / max_value")
-        ids.append(rid)
-        positions.append(Position.from_json(obj, where=f"{args.file}:{number}"))
-        expected.append(optimal)
-    moves = {
-        obj: best_moves(positions, objective=obj, threads=args.threads)
-        for obj in ("tiles", "value")
-    }
-    report = VerifyReport()
-    for i, rid in enumerate(ids):
-        mismatches = []
-        for objective, key in (("tiles", "max_tiles"), ("value", "max_value")):
-            move = moves[objective][i]
-            got = move.tiles if objective == "tiles" else move.value
-            if got != expected[i][key]:
-                mismatches.append(Mismatch(rid, key, expected[i][key], got))
-            problems = check_move(positions[i], move)
-            if problems:
-                mismatches.append(Mismatch(rid, f"arrangement.{key}", "legal", problems))
-        report.add(rid, mismatches)
-    return report.finish()
+    return verify_file(args.file, threads=args.threads).status
 
 
 def _player_kinds(players: str, legacy_kinds: str | None, known: Sequence[str]) -> list[str]:

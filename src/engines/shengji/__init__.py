@@ -9,6 +9,8 @@ Modules: :mod:`~engines.shengji.cards` (card text and count vectors),
 matches), :mod:`~engines.shengji.verify` (the section 15 case format).
 
 Names load lazily (:mod:`engines.lazy`) so that ``qipai --help`` does not load Numba.
+The rules are ``docs/rules/shengji.md``; "section N" anywhere in this package
+(and in :mod:`solvers.shengji`) is a section of that document.
 
 Example:
     >>> from engines.shengji import TrumpContext, is_tractor

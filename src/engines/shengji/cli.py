@@ -259,17 +259,9 @@ def _check(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def _verify(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from engines.shengji.verify import compare, evaluate
-    from engines.verify import VerifyReport, read_jsonl
+    from engines.shengji.verify import verify_file
 
-    report = VerifyReport(out=out or sys.stdout)
-    for number, record in read_jsonl(args.file):
-        try:
-            got = evaluate(record)
-        except InputError as exc:
-            raise InputError(f"{args.file}:{number}: {exc}") from None
-        report.add(str(record.get("id", f"line {number}")), compare(record, got))
-    return report.finish()
+    return verify_file(args.file, out=out).status
 
 
 def _follows(args: argparse.Namespace, out: TextIO | None = None) -> int:

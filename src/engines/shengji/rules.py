@@ -4,7 +4,7 @@ Every function takes cards as token lists / strings (``"S10 S10 HA"``) or as
 count vectors, and a :class:`TrumpContext`; input is validated here (errors
 are :class:`~engines.shengji.cards.ShengjiInputError`) and the work is done by
 the Numba kernels of :mod:`solvers.shengji`.  The rules are those of
-``shared/rules/shengji.md``; where other implementations differ, a policy
+``docs/rules/shengji.md``; where other implementations differ, a policy
 enum selects the variant and its default is the rules document.
 
 Example:

@@ -2,7 +2,9 @@
 
 Each record kind maps to one engine call; :func:`evaluate` returns the
 engine's answer in the record's ``expected`` format and :func:`compare` the
-differing fields, which ``qipai shengji verify`` and ``check`` print.
+differing fields, which ``qipai shengji check`` prints; :func:`record_mismatches`
+and :func:`verify_file` are the common verify entry points
+(``docs/architecture.md``, "Verify") behind ``qipai shengji verify``.
 
 Example:
     >>> evaluate({"kind": "is_tractor", "level": "10", "trump": "H",
@@ -12,9 +14,12 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
+import sys
+from pathlib import Path
+from typing import Any, TextIO
 
-from engines.shengji.cards import ShengjiInputError
+from engines.errors import InputError
+from engines.shengji.errors import ShengjiInputError
 from engines.shengji.rules import (
     TrumpContext,
     check_throw,
@@ -25,7 +30,7 @@ from engines.shengji.rules import (
     score_round,
     trick_winner,
 )
-from engines.verify import Mismatch
+from engines.verify import Mismatch, VerifyReport, read_jsonl
 
 KINDS = (
     "is_tractor",
@@ -110,3 +115,28 @@ def compare(record: dict[str, Any], got: Any) -> list[Mismatch]:
     if _norm(expected) != _norm(got):
         return [Mismatch(rid, "expected", expected, got)]
     return []
+
+
+def record_mismatches(record: dict[str, Any]) -> list[Mismatch]:
+    """The fields where the engine's answer differs from the record's ``expected``."""
+    return compare(record, evaluate(record))
+
+
+def verify_file(
+    path: str | Path, *, threads: int | None = None, out: TextIO | None = None
+) -> VerifyReport:
+    """Check every record of a JSON Lines file, printing differences and the summary line.
+
+    ``threads`` is accepted for the common ``verify`` signature (records are
+    answered one by one).  A malformed record raises :class:`ShengjiInputError`
+    naming the file and line.
+    """
+    report = VerifyReport(out=out or sys.stdout)
+    for number, record in read_jsonl(path):
+        try:
+            got = evaluate(record)
+        except InputError as exc:
+            raise ShengjiInputError(f"{path}:{number}: {exc}") from None
+        report.add(str(record.get("id", f"line {number}")), compare(record, got))
+    report.finish()
+    return report

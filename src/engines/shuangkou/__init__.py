@@ -9,6 +9,8 @@ and matches), :mod:`~engines.shuangkou.endgame` (exact solver),
 :mod:`~engines.shuangkou.conformance` (the section 12 case format).
 
 Names are imported lazily so that ``qipai --help`` does not load Numba.
+The rules are ``docs/rules/shuangkou.md``; "section N" anywhere in this
+package (and in :mod:`solvers.shuangkou`) is a section of that document.
 
 Example:
     >>> from engines.shuangkou import classify

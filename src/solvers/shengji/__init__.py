@@ -4,7 +4,8 @@ Cards are integers 0–53 (:mod:`solvers.shengji.tables`); hands, leads and
 plays are count vectors of length 54.  Kernels never validate or parse: the
 engine (:mod:`engines.shengji`) checks input before calling them.  Every
 kernel is ``njit(cache=True)``; batch forms take stacked context tables and a
-per-row context index.
+per-row context index.  "Section N" in these modules is a section of the
+rules, ``docs/rules/shengji.md``.
 """
 
 from solvers.shengji._follow import (
