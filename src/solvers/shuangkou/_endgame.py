@@ -8,10 +8,10 @@ lies in [-P2, P2]; its sign says which side finishes first, and ``P2`` (or
 
 A node is the four hands, the first finisher (-1 before anyone finished), and
 the trick state: the seat on turn, whether it leads, and otherwise the last
-play's code, its player and the passes since.  The search is recursive;
-moves of each node live on one shared stack array (``stack``), so memory is
+play's code, its player and the passes since.  Moves of each node live on one shared stack array (``stack``), so memory is
 bounded by its capacity: a search that would overflow it stops and reports it
-in ``stats[1]`` instead of crashing.  The transposition table stores a lower
+in ``stats[1]`` instead of crashing; so does a search that exceeds the node
+limit ``stats[2]`` (0: none).  The transposition table stores a lower
 and an upper bound per 64-bit Zobrist key, always replacing.
 """
 
@@ -25,7 +25,8 @@ from solvers.shuangkou._plays import count_plays, enumerate_plays
 from solvers.shuangkou._trick import round_over, side0_points, trick_next
 
 NODES = 0
-OVERFLOW = 1
+OVERFLOW = 1  # 1: the move stack is full; 2: the node limit was reached
+NODE_LIMIT = 2
 TT_BITS_DEFAULT = 20
 
 
@@ -95,104 +96,194 @@ def _order_moves(stack, base, n, hand_size, order):
             j -= 1
 
 
+MAX_DEPTH = 1024  # one action per frame: at most 108 plays, each followed by 3 passes
+
+
+@njit(cache=True)
+def _apply(hand, play, sign):
+    for r in range(15):
+        for s in range(4):
+            hand[r, s] += sign * play[r, s]
+
+
 @njit(cache=True)
 def search(hands, first, to_move, leading, last_code, last_player, passes, sf_bomb, points,
            alpha, beta, tt_keys, tt_lower, tt_upper, zobrist, stack, sp, stats):
     """Side 0's points under best play from this node, searched in (alpha, beta)
     fail-soft: a result at or below alpha is an upper bound, at or above beta a
-    lower bound.  ``sp`` is the first free row of ``stack``."""
-    stats[NODES] += 1
-    if stats[OVERFLOW]:
-        return 0
-    key = _key(hands, zobrist, first, to_move, leading, last_code, last_player, passes)
-    slot = key & np.uint64(tt_keys.shape[0] - 1)
-    stored = tt_keys[slot] == key
-    if stored:
-        lower = tt_lower[slot]
-        upper = tt_upper[slot]
-        if lower >= beta or lower == upper:
-            return lower
-        if upper <= alpha:
-            return upper
-        alpha = max(alpha, lower)
-        beta = min(beta, upper)
-    maximise = (to_move & 1) == 0
-    previous = 0 if leading else last_code
-    n = count_plays(hands[to_move], previous, sf_bomb)
-    if sp + n > stack.shape[0]:
-        stats[OVERFLOW] = 1
-        return 0
-    enumerate_plays(hands[to_move], previous, sf_bomb, stack[sp:sp + n])
-    order = np.empty(n, dtype=np.int64)
-    hand_size = _cards(hands[to_move])
-    _order_moves(stack, sp, n, hand_size, order)
-    holding = holding_mask(hands)
-    best = -1000 if maximise else 1000
-    a = alpha
-    b = beta
-    partner_last = (not leading) and last_player == ((to_move + 2) & 3)
-    total = n if leading else n + 1
-    for t in range(total):
-        # Responding: pass first after a partner's play, last otherwise.
-        if leading:
-            i = t
-        elif partner_last:
-            i = t - 1
+    lower bound.  ``sp`` is the first free row of ``stack``.
+
+    Iterative (an explicit frame per depth) rather than recursive: Numba cannot
+    reload a cached recursive function safely.
+    """
+    f_first = np.empty(MAX_DEPTH, np.int64)
+    f_move = np.empty(MAX_DEPTH, np.int64)
+    f_leading = np.empty(MAX_DEPTH, np.bool_)
+    f_code = np.empty(MAX_DEPTH, np.int64)
+    f_last = np.empty(MAX_DEPTH, np.int64)
+    f_passes = np.empty(MAX_DEPTH, np.int64)
+    f_alpha = np.empty(MAX_DEPTH, np.int64)
+    f_beta = np.empty(MAX_DEPTH, np.int64)
+    f_a = np.empty(MAX_DEPTH, np.int64)
+    f_b = np.empty(MAX_DEPTH, np.int64)
+    f_best = np.empty(MAX_DEPTH, np.int64)
+    f_t = np.empty(MAX_DEPTH, np.int64)
+    f_n = np.empty(MAX_DEPTH, np.int64)
+    f_sp = np.empty(MAX_DEPTH, np.int64)
+    f_key = np.empty(MAX_DEPTH, np.uint64)
+    f_stored = np.empty(MAX_DEPTH, np.bool_)
+    f_applied = np.empty(MAX_DEPTH, np.int64)  # stack row of the play being searched, -1: pass
+    order = np.empty(stack.shape[0], np.int64)
+
+    d = 0
+    f_first[0] = first
+    f_move[0] = to_move
+    f_leading[0] = leading
+    f_code[0] = last_code
+    f_last[0] = last_player
+    f_passes[0] = passes
+    f_alpha[0] = alpha
+    f_beta[0] = beta
+    f_sp[0] = sp
+    entering = True
+    value = 0
+    while True:
+        if entering:
+            # A new node at depth d: probe the table, generate and order the moves.
+            entering = False
+            stats[NODES] += 1
+            if stats[NODE_LIMIT] > 0 and stats[NODES] > stats[NODE_LIMIT]:
+                stats[OVERFLOW] = 2
+                return 0
+            mover = f_move[d]
+            key = _key(hands, zobrist, f_first[d], mover, f_leading[d], f_code[d], f_last[d],
+                       f_passes[d])
+            slot = key & np.uint64(tt_keys.shape[0] - 1)
+            f_key[d] = key
+            f_stored[d] = tt_keys[slot] == key
+            a = f_alpha[d]
+            b = f_beta[d]
+            done = False
+            if f_stored[d]:
+                lower = tt_lower[slot]
+                upper = tt_upper[slot]
+                if lower >= b or lower == upper:
+                    value = lower
+                    done = True
+                elif upper <= a:
+                    value = upper
+                    done = True
+                else:
+                    a = max(a, lower)
+                    b = min(b, upper)
+            if not done:
+                f_alpha[d] = a
+                f_beta[d] = b
+                f_a[d] = a
+                f_b[d] = b
+                previous = 0 if f_leading[d] else f_code[d]
+                base = f_sp[d]
+                n = count_plays(hands[mover], previous, sf_bomb)
+                if base + n > stack.shape[0] or d + 1 >= MAX_DEPTH:
+                    stats[OVERFLOW] = 1
+                    return 0
+                enumerate_plays(hands[mover], previous, sf_bomb, stack[base:base + n])
+                _order_moves(stack, base, n, _cards(hands[mover]), order[base:base + n])
+                f_n[d] = n
+                f_t[d] = 0
+                f_best[d] = -1000 if (mover & 1) == 0 else 1000
+                f_applied[d] = -1
         else:
-            i = t if t < n else -1
-        if i < 0:
-            nxt, leads, _ = trick_next(holding, last_player, passes + 1)
-            value = search(hands, first, nxt, leads, last_code, last_player, passes + 1,
-                           sf_bomb, points, a, b, tt_keys, tt_lower, tt_upper, zobrist, stack,
-                           sp + n, stats)
-        else:
-            play = stack[sp + order[i]]
-            hand = hands[to_move]
-            for r in range(15):
-                for s in range(4):
-                    hand[r, s] -= play[r, s]
-            new_first = first
-            new_holding = holding
-            if _cards(hand) == 0:
-                new_holding = holding & ~(1 << to_move)
-                if first < 0:
-                    new_first = to_move
-            if round_over(new_holding):
-                value = side0_points(new_first, new_holding, points)
+            done = False
+        if not done:
+            # Try the next move of depth d, or finish the node.
+            mover = f_move[d]
+            n = f_n[d]
+            total = n if f_leading[d] else n + 1
+            t = f_t[d]
+            if t >= total or f_a[d] >= f_b[d]:
+                value = f_best[d]
+                slot = f_key[d] & np.uint64(tt_keys.shape[0] - 1)
+                if not f_stored[d]:
+                    tt_keys[slot] = f_key[d]
+                    tt_lower[slot] = -1000
+                    tt_upper[slot] = 1000
+                if value <= f_alpha[d]:
+                    tt_upper[slot] = min(tt_upper[slot], value)
+                elif value >= f_beta[d]:
+                    tt_lower[slot] = max(tt_lower[slot], value)
+                else:
+                    tt_lower[slot] = value
+                    tt_upper[slot] = value
             else:
-                code = classify(play, sf_bomb)
-                nxt, leads, _ = trick_next(new_holding, to_move, 0)
-                value = search(hands, new_first, nxt, leads, code, to_move, 0, sf_bomb, points,
-                               a, b, tt_keys, tt_lower, tt_upper, zobrist, stack, sp + n, stats)
-            for r in range(15):
-                for s in range(4):
-                    hand[r, s] += play[r, s]
-        if maximise:
-            if value > best:
-                best = value
-            if best > a:
-                a = best
+                f_t[d] = t + 1
+                # Responding: pass first after a partner's play, last otherwise.
+                if f_leading[d]:
+                    i = t
+                elif f_last[d] == ((mover + 2) & 3):
+                    i = t - 1
+                else:
+                    i = t if t < n else -1
+                holding = holding_mask(hands)
+                e = d + 1
+                f_sp[e] = f_sp[d] + n
+                f_alpha[e] = f_a[d]
+                f_beta[e] = f_b[d]
+                if i < 0:
+                    nxt, leads, _ = trick_next(holding, f_last[d], f_passes[d] + 1)
+                    f_applied[d] = -1
+                    f_first[e] = f_first[d]
+                    f_move[e] = nxt
+                    f_leading[e] = leads
+                    f_code[e] = f_code[d]
+                    f_last[e] = f_last[d]
+                    f_passes[e] = f_passes[d] + 1
+                    d = e
+                    entering = True
+                    continue
+                row = f_sp[d] + order[f_sp[d] + i]
+                play = stack[row]
+                _apply(hands[mover], play, -1)
+                new_first = f_first[d]
+                new_holding = holding
+                if _cards(hands[mover]) == 0:
+                    new_holding = holding & ~(1 << mover)
+                    if new_first < 0:
+                        new_first = mover
+                if round_over(new_holding):
+                    value = side0_points(new_first, new_holding, points)
+                    _apply(hands[mover], play, 1)
+                    f_applied[d] = -2  # already undone: only fold the value in
+                    d = e  # fold below as if the child returned
+                else:
+                    f_applied[d] = row
+                    nxt, leads, _ = trick_next(new_holding, mover, 0)
+                    f_first[e] = new_first
+                    f_move[e] = nxt
+                    f_leading[e] = leads
+                    f_code[e] = classify(play, sf_bomb)
+                    f_last[e] = mover
+                    f_passes[e] = 0
+                    d = e
+                    entering = True
+                    continue
+        # ``value`` is the result of depth d: return it to the parent.
+        if d == 0:
+            return value
+        d -= 1
+        mover = f_move[d]
+        if f_applied[d] >= 0:
+            _apply(hands[mover], stack[f_applied[d]], 1)
+        if (mover & 1) == 0:
+            if value > f_best[d]:
+                f_best[d] = value
+            if f_best[d] > f_a[d]:
+                f_a[d] = f_best[d]
         else:
-            if value < best:
-                best = value
-            if best < b:
-                b = best
-        if a >= b:
-            break
-    if stats[OVERFLOW]:
-        return 0
-    if not stored:
-        tt_keys[slot] = key
-        tt_lower[slot] = -1000
-        tt_upper[slot] = 1000
-    if best <= alpha:
-        tt_upper[slot] = min(tt_upper[slot], best)
-    elif best >= beta:
-        tt_lower[slot] = max(tt_lower[slot], best)
-    else:
-        tt_lower[slot] = best
-        tt_upper[slot] = best
-    return best
+            if value < f_best[d]:
+                f_best[d] = value
+            if f_best[d] < f_b[d]:
+                f_b[d] = f_best[d]
 
 
 def new_table(bits: int = TT_BITS_DEFAULT) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -203,7 +203,7 @@ def enumerate_plays(hand, previous, sf_bomb, out):
     when 0) into ``out`` (``(capacity, 15, 4)``, capacity at least
     :func:`count_plays`); return the number written."""
     pos = 0
-    opts = np.zeros((81, 4), dtype=np.int64)
+    opts = np.empty((81, 4), dtype=np.int64)
     for r in range(15):
         for m in range(1, 9):
             code = make_code(_ONE_RANK_TYPES[m], m, r)
@@ -224,8 +224,8 @@ def enumerate_plays(hand, previous, sf_bomb, out):
         out[pos, 13, 0] = 2
         out[pos, 14, 0] = 2
         pos += 1
-    window_opts = np.zeros((SEQUENCE_TOP + 1, 4, 19, 4), dtype=np.int64)
-    nopts = np.zeros((SEQUENCE_TOP + 1, 4), dtype=np.int64)
+    window_opts = np.empty((SEQUENCE_TOP + 1, 4, 19, 4), dtype=np.int64)
+    nopts = np.empty((SEQUENCE_TOP + 1, 4), dtype=np.int64)
     for r in range(SEQUENCE_TOP + 1):
         for w in range(1, 4):
             nopts[r, w] = _rank_options(hand, r, w, window_opts[r, w])

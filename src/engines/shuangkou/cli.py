@@ -1,0 +1,291 @@
+"""``qipai shuangkou …`` commands: play, check, verify, follows, solve.
+
+Examples::
+
+    qipai shuangkou play --seed 1                        # one round, action by action
+    qipai shuangkou play --seed 1 -n 10 -p heuristic,random,heuristic,random --match
+    qipai shuangkou check position.json                  # one conformance-format question
+    qipai shuangkou verify cases.jsonl                   # every record; exit 1 on a difference
+    qipai shuangkou follows --hand "S3 H3 D3 S4 S5 S6 S7 HA" --previous C10
+    qipai shuangkou solve --hands "S3 S4|H9|SQ SK|S8 S8" --leader 0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from engines.errors import InputError
+
+
+def _policy_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--straight-flush",
+        choices=("bomb", "straight"),
+        default="bomb",
+        help="a one-suit straight is a bomb (rules, default) or a plain straight",
+    )
+    p.add_argument(
+        "--points",
+        default="3,2,1",
+        help="points of the winning side when the partner finishes 2nd,3rd,4th (default 3,2,1)",
+    )
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the shuangkou commands to the ``qipai shuangkou`` group."""
+    p = subparsers.add_parser(
+        "play",
+        help="play rounds (or a match) with computer players, action by action",
+        description="Deal and play 双扣 rounds with computer players and print them.",
+    )
+    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    p.add_argument(
+        "-p",
+        "--players",
+        default="heuristic,random,heuristic,random",
+        help="player types for seats 0–3, comma separated (random, heuristic), or one for all",
+    )
+    p.add_argument("-n", "--rounds", type=int, default=1, help="rounds to play (default 1)")
+    p.add_argument(
+        "--match",
+        action="store_true",
+        help="chain the rounds as a match (first leader: previous first finisher, or random "
+        "after a double win) and print the running points",
+    )
+    p.add_argument("-f", "--format", choices=("text", "json"), default="text")
+    p.add_argument("-o", "--output", help="write to this file instead of standard output")
+    _policy_args(p)
+    p.set_defaults(func=_play)
+
+    c = subparsers.add_parser(
+        "check",
+        help="answer one position question (conformance case format)",
+        description=(
+            "Read one JSON object in the conformance format (kind classify, beats, "
+            "legal_responses_count, trick_next, round_result or round_replay) and print the "
+            "answer; when it has an 'expected' field, say whether they agree (exit 1 if not)."
+        ),
+    )
+    c.add_argument("position", help="JSON file ('-' for stdin)")
+    c.set_defaults(func=_check)
+
+    v = subparsers.add_parser(
+        "verify",
+        help="check every record of a conformance JSON Lines file",
+        description="Recompute every record and print each mismatch and a summary line.",
+    )
+    v.add_argument("file", help="JSON Lines file in the conformance format")
+    v.set_defaults(func=_verify)
+
+    f = subparsers.add_parser(
+        "follows",
+        help="list the legal plays of a hand (answering a previous play, or leading)",
+        description="Count and list every distinct legal play (section 6.3) of HAND.",
+    )
+    f.add_argument("--hand", required=True, help="the player's cards, e.g. 'S3 H3 D3 S4 S5'")
+    f.add_argument("--previous", help="the last play of the trick (omit when leading)")
+    f.add_argument("--limit", type=int, default=50, help="print at most this many (default 50)")
+    _policy_args(f)
+    f.set_defaults(func=_follows)
+
+    s = subparsers.add_parser(
+        "solve",
+        help="solve an end-game exactly (all hands known)",
+        description=(
+            "Best play for both sides from a position with every hand known: side 0's "
+            "points, whether the side on move forces a double win, every action's value "
+            "and a principal variation."
+        ),
+    )
+    s.add_argument("--hands", required=True, help="four hands separated by '|' (empty: out)")
+    s.add_argument("--leader", type=int, required=True, help="the seat leading the trick")
+    s.add_argument("--finished", default="", help="seats already out, in order, e.g. '2'")
+    s.add_argument(
+        "--actions", default="", help="actions already made in this trick, separated by '|'"
+    )
+    s.add_argument("--node-limit", type=int, default=50_000_000, help="give up past this many")
+    s.add_argument("-f", "--format", choices=("text", "json"), default="text")
+    _policy_args(s)
+    s.set_defaults(func=_solve)
+
+
+def _policy(args: argparse.Namespace):
+    from engines.shuangkou.rules import Policy
+
+    try:
+        points = tuple(int(x) for x in args.points.split(","))
+    except ValueError:
+        raise InputError(f"--points: expected three integers like 3,2,1, got {args.points!r}")
+    return Policy(args.straight_flush, points)  # type: ignore[arg-type]
+
+
+def _open_output(args: argparse.Namespace, out: TextIO | None):
+    if out is not None or not getattr(args, "output", None):
+        return out or sys.stdout, False
+    try:
+        return open(args.output, "w", encoding="utf-8"), True  # noqa: SIM115
+    except OSError as exc:
+        raise InputError(f"{args.output}: cannot write: {exc.strerror}") from exc
+
+
+def _play(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from engines.shuangkou.cards import format_cards
+    from engines.shuangkou.game import play_round
+    from engines.shuangkou.players import make_player
+
+    if args.rounds < 1:
+        raise InputError(f"--rounds: expected at least 1, got {args.rounds}")
+    names = [n.strip() for n in args.players.split(",") if n.strip()]
+    if len(names) == 1:
+        names *= 4
+    if len(names) != 4:
+        raise InputError(f"--players: expected 1 or 4 names, got {len(names)}")
+    policy = _policy(args)
+    rng = random.Random(args.seed)
+    players = [make_player(n, random.Random(args.seed * 4 + i)) for i, n in enumerate(names)]
+    handle, close = _open_output(args, out)
+    try:
+        totals = [0, 0]
+        leader = None
+        for i in range(args.rounds):
+            rec = play_round(players, rng, leader if args.match else None, policy)
+            totals = [totals[0] + rec.result.points[0], totals[1] + rec.result.points[1]]
+            leader = rec.result.next_leader
+            if args.format == "json":
+                print(json.dumps(rec.as_dict()), file=handle)
+                continue
+            if args.rounds > 1:
+                print(f"=== round {i + 1} ===", file=handle)
+            print("players: " + ", ".join(f"{s}={n}" for s, n in enumerate(names)), file=handle)
+            for seat in range(4):
+                print(f"seat {seat}: {format_cards(rec.hands[seat])}", file=handle)
+            print(f"seat {rec.leader} leads", file=handle)
+            for seat, cards in rec.actions:
+                print(f"  {seat}: {'pass' if cards is None else format_cards(cards)}", file=handle)
+            res = rec.result
+            print(
+                f"finishing order {list(res.order)}; side {res.winning_side} wins"
+                f"{' (双扣, double win)' if res.double_win else ''}; points {list(res.points)}",
+                file=handle,
+            )
+            if args.match:
+                print(f"match points so far {totals}", file=handle)
+    finally:
+        if close:
+            handle.close()
+    return 0
+
+
+def _read_position(path: str) -> dict[str, Any]:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot open: {exc.strerror}") from exc
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: not valid JSON: {exc.msg} (line {exc.lineno})") from exc
+    if not isinstance(obj, dict):
+        raise InputError(f"{path}: expected a JSON object, got {type(obj).__name__}")
+    return obj
+
+
+def _check(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from engines.shuangkou.conformance import answer, compare
+
+    out = out or sys.stdout
+    record = _read_position(args.position)
+    try:
+        got = answer(record)
+        diffs = compare(record) if "expected" in record else []
+    except InputError as exc:
+        raise InputError(f"{args.position}: {exc}") from None
+    print(json.dumps({"kind": record.get("kind"), "answer": got}, ensure_ascii=False), file=out)
+    if "expected" in record:
+        for d in diffs:
+            print(d, file=out)
+        print("agrees with expected" if not diffs else "differs from expected", file=out)
+        return 1 if diffs else 0
+    return 0
+
+
+def _verify(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from engines.shuangkou.conformance import compare
+    from engines.verify import VerifyReport, read_jsonl
+
+    report = VerifyReport(out=out or sys.stdout)
+    for number, record in read_jsonl(args.file):
+        try:
+            diffs = compare(record)
+        except InputError as exc:
+            raise InputError(f"{args.file}:{number}: {exc}") from None
+        report.add(str(record.get("id", f"line {number}")), diffs)
+    return report.finish()
+
+
+def _follows(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from engines.shuangkou.rules import legal_plays
+
+    out = out or sys.stdout
+    if args.limit < 0:
+        raise InputError(f"--limit: expected ≥ 0, got {args.limit}")
+    plays = legal_plays(args.hand, args.previous, _policy(args))
+    total = plays.count()
+    what = "lead" if plays.leading else "beating play"
+    print(f"{total} {what}{'s' if total != 1 else ''}"
+          + ("" if plays.leading else f" ({total + 1} legal responses with pass)"), file=out)
+    for name, n in sorted(plays.by_type().items()):
+        print(f"  {name}: {n}", file=out)
+    for i, play in enumerate(plays):
+        if i >= args.limit:
+            print(f"… {total - args.limit} more", file=out)
+            break
+        print(" ".join(play), file=out)
+    return 0
+
+
+def _solve(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from engines.shuangkou.endgame import solve_endgame
+    from engines.shuangkou.game import Round
+
+    out = out or sys.stdout
+    hands = [h.strip() for h in args.hands.split("|")]
+    if len(hands) != 4:
+        raise InputError(f"--hands: expected four hands separated by '|', got {len(hands)}")
+    try:
+        finished = [int(x) for x in args.finished.replace(",", " ").split()]
+    except ValueError:
+        raise InputError(f"--finished: expected seats like '2 0', got {args.finished!r}")
+    game = Round(hands, args.leader, finished, _policy(args))
+    for action in [a.strip() for a in args.actions.split("|") if a.strip()]:
+        game.play(action)
+    res = solve_endgame(game, node_limit=args.node_limit)
+    show = lambda a: a if isinstance(a, str) else " ".join(a)  # noqa: E731
+    if args.format == "json":
+        print(json.dumps({
+            "points": res.points,
+            "winning_side": list(res.winning_side),
+            "to_move": res.to_move,
+            "double_win": res.double_win,
+            "best_play": res.best_play,
+            "actions": [{"action": a, "points": v} for a, v in res.action_values],
+            "line": [[s, a] for s, a in res.line],
+            "finishing_order": res.finishing_order,
+            "nodes": res.nodes,
+        }, ensure_ascii=False), file=out)
+        return 0
+    side = "side 0 (seats 0, 2)" if res.winning_side[0] == 0 else "side 1 (seats 1, 3)"
+    print(f"seat {res.to_move} to move; under best play {side} finishes first; "
+          f"side 0 points {res.points:+d}", file=out)
+    print(f"side on move can force a double win: {'yes' if res.double_win else 'no'}", file=out)
+    print(f"best play: {show(res.best_play)}", file=out)
+    for action, value in res.action_values:
+        print(f"  {show(action)}: {value:+d}", file=out)
+    print("line: " + "; ".join(f"{s}: {show(a)}" for s, a in res.line), file=out)
+    print(f"finishing order {res.finishing_order}; {res.nodes} nodes", file=out)
+    return 0
