@@ -53,6 +53,11 @@ GAMES: tuple[Game, ...] = (
         "升级 / Shengji / Tractor: follow legality, throws, trick winners, full rounds",
     ),
     Game(
+        "shuangkou",
+        "双扣 / Shuangkou",
+        "双扣 / Shuangkou: combinations, legal plays, rounds, exact end-game solver",
+    ),
+    Game(
         "events",
         "Bridge events",
         "bridge events: board scoring, weekly Rate, 贴点赛, team matches, ladder, pairs and Swiss",

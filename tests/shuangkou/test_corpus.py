@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engines.shuangkou.conformance import compare
+from engines.shuangkou.verify import record_mismatches
 
 CASES = Path(__file__).parent.parent / "data" / "shuangkou" / "cases.jsonl"
 RECORDS = [json.loads(line) for line in CASES.read_text().splitlines() if line.strip()]
@@ -23,4 +23,4 @@ def test_corpus_is_complete():
 
 @pytest.mark.parametrize("record", RECORDS, ids=[r["id"] for r in RECORDS])
 def test_case(record):
-    assert compare(record) == []
+    assert record_mismatches(record) == []

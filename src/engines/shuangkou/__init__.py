@@ -3,10 +3,10 @@
 Modules: :mod:`~engines.shuangkou.cards` (card text and count arrays, named
 errors), :mod:`~engines.shuangkou.rules` (``classify``, ``beats``,
 ``legal_plays``, ``legal_responses_count``, ``trick_next``, ``round_result``,
-``Policy``), :mod:`~engines.shuangkou.batch` (array-in, array-out forms),
+``Policy``), :mod:`~engines.shuangkou.arrays` (array-in, array-out forms),
 :mod:`~engines.shuangkou.game` and :mod:`~engines.shuangkou.players` (rounds
 and matches), :mod:`~engines.shuangkou.endgame` (exact solver),
-:mod:`~engines.shuangkou.conformance` (the section 12 case format).
+:mod:`~engines.shuangkou.verify` (the section 12 case format).
 
 Names are imported lazily so that ``qipai --help`` does not load Numba.
 The rules are ``docs/rules/shuangkou.md``; "section N" anywhere in this
@@ -20,22 +20,21 @@ Example:
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from engines.lazy import lazy_exports
 
 _EXPORTS = {
     "Card": "cards",
-    "ShuangkouInputError": "cards",
-    "CardTextError": "cards",
-    "ThirdCopyError": "cards",
-    "FifthJokerError": "cards",
-    "DealError": "cards",
+    "ShuangkouInputError": "errors",
+    "CardTextError": "errors",
+    "ThirdCopyError": "errors",
+    "FifthJokerError": "errors",
+    "DealError": "errors",
     "parse_cards": "cards",
     "card_names": "cards",
     "format_cards": "cards",
     "Policy": "rules",
     "StraightFlushPolicy": "rules",
-    "NotACombinationError": "rules",
+    "NotACombinationError": "errors",
     "Combination": "rules",
     "LegalPlays": "rules",
     "Turn": "rules",
@@ -47,28 +46,30 @@ _EXPORTS = {
     "trick_next": "rules",
     "round_result": "rules",
     "Round": "game",
-    "IllegalPlayError": "game",
+    "IllegalPlayError": "errors",
+    "SearchLimitError": "errors",
     "play_round": "game",
     "play_match": "game",
     "RandomPlayer": "players",
     "HeuristicPlayer": "players",
     "EndgameResult": "endgame",
     "solve_endgame": "endgame",
+    "classify_many": "arrays",
+    "beats_many": "arrays",
+    "count_plays_many": "arrays",
+    "enumerate_plays_many": "arrays",
+    "trick_next_many": "arrays",
 }
 
 __all__ = [*sorted(_EXPORTS), "warmup"]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'engines.shuangkou' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"engines.shuangkou.{module}"), name)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 
 def warmup() -> None:
     """Load (or compile, on first use) every kernel, so later calls pay no JIT time."""
-    from engines.shuangkou import batch, rules
+    from engines.shuangkou import arrays, endgame, game, rules
 
     hand = "S3 H3 D3 S4 S5 S6 S7 HA S8 S8 H8 LJ LJ BJ BJ"
     rules.classify(hand)
@@ -78,4 +79,5 @@ def warmup() -> None:
     view.by_type()
     list(view)
     rules.trick_next([0, 1, 2, 3], 0, [1])
-    batch.warmup()
+    arrays.warmup()
+    endgame.solve_endgame(game.Round([["S3", "S4"], ["H9"], ["SQ"], ["S8"]], leader=0), tt_bits=10)

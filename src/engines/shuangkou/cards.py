@@ -15,7 +15,7 @@ Example:
     >>> parse_cards("S3 S3 S3")
     Traceback (most recent call last):
     ...
-    engines.shuangkou.cards.ThirdCopyError: cards: S3 appears 3 times; each card exists ...
+    engines.shuangkou.errors.ThirdCopyError: cards: S3 appears 3 times; each card exists ...
 """
 
 from __future__ import annotations
@@ -26,7 +26,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engines.errors import InputError
+from engines.shuangkou.errors import (
+    CardTextError,
+    DealError,
+    FifthJokerError,
+    ShuangkouInputError,
+    ThirdCopyError,
+)
 
 RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "LJ", "BJ")
 SUITS = "SHDC"
@@ -34,26 +40,6 @@ RANK_VALUE = {name: value for value, name in enumerate(RANKS)}
 SMALL_JOKER, BIG_JOKER = 13, 14
 
 CardsLike = str | Iterable[str] | Iterable["Card"] | np.ndarray
-
-
-class ShuangkouInputError(InputError):
-    """Base class of the 双扣 input errors."""
-
-
-class CardTextError(ShuangkouInputError):
-    """A token that is not a card (quoted in the message)."""
-
-
-class ThirdCopyError(ShuangkouInputError):
-    """A card appears more than twice: the two decks hold two copies of each."""
-
-
-class FifthJokerError(ThirdCopyError):
-    """More than four jokers: the two decks hold ``LJ LJ BJ BJ``."""
-
-
-class DealError(ShuangkouInputError):
-    """Hands that cannot come from one double deck (too many copies, wrong sizes)."""
 
 
 @dataclass(frozen=True, order=True)

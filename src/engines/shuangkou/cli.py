@@ -3,7 +3,7 @@
 Examples::
 
     qipai shuangkou play --seed 1                        # one round, action by action
-    qipai shuangkou play --seed 1 -n 10 -p heuristic,random,heuristic,random --match
+    qipai shuangkou play --seed 1 -n 10 -p heuristic,random,heuristic,random --match --json
     qipai shuangkou check position.json                  # one conformance-format question
     qipai shuangkou verify cases.jsonl                   # every record; exit 1 on a difference
     qipai shuangkou follows --hand "S3 H3 D3 S4 S5 S6 S7 HA" --previous C10
@@ -19,6 +19,14 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from engines.cliargs import (
+    add_count_flag,
+    add_json_flag,
+    add_output_flag,
+    add_players_flag,
+    add_seed_flag,
+    open_output,
+)
 from engines.errors import InputError
 
 
@@ -43,22 +51,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="play rounds (or a match) with computer players, action by action",
         description="Deal and play 双扣 rounds with computer players and print them.",
     )
-    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    p.add_argument(
-        "-p",
-        "--players",
-        default="heuristic,random,heuristic,random",
-        help="player types for seats 0–3, comma separated (random, heuristic), or one for all",
-    )
-    p.add_argument("-n", "--rounds", type=int, default=1, help="rounds to play (default 1)")
+    add_seed_flag(p, default=1)
+    add_players_flag(p, "heuristic,random,heuristic,random", ("random", "heuristic"))
+    add_count_flag(p, 1, "rounds", dest="rounds")
     p.add_argument(
         "--match",
         action="store_true",
         help="chain the rounds as a match (first leader: previous first finisher, or random "
         "after a double win) and print the running points",
     )
-    p.add_argument("-f", "--format", choices=("text", "json"), default="text")
-    p.add_argument("-o", "--output", help="write to this file instead of standard output")
+    add_json_flag(p, "one JSON object per round (JSON Lines)")
+    add_output_flag(p)
     _policy_args(p)
     p.set_defaults(func=_play)
 
@@ -109,7 +112,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--actions", default="", help="actions already made in this trick, separated by '|'"
     )
     s.add_argument("--node-limit", type=int, default=50_000_000, help="give up past this many")
-    s.add_argument("-f", "--format", choices=("text", "json"), default="text")
+    add_json_flag(s)
     _policy_args(s)
     s.set_defaults(func=_solve)
 
@@ -120,22 +123,13 @@ def _policy(args: argparse.Namespace):
     try:
         points = tuple(int(x) for x in args.points.split(","))
     except ValueError:
-        raise InputError(f"--points: expected three integers like 3,2,1, got {args.points!r}")
+        raise InputError(
+            f"--points: expected three integers like 3,2,1, got {args.points!r}"
+        ) from None
     return Policy(args.straight_flush, points)  # type: ignore[arg-type]
 
 
-def _open_output(args: argparse.Namespace, out: TextIO | None):
-    if out is not None or not getattr(args, "output", None):
-        return out or sys.stdout, False
-    try:
-        return open(args.output, "w", encoding="utf-8"), True  # noqa: SIM115
-    except OSError as exc:
-        raise InputError(f"{args.output}: cannot write: {exc.strerror}") from exc
-
-
 def _play(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from engines.shuangkou.cards import format_cards
-    from engines.shuangkou.game import play_round
     from engines.shuangkou.players import make_player
 
     if args.rounds < 1:
@@ -148,36 +142,44 @@ def _play(args: argparse.Namespace, out: TextIO | None = None) -> int:
     policy = _policy(args)
     rng = random.Random(args.seed)
     players = [make_player(n, random.Random(args.seed * 4 + i)) for i, n in enumerate(names)]
-    handle, close = _open_output(args, out)
-    try:
-        totals = [0, 0]
-        leader = None
-        for i in range(args.rounds):
-            rec = play_round(players, rng, leader if args.match else None, policy)
-            totals = [totals[0] + rec.result.points[0], totals[1] + rec.result.points[1]]
-            leader = rec.result.next_leader
-            if args.format == "json":
-                print(json.dumps(rec.as_dict()), file=handle)
-                continue
-            if args.rounds > 1:
-                print(f"=== round {i + 1} ===", file=handle)
-            print("players: " + ", ".join(f"{s}={n}" for s, n in enumerate(names)), file=handle)
-            for seat in range(4):
-                print(f"seat {seat}: {format_cards(rec.hands[seat])}", file=handle)
-            print(f"seat {rec.leader} leads", file=handle)
-            for seat, cards in rec.actions:
-                print(f"  {seat}: {'pass' if cards is None else format_cards(cards)}", file=handle)
-            res = rec.result
-            print(
-                f"finishing order {list(res.order)}; side {res.winning_side} wins"
-                f"{' (双扣, double win)' if res.double_win else ''}; points {list(res.points)}",
-                file=handle,
-            )
-            if args.match:
-                print(f"match points so far {totals}", file=handle)
-    finally:
-        if close:
-            handle.close()
+    if out is not None:
+        return _play_to(args, names, policy, players, rng, out)
+    with open_output(args.output) as handle:
+        return _play_to(args, names, policy, players, rng, handle)
+
+
+def _play_to(
+    args: argparse.Namespace, names: list[str], policy: Any, players: list[Any],
+    rng: random.Random, handle: TextIO,
+) -> int:
+    from engines.shuangkou.cards import format_cards
+    from engines.shuangkou.game import play_round
+
+    totals = [0, 0]
+    leader = None
+    for i in range(args.rounds):
+        rec = play_round(players, rng, leader if args.match else None, policy)
+        totals = [totals[0] + rec.result.points[0], totals[1] + rec.result.points[1]]
+        leader = rec.result.next_leader
+        if args.json:
+            print(json.dumps(rec.as_dict()), file=handle)
+            continue
+        if args.rounds > 1:
+            print(f"=== round {i + 1} ===", file=handle)
+        print("players: " + ", ".join(f"{s}={n}" for s, n in enumerate(names)), file=handle)
+        for seat in range(4):
+            print(f"seat {seat}: {format_cards(rec.hands[seat])}", file=handle)
+        print(f"seat {rec.leader} leads", file=handle)
+        for seat, cards in rec.actions:
+            print(f"  {seat}: {'pass' if cards is None else format_cards(cards)}", file=handle)
+        res = rec.result
+        print(
+            f"finishing order {list(res.order)}; side {res.winning_side} wins"
+            f"{' (双扣, double win)' if res.double_win else ''}; points {list(res.points)}",
+            file=handle,
+        )
+        if args.match:
+            print(f"match points so far {totals}", file=handle)
     return 0
 
 
@@ -196,13 +198,13 @@ def _read_position(path: str) -> dict[str, Any]:
 
 
 def _check(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from engines.shuangkou.conformance import answer, compare
+    from engines.shuangkou.verify import answer, record_mismatches
 
     out = out or sys.stdout
     record = _read_position(args.position)
     try:
         got = answer(record)
-        diffs = compare(record) if "expected" in record else []
+        diffs = record_mismatches(record) if "expected" in record else []
     except InputError as exc:
         raise InputError(f"{args.position}: {exc}") from None
     print(json.dumps({"kind": record.get("kind"), "answer": got}, ensure_ascii=False), file=out)
@@ -215,17 +217,9 @@ def _check(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def _verify(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from engines.shuangkou.conformance import compare
-    from engines.verify import VerifyReport, read_jsonl
+    from engines.shuangkou.verify import verify_file
 
-    report = VerifyReport(out=out or sys.stdout)
-    for number, record in read_jsonl(args.file):
-        try:
-            diffs = compare(record)
-        except InputError as exc:
-            raise InputError(f"{args.file}:{number}: {exc}") from None
-        report.add(str(record.get("id", f"line {number}")), diffs)
-    return report.finish()
+    return 1 if verify_file(args.file, out=out or sys.stdout).differing else 0
 
 
 def _follows(args: argparse.Namespace, out: TextIO | None = None) -> int:
@@ -260,13 +254,13 @@ def _solve(args: argparse.Namespace, out: TextIO | None = None) -> int:
     try:
         finished = [int(x) for x in args.finished.replace(",", " ").split()]
     except ValueError:
-        raise InputError(f"--finished: expected seats like '2 0', got {args.finished!r}")
+        raise InputError(f"--finished: expected seats like '2 0', got {args.finished!r}") from None
     game = Round(hands, args.leader, finished, _policy(args))
     for action in [a.strip() for a in args.actions.split("|") if a.strip()]:
         game.play(action)
     res = solve_endgame(game, node_limit=args.node_limit)
     show = lambda a: a if isinstance(a, str) else " ".join(a)  # noqa: E731
-    if args.format == "json":
+    if args.json:
         print(json.dumps({
             "points": res.points,
             "winning_side": list(res.winning_side),

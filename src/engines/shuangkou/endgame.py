@@ -28,15 +28,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engines.shuangkou.cards import ShuangkouInputError, card_names
+from engines.shuangkou.errors import SearchLimitError, ShuangkouInputError
 from engines.shuangkou.game import Round
 
 STACK_ROWS = 1 << 15
 MAX_STACK_ROWS = 1 << 21
-
-
-class SearchLimitError(ShuangkouInputError):
-    """The position is too large for the given node limit or memory bound."""
 
 
 @dataclass

@@ -24,22 +24,13 @@ import numpy as np
 
 from engines.shuangkou.cards import (
     CardsLike,
-    ShuangkouInputError,
     card_names,
     deck_list,
     parse_cards,
     parse_hands,
 )
+from engines.shuangkou.errors import IllegalPlayError, ShuangkouInputError
 from engines.shuangkou.rules import DEFAULT_POLICY, LegalPlays, Policy, RoundResult, round_result
-
-
-class IllegalPlayError(ShuangkouInputError):
-    """An action the rules do not allow now; ``reason`` is a short tag
-    (``round_over``, ``pass_on_lead``, ``not_held``, ``not_a_combination``, ``does_not_beat``)."""
-
-    def __init__(self, message: str, reason: str) -> None:
-        super().__init__(message)
-        self.reason = reason
 
 
 def _kernels():

@@ -16,7 +16,7 @@ import random
 
 import numpy as np
 
-from engines.shuangkou.cards import ShuangkouInputError
+from engines.shuangkou.errors import ShuangkouInputError
 from engines.shuangkou.game import Round
 
 

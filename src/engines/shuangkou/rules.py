@@ -28,7 +28,8 @@ from functools import cached_property
 
 import numpy as np
 
-from engines.shuangkou.cards import RANKS, CardsLike, ShuangkouInputError, card_names, parse_cards
+from engines.shuangkou.cards import RANKS, CardsLike, card_names, parse_cards
+from engines.shuangkou.errors import NotACombinationError, ShuangkouInputError
 
 
 class StraightFlushPolicy(enum.Enum):
@@ -36,10 +37,6 @@ class StraightFlushPolicy(enum.Enum):
 
     BOMB = "bomb"
     STRAIGHT = "straight"
-
-
-class NotACombinationError(ShuangkouInputError):
-    """Cards that must form a combination (a previous play, a lead) do not."""
 
 
 @dataclass(frozen=True)

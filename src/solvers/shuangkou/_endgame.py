@@ -8,8 +8,9 @@ lies in [-P2, P2]; its sign says which side finishes first, and ``P2`` (or
 
 A node is the four hands, the first finisher (-1 before anyone finished), and
 the trick state: the seat on turn, whether it leads, and otherwise the last
-play's code, its player and the passes since.  Moves of each node live on one shared stack array (``stack``), so memory is
-bounded by its capacity: a search that would overflow it stops and reports it
+play's code, its player and the passes since.  Moves of each node live on
+one shared stack array (``stack``), so memory is bounded by its capacity: a
+search that would overflow it stops and reports it
 in ``stats[1]`` instead of crashing; so does a search that exceeds the node
 limit ``stats[2]`` (0: none).  The transposition table stores a lower
 and an upper bound per 64-bit Zobrist key, always replacing.

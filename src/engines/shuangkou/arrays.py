@@ -6,7 +6,7 @@ runs one Numba kernel; ``threads`` caps the kernel's threads for that call
 (None or 0: Numba's setting).
 
 Example:
-    >>> from engines.shuangkou.batch import classify_many, beats_many
+    >>> from engines.shuangkou.arrays import classify_many, beats_many
     >>> classify_many(["S3 H3", "S3 H4"]).tolist()
     [131584, 0]
     >>> beats_many(["S4", "S3"], ["H3", "H3"]).tolist()
@@ -15,14 +15,14 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
-import numba
 import numpy as np
 
-from engines.shuangkou.cards import CardsLike, ShuangkouInputError, parse_cards
+from engines.shuangkou.cards import CardsLike, parse_cards
+from engines.shuangkou.errors import ShuangkouInputError
 from engines.shuangkou.rules import DEFAULT_POLICY, Policy
+from engines.threads import numba_threads
 
 Batch = np.ndarray | Sequence[CardsLike]
 
@@ -57,22 +57,6 @@ def as_rows(cards: Batch, what: str = "cards") -> np.ndarray:
     return np.stack(rows)
 
 
-@contextmanager
-def thread_cap(threads: int | None) -> Iterator[None]:
-    """Run the enclosed kernels on at most ``threads`` threads (None or 0: unchanged)."""
-    if not threads:
-        yield
-        return
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
-        raise ShuangkouInputError(f"threads: expected an integer ≥ 0, got {threads!r}")
-    old = numba.get_num_threads()
-    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    try:
-        yield
-    finally:
-        numba.set_num_threads(old)
-
-
 def classify_many(
     cards: Batch, policy: Policy = DEFAULT_POLICY, threads: int | None = None
 ) -> np.ndarray:
@@ -80,7 +64,7 @@ def classify_many(
     :class:`engines.shuangkou.rules.Combination.from_code`)."""
     arr = as_rows(cards)
     out = np.zeros(arr.shape[0], dtype=np.int64)
-    with thread_cap(threads):
+    with numba_threads(threads):
         _kernels().classify_batch(arr, policy.sf_bomb, out)
     return out
 
@@ -95,7 +79,7 @@ def beats_many(
     if p.shape[0] != q.shape[0]:
         raise ShuangkouInputError(f"plays: {p.shape[0]} rows but previous: {q.shape[0]}")
     out = np.zeros(p.shape[0], dtype=np.bool_)
-    with thread_cap(threads):
+    with numba_threads(threads):
         _kernels().beats_batch(p, q, policy.sf_bomb, out)
     return out
 
@@ -133,7 +117,7 @@ def count_plays_many(
     h = as_rows(hands, "hands")
     codes = _previous_codes(previous, h.shape[0], policy)
     out = np.zeros(h.shape[0], dtype=np.int64)
-    with thread_cap(threads):
+    with numba_threads(threads):
         _kernels().count_plays_batch(h, codes, policy.sf_bomb, out)
     return out
 
@@ -150,7 +134,7 @@ def enumerate_plays_many(
     codes = _previous_codes(previous, h.shape[0], policy)
     counts = np.zeros(h.shape[0], dtype=np.int64)
     k = _kernels()
-    with thread_cap(threads):
+    with numba_threads(threads):
         k.count_plays_batch(h, codes, policy.sf_bomb, counts)
         offsets = np.zeros(h.shape[0] + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
@@ -182,7 +166,7 @@ def trick_next_many(
     seat = np.zeros(hold.shape[0], dtype=np.int64)
     lead = np.zeros(hold.shape[0], dtype=np.bool_)
     jiefeng = np.zeros(hold.shape[0], dtype=np.bool_)
-    with thread_cap(threads):
+    with numba_threads(threads):
         k.trick_next_batch(hold, last, npass, seat, lead, jiefeng)
     return seat, lead, jiefeng
 

@@ -1,16 +1,19 @@
 """The conformance case format (rules section 12): evaluate one record, compare
-the answer with its ``expected`` field.
+the answer with its ``expected`` field, check a whole file.
 
->>> from engines.shuangkou.conformance import evaluate
+>>> from engines.shuangkou.verify import evaluate
 >>> evaluate({"kind": "beats", "play": ["S2", "H2"], "previous": ["SA", "HA"]})
 True
 """
 
 from __future__ import annotations
 
-from typing import Any
+import sys
+from pathlib import Path
+from typing import Any, TextIO
 
-from engines.shuangkou.cards import ShuangkouInputError
+from engines.errors import InputError
+from engines.shuangkou.errors import ShuangkouInputError
 from engines.shuangkou.game import Round
 from engines.shuangkou.rules import (
     Policy,
@@ -20,7 +23,7 @@ from engines.shuangkou.rules import (
     round_result,
     trick_next,
 )
-from engines.verify import Mismatch
+from engines.verify import Mismatch, VerifyReport, read_jsonl
 
 KINDS = (
     "classify",
@@ -71,7 +74,7 @@ def answer(record: dict[str, Any]) -> Any:
     return got
 
 
-def compare(record: dict[str, Any], got: Any = None) -> list[Mismatch]:
+def record_mismatches(record: dict[str, Any], got: Any = None) -> list[Mismatch]:
     """The fields where the computed answer differs from the record (``expected``,
     and for legal responses also ``by_type`` and ``plays`` when present)."""
     rid = str(record.get("id", "?"))
@@ -92,3 +95,23 @@ def compare(record: dict[str, Any], got: Any = None) -> list[Mismatch]:
         if plays != record["plays"]:
             diffs.append(Mismatch(rid, "plays", record["plays"], plays))
     return diffs
+
+
+def verify_file(
+    path: str | Path, *, threads: int | None = None, out: TextIO | None = None
+) -> VerifyReport:
+    """Check every record of a JSON Lines file, printing differences and the summary line.
+
+    ``threads`` is accepted for the common ``verify`` signature (each record is one
+    small kernel call).  A malformed record raises :class:`ShuangkouInputError`
+    naming the file and line.
+    """
+    report = VerifyReport(out=out or sys.stdout)
+    for number, record in read_jsonl(path):
+        try:
+            mismatches = record_mismatches(record)
+        except InputError as exc:
+            raise ShuangkouInputError(f"{path}:{number}: {exc}") from None
+        report.add(str(record.get("id", f"line {number}")), mismatches)
+    report.finish()
+    return report

@@ -1,0 +1,214 @@
+"""The 双扣 batch tasks and ``qipai gen shuangkou``.
+
+* ``shuangkou-legal``: conformance-format records (rules section 12) of kind
+  ``classify`` → valid/type/rank/length, ``beats`` → beats,
+  ``legal_responses_count`` → count, ``trick_next`` → next/lead/jiefeng; one
+  batch-API call per kind and chunk, on ``threads`` threads.
+* ``shuangkou-endgame``: ``{"hands", "leader", "finished"}`` positions →
+  side 0's points under best play, the winning side and the double-win flag.
+
+Payloads keep every card list as a sorted multiset, so equal positions
+written in another order hash alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from engines.batch.generate import Generator, register_generator
+from engines.batch.tasks import Task, read_field, register_task
+from engines.errors import InputError
+
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "classify": ("cards",),
+    "beats": ("play", "previous"),
+    "legal_responses_count": ("hand", "previous"),
+    "trick_next": ("holding", "last_player", "passes"),
+}
+
+
+def _cards(value: Any, what: str) -> list[str]:
+    from engines.shuangkou.cards import card_names, parse_cards
+
+    if not isinstance(value, list | str):
+        raise InputError(f"{what}: expected a list of card names")
+    return card_names(parse_cards(value, what))
+
+
+def _legal_prepare(obj: dict[str, Any]) -> dict[str, Any]:
+    from engines.shuangkou.rules import Policy, trick_next
+
+    kind = read_field(obj, "kind")
+    if kind not in _FIELDS:
+        raise InputError(f"case kind {kind!r} is not a shuangkou-legal position "
+                         f"(kinds: {', '.join(_FIELDS)})")
+    policy = Policy.from_json(obj.get("policy"))
+    payload: dict[str, Any] = {"kind": kind, "straight_flush": policy.straight_flush.value}
+    if kind == "trick_next":
+        holding = sorted(read_field(obj, "holding"))
+        last, passes = read_field(obj, "last_player"), list(read_field(obj, "passes"))
+        trick_next(holding, last, passes)  # validates
+        payload.update(holding=holding, last_player=last, passes=passes)
+        return payload
+    for name in _FIELDS[kind]:
+        value = obj.get(name) if name == "previous" else read_field(obj, name)
+        payload[name] = None if value is None else _cards(value, name)
+    return payload
+
+
+def _legal_solve(payloads: list[dict[str, Any]], threads: int) -> list[tuple[dict, float]]:
+    import numpy as np
+
+    from engines.shuangkou.arrays import (
+        beats_many,
+        classify_many,
+        count_plays_many,
+        trick_next_many,
+    )
+    from engines.shuangkou.rules import Combination, Policy
+
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, p in enumerate(payloads):
+        groups.setdefault((p["kind"], p["straight_flush"]), []).append(i)
+    out: list[Any] = [None] * len(payloads)
+    for (kind, sf), rows in groups.items():
+        ps = [payloads[i] for i in rows]
+        policy = Policy(sf)
+        start = time.perf_counter()
+        if kind == "classify":
+            codes = classify_many([p["cards"] for p in ps], policy, threads=threads)
+            results = []
+            for code in codes:
+                combo = Combination.from_code(int(code))
+                results.append({"valid": combo is not None, **(combo.as_dict() if combo else {})})
+        elif kind == "beats":
+            flags = beats_many([p["play"] for p in ps], [p["previous"] for p in ps], policy,
+                               threads=threads)
+            results = [{"beats": bool(v)} for v in flags]
+        elif kind == "legal_responses_count":
+            counts = count_plays_many([p["hand"] for p in ps], [p["previous"] for p in ps],
+                                      policy, threads=threads)
+            results = [{"count": int(c) + (p["previous"] is not None)}
+                       for c, p in zip(counts, ps)]
+        else:
+            hold = np.array([sum(1 << s for s in p["holding"]) for p in ps])
+            last = np.array([p["last_player"] for p in ps])
+            npass = np.array([len(p["passes"]) for p in ps])
+            seat, lead, jiefeng = trick_next_many(hold, last, npass, threads=threads)
+            results = [{"next": int(s), "lead": bool(ld), "jiefeng": bool(j)}
+                       for s, ld, j in zip(seat, lead, jiefeng)]
+        each = (time.perf_counter() - start) / len(rows)
+        for i, result in zip(rows, results):
+            out[i] = (result, each)
+    return out
+
+
+register_task(
+    Task(
+        "shuangkou-legal",
+        "shuangkou",
+        "双扣 conformance-format positions: classify → valid/type/rank/length, beats → beats, "
+        "legal_responses_count → count, trick_next → next/lead/jiefeng",
+        _legal_prepare,
+        _legal_solve,
+        native_threads=True,
+        chunk_size=2048,
+        result_kind="answers",
+        timed=True,
+    )
+)
+
+
+def _endgame_prepare(obj: dict[str, Any]) -> dict[str, Any]:
+    from engines.shuangkou.game import Round
+    from engines.shuangkou.rules import Policy
+
+    hands = read_field(obj, "hands")
+    if not isinstance(hands, list) or len(hands) != 4:
+        raise InputError("hands: expected four card lists")
+    payload = {
+        "hands": [_cards(h, f"hands[{i}]") for i, h in enumerate(hands)],
+        "leader": read_field(obj, "leader"),
+        "finished": list(obj.get("finished") or []),
+        "straight_flush": Policy.from_json(obj.get("policy")).straight_flush.value,
+    }
+    Round(payload["hands"], payload["leader"], payload["finished"])  # validates
+    return payload
+
+
+def _endgame_solve(payloads: list[dict[str, Any]], threads: int) -> list[tuple[dict, float]]:
+    from engines.shuangkou.endgame import solve_endgame
+    from engines.shuangkou.game import Round
+    from engines.shuangkou.rules import Policy
+
+    out = []
+    for p in payloads:
+        start = time.perf_counter()
+        game = Round(p["hands"], p["leader"], p["finished"], Policy(p["straight_flush"]))
+        res = solve_endgame(game, line=False)
+        out.append((
+            {"points": res.points, "side0_first": res.winning_side[0] == 0,
+             "double_win": res.double_win},
+            time.perf_counter() - start,
+        ))
+    return out
+
+
+register_task(
+    Task(
+        "shuangkou-endgame",
+        "shuangkou",
+        "双扣 end-games {hands, leader, finished} → side 0's points under best play, "
+        "side0_first, double_win (for the side on move)",
+        _endgame_prepare,
+        _endgame_solve,
+        chunk_size=4,
+        result_kind="answers",
+        timed=True,
+    )
+)
+
+
+def _gen_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--kinds",
+        default="legal_responses_count,beats,classify",
+        help="comma-separated case kinds, cycled in order, or 'endgame' (all three)",
+    )
+    parser.add_argument(
+        "--cards", type=int, default=3, help="cards per hand of the endgame positions (3)"
+    )
+
+
+def _gen_records(args: argparse.Namespace) -> Iterable[dict[str, Any]]:
+    from engines.shuangkou.generate import endgame_positions, shuangkou_cases
+
+    kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())
+    if kinds == ("endgame",):
+        if not 1 <= args.cards <= 27:
+            raise InputError(f"--cards: expected 1–27, got {args.cards}")
+        return endgame_positions(args.count, args.seed, args.cards)
+    records = shuangkou_cases(args.count, args.seed, kinds)
+    first = next(records, None)  # validates --kinds before any output is opened
+    return [] if first is None else _chain(first, records)
+
+
+def _chain(first: dict[str, Any], rest: Iterable[dict[str, Any]]):
+    yield first
+    yield from rest
+
+
+register_generator(
+    Generator(
+        "shuangkou",
+        "random 双扣 cases (conformance format, no `expected`) or end-games",
+        "Random cases in the conformance-case format (rules section 12), or end-game "
+        "positions for the shuangkou-endgame task (--kinds endgame --cards N).",
+        "cases",
+        _gen_arguments,
+        _gen_records,
+    )
+)
