@@ -182,7 +182,7 @@ def test_kill_9_then_rerun_finishes_with_every_row_once(tmp_path):
     assert rows == {f"c{i}": {"cube": i**3} for i in range(60)}
     with ResultStore(db) as store:
         statuses = [r["status"] for r in store.runs()]
-    assert statuses == ["running", "finished"]  # the killed run never closed its record
+    assert statuses == ["interrupted", "finished"]  # the rerun marked the killed run
 
 
 @pytest.mark.slow

@@ -270,7 +270,12 @@ def _report(args: argparse.Namespace) -> int:
                 "plots need matplotlib: pip install 'qipai[report]' (or use --no-plots)"
             ) from None
         out_dir = args.output or str(Path(args.db).with_suffix("")) + "-report"
-        page = write_report(store, out_dir)
+        try:
+            page = write_report(store, out_dir)
+        except OSError as exc:
+            raise InputError(
+                f"{out_dir}: cannot write the report ({exc.strerror}); pass -o DIR elsewhere"
+            ) from exc
     print(f"report: {page} (PNG files beside it)")
     return 0
 

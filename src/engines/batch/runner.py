@@ -57,17 +57,34 @@ class _Item:
 
 @dataclass
 class BatchSummary:
-    """What a run did.  ``computed`` rows were added now, ``already_stored`` were skipped."""
+    """What a run did.
+
+    Every position read is counted once: ``computed`` (stored now; a solver
+    refusal is stored too and also counted in ``solver_errors``),
+    ``already_stored``, ``other_run`` (another live run on the same database
+    had claimed it), ``duplicates`` (repeated in the input), ``rejected`` (a
+    record the task could not read; also in ``bad_inputs``, with the lines that
+    were not records at all), or, after an interruption, still pending
+    (:attr:`unfinished`).
+    """
 
     task: str
     positions: int = 0
     computed: int = 0
     already_stored: int = 0
+    other_run: int = 0
     duplicates: int = 0
+    rejected: int = 0
     solver_errors: int = 0
     bad_inputs: list[BadInput] = field(default_factory=list)
     seconds: float = 0.0
     status: str = "running"
+
+    @property
+    def unfinished(self) -> int:
+        """Positions read but neither stored nor skipped (only after an interruption)."""
+        accounted = self.computed + self.already_stored + self.other_run + self.duplicates
+        return self.positions - accounted - self.rejected
 
     def __str__(self) -> str:
         rate = self.computed / self.seconds if self.seconds > 0 else 0.0
@@ -76,6 +93,8 @@ class BatchSummary:
             f"{self.computed} computed",
             f"{self.already_stored} already stored",
         ]
+        if self.other_run:
+            parts.append(f"{self.other_run} left to another run computing them")
         if self.duplicates:
             parts.append(f"{self.duplicates} repeated in the input")
         parts.append(f"{len(self.bad_inputs)} bad input lines")
@@ -365,7 +384,7 @@ def _run(
 
     try:
         chunk: list[_Item] = []
-        for item in _todo(paths, task, db, summary, bad, shrink_total):
+        for item in _todo(paths, task, db, run_id, summary, bad, shrink_total):
             chunk.append(item)
             if len(chunk) >= size:
                 submit(chunk)
@@ -404,6 +423,7 @@ def _todo(
     paths: Sequence[str],
     task: Task,
     db: ResultStore,
+    run_id: int,
     summary: BatchSummary,
     bad: Callable[[BadInput], None],
     shrink_total: Callable[[int], None],
@@ -413,16 +433,16 @@ def _todo(
     waiting: list[_Item] = []
 
     def flush() -> Iterator[_Item]:
-        done = db.done_hashes(task.name, [item.input_hash for item in waiting])
-        skipped = 0
-        for item in waiting:
-            if item.input_hash in done:
-                skipped += 1
-            else:
-                yield item
-        summary.already_stored += skipped
-        shrink_total(skipped)
+        # One transaction checks what is stored and claims the rest for this run; what
+        # another live run claimed is left to it.
+        done, others = db.claim(task.name, [item.input_hash for item in waiting], run_id)
+        todo = [i for i in waiting if i.input_hash not in done and i.input_hash not in others]
+        stored = sum(1 for i in waiting if i.input_hash in done)
+        summary.already_stored += stored
+        summary.other_run += len(waiting) - len(todo) - stored
+        shrink_total(len(waiting) - len(todo))
         waiting.clear()
+        yield from todo
 
     for entry in read_inputs(paths):
         if isinstance(entry, BadInput):
@@ -432,9 +452,11 @@ def _todo(
         try:
             payload = task.prepare(entry.obj)
         except KeyError as exc:
+            summary.rejected += 1
             bad(BadInput(entry.source, entry.line, f"missing field {exc}"))
             continue
         except (ValueError, TypeError) as exc:  # InputError is a ValueError
+            summary.rejected += 1
             bad(BadInput(entry.source, entry.line, str(exc)))
             continue
         digest = task.input_hash(payload)
