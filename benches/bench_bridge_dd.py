@@ -1,34 +1,37 @@
 """Bridge double-dummy benchmarks: our Cython solver next to DDS 2.9 (through endplay).
 
-Every figure is measured against DDS in the same run, on the same deals,
-alternating ours and DDS deal by deal so that machine load hits both alike:
+Every figure is measured against DDS in the same run, on the same deals. Tables
+and leads go through the one timer of ``qipai bench`` (:mod:`engines.batch.bench`:
+the same reference adapters, ours and DDS alternating deal by deal, DDS's table
+made cold before each of its runs), so the two commands report the same thing:
 
 * full DD table per deal: our ``dd_table`` vs endplay ``calc_dd_table`` with DDS
-  limited to one thread (``endplay._dds.SetMaxThreads(1)``);
-* opening-lead solve (all 13 cards scored): our ``solve_position`` vs endplay
-  ``solve_board`` (DDS SolveBoard, solutions = 3);
-* batch throughput: our ``dd_tables`` on 1 and 2 threads vs DDS ``calc_all_tables``
-  on 2 threads.
+  limited to one thread (``endplay._dds.SetMaxThreads(1)``) — ``qipai bench bridge``;
+* opening-lead solve (all 13 cards scored, NT, West leads): our ``solve_position``
+  vs endplay ``solve_board`` (DDS SolveBoard) — ``qipai bench bridge-lead``;
+* batch throughput (here only): our ``dd_tables`` on 1 and 2 threads vs DDS
+  ``calc_all_tables`` on 2 threads.
 
-The deals are the first ``n`` random deals of ``tests/data/bridge/deals.jsonl``.
+Deals: ``--seeds`` takes ``-n`` deals of ``qipai gen bridge`` per seed; ``--corpus``
+the first ``-n`` random deals of ``tests/data/bridge/deals.jsonl``.
 
-    ./run bench benches/bench_bridge_dd.py            # pytest-benchmark
-    .venv/bin/python benches/bench_bridge_dd.py -n 30 # side-by-side summary with ratios
+    ./run bench benches/bench_bridge_dd.py                          # pytest-benchmark
+    .venv/bin/python benches/bench_bridge_dd.py -n 50 --seeds 1 2   # ratios, 100 deals
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import time
-from collections.abc import Callable, Iterable
-from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from engines.bridge import Deal, Seat, Strain, dd_table, dd_tables, solve_position
+from engines.batch import bench
+from engines.batch.generate import bridge_deals
+from engines.bridge import Deal, dd_table, dd_tables, solve_position
 
 ROOT = Path(__file__).resolve().parents[1]
 DEALS = [
@@ -55,53 +58,30 @@ def _time(fn, *args) -> float:
     return time.perf_counter() - start
 
 
-def _alternate(calls: Iterable[tuple[Callable[[], object], Callable[[], object]]]) -> dict:
-    """Time each (ours, DDS) pair, DDS first, position by position; summary and ratios."""
-    ours, dds, ratios = [], [], []
-    for ours_call, dds_call in calls:
-        t_dds = _time(dds_call)
-        t_ours = _time(ours_call)
-        ours.append(t_ours)
-        dds.append(t_dds)
-        ratios.append(t_ours / t_dds)
-    return _summary(ours, dds, ratios)
+def compare(game: str, deals: list[dict[str, Any]], repeat: int = 1) -> dict[str, float]:
+    """``qipai bench`` on ``deals``: per-deal medians and the ours / DDS ratios."""
+    result = bench.run(game, positions=deals, repeat=repeat)
+    if result.agree != result.positions:
+        raise AssertionError(f"{game}: answers differ on {result.positions - result.agree} deals")
+    ratios = result.ratios()
+    return {
+        "deals": result.positions,
+        "ours_median_s": sorted(result.ours)[len(result.ours) // 2],
+        "ours_max_s": max(result.ours),
+        "dds_median_s": sorted(result.reference or [0])[len(result.ours) // 2],
+        "ratio_median": ratios["median"],
+        "ratio_total": ratios["total"],
+        "ratio_p90": ratios["p90"],
+        "ratio_max": ratios["max"],
+    }
 
 
-def compare_tables(n: int) -> dict[str, float]:
-    """Median / p90 / mean per-table seconds of ours and DDS (1 thread), and the ratio."""
-    _, EDeal, *_rest = _endplay()
-    calc_dd_table = _rest[2]
-    return _alternate(
-        [
-            (partial(dd_table, Deal.from_pbn(r["pbn"])), partial(calc_dd_table, EDeal(r["pbn"])))
-            for r in DEALS[:n]
-        ]
-    )
-
-
-def compare_leads(n: int) -> dict[str, float]:
-    """Opening-lead solves (notrump, West on lead, 13 cards scored): ours vs SolveBoard."""
-    _, EDeal, Denom, Player, _c, _a, solve_board, _dds = _endplay()
-    calls = []
-    for record in DEALS[:n]:
-        deal = Deal.from_pbn(record["pbn"])
-        edeal = EDeal(record["pbn"])
-        edeal.first = Player.west
-        edeal.trump = Denom.nt
-        calls.append(
-            (
-                partial(solve_position, deal, Strain.NOTRUMP, Seat.WEST),
-                lambda e=edeal: list(solve_board(e)),
-            )
-        )
-    return _alternate(calls)
-
-
-def compare_batch(n: int) -> dict[str, float]:
+def compare_batch(records: list[dict[str, Any]]) -> dict[str, float]:
     """Tables per second: ours on 1 and 2 threads, DDS calc_all_tables on 2 threads."""
     _, EDeal, _d, _p, _c, calc_all_tables, _s, _dds = _endplay()
-    deals = [Deal.from_pbn(r["pbn"]) for r in DEALS[:n]]
-    edeals = [EDeal(r["pbn"]) for r in DEALS[:n]]
+    n = len(records)
+    deals = [Deal.from_pbn(r["pbn"]) for r in records]
+    edeals = [EDeal(r["pbn"]) for r in records]
     _dds.SetMaxThreads(2)
     # DDS's CalcAllTables takes at most 32 deals of five strains a call
     t_dds2 = _time(
@@ -116,22 +96,6 @@ def compare_batch(n: int) -> dict[str, float]:
         "dds_2_threads_tables_per_s": n / t_dds2,
         "our_2_thread_speedup": t_ours1 / t_ours2,
         "ratio_ours2_over_dds2_time": t_ours2 / t_dds2,
-    }
-
-
-def _summary(ours: list[float], dds: list[float], ratios: list[float]) -> dict[str, float]:
-    def p90(xs: list[float]) -> float:
-        return sorted(xs)[max(0, round(0.9 * len(xs)) - 1)]
-
-    return {
-        "ours_median_s": statistics.median(ours),
-        "ours_p90_s": p90(ours),
-        "ours_mean_s": statistics.fmean(ours),
-        "ours_max_s": max(ours),
-        "dds_median_s": statistics.median(dds),
-        "dds_p90_s": p90(dds),
-        "dds_mean_s": statistics.fmean(dds),
-        "median_ratio_ours_over_dds": statistics.median(ratios),
     }
 
 
@@ -172,17 +136,23 @@ def test_bench_batch_two_threads(benchmark) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("-n", type=int, default=20, help="deals (default 20)")
+    parser.add_argument("-n", type=int, default=20, help="deals per seed, or of the corpus (20)")
+    parser.add_argument("--seeds", type=int, nargs="*", default=[], help="qipai gen bridge seeds")
+    parser.add_argument("--corpus", action="store_true", help="the corpus's random deals")
     parser.add_argument("--skip", nargs="*", default=[], choices=("tables", "leads", "batch"))
     args = parser.parse_args()
-    for name, fn in (
-        ("tables", compare_tables),
-        ("leads", compare_leads),
-        ("batch", compare_batch),
-    ):
+    records: list[dict[str, Any]] = []
+    if args.corpus or not args.seeds:
+        records += DEALS[: args.n]
+    for seed in args.seeds:
+        records += bridge_deals(args.n, seed)
+    for name in ("tables", "leads", "batch"):
         if name in args.skip:
             continue
-        result = fn(args.n)
+        if name == "batch":
+            result = compare_batch(records)
+        else:
+            result = compare("bridge" if name == "tables" else "bridge-lead", records)
         print(name, json.dumps({k: round(v, 4) for k, v in result.items()}), flush=True)
 
 

@@ -24,7 +24,7 @@ def test_bench_rummikub_times_both_and_reports_the_ratio(capsys):
     out = capsys.readouterr().out
     assert "qipai bench rummikub: 6 positions, 1 runs each" in out
     assert "qipai best_moves" in out and "rummikub-solver" in out
-    assert "ratio ours/reference: median" in out
+    assert "ratio ours/reference per position: median" in out and ", p90 " in out
     assert "answers agree on" in out and "HiGHS" not in out.split("\n", 1)[0]
 
 
@@ -64,3 +64,13 @@ def test_bench_bridge_on_a_file_agrees_with_dds(tmp_path, capsys):
     assert "qipai bench bridge: 2 positions, 1 runs each" in out
     assert "endplay/DDS calc_dd_table (1 thread)" in out and "ratio ours/reference" in out
     assert "answers agree on 2/2 positions" in out
+
+
+@pytest.mark.skipif(not _has("endplay"), reason="endplay not installed")
+def test_bench_bridge_lead_scores_every_card_like_dds():
+    pbn = "N:AKQJ.T98.765.432 T987.AKQ.432.J65 65432.J76.AKQ.T9 .5432.JT98.AKQ87"
+    deals = [{"id": "x", "pbn": pbn}]
+    result = bench.run("bridge-lead", positions=deals, repeat=2)
+    assert result.agree == 1 and result.positions == 1
+    ratios = result.ratios()
+    assert set(ratios) == {"median", "total", "p90", "max"} and ratios["median"] > 0

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from engines.bridge import (
     BridgeInputError,
     Card,
+    DDTable,
     Deal,
     Hand,
     Seat,
@@ -255,15 +256,77 @@ def test_each_search_feature_is_exact(features: int) -> None:
     """TT, quick tricks, later tricks, small-card pruning switched on one by one."""
     from solvers.bridge import _ab_search
 
-    _ab_search._set_features(features)
-    try:
-        for seed in range(25):
-            deal, strain, leader = random_position(1000 + seed, 4)
-            got = solve_position(deal, strain)
-            hands = tuple(frozenset((c.suit, c.rank) for c in hand) for hand in deal.hands)
-            trump = strain.suit_index if strain != Strain.NOTRUMP else 4
-            trick = tuple((c.suit, c.rank) for c in deal.trick)
-            expected = naive_solve(hands, trump, int(leader), trick)
-            assert {(c.suit, c.rank): v for c, v in got.items()} == expected
-    finally:
-        _ab_search._set_features(15)
+    for seed in range(25):
+        deal, strain, leader = random_position(1000 + seed, 4)
+        trick = np.array([[c.suit, c.rank - 2] for c in deal.trick], dtype=np.int32)
+        suits, ranks, values = _ab_search.solve_position(
+            np.array(Deal(deal.hands).masks(), dtype=np.uint16),
+            strain.suit_index,
+            int(leader),
+            trick.reshape(-1, 2),
+            features=features,
+        )
+        got = {(int(s), int(r) + 2): int(v) for s, r, v in zip(suits, ranks, values)}
+        hands = tuple(frozenset((c.suit, c.rank) for c in hand) for hand in deal.hands)
+        trump = strain.suit_index if strain != Strain.NOTRUMP else 4
+        played = tuple((c.suit, c.rank) for c in deal.trick)
+        expected = naive_solve(hands, trump, int(leader), played)
+        assert got == expected
+
+
+def test_table_size_is_configurable_and_answers_stay_exact() -> None:
+    from solvers.bridge import _ab_search
+
+    record = DEALS[1]
+    masks = np.array(Deal.from_pbn(record["pbn"]).masks(), dtype=np.uint16)
+    small = _ab_search.dd_table(masks, tt_bits=10)
+    assert DDTable(small).to_dict() == record["dd"]
+    assert _ab_search.table_bytes(10) < _ab_search.table_bytes(20) / 500
+    with pytest.raises(ValueError, match="tt_bits"):
+        _ab_search.dd_table(masks, tt_bits=40)
+
+
+def test_threads_above_the_cores_are_capped_and_memory_stays_bounded() -> None:
+    """Each thread owns one table: asking for 10**6 threads must neither allocate 10**6
+    tables nor overflow; the answers stay exact."""
+    import resource
+    import subprocess
+    import sys
+
+    script = (
+        "import resource, json, sys\n"
+        "from engines.bridge import dd_tables\n"
+        "deals = [json.loads(l)['pbn'] for l in open(sys.argv[1]).read().splitlines()[:2]]\n"
+        "for threads in (10**6, 2**31):\n"
+        "    tables = dd_tables(deals, threads=threads, table_mb=8)\n"
+        "    print(json.dumps([t.to_dict() for t in tables]))\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    limit = 3 * 2**30  # address space: far below what one table per requested thread needs
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(DATA / "deals.jsonl")],
+        capture_output=True,
+        text=True,
+        preexec_fn=cap,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    expected = [DEALS[0]["dd"], DEALS[1]["dd"]]
+    assert [json.loads(line) for line in lines[:2]] == [expected, expected]
+
+
+@pytest.mark.parametrize("bad", [1.5, True, "2", 0, -3])
+def test_bad_thread_counts_are_refused(bad: object) -> None:
+    with pytest.raises(BridgeInputError, match="threads"):
+        dd_tables([DEALS[0]["pbn"]], threads=bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", [0.001, "big", float("nan"), -1])
+def test_bad_table_sizes_are_refused(bad: object) -> None:
+    with pytest.raises(BridgeInputError, match="table_mb"):
+        dd_tables([DEALS[0]["pbn"]], table_mb=bad)  # type: ignore[arg-type]

@@ -31,12 +31,18 @@ from engines.errors import InputError
 
 @dataclass
 class Solver:
-    """A named solver: ``prepare(obj)`` once per position, then ``solve(prepared)`` timed."""
+    """A named solver: ``prepare(obj)`` once per position, then ``solve(prepared)`` timed.
+
+    ``forget``, when given, runs untimed before every timed solve: it makes a
+    solver that keeps state between calls (DDS keeps its transposition table
+    while the deal and trump stay the same) start each run cold.
+    """
 
     name: str
     prepare: Callable[[dict[str, Any]], Any]
     solve: Callable[[Any], Any]
     answer: Callable[[Any], Any] = lambda result: result
+    forget: Callable[[], Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -64,19 +70,33 @@ class BenchResult:
     notes: list[str] = field(default_factory=list)
     agreement_note: str = ""
 
+    def ratios(self) -> dict[str, float]:
+        """Ours / reference: median, p90 and max of the per-position ratios, and total time."""
+        if not self.reference:
+            return {}
+        per = [o / r for o, r in zip(self.ours, self.reference) if r > 0]
+        total = sum(self.reference)
+        if not per or total <= 0:
+            return {}
+        return {
+            "median": statistics.median(per),
+            "total": sum(self.ours) / total,
+            "p90": percentile(per, 90),
+            "max": max(per),
+        }
+
     def text(self) -> str:
         lines = [f"qipai bench {self.game}: {self.positions} positions, {self.repeat} runs each"]
         lines += self.notes
         lines.append(_line(self.ours_name, self.ours))
         if self.reference is not None:
             lines.append(_line(self.reference_name, self.reference))
-            ref_median = statistics.median(self.reference)
-            ref_total = sum(self.reference)
-            if ref_median > 0 and ref_total > 0:
-                median_ratio = statistics.median(self.ours) / ref_median
+            ratios = self.ratios()
+            if ratios:
                 lines.append(
-                    f"ratio ours/reference: median {median_ratio:.3f}, "
-                    f"total {sum(self.ours) / ref_total:.3f}  (below 1: ours is faster)"
+                    f"ratio ours/reference per position: median {ratios['median']:.3f}, "
+                    f"p90 {ratios['p90']:.3f}, max {ratios['max']:.3f}; total time "
+                    f"{ratios['total']:.3f}  (below 1: ours is faster)"
                 )
             lines.append(
                 f"answers agree on {self.agree}/{self.positions} positions"
@@ -110,14 +130,20 @@ def _line(name: str, times: list[float]) -> str:
 
 
 def run(
-    game: str, *, path: str | None = None, count: int = 20, seed: int = 0, repeat: int = 3
+    game: str,
+    *,
+    path: str | None = None,
+    count: int = 20,
+    seed: int = 0,
+    repeat: int = 3,
+    positions: list[dict[str, Any]] | None = None,
 ) -> BenchResult:
-    """Time ours and the reference on ``path``'s positions (or ``count`` generated ones)."""
+    """Time ours and the reference on ``positions`` (or ``path``'s, or ``count`` generated)."""
     try:
         spec = BENCHES[game]
     except KeyError:
         raise InputError(f"no benchmark for {game!r}; known: {', '.join(BENCHES)}") from None
-    objs = spec.load(path, count, seed)
+    objs = positions if positions is not None else spec.load(path, count, seed)
     ours = spec.ours()
     reference: Solver | None = None
     notes: list[str] = []
@@ -128,6 +154,29 @@ def run(
         )
     else:
         reference = spec.reference()
+    ours_times, ref_times, agree = time_alternating(ours, reference, objs, repeat)
+    return BenchResult(
+        game=game,
+        positions=len(objs),
+        repeat=repeat,
+        ours_name=ours.name,
+        ours=ours_times,
+        reference_name=reference.name if reference else spec.reference_label,
+        reference=ref_times if reference else None,
+        agree=agree,
+        notes=notes,
+        agreement_note=spec.agreement_note,
+    )
+
+
+def time_alternating(
+    ours: Solver, reference: Solver | None, objs: list[dict[str, Any]], repeat: int
+) -> tuple[list[float], list[float], int]:
+    """Per-position median seconds of ours and of the reference, and how many answers agree.
+
+    Both are warmed up first, then run interleaved position by position
+    (ours, reference, ours, …) so that load from other processes hits both alike.
+    """
     prepared_ours = [ours.prepare(o) for o in objs]
     prepared_ref = [reference.prepare(o) for o in objs] if reference else []
     if prepared_ours:
@@ -145,10 +194,14 @@ def run(
         runs_ref: list[float] = []
         answer_ours = answer_ref = None
         for _ in range(repeat):
+            if ours.forget:
+                ours.forget()
             start = time.perf_counter()
             answer_ours = ours.solve(prepared_ours[i])
             runs_ours.append(time.perf_counter() - start)
             if reference:
+                if reference.forget:
+                    reference.forget()
                 start = time.perf_counter()
                 answer_ref = reference.solve(prepared_ref[i])
                 runs_ref.append(time.perf_counter() - start)
@@ -156,18 +209,7 @@ def run(
         if reference:
             ref_times.append(statistics.median(runs_ref))
             agree += ours.answer(answer_ours) == reference.answer(answer_ref)
-    return BenchResult(
-        game=game,
-        positions=len(objs),
-        repeat=repeat,
-        ours_name=ours.name,
-        ours=ours_times,
-        reference_name=reference.name if reference else spec.reference_label,
-        reference=ref_times if reference else None,
-        agree=agree,
-        notes=notes,
-        agreement_note=spec.agreement_note,
-    )
+    return ours_times, ref_times, agree
 
 
 def _load_jsonl_or_pbn(path: str) -> list[dict[str, Any]]:
@@ -212,6 +254,18 @@ def _bridge_ours() -> Solver:
     return Solver("qipai dd_table (1 thread)", lambda o: Deal.from_pbn(_deal_text(o)), solve)
 
 
+def _forget_dds() -> Callable[[], Any]:
+    """Solve a one-card deal: DDS's next call sees a new deal and starts from a cold table."""
+    from endplay.dds import solve_board
+    from endplay.types import Deal as EDeal
+    from endplay.types import Denom, Player
+
+    other = EDeal("N:A... K... Q... J...")
+    other.first = Player.north
+    other.trump = Denom.nt
+    return lambda: solve_board(other)
+
+
 def _bridge_reference() -> Solver:
     from endplay import _dds
     from endplay.dds import calc_dd_table
@@ -231,6 +285,49 @@ def _bridge_reference() -> Solver:
         lambda o: EDeal(_deal_text(o)),
         calc_dd_table,
         answer,
+        forget=_forget_dds(),
+    )
+
+
+def _bridge_lead_ours() -> Solver:
+    from engines.bridge import Deal
+    from engines.bridge.dd import solve_position
+
+    def solve(deal: Any) -> dict[str, int]:
+        return {str(card): tricks for card, tricks in solve_position(deal, "NT", "W").items()}
+
+    return Solver(
+        "qipai solve_position (NT, West leads, 1 thread)",
+        lambda o: Deal.from_pbn(_deal_text(o)),
+        solve,
+    )
+
+
+def _bridge_lead_reference() -> Solver:
+    from endplay import _dds
+    from endplay.dds import solve_board
+    from endplay.types import Deal as EDeal
+    from endplay.types import Denom, Player
+
+    _dds.SetMaxThreads(1)
+
+    def prepare(obj: dict[str, Any]) -> Any:
+        deal = EDeal(_deal_text(obj))
+        deal.first = Player.west
+        deal.trump = Denom.nt
+        return deal
+
+    def answer(result: Any) -> dict[str, int]:
+        if isinstance(result, dict):
+            return result
+        return {f"{'SHDC'[int(card.suit)]}{card.rank.abbr}": tricks for card, tricks in result}
+
+    return Solver(
+        "endplay/DDS SolveBoard (all cards, 1 thread)",
+        prepare,
+        lambda deal: list(solve_board(deal)),
+        answer,
+        forget=_forget_dds(),
     )
 
 
@@ -284,15 +381,22 @@ def _rummikub_reference() -> Solver:
     return Solver(name.replace(" )", ")"), prepare, rules.solve, answer)
 
 
+def _bridge_bench(
+    help: str, ours: Callable[[], Solver], reference: Callable[[], Solver]
+) -> BenchSpec:
+    return BenchSpec(help, 20, _bridge_load, ours, reference, "endplay", "endplay/DDS")
+
+
 BENCHES: dict[str, BenchSpec] = {
-    "bridge": BenchSpec(
-        help="DD tables: qipai vs endplay/DDS (1 thread) on the same deals",
-        default_count=20,
-        load=_bridge_load,
-        ours=_bridge_ours,
-        reference=_bridge_reference,
-        reference_package="endplay",
-        reference_label="endplay/DDS",
+    "bridge": _bridge_bench(
+        "DD tables: qipai vs endplay/DDS (1 thread) on the same deals",
+        _bridge_ours,
+        _bridge_reference,
+    ),
+    "bridge-lead": _bridge_bench(
+        "opening lead, every card scored (NT, West leads): qipai vs endplay/DDS SolveBoard",
+        _bridge_lead_ours,
+        _bridge_lead_reference,
     ),
     "rummikub": BenchSpec(
         help="best move (most tiles): qipai vs rummikub-solver on the same positions",
@@ -307,4 +411,4 @@ BENCHES: dict[str, BenchSpec] = {
     ),
 }
 
-__all__ = ["BENCHES", "BenchResult", "run"]
+__all__ = ["BENCHES", "BenchResult", "Solver", "run", "time_alternating"]

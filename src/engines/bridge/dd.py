@@ -19,6 +19,7 @@ W    10  8 10  5  5
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -27,7 +28,7 @@ import numpy as np
 from engines.bridge.cards import Card, Deal
 from engines.bridge.seats import SEATS, STRAINS, BridgeInputError, Seat, Strain
 
-__all__ = ["DDTable", "dd_table", "dd_tables", "solve_position"]
+__all__ = ["DDTable", "dd_table", "dd_tables", "solve_position", "table_mib"]
 
 # DDS / kernel row order S H D C NT for each strain in corpus order C D H S NT
 _ROW = [strain.dds_index for strain in STRAINS]
@@ -158,13 +159,61 @@ def _full_deal_masks(deal: Deal | str) -> np.ndarray:
     return np.array(deal.masks(), dtype=np.uint16)
 
 
-def dd_table(deal: Deal | str, *, strains: Iterable[Strain | str] | str | None = None) -> DDTable:
+def _table_bits(table_mb: float | None) -> int:
+    """Size exponent of the largest transposition table within ``table_mb`` MiB."""
+    from solvers.bridge import _ab_search
+
+    if table_mb is None:
+        return _ab_search.DEFAULT_TABLE_BITS
+    if isinstance(table_mb, bool) or not isinstance(table_mb, int | float) or table_mb != table_mb:
+        raise BridgeInputError(f"table_mb must be a number of MiB, got {table_mb!r}")
+    low, high = _ab_search.TABLE_BITS_RANGE
+    fitting = [b for b in range(low, high + 1) if _ab_search.table_bytes(b) <= table_mb * 2**20]
+    if not fitting:
+        smallest = _ab_search.table_bytes(low) / 2**20
+        raise BridgeInputError(f"table_mb must be at least {smallest:.3f} MiB, got {table_mb}")
+    return fitting[-1]
+
+
+def table_mib(bits: int | None = None) -> float:
+    """MiB of one thread's transposition table (the default one when ``bits`` is None).
+
+    >>> round(table_mib(), 1)
+    95.5
+    """
+    from solvers.bridge import _ab_search
+
+    return _ab_search.table_bytes(_ab_search.DEFAULT_TABLE_BITS if bits is None else bits) / 2**20
+
+
+def _thread_count(threads: int | None) -> int:
+    """``threads`` checked and capped at the cores this process may use (0: all cores)."""
+    if threads is None:
+        return 0
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise BridgeInputError(f"threads must be an integer, got {threads!r}")
+    if threads < 1:
+        raise BridgeInputError(f"threads must be at least 1 (or None for all cores), got {threads}")
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return min(threads, max(cores, 1))
+
+
+def dd_table(
+    deal: Deal | str,
+    *,
+    strains: Iterable[Strain | str] | str | None = None,
+    table_mb: float | None = None,
+) -> DDTable:
     """The DD table of one deal (or of an end position with equal hands), on this thread.
 
     Accepts a :class:`Deal` or a PBN deal string; raises
     :class:`~engines.bridge.cards.InvalidDealError` naming every defect.
     ``strains`` (e.g. ``"NT"``, ``"S,H"`` or ``[Strain.SPADES]``) solves only
-    those strains, like DDS's trump filter.
+    those strains, like DDS's trump filter.  ``table_mb`` bounds the
+    transposition table (default about 96 MiB, see :func:`dd_tables`).
 
     >>> table = dd_table("N:AKQJ.T98.765.432 T987.AKQ.432.J65 65432.J76.AKQ.T9 .5432.JT98.AKQ87",
     ...                  strains="NT")
@@ -174,10 +223,11 @@ def dd_table(deal: Deal | str, *, strains: Iterable[Strain | str] | str | None =
     from solvers.bridge import dd_table as kernel
 
     masks = _full_deal_masks(deal)
+    bits = _table_bits(table_mb)
     wanted = _strain_filter(strains)
     if wanted is None:
-        return DDTable(kernel(masks))
-    return DDTable(_some_strains(masks, wanted))
+        return DDTable(kernel(masks, tt_bits=bits))
+    return DDTable(_some_strains(masks, wanted, bits))
 
 
 def dd_tables(
@@ -186,30 +236,36 @@ def dd_tables(
     *,
     chunk: int = 0,
     strains: Iterable[Strain | str] | str | None = None,
+    table_mb: float | None = None,
 ) -> list[DDTable]:
     """DD tables of any number of deals, solved on ``threads`` cores (None = all).
 
     The native solver runs the deals in parallel with the GIL released; each
-    thread owns one bounded transposition table.  ``chunk`` > 0 solves that
-    many deals per native call (to bound the memory of the input arrays for
-    huge batches); results come back in input order.  ``strains`` solves only
-    those strains (see :func:`dd_table`).
+    thread owns one transposition table of at most ``table_mb`` MiB (default
+    :func:`table_mib`, about 96 MiB; smaller tables lose speed on hard deals,
+    never exactness).  ``threads`` above the number of cores this process may
+    run on is capped at that number (more threads than cores only cost
+    memory), and at five per deal (one job per deal and strain).  So the
+    memory held is at most ``threads × table_mb`` plus the deals and the
+    results.  ``chunk`` > 0 solves that many deals per native call (to bound
+    the memory of the input arrays for huge batches); results come back in
+    input order.  ``strains`` solves only those strains (see :func:`dd_table`).
     """
     from solvers.bridge import dd_tables as kernel
 
-    if threads is not None and threads < 1:
-        raise BridgeInputError(f"threads must be at least 1 (or None for all cores), got {threads}")
+    count = _thread_count(threads)
+    bits = _table_bits(table_mb)
     wanted = _strain_filter(strains)
     masks = [_full_deal_masks(deal) for deal in deals]
     if not masks:
         return []
     if wanted is not None:
-        return _some_strains_batch(masks, wanted, threads)
+        return _some_strains_batch(masks, wanted, count, bits)
     step = chunk if chunk > 0 else len(masks)
     tables: list[DDTable] = []
     for start in range(0, len(masks), step):
         block = np.stack(masks[start : start + step])
-        out = kernel(block, threads or 0)
+        out = kernel(block, count, tt_bits=bits)
         tables.extend(DDTable(cells) for cells in out)
     return tables
 
@@ -231,19 +287,21 @@ def _strain_filter(strains: Iterable[Strain | str] | str | None) -> tuple[Strain
     return None if len(chosen) == 5 else tuple(sorted(chosen))
 
 
-def _some_strains(masks: np.ndarray, wanted: tuple[Strain, ...]) -> np.ndarray:
+def _some_strains(masks: np.ndarray, wanted: tuple[Strain, ...], bits: int) -> np.ndarray:
     """Cells in DDS order with -1 for the strains not wanted."""
     from solvers.bridge import dd_table as kernel
     from solvers.bridge._ab_search import leader_tricks
 
     if len(wanted) > _MAX_STRAINS_ONE_BY_ONE:
-        cells = kernel(masks)
+        cells = kernel(masks, tt_bits=bits)
     else:
         cells = np.zeros((5, 4), dtype=np.int32)
         size = int(sum(int(m).bit_count() for m in masks[0]))
         for strain in wanted:
             for declarer in SEATS:
-                defence = leader_tricks(masks, strain.suit_index, (declarer + 1) % 4)
+                defence = leader_tricks(
+                    masks, strain.suit_index, (declarer + 1) % 4, tt_bits=bits
+                )
                 cells[strain.dds_index, declarer] = size - defence
     keep = np.zeros(5, dtype=bool)
     keep[[s.dds_index for s in wanted]] = True
@@ -252,7 +310,7 @@ def _some_strains(masks: np.ndarray, wanted: tuple[Strain, ...]) -> np.ndarray:
 
 
 def _some_strains_batch(
-    masks: list[np.ndarray], wanted: tuple[Strain, ...], threads: int | None
+    masks: list[np.ndarray], wanted: tuple[Strain, ...], threads: int, bits: int
 ) -> list[DDTable]:
     """Filtered tables on ``threads`` threads (the kernels release the GIL)."""
     from concurrent.futures import ThreadPoolExecutor
@@ -261,9 +319,9 @@ def _some_strains_batch(
 
     workers = max(1, min(threads or max_threads(), len(masks)))
     if workers == 1:
-        return [DDTable(_some_strains(m, wanted)) for m in masks]
+        return [DDTable(_some_strains(m, wanted, bits)) for m in masks]
     with ThreadPoolExecutor(workers) as pool:
-        return [DDTable(c) for c in pool.map(lambda m: _some_strains(m, wanted), masks)]
+        return [DDTable(c) for c in pool.map(lambda m: _some_strains(m, wanted, bits), masks)]
 
 
 def solve_position(

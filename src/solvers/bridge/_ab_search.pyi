@@ -5,18 +5,36 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+DEFAULT_TABLE_BITS: int
+TABLE_BITS_RANGE: tuple[int, int]
+
+def table_bytes(tt_bits: int = ...) -> int: ...
 def dd_table(
-    hands: npt.NDArray[np.uint16], stats: dict[str, Any] | None = None
+    hands: npt.NDArray[np.uint16],
+    stats: dict[str, Any] | None = None,
+    *,
+    features: int = ...,
+    tt_bits: int = ...,
 ) -> npt.NDArray[np.int32]: ...
-def dd_tables(hands: npt.NDArray[np.uint16], threads: int = 0) -> npt.NDArray[np.int32]: ...
+def dd_tables(
+    hands: npt.NDArray[np.uint16], threads: int = 0, *, tt_bits: int = ...
+) -> npt.NDArray[np.int32]: ...
 def solve_position(
     hands: npt.NDArray[np.uint16],
     trump: int,
     leader: int,
     trick: npt.NDArray[np.int32],
     stats: dict[str, Any] | None = None,
+    *,
+    features: int = ...,
+    tt_bits: int = ...,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
 def leader_tricks(
-    hands: npt.NDArray[np.uint16], trump: int, leader: int, stats: dict[str, Any] | None = None
+    hands: npt.NDArray[np.uint16],
+    trump: int,
+    leader: int,
+    stats: dict[str, Any] | None = None,
+    *,
+    features: int = ...,
+    tt_bits: int = ...,
 ) -> int: ...
-def _set_features(features: int) -> None: ...

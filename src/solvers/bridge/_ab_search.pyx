@@ -22,7 +22,7 @@ cimport cython
 from cython.parallel cimport parallel, prange
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 import numpy as np
 
@@ -32,6 +32,7 @@ from solvers.bridge._later_tricks cimport later_tricks
 from solvers.bridge._quick_tricks cimport quick_tricks, second_hand_tricks
 from solvers.bridge._trans_table cimport (
     tt_free,
+    tt_bytes,
     tt_init,
     tt_lengths,
     tt_lookup,
@@ -40,21 +41,22 @@ from solvers.bridge._trans_table cimport (
     tt_reset,
     tt_store,
 )
-from solvers.bridge._types cimport MAX_PLY, NOTRUMP, Ctx, Move, TransTable
+from solvers.bridge._types cimport ALL_FEATURES, FEATURE_LATER_TRICKS, FEATURE_QUICK_TRICKS, FEATURE_SMALL_CARDS, FEATURE_TT, MAX_PLY, Ctx, Move
 
 cdef enum:
-    LOG_ENTRIES = 21   # 2M entries of 35 bytes (70 MB) + 128k distributions (22 MB) a thread
+    # default transposition table of a thread: 2**DEFAULT_TT_BITS entries (see tt_bytes)
+    DEFAULT_TT_BITS = 21
+    MIN_TT_BITS = 8
+    MAX_TT_BITS = 25
 
 
-# bit 0: transposition table, 1: quick tricks, 2: later tricks, 3: small-card pruning
-cdef int _features = 15
-
-
-def _set_features(int features):
-    """Switch search features off for differential tests (bits: TT, quick tricks,
-    later tricks, small-card pruning)."""
-    global _features
-    _features = features
+cdef struct TrickStart:
+    # what a node at the start of a trick needs again after its moves are searched
+    uint64_t lens          # the transposition-table key: suit lengths of the four hands
+    uint32_t pat[4]        # owners of the cards still out, highest first
+    int n                  # tricks left
+    int threshold          # the question for the leader's side: >= threshold tricks?
+    bint leader_max        # the leader's side is the counted side
 
 
 cdef inline void _clear(uint16_t* wm) noexcept nogil:
@@ -62,6 +64,18 @@ cdef inline void _clear(uint16_t* wm) noexcept nogil:
     wm[1] = 0
     wm[2] = 0
     wm[3] = 0
+
+
+cdef inline void _copy(uint16_t* dst, uint16_t* src) noexcept nogil:
+    dst[0] = src[0]
+    dst[1] = src[1]
+    dst[2] = src[2]
+    dst[3] = src[3]
+
+
+cdef inline int _cards(Ctx* c, int seat) noexcept nogil:
+    return popcount(c.hands[seat][0]) + popcount(c.hands[seat][1]) \
+        + popcount(c.hands[seat][2]) + popcount(c.hands[seat][3])
 
 
 cdef bint _last_trick(Ctx* c, int target, uint16_t* wm) noexcept nogil:
@@ -78,7 +92,6 @@ cdef bint _last_trick(Ctx* c, int target, uint16_t* wm) noexcept nogil:
             ws = s
             wr = r
         elif s == ws:
-            same += 1
             if r > wr:
                 wr = r
                 winner = seat
@@ -86,13 +99,7 @@ cdef bint _last_trick(Ctx* c, int target, uint16_t* wm) noexcept nogil:
             ws = s
             wr = r
             winner = seat
-            same = 0
-    # a trump that beat only non-trumps, or a lone card of the led suit, wins by suit
-    if same:
-        # some other card of the winning suit was played: the winner won by rank
-        # (recount exactly for the ruff case)
-        pass
-    same = 0
+    # the winner won by rank when another card of the winning suit was played
     for i in range(4):
         seat = (leader + i) & 3
         if c.hands[seat][ws]:
@@ -115,68 +122,128 @@ cdef inline void _place_card(Ctx* c, int s, int r) noexcept nogil:
             c.win_pos = c.pos
 
 
+cdef inline int _trick_start(Ctx* c, int seat, int target, TrickStart* ts,
+                             uint16_t* wm) noexcept nogil:
+    """The cheap answers at the start of a trick: 1 or 0 when one decides, else -1.
+
+    In order: target reached or out of reach, the last trick, quick tricks, later
+    tricks (their win ranks are the most general), the transposition table.
+    """
+    cdef int n = _cards(c, seat), answer
+    c.trick_nodes[n] += 1
+    ts.n = n
+    if c.tricks_max >= target:
+        _clear(wm)
+        return 1
+    if c.tricks_max + n < target:
+        _clear(wm)
+        return 0
+    if n == 1:
+        return _last_trick(c, target, wm)
+    ts.leader_max = (seat & 1) == c.max_side
+    # the question for the leader's side: at least `threshold` of the n tricks?
+    ts.threshold = target - c.tricks_max if ts.leader_max else n - target + c.tricks_max + 1
+    ts.lens = tt_lengths(c)
+    if c.features & FEATURE_TT:
+        tt_prefetch(&c.tt, ts.lens, seat)
+    if (c.features & FEATURE_QUICK_TRICKS) and quick_tricks(c, seat, wm) >= ts.threshold:
+        c.qt_cutoffs += 1
+        return ts.leader_max
+    if (c.features & FEATURE_LATER_TRICKS) and n - later_tricks(c, seat, wm) < ts.threshold:
+        c.lt_cutoffs += 1
+        return not ts.leader_max
+    tt_patterns(c, ts.pat)
+    if c.features & FEATURE_TT:
+        answer = tt_lookup(&c.tt, ts.lens, seat, ts.pat, ts.threshold, c, wm)
+        if answer >= 0:
+            return answer == ts.leader_max
+    return -1
+
+
+cdef inline int _second_hand(Ctx* c, int seat, int target, bint mover_max,
+                             uint16_t* wm) noexcept nogil:
+    """Second-hand quick tricks: 1 or 0 when they decide, else -1."""
+    cdef int k = second_hand_tricks(c, seat, wm)
+    if k == 0:
+        return -1
+    if (k >= target - c.tricks_max) if mover_max else (c.tricks_max + _cards(c, seat) - k < target):
+        c.qt2_cutoffs += 1
+        return mover_max
+    return -1
+
+
+cdef inline bint _play(Ctx* c, int seat, int s, int r, int target, int ply,
+                       uint16_t* cwm) noexcept nogil:
+    """Play card (s, r) of ``seat``, search the rest, take the card back; ``cwm`` gets the
+    child's win ranks (plus the winning card when the card completed a trick won by rank)."""
+    cdef uint16_t bit = <uint16_t>(1u << r)
+    cdef int old_win = c.win_pos, old_leader, old_tricks, ws, wr, w, k, same = 0
+    cdef int ts[4]
+    cdef int tr[4]
+    cdef bint child
+    c.hands[seat][s] ^= bit
+    _place_card(c, s, r)
+    if c.pos < 3:
+        c.pos += 1
+        child = search(c, target, ply + 1, cwm)
+        c.pos -= 1
+    else:
+        ws = c.trick_suit[c.win_pos]
+        wr = c.trick_rank[c.win_pos]
+        w = (c.leader + c.win_pos) & 3
+        for k in range(4):
+            if c.trick_suit[k] == ws:
+                same += 1
+            c.remain[c.trick_suit[k]] ^= <uint16_t>(1u << c.trick_rank[k])
+        old_leader = c.leader
+        old_tricks = c.tricks_max
+        # the next tricks overwrite the trick arrays: keep this one
+        for k in range(4):
+            ts[k] = c.trick_suit[k]
+            tr[k] = c.trick_rank[k]
+        if (w & 1) == c.max_side:
+            c.tricks_max += 1
+        c.leader = w
+        c.pos = 0
+        child = search(c, target, ply + 1, cwm)
+        c.pos = 3
+        c.leader = old_leader
+        c.tricks_max = old_tricks
+        for k in range(4):
+            c.trick_suit[k] = ts[k]
+            c.trick_rank[k] = tr[k]
+            c.remain[ts[k]] ^= <uint16_t>(1u << tr[k])
+        if same >= 2:
+            cwm[ws] |= <uint16_t>(1u << wr)
+    c.win_pos = old_win
+    c.hands[seat][s] ^= bit
+    return child
+
+
 cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
+    """Does the counted side take at least ``target`` tricks?  ``wm`` gets the win ranks."""
     cdef int seat = (c.leader + c.pos) & 3
-    cdef int n, need, threshold, answer, i, k, nm, s, r, w, ws, wr, same
-    cdef int old_win, old_leader, old_tricks, old_pos
-    cdef bint leader_max, mover_max, res, child, cut = 0
+    cdef int answer, i, k, nm, s, r
+    cdef bint mover_max = (seat & 1) == c.max_side, res, cut = 0
     cdef Move moves[13]
     cdef uint16_t cwm[4]
     cdef uint16_t acc[4]
-    cdef uint32_t pat[4]
-    cdef uint64_t lens = 0
-    cdef uint16_t bit
-    cdef int ts[4]
-    cdef int tr[4]
     cdef int small[4]
+    cdef TrickStart ts
     c.nodes += 1
     if c.pos == 0:
-        n = popcount(c.hands[seat][0]) + popcount(c.hands[seat][1]) \
-            + popcount(c.hands[seat][2]) + popcount(c.hands[seat][3])
-        c.trick_nodes[n] += 1
-        if c.tricks_max >= target:
-            _clear(wm)
-            return 1
-        if c.tricks_max + n < target:
-            _clear(wm)
-            return 0
-        if n == 1:
-            return _last_trick(c, target, wm)
-        need = target - c.tricks_max
-        leader_max = (seat & 1) == c.max_side
-        # the question for the leader's side: at least `threshold` of the n tricks?
-        threshold = need if leader_max else n - need + 1
-        lens = tt_lengths(c)
-        if _features & 1:
-            tt_prefetch(&c.tt, lens, seat)
-        # the cheap sure-trick counts first: their win ranks are the most general
-        if (_features & 2) and quick_tricks(c, seat, wm) >= threshold:
-            c.qt_cutoffs += 1
-            return leader_max
-        if (_features & 4) and n - later_tricks(c, seat, wm) < threshold:
-            c.lt_cutoffs += 1
-            return not leader_max
-        tt_patterns(c, pat)
-        if _features & 1:
-            answer = tt_lookup(&c.tt, lens, seat, pat, threshold, c, wm)
-            if answer >= 0:
-                return answer == leader_max
-    mover_max = (seat & 1) == c.max_side
-    if c.pos == 1 and (_features & 2):
-        k = second_hand_tricks(c, seat, wm)
-        if k:
-            n = popcount(c.hands[seat][0]) + popcount(c.hands[seat][1]) \
-                + popcount(c.hands[seat][2]) + popcount(c.hands[seat][3])
-            if (k >= target - c.tricks_max) if mover_max else (c.tricks_max + n - k < target):
-                c.qt2_cutoffs += 1
-                return mover_max
+        answer = _trick_start(c, seat, target, &ts, wm)
+        if answer >= 0:
+            return answer
+    elif c.pos == 1 and (c.features & FEATURE_QUICK_TRICKS):
+        answer = _second_hand(c, seat, target, mover_max, wm)
+        if answer >= 0:
+            return answer
     nm = gen_moves(c, seat, moves)
     order_moves(c, seat, moves, nm, ply)
     _clear(acc)
-    small[0] = -1
-    small[1] = -1
-    small[2] = -1
-    small[3] = -1
+    for k in range(4):
+        small[k] = -1
     for i in range(nm):
         s = moves[i].suit
         r = moves[i].rank
@@ -185,59 +252,15 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
             # nor this one reaches the lowest rank that mattered below it: same result
             c.small_skips += 1
             continue
-        bit = <uint16_t>(1u << r)
-        c.hands[seat][s] ^= bit
-        old_win = c.win_pos
-        _place_card(c, s, r)
-        if c.pos < 3:
-            c.pos += 1
-            child = search(c, target, ply + 1, cwm)
-            c.pos -= 1
-        else:
-            ws = c.trick_suit[c.win_pos]
-            wr = c.trick_rank[c.win_pos]
-            w = (c.leader + c.win_pos) & 3
-            same = 0
-            for k in range(4):
-                if c.trick_suit[k] == ws:
-                    same += 1
-                c.remain[c.trick_suit[k]] ^= <uint16_t>(1u << c.trick_rank[k])
-            old_leader = c.leader
-            old_tricks = c.tricks_max
-            # the next tricks overwrite the trick arrays: keep this one
-            for k in range(4):
-                ts[k] = c.trick_suit[k]
-                tr[k] = c.trick_rank[k]
-            if (w & 1) == c.max_side:
-                c.tricks_max += 1
-            c.leader = w
-            c.pos = 0
-            child = search(c, target, ply + 1, cwm)
-            c.pos = 3
-            c.leader = old_leader
-            c.tricks_max = old_tricks
-            for k in range(4):
-                c.trick_suit[k] = ts[k]
-                c.trick_rank[k] = tr[k]
-                c.remain[ts[k]] ^= <uint16_t>(1u << tr[k])
-            if same >= 2:
-                cwm[ws] |= <uint16_t>(1u << wr)
-        c.win_pos = old_win
-        c.hands[seat][s] ^= bit
-        if child == mover_max:
+        if _play(c, seat, s, r, target, ply, cwm) == mover_max:
             cut = 1
             c.killer[ply] = s * 16 + r
-            wm[0] = cwm[0]
-            wm[1] = cwm[1]
-            wm[2] = cwm[2]
-            wm[3] = cwm[3]
+            _copy(wm, cwm)
             _cover_sequence(&moves[i], wm)
             break
-        acc[0] |= cwm[0]
-        acc[1] |= cwm[1]
-        acc[2] |= cwm[2]
-        acc[3] |= cwm[3]
-        if _features & 8:
+        for k in range(4):
+            acc[k] |= cwm[k]
+        if c.features & FEATURE_SMALL_CARDS:
             k = lsb(cwm[s]) if cwm[s] else 13
             if r < k and k > small[s]:
                 small[s] = k
@@ -250,21 +273,25 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
     else:
         c.no_cut[c.pos] += 1
         res = not mover_max
-        wm[0] = acc[0]
-        wm[1] = acc[1]
-        wm[2] = acc[2]
-        wm[3] = acc[3]
+        _copy(wm, acc)
         for i in range(nm):
             _cover_sequence(&moves[i], wm)
     if c.pos == 0:
-        c.trick_searched[n][res == leader_max] += 1
-    if c.pos == 0 and (_features & 1):
-        # res is for the counted side; turn it into a bound on the leader's side
-        if res == leader_max:
-            tt_store(&c.tt, lens, seat, pat, c, wm, threshold, n)
-        else:
-            tt_store(&c.tt, lens, seat, pat, c, wm, 0, threshold - 1)
+        _trick_result(c, seat, &ts, res, wm)
     return res
+
+
+cdef inline void _trick_result(Ctx* c, int seat, TrickStart* ts, bint res,
+                               uint16_t* wm) noexcept nogil:
+    """Store a searched trick-start node: ``res`` for the counted side becomes a bound
+    on the leader's side's tricks."""
+    c.trick_searched[ts.n][res == ts.leader_max] += 1
+    if not (c.features & FEATURE_TT):
+        return
+    if res == ts.leader_max:
+        tt_store(&c.tt, ts.lens, seat, ts.pat, c, wm, ts.threshold, ts.n)
+    else:
+        tt_store(&c.tt, ts.lens, seat, ts.pat, c, wm, 0, ts.threshold - 1)
 
 
 cdef inline void _cover_sequence(Move* m, uint16_t* wm) noexcept nogil:
@@ -319,8 +346,7 @@ cdef int _value(Ctx* c, int lo, int hi, int guess) noexcept nogil:
 
 cdef int _leader_tricks(Ctx* c, int leader, int guess) noexcept nogil:
     """Tricks the leader's side takes from a full position at the start of a trick."""
-    cdef int n = popcount(c.hands[leader][0]) + popcount(c.hands[leader][1]) \
-        + popcount(c.hands[leader][2]) + popcount(c.hands[leader][3])
+    cdef int n = _cards(c, leader)
     c.leader = leader
     c.pos = 0
     c.max_side = leader & 1
@@ -352,17 +378,25 @@ cdef void _table(Ctx* c, const uint16_t[:, :] hands, int32_t[:, :] out) noexcept
         _strain(c, hands, trump, out[trump])
 
 
-cdef int _ctx_init(Ctx* c) noexcept nogil:
+cdef int _ctx_init(Ctx* c, int features, int tt_bits) noexcept nogil:
     memset(c, 0, sizeof(Ctx))
-    return tt_init(&c.tt, LOG_ENTRIES)
+    c.features = features
+    return tt_init(&c.tt, tt_bits)
 
 
-cdef Ctx* _new_ctx() except NULL:
+cdef int _check_tt_bits(int tt_bits) except -1:
+    if not MIN_TT_BITS <= tt_bits <= MAX_TT_BITS:
+        raise ValueError(f"tt_bits must be {MIN_TT_BITS}..{MAX_TT_BITS}, got {tt_bits}")
+    return 0
+
+
+cdef Ctx* _new_ctx(int features, int tt_bits) except NULL:
     """A search context with its transposition table, or MemoryError."""
+    _check_tt_bits(tt_bits)
     cdef Ctx* c = <Ctx*>malloc(sizeof(Ctx))
     if c == NULL:
         raise MemoryError()
-    if _ctx_init(c) != 0:
+    if _ctx_init(c, features, tt_bits) != 0:
         free(c)
         raise MemoryError("cannot allocate the transposition table")
     return c
@@ -373,22 +407,37 @@ cdef void _free_ctx(Ctx* c) noexcept nogil:
     free(c)
 
 
-def dd_table(const uint16_t[:, :] hands, dict stats=None):
+def table_bytes(int tt_bits=DEFAULT_TT_BITS) -> int:
+    """Bytes of one thread's transposition table of ``2**tt_bits`` entries."""
+    _check_tt_bits(tt_bits)
+    return tt_bytes(tt_bits)
+
+
+DEFAULT_TABLE_BITS = DEFAULT_TT_BITS
+TABLE_BITS_RANGE = (MIN_TT_BITS, MAX_TT_BITS)
+
+
+def dd_table(const uint16_t[:, :] hands, dict stats=None, *, int features=ALL_FEATURES,
+             int tt_bits=DEFAULT_TT_BITS):
     """DD table of one deal: ``int32[5, 4]``, rows trump S H D C NT, columns declarer N E S W.
 
     ``hands[seat][suit]`` are the 13-bit suit masks (all hands the same size).
     ``stats``, when given, receives node counts and transposition-table figures.
+    ``features`` switches search features off (differential tests only);
+    ``tt_bits``: the transposition table holds ``2**tt_bits`` entries.
     """
     if hands.shape[0] != 4 or hands.shape[1] != 4:
         raise ValueError("hands must have shape (4, 4)")
     out = np.zeros((5, 4), dtype=np.int32)
     cdef int32_t[:, :] view = out
-    cdef Ctx* c = _new_ctx()
-    with nogil:
-        _table(c, hands, view)
-    if stats is not None:
-        _fill_stats(c, stats)
-    _free_ctx(c)
+    cdef Ctx* c = _new_ctx(features, tt_bits)
+    try:
+        with nogil:
+            _table(c, hands, view)
+        if stats is not None:
+            _fill_stats(c, stats)
+    finally:
+        _free_ctx(c)
     return out
 
 
@@ -403,39 +452,48 @@ cdef void _fill_stats(Ctx* c, dict stats):
     stats["root_searches"] = stats.get("root_searches", 0) + c.root_searches
     stats["second_hand_cutoffs"] = stats.get("second_hand_cutoffs", 0) + c.qt2_cutoffs
     stats["later_trick_cutoffs"] = stats.get("later_trick_cutoffs", 0) + c.lt_cutoffs
-    stats["trick_nodes"] = [c.trick_nodes[k] for k in range(14)]
-    stats["trick_searched_fail"] = [c.trick_searched[k][0] for k in range(14)]
-    stats["trick_searched_make"] = [c.trick_searched[k][1] for k in range(14)]
     stats["small_card_skips"] = stats.get("small_card_skips", 0) + c.small_skips
+    for key, counts in (
+        ("trick_nodes", [c.trick_nodes[k] for k in range(14)]),
+        ("trick_searched_fail", [c.trick_searched[k][0] for k in range(14)]),
+        ("trick_searched_make", [c.trick_searched[k][1] for k in range(14)]),
+    ):
+        stats[key] = [a + b for a, b in zip(stats.get(key, [0] * 14), counts)]
     for k in range(4):
         key = f"cutoffs_pos{k}"
         first, later, none = stats.get(key, (0, 0, 0))
         stats[key] = (first + c.cut_first[k], later + c.cut_later[k], none + c.no_cut[k])
 
 
-def dd_tables(const uint16_t[:, :, :] hands, int threads=0):
+def dd_tables(const uint16_t[:, :, :] hands, int threads=0, *, int tt_bits=DEFAULT_TT_BITS):
     """DD tables of many deals on ``threads`` OpenMP threads (0 = all cores).
 
     Returns ``int32[n, 5, 4]`` (see :func:`dd_table`).  Each thread owns one
-    search context and transposition table, allocated once and freed at the end.
+    search context and transposition table (``table_bytes(tt_bits)``),
+    allocated once and freed at the end.  ``threads`` is capped at the number
+    of cores this process may run on and at the number of jobs (five per
+    deal), so the memory held is at most that many tables plus the arrays.
     """
     if hands.shape[1] != 4 or hands.shape[2] != 4:
         raise ValueError("hands must have shape (n, 4, 4)")
+    _check_tt_bits(tt_bits)
     cdef Py_ssize_t n = hands.shape[0], i
     out = np.zeros((n, 5, 4), dtype=np.int32)
     cdef int32_t[:, :, :] view = out
     cdef Ctx* c
     cdef int failed = 0
+    from solvers._parallel import max_threads
+    cores = max(max_threads(), _usable_cores())
     if threads <= 0:
-        from solvers._parallel import max_threads
         threads = max_threads()
+    threads = min(threads, cores)
     if n == 0:
         return out
     if threads > 5 * n:
         threads = <int>(5 * n)
     with nogil, parallel(num_threads=threads):
         c = <Ctx*>malloc(sizeof(Ctx))
-        if c != NULL and _ctx_init(c) != 0:
+        if c != NULL and _ctx_init(c, ALL_FEATURES, tt_bits) != 0:
             free(c)
             c = NULL
         # one job per (deal, strain): five times finer than per deal, so one hard
@@ -450,6 +508,15 @@ def dd_tables(const uint16_t[:, :, :] hands, int threads=0):
     if failed:
         raise MemoryError("cannot allocate a transposition table for every thread")
     return out
+
+
+def _usable_cores() -> int:
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 cdef int _play_root(Ctx* c, int seat, int s, int r) noexcept nogil:
@@ -470,94 +537,114 @@ cdef int _play_root(Ctx* c, int seat, int s, int r) noexcept nogil:
     return 0
 
 
+cdef int _setup_trick(Ctx* c, const uint16_t[:, :] hands, int trump, int leader,
+                      const int32_t[:, :] trick) noexcept nogil:
+    """Set up a position with ``trick`` already played; returns the seat to move."""
+    cdef int k
+    _setup(c, hands, trump)
+    c.leader = leader
+    for k in range(trick.shape[0]):
+        c.remain[trick[k, 0]] |= <uint16_t>(1u << trick[k, 1])
+    c.pos = 0
+    for k in range(trick.shape[0]):
+        # a card already on the table: in the trick state, in no hand
+        _place_card(c, trick[k, 0], trick[k, 1])
+        c.pos += 1
+    c.max_side = ((c.leader + c.pos) & 3) & 1
+    return (c.leader + c.pos) & 3
+
+
+cdef int _root_move_value(Ctx* c, int seat, Move* move, int n_left, int best) noexcept nogil:
+    """Tricks of the side to move after it plays ``move`` (the position is restored)."""
+    cdef uint16_t hands[4][4]
+    cdef uint16_t remain[4]
+    cdef int trick_suit[4]
+    cdef int trick_rank[4]
+    cdef int leader = c.leader, pos = c.pos, win_pos = c.win_pos, tricks = c.tricks_max
+    cdef int value
+    memcpy(hands, c.hands, sizeof(hands))
+    memcpy(remain, c.remain, sizeof(remain))
+    memcpy(trick_suit, c.trick_suit, sizeof(trick_suit))
+    memcpy(trick_rank, c.trick_rank, sizeof(trick_rank))
+    _play_root(c, seat, move.suit, move.rank)
+    value = _value(c, c.tricks_max, c.tricks_max + (n_left - (1 if c.pos == 0 else 0)),
+                   best if best >= 0 else (n_left + 1) // 2)
+    memcpy(c.hands, hands, sizeof(hands))
+    memcpy(c.remain, remain, sizeof(remain))
+    memcpy(c.trick_suit, trick_suit, sizeof(trick_suit))
+    memcpy(c.trick_rank, trick_rank, sizeof(trick_rank))
+    c.leader = leader
+    c.pos = pos
+    c.win_pos = win_pos
+    c.tricks_max = tricks
+    return value
+
+
 def solve_position(const uint16_t[:, :] hands, int trump, int leader,
-                   const int32_t[:, :] trick, dict stats=None):
+                   const int32_t[:, :] trick, dict stats=None, *, int features=ALL_FEATURES,
+                   int tt_bits=DEFAULT_TT_BITS):
     """Tricks for the side to move after each of its legal cards.
 
     ``hands`` hold the cards still in the hands; ``trick`` is ``int32[k, 2]``
     (suit, rank bit) of the 0..3 cards already played to the current trick,
     led by ``leader``.  Returns ``(suits, ranks, tricks)`` arrays, one entry
-    per legal card, counting the current trick.
+    per legal card, counting the current trick.  ``stats``, ``features`` and
+    ``tt_bits`` as for :func:`dd_table`.
     """
     if hands.shape[0] != 4 or hands.shape[1] != 4:
         raise ValueError("hands must have shape (4, 4)")
     if trick.shape[0] > 3 or (trick.shape[0] and trick.shape[1] != 2):
         raise ValueError("trick must have shape (k, 2) with k <= 3")
-    cdef Ctx* c = _new_ctx()
-    cdef Ctx saved
-    cdef int k, i, nm, seat, n_left, j, best = -1, value
+    cdef Ctx* c = _new_ctx(features, tt_bits)
+    cdef int i, nm, seat, n_left, j, best = -1, value
     cdef Move moves[13]
-    cdef uint16_t rest
     cdef uint16_t seq
     suits = []
     ranks = []
     values = []
-    with nogil:
-        _setup(c, hands, trump)
-        c.leader = leader
-        for k in range(trick.shape[0]):
-            c.remain[trick[k, 0]] |= <uint16_t>(1u << trick[k, 1])
-        c.pos = 0
-        c.max_side = ((leader + trick.shape[0]) & 3) & 1
-        for k in range(trick.shape[0]):
-            _play_root_trick_card(c, trick[k, 0], trick[k, 1])
-        seat = (c.leader + c.pos) & 3
-        c.max_side = seat & 1
-        n_left = popcount(c.hands[seat][0]) + popcount(c.hands[seat][1]) \
-            + popcount(c.hands[seat][2]) + popcount(c.hands[seat][3])
-        nm = gen_moves(c, seat, moves)
-        order_moves(c, seat, moves, nm, 0)
-    for i in range(nm):
+    try:
         with nogil:
-            saved = c[0]  # a struct copy of the small state; the table pointer is shared
-            _play_root(c, seat, moves[i].suit, moves[i].rank)
-            value = _value(c, c.tricks_max, c.tricks_max + (n_left - (1 if c.pos == 0 else 0)),
-                           best if best >= 0 else (n_left + 1) // 2)
-            _restore(c, &saved)
-        if value > best:
-            best = value
-        seq = moves[i].seq
-        while seq:
-            j = msb(seq)
-            seq ^= <uint16_t>(1u << j)
-            suits.append(moves[i].suit)
-            ranks.append(j)
-            values.append(value)
-    if stats is not None:
-        _fill_stats(c, stats)
-    _free_ctx(c)
+            seat = _setup_trick(c, hands, trump, leader, trick)
+            n_left = _cards(c, seat)
+            nm = gen_moves(c, seat, moves)
+            order_moves(c, seat, moves, nm, 0)
+        for i in range(nm):
+            with nogil:
+                value = _root_move_value(c, seat, &moves[i], n_left, best)
+            if value > best:
+                best = value
+            seq = moves[i].seq
+            while seq:
+                j = msb(seq)
+                seq ^= <uint16_t>(1u << j)
+                suits.append(moves[i].suit)
+                ranks.append(j)
+                values.append(value)
+        if stats is not None:
+            _fill_stats(c, stats)
+    finally:
+        _free_ctx(c)
     return (np.array(suits, dtype=np.int32), np.array(ranks, dtype=np.int32),
             np.array(values, dtype=np.int32))
 
 
-cdef void _play_root_trick_card(Ctx* c, int s, int r) noexcept nogil:
-    """Put a card already on the table into the trick state (it is not in any hand)."""
-    _place_card(c, s, r)
-    c.pos += 1
+def leader_tricks(const uint16_t[:, :] hands, int trump, int leader, dict stats=None, *,
+                  int features=ALL_FEATURES, int tt_bits=DEFAULT_TT_BITS):
+    """Tricks the side of ``leader`` takes when it leads to the first trick (one DD cell).
 
-
-cdef void _restore(Ctx* c, Ctx* saved) noexcept nogil:
-    """Undo a root move: copy back the position, keep the table and the counters."""
-    cdef TransTable tt = c.tt
-    cdef int64_t nodes = c.nodes, qt = c.qt_cutoffs
-    c[0] = saved[0]
-    c.tt = tt
-    c.nodes = nodes
-    c.qt_cutoffs = qt
-
-
-def leader_tricks(const uint16_t[:, :] hands, int trump, int leader, dict stats=None):
-    """Tricks the side of ``leader`` takes when it leads to the first trick (one DD cell)."""
+    ``stats``, ``features`` and ``tt_bits`` as for :func:`dd_table`.
+    """
     if hands.shape[0] != 4 or hands.shape[1] != 4:
         raise ValueError("hands must have shape (4, 4)")
-    cdef Ctx* c = _new_ctx()
+    cdef Ctx* c = _new_ctx(features, tt_bits)
     cdef int n = 0, result
-    with nogil:
-        _setup(c, hands, trump)
-        n = popcount(hands[leader, 0]) + popcount(hands[leader, 1]) \
-            + popcount(hands[leader, 2]) + popcount(hands[leader, 3])
-        result = _leader_tricks(c, leader, (n + 1) // 2)
-    if stats is not None:
-        _fill_stats(c, stats)
-    _free_ctx(c)
+    try:
+        with nogil:
+            _setup(c, hands, trump)
+            n = _cards(c, leader)
+            result = _leader_tricks(c, leader, (n + 1) // 2)
+        if stats is not None:
+            _fill_stats(c, stats)
+    finally:
+        _free_ctx(c)
     return result

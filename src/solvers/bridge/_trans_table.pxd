@@ -35,6 +35,11 @@ from solvers.bridge._types cimport (
 )
 
 
+cdef inline size_t tt_bytes(int log_entries) noexcept nogil:
+    """Memory of a table of ``2**log_entries`` entries: blocks, distributions, bucket heads."""
+    return (<size_t>1 << (log_entries - 4)) * (sizeof(TTBlock) + sizeof(TTDist) + sizeof(int32_t))
+
+
 cdef inline int tt_init(TransTable* tt, int log_entries) noexcept nogil:
     """Allocate ``2**log_entries`` entries; returns 0, or -1 when memory is short."""
     tt.block_capacity = 1 << (log_entries - 4)

@@ -61,6 +61,16 @@ cdef struct TransTable:
     int64_t resets
 
 
+cdef enum:
+    # search features (bits of Ctx.features), switched off one by one only by the
+    # differential tests
+    FEATURE_TT = 1
+    FEATURE_QUICK_TRICKS = 2
+    FEATURE_LATER_TRICKS = 4
+    FEATURE_SMALL_CARDS = 8
+    ALL_FEATURES = 15
+
+
 cdef struct Ctx:
     uint16_t hands[4][4]
     uint16_t remain[4]     # cards not yet gone in completed tricks (hands + current trick)
@@ -73,6 +83,7 @@ cdef struct Ctx:
     int trick_rank[4]
     int win_pos            # position in the trick of the card winning it so far
     int killer[MAX_PLY]    # suit * 16 + rank of the last move that cut off at this ply
+    int features           # FEATURE_* bits in use
     int64_t nodes
     int64_t qt_cutoffs
     int64_t qt2_cutoffs     # second-hand quick-trick cutoffs
