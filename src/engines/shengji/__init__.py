@@ -40,7 +40,7 @@ _EXPORTS = {
     "trick_points": "rules",
     "bottom_multiplier": "rules",
     "score_round": "rules",
-    "resolve_bids": "rules",
+    "resolve_bids": "bidding",
     "ShengjiInputError": "errors",
     "CardError": "errors",
     "parse_cards": "cards",
