@@ -47,7 +47,7 @@ from engines.bridge.contract import Contract
 from engines.bridge.encoding import read_text
 from engines.bridge.pbn import PbnBoard, PbnError, _check_board
 from engines.bridge.play import PlayError, parse_pbn_play, play_to_pbn_rows
-from engines.bridge.seats import SEATS, BridgeInputError, Seat
+from engines.bridge.seats import SEATS, BridgeInputError, Seat, pbn_vulnerability
 
 __all__ = ["dump", "dumps", "load", "loads", "read_lin"]
 
@@ -142,7 +142,7 @@ class _Builder:
             if vul is None:
                 self.error(line, f"sv: unknown vulnerability {value!r}; expected o, n, e or b")
             else:
-                tags["Vulnerable"] = "All" if vul == "Both" else vul
+                tags["Vulnerable"] = pbn_vulnerability(vul)
                 self.board.tag_lines["Vulnerable"] = line
         elif key == "pn":
             names = value.split(",")

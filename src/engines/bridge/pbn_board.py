@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from engines.bridge.cards import Deal, Hand
-from engines.bridge.seats import BridgeInputError, Seat, parse_vulnerability
+from engines.bridge.seats import BridgeInputError, Seat, parse_vulnerability, pbn_vulnerability
 
 __all__ = ["MANDATORY_TAGS", "SINGLE_TAGS", "PbnBoard", "PbnError", "Tags"]
 
@@ -253,5 +253,4 @@ class PbnBoard:
         return {s: {p: table[s][p] for p in "NESW"} for s in ("C", "D", "H", "S", "NT")}
 
 
-def _pbn_vul(vul: str) -> str:
-    return "All" if vul == "Both" else vul
+_pbn_vul = pbn_vulnerability
