@@ -113,10 +113,16 @@ def add_seed_flag(
 def add_count_flag(
     parser: argparse.ArgumentParser, default: int, what: str = "positions", dest: str = "count"
 ) -> None:
-    """``-n/--count N`` (``args.count``): how many ``what`` to make or take."""
+    """``-n/--count N`` (``args.count``): how many ``what`` to make or take.
+
+    A ``dest`` other than ``count`` adds ``--<dest>`` as a second long spelling
+    (``-n/--count/--rounds``, stored in ``args.rounds``).
+    """
+    extra = () if dest == "count" else (f"--{dest}",)
     parser.add_argument(
         "-n",
-        f"--{dest}",
+        "--count",
+        *extra,
         dest=dest,
         type=non_negative_int,
         default=default,
