@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from engines.cli import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "src" / "engines" / "data" / "events" / "examples"
@@ -105,3 +107,29 @@ def test_demo_joins_the_dd_solver_and_the_swiss_engine(capsys):
         assert result["ns_imps_vs_par"] == imps(result["ns_score"] - par[result["board"]])
     assert sorted(row["pair"] for row in data["ranking"]) == [1, 2, 3, 4, 5]
     assert sum(row["imps_vs_par"] for row in data["ranking"]) == 0
+
+
+def test_rate_over_several_week_files_matches_ex11(tmp_path, capsys):
+    case = next(
+        json.loads(line)
+        for line in (Path(__file__).parents[1] / "data/bridge-events/cases.jsonl").open()
+        if '"EX11"' in line
+    )
+    paths = []
+    for index, week in enumerate(case["weeks"]):
+        path = tmp_path / f"w{index}.json"
+        data = {"format": "qipai-bridge-week/1", "boards": week}
+        if index == 0:
+            data["players"] = case["players"]
+        path.write_text(json.dumps(data), encoding="utf-8")
+        paths.append(str(path))
+    got = json.loads(run(capsys, "rate", "--json", *paths))["players"]
+    for name, expected in case["expected"]["players"].items():
+        assert got[name]["rate"] == pytest.approx(expected["rate"], abs=1e-6)
+        assert got[name]["total_boards"] == expected["total_boards"]
+
+
+def test_masterpoints_and_grade_commands(capsys):
+    assert run(capsys, "masterpoints", "12").strip() == "1:3 2:2 3:2 4:2 5:1 6:1"
+    assert json.loads(run(capsys, "grade", "--json", "1500")) == {"grade": 12, "name": "专业牌手"}
+    assert main(["events", "grade", "-3"]) == 2

@@ -6,6 +6,9 @@ Examples::
     qipai events standings event.json        # standings after the rounds so far
     qipai events pair event.json             # next Swiss round: tables and bye
     qipai events rate week.json --json       # weekly Rate run -> qipai-bridge-players/1
+    qipai events rate w1.json w2.json        # several weeks in order
+    qipai events masterpoints 12             # awards by rank for 12 completed pairs
+    qipai events grade 250                   # 等级 of a masterpoint total
     qipai events match match.json            # team match IMPs and VPs
     qipai events tiedian session.json        # 贴点赛 results and total
     qipai events verify cases.jsonl          # conformance cases; exit 1 on a difference
@@ -73,12 +76,17 @@ def register(commands: argparse._SubParsersAction) -> None:
         "Swiss event file (qipai-bridge-event/1)",
     )
     pair.add_argument("--withdraw", default="", help="pairs leaving before this round, e.g. 4,7")
-    command(
-        "rate",
-        "weekly Rate run of a week file (new Rates, weekly points)",
-        _rate,
-        "week file (qipai-bridge-week/1)",
-    )
+    rate = command("rate", "weekly Rate run of one or more week files (new Rates, weekly points)",
+                   _rate)  # fmt: skip
+    rate.add_argument(
+        "files", type=Path, nargs="+", metavar="WEEK",
+        help="week files (qipai-bridge-week/1) in order; each week starts from the Rates and "
+        "totals the previous one left (players a later file lists are added if new)",
+    )  # fmt: skip
+    mp = command("masterpoints", "masterpoint award of each rank for a field size", _masterpoints)
+    mp.add_argument("completed", type=int, help="pairs that completed the event")
+    grade = command("grade", "grade (等级) of a masterpoint total", _grade)
+    grade.add_argument("points", help="masterpoints (a decimal is read exactly)")
     command(
         "match", "IMPs and VPs of a team match file", _match, "match file (qipai-bridge-match/1)"
     )
@@ -167,11 +175,12 @@ def _rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def _standings(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from engines.events.report import current_standings, show, text_table
+    from engines.events.report import show, text_table
+    from engines.events.swiss import event_standings
 
     out = out or sys.stdout
     event = _event(args.file)
-    standings = current_standings(event)
+    standings = event_standings(event)
     if args.json:
         rows = [
             {
@@ -194,7 +203,8 @@ def _standings(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def _pair(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from engines.events.report import next_pairing, text_table
+    from engines.events.report import text_table
+    from engines.events.swiss import next_round
 
     out = out or sys.stdout
     event = _event(args.file)
@@ -204,7 +214,7 @@ def _pair(args: argparse.Namespace, out: TextIO | None = None) -> int:
         withdraw = [int(p) for p in args.withdraw.split(",") if p.strip()]
     except ValueError:
         raise InputError(f"--withdraw: expected pair ids like 4,7, got {args.withdraw!r}") from None
-    pairing = next_pairing(event, withdraw)
+    pairing = next_round(event, withdraw)
     number = len(event.rounds) + 1
     if args.json:
         _dump(
@@ -233,32 +243,54 @@ def _pair(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 def _rate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from engines.events.files import load_json, parse_week
-    from engines.events.rate import rate_week
+    from engines.events.rate import PlayerState, rate_week
     from engines.events.report import players_file, show, text_table
 
     out = out or sys.stdout
-    week = parse_week(load_json(args.file), str(args.file))
-    figures = rate_week(week.players, week.boards, week.params)
+    state: dict[str, PlayerState] = {}
+    for path in args.files:
+        week = parse_week(load_json(path), str(path))
+        start = {**week.players, **state}
+        figures = rate_week(start, week.boards, week.params)
+        state = {name: PlayerState(f.rate, f.total_boards) for name, f in figures.items()}
     if args.json:
         _dump(players_file(figures), out)
         return 0
     order = sorted(figures, key=lambda n: (-figures[n].rate, n))
     lines = [
-        [
-            n,
-            show(figures[n].rate),
-            show(figures[n].week_rate),
-            figures[n].boards,
-            figures[n].total_boards,
-            figures[n].points,
-            figures[n].dynamic_points,
-            show(figures[n].avg),
-        ]
-        for n in order
-    ]
+        [n, show(f.rate), show(f.week_rate), f.boards, f.total_boards, f.points,
+         f.dynamic_points, show(f.avg)]
+        for n, f in ((n, figures[n]) for n in order)
+    ]  # fmt: skip
     header = ["player", "Rate", "week rate", "boards", "total", "points", "dynamic", "avg"]
-    print(f"week {week.label or args.file}: {len(week.boards)} boards", file=out)
+    print(f"week {week.label or path}: {len(week.boards)} boards", file=out)
     print(text_table(header, lines), file=out)
+    return 0
+
+
+def _masterpoints(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from engines.events.awards import masterpoints
+
+    out = out or sys.stdout
+    awards = masterpoints(args.completed)
+    if args.json:
+        _dump({"awards": awards}, out)
+    else:
+        print(
+            " ".join(f"{rank}:{award}" for rank, award in enumerate(awards, 1) if award), file=out
+        )
+    return 0
+
+
+def _grade(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from engines.events.awards import grade
+
+    out = out or sys.stdout
+    level, name = grade(args.points)
+    if args.json:
+        _dump({"grade": level, "name": name}, out)
+    else:
+        print(f"grade {level}: {name}", file=out)
     return 0
 
 

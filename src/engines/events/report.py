@@ -14,13 +14,10 @@ from typing import Any
 
 from engines.events.common import as_json_number
 from engines.events.files import Event
-from engines.events.pairs import Number, RankRow, pair_scores, result_values
+from engines.events.pairs import Number, RankRow, result_values
 from engines.events.rate import PlayerWeek
-from engines.events.swiss import Pairing, Standing, pair_round, standing_order
 
 __all__ = [
-    "current_standings",
-    "next_pairing",
     "players_file",
     "result_file",
     "text_table",
@@ -73,24 +70,6 @@ def result_file(
         )  # fmt: skip
     out["boards"] = [{"board": board, "results": items} for board, items in boards.items()]
     return out
-
-
-def current_standings(event: Event) -> list[Standing]:
-    """Standings of every pair of a Swiss (or pairs) event from the results so far, in order."""
-    values = result_values(event.results, event.method)
-    scores = pair_scores(event.results, values, event.method, [p.id for p in event.pairs])
-    byes = {p.id: 0 for p in event.pairs}
-    for rnd in event.rounds:
-        if rnd.bye is not None:
-            byes[rnd.bye] += 1
-    return standing_order(Standing(p, *scores[p], byes[p]) for p in scores)
-
-
-def next_pairing(event: Event, withdraw: Sequence[int] = ()) -> Pairing:
-    """The seating of the next round of a Swiss event file (pairs in ``withdraw`` leave first)."""
-    gone = {p for rnd in event.rounds for p in rnd.withdrawn} | set(withdraw)
-    history = [table for rnd in event.rounds for table in rnd.tables]
-    return pair_round([s for s in current_standings(event) if s.pair not in gone], history)
 
 
 def players_file(figures: Mapping[str, PlayerWeek]) -> dict[str, Any]:

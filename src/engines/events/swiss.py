@@ -37,6 +37,8 @@ __all__ = [
     "Standing",
     "SwissRound",
     "choose_bye",
+    "event_standings",
+    "next_round",
     "pair_round",
     "play_event",
     "register",
@@ -217,6 +219,24 @@ class EventRun:
     rounds: list[Pairing]
     ranking: list[RankRow]
     results: list[EventResult]
+
+
+def event_standings(event: Event) -> list[Standing]:
+    """Standings of every pair of a Swiss (or pairs) event from the results so far, in order."""
+    values = result_values(event.results, event.method)
+    scores = pair_scores(event.results, values, event.method, [p.id for p in event.pairs])
+    byes = {p.id: 0 for p in event.pairs}
+    for rnd in event.rounds:
+        if rnd.bye is not None:
+            byes[rnd.bye] += 1
+    return standing_order(Standing(p, *scores[p], byes[p]) for p in scores)
+
+
+def next_round(event: Event, withdraw: Sequence[int] = ()) -> Pairing:
+    """The seating of the next round of a Swiss event file (pairs in ``withdraw`` leave first)."""
+    gone = {p for rnd in event.rounds for p in rnd.withdrawn} | set(withdraw)
+    history = [table for rnd in event.rounds for table in rnd.tables]
+    return pair_round([s for s in event_standings(event) if s.pair not in gone], history)
 
 
 # play(round number, the round's pairing, its board numbers) -> one row of N-S scores per table
