@@ -107,12 +107,12 @@ def tiled():
 
 
 def kernel_legal(threads: int):
-    _, _, _, _, _, (es, ps, _, _) = positions()
+    _, _, _, _, _, (es, ps, _, _, ms) = positions()
     hands, leads, plays, idx = tiled()
     numba.set_num_threads(threads)
     if threads == 1:
-        return K.follow_legal_batch_serial(hands, leads, plays, idx, es, ps)
-    return K.follow_legal_batch(hands, leads, plays, idx, es, ps, threads)
+        return K.follow_legal_batch_serial(hands, leads, plays, idx, es, ps, ms)[0]
+    return K.follow_legal_batch(hands, leads, plays, idx, es, ps, ms, threads)[0]
 
 
 def oracle_legal():
@@ -132,7 +132,7 @@ ENUM_TILE = 10
 
 
 def kernel_enumerate(rows=None, tile: int = 1):
-    _, hands, leads, _, idx, (es, ps, sc, ns) = positions()
+    _, hands, leads, _, idx, (es, ps, sc, ns, _) = positions()
     if rows is not None:
         rows = np.tile(rows, tile)
         hands, leads, idx = hands[rows], leads[rows], idx[rows]
@@ -140,9 +140,9 @@ def kernel_enumerate(rows=None, tile: int = 1):
 
 
 def kernel_count(threads: int):
-    _, hands, leads, _, idx, (es, ps, sc, ns) = positions()
+    _, hands, leads, _, idx, (es, ps, sc, ns, ms) = positions()
     numba.set_num_threads(threads)
-    return K.count_follows_batch(hands, leads, idx, es, ps, sc, ns, threads)
+    return K.count_follows_batch(hands, leads, idx, es, ps, sc, ns, ms, threads)[0]
 
 
 def oracle_enumerate(rows):

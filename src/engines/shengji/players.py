@@ -217,8 +217,10 @@ class HeuristicPlayer:
             return cands[order[0]].copy()
         plays[:, k] = cands
         ctx_idx = np.zeros(cands.shape[0], dtype=np.int64)
-        winners = K.trick_winner_batch(plays[:, : k + 1].copy(), ctx_idx, t.esuit[None],
-                                       t.pos[None], int(view.policies.throw_winner))
+        winners, _ = K.trick_winner_batch_serial(
+            plays[:, : k + 1].copy(), ctx_idx, t.esuit[None], t.pos[None], t.suit_mask[None],
+            int(view.policies.throw_winner),
+        )
         wins = winners == k
         if wins.any():
             idx = np.nonzero(wins)[0]

@@ -90,11 +90,24 @@ class TrumpContext:
         ('T', 12, 13)
         >>> str(ctx)
         '10/S'
+
+    There is one object per setting (``TrumpContext("10", "S") is TrumpContext(10, 0)``):
+    a batch of a context per row then reads a few objects that stay in cache.
     """
 
-    def __init__(self, level: str | int, trump: str | int) -> None:
-        self.level = parse_level(level)
-        self.trump = parse_trump(trump)
+    _interned: dict[tuple[type, int, int], TrumpContext] = {}  # noqa: RUF012 (a cache)
+    level: int
+    trump: int
+    code: int  # row of the stacked tables of all contexts, which batches index by it
+
+    def __new__(cls, level: str | int, trump: str | int) -> TrumpContext:
+        lv, tr = parse_level(level), parse_trump(trump)
+        self = TrumpContext._interned.get((cls, lv, tr))
+        if self is None:
+            self = super().__new__(cls)
+            self.level, self.trump, self.code = lv, tr, K.context_code(lv, tr)
+            TrumpContext._interned[(cls, lv, tr)] = self
+        return self
 
     @cached_property
     def tables(self) -> K.ContextTables:

@@ -44,8 +44,15 @@ from solvers.shengji._trick import (
     trick_points_batch,
     trick_winner,
     trick_winner_batch,
+    trick_winner_batch_serial,
 )
-from solvers.shengji.tables import ContextTables, context_tables, stack_tables
+from solvers.shengji.tables import (
+    ContextTables,
+    all_tables,
+    context_code,
+    context_tables,
+    stack_tables,
+)
 
 __all__ = [
     "BOTTOM_POWER_OF_TWO",
@@ -53,10 +60,12 @@ __all__ = [
     "WIN_HIGHEST_CARD",
     "WIN_LEADING_COMPONENT",
     "ContextTables",
+    "all_tables",
     "bottom_multiplier",
     "bottom_multiplier_batch",
     "check_throw",
     "check_throw_batch",
+    "context_code",
     "context_tables",
     "count_follows",
     "count_follows_batch",
@@ -82,4 +91,5 @@ __all__ = [
     "trick_points_batch",
     "trick_winner",
     "trick_winner_batch",
+    "trick_winner_batch_serial",
 ]

@@ -11,15 +11,27 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from solvers.shengji._bits import count_masks, lowest_bit, mask_count
+from solvers.shengji._checks import (
+    BAD_COUNT_0,
+    BAD_COUNT_1,
+    BAD_COUNT_2,
+    add_to_deck,
+    bad_counts,
+    check_lead,
+    deck_error,
+)
 from solvers.shengji._structure import (
     MAX_PARTS,
     N_POS,
     lambda_star,
+    lambda_star_with,
     lead_suit,
-    realises,
+    realises_with,
     shape_of,
     suit_profile,
 )
+from solvers.shengji.tables import suit_masks
 
 
 @njit(cache=True)
@@ -45,77 +57,112 @@ def required_shape(h, lead, esuit, pos, lam):
 
 
 @njit(cache=True)
-def _follow_legal_into(h, lead, play, esuit, pos, pc, cnt, shape, lam):
-    """:func:`follow_legal` with caller-provided scratch buffers (no allocation when simple)."""
-    # one pass: sizes, play ⊆ hand, and per-suit counts of hand and play (cnt[0:5], pc[0:5]
-    # serve as accumulators before they are used as profiles)
-    n = 0
-    m = 0
-    s = -1
-    lead_pair = False
-    for e in range(5):
-        cnt[e] = 0
-        pc[e] = 0
-        shape[e] = 0
-    for c in range(54):
-        p = play[c]
-        hc = h[c]
-        if p < 0 or p > hc:
-            return False
-        lc = lead[c]
-        if lc > 0:
-            n += lc
-            s = esuit[c]
-            if lc == 2:
-                lead_pair = True
-        m += p
-        e = esuit[c]
-        cnt[e] += hc
-        pc[e] += p
-        if hc == 2:
-            shape[e] += 1  # pairs held per suit
-    if n == 0 or m != n:
-        return False
-    hs = cnt[s]
-    ps = pc[s]
+def follow_workspace():
+    """Scratch buffers for :func:`follow_legal_row`, one set per thread.
+
+    Rows: pair profiles of lead, hand and play, the lead's shape, λ*, and the
+    three buffers of :func:`~solvers.shengji._structure.lambda_star_with`.
+    """
+    return np.zeros((8, MAX_PARTS), dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _check_hand_and_lead(h1, h2, hbad, l1, l2, lbad, esuit_t, mask_t, k):
+    """Checks shared by legality and counting: ``(error, card mask of the lead's suit)``."""
+    err = bad_counts(0, BAD_COUNT_0, hbad)
+    err = bad_counts(err, BAD_COUNT_1, lbad)
+    err, s = check_lead(err, l1, esuit_t, mask_t, k)
+    over = add_to_deck(h1, h2, 0, l1, l2)[2]
+    return deck_error(err, over), mask_t[k, s]
+
+
+@njit(cache=True)
+def follow_legal_row(hands, leads, plays, i, esuit_t, pos_t, mask_t, k, work):
+    """Section 6.1 for row ``i`` in context ``k``, checking the input as it is read:
+    ``(legal, error)``.
+
+    ``error`` is 0 for clean input, otherwise a code of :mod:`solvers.shengji._checks`
+    (hand, lead and play counts, an empty or mixed lead, more than two copies of
+    a card in hand and lead together); ``legal`` is False then.  ``mask_t`` holds
+    the 54-bit card mask of each effective suit.  No allocation: ``work`` comes
+    from :func:`follow_workspace`.
+    """
+    h1, h2, hbad = count_masks(hands, i)
+    l1, l2, lbad = count_masks(leads, i)
+    p1, p2, pbad = count_masks(plays, i)
+    err, smask = _check_hand_and_lead(h1, h2, hbad, l1, l2, lbad, esuit_t, mask_t, k)
+    err = bad_counts(err, BAD_COUNT_2, pbad)
+    if err != 0:
+        return False, err
+    if (p1 & ~h1) or (p2 & ~h2):
+        return False, 0  # the play is not part of the hand
+    n = mask_count(l1, l2)
+    if mask_count(p1, p2) != n:
+        return False, 0
+    hs = mask_count(h1 & smask, h2 & smask)
+    ps = mask_count(p1 & smask, p2 & smask)
     if hs <= n:
-        return ps == hs  # play ⊆ hand, so equal counts mean the whole suit is played
+        return ps == hs, 0  # play ⊆ hand, so equal counts mean the whole suit is played
     if ps < n:
-        return False
-    if not lead_pair or shape[s] == 0:
-        return True  # λ* = (): the lead has no pair or the hand holds none in the suit
-    nl, _, _ = _required_shape_into(h, lead, esuit, pos, pc, cnt, shape, lam)
+        return False, 0
+    if l2 == 0 or h2 & smask == 0:
+        return True, 0  # λ* = (): the lead has no pair or the hand holds none in the suit
+    return _play_realises_requirement(l2, h2 & smask, p2 & smask, pos_t, k, work), 0
+
+
+@njit(cache=True)
+def _play_realises_requirement(lead_twice, hand_twice, play_twice, pos_t, k, work):
+    """Long suit, pairs on both sides: does the play realise λ* (the hand's best answer to
+    the lead's shape)?  The masks hold the suit's pairs of lead, hand and play."""
+    lead_pc, hand_pc, play_pc, shape, lam = work[0], work[1], work[2], work[3], work[4]
+    for q in range(N_POS):
+        lead_pc[q] = 0
+        hand_pc[q] = 0
+        play_pc[q] = 0
+    bits = lead_twice
+    while bits:
+        lead_pc[pos_t[k, lowest_bit(bits)]] += 1
+        bits &= bits - 1
+    bits = hand_twice
+    while bits:
+        c = lowest_bit(bits)
+        q = pos_t[k, c]
+        hand_pc[q] += 1
+        play_pc[q] += (play_twice >> c) & 1
+        bits &= bits - 1
+    ns = shape_of(lead_pc, shape)
+    nl = lambda_star_with(hand_pc, shape, ns, lam, work[5], work[6], work[7])
     if nl == 0:
         return True
-    suit_profile(play, s, esuit, pos, pc, cnt)
-    return realises(pc, lam, nl)
+    return realises_with(play_pc, lam, nl, work[7])
 
 
 @njit(cache=True)
 def follow_legal(h, lead, play, esuit, pos):
     """Section 6.1: is ``play`` a legal follow from hand ``h`` to ``lead``?"""
-    pc = np.zeros(N_POS, dtype=np.int64)
-    cnt = np.zeros(N_POS, dtype=np.int64)
-    shape = np.zeros(MAX_PARTS, dtype=np.int64)
-    lam = np.zeros(MAX_PARTS, dtype=np.int64)
-    return _follow_legal_into(h, lead, play, esuit, pos, pc, cnt, shape, lam)
+    return follow_legal_row(
+        _one_row(h), _one_row(lead), _one_row(play), 0, _one_row(esuit), _one_row(pos),
+        _one_row(suit_masks(esuit)), 0, follow_workspace(),
+    )[0]
 
 
 @njit(cache=True)
-def _legal_rows(hands, leads, plays, ctx, esuit_t, pos_t, out, lo, hi):
-    pc = np.zeros(N_POS, dtype=np.int64)
-    cnt = np.zeros(N_POS, dtype=np.int64)
-    shape = np.zeros(MAX_PARTS, dtype=np.int64)
-    lam = np.zeros(MAX_PARTS, dtype=np.int64)
+def _one_row(v):
+    return np.ascontiguousarray(v).reshape((1, v.shape[0]))
+
+
+@njit(cache=True)
+def _legal_rows(hands, leads, plays, ctx, esuit_t, pos_t, mask_t, out, err, lo, hi):
+    work = follow_workspace()
     for i in range(lo, hi):
-        k = ctx[i]
-        out[i] = _follow_legal_into(hands[i], leads[i], plays[i], esuit_t[k], pos_t[k], pc, cnt,
-                                    shape, lam)
+        out[i], err[i] = follow_legal_row(hands, leads, plays, i, esuit_t, pos_t, mask_t, ctx[i],
+                                          work)
 
 
 @njit(cache=True, parallel=True)
-def follow_legal_batch(hands, leads, plays, ctx, esuit_t, pos_t, nthreads):
-    """Batch :func:`follow_legal` on ``nthreads`` threads: row i uses context ``ctx[i]``.
+def follow_legal_batch(hands, leads, plays, ctx, esuit_t, pos_t, mask_t, nthreads):
+    """Batch :func:`follow_legal_row` on ``nthreads`` threads: ``(legal, errors)``; row i uses
+    context ``ctx[i]``.
 
     Rows are split into a few chunks per thread, each with its own scratch
     buffers, so threads never contend for the allocator.  (The thread count
@@ -124,19 +171,22 @@ def follow_legal_batch(hands, leads, plays, ctx, esuit_t, pos_t, nthreads):
     """
     n = hands.shape[0]
     out = np.zeros(n, dtype=np.bool_)
+    err = np.zeros(n, dtype=np.int32)
     nchunks = min(n, 4 * max(nthreads, 1))
     for k in prange(nchunks):
-        _legal_rows(hands, leads, plays, ctx, esuit_t, pos_t, out, k * n // nchunks,
-                    (k + 1) * n // nchunks)
-    return out
+        _legal_rows(hands, leads, plays, ctx, esuit_t, pos_t, mask_t, out, err,
+                    k * n // nchunks, (k + 1) * n // nchunks)
+    return out, err
 
 
 @njit(cache=True)
-def follow_legal_batch_serial(hands, leads, plays, ctx, esuit_t, pos_t):
+def follow_legal_batch_serial(hands, leads, plays, ctx, esuit_t, pos_t, mask_t):
     """Single-threaded :func:`follow_legal_batch` (no thread-pool start-up for small batches)."""
-    out = np.zeros(hands.shape[0], dtype=np.bool_)
-    _legal_rows(hands, leads, plays, ctx, esuit_t, pos_t, out, 0, hands.shape[0])
-    return out
+    n = hands.shape[0]
+    out = np.zeros(n, dtype=np.bool_)
+    err = np.zeros(n, dtype=np.int32)
+    _legal_rows(hands, leads, plays, ctx, esuit_t, pos_t, mask_t, out, err, 0, n)
+    return out, err
 
 
 @njit(cache=True)
@@ -405,18 +455,28 @@ def _count_with_pairs(h, s, esuit, n, k):
 
 
 @njit(cache=True, parallel=True)
-def count_follows_batch(hands, leads, ctx, esuit_t, pos_t, suit_cards_t, n_suit_cards_t,
+def count_follows_batch(hands, leads, ctx, esuit_t, pos_t, suit_cards_t, n_suit_cards_t, mask_t,
                         nthreads):
-    """Batch :func:`count_follows` over rows on ``nthreads`` threads."""
+    """Batch :func:`count_follows` over rows on ``nthreads`` threads: ``(counts, errors)``.
+
+    Each row is checked first like :func:`follow_legal_row` checks hand and lead
+    (error codes of :mod:`solvers.shengji._checks`; count 0 for a bad row).
+    """
     n = hands.shape[0]
     out = np.zeros(n, dtype=np.int64)
+    err = np.zeros(n, dtype=np.int32)
     nchunks = min(n, 4 * max(nthreads, 1))
     for j in prange(nchunks):
         for i in range(j * n // nchunks, (j + 1) * n // nchunks):
             k = ctx[i]
-            out[i] = count_follows(hands[i], leads[i], esuit_t[k], pos_t[k], suit_cards_t[k],
-                                   n_suit_cards_t[k])
-    return out
+            h1, h2, hbad = count_masks(hands, i)
+            l1, l2, lbad = count_masks(leads, i)
+            e, _ = _check_hand_and_lead(h1, h2, hbad, l1, l2, lbad, esuit_t, mask_t, k)
+            err[i] = e
+            if e == 0:
+                out[i] = count_follows(hands[i], leads[i], esuit_t[k], pos_t[k],
+                                       suit_cards_t[k], n_suit_cards_t[k])
+    return out, err
 
 
 @njit(cache=True)

@@ -128,7 +128,14 @@ def shape_of(pc, parts):
 
 @njit(cache=True)
 def realises(pc, parts, nparts):
-    """True when pair profile ``pc`` holds disjoint chains of lengths ``parts[:nparts]``.
+    """True when pair profile ``pc`` holds disjoint chains of lengths ``parts[:nparts]``."""
+    st = np.empty(max(nparts, 1), dtype=np.int64)
+    return realises_with(pc, parts, nparts, st)
+
+
+@njit(cache=True)
+def realises_with(pc, parts, nparts, st):
+    """:func:`realises` with a caller buffer ``st`` (≥ ``nparts`` slots) for chain starts.
 
     Iterative backtracking (Numba's on-disk cache cannot hold recursive
     functions); equal chains are placed in non-decreasing start order to
@@ -146,7 +153,8 @@ def realises(pc, parts, nparts):
         return True  # only pairs are asked for, and there are enough of them
     if nparts == 1:
         return chain_mask(pair_mask(pc), parts[0]) != 0
-    st = np.full(nparts, -1, dtype=np.int64)
+    for j in range(nparts):
+        st[j] = -1
     i = 0
     while True:
         if i == nparts:
@@ -189,7 +197,15 @@ def realises(pc, parts, nparts):
 
 @njit(cache=True)
 def derivable(lam, nl, shape, ns):
-    """True when shape ``lam`` is derivable from ``shape`` (split chains, drop pairs; section 5).
+    """True when shape ``lam`` is derivable from ``shape`` (split chains, drop pairs; section 5)."""
+    cap = np.empty(max(ns, 1), dtype=np.int64)
+    ch = np.empty(max(nl, 1), dtype=np.int64)
+    return derivable_with(lam, nl, shape, ns, cap, ch)
+
+
+@njit(cache=True)
+def derivable_with(lam, nl, shape, ns, cap, ch):
+    """:func:`derivable` with caller buffers ``cap`` (≥ ``ns``) and ``ch`` (≥ ``nl``).
 
     A small bin packing: each part of ``lam`` goes into a chain of ``shape``
     with enough room; bins with equal room are interchangeable.
@@ -205,8 +221,10 @@ def derivable(lam, nl, shape, ns):
         for j in range(ns):
             total += shape[j]
         return nl <= total  # single pairs fit anywhere
-    cap = shape[:ns].copy()
-    ch = np.full(nl, -1, dtype=np.int64)
+    for j in range(ns):
+        cap[j] = shape[j]
+    for j in range(nl):
+        ch[j] = -1
     i = 0
     while True:
         if i == nl:
@@ -265,6 +283,15 @@ def lambda_star(hs_pc, shape, ns, out):
     Returns its length.  |λ*| = min(pairs of the lead, pairs held), and within
     that size partitions are tried in reverse-lexicographic order (section 5).
     """
+    cap = np.empty(MAX_PARTS, dtype=np.int64)
+    ch = np.empty(MAX_PARTS, dtype=np.int64)
+    st = np.empty(MAX_PARTS, dtype=np.int64)
+    return lambda_star_with(hs_pc, shape, ns, out, cap, ch, st)
+
+
+@njit(cache=True)
+def lambda_star_with(hs_pc, shape, ns, out, cap, ch, st):
+    """:func:`lambda_star` with caller buffers (each ``MAX_PARTS`` long): no allocation."""
     lead_pairs = 0
     for i in range(ns):
         lead_pairs += shape[i]
@@ -274,10 +301,14 @@ def lambda_star(hs_pc, shape, ns, out):
     k = lead_pairs if lead_pairs < have else have
     if k == 0:
         return 0
-    out[0] = k  # ``out`` doubles as the partition being tried (no allocation)
+    if shape[0] == 1:
+        for i in range(k):  # a lead without chains asks for k pairs, which the hand holds
+            out[i] = 1
+        return k
+    out[0] = k  # ``out`` doubles as the partition being tried
     n = 1
     while n > 0:
-        if derivable(out, n, shape, ns) and realises(hs_pc, out, n):
+        if derivable_with(out, n, shape, ns, cap, ch) and realises_with(hs_pc, out, n, st):
             return n
         n = next_partition(out, n)
     return 0  # unreachable: (1, …, 1) is always derivable and realised

@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
+from solvers.shengji._bits import count_masks, mask_count
+from solvers.shengji._checks import (
+    BAD_COUNT_0,
+    EMPTY_LEAD,
+    add_to_deck,
+    bad_counts,
+    check_lead,
+    deck_error,
+    note_error,
+)
 from solvers.shengji._structure import (
     MAX_PARTS,
     N_POS,
@@ -52,18 +62,25 @@ def check_throw(lead, others, esuit, pos, forced):
     ``others`` is (3, 54): the other players' current hands.  ``forced`` gets
     the lead itself when valid.
     """
-    comp_cards = np.zeros((54, 54), dtype=np.int64)
-    comp_size = np.zeros(54, dtype=np.int64)
-    comp_top = np.zeros(54, dtype=np.int64)
-    comp_psuit = np.zeros(54, dtype=np.int64)
+    return _check_throw_with(lead, others, esuit, pos, forced, _throw_workspace())
+
+
+@njit(cache=True)
+def _throw_workspace():
+    return (np.zeros((54, 54), dtype=np.int64), np.zeros(54, dtype=np.int64),
+            np.zeros(54, dtype=np.int64), np.zeros(54, dtype=np.int64),
+            np.zeros(N_POS, dtype=np.int64), np.zeros(N_POS, dtype=np.int64))
+
+
+@njit(cache=True)
+def _check_throw_with(lead, others, esuit, pos, forced, work):
+    comp_cards, comp_size, comp_top, comp_psuit, pc, cnt = work
     nc = decompose(lead, esuit, pos, comp_cards, comp_size, comp_top, comp_psuit)
     for c in range(54):
         forced[c] = lead[c]
     if nc <= 1:
         return True
     s = lead_suit(lead, esuit)
-    pc = np.zeros(N_POS, dtype=np.int64)
-    cnt = np.zeros(N_POS, dtype=np.int64)
     # components are sorted by (size, top, printed suit): the first beatable one is forced
     for i in range(nc):
         for o in range(others.shape[0]):
@@ -75,18 +92,50 @@ def check_throw(lead, others, esuit, pos, forced):
 
 
 @njit(cache=True)
-def check_throw_batch(leads, others, ctx, esuit_t, pos_t):
-    """Batch :func:`check_throw`: (valid (N,), forced (N, 54))."""
+def _check_sets(first, fi, rest, esuit_t, mask_t, k, same_size):
+    """Error code of a lead (row ``fi`` of ``first``) and the rows of ``rest`` (plays or
+    hands sharing the two decks with it).  ``same_size``: the rows are the other plays of
+    a trick, which hold as many cards as the lead (a wrong size counts as ``EMPTY_LEAD``,
+    the kind of the trick-shape check)."""
+    held, twice, bad = count_masks(first, fi)
+    err = bad_counts(0, BAD_COUNT_0, bad)
+    err, _ = check_lead(err, held, esuit_t, mask_t, k)
+    size = mask_count(held, twice)
+    a1, a2, a3 = held, twice, np.int64(0)
+    for j in range(rest.shape[0]):
+        held, twice, bad = count_masks(rest, j)
+        err = bad_counts(err, BAD_COUNT_0 + 1 + j, bad)
+        if same_size and mask_count(held, twice) != size:
+            err = note_error(err, EMPTY_LEAD, 1 + j)
+        a1, a2, a3 = add_to_deck(a1, a2, a3, held, twice)
+    return deck_error(err, a3)
+
+
+@njit(cache=True, parallel=True)
+def check_throw_batch(leads, others, ctx, esuit_t, pos_t, mask_t, nthreads):
+    """Batch :func:`check_throw` on ``nthreads`` threads: ``(valid (N,), forced (N, 54),
+    errors (N,))``; ``others[i]`` is (3, 54), the other players' hands.
+
+    Rows are checked first (codes of :mod:`solvers.shengji._checks`: counts of the
+    lead and each hand, an empty or mixed lead, more than two copies of a card).
+    """
     n = leads.shape[0]
     valid = np.zeros(n, dtype=np.bool_)
     forced = np.zeros((n, 54), dtype=np.int8)
-    buf = np.zeros(54, dtype=np.int64)
-    for i in range(n):
-        k = ctx[i]
-        valid[i] = check_throw(leads[i], others[i], esuit_t[k], pos_t[k], buf)
-        for c in range(54):
-            forced[i, c] = buf[c]
-    return valid, forced
+    err = np.zeros(n, dtype=np.int32)
+    nchunks = min(n, 4 * max(nthreads, 1))
+    for j in prange(nchunks):
+        work = _throw_workspace()
+        buf = np.zeros(54, dtype=np.int64)
+        for i in range(j * n // nchunks, (j + 1) * n // nchunks):
+            k = ctx[i]
+            err[i] = _check_sets(leads, i, others[i], esuit_t, mask_t, k, False)
+            if err[i] != 0:
+                continue
+            valid[i] = _check_throw_with(leads[i], others[i], esuit_t[k], pos_t[k], buf, work)
+            for c in range(54):
+                forced[i, c] = buf[c]
+    return valid, forced, err
 
 
 @njit(cache=True)
@@ -160,13 +209,38 @@ def trick_winner(plays, esuit, pos, policy):
 
 
 @njit(cache=True)
-def trick_winner_batch(plays, ctx, esuit_t, pos_t, policy):
-    """Batch :func:`trick_winner` over (N, 4, 54) plays."""
-    out = np.zeros(plays.shape[0], dtype=np.int64)
-    for i in range(plays.shape[0]):
+def _winner_rows(plays, ctx, esuit_t, pos_t, mask_t, policy, out, err, lo, hi):
+    for i in range(lo, hi):
         k = ctx[i]
-        out[i] = trick_winner(plays[i], esuit_t[k], pos_t[k], policy)
-    return out
+        trick = plays[i]
+        err[i] = _check_sets(trick, 0, trick[1:], esuit_t, mask_t, k, True)
+        if err[i] == 0:
+            out[i] = trick_winner(trick, esuit_t[k], pos_t[k], policy)
+
+
+@njit(cache=True, parallel=True)
+def trick_winner_batch(plays, ctx, esuit_t, pos_t, mask_t, policy, nthreads):
+    """Batch :func:`trick_winner` over (N, P, 54) plays (P ≤ 4; a trick so far) on
+    ``nthreads`` threads: ``(winners, errors)``, each trick checked first like
+    :func:`check_throw_batch` checks its sets."""
+    n = plays.shape[0]
+    out = np.zeros(n, dtype=np.int64)
+    err = np.zeros(n, dtype=np.int32)
+    nchunks = min(n, 4 * max(nthreads, 1))
+    for j in prange(nchunks):
+        _winner_rows(plays, ctx, esuit_t, pos_t, mask_t, policy, out, err, j * n // nchunks,
+                     (j + 1) * n // nchunks)
+    return out, err
+
+
+@njit(cache=True)
+def trick_winner_batch_serial(plays, ctx, esuit_t, pos_t, mask_t, policy):
+    """Single-threaded :func:`trick_winner_batch` (no thread-pool start-up for small batches)."""
+    n = plays.shape[0]
+    out = np.zeros(n, dtype=np.int64)
+    err = np.zeros(n, dtype=np.int32)
+    _winner_rows(plays, ctx, esuit_t, pos_t, mask_t, policy, out, err, 0, n)
+    return out, err
 
 
 @njit(cache=True)

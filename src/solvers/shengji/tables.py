@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
+from numba import njit
 
 N_CARDS = 54
 LJ = 52
@@ -43,6 +44,16 @@ class ContextTables:
     suit_cards: np.ndarray  # (5, 18) card ids of each effective suit, padded with -1
     n_suit_cards: np.ndarray  # (5,)
     points: np.ndarray  # (54,) trick points of each card
+    suit_mask: np.ndarray  # (5,) 54-bit mask of the cards of each effective suit
+
+
+@njit(cache=True)
+def suit_masks(esuit):
+    """The 54-bit card mask of each effective suit 0–4 of an ``esuit`` table."""
+    out = np.zeros(5, dtype=np.int64)
+    for c in range(54):
+        out[esuit[c]] |= np.int64(1) << c
+    return out
 
 
 def card_points() -> np.ndarray:
@@ -80,16 +91,17 @@ def context_tables(level: int, trump: int) -> ContextTables:
         s = esuit[card]
         suit_cards[s, n_suit_cards[s]] = card
         n_suit_cards[s] += 1
-    for arr in (esuit, pos, suit_cards, n_suit_cards):
-        arr.setflags(write=False)
+    masks = suit_masks(esuit)
     pts = card_points()
-    pts.setflags(write=False)
-    return ContextTables(level, trump, esuit, pos, suit_cards, n_suit_cards, pts)
+    for arr in (esuit, pos, suit_cards, n_suit_cards, masks, pts):
+        arr.setflags(write=False)
+    return ContextTables(level, trump, esuit, pos, suit_cards, n_suit_cards, pts, masks)
 
 
 def stack_tables(contexts: list[ContextTables]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                          np.ndarray]:
-    """Stack several contexts' tables for batch kernels: (esuit, pos, suit_cards, n_suit_cards).
+                                                          np.ndarray, np.ndarray]:
+    """Stack several contexts' tables for batch kernels:
+    ``(esuit, pos, suit_cards, n_suit_cards, suit_mask)``.
 
     The stacks are read-only like the single-context tables, so the kernels see one
     array type either way (Numba compiles read-only and writable arrays separately).
@@ -99,7 +111,26 @@ def stack_tables(contexts: list[ContextTables]) -> tuple[np.ndarray, np.ndarray,
         np.stack([c.pos for c in contexts]),
         np.stack([c.suit_cards for c in contexts]),
         np.stack([c.n_suit_cards for c in contexts]),
+        np.stack([c.suit_mask for c in contexts]),
     )
     for arr in out:
         arr.setflags(write=False)
     return out
+
+
+N_CONTEXTS = 13 * 5
+
+
+def context_code(level: int, trump: int) -> int:
+    """Row of context (``level``, ``trump``) in :func:`all_tables`: ``level * 5 + trump``."""
+    return level * 5 + trump
+
+
+@cache
+def all_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`stack_tables` of all 65 contexts, row :func:`context_code` for each.
+
+    Batches index these directly with per-row context codes, so a batch never
+    has to find which contexts it uses.
+    """
+    return stack_tables([context_tables(lv, tr) for lv in range(13) for tr in range(5)])
