@@ -20,15 +20,20 @@ from engines.rummikub import Position, Tile, best_move, best_moves, check_move
 from engines.rummikub.position import _meld, _problem, objective_weights
 from engines.rummikub.sets import Slot, is_valid_set
 from engines.rummikub.tiles import JOKER, parse_tiles
-from solvers.rummikub import build_sets, meld_codes_batch, solve_arrays
-from solvers.rummikub._dp import _set_ok
+from solvers.rummikub import meld_codes_batch, solve_arrays
 from solvers.rummikub._groups import PART_COUNT, PART_MASKS
+from solvers.rummikub._position import _set_ok
 
 _spec = importlib.util.spec_from_file_location(
     "rummikub_pruning_positions", Path(__file__).with_name("test_rummikub_pruning.py"))
 _pruning = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_pruning)
 POSITIONS, random_position = _pruning.POSITIONS, _pruning.random_position
+_spec = importlib.util.spec_from_file_location(
+    "rummikub_reconstruct", Path(__file__).with_name("rummikub_reconstruct.py"))
+_reconstruct = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_reconstruct)
+build_sets = _reconstruct.build_sets
 COLOURS = "KROB"
 ALL = [f"{c}{n}" for c in COLOURS for n in range(1, 14)] + ["J"]
 

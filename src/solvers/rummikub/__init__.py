@@ -1,33 +1,33 @@
 """Exact Rummikub best-move search: a Numba dynamic programme over the numbers 1..13.
 
-Kernels take integer arrays only (see :mod:`solvers.rummikub._dp` for the
-layout); the engine in :mod:`engines.rummikub` parses tiles, validates input,
-and turns the kernel's packed sets (:func:`meld_codes`) into tiles.  One position
-is checked, solved and unpacked in one call by :func:`solve_position`;
-:func:`build_sets` is the Python model of the unpacking.
+Kernels take integer arrays only; the engine in :mod:`engines.rummikub` parses tiles,
+validates input, and turns the kernel's packed sets (:func:`meld_codes`) into tiles.  One
+position is checked, solved and unpacked in one call by :func:`solve_position`.
+
+Modules, one job each: ``_layout`` (board sizes, state-key bits), ``_layers`` (the state
+store and its pruning), ``_dp`` (one pass of the DP), ``_exact`` (the passes that find the
+optimum; batches), ``_melds`` (choice -> packed sets), ``_position`` (one position in one
+call), ``_groups`` (group feasibility tables).  The kernels call each other across these
+files with ``cache=True``; :mod:`solvers._numba_cache` makes a change to any of them
+recompile all of them (Numba alone would keep stale callers).
 """
 
-from solvers.rummikub._dp import (
-    MELD_TARGET,
-    NCOL,
-    NNUM,
-    meld_codes,
-    meld_codes_batch,
-    new_outputs,
-    solve_arrays,
-    solve_batch,
-    solve_position,
-    warmup,
-)
-from solvers.rummikub._groups import GROUP_OK, partition_groups
-from solvers.rummikub._reconstruct import build_sets
+from solvers._numba_cache import register_kernel_package
+
+register_kernel_package(__file__)
+
+from solvers.rummikub._exact import solve_arrays, solve_batch, solve_serial  # noqa: E402
+from solvers.rummikub._groups import GROUP_OK, partition_groups  # noqa: E402
+from solvers.rummikub._layout import MELD_TARGET, NCOL, NNUM  # noqa: E402
+from solvers.rummikub._melds import MAX_SETS, meld_codes, meld_codes_batch  # noqa: E402
+from solvers.rummikub._position import new_outputs, solve_position, warmup  # noqa: E402
 
 __all__ = [
     "GROUP_OK",
+    "MAX_SETS",
     "MELD_TARGET",
     "NCOL",
     "NNUM",
-    "build_sets",
     "meld_codes",
     "meld_codes_batch",
     "new_outputs",
@@ -35,5 +35,6 @@ __all__ = [
     "solve_arrays",
     "solve_batch",
     "solve_position",
+    "solve_serial",
     "warmup",
 ]

@@ -8,8 +8,8 @@ counts and jokers (:func:`solvers.rummikub._groups.partition_groups`).
 A set is returned as a list of ``(colour, number, is_joker)`` with colour 0..3
 and the number the tile stands for.
 
-This is the readable model: the engine uses the compiled replay
-:func:`solvers.rummikub._dp.meld_codes`, which the tests hold to this one.
+The readable model of the unpacking, kept for the tests: the engine uses the compiled replay
+:func:`solvers.rummikub.meld_codes`, which the tests hold to this one.
 """
 
 from __future__ import annotations

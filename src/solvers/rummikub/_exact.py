@@ -1,0 +1,183 @@
+"""The exact optimum: passes of the DP with score targets, one position or a batch.
+
+:func:`solve_exact` chooses the passes of :func:`solvers.rummikub._dp.solve_pass`;
+:func:`solve_batch` (threads) and :func:`solve_serial` run it over stacked positions and
+:func:`solve_arrays` allocates their outputs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from solvers.rummikub._dp import solve_pass
+from solvers.rummikub._groups import GROUP_OK
+from solvers.rummikub._layout import BEAM, NCOL, NEG, NNUM, NO_BEAM
+
+
+@njit(cache=True)
+def _playable(must, opt, jokers):
+    """``opt`` without the rack tiles that no set can hold.
+
+    A tile can only be placed in a run through three consecutive numbers or a group of
+    three colours, of tiles present or ``jokers`` standing in for the missing ones; rack
+    tiles with neither are removed, until nothing changes.  No arrangement uses a removed
+    tile, so the optimum is the same (with two jokers every tile can be placed).
+    """
+    left = opt.copy()
+    changed = jokers < 2
+    while changed:
+        changed = False
+        for c in range(NCOL):
+            for v in range(NNUM):
+                if left[c, v] == 0 or must[c, v] > 0:
+                    continue
+                ok = False
+                for s in range(max(0, v - 2), min(v, NNUM - 3) + 1):
+                    missing = 0
+                    for x in range(s, s + 3):
+                        if must[c, x] + left[c, x] == 0:
+                            missing += 1
+                    if missing <= jokers:
+                        ok = True
+                if not ok:
+                    colours = jokers
+                    for cc in range(NCOL):
+                        if must[cc, v] + left[cc, v] > 0:
+                            colours += 1
+                    ok = colours >= 3
+                if not ok:
+                    left[c, v] = 0
+                    changed = True
+    return left
+
+
+@njit(cache=True)
+def solve_exact(
+    must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
+    beam,
+):
+    """The exact optimum, found fastest by passes that prune with a score to reach.
+
+    Pruning only drops transitions that cannot reach the target score, so an exact pass
+    finds every arrangement that reaches it and returns the optimum whenever the optimum
+    does.  First target: everything the rack could add (every rack tile that some set
+    could hold, every rack joker); on large tables the optimum usually plays the whole
+    rack.  Then every surviving state has played every rack tile so far, so the scores
+    tie and the work is finding *an* arrangement: a narrow pass that keeps the states with
+    the fewest open short runs (``beam // 4`` of them) nearly always finds one, and any
+    answer reaching the target is optimal.  If it does not, the exact pass with that
+    target decides; if nothing reaches the target: with jokers, a beam pass finds a legal
+    score (its answer stands if it never truncated) and the exact pass prunes with that;
+    without jokers the plain exact pass runs (it is cheap, at most ~20k states).
+    ``beam = 0`` runs the plain exact pass alone.  Returns ``(status, score)``.
+    """
+    floor = NEG
+    if beam > 0:
+        opt = _playable(must, opt, must_j + opt_j)
+        target = must_j * joker_weight + opt_j * max(0, joker_weight)
+        for c in range(NCOL):
+            for v in range(NNUM):
+                target += opt[c, v] * max(0, weight[c, v])
+        # (a pass may end on a state below the target: only an answer reaching it is known
+        # to be optimal)
+        st, sc, truncated = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld,
+                                       group_ok, choice_out, gj_out, stats, target,
+                                       -max(1, beam // 4))
+        if st == 1 and sc + must_j * joker_weight >= target:
+            return st, sc
+        stats[:] = 0
+        if truncated:
+            st, sc, _t = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld,
+                                    group_ok, choice_out, gj_out, stats, target, NO_BEAM)
+            if st == 1 and sc + must_j * joker_weight >= target:
+                return st, sc
+            stats[:] = 0
+    if beam > 0 and must_j + opt_j > 0:
+        st, sc, truncated = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld,
+                                       group_ok, choice_out, gj_out, stats, NEG, beam)
+        if truncated == 0:
+            return st, sc
+        if st == 1:
+            floor = sc + must_j * joker_weight
+        stats[:] = 0
+    st, sc, _t = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
+                            choice_out, gj_out, stats, floor, NO_BEAM)
+    return st, sc
+
+
+@njit(cache=True, parallel=True)
+def solve_batch(
+    must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status, best, choice,
+    group_jokers, stats, beam=BEAM,
+):
+    """Solve ``n`` positions in parallel; all arrays have the position as first axis.
+
+    ``must, opt, weight``: int64[n, 4, 13]; ``must_j, opt_j, joker_weight, meld``:
+    int64[n]; ``group_ok``: int8[5, 5, 3]; outputs ``status, best``: int64[n],
+    ``choice``: int64[n, 4, 13, 3], ``group_jokers``: int64[n, 13].
+    """
+    for p in prange(must.shape[0]):
+        st, sc = solve_exact(must[p], opt[p], must_j[p], opt_j[p], weight[p], joker_weight[p],
+                              meld[p], group_ok, choice[p], group_jokers[p], stats[p], beam)
+        status[p] = st
+        best[p] = sc
+
+
+@njit(cache=True)
+def solve_serial(
+    must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status, best, choice,
+    group_jokers, stats, beam=BEAM,
+):
+    """:func:`solve_batch` on the calling thread: no thread-pool start-up for small batches."""
+    for p in range(must.shape[0]):
+        st, sc = solve_exact(must[p], opt[p], must_j[p], opt_j[p], weight[p], joker_weight[p],
+                              meld[p], group_ok, choice[p], group_jokers[p], stats[p], beam)
+        status[p] = st
+        best[p] = sc
+
+
+def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, parallel=None,
+                 beam=BEAM):
+    """Allocate outputs and run :func:`solve_batch` (shapes: :mod:`solvers.rummikub._dp`).
+
+    ``parallel=None`` uses the thread pool only for batches of more than one position.
+    ``beam=0`` skips the bounding first pass (same answers, slower on large tables; the
+    differential tests compare both).
+    Returns ``(status, best, choice, group_jokers, stats)``.
+
+    >>> must = np.zeros((1, 4, 13), np.int64)
+    >>> opt = np.zeros((1, 4, 13), np.int64)
+    >>> opt[0, 1, 4:7] = 1                      # rack R5 R6 R7
+    >>> weight = np.ones((1, 4, 13), np.int64)   # one point per tile placed
+    >>> one, zero = np.ones(1, np.int64), np.zeros(1, np.int64)
+    >>> status, best, choice, gj, _ = solve_arrays(must, opt, zero, zero, weight, one, zero)
+    >>> int(status[0]), int(best[0]), choice[0, 1, 4:7, 0].tolist()
+    (1, 3, [1, 1, 1])
+    """
+    n = must.shape[0]
+    status = np.zeros(n, np.int64)
+    best = np.zeros(n, np.int64)
+    choice = np.zeros((n, NCOL, NNUM, 3), np.int64)
+    group_jokers = np.zeros((n, NNUM), np.int64)
+    stats = np.zeros((n, 2), np.int64)
+    if parallel is None:
+        parallel = n > 1
+    kernel = solve_batch if parallel else solve_serial
+    kernel(
+        np.ascontiguousarray(must, np.int64),
+        np.ascontiguousarray(opt, np.int64),
+        np.ascontiguousarray(must_j, np.int64),
+        np.ascontiguousarray(opt_j, np.int64),
+        np.ascontiguousarray(weight, np.int64),
+        np.ascontiguousarray(joker_weight, np.int64),
+        np.ascontiguousarray(meld, np.int64),
+        GROUP_OK,
+        status,
+        best,
+        choice,
+        group_jokers,
+        stats,
+        beam,
+    )
+    return status, best, choice, group_jokers, stats

@@ -1,0 +1,170 @@
+"""The DP's choice replayed into sets, each packed into one integer (compiled).
+
+The replay of ``build_sets`` (the readable model, kept beside the tests), with every set
+packed into one integer so the engine turns a set into tiles with one dictionary look-up:
+
+  run:   colour << 32 | start << 24 | length << 16 | joker positions (bit i: start + i)
+  group: 1 << 40 | number << 32 | number << 24 | length << 16 | joker colours << 4
+         | real colours                                      (4-bit colour masks)
+
+``code >> 24`` is the order the engine lists sets in (runs by colour then first number,
+then groups by number); the sets are sorted on it stably, so equal keys keep the replay
+order, as ``sorted(..., key=...)`` does in Python.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solvers.rummikub._groups import PART_COUNT, PART_MASKS  # noqa: F401 (doctest)
+from solvers.rummikub._layout import NCOL, NNUM
+
+MAX_SETS = 64  # 106 tiles make at most 35 sets
+
+
+@njit(cache=True)
+def _emit_run(codes, m, c, start, length, jmask):
+    codes[m] = (np.int64(c) << 32) | (np.int64(start) << 24) | (np.int64(length) << 16) | jmask
+    return m + 1
+
+
+@njit(cache=True)
+def _group_codes(choice, group_jokers, part_count, part_masks, codes, m):
+    """Append the groups of every number to ``codes[m:]``; returns the new count (-1: bad)."""
+    for v in range(NNUM):
+        index = 0
+        mult = 1
+        for c in range(NCOL):
+            index += choice[c, v, 1] * mult
+            mult *= 3
+        jg = group_jokers[v]
+        if index == 0 and jg == 0:
+            continue
+        count = part_count[index, jg]
+        if count < 0:
+            return -1
+        for g in range(count):
+            real = part_masks[index, jg, g, 0]
+            jok = part_masks[index, jg, g, 1]
+            length = 0
+            for c in range(NCOL):
+                length += ((real >> c) & 1) + ((jok >> c) & 1)
+            codes[m] = ((np.int64(1) << 40) | (np.int64(v + 1) << 32) | (np.int64(v + 1) << 24)
+                        | (np.int64(length) << 16) | (jok << 4) | real)
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _sort_codes(codes, m):
+    """Sort ``codes[:m]`` stably on the listing key ``code >> 24``."""
+    for i in range(1, m):
+        code = codes[i]
+        key = code >> 24
+        j = i - 1
+        while j >= 0 and (codes[j] >> 24) > key:
+            codes[j + 1] = codes[j]
+            j -= 1
+        codes[j + 1] = code
+
+
+@njit(cache=True)
+def meld_codes(choice, group_jokers, part_count, part_masks, codes):
+    """Fill ``codes`` (int64[MAX_SETS]) with the sets of one solved position, sorted.
+
+    ``choice[c, v-1] = (run tiles, group tiles, run jokers)`` and ``group_jokers[v-1]`` as
+    the DP returns them; ``part_count``/``part_masks`` from :mod:`solvers.rummikub._groups`.
+    Returns the number of sets, or -1 if the choice is not a valid arrangement.
+
+    >>> choice = np.zeros((NCOL, NNUM, 3), np.int64)
+    >>> choice[1, 4:7, 0] = 1                 # a run R5 R6 R7 ...
+    >>> choice[1, 7, 2] = 1                   # ... with a joker as R8
+    >>> choice[[0, 2, 3], 9, 1] = 1           # a group K10 O10 B10
+    >>> codes = np.zeros(MAX_SETS, np.int64)
+    >>> n = meld_codes(choice, np.zeros(NNUM, np.int64), PART_COUNT, PART_MASKS, codes)
+    >>> [hex(c) for c in codes[:n]]
+    ['0x105040008', '0x10a0a03000d']
+    """
+    m = 0
+    # open runs of one colour, in the replay's order: first number, length, joker mask
+    rs = np.zeros(8, np.int64)
+    rl = np.zeros(8, np.int64)
+    rj = np.zeros(8, np.int64)
+    ts = np.zeros(8, np.int64)
+    tl = np.zeros(8, np.int64)
+    tj = np.zeros(8, np.int64)
+    for c in range(NCOL):
+        busy = False
+        for v in range(NNUM):
+            if choice[c, v, 0] + choice[c, v, 2] > 0:
+                busy = True
+        if not busy:
+            continue
+        no = 0
+        for v in range(NNUM):
+            ur = choice[c, v, 0]
+            jr = choice[c, v, 2]
+            items = ur + jr
+            if no == 0 and items == 0:
+                continue
+            # ordered: the short runs (length < 3) first, then the long ones, each in order
+            k = 0
+            short = 0
+            for r in range(no):
+                if rl[r] < 3:
+                    ts[k] = rs[r]
+                    tl[k] = rl[r]
+                    tj[k] = rj[r]
+                    k += 1
+            short = k
+            for r in range(no):
+                if rl[r] >= 3:
+                    ts[k] = rs[r]
+                    tl[k] = rl[r]
+                    tj[k] = rj[r]
+                    k += 1
+            if items < short:
+                return -1
+            take = min(items, no)
+            for r in range(take):
+                if r >= ur:  # real tiles go first, then the jokers
+                    tj[r] |= np.int64(1) << (v + 1 - ts[r])
+                tl[r] += 1
+            for r in range(take, no):  # runs not continued end here
+                m = _emit_run(codes, m, c, ts[r], tl[r], tj[r])
+            no = 0
+            for r in range(take):
+                rs[no] = ts[r]
+                rl[no] = tl[r]
+                rj[no] = tj[r]
+                no += 1
+            for r in range(take, items):
+                rs[no] = v + 1
+                rl[no] = 1
+                rj[no] = 1 if r >= ur else 0
+                no += 1
+        for r in range(no):
+            if rl[r] < 3:
+                return -1
+            m = _emit_run(codes, m, c, rs[r], rl[r], rj[r])
+    m = _group_codes(choice, group_jokers, part_count, part_masks, codes, m)
+    if m < 0:
+        return -1
+    _sort_codes(codes, m)
+    return m
+
+
+@njit(cache=True)
+def meld_codes_batch(status, choice, group_jokers, part_count, part_masks):
+    """:func:`meld_codes` for every solved position of a batch: ``(codes[n, MAX_SETS], counts)``.
+
+    ``counts[p]`` is -2 for an unsolved position.
+    """
+    n = status.shape[0]
+    codes = np.zeros((n, MAX_SETS), np.int64)
+    counts = np.full(n, -2, np.int64)
+    for p in range(n):
+        if status[p] == 1:
+            counts[p] = meld_codes(choice[p], group_jokers[p], part_count, part_masks, codes[p])
+    return codes, counts
