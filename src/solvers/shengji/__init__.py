@@ -6,9 +6,17 @@ engine (:mod:`engines.shengji`) checks input before calling them.  Every
 kernel is ``njit(cache=True)``; batch forms take stacked context tables and a
 per-row context index.  "Section N" in these modules is a section of the
 rules, ``docs/rules/shengji.md``.
+
+The kernels call each other across these files with ``cache=True``; registering the
+package with :mod:`solvers._numba_cache` makes a change to any file recompile every kernel
+(Numba alone would keep callers compiled against an older callee).
 """
 
-from solvers.shengji._follow import (
+from solvers._numba_cache import register_kernel_package
+
+register_kernel_package(__file__)
+
+from solvers.shengji._follow import (  # noqa: E402 (after the cache registration)
     count_follows,
     count_follows_batch,
     enumerate_follows,
@@ -18,7 +26,7 @@ from solvers.shengji._follow import (
     follow_legal_batch_serial,
     required_shape,
 )
-from solvers.shengji._structure import (
+from solvers.shengji._structure import (  # noqa: E402 (after the cache registration)
     decompose,
     decompose_batch,
     derivable,
@@ -32,7 +40,7 @@ from solvers.shengji._structure import (
     shape_of,
     suit_profile,
 )
-from solvers.shengji._trick import (
+from solvers.shengji._trick import (  # noqa: E402 (after the cache registration)
     BOTTOM_POWER_OF_TWO,
     BOTTOM_TWICE_UNIT_CARDS,
     WIN_HIGHEST_CARD,
@@ -46,7 +54,7 @@ from solvers.shengji._trick import (
     trick_winner_batch,
     trick_winner_batch_serial,
 )
-from solvers.shengji.tables import (
+from solvers.shengji.tables import (  # noqa: E402 (after the cache registration)
     ContextTables,
     all_tables,
     context_code,
