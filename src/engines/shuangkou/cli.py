@@ -53,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_seed_flag(p, default=1)
     add_players_flag(p, "heuristic,random,heuristic,random", ("random", "heuristic"))
-    add_count_flag(p, 1, "rounds", dest="rounds")
+    add_count_flag(p, 1, "rounds")
     p.add_argument(
         "--match",
         action="store_true",
@@ -132,8 +132,8 @@ def _policy(args: argparse.Namespace):
 def _play(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from engines.shuangkou.players import make_player
 
-    if args.rounds < 1:
-        raise InputError(f"--rounds: expected at least 1, got {args.rounds}")
+    if args.count < 1:
+        raise InputError(f"-n/--count: expected at least 1, got {args.count}")
     names = [n.strip() for n in args.players.split(",") if n.strip()]
     if len(names) == 1:
         names *= 4
@@ -157,14 +157,14 @@ def _play_to(
 
     totals = [0, 0]
     leader = None
-    for i in range(args.rounds):
+    for i in range(args.count):
         rec = play_round(players, rng, leader if args.match else None, policy)
         totals = [totals[0] + rec.result.points[0], totals[1] + rec.result.points[1]]
         leader = rec.result.next_leader
         if args.json:
             print(json.dumps(rec.as_dict()), file=handle)
             continue
-        if args.rounds > 1:
+        if args.count > 1:
             print(f"=== round {i + 1} ===", file=handle)
         print("players: " + ", ".join(f"{s}={n}" for s, n in enumerate(names)), file=handle)
         for seat in range(4):
