@@ -68,8 +68,13 @@ def arrange_value(tiles: list[str]) -> int | None:
     return _arrange(_key(real), tiles.count("J"))
 
 
-def brute_force(table: list[list[str]], rack: list[str], initial_meld_done: bool):
-    """(max tiles, value at max tiles, max value, tiles at max value) over all legal plays."""
+def brute_force(table: list[list[str]], rack: list[str], initial_meld_done: bool,
+                threshold: int = 30, joker_zero: bool = False):
+    """(max tiles, value at max tiles, max value, tiles at max value) over all legal plays.
+
+    An initial meld must be worth ``threshold``, a joker counting as the tile it stands for
+    (the best arrangement's value) or, with ``joker_zero``, as nothing (the real tiles' sum).
+    """
     base = [t for s in table for t in s] if initial_meld_done else []
     best_t = (0, 0)
     best_v = (0, 0)
@@ -82,7 +87,9 @@ def brute_force(table: list[list[str]], rack: list[str], initial_meld_done: bool
             worth = arrange_value(base + list(sub))
             if worth is None:
                 continue
-            if not initial_meld_done and sub and worth < 30:
+            if joker_zero:
+                worth = sum(int(t[1:]) for t in sub if t != "J")
+            if not initial_meld_done and sub and worth < threshold:
                 continue
             tiles = len(sub)
             value = sum(int(t[1:]) for t in sub if t != "J")

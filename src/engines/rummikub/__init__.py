@@ -5,10 +5,9 @@
 1
 
 Names load lazily from their modules (:mod:`engines.lazy`): ``errors``
-(every exception), ``tiles``
-(Tile, parsing), ``sets`` (runs and groups), ``position`` (Position, Move,
-the single and batch best-move API), ``game`` (full rounds), ``verify``
-(reference records).
+(every exception), ``tiles`` (Tile, parsing), ``sets`` (runs and groups), ``rules``
+(house-rule variants), ``position`` (Position, Move, the single and batch best-move API),
+``game`` (full rounds), ``verify`` (reference records).
 """
 
 from __future__ import annotations
@@ -19,6 +18,8 @@ _EXPORTS = {
     "Move": "position",
     "Position": "position",
     "PositionError": "errors",
+    "RuleError": "errors",
+    "Rules": "rules",
     "arrange": "position",
     "best_move": "position",
     "best_moves": "position",

@@ -31,6 +31,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_json_flag(best, "print the move as JSON")
     best.add_argument("--line", type=int, default=None, metavar="N",
                       help="in a JSON Lines file, answer the position on line N (default 1)")
+    best.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                      help="a house rule (repeatable): meld_threshold=0..127 (initial meld "
+                      "value, 0: none), meld_joker=stands-for|zero (a joker's worth towards "
+                      "it)")
     best.set_defaults(func=_best)
 
     arrange = subparsers.add_parser(
@@ -93,11 +97,13 @@ def _load_position(path: str, line: int | None = None) -> tuple[dict[str, Any], 
 
 def _best(args: argparse.Namespace) -> int:
     from engines.rummikub.position import best_moves
+    from engines.rummikub.rules import Rules
     from engines.rummikub.sets import format_meld
     from engines.rummikub.tiles import format_tiles, sort_tiles
 
+    rules = Rules.parse(args.rule)  # before reading the position: a bad rule needs no file
     _, pos = _load_position(args.position, args.line)
-    move = best_moves([pos], objective=args.objective)[0]
+    move = best_moves([pos], objective=args.objective, rules=rules)[0]
     if args.json:
         print(json.dumps({"objective": args.objective, **move.to_json()}))
         return 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from engines.errors import InputError
 
-__all__ = ["PositionError", "RummikubInputError", "SetError", "TileError"]
+__all__ = ["PositionError", "RuleError", "RummikubInputError", "SetError", "TileError"]
 
 
 class RummikubInputError(InputError):
@@ -29,3 +29,7 @@ class SetError(RummikubInputError):
 
 class PositionError(RummikubInputError):
     """A position that cannot be read (bad fields, too many copies, invalid table set)."""
+
+
+class RuleError(RummikubInputError):
+    """A rule variant that is not known or has a value out of range."""

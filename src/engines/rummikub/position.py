@@ -21,14 +21,14 @@ from typing import Any, Literal
 
 import numpy as np
 
-from engines.rummikub.errors import PositionError
+from engines.rummikub.errors import PositionError, RuleError
+from engines.rummikub.rules import DEFAULT_RULES, Rules
 from engines.rummikub.sets import (
     Meld,
     RummikubInputError,
     Slot,
     format_meld,
     meld_tiles,
-    meld_value,
     validate_set,
 )
 from engines.rummikub.tiles import (
@@ -44,7 +44,6 @@ from engines.threads import numba_threads
 
 Objective = Literal["tiles", "value"]
 OBJECTIVES: tuple[str, ...] = ("tiles", "value")
-MELD_THRESHOLD = 30
 # Lexicographic weights: primary objective * 1e6, tie-break * 10, minus one per rack joker.
 _BIG = 1_000_000
 _MID = 10
@@ -245,12 +244,14 @@ def _solve(
     return out
 
 
-def _problem(pos: Position, weight: np.ndarray, joker_weight: int):
+def _problem(pos: Position, weight: np.ndarray, joker_weight: int,
+             rules: Rules = DEFAULT_RULES):
     rack, rack_j = _counts(pos.rack)
     if pos.initial_meld_done:
         must, must_j = _counts(pos.table_tiles)
         return (must, rack, must_j, rack_j, weight, joker_weight, 0)
-    return (np.zeros((4, 13), np.int64), rack, 0, rack_j, weight, joker_weight, 1)
+    return (np.zeros((4, 13), np.int64), rack, 0, rack_j, weight, joker_weight,
+            rules.meld_mode())
 
 
 def _move_from(pos: Position, result) -> Move:
@@ -277,6 +278,14 @@ def _move_from(pos: Position, result) -> Move:
     return Move(played, old + melds, len(played), value, new_sets=melds)
 
 
+def _rules(rules: object) -> Rules:
+    if rules is None:
+        return DEFAULT_RULES
+    if not isinstance(rules, Rules):
+        raise RuleError(f"rules must be a Rules, got {type(rules).__name__}")
+    return rules
+
+
 def meld_flag(value: object) -> bool:
     """``initial_meld_done`` as a bool; text such as ``"false"`` is refused, not read as true."""
     if isinstance(value, bool | np.bool_):
@@ -285,18 +294,21 @@ def meld_flag(value: object) -> bool:
 
 
 def best_moves(
-    positions: Sequence[Position], objective: Objective = "tiles", threads: int | None = None
+    positions: Sequence[Position], objective: Objective = "tiles", threads: int | None = None,
+    rules: Rules | None = None,
 ) -> list[Move]:
     """The best move of every position, solved in one parallel kernel call.
 
-    ``threads`` caps the Numba threads for this call (restored afterwards).
+    ``threads`` caps the Numba threads for this call (restored afterwards); ``rules``: the
+    house rules (:class:`~engines.rummikub.rules.Rules`; default: the rules document's).
 
     >>> p = Position.from_strings([], "K10 R10 B10", initial_meld_done=False)
     >>> [m.value for m in best_moves([p, p], objective="value")]
     [30, 30]
     """
+    rules = _rules(rules)
     weight, jw = objective_weights(objective)
-    results = _solve([_problem(p, weight, jw) for p in positions], threads)
+    results = _solve([_problem(p, weight, jw, rules) for p in positions], threads)
     return [_move_from(p, r) for p, r in zip(positions, results)]
 
 
@@ -305,11 +317,19 @@ def best_move(
     rack: Iterable[Tile | str] | str,
     initial_meld_done: bool = True,
     objective: Objective = "tiles",
+    rules: Rules | None = None,
 ) -> Move:
     """The exact best move for ``rack`` against ``table`` (see :class:`Move`).
 
     ``objective="tiles"``: most rack tiles, then most value, then fewest rack jokers;
     ``"value"``: most face value (a joker 0), then most tiles, then fewest jokers.
+    ``rules``: house rules (:class:`~engines.rummikub.rules.Rules`), e.g. no initial-meld
+    threshold:
+
+    >>> best_move([], "R1 R2 R3", initial_meld_done=False).tiles
+    0
+    >>> best_move([], "R1 R2 R3", initial_meld_done=False, rules=Rules(meld_threshold=6)).tiles
+    3
     """
     # Text sets are split once here, so the fast path and the checked path read the same
     # lists (and an iterator is read once).
@@ -322,7 +342,8 @@ def best_move(
                 parse_tiles(done)
             raise
     tiles = rack.replace(",", " ").split() if isinstance(rack, str) else list(rack)
-    move = _fast_move(sets, tiles, meld_flag(initial_meld_done), objective)
+    rules = _rules(rules)
+    move = _fast_move(sets, tiles, meld_flag(initial_meld_done), objective, rules)
     if move is not None:
         return move
     pos = Position(
@@ -330,11 +351,12 @@ def best_move(
         tuple(parse_tiles(tiles)),
         meld_flag(initial_meld_done),
     )
-    return best_moves([pos], objective)[0]
+    return best_moves([pos], objective, rules=rules)[0]
 
 
 def _fast_move(
-    sets: list[list[Tile | str]], rack: list[Tile | str], melded: bool, objective: str
+    sets: list[list[Tile | str]], rack: list[Tile | str], melded: bool, objective: str,
+    rules: Rules = DEFAULT_RULES,
 ) -> Move | None:
     """:func:`best_move` in one kernel call when every tile is a canonical text or a Tile.
 
@@ -364,7 +386,7 @@ def _fast_move(
     codes, played = new_outputs()
     status, nsets, nplayed, value = solve_position(
         np.array(flat, np.int64), np.array(ends, np.int64), np.array(rack_index, np.int64),
-        weight, jw, 0 if melded else 1, codes, played,
+        weight, jw, 0 if melded else rules.meld_mode(), codes, played,
     )
     if status != 1 and (melded or status != 0):
         return None  # the checked path raises (a melded table always has an arrangement)
@@ -396,8 +418,9 @@ def arrange(tiles: Iterable[Tile | str] | str) -> list[Meld] | None:
     return None if result is None else result[0]
 
 
-def check_move(pos: Position, move: Move) -> list[str]:
-    """Everything wrong with ``move`` as an answer to ``pos`` (empty list: legal)."""
+def check_move(pos: Position, move: Move, rules: Rules | None = None) -> list[str]:
+    """Everything wrong with ``move`` as an answer to ``pos`` under ``rules`` (empty: legal)."""
+    rules = _rules(rules)
     problems: list[str] = []
     for i, m in enumerate(move.table, start=1):
         why = check_meld(m)
@@ -425,9 +448,10 @@ def check_move(pos: Position, move: Move) -> list[str]:
         new_tiles = Counter(t for m in move.table[len(pos.table):] for t in meld_tiles(m))
         if new_tiles != played:
             problems.append("initial meld sets hold tiles that were not played")
-        worth = sum(meld_value(m) for m in move.table[len(pos.table):])
-        if worth < MELD_THRESHOLD:
-            problems.append(f"initial meld worth {worth} < {MELD_THRESHOLD}")
+        worth = rules.meld_worth((s.stands_for.number, s.tile.is_joker)
+                                 for m in move.table[len(pos.table):] for s in m)
+        if worth < rules.meld_threshold:
+            problems.append(f"initial meld worth {worth} < {rules.meld_threshold}")
     return problems
 
 

@@ -18,7 +18,7 @@ register_kernel_package(__file__)
 
 from solvers.rummikub._exact import solve_arrays, solve_batch, solve_serial  # noqa: E402
 from solvers.rummikub._groups import GROUP_OK, partition_groups  # noqa: E402
-from solvers.rummikub._layout import MELD_TARGET, NCOL, NNUM  # noqa: E402
+from solvers.rummikub._layout import MELD_TARGET, NCOL, NNUM, meld_mode  # noqa: E402
 from solvers.rummikub._melds import MAX_SETS, meld_codes, meld_codes_batch  # noqa: E402
 from solvers.rummikub._position import new_outputs, solve_position, warmup  # noqa: E402
 
@@ -30,6 +30,7 @@ __all__ = [
     "NNUM",
     "meld_codes",
     "meld_codes_batch",
+    "meld_mode",
     "new_outputs",
     "partition_groups",
     "solve_arrays",

@@ -18,7 +18,8 @@ Inputs are clean integer arrays (the engine validates text):
 - ``must_j``/``opt_j``: jokers that must / may be placed;
 - ``weight[c, v-1]``: gain per optional tile placed; ``joker_weight``: gain per joker
   beyond ``must_j`` placed;
-- ``meld``: 1 in initial-meld mode (everything placed must be worth >= 30).
+- ``meld``: 0 once melded, else the initial-meld mode (:func:`solvers.rummikub._layout.
+  meld_mode`: everything placed must be worth the threshold, jokers counted or not).
 
 Outputs: status (1 solved, 0 no feasible arrangement), the best score (sum of the gains),
 and the choice per colour and number ``choice[c, v-1] = (real run tiles, real group tiles,
@@ -36,7 +37,7 @@ from solvers.rummikub._layout import (
     COLOUR_BITS,
     JOKERS_AT,
     MELD_AT,
-    MELD_TARGET,
+    MELD_MASK,
     N1_AT,
     N2_AT,
     NCOL,
@@ -44,6 +45,8 @@ from solvers.rummikub._layout import (
     NEG,
     NNUM,
     colour_code,
+    joker_meld_factor,
+    meld_target,
 )
 
 
@@ -165,6 +168,8 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
     c, v, step, lo, hi, real_next, real_next2, last_max, rem_after, jokers, jw_pos = step_info
     last = step == NCOL - 1
     number = v + 1
+    target = meld_target(meld) if meld else 0
+    jfac = joker_meld_factor(meld) if meld else 0
     # The most states one parent can add: room in the arrays and the hash table is made per
     # parent, which keeps the checks (and the arrays that a growth replaces) out of the
     # innermost loops (about 10% faster).
@@ -186,7 +191,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                 continue
         sc = score[i]
         ju = (key >> JOKERS_AT) & 3
-        mv = (key >> MELD_AT) & 63
+        mv = (key >> MELD_AT) & MELD_MASK
         need0 = (key >> NEED_AT) & 3
         code = colour_code(key, c)
         a1 = code % 5
@@ -243,7 +248,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                     ncode = new + 5 * a1 + 25 * nl
                     nmv = mv
                     if meld:
-                        nmv = min(MELD_TARGET, mv + number * (u + jr))
+                        nmv = min(target, mv + number * (u + jr * jfac))
                     nsc = gain_u + jr * joker_weight
                     ch = ur * 9 + ug * 3 + jr
                     if last:
@@ -261,7 +266,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                                 continue
                             gmv = nmv
                             if meld:
-                                gmv = min(MELD_TARGET, nmv + number * jg)
+                                gmv = min(target, nmv + number * jg * jfac)
                             nkey = (rest | (cl << (COLOUR_BITS * c)) | ((jokers - k) << JOKERS_AT)
                                     | (gmv << MELD_AT))
                             n = relax(table, bits, end, n, keys, score, parent, choice, nkey,
@@ -303,7 +308,7 @@ def _best_final(keys, score, start, end, must_j, meld):
             continue
         if (key >> JOKERS_AT) & 3 < must_j:
             continue
-        if meld and (key >> MELD_AT) & 63 < MELD_TARGET:
+        if meld and (key >> MELD_AT) & MELD_MASK < meld_target(meld):
             continue
         if score[i] > best_sc:
             best_sc = score[i]

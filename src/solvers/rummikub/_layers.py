@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._layout import NCOL, colour_code
+from solvers.rummikub._layout import JOKERS_AT, NCOL, NEED_AT, colour_code
 
 _HASH_MUL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed int64
 
@@ -149,11 +149,11 @@ def keep_flexible(keys, start, end, width):
         key = keys[i]
         h = np.int64(1) << 40  # dropped already
         if key >= 0:
-            h = 2 * ((key >> 42) & 3)
+            h = 2 * ((key >> NEED_AT) & 3)
             for c in range(NCOL):
                 code = colour_code(key, c)
                 h += 2 * (code % 5) + (code // 5) % 5
-            h = 4 * h + ((key >> 28) & 3)
+            h = 4 * h + ((key >> JOKERS_AT) & 3)
         pri[i - start] = h
     idx = np.argsort(pri, kind="mergesort")
     for r in range(width, end - start):

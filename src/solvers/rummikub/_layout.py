@@ -4,9 +4,14 @@ A state between number v-1 and v records, per colour, how many open runs end at 
 length 1, 2 and >= 3 (``a1, a2, a3``, up to four runs per colour with jokers) as the code
 ``a1 + 5*a2 + 25*a3``.  Key bits: colour c's code at ``7*c`` (28 bits), jokers placed so
 far (``ju``) at 28, inside a number the colours that gave one / two tiles to groups
-(``n1``, ``n2``) at 30 and 33, the initial-meld value so far (capped) at 36, and inside a
-number the jokers that the short runs of the colours done so far will need at number+1,
-at 42.
+(``n1``, ``n2``) at 30 and 33, the initial-meld value so far (capped at the threshold,
+7 bits) at 36, and inside a number the jokers that the short runs of the colours done so
+far will need at number+1, at 43.
+
+The initial-meld rule reaches the kernels as one integer per position, ``meld``: 0 when
+the player has melded; otherwise :func:`meld_mode` of the threshold and whether a joker
+counts as the tile it stands for (1, the value older callers pass, means the default: 30,
+jokers count).  Decoded by :func:`meld_target` and :func:`joker_meld_factor`.
 """
 
 from __future__ import annotations
@@ -23,7 +28,8 @@ JOKERS_AT = 28
 N1_AT = 30
 N2_AT = 33
 MELD_AT = 36
-NEED_AT = 42
+MELD_MASK = 127  # thresholds up to 127
+NEED_AT = 43
 
 NEG = np.int64(-(2**62))  # the score of "no arrangement"
 NO_BEAM = np.int64(0)
@@ -32,6 +38,33 @@ NO_BEAM = np.int64(0)
 # search for an arrangement that reaches the whole-rack target keeps BEAM // 4 = 32
 # (16..64 measured alike on the bench bands and the corpus).
 BEAM = 128
+
+
+def meld_mode(threshold: int = MELD_TARGET, jokers_count: bool = True) -> int:
+    """The kernels' ``meld`` for an initial meld worth ``threshold`` (0..127).
+
+    >>> meld_mode(), meld_mode(30, False), meld_target(meld_mode(0)), meld_target(1)
+    (1, 634, 0, 30)
+    """
+    if threshold == MELD_TARGET and jokers_count:
+        return 1
+    return 2 | threshold << 2 | (0 if jokers_count else 1) << 9
+
+
+@njit(cache=True, inline="always")
+def meld_target(meld):
+    """The value the initial meld must reach (``meld`` > 0)."""
+    if meld == 1:
+        return MELD_TARGET
+    return (meld >> 2) & MELD_MASK
+
+
+@njit(cache=True, inline="always")
+def joker_meld_factor(meld):
+    """1 if a joker counts as the tile it stands for towards the initial meld, else 0."""
+    if meld == 1:
+        return 1
+    return 1 - ((meld >> 9) & 1)
 
 
 @njit(cache=True, inline="always")

@@ -1,0 +1,110 @@
+"""House-rule variants: solved exactly by the DP, checked against brute force and by hand.
+
+The brute force (``rummikub_naive``) enumerates every subset of the rack and every
+arrangement, so it shares nothing with the DP but the rules themselves.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engines.cli import main
+from engines.rummikub import Position, RuleError, Rules, best_move, best_moves, check_move
+
+HERE = Path(__file__).resolve().parent
+
+
+def _load(name: str, file: str):
+    spec = importlib.util.spec_from_file_location(name, HERE / file)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+naive = _load("rummikub_naive", "rummikub_naive.py")
+positions = _load("rummikub_properties_positions", "test_rummikub_properties.py").positions
+
+RULES = st.builds(Rules, meld_threshold=st.sampled_from([0, 1, 6, 12, 20, 30]),
+                  meld_joker=st.sampled_from(["stands-for", "zero"]))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(initial=True), RULES, st.sampled_from(["tiles", "value"]))
+def test_initial_meld_variants_agree_with_brute_force(case, rules, objective) -> None:
+    table, rack, melded = case
+    max_t, value_at_t, max_v, tiles_at_v = naive.brute_force(
+        table, rack, melded, rules.meld_threshold, rules.meld_joker == "zero")
+    move = best_move(table, rack, initial_meld_done=melded, objective=objective, rules=rules)
+    if objective == "tiles":
+        assert (move.tiles, move.value) == (max_t, value_at_t)
+    else:
+        assert (move.value, move.tiles) == (max_v, tiles_at_v)
+    pos = Position.from_strings(table, rack, melded)
+    assert check_move(pos, move, rules) == []
+    # the batch path answers the same
+    assert best_moves([pos], objective, rules=rules)[0].played == move.played
+
+
+# Behaviours of other solvers' house rules, each with its own position.
+PEER_CASES = [
+    # no threshold: any first play counts (a low run opens the game)
+    ("R1 R2 R3 K9", Rules(meld_threshold=0), 3),
+    ("R1 R2 R3 K9", Rules(), 0),
+    # a lower threshold: 24 is short of 25, 27 reaches it
+    ("K8 R8 O8 B1", Rules(meld_threshold=25), 0),
+    ("K9 R9 O9 B1", Rules(meld_threshold=25), 3),
+    # a joker standing for R12 brings R10 R11 to 33; worth nothing it leaves 21
+    ("R10 R11 J", Rules(), 3),
+    ("R10 R11 J", Rules(meld_joker="zero"), 0),
+    # worth nothing, the joker still joins once real tiles reach the threshold alone
+    ("R10 R11 R12 J", Rules(meld_joker="zero"), 4),
+    # a higher threshold, as some clubs play: 40 needs both sets
+    ("K13 R13 O13 B5 B6 B7", Rules(meld_threshold=40), 6),
+    ("K13 R13 O13 B1 B2 B3", Rules(meld_threshold=46), 0),
+]
+
+
+@pytest.mark.parametrize(("rack", "rules", "tiles"), PEER_CASES)
+def test_peer_house_rules(rack: str, rules: Rules, tiles: int) -> None:
+    move = best_move([["K5", "R5", "O5"]], rack, initial_meld_done=False, rules=rules)
+    assert move.tiles == tiles
+    assert move.table[0] == best_move([["K5", "R5", "O5"]], "", True).table[0]
+    pos = Position.from_strings([["K5", "R5", "O5"]], rack, False)
+    assert check_move(pos, move, rules) == []
+
+
+def test_check_move_uses_the_rules() -> None:
+    pos = Position.from_strings([], "R10 R11 J", False)
+    move = best_move([], "R10 R11 J", initial_meld_done=False)
+    assert check_move(pos, move) == []
+    assert check_move(pos, move, Rules(meld_joker="zero")) == ["initial meld worth 21 < 30"]
+
+
+@pytest.mark.parametrize("bad", ["meld_threshold=-1", "meld_threshold=128", "threshold=5",
+                                 "meld_joker=half", "meld_threshold"])
+def test_bad_rules_are_named(bad: str) -> None:
+    with pytest.raises(RuleError, match="rule"):
+        Rules.parse([bad])
+
+
+def test_rules_must_be_rules() -> None:
+    with pytest.raises(RuleError, match="rules must be a Rules"):
+        best_move([], "R1 R2 R3", rules={"meld_threshold": 0})
+
+
+def test_cli_rule_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps({"table": [], "rack": ["R1", "R2", "R3"],
+                                "initial_meld_done": False}))
+    assert main(["rummikub", "best", str(path), "--json", "--rule", "meld_threshold=0"]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles"] == 3
+    assert main(["rummikub", "best", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles"] == 0
+    assert main(["rummikub", "best", str(path), "--rule", "meld_joker=1"]) != 0
+    assert "meld_joker" in capsys.readouterr().err
