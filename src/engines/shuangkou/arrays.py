@@ -40,21 +40,26 @@ def as_rows(cards: Batch, what: str = "cards") -> np.ndarray:
             raise ShuangkouInputError(f"{what}: expected shape (N, 15, 4), got {cards.shape}")
         if cards.dtype.kind not in "iu":
             raise ShuangkouInputError(f"{what}: expected integer counts, got {cards.dtype}")
-        if cards.size and (cards.min() < 0 or cards.max() > 2):
+        if cards.dtype != np.uint8 and cards.size and (cards.min() < 0 or cards.max() > 2):
             row = int(np.argwhere((cards < 0) | (cards > 2))[0][0])
             raise ShuangkouInputError(f"{what} row {row}: counts must be 0, 1 or 2")
-        if cards[:, 13:, 1:].any():
-            row = int(np.argwhere(cards[:, 13:, 1:])[0][0])
-            raise ShuangkouInputError(f"{what} row {row}: jokers belong in column 0")
-        jokers = cards[:, 13:, 0].sum(axis=1)
-        if (jokers > 4).any():
-            row = int(np.argmax(jokers > 4))
-            raise ShuangkouInputError(f"{what} row {row}: more than four jokers")
-        return np.ascontiguousarray(cards, dtype=np.uint8)
+        rows = np.ascontiguousarray(cards, dtype=np.uint8)
+        row = int(_kernels().first_invalid_row(words(rows)))
+        if row >= 0:
+            raise ShuangkouInputError(
+                f"{what} row {row}: counts must be 0, 1 or 2, jokers only in column 0"
+            )
+        return rows
     rows = [parse_cards(c, f"{what}[{i}]") for i, c in enumerate(cards)]
     if not rows:
         return np.zeros((0, 15, 4), dtype=np.uint8)
     return np.stack(rows)
+
+
+def words(rows: np.ndarray) -> np.ndarray:
+    """An ``(N, 15, 4)`` uint8 stack viewed as ``(N, 15)`` uint32 words (no copy): the
+    input of the batch classification kernels."""
+    return rows.view(np.uint32).reshape(rows.shape[0], 15)
 
 
 def classify_many(
@@ -65,7 +70,7 @@ def classify_many(
     arr = as_rows(cards)
     out = np.zeros(arr.shape[0], dtype=np.int64)
     with numba_threads(threads):
-        _kernels().classify_batch(arr, policy.sf_bomb, out)
+        _kernels().classify_batch(words(arr), policy.sf_bomb, out)
     return out
 
 
@@ -80,7 +85,7 @@ def beats_many(
         raise ShuangkouInputError(f"plays: {p.shape[0]} rows but previous: {q.shape[0]}")
     out = np.zeros(p.shape[0], dtype=np.bool_)
     with numba_threads(threads):
-        _kernels().beats_batch(p, q, policy.sf_bomb, out)
+        _kernels().beats_batch(words(p), words(q), policy.sf_bomb, out)
     return out
 
 

@@ -59,7 +59,9 @@ class HeuristicPlayer:
         if len(plays) == 0:
             return None
         codes = np.zeros(len(plays), dtype=np.int64)
-        k.classify_batch(plays, round_.policy.sf_bomb, codes)
+        k.classify_batch(
+            plays.view(np.uint32).reshape(len(plays), 15), round_.policy.sf_bomb, codes
+        )
         sizes = plays.reshape(len(plays), -1).sum(axis=1)
         hand_size = int(round_.hands[round_.to_move].sum())
         finishing = np.flatnonzero(sizes == hand_size)

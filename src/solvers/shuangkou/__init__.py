@@ -13,7 +13,9 @@ from solvers.shuangkou._classify import (
     beats_batch,
     classify,
     classify_batch,
+    classify_words,
     code_beats_batch,
+    first_invalid_row,
 )
 from solvers.shuangkou._codes import (
     BOMB,
@@ -73,6 +75,7 @@ __all__ = [
     "census",
     "classify",
     "classify_batch",
+    "classify_words",
     "code_beats",
     "code_beats_batch",
     "code_length",
@@ -82,6 +85,7 @@ __all__ = [
     "count_plays_batch",
     "enumerate_plays",
     "enumerate_plays_batch",
+    "first_invalid_row",
     "holding_mask",
     "make_code",
     "new_table",
