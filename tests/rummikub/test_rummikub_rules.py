@@ -108,3 +108,25 @@ def test_cli_rule_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert json.loads(capsys.readouterr().out)["tiles"] == 0
     assert main(["rummikub", "best", str(path), "--rule", "meld_joker=1"]) != 0
     assert "meld_joker" in capsys.readouterr().err
+
+
+def test_batch_task_reads_rules(tmp_path: Path) -> None:
+    from engines.batch.runner import run_batch
+    from engines.batch.store import ResultStore
+
+    first = {"table": [], "rack": ["R1", "R2", "R3", "K9"], "initial_meld_done": False}
+    records = [dict(first, id="default"), dict(first, id="open", rules={"meld_threshold": 0}),
+               dict(first, id="same", rules={"meld_threshold": 30})]
+    path = tmp_path / "p.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        summary = run_batch([str(path)], "rummikub-best", store, jobs=1, progress=False)
+        tiles = {r["position_id"]: r["result"]["tiles"] for r in store.rows("rummikub-best")}
+    # explicit default rules are the same payload as none
+    assert summary.duplicates == 1
+    assert tiles == {"default": 0, "open": 3}
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(dict(first, rules={"meld_threshold": "x"})) + "\n")
+    with ResultStore(tmp_path / "b.sqlite") as store:
+        summary = run_batch([str(bad)], "rummikub-best", store, jobs=1, progress=False)
+    assert summary.computed == 0

@@ -67,6 +67,26 @@ class Rules:
                 values[name] = text
         return cls(**values)
 
+    @classmethod
+    def from_json(cls, obj: object) -> Rules:
+        """Rules from a JSON object of option names (a batch position's ``rules`` field).
+
+        >>> Rules.from_json({"meld_threshold": 0}).to_json()
+        {'meld_threshold': 0}
+        """
+        if not isinstance(obj, dict):
+            raise RuleError(f"rules must be a JSON object, got {type(obj).__name__}")
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(obj) - names)
+        if unknown:
+            raise RuleError(f"unknown rule {unknown[0]!r}; known: {', '.join(sorted(names))}")
+        return cls(**obj)
+
+    def to_json(self) -> dict[str, object]:
+        """The options that differ from the defaults (``{}`` for the rules document's)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if getattr(self, f.name) != f.default}
+
     def meld_mode(self) -> int:
         """The kernels' ``meld`` integer for a player who has not melded yet."""
         from solvers.rummikub import meld_mode

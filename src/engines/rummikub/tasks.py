@@ -1,8 +1,10 @@
 """The Rummikub batch tasks (``rummikub-best``, ``rummikub-best-value``) and ``qipai gen rummikub``.
 
-Positions are in the corpus format.  The payload is the engine's canonical
-form (rack sorted) with the table's sets in sorted order: the order of sets on
-the table carries no meaning, the order inside a set does (where a joker stands).
+Positions are in the corpus format, with an optional ``rules`` object of house rules
+(:class:`engines.rummikub.rules.Rules`, e.g. ``{"meld_threshold": 0}``).  The payload is
+the engine's canonical form (rack sorted, rules other than the defaults) with the table's
+sets in sorted order: the order of sets on the table carries no meaning, the order inside
+a set does (where a joker stands).
 """
 
 from __future__ import annotations
@@ -17,18 +19,33 @@ from engines.batch.tasks import Task, register_task
 
 def _prepare(obj: dict[str, Any]) -> dict[str, Any]:
     from engines.rummikub import Position
+    from engines.rummikub.rules import Rules
 
     canonical = Position.from_json(obj).to_json()
     canonical["table"] = sorted(canonical["table"])
+    if isinstance(obj, dict) and "rules" in obj:
+        rules = Rules.from_json(obj["rules"]).to_json()
+        if rules:
+            canonical["rules"] = rules
     return canonical
 
 
 def _solver(objective: str) -> Callable[[list[dict[str, Any]], int], list[Any]]:
     def solve(payloads: list[dict[str, Any]], threads: int) -> list[dict[str, Any]]:
         from engines.rummikub import Position, best_moves
+        from engines.rummikub.rules import Rules
 
-        positions = [Position.from_json(p) for p in payloads]
-        moves = best_moves(positions, objective=objective, threads=threads)
+        # one kernel call per distinct rule set (nearly always one)
+        groups: dict[tuple, list[int]] = {}
+        for i, p in enumerate(payloads):
+            groups.setdefault(tuple(sorted(p.get("rules", {}).items())), []).append(i)
+        moves: list[Any] = [None] * len(payloads)
+        for key, rows in groups.items():
+            positions = [Position.from_json(payloads[i]) for i in rows]
+            solved = best_moves(positions, objective=objective, threads=threads,
+                                rules=Rules.from_json(dict(key)))
+            for i, move in zip(rows, solved):
+                moves[i] = move
         out = []
         for move in moves:
             data = move.to_json()
