@@ -130,3 +130,34 @@ def test_batch_task_reads_rules(tmp_path: Path) -> None:
     with ResultStore(tmp_path / "b.sqlite") as store:
         summary = run_batch([str(bad)], "rummikub-best", store, jobs=1, progress=False)
     assert summary.computed == 0
+
+
+def test_meld_threshold_agrees_with_rummikub_solver() -> None:
+    """The reference ``rummikub-solver`` (bench extra) as an oracle for ``meld_threshold``.
+
+    Its initial mode maximises the non-joker tiles of new sets worth at least the
+    threshold; it skips the threshold when one tile alone reaches it and continues onto a
+    non-empty table, so the shared ground is an empty table, thresholds above 13 and racks
+    without jokers, where both answer the same question.
+    """
+    rummikub_solver = pytest.importorskip("rummikub_solver")
+    import random
+
+    ids = {f"{c}{n}": "KBOR".index(c) * 13 + n for c in "KROB" for n in range(1, 14)}
+    pool = sorted(ids) * 2
+    rng = random.Random(3)
+    answers = []
+    for threshold in (14, 30, 50):
+        ruleset = rummikub_solver.RuleSet(min_initial_value=threshold,
+                                          solver_backend=rummikub_solver.MILPSolver.HIGHS)
+        for _ in range(8):
+            rack = rng.sample(pool, rng.randint(8, 14))
+            state = ruleset.new_game()
+            state.add_rack(*(ids[t] for t in rack))
+            solution = ruleset.solve(state, rummikub_solver.SolverMode.INITIAL)
+            theirs = 0 if solution is None else len(solution.tiles)
+            move = best_move([], rack, initial_meld_done=False,
+                             rules=Rules(meld_threshold=threshold))
+            assert move.tiles == theirs, (threshold, rack)
+            answers.append(theirs)
+    assert len(set(answers)) >= 3  # the positions are not all passes or all the same
