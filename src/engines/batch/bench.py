@@ -7,10 +7,12 @@ median, mean and p90 of those per-position times for each solver and the ratio
 ours/reference (below 1: we are faster), plus how often the answers agree.
 Both solvers are warmed up (JIT compilation, library loading) before timing.
 
-References: endplay 0.5.12 (DDS 2.9, limited to one thread with
-``SetMaxThreads(1)``) for bridge DD tables; rummikub-solver 1.0.0 (HiGHS
-backend when installed) for the Rummikub best move.  A reference that is not
-installed is skipped with a message; ours is still timed.
+Each game registers its benchmarks (:func:`register_bench`, in its
+``engines.<game>.tasks`` module; the solvers in ``engines.<game>.bench``):
+bridge DD tables and opening leads against endplay 0.5.12 (DDS 2.9, one
+thread), the Rummikub best move against rummikub-solver 1.0.0 (HiGHS).  A
+reference that is not installed is skipped with a message; ours is still timed.
+This module knows no game.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,6 +49,8 @@ class Solver:
 
 @dataclass(frozen=True)
 class BenchSpec:
+    """One ``qipai bench NAME``: how to load positions and build both solvers."""
+
     help: str
     default_count: int
     load: Callable[[str | None, int, int], list[dict[str, Any]]]
@@ -142,7 +146,8 @@ def run(
     try:
         spec = BENCHES[game]
     except KeyError:
-        raise InputError(f"no benchmark for {game!r}; known: {', '.join(BENCHES)}") from None
+        known = ", ".join(sorted(BENCHES))
+        raise InputError(f"no benchmark for {game!r}; known: {known}") from None
     objs = positions if positions is not None else spec.load(path, count, seed)
     ours = spec.ours()
     reference: Solver | None = None
@@ -212,7 +217,8 @@ def time_alternating(
     return ours_times, ref_times, agree
 
 
-def _load_jsonl_or_pbn(path: str) -> list[dict[str, Any]]:
+def load_positions(path: str) -> list[dict[str, Any]]:
+    """The positions of an input file, read as ``qipai batch`` reads it; a bad one raises."""
     from engines.batch.inputs import BadInput, read_inputs
 
     objs = []
@@ -223,192 +229,49 @@ def _load_jsonl_or_pbn(path: str) -> list[dict[str, Any]]:
     return objs
 
 
-# -- bridge ------------------------------------------------------------------------------------
+class BenchRegistry(Mapping[str, BenchSpec]):
+    """Name → :class:`BenchSpec`; reading it first loads every game's registrations."""
 
-_STRAINS = ("C", "D", "H", "S", "NT")
-_SEATS = ("N", "E", "S", "W")
+    def __init__(self) -> None:
+        self._specs: dict[str, BenchSpec] = {}
 
+    def add(self, name: str, spec: BenchSpec) -> None:
+        self._specs[name] = spec
 
-def _bridge_load(path: str | None, count: int, seed: int) -> list[dict[str, Any]]:
-    from engines.bridge.generate import bridge_deals
+    def _load(self) -> None:
+        from engines.batch.tasks import load_game_registrations
 
-    if path:
-        return _load_jsonl_or_pbn(path)
-    return list(bridge_deals(count, seed))
+        load_game_registrations()
 
+    def __getitem__(self, name: str) -> BenchSpec:
+        self._load()
+        return self._specs[name]
 
-def _deal_text(obj: dict[str, Any]) -> str:
-    text = obj.get("pbn") or obj.get("deal")
-    if not isinstance(text, str):
-        raise InputError(f"position {obj.get('id', '?')}: no 'pbn' deal string")
-    return text
+    def __iter__(self) -> Iterator[str]:
+        self._load()
+        return iter(self._specs)
 
-
-def _bridge_ours() -> Solver:
-    from engines.bridge import Deal
-    from engines.bridge.dd import dd_table
-
-    def solve(deal: Any) -> Any:
-        return dd_table(deal).to_dict()
-
-    return Solver("qipai dd_table (1 thread)", lambda o: Deal.from_pbn(_deal_text(o)), solve)
+    def __len__(self) -> int:
+        self._load()
+        return len(self._specs)
 
 
-def _forget_dds() -> Callable[[], Any]:
-    """Solve a one-card deal: DDS's next call sees a new deal and starts from a cold table."""
-    from endplay.dds import solve_board
-    from endplay.types import Deal as EDeal
-    from endplay.types import Denom, Player
-
-    other = EDeal("N:A... K... Q... J...")
-    other.first = Player.north
-    other.trump = Denom.nt
-    return lambda: solve_board(other)
+BENCHES = BenchRegistry()
 
 
-def _bridge_reference() -> Solver:
-    from endplay import _dds
-    from endplay.dds import calc_dd_table
-    from endplay.types import Deal as EDeal
-
-    _dds.SetMaxThreads(1)
-
-    def answer(table: Any) -> dict[str, dict[str, int]]:
-        if isinstance(table, dict):
-            return table
-        rows = table.to_list()  # endplay: [strain][player], strains S H D C NT, players N E S W
-        order = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": 4}
-        return {s: {p: rows[order[s]][i] for i, p in enumerate(_SEATS)} for s in _STRAINS}
-
-    return Solver(
-        "endplay/DDS calc_dd_table (1 thread)",
-        lambda o: EDeal(_deal_text(o)),
-        calc_dd_table,
-        answer,
-        forget=_forget_dds(),
-    )
+def register_bench(name: str, spec: BenchSpec) -> BenchSpec:
+    """Add ``qipai bench NAME`` (a later registration of the same name replaces it)."""
+    BENCHES.add(name, spec)
+    return spec
 
 
-def _bridge_lead_ours() -> Solver:
-    from engines.bridge import Deal
-    from engines.bridge.dd import solve_position
-
-    def solve(deal: Any) -> dict[str, int]:
-        return {str(card): tricks for card, tricks in solve_position(deal, "NT", "W").items()}
-
-    return Solver(
-        "qipai solve_position (NT, West leads, 1 thread)",
-        lambda o: Deal.from_pbn(_deal_text(o)),
-        solve,
-    )
-
-
-def _bridge_lead_reference() -> Solver:
-    from endplay import _dds
-    from endplay.dds import solve_board
-    from endplay.types import Deal as EDeal
-    from endplay.types import Denom, Player
-
-    _dds.SetMaxThreads(1)
-
-    def prepare(obj: dict[str, Any]) -> Any:
-        deal = EDeal(_deal_text(obj))
-        deal.first = Player.west
-        deal.trump = Denom.nt
-        return deal
-
-    def answer(result: Any) -> dict[str, int]:
-        if isinstance(result, dict):
-            return result
-        return {f"{'SHDC'[int(card.suit)]}{card.rank.abbr}": tricks for card, tricks in result}
-
-    return Solver(
-        "endplay/DDS SolveBoard (all cards, 1 thread)",
-        prepare,
-        lambda deal: list(solve_board(deal)),
-        answer,
-        forget=_forget_dds(),
-    )
-
-
-# -- rummikub ----------------------------------------------------------------------------------
-
-
-def _rummikub_load(path: str | None, count: int, seed: int) -> list[dict[str, Any]]:
-    from engines.rummikub.generate import rummikub_positions
-
-    if path:
-        return _load_jsonl_or_pbn(path)
-    return list(rummikub_positions(count, seed, table_tiles=(0, 24), rack_size=(5, 14)))
-
-
-def _rummikub_ours() -> Solver:
-    from engines.rummikub import Position, best_moves
-
-    return Solver(
-        "qipai best_moves (tiles, 1 thread)",
-        Position.from_json,
-        lambda pos: best_moves([pos], objective="tiles", threads=1)[0],
-        lambda move: int(move.tiles),
-    )
-
-
-def _rummikub_reference() -> Solver:
-    from rummikub_solver import MILPSolver, RuleSet
-
-    backend = MILPSolver.HIGHS if MILPSolver.HIGHS in MILPSolver.supported() else None
-    rules = RuleSet(solver_backend=backend)
-    # rummikub-solver numbers tiles colour-major in the order black, blue, orange, red.
-    colour_index = {"K": 0, "B": 1, "O": 2, "R": 3}
-    joker = rules.tiles[-1]
-
-    def tile(text: str) -> Any:
-        if text == "J":
-            return joker
-        return rules.tiles[13 * colour_index[text[0]] + int(text[1:]) - 1]
-
-    def prepare(obj: dict[str, Any]) -> Any:
-        state = rules.new_game()
-        state.add_table(*(tile(t) for s in obj.get("table", []) for t in s))
-        state.add_rack(*(tile(t) for t in obj.get("rack", [])))
-        state.initial = not obj.get("initial_meld_done", True)
-        return state
-
-    def answer(solution: Any) -> int:
-        return 0 if solution is None else len(solution.tiles)
-
-    name = f"rummikub-solver {rules.backend.value if rules.backend else ''} (RuleSet.solve)"
-    return Solver(name.replace(" )", ")"), prepare, rules.solve, answer)
-
-
-def _bridge_bench(
-    help: str, ours: Callable[[], Solver], reference: Callable[[], Solver]
-) -> BenchSpec:
-    return BenchSpec(help, 20, _bridge_load, ours, reference, "endplay", "endplay/DDS")
-
-
-BENCHES: dict[str, BenchSpec] = {
-    "bridge": _bridge_bench(
-        "DD tables: qipai vs endplay/DDS (1 thread) on the same deals",
-        _bridge_ours,
-        _bridge_reference,
-    ),
-    "bridge-lead": _bridge_bench(
-        "opening lead, every card scored (NT, West leads): qipai vs endplay/DDS SolveBoard",
-        _bridge_lead_ours,
-        _bridge_lead_reference,
-    ),
-    "rummikub": BenchSpec(
-        help="best move (most tiles): qipai vs rummikub-solver on the same positions",
-        default_count=50,
-        load=_rummikub_load,
-        ours=_rummikub_ours,
-        reference=_rummikub_reference,
-        reference_package="rummikub_solver",
-        reference_label="rummikub-solver",
-        agreement_note="tiles played; the stock package differs on some positions: it adds "
-        "table moves to an initial meld and lacks some joker sets (Rummikub corpus README)",
-    ),
-}
-
-__all__ = ["BENCHES", "BenchResult", "Solver", "run", "time_alternating"]
+__all__ = [
+    "BENCHES",
+    "BenchResult",
+    "BenchSpec",
+    "Solver",
+    "load_positions",
+    "register_bench",
+    "run",
+    "time_alternating",
+]

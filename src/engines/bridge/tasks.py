@@ -280,3 +280,31 @@ def _count(path: str) -> int:
 register_input_format(
     InputFormat("bridge boards", (".pbn", ".lin"), _sniff, _read_board_file, _count)
 )
+
+
+# -- qipai bench bridge, bridge-lead ------------------------------------------------------------
+
+
+def _register_benches() -> None:
+    from engines.batch.bench import register_bench
+    from engines.bridge import bench
+
+    register_bench(
+        "bridge",
+        bench.bridge_bench(
+            "DD tables: qipai vs endplay/DDS (1 thread) on the same deals",
+            bench.bridge_ours,
+            bench.bridge_reference,
+        ),
+    )
+    register_bench(
+        "bridge-lead",
+        bench.bridge_bench(
+            "opening lead, every card scored (NT, West leads): qipai vs endplay/DDS SolveBoard",
+            bench.bridge_lead_ours,
+            bench.bridge_lead_reference,
+        ),
+    )
+
+
+_register_benches()

@@ -124,3 +124,29 @@ register_generator(
         _gen_records,
     )
 )
+
+
+# -- qipai bench rummikub -----------------------------------------------------------------------
+
+
+def _register_bench() -> None:
+    from engines.batch.bench import BenchSpec, register_bench
+    from engines.rummikub import bench
+
+    register_bench(
+        "rummikub",
+        BenchSpec(
+            help="best move (most tiles): qipai vs rummikub-solver on the same positions",
+            default_count=50,
+            load=bench.rummikub_load,
+            ours=bench.rummikub_ours,
+            reference=bench.rummikub_reference,
+            reference_package="rummikub_solver",
+            reference_label="rummikub-solver",
+            agreement_note="tiles played; the stock package differs on some positions: it adds "
+            "table moves to an initial meld and lacks some joker sets (Rummikub corpus README)",
+        ),
+    )
+
+
+_register_bench()
