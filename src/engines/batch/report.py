@@ -32,16 +32,6 @@ from typing import Any
 
 from engines.batch.store import ResultStore
 
-STRAINS = ("C", "D", "H", "S", "NT")
-# Axis labels for the flat answers of the Shengji task (other keys print as they are).
-ANSWER_LABELS = {
-    "legal": "legal (follow is legal)",
-    "count": "count (legal follows)",
-    "winner": "winner (index of the winning play, 0 = lead)",
-    "valid": "valid (throw stands)",
-}
-SEATS = ("N", "E", "S", "W")
-
 
 @dataclass
 class TaskStats:
@@ -226,47 +216,6 @@ def time_histogram(task: str, seconds: Sequence[float]) -> Figure:
     return Figure(f"{task}-time.png", f"{task}: seconds per position", _png(fig))
 
 
-def dd_tricks_plot(task: str, tables: Sequence[dict[str, dict[str, int]]]) -> Figure:
-    """Per strain, how often North-South (best of N and S) take 0..13 tricks double dummy."""
-    plt = _pyplot()
-    fig, axes = plt.subplots(1, 5, figsize=(12, 3), sharey=True)
-    colours = ("#4c8c4a", "#d9822b", "#c44e52", "#3b5b92", "#6b5b95")
-    for ax, strain, colour in zip(axes, STRAINS, colours):
-        counts = Counter(max(t[strain]["N"], t[strain]["S"]) for t in tables)
-        xs = list(range(14))
-        ax.bar(xs, [counts.get(x, 0) / max(1, len(tables)) for x in xs], color=colour, width=0.8)
-        mean = sum(k * v for k, v in counts.items()) / max(1, len(tables))
-        ax.set_title(f"{strain}  (mean {mean:.2f})", fontsize=10)
-        ax.set_xticks([0, 3, 6, 9, 13])
-        ax.set_xlabel("tricks")
-        ax.grid(axis="y", alpha=0.3)
-    axes[0].set_ylabel("share of deals")
-    fig.suptitle(
-        f"{task}: double-dummy tricks for North-South (best declarer of N/S), {len(tables)} deals",
-        fontsize=11,
-    )
-    fig.tight_layout()
-    return Figure(f"{task}-dd-tricks.png", f"{task}: DD tricks per strain", _png(fig))
-
-
-def par_plot(task: str, scores: Sequence[int]) -> Figure:
-    """Bar per par score (North-South's point of view), the 40 most frequent in score order."""
-    plt = _pyplot()
-    counts = Counter(scores)
-    shown = sorted(score for score, _ in counts.most_common(40))
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.28 * len(shown) + 1.5), 3.6))
-    ax.bar(range(len(shown)), [counts[x] for x in shown], color="#3b5b92")
-    ax.set_xticks(range(len(shown)))
-    ax.set_xticklabels([str(x) for x in shown], rotation=70, fontsize=7)
-    ax.set_xlabel("par score for North-South (one bar per score; negative: East-West's)")
-    ax.set_ylabel("deals")
-    hidden = len(counts) - len(shown)
-    more = f"; {hidden} rarer scores not shown" if hidden > 0 else ""
-    ax.set_title(f"{task}: par scores, {len(scores)} deals{more}")
-    ax.grid(axis="y", alpha=0.3)
-    return Figure(f"{task}-par.png", f"{task}: par score distribution", _png(fig))
-
-
 def count_plot(task: str, values: Sequence[int], what: str) -> Figure:
     """Bar chart of a small integer per position (e.g. Rummikub tiles played)."""
     plt = _pyplot()
@@ -320,25 +269,18 @@ def figures(store: ResultStore) -> list[Figure]:
             if row["result"] is not None:
                 results.append(row["result"])
         out.append(time_histogram(task, seconds))
-        task_obj = TASKS.get(task)
-        kind = task_obj.result_kind if task_obj is not None else ""
-        out.extend(_result_figures(task, kind, results))
+        out.extend(_result_figures(task, TASKS.get(task), results))
     return out
 
 
-def _result_figures(task: str, kind: str, results: list[Any]) -> list[Figure]:
-    if not results:
+def _result_figures(task: str, task_obj: Any, results: list[Any]) -> list[Figure]:
+    """The task's own plots (``Task.figures``), or the generic ones of flat answers."""
+    if not results or task_obj is None:
         return []
-    if kind == "dd-table":
-        return [dd_tricks_plot(task, results)]
-    if kind == "dd-par":
-        return [
-            dd_tricks_plot(task, [r["table"] for r in results]),
-            par_plot(task, [int(r["par"]["score"]) for r in results]),
-        ]
-    if kind == "rummikub-move":
-        return [count_plot(task, [int(r["tiles"]) for r in results], "tiles played")]
-    if kind == "answers":
+    if task_obj.figures is not None:
+        return list(task_obj.figures(task, results))
+    if task_obj.result_kind == "answers":
+        labels = dict(task_obj.answer_labels)
         # Flat answers ({"legal": true}, {"count": 3}…): one bar chart per field.
         grouped: dict[str, list[Any]] = defaultdict(list)
         for r in results:
@@ -347,7 +289,7 @@ def _result_figures(task: str, kind: str, results: list[Any]) -> list[Figure]:
                     grouped[key].append(value)
         figs = []
         for key, values in sorted(grouped.items()):
-            label = ANSWER_LABELS.get(key, key)
+            label = labels.get(key, key)
             if all(isinstance(v, bool) for v in values):
                 figs.append(bool_plot(task, values, label))
             elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):

@@ -55,9 +55,12 @@ class Task:
     for the whole solve, so several chunks may run at once on threads, one
     thread each (load balancing across chunks when positions vary widely).
     ``chunk_size`` is the default number of positions per call (and per
-    committed transaction); ``result_kind`` tells the report which plots apply
-    (``dd-table``, ``dd-par``, ``rummikub-move``, or ``answers`` for flat
-    ``{"field": bool or small int}`` results).
+    committed transaction); ``figures(task_name, results)``, when given, draws
+    the game's plots of its results for ``qipai report`` (helpers in
+    :mod:`engines.batch.report`); otherwise ``result_kind`` ``answers`` (flat
+    results, with ``answer_labels`` naming the fields) gets one bar chart per
+    field (``{"field": bool or small int}``).  Other ``result_kind`` values
+    only label the results.
     """
 
     name: str
@@ -70,6 +73,8 @@ class Task:
     result_kind: str = ""
     timed: bool = False
     gil_free: bool = False
+    figures: Callable[[str, list[Any]], list[Any]] | None = None
+    answer_labels: tuple[tuple[str, str], ...] = ()
 
     def input_hash(self, payload: dict[str, Any]) -> str:
         """Hash of the canonical payload: equal positions get equal hashes."""

@@ -84,6 +84,18 @@ def _par(payloads: list[dict[str, Any]], threads: int) -> list[dict[str, Any]]:
     return out
 
 
+def _table_figures(task: str, results: list[Any]) -> list[Any]:
+    from engines.bridge.plots import table_figures
+
+    return table_figures(task, results)
+
+
+def _par_figures(task: str, results: list[Any]) -> list[Any]:
+    from engines.bridge.plots import par_figures
+
+    return par_figures(task, results)
+
+
 register_task(
     Task(
         "bridge-table",
@@ -95,6 +107,7 @@ register_task(
         gil_free=True,
         chunk_size=2,
         result_kind="dd-table",
+        figures=_table_figures,
     )
 )
 register_task(
@@ -109,6 +122,7 @@ register_task(
         gil_free=True,
         chunk_size=4,
         result_kind="dd-par",
+        figures=_par_figures,
     )
 )
 

@@ -62,6 +62,12 @@ def _solver(objective: str) -> Callable[[list[dict[str, Any]], int], list[Any]]:
     return solve
 
 
+def _figures(task: str, results: list[Any]) -> list[Any]:
+    from engines.batch.report import count_plot
+
+    return [count_plot(task, [int(r["tiles"]) for r in results], "tiles played")]
+
+
 for _objective, _what in (("tiles", "most rack tiles"), ("value", "most face value")):
     register_task(
         Task(
@@ -74,6 +80,7 @@ for _objective, _what in (("tiles", "most rack tiles"), ("value", "most face val
             # Each best_moves call has a fixed cost (thread start-up) of some milliseconds.
             chunk_size=128,
             result_kind="rummikub-move",
+            figures=_figures,
         )
     )
 

@@ -163,6 +163,12 @@ register_task(
         native_threads=True,
         chunk_size=2048,
         result_kind="answers",
+        answer_labels=(
+            ("legal", "legal (follow is legal)"),
+            ("count", "count (legal follows)"),
+            ("winner", "winner (index of the winning play, 0 = lead)"),
+            ("valid", "valid (throw stands)"),
+        ),
         timed=True,
     )
 )
