@@ -2,7 +2,7 @@
 
 The defaults are those of ``docs/rules/rummikub.md``.  Each option is solved exactly by the
 same dynamic programme (it changes the DP's transitions or its final test, never filters
-the default's answer); what each costs in states is listed in the rules' DP appendix.
+the default's answer); what each costs in states is in ``docs/rummikub-house-rules.md``.
 
 >>> Rules()
 Rules(meld_threshold=30, meld_joker='stands-for')
