@@ -159,8 +159,9 @@ def classify_batch(words, sf_bomb, out):
 def beats_batch(plays, previous, sf_bomb, out):
     """``out[i] = beats(plays[i], previous[i])`` for two ``(N, 15)`` word stacks."""
     for i in prange(plays.shape[0]):
-        out[i] = code_beats(classify_words(plays[i], sf_bomb),
-                            classify_words(previous[i], sf_bomb))
+        code = classify_words(plays[i], sf_bomb)
+        # A set that is no combination beats nothing: the previous play need not be read.
+        out[i] = code != 0 and code_beats(code, classify_words(previous[i], sf_bomb))
 
 
 @njit(cache=True)
