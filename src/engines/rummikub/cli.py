@@ -31,6 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_json_flag(best, "print the move as JSON")
     best.add_argument("--line", type=int, default=None, metavar="N",
                       help="in a JSON Lines file, answer the position on line N (default 1)")
+    best.add_argument("--explain", action="store_true",
+                      help="also list the move as physical steps (take, pick up, add, lay down)")
     best.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                       help="a house rule (repeatable): meld_threshold=0..127 (initial meld "
                       "value, 0: none), meld_joker=stands-for|zero (a joker's worth towards "
@@ -105,7 +107,10 @@ def _best(args: argparse.Namespace) -> int:
     _, pos = _load_position(args.position, args.line)
     move = best_moves([pos], objective=args.objective, rules=rules)[0]
     if args.json:
-        print(json.dumps({"objective": args.objective, **move.to_json()}))
+        data = {"objective": args.objective, **move.to_json()}
+        if args.explain:
+            data["steps"] = [str(step) for step in move.steps()]
+        print(json.dumps(data))
         return 0
     print(f"rack: {format_tiles(sort_tiles(pos.rack))}")
     print(f"best move ({args.objective}): {move}")
@@ -113,6 +118,10 @@ def _best(args: argparse.Namespace) -> int:
         print("table after the move:")
         for m in move.table:
             print(f"  {format_meld(m)}")
+    if args.explain and not move.is_pass:
+        print("steps:")
+        for number, step in enumerate(move.steps(), start=1):
+            print(f"  {number}. {step}")
     return 0
 
 

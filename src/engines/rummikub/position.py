@@ -31,6 +31,7 @@ from engines.rummikub.sets import (
     meld_tiles,
     validate_set,
 )
+from engines.rummikub.steps import Step, move_steps
 from engines.rummikub.tiles import (
     COLOURS,
     JOKER,
@@ -114,6 +115,7 @@ class Move:
     ``table`` is the complete table afterwards (for an initial meld: the old sets
     unchanged followed by the new ones, listed in ``new_sets``).  ``tiles`` counts
     the rack tiles played (jokers included), ``value`` their face value (a joker 0).
+    ``previous`` is the table before the move (what :meth:`steps` starts from).
     """
 
     played: list[Tile]
@@ -121,6 +123,16 @@ class Move:
     tiles: int
     value: int
     new_sets: list[Meld] = field(default_factory=list)
+    previous: list[tuple[Tile, ...]] = field(default_factory=list, repr=False, compare=False)
+
+    def steps(self) -> list[Step]:
+        """The move as physical steps from :attr:`previous` (see :mod:`engines.rummikub.steps`).
+
+        >>> move = best_move([["K4", "O4", "R4"], ["B5", "B6", "B7"]], "B4 B8 K8")
+        >>> [str(s) for s in move.steps()]
+        ['add B4 B8 (from the rack) to set 2 [B5 B6 B7] -> B4 B5 B6 B7 B8']
+        """
+        return move_steps(self.previous, self.table, self.played)
 
     @property
     def is_pass(self) -> bool:
@@ -259,7 +271,7 @@ def _move_from(pos: Position, result) -> Move:
     if result is None:
         if pos.initial_meld_done:  # cannot happen for a validated table
             raise PositionError("the table cannot be arranged")
-        return Move([], old, 0, 0)
+        return Move([], old, 0, 0, previous=list(pos.table))
     melds, placed, jokers = result
     if pos.initial_meld_done:
         must, must_j = _counts(pos.table_tiles)
@@ -274,8 +286,9 @@ def _move_from(pos: Position, result) -> Move:
     played += [JOKER] * (jokers - must_j)
     value = sum(t.number for t in played)
     if pos.initial_meld_done:
-        return Move(played, melds, len(played), value)
-    return Move(played, old + melds, len(played), value, new_sets=melds)
+        return Move(played, melds, len(played), value, previous=list(pos.table))
+    return Move(played, old + melds, len(played), value, new_sets=melds,
+                previous=list(pos.table))
 
 
 def _rules(rules: object) -> Rules:
@@ -392,15 +405,16 @@ def _fast_move(
         return None  # the checked path raises (a melded table always has an arrangement)
     tiles = [_TILE_OF[i] for i in played[:nplayed].tolist()]
     melds = [_meld(code) for code in codes[:nsets].tolist()]
+    previous = _table_tiles(flat, ends)
     if melded:
-        return Move(tiles, melds, nplayed, value)
-    old = [validate_set(s) for s in _table_tiles(flat, ends)]
-    return Move(tiles, old + melds, nplayed, value, new_sets=melds)
+        return Move(tiles, melds, nplayed, value, previous=previous)
+    old = [validate_set(s) for s in previous]
+    return Move(tiles, old + melds, nplayed, value, new_sets=melds, previous=previous)
 
 
-def _table_tiles(flat: list[int], ends: list[int]) -> list[list[Tile]]:
+def _table_tiles(flat: list[int], ends: list[int]) -> list[tuple[Tile, ...]]:
     tiles = [_TILE_OF[i] for i in flat]
-    return [tiles[a:b] for a, b in zip([0, *ends], ends)]
+    return [tuple(tiles[a:b]) for a, b in zip([0, *ends], ends)]
 
 
 def weighted_move(pos: Position, weight: np.ndarray, joker_weight: int) -> Move:

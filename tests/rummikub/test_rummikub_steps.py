@@ -1,0 +1,111 @@
+"""Move.steps(): every step replayed on a real table, ending in the move's table."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from engines.cli import main
+from engines.rummikub import Position, best_move, best_moves, check_move
+from engines.rummikub.sets import meld_tiles, validate_set
+from engines.verify import read_jsonl
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE.parent / "data" / "rummikub" / "positions.jsonl"
+_spec = importlib.util.spec_from_file_location("rummikub_properties_positions",
+                                               HERE / "test_rummikub_properties.py")
+_props = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_props)
+
+
+def replay(pos: Position, move) -> list[Counter]:
+    """Apply the steps to ``pos``'s table; return the sets at the end (checks every step)."""
+    table = {i: Counter(s) for i, s in enumerate(pos.table, start=1)}
+    laid: list[Counter] = []
+    hand: Counter = Counter()
+    rack = Counter(pos.rack)
+    for step in move.steps():
+        tiles = Counter(step.tiles)
+        if step.action in ("take", "pick up"):
+            assert tiles <= table[step.set_index], step
+            if step.action == "pick up":
+                assert tiles == table[step.set_index], step
+            table[step.set_index] -= tiles
+            hand += tiles
+            continue
+        from_rack, from_hand = Counter(step.from_rack), Counter(step.from_hand)
+        assert from_rack + from_hand == tiles, step
+        assert from_rack <= rack and from_hand <= hand, step  # only what the player holds
+        rack -= from_rack
+        hand -= from_hand
+        if step.action == "add":
+            table[step.set_index] += tiles
+        else:
+            laid.append(tiles)
+    assert not hand, "tiles left in the hand"
+    assert rack == Counter(pos.rack) - Counter(move.played)
+    return [s for s in table.values() if s] + laid
+
+
+def _check(pos: Position, move) -> None:
+    assert check_move(pos, move) == []
+    after = replay(pos, move)
+    expected = [Counter(meld_tiles(m)) for m in move.table]
+    key = lambda c: sorted((str(t), n) for t, n in c.items())  # noqa: E731
+    assert sorted(map(key, after)) == sorted(map(key, expected))
+    for s in after:
+        validate_set(list(s.elements()))
+    # a set the move leaves alone gets no step
+    old_sets = Counter(tuple(sorted(map(str, s))) for s in pos.table)
+    new_sets = Counter(tuple(sorted(str(t) for t in meld_tiles(m))) for m in move.table)
+    unchanged = sum((old_sets & new_sets).values())
+    touched = {step.set_index for step in move.steps() if step.set_index}
+    assert len(touched) <= len(pos.table) - unchanged
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_props.positions())
+def test_steps_replay_on_random_positions(case) -> None:
+    table, rack, melded = case
+    pos = Position.from_strings(table, rack, melded)
+    _check(pos, best_move(table, rack, initial_meld_done=melded))
+
+
+def test_steps_replay_on_the_corpus() -> None:
+    positions = [Position.from_json(obj) for _, obj in read_jsonl(CORPUS)]
+    for objective in ("tiles", "value"):
+        for pos, move in zip(positions, best_moves(positions, objective)):
+            _check(pos, move)
+
+
+def test_steps_by_hand() -> None:
+    move = best_move([["R6", "R7", "R8", "R9"], ["K9", "O9", "B9"], ["B1", "B2", "B3"]],
+                     "R10 J K5 R5 O5 B4 R9")
+    assert [str(s) for s in move.steps()] == [
+        "add R5 R10 (from the rack) to set 1 [R6 R7 R8 R9] -> R5 R6 R7 R8 R9 R10",
+        "add B4 (from the rack) to set 3 [B1 B2 B3] -> B1 B2 B3 B4",
+        "lay down K5 J(R5) O5 (from the rack)",
+        "add R9 (from the rack) to set 2 [K9 O9 B9] -> K9 R9 O9 B9",
+    ]
+    # a run split to make room: tiles taken into the hand and laid down again
+    move = best_move([["R3", "R4", "R5", "R6", "R7", "R8"]], "R5 R6")
+    steps = [str(s) for s in move.steps()]
+    assert move.tiles == 2 and len(steps) == 2
+    assert steps[0].startswith("take ") and "into the hand" in steps[0]
+
+
+def test_cli_explain(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps({"table": [["R6", "R7", "R8"]], "rack": ["R5", "R9"],
+                                "initial_meld_done": True}))
+    assert main(["rummikub", "best", str(path), "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "steps:\n  1. add R5 R9 (from the rack) to set 1 [R6 R7 R8] -> R5 R6 R7 R8 R9" in out
+    assert main(["rummikub", "best", str(path), "--explain", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["steps"] == [
+        "add R5 R9 (from the rack) to set 1 [R6 R7 R8] -> R5 R6 R7 R8 R9"]
