@@ -319,10 +319,9 @@ def best_moves(
     >>> [m.value for m in best_moves([p, p], objective="value")]
     [30, 30]
     """
-    rules = _rules(rules)
-    weight, jw = objective_weights(objective)
-    results = _solve([_problem(p, weight, jw, rules) for p in positions], threads)
-    return [_move_from(p, r) for p, r in zip(positions, results)]
+    from engines.rummikub.arrays import solve_moves
+
+    return solve_moves(positions, objective, threads, _rules(rules))
 
 
 def best_move(

@@ -1,8 +1,10 @@
 """Numba kernels for 升级 (Shengji / Tractor): count vectors in, arrays out.
 
 Cards are integers 0–53 (:mod:`solvers.shengji.tables`); hands, leads and
-plays are count vectors of length 54.  Kernels never validate or parse: the
-engine (:mod:`engines.shengji`) checks input before calling them.  Every
+plays are count vectors of length 54.  Kernels never parse or raise: the engine
+(:mod:`engines.shengji`) checks input, except that the batch kernels behind
+:mod:`engines.shengji.arrays` check each row's counts, lead and decks as they read it
+and return a code per row (:mod:`solvers.shengji._checks`) for the engine to raise.  Every
 kernel is ``njit(cache=True)``; batch forms take stacked context tables and a
 per-row context index.  "Section N" in these modules is a section of the
 rules, ``docs/rules/shengji.md``.

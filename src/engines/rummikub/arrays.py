@@ -1,0 +1,148 @@
+"""Many positions in one kernel call: positions to arrays, arrays back to moves.
+
+:func:`solve_moves` is :func:`~engines.rummikub.position.best_moves`.  The per-position
+work around the parallel kernel is what limits how a batch scales with cores, so it
+is done for the whole batch at once: every tile of every position is looked up in one
+pass and counted with one ``bincount``, the tiles each move plays come out of one array
+subtraction, and only the objects a caller reads (tiles, sets, moves) are built one by
+one, from caches where the same object recurs (a set code, a table set).
+
+>>> from engines.rummikub.position import Position
+>>> p = Position.from_strings(["R6 R7 R8"], "R5 R9 B2")
+>>> [str(t) for t in solve_moves([p, p])[1].played]
+['R5', 'R9']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain
+
+import numpy as np
+
+from engines.rummikub.errors import PositionError
+from engines.rummikub.position import (
+    _INDEX,
+    _TILE_OF,
+    Move,
+    Position,
+    _meld,
+    objective_weights,
+)
+from engines.rummikub.rules import DEFAULT_RULES, Rules
+from engines.rummikub.sets import Meld, RummikubInputError, validate_set
+from engines.threads import numba_threads
+
+N_KINDS = 53  # 52 colour/number kinds (13 * colour + number - 1), then the joker
+_NUMBER = np.array([i % 13 + 1 for i in range(52)] + [0], dtype=np.int64)
+
+
+def tile_counts(groups: Sequence[Sequence], n: int) -> np.ndarray:
+    """(n, 53) counts of the tiles of each group, looked up in one pass over all tiles."""
+    lengths = np.fromiter(map(len, groups), np.int64, count=n)
+    total = int(lengths.sum())
+    kinds = np.fromiter(map(_INDEX.__getitem__, chain.from_iterable(groups)), np.int64,
+                        count=total)
+    rows = np.repeat(np.arange(n, dtype=np.int64) * N_KINDS, lengths)
+    return np.bincount(rows + kinds, minlength=n * N_KINDS).reshape(n, N_KINDS)
+
+
+def position_arrays(
+    positions: Sequence[Position], rules: Rules = DEFAULT_RULES
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(table counts, rack counts, meld modes, melded)``: (n, 53), (n, 53) and (n,) int64,
+    and (n,) bool (``initial_meld_done``).
+
+    Table counts are zero for a position whose player has not melded yet (its table
+    is not theirs to rearrange); the meld mode is ``rules.meld_mode()`` there, else 0.
+    """
+    n = len(positions)
+    if not all(issubclass(t, Position) for t in set(map(type, positions))):
+        i = next(i for i, p in enumerate(positions) if not isinstance(p, Position))
+        raise RummikubInputError(
+            f"positions[{i}]: expected a Position, got {type(positions[i]).__name__}"
+        )
+    melded = np.fromiter((p.initial_meld_done for p in positions), np.bool_, count=n)
+    tables = [list(chain.from_iterable(p.table)) if done else ()
+              for p, done in zip(positions, melded.tolist())]
+    racks = [p.rack for p in positions]
+    modes = np.where(melded, 0, rules.meld_mode()).astype(np.int64)
+    return tile_counts(tables, n), tile_counts(racks, n), modes, melded
+
+
+def solve_moves(
+    positions: Sequence[Position], objective: str = "tiles", threads: int | None = None,
+    rules: Rules = DEFAULT_RULES,
+) -> list[Move]:
+    """The best move of every position (see :func:`~engines.rummikub.position.best_moves`)."""
+    from solvers.rummikub import meld_codes_batch, solve_arrays
+    from solvers.rummikub._groups import PART_COUNT, PART_MASKS
+
+    positions = positions if isinstance(positions, list | tuple) else list(positions)
+    weight, joker_weight = objective_weights(objective)
+    n = len(positions)
+    if n == 0:
+        with numba_threads(threads, RummikubInputError):
+            return []
+    table, rack, meld_modes, melded = position_arrays(positions, rules)
+    must = table[:, :52].reshape(n, 4, 13)
+    with numba_threads(threads, RummikubInputError):
+        status, _best, choice, group_jokers, _stats = solve_arrays(
+            must, rack[:, :52].reshape(n, 4, 13), table[:, 52], rack[:, 52],
+            np.broadcast_to(weight, (n, 4, 13)), np.full(n, joker_weight, np.int64),
+            meld_modes,
+        )
+    codes, counts = meld_codes_batch(status, choice, group_jokers, PART_COUNT, PART_MASKS)
+    if (counts[status == 1] < 0).any():
+        raise AssertionError("the kernel returned a choice that is not an arrangement")
+    if (status[melded] != 1).any():  # cannot happen for validated tables
+        raise PositionError("the table cannot be arranged")
+    played = np.zeros((n, N_KINDS), np.int64)
+    played[:, :52] = (choice[..., 0] + choice[..., 1]).reshape(n, 52)
+    played[:, 52] = choice[..., 2].sum(axis=(1, 2)) + group_jokers.sum(axis=1)
+    played -= table
+    played[status != 1] = 0
+    return _moves(positions, status, codes, counts, played)
+
+
+def _moves(positions: Sequence[Position], status: np.ndarray, codes: np.ndarray,
+           counts: np.ndarray, played: np.ndarray) -> list[Move]:
+    """Moves from the kernel's outputs: played tiles in kind order (the joker last)."""
+    n = len(positions)
+    sizes = played.sum(axis=1)
+    ends = np.cumsum(sizes).tolist()
+    kinds = np.repeat(np.tile(np.arange(N_KINDS), n), played.ravel())
+    tiles = list(map(_TILE_OF.__getitem__, kinds.tolist()))
+    values = (played @ _NUMBER).tolist()
+    code_rows = codes.tolist()
+    moves = []
+    start = 0
+    for p, solved, m, end, size, value, row in zip(
+        positions, status.tolist(), counts.tolist(), ends, sizes.tolist(), values, code_rows
+    ):
+        melds = [_meld(code) for code in row[:m]] if solved == 1 else []
+        if p.initial_meld_done:
+            moves.append(Move(tiles[start:end], melds, size, value))
+        else:
+            moves.append(Move(tiles[start:end], _table_melds(p.table) + melds, size, value,
+                              new_sets=melds))
+        start = end
+    return moves
+
+
+_TABLE_MELDS: dict[tuple, Meld] = {}
+_TABLE_MELDS_MAX = 100_000  # bounded: cleared when full
+
+
+def _table_melds(table: Sequence[Sequence]) -> list[Meld]:
+    """The sets of a table as melds (jokers' stand-ins resolved), cached per set."""
+    out = []
+    for s in table:
+        key = tuple(s)
+        meld = _TABLE_MELDS.get(key)
+        if meld is None:
+            if len(_TABLE_MELDS) >= _TABLE_MELDS_MAX:
+                _TABLE_MELDS.clear()
+            meld = _TABLE_MELDS[key] = validate_set(s)
+        out.append(meld)
+    return out
