@@ -26,3 +26,14 @@ def test_positions_are_checked():
     with pytest.raises(RummikubInputError, match=r"positions\[1\]: expected a Position"):
         solve_moves([pos, {"rack": ["R5"]}])
     assert solve_moves([]) == []
+
+
+def test_batch_follows_house_rules():
+    from engines.rummikub.rules import Rules
+
+    positions = [Position.from_json(p) for p in rummikub_positions(
+        30, seed=8, table_tiles=(0, 30), joker_rate=0.5, initial_meld_rate=1.0)]
+    rules = Rules(meld_threshold=6)
+    moves = best_moves(positions, rules=rules)
+    for pos, move in zip(positions, moves):
+        assert move == best_move(pos.table, pos.rack, pos.initial_meld_done, rules=rules)
