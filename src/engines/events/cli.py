@@ -12,7 +12,7 @@ Examples::
     qipai events match match.json            # team match IMPs and VPs
     qipai events tiedian session.json        # 贴点赛 results and total
     qipai events verify cases.jsonl          # conformance cases; exit 1 on a difference
-    qipai events tiedian-table -n 120        # rebuild the 贴点 expected-score table (DD solver)
+    qipai events tiedian-table -n 5        # rebuild the 贴点 expected-score table (DD solver)
     qipai events demo                        # a small Swiss event on DD-solved deals
 
 Every command takes ``--json`` for machine-readable output.
@@ -118,7 +118,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     build = command(
         "tiedian-table", "rebuild the 贴点 expected-score table with the DD solver", _tiedian_table
     )
-    add_count_flag(build, 120, "random deals")
+    add_count_flag(build, 5, "deals per N-S HCP total 20..37")
     add_deprecated_flag(build, "--deals", dest="count", replacement="-n/--count", type=int)
     add_seed_flag(build, 1)
     add_threads_flag(build)

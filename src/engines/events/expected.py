@@ -1,16 +1,19 @@
 """Build the 贴点 expected-score table with qipai's double-dummy solver.
 
-For each random deal (dealer and vulnerability rotating as in the standard
-16-board cycle) we solve the DD table, take the dealer par score (N-S view)
-and record two samples: N-S's combined HCP ``h`` with the par score, and E-W's
-``40 - h`` with its negation.  Entry ``h`` of the table is the mean of the
-samples of ``h``, rounded to the nearest integer (halves away from zero), so
-the table is antisymmetric by construction.  An HCP value with fewer than
-``min_samples`` samples (the extremes, rare in any sample) pools the samples
-of its neighbours ``h ± 1, h ± 2, …`` until it has enough.
+For each N-S HCP total ``h`` from 20 to 37 we draw a few deals with exactly
+that total (the constrained dealer, uniform among such deals; dealer and
+vulnerability rotating as in the standard 16-board cycle), solve the DD
+table, take the dealer par score (N-S view) and record two samples: N-S's
+``h`` with the par score, and E-W's ``40 - h`` with its negation.  Entry ``h``
+of the table is the mean of the samples of ``h``, rounded to the nearest integer
+(halves away from zero), so the table is antisymmetric by construction.  An
+HCP value with fewer than ``min_samples`` samples (38-40 and 0-2, which no
+stratum covers) pools the samples of its neighbours ``h ± 1, h ± 2, …``
+until it has enough.
 
 The shipped table (``engines/data/events/tiedian_table.json``) was built by
-``qipai events tiedian-table -n 120 --seed 1 -o src/engines/data/events/tiedian_table.json``.
+``qipai events tiedian-table -n 5 --seed 1 -o src/engines/data/events/tiedian_table.json``
+(5 deals for each HCP total 20..37: 90 deals).
 
 >>> table = from_samples({19: [-40, -60], 20: [0, 10], 21: [40, 60]}, min_samples=2)
 >>> table[19], table[20], table[21], table[40]
@@ -55,36 +58,57 @@ def from_samples(samples: Mapping[int, Sequence[int]], min_samples: int = 20) ->
 
 
 def build_table(
-    deals: int = 120, seed: int = 1, threads: int | None = None, min_samples: int = 20
+    per_hcp: int = 5,
+    seed: int = 1,
+    threads: int | None = None,
+    min_samples: int | None = None,
+    hcp_range: tuple[int, int] = (20, 37),
 ) -> dict[str, Any]:
-    """Solve ``deals`` random deals and return the table file object (with counts and timing)."""
-    from engines.bridge.dd import dd_tables
-    from engines.bridge.dealer_par import par
-    from engines.bridge.generate import bridge_deals
-    from engines.events.tiedian import deal_hcp
+    """Solve ``per_hcp`` deals for each N-S HCP value in ``hcp_range``; the table file object.
 
-    if deals < 1:
-        raise EventInputError(f"need at least one deal, got {deals}")
-    boards = list(bridge_deals(deals, seed=seed, rotate=True))
+    Each stratum is drawn uniformly among the deals with that N-S HCP total by
+    the constrained dealer (:func:`engines.bridge.dealer.deal`), so the mean par
+    of a stratum estimates ``E[par | HCP]`` directly, and the rare totals (a
+    plain random sample of a few hundred deals never sees 33+ HCP) get as many
+    deals as the common ones.  ``min_samples`` defaults to ``per_hcp``.
+    """
+    from engines.bridge.boards import board_info
+    from engines.bridge.dd import dd_tables
+    from engines.bridge.dealer import deal
+    from engines.bridge.dealer_par import par
+
+    low, high = hcp_range
+    if per_hcp < 1 or not 0 <= low <= high <= 40:
+        raise EventInputError(
+            f"need per_hcp >= 1 and 0 <= low <= high <= 40, got {per_hcp}, {hcp_range}"
+        )
+    strata = []
+    for h in range(low, high + 1):
+        sample = deal(per_hcp, constraints=f"hcp(N) + hcp(S) == {h}", seed=seed * 64 + h)
+        strata.extend((h, pbn) for pbn in sample.to_pbn())
     start = time.perf_counter()
-    tables = dd_tables([b["pbn"] for b in boards], threads=threads)
+    tables = dd_tables([pbn for _, pbn in strata], threads=threads)
     solve_seconds = time.perf_counter() - start
     samples: dict[int, list[int]] = {}
-    for board, table in zip(boards, tables):
-        score = par(table, board["dealer"], board["vulnerability"]).score
-        h = deal_hcp(board["pbn"])
+    for board, ((h, _), table) in enumerate(zip(strata, tables), start=1):
+        dealer, vulnerability = board_info(board)
+        score = par(table, dealer, vulnerability).score
         samples.setdefault(h, []).append(score)
         samples.setdefault(40 - h, []).append(-score)
+    min_samples = per_hcp if min_samples is None else min_samples
     return {
         "format": FORMAT,
         "table": from_samples(samples, min_samples),
         "samples": [len(samples.get(h, [])) for h in range(41)],
-        "deals": deals,
+        "deals": len(strata),
+        "per_hcp": per_hcp,
+        "hcp_range": [low, high],
         "seed": seed,
         "min_samples": min_samples,
-        "method": "mean dealer-par score (N-S and E-W samples of every deal), dealer and "
-        "vulnerability rotating by board number; thin entries pool neighbouring HCP values",
-        "command": f"qipai events tiedian-table -n {deals} --seed {seed} "
+        "method": "mean dealer-par score by N-S HCP (E-W: 40 - HCP, negated), per_hcp deals "
+        "drawn for each N-S HCP total in hcp_range, dealer and vulnerability rotating by deal "
+        "number; entries with fewer than min_samples samples pool neighbouring HCP values",
+        "command": f"qipai events tiedian-table -n {per_hcp} --seed {seed} "
         "-o src/engines/data/events/tiedian_table.json",
         "solve_seconds": round(solve_seconds, 1),
     }
