@@ -63,8 +63,8 @@ from typing import Any
 import numpy as np
 
 from engines.bridge.cards import Card
+from engines.bridge.errors import BridgeInputError, ConstraintError
 from engines.bridge.evaluation import ShapeClass, _shape_classes, _suit_tables
-from engines.bridge.seats import BridgeInputError
 
 __all__ = ["ConstraintError", "DealView", "compile_constraints"]
 
@@ -72,10 +72,6 @@ Predicate = Callable[["DealView"], np.ndarray]
 
 _SEATS = {"N": (0,), "E": (1,), "S": (2,), "W": (3,), "NS": (0, 2), "EW": (1, 3)}
 _SUITS = {"S": 0, "H": 1, "D": 2, "C": 3, "SPADES": 0, "HEARTS": 1, "DIAMONDS": 2, "CLUBS": 3}
-
-
-class ConstraintError(BridgeInputError):
-    """A constraint expression that cannot be compiled; the message points at the problem."""
 
 
 class DealView:

@@ -34,7 +34,12 @@ import numpy as np
 
 from engines.bridge.cards import Card, Deal, Hand
 from engines.bridge.constraints import DealView, Predicate, compile_constraints
-from engines.bridge.seats import BridgeInputError, Seat
+from engines.bridge.errors import (
+    BridgeInputError,
+    ImpossibleConstraintsError,
+    RareConstraintsError,
+)
+from engines.bridge.seats import Seat
 
 __all__ = [
     "BATCH",
@@ -48,14 +53,6 @@ __all__ = [
 BATCH = 1 << 16  # deals per native call; fixed, so a seed gives the same deals for any n
 DEFAULT_MAX_TRIES = 10_000_000
 _ESTIMATE_AFTER = 1 << 20  # deals tried before a too-rare verdict is trusted
-
-
-class ImpossibleConstraintsError(BridgeInputError):
-    """No deal satisfied the constraints (they are impossible, or rarer than 1 in max_tries)."""
-
-
-class RareConstraintsError(BridgeInputError):
-    """The constraints are satisfiable but too rare to find ``n`` deals within ``max_tries``."""
 
 
 @dataclass

@@ -24,16 +24,29 @@ if TYPE_CHECKING:
 __all__ = [
     "AuctionError",
     "BridgeInputError",
+    "ConstraintError",
     "DealSyntaxError",
     "HandError",
+    "ImpossibleConstraintsError",
     "InvalidDealError",
     "PbnSyntaxError",
     "PlayError",
+    "RareConstraintsError",
+    "SeatError",
+    "StrainError",
 ]
 
 
 class BridgeInputError(InputError):
     """A bridge value (seat, strain, card, deal, contract, file) that cannot be accepted."""
+
+
+class SeatError(BridgeInputError):
+    """Not a seat: neither ``N E S W`` (any case, full names too) nor a Seat / index 0..3."""
+
+
+class StrainError(BridgeInputError):
+    """Not a strain: neither ``C D H S NT`` (symbols too) nor a :class:`Strain`."""
 
 
 class DealSyntaxError(BridgeInputError):
@@ -69,3 +82,15 @@ class PbnSyntaxError(BridgeInputError):
         more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
         super().__init__(f"{prefix}{shown}{more}")
         self.errors = errors
+
+
+class ConstraintError(BridgeInputError):
+    """A constraint expression that cannot be compiled; the message points at the problem."""
+
+
+class ImpossibleConstraintsError(BridgeInputError):
+    """No deal satisfied the constraints (they are impossible, or rarer than 1 in max_tries)."""
+
+
+class RareConstraintsError(BridgeInputError):
+    """The constraints are satisfiable but too rare to find ``n`` deals within ``max_tries``."""

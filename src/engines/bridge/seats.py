@@ -19,15 +19,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from engines.bridge.errors import BridgeInputError
-
-
-class SeatError(BridgeInputError):
-    """Not a seat: neither ``N E S W`` (any case, full names too) nor a Seat / index 0..3."""
-
-
-class StrainError(BridgeInputError):
-    """Not a strain: neither ``C D H S NT`` (symbols too) nor a :class:`Strain`."""
+from engines.bridge.errors import BridgeInputError, SeatError, StrainError
 
 
 class Seat(IntEnum):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from engines.errors import InputError
 
-__all__ = ["CardError", "IllegalPlayError", "ShengjiInputError"]
+__all__ = ["CardError", "IllegalPlayError", "ShengjiInputError", "TrickError"]
 
 
 class ShengjiInputError(InputError):
@@ -25,3 +25,8 @@ class CardError(ShengjiInputError):
 
 class IllegalPlayError(ShengjiInputError):
     """A play that breaks the rules (not held, wrong count, or not a legal follow)."""
+
+
+class TrickError(ShengjiInputError):
+    """Plays that are not one trick: none, more than four, an empty play, or a play whose
+    number of cards differs from the lead's."""

@@ -43,7 +43,7 @@ from engines.shengji.cards import (
     parse_trump,
     trump_name,
 )
-from engines.shengji.errors import IllegalPlayError
+from engines.shengji.errors import IllegalPlayError, TrickError
 
 Cards = str | Sequence[str] | np.ndarray
 
@@ -406,11 +406,6 @@ def check_throw(lead: Cards, other_hands: Sequence[Cards], ctx: TrumpContext) ->
     forced = np.zeros(N_CARDS, dtype=np.int64)
     valid = bool(K.check_throw(ld, others, ctx.esuit, ctx.pos, forced))
     return ThrowResult(valid, None if valid else ctx.sorted_names(forced))
-
-
-class TrickError(ShengjiInputError):
-    """Plays that are not one trick: none, more than four, an empty play, or a play whose
-    number of cards differs from the lead's."""
 
 
 def _plays_array(plays: Sequence[Cards], ctx: TrumpContext) -> np.ndarray:
