@@ -131,3 +131,57 @@ def test_cli_best_reads_json_lines(capsys) -> None:
     assert (out["tiles"], out["value"]) == (3, 20)  # K10 B10 J: the joker counts 10 for the meld
     assert main(["rummikub", "best", sample, "--line", "9"]) == 2
     assert "out of range" in capsys.readouterr().err
+
+
+def test_planner_plays_legal_moves_and_empties_the_rack_when_it_can() -> None:
+    import random
+
+    from engines.rummikub import Position, check_move
+    from engines.rummikub.game import PlannerPlayer
+
+    planner = PlannerPlayer()
+    rng = random.Random(0)
+    pos = Position.from_strings([["R6", "R7", "R8"]], "R5 R9 K2", True)
+    move = planner.choose(pos, rng)
+    assert check_move(pos, move) == [] and move.tiles == 2
+    pos = Position.from_strings([["R6", "R7", "R8"]], "R5 R9", True)
+    assert planner.choose(pos, rng).tiles == 2  # the rack empties: no holding back
+
+
+def test_planner_holds_back_a_joker_it_can_use_next_turn() -> None:
+    """Greedy plays the joker now; the planner keeps it, since over two turns it plays the
+    same tiles (R5 now, the joker next turn) and the joker stays flexible in hand."""
+    import random
+
+    from engines.rummikub import Position, best_move, check_move
+    from engines.rummikub.game import PlannerPlayer
+
+    table = [["R6", "R7", "R8"]]
+    pos = Position.from_strings(table, "J R5 K2", True)
+    greedy = best_move(table, "J R5 K2")
+    move = PlannerPlayer().choose(pos, random.Random(0))
+    assert check_move(pos, move) == []
+    assert greedy.tiles == 2 and [str(t) for t in move.played] == ["R5"]
+
+
+def test_tournament_rotates_seats_and_counts_every_round() -> None:
+    from engines.rummikub.game import play_round
+    from engines.rummikub.tournament import play_tournament, wilson_interval
+
+    result = play_tournament(["solver", "random"], deals=2, seed=5)
+    assert result.rounds == 4 and sum(result.wins.values()) == 4
+    assert sum(result.scores.values()) == 0  # zero-sum rounds
+    expected = {"solver": 0, "random": 0}
+    for deal in range(2):
+        for seating in (["solver", "random"], ["random", "solver"]):
+            played = play_round(seating, seed=5 * 1_000_003 + deal)
+            expected[seating[played.winner]] += 1
+    assert result.wins == {k: v for k, v in expected.items() if v}
+    lo, hi = wilson_interval(result.wins.get("solver", 0), 4)
+    assert 0 <= lo <= result.wins.get("solver", 0) / 4 <= hi <= 1
+
+
+def test_cli_tournament(capsys) -> None:
+    assert main(["rummikub", "play", "--players", "planner,random", "-n", "2", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "4 rounds (2 deals x 2 seatings" in out and "95% CI" in out and "planner" in out

@@ -1,4 +1,4 @@
-"""A full Rummikub round for 2-4 players, with the solver and a random legal player.
+"""A full Rummikub round for 2-4 players: the greedy solver, a planner and a random player.
 
 >>> result = play_round(["solver", "random"], seed=3)
 >>> sum(result.scores)
@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engines.rummikub.position import Move, Position, best_move, weighted_move
+from engines.rummikub.position import Move, Position, best_move, best_moves, weighted_move
 from engines.rummikub.sets import Meld, format_meld, meld_tiles
 from engines.rummikub.tiles import FULL_SET, RummikubInputError, Tile, format_tiles, sort_tiles
 
 RACK_SIZE = 14
-PLAYER_KINDS = ("solver", "random")
+PLAYER_KINDS = ("solver", "planner", "random")
 
 
 class Player:
@@ -45,6 +45,44 @@ class SolverPlayer(Player):
         return best_move(pos.table, pos.rack, pos.initial_meld_done, self.objective)  # type: ignore[arg-type]
 
 
+class PlannerPlayer(Player):
+    """Plans two turns with the exact solver and holds back what it can play later.
+
+    Candidates: the greedy move (most tiles), the most-value move and the best move that
+    keeps the rack's jokers.  Each is scored by the tiles it plays now plus the tiles the
+    rest of the rack could play next turn on the table it leaves (the exact best move;
+    opponents' turns not modelled).  Greedy never scores less (its move could include the
+    next turn's), so the planner plays another candidate only when it reaches the same
+    two-turn total with fewer tiles now: tiles, jokers above all, stay in hand for later.
+    A move that empties the rack is played at once.
+    """
+
+    name = "planner"
+
+    def choose(self, pos: Position, rng: random.Random) -> Move:
+        greedy = best_move(pos.table, pos.rack, pos.initial_meld_done, "tiles")
+        if not greedy.played or len(greedy.played) == len(pos.rack):
+            return greedy
+        keep_jokers = weighted_move(pos, _KEEP_JOKERS, -1)
+        candidates = [greedy, best_move(pos.table, pos.rack, pos.initial_meld_done, "value"),
+                      keep_jokers]
+        candidates = [m for m in candidates if m.played]
+        nexts = []
+        for move in candidates:
+            rest = Counter(pos.rack)
+            rest.subtract(move.played)
+            nexts.append(Position(tuple(tuple(meld_tiles(m)) for m in move.table),
+                                  tuple(rest.elements()), True))
+        follow = best_moves(nexts)
+        scores = [(m.tiles + f.tiles, -m.tiles, i)
+                  for i, (m, f) in enumerate(zip(candidates, follow))]
+        return candidates[max(scores)[2]]
+
+
+# gains for "most tiles, then most value" without the jokers (a rack joker is never played)
+_KEEP_JOKERS = np.broadcast_to(1000 + np.arange(1, 14, dtype=np.int64), (4, 13)).copy()
+
+
 class RandomPlayer(Player):
     """Plays a random legal move: the best move under random positive per-tile weights.
 
@@ -65,6 +103,8 @@ def make_player(kind: str) -> Player:
         return SolverPlayer()
     if kind == "random":
         return RandomPlayer()
+    if kind == "planner":
+        return PlannerPlayer()
     raise RummikubInputError(f"unknown player {kind!r}; choose from {', '.join(PLAYER_KINDS)}")
 
 
