@@ -19,7 +19,7 @@ from engines.errors import InputError
 
 if TYPE_CHECKING:
     from engines.bridge.cards import Status
-    from engines.bridge.pbn_board import PbnError
+    from engines.bridge.pbn_board import PbnDefect
 
 __all__ = [
     "AuctionError",
@@ -76,7 +76,7 @@ class PlayError(BridgeInputError):
 class PbnSyntaxError(BridgeInputError):
     """Raised by the strict helpers when a file has defects; ``errors`` lists them all."""
 
-    def __init__(self, errors: list[PbnError], source: str = "") -> None:
+    def __init__(self, errors: list[PbnDefect], source: str = "") -> None:
         prefix = f"{source}: " if source else ""
         shown = "; ".join(str(e) for e in errors[:5])
         more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""

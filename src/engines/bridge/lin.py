@@ -45,7 +45,7 @@ from engines.bridge.auction import AuctionError, Call, parse_pbn_auction
 from engines.bridge.cards import FULL_SUIT, Card, Hand
 from engines.bridge.contract import Contract
 from engines.bridge.encoding import read_text
-from engines.bridge.pbn import PbnBoard, PbnError, _check_board
+from engines.bridge.pbn import PbnBoard, PbnDefect, _check_board
 from engines.bridge.play import PlayError, parse_pbn_play, play_to_pbn_rows
 from engines.bridge.seats import SEATS, BridgeInputError, Seat, pbn_vulnerability
 
@@ -122,7 +122,7 @@ class _Builder:
         self.call_line = line
 
     def error(self, line: int, message: str) -> None:
-        self.board.errors.append(PbnError(line, self.board.label, message))
+        self.board.errors.append(PbnDefect(line, self.board.label, message))
 
     def add(self, key: str, value: str, line: int) -> None:
         self.started = True

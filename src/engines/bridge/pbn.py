@@ -10,7 +10,7 @@ order in :class:`Tags`), a tag value continued on the next line, files in
 UTF-8 or Latin-1 (detected, see :mod:`engines.bridge.encoding`), end
 positions, partial deals and suit-letter hands (:mod:`engines.bridge.pbn_deal`).
 Nothing in a file is fatal: each defect (a game without a ``Deal`` tag too)
-becomes a :class:`PbnError` naming the line, the board and what is wrong,
+becomes a :class:`PbnDefect` naming the line, the board and what is wrong,
 collected in :attr:`PbnBoard.errors` (a board whose deal is broken has
 ``deal = None``).
 
@@ -50,6 +50,7 @@ from engines.bridge.pbn_board import (
     MANDATORY_TAGS,
     SINGLE_TAGS,
     PbnBoard,
+    PbnDefect,
     PbnError,
     Tags,
     _pbn_vul,
@@ -62,6 +63,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PbnBoard",
+    "PbnDefect",
     "PbnError",
     "PbnSyntaxError",
     "Tags",
@@ -181,7 +183,7 @@ class _Reader:
                     board = self._new_board(number, pending_comments)
                     pending_comments = []
                 board.errors.append(
-                    PbnError(number, board.label, f"text outside any tag: {stripped[:60]!r}")
+                    PbnDefect(number, board.label, f"text outside any tag: {stripped[:60]!r}")
                 )
                 continue
             board.sections.setdefault(last_tag, []).append(stripped)
@@ -190,10 +192,10 @@ class _Reader:
             if board is None:
                 board = self._new_board(start, pending_comments)
             board.errors.append(
-                PbnError(start, board.label, f"tag value never closed: {text[:60]!r}")
+                PbnDefect(start, board.label, f"tag value never closed: {text[:60]!r}")
             )
         if in_brace and board is not None:
-            board.errors.append(PbnError(number, board.label, "unterminated { comment"))
+            board.errors.append(PbnDefect(number, board.label, "unterminated { comment"))
         if board is not None:
             yield self._finish(board)
 
@@ -224,7 +226,7 @@ class _Reader:
             position = match.end()
         rest = text[position:].strip()
         if rest:
-            board.errors.append(PbnError(number, board.label, f"malformed tag line {rest[:60]!r}"))
+            board.errors.append(PbnDefect(number, board.label, f"malformed tag line {rest[:60]!r}"))
         return board, last_tag
 
     def _finish(self, board: PbnBoard) -> PbnBoard:
@@ -235,7 +237,7 @@ class _Reader:
                     board.tags.replace_pair(index, self.previous[name])
                 else:
                     board.errors.append(
-                        PbnError(
+                        PbnDefect(
                             board.tag_lines.get(name, board.line),
                             board.label,
                             f'tag {name} is "#" but no earlier board has it',
@@ -326,7 +328,7 @@ def _check_board(board: PbnBoard) -> None:
     label = board.label
 
     def error(name: str, message: str) -> None:
-        board.errors.append(PbnError(board.tag_lines.get(name, board.line), label, message))
+        board.errors.append(PbnDefect(board.tag_lines.get(name, board.line), label, message))
 
     value = board._value("Board")
     if value is not None and not value.isdigit():
@@ -377,7 +379,7 @@ def read_deal_file(path: str | Path) -> list[PbnBoard]:
             parsed = parse_deal_tag(line)
             board.deal, board.hands = parsed.deal, parsed.hands
         except BridgeInputError as exc:
-            board.errors.append(PbnError(number, board.label, str(exc)))
+            board.errors.append(PbnDefect(number, board.label, str(exc)))
         boards.append(board)
     return boards
 

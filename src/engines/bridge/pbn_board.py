@@ -2,7 +2,7 @@
 
 :class:`PbnBoard` is what every bridge file reader returns (PBN, LIN, plain
 deal lists); :class:`Tags` keeps the tags of a game in file order with
-repeated names (several ``Note`` tags on every alerted board); :class:`PbnError`
+repeated names (several ``Note`` tags on every alerted board); :class:`PbnDefect`
 is one defect, printed as ``line L: board B: what``.
 """
 
@@ -15,7 +15,7 @@ from typing import NamedTuple
 from engines.bridge.cards import Deal, Hand
 from engines.bridge.seats import BridgeInputError, Seat, parse_vulnerability, pbn_vulnerability
 
-__all__ = ["MANDATORY_TAGS", "SINGLE_TAGS", "PbnBoard", "PbnError", "Tags"]
+__all__ = ["MANDATORY_TAGS", "SINGLE_TAGS", "PbnBoard", "PbnDefect", "PbnError", "Tags"]
 
 #: The mandatory tag set (PBN 2.1 §3.1), in export order.
 MANDATORY_TAGS: tuple[str, ...] = (
@@ -32,7 +32,7 @@ SINGLE_TAGS: frozenset[str] = frozenset(
 _DEALER_VALUES = {"N", "E", "S", "W"}
 
 
-class PbnError(NamedTuple):
+class PbnDefect(NamedTuple):
     """One defect found while reading: ``line`` (1-based), the ``board`` it belongs to, what."""
 
     line: int
@@ -41,6 +41,10 @@ class PbnError(NamedTuple):
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.board}: {self.message}"
+
+
+#: The former name of :class:`PbnDefect`: it is a record of a defect, not an exception.
+PbnError = PbnDefect
 
 
 class Tags(MutableMapping[str, str]):
@@ -131,7 +135,7 @@ class PbnBoard:
     tags: Tags = field(default_factory=Tags)
     deal: Deal | None = None
     line: int = 0
-    errors: list[PbnError] = field(default_factory=list)
+    errors: list[PbnDefect] = field(default_factory=list)
     sections: dict[str, list[str]] = field(default_factory=dict)
     comments: list[str] = field(default_factory=list)
     tag_lines: dict[str, int] = field(default_factory=dict)
@@ -147,12 +151,12 @@ class PbnBoard:
         """True for a deal with unknown (``-``) hands: readable, but nothing to solve."""
         return self.deal is None and self.hands is not None
 
-    def unusable(self, *, full_deal: bool = False) -> PbnError | None:
-        """:meth:`unusable_reason` as a :class:`PbnError` at the ``Deal`` line (``skipped: …``)."""
+    def unusable(self, *, full_deal: bool = False) -> PbnDefect | None:
+        """:meth:`unusable_reason` as a :class:`PbnDefect` at the ``Deal`` line (``skipped: …``)."""
         reason = self.unusable_reason(full_deal=full_deal)
         if reason is None:
             return None
-        return PbnError(self.tag_lines.get("Deal", self.line), self.label, f"skipped: {reason}")
+        return PbnDefect(self.tag_lines.get("Deal", self.line), self.label, f"skipped: {reason}")
 
     def unusable_reason(self, *, full_deal: bool = False) -> str | None:
         """Why a command cannot solve this board (None when it can), for skip messages.
