@@ -30,8 +30,8 @@ from typing import Any
 import pytest
 
 from engines.batch import bench
-from engines.batch.generate import bridge_deals
 from engines.bridge import Deal, dd_table, dd_tables, solve_position
+from engines.bridge.generate import bridge_deals
 
 ROOT = Path(__file__).resolve().parents[1]
 DEALS = [

@@ -41,7 +41,17 @@ from solvers.bridge._trans_table cimport (
     tt_reset,
     tt_store,
 )
-from solvers.bridge._types cimport ALL_FEATURES, FEATURE_LATER_TRICKS, FEATURE_QUICK_TRICKS, FEATURE_SMALL_CARDS, FEATURE_TT, MAX_PLY, Ctx, Move
+from solvers.bridge._types cimport (
+    ALL_FEATURES,
+    FEATURE_LATER_TRICKS,
+    FEATURE_QUICK_TRICKS,
+    FEATURE_SMALL_CARDS,
+    FEATURE_TT,
+    MAX_PLY,
+    NOTRUMP,
+    Ctx,
+    Move,
+)
 
 cdef enum:
     # default transposition table of a thread: 2**DEFAULT_TT_BITS entries (see tt_bytes)
@@ -255,8 +265,9 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
         if _play(c, seat, s, r, target, ply, cwm) == mover_max:
             cut = 1
             c.killer[ply] = s * 16 + r
+            # the cut needs only the card played, already above the lowest win rank
+            # when it matters; the other cards of its group need not stay equal to it
             _copy(wm, cwm)
-            _cover_sequence(&moves[i], wm)
             break
         for k in range(4):
             acc[k] |= cwm[k]
@@ -354,6 +365,32 @@ cdef int _leader_tricks(Ctx* c, int leader, int guess) noexcept nogil:
     return _value(c, 0, n, guess)
 
 
+cdef int _estimate(Ctx* c, int side, int n) noexcept nogil:
+    """First target of the null-window searches of a cold cell: ``side``'s share of
+    the ``n`` tricks by high-card points, plus two thirds of its trump length
+    advantage (the closer the guess, the fewer searches: about 4 a cell with the
+    middle of the range, 2 when right)."""
+    cdef int h, s, pts = 0, total = 0, v, t = 0
+    for h in range(4):
+        for s in range(4):
+            v = 4 * popcount(c.hands[h][s] & 0x1000) + 3 * popcount(c.hands[h][s] & 0x800) \
+                + 2 * popcount(c.hands[h][s] & 0x400) + popcount(c.hands[h][s] & 0x200)
+            total += v
+            if (h & 1) == side:
+                pts += v
+        if c.trump != NOTRUMP:
+            v = popcount(c.hands[h][c.trump])
+            t += v if (h & 1) == side else -v
+    if total == 0:
+        return (n + 1) // 2
+    v = (2 * n * pts + total) // (2 * total) + (2 * t) // 3
+    if v < 1:
+        v = 1
+    if v > n:
+        v = n
+    return v
+
+
 cdef void _strain(Ctx* c, const uint16_t[:, :] hands, int trump, int32_t[:] out) noexcept nogil:
     """out[declarer] for one trump (S H D C NT = 0..4) and declarers N E S W."""
     cdef int first, n, guess
@@ -363,7 +400,7 @@ cdef void _strain(Ctx* c, const uint16_t[:, :] hands, int trump, int32_t[:] out)
     _setup(c, hands, trump)
     # leaders E, W (N-S declare), then S, N (E-W declare); the first result
     # seeds the guesses of the others
-    first = _leader_tricks(c, 1, (n + 1) // 2)
+    first = _leader_tricks(c, 1, _estimate(c, 1, n))
     out[0] = n - first
     out[2] = n - _leader_tricks(c, 3, first)
     guess = n - first
@@ -554,7 +591,7 @@ cdef int _setup_trick(Ctx* c, const uint16_t[:, :] hands, int trump, int leader,
     return (c.leader + c.pos) & 3
 
 
-cdef int _root_move_value(Ctx* c, int seat, Move* move, int n_left, int best) noexcept nogil:
+cdef int _root_move_value(Ctx* c, int seat, Move* move, int n_left, int guess) noexcept nogil:
     """Tricks of the side to move after it plays ``move`` (the position is restored)."""
     cdef uint16_t hands[4][4]
     cdef uint16_t remain[4]
@@ -568,7 +605,7 @@ cdef int _root_move_value(Ctx* c, int seat, Move* move, int n_left, int best) no
     memcpy(trick_rank, c.trick_rank, sizeof(trick_rank))
     _play_root(c, seat, move.suit, move.rank)
     value = _value(c, c.tricks_max, c.tricks_max + (n_left - (1 if c.pos == 0 else 0)),
-                   best if best >= 0 else (n_left + 1) // 2)
+                   guess)
     memcpy(c.hands, hands, sizeof(hands))
     memcpy(c.remain, remain, sizeof(remain))
     memcpy(c.trick_suit, trick_suit, sizeof(trick_suit))
@@ -596,7 +633,7 @@ def solve_position(const uint16_t[:, :] hands, int trump, int leader,
     if trick.shape[0] > 3 or (trick.shape[0] and trick.shape[1] != 2):
         raise ValueError("trick must have shape (k, 2) with k <= 3")
     cdef Ctx* c = _new_ctx(features, tt_bits)
-    cdef int i, nm, seat, n_left, j, best = -1, value
+    cdef int i, nm, seat, n_left, j, best = -1, value, first_guess
     cdef Move moves[13]
     cdef uint16_t seq
     suits = []
@@ -606,11 +643,13 @@ def solve_position(const uint16_t[:, :] hands, int trump, int leader,
         with nogil:
             seat = _setup_trick(c, hands, trump, leader, trick)
             n_left = _cards(c, seat)
+            first_guess = _estimate(c, seat & 1, n_left)
             nm = gen_moves(c, seat, moves)
             order_moves(c, seat, moves, nm, 0)
         for i in range(nm):
             with nogil:
-                value = _root_move_value(c, seat, &moves[i], n_left, best)
+                value = _root_move_value(c, seat, &moves[i], n_left,
+                                         best if best >= 0 else first_guess)
             if value > best:
                 best = value
             seq = moves[i].seq
@@ -642,7 +681,7 @@ def leader_tricks(const uint16_t[:, :] hands, int trump, int leader, dict stats=
         with nogil:
             _setup(c, hands, trump)
             n = _cards(c, leader)
-            result = _leader_tricks(c, leader, (n + 1) // 2)
+            result = _leader_tricks(c, leader, _estimate(c, leader & 1, n))
         if stats is not None:
             _fill_stats(c, stats)
     finally:
