@@ -270,10 +270,10 @@ def dd_tables(
     return tables
 
 
-# Solving one strain as four single-cell searches costs about a third of a whole
-# table (the cells of a strain do not share a transposition table there), so a
-# filter of three strains or more solves the whole table and drops the rest.
-_MAX_STRAINS_ONE_BY_ONE = 2
+# One strain solved as four single-cell searches costs about half a whole table
+# (0.35-0.55 measured; the cells do not share a transposition table there), so a
+# filter of two strains or more solves the whole table and drops the rest.
+_MAX_STRAINS_ONE_BY_ONE = 1
 
 
 def _strain_filter(strains: Iterable[Strain | str] | str | None) -> tuple[Strain, ...] | None:
