@@ -10,6 +10,11 @@ solvers chunk by chunk so that machine load hits both alike, each on ``-j``
 threads (DDS: ``SetMaxThreads``); every lead's trick count must agree.
 
     .venv/bin/python benches/bench_bridge_lead_sim.py -n 500 -j 2 --seeds 1 2
+
+Two smaller measurements of the same toolkit:
+
+    .venv/bin/python benches/bench_bridge_lead_sim.py --dealer    # deals per second, one core
+    .venv/bin/python benches/bench_bridge_lead_sim.py --strains -n 20  # dd_table strains="NT"
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+
+import numpy as np
 
 from engines.bridge.cards import Card, Deal
 from engines.bridge.dealer import deal
@@ -84,6 +91,7 @@ def run(n: int, seeds: list[int], threads: int) -> None:
         deals = list(sample)
         ours_t = theirs_t = 0.0
         agree = 0
+        solved: list[dict[str, int]] = []
         for first in range(0, n, CHUNK):
             chunk = deals[first : first + CHUNK]
             start = time.perf_counter()
@@ -93,6 +101,7 @@ def run(n: int, seeds: list[int], threads: int) -> None:
             payloads = [lead_payload(d.to_pbn(), Strain.NOTRUMP, LEADER) for d in chunk]
             ours = ours_solve("bridge-lead", payloads)
             ours_t += time.perf_counter() - start
+            solved.extend(ours)
             for mine, other in zip(ours, theirs):
                 agree += {Card.from_str(c): v for c, v in mine.items()} == other
         # the whole simulation as a user runs it (dealing, solving, statistics)
@@ -120,13 +129,77 @@ def run(n: int, seeds: list[int], threads: int) -> None:
     print(rows[-1][7])
 
 
+def dealer_rates(seeds: list[int]) -> None:
+    """Deals tried per CPU second (one thread), unconstrained and with three constraints.
+
+    CPU time of this process, not wall time: on a shared machine the wall clock also
+    counts the time other programs hold the core.
+    """
+    from solvers.bridge._dealer import deal_batch, seed_state
+
+    deal(1, constraints="cccc(N) > 0 and shape(N, 'any 4333')")  # build the lookup tables
+    fixed, need = np.zeros((4, 4), np.uint16), np.full(4, 13, np.int32)
+    out = np.empty((1 << 16, 4, 4), np.uint16)
+    print("constraint                                   deals tried per CPU second (median)")
+    state = seed_state(seeds[0])
+    rates = []
+    for _ in seeds:
+        start = time.process_time()
+        for _ in range(16):
+            deal_batch(fixed, need, state, out)
+        rates.append(16 * len(out) / (time.process_time() - start))
+    print(f"{'(native kernel alone, no copy)':<45}{statistics.median(rates):>12,.0f}")
+    for constraint in (
+        None,
+        "opens_1nt(N)",
+        "hcp(NS) >= 25 and spades(NS) >= 8",
+        "cccc(S) >= 14 and shape(N, 'any 4333')",
+    ):
+        rates = []
+        for seed in seeds:
+            start = time.process_time()
+            sample = deal(
+                1_000_000 if constraint is None else 20_000, constraints=constraint, seed=seed
+            )
+            rates.append(sample.tried / (time.process_time() - start))
+        print(f"{constraint or '(none)':<45}{statistics.median(rates):>12,.0f}")
+
+
+def strain_filter(n: int, seeds: list[int]) -> None:
+    """Whole DD table vs ``strains="NT"``, alternating deal by deal on one thread (CPU time)."""
+    from engines.bridge.dd import dd_table
+
+    whole = one = 0.0
+    for seed in seeds:
+        for d in deal(n, seed=seed):
+            start = time.process_time()
+            full = dd_table(d)
+            whole += time.process_time() - start
+            start = time.process_time()
+            nt = dd_table(d, strains="NT")
+            one += time.process_time() - start
+            assert full["NT"] == nt["NT"]
+    total = n * len(seeds)
+    print(
+        f"{total} deals: whole table {whole / total:.3f} s/deal, NT only "
+        f"{one / total:.3f} s/deal ({one / whole:.2f} of a whole table)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", "--count", type=int, default=500)
     parser.add_argument("-j", "--threads", type=int, default=2)
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--dealer", action="store_true", help="dealing rates only")
+    parser.add_argument("--strains", action="store_true", help="strain filter vs whole table")
     args = parser.parse_args()
-    run(args.count, args.seeds, args.threads)
+    if args.dealer:
+        dealer_rates(args.seeds)
+    elif args.strains:
+        strain_filter(args.count, args.seeds)
+    else:
+        run(args.count, args.seeds, args.threads)
 
 
 if __name__ == "__main__":

@@ -20,19 +20,19 @@ WEST = "JT.A7.KJ9654.AT8"
 
 def test_deal_prints_pbn_and_the_acceptance_rate(capsys: pytest.CaptureFixture) -> None:
     assert main(["bridge", "deal", "-n", "3", "--south", "AKQ2.KQ3.A54.K32",
-                 "-c", "opens_1nt(N)", "--seed", "5", "--json"]) == 0  # fmt: skip
+                 "--constraints", "opens_1nt(N)", "--seed", "5", "--json"]) == 0  # fmt: skip
     captured = capsys.readouterr()
     deals = [json.loads(line)["pbn"] for line in captured.out.splitlines()]
     assert len(deals) == 3 and all(" AKQ2.KQ3.A54.K32 " in d for d in deals)
     assert "acceptance" in captured.err and "seed 5" in captured.err
-    assert main(["bridge", "deal", "-n", "1", "-c", "hcp(N) >", "--seed", "1"]) == 2
+    assert main(["bridge", "deal", "-n", "1", "--constraints", "hcp(N) >", "--seed", "1"]) == 2
     assert "invalid syntax" in capsys.readouterr().err
 
 
 def test_lead_stores_resumes_and_reports(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     db = tmp_path / "lead.sqlite"
     args = ["bridge", "lead", WEST, "--contract", "3NT", "--by", "S", *FIXED, "--seed", "2",
-            "--db", str(db), "-j", "2", "--no-progress"]  # fmt: skip
+            "--db", str(db), "-j", "2", "--no-progress", "--vul", "NS"]  # fmt: skip
     assert main([*args, "-n", "30"]) == 0
     text = capsys.readouterr().out
     assert text.startswith("3NT by S, W leads JT.A7.KJ9654.AT8: 30 deals")

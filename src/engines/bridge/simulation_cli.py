@@ -61,7 +61,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     lead.add_argument("hand", metavar="HAND", help="the leader's 13 cards, e.g. KQJ2.T98.765.432")
     lead.add_argument("--contract", required=True, help="contract, e.g. 3NT, 4S, 4Hx")
     lead.add_argument("--by", required=True, metavar="SEAT", help="declarer (N, E, S or W)")
-    lead.add_argument("--vul", action="store_true", help="declarer's side is vulnerable")
+    lead.add_argument(
+        "--vul", default="None", help="vulnerability: None, NS, EW or Both (default None)"
+    )
     _dealing_flags(lead, default_count=500)
     _solver_flags(lead)
     lead.set_defaults(func=_run_lead)
@@ -97,7 +99,6 @@ def _dealing_flags(parser: argparse.ArgumentParser, default_count: int) -> None:
         )
     parser.add_argument(
         "--constraints",
-        "-c",
         default=None,
         metavar="EXPR",
         help='e.g. "15 <= hcp(S) <= 17 and balanced(S) and hearts(N) >= 5"',
@@ -236,13 +237,19 @@ def _run_lead(args: argparse.Namespace) -> int:
         n=args.count,
         constraints=args.constraints,
         fixed=_fixed(args),
-        vulnerable=args.vul,
+        vulnerable=_declarer_vulnerable(args.vul, args.by),
         seed=args.seed,
         max_tries=args.max_tries,
         solver=_solver(args, f"lead-seed{args.seed}"),
     )
     print(json.dumps(sim.to_dict()) if args.json else sim)
     return 0
+
+
+def _declarer_vulnerable(vulnerability: str, declarer: str) -> bool:
+    from engines.bridge.seats import Seat, is_vulnerable, parse_vulnerability
+
+    return is_vulnerable(parse_vulnerability(vulnerability), Seat.from_char(declarer))
 
 
 def _run_contracts(args: argparse.Namespace) -> int:
