@@ -19,6 +19,7 @@ import math
 from bisect import bisect_right
 from collections.abc import Sequence
 
+from engines.arguments import as_list, finite_number
 from engines.bridge.seats import BridgeInputError
 
 __all__ = [
@@ -45,18 +46,16 @@ def imps(diff: int) -> int:
     >>> [imps(d) for d in (0, 20, 50, 90, 130, 170, 220, 500, 600, 4000, 9990)]
     [0, 1, 2, 3, 4, 5, 6, 11, 12, 24, 24]
     """
+    diff = finite_number(diff, "score difference", BridgeInputError)
     magnitude = bisect_right(_IMP_LOWER_BOUNDS, abs(diff))
     return magnitude if diff >= 0 else -magnitude
 
 
 def _scores(scores: Sequence[int], minimum: int = 1) -> list[int]:
-    values = list(scores)
+    values = as_list(scores, "scores", BridgeInputError)
     if len(values) < minimum:
         raise BridgeInputError(f"need at least {minimum} results on the board, got {len(values)}")
-    for value in values:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise BridgeInputError(f"score {value!r} is not a number")
-    return values  # type: ignore[return-value]
+    return [finite_number(value, "score", BridgeInputError) for value in values]  # type: ignore[misc]
 
 
 def matchpoints(scores: Sequence[int]) -> list[int]:
@@ -113,8 +112,9 @@ def butler_imps(scores: Sequence[int], min_results: int = 3) -> list[int]:
     >>> butler_imps([620, 170, 620, 650, -100])
     [4, -7, 4, 5, -11]
     """
-    datum = butler_datum(scores, min_results)
-    return [imps(score - datum) for score in scores]
+    values = _scores(scores)
+    datum = butler_datum(values, min_results)
+    return [imps(score - datum) for score in values]
 
 
 def cross_imps(scores: Sequence[int], average: bool = False) -> list[int] | list[float]:
@@ -146,6 +146,7 @@ def victory_points(margin: int | float, boards: int) -> tuple[float, float]:
     >>> victory_points(0, 8), victory_points(-25, 12), victory_points(200, 32)
     ((10.0, 10.0), (3.45, 16.55), (20.0, 0.0))
     """
+    margin = finite_number(margin, "margin", BridgeInputError)
     if isinstance(boards, bool) or not isinstance(boards, int) or boards < 1:
         raise BridgeInputError(f"number of boards {boards!r} must be a positive integer")
     blowout = 15 * math.sqrt(boards)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engines.arguments import integer
 from engines.bridge.seats import BridgeInputError, Strain
 
 if TYPE_CHECKING:
@@ -104,6 +105,18 @@ def score(contract: Contract, tricks: int | None = None, vulnerable: bool = Fals
     >>> score(Contract.from_str("4SEx-2"), vulnerable=True)
     -500
     """
+    import numpy as np
+
+    from engines.bridge.contract import Contract
+
+    if not isinstance(contract, Contract):
+        raise BridgeInputError(
+            f"score needs a Contract (Contract.from_str('4SN')), got {contract!r}"[:300]
+        )
+    if tricks is not None:
+        tricks = integer(tricks, "tricks", BridgeInputError)
+    if not isinstance(vulnerable, bool | np.bool_):
+        raise BridgeInputError(f"vulnerable must be True or False, got {vulnerable!r}"[:300])
     if contract.is_passout:
         return 0
     if tricks is None:

@@ -21,7 +21,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from engines.rummikub.errors import PositionError, RuleError
+from engines.arguments import as_list
+from engines.rummikub.errors import PositionError, RuleError, TileError
 from engines.rummikub.rules import DEFAULT_RULES, Rules
 from engines.rummikub.sets import (
     Meld,
@@ -346,14 +347,17 @@ def best_move(
     # Text sets are split once here, so the fast path and the checked path read the same
     # lists (and an iterator is read once).
     sets: list[list[Tile | str]] = []
-    for s in table:
+    for s in as_list(table, "table", PositionError):
         try:
             sets.append(s.replace(",", " ").split() if isinstance(s, str) else list(s))
         except TypeError:
             for done in sets:  # an earlier bad tile is reported first, as parse order has it
                 parse_tiles(done)
-            raise
-    tiles = rack.replace(",", " ").split() if isinstance(rack, str) else list(rack)
+            raise TileError(f"table set {len(sets) + 1}: expected tiles, got {s!r}") from None
+    if isinstance(rack, str):
+        tiles = rack.replace(",", " ").split()
+    else:
+        tiles = as_list(rack, "rack", TileError)
     rules = _rules(rules)
     move = _fast_move(sets, tiles, meld_flag(initial_meld_done), objective, rules)
     if move is not None:

@@ -27,6 +27,7 @@ import numba
 import numpy as np
 
 import solvers.shengji as K
+from engines.arguments import as_list
 from engines.shengji.cards import CARD_NAMES, ShengjiInputError, check_counts, parse_cards
 from engines.shengji.rules import (
     BottomPolicy,
@@ -80,7 +81,7 @@ def _contexts(ctx: TrumpContext | Sequence[TrumpContext], n: int):
     tables = K.all_tables()
     if isinstance(ctx, TrumpContext):
         return (np.full(n, ctx.code, dtype=np.uint8), *tables)
-    ctxs = ctx if isinstance(ctx, list | tuple) else list(ctx)
+    ctxs = ctx if isinstance(ctx, list | tuple) else as_list(ctx, "contexts", ShengjiInputError)
     if len(ctxs) != n:
         raise ShengjiInputError(f"contexts: {len(ctxs)} given for {n} rows")
     if not all(issubclass(t, TrumpContext) for t in set(map(type, ctxs))):
@@ -272,9 +273,10 @@ def trick_winners(
                 _rows(plays[:, k], names[k])
         arr = np.ascontiguousarray(plays, dtype=np.int8)
     else:
+        plays = as_list(plays, "plays", ShengjiInputError)
         for i, trick in enumerate(plays):
-            if len(trick) != 4:
-                raise ShengjiInputError(f"plays row {i}: expected 4 plays, got {len(trick)}")
+            if isinstance(trick, str) or not hasattr(trick, "__len__") or len(trick) != 4:
+                raise ShengjiInputError(f"plays row {i}: expected 4 plays, got {trick!r}"[:300])
         names = [f"plays[{k}]" for k in range(4)]
         arr = np.stack(
             [_rows([trick[k] for trick in plays], names[k]) for k in range(4)], axis=1

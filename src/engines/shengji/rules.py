@@ -205,6 +205,7 @@ def is_tractor(cards: Cards, ctx: TrumpContext) -> bool:
         >>> is_tractor("SA SA H10 H10 D10 D10", TrumpContext("10", "S"))
         False
     """
+    check_context(ctx)
     counts = _counts(cards, "cards")
     return bool(K.is_tractor(counts, ctx.esuit, ctx.pos))
 
@@ -242,6 +243,7 @@ def decompose(cards: Cards, ctx: TrumpContext) -> list[Component]:
         >>> [c.cards for c in decompose("SA SK S5 S5 S4 S4", TrumpContext("10", "H"))]
         [('SK',), ('SA',), ('S4', 'S4', 'S5', 'S5')]
     """
+    check_context(ctx)
     counts = _counts(cards, "cards")
     _one_suit(counts, ctx, "cards")
     return [
@@ -257,6 +259,7 @@ def shape(cards: Cards, ctx: TrumpContext) -> tuple[int, ...]:
         >>> shape("SA SA S5 S5 S4 S4", TrumpContext("10", "H"))
         (2, 1)
     """
+    check_context(ctx)
     counts = _counts(cards, "cards")
     s = _one_suit(counts, ctx, "cards")
     pc = np.zeros(16, dtype=np.int64)
@@ -291,6 +294,7 @@ def is_legal_follow(hand: Cards, lead: Cards, play: Cards, ctx: TrumpContext) ->
         >>> is_legal_follow("DA DA D8 D7 D7 D6 C2", "D3 D3 D4 D4", "DA DA D7 D7", ctx)
         True
     """
+    check_context(ctx)
     h, ld = _follow_inputs(hand, lead, ctx)
     p = _counts(play, "play")
     return bool(K.follow_legal(h, ld, p, ctx.esuit, ctx.pos))
@@ -298,6 +302,7 @@ def is_legal_follow(hand: Cards, lead: Cards, play: Cards, ctx: TrumpContext) ->
 
 def validate_follow(hand: Cards, lead: Cards, play: Cards, ctx: TrumpContext) -> None:
     """Raise :class:`IllegalPlayError` saying why ``play`` is not a legal follow."""
+    check_context(ctx)
     h, ld = _follow_inputs(hand, lead, ctx)
     p = _counts(play, "play")
     missing = np.nonzero(p > h)[0]
@@ -374,6 +379,7 @@ def legal_follows(hand: Cards, lead: Cards, ctx: TrumpContext) -> LegalFollows:
         >>> legal_follows("S4 D5 C6 C6", "S9 S9", ctx).count()  # S4 plus D5 or C6
         2
     """
+    check_context(ctx)
     h, ld = _follow_inputs(hand, lead, ctx)
     return LegalFollows(h, ld, ctx)
 
@@ -397,6 +403,7 @@ def check_throw(lead: Cards, other_hands: Sequence[Cards], ctx: TrumpContext) ->
         >>> check_throw("C9 C8 C8 C4 C4", ["CJ C2", "S3 S4", "D5 D6"], ctx)
         ThrowResult(valid=False, forced=['C9'])
     """
+    check_context(ctx)
     ld = _counts(lead, "lead")
     _one_suit(ld, ctx, "lead")
     if len(other_hands) != 3:
@@ -406,6 +413,12 @@ def check_throw(lead: Cards, other_hands: Sequence[Cards], ctx: TrumpContext) ->
     forced = np.zeros(N_CARDS, dtype=np.int64)
     valid = bool(K.check_throw(ld, others, ctx.esuit, ctx.pos, forced))
     return ThrowResult(valid, None if valid else ctx.sorted_names(forced))
+
+
+def check_context(ctx: object) -> None:
+    """Raise :class:`ShengjiInputError` unless ``ctx`` is a :class:`TrumpContext`."""
+    if not isinstance(ctx, TrumpContext):
+        raise ShengjiInputError(f"ctx: expected a TrumpContext, got {ctx!r}"[:300])
 
 
 def _plays_array(plays: Sequence[Cards], ctx: TrumpContext) -> np.ndarray:
@@ -449,6 +462,7 @@ def trick_winner(
         >>> trick_winner(["S5 S4 S4", "H9 H7 H7", "H8 H8 H4", "C2 C3 C4"], TrumpContext("10", "H"))
         2
     """
+    check_context(ctx)
     arr = _plays_array(plays, ctx)
     return int(K.trick_winner(arr, ctx.esuit, ctx.pos, int(policy)))
 
@@ -475,6 +489,7 @@ def bottom_multiplier(
         >>> bottom_multiplier("C3 C3 C4 C4 C5 C5", TrumpContext("10", "H"))
         16
     """
+    check_context(ctx)
     ld = _counts(last_lead, "last lead")
     _one_suit(ld, ctx, "last lead")
     return int(K.bottom_multiplier(ld, ctx.esuit, ctx.pos, int(policy)))
@@ -559,6 +574,7 @@ def score_round(
         >>> s.multiplier, s.defender_points, s.defender_delta, s.next_declarer
         (8, 180, 2, 2)
     """
+    check_context(ctx)
     if not isinstance(declarer, int) or isinstance(declarer, bool) or not 0 <= declarer <= 3:
         raise ShengjiInputError(f"declarer: expected a seat 0–3, got {declarer!r}")
     if (

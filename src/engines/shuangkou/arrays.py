@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from engines.arguments import as_list
 from engines.shuangkou.cards import CardsLike, parse_cards
 from engines.shuangkou.errors import ShuangkouInputError
 from engines.shuangkou.rules import DEFAULT_POLICY, Policy
@@ -50,7 +51,8 @@ def as_rows(cards: Batch, what: str = "cards") -> np.ndarray:
                 f"{what} row {row}: counts must be 0, 1 or 2, jokers only in column 0"
             )
         return rows
-    rows = [parse_cards(c, f"{what}[{i}]") for i, c in enumerate(cards)]
+    items = as_list(cards, what, ShuangkouInputError)
+    rows = [parse_cards(c, f"{what}[{i}]") for i, c in enumerate(items)]
     if not rows:
         return np.zeros((0, 15, 4), dtype=np.uint8)
     return np.stack(rows)

@@ -28,6 +28,7 @@ from functools import cached_property
 
 import numpy as np
 
+from engines.arguments import as_list
 from engines.shuangkou.cards import RANKS, CardsLike, card_names, parse_cards
 from engines.shuangkou.errors import NotACombinationError, ShuangkouInputError
 
@@ -278,7 +279,7 @@ def trick_next(holding: Iterable[int], last_player: int, passes: Sequence[int] =
     >>> trick_next([0, 1, 3], 2, [3, 0, 1])     # 2 went out, all passed: 接风
     Turn(seat=0, lead=True, jiefeng=True)
     """
-    holding = list(holding)
+    holding = as_list(holding, "holding", ShuangkouInputError)
     last = _seat(last_player, "last_player")
     seats = sorted({_seat(s, "holding") for s in holding})
     if len(seats) != len(holding):
