@@ -104,3 +104,19 @@ def test_other_named_errors():
     with pytest.raises(IllegalPlayError) as info:
         game.play("H9")
     assert info.value.reason == "not_held"
+
+
+def test_many_random_rounds_end_and_conserve_cards():
+    rng = random.Random(2026)
+    players = [RandomPlayer(random.Random(i)) for i in range(4)]
+    policies = [None, "straight"]
+    from engines.shuangkou import Policy
+
+    for i in range(60):
+        name = policies[i % 2]
+        policy = Policy() if name is None else Policy(straight_flush=name, points=(4, 2, 1))
+        rec = play_round(players, rng, policy=policy)
+        played = sum((c for _, c in rec.actions if c is not None), np.zeros((15, 4), np.int64))
+        assert (played + rec.remaining.sum(axis=0) == full_deck()).all()
+        assert len(rec.actions) <= 4 * 108
+        assert abs(rec.result.points[0]) == policy.points[rec.result.partner_place - 2]
