@@ -17,12 +17,11 @@ import numpy as np
 import pytest
 
 from engines.rummikub import Position, Tile, best_move, best_moves, check_move
-from engines.rummikub.position import _meld, _problem, objective_weights
-from engines.rummikub.sets import Slot, is_valid_set
+from engines.rummikub.position import _VALID_SETS, _meld, _problem, objective_weights
+from engines.rummikub.sets import SetError, Slot, is_valid_set
 from engines.rummikub.tiles import JOKER, parse_tiles
 from solvers.rummikub import meld_codes_batch, solve_arrays
 from solvers.rummikub._groups import PART_COUNT, PART_MASKS
-from solvers.rummikub._position import _set_ok
 
 _spec = importlib.util.spec_from_file_location(
     "rummikub_pruning_positions", Path(__file__).with_name("test_rummikub_pruning.py"))
@@ -66,18 +65,24 @@ def _near_sets(rng: random.Random) -> list[str]:
     return tiles
 
 
-def test_compiled_set_check_matches_validate_set() -> None:
+def test_fast_path_set_check_is_validate_set() -> None:
+    """The fast path decides set legality with validate_set itself (one rule), memoised."""
     rng = random.Random(7)
-    samples = [_near_sets(rng) for _ in range(6000)]
-    samples += [rng.sample(ALL + ALL, rng.randrange(0, 7)) for _ in range(2000)]
+    samples = [_near_sets(rng) for _ in range(3000)]
+    samples += [rng.sample(ALL + ALL, rng.randrange(0, 7)) for _ in range(1000)]
     valid = 0
     for texts in samples:
-        tiles = parse_tiles(texts)
-        idx = np.array([_index(t) for t in tiles], np.int64)
-        expected = is_valid_set(tiles)
+        expected = is_valid_set(parse_tiles(texts))
         valid += expected
-        assert _set_ok(idx, 0, len(idx)) == expected, texts
-    assert 1000 < valid < len(samples) - 1000  # both answers well represented
+        try:
+            move = best_move([texts], "K1")
+        except SetError:
+            assert not expected, texts
+        else:
+            assert expected and check_move(Position.from_strings([texts], "K1"), move) == []
+        key = tuple(_index(t) for t in parse_tiles(texts))
+        assert _VALID_SETS[key] == expected, texts
+    assert 500 < valid < len(samples) - 500  # both answers well represented
 
 
 def _reference_melds(choice: np.ndarray, group_jokers: np.ndarray) -> list[tuple[Slot, ...]]:

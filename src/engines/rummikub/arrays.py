@@ -121,11 +121,12 @@ def _moves(positions: Sequence[Position], status: np.ndarray, codes: np.ndarray,
         positions, status.tolist(), counts.tolist(), ends, sizes.tolist(), values, code_rows
     ):
         melds = [_meld(code) for code in row[:m]] if solved == 1 else []
+        previous = list(p.table)  # what Move.steps() starts from
         if p.initial_meld_done:
-            moves.append(Move(tiles[start:end], melds, size, value))
+            moves.append(Move(tiles[start:end], melds, size, value, previous=previous))
         else:
             moves.append(Move(tiles[start:end], _table_melds(p.table) + melds, size, value,
-                              new_sets=melds))
+                              new_sets=melds, previous=previous))
         start = end
     return moves
 

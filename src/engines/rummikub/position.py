@@ -29,6 +29,7 @@ from engines.rummikub.sets import (
     RummikubInputError,
     Slot,
     format_meld,
+    is_valid_set,
     meld_tiles,
     validate_set,
 )
@@ -391,7 +392,10 @@ def _fast_move(
             # exact types only: a plain tuple equal to a Tile must still be rejected
             if not _EXACT_TYPES.issuperset(map(type, s)):
                 return None
-            flat.extend(map(index, s))
+            key = tuple(map(index, s))
+            if not _set_valid(key):
+                return None
+            flat.extend(key)
             ends.append(len(flat))
         if not _EXACT_TYPES.issuperset(map(type, rack)):
             return None
@@ -401,8 +405,8 @@ def _fast_move(
     weight, jw = objective_weights(objective)
     codes, played = new_outputs()
     status, nsets, nplayed, value = solve_position(
-        np.array(flat, np.int64), np.array(ends, np.int64), np.array(rack_index, np.int64),
-        weight, jw, 0 if melded else rules.meld_mode(), codes, played,
+        np.array(flat, np.int64), np.array(rack_index, np.int64), weight, jw,
+        0 if melded else rules.meld_mode(), codes, played,
     )
     if status != 1 and (melded or status != 0):
         return None  # the checked path raises (a melded table always has an arrangement)
@@ -413,6 +417,22 @@ def _fast_move(
         return Move(tiles, melds, nplayed, value, previous=previous)
     old = [validate_set(s) for s in previous]
     return Move(tiles, old + melds, nplayed, value, new_sets=melds, previous=previous)
+
+
+# Validity of the sets the fast path has seen, by kernel tile indices: the rule itself is
+# written once, in validate_set; a table repeats its sets from move to move, so the cache
+# makes the check a dictionary look-up.  Bounded: past the limit it stops growing.
+_VALID_SETS: dict[tuple[int, ...], bool] = {}
+_VALID_SETS_LIMIT = 200_000
+
+
+def _set_valid(key: tuple[int, ...]) -> bool:
+    ok = _VALID_SETS.get(key)
+    if ok is None:
+        ok = is_valid_set([_TILE_OF[i] for i in key])
+        if len(_VALID_SETS) < _VALID_SETS_LIMIT:
+            _VALID_SETS[key] = ok
+    return ok
 
 
 def _table_tiles(flat: list[int], ends: list[int]) -> list[tuple[Tile, ...]]:
