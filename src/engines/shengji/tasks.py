@@ -134,13 +134,14 @@ def _solve(
             results = [{"count": int(v)} for v in counts]
         elif kind == "trick_winner":
             plays = np.stack([_counts(p["plays"]) for p in ps])
-            winners = trick_winners(plays, ctxs)
+            winners = trick_winners(plays, ctxs, threads=threads)
             results = [{"winner": int(v)} for v in winners]
         else:
             valid, forced = check_throws(
                 _counts([p["lead"] for p in ps]),
                 np.stack([_counts(p["others"]) for p in ps]),
                 ctxs,
+                threads=threads,
             )
             results = [
                 {"valid": bool(ok), "forced": None if ok else ctx.sorted_names(row)}

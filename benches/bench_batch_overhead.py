@@ -1,0 +1,169 @@
+"""`qipai batch` end to end against the raw engine call on the same inputs, per task.
+
+For every registered task: generate inputs (``qipai gen``), then, alternating, time
+
+* **raw**: the task's own solve function (the engine's batch entry point plus result
+  formatting) on the prepared positions, in the runner's chunks, nothing else;
+* **batch**: :func:`engines.batch.runner.run_batch` into a fresh SQLite database:
+  reading, checking, canonical hashing, the same solve calls, storing.
+
+with 1 and with 2 threads (``-j``).  The runner's overhead is ``batch / raw - 1`` in
+time.  While both run, the wall time spent inside the native kernels is recorded (the
+union of the intervals in which any kernel entry point of ``solvers.<game>`` is running),
+so ``1 - kernel / wall`` is the serial fraction of the whole pipeline: by Amdahl's law
+it bounds the speed-up that more cores can give.  Reading and preparing the positions
+for the raw call happens once, outside the timing.
+
+    .venv/bin/python benches/bench_batch_overhead.py                 # every task
+    .venv/bin/python benches/bench_batch_overhead.py shengji-legal --repeat 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import importlib
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from engines.batch.inputs import Record, read_inputs
+from engines.batch.runner import run_batch
+from engines.batch.tasks import TASKS, get_task
+
+QIPAI = str(Path(sys.executable).with_name("qipai"))
+
+# task -> (qipai gen arguments, input suffix)
+INPUTS = {
+    "shengji-legal": (["shengji", "-n", "20000", "--seed", "3"], "jsonl"),
+    "rummikub-best": (["rummikub", "-n", "1500", "--seed", "11", "--table-tiles", "10-80",
+                       "--jokers", "0.3"], "jsonl"),
+    "rummikub-best-value": (["rummikub", "-n", "1500", "--seed", "11", "--table-tiles",
+                             "10-80", "--jokers", "0.3"], "jsonl"),
+    "shuangkou-legal": (["shuangkou", "-n", "20000", "--seed", "3"], "jsonl"),
+    "shuangkou-endgame": (["shuangkou", "-n", "200", "--seed", "3", "--kinds", "endgame",
+                           "--cards", "3"], "jsonl"),
+    "bridge-table": (["bridge", "-n", "100", "--seed", "9", "--cards", "8", "-f", "jsonl"],
+                     "jsonl"),
+    "bridge-par": (["bridge", "-n", "4", "--seed", "2026", "--rotate"], "pbn"),
+    "bridge-lead": (["bridge", "-n", "2", "--seed", "2026"], "pbn"),
+    "bridge-contracts": (["bridge", "-n", "4", "--seed", "2026"], "pbn"),
+}
+
+
+class KernelClock:
+    """Wall time during which at least one wrapped kernel call is running (any thread)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.active = 0
+        self.since = 0.0
+        self.total = 0.0
+        self.local = threading.local()
+
+    def wrap(self, fn):
+        @functools.wraps(fn)
+        def timed(*args, **kwargs):
+            if getattr(self.local, "depth", 0):
+                return fn(*args, **kwargs)
+            self.local.depth = 1
+            with self.lock:
+                if self.active == 0:
+                    self.since = time.perf_counter()
+                self.active += 1
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.local.depth = 0
+                with self.lock:
+                    self.active -= 1
+                    if self.active == 0:
+                        self.total += time.perf_counter() - self.since
+
+        return timed
+
+    def install(self, game: str) -> list[str]:
+        """Wrap every public callable of ``solvers.<game>``; return their names."""
+        module = importlib.import_module(f"solvers.{game}")
+        names = []
+        for name in getattr(module, "__all__", dir(module)):
+            obj = getattr(module, name, None)
+            if callable(obj) and not isinstance(obj, type) and not name.startswith("_"):
+                setattr(module, name, self.wrap(obj))
+                names.append(name)
+        return names
+
+
+def generate(task: str, folder: Path) -> Path:
+    args, suffix = INPUTS[task]
+    path = folder / f"{task}.{suffix}"
+    subprocess.run([QIPAI, "gen", *args, "-o", str(path)], check=True)
+    return path
+
+
+def prepared(task_name: str, path: Path) -> list[dict]:
+    task = get_task(task_name)
+    out = []
+    for item in read_inputs([str(path)]):
+        if isinstance(item, Record):
+            out.append(task.prepare(item.obj))
+    return out
+
+
+def time_raw(task_name: str, payloads: list[dict], threads: int, clock: KernelClock):
+    task = get_task(task_name)
+    size = task.chunk_size
+    clock.total = 0.0
+    start = time.perf_counter()
+    for lo in range(0, len(payloads), size):
+        task.solve(payloads[lo:lo + size], threads)
+    return time.perf_counter() - start, clock.total
+
+
+def time_batch(task_name: str, path: Path, threads: int, clock: KernelClock, folder: Path):
+    db = folder / f"{task_name}-{threads}-{time.monotonic_ns()}.sqlite"
+    clock.total = 0.0
+    start = time.perf_counter()
+    summary = run_batch([str(path)], task_name, str(db), jobs=threads, progress=False)
+    wall = time.perf_counter() - start
+    db.unlink()
+    return wall, clock.total, summary
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("tasks", nargs="*", help="task names (default: all in INPUTS)")
+    parser.add_argument("--repeat", type=int, default=2, help="alternating runs (best kept)")
+    args = parser.parse_args()
+    names = args.tasks or [t for t in INPUTS if t in TASKS]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for name in names:
+            clock = KernelClock()
+            clock.install(get_task(name).game)
+            path = generate(name, folder)
+            payloads = prepared(name, path)
+            n = len(payloads)
+            time_raw(name, payloads[: get_task(name).chunk_size * 2], 2, clock)  # warm-up
+            rows = {}
+            for threads in (1, 2):
+                best = {"raw": (float("inf"), 0.0), "batch": (float("inf"), 0.0)}
+                for _ in range(args.repeat):
+                    raw = time_raw(name, payloads, threads, clock)
+                    batch = time_batch(name, path, threads, clock, folder)[:2]
+                    best["raw"] = min(best["raw"], raw)
+                    best["batch"] = min(best["batch"], batch)
+                rows[threads] = best
+            for threads, best in rows.items():
+                (raw_w, raw_k), (bat_w, bat_k) = best["raw"], best["batch"]
+                print(f"{name:20s} -j {threads}  {n:6d} positions  raw {n / raw_w:10,.1f}/s  "
+                      f"batch {n / bat_w:10,.1f}/s  runner overhead {bat_w / raw_w - 1:+6.1%}  "
+                      f"outside kernels: raw {1 - raw_k / raw_w:5.1%} batch "
+                      f"{1 - bat_k / bat_w:5.1%}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
