@@ -46,15 +46,23 @@ def _solver(objective: str) -> Callable[[list[dict[str, Any]], int], list[Any]]:
                                 rules=Rules.from_json(dict(key)))
             for i, move in zip(rows, solved):
                 moves[i] = move
+        # the fields of Move.to_json the store keeps, with each tile's text looked up once
+        text: dict[Any, str] = {}
+
+        def name(tile: Any) -> str:
+            found = text.get(tile)
+            if found is None:
+                found = text[tile] = str(tile)
+            return found
+
         out = []
         for move in moves:
-            data = move.to_json()
             out.append(
                 {
-                    "tiles": data["tiles"],
-                    "value": data["value"],
-                    "played": data["played"],
-                    "sets": data["sets"],
+                    "tiles": move.tiles,
+                    "value": move.value,
+                    "played": [name(t) for t in move.played],
+                    "sets": [[name(s.tile) for s in m] for m in move.table],
                 }
             )
         return out
