@@ -66,6 +66,10 @@ def _check(pos: Position, move) -> None:
     unchanged = sum((old_sets & new_sets).values())
     touched = {step.set_index for step in move.steps() if step.set_index}
     assert len(touched) <= len(pos.table) - unchanged
+    assert move.sets_kept == unchanged
+    old_tiles = sum(len(s) for s in pos.table)
+    kept_tiles = sum(len(k) * n for k, n in (old_sets & new_sets).items())
+    assert move.tiles_moved <= old_tiles - kept_tiles
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

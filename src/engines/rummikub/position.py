@@ -137,6 +137,26 @@ class Move:
         return move_steps(self.previous, self.table, self.played)
 
     @property
+    def sets_kept(self) -> int:
+        """Table sets the move leaves exactly as they were (of this arrangement; among equally
+        good moves the solver does not yet prefer the least disturbing one).
+
+        >>> best_move([["K4", "O4", "R4"], ["B5", "B6", "B7"]], "B4").sets_kept
+        1
+        """
+        touched = {s.set_index for s in self.steps() if s.set_index}
+        return len(self.previous) - len(touched)
+
+    @property
+    def tiles_moved(self) -> int:
+        """Table tiles the steps take out of their set (to place them in another).
+
+        >>> best_move([["R3", "R4", "R5", "R6", "R7", "R8"]], "R5 R6").tiles_moved
+        2
+        """
+        return sum(len(s.tiles) for s in self.steps() if s.action in ("take", "pick up"))
+
+    @property
     def is_pass(self) -> bool:
         return self.tiles == 0
 
