@@ -9,7 +9,8 @@ play), and a principal variation: one line of best play to the round's end,
 with the resulting finishing order.
 
 The search (:func:`solvers.shuangkou.search`) is alpha-beta on the four count
-arrays with a transposition table; it stays fast for small end-games (see
+arrays with a transposition table, called with null windows that bisect the
+possible point values; it stays fast for small end-games (see
 benches/README.md for the largest sizes solved in under a second).
 
 Example:
@@ -79,7 +80,22 @@ class _Searcher:
         """Side 0's points from ``game``'s state under best play."""
         if game.is_over:
             return game.result().points[0]  # type: ignore[union-attr]
-        bound = max(abs(p) for p in self.policy.points) + 1
+        # Null-window tests ("is the value at least gamma?") bisect the few possible
+        # values; each test prunes far more than one full-window search, and the
+        # table carries the bounds from one test to the next.
+        lower = -max(abs(p) for p in self.policy.points)
+        upper = -lower
+        while lower < upper:
+            gamma = (lower + upper + 1) // 2
+            value = self._search(game, gamma - 1, gamma)
+            if value >= gamma:
+                lower = value
+            else:
+                upper = value
+        return lower
+
+    def _search(self, game: Round, alpha: int, beta: int) -> int:
+        """One fail-soft search in (alpha, beta), growing the move stack when it overflows."""
         first = game.finished[0] if game.finished else -1
         while True:
             self.stats[0] = 0
@@ -88,7 +104,7 @@ class _Searcher:
                 game.hands.copy(), first, game.to_move, game.leading,
                 game.last_code if not game.leading else 0,
                 max(game.last_player, 0), game.passes, self.policy.sf_bomb, self.points,
-                -bound, bound, *self.tt, self.zobrist, self.stack, 0, self.stats,
+                alpha, beta, *self.tt, self.zobrist, self.stack, 0, self.stats,
             )  # fmt: skip
             self.nodes += int(self.stats[0])
             if self.stats[1] == 0:
