@@ -160,7 +160,7 @@ def _player_kinds(players: str, legacy_kinds: str | None, known: Sequence[str]) 
             if len(kinds) != count:
                 raise InputError(f"--kinds names {len(kinds)} players but --players is {count}")
         else:
-            kinds = [known[i % 2] for i in range(count)]
+            kinds = [("solver", "random")[i % 2] for i in range(count)]
     elif legacy_kinds:
         raise InputError("give the player kinds once, with --players")
     else:
