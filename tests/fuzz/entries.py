@@ -179,7 +179,12 @@ ENTRIES: dict[str, Entry] = {
         SEATS,
         st.one_of(st.lists(near(CARD_TEXT), max_size=4), JUNK),
     ),
-    "bridge.par": _e(bridge.par, st.one_of(DEALS, st.dictionaries(STRAINS, JUNK)), SEATS, VUL),
+    "bridge.par": _e(
+        bridge.par,
+        st.one_of(DEALS, st.dictionaries(st.sampled_from(["C", "D", "H", "S", "NT", "X"]), JUNK)),
+        SEATS,
+        VUL,
+    ),
     "bridge.score": _e(bridge.score, CONTRACTS, JUNK, JUNK, native=False),
     "bridge.imps": _e(bridge.imps, JUNK, native=False),
     "bridge.butler_imps": _e(bridge.butler_imps, SCORES, native=False),

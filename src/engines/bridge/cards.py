@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from enum import IntFlag
 from typing import NamedTuple
 
+from engines.arguments import as_list
 from engines.bridge.errors import DealSyntaxError, HandError, InvalidDealError
 from engines.bridge.seats import SEATS, Seat, _is_index
 
@@ -247,6 +248,7 @@ class Deal:
             raise HandError(f"a deal is four Hands, got {len(hands)} ({kinds})")
         if isinstance(trick, str):
             trick = trick.replace(",", " ").split()
+        trick = as_list(trick, "trick", DealSyntaxError)
         self.hands: tuple[Hand, Hand, Hand, Hand] = hands  # type: ignore[assignment]
         self.leader: Seat | None = None if leader is None else Seat.coerce(leader)
         self.trick: tuple[Card, ...] = tuple(_checked_card(card) for card in trick)

@@ -458,12 +458,6 @@ _VUL_PAIRS: dict[str, tuple[bool, bool]] = {
 }
 
 
-def _seat(dealer: Seat | str | int) -> Seat:
-    if isinstance(dealer, str):
-        return Seat.from_char(dealer)
-    return Seat(dealer)
-
-
 _STRAIN_TEXT = ("C", "D", "H", "S", "NT")
 
 
@@ -487,8 +481,11 @@ def par(deal_or_table: Any, dealer: Seat | str = "N", vulnerability: str = "None
     table is solved first; given a table, par is a pure function of it.
     """
     table = _table_of(deal_or_table)
-    seat = dealer if type(dealer) is Seat else _seat(dealer)
-    vul = vulnerability if vulnerability in _VUL_PAIRS else parse_vulnerability(vulnerability)
+    seat = dealer if type(dealer) is Seat else Seat.coerce(dealer)
+    if type(vulnerability) is str and vulnerability in _VUL_PAIRS:
+        vul = vulnerability
+    else:
+        vul = parse_vulnerability(vulnerability)
     score, raw = _dealer_par_raw(table, int(seat), _VUL_PAIRS[vul])
     return Par(score, _strings(raw), seat, vul)
 

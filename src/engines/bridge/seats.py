@@ -148,6 +148,8 @@ def parse_vulnerability(text: str) -> str:
     >>> parse_vulnerability("all"), parse_vulnerability("-")
     ('Both', 'None')
     """
+    if not isinstance(text, str):
+        raise BridgeInputError(f"unknown vulnerability {text!r}; expected None, NS, EW or Both/All")
     key = text.strip().upper().replace("-", "").replace("/", "")
     if key in ("", "NONE", "LOVE", "O"):
         return "None"
