@@ -24,10 +24,10 @@ from engines.lazy import lazy_exports
 
 _EXPORTS = {
     "TrumpContext": "rules",
-    "Policies": "rules",
-    "ThrowWinnerPolicy": "rules",
-    "BottomPolicy": "rules",
-    "ThrowPenalty": "rules",
+    "Policies": "policies",
+    "ThrowWinnerPolicy": "policies",
+    "BottomPolicy": "policies",
+    "ThrowPenalty": "policies",
     "IllegalPlayError": "errors",
     "is_tractor": "rules",
     "decompose": "rules",

@@ -19,7 +19,6 @@ Example:
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -44,41 +43,13 @@ from engines.shengji.cards import (
     trump_name,
 )
 from engines.shengji.errors import IllegalPlayError, TrickError
+from engines.shengji.policies import DEFAULT_POLICIES as DEFAULT_POLICIES  # re-export
+from engines.shengji.policies import BottomPolicy as BottomPolicy  # re-export
+from engines.shengji.policies import Policies as Policies  # re-export
+from engines.shengji.policies import ThrowPenalty as ThrowPenalty  # re-export
+from engines.shengji.policies import ThrowWinnerPolicy as ThrowWinnerPolicy  # re-export
 
 Cards = str | Sequence[str] | np.ndarray
-
-
-class ThrowWinnerPolicy(enum.IntEnum):
-    """How plays that match a multi-component lead (a throw) are compared (section 8)."""
-
-    LEADING_COMPONENT = K.WIN_LEADING_COMPONENT  # rules: the longest chain decides (default)
-    HIGHEST_CARD = K.WIN_HIGHEST_CARD  # house rule: the highest single card decides
-
-
-class BottomPolicy(enum.IntEnum):
-    """Multiplier of the buried cards' points when the defenders win the last trick."""
-
-    POWER_OF_TWO = K.BOTTOM_POWER_OF_TWO  # rules/seed: 2^(1 + pairs of the largest unit)
-    TWICE_UNIT_CARDS = K.BOTTOM_TWICE_UNIT_CARDS  # anchor default: 2 × cards of that unit
-
-
-class ThrowPenalty(enum.IntEnum):
-    """Penalty for a failed throw (the forced component is played either way)."""
-
-    NONE = 0  # rules: no penalty
-    TEN_POINTS = 10  # house rule: 10 points to the defenders' side of the tally
-
-
-@dataclass(frozen=True)
-class Policies:
-    """House-rule switches; the defaults are the rules document."""
-
-    throw_winner: ThrowWinnerPolicy = ThrowWinnerPolicy.LEADING_COMPONENT
-    bottom: BottomPolicy = BottomPolicy.POWER_OF_TWO
-    throw_penalty: ThrowPenalty = ThrowPenalty.NONE
-
-
-DEFAULT_POLICIES = Policies()
 
 
 class TrumpContext:
