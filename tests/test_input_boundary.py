@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from engines.bridge.cards import Card, Deal, DealSyntaxError, Hand, HandError, Status
-from engines.bridge.dd import solve_position
-from engines.bridge.seats import Seat, SeatError, Strain, StrainError
+from engines.bridge.dd import dd_tables, solve_position
+from engines.bridge.seats import BridgeInputError, Seat, SeatError, Strain, StrainError
 from engines.errors import InputError
 from engines.rummikub.position import Position, PositionError, best_move
 from engines.rummikub.tiles import Tile, TileError, parse_tiles
@@ -121,3 +121,14 @@ def test_wrong_types_at_the_bridge_boundary_are_named_errors() -> None:
         Deal([[1, 0, 0, 0]] * 4)  # type: ignore[list-item]
     with pytest.raises(DealSyntaxError):
         Card.from_index(52)
+
+
+@pytest.mark.parametrize(
+    ("deals", "needle"),
+    [(3, "deals: expected a list"), (True, "deals: expected a list"), (DEAL, "use dd_table")],
+)
+def test_dd_tables_wants_a_list_of_deals(deals: object, needle: str) -> None:
+    with pytest.raises(BridgeInputError, match=needle):
+        dd_tables(deals)  # type: ignore[arg-type]
+    with pytest.raises(BridgeInputError, match="chunk: expected an integer"):
+        dd_tables([DEAL], chunk=1.5)  # type: ignore[arg-type]

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from engines.arguments import as_list, integer
 from engines.bridge.cards import Card, Deal
 from engines.bridge.seats import SEATS, STRAINS, BridgeInputError, Seat, Strain
 
@@ -256,7 +257,10 @@ def dd_tables(
     count = _thread_count(threads)
     bits = _table_bits(table_mb)
     wanted = _strain_filter(strains)
-    masks = [_full_deal_masks(deal) for deal in deals]
+    if isinstance(deals, str | Deal):
+        raise BridgeInputError("deals must be a list of deals; use dd_table for one deal")
+    chunk = integer(chunk, "chunk", BridgeInputError)
+    masks = [_full_deal_masks(deal) for deal in as_list(deals, "deals", BridgeInputError)]
     if not masks:
         return []
     if wanted is not None:
