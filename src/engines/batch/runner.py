@@ -354,21 +354,7 @@ def _run(
 
     def collect(future: Any) -> None:
         items = pending.pop(future)
-        solved = backend.result(future)
-        rows = [
-            ResultRow(
-                task.name,
-                item.input_hash,
-                item.record.position_id,
-                item.record.source,
-                item.record.line,
-                item.payload,
-                result,
-                error,
-                seconds,
-            )
-            for item, (result, error, seconds) in zip(items, solved)
-        ]
+        rows = _result_rows(task, items, backend.result(future))
         summary.computed += db.add(rows, run_id)
         summary.solver_errors += sum(1 for r in rows if r.error is not None)
         bar.update(len(rows))
@@ -407,16 +393,39 @@ def _run(
         summary.seconds = time.perf_counter() - started
         bar.close()
         backend.close()
-        db.end_run(
-            run_id,
-            computed=summary.computed,
-            skipped=summary.already_stored + summary.duplicates,
-            bad_inputs=len(summary.bad_inputs),
-            status=summary.status,
-        )
-        if own_store:
-            db.close()
+        _end_run(db, run_id, summary, close=own_store)
     return summary
+
+
+def _result_rows(task: Task, items: list[_Item], solved: list[SolvedItem]) -> list[ResultRow]:
+    """The store's rows for one solved chunk, in input order."""
+    return [
+        ResultRow(
+            task.name,
+            item.input_hash,
+            item.record.position_id,
+            item.record.source,
+            item.record.line,
+            item.payload,
+            result,
+            error,
+            seconds,
+        )
+        for item, (result, error, seconds) in zip(items, solved)
+    ]
+
+
+def _end_run(db: ResultStore, run_id: int, summary: BatchSummary, *, close: bool) -> None:
+    """Record how the run ended (also when it failed) and close a store the run opened."""
+    db.end_run(
+        run_id,
+        computed=summary.computed,
+        skipped=summary.already_stored + summary.duplicates,
+        bad_inputs=len(summary.bad_inputs),
+        status=summary.status,
+    )
+    if close:
+        db.close()
 
 
 def _todo(
