@@ -12,11 +12,15 @@ count one node per trick start:
 Each cell (deal, strain, leader) is solved from cold on both sides and the
 answers are checked against each other.  ``--tables`` also prints our
 trick-start nodes for whole DD tables (the 20 cells sharing one table per
-strain), which DDS does not report.
+strain), which DDS does not report.  ``--leads`` compares opening-lead solves
+instead: our ``solve_position`` at trick 1 (all 13 cards scored) against
+``SolveBoard(deal, -1, solutions=3, mode=1)``, cold on both sides, every
+card's score checked.
 
     .venv/bin/python benches/bridge_nodes.py -n 12 --seeds 1 2      # leader N, all strains
     .venv/bin/python benches/bridge_nodes.py --corpus -n 20 --leaders N E --per-cell
     .venv/bin/python benches/bridge_nodes.py -n 20 --seeds 1 --tables --no-dds
+    .venv/bin/python benches/bridge_nodes.py -n 12 --seeds 1 2 --leads --strains NT S --leaders W
 """
 
 from __future__ import annotations
@@ -79,6 +83,28 @@ class DDSCells:
         return fut.score[0], fut.nodes
 
 
+    def lead(self, pbn: str, strain: int, leader: int) -> tuple[list[int], int]:
+        """(every card's score, highest first; trick-start nodes) of an opening-lead solve."""
+        deal = self._deal(pbn)
+        deal._data.first = leader
+        deal._data.trump = strain
+        fut = self._dds.futureTricks()
+        self._dds.SolveBoard(deal._data, -1, 3, 1, fut, 0)
+        scores = []
+        for i in range(fut.cards):
+            scores += [fut.score[i]] * (1 + bin(fut.equals[i]).count("1"))
+        return sorted(scores, reverse=True), fut.nodes
+
+
+def ours_lead(hands: np.ndarray, strain: int, leader: int) -> tuple[list[int], int]:
+    """(every card's score, highest first; trick-start nodes) of ``solve_position``."""
+    stats: dict = {}
+    _, _, values = _ab_search.solve_position(
+        hands, strain, leader, np.zeros((0, 2), dtype=np.int32), stats
+    )
+    return sorted(values.tolist(), reverse=True), sum(stats["trick_nodes"])
+
+
 def compare_cells(args: argparse.Namespace) -> None:
     dds = None if args.no_dds else DDSCells()
     leaders = [SEATS.index(s) for s in args.leaders]
@@ -89,12 +115,15 @@ def compare_cells(args: argparse.Namespace) -> None:
         hands = np.array(Deal.from_pbn(pbn).masks(), dtype=np.uint16)
         for strain in strains:
             for leader in leaders:
-                tricks, nodes = ours_cell(hands, strain, leader)
+                solve = ours_lead if args.leads else ours_cell
+                tricks, nodes = solve(hands, strain, leader)
                 ours_total += nodes
                 cell = f"{deal_id} {STRAINS[strain]:>2} {SEATS[leader]}"
-                line = f"{cell} tricks {tricks:2d} ours {nodes:9d}"
+                best = tricks[0] if args.leads else tricks
+                line = f"{cell} tricks {best:2d} ours {nodes:9d}"
                 if dds is not None:
-                    dds_tricks, dds_nodes = dds.cell(pbn, strain, leader)
+                    dds_solve = dds.lead if args.leads else dds.cell
+                    dds_tricks, dds_nodes = dds_solve(pbn, strain, leader)
                     if dds_tricks != tricks:
                         raise SystemExit(f"{line}: DDS says {dds_tricks} tricks")
                     dds_total += dds_nodes
@@ -112,7 +141,7 @@ def compare_cells(args: argparse.Namespace) -> None:
             p90_ratio=round(ratios[max(0, round(0.9 * len(ratios)) - 1)], 3),
             max_ratio=round(ratios[-1], 3),
         )
-    print("cells", json.dumps(summary), flush=True)
+    print("leads" if args.leads else "cells", json.dumps(summary), flush=True)
 
 
 def table_nodes(args: argparse.Namespace) -> None:
@@ -151,6 +180,9 @@ def main() -> None:
     parser.add_argument("--per-cell", action="store_true", help="print every cell (or deal)")
     parser.add_argument("--no-dds", action="store_true", help="our node counts only")
     parser.add_argument("--tables", action="store_true", help="also our whole-table node counts")
+    parser.add_argument(
+        "--leads", action="store_true", help="opening-lead solves (13 cards) instead of cells"
+    )
     args = parser.parse_args()
     compare_cells(args)
     if args.tables:

@@ -63,6 +63,15 @@ cdef inline int gen_moves(Ctx* c, int seat, Move* out) noexcept nogil:
     return n
 
 
+cdef inline int _alternatives(Ctx* c, int seat, int s) noexcept nogil:
+    """Cards ``seat`` may choose from when suit ``s`` is led (all of them when void)."""
+    cdef int k = popcount(c.hands[seat][s])
+    if k == 0:
+        k = popcount(c.hands[seat][0]) + popcount(c.hands[seat][1]) \
+            + popcount(c.hands[seat][2]) + popcount(c.hands[seat][3])
+    return k
+
+
 cdef inline int _lead_weight(Ctx* c, int seat, int s, int r) noexcept nogil:
     cdef int lho = (seat + 1) & 3, rho = (seat + 3) & 3, pard = (seat + 2) & 3
     cdef int trump = c.trump
@@ -91,8 +100,7 @@ cdef inline int _lead_weight(Ctx* c, int seat, int s, int r) noexcept nogil:
     if trump != NOTRUMP and s == trump and opp_top < 0:
         w -= 30  # no trumps out: leading them wastes a tempo
     # short suits of the opponents are where tricks run out
-    w -= 3 * (popcount(c.hands[lho][s]) + popcount(c.hands[rho][s]))
-    w += 4 * (popcount(c.hands[seat][s]) + popcount(c.hands[pard][s]))  # long suits of ours
+    w -= 14 * (_alternatives(c, lho, s) + _alternatives(c, rho, s))
     return w
 
 
