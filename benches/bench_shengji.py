@@ -12,9 +12,8 @@ on the same positions in the same run.
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
+import runpy
 import time
 from functools import cache
 from pathlib import Path
@@ -33,14 +32,9 @@ SUBSET = 1500  # positions the oracle is timed on; the kernels are timed on the 
 TILE = 50  # kernel batches repeat them so one batch lasts long enough to time and to split
 
 
+@cache
 def _oracle():
-    name = "shengji_oracle"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "tests/shengji/oracle.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    return runpy.run_path(str(ROOT / "tests/conftest.py"))["load_helper"]("shengji", "oracle")
 
 
 class _Recorder(RandomPlayer):

@@ -20,11 +20,10 @@ hands, and random sub-multisets (mostly not combinations).
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import itertools
 import random
+import runpy
 import statistics
-import sys
 import time
 from collections import Counter
 from functools import cache
@@ -44,14 +43,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SEEDS = (11, 22, 33)
 
 
+@cache
 def _oracle():
-    name = "shuangkou_oracle"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "tests/shuangkou/oracle.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    return runpy.run_path(str(ROOT / "tests/conftest.py"))["load_helper"]("shuangkou", "oracle")
 
 
 def _counts(cards) -> np.ndarray:

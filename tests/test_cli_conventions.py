@@ -97,3 +97,12 @@ def test_shengji_follows_level_long_flag(capsys):
 def test_bridge_solve_leader(flag, capsys):
     assert main(["bridge", "solve", "N:A.K.2. K.A.3. Q.Q.4. J.J.5.", "-t", "NT", flag, "N"]) == 0
     assert "A" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("game", ["shengji", "shuangkou"])
+def test_check_help_names_every_conformance_kind(game):
+    import importlib
+
+    cli = importlib.import_module(f"engines.{game}.cli")
+    verify = importlib.import_module(f"engines.{game}.verify")
+    assert cli._KINDS == verify.KINDS

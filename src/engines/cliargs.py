@@ -168,6 +168,23 @@ def split_list(text: str) -> list[str]:
     return [item.strip() for item in text.split(",") if item.strip()]
 
 
+def seat_kinds(players: str, seats: int = 4) -> list[str]:
+    """The player kind of every seat from ``-p/--players``: one kind per seat, or one for all.
+
+    >>> seat_kinds("heuristic")
+    ['heuristic', 'heuristic', 'heuristic', 'heuristic']
+    >>> seat_kinds("a,b")
+    Traceback (most recent call last):
+    engines.errors.InputError: --players: expected 1 or 4 names, got 2
+    """
+    names = split_list(players)
+    if len(names) == 1:
+        names *= seats
+    if len(names) != seats:
+        raise InputError(f"--players: expected 1 or {seats} names, got {len(names)}")
+    return names
+
+
 class _DeprecatedFlag(argparse.Action):
     """Stores like the flag it stands for, and warns on standard error when used."""
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -76,6 +76,31 @@ class VerifyReport:
         """Print the summary line and return the process exit status (1 when anything differs)."""
         print(self.summary(), file=self.out)
         return self.status
+
+
+def verify_each(
+    path: str | Path,
+    record_mismatches: Callable[[dict[str, Any]], list[Mismatch]],
+    error: type[InputError],
+    *,
+    out: TextIO | None = None,
+) -> VerifyReport:
+    """Check a JSON Lines file one record at a time: the ``verify_file`` of a game
+    whose records are each one small engine call.
+
+    Prints every mismatch and the summary line to ``out`` (standard output by
+    default) and returns the report.  An :class:`InputError` from a record is
+    raised again as ``error`` naming the file and line.
+    """
+    report = VerifyReport(out=out or sys.stdout)
+    for number, record in read_jsonl(path):
+        try:
+            mismatches = record_mismatches(record)
+        except InputError as exc:
+            raise error(f"{path}:{number}: {exc}") from None
+        report.add(str(record.get("id", f"line {number}")), mismatches)
+    report.finish()
+    return report
 
 
 def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -357,7 +357,7 @@ def _tiedian(args: argparse.Namespace, out: TextIO | None = None) -> int:
 def _verify(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from engines.events.verify import verify_file
 
-    return 1 if verify_file(args.file, out=out or sys.stdout).differing else 0
+    return verify_file(args.file, out=out).status
 
 
 def _tiedian_table(args: argparse.Namespace, out: TextIO | None = None) -> int:

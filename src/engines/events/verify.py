@@ -15,18 +15,16 @@ values, not rounded ones), ``null`` as null, keys exactly, lists in order.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, TextIO
 
-from engines.errors import InputError
 from engines.events import awards, pairs, rate, scoring, swiss, teams, tiedian
 from engines.events.common import exact
 from engines.events.errors import EventInputError
 from engines.events.files import parse_event, parse_players, parse_week_boards
-from engines.verify import Mismatch, VerifyReport, read_jsonl
+from engines.verify import Mismatch, VerifyReport, verify_each
 
 __all__ = ["KINDS", "case_mismatches", "compute", "record_mismatches", "verify_file"]
 
@@ -265,12 +263,4 @@ def verify_file(
     need no solver threads.  A malformed case raises :class:`EventInputError`
     naming the file and line.
     """
-    report = VerifyReport(out=out or sys.stdout)
-    for number, record in read_jsonl(path):
-        try:
-            mismatches = record_mismatches(record)
-        except InputError as exc:
-            raise EventInputError(f"{path}:{number}: {exc}") from None
-        report.add(str(record.get("id", f"line {number}")), mismatches)
-    report.finish()
-    return report
+    return verify_each(path, record_mismatches, EventInputError, out=out)

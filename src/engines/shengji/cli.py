@@ -15,7 +15,6 @@ import argparse
 import json
 import random
 import sys
-from pathlib import Path
 from typing import Any, TextIO
 
 from engines.cliargs import (
@@ -27,8 +26,20 @@ from engines.cliargs import (
     add_seed_flag,
     add_trump_flag,
     open_output,
+    seat_kinds,
 )
+from engines.conformance_cli import add_conformance_commands, run_check
 from engines.errors import InputError
+
+_KINDS = (
+    "is_tractor",
+    "follow_legal",
+    "legal_follows_count",
+    "trick_winner",
+    "throw_valid",
+    "score",
+    "bid",
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -75,25 +86,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.set_defaults(func=_play)
 
-    c = subparsers.add_parser(
-        "check",
-        help="answer one position question (conformance case format)",
-        description=(
-            "Read one JSON object in the conformance format (kind is_tractor, follow_legal, "
-            "legal_follows_count, trick_winner, throw_valid, score or bid) and print the "
-            "answer; when it has an 'expected' field, say whether they agree (exit 1 if not)."
-        ),
-    )
-    c.add_argument("position", help="JSON file ('-' for stdin)")
-    c.set_defaults(func=_check)
-
-    v = subparsers.add_parser(
-        "verify",
-        help="check every record of a conformance JSON Lines file",
-        description="Recompute every record and print each mismatch and a summary line.",
-    )
-    v.add_argument("file", help="JSON Lines file in the conformance format")
-    v.set_defaults(func=_verify)
+    # verify.KINDS, spelled again here so that ``--help`` loads no rules module
+    # (tests/test_cli_conventions.py keeps the two equal).
+    add_conformance_commands(subparsers, _KINDS, _check, _verify)
 
     f = subparsers.add_parser(
         "follows",
@@ -127,11 +122,7 @@ def _play_to(args: argparse.Namespace, out: TextIO) -> int:
     rounds = getattr(args, "count", 1)
     if rounds < 1:
         raise InputError(f"--count: expected at least 1 round, got {rounds}")
-    names = [n.strip() for n in args.players.split(",") if n.strip()]
-    if len(names) == 1:
-        names *= 4
-    if len(names) != 4:
-        raise InputError(f"--players: expected 1 or 4 names, got {len(names)}")
+    names = seat_kinds(args.players)
     rng = random.Random(args.seed)
     players = [make_player(n, random.Random(args.seed * 4 + i)) for i, n in enumerate(names)]
     policies = _policies(args)
@@ -221,41 +212,10 @@ def print_round(res: Any, names: list[str], out: TextIO) -> None:
           f"{'; match won' if s.match_won else ''}", file=out)
 
 
-def _read_position(path: str) -> dict[str, Any]:
-    text = sys.stdin.read() if path == "-" else _read_text(path)
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON: {exc.msg} (line {exc.lineno})") from exc
-    if not isinstance(obj, dict):
-        raise InputError(f"{path}: expected a JSON object, got {type(obj).__name__}")
-    return obj
-
-
-def _read_text(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot open: {exc.strerror}") from exc
-
-
 def _check(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from engines.shengji.verify import compare, evaluate
 
-    out = out or sys.stdout
-    record = _read_position(args.position)
-    try:
-        got = evaluate(record)
-    except InputError as exc:
-        raise InputError(f"{args.position}: {exc}") from None
-    print(json.dumps({"kind": record.get("kind"), "answer": got}, ensure_ascii=False), file=out)
-    if "expected" in record:
-        diffs = compare(record, got)
-        for d in diffs:
-            print(d, file=out)
-        print("agrees with expected" if not diffs else "differs from expected", file=out)
-        return 1 if diffs else 0
-    return 0
+    return run_check(args.position, evaluate, compare, out)
 
 
 def _verify(args: argparse.Namespace, out: TextIO | None = None) -> int:

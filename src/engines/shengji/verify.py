@@ -14,11 +14,9 @@ Example:
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from engines.errors import InputError
 from engines.shengji.errors import ShengjiInputError
 from engines.shengji.rules import (
     TrumpContext,
@@ -30,7 +28,7 @@ from engines.shengji.rules import (
     score_round,
     trick_winner,
 )
-from engines.verify import Mismatch, VerifyReport, read_jsonl
+from engines.verify import Mismatch, VerifyReport, verify_each
 
 KINDS = (
     "is_tractor",
@@ -131,12 +129,4 @@ def verify_file(
     answered one by one).  A malformed record raises :class:`ShengjiInputError`
     naming the file and line.
     """
-    report = VerifyReport(out=out or sys.stdout)
-    for number, record in read_jsonl(path):
-        try:
-            got = evaluate(record)
-        except InputError as exc:
-            raise ShengjiInputError(f"{path}:{number}: {exc}") from None
-        report.add(str(record.get("id", f"line {number}")), compare(record, got))
-    report.finish()
-    return report
+    return verify_each(path, record_mismatches, ShengjiInputError, out=out)

@@ -16,7 +16,6 @@ import argparse
 import json
 import random
 import sys
-from pathlib import Path
 from typing import Any, TextIO
 
 from engines.cliargs import (
@@ -26,8 +25,19 @@ from engines.cliargs import (
     add_players_flag,
     add_seed_flag,
     open_output,
+    seat_kinds,
 )
+from engines.conformance_cli import add_conformance_commands, run_check
 from engines.errors import InputError
+
+_KINDS = (
+    "classify",
+    "beats",
+    "legal_responses_count",
+    "trick_next",
+    "round_result",
+    "round_replay",
+)
 
 
 def _policy_args(p: argparse.ArgumentParser) -> None:
@@ -65,25 +75,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _policy_args(p)
     p.set_defaults(func=_play)
 
-    c = subparsers.add_parser(
-        "check",
-        help="answer one position question (conformance case format)",
-        description=(
-            "Read one JSON object in the conformance format (kind classify, beats, "
-            "legal_responses_count, trick_next, round_result or round_replay) and print the "
-            "answer; when it has an 'expected' field, say whether they agree (exit 1 if not)."
-        ),
-    )
-    c.add_argument("position", help="JSON file ('-' for stdin)")
-    c.set_defaults(func=_check)
-
-    v = subparsers.add_parser(
-        "verify",
-        help="check every record of a conformance JSON Lines file",
-        description="Recompute every record and print each mismatch and a summary line.",
-    )
-    v.add_argument("file", help="JSON Lines file in the conformance format")
-    v.set_defaults(func=_verify)
+    # verify.KINDS, spelled again here so that ``--help`` loads no rules module
+    # (tests/test_cli_conventions.py keeps the two equal).
+    add_conformance_commands(subparsers, _KINDS, _check, _verify)
 
     f = subparsers.add_parser(
         "follows",
@@ -134,11 +128,7 @@ def _play(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
     if args.count < 1:
         raise InputError(f"-n/--count: expected at least 1, got {args.count}")
-    names = [n.strip() for n in args.players.split(",") if n.strip()]
-    if len(names) == 1:
-        names *= 4
-    if len(names) != 4:
-        raise InputError(f"--players: expected 1 or 4 names, got {len(names)}")
+    names = seat_kinds(args.players)
     policy = _policy(args)
     rng = random.Random(args.seed)
     players = [make_player(n, random.Random(args.seed * 4 + i)) for i, n in enumerate(names)]
@@ -183,43 +173,16 @@ def _play_to(
     return 0
 
 
-def _read_position(path: str) -> dict[str, Any]:
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot open: {exc.strerror}") from exc
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON: {exc.msg} (line {exc.lineno})") from exc
-    if not isinstance(obj, dict):
-        raise InputError(f"{path}: expected a JSON object, got {type(obj).__name__}")
-    return obj
-
-
 def _check(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from engines.shuangkou.verify import answer, record_mismatches
 
-    out = out or sys.stdout
-    record = _read_position(args.position)
-    try:
-        got = answer(record)
-        diffs = record_mismatches(record) if "expected" in record else []
-    except InputError as exc:
-        raise InputError(f"{args.position}: {exc}") from None
-    print(json.dumps({"kind": record.get("kind"), "answer": got}, ensure_ascii=False), file=out)
-    if "expected" in record:
-        for d in diffs:
-            print(d, file=out)
-        print("agrees with expected" if not diffs else "differs from expected", file=out)
-        return 1 if diffs else 0
-    return 0
+    return run_check(args.position, answer, record_mismatches, out)
 
 
 def _verify(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from engines.shuangkou.verify import verify_file
 
-    return 1 if verify_file(args.file, out=out or sys.stdout).differing else 0
+    return verify_file(args.file, out=out).status
 
 
 def _follows(args: argparse.Namespace, out: TextIO | None = None) -> int:

@@ -8,11 +8,9 @@ True
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from engines.errors import InputError
 from engines.shuangkou.errors import ShuangkouInputError
 from engines.shuangkou.game import Round
 from engines.shuangkou.rules import (
@@ -23,7 +21,7 @@ from engines.shuangkou.rules import (
     round_result,
     trick_next,
 )
-from engines.verify import Mismatch, VerifyReport, read_jsonl
+from engines.verify import Mismatch, VerifyReport, verify_each
 
 KINDS = (
     "classify",
@@ -106,12 +104,4 @@ def verify_file(
     small kernel call).  A malformed record raises :class:`ShuangkouInputError`
     naming the file and line.
     """
-    report = VerifyReport(out=out or sys.stdout)
-    for number, record in read_jsonl(path):
-        try:
-            mismatches = record_mismatches(record)
-        except InputError as exc:
-            raise ShuangkouInputError(f"{path}:{number}: {exc}") from None
-        report.add(str(record.get("id", f"line {number}")), mismatches)
-    report.finish()
-    return report
+    return verify_each(path, record_mismatches, ShuangkouInputError, out=out)

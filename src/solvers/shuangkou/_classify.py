@@ -22,8 +22,41 @@ from solvers.shuangkou._codes import (
     STRAIGHT_FLUSH,
     TRIPLE,
     code_beats,
+    code_type,
     make_code,
 )
+
+
+@njit(cache=True, inline="always")
+def _profile_code(n, mask, width, equal, lo, hi, two_kings):
+    """The code of a set from its rank profile: ``n`` cards on the ranks of bit ``mask``
+    (lowest ``lo``, highest ``hi``), ``width`` cards on the lowest rank, ``equal`` when every
+    rank holds as many; ``two_kings`` when both jokers are pairs.  One-card-per-rank
+    sequences come back as straights: the caller tells straight flushes by the suits."""
+    if n == 0:
+        return 0
+    if lo == hi:
+        if n == 1:
+            return make_code(SINGLE, 1, lo)
+        if n == 2:
+            return make_code(PAIR, 2, lo)
+        if n == 3:
+            return make_code(TRIPLE, 3, lo)
+        return make_code(BOMB, n, lo)
+    if n == 4 and two_kings:
+        return make_code(KING_BOMB, 4, 14)
+    if not equal or hi > SEQUENCE_TOP:
+        return 0
+    k = hi - lo + 1
+    if mask != ((1 << k) - 1) << lo:
+        return 0
+    if width == 1 and k >= 5:
+        return make_code(STRAIGHT, n, hi)
+    if width == 2 and k >= 3:
+        return make_code(CONSECUTIVE_PAIRS, n, hi)
+    if width == 3 and k >= 3:
+        return make_code(CONSECUTIVE_TRIPLES, n, hi)
+    return 0
 
 
 @njit(cache=True)
@@ -50,39 +83,17 @@ def classify(cards, sf_bomb):
         elif c != width:
             equal = False
         hi = r
-    if n == 0:
-        return 0
-    if lo == hi:
-        if n == 1:
-            return make_code(SINGLE, 1, lo)
-        if n == 2:
-            return make_code(PAIR, 2, lo)
-        if n == 3:
-            return make_code(TRIPLE, 3, lo)
-        return make_code(BOMB, n, lo)
-    if n == 4 and cards[13, 0] == 2 and cards[14, 0] == 2:
-        return make_code(KING_BOMB, 4, 14)
-    if not equal or hi > SEQUENCE_TOP:
-        return 0
-    k = hi - lo + 1
-    if mask != ((1 << k) - 1) << lo:
-        return 0
-    if width == 1 and k >= 5:
-        if sf_bomb:
-            for s in range(4):
-                flush = True
-                for r in range(lo, hi + 1):
-                    if cards[r, s] == 0:
-                        flush = False
-                        break
-                if flush:
-                    return make_code(STRAIGHT_FLUSH, n, hi)
-        return make_code(STRAIGHT, n, hi)
-    if width == 2 and k >= 3:
-        return make_code(CONSECUTIVE_PAIRS, n, hi)
-    if width == 3 and k >= 3:
-        return make_code(CONSECUTIVE_TRIPLES, n, hi)
-    return 0
+    code = _profile_code(n, mask, width, equal, lo, hi, cards[13, 0] == 2 and cards[14, 0] == 2)
+    if sf_bomb and code_type(code) == STRAIGHT:
+        for s in range(4):
+            flush = True
+            for r in range(lo, hi + 1):
+                if cards[r, s] == 0:
+                    flush = False
+                    break
+            if flush:
+                return make_code(STRAIGHT_FLUSH, n, hi)
+    return code
 
 
 @njit(cache=True)
@@ -115,36 +126,14 @@ def classify_words(words, sf_bomb):
         elif c != width:
             equal = False
         hi = r
-    if n == 0:
-        return 0
-    if lo == hi:
-        if n == 1:
-            return make_code(SINGLE, 1, lo)
-        if n == 2:
-            return make_code(PAIR, 2, lo)
-        if n == 3:
-            return make_code(TRIPLE, 3, lo)
-        return make_code(BOMB, n, lo)
-    if n == 4 and words[13] == 2 and words[14] == 2:
-        return make_code(KING_BOMB, 4, 14)
-    if not equal or hi > SEQUENCE_TOP:
-        return 0
-    k = hi - lo + 1
-    if mask != ((1 << k) - 1) << lo:
-        return 0
-    if width == 1 and k >= 5:
-        if sf_bomb:
-            common = np.uint32(0xFFFFFFFF)
-            for r in range(lo, hi + 1):
-                common &= words[r]
-            if common != 0:
-                return make_code(STRAIGHT_FLUSH, n, hi)
-        return make_code(STRAIGHT, n, hi)
-    if width == 2 and k >= 3:
-        return make_code(CONSECUTIVE_PAIRS, n, hi)
-    if width == 3 and k >= 3:
-        return make_code(CONSECUTIVE_TRIPLES, n, hi)
-    return 0
+    code = _profile_code(n, mask, width, equal, lo, hi, words[13] == 2 and words[14] == 2)
+    if sf_bomb and code_type(code) == STRAIGHT:
+        common = np.uint32(0xFFFFFFFF)
+        for r in range(lo, hi + 1):
+            common &= words[r]
+        if common != 0:
+            return make_code(STRAIGHT_FLUSH, n, hi)
+    return code
 
 
 @njit(cache=True, parallel=True)
