@@ -109,6 +109,8 @@ def dd_score(table: Any, contract: Contract | str, vulnerability: str = "None") 
     """
     if isinstance(contract, str):
         contract = Contract.from_str(contract)
+    if not isinstance(contract, Contract):
+        raise BridgeInputError(f"contract must be a Contract or text, got {contract!r}"[:300])
     if contract.is_passout:
         return 0
     if contract.declarer is None or contract.strain is None:

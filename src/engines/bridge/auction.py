@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from engines.arguments import as_list
 from engines.bridge.contract import Contract
 from engines.bridge.errors import AuctionError
 from engines.bridge.seats import Seat, Strain
@@ -47,6 +48,8 @@ class Call(NamedTuple):
         >>> str(Call.from_str("dbl"))
         'X'
         """
+        if not isinstance(text, str):
+            raise AuctionError(f"a call must be text such as 1NT or Pass, got {text!r}"[:300])
         key = text.strip().upper().translate(_SYMBOLS)
         if key in ("P", "PASS", "-P-"):
             return PASS
@@ -58,6 +61,35 @@ class Call(NamedTuple):
         if match is None:
             raise AuctionError(f"unknown call {text!r}; expected e.g. 1C, 3NT, Pass, X, XX")
         return cls("bid", int(match.group(1)), Strain.from_str(match.group(2)))
+
+    @classmethod
+    def coerce(cls, call: Call | str) -> Call:
+        """``call`` checked (a hand-built :class:`Call` too), or text parsed; else an
+        :class:`AuctionError`.
+
+        >>> Call.coerce("1S") == Call("bid", 1, Strain.SPADES)
+        True
+        >>> Call.coerce(Call("bid", 8, Strain.SPADES))
+        Traceback (most recent call last):
+        ...
+        engines.bridge.auction.AuctionError: bad call Call(kind='bid', level=8, ...
+        """
+        if isinstance(call, str):
+            return cls.from_str(call)
+        if not isinstance(call, Call):
+            raise AuctionError(f"a call must be a Call or text such as 1NT, got {call!r}"[:300])
+        if call.kind == "bid":
+            good = (
+                type(call.level) is int and 1 <= call.level <= 7 and isinstance(call.strain, Strain)
+            )
+        else:
+            good = call.kind in ("pass", "double", "redouble") and call == cls(call.kind)
+        if not good:
+            raise AuctionError(
+                f"bad call {call!r}: a bid has a level 1..7 and a Strain; pass, double and "
+                "redouble have neither"[:300]
+            )
+        return call
 
     @property
     def index(self) -> int:
@@ -87,17 +119,16 @@ class Auction:
     calls: list[Call] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if isinstance(self.dealer, str):
-            self.dealer = Seat.from_char(self.dealer)
-        calls, self.calls = list(self.calls), []
+        self.dealer = Seat.coerce(self.dealer)
+        calls, self.calls = as_list(self.calls, "calls", AuctionError), []
         for call in calls:
             self.add(call)
 
     @classmethod
     def from_calls(cls, dealer: Seat | str, calls: Iterable[Call | str]) -> Auction:
         """Build and check an auction (``AP`` = pass until the auction ends)."""
-        auction = cls(Seat.from_char(dealer) if isinstance(dealer, str) else Seat(dealer))
-        for call in calls:
+        auction = cls(Seat.coerce(dealer))
+        for call in as_list(calls, "calls", AuctionError):
             if isinstance(call, str) and call.strip().upper() == "AP":
                 auction.pass_out()
             else:
@@ -131,7 +162,7 @@ class Auction:
 
     def problem(self, call: Call | str) -> str | None:
         """Why ``call`` would be illegal now, or ``None`` when it is legal."""
-        call = Call.from_str(call) if isinstance(call, str) else call
+        call = Call.coerce(call)
         if self.is_complete:
             return f"{call} after the auction has ended"
         if call.kind == "pass":
@@ -164,7 +195,7 @@ class Auction:
 
     def add(self, call: Call | str) -> None:
         """Append a call; raise :class:`AuctionError` (naming call and seat) if illegal."""
-        call = Call.from_str(call) if isinstance(call, str) else call
+        call = Call.coerce(call)
         reason = self.problem(call)
         if reason is not None:
             raise AuctionError(f"call {len(self.calls) + 1} ({self.to_move.char}): {reason}")
@@ -232,7 +263,7 @@ def parse_pbn_auction(first: str, lines: Sequence[str]) -> Auction:
     (auction continues) and ``*`` are skipped; ``AP`` passes out the auction.
     """
     auction = Auction(Seat.from_char(first))
-    for token in " ".join(lines).split():
+    for token in " ".join(as_list(lines, "auction lines", AuctionError)).split():
         if re.fullmatch(r"=\d+=|\$\d+|\+|\*", token):
             continue
         token = token.rstrip("!?")

@@ -74,6 +74,12 @@ _SEATS = {"N": (0,), "E": (1,), "S": (2,), "W": (3,), "NS": (0, 2), "EW": (1, 3)
 _SUITS = {"S": 0, "H": 1, "D": 2, "C": 3, "SPADES": 0, "HEARTS": 1, "DIAMONDS": 2, "CLUBS": 3}
 
 
+def _describe(value: object) -> str:
+    if isinstance(value, np.ndarray):
+        return f"an array of shape {value.shape} and type {value.dtype}"
+    return repr(value)[:100]
+
+
 class DealView:
     """A batch of deals (``uint16[n, 4, 4]``) with cached per-seat evaluations.
 
@@ -86,6 +92,17 @@ class DealView:
     """
 
     def __init__(self, masks: np.ndarray) -> None:
+        if not (
+            isinstance(masks, np.ndarray)
+            and masks.ndim == 3
+            and masks.shape[1:] == (4, 4)
+            and masks.dtype.kind in "iu"
+            and (masks.size == 0 or (masks.min() >= 0 and masks.max() <= 8191))
+        ):
+            raise BridgeInputError(
+                "DealView needs an integer array [n, 4 seats, 4 suits] of 13-bit suit masks, got "
+                f"{_describe(masks)}"
+            )
         self.masks = masks
         self.n = int(masks.shape[0])
         self._cache: dict[tuple[str, int], np.ndarray] = {}

@@ -33,7 +33,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from engines.bridge.scoring import contract_score
+from engines.arguments import integer
+from engines.bridge.errors import StrainError
+from engines.bridge.scoring import score
 from engines.bridge.seats import BridgeInputError, Seat, Strain, is_vulnerable
 
 __all__ = ["Contract", "parse_contracts"]
@@ -75,6 +77,7 @@ class Contract:
     result: int | None = None
 
     def __post_init__(self) -> None:
+        self._check_types()
         if self.level == 0:
             if self.strain is not None or self.declarer is not None or self.penalty:
                 raise BridgeInputError("a passed-out board has no strain, declarer or double")
@@ -89,6 +92,22 @@ class Contract:
             raise BridgeInputError(
                 f"result {self.result:+d} is impossible for a level-{self.level} contract"
             )
+
+    def _check_types(self) -> None:
+        """Refuse a field of the wrong type; strain and declarer text become their enums."""
+        set_field = object.__setattr__  # the dataclass is frozen; this runs once, at creation
+        set_field(self, "level", integer(self.level, "contract level", BridgeInputError))
+        if self.strain is not None and not isinstance(self.strain, Strain):
+            if not isinstance(self.strain, str):
+                raise StrainError(
+                    f"contract strain must be a Strain or C, D, H, S, NT, got {self.strain!r}"[:300]
+                )
+            set_field(self, "strain", Strain.from_str(self.strain))
+        if self.declarer is not None:
+            set_field(self, "declarer", Seat.coerce(self.declarer))
+        set_field(self, "penalty", integer(self.penalty, "contract penalty", BridgeInputError))
+        if self.result is not None:
+            set_field(self, "result", integer(self.result, "contract result", BridgeInputError))
 
     # -- construction --------------------------------------------------------
 
@@ -162,13 +181,7 @@ class Contract:
 
     def score(self, vulnerable: bool = False, tricks: int | None = None) -> int:
         """Score for the declaring side (``vulnerable`` is that side's vulnerability)."""
-        if self.is_passout:
-            return 0
-        if tricks is None:
-            tricks = self.tricks
-            if tricks is None:
-                raise BridgeInputError(f"contract {self} has no result; pass the tricks taken")
-        return contract_score(self.level, self.strain, self.penalty, tricks, vulnerable)  # type: ignore[arg-type]
+        return score(self, tricks, vulnerable)
 
     def score_ns(self, vulnerability: str = "None", tricks: int | None = None) -> int:
         """Score from North–South's point of view under a board vulnerability.
@@ -176,13 +189,11 @@ class Contract:
         >>> Contract.from_str("4SEx-2").score_ns("EW")
         500
         """
-        from engines.bridge.seats import parse_vulnerability
-
         if self.is_passout:
             return 0
         if self.declarer is None:
             raise BridgeInputError(f"contract {self} has no declarer")
-        vul = is_vulnerable(parse_vulnerability(vulnerability), self.declarer)
+        vul = is_vulnerable(vulnerability, self.declarer)
         points = self.score(vul, tricks)
         return points if self.declarer.side == "NS" else -points
 
@@ -233,15 +244,13 @@ def parse_contracts(text: str, declarer: Seat | str | None = None) -> list[Contr
             raise BridgeInputError(f"contract {text!r} is doubled twice")
         penalty = len(match["pen1"] or match["pen2"] or "")
     if seats_text and declarer is not None:
-        given = Seat.from_char(declarer) if isinstance(declarer, str) else Seat(declarer)
+        given = Seat.coerce(declarer)
         if seats_text != given.char:
             raise BridgeInputError(
                 f"contract {text!r} names declarer {seats_text} but {given.char} was given"
             )
     if not seats_text and declarer is not None:
-        seats: list[Seat | None] = [
-            Seat.from_char(declarer) if isinstance(declarer, str) else Seat(declarer)
-        ]
+        seats: list[Seat | None] = [Seat.coerce(declarer)]
     elif seats_text:
         seats = [Seat.from_char(ch) for ch in seats_text]
     else:

@@ -50,9 +50,17 @@ class DDTable(Mapping[str, dict[str, int]]):
     __slots__ = ("_cells",)
 
     def __init__(self, cells: Any) -> None:
-        array = np.asarray(cells, dtype=np.int32)
-        if array.shape != (5, 4):
-            raise BridgeInputError(f"a DD table is 5 strains × 4 declarers, got {array.shape}")
+        array = np.asarray(cells) if isinstance(cells, np.ndarray | list | tuple) else None
+        if array is None or array.shape != (5, 4):
+            shape = "no array" if array is None else array.shape
+            raise BridgeInputError(f"a DD table is 5 strains × 4 declarers, got {shape}")
+        if array.dtype.kind not in "iu" or array.min() < -1 or array.max() > 13:
+            raise BridgeInputError(
+                "DD table cells must be integers 0..13 (-1: strain not solved), got "
+                f"{array.tolist()}"
+            )
+        array = array.astype(np.int32)
+        array.flags.writeable = False  # shared by every view the table hands out
         self._cells = array  # DDS order: rows S H D C NT, columns N E S W
 
     @classmethod

@@ -17,6 +17,7 @@ in the encoding it came in.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from engines.bridge.seats import BridgeInputError
@@ -38,6 +39,8 @@ def decode_bytes(data: bytes) -> tuple[str, str]:
 
 def read_text(path: str | Path) -> tuple[str, str]:
     """The text of ``path`` and its encoding; an unreadable file is a :class:`BridgeInputError`."""
+    if not isinstance(path, str | os.PathLike):
+        raise BridgeInputError(f"expected a file path, got {path!r}"[:300])
     path = Path(path)
     try:
         data = path.read_bytes()

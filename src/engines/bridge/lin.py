@@ -70,11 +70,16 @@ def read_lin(source: str | Path | TextIO) -> list[PbnBoard]:
 
 
 def load(fp: TextIO) -> list[PbnBoard]:
+    """Parse an open LIN text stream."""
+    if not hasattr(fp, "read"):
+        raise BridgeInputError(f"expected a LIN path or an open file, got {fp!r}"[:300])
     return loads(fp.read())
 
 
 def loads(text: str) -> list[PbnBoard]:
     """Parse LIN text into boards (lenient; see the module docstring)."""
+    if not isinstance(text, str):
+        raise BridgeInputError(f"expected LIN text, got {text!r}"[:300])
     pairs = _pairs(text)
     boards: list[PbnBoard] = []
     current: _Builder | None = None

@@ -99,6 +99,10 @@ def _open_text(source: str | Path | TextIO) -> tuple[TextIO, str, str]:
     if isinstance(source, io.BufferedIOBase | io.RawIOBase):
         text, encoding = decode_bytes(source.read())
         return io.StringIO(text), getattr(source, "name", "<stream>"), encoding
+    if not hasattr(source, "readline"):
+        raise BridgeInputError(
+            f"expected a PBN path, PBN text or an open file, got {source!r}"[:300]
+        )
     return source, getattr(source, "name", "<stream>"), getattr(source, "encoding", None) or "utf-8"
 
 
@@ -115,6 +119,8 @@ def iter_pbn(source: str | Path | TextIO) -> Iterator[PbnBoard]:
 
 def loads(text: str) -> list[PbnBoard]:
     """Parse PBN text (json-module style)."""
+    if not isinstance(text, str):
+        raise BridgeInputError(f"expected PBN text, got {text!r}"[:300])
     return list(_Reader(io.StringIO(text)).boards())
 
 

@@ -31,6 +31,15 @@ class Seat(IntEnum):
     WEST = 3
 
     @classmethod
+    def _missing_(cls, value: object) -> Seat:
+        # Seat(7) or Seat(None): a SeatError, never Enum's bare ValueError
+        raise SeatError(
+            f"unknown seat {value!r}; expected an index 0..3 (Seat.coerce also takes N, E, S, W)"[
+                :300
+            ]
+        )
+
+    @classmethod
     def from_char(cls, text: str) -> Seat:
         """Parse ``N``, ``E``, ``S`` or ``W`` (any case; full names accepted)."""
         if not isinstance(text, str):
@@ -90,6 +99,13 @@ class Strain(IntEnum):
     HEARTS = 2
     SPADES = 3
     NOTRUMP = 4
+
+    @classmethod
+    def _missing_(cls, value: object) -> Strain:
+        raise StrainError(
+            f"unknown strain {value!r}; expected an index 0..4 (Strain.from_str "
+            "also takes C, D, H, S, NT)"[:300]
+        )
 
     @classmethod
     def from_str(cls, text: str) -> Strain:
@@ -172,8 +188,14 @@ def pbn_vulnerability(vulnerability: str) -> str:
 
 
 def is_vulnerable(vulnerability: str, seat: Seat) -> bool:
-    """Whether ``seat``'s side is vulnerable under a normalised ``vulnerability``."""
-    return vulnerability == "Both" or vulnerability == seat.side
+    """Whether ``seat``'s side is vulnerable under ``vulnerability`` (any PBN spelling).
+
+    >>> is_vulnerable("All", Seat.EAST), is_vulnerable("NS", "E")
+    (True, False)
+    """
+    side = Seat.coerce(seat).side
+    vulnerability = parse_vulnerability(vulnerability)
+    return vulnerability == "Both" or vulnerability == side
 
 
 def _is_index(value: object) -> bool:

@@ -1,0 +1,114 @@
+"""Public constructors and functions refuse arguments of the wrong type or range with a named
+InputError subclass (the fuzz suite, tests/fuzz, throws junk at every one of them)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engines.bridge import (
+    Auction,
+    AuctionError,
+    BridgeInputError,
+    Call,
+    Contract,
+    DDTable,
+    DealView,
+    Seat,
+    Strain,
+    dd_score,
+    is_vulnerable,
+    lin,
+    pbn,
+    read_pbn,
+)
+from engines.bridge.errors import SeatError, StrainError
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "needle"),
+    [
+        ((None, Strain.SPADES), BridgeInputError, "contract level: expected an integer"),
+        ((4.0, Strain.SPADES), BridgeInputError, "contract level: expected an integer"),
+        ((True, Strain.SPADES), BridgeInputError, "contract level: expected an integer"),
+        ((4, 3), StrainError, "contract strain"),
+        ((4, "Z"), StrainError, "unknown strain"),
+        ((4, "S", 4), SeatError, "unknown seat 4"),
+        ((4, "S", "N", 1.0), BridgeInputError, "contract penalty"),
+        ((4, "S", "N", 0, 0.0), BridgeInputError, "contract result"),
+        ((8, "S", "N"), BridgeInputError, "not 1..7"),
+    ],
+)
+def test_contract_fields_are_checked(args: tuple, error: type, needle: str) -> None:
+    with pytest.raises(error, match=needle):
+        Contract(*args)
+
+
+def test_contract_text_fields_become_enums_and_score_checks_its_arguments() -> None:
+    assert Contract(4, "S", "n") == Contract(4, Strain.SPADES, Seat.NORTH)
+    with pytest.raises(BridgeInputError, match="vulnerable must be True or False"):
+        Contract(4, "S", "N").score("yes", 10)  # type: ignore[arg-type]
+    with pytest.raises(BridgeInputError, match="tricks: expected an integer"):
+        Contract(4, "S", "N").score(False, 10.0)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("make", "needle"),
+    [
+        (lambda: Auction(None), "unknown seat None"),  # type: ignore[arg-type]
+        (lambda: Auction("N", 5), "calls: expected a list"),  # type: ignore[arg-type]
+        (lambda: Auction("N", [3]), "must be a Call or text"),
+        (lambda: Auction.from_calls(7, []), "unknown seat 7"),
+        (lambda: Auction("N", [Call("bid", 1.0, Strain.SPADES)]), "bad call"),  # type: ignore[arg-type]
+        (lambda: Auction("N", [Call("pass", 1)]), "bad call"),
+        (lambda: Call.from_str(None), "must be text"),  # type: ignore[arg-type]
+        (lambda: Auction("N").is_legal(5), "must be a Call or text"),  # type: ignore[arg-type]
+    ],
+)
+def test_auctions_refuse_bad_dealers_and_calls(make, needle: str) -> None:
+    with pytest.raises((AuctionError, SeatError), match=needle):
+        make()
+
+
+def test_enum_lookups_raise_the_game_error() -> None:
+    with pytest.raises(SeatError, match="unknown seat 7"):
+        Seat(7)
+    with pytest.raises(StrainError, match="unknown strain None"):
+        Strain(None)  # type: ignore[arg-type]
+
+
+def test_dd_tables_views_and_scores_check_their_inputs() -> None:
+    with pytest.raises(BridgeInputError, match="5 strains"):
+        DDTable(None)
+    with pytest.raises(BridgeInputError, match=r"integers 0\.\.13"):
+        DDTable(np.full((5, 4), 14))
+    with pytest.raises(BridgeInputError, match=r"integers 0\.\.13"):
+        DDTable(np.full((5, 4), np.nan))
+    table = DDTable(np.full((5, 4), 7))
+    with pytest.raises(BridgeInputError, match="DealView needs"):
+        DealView(np.zeros((2, 3)))
+    with pytest.raises(BridgeInputError, match="DealView needs"):
+        DealView(np.full((1, 4, 4), 9000, dtype=np.uint16))
+    with pytest.raises(BridgeInputError, match="contract must be a Contract"):
+        dd_score(table, None)  # type: ignore[arg-type]
+    with pytest.raises(SeatError):
+        is_vulnerable("All", None)  # type: ignore[arg-type]
+    with pytest.raises(BridgeInputError, match="unknown vulnerability"):
+        is_vulnerable(None, Seat.NORTH)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "read",
+    [
+        lambda: read_pbn(None),
+        lambda: read_pbn([None]),
+        lambda: pbn.loads(b"[Board]"),
+        lambda: pbn.read_deal_file(None),
+        lambda: lin.loads(None),
+        lambda: lin.read_lin(7),
+        lambda: lin.load(None),
+    ],
+)
+def test_readers_refuse_what_is_not_a_path_text_or_file(read) -> None:
+    with pytest.raises(BridgeInputError, match="expected"):
+        read()
