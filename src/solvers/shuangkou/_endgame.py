@@ -107,6 +107,54 @@ def _apply(hand, play, sign):
             hand[r, s] += sign * play[r, s]
 
 
+@njit(cache=True, inline="always")
+def _probe(tt_keys, tt_lower, tt_upper, key, a, b):
+    """Look ``key`` up: (stored, done, value, a, b).  ``done`` when the stored bounds
+    decide the node in (a, b) (``value`` is then its result); else the window narrowed
+    by them."""
+    slot = key & np.uint64(tt_keys.shape[0] - 1)
+    stored = tt_keys[slot] == key
+    if stored:
+        lower = np.int64(tt_lower[slot])
+        upper = np.int64(tt_upper[slot])
+        if lower >= b or lower == upper:
+            return stored, True, lower, a, b
+        if upper <= a:
+            return stored, True, upper, a, b
+        a = max(a, lower)
+        b = min(b, upper)
+    return stored, False, np.int64(0), a, b
+
+
+@njit(cache=True, inline="always")
+def _store(tt_keys, tt_lower, tt_upper, key, stored, value, alpha, beta):
+    """Record a fail-soft result searched in (alpha, beta) as a bound (or the exact value)."""
+    slot = key & np.uint64(tt_keys.shape[0] - 1)
+    if not stored:
+        tt_keys[slot] = key
+        tt_lower[slot] = -1000
+        tt_upper[slot] = 1000
+    if value <= alpha:
+        tt_upper[slot] = min(tt_upper[slot], value)
+    elif value >= beta:
+        tt_lower[slot] = max(tt_lower[slot], value)
+    else:
+        tt_lower[slot] = value
+        tt_upper[slot] = value
+
+
+@njit(cache=True, inline="always")
+def _generate(hand, previous, sf_bomb, stack, base, order):
+    """Write the plays of ``hand`` that answer ``previous`` (0: a lead) into ``stack`` from
+    row ``base`` with their search order into ``order``; their number, -1 if they do not fit."""
+    n = count_plays(hand, previous, sf_bomb)
+    if base + n > stack.shape[0]:
+        return -1
+    enumerate_plays(hand, previous, sf_bomb, stack[base:base + n])
+    _order_moves(stack, base, n, _cards(hand), order[base:base + n])
+    return n
+
+
 @njit(cache=True)
 def search(hands, first, to_move, leading, last_code, last_player, passes, sf_bomb, points,
            alpha, beta, tt_keys, tt_lower, tt_upper, zobrist, stack, sp, stats):
@@ -115,7 +163,12 @@ def search(hands, first, to_move, leading, last_code, last_player, passes, sf_bo
     lower bound.  ``sp`` is the first free row of ``stack``.
 
     Iterative (an explicit frame per depth) rather than recursive: Numba cannot
-    reload a cached recursive function safely.
+    reload a cached recursive function safely.  That is also why this function is
+    longer than the project's 100 lines: it is one loop of three steps (enter a node,
+    try its next move, hand a value back to the parent) that all read and write the
+    same seventeen frame arrays, so a step split off would take them all as
+    arguments.  The table probe and store and the move generation are their own
+    functions (:func:`_probe`, :func:`_store`, :func:`_generate`).
     """
     f_first = np.empty(MAX_DEPTH, np.int64)
     f_move = np.empty(MAX_DEPTH, np.int64)
@@ -159,37 +212,20 @@ def search(hands, first, to_move, leading, last_code, last_player, passes, sf_bo
             mover = f_move[d]
             key = _key(hands, zobrist, f_first[d], mover, f_leading[d], f_code[d], f_last[d],
                        f_passes[d])
-            slot = key & np.uint64(tt_keys.shape[0] - 1)
             f_key[d] = key
-            f_stored[d] = tt_keys[slot] == key
-            a = f_alpha[d]
-            b = f_beta[d]
-            done = False
-            if f_stored[d]:
-                lower = tt_lower[slot]
-                upper = tt_upper[slot]
-                if lower >= b or lower == upper:
-                    value = lower
-                    done = True
-                elif upper <= a:
-                    value = upper
-                    done = True
-                else:
-                    a = max(a, lower)
-                    b = min(b, upper)
+            f_stored[d], done, value, a, b = _probe(
+                tt_keys, tt_lower, tt_upper, key, f_alpha[d], f_beta[d]
+            )
             if not done:
                 f_alpha[d] = a
                 f_beta[d] = b
                 f_a[d] = a
                 f_b[d] = b
                 previous = 0 if f_leading[d] else f_code[d]
-                base = f_sp[d]
-                n = count_plays(hands[mover], previous, sf_bomb)
-                if base + n > stack.shape[0] or d + 1 >= MAX_DEPTH:
+                n = _generate(hands[mover], previous, sf_bomb, stack, f_sp[d], order)
+                if n < 0 or d + 1 >= MAX_DEPTH:
                     stats[OVERFLOW] = 1
                     return 0
-                enumerate_plays(hands[mover], previous, sf_bomb, stack[base:base + n])
-                _order_moves(stack, base, n, _cards(hands[mover]), order[base:base + n])
                 f_n[d] = n
                 f_t[d] = 0
                 f_best[d] = -1000 if (mover & 1) == 0 else 1000
@@ -204,18 +240,8 @@ def search(hands, first, to_move, leading, last_code, last_player, passes, sf_bo
             t = f_t[d]
             if t >= total or f_a[d] >= f_b[d]:
                 value = f_best[d]
-                slot = f_key[d] & np.uint64(tt_keys.shape[0] - 1)
-                if not f_stored[d]:
-                    tt_keys[slot] = f_key[d]
-                    tt_lower[slot] = -1000
-                    tt_upper[slot] = 1000
-                if value <= f_alpha[d]:
-                    tt_upper[slot] = min(tt_upper[slot], value)
-                elif value >= f_beta[d]:
-                    tt_lower[slot] = max(tt_lower[slot], value)
-                else:
-                    tt_lower[slot] = value
-                    tt_upper[slot] = value
+                _store(tt_keys, tt_lower, tt_upper, f_key[d], f_stored[d], value, f_alpha[d],
+                       f_beta[d])
             else:
                 f_t[d] = t + 1
                 # Responding: pass first after a partner's play, last otherwise.
@@ -276,15 +302,11 @@ def search(hands, first, to_move, leading, last_code, last_player, passes, sf_bo
         if f_applied[d] >= 0:
             _apply(hands[mover], stack[f_applied[d]], 1)
         if (mover & 1) == 0:
-            if value > f_best[d]:
-                f_best[d] = value
-            if f_best[d] > f_a[d]:
-                f_a[d] = f_best[d]
+            f_best[d] = max(f_best[d], value)
+            f_a[d] = max(f_a[d], f_best[d])
         else:
-            if value < f_best[d]:
-                f_best[d] = value
-            if f_best[d] < f_b[d]:
-                f_b[d] = f_best[d]
+            f_best[d] = min(f_best[d], value)
+            f_b[d] = min(f_b[d], f_best[d])
 
 
 def new_table(bits: int = TT_BITS_DEFAULT) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
