@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engines.batch.jsontext import loads
 from engines.errors import InputError
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json")
@@ -173,7 +174,7 @@ def _read_jsonl(path: str) -> Iterator[Record | BadInput]:
             if not text.strip():
                 continue
             try:
-                obj = json.loads(text)
+                obj = loads(text)
             except json.JSONDecodeError as exc:
                 yield BadInput(label, number, f"not valid JSON: {exc.msg}")
                 continue

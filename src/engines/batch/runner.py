@@ -38,21 +38,28 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engines import __version__
 from engines.batch.inputs import BadInput, Record, count_positions, read_inputs
-from engines.batch.store import ResultRow, ResultStore
-from engines.batch.tasks import SolvedItem, Task, get_task, solve_chunk
+from engines.batch.store import EncodedRow, ResultStore
+from engines.batch.tasks import SolvedItem, Task, get_task, hash_text, solve_chunk
 from engines.errors import InputError, QipaiError
 from engines.progress import progress_bar
 
-# Positions whose hashes are looked up in the store with one query.
+# The fewest positions whose hashes are claimed in the store in one transaction (the
+# runner claims a whole chunk at once when chunks are larger).
 _LOOKUP_BATCH = 256
 
 
-@dataclass(frozen=True)
 class _Item:
-    record: Record
-    payload: dict[str, Any]
-    input_hash: str
+    """A position to solve: its record, payload, canonical JSON text and input hash."""
+
+    __slots__ = ("input_hash", "payload", "record", "text")
+
+    def __init__(self, record: Record, payload: dict[str, Any], text: str, digest: str) -> None:
+        self.record = record
+        self.payload = payload
+        self.text = text
+        self.input_hash = digest
 
 
 @dataclass
@@ -355,8 +362,8 @@ def _run(
     def collect(future: Any) -> None:
         items = pending.pop(future)
         rows = _result_rows(task, items, backend.result(future))
-        summary.computed += db.add(rows, run_id)
-        summary.solver_errors += sum(1 for r in rows if r.error is not None)
+        summary.computed += db.add_encoded(task.name, rows, run_id)
+        summary.solver_errors += sum(1 for r in rows if r[6] is not None)
         bar.update(len(rows))
 
     def submit(chunk: list[_Item]) -> None:
@@ -370,7 +377,8 @@ def _run(
 
     try:
         chunk: list[_Item] = []
-        for item in _todo(paths, task, db, run_id, summary, bad, shrink_total):
+        lookup = max(_LOOKUP_BATCH, size)
+        for item in _todo(paths, task, db, run_id, summary, bad, shrink_total, lookup):
             chunk.append(item)
             if len(chunk) >= size:
                 submit(chunk)
@@ -397,19 +405,20 @@ def _run(
     return summary
 
 
-def _result_rows(task: Task, items: list[_Item], solved: list[SolvedItem]) -> list[ResultRow]:
-    """The store's rows for one solved chunk, in input order."""
+def _result_rows(task: Task, items: list[_Item], solved: list[SolvedItem]) -> list[EncodedRow]:
+    """The store's rows for one solved chunk, in input order, with their JSON text."""
+    text = task.json_text
     return [
-        ResultRow(
-            task.name,
+        (
             item.input_hash,
             item.record.position_id,
             item.record.source,
             item.record.line,
-            item.payload,
-            result,
+            item.text,
+            None if error is not None else text(result),
             error,
             seconds,
+            __version__,
         )
         for item, (result, error, seconds) in zip(items, solved)
     ]
@@ -436,10 +445,12 @@ def _todo(
     summary: BatchSummary,
     bad: Callable[[BadInput], None],
     shrink_total: Callable[[int], None],
+    lookup: int = _LOOKUP_BATCH,
 ) -> Iterator[_Item]:
     """The positions still to solve, in input order; counts the rest into ``summary``."""
     seen: set[str] = set()
     waiting: list[_Item] = []
+    json_text = task.json_text
 
     def flush() -> Iterator[_Item]:
         # One transaction checks what is stored and claims the rest for this run; what
@@ -468,14 +479,15 @@ def _todo(
             summary.rejected += 1
             bad(BadInput(entry.source, entry.line, str(exc)))
             continue
-        digest = task.input_hash(payload)
+        text = json_text(payload)
+        digest = hash_text(text)
         if digest in seen:
             summary.duplicates += 1
             shrink_total(1)
             continue
         seen.add(digest)
-        waiting.append(_Item(entry, payload, digest))
-        if len(waiting) >= _LOOKUP_BATCH:
+        waiting.append(_Item(entry, payload, text, digest))
+        if len(waiting) >= lookup:
             yield from flush()
     if waiting:
         yield from flush()

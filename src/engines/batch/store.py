@@ -37,6 +37,7 @@ the next run that opens the database, and its claims are released.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import socket
@@ -123,6 +124,11 @@ class ResultRow:
     error: str | None
     seconds: float
     solver_version: str = __version__
+
+
+#: A row for :meth:`ResultStore.add_encoded`: ``(input_hash, position_id, source, line,
+#: input_json, result_json, error, seconds, solver_version)``.
+EncodedRow = tuple[str, str, str, int, str, "str | None", "str | None", float, str]
 
 
 class StoreError(InputError):
@@ -361,6 +367,23 @@ class ResultStore:
 
     def add(self, rows: Sequence[ResultRow], run_id: int) -> int:
         """Store ``rows`` in one transaction; returns how many were new."""
+        dumps = functools.partial(json.dumps, sort_keys=True, separators=(",", ":"))
+        by_task: dict[str, list[EncodedRow]] = {}
+        for r in rows:
+            result = None if r.error is not None else dumps(r.result)
+            by_task.setdefault(r.task, []).append(
+                (r.input_hash, r.position_id, r.source, r.line, dumps(r.input), result,
+                 r.error, r.seconds, r.solver_version)
+            )  # fmt: skip
+        return sum(self.add_encoded(task, encoded, run_id) for task, encoded in by_task.items())
+
+    def add_encoded(self, task: str, rows: Sequence[EncodedRow], run_id: int) -> int:
+        """:meth:`add` for rows of one task whose input and result are JSON text already.
+
+        Each row is ``(input_hash, position_id, source, line, input_json,
+        result_json, error, seconds, solver_version)``; the batch runner makes
+        the text with a faster encoder (:mod:`engines.batch.jsontext`).
+        """
         now = time.time()
         with self._guard(), self._db:
             before = self._db.total_changes
@@ -368,30 +391,12 @@ class ResultStore:
                 "INSERT OR IGNORE INTO results (task, input_hash, position_id, source, line, "
                 "input, result, error, seconds, solver_version, run_id, finished_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        r.task,
-                        r.input_hash,
-                        r.position_id,
-                        r.source,
-                        r.line,
-                        json.dumps(r.input, sort_keys=True, separators=(",", ":")),
-                        None
-                        if r.error is not None
-                        else json.dumps(r.result, sort_keys=True, separators=(",", ":")),
-                        r.error,
-                        r.seconds,
-                        r.solver_version,
-                        run_id,
-                        now,
-                    )
-                    for r in rows
-                ],
+                [(task, *row, run_id, now) for row in rows],
             )
             added = self._db.total_changes - before
             self._db.executemany(
                 "DELETE FROM claims WHERE task=? AND input_hash=? AND run_id=?",
-                [(r.task, r.input_hash, run_id) for r in rows],
+                [(task, row[0], run_id) for row in rows],
             )
             self._db.execute("UPDATE runs SET heartbeat=? WHERE run_id=?", (now, run_id))
             return added

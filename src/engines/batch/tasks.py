@@ -27,12 +27,12 @@ engines.batch.tasks.UnknownTaskError: unknown batch task 'no-such-task'; known: 
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engines.batch.jsontext import canonical
 from engines.errors import InputError
 from engines.games import GAMES, game_module
 
@@ -60,7 +60,10 @@ class Task:
     :mod:`engines.batch.report`); otherwise ``result_kind`` ``answers`` (flat
     results, with ``answer_labels`` naming the fields) gets one bar chart per
     field (``{"field": bool or small int}``).  Other ``result_kind`` values
-    only label the results.
+    only label the results.  ``plain_json``: payloads and results hold no
+    floats (only str, int, bool, None, lists and str-keyed dicts), so their
+    JSON text is made by the faster encoder of :mod:`engines.batch.jsontext`
+    (the same text).
     """
 
     name: str
@@ -75,11 +78,20 @@ class Task:
     gil_free: bool = False
     figures: Callable[[str, list[Any]], list[Any]] | None = None
     answer_labels: tuple[tuple[str, str], ...] = ()
+    plain_json: bool = False
 
     def input_hash(self, payload: dict[str, Any]) -> str:
         """Hash of the canonical payload: equal positions get equal hashes."""
-        text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+        return hash_text(self.json_text(payload))
+
+    def json_text(self, value: Any) -> str:
+        """The canonical JSON text of a payload or result (sorted keys, no spaces, ASCII)."""
+        return canonical(value, plain=self.plain_json)
+
+
+def hash_text(text: str) -> str:
+    """The input hash of a payload's canonical JSON text (:meth:`Task.json_text`)."""
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 _games_loaded = False

@@ -1,0 +1,62 @@
+"""JSON text for the batch runner: orjson where installed, the same text as the standard library.
+
+A batch reads one JSON object per position and writes two (the canonical input
+and the result).  The standard library's encoder and decoder take several
+microseconds per position, which for the fast games costs more than the kernels
+do.  orjson (a dependency of qipai) does the same work several times faster.
+When orjson is missing, or refuses a value, the standard library does the
+work.  The results are the same either way:
+
+* :func:`loads` gives the standard library's value. When orjson fails (invalid
+  JSON, ``NaN``, integers over 64 bits, lone surrogates), :func:`json.loads`
+  decides, so errors carry its messages.
+* :func:`canonical` is exactly
+  ``json.dumps(value, sort_keys=True, separators=(",", ":"))`` (ASCII only).
+  The input hashes of stores written before stay valid. The fast encoder runs
+  only for ``plain`` values: str, int, bool, None, lists, tuples and dicts with
+  str keys, and no floats (the two libraries spell some floats differently:
+  ``1e+16`` against ``1e16``).  Text that would not be ASCII goes to the
+  standard library too, which escapes it.
+
+>>> canonical({"b": [1, "x"], "a": None}, plain=True)
+'{"a":null,"b":[1,"x"]}'
+>>> canonical({"é": 1.5}, plain=False)
+'{"\\\\u00e9":1.5}'
+>>> loads('{"x": NaN}')["x"]
+nan
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+try:
+    import orjson
+except ImportError:  # pragma: no cover - orjson is a dependency; this keeps odd installs working
+    orjson = None
+
+__all__ = ["canonical", "loads"]
+
+
+def loads(text: str | bytes) -> Any:
+    """:func:`json.loads`, faster; raises :class:`json.JSONDecodeError` with its message."""
+    if orjson is not None:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass  # the standard library decides (it reads NaN and big integers) and words errors
+    return json.loads(text)
+
+
+def canonical(value: Any, *, plain: bool) -> str:
+    """``json.dumps(value, sort_keys=True, separators=(",", ":"))``; ``plain``: see the module."""
+    if plain and orjson is not None:
+        try:
+            data = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+        except TypeError:  # orjson.JSONEncodeError: a value it will not encode
+            pass
+        else:
+            if data.isascii():
+                return data.decode("ascii")
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
