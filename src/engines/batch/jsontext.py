@@ -8,8 +8,9 @@ When orjson is missing, or refuses a value, the standard library does the
 work.  The results are the same either way:
 
 * :func:`loads` gives the standard library's value. When orjson fails (invalid
-  JSON, ``NaN``, integers over 64 bits, lone surrogates), :func:`json.loads`
-  decides, so errors carry its messages.
+  JSON, ``NaN``, lone surrogates), :func:`json.loads` decides, so errors carry
+  its messages; text with a run of 19 digits or more goes straight to it (orjson
+  reads integers beyond 64 bits as floats).
 * :func:`canonical` is exactly
   ``json.dumps(value, sort_keys=True, separators=(",", ":"))`` (ASCII only).
   The input hashes of stores written before stay valid. The fast encoder runs
@@ -29,6 +30,7 @@ nan
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 try:
@@ -38,10 +40,12 @@ except ImportError:  # pragma: no cover - orjson is a dependency; this keeps odd
 
 __all__ = ["canonical", "loads"]
 
+_LONG_NUMBER = re.compile("[0-9]{19}")
 
-def loads(text: str | bytes) -> Any:
+
+def loads(text: str) -> Any:
     """:func:`json.loads`, faster; raises :class:`json.JSONDecodeError` with its message."""
-    if orjson is not None:
+    if orjson is not None and _LONG_NUMBER.search(text) is None:
         try:
             return orjson.loads(text)
         except orjson.JSONDecodeError:

@@ -27,8 +27,10 @@ engines.batch.tasks.UnknownTaskError: unknown batch task 'no-such-task'; known: 
 from __future__ import annotations
 
 import hashlib
+import itertools
+import operator
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -218,3 +220,49 @@ def read_field(obj: dict[str, Any], *names: str, default: Any = None, required: 
     if required and default is None:
         raise InputError(f"missing field {names[0]!r}")
     return default
+
+
+def sorted_cards(value: Any, cell: dict[str, int], names: Sequence[str]) -> list[str] | None:
+    """A card list in canonical order when every token is canonical, else ``None``.
+
+    ``cell`` maps each canonical token to its place in the canonical order and
+    ``names`` maps it back.  ``None`` (anything else: text instead of a list, an
+    unknown or differently written token, a third copy) tells the game to parse
+    ``value`` with its engine's parser, which accepts what it can and names
+    what is wrong.  Looking canonical tokens up in one dict makes the common case
+    several times faster than parsing each token.
+
+    >>> sorted_cards(["b", "a", "b"], {"a": 0, "b": 1}, ["a", "b"])
+    ['a', 'b', 'b']
+    >>> sorted_cards(["b", "b", "b"], {"a": 0, "b": 1}, ["a", "b"]) is None
+    True
+    """
+    if type(value) is not list:
+        return None
+    try:
+        cells = sorted([cell[token] for token in value])
+    except (KeyError, TypeError):  # TypeError: an unhashable token
+        return None
+    if any(map(operator.eq, cells, cells[2:])):
+        return None
+    return [names[c] for c in cells]
+
+
+def count_cells(lists: Sequence[Sequence[str]], cell: dict[str, int], width: int) -> Any:
+    """``(N, width)`` int64 counts of N canonical card lists (``cell``: token → column).
+
+    One pass in C over every token of the chunk, instead of a loop per card.
+
+    >>> count_cells([["a", "b", "b"], []], {"a": 0, "b": 1}, 2).tolist()
+    [[1, 2], [0, 0]]
+    """
+    import numpy as np
+
+    lengths = np.fromiter(map(len, lists), dtype=np.intp, count=len(lists))
+    cards = np.fromiter(
+        map(cell.__getitem__, itertools.chain.from_iterable(lists)),
+        dtype=np.intp,
+        count=int(lengths.sum()),
+    )
+    cells = np.repeat(np.arange(len(lists), dtype=np.intp) * width, lengths) + cards
+    return np.bincount(cells, minlength=len(lists) * width).reshape(len(lists), width)

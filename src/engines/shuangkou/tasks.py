@@ -14,12 +14,13 @@ written in another order hash alike.
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 from collections.abc import Iterable
 from typing import Any
 
 from engines.batch.generate import Generator, register_generator
-from engines.batch.tasks import Task, read_field, register_task
+from engines.batch.tasks import Task, count_cells, read_field, register_task, sorted_cards
 from engines.errors import InputError
 
 _FIELDS: dict[str, tuple[str, ...]] = {
@@ -30,12 +31,42 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
+@functools.cache
+def _tables() -> tuple[dict[str, int], list[str]]:
+    """Canonical token → cell (rank * 4 + suit, the display order), and cell → token."""
+    from engines.shuangkou.cards import Card
+
+    names = [str(Card(rank, suit)) if rank < 13 or suit == 0 else "" for rank in range(15)
+             for suit in range(4)]  # fmt: skip
+    return {name: cell for cell, name in enumerate(names) if name}, names
+
+
 def _cards(value: Any, what: str) -> list[str]:
+    # Canonical tokens are looked up in one dict; anything else (text, lower case, Card
+    # objects, a bad token, a third copy, a fifth joker) goes to the engine's parser,
+    # which names what is wrong.
+    found = sorted_cards(value, *_tables())
+    if found is not None:
+        return found
     from engines.shuangkou.cards import card_names, parse_cards
 
     if not isinstance(value, list | str):
         raise InputError(f"{what}: expected a list of card names")
     return card_names(parse_cards(value, what))
+
+
+def _rows(lists: list[list[str]]) -> Any:
+    """(N, 15, 4) uint8 count arrays of canonical card lists (checked when prepared)."""
+    cell, names = _tables()
+    counts = count_cells(lists, cell, len(names))
+    return counts.astype("uint8").reshape(len(lists), 15, 4)
+
+
+@functools.cache
+def _default_straight_flush() -> str:
+    from engines.shuangkou.rules import Policy
+
+    return Policy().straight_flush.value
 
 
 def _legal_prepare(obj: dict[str, Any]) -> dict[str, Any]:
@@ -45,8 +76,12 @@ def _legal_prepare(obj: dict[str, Any]) -> dict[str, Any]:
     if kind not in _FIELDS:
         raise InputError(f"case kind {kind!r} is not a shuangkou-legal position "
                          f"(kinds: {', '.join(_FIELDS)})")
-    policy = Policy.from_json(obj.get("policy"))
-    payload: dict[str, Any] = {"kind": kind, "straight_flush": policy.straight_flush.value}
+    raw_policy = obj.get("policy")
+    straight_flush = (
+        _default_straight_flush() if not raw_policy
+        else Policy.from_json(raw_policy).straight_flush.value
+    )  # fmt: skip
+    payload: dict[str, Any] = {"kind": kind, "straight_flush": straight_flush}
     if kind == "trick_next":
         holding = sorted(read_field(obj, "holding"))
         last, passes = read_field(obj, "last_player"), list(read_field(obj, "passes"))
@@ -79,20 +114,33 @@ def _legal_solve(payloads: list[dict[str, Any]], threads: int) -> list[tuple[dic
         policy = Policy(sf)
         start = time.perf_counter()
         if kind == "classify":
-            codes = classify_many([p["cards"] for p in ps], policy, threads=threads)
+            codes = classify_many(_rows([p["cards"] for p in ps]), policy, threads=threads)
+            known: dict[int, dict[str, Any]] = {}
             results = []
-            for code in codes:
-                combo = Combination.from_code(int(code))
-                results.append({"valid": combo is not None, **(combo.as_dict() if combo else {})})
+            for code in codes.tolist():
+                if code not in known:
+                    combo = Combination.from_code(code)
+                    known[code] = {"valid": combo is not None,
+                                   **(combo.as_dict() if combo else {})}
+                results.append(dict(known[code]))
         elif kind == "beats":
-            flags = beats_many([p["play"] for p in ps], [p["previous"] for p in ps], policy,
-                               threads=threads)
-            results = [{"beats": bool(v)} for v in flags]
+            previous = [p["previous"] for p in ps]
+            flags = beats_many(
+                _rows([p["play"] for p in ps]),
+                previous if None in previous else _rows(previous),  # None: refused as before
+                policy,
+                threads=threads,
+            )
+            results = [{"beats": v} for v in flags.tolist()]
         elif kind == "legal_responses_count":
-            counts = count_plays_many([p["hand"] for p in ps], [p["previous"] for p in ps],
-                                      policy, threads=threads)
-            results = [{"count": int(c) + (p["previous"] is not None)}
-                       for c, p in zip(counts, ps)]
+            counts = count_plays_many(
+                _rows([p["hand"] for p in ps]),
+                _rows([p["previous"] or [] for p in ps]),  # none or empty: leading
+                policy,
+                threads=threads,
+            )
+            results = [{"count": c + (p["previous"] is not None)}
+                       for c, p in zip(counts.tolist(), ps)]
         else:
             hold = np.array([sum(1 << s for s in p["holding"]) for p in ps])
             last = np.array([p["last_player"] for p in ps])
@@ -118,6 +166,7 @@ register_task(
         chunk_size=2048,
         result_kind="answers",
         timed=True,
+        plain_json=True,
     )
 )
 

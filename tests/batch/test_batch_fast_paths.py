@@ -1,0 +1,125 @@
+"""The runner's fast paths give exactly what the slow ones gave: JSON text, payloads, errors."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engines.batch.jsontext import canonical, loads
+from engines.batch.tasks import get_task
+from engines.errors import InputError
+from engines.shengji.cards import parse_cards as shengji_parse
+from engines.shengji.generate import shengji_cases
+from engines.shuangkou.cards import parse_cards as shuangkou_parse
+from engines.shuangkou.generate import shuangkou_cases
+
+PLAIN = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner,
+                                                                 max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(PLAIN)
+def test_canonical_text_is_the_standard_librarys(value):
+    expected = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    assert canonical(value, plain=True) == expected
+    assert loads(expected) == value
+
+
+@pytest.mark.parametrize("value", [{"x": 1e16}, {"x": float("nan")}, {"é": 0.5}, [1.0, -2.5e-7]])
+def test_floats_and_non_ascii_keep_the_standard_text(value):
+    assert canonical(value, plain=False) == json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def test_loads_reads_what_the_standard_library_reads_and_words_its_errors():
+    assert loads('{"big": 123456789012345678901234567890}')["big"] == 123456789012345678901234567890
+    assert np.isnan(loads('{"x": NaN}')["x"])
+    with pytest.raises(json.JSONDecodeError, match="Expecting value"):
+        loads("not json")
+
+
+def _variants(cards: list[str]) -> list[object]:
+    """The same cards written in ways only the engine's parser reads, and faulty lists."""
+    return [
+        cards,
+        list(reversed(cards)),
+        [c.lower() for c in cards],
+        [f" {c}" for c in cards],
+        " ".join(cards),
+        [*cards, cards[0], cards[0], cards[0]],
+        [*cards, "X9"],
+        [*cards, 5],
+        [*cards, [cards[0]]],
+        [*cards, "LJ", "LJ", "BJ", "BJ", "LJ"],
+    ]
+
+
+def _outcome(prepare, obj):
+    try:
+        return prepare(obj)
+    except InputError as exc:
+        return type(exc).__name__, str(exc)
+
+
+def _slow_shengji(obj):
+    """What the shengji prepare gave before the fast path: every token through the engine."""
+    from engines.shengji import tasks
+
+    original = tasks.sorted_cards
+    tasks.sorted_cards = lambda *args: None
+    try:
+        return _outcome(get_task("shengji-legal").prepare, obj)
+    finally:
+        tasks.sorted_cards = original
+
+
+def _slow_shuangkou(obj):
+    from engines.shuangkou import tasks
+
+    original = tasks.sorted_cards
+    tasks.sorted_cards = lambda *args: None
+    try:
+        return _outcome(get_task("shuangkou-legal").prepare, obj)
+    finally:
+        tasks.sorted_cards = original
+
+
+@pytest.mark.parametrize(
+    ("task", "records", "slow"),
+    [
+        ("shengji-legal", lambda: shengji_cases(40, 7), _slow_shengji),
+        ("shuangkou-legal", lambda: shuangkou_cases(40, 7, ("legal_responses_count", "beats",
+                                                            "classify")), _slow_shuangkou),
+    ],
+)
+def test_fast_prepare_equals_the_engine_parser_on_every_spelling(task, records, slow):
+    prepare = get_task(task).prepare
+    checked = 0
+    for record in records():
+        for field in [k for k, v in record.items() if isinstance(v, list) and v
+                      and all(isinstance(c, str) for c in v)]:
+            for variant in _variants(record[field]):
+                obj = {**record, field: variant}
+                assert _outcome(prepare, obj) == slow(obj), (field, variant)
+                checked += 1
+    assert checked > 400
+
+
+def test_count_rows_equal_the_engines_count_vectors():
+    from engines.shengji.tasks import _counts
+    from engines.shuangkou.tasks import _rows
+
+    hands = [c["hand"] for c in shengji_cases(60, 3, kinds=("follow_legal",))]
+    expected = np.stack([shengji_parse(h) for h in hands])
+    assert np.array_equal(_counts(hands), expected) and _counts(hands).dtype == np.int8
+    prepare = get_task("shuangkou-legal").prepare
+    lists = [prepare(c)["hand"] for c in shuangkou_cases(60, 3, ("legal_responses_count",))]
+    assert np.array_equal(_rows(lists), np.stack([shuangkou_parse(h) for h in lists]))
+    assert _counts([]).shape == (0, 54) and _rows([]).shape == (0, 15, 4)
