@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 
 import numpy as np
@@ -68,35 +69,28 @@ def _outcome(prepare, obj):
         return type(exc).__name__, str(exc)
 
 
-def _slow_shengji(obj):
-    """What the shengji prepare gave before the fast path: every token through the engine."""
-    from engines.shengji import tasks
+def _slow(game: str, task: str):
+    """What a prepare gave before the fast path: every token through the engine's parser."""
+    module = importlib.import_module(f"engines.{game}.tasks")
 
-    original = tasks.sorted_cards
-    tasks.sorted_cards = lambda *args: None
-    try:
-        return _outcome(get_task("shengji-legal").prepare, obj)
-    finally:
-        tasks.sorted_cards = original
+    def prepare(obj):
+        original = module.sorted_cards
+        module.sorted_cards = lambda *args: None
+        try:
+            return _outcome(get_task(task).prepare, obj)
+        finally:
+            module.sorted_cards = original
 
-
-def _slow_shuangkou(obj):
-    from engines.shuangkou import tasks
-
-    original = tasks.sorted_cards
-    tasks.sorted_cards = lambda *args: None
-    try:
-        return _outcome(get_task("shuangkou-legal").prepare, obj)
-    finally:
-        tasks.sorted_cards = original
+    return prepare
 
 
 @pytest.mark.parametrize(
     ("task", "records", "slow"),
     [
-        ("shengji-legal", lambda: shengji_cases(40, 7), _slow_shengji),
+        ("shengji-legal", lambda: shengji_cases(40, 7), _slow("shengji", "shengji-legal")),
         ("shuangkou-legal", lambda: shuangkou_cases(40, 7, ("legal_responses_count", "beats",
-                                                            "classify")), _slow_shuangkou),
+                                                            "classify")),
+         _slow("shuangkou", "shuangkou-legal")),
     ],
 )
 def test_fast_prepare_equals_the_engine_parser_on_every_spelling(task, records, slow):
