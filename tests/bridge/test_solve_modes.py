@@ -62,8 +62,12 @@ def test_optimal_one_and_target_modes_match_solveboard(cases) -> None:
             if target < 1:
                 continue
             ours = solve_position(d, trump, leader, target=target)
-            assert ours == {c: v for c, v in values.items() if v >= target}
-            assert set(ours) == set(_endplay_solve(d, trump, leader, solve_mode.TargetAll, target))
+            # one null-window question per card: the cards reaching the target, valued at it
+            assert ours == {c: target for c, v in values.items() if v >= target}
+            assert ours == _endplay_solve(d, trump, leader, solve_mode.TargetAll, target)
+            assert solve_position(d, trump, leader, target=target, cards="optimal") == ours
+            (card, value) = solve_position(d, trump, leader, target=target, cards="one").popitem()
+            assert value == target and values[card] >= target
         assert solve_position(d, trump, leader, target=best + 1) == {}
         reached = solve_position(d, trump, leader, target=best, cards="one")
         assert len(reached) == 1 and next(iter(reached.values())) == best

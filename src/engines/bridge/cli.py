@@ -151,6 +151,9 @@ def _run_solve(args: argparse.Namespace) -> int:
     elif not values:
         print(f"no card takes {args.target} tricks")
         return 1
+    elif args.target is not None:
+        for card in values:
+            print(f"{card} takes {args.target}+")  # the target is reached, not counted exactly
     else:
         best = max(values.values())
         for card, tricks in values.items():

@@ -355,9 +355,15 @@ def solve_position(
     DDS's modes: ``cards="all"`` (every legal card, SolveBoard solutions=3),
     ``"optimal"`` (only the cards that reach the maximum, solutions=2) or
     ``"one"`` (one optimal card: the first in hand order, spades first and high
-    first, solutions=1).  ``target=t`` keeps only the cards whose line takes at
-    least ``t`` tricks (DDS's target; an empty dict when no card does).  The
-    values are always exact trick counts.
+    first, solutions=1).  These values are exact trick counts.
+
+    ``target=t`` is DDS's target: one null-window question per card ("does
+    this line take at least ``t`` tricks?") instead of exact values, so it
+    costs about half a full solve.  It returns the cards that reach ``t``, each
+    with the value ``t`` (at least ``t``, as DDS reports), or an empty dict
+    when no card does; with ``cards="one"`` it stops at the first such card,
+    and ``"optimal"`` is the same as ``"all"`` (every card reaching the target,
+    as DDS's solutions=2 with a target).
 
     >>> values = solve_position("N:AK... Q2... JT... 43...", "NT", "N")
     >>> {str(card): tricks for card, tricks in values.items()}
@@ -367,8 +373,10 @@ def solve_position(
     {'S5': 1, 'H8': 2, 'H2': 2, 'D4': 2}
     >>> {str(c): t for c, t in solve_position(deal, "NT", "N", cards="optimal").items()}
     {'H8': 2, 'H2': 2, 'D4': 2}
-    >>> {str(c): t for c, t in solve_position(deal, "NT", "N", target=2, cards="one").items()}
-    {'H8': 2}
+    >>> {str(c): t for c, t in solve_position(deal, "NT", "N", target=2).items()}
+    {'H8': 2, 'H2': 2, 'D4': 2}
+    >>> len(solve_position(deal, "NT", "N", target=2, cards="one"))  # whichever is found first
+    1
     >>> solve_position("N:AK... Q2... JT... 43...", "NT", "N", ["S4"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -402,17 +410,19 @@ def solve_position(
         strain.suit_index,
         int(seat),
         trick_array.reshape(-1, 2),
+        target=-1 if target is None else target,
+        first_only=target is not None and cards == "one",
     )
     result = {Card(int(s), int(r) + 2): int(v) for s, r, v in zip(suits, ranks, values)}
     # the kernel groups equal cards; report them in hand order (suits S H D C, high first)
     ordered = {card: result[card] for card in sorted(result, key=lambda c: (c.suit, -c.rank))}
-    return _select(ordered, target, cards)
-
-
-def _select(values: dict[Card, int], target: int | None, cards: str) -> dict[Card, int]:
-    """DDS's target and solutions modes applied to exact values."""
     if target is not None:
-        values = {card: v for card, v in values.items() if v >= target}
+        return dict(list(ordered.items())[:1]) if cards == "one" else ordered
+    return _select(ordered, cards)
+
+
+def _select(values: dict[Card, int], cards: str) -> dict[Card, int]:
+    """DDS's solutions modes applied to exact values."""
     if cards != "all" and values:
         best = max(values.values())
         values = {card: v for card, v in values.items() if v == best}

@@ -26,6 +26,8 @@ def solve_position(
     trick: npt.NDArray[np.int32],
     stats: dict[str, Any] | None = None,
     *,
+    target: int = ...,
+    first_only: bool = ...,
     features: int = ...,
     tt_bits: int = ...,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...

@@ -591,51 +591,100 @@ cdef int _setup_trick(Ctx* c, const uint16_t[:, :] hands, int trump, int leader,
     return (c.leader + c.pos) & 3
 
 
+cdef struct RootState:
+    # the position at the root, restored after each root move is searched
+    uint16_t hands[4][4]
+    uint16_t remain[4]
+    int trick_suit[4]
+    int trick_rank[4]
+    int leader
+    int pos
+    int win_pos
+    int tricks_max
+
+
+cdef inline void _transfer(void* ctx_field, void* saved, size_t size, bint restore) noexcept nogil:
+    if restore:
+        memcpy(ctx_field, saved, size)
+    else:
+        memcpy(saved, ctx_field, size)
+
+
+cdef inline void _root_state(Ctx* c, RootState* r, bint restore) noexcept nogil:
+    """Save the root position into ``r``, or put it back into ``c`` when ``restore``."""
+    _transfer(c.hands, r.hands, sizeof(r.hands), restore)
+    _transfer(c.remain, r.remain, sizeof(r.remain), restore)
+    _transfer(c.trick_suit, r.trick_suit, sizeof(r.trick_suit), restore)
+    _transfer(c.trick_rank, r.trick_rank, sizeof(r.trick_rank), restore)
+    _transfer(&c.leader, &r.leader, sizeof(int), restore)
+    _transfer(&c.pos, &r.pos, sizeof(int), restore)
+    _transfer(&c.win_pos, &r.win_pos, sizeof(int), restore)
+    _transfer(&c.tricks_max, &r.tricks_max, sizeof(int), restore)
+
+
 cdef int _root_move_value(Ctx* c, int seat, Move* move, int n_left, int guess) noexcept nogil:
     """Tricks of the side to move after it plays ``move`` (the position is restored)."""
-    cdef uint16_t hands[4][4]
-    cdef uint16_t remain[4]
-    cdef int trick_suit[4]
-    cdef int trick_rank[4]
-    cdef int leader = c.leader, pos = c.pos, win_pos = c.win_pos, tricks = c.tricks_max
+    cdef RootState root
     cdef int value
-    memcpy(hands, c.hands, sizeof(hands))
-    memcpy(remain, c.remain, sizeof(remain))
-    memcpy(trick_suit, c.trick_suit, sizeof(trick_suit))
-    memcpy(trick_rank, c.trick_rank, sizeof(trick_rank))
+    _root_state(c, &root, 0)
     _play_root(c, seat, move.suit, move.rank)
     value = _value(c, c.tricks_max, c.tricks_max + (n_left - (1 if c.pos == 0 else 0)),
                    guess)
-    memcpy(c.hands, hands, sizeof(hands))
-    memcpy(c.remain, remain, sizeof(remain))
-    memcpy(c.trick_suit, trick_suit, sizeof(trick_suit))
-    memcpy(c.trick_rank, trick_rank, sizeof(trick_rank))
-    c.leader = leader
-    c.pos = pos
-    c.win_pos = win_pos
-    c.tricks_max = tricks
+    _root_state(c, &root, 1)
     return value
 
 
+cdef bint _root_move_reaches(Ctx* c, int seat, Move* move, int target) noexcept nogil:
+    """Does the side to move take at least ``target`` tricks after it plays ``move``?
+    One null-window search (the position is restored)."""
+    cdef RootState root
+    cdef uint16_t wm[4]
+    cdef bint reached
+    _root_state(c, &root, 0)
+    _play_root(c, seat, move.suit, move.rank)
+    c.root_searches += 1
+    reached = search(c, target, 0, wm)
+    _root_state(c, &root, 1)
+    return reached
+
+
+cdef void _append_group(Move* move, int value, list suits, list ranks, list values):
+    """One entry per card of the move's group of equal cards."""
+    cdef uint16_t seq = move.seq
+    cdef int j
+    while seq:
+        j = msb(seq)
+        seq ^= <uint16_t>(1u << j)
+        suits.append(move.suit)
+        ranks.append(j)
+        values.append(value)
+
+
 def solve_position(const uint16_t[:, :] hands, int trump, int leader,
-                   const int32_t[:, :] trick, dict stats=None, *, int features=ALL_FEATURES,
+                   const int32_t[:, :] trick, dict stats=None, *, int target=-1,
+                   bint first_only=False, int features=ALL_FEATURES,
                    int tt_bits=DEFAULT_TT_BITS):
     """Tricks for the side to move after each of its legal cards.
 
     ``hands`` hold the cards still in the hands; ``trick`` is ``int32[k, 2]``
     (suit, rank bit) of the 0..3 cards already played to the current trick,
     led by ``leader``.  Returns ``(suits, ranks, tricks)`` arrays, one entry
-    per legal card, counting the current trick.  ``stats``, ``features`` and
-    ``tt_bits`` as for :func:`dd_table`.
+    per legal card, counting the current trick.
+
+    ``target >= 0`` asks one question per card instead (DDS's target): does
+    its line take at least ``target`` tricks?  Only the cards that do are
+    returned, each with the value ``target``; ``first_only`` stops at the
+    first such card.  ``stats``, ``features`` and ``tt_bits`` as for
+    :func:`dd_table`.
     """
     if hands.shape[0] != 4 or hands.shape[1] != 4:
         raise ValueError("hands must have shape (4, 4)")
     if trick.shape[0] > 3 or (trick.shape[0] and trick.shape[1] != 2):
         raise ValueError("trick must have shape (k, 2) with k <= 3")
     cdef Ctx* c = _new_ctx(features, tt_bits)
-    cdef int i, nm, seat, n_left, j, best = -1, value, first_guess
+    cdef int i, nm, seat, n_left, best = -1, value, first_guess
+    cdef bint reached
     cdef Move moves[13]
-    cdef uint16_t seq
     suits = []
     ranks = []
     values = []
@@ -647,18 +696,20 @@ def solve_position(const uint16_t[:, :] hands, int trump, int leader,
             nm = gen_moves(c, seat, moves)
             order_moves(c, seat, moves, nm, 0)
         for i in range(nm):
+            if target >= 0:
+                with nogil:
+                    reached = _root_move_reaches(c, seat, &moves[i], target)
+                if reached:
+                    _append_group(&moves[i], target, suits, ranks, values)
+                    if first_only:
+                        break
+                continue
             with nogil:
                 value = _root_move_value(c, seat, &moves[i], n_left,
                                          best if best >= 0 else first_guess)
             if value > best:
                 best = value
-            seq = moves[i].seq
-            while seq:
-                j = msb(seq)
-                seq ^= <uint16_t>(1u << j)
-                suits.append(moves[i].suit)
-                ranks.append(j)
-                values.append(value)
+            _append_group(&moves[i], value, suits, ranks, values)
         if stats is not None:
             _fill_stats(c, stats)
     finally:
