@@ -112,3 +112,48 @@ def test_dd_tables_views_and_scores_check_their_inputs() -> None:
 def test_readers_refuse_what_is_not_a_path_text_or_file(read) -> None:
     with pytest.raises(BridgeInputError, match="expected"):
         read()
+
+
+def test_event_records_are_checked_against_their_fields() -> None:
+    from engines.events import EventInputError, Pair, Standing, TableResult
+
+    with pytest.raises(EventInputError, match=r"Pair\.players: expected tuple\[str, str\]"):
+        Pair(1, ("Ann", 7))  # type: ignore[arg-type]
+    with pytest.raises(EventInputError, match=r"TableResult\.score: expected int"):
+        TableResult("a", "b", "c", "d", 420.5)  # type: ignore[arg-type]
+    with pytest.raises(EventInputError, match=r"Standing\.boards"):
+        Standing(1, 3, None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "board_values(np.zeros((2, 3)), 'mp')",
+        "board_values([1, 2], ['mp'])",
+        "datum(None)",
+        "choose_bye([None])",
+        "standing_order('zz')",
+        "pair_round([], [(1,)])",
+        "event_standings(None)",
+        "swiss_ranking(None)",
+        "pairs_event(None)",
+        "next_round(None)",
+        "ladder(['a'], [None])",
+        "team_match(True)",
+        "tiedian_result(0, 0, 0)",
+        "tiedian_session('zz')",
+        "rate_week(None, [])",
+        "rate_weeks({'a': 1}, [])",
+        "record_mismatches(None)",
+        "register(None)",
+        "run_event(4, 'mp', 'zz')",
+        "masterpoints(2**40)",
+        "verify_file(None)",
+    ],
+)
+def test_event_functions_refuse_junk(call: str) -> None:
+    import engines.events as events
+    from engines.errors import InputError
+
+    with pytest.raises(InputError):
+        eval(call, {"np": np, **{name: getattr(events, name) for name in events.__all__}})

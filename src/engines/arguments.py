@@ -20,14 +20,19 @@ engines.errors.InputError: margin: expected a finite number, got nan
 
 from __future__ import annotations
 
+import dataclasses
+import fractions
+import functools
 import math
 import numbers
+import types
+import typing
 from collections.abc import Iterable
 from typing import Any
 
 from engines.errors import InputError
 
-__all__ = ["as_list", "finite_number", "integer"]
+__all__ = ["as_list", "check_fields", "finite_number", "instance_of", "integer", "list_of"]
 
 
 def as_list(value: Any, what: str, error: type[InputError] = InputError) -> list[Any]:
@@ -56,3 +61,104 @@ def finite_number(value: Any, what: str, error: type[InputError] = InputError) -
     if not math.isfinite(value):
         raise error(f"{what}: expected a finite number, got {value!r}"[:300])
     return float(value)
+
+
+def check_fields(record: Any, error: type[InputError] = InputError) -> None:
+    """Every field of the dataclass ``record`` holds a value of its annotated type.
+
+    Records a caller builds by hand (a board result, a pair, a round) are
+    checked once, when made, against their own annotations: ``int`` is a true
+    integer, ``float`` and ``Fraction`` finite numbers, ``X | None``,
+    ``tuple[X, ...]``, ``list[X]``, ``dict[K, V]`` and ``frozenset[X]`` are
+    checked item by item; any other class by ``isinstance``.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class Seat:
+    ...     table: int
+    ...     players: tuple[str, str]
+    ...     def __post_init__(self) -> None:
+    ...         check_fields(self)
+    >>> Seat(3, ("Ann", "Bo")).table
+    3
+    >>> Seat(3, ("Ann", 7))
+    Traceback (most recent call last):
+    ...
+    engines.errors.InputError: Seat.players: expected tuple[str, str], got ('Ann', 7)
+    """
+    for name, hint in _field_hints(type(record)).items():
+        value = getattr(record, name)
+        if not _matches(value, hint):
+            raise error(
+                f"{type(record).__name__}.{name}: expected {_hint_text(hint)}, got {value!r}"[:300]
+            )
+
+
+@functools.cache
+def _field_hints(cls: type) -> dict[str, Any]:
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
+
+
+def _matches(value: Any, hint: Any) -> bool:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint is Any:
+        return True
+    if origin in (typing.Union, types.UnionType):
+        return any(_matches(value, arg) for arg in args)
+    if hint is type(None):
+        return value is None
+    if origin is typing.Literal:
+        return value in args
+    if hint is int:
+        return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is float or hint is fractions.Fraction:
+        return (
+            isinstance(value, numbers.Rational if hint is fractions.Fraction else numbers.Real)
+            and not isinstance(value, bool)
+            and math.isfinite(value)
+        )
+    if origin is None:
+        return isinstance(value, hint) if isinstance(hint, type) else True
+    if not isinstance(value, origin):
+        return False
+    if origin is tuple and args and args[-1] is not Ellipsis:
+        return len(value) == len(args) and all(map(_matches, value, args))
+    if origin in (tuple, list, frozenset, set) and args:
+        return all(_matches(item, args[0]) for item in value)
+    if origin is dict and len(args) == 2:
+        return all(_matches(k, args[0]) and _matches(v, args[1]) for k, v in value.items())
+    return True
+
+
+def _hint_text(hint: Any) -> str:
+    if isinstance(hint, type) and typing.get_origin(hint) is None:
+        return hint.__name__
+    return str(hint).replace("typing.", "").replace("fractions.", "")
+
+
+def list_of(
+    value: Any, kind: type | tuple[type, ...], what: str, error: type[InputError] = InputError
+) -> list[Any]:
+    """The items of list-like ``value``, each an instance of ``kind`` (else ``error``).
+
+    >>> list_of([1, "2"], int, "pairs")
+    Traceback (most recent call last):
+    ...
+    engines.errors.InputError: pairs: item 2 is '2', expected int
+    """
+    items = as_list(value, what, error)
+    for i, item in enumerate(items, start=1):
+        if not isinstance(item, kind) or (kind is int and isinstance(item, bool)):
+            names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
+            raise error(f"{what}: item {i} is {item!r}, expected {names}"[:300])
+    return items
+
+
+def instance_of(value: Any, kind: type, what: str, error: type[InputError] = InputError) -> Any:
+    """``value`` if it is a ``kind`` (else ``error`` naming ``what``)."""
+    if not isinstance(value, kind):
+        raise error(f"{what} must be a {kind.__name__}, got {value!r}"[:300])
+    return value

@@ -16,6 +16,7 @@ for all games.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -108,12 +109,20 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
     Raises :class:`InputError` naming the file and line when a line is not a JSON object.
     """
+    if not isinstance(path, str | os.PathLike):
+        raise InputError(f"expected a JSON Lines file path, got {path!r}"[:300])
     path = Path(path)
     try:
         handle = path.open(encoding="utf-8")
     except OSError as exc:
         raise InputError(f"{path}: cannot open: {exc.strerror}") from exc
     with handle:
+        yield from _json_objects(path, handle)
+
+
+def _json_objects(path: Path, handle: TextIO) -> Iterator[tuple[int, dict[str, Any]]]:
+    number = 0
+    try:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
@@ -126,6 +135,10 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
                     f"{path}:{number}: expected a JSON object, got {type(obj).__name__}"
                 )
             yield number, obj
+    except UnicodeDecodeError:
+        raise InputError(
+            f"{path}:{number + 1}: not UTF-8 text (is it a JSON Lines file?)"
+        ) from None
 
 
 def _show(value: Any) -> str:

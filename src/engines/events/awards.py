@@ -25,6 +25,10 @@ GRADE_NAMES: tuple[str, ...] = (
 GRADE_THRESHOLDS: tuple[int, ...] = (0, 1, 5, 15, 30, 60, 100, 200, 400, 700, 1000, 1500)
 
 
+#: More pairs than any event seats; the award list is built in full, so it is bounded.
+MAX_PAIRS = 100_000
+
+
 def masterpoints(completed: int) -> list[int]:
     """Each rank's award (every player of the pair gets it) when ``completed`` pairs finished.
 
@@ -36,8 +40,8 @@ def masterpoints(completed: int) -> list[int]:
     ([3, 2, 2, 0, 0, 0, 0], [3, 0], [])
     """
     n = need_int(completed, "completed")
-    if n < 0:
-        raise EventInputError(f"completed must not be negative, got {n}")
+    if not 0 <= n <= MAX_PAIRS:
+        raise EventInputError(f"completed must be 0..{MAX_PAIRS} pairs, got {n}")
     last = 10 if n >= 20 else n // 2
     return [
         3 if rank == 1 else 0 if rank > last else 2 if rank <= 4 else 1 for rank in range(1, n + 1)

@@ -29,6 +29,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from engines.arguments import check_fields
 from engines.events.common import exact, need_int
 from engines.events.errors import EventFileError, EventInputError
 from engines.events.rate import SEATS, PlayerState, RateParams, TableResult
@@ -61,6 +62,9 @@ class Pair:
     players: tuple[str, str]
     direction: str | None = None
 
+    def __post_init__(self) -> None:
+        check_fields(self, EventInputError)
+
 
 @dataclass(frozen=True)
 class EventResult:
@@ -74,6 +78,9 @@ class EventResult:
     table: int | None = None
     contract: str | None = None
 
+    def __post_init__(self) -> None:
+        check_fields(self, EventInputError)
+
 
 @dataclass(frozen=True)
 class Round:
@@ -84,6 +91,9 @@ class Round:
     tables: tuple[tuple[int, int], ...]
     bye: int | None = None
     withdrawn: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_fields(self, EventInputError)
 
 
 @dataclass(frozen=True)
@@ -99,6 +109,9 @@ class Event:
     completion: Fraction = Fraction(7, 10)
     name: str = ""
 
+    def __post_init__(self) -> None:
+        check_fields(self, EventInputError)
+
     def pair(self, pair_id: int) -> Pair:
         return self.pairs[pair_id - 1]
 
@@ -111,6 +124,9 @@ class Week:
     players: dict[str, PlayerState]
     boards: list[list[TableResult]]
     label: str = ""
+
+    def __post_init__(self) -> None:
+        check_fields(self, EventInputError)
 
 
 class _Reader:

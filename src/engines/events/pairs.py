@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from engines.events.common import as_json_number
+from engines.events.errors import EventInputError
 from engines.events.files import Event, EventResult
 from engines.events.scoring import board_values
 
@@ -120,6 +121,8 @@ def _ranked(scores: dict[int, tuple[Number, int]], pairs: Iterable[int]) -> list
 
 def pairs_event(event: Event) -> PairsEventResult:
     """Score and rank an administrator-run pairs event (no completion rule, no masterpoints)."""
+    if not isinstance(event, Event):
+        raise EventInputError(f"event must be an Event, got {event!r}"[:300])
     values = result_values(event.results, event.method)
     ids = [pair.id for pair in event.pairs]
     scores = pair_scores(event.results, values, event.method, ids)

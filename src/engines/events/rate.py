@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import Any
 
+from engines.arguments import as_list, check_fields, instance_of, list_of
 from engines.bridge.compare import imps
 from engines.events.common import exact, need_int
 from engines.events.errors import EventInputError
@@ -48,6 +49,9 @@ class RateParams:
     min_results: int = 6
     max_results: int = 40
     board_score: str = "cross"
+
+    def __post_init__(self) -> None:
+        check_fields(self, EventInputError)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None, where: str = "params") -> RateParams:
@@ -94,6 +98,9 @@ class PlayerState:
     rate: Fraction
     total_boards: int = 0
 
+    def __post_init__(self) -> None:
+        check_fields(self, EventInputError)
+
 
 @dataclass(frozen=True)
 class TableResult:
@@ -105,6 +112,9 @@ class TableResult:
     west: str
     score: int
     disconnect: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        check_fields(self, EventInputError)
 
     def player(self, seat: str) -> str:
         return {"N": self.north, "E": self.east, "S": self.south, "W": self.west}[seat]
@@ -175,6 +185,18 @@ def _x_values(scores: list[int], params: RateParams) -> tuple[list[int], int]:
     return cross_sums(scores), max(len(scores) - 1, 1)
 
 
+def _players(players: Any) -> dict[str, PlayerState]:
+    """``players`` checked: a mapping of names to :class:`PlayerState`."""
+    if not isinstance(players, Mapping):
+        raise EventInputError(f"players must map names to PlayerState, got {players!r}"[:300])
+    for name, state in players.items():
+        if not isinstance(name, str) or not isinstance(state, PlayerState):
+            raise EventInputError(
+                f"players: {name!r} maps to {state!r}; expected a name and a PlayerState"[:300]
+            )
+    return dict(players)
+
+
 def rate_week(
     players: Mapping[str, PlayerState],
     boards: Sequence[Sequence[TableResult]],
@@ -187,7 +209,16 @@ def rate_week(
     boards.  Raises :class:`EventInputError` for a board with more than
     ``max_results`` results or a player seated twice on a board.
     """
-    params = params or RateParams()
+    params = (
+        RateParams()
+        if params is None
+        else instance_of(params, RateParams, "params", EventInputError)
+    )
+    players = _players(players)
+    boards = [
+        list_of(board, TableResult, f"boards[{i}]", EventInputError)
+        for i, board in enumerate(as_list(boards, "boards", EventInputError))
+    ]
     start = {name: state.rate for name, state in players.items()}
     totals = {name: state.total_boards for name, state in players.items()}
     rates: dict[str, list[Fraction]] = {}
@@ -278,7 +309,8 @@ def rate_weeks(
 
     Every player known after the last week is in the result.
     """
-    state = dict(players)
+    state = _players(players)
+    weeks = as_list(weeks, "weeks", EventInputError)
     last: dict[str, PlayerWeek] = {
         name: PlayerWeek(rate=s.rate, total_boards=s.total_boards) for name, s in state.items()
     }

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from engines.arguments import as_list
 from engines.bridge.compare import _round_to_ten, butler_datum, cross_imps, imps, matchpoints
 from engines.events.common import need_int
 from engines.events.errors import EventInputError
@@ -46,6 +47,7 @@ METHODS: tuple[str, ...] = ("mp", "ximp", "butler")
 
 
 def _checked(scores: Sequence[int]) -> list[int]:
+    scores = as_list(scores, "scores", EventInputError)
     values = [need_int(score, f"score {i + 1}") for i, score in enumerate(scores)]
     if not values:
         raise EventInputError("a board needs at least one result")
@@ -141,6 +143,8 @@ def board_values(scores: Sequence[int], method: str) -> list[int] | list[Fractio
 
     E-W values are the negation (``ximp``, ``butler``) or 100 minus it (``mp``).
     """
+    if not isinstance(method, str):
+        raise EventInputError(f"scoring method must be one of {', '.join(METHODS)}, got {method!r}")
     if method == "ximp":
         return cross_sums(scores)
     if method == "butler":

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from engines.arguments import as_list, check_fields, instance_of, list_of
 from engines.events.awards import masterpoints
 from engines.events.common import exact, need_int
 from engines.events.errors import EventInputError
@@ -59,8 +60,12 @@ class Registration:
 def register(attempts: Iterable[Sequence[str]]) -> Registration:
     """Register pairs in order; refuse two equal names or a player already registered."""
     accepted, pairs, taken = [], [], set()
-    for index, attempt in enumerate(attempts):
-        if len(attempt) != 2 or not all(isinstance(name, str) for name in attempt):
+    for index, attempt in enumerate(as_list(attempts, "attempts", EventInputError)):
+        if (
+            not isinstance(attempt, list | tuple)
+            or len(attempt) != 2
+            or not all(isinstance(name, str) for name in attempt)
+        ):
             raise EventInputError(f"attempts[{index}]: a registration is [north, south]")
         north, south = attempt
         ok = north != south and north not in taken and south not in taken
@@ -80,14 +85,19 @@ class Standing:
     boards: int
     byes: int = 0
 
+    def __post_init__(self) -> None:
+        check_fields(self, EventInputError)
+
 
 def standing_order(standings: Iterable[Standing]) -> list[Standing]:
     """Score descending, boards descending, pair id ascending (exact comparisons)."""
+    standings = list_of(standings, Standing, "standings", EventInputError)
     return sorted(standings, key=lambda s: standing_key(s.pair, s.score, s.boards))
 
 
 def choose_bye(ordered: Sequence[Standing]) -> int | None:
     """With an odd field: among the pairs with the fewest byes, the lowest in the order."""
+    ordered = list_of(ordered, Standing, "standings", EventInputError)
     if len(ordered) % 2 == 0:
         return None
     fewest = min(s.byes for s in ordered)
@@ -156,6 +166,14 @@ def seat(ids: Sequence[int], history: Iterable[Sequence[int]]) -> tuple[list[tup
     return tables, rematches
 
 
+def _table(table: Any, what: str) -> tuple[int, int]:
+    """An earlier table ``(ns, ew)`` of two pair ids, checked."""
+    pair = as_list(table, what, EventInputError)
+    if len(pair) != 2:
+        raise EventInputError(f"{what}: a table is two pair ids (ns, ew), got {table!r}"[:300])
+    return need_int(pair[0], what), need_int(pair[1], what)
+
+
 def pair_round(standings: Iterable[Standing], history: Iterable[Sequence[int]]) -> Pairing:
     """The next round's seating from the standings of the pairs to seat and earlier tables."""
     ordered = standing_order(standings)
@@ -163,7 +181,11 @@ def pair_round(standings: Iterable[Standing], history: Iterable[Sequence[int]]) 
     if len(set(ids)) != len(ids):
         raise EventInputError("standings list a pair twice")
     bye = choose_bye(ordered)
-    tables, rematches = seat([p for p in ids if p != bye], list(history))
+    history = [
+        _table(t, f"history[{i}]")
+        for i, t in enumerate(as_list(history, "history", EventInputError))
+    ]
+    tables, rematches = seat([p for p in ids if p != bye], history)
     return Pairing(ids, tables, bye, rematches)
 
 
@@ -186,6 +208,7 @@ def _ranking(
 
 def swiss_ranking(event: Event) -> list[RankRow]:
     """The final list of a Swiss event: completed pairs ranked with masterpoints, then the rest."""
+    instance_of(event, Event, "event", EventInputError)
     if event.type != "swiss":
         raise EventInputError(f"a Swiss ranking needs a swiss event, got type {event.type!r}")
     values = result_values(event.results, event.method)
@@ -211,6 +234,9 @@ class SwissRound:
     results: list[list[int | None]]
     withdraw: list[int] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        check_fields(self, EventInputError)
+
 
 @dataclass(frozen=True)
 class EventRun:
@@ -223,6 +249,7 @@ class EventRun:
 
 def event_standings(event: Event) -> list[Standing]:
     """Standings of every pair of a Swiss (or pairs) event from the results so far, in order."""
+    instance_of(event, Event, "event", EventInputError)
     values = result_values(event.results, event.method)
     scores = pair_scores(event.results, values, event.method, [p.id for p in event.pairs])
     byes = {p.id: 0 for p in event.pairs}
@@ -234,6 +261,8 @@ def event_standings(event: Event) -> list[Standing]:
 
 def next_round(event: Event, withdraw: Sequence[int] = ()) -> Pairing:
     """The seating of the next round of a Swiss event file (pairs in ``withdraw`` leave first)."""
+    instance_of(event, Event, "event", EventInputError)
+    withdraw = [need_int(p, "withdraw") for p in as_list(withdraw, "withdraw", EventInputError)]
     gone = {p for rnd in event.rounds for p in rnd.withdrawn} | set(withdraw)
     history = [table for rnd in event.rounds for table in rnd.tables]
     return pair_round([s for s in event_standings(event) if s.pair not in gone], history)
@@ -251,6 +280,7 @@ def run_event(
     Each round's ``results`` has one row per table in table order (table 1
     holds the highest-ranked pair) and one N-S score (or ``None``, cut) per board.
     """
+    rounds = list_of(rounds, SwissRound, "rounds", EventInputError)
     return play_event(
         pairs, method, [(r.boards, r.withdraw) for r in rounds],
         lambda number, _pairing, _boards: rounds[number - 1].results, completion,
@@ -269,9 +299,12 @@ def play_event(
     ``schedule`` lists ``(boards, pairs withdrawing before the round)`` per round.
     """
     pairs = need_int(pairs, "pairs")
+    schedule = as_list(schedule, "schedule", EventInputError)
+    if not callable(play):
+        raise EventInputError(f"play must be a function of (round, pairing, boards), got {play!r}")
     if pairs < 2:
         raise EventInputError(f"a Swiss event needs at least 2 pairs, got {pairs}")
-    if method not in METHODS:
+    if not isinstance(method, str) or method not in METHODS:
         raise EventInputError(f"method {method!r} is not one of {', '.join(METHODS)}")
     completion = exact(completion, "completion")
     if not 0 < completion <= 1:
@@ -284,8 +317,12 @@ def play_event(
     results: list[EventResult] = []
     pairings: list[Pairing] = []
     next_board = 1
-    for number, (board_count, withdraw) in enumerate(schedule, start=1):
-        for p in withdraw:
+    for number, entry in enumerate(schedule, start=1):
+        entry = as_list(entry, f"schedule[{number - 1}]", EventInputError)
+        if len(entry) != 2:
+            raise EventInputError(f"schedule[{number - 1}]: give (boards, pairs withdrawing)")
+        board_count, withdraw = entry
+        for p in as_list(withdraw, f"round {number}: withdraw", EventInputError):
             if p not in active:
                 raise EventInputError(f"round {number}: pair {p} cannot withdraw (not active)")
             active.discard(p)

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engines.arguments import as_list, check_fields, list_of
 from engines.bridge.compare import imps, victory_points
 from engines.events.common import need_int
 from engines.events.errors import EventInputError
@@ -53,11 +54,12 @@ def team_match(boards: Sequence[tuple[int, int]]) -> MatchResult:
     >>> team_match([(1430, -100)] * 4 + [(0, 0)] * 12).to_dict()["vp_a"]
     20.0
     """
+    boards = as_list(boards, "boards", EventInputError)
     if not boards:
         raise EventInputError("a team match needs at least one board")
     board_imps = []
     for number, pair in enumerate(boards, start=1):
-        if not isinstance(pair, Sequence) or len(pair) != 2:
+        if not isinstance(pair, list | tuple) or len(pair) != 2:
             raise EventInputError(f"board {number}: give the open and the closed N-S score")
         open_score = need_int(pair[0], f"board {number}: open")
         closed_score = need_int(pair[1], f"board {number}: closed")
@@ -77,12 +79,18 @@ class Challenge:
     boards: int
     margin: int
 
+    def __post_init__(self) -> None:
+        check_fields(self, EventInputError)
+
 
 @dataclass(frozen=True)
 class Join:
     """A team joins the ladder at the bottom."""
 
     team: str
+
+    def __post_init__(self) -> None:
+        check_fields(self, EventInputError)
 
 
 @dataclass(frozen=True)
@@ -102,6 +110,8 @@ def ladder(teams: Sequence[str], ops: Iterable[Challenge | Join], reach: int = 3
     from there down one.  Invalid operations change nothing.
     """
     reach = need_int(reach, "reach")
+    teams = list_of(teams, str, "teams", EventInputError)
+    ops = list_of(ops, (Challenge, Join), "ops", EventInputError)
     if reach < 1:
         raise EventInputError(f"reach must be at least 1, got {reach}")
     order = list(teams)

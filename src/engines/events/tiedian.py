@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from engines.arguments import as_list, check_fields, list_of
 from engines.bridge.compare import imps
 from engines.events.common import need_int
 from engines.events.errors import EventInputError
@@ -91,6 +92,7 @@ def tiedian_result(ns_score: int, ns_hcp: int, table: Sequence[int], side: str =
         raise EventInputError(f"ns_hcp must be within 0..40, got {hcp}")
     if side not in ("NS", "EW"):
         raise EventInputError(f"side must be 'NS' or 'EW', got {side!r}")
+    table = check_table(as_list(table, "table", EventInputError))
     scoring_hcp = hcp if score >= 0 else 40 - hcp
     value = imps(abs(score)) - imps(table[scoring_hcp])
     ns_value = value if score >= 0 else -value
@@ -106,14 +108,22 @@ class TiedianBoard:
     side: str = "NS"
     disconnect: bool = False
 
+    def __post_init__(self) -> None:
+        check_fields(self, EventInputError)
+
 
 def tiedian_session(
     boards: Iterable[TiedianBoard], table: Sequence[int] | None = None, disconnect_points: int = 20
 ) -> tuple[list[int], int]:
     """``(result of each board, session total)`` for one player; ``table`` defaults to ours."""
-    table = check_table(list(table)) if table is not None else default_table()
+    table = (
+        check_table(as_list(table, "table", EventInputError))
+        if table is not None
+        else default_table()
+    )
+    disconnect_points = need_int(disconnect_points, "disconnect_points")
     results, penalty = [], 0
-    for board in boards:
+    for board in list_of(boards, TiedianBoard, "boards", EventInputError):
         results.append(tiedian_result(board.ns_score, board.ns_hcp, table, board.side))
         penalty += disconnect_points if board.disconnect else 0
     return results, sum(results) - penalty

@@ -244,6 +244,8 @@ def _plain(value: Any) -> Any:
 
 def record_mismatches(case: Mapping[str, Any]) -> list[Mismatch]:
     """Every field where our answer differs from the case's ``expected``."""
+    if not isinstance(case, Mapping):
+        raise EventInputError(f"a case must be a JSON object, got {case!r}"[:300])
     case_id = str(case.get("id", "?"))
     got = compute(case)
     found: list[tuple[str, Any, Any]] = []
