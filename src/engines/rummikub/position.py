@@ -343,7 +343,13 @@ def best_moves(
     """
     from engines.rummikub.arrays import solve_moves
 
-    return solve_moves(positions, objective, threads, _rules(rules))
+    rules = _rules(rules)
+    if rules.needs_ip:
+        from engines.rummikub.variants import variant_move
+
+        return [variant_move(p.table, p.rack, p.initial_meld_done, objective, rules)
+                for p in positions]
+    return solve_moves(positions, objective, threads, rules)
 
 
 def best_move(
@@ -380,7 +386,12 @@ def best_move(
     else:
         tiles = as_list(rack, "rack", TileError)
     rules = _rules(rules)
-    move = _fast_move(sets, tiles, meld_flag(initial_meld_done), objective, rules)
+    melded = meld_flag(initial_meld_done)
+    if rules.needs_ip:
+        from engines.rummikub.variants import variant_move
+
+        return variant_move(sets, tiles, melded, objective, rules)
+    move = _fast_move(sets, tiles, melded, objective, rules)
     if move is not None:
         return move
     pos = Position(

@@ -1,13 +1,16 @@
 """Rule variants: the house rules a Rummikub position is solved under.
 
-The defaults are those of ``docs/rules/rummikub.md``.  Each option is solved exactly by the
-same dynamic programme (it changes the DP's transitions or its final test, never filters
-the default's answer); what each costs in states is in ``docs/rummikub-house-rules.md``.
+The defaults are those of ``docs/rules/rummikub.md``.  Every option is solved exactly,
+never by filtering the default's answer: the initial-meld options by the dynamic programme
+of :mod:`solvers.rummikub`, the options that change what a set or a turn is (joker
+retrieval, real tiles per set, meld then continue, the tile set) and the least-disturbance
+tie-break by the integer programme of :mod:`solvers.rummikub_ip`.  What each would cost
+the DP is in ``docs/rummikub-house-rules.md``.
 
->>> Rules()
-Rules(meld_threshold=30, meld_joker='stands-for')
->>> Rules.parse(["meld_threshold=0", "meld_joker=zero"])
-Rules(meld_threshold=0, meld_joker='zero')
+>>> Rules().to_json()
+{}
+>>> Rules.parse(["meld_threshold=0", "meld_joker=zero", "joker_retrieval=official"]).to_json()
+{'meld_threshold': 0, 'meld_joker': 'zero', 'joker_retrieval': 'official'}
 >>> Rules.parse(["meld_threshold=200"])
 Traceback (most recent call last):
 ...
@@ -23,6 +26,15 @@ from engines.rummikub.errors import RuleError
 
 MAX_MELD_THRESHOLD = 127  # the DP keeps the meld value so far in 7 bits
 MELD_JOKER_VALUES = ("stands-for", "zero")
+JOKER_RETRIEVAL_VALUES = ("free", "official")
+#: Colour letters of generalised tile sets, in order (the first four are the standard set's).
+ALL_COLOURS = "KROBGYPW"
+# name: (lowest, highest) of the integer options
+_RANGES = {"meld_threshold": (0, MAX_MELD_THRESHOLD), "min_real_tiles": (1, 2),
+           "colours": (1, 8), "numbers": (1, 26), "copies": (1, 4), "jokers": (0, 4),
+           "min_set_length": (2, 26)}
+_BOOLS = {"true": True, "on": True, "yes": True, "1": True,
+          "false": False, "off": False, "no": False, "0": False}
 
 
 @dataclass(frozen=True)
@@ -32,19 +44,78 @@ class Rules:
     ``meld_threshold``: the value a player's first play (the initial meld, new sets from the
     rack only) must reach; 0 lets any first play count.  ``meld_joker``: what a joker is
     worth towards it, ``"stands-for"`` (the tile it stands for, the default) or ``"zero"``.
+
+    ``joker_retrieval``: ``"free"`` (the rules document: a table joker may end the turn in
+    any set) or ``"official"`` (a table joker may leave its place, the tile it stands for in
+    a run or its group's number in a group, only when a tile it stands for is played from
+    the rack in the same turn, one tile per joker taken; the freed joker stays on the table,
+    so it is played in that turn).  ``min_real_tiles``: non-joker tiles every set needs (1,
+    or 2 for "at least two real tiles per set").  ``meld_continue``: a player who melds may
+    go on, in the same turn, to play onto and rearrange the table (the meld's own sets, from
+    the rack alone, must reach the threshold).  ``least_disturbance``: among optimal moves,
+    return one that keeps the most table sets exactly as they were (a tie-break after the
+    objective's own; off by default because it is solved by the integer programme, about
+    a hundred times slower than the DP: ``benches/README.md``).
+
+    The tile set: ``colours`` (1..8, letters ``KROBGYPW``), ``numbers`` (1..26), ``copies``
+    of each tile (1..4), ``jokers`` (0..4), and ``min_set_length`` (2..26; runs and groups
+    alike, a group holding at most one tile per colour).
+
+    >>> Rules(copies=5)
+    Traceback (most recent call last):
+    ...
+    engines.rummikub.errors.RuleError: rule copies=5: must be an integer 1..4
     """
 
     meld_threshold: int = 30
     meld_joker: str = "stands-for"
+    joker_retrieval: str = "free"
+    min_real_tiles: int = 1
+    meld_continue: bool = False
+    least_disturbance: bool = False
+    colours: int = 4
+    numbers: int = 13
+    copies: int = 2
+    jokers: int = 2
+    min_set_length: int = 3
 
     def __post_init__(self) -> None:
-        t = self.meld_threshold
-        if type(t) is not int or not 0 <= t <= MAX_MELD_THRESHOLD:
-            raise RuleError(f"rule meld_threshold={t!r}: must be an integer "
-                            f"0..{MAX_MELD_THRESHOLD}")
+        for name, (lo, hi) in _RANGES.items():
+            t = getattr(self, name)
+            if type(t) is not int or not lo <= t <= hi:
+                raise RuleError(f"rule {name}={t!r}: must be an integer {lo}..{hi}")
         if self.meld_joker not in MELD_JOKER_VALUES:
             raise RuleError(f"rule meld_joker={self.meld_joker!r}: choose "
                             f"{' or '.join(MELD_JOKER_VALUES)}")
+        if self.joker_retrieval not in JOKER_RETRIEVAL_VALUES:
+            raise RuleError(f"rule joker_retrieval={self.joker_retrieval!r}: choose "
+                            f"{' or '.join(JOKER_RETRIEVAL_VALUES)}")
+        for name in ("meld_continue", "least_disturbance"):
+            if type(getattr(self, name)) is not bool:
+                raise RuleError(f"rule {name}={getattr(self, name)!r}: must be true or false")
+
+    @property
+    def standard_tiles(self) -> bool:
+        """Whether the tile set and set length are the rules document's (106 tiles, sets of 3+)."""
+        return (self.colours, self.numbers, self.copies, self.jokers,
+                self.min_set_length) == (4, 13, 2, 2, 3)
+
+    @property
+    def needs_ip(self) -> bool:
+        """Whether a position under these rules is solved by the integer programme."""
+        return (self.joker_retrieval == "official" or self.min_real_tiles != 1
+                or self.meld_continue or self.least_disturbance or not self.standard_tiles)
+
+    @property
+    def colour_letters(self) -> str:
+        return ALL_COLOURS[: self.colours]
+
+    def tile_spec(self):
+        """The integer programme's :class:`~solvers.rummikub_ip.TileSpec` of these rules."""
+        from solvers.rummikub_ip import TileSpec
+
+        return TileSpec(self.colours, self.numbers, self.copies, self.jokers,
+                        self.min_set_length, self.min_real_tiles)
 
     @classmethod
     def parse(cls, items: Iterable[str]) -> Rules:
@@ -60,9 +131,13 @@ class Rules:
             text = text.strip()
             if names[name] == "int":
                 if not text.isdigit():
-                    raise RuleError(f"rule {name}={text}: must be an integer "
-                                    f"0..{MAX_MELD_THRESHOLD}")
+                    lo, hi = _RANGES[name]
+                    raise RuleError(f"rule {name}={text}: must be an integer {lo}..{hi}")
                 values[name] = int(text)
+            elif names[name] == "bool":
+                if text.lower() not in _BOOLS:
+                    raise RuleError(f"rule {name}={text}: must be true or false")
+                values[name] = _BOOLS[text.lower()]
             else:
                 values[name] = text
         return cls(**values)

@@ -1,0 +1,233 @@
+"""House-rule variants solved by the integer programme, against the brute force.
+
+Random small tile sets (2-4 colours, 4-7 numbers, 1-2 copies, 0-2 jokers, sets of 2-3+
+tiles, 1 or 2 real tiles per set) with random tables and racks; each option combination is
+checked for the optimal score and, with least disturbance, the most table sets kept.  The
+answer itself is checked too: valid sets of these rules, the tiles conserved, the official
+joker condition and the initial meld's worth.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from engines.rummikub import best_move
+from engines.rummikub.errors import PositionError, RuleError, SetError, TileError
+from engines.rummikub.rules import Rules
+
+_SPEC = importlib.util.spec_from_file_location(
+    "rummikub_variant_naive", Path(__file__).resolve().parent / "rummikub_variant_naive.py")
+naive = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(naive)
+
+
+def _random_table(rng: random.Random, spec: naive.Spec, sets: int):
+    pool = Counter({(c, n): spec.copies for c in spec.letters
+                    for n in range(1, spec.numbers + 1)})
+    jokers = spec.jokers
+    table = []
+    for _ in range(sets * 4):
+        if len(table) == sets:
+            break
+        first = rng.choice(sorted(t for t, k in pool.items() if k))
+        shape = rng.choice(naive._candidates(spec, first))
+        use = [rng.random() < 0.25 for _ in shape]
+        use[shape.index(first)] = False
+        need = Counter(t for t, u in zip(shape, use) if not u)
+        if sum(use) > jokers or len(shape) - sum(use) < max(2, spec.min_real) or need - pool:
+            continue
+        pool -= need
+        jokers -= sum(use)
+        table.append(sorted(((u, *t) for t, u in zip(shape, use)),
+                            key=lambda s: (s[2], spec.letters.index(s[1]))))
+    return table, pool, jokers
+
+
+def _case(seed: int):
+    rng = random.Random(seed)
+    spec = naive.Spec(rng.randint(2, 4), rng.randint(4, 7), rng.randint(1, 2),
+                      rng.randint(0, 2), rng.choice((2, 3, 3)), rng.choice((1, 1, 2)))
+    table, pool, jokers = _random_table(rng, spec, rng.randint(0, 3))
+    while sum(map(len, table)) > 8:  # keeps the brute force within a second
+        table.pop()
+    left = [t for t, k in pool.items() for _ in range(k)] + ["J"] * jokers
+    rack = rng.sample(left, min(len(left), rng.randint(1, 4)))
+    return spec, table, rack
+
+
+def _text(tile) -> str:
+    return "J" if tile == "J" else f"{tile[0]}{tile[1]}"
+
+
+def _places(spec: naive.Spec, table):
+    places = []
+    for s in table:
+        run = naive.is_run(s)
+        real = {c for j, c, _ in s if not j}
+        for j, c, n in s:
+            if j:
+                places.append(("run", c, n) if run else
+                              ("group", [x for x in spec.letters if x not in real], n))
+    return places
+
+
+def _valid(spec: naive.Spec, s) -> bool:
+    colours = {c for _, c, _ in s}
+    numbers = [n for _, _, n in s]
+    if len(s) < spec.min_len or sum(not j for j, _, _ in s) < spec.min_real:
+        return False
+    if len(colours) == 1 and len(s) > 1:
+        return sorted(numbers) == list(range(min(numbers), min(numbers) + len(s)))
+    return len(set(numbers)) == 1 and len(colours) == len(s)
+
+
+def _as_sets(melds):
+    return [[(slot.tile.is_joker, slot.stands_for.colour, slot.stands_for.number)
+             for slot in m] for m in melds]
+
+
+OPTIONS = [
+    {},
+    {"least_disturbance": True},
+    {"joker_retrieval": "official"},
+    {"joker_retrieval": "official", "least_disturbance": True},
+    {"meld_continue": True},
+    {"meld_continue": True, "least_disturbance": True, "meld_joker": "zero"},
+]
+
+
+@pytest.mark.parametrize("seed", range(70))
+def test_variants_match_brute_force(seed):
+    spec, table, rack = _case(seed)
+    rng = random.Random(seed + 1000)
+    options = dict(OPTIONS[seed % len(OPTIONS)])
+    melded = not options.get("meld_continue") and rng.random() < 0.7
+    threshold = rng.choice((0, 3, 6, 10))
+    objective = rng.choice(("tiles", "value"))
+    rules = Rules(colours=spec.colours, numbers=spec.numbers, copies=spec.copies,
+                  jokers=spec.jokers, min_set_length=spec.min_len,
+                  min_real_tiles=spec.min_real, meld_threshold=threshold, **options)
+    move = best_move([[_text("J" if j else (c, n)) for j, c, n in s] for s in table],
+                     [_text(t) for t in rack], melded, objective, rules)
+    official = options.get("joker_retrieval") == "official"
+    best, most_kept = naive.brute(
+        spec, table, _places(spec, table), Counter(rack), objective, melded=melded,
+        threshold=threshold, joker_counts=options.get("meld_joker") != "zero",
+        meld_continue=bool(options.get("meld_continue")), official=official)
+    played = Counter("J" if t.is_joker else (t.colour, t.number) for t in move.played)
+    assert naive.score(played, objective) == best
+    assert not played - Counter(rack)
+    after = _as_sets(move.table)
+    assert all(_valid(spec, s) for s in after), after
+    before = Counter((c, n) if not j else "J" for s in table for j, c, n in s)
+    assert Counter((c, n) if not j else "J" for s in after for j, c, n in s) == before + played
+    touched = melded or options.get("meld_continue")
+    if official and touched and move.played:
+        assert naive.official_ok(spec, _places(spec, table), after, played)
+    if not melded and move.played and threshold:
+        worth = naive.value(_as_sets(move.new_sets), options.get("meld_joker") != "zero")
+        assert worth >= threshold
+        assert not Counter(t for m in move.new_sets for t in [s.tile for s in m]) - Counter(
+            move.played)
+    if touched and options.get("least_disturbance"):
+        assert naive.kept([naive._key(s) for s in table], after) == most_kept
+
+
+def test_two_real_tiles_per_set_on_the_standard_tiles():
+    # R5 R6 + J would be a run; with two real tiles per set J(R4) R5 R6 J(R7) is not allowed
+    # but R5 R6 J still is; a rack of R5 J J can only play nothing.
+    rules = Rules(min_real_tiles=2)
+    assert best_move([], "R5 J J", True, rules=rules).tiles == 0
+    assert best_move([], "R5 J J").tiles == 3
+    assert best_move([["K7", "R7", "O7"]], "J", True, rules=rules).tiles == 1
+    with pytest.raises(SetError):
+        best_move([["K7", "J", "J"]], "R2", True, rules=rules)
+
+
+def test_official_retrieval_needs_the_tile_it_stands_for():
+    table = [["R3", "R4", "R5", "J"]]  # the joker stands for R6
+    # Free: the joker may go to K11 K12 J; official: only once R6 comes from the rack.
+    assert best_move(table, "K11 K12", True).tiles == 2
+    official = Rules(joker_retrieval="official")
+    assert best_move(table, "K11 K12", True, rules=official).tiles == 0
+    move = best_move(table, "K11 K12 R6", True, rules=official)
+    assert move.tiles == 3 and sorted(map(str, move.played)) == ["K11", "K12", "R6"]
+    # A joker that stays where it was needs nothing: R7 extends the run past it.
+    assert best_move(table, "R7", True, rules=official).tiles == 1
+
+
+def test_meld_then_continue():
+    # Meld K10 R10 B10 (30), then add R11 and R12 to the table's run R8 R9 R10 ... no R10 is
+    # used by the meld; R11 extends the table run R8 R9 R10 in the same turn.
+    table = [["O8", "O9", "O10"]]
+    assert best_move(table, "K10 R10 B10 O11", False).tiles == 3
+    move = best_move(table, "K10 R10 B10 O11", False, rules=Rules(meld_continue=True))
+    assert move.tiles == 4
+    assert sorted(map(str, (s.tile for m in move.new_sets for s in m))) == ["B10", "K10", "R10"]
+
+
+def test_least_disturbance_keeps_sets():
+    table = [["R3", "R4", "R5", "R6"], ["K3", "O3", "B3"], ["R7", "R8", "R9"]]
+    plain = best_move(table, "R3", True)
+    calm = best_move(table, "R3", True, rules=Rules(least_disturbance=True))
+    assert plain.tiles == calm.tiles == 1
+    assert calm.sets_kept == 2  # K3 O3 B3 and R7 R8 R9 stay; R3 joins... a set
+    assert calm.sets_kept >= plain.sets_kept
+
+
+def test_generalised_tiles_are_checked_at_the_boundary():
+    rules = Rules(colours=5, numbers=20, copies=3, jokers=0)
+    move = best_move([], "G18 G19 G20 G20 K20 R20 O20", True, rules=rules)
+    assert move.tiles == 7
+    with pytest.raises(TileError, match="1..20"):
+        best_move([], "G21", True, rules=rules)
+    with pytest.raises(TileError, match="K, R, O, B, G"):
+        best_move([], "Y3", True, rules=rules)
+    with pytest.raises(TileError):
+        best_move([], "J", True, rules=rules)  # no jokers in this set
+    with pytest.raises(PositionError, match="4 copies of G20"):
+        best_move([], "G20 G20 G20 G20", True, rules=rules)
+    with pytest.raises(RuleError):
+        Rules(colours=9)
+    with pytest.raises(RuleError, match="min_real_tiles"):
+        Rules.parse(["min_real_tiles=3"])
+    assert Rules.parse(["meld_continue=on", "least_disturbance=true"]).needs_ip
+
+
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "rummikub" / "positions.jsonl"
+
+
+def _corpus():
+    import json
+
+    with CORPUS.open() as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+@pytest.mark.parametrize("objective", ["tiles", "value"])
+def test_integer_programme_reaches_the_corpus_optima(objective):
+    # The rules document's game through the integer programme (least disturbance on routes
+    # it there): the optimum the two reference solvers agree on, for every third position.
+    rules = Rules(least_disturbance=True)
+    for rec in _corpus()[::3]:
+        move = best_move(rec["table"], rec["rack"], rec["initial_meld_done"], objective, rules)
+        want = rec["optimal"]["max_tiles" if objective == "tiles" else "max_value"]
+        assert (move.tiles if objective == "tiles" else move.value) == want, rec["id"]
+
+
+def test_integer_programme_agrees_with_the_dp():
+    from engines.rummikub.generate import rummikub_positions
+
+    for pos in rummikub_positions(25, seed=11, table_tiles=(0, 30)):
+        for objective in ("tiles", "value"):
+            args = (pos["table"], pos["rack"], pos["initial_meld_done"], objective)
+            dp = best_move(*args)
+            ip = best_move(*args, rules=Rules(least_disturbance=True))
+            jokers = [sum(t.is_joker for t in m.played) for m in (ip, dp)]
+            assert (ip.tiles, ip.value, jokers[0]) == (dp.tiles, dp.value, jokers[1])
+            assert ip.sets_kept >= dp.sets_kept
