@@ -8,7 +8,13 @@ the threshold).  Every combination of ``meld_threshold`` (0, 1, 30, 60, 127) and
 ``meld_joker`` (stands-for, zero) is timed on the same positions through the public
 ``best_move``, after warm-up (compilation is excluded).
 
+``--integer-programme`` times instead the options solved by the integer programme
+(:mod:`solvers.rummikub_ip`): official joker retrieval, two real tiles per set, least
+disturbance, all three, and meld then continue, next to the DP on the same positions, with
+the worst time per band.
+
     .venv/bin/python benches/bench_rummikub_rules.py -n 10
+    .venv/bin/python benches/bench_rummikub_rules.py -n 3 --integer-programme
 """
 
 from __future__ import annotations
@@ -34,11 +40,43 @@ def _time(positions: list[dict], melded: bool, rules: Rules) -> list[float]:
     return times
 
 
+IP_ROWS = (
+    ("DP, rules document", True, Rules()),
+    ("IP, rules document (meld_continue, melded)", True, Rules(meld_continue=True)),
+    ("IP, joker_retrieval=official", True, Rules(joker_retrieval="official")),
+    ("IP, min_real_tiles=2", True, Rules(min_real_tiles=2)),
+    ("IP, least_disturbance", True, Rules(least_disturbance=True)),
+    ("IP, official + min_real 2 + least_disturbance", True,
+     Rules(joker_retrieval="official", min_real_tiles=2, least_disturbance=True)),
+    ("IP, initial meld, meld_continue", False, Rules(meld_continue=True)),
+)
+
+
+def _integer_programme(n: int) -> None:
+    bands = [(size, jokers) for size in BANDS for jokers in (False, True)]
+    positions = {b: band_positions(b[0], b[1], n=n) for b in bands}
+    best_move([], "R1 R2 R3", rules=Rules(meld_continue=True))  # HiGHS loaded
+    print(f"{n} positions per band and joker variant; max ms per band (table tiles, J: jokers)")
+    head = " ".join(f"{s}{'J' if j else ''}".rjust(6) for s, j in bands)
+    print(f"{'rules':<46} {'median':>7} {'p95':>7} {head}")
+    for name, melded, rules in IP_ROWS:
+        per = {b: _time(positions[b], melded, rules) for b in bands}
+        ms = sorted(1e3 * t for ts in per.values() for t in ts)
+        p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+        worst = " ".join(f"{1e3 * max(per[b]):>6.0f}" for b in bands)
+        print(f"{name:<46} {statistics.median(ms):>7.1f} {p95:>7.1f} {worst}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=10, help="positions per band and joker variant")
+    parser.add_argument("--integer-programme", action="store_true",
+                        help="time the options the integer programme solves")
     args = parser.parse_args()
     warmup()
+    if args.integer_programme:
+        _integer_programme(args.n)
+        return
     positions = [p for size in BANDS for jokers in (False, True)
                  for p in band_positions(size, jokers, n=args.n)]
     rows = [("melded (rules do not apply)", _time(positions, True, Rules()))]

@@ -23,8 +23,8 @@ split into ``n`` groups of distinct colours, each of at least ``min_len`` tiles 
 ``min_real`` real ones, exactly when ``g[c] <= n``, ``min_len*n <= sum g + gj <=
 colours*n`` and ``sum g >= min_real*n`` (deal the real tiles round-robin colour by colour,
 then the jokers into the smallest groups: :func:`split_groups`).  A table set kept
-unchanged is held out whole (one binary per table set), so the count of kept sets is a
-term of the objective, below the objective's own score.
+unchanged is held out whole (one binary per table set); least disturbance is a second
+solve that maximises the sets kept with the objective held at the first solve's optimum.
 
 Inputs are counts per ``[colour, number-1]``; nothing here parses text or raises for user
 input (the engine validates first).
@@ -144,7 +144,11 @@ class _Model:
         return len(self.cost) - 1
 
     def row(self, terms: dict[int, float], lo: float, hi: float) -> None:
-        self.rows.append((terms, lo, hi))
+        terms.pop(-1, None)  # a column not made (its upper bound was 0)
+        if terms:
+            self.rows.append((terms, lo, hi))
+        elif not lo <= 0 <= hi:
+            raise AssertionError("an empty row that cannot hold")
 
     def solve(self) -> np.ndarray | None:
         import highspy
@@ -161,21 +165,14 @@ class _Model:
         lp.row_upper_ = np.array([r[2] for r in self.rows], dtype=float)
         lp.sense_ = highspy.ObjSense.kMaximize
         lp.integrality_ = [highspy.HighsVarType.kInteger] * ncol
-        # column-wise (CSC) matrix
-        cols: list[list[tuple[int, float]]] = [[] for _ in range(ncol)]
-        for r, (terms, _, _) in enumerate(self.rows):
-            for c, a in terms.items():
-                if a:
-                    cols[c].append((r, a))
         start = [0]
         index: list[int] = []
         value: list[float] = []
-        for entries in cols:
-            for r, a in entries:
-                index.append(r)
-                value.append(a)
+        for terms, _, _ in self.rows:
+            index += terms.keys()
+            value += terms.values()
             start.append(len(index))
-        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
         lp.a_matrix_.start_ = np.array(start, dtype=np.int32)
         lp.a_matrix_.index_ = np.array(index, dtype=np.int32)
         lp.a_matrix_.value_ = np.array(value, dtype=float)
@@ -192,17 +189,25 @@ class _Model:
 class _Arrangement:
     """Columns of one arrangement (runs as flows, groups as counts) and its tile use."""
 
-    def __init__(self, model: _Model, spec: TileSpec) -> None:
+    def __init__(self, model: _Model, spec: TileSpec, avail: np.ndarray, jokers: int) -> None:
         self.spec = spec
         C, N, K, J = spec.colours, spec.numbers, spec.copies, spec.jokers
-        top = K + J
         L, R = spec.min_len, spec.min_real
         self.classes = L * (R + 1)  # (length 1..L, L meaning L+) x (real tiles 0..R, R+)
-        # start[c][v][kind], cont[c][v][class][kind] (kind 0 real, 1 joker), close[c][v]
-        self.start = [[[model.col(top) for _ in range(2)] for _ in range(N)] for _ in range(C)]
-        self.cont = [[[[model.col(top) for _ in range(2)] for _ in range(self.classes)]
-                      for _ in range(N)] for _ in range(C)]
-        self.close = [[model.col(top) for _ in range(N)] for _ in range(C)]
+        self._next_of = [[self._next(k, kind) for kind in range(2)]
+                         for k in range(-1, self.classes)]
+
+        def make(upper: int) -> int:  # -1: no column (nothing can go there)
+            return model.col(upper) if upper > 0 else -1
+
+        # start[c][v][kind], cont[c][v][class][kind] (kind 0 real, 1 joker), close[c][v];
+        # a run holds a tile once, so real columns are bounded by the copies available
+        ub = [[(int(avail[c, v]), jokers) for v in range(N)] for c in range(C)]
+        self.start = [[[make(ub[c][v][kind]) for kind in range(2)] for v in range(N)]
+                      for c in range(C)]
+        self.cont = [[[[make(ub[c][v][kind]) if v else -1 for kind in range(2)]
+                       for _ in range(self.classes)] for v in range(N)] for c in range(C)]
+        self.close = [[make(int(avail[c, v]) + jokers) for v in range(N)] for c in range(C)]
         done = self.classes - 1
         for c in range(C):
             for v in range(N):
@@ -217,10 +222,11 @@ class _Arrangement:
                     elif k != done:  # every run is long and real enough at the last number
                         model.row(terms, 0, 0)
         self.n = [model.col((C * K + J) // spec.min_len) for _ in range(N)]
-        self.gj = [model.col(J) for _ in range(N)]
-        self.g = [[model.col(K) for _ in range(N)] for _ in range(C)]
+        self.gj = [make(min(J, jokers)) for _ in range(N)]
+        self.g = [[make(min(K, int(avail[c, v]))) for v in range(N)] for c in range(C)]
         for v in range(N):
             real = {self.g[c][v]: 1.0 for c in range(C)}
+            real.pop(-1, None)
             for c in range(C):
                 model.row({self.g[c][v]: 1.0, self.n[v]: -1.0}, -np.inf, 0)
             model.row({**real, self.gj[v]: 1.0, self.n[v]: -spec.min_len}, 0, np.inf)
@@ -237,17 +243,18 @@ class _Arrangement:
 
     def _into(self, c: int, v: int, k: int) -> list[int]:
         """Columns of the runs that are of class ``k`` once they hold tile ``(c, v)``."""
-        cols = [self.start[c][v][kind] for kind in range(2) if self._next(-1, kind) == k]
+        nxt = self._next_of
+        cols = [self.start[c][v][kind] for kind in range(2) if nxt[0][kind] == k]
         if v:
             cols += [self.cont[c][v][k0][kind] for k0 in range(self.classes)
-                     for kind in range(2) if self._next(k0, kind) == k]
-        return cols
+                     for kind in range(2) if nxt[k0 + 1][kind] == k]
+        return [x for x in cols if x >= 0]
 
     def _run_tiles(self, c: int, v: int, kind: int) -> list[int]:
         cols = [self.start[c][v][kind]]
         if v:
             cols += [self.cont[c][v][k][kind] for k in range(self.classes)]
-        return cols
+        return [x for x in cols if x >= 0]
 
     def tile_terms(self) -> tuple[list[list[dict[int, float]]], dict[int, float]]:
         """Per cell the columns that use that real tile, and the columns that use jokers."""
@@ -255,6 +262,7 @@ class _Arrangement:
         cells = [[{self.g[c][v]: 1.0, **dict.fromkeys(self._run_tiles(c, v, 0), 1.0)}
                   for v in range(N)] for c in range(C)]
         jokers = {self.gj[v]: 1.0 for v in range(N)}
+        jokers.pop(-1, None)
         for c in range(C):
             for v in range(N):
                 jokers.update(dict.fromkeys(self._run_tiles(c, v, 1), 1.0))
@@ -278,7 +286,8 @@ class _Arrangement:
                 terms[self.gj[v]] = float(v + 1)
         return terms
 
-    def sets(self, sol: np.ndarray) -> list[list[tuple[bool, int, int]]]:
+    def sets(self, solution: np.ndarray) -> list[list[tuple[bool, int, int]]]:
+        sol = np.append(solution, 0)  # column -1 (not made) reads 0
         out: list[list[tuple[bool, int, int]]] = []
         done = self.classes - 1
         for c in range(self.spec.colours):
@@ -331,25 +340,24 @@ def solve_ip(spec: TileSpec, table: list[TableSet], rack: np.ndarray, rack_joker
     C, N = spec.colours, spec.numbers
     model = _Model()
     touch_table = melded or meld_continue
-    scale = float(len(table) + 1) if least_disturbance and touch_table else 1.0
-    y = [[model.col(rack[c, v], weight[c, v] * scale) for v in range(N)] for c in range(C)]
-    yj = model.col(rack_jokers, joker_weight * scale)
-    final = _Arrangement(model, spec)
-    cells, jokers = final.tile_terms()
-    kept: list[int] = []
-    if touch_table and least_disturbance:
-        kept = [model.col(1, 1.0) for _ in table]
+    y = [[model.col(rack[c, v], weight[c, v]) for v in range(N)] for c in range(C)]
+    yj = model.col(rack_jokers, joker_weight)
     table_counts = np.zeros((C, N), np.int64)
     table_jokers = 0
     if touch_table:
-        for i, s in enumerate(table):
+        for s in table:
             table_counts += s.counts
             table_jokers += s.jokers
-            if kept:
-                for c, v in zip(*np.nonzero(s.counts)):
-                    _add(cells[c][v], kept[i], float(s.counts[c, v]))
-                if s.jokers:
-                    _add(jokers, kept[i], float(s.jokers))
+    final = _Arrangement(model, spec, table_counts + rack, table_jokers + rack_jokers)
+    cells, jokers = final.tile_terms()
+    kept: list[int] = []
+    if touch_table and least_disturbance:
+        kept = [model.col(1) for _ in table]
+        for i, s in enumerate(table):
+            for c, v in zip(*np.nonzero(s.counts)):
+                _add(cells[c][v], kept[i], float(s.counts[c, v]))
+            if s.jokers:
+                _add(jokers, kept[i], float(s.jokers))
     for c in range(C):
         for v in range(N):
             model.row({**cells[c][v], y[c][v]: -1.0}, table_counts[c, v], table_counts[c, v])
@@ -364,7 +372,7 @@ def solve_ip(spec: TileSpec, table: list[TableSet], rack: np.ndarray, rack_joker
         model.row({yj: 1.0, gate: -float(rack_jokers)}, -np.inf, 0)
         meld = final
         if meld_continue:  # the meld's own sets, from tiles played this turn
-            meld = meld_sets = _Arrangement(model, spec)
+            meld = meld_sets = _Arrangement(model, spec, rack, rack_jokers)
             m_cells, m_jokers = meld.tile_terms()
             for c in range(C):
                 for v in range(N):
@@ -376,6 +384,16 @@ def solve_ip(spec: TileSpec, table: list[TableSet], rack: np.ndarray, rack_joker
     sol = model.solve()
     if sol is None:
         return IPResult(False, [], np.zeros((C, N), np.int64), 0, [], [], 0)
+    if kept:
+        # Least disturbance, lexicographically: with the objective held at its optimum,
+        # keep the most sets (two solves are much faster than one with mixed weights).
+        best = float(sum(model.cost[col] * sol[col] for col in range(len(model.cost))))
+        model.row({col: model.cost[col] for col in range(len(model.cost)) if model.cost[col]},
+                  best, np.inf)
+        model.cost = [0.0] * len(model.cost)
+        for col in kept:
+            model.cost[col] = 1.0
+        sol = model.solve()
     played = np.array([[sol[y[c][v]] for v in range(N)] for c in range(C)], np.int64)
     kept_sets = [i for i, col in enumerate(kept) if sol[col]]
     score = int((played * weight).sum() + sol[yj] * joker_weight)

@@ -184,7 +184,7 @@ def test_generalised_tiles_are_checked_at_the_boundary():
     rules = Rules(colours=5, numbers=20, copies=3, jokers=0)
     move = best_move([], "G18 G19 G20 G20 K20 R20 O20", True, rules=rules)
     assert move.tiles == 7
-    with pytest.raises(TileError, match="1..20"):
+    with pytest.raises(TileError, match=r"1\.\.20"):
         best_move([], "G21", True, rules=rules)
     with pytest.raises(TileError, match="K, R, O, B, G"):
         best_move([], "Y3", True, rules=rules)

@@ -37,7 +37,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     best.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                       help="a house rule (repeatable): meld_threshold=0..127 (initial meld "
                       "value, 0: none), meld_joker=stands-for|zero (a joker's worth towards "
-                      "it)")
+                      "it), joker_retrieval=free|official, min_real_tiles=1|2, "
+                      "meld_continue=on|off, least_disturbance=on|off, and the tile set: "
+                      "colours=1..8 (KROBGYPW), numbers=1..26, copies=1..4, jokers=0..4, "
+                      "min_set_length=2..26 (docs/rummikub-house-rules.md)")
     best.set_defaults(func=_best)
 
     arrange = subparsers.add_parser(
@@ -72,7 +75,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.set_defaults(func=_play)
 
 
-def _load_position(path: str, line: int | None = None) -> tuple[dict[str, Any], Any]:
+def _load_position(path: str, line: int | None = None, parse: bool = True
+                   ) -> tuple[dict[str, Any], Any]:
+    """The file's JSON object and its :class:`Position` (``None`` when not ``parse``: a
+    generalised tile set, read by the solver's own checks)."""
     from engines.rummikub.position import Position
 
     try:
@@ -98,6 +104,10 @@ def _load_position(path: str, line: int | None = None) -> tuple[dict[str, Any], 
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{where}: not valid JSON: {exc.msg} (line {exc.lineno})") from exc
+    if not parse:
+        if not isinstance(obj, dict) or not {"table", "rack"} <= set(obj):
+            raise InputError(f"{where}: expected a JSON object with table and rack")
+        return obj, None
     return obj, Position.from_json(obj, where=where)
 
 
@@ -108,15 +118,23 @@ def _best(args: argparse.Namespace) -> int:
     from engines.rummikub.tiles import format_tiles, sort_tiles
 
     rules = Rules.parse(args.rule)  # before reading the position: a bad rule needs no file
-    _, pos = _load_position(args.position, args.line)
-    move = best_moves([pos], objective=args.objective, rules=rules)[0]
+    obj, pos = _load_position(args.position, args.line, parse=rules.standard_tiles)
+    if pos is None:
+        from engines.rummikub.position import best_move, meld_flag
+
+        move = best_move(obj["table"], obj["rack"],
+                         meld_flag(obj.get("initial_meld_done", True)), args.objective, rules)
+        rack = " ".join(map(str, obj["rack"]))
+    else:
+        move = best_moves([pos], objective=args.objective, rules=rules)[0]
+        rack = format_tiles(sort_tiles(pos.rack))
     if args.json:
         data = {"objective": args.objective, **move.to_json()}
         if args.explain:
             data["steps"] = [str(step) for step in move.steps()]
         print(json.dumps(data))
         return 0
-    print(f"rack: {format_tiles(sort_tiles(pos.rack))}")
+    print(f"rack: {rack}")
     print(f"best move ({args.objective}): {move}")
     if not move.is_pass:
         print("table after the move:")

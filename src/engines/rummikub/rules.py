@@ -23,12 +23,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
 from engines.rummikub.errors import RuleError
+from engines.rummikub.tiles import ALL_COLOURS
 
 MAX_MELD_THRESHOLD = 127  # the DP keeps the meld value so far in 7 bits
 MELD_JOKER_VALUES = ("stands-for", "zero")
 JOKER_RETRIEVAL_VALUES = ("free", "official")
-#: Colour letters of generalised tile sets, in order (the first four are the standard set's).
-ALL_COLOURS = "KROBGYPW"
 # name: (lowest, highest) of the integer options
 _RANGES = {"meld_threshold": (0, MAX_MELD_THRESHOLD), "min_real_tiles": (1, 2),
            "colours": (1, 8), "numbers": (1, 26), "copies": (1, 4), "jokers": (0, 4),

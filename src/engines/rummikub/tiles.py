@@ -24,6 +24,8 @@ from engines.rummikub.errors import TileError
 #: Colour letters in the project's order: black, red, orange, blue.
 COLOURS = "KROB"
 COLOUR_NAMES = {"K": "black", "R": "red", "O": "orange", "B": "blue"}
+#: Colour letters of generalised tile sets (house rules), the standard four first.
+ALL_COLOURS = "KROBGYPW"
 NUMBERS = range(1, 14)
 COPIES = 2
 JOKERS = 2
@@ -75,7 +77,9 @@ class Tile(NamedTuple):
         return JOKER_PENALTY if self.is_joker else self.number
 
     def sort_key(self) -> tuple[int, int]:
-        return (self.colour_index, self.number)
+        """Colours in ``KROBGYPW`` order, then numbers; the joker last."""
+        return (len(ALL_COLOURS) if self.is_joker else ALL_COLOURS.index(self.colour),
+                self.number)
 
     def __str__(self) -> str:
         return "J" if self.is_joker else f"{self.colour}{self.number}"
