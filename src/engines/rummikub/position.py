@@ -138,8 +138,8 @@ class Move:
 
     @property
     def sets_kept(self) -> int:
-        """Table sets the move leaves exactly as they were (of this arrangement; among equally
-        good moves the solver does not yet prefer the least disturbing one).
+        """Table sets the move leaves exactly as they were (of this arrangement; with the rule
+        ``least_disturbance`` the solver returns, among optimal moves, one keeping the most).
 
         >>> best_move([["K4", "O4", "R4"], ["B5", "B6", "B7"]], "B4").sets_kept
         1
