@@ -197,6 +197,25 @@ def _players(players: Any) -> dict[str, PlayerState]:
     return dict(players)
 
 
+def _week_inputs(
+    players: Mapping[str, PlayerState],
+    boards: Sequence[Sequence[TableResult]],
+    params: RateParams | None,
+) -> tuple[dict[str, PlayerState], list[list[TableResult]], RateParams]:
+    """:func:`rate_week`'s arguments checked (:class:`EventInputError` naming the bad one)."""
+    params = (
+        RateParams()
+        if params is None
+        else instance_of(params, RateParams, "params", EventInputError)
+    )
+    checked_players = _players(players)
+    checked_boards = [
+        list_of(board, TableResult, f"boards[{i}]", EventInputError)
+        for i, board in enumerate(as_list(boards, "boards", EventInputError))
+    ]
+    return checked_players, checked_boards, params
+
+
 def rate_week(
     players: Mapping[str, PlayerState],
     boards: Sequence[Sequence[TableResult]],
@@ -209,16 +228,7 @@ def rate_week(
     boards.  Raises :class:`EventInputError` for a board with more than
     ``max_results`` results or a player seated twice on a board.
     """
-    params = (
-        RateParams()
-        if params is None
-        else instance_of(params, RateParams, "params", EventInputError)
-    )
-    players = _players(players)
-    boards = [
-        list_of(board, TableResult, f"boards[{i}]", EventInputError)
-        for i, board in enumerate(as_list(boards, "boards", EventInputError))
-    ]
+    players, boards, params = _week_inputs(players, boards, params)
     start = {name: state.rate for name, state in players.items()}
     totals = {name: state.total_boards for name, state in players.items()}
     rates: dict[str, list[Fraction]] = {}
