@@ -16,7 +16,7 @@ M4 = np.int64(0x0F0F0F0F0F0F0F0F)
 H01 = np.int64(0x0101010101010101)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def popcount(x):
     """Set bits of a non-negative int64 below 2**63 (LLVM turns this into one instruction)."""
     x = x - ((x >> 1) & M1)
@@ -25,13 +25,13 @@ def popcount(x):
     return (x * H01) >> 56
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def lowest_bit(x):
     """Index of the lowest set bit of ``x`` (> 0)."""
     return popcount((x & -x) - 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def count_masks(v, i):
     """``(held, twice, bad)`` masks of row ``i`` of the (N, 54) count array ``v``.
 
@@ -53,7 +53,7 @@ def count_masks(v, i):
     return held, twice, bad
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def mask_count(held, twice):
     """Number of cards (copies) of the set ``(held, twice)``."""
     return popcount(held) + popcount(twice)

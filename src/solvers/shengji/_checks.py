@@ -27,7 +27,7 @@ TOO_MANY = 8  # more than two copies of a card in the arrays that share a deck
 CARD_BITS = 64
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def note_error(err, kind, card):
     """Keep the smaller error kind of a row (the first card of that kind: cards are scanned
     in order, so a later card of the same kind never replaces an earlier one)."""
@@ -36,7 +36,7 @@ def note_error(err, kind, card):
     return err
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def bad_counts(err, kind, bad):
     """Note a count-range error of kind ``kind`` when mask ``bad`` has a card."""
     if bad:
@@ -44,7 +44,7 @@ def bad_counts(err, kind, bad):
     return err
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def check_lead(err, lead_held, esuit_t, mask_t, k):
     """Note an empty or mixed lead; return ``(err, effective suit of the lead or 0)``."""
     if lead_held == 0:
@@ -56,7 +56,7 @@ def check_lead(err, lead_held, esuit_t, mask_t, k):
     return err, s
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def add_to_deck(at_least1, at_least2, at_least3, held, twice):
     """Add one set ``(held, twice)`` to saturating per-card counters (masks of the cards
     with at least 1, 2 and 3 copies so far)."""
@@ -66,7 +66,7 @@ def add_to_deck(at_least1, at_least2, at_least3, held, twice):
     return at_least1, at_least2, at_least3
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def deck_error(err, at_least3):
     """Note more than two copies of a card across arrays that share the two decks."""
     if at_least3:

@@ -34,7 +34,7 @@ from solvers.shengji._structure import (
 from solvers.shengji.tables import suit_masks
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _required_shape_into(h, lead, esuit, pos, pc, cnt, shape, lam):
     """λ* of hand ``h`` against ``lead`` using caller buffers; returns (len λ*, |Hs|, n)."""
     s = lead_suit(lead, esuit)
@@ -47,7 +47,7 @@ def _required_shape_into(h, lead, esuit, pos, pc, cnt, shape, lam):
     return nl, hs, n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def required_shape(h, lead, esuit, pos, lam):
     """Write λ* for hand ``h`` against ``lead`` (long-suit case); return (len λ*, |Hs|, n)."""
     pc = np.zeros(N_POS, dtype=np.int64)
@@ -56,7 +56,7 @@ def required_shape(h, lead, esuit, pos, lam):
     return _required_shape_into(h, lead, esuit, pos, pc, cnt, shape, lam)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def follow_workspace():
     """Scratch buffers for :func:`follow_legal_row`, one set per thread.
 
@@ -66,7 +66,7 @@ def follow_workspace():
     return np.zeros((8, MAX_PARTS), dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _check_hand_and_lead(h1, h2, hbad, l1, l2, lbad, esuit_t, mask_t, k):
     """Checks shared by legality and counting: ``(error, card mask of the lead's suit)``."""
     err = bad_counts(0, BAD_COUNT_0, hbad)
@@ -76,7 +76,7 @@ def _check_hand_and_lead(h1, h2, hbad, l1, l2, lbad, esuit_t, mask_t, k):
     return deck_error(err, over), mask_t[k, s]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def follow_legal_row(hands, leads, plays, i, esuit_t, pos_t, mask_t, k, work):
     """Section 6.1 for row ``i`` in context ``k``, checking the input as it is read:
     ``(legal, error)``.
@@ -110,7 +110,7 @@ def follow_legal_row(hands, leads, plays, i, esuit_t, pos_t, mask_t, k, work):
     return _play_realises_requirement(l2, h2 & smask, p2 & smask, pos_t, k, work), 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _play_realises_requirement(lead_twice, hand_twice, play_twice, pos_t, k, work):
     """Long suit, pairs on both sides: does the play realise λ* (the hand's best answer to
     the lead's shape)?  The masks hold the suit's pairs of lead, hand and play."""
@@ -137,7 +137,7 @@ def _play_realises_requirement(lead_twice, hand_twice, play_twice, pos_t, k, wor
     return realises_with(play_pc, lam, nl, work[7])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def follow_legal(h, lead, play, esuit, pos):
     """Section 6.1: is ``play`` a legal follow from hand ``h`` to ``lead``?"""
     return follow_legal_row(
@@ -146,12 +146,12 @@ def follow_legal(h, lead, play, esuit, pos):
     )[0]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _one_row(v):
     return np.ascontiguousarray(v).reshape((1, v.shape[0]))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _legal_rows(hands, leads, plays, ctx, esuit_t, pos_t, mask_t, out, err, lo, hi):
     work = follow_workspace()
     for i in range(lo, hi):
@@ -159,7 +159,7 @@ def _legal_rows(hands, leads, plays, ctx, esuit_t, pos_t, mask_t, out, err, lo, 
                                           work)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def follow_legal_batch(hands, leads, plays, ctx, esuit_t, pos_t, mask_t, nthreads):
     """Batch :func:`follow_legal_row` on ``nthreads`` threads: ``(legal, errors)``; row i uses
     context ``ctx[i]``.
@@ -179,7 +179,7 @@ def follow_legal_batch(hands, leads, plays, ctx, esuit_t, pos_t, mask_t, nthread
     return out, err
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def follow_legal_batch_serial(hands, leads, plays, ctx, esuit_t, pos_t, mask_t):
     """Single-threaded :func:`follow_legal_batch` (no thread-pool start-up for small batches)."""
     n = hands.shape[0]
@@ -189,7 +189,7 @@ def follow_legal_batch_serial(hands, leads, plays, ctx, esuit_t, pos_t, mask_t):
     return out, err
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _multiset_count(caps, nitems, m):
     """Number of distinct sub-multisets of size m (coefficient of x^m of ∏(1+x+…+x^cap))."""
     poly = np.zeros(m + 1, dtype=np.int64)
@@ -207,7 +207,7 @@ def _multiset_count(caps, nitems, m):
     return poly[m]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _compositions(caps, nitems, m):
     """Every vector t with 0 ≤ t[j] ≤ caps[j] and Σt = m, as rows of an int8 array.
 
@@ -259,7 +259,7 @@ def _compositions(caps, nitems, m):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _core_keys(lam, nl, rem, items, nitems, ipos, pw, fill_m):
     """Base-3 keys of every core placing chains ``lam`` on pairs of ``rem``, plus every filler.
 
@@ -344,7 +344,7 @@ def _core_keys(lam, nl, rem, items, nitems, ipos, pw, fill_m):
     return keys
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def enumerate_follows(h, lead, esuit, pos, suit_cards, n_suit_cards):
     """Every distinct legal follow (section 6.3) as rows of an (M, 54) int8 array.
 
@@ -408,7 +408,7 @@ def enumerate_follows(h, lead, esuit, pos, suit_cards, n_suit_cards):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def count_follows(h, lead, esuit, pos, suit_cards, n_suit_cards):
     """Number of distinct legal follows; closed form when no chain structure is required."""
     s = lead_suit(lead, esuit)
@@ -427,7 +427,7 @@ def count_follows(h, lead, esuit, pos, suit_cards, n_suit_cards):
     return enumerate_follows(h, lead, esuit, pos, suit_cards, n_suit_cards).shape[0]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _count_with_pairs(h, s, esuit, n, k):
     """n-sub-multisets of suit ``s`` of ``h`` holding at least ``k`` pairs.
 
@@ -454,7 +454,7 @@ def _count_with_pairs(h, s, esuit, n, k):
     return dp[n, k]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def count_follows_batch(hands, leads, ctx, esuit_t, pos_t, suit_cards_t, n_suit_cards_t, mask_t,
                         nthreads):
     """Batch :func:`count_follows` over rows on ``nthreads`` threads: ``(counts, errors)``.
@@ -479,7 +479,7 @@ def count_follows_batch(hands, leads, ctx, esuit_t, pos_t, suit_cards_t, n_suit_
     return out, err
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def enumerate_follows_batch(hands, leads, ctx, esuit_t, pos_t, suit_cards_t, n_suit_cards_t):
     """Batch :func:`enumerate_follows`: (offsets (N+1,), rows (M, 54)); rows of i are
     ``rows[offsets[i]:offsets[i + 1]]``."""

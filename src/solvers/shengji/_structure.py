@@ -17,7 +17,7 @@ N_POS = 16
 MAX_PARTS = 32
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def suit_profile(h, s, esuit, pos, pc, cnt):
     """Fill ``pc``/``cnt`` (length 16) with suit ``s`` of count vector ``h``; return its size."""
     for p in range(N_POS):
@@ -35,7 +35,7 @@ def suit_profile(h, s, esuit, pos, pc, cnt):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def pair_mask(pc):
     """16-bit mask of the positions holding at least one pair."""
     m = 0
@@ -45,7 +45,7 @@ def pair_mask(pc):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def chain_mask(mask, k):
     """Bit ``st`` set iff positions st … st+k-1 all hold a pair (``m & (m >> 1)`` per step)."""
     out = mask
@@ -54,7 +54,7 @@ def chain_mask(mask, k):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def longest_run(mask):
     """Length of the longest run of consecutive set bits (the longest chain of pairs)."""
     n = 0
@@ -64,7 +64,7 @@ def longest_run(mask):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def lead_suit(lead, esuit):
     """Effective suit of a one-suit set (the suit of its first card); -1 when empty."""
     for c in range(54):
@@ -73,7 +73,7 @@ def lead_suit(lead, esuit):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def is_one_suit(cards, esuit):
     """True when every card of ``cards`` has the same effective suit (and there is one)."""
     s = -1
@@ -86,7 +86,7 @@ def is_one_suit(cards, esuit):
     return s != -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def shape_of(pc, parts):
     """Write the shape (chain lengths, descending) of pair profile ``pc``; return its length.
 
@@ -126,14 +126,14 @@ def shape_of(pc, parts):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def realises(pc, parts, nparts):
     """True when pair profile ``pc`` holds disjoint chains of lengths ``parts[:nparts]``."""
     st = np.empty(max(nparts, 1), dtype=np.int64)
     return realises_with(pc, parts, nparts, st)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def realises_with(pc, parts, nparts, st):
     """:func:`realises` with a caller buffer ``st`` (≥ ``nparts`` slots) for chain starts.
 
@@ -195,7 +195,7 @@ def realises_with(pc, parts, nparts, st):
                 return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def derivable(lam, nl, shape, ns):
     """True when shape ``lam`` is derivable from ``shape`` (split chains, drop pairs; section 5)."""
     cap = np.empty(max(ns, 1), dtype=np.int64)
@@ -203,7 +203,7 @@ def derivable(lam, nl, shape, ns):
     return derivable_with(lam, nl, shape, ns, cap, ch)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def derivable_with(lam, nl, shape, ns, cap, ch):
     """:func:`derivable` with caller buffers ``cap`` (≥ ``ns``) and ``ch`` (≥ ``nl``).
 
@@ -256,7 +256,7 @@ def derivable_with(lam, nl, shape, ns, cap, ch):
                 return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def next_partition(a, n):
     """Advance partition ``a[:n]`` to the next one in reverse-lexicographic order; -1 at the end."""
     k = n - 1
@@ -276,7 +276,7 @@ def next_partition(a, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def lambda_star(hs_pc, shape, ns, out):
     """Write λ*, the first shape in the requirement order of ``shape`` that ``hs_pc`` realises.
 
@@ -289,7 +289,7 @@ def lambda_star(hs_pc, shape, ns, out):
     return lambda_star_with(hs_pc, shape, ns, out, cap, ch, st)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def lambda_star_with(hs_pc, shape, ns, out, cap, ch, st):
     """:func:`lambda_star` with caller buffers (each ``MAX_PARTS`` long): no allocation."""
     lead_pairs = 0
@@ -314,7 +314,7 @@ def lambda_star_with(hs_pc, shape, ns, out, cap, ch, st):
     return 0  # unreachable: (1, …, 1) is always derivable and realised
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def is_tractor(cards, esuit, pos):
     """True when ``cards`` is k ≥ 2 pairs of one suit at k consecutive positions (section 3)."""
     if not is_one_suit(cards, esuit):
@@ -340,7 +340,7 @@ def is_tractor(cards, esuit, pos):
     return npairs >= 2 and last - first + 1 == npairs
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def decompose(cards, esuit, pos, comp_cards, comp_size, comp_top, comp_psuit):
     """Canonical decomposition (section 4) of the one-suit set ``cards``, sorted.
 
@@ -417,7 +417,7 @@ def decompose(cards, esuit, pos, comp_cards, comp_size, comp_top, comp_psuit):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def longest_chain(cards, esuit, pos):
     """Pairs in the largest component of the canonical decomposition of a one-suit set."""
     s = lead_suit(cards, esuit)
@@ -427,7 +427,7 @@ def longest_chain(cards, esuit, pos):
     return longest_run(pair_mask(pc))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def is_tractor_batch(cards, ctx, esuit_t, pos_t):
     """Batch :func:`is_tractor` over (N, 54) rows; row i uses context ``ctx[i]``."""
     out = np.zeros(cards.shape[0], dtype=np.bool_)
@@ -437,7 +437,7 @@ def is_tractor_batch(cards, ctx, esuit_t, pos_t):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def decompose_batch(cards, ctx, esuit_t, pos_t):
     """Batch :func:`decompose`: (offsets (N+1,), comp_cards (M, 54) int8, size (M,), top (M,)).
 
@@ -467,7 +467,7 @@ def decompose_batch(cards, ctx, esuit_t, pos_t):
     return offsets, out_cards, out_size, out_top
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def realises_batch(cards, suits, shapes, nparts, ctx, esuit_t, pos_t):
     """Batch shape realisation (section 5): does suit ``suits[i]`` of row i realise
     ``shapes[i, :nparts[i]]`` (chain lengths, descending)?"""

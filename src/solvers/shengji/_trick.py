@@ -37,7 +37,7 @@ BOTTOM_POWER_OF_TWO = 0  # rules section 10: 2^(1 + pairs in the largest compone
 BOTTOM_TWICE_UNIT_CARDS = 1  # anchor default: 2 × cards in the largest component
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _beatable(size, top, s, other, esuit, pos, pc, cnt):
     """Can hand ``other`` beat a component of ``size`` cards with top ``top`` in suit ``s``?"""
     suit_profile(other, s, esuit, pos, pc, cnt)
@@ -55,7 +55,7 @@ def _beatable(size, top, s, other, esuit, pos, pc, cnt):
     return (chains >> lowest) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def check_throw(lead, others, esuit, pos, forced):
     """Section 7: True when the lead is valid; otherwise write the forced component.
 
@@ -65,14 +65,14 @@ def check_throw(lead, others, esuit, pos, forced):
     return _check_throw_with(lead, others, esuit, pos, forced, _throw_workspace())
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _throw_workspace():
     return (np.zeros((54, 54), dtype=np.int64), np.zeros(54, dtype=np.int64),
             np.zeros(54, dtype=np.int64), np.zeros(54, dtype=np.int64),
             np.zeros(N_POS, dtype=np.int64), np.zeros(N_POS, dtype=np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _check_throw_with(lead, others, esuit, pos, forced, work):
     comp_cards, comp_size, comp_top, comp_psuit, pc, cnt = work
     nc = decompose(lead, esuit, pos, comp_cards, comp_size, comp_top, comp_psuit)
@@ -91,7 +91,7 @@ def _check_throw_with(lead, others, esuit, pos, forced, work):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _check_sets(first, fi, rest, esuit_t, mask_t, k, same_size):
     """Error code of a lead (row ``fi`` of ``first``) and the rows of ``rest`` (plays or
     hands sharing the two decks with it).  ``same_size``: the rows are the other plays of
@@ -111,7 +111,7 @@ def _check_sets(first, fi, rest, esuit_t, mask_t, k, same_size):
     return deck_error(err, a3)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def check_throw_batch(leads, others, ctx, esuit_t, pos_t, mask_t, nthreads):
     """Batch :func:`check_throw` on ``nthreads`` threads: ``(valid (N,), forced (N, 54),
     errors (N,))``; ``others[i]`` is (3, 54), the other players' hands.
@@ -138,7 +138,7 @@ def check_throw_batch(leads, others, ctx, esuit_t, pos_t, mask_t, nthreads):
     return valid, forced, err
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def trick_winner(plays, esuit, pos, policy):
     """Section 8: index of the winning play among ``plays`` (rows; row 0 is the lead)."""
     lead = plays[0]
@@ -208,7 +208,7 @@ def trick_winner(plays, esuit, pos, policy):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _winner_rows(plays, ctx, esuit_t, pos_t, mask_t, policy, out, err, lo, hi):
     for i in range(lo, hi):
         k = ctx[i]
@@ -218,7 +218,7 @@ def _winner_rows(plays, ctx, esuit_t, pos_t, mask_t, policy, out, err, lo, hi):
             out[i] = trick_winner(trick, esuit_t[k], pos_t[k], policy)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def trick_winner_batch(plays, ctx, esuit_t, pos_t, mask_t, policy, nthreads):
     """Batch :func:`trick_winner` over (N, P, 54) plays (P ≤ 4; a trick so far) on
     ``nthreads`` threads: ``(winners, errors)``, each trick checked first like
@@ -233,7 +233,7 @@ def trick_winner_batch(plays, ctx, esuit_t, pos_t, mask_t, policy, nthreads):
     return out, err
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def trick_winner_batch_serial(plays, ctx, esuit_t, pos_t, mask_t, policy):
     """Single-threaded :func:`trick_winner_batch` (no thread-pool start-up for small batches)."""
     n = plays.shape[0]
@@ -243,7 +243,7 @@ def trick_winner_batch_serial(plays, ctx, esuit_t, pos_t, mask_t, policy):
     return out, err
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def trick_points_batch(cards, points):
     """Points (section 9) of each row of an (N, 54) count array."""
     out = np.zeros(cards.shape[0], dtype=np.int64)
@@ -255,7 +255,7 @@ def trick_points_batch(cards, points):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def bottom_multiplier(last_lead, esuit, pos, policy):
     """Section 10: multiplier of the bottom for the last trick's lead (as played)."""
     k = longest_chain(last_lead, esuit, pos)
@@ -264,7 +264,7 @@ def bottom_multiplier(last_lead, esuit, pos, policy):
     return 2 ** (1 + k)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def bottom_multiplier_batch(last_leads, ctx, esuit_t, pos_t, policy):
     """Batch :func:`bottom_multiplier`."""
     out = np.zeros(last_leads.shape[0], dtype=np.int64)

@@ -47,7 +47,7 @@ class ContextTables:
     suit_mask: np.ndarray  # (5,) 54-bit mask of the cards of each effective suit
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def suit_masks(esuit):
     """The 54-bit card mask of each effective suit 0–4 of an ``esuit`` table."""
     out = np.zeros(5, dtype=np.int64)

@@ -27,7 +27,7 @@ from solvers.shuangkou._codes import (
 )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _profile_code(n, mask, width, equal, lo, hi, two_kings):
     """The code of a set from its rank profile: ``n`` cards on the ranks of bit ``mask``
     (lowest ``lo``, highest ``hi``), ``width`` cards on the lowest rank, ``equal`` when every
@@ -59,7 +59,7 @@ def _profile_code(n, mask, width, equal, lo, hi, two_kings):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def classify(cards, sf_bomb):
     """The code of ``cards`` (0 when it is not a combination).
 
@@ -96,13 +96,13 @@ def classify(cards, sf_bomb):
     return code
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def beats(play, previous, sf_bomb):
     """Whether the cards ``play`` beat the cards ``previous`` (an invalid play beats nothing)."""
     return code_beats(classify(play, sf_bomb), classify(previous, sf_bomb))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def classify_words(words, sf_bomb):
     """:func:`classify` of one set given as 15 ``uint32`` words, one per rank, whose
     four bytes are the suit counts (a ``(15, 4)`` uint8 array viewed as ``uint32``):
@@ -136,7 +136,7 @@ def classify_words(words, sf_bomb):
     return code
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def classify_batch(words, sf_bomb, out):
     """``out[i] = classify(set i)`` for an ``(N, 15)`` ``uint32`` stack (an ``(N, 15, 4)``
     uint8 stack viewed as words), rows spread over threads."""
@@ -144,7 +144,7 @@ def classify_batch(words, sf_bomb, out):
         out[i] = classify_words(words[i], sf_bomb)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def beats_batch(plays, previous, sf_bomb, out):
     """``out[i] = beats(plays[i], previous[i])`` for two ``(N, 15)`` word stacks."""
     for i in prange(plays.shape[0]):
@@ -153,7 +153,7 @@ def beats_batch(plays, previous, sf_bomb, out):
         out[i] = code != 0 and code_beats(code, classify_words(previous[i], sf_bomb))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def first_invalid_row(words):
     """The first row with a count above 2 or a joker outside column 0 (-1: none)."""
     for i in range(words.shape[0]):
@@ -168,7 +168,7 @@ def first_invalid_row(words):
     return -1
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def code_beats_batch(plays, previous, out):
     """``out[i] = code_beats(plays[i], previous[i])`` on already classified codes."""
     for i in prange(plays.shape[0]):

@@ -47,28 +47,28 @@ SMALL_JOKER = 13
 BIG_JOKER = 14
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def make_code(kind, length, rank):
     """Pack a category into its code."""
     return (kind << 16) | (length << 8) | rank
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def code_type(code):
     return code >> 16
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def code_length(code):
     return (code >> 8) & 255
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def code_rank(code):
     return code & 255
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def bomb_power(code):
     """The bomb-class order as one integer (0 for a non-bomb or an invalid code)."""
     kind = code >> 16
@@ -87,7 +87,7 @@ def bomb_power(code):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def code_beats(play, previous):
     """Whether a play of code ``play`` beats the last play of code ``previous``.
 

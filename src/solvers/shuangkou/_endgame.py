@@ -37,14 +37,14 @@ def zobrist_keys(seed: int = 20261130) -> np.ndarray:
     return rng.integers(0, 2**63, size=(4, 15, 4, 3), dtype=np.int64).astype(np.uint64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _mix(x):
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return x ^ (x >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _key(hands, zobrist, first, to_move, leading, last_code, last_player, passes):
     h = np.uint64(0)
     for seat in range(4):
@@ -60,7 +60,7 @@ def _key(hands, zobrist, first, to_move, leading, last_code, last_player, passes
     return h ^ _mix(np.uint64(state) + np.uint64(0x9E3779B97F4A7C15))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _cards(hand):
     n = 0
     for r in range(15):
@@ -69,7 +69,7 @@ def _cards(hand):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def holding_mask(hands):
     """Bit mask of the seats with a non-empty hand."""
     mask = 0
@@ -79,7 +79,7 @@ def holding_mask(hands):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _order_moves(stack, base, n, hand_size, order):
     """Indices of the node's moves, best-looking first: plays that empty the
     hand, then more cards before fewer (shedding cards is what wins)."""
@@ -100,14 +100,14 @@ def _order_moves(stack, base, n, hand_size, order):
 MAX_DEPTH = 1024  # one action per frame: at most 108 plays, each followed by 3 passes
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _apply(hand, play, sign):
     for r in range(15):
         for s in range(4):
             hand[r, s] += sign * play[r, s]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _probe(tt_keys, tt_lower, tt_upper, key, a, b):
     """Look ``key`` up: (stored, done, value, a, b).  ``done`` when the stored bounds
     decide the node in (a, b) (``value`` is then its result); else the window narrowed
@@ -126,7 +126,7 @@ def _probe(tt_keys, tt_lower, tt_upper, key, a, b):
     return stored, False, np.int64(0), a, b
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _store(tt_keys, tt_lower, tt_upper, key, stored, value, alpha, beta):
     """Record a fail-soft result searched in (alpha, beta) as a bound (or the exact value)."""
     slot = key & np.uint64(tt_keys.shape[0] - 1)
@@ -143,7 +143,7 @@ def _store(tt_keys, tt_lower, tt_upper, key, stored, value, alpha, beta):
         tt_upper[slot] = value
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _generate(hand, previous, sf_bomb, stack, base, order):
     """Write the plays of ``hand`` that answer ``previous`` (0: a lead) into ``stack`` from
     row ``base`` with their search order into ``order``; their number, -1 if they do not fit."""
@@ -155,7 +155,7 @@ def _generate(hand, previous, sf_bomb, stack, base, order):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(hands, first, to_move, leading, last_code, last_player, passes, sf_bomb, points,
            alpha, beta, tt_keys, tt_lower, tt_upper, zobrist, stack, sp, stats):
     """Side 0's points under best play from this node, searched in (alpha, beta)

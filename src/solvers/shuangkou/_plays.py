@@ -34,12 +34,12 @@ CENSUS_CAPACITY = 512
 _ONE_RANK_TYPES = np.array([0, SINGLE, PAIR, TRIPLE, BOMB, BOMB, BOMB, BOMB, BOMB], dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _wanted(code, previous):
     return previous == 0 or code_beats(code, previous)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _once_twice(hand, r):
     """(tokens held once, tokens held twice) at rank r."""
     a = 0
@@ -52,7 +52,7 @@ def _once_twice(hand, r):
     return a, b
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def census(hand, sf_bomb, codes, counts):
     """Fill ``codes``/``counts`` with every category the hand can play and its
     number of distinct plays; return the number of categories (at most
@@ -112,7 +112,7 @@ def census(hand, sf_bomb, codes, counts):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def count_plays(hand, previous, sf_bomb):
     """The number of distinct plays of ``hand`` that beat code ``previous``
     (every play when ``previous`` is 0, i.e. when leading).  Pass is not counted."""
@@ -126,14 +126,14 @@ def count_plays(hand, previous, sf_bomb):
     return total
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def count_plays_batch(hands, previous, sf_bomb, out):
     """``out[i] = count_plays(hands[i], previous[i])`` over threads."""
     for i in prange(hands.shape[0]):
         out[i] = count_plays(hands[i], previous[i], sf_bomb)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _rank_options(hand, r, m, opts):
     """Write every distinct m-card sub-multiset of rank r as a suit-count row of
     ``opts``; return how many."""
@@ -156,7 +156,7 @@ def _rank_options(hand, r, m, opts):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _emit_window(lo, hi, width, opts, nopts, out, pos, flush_filter, sf_code, plain_code,
                  previous):
     """Write the sets of one window (one option per rank, odometer order); with
@@ -197,7 +197,7 @@ def _emit_window(lo, hi, width, opts, nopts, out, pos, flush_filter, sf_code, pl
             return pos
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def enumerate_plays(hand, previous, sf_bomb, out):
     """Write every distinct play of ``hand`` beating code ``previous`` (all plays
     when 0) into ``out`` (``(capacity, 15, 4)``, capacity at least
@@ -253,7 +253,7 @@ def enumerate_plays(hand, previous, sf_bomb, out):
     return pos
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _emit_flushes(hand, lo, hi, out, pos):
     for s in range(4):
         full = True
@@ -271,7 +271,7 @@ def _emit_flushes(hand, lo, hi, out, pos):
     return pos
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def enumerate_plays_batch(hands, previous, sf_bomb, offsets, out):
     """Rows ``offsets[i]:offsets[i + 1]`` of ``out`` get the plays of ``hands[i]``
     beating ``previous[i]`` (offsets from a cumulative sum of

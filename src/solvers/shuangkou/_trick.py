@@ -10,7 +10,7 @@ from __future__ import annotations
 from numba import njit, prange
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def trick_next(holding, last_player, passes):
     """Who acts after ``passes`` passes since ``last_player``'s play.
 
@@ -36,7 +36,7 @@ def trick_next(holding, last_player, passes):
     return first, True, False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def other_holders(holding, last_player):
     """The number of holders other than ``last_player`` (the passes that end a trick)."""
     n = 0
@@ -45,7 +45,7 @@ def other_holders(holding, last_player):
     return n
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def trick_next_batch(holding, last_player, passes, seat, leads, jiefeng):
     """:func:`trick_next` over arrays (outputs ``seat``, ``leads``, ``jiefeng``)."""
     for i in prange(holding.shape[0]):
@@ -55,13 +55,13 @@ def trick_next_batch(holding, last_player, passes, seat, leads, jiefeng):
         jiefeng[i] = jf
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def round_over(holding):
     """A side has no holder left: both of its seats finished."""
     return (holding & 5) == 0 or (holding & 10) == 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def partner_place(first, holding):
     """The 1-based finishing place of the first finisher's partner at round end
     (2 = double win, 3, or 4 when the opponents both finished before).
@@ -76,7 +76,7 @@ def partner_place(first, holding):
     return 3
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def side0_points(first, holding, points):
     """Points of side 0 at round end (``points`` = (P2, P3, P4), zero-sum)."""
     value = points[partner_place(first, holding) - 2]
