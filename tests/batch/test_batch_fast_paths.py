@@ -117,3 +117,32 @@ def test_count_rows_equal_the_engines_count_vectors():
     lists = [prepare(c)["hand"] for c in shuangkou_cases(60, 3, ("legal_responses_count",))]
     assert np.array_equal(_rows(lists), np.stack([shuangkou_parse(h) for h in lists]))
     assert _counts([]).shape == (0, 54) and _rows([]).shape == (0, 15, 4)
+
+
+def test_rummikub_fast_prepare_equals_the_engine_on_odd_and_faulty_positions(monkeypatch):
+    from engines.rummikub import tasks
+    from engines.rummikub.generate import rummikub_positions
+
+    prepare = get_task("rummikub-best").prepare
+    variants = []
+    for p in rummikub_positions(30, 5, table_tiles=(10, 40), rack_size=(5, 14), joker_rate=0.5,
+                                initial_meld_rate=0.3):
+        table, rack = p["table"], p["rack"]
+        variants += [
+            p,
+            {**p, "table": [[t.lower() for t in s] for s in table]},
+            {**p, "table": [list(reversed(s)) for s in table]},
+            {**p, "table": [*table, list(table[0])] if table else table},
+            {**p, "rack": [*rack, "J", "J", "J"]},
+            {**p, "rack": [*rack, rack[0], rack[0]]},
+            {**p, "rack": ["X3", *rack]},
+            {**p, "rack": " ".join(rack)},
+            {**p, "initial_meld_done": "yes"},
+            {**p, "table": [[7, *s] for s in table]},
+            {**p, "rules": {"meld_threshold": 0}},
+        ]
+    fast = [_outcome(prepare, v) for v in variants]
+    monkeypatch.setattr(tasks, "_canonical_position", lambda obj: None)
+    assert fast == [_outcome(prepare, v) for v in variants]
+    assert sum(isinstance(f, dict) for f in fast) > 60  # many variants are still positions
+    assert tasks._VALID_SETS  # the fast path ran

@@ -10,6 +10,9 @@ a set does (where a joker stands).
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import functools
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -21,8 +24,10 @@ def _prepare(obj: dict[str, Any]) -> dict[str, Any]:
     from engines.rummikub import Position
     from engines.rummikub.rules import Rules
 
-    canonical = Position.from_json(obj).to_json()
-    canonical["table"] = sorted(canonical["table"])
+    canonical = _canonical_position(obj)
+    if canonical is None:  # the engine reads it, and names what is wrong
+        canonical = Position.from_json(obj).to_json()
+        canonical["table"] = sorted(canonical["table"])
     if isinstance(obj, dict) and "rules" in obj:
         rules = Rules.from_json(obj["rules"]).to_json()
         if rules:
@@ -30,9 +35,95 @@ def _prepare(obj: dict[str, Any]) -> dict[str, Any]:
     return canonical
 
 
+# Valid table sets seen so far, by their text: the canonical tile names.  A batch's tables
+# repeat the same sets many times, and checking a set costs far more than this look-up.
+_VALID_SETS: dict[tuple[str, ...], list[str]] = {}
+_MAX_VALID_SETS = 100_000
+
+
+def _canonical_position(obj: Any) -> dict[str, Any] | None:
+    """``Position.from_json(obj).to_json()`` with the table sorted, for a position in the
+    usual form (lists of tile texts, valid sets); ``None`` for anything else."""
+    from engines.rummikub.errors import RummikubInputError
+    from engines.rummikub.tiles import Tile, sort_tiles
+
+    if type(obj) is not dict:
+        return None
+    table, rack = obj.get("table", []), obj.get("rack")
+    done = obj.get("initial_meld_done", True)
+    if type(table) is not list or type(rack) is not list or type(done) is not bool:
+        return None
+    sets = []
+    for tiles in table:
+        if type(tiles) is not list:
+            return None
+        try:
+            names = _VALID_SETS.get(tuple(tiles))
+        except TypeError:  # an unhashable token
+            return None
+        if names is None and (names := _valid_set(tiles)) is None:
+            return None
+        sets.append(names)
+    try:
+        held = sort_tiles([Tile.parse(t) for t in rack])
+    except RummikubInputError:
+        return None
+    rack_names = [str(t) for t in held]
+    copies = Counter(rack_names)
+    for names in sets:
+        copies.update(names)
+    if max(copies.values(), default=0) > 2:  # a third copy or joker: the engine words it
+        return None
+    sets.sort()
+    return {"table": sets, "rack": rack_names, "initial_meld_done": done}
+
+
+def _valid_set(tiles: list[Any]) -> list[str] | None:
+    """The canonical names of a valid table set (remembered), else ``None``."""
+    from engines.rummikub.errors import RummikubInputError
+    from engines.rummikub.sets import validate_set
+    from engines.rummikub.tiles import parse_tiles
+
+    try:
+        parsed = tuple(parse_tiles(tiles))
+        validate_set(parsed)
+    except RummikubInputError:
+        return None
+    if len(_VALID_SETS) >= _MAX_VALID_SETS:
+        _VALID_SETS.clear()
+    names = _VALID_SETS[tuple(tiles)] = [str(t) for t in parsed]
+    return names
+
+
+def _checked_position(payload: dict[str, Any]) -> Any:
+    """The position of a payload that :func:`_prepare` made, not checked again."""
+    from engines.rummikub.tiles import Tile
+
+    parse = Tile.parse
+    return _prepared_class()(
+        tuple(tuple(map(parse, tiles)) for tiles in payload["table"]),
+        tuple(map(parse, payload["rack"])),
+        payload["initial_meld_done"],
+    )
+
+
+@functools.cache
+def _prepared_class() -> type:
+    from engines.rummikub import Position
+
+    @dataclasses.dataclass(frozen=True)
+    class PreparedPosition(Position):
+        """A :class:`Position` from a prepared payload: it was checked when it was prepared."""
+
+        def __post_init__(self) -> None:
+            pass
+
+    return PreparedPosition
+
+
 def _solver(objective: str) -> Callable[[list[dict[str, Any]], int], list[Any]]:
     def solve(payloads: list[dict[str, Any]], threads: int) -> list[dict[str, Any]]:
-        from engines.rummikub import Position, best_moves
+        from engines.rummikub import best_moves
         from engines.rummikub.rules import Rules
 
         # one kernel call per distinct rule set (nearly always one)
@@ -41,7 +132,7 @@ def _solver(objective: str) -> Callable[[list[dict[str, Any]], int], list[Any]]:
             groups.setdefault(tuple(sorted(p.get("rules", {}).items())), []).append(i)
         moves: list[Any] = [None] * len(payloads)
         for key, rows in groups.items():
-            positions = [Position.from_json(payloads[i]) for i in rows]
+            positions = [_checked_position(payloads[i]) for i in rows]
             solved = best_moves(positions, objective=objective, threads=threads,
                                 rules=Rules.from_json(dict(key)))
             for i, move in zip(rows, solved):
@@ -89,6 +180,7 @@ for _objective, _what in (("tiles", "most rack tiles"), ("value", "most face val
             chunk_size=128,
             result_kind="rummikub-move",
             figures=_figures,
+            plain_json=True,
         )
     )
 
