@@ -169,3 +169,18 @@ def test_bridge_endings_have_equal_hands_and_need_json_lines(tmp_path, capsys):
     assert main(["gen", "bridge", "-n", "2", "--cards", "5"]) == 2
     assert "add -f jsonl" in capsys.readouterr().err
     assert main(["gen", "bridge", "-n", "1", "--cards", "14", "-f", "jsonl"]) == 2
+
+
+def test_bridge_deals_carry_the_lead_fields_bridge_lead_reads(tmp_path, capsys):
+    from engines.batch.tasks import get_task
+
+    assert main(["gen", "bridge", "-n", "2", "--seed", "3", "-f", "jsonl", "--trump", "nt",
+                 "--leader", "w"]) == 0
+    records = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [(r["trump"], r["leader"]) for r in records] == [("NT", "W")] * 2
+    assert [r["pbn"] for r in records] == [d["pbn"] for d in bridge_deals(2, seed=3)]
+    get_task("bridge-lead").prepare(records[0])  # a bridge-lead position as written
+    assert main(["gen", "bridge", "-n", "1", "--trump", "S"]) == 2
+    assert "add -f jsonl" in capsys.readouterr().err
+    assert main(["gen", "bridge", "-n", "1", "-f", "jsonl", "--leader", "Q"]) == 2
+    assert "--leader: unknown seat 'Q'" in capsys.readouterr().err

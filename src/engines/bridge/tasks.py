@@ -213,6 +213,13 @@ def _gen_arguments(parser: argparse.ArgumentParser) -> None:
         help="cards per hand: below 13 deals random endings of that many tricks "
         "(JSON Lines only; 13)",
     )
+    parser.add_argument(
+        "--trump", help="add this trump (C D H S NT) to every deal, for bridge-lead (JSON Lines)"
+    )
+    parser.add_argument(
+        "--leader", help="add this opening leader (N E S W) to every deal, for bridge-lead "
+        "(JSON Lines)",
+    )
 
 
 def _gen_records(args: argparse.Namespace) -> Iterable[dict[str, Any]]:
@@ -222,9 +229,28 @@ def _gen_records(args: argparse.Namespace) -> Iterable[dict[str, Any]]:
         raise InputError("endings (--cards below 13) are written as JSON Lines: add -f jsonl")
     if args.first_board < 1:
         raise InputError(f"--first-board must be >= 1, got {args.first_board}")
-    return bridge_deals(
+    extra = _lead_fields(args)
+    if extra and args.format == "pbn":
+        raise InputError("--trump and --leader are written as JSON Lines fields: add -f jsonl")
+    deals = bridge_deals(
         args.count, args.seed, rotate=args.rotate, first_board=args.first_board, cards=args.cards
     )
+    return ({**deal, **extra} for deal in deals) if extra else deals
+
+
+def _lead_fields(args: argparse.Namespace) -> dict[str, str]:
+    """The ``trump``/``leader`` fields asked for, checked and spelt canonically."""
+    from engines.bridge.seats import Seat, Strain
+
+    extra = {}
+    for name, value, read in (("trump", args.trump, Strain.from_str),
+                              ("leader", args.leader, Seat.from_char)):
+        if value is not None:
+            try:
+                extra[name] = str(read(value))
+            except InputError as exc:
+                raise InputError(f"--{name}: {exc}") from None
+    return extra
 
 
 def _gen_write(records: Iterable[dict[str, Any]], out: TextIO, args: argparse.Namespace) -> int:
