@@ -113,3 +113,27 @@ def test_cli_explain(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert main(["rummikub", "best", str(path), "--explain", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["steps"] == [
         "add R5 R9 (from the rack) to set 1 [R6 R7 R8] -> R5 R6 R7 R8 R9"]
+
+
+@pytest.mark.parametrize("rules", [
+    {"least_disturbance": True}, {"joker_retrieval": "official", "min_real_tiles": 2},
+    {"meld_continue": True},
+])
+def test_steps_replay_for_integer_programme_moves(rules) -> None:
+    # Moves of the house rules the integer programme solves, on every fifth corpus position.
+    from engines.rummikub import Rules
+
+    rules = Rules(**rules)
+    positions = [Position.from_json(obj) for _, obj in read_jsonl(CORPUS)][::5]
+    if rules.min_real_tiles == 2:  # tables valid under that rule only
+        positions = [p for p in positions
+                     if all(sum(not t.is_joker for t in s) >= 2 for s in p.table)]
+    for pos, move in zip(positions, best_moves(positions, "tiles", rules=rules)):
+        assert check_move(pos, move, rules) == []
+        if pos.initial_meld_done or not rules.meld_continue:
+            _check(pos, move)
+        else:  # meld then continue: the table may change too; replay the steps
+            after = replay(pos, move)
+            expected = [Counter(meld_tiles(m)) for m in move.table]
+            key = lambda c: sorted((str(t), n) for t, n in c.items())  # noqa: E731
+            assert sorted(map(key, after)) == sorted(map(key, expected))

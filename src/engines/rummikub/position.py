@@ -487,11 +487,19 @@ def arrange(tiles: Iterable[Tile | str] | str) -> list[Meld] | None:
 
 
 def check_move(pos: Position, move: Move, rules: Rules | None = None) -> list[str]:
-    """Everything wrong with ``move`` as an answer to ``pos`` under ``rules`` (empty: legal)."""
+    """Everything wrong with ``move`` as an answer to ``pos`` under ``rules`` (empty: legal).
+
+    Checked: the sets (the standard tile set; ``min_real_tiles``), the tiles, the initial
+    meld (``meld_threshold``, ``meld_joker``, ``meld_continue``).  Not checked: the official
+    joker-retrieval condition and generalised tile sets (the tests check those with a brute
+    force of their own).
+    """
     rules = _rules(rules)
     problems: list[str] = []
     for i, m in enumerate(move.table, start=1):
         why = check_meld(m)
+        if not why and sum(not s.tile.is_joker for s in m) < rules.min_real_tiles:
+            why = f"fewer than {rules.min_real_tiles} tiles that are not jokers"
         if why:
             problems.append(f"set {i} [{format_meld(m)}]: {why}")
     rack = Counter(pos.rack)
@@ -510,14 +518,21 @@ def check_move(pos: Position, move: Move, rules: Rules | None = None) -> list[st
     if move.value != sum(t.number for t in move.played):
         problems.append(f"value = {move.value} does not match the played tiles")
     if not pos.initial_meld_done and move.played:
-        old = [tuple(meld_tiles(m)) for m in move.table[: len(pos.table)]]
-        if old != [tuple(s) for s in pos.table]:
-            problems.append("initial meld changed the table")
-        new_tiles = Counter(t for m in move.table[len(pos.table):] for t in meld_tiles(m))
-        if new_tiles != played:
+        meld = move.new_sets if rules.meld_continue else move.table[len(pos.table):]
+        if not rules.meld_continue:
+            old = [tuple(meld_tiles(m)) for m in move.table[: len(pos.table)]]
+            if old != [tuple(s) for s in pos.table]:
+                problems.append("initial meld changed the table")
+        new_tiles = Counter(t for m in meld for t in meld_tiles(m))
+        stray = new_tiles - played if rules.meld_continue else new_tiles != played
+        if stray:
             problems.append("initial meld sets hold tiles that were not played")
+        for m in meld if rules.meld_continue else ():
+            why = check_meld(m)
+            if why:
+                problems.append(f"initial meld set [{format_meld(m)}]: {why}")
         worth = rules.meld_worth((s.stands_for.number, s.tile.is_joker)
-                                 for m in move.table[len(pos.table):] for s in m)
+                                 for m in meld for s in m)
         if worth < rules.meld_threshold:
             problems.append(f"initial meld worth {worth} < {rules.meld_threshold}")
     return problems
