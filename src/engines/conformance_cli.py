@@ -15,6 +15,7 @@ through the game's ``verify_file`` (``docs/architecture.md``, "Verify").
 >>> print(out.getvalue(), end="")
 {"kind": "twice", "answer": 4}
 agrees with expected
+>>> import os; os.unlink(f.name)
 """
 
 from __future__ import annotations
