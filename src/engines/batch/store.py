@@ -30,7 +30,8 @@ and report work on a database in a read-only folder).
 Several ``qipai batch`` processes may write one database at once: before
 solving, a run *claims* the positions it will compute (one transaction that
 also checks what is stored), and skips the positions another live run has
-claimed; the claims go when the results are stored or the run ends.  A run
+claimed; the claims go when the run ends (a claimed position that is stored
+counts as stored: :meth:`ResultStore.claim` looks at the results first).  A run
 whose process is gone (``kill -9``, power loss) is marked ``interrupted`` by
 the next run that opens the database, and its claims are released.
 """
@@ -352,13 +353,15 @@ class ResultStore:
 
         In one write transaction: the hashes already stored and those another
         run claimed are returned; every other hash is claimed for this run, which
-        must then store it (:meth:`add` releases the claim) or end.
+        must then store it or end (:meth:`end_run` releases its claims).  A hash
+        both stored and claimed counts as stored.
         """
         hashes = list(hashes)
         with self._guard(), self._db:
             self._db.execute("BEGIN IMMEDIATE")
             stored = self._select_hashes("results", task, hashes)
             others = self._select_hashes("claims", task, hashes, " AND run_id != ?", (run_id,))
+            others -= stored
             self._db.executemany(
                 "INSERT OR REPLACE INTO claims VALUES (?, ?, ?)",
                 [(task, h, run_id) for h in hashes if h not in stored and h not in others],
@@ -394,10 +397,6 @@ class ResultStore:
                 [(task, *row, run_id, now) for row in rows],
             )
             added = self._db.total_changes - before
-            self._db.executemany(
-                "DELETE FROM claims WHERE task=? AND input_hash=? AND run_id=?",
-                [(task, row[0], run_id) for row in rows],
-            )
             self._db.execute("UPDATE runs SET heartbeat=? WHERE run_id=?", (now, run_id))
             return added
 
