@@ -34,13 +34,12 @@ def _tables() -> tuple[dict[str, int], tuple[str, ...]]:
     return {name: i for i, name in enumerate(CARD_NAMES)}, CARD_NAMES
 
 
-def _cards(value: Any, what: str) -> list[str]:
-    """The cards as a canonical multiset (sorted by card id), validated by the engine."""
-    found = sorted_cards(value, *_tables())
-    return found if found is not None else _cards_checked(value, what)
-
-
 def _cards_checked(value: Any, what: str) -> list[str]:
+    """The cards as a canonical multiset (sorted by card id), read by the engine's parser.
+
+    :func:`~engines.batch.tasks.sorted_cards` reads canonical lists; this reads the
+    rest (lower case, spaces) and raises the engine's error naming a bad token.
+    """
     from engines.shengji.cards import CARD_NAMES, parse_card, parse_cards
 
     if not isinstance(value, list):
@@ -94,14 +93,20 @@ def _preparer(task: str, kinds: tuple[str, ...]) -> Callable[[dict[str, Any]], d
             "level": ctx.level_name,
             "trump": ctx.trump_name,
         }
+        tables = _tables()
         for name in _FIELDS[kind]:
             value = read_field(obj, name)
             if name in ("plays", "others"):
                 if not isinstance(value, list):
                     raise InputError(f"{name}: expected a list of card lists")
-                payload[name] = [_cards(v, f"{name}[{i}]") for i, v in enumerate(value)]
+                lists = []
+                for i, v in enumerate(value):
+                    found = sorted_cards(v, *tables)
+                    lists.append(found if found is not None else _cards_checked(v, f"{name}[{i}]"))
+                payload[name] = lists
             else:
-                payload[name] = _cards(value, name)
+                found = sorted_cards(value, *tables)
+                payload[name] = found if found is not None else _cards_checked(value, name)
         return payload
 
     return prepare
