@@ -7,7 +7,8 @@ count one node per trick start:
 * ours: ``sum(stats["trick_nodes"])`` of :func:`solvers.bridge._ab_search.leader_tricks`;
 * DDS: ``futureTricks.nodes`` of ``SolveBoard(deal, target=-1, solutions=1, mode=1)``
   (endplay 0.5.12, one thread), which solves the same cell: the best score of
-  the leader's cards, with a fresh transposition table (a new deal or trump).
+  the leader's cards, with a fresh transposition table (a one-card deal is
+  solved before each cell, so DDS sees a new deal).
 
 Each cell (deal, strain, leader) is solved from cold on both sides and the
 answers are checked against each other.  ``--tables`` also prints our
@@ -69,12 +70,18 @@ class DDSCells:
         from endplay import _dds
         from endplay.types import Deal as EDeal
 
+        from engines.bridge.bench import _forget_dds
+
         _dds.SetMaxThreads(1)
         self._dds = _dds
         self._deal = EDeal
+        self._forget = _forget_dds()
 
     def cell(self, pbn: str, strain: int, leader: int) -> tuple[int, int]:
         """(tricks of the leader's side, trick-start nodes) from a cold table."""
+        # DDS keeps its table for the same deal and trump: a second leader of the
+        # same strain would start warm (and count a small fraction of the nodes)
+        self._forget()
         deal = self._deal(pbn)
         deal._data.first = leader
         deal._data.trump = strain

@@ -159,7 +159,7 @@ cdef inline int _trick_start(Ctx* c, int seat, int target, TrickStart* ts,
     if (c.features & FEATURE_QUICK_TRICKS) and quick_tricks(c, seat, wm) >= ts.threshold:
         c.qt_cutoffs += 1
         return ts.leader_max
-    if (c.features & FEATURE_LATER_TRICKS) and n - later_tricks(c, seat, wm) < ts.threshold:
+    if (c.features & FEATURE_LATER_TRICKS) and later_tricks(c, seat, n, n - ts.threshold + 1, wm):
         c.lt_cutoffs += 1
         return not ts.leader_max
     tt_patterns(c, ts.pat)

@@ -1,19 +1,42 @@
 # cython: language_level=3
 """Later tricks: tricks the side *not* on lead is sure to take, at the start of a trick.
 
-The holder of the highest trump always wins a trick with it (any trick it is
-played to is won by it), and so does each further trump of an unbroken run
-from the top held in the same hand.  So in a suit contract, when an opponent
-of the leader holds the top trumps, the leader's side loses at least that
-many tricks.  (In notrump a top card can be squeezed away, so nothing is sure.)
+``later_tricks(c, leader, need, wm)`` asks whether the leader's opponents surely
+take at least ``need`` of the remaining tricks, by cheap rules, most general
+first (each rule pins as few cards as it can, so that a transposition entry
+built on the answer covers many positions):
 
-Win ranks: the lowest trump of the counted run.
+* Trumps.  Each trump of an unbroken run from the top in one opponent's hand
+  wins a trick.  When the leader's side holds no trump, every trump of the
+  opponents' longer trump holding wins a trick (nobody can overruff; the
+  partner's trump in the same trick still wins it for the side), whatever the
+  ranks.  The top two trumps split between the two opponents win two tricks
+  unless both are singletons (only then can they be made to fall together).
+* One trick.  The leader's side can take every remaining trick only by
+  leading each of them and winning it.  So the opponents take one when every
+  suit the leader holds is topped by an opponent's card that the leader's
+  partner cannot ruff; and, with no trumps left, when the suits topped by the
+  leader's side are too short to give him one lead a trick: the number of
+  leads in such a suit is at most its length in the longer hand of the side,
+  and a suit topped by an opponent is never led to a trick the side wins.
+
+Win ranks: the cards each rule relies on (the counted trumps; the top card of
+each suit that must stay the opponents').
 """
 
 from libc.stdint cimport uint16_t
 
 from solvers.bridge._bits cimport kth_highest, msb, popcount, top_winners
 from solvers.bridge._types cimport NOTRUMP, Ctx
+
+
+cdef inline int _holder(Ctx* c, int s, unsigned int bit) noexcept nogil:
+    """Seat holding card ``bit`` of suit ``s`` (it must be in a hand)."""
+    cdef int h
+    for h in range(3):
+        if c.hands[h][s] & bit:
+            return h
+    return 3
 
 
 cdef inline int top_trump_run(Ctx* c, int* holder, int* low_bit) noexcept nogil:
@@ -27,9 +50,7 @@ cdef inline int top_trump_run(Ctx* c, int* holder, int* low_bit) noexcept nogil:
     trumps = c.remain[t]
     if not trumps:
         return 0
-    for h in range(4):
-        if c.hands[h][t] >> msb(trumps):
-            break
+    h = _holder(c, t, 1u << msb(trumps))
     mine = c.hands[h][t]
     others = trumps & ~mine
     holder[0] = h
@@ -40,16 +61,99 @@ cdef inline int top_trump_run(Ctx* c, int* holder, int* low_bit) noexcept nogil:
     return k
 
 
-cdef inline int later_tricks(Ctx* c, int leader, uint16_t* wm) noexcept nogil:
-    """Sure tricks for the opponents of ``leader``; ``wm`` gets the win ranks relied upon."""
-    cdef int holder, low, k
+cdef inline bint _trump_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcept nogil:
+    """The trump rules: do the opponents surely take ``need`` tricks with their trumps?"""
+    cdef int t = c.trump, holder, low, k, lho, rho, second, h2
+    cdef unsigned int trumps, rest
+    lho = (leader + 1) & 3
+    rho = (leader + 3) & 3
+    if (c.hands[leader][t] | c.hands[(leader + 2) & 3][t]) == 0:
+        k = popcount(c.hands[lho][t])
+        if popcount(c.hands[rho][t]) > k:
+            k = popcount(c.hands[rho][t])
+        if k >= need:
+            return 1  # lengths alone decide: no rank pinned
+    k = top_trump_run(c, &holder, &low)
+    if k == 0 or ((holder ^ leader) & 1) == 0:
+        return 0
+    if k >= need:
+        if low >= 0:
+            wm[t] = <uint16_t>(1u << low)
+        return 1
+    if need == 2 and k == 1:
+        trumps = c.remain[t]
+        rest = trumps ^ (1u << msb(trumps))
+        if rest:
+            second = msb(rest)
+            h2 = _holder(c, t, 1u << second)
+            if h2 == (holder ^ 2) and (popcount(c.hands[holder][t]) > 1
+                                       or popcount(c.hands[h2][t]) > 1):
+                wm[t] = <uint16_t>(1u << second)
+                return 1
+    return 0
+
+
+cdef inline bint _no_winning_lead(Ctx* c, int leader, uint16_t* wm) noexcept nogil:
+    """Is every suit the leader holds topped by an opponent's card his partner cannot ruff?"""
+    cdef int s, t = c.trump, partner = (leader + 2) & 3
+    cdef unsigned int top
+    cdef uint16_t pins[4]
+    for s in range(4):
+        pins[s] = 0
+        if not c.hands[leader][s]:
+            continue
+        top = 1u << msb(c.remain[s])
+        if (c.hands[leader][s] | c.hands[partner][s]) & top:
+            return 0
+        if (t != NOTRUMP and s != t and c.hands[partner][s] == 0
+                and c.hands[partner][t] != 0):
+            return 0  # partner may ruff
+        pins[s] = <uint16_t>top
+    for s in range(4):
+        wm[s] = pins[s]
+    return 1
+
+
+cdef inline bint _leads_run_out(Ctx* c, int leader, int n, uint16_t* wm) noexcept nogil:
+    """With no trumps left: are the suits topped by the leader's side too short for ``n``
+    winning leads?"""
+    cdef int s, h, a, b, total = 0
+    cdef unsigned int top
+    cdef uint16_t pins[4]
+    for s in range(4):
+        pins[s] = 0
+        if not c.remain[s]:
+            continue
+        top = 1u << msb(c.remain[s])
+        h = _holder(c, s, top)
+        if ((h ^ leader) & 1) == 0:
+            a = popcount(c.hands[h][s])
+            b = popcount(c.hands[h ^ 2][s])
+            total += a if a > b else b
+            if total >= n:
+                return 0
+        elif c.remain[s] != c.hands[h][s]:
+            pins[s] = <uint16_t>top  # must stay the opponents' (unless nobody else has one)
+    for s in range(4):
+        wm[s] = pins[s]
+    return 1
+
+
+cdef inline bint later_tricks(Ctx* c, int leader, int n, int need, uint16_t* wm) noexcept nogil:
+    """Do the opponents of ``leader`` surely take at least ``need`` of the ``n`` tricks
+    left?  ``wm`` gets the win ranks relied upon (only when the answer is yes)."""
     wm[0] = 0
     wm[1] = 0
     wm[2] = 0
     wm[3] = 0
-    k = top_trump_run(c, &holder, &low)
-    if k == 0 or ((holder ^ leader) & 1) == 0:
+    if need <= 0:
+        return 1
+    if c.trump != NOTRUMP and c.remain[c.trump] and _trump_tricks(c, leader, need, wm):
+        return 1
+    if need != 1:
         return 0
-    if low >= 0:
-        wm[c.trump] = <uint16_t>(1u << low)
-    return k
+    if _no_winning_lead(c, leader, wm):
+        return 1
+    if c.trump == NOTRUMP or c.remain[c.trump] == 0:
+        return _leads_run_out(c, leader, n, wm)
+    return 0
