@@ -231,3 +231,21 @@ def test_integer_programme_agrees_with_the_dp():
             jokers = [sum(t.is_joker for t in m.played) for m in (ip, dp)]
             assert (ip.tiles, ip.value, jokers[0]) == (dp.tiles, dp.value, jokers[1])
             assert ip.sets_kept >= dp.sets_kept
+
+
+def test_batch_task_reads_integer_programme_rules(tmp_path):
+    import json
+
+    from engines.batch.runner import run_batch
+    from engines.batch.store import ResultStore
+
+    base = {"table": [["R3", "R4", "R5", "J"]], "rack": ["K11", "K12"],
+            "initial_meld_done": True}
+    records = [dict(base, id="free"), dict(base, id="official",
+                                           rules={"joker_retrieval": "official"})]
+    path = tmp_path / "p.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        run_batch([str(path)], "rummikub-best", store, jobs=1, progress=False)
+        tiles = {r["position_id"]: r["result"]["tiles"] for r in store.rows("rummikub-best")}
+    assert tiles == {"free": 2, "official": 0}
