@@ -249,3 +249,18 @@ def test_batch_task_reads_integer_programme_rules(tmp_path):
         run_batch([str(path)], "rummikub-best", store, jobs=1, progress=False)
         tiles = {r["position_id"]: r["result"]["tiles"] for r in store.rows("rummikub-best")}
     assert tiles == {"free": 2, "official": 0}
+
+
+def test_options_that_cannot_matter_leave_the_dp_the_same_answer():
+    # best_move hands a position to the DP when its options cannot change the answer (no
+    # table joker under official retrieval, too few jokers for a set with one real tile,
+    # meld then continue once melded); the integer programme, forced, agrees.
+    from engines.rummikub.generate import rummikub_positions
+    from engines.rummikub.variants import variant_move
+
+    rules = Rules(joker_retrieval="official", min_real_tiles=2, meld_continue=True)
+    for pos in rummikub_positions(20, seed=5, table_tiles=(0, 25)):
+        args = (pos["table"], pos["rack"], pos["initial_meld_done"], "tiles")
+        routed = best_move(*args, rules=rules)
+        forced = variant_move(*args, rules)
+        assert (routed.tiles, routed.value) == (forced.tiles, forced.value), pos

@@ -345,10 +345,24 @@ def best_moves(
 
     rules = _rules(rules)
     if rules.needs_ip:
-        from engines.rummikub.variants import variant_move
+        from engines.rummikub.variants import position_rules, variant_move
 
-        return [variant_move(p.table, p.rack, p.initial_meld_done, objective, rules)
-                for p in positions]
+        positions = list(positions)
+        own = [position_rules(rules, p.table, p.rack, p.initial_meld_done) for p in positions]
+        moves: list[Move | None] = [None] * len(positions)
+        by_rules: dict[Rules, list[int]] = {}
+        for i, r in enumerate(own):
+            by_rules.setdefault(r, []).append(i)
+        for r, rows in by_rules.items():
+            if r.needs_ip:
+                for i in rows:
+                    p = positions[i]
+                    moves[i] = variant_move(p.table, p.rack, p.initial_meld_done, objective, r)
+            else:
+                for i, m in zip(rows, solve_moves([positions[i] for i in rows], objective,
+                                                  threads, r)):
+                    moves[i] = m
+        return moves  # type: ignore[return-value]
     return solve_moves(positions, objective, threads, rules)
 
 
@@ -388,8 +402,10 @@ def best_move(
     rules = _rules(rules)
     melded = meld_flag(initial_meld_done)
     if rules.needs_ip:
-        from engines.rummikub.variants import variant_move
+        from engines.rummikub.variants import position_rules, variant_move
 
+        rules = position_rules(rules, sets, tiles, melded)
+    if rules.needs_ip:
         return variant_move(sets, tiles, melded, objective, rules)
     move = _fast_move(sets, tiles, melded, objective, rules)
     if move is not None:

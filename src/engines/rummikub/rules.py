@@ -20,7 +20,7 @@ engines.rummikub.errors.RuleError: rule meld_threshold=200: must be an integer 0
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 from engines.rummikub.errors import RuleError
 from engines.rummikub.tiles import ALL_COLOURS
@@ -104,6 +104,29 @@ class Rules:
         """Whether a position under these rules is solved by the integer programme."""
         return (self.joker_retrieval == "official" or self.min_real_tiles != 1
                 or self.meld_continue or self.least_disturbance or not self.standard_tiles)
+
+    def for_position(self, table_jokers: int, jokers: int, melded: bool,
+                     table_sets: int) -> Rules:
+        """These rules with the options that cannot change this position's answer reset to
+        their defaults, so the DP answers where it can (exactly the same moves).
+
+        ``table_jokers``/``jokers``: jokers on the table / in the position; ``melded``: the
+        player has melded; ``table_sets``: sets on the table.
+
+        >>> Rules(joker_retrieval="official").for_position(0, 1, True, 3).needs_ip
+        False
+        """
+        touch = melded or self.meld_continue
+        changes: dict[str, object] = {}
+        if melded and self.meld_continue:
+            changes["meld_continue"] = False
+        if not touch or table_jokers == 0:
+            changes["joker_retrieval"] = "free"
+        if jokers <= self.min_set_length - self.min_real_tiles:
+            changes["min_real_tiles"] = 1  # every set has enough real tiles anyway
+        if not touch or table_sets == 0:
+            changes["least_disturbance"] = False
+        return replace(self, **changes) if changes else self
 
     @property
     def colour_letters(self) -> str:

@@ -28,7 +28,8 @@ from engines.rummikub.rules import Rules
 from engines.rummikub.sets import Meld, Slot, format_meld
 from engines.rummikub.tiles import JOKER, Tile, format_tiles
 
-__all__ = ["format_meld", "parse_variant_tiles", "validate_variant_set", "variant_move"]
+__all__ = ["format_meld", "parse_variant_tiles", "position_rules", "validate_variant_set",
+           "variant_move"]
 
 
 def _bad_tile(text: object, rules: Rules) -> TileError:
@@ -190,3 +191,17 @@ def _weights(objective: str, numbers: np.ndarray, colours: int) -> np.ndarray:
 
     w = _BIG + _MID * numbers if objective == "tiles" else _BIG * numbers + _MID
     return np.broadcast_to(w, (colours, len(numbers))).astype(np.int64)
+
+
+def _is_joker(item: object) -> bool:
+    if isinstance(item, Tile):
+        return item.is_joker
+    return isinstance(item, str) and item.strip().upper() == "J"
+
+
+def position_rules(rules: Rules, table: Sequence[Sequence[object]], rack: Sequence[object],
+                   melded: bool) -> Rules:
+    """``rules`` less the options that cannot change this position's answer."""
+    table_jokers = sum(_is_joker(t) for s in table for t in s)
+    return rules.for_position(table_jokers, table_jokers + sum(map(_is_joker, rack)), melded,
+                              len(table))
