@@ -22,13 +22,21 @@ CTX = TrumpContext("10", "H")
 
 
 @pytest.mark.parametrize(
-    "tile", [Tile("K", 0), Tile("R", 14), Tile("X", 3), Tile("R", "5"), Tile("J", 5), Tile("R", -1)]
+    "tile", [Tile("K", 0), Tile("R", 14), Tile("X", 3), Tile("J", 5), Tile("R", -1)]
 )
 def test_hand_built_tiles_are_range_checked(tile: Tile) -> None:
     with pytest.raises(TileError, match="not a tile"):
         best_move([], [tile, "B12", "B11"])
     with pytest.raises(TileError):
         parse_tiles([tile])
+
+
+@pytest.mark.parametrize(
+    ("colour", "number"), [("R", 5.0), ("R", True), ("R", np.int64(5)), ("R", "5"), (None, 5)]
+)
+def test_tiles_of_the_wrong_type_are_refused_not_coerced(colour: object, number: object) -> None:
+    with pytest.raises(TileError, match="the number an int"):
+        Tile(colour, number)  # type: ignore[arg-type]
 
 
 def test_the_joker_and_every_real_tile_still_pass() -> None:

@@ -157,3 +157,58 @@ def test_event_functions_refuse_junk(call: str) -> None:
 
     with pytest.raises(InputError):
         eval(call, {"np": np, **{name: getattr(events, name) for name in events.__all__}})
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "sk.play_round([None] * 4, random.Random(1))",
+        "sk.play_round([sk.RandomPlayer()] * 3, random.Random(1))",
+        "sk.play_round([sk.RandomPlayer()] * 4, 7)",
+        "sk.play_round([sk.RandomPlayer()] * 4, random.Random(1), leader=4)",
+        "sk.play_round([sk.RandomPlayer()] * 4, random.Random(1), policy='bomb')",
+        "sk.play_match([sk.RandomPlayer()] * 4, 1.5, random.Random(1))",
+        "sk.solve_endgame(sk.Round.deal(random.Random(1)), tt_bits=20.0)",
+        "sk.solve_endgame(sk.Round.deal(random.Random(1)), node_limit=0)",
+        "sk.solve_endgame(sk.Round.deal(random.Random(1)), line='yes')",
+        "sk.Round(['S3', '', 'H4', ''], 0, finished=None)",
+        "sk.Round(['S3', '', 'H4', ''], True, finished=[1, 3])",
+        "sk.classify('S3', policy=None)",
+        "sk.round_result(None)",
+        "sk.card_names(np.zeros((2, 3)))",
+        "sk.trick_next_many([1.5], [0], [0])",
+        "sj.play_match([None] * 4, random.Random(1))",
+        "sj.play_match([sj.RandomPlayer()] * 4, None)",
+        "sj.play_match([sj.RandomPlayer()] * 4, random.Random(1), max_rounds=0.5)",
+        "sj.play_match([sj.RandomPlayer()] * 4, random.Random(1), observer=3)",
+        "sj.Round([sj.RandomPlayer()] * 4, random.Random(1), levels=None)",
+        "sj.Round([sj.RandomPlayer()] * 4, random.Random(1), levels=[2.0, 2.0])",
+        "sj.Round([sj.RandomPlayer()] * 4, random.Random(1), declarer=7)",
+        "sj.Round([sj.RandomPlayer()] * 4, random.Random(1), policies='x')",
+        "rk.Position(None, ())",
+        "rk.Position((), [rk.Tile('R', 14)])",
+        "rk.best_moves([None])",
+        "rk.check_meld([rk.Tile('R', 5)])",
+        "rk.check_move(None, None)",
+        "rk.format_meld(None)",
+        "rk.validate_set(None)",
+    ],
+)
+def test_game_entry_points_refuse_junk(call: str) -> None:
+    import random
+
+    import engines.rummikub as rk
+    import engines.shengji as sj
+    import engines.shuangkou as sk
+    from engines.errors import InputError
+
+    with pytest.raises(InputError):
+        eval(call, {"np": np, "random": random, "rk": rk, "sj": sj, "sk": sk})
+
+
+def test_positions_hold_checked_tuples_of_tiles() -> None:
+    from engines.rummikub import Position, Tile
+
+    position = Position([["R5", "R6", "R7"]], ["R8"])  # type: ignore[list-item]
+    assert position.table == ((Tile("R", 5), Tile("R", 6), Tile("R", 7)),)
+    assert position.rack == (Tile("R", 8),)

@@ -25,6 +25,7 @@ import fractions
 import functools
 import math
 import numbers
+import random
 import types
 import typing
 from collections.abc import Iterable
@@ -32,7 +33,16 @@ from typing import Any
 
 from engines.errors import InputError
 
-__all__ = ["as_list", "check_fields", "finite_number", "instance_of", "integer", "list_of"]
+__all__ = [
+    "as_list",
+    "check_fields",
+    "finite_number",
+    "instance_of",
+    "integer",
+    "list_of",
+    "players_of",
+    "random_source",
+]
 
 
 def as_list(value: Any, what: str, error: type[InputError] = InputError) -> list[Any]:
@@ -162,3 +172,26 @@ def instance_of(value: Any, kind: type, what: str, error: type[InputError] = Inp
     if not isinstance(value, kind):
         raise error(f"{what} must be a {kind.__name__}, got {value!r}"[:300])
     return value
+
+
+def players_of(
+    value: Any, methods: tuple[str, ...], error: type[InputError] = InputError, count: int = 4
+) -> list[Any]:
+    """``count`` player objects, each with the callable ``methods`` a game asks of it."""
+    items = as_list(value, "players", error)
+    if len(items) != count:
+        raise error(f"players: expected {count} players, got {len(items)}")
+    for seat, player in enumerate(items):
+        missing = [m for m in methods if not callable(getattr(player, m, None))]
+        if missing:
+            raise error(
+                f"players: player {seat} ({player!r}) has no {', '.join(missing)} method"[:300]
+            )
+    return items
+
+
+def random_source(rng: Any, error: type[InputError] = InputError) -> random.Random:
+    """``rng`` if it is a :class:`random.Random` (seed one: ``random.Random(7)``)."""
+    if not isinstance(rng, random.Random):
+        raise error(f"rng must be a random.Random (e.g. random.Random(7)), got {rng!r}"[:300])
+    return rng

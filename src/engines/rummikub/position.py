@@ -21,13 +21,14 @@ from typing import Any, Literal
 
 import numpy as np
 
-from engines.arguments import as_list
+from engines.arguments import as_list, instance_of, list_of
 from engines.rummikub.errors import PositionError, RuleError, TileError
 from engines.rummikub.rules import DEFAULT_RULES, Rules
 from engines.rummikub.sets import (
     Meld,
     RummikubInputError,
     Slot,
+    checked_meld,
     format_meld,
     is_valid_set,
     meld_tiles,
@@ -62,6 +63,10 @@ class Position:
 
     def __post_init__(self) -> None:
         meld_flag(self.initial_meld_done)
+        table = as_list(self.table, "table", PositionError)
+        # checked, canonical tiles in tuples: a frozen Position is hashable and holds no junk
+        object.__setattr__(self, "table", tuple(tuple(parse_tiles(s)) for s in table))
+        object.__setattr__(self, "rack", tuple(parse_tiles(as_list(self.rack, "rack", TileError))))
         for i, s in enumerate(self.table, start=1):
             validate_set(s, where=f"table set {i}")
         check_counts([t for s in self.table for t in s] + list(self.rack), "table and rack")
@@ -343,6 +348,7 @@ def best_moves(
     """
     from engines.rummikub.arrays import solve_moves
 
+    positions = list_of(positions, Position, "positions", PositionError)
     rules = _rules(rules)
     if rules.needs_ip:
         from engines.rummikub.variants import position_rules, variant_move
@@ -511,6 +517,8 @@ def check_move(pos: Position, move: Move, rules: Rules | None = None) -> list[st
     force of their own).
     """
     rules = _rules(rules)
+    instance_of(pos, Position, "pos", PositionError)
+    instance_of(move, Move, "move", PositionError)
     problems: list[str] = []
     for i, m in enumerate(move.table, start=1):
         why = check_meld(m)
@@ -557,6 +565,7 @@ def check_move(pos: Position, move: Move, rules: Rules | None = None) -> list[st
 def check_meld(meld: Meld) -> str | None:
     """Why an annotated set is invalid, or ``None``: real tiles stand for themselves and the
     meanings form a run (one colour, consecutive) or a group (one number, distinct colours)."""
+    meld = checked_meld(meld)
     if len(meld) < 3:
         return "fewer than 3 tiles"
     for s in meld:

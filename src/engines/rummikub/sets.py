@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from engines.rummikub.errors import RummikubInputError as RummikubInputError  # re-export
 from engines.rummikub.errors import SetError
-from engines.rummikub.tiles import COLOURS, JOKER, Tile, format_tiles
+from engines.rummikub.tiles import COLOURS, JOKER, Tile, format_tiles, parse_tiles
 
 
 class Slot(NamedTuple):
@@ -38,8 +38,20 @@ class Slot(NamedTuple):
 Meld = tuple[Slot, ...]
 
 
+def checked_meld(meld: object) -> Meld:
+    """``meld`` if it is a sequence of :class:`Slot` of real tiles (else a :class:`SetError`)."""
+    if not isinstance(meld, tuple | list) or not all(
+        isinstance(slot, Slot) and isinstance(slot.tile, Tile) and isinstance(slot.stands_for, Tile)
+        for slot in meld
+    ):
+        raise SetError(
+            f"expected a meld (a sequence of Slot(tile, stands_for)), got {meld!r}"[:300]
+        )
+    return tuple(meld)
+
+
 def format_meld(meld: Meld) -> str:
-    return " ".join(str(slot) for slot in meld)
+    return " ".join(str(slot) for slot in checked_meld(meld))
 
 
 def meld_tiles(meld: Meld) -> list[Tile]:
@@ -72,8 +84,10 @@ def _run_reason(tiles: Sequence[Tile]) -> tuple[Meld | None, str]:
     start = None
     first_real = next(i for i, t in enumerate(tiles) if not t.is_joker)
     s = tiles[first_real].number - first_real
-    if s >= 1 and s + length - 1 <= 13 and all(
-        t.is_joker or t.number == s + i for i, t in enumerate(tiles)
+    if (
+        s >= 1
+        and s + length - 1 <= 13
+        and all(t.is_joker or t.number == s + i for i, t in enumerate(tiles))
     ):
         start = s
     if start is None:
@@ -99,30 +113,32 @@ def _group_reason(tiles: Sequence[Tile]) -> tuple[Meld | None, str]:
         return None, f"colour {dup} twice"
     missing = iter(c for c in COLOURS if c not in colours)
     number = numbers[0]
-    meld = tuple(
-        Slot(t, Tile(next(missing), number) if t.is_joker else t) for t in tiles
-    )
+    meld = tuple(Slot(t, Tile(next(missing), number) if t.is_joker else t) for t in tiles)
     return meld, ""
 
 
 def validate_set(tiles: Sequence[Tile], where: str = "set") -> Meld:
     """Check one set and return it with each joker's meaning; raise :class:`SetError`."""
-    tiles = list(tiles)
+    tiles = parse_tiles(tiles)
     if len(tiles) < 3:
-        raise SetError(f"{where} [{format_tiles(tiles)}] is not valid: a set needs at least 3 "
-                       "tiles")
+        raise SetError(
+            f"{where} [{format_tiles(tiles)}] is not valid: a set needs at least 3 tiles"
+        )
     real = [t for t in tiles if t.colour != "J"]
     if not real:
-        raise SetError(f"{where} [{format_tiles(tiles)}] is not valid: a set needs a tile that "
-                       "is not a joker")
+        raise SetError(
+            f"{where} [{format_tiles(tiles)}] is not valid: a set needs a tile that is not a joker"
+        )
     group, why_group = _group_reason(tiles)
     run, why_run = _run_reason(tiles)
     if run is not None and (group is None or len({t.number for t in real}) > 1):
         return run
     if group is not None:
         return group
-    raise SetError(f"{where} [{format_tiles(tiles)}] is not valid: not a run ({why_run}) and "
-                   f"not a group ({why_group})")
+    raise SetError(
+        f"{where} [{format_tiles(tiles)}] is not valid: not a run ({why_run}) and "
+        f"not a group ({why_group})"
+    )
 
 
 def is_valid_set(tiles: Sequence[Tile]) -> bool:

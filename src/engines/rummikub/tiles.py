@@ -32,11 +32,34 @@ JOKERS = 2
 JOKER_PENALTY = 30
 
 
-class Tile(NamedTuple):
-    """One tile: ``colour`` is one of ``K R O B`` (``"J"`` for the joker), ``number`` 1..13 (0)."""
-
+class _TileFields(NamedTuple):
     colour: str
     number: int
+
+
+class Tile(_TileFields):
+    """One tile: ``colour`` is one of ``K R O B`` (``"J"`` for the joker), ``number`` 1..13 (0).
+
+    ``colour`` must be text and ``number`` a Python ``int``: ``Tile("R", 5.0)``,
+    ``Tile("R", True)`` or a NumPy number would compare and hash equal to a real
+    tile and slip through the look-ups, so they are refused here.  The range is
+    checked where tiles enter a position (:func:`parse_tiles`).
+
+    >>> Tile("R", 5.0)
+    Traceback (most recent call last):
+    ...
+    engines.rummikub.errors.TileError: not a tile: Tile(colour='R', number=5.0); ...
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, colour: str, number: int) -> Tile:
+        if type(colour) is not str or type(number) is not int:
+            raise TileError(
+                f"not a tile: Tile(colour={colour!r}, number={number!r}); the colour must be "
+                "text and the number an int"[:300]
+            )
+        return super().__new__(cls, colour, number)
 
     @classmethod
     def parse(cls, text: str) -> Tile:

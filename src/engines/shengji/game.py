@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 import solvers.shengji as K
+from engines.arguments import as_list, integer, players_of, random_source
 from engines.shengji.cards import RANKS, ShengjiInputError, card_name, cards_to_names
 from engines.shengji.rules import (
     DEFAULT_POLICIES,
@@ -168,6 +169,16 @@ class RoundResult:
         }
 
 
+_PLAYER_METHODS = ("bid", "bury", "lead", "follow")
+
+
+def _rank_index(level: object) -> int:
+    """The index of a level rank (``"2"`` .. ``"A"``, or an integer 2..10); -1 if it is none."""
+    if isinstance(level, bool) or not isinstance(level, str | int):
+        return -1
+    return RANKS.index(str(level)) if str(level) in RANKS else -1
+
+
 class Round:
     """One round of 升级 for four players.
 
@@ -185,11 +196,16 @@ class Round:
         declarer: int | None = None,
         policies: Policies = DEFAULT_POLICIES,
     ) -> None:
-        if len(players) != 4:
-            raise ShengjiInputError(f"a round needs 4 players, got {len(players)}")
-        self.players = list(players)
-        self.rng = rng
-        self.levels = [RANKS.index(str(lv)) if str(lv) in RANKS else -1 for lv in levels]
+        self.players = players_of(players, _PLAYER_METHODS, ShengjiInputError)
+        self.rng = random_source(rng, ShengjiInputError)
+        if not isinstance(policies, Policies):
+            raise ShengjiInputError(f"policies must be a Policies, got {policies!r}"[:300])
+        if declarer is not None and (
+            integer(declarer, "declarer", ShengjiInputError) not in range(4)
+        ):
+            raise ShengjiInputError(f"declarer must be a seat 0..3 or None, got {declarer!r}")
+        levels = as_list(levels, "levels", ShengjiInputError)
+        self.levels = [_rank_index(lv) for lv in levels]
         if -1 in self.levels or len(self.levels) != 2:
             raise ShengjiInputError(f"levels: expected two ranks, got {list(levels)!r}")
         if declarer is None and self.levels[0] != self.levels[1]:
@@ -348,8 +364,14 @@ class Round:
         for p in self.trick_plays:
             self.played += p
         self.tricks.append(
-            Trick(self.leader, list(self.trick_seats), list(self.trick_plays), winner, pts,
-                  self.attempted)
+            Trick(
+                self.leader,
+                list(self.trick_seats),
+                list(self.trick_plays),
+                winner,
+                pts,
+                self.attempted,
+            )
         )
         self.trick_seats = []
         self.trick_plays = []
@@ -443,6 +465,13 @@ def play_match(
     ``observer``, when given, is called with the round after the deal, after
     burying and after every single play (tests use it to check invariants).
     """
+    players_of(players, _PLAYER_METHODS, ShengjiInputError)
+    random_source(rng, ShengjiInputError)
+    max_rounds = integer(max_rounds, "max_rounds", ShengjiInputError)
+    if max_rounds < 1:
+        raise ShengjiInputError(f"max_rounds must be at least 1, got {max_rounds}")
+    if observer is not None and not callable(observer):
+        raise ShengjiInputError(f"observer must be a function of the round, got {observer!r}")
     levels = ["2", "2"]
     declarer: int | None = None
     rounds: list[RoundResult] = []

@@ -22,7 +22,7 @@ import numpy as np
 from engines.arguments import as_list
 from engines.shuangkou.cards import CardsLike, parse_cards
 from engines.shuangkou.errors import ShuangkouInputError
-from engines.shuangkou.rules import DEFAULT_POLICY, Policy
+from engines.shuangkou.rules import DEFAULT_POLICY, Policy, check_policy
 from engines.threads import numba_threads
 
 Batch = np.ndarray | Sequence[CardsLike]
@@ -69,6 +69,7 @@ def classify_many(
 ) -> np.ndarray:
     """Codes of N card sets (``int64``; 0 = not a combination; see
     :class:`engines.shuangkou.rules.Combination.from_code`)."""
+    policy = check_policy(policy)
     arr = as_rows(cards)
     out = np.zeros(arr.shape[0], dtype=np.int64)
     with numba_threads(threads):
@@ -81,6 +82,7 @@ def beats_many(
 ) -> np.ndarray:
     """``beats(plays[i], previous[i])`` for N pairs (bool).  A previous set that is no
     combination is beaten by nothing."""
+    policy = check_policy(policy)
     p = as_rows(plays, "plays")
     q = as_rows(previous, "previous")
     if p.shape[0] != q.shape[0]:
@@ -98,7 +100,8 @@ def _previous_codes(previous: Batch | None, n: int, policy: Policy) -> np.ndarra
         codes = previous.astype(np.int64)
     else:
         rows = as_rows(
-            [() if p is None else p for p in previous] if not isinstance(previous, np.ndarray)
+            [() if p is None else p for p in previous]
+            if not isinstance(previous, np.ndarray)
             else previous,
             "previous",
         )
@@ -121,6 +124,7 @@ def count_plays_many(
     """The number of distinct plays of each hand beating its previous play (pass not
     counted; a None or empty previous, or ``previous=None`` for all rows, means leading).
     ``previous`` may also be a 1-D array of codes."""
+    policy = check_policy(policy)
     h = as_rows(hands, "hands")
     codes = _previous_codes(previous, h.shape[0], policy)
     out = np.zeros(h.shape[0], dtype=np.int64)
@@ -137,6 +141,7 @@ def enumerate_plays_many(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every play of every hand: ``(plays, offsets)`` with the plays of hand i in
     ``plays[offsets[i]:offsets[i + 1]]`` (``(total, 15, 4)`` counts)."""
+    policy = check_policy(policy)
     h = as_rows(hands, "hands")
     codes = _previous_codes(previous, h.shape[0], policy)
     counts = np.zeros(h.shape[0], dtype=np.int64)
@@ -150,14 +155,24 @@ def enumerate_plays_many(
     return out, offsets
 
 
+def _int_array(values: object, what: str) -> np.ndarray:
+    """``values`` as int64 when they are integers (never floats, NaN or text)."""
+    array = np.asarray(values) if isinstance(values, np.ndarray | list | tuple) else None
+    if array is None or (array.size and array.dtype.kind not in "iu"):
+        raise ShuangkouInputError(f"{what}: expected a 1-D array of integers, got {values!r}"[:300])
+    return array.astype(np.int64)
+
+
 def trick_next_many(
     holding: np.ndarray, last_player: np.ndarray, passes: np.ndarray, threads: int | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Section 7.4 over N trick states given as arrays: holder bit masks, last players
     and pass counts.  Returns ``(seat, lead, jiefeng)`` arrays."""
-    hold = np.asarray(holding, dtype=np.int64)
-    last = np.asarray(last_player, dtype=np.int64)
-    npass = np.asarray(passes, dtype=np.int64)
+    hold, last, npass = (
+        _int_array(holding, "holding"),
+        _int_array(last_player, "last_player"),
+        _int_array(passes, "passes"),
+    )
     if not hold.shape == last.shape == npass.shape or hold.ndim != 1:
         raise ShuangkouInputError("holding, last_player and passes: expected equal 1-D shapes")
     if ((hold < 0) | (hold > 15)).any() or ((last < 0) | (last > 3)).any():

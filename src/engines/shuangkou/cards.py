@@ -62,9 +62,15 @@ class Card:
         token = text.strip().upper()
         if token in ("LJ", "BJ"):
             return cls(RANK_VALUE[token], 0)
-        if len(token) >= 2 and token[0] in SUITS and token[1:] in RANK_VALUE and token[1:] not in (
-            "LJ",
-            "BJ",
+        if (
+            len(token) >= 2
+            and token[0] in SUITS
+            and token[1:] in RANK_VALUE
+            and token[1:]
+            not in (
+                "LJ",
+                "BJ",
+            )
         ):
             return cls(RANK_VALUE[token[1:]], SUITS.index(token[0]))
         hint = ""
@@ -152,6 +158,15 @@ def _check_copies(counts: np.ndarray, what: str) -> None:
 
 def card_names(counts: np.ndarray) -> list[str]:
     """The tokens of a count array in display order (rank, then suit S, H, D, C)."""
+    if not (
+        isinstance(counts, np.ndarray)
+        and counts.shape == (15, 4)
+        and counts.dtype.kind in "iu"
+        and counts.min() >= 0
+        and counts.max() <= 2
+    ):
+        shown = counts.shape if isinstance(counts, np.ndarray) else repr(counts)[:100]
+        raise CardTextError(f"expected a (15, 4) array of card counts 0..2, got {shown}")
     names = []
     for r in range(15):
         for s in range(4):

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from engines.arguments import integer
 from engines.shuangkou.errors import SearchLimitError, ShuangkouInputError
 from engines.shuangkou.game import Round
 
@@ -142,6 +143,12 @@ def solve_endgame(
         raise ShuangkouInputError(f"expected a Round, got {type(game).__name__}")
     if game.is_over:
         raise ShuangkouInputError("the round is over: nothing to solve")
+    tt_bits = integer(tt_bits, "tt_bits", ShuangkouInputError)
+    node_limit = integer(node_limit, "node_limit", ShuangkouInputError)
+    if node_limit < 1:
+        raise ShuangkouInputError(f"node_limit: expected at least 1, got {node_limit}")
+    if not isinstance(line, bool):
+        raise ShuangkouInputError(f"line must be True or False, got {line!r}"[:300])
     if not 10 <= tt_bits <= 28:
         raise ShuangkouInputError(f"tt_bits: expected 10–28, got {tt_bits}")
     searcher = _Searcher(game.policy, tt_bits, node_limit)

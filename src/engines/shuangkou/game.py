@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from engines.arguments import as_list, integer, players_of, random_source
 from engines.shuangkou.cards import (
     CardsLike,
     card_names,
@@ -30,7 +31,15 @@ from engines.shuangkou.cards import (
     parse_hands,
 )
 from engines.shuangkou.errors import IllegalPlayError, ShuangkouInputError
-from engines.shuangkou.rules import DEFAULT_POLICY, LegalPlays, Policy, RoundResult, round_result
+from engines.shuangkou.rules import (
+    DEFAULT_POLICY,
+    LegalPlays,
+    Policy,
+    RoundResult,
+    check_policy,
+    round_result,
+    seat_index,
+)
 
 
 def _kernels():
@@ -60,9 +69,10 @@ class Round:
         finished: Sequence[int] = (),
         policy: Policy = DEFAULT_POLICY,
     ) -> None:
-        self.policy = policy
+        self.policy = check_policy(policy)
         self.hands = parse_hands(hands)
-        self.finished = [int(s) for s in finished]
+        finished = as_list(finished, "finished", ShuangkouInputError)
+        self.finished = [seat_index(s, "finished") for s in finished]
         for seat in range(4):
             empty = not self.hands[seat].any()
             if empty != (seat in self.finished):
@@ -73,7 +83,7 @@ class Round:
             raise ShuangkouInputError(f"finished {self.finished}: a seat is listed twice")
         if self.is_over:
             raise ShuangkouInputError("a side has already finished: the round is over")
-        if leader not in range(4) or not self.hands[leader].any():
+        if not self.hands[seat_index(leader, "leader")].any():
             raise ShuangkouInputError(f"leader {leader!r}: expected a seat that holds cards")
         self.to_move = int(leader)
         self.leading = True
@@ -88,6 +98,9 @@ class Round:
         cls, rng: random.Random, leader: int | None = None, policy: Policy = DEFAULT_POLICY
     ) -> Round:
         """A fresh round: 27 random cards each; ``leader`` None picks one at random."""
+        random_source(rng, ShuangkouInputError)
+        if leader is not None:
+            seat_index(leader, "leader")
         deck = deck_list()
         rng.shuffle(deck)
         hands = [deck[i * 27 : (i + 1) * 27] for i in range(4)]
@@ -210,6 +223,7 @@ def play_round(
     policy: Policy = DEFAULT_POLICY,
 ) -> RoundRecord:
     """Deal and play one round to its end with ``players`` (one per seat)."""
+    players = players_of(players, ("choose",), ShuangkouInputError)
     game = Round.deal(rng, leader, policy)
     dealt = game.hands.copy()
     first_leader = game.to_move
@@ -239,6 +253,10 @@ def play_match(
 ) -> MatchRecord:
     """Play ``rounds`` rounds; the first leader is random in the first round and after
     a double win, otherwise the previous round's first finisher (section 8.3)."""
+    players = players_of(players, ("choose",), ShuangkouInputError)
+    random_source(rng, ShuangkouInputError)
+    check_policy(policy)
+    rounds = integer(rounds, "rounds", ShuangkouInputError)
     if rounds < 1:
         raise ShuangkouInputError(f"rounds: expected at least 1, got {rounds}")
     records: list[RoundRecord] = []

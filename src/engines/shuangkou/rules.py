@@ -119,8 +119,18 @@ class Combination:
         return {"type": self.type, "rank": self.rank, "length": self.length}
 
 
+def check_policy(policy: object) -> Policy:
+    """``policy`` if it is a :class:`Policy`; anything else is a :class:`ShuangkouInputError`."""
+    if not isinstance(policy, Policy):
+        raise ShuangkouInputError(
+            f"policy must be a Policy (e.g. Policy(points=(3, 2, 1))), got {policy!r}"[:300]
+        )
+    return policy
+
+
 def classify_code(cards: CardsLike, policy: Policy = DEFAULT_POLICY) -> int:
     """The kernel code of ``cards`` (0: not a combination)."""
+    policy = check_policy(policy)
     return int(_kernels().classify(parse_cards(cards), policy.sf_bomb))
 
 
@@ -132,10 +142,12 @@ def classify(cards: CardsLike, policy: Policy = DEFAULT_POLICY) -> Combination |
     >>> classify("LJ LJ BJ BJ")
     Combination(type='king_bomb', rank='BJ', length=4)
     """
+    policy = check_policy(policy)
     return Combination.from_code(classify_code(cards, policy))
 
 
 def _previous_code(previous: CardsLike, policy: Policy) -> int:
+    policy = check_policy(policy)
     code = classify_code(previous, policy)
     if code == 0:
         raise NotACombinationError(
@@ -152,6 +164,7 @@ def beats(play: CardsLike, previous: CardsLike, policy: Policy = DEFAULT_POLICY)
     >>> beats("S4 H5 D6 C7 S8 H9", "S3 H4 D5 C6 S7")   # 6 cards cannot answer 5
     False
     """
+    policy = check_policy(policy)
     k = _kernels()
     return bool(k.code_beats(classify_code(play, policy), _previous_code(previous, policy)))
 
@@ -167,6 +180,7 @@ class LegalPlays:
     """
 
     def __init__(self, hand: CardsLike, previous: CardsLike | None, policy: Policy) -> None:
+        policy = check_policy(policy)
         self.hand = parse_cards(hand, "hand")
         self.policy = policy
         self.previous_code = 0 if previous is None else _previous_code(previous, policy)
@@ -260,7 +274,7 @@ class Turn:
         return {"next": self.seat, "lead": self.lead, "jiefeng": self.jiefeng}
 
 
-def _seat(value: object, what: str) -> int:
+def seat_index(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 0 <= value <= 3:
         raise ShuangkouInputError(f"{what}: expected a seat 0–3, got {value!r}")
     return int(value)
@@ -268,7 +282,7 @@ def _seat(value: object, what: str) -> int:
 
 def other_holders(holding: Iterable[int], last_player: int) -> list[int]:
     """The holders other than ``last_player`` in play order starting after it (O of 7.4)."""
-    held = {_seat(s, "holding") for s in holding}
+    held = {seat_index(s, "holding") for s in as_list(holding, "holding", ShuangkouInputError)}
     return [(last_player + i) % 4 for i in (1, 2, 3) if (last_player + i) % 4 in held]
 
 
@@ -280,14 +294,14 @@ def trick_next(holding: Iterable[int], last_player: int, passes: Sequence[int] =
     Turn(seat=0, lead=True, jiefeng=True)
     """
     holding = as_list(holding, "holding", ShuangkouInputError)
-    last = _seat(last_player, "last_player")
-    seats = sorted({_seat(s, "holding") for s in holding})
+    last = seat_index(last_player, "last_player")
+    seats = sorted({seat_index(s, "holding") for s in holding})
     if len(seats) != len(holding):
         raise ShuangkouInputError(f"holding: a seat is listed twice in {holding!r}")
     if not any(s % 2 == 0 for s in seats) or not any(s % 2 == 1 for s in seats):
         raise ShuangkouInputError(f"holding {seats}: a side has finished, the round is over")
     order = other_holders(seats, last)
-    passes = [_seat(s, "passes") for s in passes]
+    passes = [seat_index(s, "passes") for s in as_list(passes, "passes", ShuangkouInputError)]
     if passes != order[: len(passes)]:
         raise ShuangkouInputError(
             f"passes {passes}: expected a prefix of the other holders in order {order}"
@@ -325,7 +339,8 @@ def round_result(order: Sequence[int], policy: Policy = DEFAULT_POLICY) -> Round
     >>> round_result([1, 0, 3]).points
     (-2, 2)
     """
-    seats = [_seat(s, "order") for s in order]
+    policy = check_policy(policy)
+    seats = [seat_index(s, "order") for s in as_list(order, "order", ShuangkouInputError)]
     if len(set(seats)) != len(seats):
         raise ShuangkouInputError(f"order {seats}: a seat finishes twice")
     done: list[int] = []
