@@ -264,3 +264,35 @@ def test_options_that_cannot_matter_leave_the_dp_the_same_answer():
         routed = best_move(*args, rules=rules)
         forced = variant_move(*args, rules)
         assert (routed.tiles, routed.value) == (forced.tiles, forced.value), pos
+
+
+def test_meld_continue_against_rummikub_solver():
+    """``rummikub-solver`` (bench extra) melds and then, in a second round, plays more rack
+    tiles onto a non-empty table: a greedy form of meld then continue.  On its ground (no
+    jokers, thresholds above 13) our exact answer plays at least as many tiles, and passes
+    exactly when it does (both need the same meld first)."""
+    rummikub_solver = pytest.importorskip("rummikub_solver")
+    from engines.rummikub.generate import rummikub_positions
+
+    ids = {f"{c}{n}": "KBOR".index(c) * 13 + n for c in "KROB" for n in range(1, 14)}
+    ruleset = rummikub_solver.RuleSet(min_initial_value=30,
+                                      solver_backend=rummikub_solver.MILPSolver.HIGHS)
+    rules = Rules(meld_continue=True)
+    compared = played = beyond = 0
+    for pos in rummikub_positions(40, seed=21, table_tiles=(9, 30), joker_rate=0.0,
+                                  rack_size=(10, 14)):
+        tiles = [t for s in pos["table"] for t in s] + pos["rack"]
+        if "J" in tiles or not pos["table"]:
+            continue
+        state = ruleset.new_game()
+        state.add_table(*(ids[t] for t in [t for s in pos["table"] for t in s]))
+        state.add_rack(*(ids[t] for t in pos["rack"]))
+        solution = ruleset.solve(state, rummikub_solver.SolverMode.INITIAL)
+        theirs = 0 if solution is None else len(solution.tiles)
+        ours = best_move(pos["table"], pos["rack"], False, rules=rules).tiles
+        assert ours >= theirs and (ours == 0) == (theirs == 0), (pos, ours, theirs)
+        compared += 1
+        played += theirs > 0
+        beyond += ours > best_move(pos["table"], pos["rack"], False).tiles
+    # a real comparison: some melds, and some where continuing onto the table adds tiles
+    assert compared >= 20 and played >= 5 and beyond >= 1
