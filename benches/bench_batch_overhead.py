@@ -8,7 +8,9 @@ For every registered task: generate inputs (``qipai gen``), then, alternating, t
   reading, checking, canonical hashing, the same solve calls, storing.
 
 with 1 and with 2 threads (``-j``).  The runner's overhead is ``batch / raw - 1`` in
-time.  While both run, the wall time spent inside the native kernels is recorded (the
+wall time; the CPU time of the whole process per position is printed too (on a loaded
+machine the wall times of the two sides see different loads, CPU time much less so).
+While both run, the wall time spent inside the native kernels is recorded (the
 union of the intervals in which any kernel entry point of ``solvers.<game>`` is running),
 so ``1 - kernel / wall`` is the serial fraction of the whole pipeline: by Amdahl's law
 it bounds the speed-up that more cores can give.  Reading and preparing the positions
@@ -118,20 +120,20 @@ def time_raw(task_name: str, payloads: list[dict], threads: int, clock: KernelCl
     task = get_task(task_name)
     size = task.chunk_size
     clock.total = 0.0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for lo in range(0, len(payloads), size):
         task.solve(payloads[lo:lo + size], threads)
-    return time.perf_counter() - start, clock.total
+    return time.perf_counter() - start, clock.total, time.process_time() - cpu
 
 
 def time_batch(task_name: str, path: Path, threads: int, clock: KernelClock, folder: Path):
     db = folder / f"{task_name}-{threads}-{time.monotonic_ns()}.sqlite"
     clock.total = 0.0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     summary = run_batch([str(path)], task_name, str(db), jobs=threads, progress=False)
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     db.unlink()
-    return wall, clock.total, summary
+    return wall, clock.total, cpu, summary
 
 
 def main() -> None:
@@ -155,19 +157,21 @@ def main() -> None:
             time_raw(name, payloads[: get_task(name).chunk_size * 2], 2, clock)  # warm-up
             rows = {}
             for threads in (1, 2):
-                best = {"raw": (float("inf"), 0.0), "batch": (float("inf"), 0.0)}
+                best = {"raw": (float("inf"), 0.0, 0.0), "batch": (float("inf"), 0.0, 0.0)}
                 for _ in range(args.repeat):
                     raw = time_raw(name, payloads, threads, clock)
-                    batch = time_batch(name, path, threads, clock, folder)[:2]
+                    batch = time_batch(name, path, threads, clock, folder)[:3]
                     best["raw"] = min(best["raw"], raw)
                     best["batch"] = min(best["batch"], batch)
                 rows[threads] = best
             for threads, best in rows.items():
-                (raw_w, raw_k), (bat_w, bat_k) = best["raw"], best["batch"]
+                (raw_w, raw_k, raw_c), (bat_w, bat_k, bat_c) = best["raw"], best["batch"]
                 print(f"{name:20s} -j {threads}  {n:6d} positions  raw {n / raw_w:10,.1f}/s  "
                       f"batch {n / bat_w:10,.1f}/s  runner overhead {bat_w / raw_w - 1:+6.1%}  "
                       f"outside kernels: raw {1 - raw_k / raw_w:5.1%} batch "
-                      f"{1 - bat_k / bat_w:5.1%}", flush=True)
+                      f"{1 - bat_k / bat_w:5.1%}  CPU per position: raw "
+                      f"{raw_c / n * 1e6:,.1f} us batch {bat_c / n * 1e6:,.1f} us "
+                      f"({bat_c / raw_c - 1:+.0%})", flush=True)
 
 
 if __name__ == "__main__":

@@ -132,6 +132,9 @@ class _Backend:
     slots: int = 1
     mode: str = "local"
     workers: int = 1
+    # Chunks this many times the task's size: one engine call spread over many threads
+    # needs more positions per call to keep every thread busy.
+    chunk_scale: int = 1
 
     def submit(self, task: Task, payloads: list[dict[str, Any]]) -> Any:
         raise NotImplementedError
@@ -209,6 +212,7 @@ class _NativeThreads(_Executor):
         self.threads = 1 if per_chunk else threads
         self.slots = 2 * helpers
         self.workers = threads
+        self.chunk_scale = 1 if per_chunk else max(1, threads // 2)
         self.mode = f"local-{'chunk-' if per_chunk else ''}threads-{threads}"
 
     def submit(self, task: Task, payloads: list[dict[str, Any]]) -> cf.Future:
@@ -276,7 +280,8 @@ def run_batch(
     ``jobs`` (default: every core) is the thread count given to a native
     threaded engine, or the number of worker processes otherwise.
     ``chunk_size`` positions are solved per call and committed per
-    transaction.  Bad input lines are passed to ``on_bad_input`` (default:
+    transaction (default: the task's size, times ``jobs // 2`` for an engine
+    call spread over ``jobs`` threads).  Bad input lines are passed to ``on_bad_input`` (default:
     printed to standard error), stored in the ``bad_inputs`` table and skipped;
     with ``strict=True`` the first one raises :class:`InputError`.
     ``progress=None`` shows a bar only on a terminal.  Ctrl-C raises
@@ -335,7 +340,7 @@ def _run(
     own_store = not isinstance(store, ResultStore)
     db = ResultStore(store) if own_store else store
     assert isinstance(db, ResultStore)
-    size = max(1, chunk_size or task.chunk_size)
+    size = max(1, chunk_size or task.chunk_size * backend.chunk_scale)
     summary = BatchSummary(task=task.name)
     run_id = db.begin_run(task.name, list(paths), workers=backend.workers, mode=backend.mode)
     # Standard input cannot be counted ahead: then the bar counts without a total.
