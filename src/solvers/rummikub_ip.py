@@ -32,6 +32,7 @@ input (the engine validates first).
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -99,12 +100,12 @@ def split_groups(spec: TileSpec, n: int, real: list[int], jokers: int, number: i
     return groups
 
 
-_HIGHS: list = []
+_LOCAL = threading.local()
 
 
 def _highs():
-    """One HiGHS instance per process, made quiet (HiGHS prints a banner when it is made)."""
-    if not _HIGHS:
+    """One HiGHS instance per thread, made quiet (HiGHS prints a banner when it is made)."""
+    if not hasattr(_LOCAL, "highs"):
         import os
         import sys
 
@@ -122,8 +123,8 @@ def _highs():
         h.setOptionValue("output_flag", False)
         h.setOptionValue("mip_rel_gap", 0.0)
         h.setOptionValue("mip_abs_gap", 0.5)  # the objective is integral
-        _HIGHS.append(h)
-    h = _HIGHS[0]
+        _LOCAL.highs = h
+    h = _LOCAL.highs
     h.clearModel()
     return h
 

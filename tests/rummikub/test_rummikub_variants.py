@@ -296,3 +296,19 @@ def test_meld_continue_against_rummikub_solver():
         beyond += ours > best_move(pos["table"], pos["rack"], False).tiles
     # a real comparison: some melds, and some where continuing onto the table adds tiles
     assert compared >= 20 and played >= 5 and beyond >= 1
+
+
+def test_integer_programme_from_several_threads():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from engines.rummikub.generate import rummikub_positions
+
+    positions = list(rummikub_positions(8, seed=4))
+    rules = Rules(least_disturbance=True)
+
+    def solve(p):
+        return best_move(p["table"], p["rack"], p["initial_meld_done"], rules=rules).tiles
+
+    alone = [solve(p) for p in positions]
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(solve, positions)) == alone
