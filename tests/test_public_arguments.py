@@ -212,3 +212,28 @@ def test_positions_hold_checked_tuples_of_tiles() -> None:
     position = Position([["R5", "R6", "R7"]], ["R8"])  # type: ignore[list-item]
     assert position.table == ((Tile("R", 5), Tile("R", 6), Tile("R", 7)),)
     assert position.rack == (Tile("R", 8),)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "ResultStore(None)",
+        "ResultStore(str(tmp / 'r.sqlite'), readonly='no')",
+        "get_task(['bridge-par'])",
+        "register_task(None)",
+        "run_batch('inputs.jsonl', 'bridge-par', str(tmp / 'r.sqlite'))",
+        "run_batch(['inputs.jsonl'], 'bridge-par', None)",
+        "run_batch(['inputs.jsonl'], 'bridge-par', str(tmp / 'r.sqlite'), jobs=1.5)",
+        "run_batch(['inputs.jsonl'], 'bridge-par', str(tmp / 'r.sqlite'), chunk_size=0)",
+        "run_batch(['inputs.jsonl'], 'bridge-par', str(tmp / 'r.sqlite'), strict='yes')",
+        "run_batch(['inputs.jsonl'], 'bridge-par', str(tmp / 'r.sqlite'), on_bad_input=3)",
+    ],
+)
+def test_batch_entry_points_refuse_junk_and_create_nothing(call: str, tmp_path) -> None:
+    from engines.batch import ResultStore, get_task, register_task, run_batch
+    from engines.errors import InputError
+
+    names = {"ResultStore": ResultStore, "get_task": get_task, "register_task": register_task}
+    with pytest.raises(InputError):
+        eval(call, {**names, "run_batch": run_batch, "tmp": tmp_path})
+    assert list(tmp_path.iterdir()) == []

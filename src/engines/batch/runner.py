@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engines import __version__
+from engines.arguments import integer, list_of
 from engines.batch.inputs import BadInput, Record, count_positions, read_inputs
 from engines.batch.store import EncodedRow, ResultStore
 from engines.batch.tasks import SolvedItem, Task, get_task, hash_text, solve_chunk
@@ -288,6 +289,8 @@ def run_batch(
     :class:`BatchInterrupted` after storing every finished chunk.
     """
     task_obj = task if isinstance(task, Task) else get_task(task)
+    if jobs is not None and integer(jobs, "jobs") < 1:
+        raise InputError(f"jobs must be at least 1 (or None for every core), got {jobs}")
     jobs = max(1, jobs or os.cpu_count() or 1)
     backend: _Backend
     if task_obj.native_threads:
@@ -327,6 +330,21 @@ def run_batch_distributed(
     return _run(paths, task_obj, store, backend, chunk_size, strict, progress, on_bad_input)
 
 
+def _check_run_arguments(
+    paths: Any, store: Any, chunk_size: Any, strict: Any, progress: Any, on_bad_input: Any
+) -> None:
+    """Refuse arguments of the wrong type before anything is opened or written."""
+    list_of(paths, (str, os.PathLike), "paths")
+    if not isinstance(store, ResultStore | str | os.PathLike):
+        raise InputError(f"store must be a ResultStore or a database path, got {store!r}"[:300])
+    if chunk_size is not None and integer(chunk_size, "chunk_size") < 1:
+        raise InputError(f"chunk_size must be at least 1, got {chunk_size}")
+    if not isinstance(strict, bool) or not isinstance(progress, bool | None):
+        raise InputError(f"strict and progress must be True or False, got {strict!r}, {progress!r}")
+    if on_bad_input is not None and not callable(on_bad_input):
+        raise InputError(f"on_bad_input must be a function or None, got {on_bad_input!r}"[:300])
+
+
 def _run(
     paths: Sequence[str],
     task: Task,
@@ -337,6 +355,7 @@ def _run(
     progress: bool | None,
     on_bad_input: Callable[[BadInput], None] | None,
 ) -> BatchSummary:
+    _check_run_arguments(paths, store, chunk_size, strict, progress, on_bad_input)
     own_store = not isinstance(store, ResultStore)
     db = ResultStore(store) if own_store else store
     assert isinstance(db, ResultStore)

@@ -180,6 +180,11 @@ class ResultStore:
     """
 
     def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
+        if not isinstance(path, str | os.PathLike) or not isinstance(readonly, bool):
+            raise InputError(
+                f"ResultStore needs a database path and readonly True or False, got {path!r}, "
+                f"{readonly!r}"[:300]
+            )
         self.path = str(path)
         self.readonly = readonly
         with self._guard():

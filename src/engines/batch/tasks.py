@@ -140,6 +140,8 @@ TASKS = TaskRegistry()
 
 def register_task(task: Task) -> Task:
     """Add ``task`` to the registry (a later registration of the same name replaces it)."""
+    if not isinstance(task, Task):
+        raise InputError(f"register_task needs a Task, got {task!r}"[:300])
     TASKS.add(task)
     return task
 
@@ -147,7 +149,7 @@ def register_task(task: Task) -> Task:
 def get_task(name: str) -> Task:
     try:
         return TASKS[name]
-    except KeyError:
+    except (KeyError, TypeError):
         known = ", ".join(sorted(TASKS)) or "none"
         raise UnknownTaskError(f"unknown batch task {name!r}; known: {known}") from None
 
