@@ -6,7 +6,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from engines.events.errors import EventInputError
@@ -93,6 +93,7 @@ def test_no_rematch_when_a_rematch_free_seating_exists(field):
 
 @settings(max_examples=100, deadline=None)
 @given(st.integers(2, 11), st.floats(0.0, 0.9), st.integers(0, 10**6))
+@example(8, 0.6875, 6808)  # the first path joins the two widowed mates; another path opens
 def test_matching_oracle_against_exhaustive_search(n, density, seed):
     rng = random.Random(seed)
     met = [set() for _ in range(n)]

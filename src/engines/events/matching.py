@@ -185,8 +185,16 @@ class MatchingOracle:
                 mate[v] = -1
                 self.size -= 1
             self._remove(v)
-        # every augmenting path now ends at a vertex that just lost its mate
-        for v in exposed:
+        # Every augmenting path now ends at a vertex that just lost its mate, so these
+        # searches come first and usually restore the old size at once.  But once the
+        # first path has ended at the second widowed vertex, a path between two vertices
+        # that were exposed all along may open: the other exposed vertices are searched
+        # too until the old size is back (a search that fails needs no repeat: no later
+        # augmentation opens a path from that vertex).
+        bound = self.size + len(exposed)
+        for v in exposed + self.alive:
+            if self.size >= bound:
+                break
             if mate[v] == -1 and self._augment(v):
                 self.size += 1
         return self.size
