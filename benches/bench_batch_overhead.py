@@ -51,7 +51,7 @@ INPUTS = {
     "bridge-table": (["bridge", "-n", "100", "--seed", "9", "--cards", "8", "-f", "jsonl"],
                      "jsonl"),
     "bridge-par": (["bridge", "-n", "4", "--seed", "2026", "--rotate"], "pbn"),
-    "bridge-lead": (["bridge", "-n", "2", "--seed", "2026", "-f", "jsonl", "--trump", "NT",
+    "bridge-lead": (["bridge", "-n", "16", "--seed", "2026", "-f", "jsonl", "--trump", "NT",
                      "--leader", "W"], "jsonl"),
     "bridge-contracts": (["bridge", "-n", "4", "--seed", "2026"], "pbn"),
 }

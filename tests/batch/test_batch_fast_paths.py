@@ -146,3 +146,26 @@ def test_rummikub_fast_prepare_equals_the_engine_on_odd_and_faulty_positions(mon
     assert fast == [_outcome(prepare, v) for v in variants]
     assert sum(isinstance(f, dict) for f in fast) > 60  # many variants are still positions
     assert tasks._VALID_SETS  # the fast path ran
+
+
+def test_small_chunks_share_transactions_but_none_waits_long(tmp_path):
+    import time
+
+    from engines.batch.runner import run_batch
+    from engines.batch.store import ResultStore
+    from engines.batch.tasks import Task, register_task
+
+    def solve(payloads, threads):
+        time.sleep(0.02)
+        return [p["x"] * 2 for p in payloads]
+
+    register_task(Task("test-slow-double", "demo", "x * 2, slowly",
+                       lambda o: {"x": int(o["x"])}, solve, chunk_size=1))
+    path = tmp_path / "xs.jsonl"
+    path.write_text("".join(f'{{"x": {i}}}\n' for i in range(30)))
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        summary = run_batch([str(path)], "test-slow-double", store, jobs=1, progress=False)
+        rows = list(store.rows("test-slow-double"))
+    assert summary.computed == 30 and sorted(r["result"] for r in rows) == list(range(0, 60, 2))
+    commits = {r["finished_at"] for r in rows}
+    assert 1 < len(commits) < 30  # grouped by the quarter second, not all held to the end

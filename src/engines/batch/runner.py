@@ -7,9 +7,10 @@ spread over ``jobs`` worker processes.  :func:`run_batch_distributed`
 takes a ``dask.distributed.Client`` (the library never starts or stops
 clusters) and sends the same chunks to its workers.  In both, the calling
 process reads the inputs, skips positions already in the store, and writes
-each chunk's results in one transaction as soon as it completes, so the store
-is the same whichever way the batch ran, and an interrupted run resumes where it
-stopped.
+each chunk's results in one transaction as soon as it completes (chunks smaller
+than a few hundred positions are grouped, none waiting more than a quarter of a
+second), so the store is the same whichever way the batch ran, and an
+interrupted run resumes where it stopped.
 
 >>> from engines.batch.store import ResultStore
 >>> from engines.batch.tasks import Task, register_task
@@ -31,6 +32,7 @@ stopped.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import os
 import sys
 import time
@@ -136,11 +138,14 @@ class _Backend:
     # Chunks this many times the task's size: one engine call spread over many threads
     # needs more positions per call to keep every thread busy.
     chunk_scale: int = 1
+    # wait_one honours its timeout (then the runner may group small chunks per commit).
+    timed_waits: bool = True
 
     def submit(self, task: Task, payloads: list[dict[str, Any]]) -> Any:
         raise NotImplementedError
 
-    def wait_one(self, futures: Sequence[Any]) -> list[Any]:
+    def wait_one(self, futures: Sequence[Any], timeout: float | None = None) -> list[Any]:
+        """The finished futures (at least one, or none after ``timeout`` seconds)."""
         raise NotImplementedError
 
     def result(self, future: Any) -> list[SolvedItem]:
@@ -168,7 +173,7 @@ class _InProcess(_Backend):
     def submit(self, task: Task, payloads: list[dict[str, Any]]) -> _Done:
         return _Done(solve_chunk(task, payloads, 1))
 
-    def wait_one(self, futures: Sequence[Any]) -> list[Any]:
+    def wait_one(self, futures: Sequence[Any], timeout: float | None = None) -> list[Any]:
         return list(futures)
 
     def result(self, future: _Done) -> list[SolvedItem]:
@@ -180,8 +185,8 @@ class _Executor(_Backend):
 
     pool: cf.Executor
 
-    def wait_one(self, futures: Sequence[Any]) -> list[Any]:
-        done, _ = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
+    def wait_one(self, futures: Sequence[Any], timeout: float | None = None) -> list[Any]:
+        done, _ = cf.wait(futures, timeout=timeout, return_when=cf.FIRST_COMPLETED)
         return list(done)
 
     def result(self, future: cf.Future) -> list[SolvedItem]:
@@ -244,13 +249,15 @@ class _Dask(_Backend):
         threads = sum(client.nthreads().values()) or 1
         self.workers = threads
         self.slots = 2 * threads
+        self.timed_waits = False
         self.mode = f"dask-{threads}"
 
     def submit(self, task: Task, payloads: list[dict[str, Any]]) -> Any:
         # pure=False: every chunk is its own job even if an identical one ran before.
         return self.client.submit(solve_chunk, task.name, payloads, 1, pure=False)
 
-    def wait_one(self, futures: Sequence[Any]) -> list[Any]:
+    def wait_one(self, futures: Sequence[Any], timeout: float | None = None) -> list[Any]:
+        # Without a timeout: each chunk is stored when it arrives (see _Writer).
         done, _ = self._wait(list(futures), return_when="FIRST_COMPLETED")
         return list(done)
 
@@ -383,21 +390,29 @@ def _run(
         if strict:
             raise InputError(str(item))
 
+    per_commit = max(size, _LOOKUP_BATCH) if backend.timed_waits else 1
+    writer = _Writer(db, task.name, run_id, summary, per_commit)
+
     def collect(future: Any) -> None:
         items = pending.pop(future)
         rows = _result_rows(task, items, backend.result(future))
-        summary.computed += db.add_encoded(task.name, rows, run_id)
         summary.solver_errors += sum(1 for r in rows if r[6] is not None)
         bar.update(len(rows))
+        writer.add(rows)
+
+    def wait() -> None:
+        for future in backend.wait_one(list(pending), _COMMIT_SECONDS):
+            collect(future)
+        writer.store_if_due()
 
     def submit(chunk: list[_Item]) -> None:
         while len(pending) >= backend.slots:
-            for future in backend.wait_one(list(pending)):
-                collect(future)
+            wait()
         pending[backend.submit(task, [item.payload for item in chunk])] = chunk
-        # The in-process backend finishes at once: store it before reading on.
+        # The in-process backend finishes at once: collect it before reading on.
         for future in [f for f in pending if isinstance(f, _Done)]:
             collect(future)
+        writer.store_if_due()
 
     try:
         chunk: list[_Item] = []
@@ -410,16 +425,18 @@ def _run(
         if chunk:
             submit(chunk)
         while pending:
-            for future in backend.wait_one(list(pending)):
-                collect(future)
+            wait()
+        writer.store()
         summary.status = "finished"
     except KeyboardInterrupt:
         summary.status = "interrupted"
         backend.cancel(list(pending))
+        writer.store()
         raise BatchInterrupted(summary) from None
     except BaseException:
         summary.status = "failed"
         backend.cancel(list(pending))
+        writer.store_after_failure()
         raise
     finally:
         summary.seconds = time.perf_counter() - started
@@ -427,6 +444,46 @@ def _run(
         backend.close()
         _end_run(db, run_id, summary, close=own_store)
     return summary
+
+
+# Finished chunks smaller than the chunk size wait at most this long to be stored, so
+# that one transaction (one disk sync, milliseconds) stores several small chunks.
+_COMMIT_SECONDS = 0.25
+
+
+class _Writer:
+    """Stores finished rows: at once when ``rows_per_commit`` wait, else every
+    :data:`_COMMIT_SECONDS`, and whatever is left when the run ends or stops."""
+
+    def __init__(
+        self, db: ResultStore, task: str, run_id: int, summary: BatchSummary,
+        rows_per_commit: int,
+    ) -> None:  # fmt: skip
+        self.db, self.task, self.run_id, self.summary = db, task, run_id, summary
+        self.rows_per_commit = rows_per_commit
+        self.rows: list[EncodedRow] = []
+        self.since = time.perf_counter()
+
+    def add(self, rows: list[EncodedRow]) -> None:
+        self.rows.extend(rows)
+        if len(self.rows) >= self.rows_per_commit:
+            self.store()
+
+    def store_if_due(self) -> None:
+        if self.rows and time.perf_counter() - self.since >= _COMMIT_SECONDS:
+            self.store()
+
+    def store(self) -> None:
+        if self.rows:
+            # The rows leave the buffer only once stored (Ctrl-C may interrupt the write).
+            self.summary.computed += self.db.add_encoded(self.task, self.rows, self.run_id)
+            self.rows = []
+        self.since = time.perf_counter()
+
+    def store_after_failure(self) -> None:
+        """Keep the finished rows when something else failed; a store fault stays the error."""
+        with contextlib.suppress(Exception):  # the run's own exception says more
+            self.store()
 
 
 def _result_rows(task: Task, items: list[_Item], solved: list[SolvedItem]) -> list[EncodedRow]:

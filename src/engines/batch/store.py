@@ -3,8 +3,9 @@
 One row per (task, input hash): the position's id and origin (file, line), the
 canonical input, the result as JSON (or the error message when the solver
 refused the position), the seconds it took and the solver version.  Results are
-committed in small transactions, one per finished chunk, so an interrupted run
-(Ctrl-C, ``kill -9``, power loss) loses at most the chunks in flight; the
+committed in small transactions, one per finished chunk (or per quarter second
+of small chunks), so an interrupted run (Ctrl-C, ``kill -9``, power loss) loses
+at most the chunks in flight and the last quarter second; the
 database runs in WAL mode, which keeps every committed transaction across a
 crash.  Rerunning the same command asks the store which hashes are already
 present and computes only the rest, so nothing is computed or stored twice.
