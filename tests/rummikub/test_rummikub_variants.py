@@ -26,7 +26,7 @@ naive = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(naive)
 
 
-def _random_table(rng: random.Random, spec: naive.Spec, sets: int):
+def _random_table(rng: random.Random, spec: naive.Spec, sets: int, joker_rate: float = 0.25):
     pool = Counter({(c, n): spec.copies for c in spec.letters
                     for n in range(1, spec.numbers + 1)})
     jokers = spec.jokers
@@ -36,7 +36,7 @@ def _random_table(rng: random.Random, spec: naive.Spec, sets: int):
             break
         first = rng.choice(sorted(t for t, k in pool.items() if k))
         shape = rng.choice(naive._candidates(spec, first))
-        use = [rng.random() < 0.25 for _ in shape]
+        use = [rng.random() < joker_rate for _ in shape]
         use[shape.index(first)] = False
         need = Counter(t for t, u in zip(shape, use) if not u)
         if sum(use) > jokers or len(shape) - sum(use) < max(2, spec.min_real) or need - pool:
@@ -48,11 +48,12 @@ def _random_table(rng: random.Random, spec: naive.Spec, sets: int):
     return table, pool, jokers
 
 
-def _case(seed: int):
+def _case(seed: int, joker_rate: float = 0.25):
     rng = random.Random(seed)
     spec = naive.Spec(rng.randint(2, 4), rng.randint(4, 7), rng.randint(1, 2),
-                      rng.randint(0, 2), rng.choice((2, 3, 3)), rng.choice((1, 1, 2)))
-    table, pool, jokers = _random_table(rng, spec, rng.randint(0, 3))
+                      rng.randint(0, 2) if joker_rate < 0.5 else 2, rng.choice((2, 3, 3)),
+                      rng.choice((1, 1, 2)))
+    table, pool, jokers = _random_table(rng, spec, rng.randint(0, 3), joker_rate)
     while sum(map(len, table)) > 8:  # keeps the brute force within a second
         table.pop()
     left = [t for t, k in pool.items() for _ in range(k)] + ["J"] * jokers
@@ -101,11 +102,13 @@ OPTIONS = [
 ]
 
 
-@pytest.mark.parametrize("seed", range(70))
+@pytest.mark.parametrize("seed", [*range(70), *range(1000, 1030)])
 def test_variants_match_brute_force(seed):
-    spec, table, rack = _case(seed)
+    # seeds from 1000: official retrieval on tables rich in jokers (runs and groups)
+    spec, table, rack = _case(seed, 0.25 if seed < 1000 else 0.6)
     rng = random.Random(seed + 1000)
-    options = dict(OPTIONS[seed % len(OPTIONS)])
+    options = dict(OPTIONS[seed % len(OPTIONS)] if seed < 1000 else
+                   {"joker_retrieval": "official", "least_disturbance": seed % 2 == 0})
     melded = not options.get("meld_continue") and rng.random() < 0.7
     threshold = rng.choice((0, 3, 6, 10))
     objective = rng.choice(("tiles", "value"))
@@ -312,3 +315,17 @@ def test_integer_programme_from_several_threads():
     alone = [solve(p) for p in positions]
     with ThreadPoolExecutor(4) as pool:
         assert list(pool.map(solve, positions)) == alone
+
+
+def test_official_retrieval_of_a_group_joker():
+    # A group joker stands for any colour its group lacks: K5 R5 J gives up its joker for O5
+    # or B5 from the rack, not for another tile.
+    official = Rules(joker_retrieval="official")
+    four = [["K5", "R5", "O5", "J"]]
+    assert best_move(four, "K11 K12", True).tiles == 2  # free: K11 K12 J
+    assert best_move(four, "K11 K12", True, rules=official).tiles == 0
+    three = [["K5", "R5", "J"]]
+    for tile in ("O5", "B5"):
+        assert best_move(three, f"K11 K12 {tile}", True, rules=official).tiles == 3
+    assert best_move([*three, ["K4", "K5", "K6"]], "K11 K12 R4", True,
+                     rules=official).tiles == 0

@@ -120,12 +120,12 @@ def _table_set(meld: Meld, rules: Rules):
     counts = np.zeros((rules.colours, rules.numbers), np.int64)
     places = []
     real_colours = {s.tile.colour for s in meld if not s.tile.is_joker}
-    numbers = {s.stands_for.number for s in meld}
+    is_run = len({s.stands_for.colour for s in meld}) == 1  # a group's colours differ
     for slot in meld:
         c, v = letters.index(slot.stands_for.colour), slot.stands_for.number - 1
         if not slot.tile.is_joker:
             counts[c, v] += 1
-        elif len(numbers) > 1 or len(real_colours) > 1:  # run
+        elif is_run:
             places.append((OFFICIAL_RUN, c, v))
         else:  # group: the joker may stand for any colour the group lacks
             mask = sum(1 << i for i, x in enumerate(letters) if x not in real_colours)
