@@ -182,7 +182,11 @@ def players_of(
     if len(items) != count:
         raise error(f"players: expected {count} players, got {len(items)}")
     for seat, player in enumerate(items):
-        missing = [m for m in methods if not callable(getattr(player, m, None))]
+        # a NumPy number or array has a method of any common name (choose, ...)
+        numeric = (
+            isinstance(player, numbers.Number | str | bytes) or type(player).__module__ == "numpy"
+        )
+        missing = [m for m in methods if numeric or not callable(getattr(player, m, None))]
         if missing:
             raise error(
                 f"players: player {seat} ({player!r}) has no {', '.join(missing)} method"[:300]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import public_calls
 from hypothesis import strategies as st
 
 import engines.bridge as bridge
@@ -127,7 +128,11 @@ LIN_TEXT = near(
 TILE_TEXT = st.builds(lambda c, n: f"{c}{n}", st.sampled_from("KROBJX"), st.integers(-1, 15))
 TILES = st.one_of(
     st.lists(
-        st.one_of(near(TILE_TEXT), st.builds(rummikub.Tile, st.text(max_size=2), JUNK)), max_size=8
+        st.one_of(
+            near(TILE_TEXT),
+            st.builds(lambda c, n: rummikub.Tile._make((c, n)), st.text(max_size=2), JUNK),
+        ),
+        max_size=8,
     ),
     near(st.builds(" ".join, st.lists(TILE_TEXT, max_size=8))),
     JUNK,
@@ -263,3 +268,25 @@ ENTRIES: dict[str, Entry] = {
         THREADS,
     ),
 }
+
+
+# -- every public constructor and function that takes a caller's objects ------------------------
+
+
+def _public_args(package: str) -> st.SearchStrategy[tuple]:
+    """(call name, the argument to spoil or "*" for all of them, the junk)."""
+    names = sorted(n for n in public_calls.CALLS if n.split(".")[0] == package)
+    return st.sampled_from(names).flatmap(
+        lambda name: st.tuples(
+            st.just(name), st.sampled_from(["*", *public_calls.parameters(name)]), JUNK
+        )
+    )
+
+
+def _spoiled_call(name: str, argument: str, junk: Any) -> Any:
+    spoil = public_calls.parameters(name) if argument == "*" else [argument]
+    return public_calls.call(name, dict.fromkeys(spoil, junk))
+
+
+for _package in sorted({n.split(".")[0] for n in public_calls.CALLS}):
+    ENTRIES[f"{_package}.public"] = Entry(_spoiled_call, _public_args(_package), native=True)

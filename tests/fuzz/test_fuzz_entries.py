@@ -54,8 +54,12 @@ def run_in_child(name: str, inputs: list[tuple], tmp: Path) -> dict:
     """Run ``inputs`` against entry ``name`` in a child process; fail on a crash."""
     data, progress = tmp / f"{name}.pickle", tmp / f"{name}.progress"
     data.write_bytes(pickle.dumps(inputs))
+    # in an empty folder of its own: a junk path that an entry accepts writes there
+    workdir = tmp / "cwd"
+    workdir.mkdir()
     done = subprocess.run(
         [sys.executable, str(WORKER), name, str(data), str(progress)],
+        cwd=workdir,
         capture_output=True,
         text=True,
         timeout=max(300, EXAMPLES),

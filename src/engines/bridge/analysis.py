@@ -168,7 +168,7 @@ def _build(
 ) -> BoardAnalysis:
     if dealer is None:
         dealer = board_dealer(board) if board is not None else Seat.NORTH
-    seat = Seat.from_char(dealer) if isinstance(dealer, str) else Seat(dealer)
+    seat = Seat.coerce(dealer)
     if vulnerability is None:
         vulnerability = board_vulnerability(board) if board is not None else "None"
     vul = parse_vulnerability(vulnerability)

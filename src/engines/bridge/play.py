@@ -123,7 +123,7 @@ def parse_pbn_play(leader: Seat | str, lines: Sequence[str], trump: Strain) -> l
     >>> [str(c) for c in parse_pbn_play("E", ["SQ S2 ST SA", "- - - SK", "*"], Strain.NOTRUMP)]
     ['SQ', 'S2', 'ST', 'SA', 'SK']
     """
-    first = Seat.from_char(leader) if isinstance(leader, str) else Seat(leader)
+    first = Seat.coerce(leader)
     order: list[Card] = []
     trick_leader = first
     for row_no, line in enumerate(lines, start=1):

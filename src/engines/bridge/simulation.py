@@ -146,11 +146,20 @@ def _map_threads(function: Callable, items: list, threads: int) -> list:
         return list(pool.map(function, items))
 
 
+def _solver(solver: Solver | None, threads: int | None) -> Solver:
+    if solver is None:
+        return local_solver(threads)
+    if not callable(solver):
+        raise BridgeInputError(f"solver must be a function (task, payloads), got {solver!r}"[:300])
+    return solver
+
+
 def local_solver(threads: int | None = None) -> Solver:
     """A :data:`Solver` that solves in this process on ``threads`` threads (None = all)."""
+    from engines.bridge.dd import _thread_count
     from solvers._parallel import max_threads
 
-    count = threads or max_threads()
+    count = _thread_count(threads) or max_threads()
     functions = {"bridge-lead": solve_leads, "bridge-contracts": solve_contract_tables}
 
     def solve(task: str, payloads: list[dict[str, Any]]) -> list[Any]:
@@ -272,8 +281,10 @@ def _contract(contract: Contract | str, declarer: Seat | str | None) -> Contract
     if isinstance(contract, str):
         text = contract.strip()
         if declarer is not None:
-            text += str(declarer if isinstance(declarer, Seat) else Seat.from_char(declarer))
+            text += str(Seat.coerce(declarer))
         contract = Contract.from_str(text)
+    if not isinstance(contract, Contract):
+        raise BridgeInputError(f"contract must be a Contract or text, got {contract!r}"[:300])
     if contract.is_passout or contract.declarer is None:
         raise BridgeInputError(f"contract {contract} needs a level, a strain and a declarer")
     return contract
@@ -317,7 +328,7 @@ def simulate_lead(
     sample = deal(n, fixed=known, constraints=constraints, seed=seed, **kwargs)
     trump = contract.strain
     payloads = [lead_payload(d.to_pbn(), trump, leader) for d in sample]
-    results = (solver or local_solver(threads))("bridge-lead", payloads)
+    results = _solver(solver, threads)("bridge-lead", payloads)
     rows = _lead_rows(hand, contract, vulnerable, results)
     return LeadSimulation(hand, contract, leader, vulnerable, sample, rows)
 
@@ -486,6 +497,8 @@ def simulate_contracts(
         if hand is not None:
             known[seat] = hand
     vul = parse_vulnerability(vulnerability)
+    if not isinstance(declarers, str):
+        raise BridgeInputError(f"declarers must be N, S or NS, got {declarers!r}"[:300])
     seats = [Seat.from_char(c) for c in declarers.upper() if c in "NS"]
     if not seats or any(c not in "NS" for c in declarers.upper()):
         raise BridgeInputError(f"declarers must be N, S or NS, got {declarers!r}")
@@ -495,7 +508,7 @@ def simulate_contracts(
     kwargs = {} if max_tries is None else {"max_tries": max_tries}
     sample = deal(n, fixed=known, constraints=constraints, seed=seed, **kwargs)
     payloads = [contracts_payload(d.to_pbn(), chosen) for d in sample]
-    results = (solver or local_solver(threads))("bridge-contracts", payloads)
+    results = _solver(solver, threads)("bridge-contracts", payloads)
     tricks = {
         (seat, strain): np.array([r[f"{seat.char} {strain.symbol}"] for r in results], np.int64)
         for strain in sorted(chosen, key=lambda s: -s)

@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from engines.arguments import as_list, check_fields, instance_of, list_of
-from engines.events.awards import masterpoints
+from engines.events.awards import MAX_PAIRS, masterpoints
 from engines.events.common import exact, need_int
 from engines.events.errors import EventInputError
 from engines.events.files import Event, EventResult, Pair
@@ -302,8 +302,8 @@ def play_event(
     schedule = as_list(schedule, "schedule", EventInputError)
     if not callable(play):
         raise EventInputError(f"play must be a function of (round, pairing, boards), got {play!r}")
-    if pairs < 2:
-        raise EventInputError(f"a Swiss event needs at least 2 pairs, got {pairs}")
+    if not 2 <= pairs <= MAX_PAIRS:
+        raise EventInputError(f"a Swiss event needs 2..{MAX_PAIRS} pairs, got {pairs}")
     if not isinstance(method, str) or method not in METHODS:
         raise EventInputError(f"method {method!r} is not one of {', '.join(METHODS)}")
     completion = exact(completion, "completion")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from engines.rummikub.errors import RummikubInputError as RummikubInputError  # re-export
 from engines.rummikub.errors import TileError
@@ -60,6 +60,10 @@ class Tile(_TileFields):
                 "text and the number an int"[:300]
             )
         return super().__new__(cls, colour, number)
+
+    def __reduce__(self) -> tuple[Any, tuple[tuple[str, int]]]:
+        # unpickling gives back exactly what was pickled (checks happen where tiles are used)
+        return (Tile._make, (tuple(self),))
 
     @classmethod
     def parse(cls, text: str) -> Tile:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engines.arguments import as_list
 from engines.shengji.cards import parse_card, parse_level
 from engines.shengji.errors import ShengjiInputError
 
@@ -55,6 +56,15 @@ def resolve_bids(
         >>> resolve_bids([(0, "H5", 1), (1, "S5", 2), (2, "LJ", 2)], "5", True)
         BidResult(accepted=[True, True, True], trump='NT', declarer=0)
     """
+    bids = as_list(bids, "bids", ShengjiInputError)
+    if not isinstance(first_round, bool):
+        raise ShengjiInputError(f"first_round must be True or False, got {first_round!r}"[:300])
+    if current_declarer is not None and (
+        isinstance(current_declarer, bool)
+        or not isinstance(current_declarer, int)
+        or not 0 <= current_declarer <= 3
+    ):
+        raise ShengjiInputError(f"current_declarer must be a seat 0..3, got {current_declarer!r}")
     accepted: list[bool] = []
     standing: tuple[int, int, int] | None = None  # (seat, card, strength)
     first_seat: int | None = None

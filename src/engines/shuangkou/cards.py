@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engines.arguments import as_list
 from engines.shuangkou.errors import (
     CardTextError,
     DealError,
@@ -194,7 +195,7 @@ def deck_list() -> list[Card]:
 def parse_hands(hands: Iterable[CardsLike], sizes: tuple[int, int] = (0, 27)) -> np.ndarray:
     """Four hands as a ``(4, 15, 4)`` array; raises :class:`DealError` when they hold
     more than two copies of a card together or a hand size is outside ``sizes``."""
-    hands = list(hands)
+    hands = as_list(hands, "hands", DealError)
     if len(hands) != 4:
         raise DealError(f"expected 4 hands, got {len(hands)}")
     arr = np.stack([parse_cards(h, f"hand {i}") for i, h in enumerate(hands)])
