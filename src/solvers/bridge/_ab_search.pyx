@@ -156,7 +156,7 @@ cdef inline int _trick_start(Ctx* c, int seat, int target, TrickStart* ts,
     ts.lens = tt_lengths(c)
     if c.features & FEATURE_TT:
         tt_prefetch(&c.tt, ts.lens, seat)
-    if (c.features & FEATURE_QUICK_TRICKS) and quick_tricks(c, seat, wm) >= ts.threshold:
+    if (c.features & FEATURE_QUICK_TRICKS) and quick_tricks(c, seat, ts.threshold, wm) >= ts.threshold:
         c.qt_cutoffs += 1
         return ts.leader_max
     if (c.features & FEATURE_LATER_TRICKS) and later_tricks(c, seat, n, n - ts.threshold + 1, wm):

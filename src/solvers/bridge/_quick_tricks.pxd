@@ -7,6 +7,9 @@ contract a side-suit winner only counts while every opponent holding trumps
 still has to follow suit.  Partner's winners count too when the leader can
 reach them: the leader holds a card of the suit and partner's top cards beat
 the opponents' (then partner, on lead, cashes his own top cards elsewhere).
+With the opponents out of trumps, every trump of the side wins a trick whenever
+it is played: the longer holding alone counts that many, and the leader's own
+trumps add to the side winners he cashes first, whatever their ranks.
 
 Win ranks: the lowest counted winner of each suit (all higher cards are the
 same hand's), so a transposition entry built on a quick-trick cutoff only
@@ -17,6 +20,12 @@ from libc.stdint cimport uint16_t
 
 from solvers.bridge._bits cimport kth_highest, lsb, msb, popcount, top_winners
 from solvers.bridge._types cimport NOTRUMP, Ctx
+
+
+cdef inline bint _opponents_trumpless(Ctx* c, int leader) noexcept nogil:
+    if c.trump == NOTRUMP:
+        return 1
+    return (c.hands[(leader + 1) & 3][c.trump] | c.hands[(leader + 3) & 3][c.trump]) == 0
 
 
 cdef inline int _cashable(Ctx* c, int hand, int s, int drawn, int* low_bit) noexcept nogil:
@@ -55,19 +64,26 @@ cdef inline int _cashable(Ctx* c, int hand, int s, int drawn, int* low_bit) noex
     return w
 
 
-cdef inline bint _opponents_trumpless(Ctx* c, int leader) noexcept nogil:
-    if c.trump == NOTRUMP:
-        return 1
-    return (c.hands[(leader + 1) & 3][c.trump] | c.hands[(leader + 3) & 3][c.trump]) == 0
+cdef inline int quick_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcept nogil:
+    """Sure tricks for the leader's side; ``wm`` receives the win ranks relied upon.
 
-
-cdef inline int quick_tricks(Ctx* c, int leader, uint16_t* wm) noexcept nogil:
-    """Sure tricks for the leader's side; ``wm`` receives the win ranks relied upon."""
+    Enough for ``need`` by the trumps alone when the opponents have none: every trump
+    of the side's longer holding wins a trick, whatever the ranks (no win rank).
+    """
     cdef int s, w, total = 0, best_entry = 0, partner = (leader + 2) & 3
     cdef int low, entry_suit = -1, entry_low = -1, pw, p_total, k
     cdef unsigned int opp_cards, mine
     cdef uint16_t pwm[4]
     cdef int drawn = 0
+    if c.trump != NOTRUMP and _opponents_trumpless(c, leader):
+        w = popcount(c.hands[leader][c.trump])
+        k = popcount(c.hands[partner][c.trump])
+        if k > w:
+            w = k
+        if w >= need:
+            for s in range(4):
+                wm[s] = 0
+            return w
     if c.trump != NOTRUMP:
         drawn = _cashable(c, leader, c.trump, 0, &low)
     for s in range(4):
@@ -77,6 +93,13 @@ cdef inline int quick_tricks(Ctx* c, int leader, uint16_t* wm) noexcept nogil:
             total += w
             if low >= 0:
                 wm[s] = <uint16_t>(1u << low)
+    if c.trump != NOTRUMP and _opponents_trumpless(c, leader):
+        # the leader cashes his side winners, then every one of his trumps wins a
+        # trick whenever it is played, whatever its rank
+        k = total - drawn + popcount(c.hands[leader][c.trump])
+        if k >= need:
+            wm[c.trump] = 0
+            return k
     # Entries to partner: leader leads a card of s, partner wins with a top card,
     # then cashes his own winners (the suit s ones included).
     p_total = 0
