@@ -155,6 +155,7 @@ class Entry:
     call: Callable[..., Any]
     args: st.SearchStrategy[tuple]
     native: bool  # the call reaches compiled code (Cython or Numba)
+    weight: int = 1  # inputs per run are weight x QIPAI_FUZZ_EXAMPLES
 
 
 def _e(call: Callable[..., Any], *args: st.SearchStrategy, native: bool = True) -> Entry:
@@ -273,6 +274,9 @@ ENTRIES: dict[str, Entry] = {
 # -- every public constructor and function that takes a caller's objects ------------------------
 
 
+PUBLIC_WEIGHT = 4
+
+
 def _public_args(package: str) -> st.SearchStrategy[tuple]:
     """(call name, the argument to spoil or "*" for all of them, the junk)."""
     names = sorted(n for n in public_calls.CALLS if n.split(".")[0] == package)
@@ -289,4 +293,7 @@ def _spoiled_call(name: str, argument: str, junk: Any) -> Any:
 
 
 for _package in sorted({n.split(".")[0] for n in public_calls.CALLS}):
-    ENTRIES[f"{_package}.public"] = Entry(_spoiled_call, _public_args(_package), native=True)
+    # one entry covers a whole package's calls, so it gets more inputs than a single function
+    ENTRIES[f"{_package}.public"] = Entry(
+        _spoiled_call, _public_args(_package), native=True, weight=PUBLIC_WEIGHT
+    )

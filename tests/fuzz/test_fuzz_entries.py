@@ -77,7 +77,7 @@ def run_in_child(name: str, inputs: list[tuple], tmp: Path) -> dict:
 
 @pytest.mark.parametrize("name", sorted(ENTRIES))
 def test_entry_point_survives_hostile_input(name: str, tmp_path: Path) -> None:
-    inputs = draw_inputs(name, EXAMPLES, SEED)
+    inputs = draw_inputs(name, EXAMPLES * ENTRIES[name].weight, SEED)
     report = run_in_child(name, inputs, tmp_path)
     counts = report["counts"]
     assert sum(counts.values()) + len(report["failures"]) == len(inputs)

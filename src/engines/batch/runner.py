@@ -272,6 +272,10 @@ class _Dask(_Backend):
 # -- the run loop ------------------------------------------------------------------------------
 
 
+#: Far more workers than any machine has cores; a bigger number is a mistake, not a request.
+MAX_JOBS = 4096
+
+
 def run_batch(
     paths: Sequence[str],
     task: str | Task,
@@ -296,8 +300,8 @@ def run_batch(
     :class:`BatchInterrupted` after storing every finished chunk.
     """
     task_obj = task if isinstance(task, Task) else get_task(task)
-    if jobs is not None and integer(jobs, "jobs") < 1:
-        raise InputError(f"jobs must be at least 1 (or None for every core), got {jobs}")
+    if jobs is not None and not 1 <= integer(jobs, "jobs") <= MAX_JOBS:
+        raise InputError(f"jobs must be 1..{MAX_JOBS} (or None for every core), got {jobs}")
     jobs = max(1, jobs or os.cpu_count() or 1)
     backend: _Backend
     if task_obj.native_threads:

@@ -292,8 +292,11 @@ def _strain_filter(strains: Iterable[Strain | str] | str | None) -> tuple[Strain
     """The strains asked for, or None for all five."""
     if strains is None:
         return None
-    items = strains.replace(",", " ").split() if isinstance(strains, str) else list(strains)
-    chosen = {s if isinstance(s, Strain) else Strain.from_str(str(s)) for s in items}
+    if isinstance(strains, str):
+        items = strains.replace(",", " ").split()
+    else:
+        items = as_list(strains, "strains", BridgeInputError)
+    chosen = {Strain.from_str(s) for s in items}
     if not chosen:
         raise BridgeInputError("strains= names no strain; expected some of C, D, H, S, NT")
     return None if len(chosen) == 5 else tuple(sorted(chosen))
