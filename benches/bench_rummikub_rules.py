@@ -48,6 +48,8 @@ IP_ROWS = (
     ("joker_retrieval=official", True, Rules(joker_retrieval="official")),
     ("min_real_tiles=2", True, Rules(min_real_tiles=2)),
     ("least_disturbance", True, Rules(least_disturbance=True)),
+    ("least_disturbance + fewest_tiles_moved", True,
+     Rules(least_disturbance=True, fewest_tiles_moved=True)),
     ("official + min_real 2 + least_disturbance", True,
      Rules(joker_retrieval="official", min_real_tiles=2, least_disturbance=True)),
     ("initial meld, meld_continue", False, Rules(meld_continue=True)),

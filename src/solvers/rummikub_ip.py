@@ -13,7 +13,8 @@ exactly by this integer programme instead, with HiGHS (``highspy``) proving opti
 - ``meld_continue``: a player who has not melded may meld and then, in the same turn,
   play onto and rearrange the table;
 - ``least_disturbance``: among optimal moves, one that keeps the most table sets exactly
-  as they were.
+  as they were; with ``fewest_moved``, then one that moves the fewest table tiles out of
+  their set's continuation (:class:`_Heir`).
 
 Model.  Runs are flows along each colour, as in the DP: at every tile, how many runs of
 each class (length so far 1 .. ``min_len``+, real tiles so far 0 .. ``min_real``+) take a
@@ -57,12 +58,15 @@ class TableSet:
     """One set on the table: tile counts, jokers, and what each joker stands for.
 
     ``joker_places``: per joker ``(OFFICIAL_RUN, colour, number)`` or ``(OFFICIAL_GROUP,
-    colour mask of the colours it may stand for, number)``.
+    colour mask of the colours it may stand for, number)``; ``run_colour`` or
+    ``group_number``: what kind of set it is (numbers 0-based).
     """
 
     counts: np.ndarray
     jokers: int
     joker_places: list[tuple[int, int, int]] = field(default_factory=list)
+    run_colour: int = -1  # a run of this colour, or
+    group_number: int = -1  # a group of this number (0-based)
 
 
 @dataclass
@@ -70,7 +74,8 @@ class IPResult:
     """``sets``: every set of the table afterwards (initial meld: the new sets only), each a
     list of ``(is_joker, colour, number)``; ``played``/``played_jokers``: rack tiles played;
     ``kept``: indices of the table sets held out unchanged; ``meld``: the sets that formed the
-    initial meld (meld then continue); ``score``: the objective's weighted score."""
+    initial meld (meld then continue); ``score``: the objective's weighted score; ``moved``:
+    with ``fewest_moved``, the table tiles not in their set's continuation (else -1)."""
 
     feasible: bool
     sets: list[list[tuple[bool, int, int]]]
@@ -79,6 +84,7 @@ class IPResult:
     kept: list[int]
     meld: list[list[tuple[bool, int, int]]]
     score: int
+    moved: int = -1
 
 
 def split_groups(spec: TileSpec, n: int, real: list[int], jokers: int, number: int
@@ -315,6 +321,85 @@ class _Arrangement:
         return out
 
 
+class _Heir:
+    """The set that continues one table set: a run of its colour or a group of its number
+    (at most one; none if the table set is kept whole).  ``stays``: columns whose sum is the
+    table set's tiles (jokers as jokers) that are in it."""
+
+    def __init__(self, model: _Model, spec: TileSpec, s: TableSet, kept: int,
+                 avail: np.ndarray, jokers: int, cells, joker_terms: dict[int, float],
+                 more_run: dict, more_group: dict) -> None:
+        self.spec = spec
+        C, N, L, R = spec.colours, spec.numbers, spec.min_len, spec.min_real
+
+        def make(upper: int) -> int:
+            return model.col(upper) if upper > 0 else -1
+
+        self.stays: dict[int, float] = {}
+        share = make(s.jokers)  # jokers of the table set that stay in it
+        self.share = share
+        if s.run_colour >= 0:
+            c = self.colour = s.run_colour
+            self.real = [make(min(1, int(avail[c, v]))) for v in range(N)]
+            self.joker = [make(min(1, jokers)) for v in range(N)]
+            starts = [model.col(1) for _ in range(N)]
+            for v in range(N):
+                model.row({self.real[v]: 1.0, self.joker[v]: 1.0}, -np.inf, 1)
+                terms = {self.real[v]: 1.0, self.joker[v]: 1.0, starts[v]: -1.0}
+                if v:
+                    terms.update({self.real[v - 1]: -1.0, self.joker[v - 1]: -1.0})
+                    terms.pop(-1, None)
+                model.row(terms, -np.inf, 0)  # a tile here continues the run or starts it
+                _add(cells[c][v], self.real[v], 1.0)
+                _add(joker_terms, self.joker[v], 1.0)
+                if self.joker[v] >= 0:
+                    more_run.setdefault((c, v), {})[self.joker[v]] = 1.0
+                if s.counts[c, v]:
+                    self.stays[self.real[v]] = 1.0
+            start = dict.fromkeys(starts, 1.0)
+            tiles = {**dict.fromkeys(self.real, 1.0), **dict.fromkeys(self.joker, 1.0)}
+            real = dict.fromkeys(self.real, 1.0)
+            tiles.pop(-1, None)
+            real.pop(-1, None)
+            model.row({**start, kept: 1.0}, -np.inf, 1)
+            model.row({**tiles, **{k: -float(L) for k in starts}}, 0, np.inf)
+            model.row({**tiles, **{k: -float(N) for k in starts}}, -np.inf, 0)
+            model.row({**real, **{k: -float(R) for k in starts}}, 0, np.inf)
+            model.row({share: 1.0, **{k: -1.0 for k in self.joker if k >= 0}}, -np.inf, 0)
+        else:
+            v = self.number = s.group_number
+            self.colour = -1
+            self.real = [make(min(1, int(avail[c, v]))) for c in range(C)]
+            self.gj = make(min(spec.jokers, jokers))
+            e = model.col(1)
+            real = dict.fromkeys(self.real, 1.0)
+            real.pop(-1, None)
+            model.row({**real, self.gj: 1.0, e: -float(L)}, 0, np.inf)
+            model.row({**real, self.gj: 1.0, e: -float(C)}, -np.inf, 0)
+            model.row({**real, e: -float(R)}, 0, np.inf)
+            model.row({e: 1.0, kept: 1.0}, -np.inf, 1)
+            model.row({share: 1.0, self.gj: -1.0}, -np.inf, 0)
+            for c in range(C):
+                _add(cells[c][v], self.real[c], 1.0)
+                if s.counts[c, v]:
+                    self.stays[self.real[c]] = 1.0
+            _add(joker_terms, self.gj, 1.0)
+            if self.gj >= 0:
+                more_group.setdefault(v, {})[self.gj] = 1.0
+        self.stays[share] = 1.0
+        self.stays.pop(-1, None)
+
+    def sets(self, sol: np.ndarray) -> list[list[tuple[bool, int, int]]]:
+        if self.colour >= 0:
+            run = [(bool(sol[self.joker[v]]), self.colour, v + 1)
+                   for v in range(self.spec.numbers) if sol[self.real[v]] or sol[self.joker[v]]]
+            return [run] if run else []
+        real = [int(sol[col]) for col in self.real]
+        if not sum(real):
+            return []
+        return split_groups(self.spec, 1, real, int(sol[self.gj]), self.number + 1)
+
+
 def _add(terms: dict[int, float], col: int, a: float) -> None:
     terms[col] = terms.get(col, 0.0) + a
 
@@ -322,7 +407,7 @@ def _add(terms: dict[int, float], col: int, a: float) -> None:
 def solve_ip(spec: TileSpec, table: list[TableSet], rack: np.ndarray, rack_jokers: int,
              weight: np.ndarray, joker_weight: int, *, melded: bool, threshold: int = 30,
              joker_counts: bool = True, meld_continue: bool = False, official: bool = False,
-             least_disturbance: bool = True) -> IPResult:
+             least_disturbance: bool = True, fewest_moved: bool = False) -> IPResult:
     """The exact best move under ``spec`` and the options (see the module docstring).
 
     ``rack[colour, number - 1]``: rack counts; ``weight`` (same shape) and
@@ -359,6 +444,11 @@ def solve_ip(spec: TileSpec, table: list[TableSet], rack: np.ndarray, rack_joker
                 _add(cells[c][v], kept[i], float(s.counts[c, v]))
             if s.jokers:
                 _add(jokers, kept[i], float(s.jokers))
+    more_run: dict[tuple[int, int], dict[int, float]] = {}
+    more_group: dict[int, dict[int, float]] = {}
+    heirs = [_Heir(model, spec, s, kept[i], table_counts + rack, table_jokers + rack_jokers,
+                   cells, jokers, more_run, more_group) for i, s in enumerate(table)
+             ] if kept and fewest_moved else []
     for c in range(C):
         for v in range(N):
             model.row({**cells[c][v], y[c][v]: -1.0}, table_counts[c, v], table_counts[c, v])
@@ -381,7 +471,7 @@ def solve_ip(spec: TileSpec, table: list[TableSet], rack: np.ndarray, rack_joker
             model.row({**m_jokers, yj: -1.0}, -np.inf, 0)
         model.row({**meld.value_terms(joker_counts), gate: -float(threshold)}, 0, np.inf)
     if official and touch_table:
-        _official_rows(model, final, table, kept, y)
+        _official_rows(model, final, table, kept, y, more_run, more_group)
     sol = model.solve()
     if sol is None:
         return IPResult(False, [], np.zeros((C, N), np.int64), 0, [], [], 0)
@@ -395,19 +485,42 @@ def solve_ip(spec: TileSpec, table: list[TableSet], rack: np.ndarray, rack_joker
         for col in kept:
             model.cost[col] = 1.0
         sol = model.solve()
+    if heirs:
+        # Then the fewest table tiles moved: with the objective and the sets kept held,
+        # the most table tiles that stay in their set's continuation (``_Heir``).
+        model.row(dict.fromkeys(kept, 1.0), float(sum(sol[col] for col in kept)), np.inf)
+        model.cost = [0.0] * len(model.cost)
+        for i, col in enumerate(kept):
+            model.cost[col] = float(table[i].counts.sum() + table[i].jokers)
+        for heir in heirs:
+            for col, a in heir.stays.items():
+                model.cost[col] += a
+        sol = model.solve()
     played = np.array([[sol[y[c][v]] for v in range(N)] for c in range(C)], np.int64)
     kept_sets = [i for i, col in enumerate(kept) if sol[col]]
     score = int((played * weight).sum() + sol[yj] * joker_weight)
-    return IPResult(True, final.sets(sol), played, int(sol[yj]), kept_sets,
-                    meld_sets.sets(sol) if meld_sets is not None else [], score)
+    sets = final.sets(sol)
+    moved = -1
+    if heirs:
+        padded = np.append(sol, 0)
+        stays = sum(int(table[i].counts.sum()) + table[i].jokers for i in kept_sets)
+        for heir in heirs:
+            sets += heir.sets(padded)
+            stays += sum(int(padded[col]) for col in heir.stays)
+        moved = sum(int(t.counts.sum()) + t.jokers for t in table) - stays
+    return IPResult(True, sets, played, int(sol[yj]), kept_sets,
+                    meld_sets.sets(sol) if meld_sets is not None else [], score, moved)
 
 
 def _official_rows(model: _Model, final: _Arrangement, table: list[TableSet],
-                   kept: list[int], y: list[list[int]]) -> None:
+                   kept: list[int], y: list[list[int]], more_run: dict, more_group: dict
+                   ) -> None:
     """Official joker retrieval: a table joker stays where it was (a run joker standing for
     the same tile, a group joker in a group of the same number) unless a tile it may stand
     for is played from the rack, one such tile for each joker taken."""
     run_jokers = final.run_joker_terms()
+    for key, terms in more_run.items():  # jokers of the sets that continue table sets
+        run_jokers.setdefault(key, {}).update(terms)
     stay_run: dict[tuple[int, int], dict[int, float]] = {}
     stay_group: dict[int, dict[int, float]] = {}
     need_run: dict[tuple[int, int], int] = {}
@@ -422,7 +535,7 @@ def _official_rows(model: _Model, final: _Arrangement, table: list[TableSet],
                 need_run[key] = need_run.get(key, 0) + 1
                 colours = [what]
             else:
-                terms = stay_group.setdefault(v, {final.gj[v]: 1.0})
+                terms = stay_group.setdefault(v, {final.gj[v]: 1.0, **more_group.get(v, {})})
                 need_group[v] = need_group.get(v, 0) + 1
                 colours = [c for c in range(final.spec.colours) if what >> c & 1]
             _add(terms, taken, 1.0)

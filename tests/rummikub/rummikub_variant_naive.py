@@ -138,6 +138,32 @@ def kept(table_keys, arrangement) -> int:
     return n
 
 
+def _kind(s) -> tuple:
+    return ("run", s[0][1]) if is_run(s) else ("group", s[0][2])
+
+
+def stays(table, arrangement) -> int:
+    """Table tiles (jokers as jokers) in their set's continuation: the most, over one-to-one
+    matches of table sets to new sets of the same kind (a run of the same colour, a group of
+    the same number), of the tiles they share."""
+    old = [(_kind(s), Counter(_key(s))) for s in table]
+    new = [(_kind(s), Counter(_key(s))) for s in arrangement]
+    best = 0
+
+    def match(i: int, used: frozenset, total: int) -> None:
+        nonlocal best
+        if i == len(old):
+            best = max(best, total)
+            return
+        match(i + 1, used, total)
+        for k, (kind, tiles) in enumerate(new):
+            if k not in used and kind == old[i][0]:
+                match(i + 1, used | {k}, total + sum((old[i][1] & tiles).values()))
+
+    match(0, frozenset(), 0)
+    return best
+
+
 def _sub_multisets(rack: Counter):
     items = sorted(rack.items(), key=lambda kv: str(kv[0]))
     for ks in product(*[range(k + 1) for _, k in items]):
@@ -147,12 +173,12 @@ def _sub_multisets(rack: Counter):
 def brute(spec: Spec, table, table_places, rack: Counter, objective: str, *, melded: bool,
           threshold: int = 30, joker_counts: bool = True, meld_continue: bool = False,
           official: bool = False):
-    """``(best score, most table sets kept among best moves)``; table sets are lists of
-    ``(is_joker, colour, number)`` (kept count ``None`` when the table is not touched)."""
+    """``(best score, most table sets kept among best moves, fewest table tiles moved among
+    those)``; table sets are lists of ``(is_joker, colour, number)``."""
     table_real = Counter((c, n) for s in table for j, c, n in s if not j)
     table_j = sum(j for s in table for j, _, _ in s)
     table_keys = [_key(s) for s in table]
-    best, best_kept = score(Counter(), objective), len(table)
+    best, best_kept = score(Counter(), objective), (len(table), sum(map(len, table)))
     for played in _sub_multisets(rack):
         if not played:
             continue
@@ -167,13 +193,14 @@ def brute(spec: Spec, table, table_places, rack: Counter, objective: str, *, mel
             if not meld_ok:
                 continue
             if not meld_continue:
-                best, best_kept = (sc, len(table)) if sc > best else (best, best_kept)
+                if sc > best:
+                    best, best_kept = sc, (len(table), sum(map(len, table)))
                 continue
         most = None
         for a in arrangements(spec, table_real + real, table_j + played["J"]):
             if official and not official_ok(spec, table_places, a, played):
                 continue
-            k = kept(table_keys, a)
+            k = (kept(table_keys, a), stays(table, a))
             most = k if most is None else max(most, k)
         if most is None:
             continue
@@ -181,7 +208,7 @@ def brute(spec: Spec, table, table_places, rack: Counter, objective: str, *, mel
             best, best_kept = sc, most
         elif sc == best:
             best_kept = max(best_kept, most)
-    return best, best_kept
+    return best, best_kept[0], sum(map(len, table)) - best_kept[1]
 
 
 def _any_meld(spec: Spec, played: Counter):

@@ -99,10 +99,11 @@ OPTIONS = [
     {"joker_retrieval": "official", "least_disturbance": True},
     {"meld_continue": True},
     {"meld_continue": True, "least_disturbance": True, "meld_joker": "zero"},
+    {"least_disturbance": True, "fewest_tiles_moved": True},
 ]
 
 
-@pytest.mark.parametrize("seed", [*range(70), *range(1000, 1030)])
+@pytest.mark.parametrize("seed", [*range(84), *range(1000, 1030)])
 def test_variants_match_brute_force(seed):
     # seeds from 1000: official retrieval on tables rich in jokers (runs and groups)
     spec, table, rack = _case(seed, 0.25 if seed < 1000 else 0.6)
@@ -118,7 +119,7 @@ def test_variants_match_brute_force(seed):
     move = best_move([[_text("J" if j else (c, n)) for j, c, n in s] for s in table],
                      [_text(t) for t in rack], melded, objective, rules)
     official = options.get("joker_retrieval") == "official"
-    best, most_kept = naive.brute(
+    best, most_kept, fewest_moved = naive.brute(
         spec, table, _places(spec, table), Counter(rack), objective, melded=melded,
         threshold=threshold, joker_counts=options.get("meld_joker") != "zero",
         meld_continue=bool(options.get("meld_continue")), official=official)
@@ -139,6 +140,9 @@ def test_variants_match_brute_force(seed):
             move.played)
     if touched and options.get("least_disturbance"):
         assert naive.kept([naive._key(s) for s in table], after) == most_kept
+    if touched and options.get("fewest_tiles_moved") and move.played:
+        moved = sum(map(len, table)) - naive.stays(table, after)
+        assert move.tiles_moved == moved == fewest_moved
 
 
 def test_two_real_tiles_per_set_on_the_standard_tiles():
@@ -329,3 +333,31 @@ def test_official_retrieval_of_a_group_joker():
         assert best_move(three, f"K11 K12 {tile}", True, rules=official).tiles == 3
     assert best_move([*three, ["K4", "K5", "K6"]], "K11 K12 R4", True,
                      rules=official).tiles == 0
+
+
+def test_fewest_tiles_moved_on_random_positions():
+    # With fewest_tiles_moved the reported count is the tiles outside their set's
+    # continuation (recounted here by the brute force's matching), never more than the
+    # least-disturbance move's own count, with the same score and sets kept.
+    from engines.rummikub.generate import rummikub_positions
+    from engines.rummikub.sets import validate_set
+    from engines.rummikub.tiles import parse_tiles
+
+    def sets(melds):
+        return [[(s.tile.is_joker, s.stands_for.colour, s.stands_for.number) for s in m]
+                for m in melds]
+
+    fewer = 0
+    for pos in rummikub_positions(12, seed=9, table_tiles=(6, 24), initial_meld_rate=0.0):
+        args = (pos["table"], pos["rack"], True)
+        kept = best_move(*args, rules=Rules(least_disturbance=True))
+        least = best_move(*args, rules=Rules(least_disturbance=True, fewest_tiles_moved=True))
+        assert (least.tiles, least.value, least.sets_kept) == (
+            kept.tiles, kept.value, kept.sets_kept)
+        table = sets(validate_set(parse_tiles(s)) for s in pos["table"])
+        total = sum(map(len, table))
+        assert least.tiles_moved == total - naive.stays(table, sets(least.table))
+        other = total - naive.stays(table, sets(kept.table))
+        assert least.tiles_moved <= other
+        fewer += least.tiles_moved < other
+    assert fewer >= 1

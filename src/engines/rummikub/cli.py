@@ -38,7 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="a house rule (repeatable): meld_threshold=0..127 (initial meld "
                       "value, 0: none), meld_joker=stands-for|zero (a joker's worth towards "
                       "it), joker_retrieval=free|official, min_real_tiles=1|2, "
-                      "meld_continue=on|off, least_disturbance=on|off, and the tile set: "
+                      "meld_continue=on|off, least_disturbance=on|off, "
+                      "fewest_tiles_moved=on|off (with least_disturbance), and the tile set: "
                       "colours=1..8 (KROBGYPW), numbers=1..26, copies=1..4, jokers=0..4, "
                       "min_set_length=2..26 (docs/rummikub-house-rules.md)")
     best.set_defaults(func=_best)

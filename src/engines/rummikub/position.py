@@ -131,6 +131,7 @@ class Move:
     value: int
     new_sets: list[Meld] = field(default_factory=list)
     previous: list[tuple[Tile, ...]] = field(default_factory=list, repr=False, compare=False)
+    moved: int | None = field(default=None, repr=False, compare=False)
 
     def steps(self) -> list[Step]:
         """The move as physical steps from :attr:`previous` (see :mod:`engines.rummikub.steps`).
@@ -154,11 +155,15 @@ class Move:
 
     @property
     def tiles_moved(self) -> int:
-        """Table tiles the steps take out of their set (to place them in another).
+        """Table tiles the steps take out of their set (to place them in another); with the
+        rule ``fewest_tiles_moved``, the solver's count (tiles not in their set's
+        continuation), which it minimises.
 
         >>> best_move([["R3", "R4", "R5", "R6", "R7", "R8"]], "R5 R6").tiles_moved
         2
         """
+        if self.moved is not None:
+            return self.moved
         return sum(len(s.tiles) for s in self.steps() if s.action in ("take", "pick up"))
 
     @property

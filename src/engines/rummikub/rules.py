@@ -54,7 +54,10 @@ class Rules:
     the rack alone, must reach the threshold).  ``least_disturbance``: among optimal moves,
     return one that keeps the most table sets exactly as they were (a tie-break after the
     objective's own; off by default because it is solved by the integer programme, about
-    a hundred times slower than the DP: ``benches/README.md``).
+    a hundred times slower than the DP: ``benches/README.md``).  ``fewest_tiles_moved`` (with
+    ``least_disturbance``): then the fewest table tiles moved, a tile counting as not moved
+    when it stays in its set's continuation (one set per table set: a run of the same
+    colour or a group of the same number).
 
     The tile set: ``colours`` (1..8, letters ``KROBGYPW``), ``numbers`` (1..26), ``copies``
     of each tile (1..4), ``jokers`` (0..4), and ``min_set_length`` (2..26; runs and groups
@@ -72,6 +75,7 @@ class Rules:
     min_real_tiles: int = 1
     meld_continue: bool = False
     least_disturbance: bool = False
+    fewest_tiles_moved: bool = False
     colours: int = 4
     numbers: int = 13
     copies: int = 2
@@ -89,9 +93,11 @@ class Rules:
         if self.joker_retrieval not in JOKER_RETRIEVAL_VALUES:
             raise RuleError(f"rule joker_retrieval={self.joker_retrieval!r}: choose "
                             f"{' or '.join(JOKER_RETRIEVAL_VALUES)}")
-        for name in ("meld_continue", "least_disturbance"):
+        for name in ("meld_continue", "least_disturbance", "fewest_tiles_moved"):
             if type(getattr(self, name)) is not bool:
                 raise RuleError(f"rule {name}={getattr(self, name)!r}: must be true or false")
+        if self.fewest_tiles_moved and not self.least_disturbance:
+            raise RuleError("rule fewest_tiles_moved=true needs least_disturbance=true")
 
     @property
     def standard_tiles(self) -> bool:
@@ -125,7 +131,7 @@ class Rules:
         if jokers <= self.min_set_length - self.min_real_tiles:
             changes["min_real_tiles"] = 1  # every set has enough real tiles anyway
         if not touch or table_sets == 0:
-            changes["least_disturbance"] = False
+            changes["least_disturbance"] = changes["fewest_tiles_moved"] = False
         return replace(self, **changes) if changes else self
 
     @property

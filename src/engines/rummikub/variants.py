@@ -130,7 +130,10 @@ def _table_set(meld: Meld, rules: Rules):
         else:  # group: the joker may stand for any colour the group lacks
             mask = sum(1 << i for i, x in enumerate(letters) if x not in real_colours)
             places.append((OFFICIAL_GROUP, mask, v))
-    return TableSet(counts, len(places), places)
+    first = meld[0].stands_for
+    if is_run:
+        return TableSet(counts, len(places), places, run_colour=letters.index(first.colour))
+    return TableSet(counts, len(places), places, group_number=first.number - 1)
 
 
 def _melds(sets: list[list[tuple[bool, int, int]]], letters: str) -> list[Meld]:
@@ -167,7 +170,7 @@ def variant_move(table: Iterable[Iterable[object]], rack: Iterable[object] | str
         joker_weight, melded=melded, threshold=rules.meld_threshold,
         joker_counts=rules.meld_joker == "stands-for", meld_continue=rules.meld_continue,
         official=rules.joker_retrieval == "official",
-        least_disturbance=rules.least_disturbance)
+        least_disturbance=rules.least_disturbance, fewest_moved=rules.fewest_tiles_moved)
     if not result.feasible:  # cannot happen: the table's own sets are an arrangement
         raise PositionError("the table cannot be arranged")
     played = [Tile(letters[c], v + 1) for c in range(rules.colours)
@@ -182,7 +185,10 @@ def variant_move(table: Iterable[Iterable[object]], rack: Iterable[object] | str
                     previous=old_tiles)
     kept = [old[i] for i in result.kept]
     meld = _melds(result.meld, letters) if not melded else []
-    return Move(played, kept + new, len(played), value, new_sets=meld, previous=old_tiles)
+    move = Move(played, kept + new, len(played), value, new_sets=meld, previous=old_tiles)
+    if result.moved >= 0:
+        move.moved = result.moved
+    return move
 
 
 def _weights(objective: str, numbers: np.ndarray, colours: int) -> np.ndarray:
