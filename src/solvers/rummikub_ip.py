@@ -476,26 +476,7 @@ def solve_ip(spec: TileSpec, table: list[TableSet], rack: np.ndarray, rack_joker
     if sol is None:
         return IPResult(False, [], np.zeros((C, N), np.int64), 0, [], [], 0)
     if kept:
-        # Least disturbance, lexicographically: with the objective held at its optimum,
-        # keep the most sets (two solves are much faster than one with mixed weights).
-        best = float(sum(model.cost[col] * sol[col] for col in range(len(model.cost))))
-        model.row({col: model.cost[col] for col in range(len(model.cost)) if model.cost[col]},
-                  best, np.inf)
-        model.cost = [0.0] * len(model.cost)
-        for col in kept:
-            model.cost[col] = 1.0
-        sol = model.solve()
-    if heirs:
-        # Then the fewest table tiles moved: with the objective and the sets kept held,
-        # the most table tiles that stay in their set's continuation (``_Heir``).
-        model.row(dict.fromkeys(kept, 1.0), float(sum(sol[col] for col in kept)), np.inf)
-        model.cost = [0.0] * len(model.cost)
-        for i, col in enumerate(kept):
-            model.cost[col] = float(table[i].counts.sum() + table[i].jokers)
-        for heir in heirs:
-            for col, a in heir.stays.items():
-                model.cost[col] += a
-        sol = model.solve()
+        sol = _least_disturbing(model, sol, table, kept, heirs)
     played = np.array([[sol[y[c][v]] for v in range(N)] for c in range(C)], np.int64)
     kept_sets = [i for i, col in enumerate(kept) if sol[col]]
     score = int((played * weight).sum() + sol[yj] * joker_weight)
@@ -510,6 +491,30 @@ def solve_ip(spec: TileSpec, table: list[TableSet], rack: np.ndarray, rack_joker
         moved = sum(int(t.counts.sum()) + t.jokers for t in table) - stays
     return IPResult(True, sets, played, int(sol[yj]), kept_sets,
                     meld_sets.sets(sol) if meld_sets is not None else [], score, moved)
+
+
+def _least_disturbing(model: _Model, sol: np.ndarray, table: list[TableSet],
+                      kept: list[int], heirs: list[_Heir]) -> np.ndarray:
+    """Least disturbance, lexicographically: with the objective held at its optimum, keep
+    the most sets (two solves are much faster than one with mixed weights); with ``heirs``,
+    then, with the kept count held too, the most table tiles in their set's continuation."""
+    best = float(sum(model.cost[col] * sol[col] for col in range(len(model.cost))))
+    model.row({col: model.cost[col] for col in range(len(model.cost)) if model.cost[col]},
+              best, np.inf)
+    model.cost = [0.0] * len(model.cost)
+    for col in kept:
+        model.cost[col] = 1.0
+    sol = model.solve()
+    if heirs:
+        model.row(dict.fromkeys(kept, 1.0), float(sum(sol[col] for col in kept)), np.inf)
+        model.cost = [0.0] * len(model.cost)
+        for i, col in enumerate(kept):
+            model.cost[col] = float(table[i].counts.sum() + table[i].jokers)
+        for heir in heirs:
+            for col, a in heir.stays.items():
+                model.cost[col] += a
+        sol = model.solve()
+    return sol
 
 
 def _official_rows(model: _Model, final: _Arrangement, table: list[TableSet],
