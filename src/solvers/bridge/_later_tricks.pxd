@@ -12,6 +12,9 @@ built on the answer covers many positions):
   partner's trump in the same trick still wins it for the side), whatever the
   ranks.  The top two trumps split between the two opponents win two tricks
   unless both are singletons (only then can they be made to fall together).
+  When the leader's side holds the top trump but needs every trick, an
+  opponent's guarded second-best trump still wins one if it sits over the top
+  trump, or if the third-best trump is the opponents' too.
 * One trick.  The leader's side can take every remaining trick only by
   leading each of them and winning it.  So the opponents take one when every
   suit the leader holds is topped by an opponent's card that the leader's
@@ -61,6 +64,34 @@ cdef inline int top_trump_run(Ctx* c, int* holder, int* low_bit) noexcept nogil:
     return k
 
 
+cdef inline bint _guarded_second_trump(Ctx* c, int leader, int holder,
+                                      uint16_t* wm) noexcept nogil:
+    """The leader's side holds the top trump and must win every trick: does an
+    opponent's guarded second-best trump still take one?  It does when it sits
+    over the top trump (the leader's side leads every trick, so the top trump is
+    always played first), or when the third-best trump is the opponents' too."""
+    cdef int t = c.trump, second, third, h2, h3
+    cdef unsigned int rest = c.remain[t] ^ (1u << msb(c.remain[t]))
+    if not rest:
+        return 0
+    second = msb(rest)
+    h2 = _holder(c, t, 1u << second)
+    if ((h2 ^ leader) & 1) == 0 or popcount(c.hands[h2][t]) < 2:
+        return 0
+    if h2 == ((holder + 1) & 3):
+        wm[t] = <uint16_t>(1u << second)
+        return 1
+    rest ^= 1u << second
+    if not rest:
+        return 0
+    third = msb(rest)
+    h3 = _holder(c, t, 1u << third)
+    if ((h3 ^ leader) & 1) == 0:
+        return 0
+    wm[t] = <uint16_t>(1u << third)
+    return 1
+
+
 cdef inline bint _trump_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcept nogil:
     """The trump rules: do the opponents surely take ``need`` tricks with their trumps?"""
     cdef int t = c.trump, holder, low, k, lho, rho, second, h2
@@ -74,8 +105,10 @@ cdef inline bint _trump_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexc
         if k >= need:
             return 1  # lengths alone decide: no rank pinned
     k = top_trump_run(c, &holder, &low)
-    if k == 0 or ((holder ^ leader) & 1) == 0:
+    if k == 0:
         return 0
+    if ((holder ^ leader) & 1) == 0:
+        return need == 1 and _guarded_second_trump(c, leader, holder, wm)
     if k >= need:
         if low >= 0:
             wm[t] = <uint16_t>(1u << low)
