@@ -133,3 +133,19 @@ def test_cli_flags(tmp_path, capsys) -> None:
     path.write_text("N:AKQJ.T98.765.432 T987.AKQ.432.J65 65432.J76.AKQ.T9 .5432.JT98.AKQ87\n")
     assert main(["bridge", "table", str(path), "--json", "--strains", "NT"]) == 0
     assert json.loads(capsys.readouterr().out)["dd"] == {"NT": {"N": 4, "E": 5, "S": 4, "W": 5}}
+
+
+def test_batch_of_leads_matches_solve_position(cases) -> None:
+    import numpy as np
+
+    from solvers.bridge import lead_values
+
+    for trump, leader in ((Strain.NOTRUMP, Seat.WEST), (Strain.HEARTS, Seat.NORTH)):
+        deals = [d for d, *_ in cases]
+        hands = np.array([d.masks() for d in deals], dtype=np.uint16)
+        values = lead_values(hands, trump.suit_index, int(leader), 2)
+        for d, cards in zip(deals, values):
+            expected = solve_position(d, trump, leader)
+            got = {Card(s, r + 2): int(cards[s, r]) for s in range(4) for r in range(13)}
+            assert {c: v for c, v in got.items() if v >= 0} == expected
+            assert all(v == -1 for c, v in got.items() if c not in expected)

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from engines.bridge.cards import Card, Hand
+from engines.bridge.cards import Card, Deal, Hand
 from engines.bridge.compare import imps
 from engines.bridge.contract import Contract
 from engines.bridge.dealer import DealSample, deal
@@ -110,15 +110,32 @@ def lead_payload(pbn: str, trump: Strain, leader: Seat) -> dict[str, Any]:
 def solve_leads(payloads: list[dict[str, Any]], threads: int = 1) -> list[dict[str, int]]:
     """``{card: tricks for the leader's side}`` for every opening lead of each payload.
 
-    Deals are solved on ``threads`` threads (the solver releases the GIL).
+    The deals of one strain and leader go to the native batch kernel at once
+    (``lead_values``: no Python per deal, one search context a thread reused
+    from deal to deal); cards come in hand order (suits S H D C, high first).
     """
-    from engines.bridge.dd import solve_position
+    from solvers.bridge import lead_values
 
-    def one(payload: dict[str, Any]) -> dict[str, int]:
-        values = solve_position(payload["pbn"], payload["trump"], payload["leader"])
-        return {str(card): tricks for card, tricks in values.items()}
-
-    return _map_threads(one, payloads, threads)
+    out: list[dict[str, int]] = [{} for _ in payloads]
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, payload in enumerate(payloads):
+        groups.setdefault((payload["trump"], payload["leader"]), []).append(i)
+    for (trump, leader), indices in groups.items():
+        hands = np.array(
+            [Deal.from_pbn(payloads[i]["pbn"]).validate().masks() for i in indices],
+            dtype=np.uint16,
+        )
+        values = lead_values(
+            hands, Strain.from_str(trump).suit_index, int(Seat.from_char(leader)), threads
+        )
+        for i, cards in zip(indices, values):
+            out[i] = {
+                str(Card(suit, rank + 2)): int(cards[suit, rank])
+                for suit in range(4)
+                for rank in range(12, -1, -1)
+                if cards[suit, rank] >= 0
+            }
+    return out
 
 
 def contracts_payload(pbn: str, strains: Sequence[Strain]) -> dict[str, Any]:

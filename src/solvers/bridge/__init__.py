@@ -5,6 +5,6 @@ N E S W, suits S H D C, bit ``rank - 2``) and small integer arrays; nothing
 here parses text or validates a deal — :mod:`engines.bridge` does.
 """
 
-from solvers.bridge._ab_search import dd_table, dd_tables, solve_position
+from solvers.bridge._ab_search import dd_table, dd_tables, lead_values, solve_position
 
-__all__ = ["dd_table", "dd_tables", "solve_position"]
+__all__ = ["dd_table", "dd_tables", "lead_values", "solve_position"]

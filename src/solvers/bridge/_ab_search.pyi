@@ -31,6 +31,9 @@ def solve_position(
     features: int = ...,
     tt_bits: int = ...,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
+def lead_values(
+    hands: npt.NDArray[np.uint16], trump: int, leader: int, threads: int = 0, *, tt_bits: int = ...
+) -> npt.NDArray[np.int32]: ...
 def leader_tricks(
     hands: npt.NDArray[np.uint16],
     trump: int,

@@ -519,15 +519,9 @@ def dd_tables(const uint16_t[:, :, :] hands, int threads=0, *, int tt_bits=DEFAU
     cdef int32_t[:, :, :] view = out
     cdef Ctx* c
     cdef int failed = 0
-    from solvers._parallel import max_threads
-    cores = max(max_threads(), _usable_cores())
-    if threads <= 0:
-        threads = max_threads()
-    threads = min(threads, cores)
     if n == 0:
         return out
-    if threads > 5 * n:
-        threads = <int>(5 * n)
+    threads = _thread_count(threads, 5 * n)
     with nogil, parallel(num_threads=threads):
         c = <Ctx*>malloc(sizeof(Ctx))
         if c != NULL and _ctx_init(c, ALL_FEATURES, tt_bits) != 0:
@@ -545,6 +539,15 @@ def dd_tables(const uint16_t[:, :, :] hands, int threads=0, *, int tt_bits=DEFAU
     if failed:
         raise MemoryError("cannot allocate a transposition table for every thread")
     return out
+
+
+def _thread_count(int threads, Py_ssize_t jobs) -> int:
+    """``threads`` (0 = all cores) capped at the usable cores and at the number of jobs."""
+    from solvers._parallel import max_threads
+    cores = max(max_threads(), _usable_cores())
+    if threads <= 0:
+        threads = max_threads()
+    return <int>max(1, min(threads, cores, jobs))
 
 
 def _usable_cores() -> int:
@@ -646,6 +649,70 @@ cdef bint _root_move_reaches(Ctx* c, int seat, Move* move, int target) noexcept 
     reached = search(c, target, 0, wm)
     _root_state(c, &root, 1)
     return reached
+
+
+cdef void _lead_values(Ctx* c, const uint16_t[:, :] hands, int trump, int leader,
+                       int32_t[:, :] out) noexcept nogil:
+    """``out[suit, rank]``: tricks of the leader's side after each opening lead of one
+    deal (cards the leader does not hold are left alone)."""
+    cdef Move moves[13]
+    cdef int i, j, nm, n, value, best = -1, guess
+    cdef uint16_t seq
+    tt_reset(&c.tt)  # a new deal
+    _setup(c, hands, trump)
+    c.leader = leader
+    c.max_side = leader & 1
+    n = _cards(c, leader)
+    guess = _estimate(c, leader & 1, n)
+    nm = gen_moves(c, leader, moves)
+    order_moves(c, leader, moves, nm, 0)
+    for i in range(nm):
+        value = _root_move_value(c, leader, &moves[i], n, best if best >= 0 else guess)
+        if value > best:
+            best = value
+        seq = moves[i].seq
+        while seq:
+            j = msb(seq)
+            seq ^= <uint16_t>(1u << j)
+            out[moves[i].suit, j] = value
+
+
+def lead_values(const uint16_t[:, :, :] hands, int trump, int leader, int threads=0, *,
+                int tt_bits=DEFAULT_TT_BITS):
+    """Every opening lead of many deals scored, on ``threads`` OpenMP threads (0 = all).
+
+    ``hands[i]`` is a full deal, ``leader`` leads to the first trick in strain
+    ``trump``.  Returns ``int32[n, 4, 13]``: ``[i, suit, rank]`` is the number of
+    tricks the leader's side takes after leading that card, -1 for the cards
+    the leader does not hold.  Threads and memory as for :func:`dd_tables`
+    (one context a thread, reused from deal to deal).
+    """
+    if hands.shape[1] != 4 or hands.shape[2] != 4:
+        raise ValueError("hands must have shape (n, 4, 4)")
+    _check_tt_bits(tt_bits)
+    cdef Py_ssize_t n = hands.shape[0], i
+    out = np.full((n, 4, 13), -1, dtype=np.int32)
+    cdef int32_t[:, :, :] view = out
+    cdef Ctx* c
+    cdef int failed = 0
+    if n == 0:
+        return out
+    threads = _thread_count(threads, n)
+    with nogil, parallel(num_threads=threads):
+        c = <Ctx*>malloc(sizeof(Ctx))
+        if c != NULL and _ctx_init(c, ALL_FEATURES, tt_bits) != 0:
+            free(c)
+            c = NULL
+        for i in prange(n, schedule="dynamic", chunksize=1):
+            if c == NULL:
+                failed = 1
+            else:
+                _lead_values(c, hands[i], trump, leader, view[i])
+        if c != NULL:
+            _free_ctx(c)
+    if failed:
+        raise MemoryError("cannot allocate a transposition table for every thread")
+    return out
 
 
 cdef void _append_group(Move* move, int value, list suits, list ranks, list values):
