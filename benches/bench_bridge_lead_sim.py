@@ -10,6 +10,7 @@ solvers chunk by chunk so that machine load hits both alike, each on ``-j``
 threads (DDS: ``SetMaxThreads``); every lead's trick count must agree.
 
     .venv/bin/python benches/bench_bridge_lead_sim.py -n 500 -j 2 --seeds 1 2
+    .venv/bin/python benches/bench_bridge_lead_sim.py -n 500 --seeds 1 --no-whole-sim  # solve only
 
 Two smaller measurements of the same toolkit:
 
@@ -78,7 +79,7 @@ def _endplay_deal(n: int, seed: int) -> float:
     return time.perf_counter() - start
 
 
-def run(n: int, seeds: list[int], threads: int) -> None:
+def run(n: int, seeds: list[int], threads: int, whole_sim: bool = True) -> None:
     ours_solve = local_solver(threads)
     theirs_solve = _endplay_solver(threads)
     simulate_lead(HAND, CONTRACT, DECLARER, n=2, constraints=CONSTRAINT)  # load the kernels
@@ -107,9 +108,10 @@ def run(n: int, seeds: list[int], threads: int) -> None:
         # the whole simulation as a user runs it (dealing, solving, statistics)
         start = time.perf_counter()
         sim = simulate_lead(
-            HAND, CONTRACT, DECLARER, n=n, constraints=CONSTRAINT, seed=seed, threads=threads
+            HAND, CONTRACT, DECLARER, n=n if whole_sim else 2, constraints=CONSTRAINT, seed=seed,
+            threads=threads,
         )
-        whole = time.perf_counter() - start
+        whole = time.perf_counter() - start if whole_sim else float("nan")
         rows.append((seed, our_deal, their_deal, ours_t, theirs_t, whole, agree, sim))
     print(
         f"{n} deals, {threads} thread(s), {HAND} leads against {CONTRACT} by {DECLARER} "
@@ -193,13 +195,16 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--dealer", action="store_true", help="dealing rates only")
     parser.add_argument("--strains", action="store_true", help="strain filter vs whole table")
+    parser.add_argument(
+        "--no-whole-sim", action="store_true", help="skip the timed run of the whole simulation"
+    )
     args = parser.parse_args()
     if args.dealer:
         dealer_rates(args.seeds)
     elif args.strains:
         strain_filter(args.count, args.seeds)
     else:
-        run(args.count, args.seeds, args.threads)
+        run(args.count, args.seeds, args.threads, not args.no_whole_sim)
 
 
 if __name__ == "__main__":

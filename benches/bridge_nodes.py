@@ -22,6 +22,7 @@ card's score checked.
     .venv/bin/python benches/bridge_nodes.py --corpus -n 20 --leaders N E --per-cell
     .venv/bin/python benches/bridge_nodes.py -n 20 --seeds 1 --tables --no-dds
     .venv/bin/python benches/bridge_nodes.py -n 12 --seeds 1 2 --leads --strains NT S --leaders W
+    .venv/bin/python benches/bridge_nodes.py -n 30 --lead-sim --leads --strains NT --leaders W
 """
 
 from __future__ import annotations
@@ -42,10 +43,25 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests/data/bridge/deals.jsonl"
 STRAINS = ("S", "H", "D", "C", "NT")  # kernel / DDS order
 SEATS = ("N", "E", "S", "W")
+LEAD_SIM_HAND = "KJ84.Q93.T72.A65"
 
 
-def deals(seeds: list[int], count: int, corpus: bool) -> Iterator[tuple[str, str]]:
-    """``(id, pbn)`` of ``count`` deals per seed of ``qipai gen bridge`` (or of the corpus)."""
+def deals(
+    seeds: list[int], count: int, corpus: bool, lead_sim: bool = False
+) -> Iterator[tuple[str, str]]:
+    """``(id, pbn)`` of ``count`` deals per seed of ``qipai gen bridge`` (or of the corpus, or
+    of the lead simulation of ``bench_bridge_lead_sim.py``: West's hand fixed, South opens 1NT)."""
+    if lead_sim:
+        from engines.bridge.dealer import deal
+        from engines.bridge.seats import Seat
+
+        for seed in seeds:
+            sample = deal(
+                count, fixed={Seat.WEST: LEAD_SIM_HAND}, constraints="opens_1nt(S)", seed=seed
+            )
+            for k, d in enumerate(sample):
+                yield f"sim{seed}-{k:03d}", d.to_pbn()
+        return
     if corpus:
         records = [json.loads(line) for line in CORPUS.read_text().splitlines()]
         for record in records[:count]:
@@ -89,7 +105,6 @@ class DDSCells:
         self._dds.SolveBoard(deal._data, -1, 1, 1, fut, 0)  # raises DDSError on failure
         return fut.score[0], fut.nodes
 
-
     def lead(self, pbn: str, strain: int, leader: int) -> tuple[list[int], int]:
         """(every card's score, highest first; trick-start nodes) of an opening-lead solve."""
         deal = self._deal(pbn)
@@ -112,13 +127,23 @@ def ours_lead(hands: np.ndarray, strain: int, leader: int) -> tuple[list[int], i
     return sorted(values.tolist(), reverse=True), sum(stats["trick_nodes"])
 
 
+def ours_target(hands: np.ndarray, strain: int, leader: int, target: int) -> int:
+    """Trick-start nodes of ``solve_position(target=...)``: one null-window search a card."""
+    stats: dict = {}
+    _ab_search.solve_position(
+        hands, strain, leader, np.zeros((0, 2), dtype=np.int32), stats, target=target
+    )
+    return sum(stats["trick_nodes"])
+
+
 def compare_cells(args: argparse.Namespace) -> None:
     dds = None if args.no_dds else DDSCells()
     leaders = [SEATS.index(s) for s in args.leaders]
     strains = [STRAINS.index(s) for s in args.strains]
     ours_total = dds_total = 0
     ratios: list[float] = []
-    for deal_id, pbn in deals(args.seeds, args.n, args.corpus):
+    target_nodes = 0
+    for deal_id, pbn in deals(args.seeds, args.n, args.corpus, args.lead_sim):
         hands = np.array(Deal.from_pbn(pbn).masks(), dtype=np.uint16)
         for strain in strains:
             for leader in leaders:
@@ -127,6 +152,8 @@ def compare_cells(args: argparse.Namespace) -> None:
                 ours_total += nodes
                 cell = f"{deal_id} {STRAINS[strain]:>2} {SEATS[leader]}"
                 best = tricks[0] if args.leads else tricks
+                if args.leads and args.target:
+                    target_nodes += ours_target(hands, strain, leader, best)
                 line = f"{cell} tricks {best:2d} ours {nodes:9d}"
                 if dds is not None:
                     dds_solve = dds.lead if args.leads else dds.cell
@@ -139,6 +166,8 @@ def compare_cells(args: argparse.Namespace) -> None:
                 if args.per_cell:
                     print(line, flush=True)
     summary = {"cells": len(ratios) or None, "ours_nodes": ours_total}
+    if args.leads and args.target:
+        summary["ours_target_nodes"] = target_nodes
     if ratios:
         ratios.sort()
         summary.update(
@@ -154,7 +183,7 @@ def compare_cells(args: argparse.Namespace) -> None:
 def table_nodes(args: argparse.Namespace) -> None:
     per_deal: list[int] = []
     searches = 0
-    for deal_id, pbn in deals(args.seeds, args.n, args.corpus):
+    for deal_id, pbn in deals(args.seeds, args.n, args.corpus, args.lead_sim):
         stats: dict = {}
         _ab_search.dd_table(np.array(Deal.from_pbn(pbn).masks(), dtype=np.uint16), stats)
         per_deal.append(sum(stats["trick_nodes"]))
@@ -189,6 +218,12 @@ def main() -> None:
     parser.add_argument("--tables", action="store_true", help="also our whole-table node counts")
     parser.add_argument(
         "--leads", action="store_true", help="opening-lead solves (13 cards) instead of cells"
+    )
+    parser.add_argument(
+        "--target", action="store_true", help="with --leads: also ours with target = best value"
+    )
+    parser.add_argument(
+        "--lead-sim", action="store_true", help="the deals of bench_bridge_lead_sim.py instead"
     )
     args = parser.parse_args()
     compare_cells(args)

@@ -77,7 +77,7 @@ cdef inline int _lead_weight(Ctx* c, int seat, int s, int r) noexcept nogil:
     cdef int trump = c.trump
     cdef int opp_top = _top(c.hands[lho][s] | c.hands[rho][s])
     cdef int pard_top = _top(c.hands[pard][s])
-    cdef int w = 0
+    cdef int w = 0, top, second
     cdef bint ruff_risk = 0
     if trump != NOTRUMP and s != trump:
         ruff_risk = ((c.hands[lho][s] == 0 and c.hands[lho][trump] != 0)
@@ -95,6 +95,13 @@ cdef inline int _lead_weight(Ctx* c, int seat, int s, int r) noexcept nogil:
         # leading into the opponent sitting over the top cards tends to cost
         if c.hands[lho][s] and _top(c.hands[lho][s]) > r and r + 1 < 13:
             w -= 10
+        top = _top(c.remain[s])
+        second = _top(c.remain[s] & ~(1u << top))
+        if (c.hands[rho][s] >> top) & 1 or (second >= 0 and (c.hands[rho][s] >> second) & 1):
+            w -= 10  # RHO's high card sits over ours
+        elif (c.hands[lho][s] >> top) & 1 and second >= 0 \
+                and ((c.hands[seat][s] | c.hands[pard][s]) >> second) & 1:
+            w += 30  # LHO's top card is caught under our second-best
     if trump != NOTRUMP and s != trump and c.hands[pard][s] == 0 and c.hands[pard][trump]:
         w += 25  # partner can ruff
     if trump != NOTRUMP and s == trump and opp_top < 0:
