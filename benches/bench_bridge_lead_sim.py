@@ -128,7 +128,8 @@ def run(n: int, seeds: list[int], threads: int, whole_sim: bool = True) -> None:
         f"median solve ratio ours/DDS {ratio:.2f}x; dealing endplay/ours "
         f"{statistics.median(r[2] / r[1] for r in rows):.0f}x"
     )
-    print(rows[-1][7])
+    if whole_sim:
+        print(rows[-1][7])
 
 
 def dealer_rates(seeds: list[int]) -> None:
