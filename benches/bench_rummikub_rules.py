@@ -8,12 +8,13 @@ the threshold).  Every combination of ``meld_threshold`` (0, 1, 30, 60, 127) and
 ``meld_joker`` (stands-for, zero) is timed on the same positions through the public
 ``best_move``, after warm-up (compilation is excluded).
 
-``--integer-programme`` times instead the options solved by the integer programme
-(:mod:`solvers.rummikub_ip`): official joker retrieval, two real tiles per set, least
-disturbance, all three, and meld then continue, next to the DP on the same positions, with
-the worst time per band.  A position where an option cannot change the answer (no table
-joker under official retrieval, at most one joker with two real tiles per set) is solved by
-the DP, as ``best_move`` does.
+``--integer-programme`` times instead the tests' reference oracle, the integer programme of
+``tests/rummikub/ip_model.py`` (HiGHS; a reference like ``rummikub-solver``, not the
+product: the exact search refuses these options until the DP carries them), on the options
+it solves: official joker retrieval, two real tiles per set, least disturbance, all three,
+and meld then continue, next to the DP on the same positions (first row), with the worst
+time per band.  Every position goes to the programme, even where an option cannot change
+the answer.
 
     .venv/bin/python benches/bench_rummikub_rules.py -n 10
     .venv/bin/python benches/bench_rummikub_rules.py -n 3 --integer-programme
@@ -23,28 +24,34 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import runpy
 import statistics
 import time
+from pathlib import Path
 
 from bench_rummikub import BANDS, band_positions
 from engines.rummikub import Rules, best_move, warmup
 
+ROOT = Path(__file__).resolve().parents[1]
 THRESHOLDS = (0, 1, 30, 60, 127)
 JOKERS = ("stands-for", "zero")
 
 
-def _time(positions: list[dict], melded: bool, rules: Rules) -> list[float]:
+def _time(positions: list[dict], melded: bool, rules: Rules, solve=None) -> list[float]:
+    """Seconds per position of ``solve(table, rack, melded, objective, rules)`` (default:
+    the public ``best_move``)."""
+    solve = solve or best_move
     times = []
     for pos in positions:
         t = time.perf_counter()
-        best_move(pos["table"], pos["rack"], initial_meld_done=melded, rules=rules)
+        solve(pos["table"], pos["rack"], melded, "tiles", rules)
         times.append(time.perf_counter() - t)
     return times
 
 
 IP_ROWS = (
-    ("rules document (DP)", True, Rules()),
-    ("meld_continue, melded (DP: cannot matter)", True, Rules(meld_continue=True)),
+    ("rules document (the DP, best_move)", True, None),
+    ("rules document (programme)", True, Rules()),
     ("joker_retrieval=official", True, Rules(joker_retrieval="official")),
     ("min_real_tiles=2", True, Rules(min_real_tiles=2)),
     ("least_disturbance", True, Rules(least_disturbance=True)),
@@ -59,12 +66,17 @@ IP_ROWS = (
 def _integer_programme(n: int) -> None:
     bands = [(size, jokers) for size in BANDS for jokers in (False, True)]
     positions = {b: band_positions(b[0], b[1], n=n) for b in bands}
-    best_move([], "R1 R2 R3", rules=Rules(meld_continue=True))  # HiGHS loaded
+    reference = runpy.run_path(str(ROOT / "tests/conftest.py"))["load_helper"](
+        "rummikub", "ip_reference").reference_move
+    reference([], "R1 R2 R3", True, "tiles", Rules())  # HiGHS loaded
     print(f"{n} positions per band and joker variant; max ms per band (table tiles, J: jokers)")
     head = " ".join(f"{s}{'J' if j else ''}".rjust(6) for s, j in bands)
     print(f"{'rules':<46} {'median':>7} {'p95':>7} {head}")
     for name, melded, rules in IP_ROWS:
-        per = {b: _time(positions[b], melded, rules) for b in bands}
+        if rules is None:
+            per = {b: _time(positions[b], melded, Rules()) for b in bands}
+        else:
+            per = {b: _time(positions[b], melded, rules, reference) for b in bands}
         ms = sorted(1e3 * t for ts in per.values() for t in ts)
         p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
         worst = " ".join(f"{1e3 * max(per[b]):>6.0f}" for b in bands)
@@ -75,7 +87,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=10, help="positions per band and joker variant")
     parser.add_argument("--integer-programme", action="store_true",
-                        help="time the options the integer programme solves")
+                        help="time the tests' reference integer programme on the options it solves")
     args = parser.parse_args()
     warmup()
     if args.integer_programme:

@@ -3,7 +3,9 @@
 pytest runs in importlib mode, so a directory's ``oracle.py`` (the pure-Python
 reference of the rules) and ``strategies.py`` (Hypothesis strategies) are not on
 ``sys.path``.  They are loaded here as ``<game>_oracle`` and ``<game>_strategies``
-(``import shengji_oracle``), names that can never clash between games; the
+(``import shengji_oracle``), names that can never clash between games, as are Rummikub's
+reference integer programme ``ip_model.py`` and ``ip_reference.py`` (``rummikub_ip_model``,
+``rummikub_ip_reference``: the reference depends on the model, loaded first); the
 benchmarks load the oracles through :func:`load_helper` too
 (``runpy.run_path("tests/conftest.py")["load_helper"]("shengji", "oracle")``).
 """
@@ -16,7 +18,7 @@ from pathlib import Path
 from types import ModuleType
 
 HERE = Path(__file__).resolve().parent
-HELPERS = ("oracle", "strategies")
+HELPERS = ("oracle", "strategies", "ip_model", "ip_reference")
 
 
 def load_helper(game: str, helper: str) -> ModuleType:

@@ -161,3 +161,63 @@ def test_meld_threshold_agrees_with_rummikub_solver() -> None:
             assert move.tiles == theirs, (threshold, rack)
             answers.append(theirs)
     assert len(set(answers)) >= 3  # the positions are not all passes or all the same
+
+
+UNSUPPORTED = [
+    ("joker_retrieval", "official"), ("min_real_tiles", 2), ("meld_continue", True),
+    ("least_disturbance", True), ("colours", 5), ("numbers", 20), ("copies", 3),
+    ("jokers", 0), ("min_set_length", 4),
+]
+
+
+@pytest.mark.parametrize(("name", "value"), UNSUPPORTED)
+def test_unsupported_rules_are_refused(name: str, value: object) -> None:
+    # Options the exact search does not solve yet are refused by name, never answered with
+    # the default rules' move.
+    rules = Rules(**{name: value})
+    text = str(value).lower()
+    message = rf"rule {name}={text} is not supported by the exact search yet"
+    pos = Position.from_strings([["R3", "R4", "R5"]], "R6 K9", initial_meld_done=True)
+    with pytest.raises(RuleError, match=message):
+        best_move([["R3", "R4", "R5"]], "R6", rules=rules)
+    with pytest.raises(RuleError, match=message):
+        best_moves([pos], rules=rules)
+
+
+def test_fewest_tiles_moved_is_refused() -> None:
+    rules = Rules(least_disturbance=True, fewest_tiles_moved=True)
+    with pytest.raises(RuleError, match="least_disturbance=true is not supported"):
+        best_move([], "R1 R2 R3", rules=rules)
+    assert rules.unsupported() == ["least_disturbance=true", "fewest_tiles_moved=true"]
+
+
+def test_cli_refuses_unsupported_rules(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps({"table": [["R3", "R4", "R5", "J"]], "rack": ["K11", "K12"]}))
+    assert main(["rummikub", "best", str(path), "--rule", "joker_retrieval=official"]) != 0
+    err = capsys.readouterr().err
+    assert "joker_retrieval=official is not supported by the exact search yet" in err
+    # a bad rule is named before the file is read
+    assert main(["rummikub", "best", "missing.json", "--rule", "colours=6"]) != 0
+    assert "colours=6 is not supported" in capsys.readouterr().err
+
+
+def test_batch_task_refuses_unsupported_rules(tmp_path: Path) -> None:
+    from engines.batch.runner import run_batch
+    from engines.batch.store import ResultStore
+
+    base = {"table": [["R3", "R4", "R5", "J"]], "rack": ["K11", "K12"],
+            "initial_meld_done": True}
+    records = [dict(base, id="free"), dict(base, id="official",
+                                           rules={"joker_retrieval": "official"})]
+    path = tmp_path / "p.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    bad: list[object] = []
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        summary = run_batch([str(path)], "rummikub-best", store, jobs=1, progress=False,
+                            on_bad_input=bad.append)
+        tiles = {r["position_id"]: r["result"]["tiles"] for r in store.rows("rummikub-best")}
+    assert tiles == {"free": 2}
+    assert summary.rejected == 1
+    assert "joker_retrieval=official is not supported" in str(bad[0])

@@ -37,11 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     best.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                       help="a house rule (repeatable): meld_threshold=0..127 (initial meld "
                       "value, 0: none), meld_joker=stands-for|zero (a joker's worth towards "
-                      "it), joker_retrieval=free|official, min_real_tiles=1|2, "
-                      "meld_continue=on|off, least_disturbance=on|off, "
-                      "fewest_tiles_moved=on|off (with least_disturbance), and the tile set: "
-                      "colours=1..8 (KROBGYPW), numbers=1..26, copies=1..4, jokers=0..4, "
-                      "min_set_length=2..26 (docs/rummikub-house-rules.md)")
+                      "it); the other options of docs/rummikub-house-rules.md are refused "
+                      "until the exact search supports them")
     best.set_defaults(func=_best)
 
     arrange = subparsers.add_parser(
@@ -76,10 +73,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.set_defaults(func=_play)
 
 
-def _load_position(path: str, line: int | None = None, parse: bool = True
-                   ) -> tuple[dict[str, Any], Any]:
-    """The file's JSON object and its :class:`Position` (``None`` when not ``parse``: a
-    generalised tile set, read by the solver's own checks)."""
+def _load_position(path: str, line: int | None = None) -> Any:
+    """The file's :class:`Position`."""
     from engines.rummikub.position import Position
 
     try:
@@ -105,11 +100,7 @@ def _load_position(path: str, line: int | None = None, parse: bool = True
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{where}: not valid JSON: {exc.msg} (line {exc.lineno})") from exc
-    if not parse:
-        if not isinstance(obj, dict) or not {"table", "rack"} <= set(obj):
-            raise InputError(f"{where}: expected a JSON object with table and rack")
-        return obj, None
-    return obj, Position.from_json(obj, where=where)
+    return Position.from_json(obj, where=where)
 
 
 def _best(args: argparse.Namespace) -> int:
@@ -118,17 +109,11 @@ def _best(args: argparse.Namespace) -> int:
     from engines.rummikub.sets import format_meld
     from engines.rummikub.tiles import format_tiles, sort_tiles
 
-    rules = Rules.parse(args.rule)  # before reading the position: a bad rule needs no file
-    obj, pos = _load_position(args.position, args.line, parse=rules.standard_tiles)
-    if pos is None:
-        from engines.rummikub.position import best_move, meld_flag
-
-        move = best_move(obj["table"], obj["rack"],
-                         meld_flag(obj.get("initial_meld_done", True)), args.objective, rules)
-        rack = " ".join(map(str, obj["rack"]))
-    else:
-        move = best_moves([pos], objective=args.objective, rules=rules)[0]
-        rack = format_tiles(sort_tiles(pos.rack))
+    # before reading the position: a bad or unsupported rule needs no file
+    rules = Rules.parse(args.rule).check_supported()
+    pos = _load_position(args.position, args.line)
+    move = best_moves([pos], objective=args.objective, rules=rules)[0]
+    rack = format_tiles(sort_tiles(pos.rack))
     if args.json:
         data = {"objective": args.objective, **move.to_json()}
         if args.explain:

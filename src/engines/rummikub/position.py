@@ -131,7 +131,6 @@ class Move:
     value: int
     new_sets: list[Meld] = field(default_factory=list)
     previous: list[tuple[Tile, ...]] = field(default_factory=list, repr=False, compare=False)
-    moved: int | None = field(default=None, repr=False, compare=False)
 
     def steps(self) -> list[Step]:
         """The move as physical steps from :attr:`previous` (see :mod:`engines.rummikub.steps`).
@@ -144,8 +143,7 @@ class Move:
 
     @property
     def sets_kept(self) -> int:
-        """Table sets the move leaves exactly as they were (of this arrangement; with the rule
-        ``least_disturbance`` the solver returns, among optimal moves, one keeping the most).
+        """Table sets the move leaves exactly as they were (of this arrangement).
 
         >>> best_move([["K4", "O4", "R4"], ["B5", "B6", "B7"]], "B4").sets_kept
         1
@@ -155,15 +153,11 @@ class Move:
 
     @property
     def tiles_moved(self) -> int:
-        """Table tiles the steps take out of their set (to place them in another); with the
-        rule ``fewest_tiles_moved``, the solver's count (tiles not in their set's
-        continuation), which it minimises.
+        """Table tiles the steps take out of their set (to place them in another).
 
         >>> best_move([["R3", "R4", "R5", "R6", "R7", "R8"]], "R5 R6").tiles_moved
         2
         """
-        if self.moved is not None:
-            return self.moved
         return sum(len(s.tiles) for s in self.steps() if s.action in ("take", "pick up"))
 
     @property
@@ -331,6 +325,11 @@ def _rules(rules: object) -> Rules:
     return rules
 
 
+def _search_rules(rules: object) -> Rules:
+    """``rules`` for the exact search: one naming an option it does not solve yet is refused."""
+    return _rules(rules).check_supported()
+
+
 def meld_flag(value: object) -> bool:
     """``initial_meld_done`` as a bool; text such as ``"false"`` is refused, not read as true."""
     if isinstance(value, bool | np.bool_):
@@ -354,26 +353,7 @@ def best_moves(
     from engines.rummikub.arrays import solve_moves
 
     positions = list_of(positions, Position, "positions", PositionError)
-    rules = _rules(rules)
-    if rules.needs_ip:
-        from engines.rummikub.variants import position_rules, variant_move
-
-        positions = list(positions)
-        own = [position_rules(rules, p.table, p.rack, p.initial_meld_done) for p in positions]
-        moves: list[Move | None] = [None] * len(positions)
-        by_rules: dict[Rules, list[int]] = {}
-        for i, r in enumerate(own):
-            by_rules.setdefault(r, []).append(i)
-        for r, rows in by_rules.items():
-            if r.needs_ip:
-                for i in rows:
-                    p = positions[i]
-                    moves[i] = variant_move(p.table, p.rack, p.initial_meld_done, objective, r)
-            else:
-                for i, m in zip(rows, solve_moves([positions[i] for i in rows], objective,
-                                                  threads, r)):
-                    moves[i] = m
-        return moves  # type: ignore[return-value]
+    rules = _search_rules(rules)
     return solve_moves(positions, objective, threads, rules)
 
 
@@ -410,14 +390,8 @@ def best_move(
         tiles = rack.replace(",", " ").split()
     else:
         tiles = as_list(rack, "rack", TileError)
-    rules = _rules(rules)
+    rules = _search_rules(rules)
     melded = meld_flag(initial_meld_done)
-    if rules.needs_ip:
-        from engines.rummikub.variants import position_rules, variant_move
-
-        rules = position_rules(rules, sets, tiles, melded)
-    if rules.needs_ip:
-        return variant_move(sets, tiles, melded, objective, rules)
     move = _fast_move(sets, tiles, melded, objective, rules)
     if move is not None:
         return move

@@ -1,11 +1,12 @@
 """Rule variants: the house rules a Rummikub position is solved under.
 
-The defaults are those of ``docs/rules/rummikub.md``.  Every option is solved exactly,
-never by filtering the default's answer: the initial-meld options by the dynamic programme
-of :mod:`solvers.rummikub`, the options that change what a set or a turn is (joker
-retrieval, real tiles per set, meld then continue, the tile set) and the least-disturbance
-tie-break by the integer programme of :mod:`solvers.rummikub_ip`.  What each would cost
-the DP is in ``docs/rummikub-house-rules.md``.
+The defaults are those of ``docs/rules/rummikub.md``.  The exact search (the dynamic
+programme of :mod:`solvers.rummikub`) solves the initial-meld options, ``meld_threshold``
+and ``meld_joker``, never by filtering the default's answer.  The other options (joker
+retrieval, real tiles per set, meld then continue, least disturbance, the tile set) are
+named and checked here, but the search refuses them (:meth:`Rules.check_supported`) until
+the DP carries them; what each would cost the DP is in ``docs/rummikub-house-rules.md``.
+The tests solve them with a reference integer programme (``tests/rummikub/ip_model.py``).
 
 >>> Rules().to_json()
 {}
@@ -20,10 +21,9 @@ engines.rummikub.errors.RuleError: rule meld_threshold=200: must be an integer 0
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 
 from engines.rummikub.errors import RuleError
-from engines.rummikub.tiles import ALL_COLOURS
 
 MAX_MELD_THRESHOLD = 127  # the DP keeps the meld value so far in 7 bits
 MELD_JOKER_VALUES = ("stands-for", "zero")
@@ -32,6 +32,8 @@ JOKER_RETRIEVAL_VALUES = ("free", "official")
 _RANGES = {"meld_threshold": (0, MAX_MELD_THRESHOLD), "min_real_tiles": (1, 2),
            "colours": (1, 8), "numbers": (1, 26), "copies": (1, 4), "jokers": (0, 4),
            "min_set_length": (2, 26)}
+# The options the DP of solvers.rummikub solves; every other option must keep its default.
+SEARCH_OPTIONS = ("meld_threshold", "meld_joker")
 _BOOLS = {"true": True, "on": True, "yes": True, "1": True,
           "false": False, "off": False, "no": False, "0": False}
 
@@ -53,8 +55,7 @@ class Rules:
     go on, in the same turn, to play onto and rearrange the table (the meld's own sets, from
     the rack alone, must reach the threshold).  ``least_disturbance``: among optimal moves,
     return one that keeps the most table sets exactly as they were (a tie-break after the
-    objective's own; off by default because it is solved by the integer programme, about
-    a hundred times slower than the DP: ``benches/README.md``).  ``fewest_tiles_moved`` (with
+    objective's own).  ``fewest_tiles_moved`` (with
     ``least_disturbance``): then the fewest table tiles moved, a tile counting as not moved
     when it stays in its set's continuation (one set per table set: a run of the same
     colour or a group of the same number).
@@ -62,6 +63,9 @@ class Rules:
     The tile set: ``colours`` (1..8, letters ``KROBGYPW``), ``numbers`` (1..26), ``copies``
     of each tile (1..4), ``jokers`` (0..4), and ``min_set_length`` (2..26; runs and groups
     alike, a group holding at most one tile per colour).
+
+    Only ``meld_threshold`` and ``meld_joker`` are solved by the exact search yet; the
+    others must keep their defaults when solving (:meth:`check_supported`).
 
     >>> Rules(copies=5)
     Traceback (most recent call last):
@@ -99,51 +103,35 @@ class Rules:
         if self.fewest_tiles_moved and not self.least_disturbance:
             raise RuleError("rule fewest_tiles_moved=true needs least_disturbance=true")
 
-    @property
-    def standard_tiles(self) -> bool:
-        """Whether the tile set and set length are the rules document's (106 tiles, sets of 3+)."""
-        return (self.colours, self.numbers, self.copies, self.jokers,
-                self.min_set_length) == (4, 13, 2, 2, 3)
+    def unsupported(self) -> list[str]:
+        """The options, as ``NAME=VALUE``, that the exact search does not solve yet.
 
-    @property
-    def needs_ip(self) -> bool:
-        """Whether a position under these rules is solved by the integer programme."""
-        return (self.joker_retrieval == "official" or self.min_real_tiles != 1
-                or self.meld_continue or self.least_disturbance or not self.standard_tiles)
-
-    def for_position(self, table_jokers: int, jokers: int, melded: bool,
-                     table_sets: int) -> Rules:
-        """These rules with the options that cannot change this position's answer reset to
-        their defaults, so the DP answers where it can (exactly the same moves).
-
-        ``table_jokers``/``jokers``: jokers on the table / in the position; ``melded``: the
-        player has melded; ``table_sets``: sets on the table.
-
-        >>> Rules(joker_retrieval="official").for_position(0, 1, True, 3).needs_ip
-        False
+        >>> Rules(min_real_tiles=2, colours=5).unsupported()
+        ['min_real_tiles=2', 'colours=5']
         """
-        touch = melded or self.meld_continue
-        changes: dict[str, object] = {}
-        if melded and self.meld_continue:
-            changes["meld_continue"] = False
-        if not touch or table_jokers == 0:
-            changes["joker_retrieval"] = "free"
-        if jokers <= self.min_set_length - self.min_real_tiles:
-            changes["min_real_tiles"] = 1  # every set has enough real tiles anyway
-        if not touch or table_sets == 0:
-            changes["least_disturbance"] = changes["fewest_tiles_moved"] = False
-        return replace(self, **changes) if changes else self
+        return [f"{f.name}={_text(getattr(self, f.name))}" for f in fields(self)
+                if f.name not in SEARCH_OPTIONS and getattr(self, f.name) != f.default]
 
-    @property
-    def colour_letters(self) -> str:
-        return ALL_COLOURS[: self.colours]
+    def check_supported(self) -> Rules:
+        """These rules, or a :class:`RuleError` naming the first option the exact search
+        does not solve yet.
 
-    def tile_spec(self):
-        """The integer programme's :class:`~solvers.rummikub_ip.TileSpec` of these rules."""
-        from solvers.rummikub_ip import TileSpec
-
-        return TileSpec(self.colours, self.numbers, self.copies, self.jokers,
-                        self.min_set_length, self.min_real_tiles)
+        >>> try:
+        ...     Rules(joker_retrieval="official").check_supported()
+        ... except RuleError as exc:
+        ...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
+        rule joker_retrieval=official is not supported by the exact search yet (it solves
+        meld_threshold and meld_joker; the other options await the DP:
+        docs/rummikub-house-rules.md)
+        """
+        if self is DEFAULT_RULES:  # the common case, without the walk over the fields
+            return self
+        missing = self.unsupported()
+        if missing:
+            raise RuleError(f"rule {missing[0]} is not supported by the exact search yet (it "
+                            f"solves {' and '.join(SEARCH_OPTIONS)}; the other options await "
+                            "the DP: docs/rummikub-house-rules.md)")
+        return self
 
     @classmethod
     def parse(cls, items: Iterable[str]) -> Rules:
@@ -200,6 +188,10 @@ class Rules:
         """What tiles ``(number stood for, is joker)`` count towards the initial meld."""
         zero = self.meld_joker == "zero"
         return sum(0 if joker and zero else number for number, joker in values)
+
+
+def _text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 DEFAULT_RULES = Rules()

@@ -29,7 +29,7 @@ def _prepare(obj: dict[str, Any]) -> dict[str, Any]:
         canonical = Position.from_json(obj).to_json()
         canonical["table"] = sorted(canonical["table"])
     if isinstance(obj, dict) and "rules" in obj:
-        rules = Rules.from_json(obj["rules"]).to_json()
+        rules = Rules.from_json(obj["rules"]).check_supported().to_json()
         if rules:
             canonical["rules"] = rules
     return canonical

@@ -1,9 +1,12 @@
-"""Exact Rummikub best move under house rules the DP does not carry: an integer programme.
+"""The reference oracle for Rummikub house rules: an exact integer programme (HiGHS).
 
-The Numba DP of :mod:`solvers.rummikub` solves the rules document's game (and its
-initial-meld options) fast.  The options below change what a *set* or a *turn* is in ways
-that would multiply its state (see ``docs/rummikub-house-rules.md``), so they are solved
-exactly by this integer programme instead, with HiGHS (``highspy``) proving optimality:
+The product's best-move search is the Numba DP of :mod:`solvers.rummikub`; it solves the
+rules document's game and its initial-meld options.  The options below are refused by the
+engine until the DP carries them (their state-size cost is in
+``docs/rummikub-house-rules.md``).  This programme solves them exactly, with HiGHS
+(``highspy``, a test/bench dependency only) proving optimality, so that the tests can check
+the DP's answers once it does; it is itself checked against brute force
+(``test_rummikub_ip_reference.py``):
 
 - tile sets of ``colours`` x ``numbers`` x ``copies`` plus ``jokers``, sets of at least
   ``min_len`` tiles;

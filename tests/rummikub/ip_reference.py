@@ -1,16 +1,19 @@
-"""Best moves under the house rules the integer programme solves (:mod:`solvers.rummikub_ip`).
+"""The engine side of the reference oracle: house-rule positions solved by the integer
+programme of ``ip_model.py`` (loaded as ``rummikub_ip_model`` by ``tests/conftest.py``).
 
-The engine side: tiles and sets are read and checked against the rules' tile set (colour
-letters ``KROBGYPW`` up to ``colours``, numbers up to ``numbers``, at most ``copies`` of a
-tile and ``jokers`` jokers, sets of ``min_set_length``+ tiles with ``min_real_tiles`` real
-ones), then the programme's answer becomes a :class:`~engines.rummikub.position.Move`.
+Tiles and sets are read and checked against the rules' tile set (colour letters
+``KROBGYPW`` up to ``colours``, numbers up to ``numbers``, at most ``copies`` of a tile and
+``jokers`` jokers, sets of ``min_set_length``+ tiles with ``min_real_tiles`` real ones),
+then the programme's answer becomes a :class:`~engines.rummikub.position.Move`.
+:func:`reference_move` returns it with the table tiles moved under ``fewest_tiles_moved``
+(-1 without it).
 
 >>> from engines.rummikub.rules import Rules
 >>> rules = Rules(colours=5, numbers=20, min_set_length=4)
->>> move = variant_move([["G17", "G18", "G19", "G20"]], "G16 R5", True, "tiles", rules)
+>>> move, _ = reference_move([["G17", "G18", "G19", "G20"]], "G16 R5", True, "tiles", rules)
 >>> [format_meld(m) for m in move.table], move.tiles
 (['G16 G17 G18 G19 G20'], 1)
->>> variant_move([["R1", "R2", "R3"]], "R4", True, "tiles", rules)
+>>> reference_move([["R1", "R2", "R3"]], "R4", True, "tiles", rules)
 Traceback (most recent call last):
 ...
 engines.rummikub.errors.SetError: table set 1 [R1 R2 R3] is not valid: a set needs at least 4 tiles
@@ -20,20 +23,32 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 import numpy as np
+from rummikub_ip_model import OFFICIAL_GROUP, OFFICIAL_RUN, TableSet, TileSpec, solve_ip
 
 from engines.rummikub.errors import PositionError, SetError, TileError
+from engines.rummikub.position import _BIG, _MID, Move, objective_weights
 from engines.rummikub.rules import Rules
 from engines.rummikub.sets import Meld, Slot, format_meld
-from engines.rummikub.tiles import JOKER, Tile, format_tiles
+from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile, format_tiles
 
-__all__ = ["format_meld", "parse_variant_tiles", "position_rules", "validate_variant_set",
-           "variant_move"]
+__all__ = ["format_meld", "parse_variant_tiles", "position_rules", "reference_move",
+           "validate_variant_set"]
+
+
+def _letters(rules: Rules) -> str:
+    return ALL_COLOURS[: rules.colours]
+
+
+def _tile_spec(rules: Rules) -> TileSpec:
+    return TileSpec(rules.colours, rules.numbers, rules.copies, rules.jokers,
+                    rules.min_set_length, rules.min_real_tiles)
 
 
 def _bad_tile(text: object, rules: Rules) -> TileError:
-    letters = ", ".join(rules.colour_letters)
+    letters = ", ".join(_letters(rules))
     joker = ", or J" if rules.jokers else ""
     return TileError(f"unknown tile {text!r}: expected a colour letter {letters} and a number "
                      f"1..{rules.numbers}{joker}")
@@ -45,7 +60,7 @@ def parse_variant_tile(item: object, rules: Rules) -> Tile:
         colour, number = item
         if colour == "J" and number == 0 and rules.jokers:
             return JOKER
-        if colour in rules.colour_letters and type(number) is int and \
+        if colour in _letters(rules) and type(number) is int and \
                 1 <= number <= rules.numbers:
             return Tile(colour, number)
         raise _bad_tile(item, rules)
@@ -55,7 +70,7 @@ def parse_variant_tile(item: object, rules: Rules) -> Tile:
     if s == "J" and rules.jokers:
         return JOKER
     digits = s[1:]
-    if len(s) < 2 or s[0] not in rules.colour_letters or not digits.isascii() \
+    if len(s) < 2 or s[0] not in _letters(rules) or not digits.isascii() \
             or not digits.isdigit() or digits != digits.lstrip("0") \
             or not 1 <= int(digits) <= rules.numbers:
         raise _bad_tile(item, rules)
@@ -81,7 +96,7 @@ def validate_variant_set(tiles: Sequence[Tile], rules: Rules, where: str = "set"
     if len(real) < rules.min_real_tiles:
         raise SetError(f"{text}: a set needs at least {rules.min_real_tiles} tile(s) that "
                        "are not jokers")
-    letters = rules.colour_letters
+    letters = _letters(rules)
     colours = {t.colour for t in real}
     numbers = sorted(t.number for t in real)
     if len(colours) == 1 and len(set(numbers)) == len(numbers) and \
@@ -114,9 +129,7 @@ def _check_counts(tiles: Iterable[Tile], rules: Rules) -> None:
 
 
 def _table_set(meld: Meld, rules: Rules):
-    from solvers.rummikub_ip import OFFICIAL_GROUP, OFFICIAL_RUN, TableSet
-
-    letters = rules.colour_letters
+    letters = _letters(rules)
     counts = np.zeros((rules.colours, rules.numbers), np.int64)
     places = []
     real_colours = {s.tile.colour for s in meld if not s.tile.is_joker}
@@ -141,12 +154,10 @@ def _melds(sets: list[list[tuple[bool, int, int]]], letters: str) -> list[Meld]:
                   for joker, c, v in s) for s in sets]
 
 
-def variant_move(table: Iterable[Iterable[object]], rack: Iterable[object] | str,
-                 melded: bool, objective: str, rules: Rules):
-    """:func:`~engines.rummikub.position.best_move` under ``rules`` by the integer programme."""
-    from engines.rummikub.position import Move, objective_weights
-    from solvers.rummikub_ip import solve_ip
-
+def reference_move(table: Iterable[Iterable[object]], rack: Iterable[object] | str,
+                   melded: bool, objective: str, rules: Rules) -> tuple[Move, int]:
+    """The best move under ``rules`` by the integer programme, and the table tiles it moves
+    under ``fewest_tiles_moved`` (-1 without it)."""
     old_tiles = []
     old = []
     for i, s in enumerate(table, 1):
@@ -159,14 +170,14 @@ def variant_move(table: Iterable[Iterable[object]], rack: Iterable[object] | str
     _check_counts([t for s in old_tiles for t in s] + rack_tiles, rules)
     _, joker_weight = objective_weights(objective)  # also checks the objective's name
     weight = _weights(objective, np.arange(1, rules.numbers + 1), rules.colours)
-    letters = rules.colour_letters
+    letters = _letters(rules)
     counts = np.zeros((rules.colours, rules.numbers), np.int64)
     for t in rack_tiles:
         if not t.is_joker:
             counts[letters.index(t.colour), t.number - 1] += 1
     rack_jokers = sum(t.is_joker for t in rack_tiles)
     result = solve_ip(
-        rules.tile_spec(), [_table_set(m, rules) for m in old], counts, rack_jokers, weight,
+        _tile_spec(rules), [_table_set(m, rules) for m in old], counts, rack_jokers, weight,
         joker_weight, melded=melded, threshold=rules.meld_threshold,
         joker_counts=rules.meld_joker == "stands-for", meld_continue=rules.meld_continue,
         official=rules.joker_retrieval == "official",
@@ -178,23 +189,19 @@ def variant_move(table: Iterable[Iterable[object]], rack: Iterable[object] | str
     played += [JOKER] * result.played_jokers
     value = sum(t.number for t in played)
     if not played:  # a pass leaves the table as it was
-        return Move([], old, 0, 0, previous=old_tiles)
+        return Move([], old, 0, 0, previous=old_tiles), result.moved
     new = _melds(result.sets, letters)
     if not melded and not rules.meld_continue:
         return Move(played, old + new, len(played), value, new_sets=new,
-                    previous=old_tiles)
+                    previous=old_tiles), result.moved
     kept = [old[i] for i in result.kept]
     meld = _melds(result.meld, letters) if not melded else []
-    move = Move(played, kept + new, len(played), value, new_sets=meld, previous=old_tiles)
-    if result.moved >= 0:
-        move.moved = result.moved
-    return move
+    return Move(played, kept + new, len(played), value, new_sets=meld,
+                previous=old_tiles), result.moved
 
 
 def _weights(objective: str, numbers: np.ndarray, colours: int) -> np.ndarray:
     """The engine's objective weights (see ``objective_weights``) for numbers up to 26."""
-    from engines.rummikub.position import _BIG, _MID
-
     w = _BIG + _MID * numbers if objective == "tiles" else _BIG * numbers + _MID
     return np.broadcast_to(w, (colours, len(numbers))).astype(np.int64)
 
@@ -207,7 +214,20 @@ def _is_joker(item: object) -> bool:
 
 def position_rules(rules: Rules, table: Sequence[Sequence[object]], rack: Sequence[object],
                    melded: bool) -> Rules:
-    """``rules`` less the options that cannot change this position's answer."""
+    """``rules`` with the options that cannot change this position's answer reset to their
+    defaults (official retrieval with no table joker, two real tiles per set with too few
+    jokers to matter, meld then continue once melded, least disturbance with nothing to
+    keep)."""
     table_jokers = sum(_is_joker(t) for s in table for t in s)
-    return rules.for_position(table_jokers, table_jokers + sum(map(_is_joker, rack)), melded,
-                              len(table))
+    jokers = table_jokers + sum(map(_is_joker, rack))
+    touch = melded or rules.meld_continue
+    changes: dict[str, object] = {}
+    if melded and rules.meld_continue:
+        changes["meld_continue"] = False
+    if not touch or table_jokers == 0:
+        changes["joker_retrieval"] = "free"
+    if jokers <= rules.min_set_length - rules.min_real_tiles:
+        changes["min_real_tiles"] = 1  # every set has enough real tiles anyway
+    if not touch or not table:
+        changes["least_disturbance"] = changes["fewest_tiles_moved"] = False
+    return replace(rules, **changes) if changes else rules
