@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from engines.batch.jsontext import canonical, loads
@@ -28,6 +28,8 @@ PLAIN = st.recursive(
 
 @settings(max_examples=200, deadline=None)
 @given(PLAIN)
+@example("\x7f")
+@example({"k\x7f": ["\x00\x1f\t"]})
 def test_canonical_text_is_the_standard_librarys(value):
     expected = json.dumps(value, sort_keys=True, separators=(",", ":"))
     assert canonical(value, plain=True) == expected

@@ -17,7 +17,8 @@ work.  The results are the same either way:
   only for ``plain`` values: str, int, bool, None, lists, tuples and dicts with
   str keys, and no floats (the two libraries spell some floats differently:
   ``1e+16`` against ``1e16``).  Text that would not be ASCII goes to the
-  standard library too, which escapes it.
+  standard library too, which escapes it, and so does text with DEL (``\\x7f``),
+  which only the standard library escapes.
 
 >>> canonical({"b": [1, "x"], "a": None}, plain=True)
 '{"a":null,"b":[1,"x"]}'
@@ -61,6 +62,7 @@ def canonical(value: Any, *, plain: bool) -> str:
         except TypeError:  # orjson.JSONEncodeError: a value it will not encode
             pass
         else:
-            if data.isascii():
+            # The standard library escapes DEL (0x7f), which orjson writes as is.
+            if data.isascii() and b"\x7f" not in data:
                 return data.decode("ascii")
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
