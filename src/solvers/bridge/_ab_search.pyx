@@ -5,9 +5,13 @@
 least ``target`` tricks from here?"  Exact values come from a driver that
 moves a guess between a lower and an upper bound (MTD style), as DDS does.
 At the start of every trick the search tries, in order: the target already
-reached or out of reach, the last trick played out directly, the
-transposition table (:mod:`_trans_table`), and quick tricks
-(:mod:`_quick_tricks`); then it searches the ordered moves (:mod:`_moves`).
+reached or out of reach, the last trick played out directly, quick tricks
+(:mod:`_quick_tricks`), later tricks (:mod:`_later_tricks`) and the
+transposition table (:mod:`_trans_table`); then it searches the ordered moves
+(:mod:`_moves`).  Those steps of one node live in :mod:`_node_steps`; setting
+up a deal or position and saving the root around a root move in :mod:`_root`.
+Here: the recursion (``search``, ``_play``), the drivers that call it and the
+Python entry points.
 Every node backs up its *win ranks* (per suit, the cards that won a trick by
 rank in the subtree, at or above which the relative ranks matter) so that a
 stored result covers every position equal down to those ranks.
@@ -18,37 +22,40 @@ Inputs are assumed valid (the engine layer ``engines.bridge`` validates);
 the entry points only check shapes and return codes.
 """
 
-cimport cython
 from cython.parallel cimport parallel, prange
-from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, uint16_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy, memset
 
 import numpy as np
 
 from solvers.bridge._bits cimport lsb, msb, popcount
 from solvers.bridge._moves cimport gen_moves, order_moves
-from solvers.bridge._later_tricks cimport later_tricks
-from solvers.bridge._quick_tricks cimport quick_tricks, second_hand_tricks
-from solvers.bridge._trans_table cimport (
-    tt_free,
-    tt_bytes,
-    tt_init,
-    tt_lengths,
-    tt_lookup,
-    tt_patterns,
-    tt_prefetch,
-    tt_reset,
-    tt_store,
+from solvers.bridge._node_steps cimport (
+    TrickStart,
+    _cards,
+    _clear,
+    _copy,
+    _cover_sequence,
+    _place_card,
+    _second_hand,
+    _trick_result,
+    _trick_start,
 )
+from solvers.bridge._root cimport (
+    RootState,
+    _ctx_init,
+    _estimate,
+    _free_ctx,
+    _play_root,
+    _root_state,
+    _setup,
+    _setup_trick,
+)
+from solvers.bridge._trans_table cimport tt_bytes, tt_reset
 from solvers.bridge._types cimport (
     ALL_FEATURES,
-    FEATURE_LATER_TRICKS,
     FEATURE_QUICK_TRICKS,
     FEATURE_SMALL_CARDS,
-    FEATURE_TT,
-    MAX_PLY,
-    NOTRUMP,
     Ctx,
     Move,
 )
@@ -58,128 +65,6 @@ cdef enum:
     DEFAULT_TT_BITS = 21
     MIN_TT_BITS = 8
     MAX_TT_BITS = 25
-
-
-cdef struct TrickStart:
-    # what a node at the start of a trick needs again after its moves are searched
-    uint64_t lens          # the transposition-table key: suit lengths of the four hands
-    uint32_t pat[4]        # owners of the cards still out, highest first
-    int n                  # tricks left
-    int threshold          # the question for the leader's side: >= threshold tricks?
-    bint leader_max        # the leader's side is the counted side
-
-
-cdef inline void _clear(uint16_t* wm) noexcept nogil:
-    wm[0] = 0
-    wm[1] = 0
-    wm[2] = 0
-    wm[3] = 0
-
-
-cdef inline void _copy(uint16_t* dst, uint16_t* src) noexcept nogil:
-    dst[0] = src[0]
-    dst[1] = src[1]
-    dst[2] = src[2]
-    dst[3] = src[3]
-
-
-cdef inline int _cards(Ctx* c, int seat) noexcept nogil:
-    return popcount(c.hands[seat][0]) + popcount(c.hands[seat][1]) \
-        + popcount(c.hands[seat][2]) + popcount(c.hands[seat][3])
-
-
-cdef bint _last_trick(Ctx* c, int target, uint16_t* wm) noexcept nogil:
-    """Every hand holds one card: play it out."""
-    cdef int leader = c.leader, i, seat, s, r, ws = -1, wr = -1, winner = leader, same = 0
-    _clear(wm)
-    for i in range(4):
-        seat = (leader + i) & 3
-        for s in range(4):
-            if c.hands[seat][s]:
-                r = msb(c.hands[seat][s])
-                break
-        if i == 0:
-            ws = s
-            wr = r
-        elif s == ws:
-            if r > wr:
-                wr = r
-                winner = seat
-        elif s == c.trump and ws != c.trump:
-            ws = s
-            wr = r
-            winner = seat
-    # the winner won by rank when another card of the winning suit was played
-    for i in range(4):
-        seat = (leader + i) & 3
-        if c.hands[seat][ws]:
-            same += 1
-    if same >= 2:
-        wm[ws] = <uint16_t>(1u << wr)
-    return c.tricks_max + ((winner & 1) == c.max_side) >= target
-
-
-cdef inline void _place_card(Ctx* c, int s, int r) noexcept nogil:
-    """Record card (s, r) at ``c.pos`` of the current trick and update the winning position."""
-    cdef int ws
-    c.trick_suit[c.pos] = s
-    c.trick_rank[c.pos] = r
-    if c.pos == 0:
-        c.win_pos = 0
-    else:
-        ws = c.trick_suit[c.win_pos]
-        if (s == ws and r > c.trick_rank[c.win_pos]) or (s == c.trump and ws != c.trump):
-            c.win_pos = c.pos
-
-
-cdef inline int _trick_start(Ctx* c, int seat, int target, TrickStart* ts,
-                             uint16_t* wm) noexcept nogil:
-    """The cheap answers at the start of a trick: 1 or 0 when one decides, else -1.
-
-    In order: target reached or out of reach, the last trick, quick tricks, later
-    tricks (their win ranks are the most general), the transposition table.
-    """
-    cdef int n = _cards(c, seat), answer
-    c.trick_nodes[n] += 1
-    ts.n = n
-    if c.tricks_max >= target:
-        _clear(wm)
-        return 1
-    if c.tricks_max + n < target:
-        _clear(wm)
-        return 0
-    if n == 1:
-        return _last_trick(c, target, wm)
-    ts.leader_max = (seat & 1) == c.max_side
-    # the question for the leader's side: at least `threshold` of the n tricks?
-    ts.threshold = target - c.tricks_max if ts.leader_max else n - target + c.tricks_max + 1
-    ts.lens = tt_lengths(c)
-    if c.features & FEATURE_TT:
-        tt_prefetch(&c.tt, ts.lens, seat)
-    if (c.features & FEATURE_QUICK_TRICKS) and quick_tricks(c, seat, ts.threshold, wm) >= ts.threshold:
-        c.qt_cutoffs += 1
-        return ts.leader_max
-    if (c.features & FEATURE_LATER_TRICKS) and later_tricks(c, seat, n, n - ts.threshold + 1, wm):
-        c.lt_cutoffs += 1
-        return not ts.leader_max
-    tt_patterns(c, ts.pat)
-    if c.features & FEATURE_TT:
-        answer = tt_lookup(&c.tt, ts.lens, seat, ts.pat, ts.threshold, c, wm)
-        if answer >= 0:
-            return answer == ts.leader_max
-    return -1
-
-
-cdef inline int _second_hand(Ctx* c, int seat, int target, bint mover_max,
-                             uint16_t* wm) noexcept nogil:
-    """Second-hand quick tricks: 1 or 0 when they decide, else -1."""
-    cdef int k = second_hand_tricks(c, seat, wm)
-    if k == 0:
-        return -1
-    if (k >= target - c.tricks_max) if mover_max else (c.tricks_max + _cards(c, seat) - k < target):
-        c.qt2_cutoffs += 1
-        return mover_max
-    return -1
 
 
 cdef inline bint _play(Ctx* c, int seat, int s, int r, int target, int ply,
@@ -292,43 +177,7 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
     return res
 
 
-cdef inline void _trick_result(Ctx* c, int seat, TrickStart* ts, bint res,
-                               uint16_t* wm) noexcept nogil:
-    """Store a searched trick-start node: ``res`` for the counted side becomes a bound
-    on the leader's side's tricks."""
-    c.trick_searched[ts.n][res == ts.leader_max] += 1
-    if not (c.features & FEATURE_TT):
-        return
-    if res == ts.leader_max:
-        tt_store(&c.tt, ts.lens, seat, ts.pat, c, wm, ts.threshold, ts.n)
-    else:
-        tt_store(&c.tt, ts.lens, seat, ts.pat, c, wm, 0, ts.threshold - 1)
-
-
-cdef inline void _cover_sequence(Move* m, uint16_t* wm) noexcept nogil:
-    """Cards searched for their whole group of equals: if the group's top card is at or
-    above the lowest win rank of its suit, the whole group must stay above it."""
-    cdef unsigned int w = wm[m.suit]
-    if w and m.rank >= lsb(w):
-        wm[m.suit] = <uint16_t>(w | (m.seq & (~m.seq + 1u)))
-
-
 # --- drivers ------------------------------------------------------------------------------
-
-cdef int _setup(Ctx* c, const uint16_t[:, :] hands, int trump) noexcept nogil:
-    cdef int h, s
-    for s in range(4):
-        c.remain[s] = 0
-        for h in range(4):
-            c.hands[h][s] = hands[h, s]
-            c.remain[s] |= hands[h, s]
-    c.trump = trump
-    c.tricks_max = 0
-    c.pos = 0
-    c.win_pos = 0
-    for h in range(MAX_PLY):
-        c.killer[h] = -1
-    return 0
 
 
 cdef int _value(Ctx* c, int lo, int hi, int guess) noexcept nogil:
@@ -365,32 +214,6 @@ cdef int _leader_tricks(Ctx* c, int leader, int guess) noexcept nogil:
     return _value(c, 0, n, guess)
 
 
-cdef int _estimate(Ctx* c, int side, int n) noexcept nogil:
-    """First target of the null-window searches of a cold cell: ``side``'s share of
-    the ``n`` tricks by high-card points, plus two thirds of its trump length
-    advantage (the closer the guess, the fewer searches: about 4 a cell with the
-    middle of the range, 2 when right)."""
-    cdef int h, s, pts = 0, total = 0, v, t = 0
-    for h in range(4):
-        for s in range(4):
-            v = 4 * popcount(c.hands[h][s] & 0x1000) + 3 * popcount(c.hands[h][s] & 0x800) \
-                + 2 * popcount(c.hands[h][s] & 0x400) + popcount(c.hands[h][s] & 0x200)
-            total += v
-            if (h & 1) == side:
-                pts += v
-        if c.trump != NOTRUMP:
-            v = popcount(c.hands[h][c.trump])
-            t += v if (h & 1) == side else -v
-    if total == 0:
-        return (n + 1) // 2
-    v = (2 * n * pts + total) // (2 * total) + (2 * t) // 3
-    if v < 1:
-        v = 1
-    if v > n:
-        v = n
-    return v
-
-
 cdef void _strain(Ctx* c, const uint16_t[:, :] hands, int trump, int32_t[:] out) noexcept nogil:
     """out[declarer] for one trump (S H D C NT = 0..4) and declarers N E S W."""
     cdef int first, n, guess
@@ -415,12 +238,6 @@ cdef void _table(Ctx* c, const uint16_t[:, :] hands, int32_t[:, :] out) noexcept
         _strain(c, hands, trump, out[trump])
 
 
-cdef int _ctx_init(Ctx* c, int features, int tt_bits) noexcept nogil:
-    memset(c, 0, sizeof(Ctx))
-    c.features = features
-    return tt_init(&c.tt, tt_bits)
-
-
 cdef int _check_tt_bits(int tt_bits) except -1:
     if not MIN_TT_BITS <= tt_bits <= MAX_TT_BITS:
         raise ValueError(f"tt_bits must be {MIN_TT_BITS}..{MAX_TT_BITS}, got {tt_bits}")
@@ -437,11 +254,6 @@ cdef Ctx* _new_ctx(int features, int tt_bits) except NULL:
         free(c)
         raise MemoryError("cannot allocate the transposition table")
     return c
-
-
-cdef void _free_ctx(Ctx* c) noexcept nogil:
-    tt_free(&c.tt)
-    free(c)
 
 
 def table_bytes(int tt_bits=DEFAULT_TT_BITS) -> int:
@@ -557,72 +369,6 @@ def _usable_cores() -> int:
         return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         return os.cpu_count() or 1
-
-
-cdef int _play_root(Ctx* c, int seat, int s, int r) noexcept nogil:
-    """Play one card at the root (as the search does), completing the trick if it is full."""
-    cdef int w, k
-    c.hands[seat][s] ^= <uint16_t>(1u << r)
-    _place_card(c, s, r)
-    if c.pos < 3:
-        c.pos += 1
-        return 0
-    w = (c.leader + c.win_pos) & 3
-    for k in range(4):
-        c.remain[c.trick_suit[k]] ^= <uint16_t>(1u << c.trick_rank[k])
-    if (w & 1) == c.max_side:
-        c.tricks_max += 1
-    c.leader = w
-    c.pos = 0
-    return 0
-
-
-cdef int _setup_trick(Ctx* c, const uint16_t[:, :] hands, int trump, int leader,
-                      const int32_t[:, :] trick) noexcept nogil:
-    """Set up a position with ``trick`` already played; returns the seat to move."""
-    cdef int k
-    _setup(c, hands, trump)
-    c.leader = leader
-    for k in range(trick.shape[0]):
-        c.remain[trick[k, 0]] |= <uint16_t>(1u << trick[k, 1])
-    c.pos = 0
-    for k in range(trick.shape[0]):
-        # a card already on the table: in the trick state, in no hand
-        _place_card(c, trick[k, 0], trick[k, 1])
-        c.pos += 1
-    c.max_side = ((c.leader + c.pos) & 3) & 1
-    return (c.leader + c.pos) & 3
-
-
-cdef struct RootState:
-    # the position at the root, restored after each root move is searched
-    uint16_t hands[4][4]
-    uint16_t remain[4]
-    int trick_suit[4]
-    int trick_rank[4]
-    int leader
-    int pos
-    int win_pos
-    int tricks_max
-
-
-cdef inline void _transfer(void* ctx_field, void* saved, size_t size, bint restore) noexcept nogil:
-    if restore:
-        memcpy(ctx_field, saved, size)
-    else:
-        memcpy(saved, ctx_field, size)
-
-
-cdef inline void _root_state(Ctx* c, RootState* r, bint restore) noexcept nogil:
-    """Save the root position into ``r``, or put it back into ``c`` when ``restore``."""
-    _transfer(c.hands, r.hands, sizeof(r.hands), restore)
-    _transfer(c.remain, r.remain, sizeof(r.remain), restore)
-    _transfer(c.trick_suit, r.trick_suit, sizeof(r.trick_suit), restore)
-    _transfer(c.trick_rank, r.trick_rank, sizeof(r.trick_rank), restore)
-    _transfer(&c.leader, &r.leader, sizeof(int), restore)
-    _transfer(&c.pos, &r.pos, sizeof(int), restore)
-    _transfer(&c.win_pos, &r.win_pos, sizeof(int), restore)
-    _transfer(&c.tricks_max, &r.tricks_max, sizeof(int), restore)
 
 
 cdef int _root_move_value(Ctx* c, int seat, Move* move, int n_left, int guess) noexcept nogil:
