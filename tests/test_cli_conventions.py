@@ -9,6 +9,7 @@ import pytest
 
 from engines.cli import build_parser, main
 from engines.cliargs import _DeprecatedFlag
+from engines.errors import InputError
 
 # Flags with one meaning everywhere (docs/architecture.md, "Command-line conventions").
 CONVENTIONAL = {
@@ -100,9 +101,16 @@ def test_bridge_solve_leader(flag, capsys):
 
 
 @pytest.mark.parametrize("game", ["shengji", "shuangkou"])
-def test_check_help_names_every_conformance_kind(game):
+def test_every_conformance_kind_is_evaluated(game):
+    """Each kind that ``check --help`` names reaches its own branch of ``evaluate``:
+    a record with no other field fails on a missing field, not as an unknown kind."""
     import importlib
 
-    cli = importlib.import_module(f"engines.{game}.cli")
-    verify = importlib.import_module(f"engines.{game}.verify")
-    assert cli._KINDS == verify.KINDS
+    kinds = importlib.import_module(f"engines.{game}.kinds").CONFORMANCE_KINDS
+    evaluate = importlib.import_module(f"engines.{game}.verify").evaluate
+    for kind in kinds:
+        with pytest.raises(InputError) as caught:
+            evaluate({"kind": kind})
+        assert "unknown" not in str(caught.value), kind
+    with pytest.raises(InputError, match="unknown"):
+        evaluate({"kind": "no_such_kind"})

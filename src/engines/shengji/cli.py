@@ -30,16 +30,7 @@ from engines.cliargs import (
 )
 from engines.conformance_cli import add_conformance_commands, run_check
 from engines.errors import InputError
-
-_KINDS = (
-    "is_tractor",
-    "follow_legal",
-    "legal_follows_count",
-    "trick_winner",
-    "throw_valid",
-    "score",
-    "bid",
-)
+from engines.shengji.kinds import CONFORMANCE_KINDS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -86,9 +77,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.set_defaults(func=_play)
 
-    # verify.KINDS, spelled again here so that ``--help`` loads no rules module
-    # (tests/test_cli_conventions.py keeps the two equal).
-    add_conformance_commands(subparsers, _KINDS, _check, _verify)
+    add_conformance_commands(subparsers, CONFORMANCE_KINDS, _check, _verify)
 
     f = subparsers.add_parser(
         "follows",

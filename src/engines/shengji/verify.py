@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engines.shengji.errors import ShengjiInputError
+from engines.shengji.kinds import CONFORMANCE_KINDS
 from engines.shengji.rules import (
     TrumpContext,
     check_throw,
@@ -30,15 +31,7 @@ from engines.shengji.rules import (
 )
 from engines.verify import Mismatch, VerifyReport, verify_each
 
-KINDS = (
-    "is_tractor",
-    "follow_legal",
-    "legal_follows_count",
-    "trick_winner",
-    "throw_valid",
-    "score",
-    "bid",
-)
+KINDS = CONFORMANCE_KINDS
 
 
 def _field(record: dict[str, Any], name: str) -> Any:

@@ -29,15 +29,7 @@ from engines.cliargs import (
 )
 from engines.conformance_cli import add_conformance_commands, run_check
 from engines.errors import InputError
-
-_KINDS = (
-    "classify",
-    "beats",
-    "legal_responses_count",
-    "trick_next",
-    "round_result",
-    "round_replay",
-)
+from engines.shuangkou.kinds import CONFORMANCE_KINDS
 
 
 def _policy_args(p: argparse.ArgumentParser) -> None:
@@ -75,9 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _policy_args(p)
     p.set_defaults(func=_play)
 
-    # verify.KINDS, spelled again here so that ``--help`` loads no rules module
-    # (tests/test_cli_conventions.py keeps the two equal).
-    add_conformance_commands(subparsers, _KINDS, _check, _verify)
+    add_conformance_commands(subparsers, CONFORMANCE_KINDS, _check, _verify)
 
     f = subparsers.add_parser(
         "follows",

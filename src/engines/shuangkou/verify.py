@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 from engines.shuangkou.errors import ShuangkouInputError
 from engines.shuangkou.game import Round
+from engines.shuangkou.kinds import CONFORMANCE_KINDS
 from engines.shuangkou.rules import (
     Policy,
     beats,
@@ -23,14 +24,7 @@ from engines.shuangkou.rules import (
 )
 from engines.verify import Mismatch, VerifyReport, verify_each
 
-KINDS = (
-    "classify",
-    "beats",
-    "legal_responses_count",
-    "trick_next",
-    "round_result",
-    "round_replay",
-)
+KINDS = CONFORMANCE_KINDS
 
 
 def _field(record: dict[str, Any], name: str) -> Any:
