@@ -16,8 +16,13 @@ and meld then continue, next to the DP on the same positions (first row), with t
 time per band.  Every position goes to the programme, even where an option cannot change
 the answer.
 
+``--least`` times ``least_disturbance`` through the public ``best_move`` (the exact search
+of :mod:`engines.rummikub.least`: DP calls on the table less held-out sets) per band, with
+the DP calls per position and the sets kept against the plain DP answer's.
+
     .venv/bin/python benches/bench_rummikub_rules.py -n 10
     .venv/bin/python benches/bench_rummikub_rules.py -n 3 --integer-programme
+    .venv/bin/python benches/bench_rummikub_rules.py -n 10 --least
 """
 
 from __future__ import annotations
@@ -83,13 +88,56 @@ def _integer_programme(n: int) -> None:
         print(f"{name:<46} {statistics.median(ms):>7.1f} {p95:>7.1f} {worst}")
 
 
+def _least(n: int) -> None:
+    import engines.rummikub.least as least
+
+    calls: list[int] = []
+    solve = least._Oracle.solve
+
+    def counted(self, mask):
+        calls[-1] += 1
+        return solve(self, mask)
+
+    least._Oracle.solve = counted
+    rules = Rules(least_disturbance=True)
+    print(f"{n} positions per band; ms per position through best_move; DP calls; sets kept "
+          "(plain DP answer -> least disturbance, summed over the band)")
+    print(f"{'band':<6} {'DP ms':>6} {'median':>8} {'p95':>8} {'max':>9} {'calls':>12} "
+          f"{'kept':>12}")
+    for size in BANDS:
+        for jokers in (False, True):
+            positions = band_positions(size, jokers, n=n)
+            plain = _time(positions, True, Rules())
+            times, counts, kept_plain, kept = [], [], 0, 0
+            for pos in positions:
+                calls.append(0)
+                t = time.perf_counter()
+                move = best_move(pos["table"], pos["rack"], True, "tiles", rules)
+                times.append(1e3 * (time.perf_counter() - t))
+                counts.append(calls[-1])
+                kept += move.sets_kept
+                kept_plain += best_move(pos["table"], pos["rack"]).sets_kept
+            times.sort()
+            p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+            band = f"{size}{'J' if jokers else ''}"
+            print(f"{band:<6} {1e3 * statistics.median(plain):>6.2f} "
+                  f"{statistics.median(times):>8.1f} {p95:>8.1f} {times[-1]:>9.1f} "
+                  f"{statistics.median(counts):>5.0f}/{max(counts):>6} "
+                  f"{kept_plain:>5} -> {kept:>4}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=10, help="positions per band and joker variant")
     parser.add_argument("--integer-programme", action="store_true",
                         help="time the tests' reference integer programme on the options it solves")
+    parser.add_argument("--least", action="store_true",
+                        help="time least_disturbance (the exact search) per band")
     args = parser.parse_args()
     warmup()
+    if args.least:
+        _least(args.n)
+        return
     if args.integer_programme:
         _integer_programme(args.n)
         return

@@ -143,13 +143,22 @@ class Move:
 
     @property
     def sets_kept(self) -> int:
-        """Table sets the move leaves exactly as they were (of this arrangement).
+        """Table sets the move leaves exactly as they were: the table afterwards holds a set
+        of exactly their tiles (each set of the table afterwards counts for one table set).
+        With ``least_disturbance`` (:class:`~engines.rummikub.rules.Rules`) this is the most
+        any optimal move keeps.
 
         >>> best_move([["K4", "O4", "R4"], ["B5", "B6", "B7"]], "B4").sets_kept
         1
         """
-        touched = {s.set_index for s in self.steps() if s.set_index}
-        return len(self.previous) - len(touched)
+        after = Counter(tuple(sorted(meld_tiles(m))) for m in self.table)
+        kept = 0
+        for s in self.previous:
+            key = tuple(sorted(s))
+            if after[key] > 0:
+                after[key] -= 1
+                kept += 1
+        return kept
 
     @property
     def tiles_moved(self) -> int:
@@ -354,7 +363,14 @@ def best_moves(
 
     positions = list_of(positions, Position, "positions", PositionError)
     rules = _search_rules(rules)
-    return solve_moves(positions, objective, threads, rules)
+    moves = solve_moves(positions, objective, threads, rules)
+    if rules.least_disturbance:
+        from engines.rummikub.least import least_disturbing_move
+
+        for i, (pos, move) in enumerate(zip(positions, moves)):
+            if pos.initial_meld_done and move.sets_kept < len(pos.table):
+                moves[i] = least_disturbing_move(pos, objective)
+    return moves
 
 
 def best_move(
@@ -393,7 +409,8 @@ def best_move(
     rules = _search_rules(rules)
     melded = meld_flag(initial_meld_done)
     move = _fast_move(sets, tiles, melded, objective, rules)
-    if move is not None:
+    if move is not None and (not rules.least_disturbance or not melded
+                             or move.sets_kept == len(sets)):
         return move
     pos = Position(
         tuple(tuple(parse_tiles(s)) for s in sets),

@@ -2,11 +2,13 @@
 
 The defaults are those of ``docs/rules/rummikub.md``.  The exact search (the dynamic
 programme of :mod:`solvers.rummikub`) solves the initial-meld options, ``meld_threshold``
-and ``meld_joker``, never by filtering the default's answer.  The other options (joker
-retrieval, real tiles per set, meld then continue, least disturbance, the tile set) are
-named and checked here, but the search refuses them (:meth:`Rules.check_supported`) until
-the DP carries them; what each would cost the DP is in ``docs/rummikub-house-rules.md``.
-The tests solve them with a reference integer programme (``tests/rummikub/ip_model.py``).
+and ``meld_joker``, never by filtering the default's answer, and ``least_disturbance`` by
+calling it on the table less the sets held out (:mod:`engines.rummikub.least`).  The other
+options (joker retrieval, real tiles per set, meld then continue, fewest tiles moved, the
+tile set) are named and checked here, but the search refuses them
+(:meth:`Rules.check_supported`) until the DP carries them; what each would cost the DP is
+in ``docs/rummikub-house-rules.md``.  The tests solve them with a reference integer
+programme (``tests/rummikub/ip_model.py``).
 
 >>> Rules().to_json()
 {}
@@ -33,7 +35,8 @@ _RANGES = {"meld_threshold": (0, MAX_MELD_THRESHOLD), "min_real_tiles": (1, 2),
            "colours": (1, 8), "numbers": (1, 26), "copies": (1, 4), "jokers": (0, 4),
            "min_set_length": (2, 26)}
 # The options the DP of solvers.rummikub solves; every other option must keep its default.
-SEARCH_OPTIONS = ("meld_threshold", "meld_joker")
+# (least_disturbance: a search over which table sets to hold out, each step one DP call)
+SEARCH_OPTIONS = ("meld_threshold", "meld_joker", "least_disturbance")
 _BOOLS = {"true": True, "on": True, "yes": True, "1": True,
           "false": False, "off": False, "no": False, "0": False}
 
@@ -64,8 +67,9 @@ class Rules:
     of each tile (1..4), ``jokers`` (0..4), and ``min_set_length`` (2..26; runs and groups
     alike, a group holding at most one tile per colour).
 
-    Only ``meld_threshold`` and ``meld_joker`` are solved by the exact search yet; the
-    others must keep their defaults when solving (:meth:`check_supported`).
+    Only ``meld_threshold``, ``meld_joker`` and ``least_disturbance`` are solved by the
+    exact search yet; the others must keep their defaults when solving
+    (:meth:`check_supported`).
 
     >>> Rules(copies=5)
     Traceback (most recent call last):
@@ -121,7 +125,7 @@ class Rules:
         ... except RuleError as exc:
         ...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
         rule joker_retrieval=official is not supported by the exact search yet (it solves
-        meld_threshold and meld_joker; the other options await the DP:
+        meld_threshold, meld_joker, least_disturbance; the other options await the DP:
         docs/rummikub-house-rules.md)
         """
         if self is DEFAULT_RULES:  # the common case, without the walk over the fields
@@ -129,7 +133,7 @@ class Rules:
         missing = self.unsupported()
         if missing:
             raise RuleError(f"rule {missing[0]} is not supported by the exact search yet (it "
-                            f"solves {' and '.join(SEARCH_OPTIONS)}; the other options await "
+                            f"solves {', '.join(SEARCH_OPTIONS)}; the other options await "
                             "the DP: docs/rummikub-house-rules.md)")
         return self
 

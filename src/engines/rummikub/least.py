@@ -1,0 +1,217 @@
+"""Least disturbance: among the optimal moves, one that keeps the most table sets unchanged.
+
+A table set is *kept* when the table afterwards holds a set of exactly its tiles.  The
+search uses the exact DP (:mod:`solvers.rummikub`) as an oracle and no other solver:
+
+- *Holding out* a set of table sets ``K`` (they stay on the table as they are and leave the
+  problem) and solving the rest (the other table sets' tiles must be placed, the rack's
+  may be) gives an optimum ``opt(K) <= opt(empty)``: any arrangement of the rest plus the
+  held-out sets is an arrangement of the whole position playing the same rack tiles.  The
+  DP's score is one integer that holds the objective *and* its tie-breaks (most tiles, then
+  value, then fewest jokers, or value first: :func:`~engines.rummikub.position.
+  objective_weights`), so ``opt(K) == opt(empty)`` means "``K`` can be kept by a move that
+  is optimal under every tie-break".  Call such ``K`` *keepable*.
+- Keepable sets are closed under subsets: if ``K`` is keepable and ``J`` is a subset,
+  ``opt(J) >= opt(K)`` (the arrangement for ``K`` also keeps ``K - J``), and never more than
+  the optimum.  So the most sets kept is the largest keepable ``K``; equivalently the fewest
+  sets ``D`` left *in play* (``D`` = the table minus ``K``) such that the DP on ``D`` and the
+  rack reaches the optimum.
+- A *core* is a set of table sets that cannot all be kept; every keepable ``K`` misses at
+  least one set of each core, so the sets in play must *hit* every core.  The search is an
+  implicit hitting-set loop: take a smallest ``D`` hitting every core found so far (a lower
+  bound on the answer, found exactly by a small branch and bound); if the DP on ``D``
+  reaches the optimum, ``D`` is optimal; if not, the sets outside ``D`` cannot all be kept,
+  and cores are cut from them (QuickXplain: a minimal subset that still cannot be kept, in
+  about ``k log n`` DP calls) until what is left can be kept.  Every arrangement the DP
+  returns on the way is an upper bound (its sets in play, less those it left unchanged).
+
+The answer is exact: the lower bound is a hitting set of proven cores, the move a DP
+arrangement reaching the optimum.  The cost is many DP calls when many different sets of
+sets could take the rack's tiles (large tables; figures in ``benches/README.md``).
+
+>>> from engines.rummikub.position import Position
+>>> pos = Position.from_strings([["R6", "R7", "R8"], ["R3", "R4", "R5"]], "R9")
+>>> move = least_disturbing_move(pos, "tiles")
+>>> [format_meld(m) for m in move.table], move.sets_kept
+(['R3 R4 R5', 'R6 R7 R8 R9'], 1)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+
+from engines.rummikub.position import (
+    Move,
+    Position,
+    _counts,
+    _solve,
+    objective_weights,
+)
+from engines.rummikub.sets import Meld, format_meld, meld_tiles, validate_set
+from engines.rummikub.tiles import COLOURS, JOKER, Tile
+
+__all__ = ["format_meld", "least_disturbing_move"]
+
+
+def _key(tiles) -> tuple:
+    return tuple(sorted(tiles))
+
+
+def _popcount(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+class _Oracle:
+    """The DP on the table sets of a bit mask (in play) and the whole rack, cached."""
+
+    def __init__(self, sets: Sequence[Sequence], rack, rack_jokers: int, weight: np.ndarray,
+                 joker_weight: int) -> None:
+        self.keys = [_key(s) for s in sets]
+        self.counts = []
+        self.jokers = []
+        for s in sets:
+            c, j = _counts(s)
+            self.counts.append(c)
+            self.jokers.append(j)
+        self.rack = rack
+        self.rack_jokers = rack_jokers
+        self.weight = weight
+        self.joker_weight = joker_weight
+        self.cache: dict[int, tuple[int, int]] = {}  # mask -> (score, sets left unchanged)
+        self.target: int | None = None
+        self.best = -1  # in-play mask of the best arrangement found, its sets kept removed
+        self.best_result = None
+        self.calls = 0
+
+    def solve(self, mask: int):
+        """(rack score, the DP's result) for the table sets in ``mask``."""
+        must = np.zeros((4, 13), np.int64)
+        must_j = 0
+        for i in range(len(self.keys)):
+            if mask >> i & 1:
+                must += self.counts[i]
+                must_j += self.jokers[i]
+        self.calls += 1
+        result = _solve([(must, self.rack, must_j, self.rack_jokers, self.weight,
+                          self.joker_weight, 0)])[0]
+        if result is None:  # cannot happen: the table sets in play are an arrangement
+            raise AssertionError("the DP found no arrangement of valid table sets")
+        _melds, placed, jokers = result
+        score = int(((placed - must) * self.weight).sum()) + \
+            (jokers - must_j) * self.joker_weight
+        return score, result
+
+    def unchanged(self, mask: int, melds: Sequence[Meld]) -> int:
+        """The table sets in ``mask`` that ``melds`` holds unchanged (as a mask)."""
+        pool = Counter(_key(meld_tiles(m)) for m in melds)
+        kept = 0
+        for i, key in enumerate(self.keys):
+            if mask >> i & 1 and pool[key] > 0:
+                pool[key] -= 1
+                kept |= 1 << i
+        return kept
+
+    def reaches(self, mask: int) -> bool:
+        """Does the DP on the sets in ``mask`` (the others kept) reach the optimum?"""
+        hit = self.cache.get(mask)
+        if hit is None:
+            score, result = self.solve(mask)
+            ok = score == self.target
+            moved = mask & ~self.unchanged(mask, result[0]) if ok else -1
+            if ok and (self.best < 0 or _popcount(moved) < _popcount(self.best)):
+                self.best, self.best_result = moved, (mask, result)
+            hit = self.cache[mask] = (score, moved)
+        return hit[0] == self.target
+
+
+def _core(oracle: _Oracle, full: int, candidates: int) -> int:
+    """A minimal subset of ``candidates`` that cannot all be kept (``candidates`` cannot).
+
+    QuickXplain (Junker 2004) on the monotone test "keeping these loses the optimum".
+    """
+    def lost(kept: int) -> bool:
+        return not oracle.reaches(full & ~kept)
+
+    def explain(base: int, added: int, rest: int) -> int:
+        if added and lost(base):
+            return 0
+        bits = [1 << i for i in range(full.bit_length()) if rest >> i & 1]
+        if len(bits) == 1:
+            return rest
+        first = sum(bits[: len(bits) // 2])
+        second = rest & ~first
+        x2 = explain(base | first, first, second)
+        x1 = explain(base | x2, x2, first)
+        return x1 | x2
+
+    return explain(0, 0, candidates)
+
+
+def _smallest_hitting_set(cores: list[int], below: int) -> int | None:
+    """A smallest mask meeting every core, if one has fewer than ``below`` members."""
+    best: list = [None, below]
+
+    def search(chosen: int, size: int, left: list[int]) -> None:
+        left = [c for c in left if not c & chosen]
+        if not left:
+            if size < best[1]:
+                best[0], best[1] = chosen, size
+            return
+        bound, used = 0, 0  # cores disjoint from each other need one member each
+        for c in sorted(left, key=_popcount):
+            if not c & used:
+                bound += 1
+                used |= c
+        if size + bound >= best[1]:
+            return
+        core = min(left, key=_popcount)
+        while core:
+            bit = core & -core
+            core ^= bit
+            search(chosen | bit, size + 1, left)
+
+    search(0, 0, cores)
+    return best[0]
+
+
+def least_disturbing_move(pos: Position, objective: str) -> Move:
+    """The optimal move for a melded ``pos`` that keeps the most table sets unchanged
+    (``objective``: ``"tiles"`` or ``"value"``, with their tie-breaks).  The sets kept come
+    first, in the table's order, then the DP's sets."""
+    weight, joker_weight = objective_weights(objective)
+    rack, rack_jokers = _counts(pos.rack)
+    sets = list(pos.table)
+    oracle = _Oracle(sets, rack, rack_jokers, weight, joker_weight)
+    full = (1 << len(sets)) - 1
+    oracle.target, first = oracle.solve(full)
+    oracle.cache[full] = (oracle.target, -1)
+    moved = full & ~oracle.unchanged(full, first[0])
+    oracle.best, oracle.best_result = moved, (full, first)
+    cores: list[int] = []
+
+    def cut_cores(keep: int) -> None:
+        while keep and not oracle.reaches(full & ~keep):
+            core = _core(oracle, full, keep)
+            cores.append(core)
+            keep &= ~core
+
+    if moved:
+        cut_cores(full)
+    while True:
+        in_play = _smallest_hitting_set(cores, _popcount(oracle.best))
+        if in_play is None or oracle.reaches(in_play):
+            break  # the best found meets the lower bound, or the bound is reached
+        cut_cores(full & ~in_play)
+    mask, (melds, placed, jokers) = oracle.best_result
+    for i in range(len(sets)):  # what the table sets in play hold is not played
+        if mask >> i & 1:
+            placed = placed - oracle.counts[i]
+            jokers -= oracle.jokers[i]
+    played = [Tile(COLOURS[c], v + 1) for c in range(4) for v in range(13)
+              for _ in range(int(placed[c, v]))] + [JOKER] * jokers
+    held = [validate_set(s) for i, s in enumerate(sets) if not mask >> i & 1]
+    return Move(played, held + list(melds), len(played), sum(t.number for t in played),
+                previous=sets)

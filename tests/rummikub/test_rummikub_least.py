@@ -1,0 +1,120 @@
+"""Least disturbance (``Rules(least_disturbance=True)``): the most table sets kept.
+
+Checked three ways: against the reference integer programme (which maximises the kept sets
+with the objective held at its optimum) on random bench-like positions; against every
+subset of held-out sets on small tables (the search's cores and hitting sets against the
+plain enumeration of what it decides); and on hand positions whose plain DP answer
+rebuilds a set it need not touch.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from engines.rummikub import Position, Rules, best_move, best_moves, check_move
+from engines.rummikub.generate import rummikub_positions
+from engines.rummikub.least import _Oracle, least_disturbing_move
+from engines.rummikub.position import _counts, objective_weights
+
+LEAST = Rules(least_disturbance=True)
+
+
+def _jokers(move) -> int:
+    return sum(t.is_joker for t in move.played)
+
+
+def _positions(seed: int, count: int, tiles=(10, 40)) -> list[tuple[dict, str]]:
+    """Melded positions with ``tiles`` table tiles and 8-14 rack tiles, and an objective."""
+    rng = random.Random(seed)
+    return [(obj, rng.choice(("tiles", "value"))) for obj in rummikub_positions(
+        count, seed, table_tiles=tiles, rack_size=(8, 14), initial_meld_rate=0.0)]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_matches_the_reference_programme(seed: int) -> None:
+    from rummikub_ip_reference import reference_move
+
+    for obj, objective in _positions(seed, 12):
+        pos = Position.from_strings(obj["table"], obj["rack"])
+        ours = best_move(obj["table"], obj["rack"], objective=objective, rules=LEAST)
+        theirs, _ = reference_move(obj["table"], obj["rack"], True, objective, LEAST)
+        assert (ours.tiles, ours.value, _jokers(ours), ours.sets_kept) == \
+            (theirs.tiles, theirs.value, _jokers(theirs), theirs.sets_kept), obj
+        assert check_move(pos, ours) == []
+        plain = best_move(obj["table"], obj["rack"], objective=objective)
+        assert (plain.tiles, plain.value, _jokers(plain)) == \
+            (ours.tiles, ours.value, _jokers(ours))
+        assert ours.sets_kept >= plain.sets_kept
+
+
+def _keepable_by_enumeration(pos: Position, objective: str) -> int:
+    weight, joker_weight = objective_weights(objective)
+    rack, rack_jokers = _counts(pos.rack)
+    oracle = _Oracle(pos.table, rack, rack_jokers, weight, joker_weight)
+    n = len(pos.table)
+    full = (1 << n) - 1
+    oracle.target = oracle.solve(full)[0]
+    return max(n - bin(in_play).count("1") for in_play in range(1 << n)
+               if oracle.reaches(in_play))
+
+
+def test_matches_enumeration_of_held_out_sets() -> None:
+    checked = 0
+    for obj, objective in _positions(7, 40, tiles=(8, 20)):
+        pos = Position.from_strings(obj["table"], obj["rack"])
+        if len(pos.table) > 7:
+            continue
+        move = least_disturbing_move(pos, objective)
+        assert move.sets_kept == _keepable_by_enumeration(pos, objective), obj
+        assert check_move(pos, move) == []
+        checked += 1
+    assert checked >= 20
+
+
+def test_keeps_a_set_the_plain_answer_rebuilds() -> None:
+    # Two runs R3-R5 and R6-R8 and a rack R9: the DP may rebuild both (R3-R9 is one
+    # run); least disturbance extends one and keeps the other.
+    table = [["R3", "R4", "R5"], ["R6", "R7", "R8"], ["K1", "O1", "B1"]]
+    move = best_move(table, "R9 K13", rules=LEAST)
+    assert move.tiles == 1 and move.sets_kept == 2
+    assert [str(t) for t in move.played] == ["R9"]
+
+
+def test_batch_and_single_agree() -> None:
+    cases = _positions(3, 8, tiles=(20, 30))
+    positions = [Position.from_strings(o["table"], o["rack"]) for o, _ in cases]
+    batch = best_moves(positions, rules=LEAST)
+    for pos, move in zip(positions, batch):
+        single = least_disturbing_move(pos, "tiles")
+        assert (move.tiles, move.value, move.sets_kept) == \
+            (single.tiles, single.value, single.sets_kept)
+
+
+def test_initial_meld_keeps_the_table() -> None:
+    move = best_move([["R3", "R4", "R5"]], "K10 R10 B10 R6", initial_meld_done=False,
+                     rules=LEAST)
+    assert move.sets_kept == 1 and move.tiles == 3
+
+
+def test_empty_table_and_pass() -> None:
+    assert best_move([], "R1 R2 R3", rules=LEAST).tiles == 3
+    move = best_move([["R3", "R4", "R5"]], "K9", rules=LEAST)
+    assert move.is_pass and move.sets_kept == 1
+
+
+def test_oracle_is_monotone_under_holding_out() -> None:
+    # The property the search relies on: holding out more sets never raises the optimum.
+    for obj, objective in _positions(11, 6, tiles=(20, 30)):
+        pos = Position.from_strings(obj["table"], obj["rack"])
+        weight, joker_weight = objective_weights(objective)
+        rack, rack_jokers = _counts(pos.rack)
+        oracle = _Oracle(pos.table, rack, rack_jokers, weight, joker_weight)
+        rng = np.random.default_rng(0)
+        n = len(pos.table)
+        for _ in range(6):
+            mask = int(rng.integers(0, 1 << n)) if n else 0
+            sub = mask & int(rng.integers(0, 1 << n)) if n else 0
+            assert oracle.solve(sub)[0] <= oracle.solve(mask)[0]
