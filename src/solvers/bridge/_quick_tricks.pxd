@@ -2,14 +2,17 @@
 """Quick tricks: sure tricks for the side on lead, counted at the start of a trick.
 
 The leader cashes, suit by suit, the cards that beat every other card of the
-suit still out (keeping the lead since it wins each trick).  In a suit
-contract a side-suit winner only counts while every opponent holding trumps
-still has to follow suit.  Partner's winners count too when the leader can
-reach them: the leader holds a card of the suit and partner's top cards beat
-the opponents' (then partner, on lead, cashes his own top cards elsewhere).
-With the opponents out of trumps, every trump of the side wins a trick whenever
-it is played: the longer holding alone counts that many, and the leader's own
-trumps add to the side winners he cashes first, whatever their ranks.
+suit still out (keeping the lead since it wins each trick); once those top
+cards have drawn every other hand's cards of the suit, the rest of his suit
+wins by length.  In a suit contract a side-suit winner only counts while every
+opponent holding trumps still has to follow suit, and length winners only when
+no opponent can ruff.  Partner's winners count too when the leader can reach
+them.  When nothing can be ruffed (notrump, or the opponents out of trumps),
+partner's winners are counted after the leader's run, so a second-best card
+behind the leader's top one (Ax opposite Kx) counts.  With the opponents out
+of trumps, every trump of the side wins a trick whenever it is played: the
+longer holding alone counts that many, and the leader's own trumps add to the
+side winners he cashes first, whatever their ranks.
 
 Win ranks: the lowest counted winner of each suit (all higher cards are the
 same hand's), so a transposition entry built on a quick-trick cutoff only
@@ -28,6 +31,16 @@ cdef inline bint _opponents_trumpless(Ctx* c, int leader) noexcept nogil:
     return (c.hands[(leader + 1) & 3][c.trump] | c.hands[(leader + 3) & 3][c.trump]) == 0
 
 
+cdef inline int _longest_other(Ctx* c, int hand, int s) noexcept nogil:
+    """The most cards of suit ``s`` held by one of the other three hands."""
+    cdef int k = popcount(c.hands[(hand + 1) & 3][s]), m
+    m = popcount(c.hands[(hand + 2) & 3][s])
+    if m > k:
+        k = m
+    m = popcount(c.hands[(hand + 3) & 3][s])
+    return m if m > k else k
+
+
 cdef inline int _cashable(Ctx* c, int hand, int s, int drawn, int* low_bit) noexcept nogil:
     """Winners ``hand`` can cash in suit ``s`` while on lead, capped by ruffs.
 
@@ -37,7 +50,7 @@ cdef inline int _cashable(Ctx* c, int hand, int s, int drawn, int* low_bit) noex
     cdef unsigned int mine = c.hands[hand][s]
     cdef unsigned int others
     cdef int w, k, limit, opp
-    cdef unsigned int rest
+    cdef bint ruffable
     low_bit[0] = -1
     if not mine:
         return 0
@@ -45,23 +58,120 @@ cdef inline int _cashable(Ctx* c, int hand, int s, int drawn, int* low_bit) noex
     w = top_winners(mine, others)
     if w == 0:
         return 0
+    ruffable = 0
     if c.trump != NOTRUMP and s != c.trump:
         # an opponent who still has trumps after ``drawn`` rounds of trumps can ruff
         # once out of the suit
         limit = 13
         opp = (hand + 1) & 3
-        if popcount(c.hands[opp][c.trump]) > drawn and popcount(c.hands[opp][s]) < limit:
+        if popcount(c.hands[opp][c.trump]) > drawn:
+            ruffable = 1
             limit = popcount(c.hands[opp][s])
         opp = (hand + 3) & 3
-        if popcount(c.hands[opp][c.trump]) > drawn and popcount(c.hands[opp][s]) < limit:
-            limit = popcount(c.hands[opp][s])
+        if popcount(c.hands[opp][c.trump]) > drawn:
+            ruffable = 1
+            if popcount(c.hands[opp][s]) < limit:
+                limit = popcount(c.hands[opp][s])
         if w > limit:
             w = limit
         if w == 0:
             return 0
     if others:
         low_bit[0] = kth_highest(mine, w)  # the lowest card relied upon
+        if not ruffable and _longest_other(c, hand, s) <= w:
+            # the top cards exhaust every other hand: the rest are winners by length
+            return popcount(mine)
     return w
+
+
+cdef inline unsigned int _drop_lowest(unsigned int mask, int k) noexcept nogil:
+    """``mask`` without its ``k`` lowest cards."""
+    while k > 0 and mask:
+        mask &= mask - 1
+        k -= 1
+    return mask
+
+
+cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcept nogil:
+    """Notrump, or the opponents out of trumps: the leader cashes his winners, then
+    crosses to partner, who cashes his.
+
+    Partner follows the leader's winners with his lowest cards and the
+    opponents keep their highest, so partner's winners are counted against
+    what is left of every other hand after the leader's run: his second-best
+    card behind the leader's top one (Ax opposite Kx) becomes a winner.  The
+    leader crosses in a suit where he keeps a card and partner holds a
+    winner.  Partner void in a suit the leader cashes discards his other cards
+    first, then his winners, one trick lost each (not his low trumps: playing
+    one would take the lead).  A hand left with trumps only wins every trick
+    from then on, so a forced ruff never costs a trick.  Partner's win ranks
+    are added only when his tricks are needed.
+    """
+    cdef int s, t, low, lead_total = 0, partner_total = 0, k, m, trump = c.trump
+    cdef int discards = 0, spare = 0
+    cdef int partner = (leader + 2) & 3, lho = (leader + 1) & 3, rho = (leader + 3) & 3
+    cdef unsigned int mine, rest_l, rest_p, rest_a, rest_b, others
+    cdef int cashed[4]
+    cdef uint16_t pwm[4]
+    cdef bint entry = 0
+    for s in range(4):
+        wm[s] = 0
+        cashed[s] = _cashable(c, leader, s, 0, &low)
+        lead_total += cashed[s]
+        if low >= 0:
+            wm[s] = <uint16_t>(1u << low)
+    if lead_total >= need:
+        return lead_total
+    if trump != NOTRUMP:
+        # the leader's side winners, then every one of his trumps wins a trick
+        # whenever it is played, whatever its rank
+        k = lead_total - cashed[trump] + popcount(c.hands[leader][trump])
+        if k >= need:
+            wm[trump] = 0
+            return k
+    for s in range(4):
+        pwm[s] = 0
+        k = popcount(c.hands[partner][s])
+        if cashed[s] > k:
+            discards += cashed[s] - k
+        rest_p = _drop_lowest(c.hands[partner][s], cashed[s])
+        if not rest_p:
+            continue
+        mine = c.hands[leader][s]
+        rest_l = mine
+        if cashed[s]:
+            rest_l = 0 if cashed[s] >= popcount(mine) else \
+                mine & ((1u << kth_highest(mine, cashed[s])) - 1u)
+        rest_a = _drop_lowest(c.hands[lho][s], cashed[s])
+        rest_b = _drop_lowest(c.hands[rho][s], cashed[s])
+        others = rest_l | rest_a | rest_b
+        t = top_winners(rest_p, others)
+        if t:
+            if others:
+                pwm[s] = <uint16_t>(1u << kth_highest(rest_p, t))
+                k = popcount(rest_l)
+                m = popcount(rest_a)
+                if m > k:
+                    k = m
+                m = popcount(rest_b)
+                if m > k:
+                    k = m
+                if k <= t:
+                    t = popcount(rest_p)  # every other hand is out of the suit by then
+            else:
+                t = popcount(rest_p)
+            partner_total += t
+            if rest_l:
+                entry = 1
+        if s != trump:
+            spare += popcount(rest_p) - t
+    if not entry:
+        return lead_total
+    for s in range(4):
+        wm[s] |= pwm[s]
+    if discards > spare:
+        partner_total -= discards - spare
+    return lead_total + partner_total
 
 
 cdef inline int quick_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcept nogil:
@@ -70,12 +180,14 @@ cdef inline int quick_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcep
     Enough for ``need`` by the trumps alone when the opponents have none: every trump
     of the side's longer holding wins a trick, whatever the ranks (no win rank).
     """
-    cdef int s, w, total = 0, best_entry = 0, partner = (leader + 2) & 3
-    cdef int low, entry_suit = -1, entry_low = -1, pw, p_total, k
-    cdef unsigned int opp_cards, mine
+    cdef int s, w, total = 0, partner = (leader + 2) & 3
+    cdef int low, pw, p_total, k
+    cdef unsigned int mine
     cdef uint16_t pwm[4]
     cdef int drawn = 0
-    if c.trump != NOTRUMP and _opponents_trumpless(c, leader):
+    if c.trump == NOTRUMP:
+        return _no_ruff_tricks(c, leader, need, wm)
+    if _opponents_trumpless(c, leader):
         w = popcount(c.hands[leader][c.trump])
         k = popcount(c.hands[partner][c.trump])
         if k > w:
@@ -84,8 +196,8 @@ cdef inline int quick_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcep
             for s in range(4):
                 wm[s] = 0
             return w
-    if c.trump != NOTRUMP:
-        drawn = _cashable(c, leader, c.trump, 0, &low)
+        return _no_ruff_tricks(c, leader, need, wm)
+    drawn = _cashable(c, leader, c.trump, 0, &low)
     for s in range(4):
         wm[s] = 0
         w = _cashable(c, leader, s, drawn, &low)
@@ -93,41 +205,18 @@ cdef inline int quick_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcep
             total += w
             if low >= 0:
                 wm[s] = <uint16_t>(1u << low)
-    if c.trump != NOTRUMP and _opponents_trumpless(c, leader):
-        # the leader cashes his side winners, then every one of his trumps wins a
-        # trick whenever it is played, whatever its rank
-        k = total - drawn + popcount(c.hands[leader][c.trump])
-        if k >= need:
-            wm[c.trump] = 0
-            return k
     # Entries to partner: leader leads a card of s, partner wins with a top card,
     # then cashes his own winners (the suit s ones included).
     p_total = 0
     for s in range(4):
         pwm[s] = 0
-    drawn = 0
-    if c.trump != NOTRUMP:
-        drawn = _cashable(c, partner, c.trump, 0, &low)
+    drawn = _cashable(c, partner, c.trump, 0, &low)
     for s in range(4):
         w = _cashable(c, partner, s, drawn, &low)
         if w:
             p_total += w
             if low >= 0:
                 pwm[s] = <uint16_t>(1u << low)
-    if p_total and _opponents_trumpless(c, leader):
-        # nothing can be ruffed: the leader cashes his winners, crosses to partner's
-        # winner in a suit where he still holds a low card, and partner cashes his;
-        # partner discards his surplus winners last, keeping the entry
-        for s in range(4):
-            if pwm[s] and c.hands[leader][s]:
-                w = total + p_total
-                k = popcount(c.hands[leader][0]) + popcount(c.hands[leader][1]) \
-                    + popcount(c.hands[leader][2]) + popcount(c.hands[leader][3])
-                if w > k:
-                    w = k
-                for k in range(4):
-                    wm[k] |= pwm[k]
-                return w
     if p_total > total:
         for s in range(4):
             mine = c.hands[leader][s]
@@ -141,10 +230,9 @@ cdef inline int quick_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcep
                 continue
             # the leader's own winners in s are not cashed first: count partner's
             # tricks only (the leader's card goes under), a safe lower bound
-            if p_total > total:
-                for w in range(4):
-                    wm[w] = pwm[w]
-                total = p_total
+            for w in range(4):
+                wm[w] = pwm[w]
+            total = p_total
             break
     return total
 
