@@ -31,10 +31,13 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
-from engines.batch.inputs import Record, read_inputs
-from engines.batch.runner import run_batch
+from engines.batch.inputs import BadInput
+from engines.batch.positions import positions
+from engines.batch.runner import BatchSummary, run_batch
 from engines.batch.tasks import TASKS, get_task
+from engines.errors import InputError
 
 QIPAI = str(Path(sys.executable).with_name("qipai"))
 
@@ -107,16 +110,18 @@ def generate(task: str, folder: Path) -> Path:
     return path
 
 
-def prepared(task_name: str, path: Path) -> list[dict]:
-    task = get_task(task_name)
-    out = []
-    for item in read_inputs([str(path)]):
-        if isinstance(item, Record):
-            out.append(task.prepare(item.obj))
-    return out
+def prepared(task_name: str, path: Path) -> list[Any]:
+    """The payloads the runner hands the task's solve (packed where it reads them natively)."""
+
+    def refuse(item: BadInput) -> None:
+        raise InputError(str(item))
+
+    summary = BatchSummary(task=task_name)
+    found = positions([str(path)], get_task(task_name), summary, refuse)
+    return [payload for _source, _line, _id, payload, _text in found]
 
 
-def time_raw(task_name: str, payloads: list[dict], threads: int, clock: KernelClock):
+def time_raw(task_name: str, payloads: list[Any], threads: int, clock: KernelClock):
     task = get_task(task_name)
     size = task.chunk_size
     clock.total = 0.0

@@ -27,12 +27,13 @@ a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from engines.batch.jsontext import loads
 from engines.errors import InputError
@@ -160,33 +161,43 @@ def read_inputs(paths: Sequence[str]) -> Iterator[Record | BadInput]:
 
 
 def _read_jsonl(path: str) -> Iterator[Record | BadInput]:
-    if path == "-":
-        handle = sys.stdin
-        label = "<stdin>"
-    else:
-        label = path
-        try:
-            handle = open(path, encoding="utf-8")  # noqa: SIM115 (closed below)
-        except OSError as exc:
-            raise InputError(f"{path}: cannot open: {exc.strerror}") from exc
-    try:
+    with jsonl_lines(path) as (label, handle):
         for number, text in enumerate(handle, start=1):
-            if not text.strip():
-                continue
-            try:
-                obj = loads(text)
-            except json.JSONDecodeError as exc:
-                yield BadInput(label, number, f"not valid JSON: {exc.msg}")
-                continue
-            except UnicodeDecodeError as exc:  # pragma: no cover - depends on the locale
-                yield BadInput(label, number, f"not UTF-8 text: {exc.reason}")
-                continue
-            if not isinstance(obj, dict):
-                yield BadInput(label, number, f"expected a JSON object, got {type(obj).__name__}")
-                continue
-            raw_id = obj.get("id")
-            position_id = str(raw_id) if raw_id is not None else f"{Path(label).name}:{number}"
-            yield Record(label, number, position_id, obj)
-    finally:
-        if handle is not sys.stdin:
-            handle.close()
+            entry = jsonl_entry(label, number, text)
+            if entry is not None:
+                yield entry
+
+
+@contextlib.contextmanager
+def jsonl_lines(path: str) -> Iterator[tuple[str, TextIO]]:
+    """``(label, lines)`` of a JSON Lines file (``-``: standard input, labelled ``<stdin>``)."""
+    if path == "-":
+        yield "<stdin>", sys.stdin
+        return
+    try:
+        handle = open(path, encoding="utf-8")  # noqa: SIM115 (closed below)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot open: {exc.strerror}") from exc
+    with handle:
+        yield path, handle
+
+
+def jsonl_entry(label: str, number: int, text: str) -> Record | BadInput | None:
+    """Line ``number`` of a JSON Lines file as a record, a bad input, or ``None`` when blank."""
+    if not text.strip():
+        return None
+    try:
+        obj = loads(text)
+    except json.JSONDecodeError as exc:
+        return BadInput(label, number, f"not valid JSON: {exc.msg}")
+    except UnicodeDecodeError as exc:  # pragma: no cover - depends on the locale
+        return BadInput(label, number, f"not UTF-8 text: {exc.reason}")
+    if not isinstance(obj, dict):
+        return BadInput(label, number, f"expected a JSON object, got {type(obj).__name__}")
+    raw_id = obj.get("id")
+    return Record(label, number, position_id(label, number, raw_id), obj)
+
+
+def position_id(label: str, number: int, raw_id: Any) -> str:
+    """A record's ``id`` as text, or ``FILE:LINE`` when it has none."""
+    return str(raw_id) if raw_id is not None else f"{Path(label).name}:{number}"

@@ -42,7 +42,8 @@ from typing import Any
 
 from engines import __version__
 from engines.arguments import integer, list_of
-from engines.batch.inputs import BadInput, Record, count_positions, read_inputs
+from engines.batch.inputs import BadInput, count_positions
+from engines.batch.positions import positions
 from engines.batch.store import EncodedRow, ResultStore
 from engines.batch.tasks import SolvedItem, Task, get_task, hash_text, solve_chunk
 from engines.errors import InputError, QipaiError
@@ -54,12 +55,14 @@ _LOOKUP_BATCH = 256
 
 
 class _Item:
-    """A position to solve: its record, payload, canonical JSON text and input hash."""
+    """A position to solve: where it came from, its payload, canonical JSON text and hash."""
 
-    __slots__ = ("input_hash", "payload", "record", "text")
+    __slots__ = ("input_hash", "line", "payload", "position_id", "source", "text")
 
-    def __init__(self, record: Record, payload: dict[str, Any], text: str, digest: str) -> None:
-        self.record = record
+    def __init__(
+        self, source: str, line: int, position_id: str, payload: Any, text: str, digest: str
+    ) -> None:
+        self.source, self.line, self.position_id = source, line, position_id
         self.payload = payload
         self.text = text
         self.input_hash = digest
@@ -496,9 +499,9 @@ def _result_rows(task: Task, items: list[_Item], solved: list[SolvedItem]) -> li
     return [
         (
             item.input_hash,
-            item.record.position_id,
-            item.record.source,
-            item.record.line,
+            item.position_id,
+            item.source,
+            item.line,
             item.text,
             None if error is not None else text(result),
             error,
@@ -535,7 +538,6 @@ def _todo(
     """The positions still to solve, in input order; counts the rest into ``summary``."""
     seen: set[str] = set()
     waiting: list[_Item] = []
-    json_text = task.json_text
 
     def flush() -> Iterator[_Item]:
         # One transaction checks what is stored and claims the rest for this run; what
@@ -549,29 +551,14 @@ def _todo(
         waiting.clear()
         yield from todo
 
-    for entry in read_inputs(paths):
-        if isinstance(entry, BadInput):
-            bad(entry)
-            continue
-        summary.positions += 1
-        try:
-            payload = task.prepare(entry.obj)
-        except KeyError as exc:
-            summary.rejected += 1
-            bad(BadInput(entry.source, entry.line, f"missing field {exc}"))
-            continue
-        except (ValueError, TypeError) as exc:  # InputError is a ValueError
-            summary.rejected += 1
-            bad(BadInput(entry.source, entry.line, str(exc)))
-            continue
-        text = json_text(payload)
+    for source, line, position_id, payload, text in positions(paths, task, summary, bad):
         digest = hash_text(text)
         if digest in seen:
             summary.duplicates += 1
             shrink_total(1)
             continue
         seen.add(digest)
-        waiting.append(_Item(entry, payload, text, digest))
+        waiting.append(_Item(source, line, position_id, payload, text, digest))
         if len(waiting) >= lookup:
             yield from flush()
     if waiting:

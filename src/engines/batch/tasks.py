@@ -32,11 +32,14 @@ import operator
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engines.batch.jsontext import canonical
 from engines.errors import InputError
 from engines.games import GAMES, game_module
+
+if TYPE_CHECKING:
+    from engines.batch.records import RecordLayout
 
 
 class UnknownTaskError(InputError):
@@ -65,7 +68,11 @@ class Task:
     only label the results.  ``plain_json``: payloads and results hold no
     floats (only str, int, bool, None, lists and str-keyed dicts), so their
     JSON text is made by the faster encoder of :mod:`engines.batch.jsontext`
-    (the same text).
+    (the same text).  ``records``, when given, returns the
+    :class:`~engines.batch.records.RecordLayout` of the task's JSON Lines
+    records: the runner then reads them natively, and ``solve`` receives the
+    packed ``bytes`` payloads of :mod:`engines.batch.records` for the records
+    read that way (dict payloads of ``prepare`` for the others).
     """
 
     name: str
@@ -81,6 +88,7 @@ class Task:
     figures: Callable[[str, list[Any]], list[Any]] | None = None
     answer_labels: tuple[tuple[str, str], ...] = ()
     plain_json: bool = False
+    records: Callable[[], RecordLayout] | None = None
 
     def input_hash(self, payload: dict[str, Any]) -> str:
         """Hash of the canonical payload: equal positions get equal hashes."""

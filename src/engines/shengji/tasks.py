@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from engines.batch.generate import Generator, register_generator
+from engines.batch.records import CARD_LISTS, CARDS, NAME, RecordLayout, unpack
 from engines.batch.tasks import Task, count_cells, read_field, register_task, sorted_cards
 from engines.errors import InputError
 
@@ -112,10 +113,47 @@ def _preparer(task: str, kinds: tuple[str, ...]) -> Callable[[dict[str, Any]], d
     return prepare
 
 
-def _solve(
-    payloads: list[dict[str, Any]], threads: int
-) -> list[tuple[dict[str, Any], float]]:
-    """One batch-API call per case kind in the chunk; each position is charged its share."""
+@functools.cache
+def _layout() -> RecordLayout:
+    """The records the runner reads natively (canonical spellings only; see _preparer)."""
+    from engines.shengji.cards import CARD_NAMES, RANKS
+    from engines.shengji.rules import trump_name
+
+    field_kinds = {"hand": CARDS, "lead": CARDS, "play": CARDS, "plays": CARD_LISTS,
+                   "others": CARD_LISTS}  # fmt: skip
+    kinds = {
+        kind: {"level": NAME, "trump": NAME, **{f: field_kinds[f] for f in fields}}
+        for kind, fields in _FIELDS.items()
+    }
+    names = {"level": RANKS, "trump": tuple(trump_name(t) for t in range(5))}
+    return RecordLayout(kinds=kinds, names=names, cards=CARD_NAMES)
+
+
+@functools.cache
+def _context_table() -> list[Any]:
+    """Context of each (level code, trump code) of the layout, at ``level * 5 + trump``."""
+    layout = _layout()
+    return [_context(lv, tr) for lv in layout.names["level"] for tr in layout.names["trump"]]
+
+
+def _arrays(kind: str, ps: list[Any]) -> dict[str, Any]:
+    """The kind's count arrays and contexts of payloads of one kind (all packed or all dicts)."""
+    if type(ps[0]) is bytes:
+        fields = unpack(_layout(), ps)
+        table = _context_table()
+        codes = (fields["level"].astype("intp") * 5 + fields["trump"]).tolist()
+        fields["ctxs"] = [table[c] for c in codes]
+        return fields
+    out: dict[str, Any] = {"ctxs": [_context(p["level"], p["trump"]) for p in ps]}
+    for name in _FIELDS[kind]:
+        lists = [p[name] for p in ps]
+        out[name] = _stacked_counts(lists) if name in ("plays", "others") else _counts(lists)
+    return out
+
+
+def _solve(payloads: list[Any], threads: int) -> list[tuple[dict[str, Any], float]]:
+    """One batch-API call per case kind (and payload form) in the chunk; each position is
+    charged its share.  Payloads are packed bytes (:mod:`engines.batch.records`) or dicts."""
 
     from engines.shengji.arrays import (
         are_legal_follows,
@@ -124,43 +162,29 @@ def _solve(
         trick_winners,
     )
 
-    groups: dict[str, list[int]] = {}
+    kinds = list(_FIELDS)
+    groups: dict[Any, list[int]] = {}
     for i, p in enumerate(payloads):
-        groups.setdefault(p["kind"], []).append(i)
+        key = (p[0], len(p)) if type(p) is bytes else p["kind"]
+        groups.setdefault(key, []).append(i)
     out: list[tuple[dict[str, Any], float] | None] = [None] * len(payloads)
-    for kind, rows in groups.items():
-        ps = [payloads[i] for i in rows]
-        ctxs = [_context(p["level"], p["trump"]) for p in ps]
+    for key, rows in groups.items():
+        kind = kinds[key[0]] if type(key) is tuple else key
         start = time.perf_counter()
+        a = _arrays(kind, [payloads[i] for i in rows])
+        ctxs = a["ctxs"]
         results: list[dict[str, Any]]
         if kind == "follow_legal":
-            legal = are_legal_follows(
-                _counts([p["hand"] for p in ps]),
-                _counts([p["lead"] for p in ps]),
-                _counts([p["play"] for p in ps]),
-                ctxs,
-                threads=threads,
-            )
+            legal = are_legal_follows(a["hand"], a["lead"], a["play"], ctxs, threads=threads)
             results = [{"legal": v} for v in legal.tolist()]
         elif kind == "legal_follows_count":
-            counts = count_legal_follows(
-                _counts([p["hand"] for p in ps]),
-                _counts([p["lead"] for p in ps]),
-                ctxs,
-                threads=threads,
-            )
+            counts = count_legal_follows(a["hand"], a["lead"], ctxs, threads=threads)
             results = [{"count": v} for v in counts.tolist()]
         elif kind == "trick_winner":
-            plays = _stacked_counts([p["plays"] for p in ps])
-            winners = trick_winners(plays, ctxs, threads=threads)
+            winners = trick_winners(a["plays"], ctxs, threads=threads)
             results = [{"winner": v} for v in winners.tolist()]
         else:
-            valid, forced = check_throws(
-                _counts([p["lead"] for p in ps]),
-                _stacked_counts([p["others"] for p in ps]),
-                ctxs,
-                threads=threads,
-            )
+            valid, forced = check_throws(a["lead"], a["others"], ctxs, threads=threads)
             results = [
                 {"valid": bool(ok), "forced": None if ok else ctx.sorted_names(row)}
                 for ok, row, ctx in zip(valid, forced, ctxs)
@@ -190,6 +214,7 @@ register_task(
         ),
         timed=True,
         plain_json=True,
+        records=_layout,
     )
 )
 

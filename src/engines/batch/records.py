@@ -1,0 +1,170 @@
+"""Card records read natively: a game's record layout for the runner's fast path.
+
+A task whose records are a ``kind``, a few names and card lists (升级 and 双扣
+conformance records) describes them with a :class:`RecordLayout`.  The runner
+then reads its JSON Lines in blocks with :func:`solvers._records.scan`, which
+gives, for each line it fully understands, the canonical payload text (the text
+of the task's ``prepare`` result, so input hashes are the same) and a *packed*
+payload: bytes holding the codes of the names and one count row per card list.
+Every other line (another spelling, a fault, an unusual field) goes through
+the task's ``prepare`` as before, which names what is wrong.  The task's solve
+reads packed payloads with :func:`unpack`, many rows at once.
+
+>>> layout = RecordLayout(kinds={"pair": {"cards": CARDS, "level": NAME}},
+...                       names={"level": ("2", "3")}, cards=("a", "b"))
+>>> status, texts, ids, packs = layout.scan(['{"id": "x", "kind": "pair", "level": "3", '
+...                                           '"cards": ["b", "a", "b"]}', '  ', '{"kind": 1}'])
+>>> list(status), texts[0], ids[0]
+([0, 2, 1], '{"cards":["a","b","b"],"kind":"pair","level":"3"}', 'x')
+>>> fields = unpack(layout, [packs[0]])
+>>> fields["cards"].tolist(), fields["level"].tolist()
+([[1, 2]], [1])
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from solvers import _records
+
+__all__ = [
+    "CARDS",
+    "CARD_LISTS",
+    "NAME",
+    "NULLABLE_CARDS",
+    "SCAN_OK",
+    "SCAN_REFER",
+    "RecordLayout",
+    "unpack",
+]
+
+#: Line states of :meth:`RecordLayout.scan`: read, to be read by ``prepare``, blank.
+SCAN_OK, SCAN_REFER, SCAN_BLANK = _records.OK, _records.REFER, _records.BLANK
+
+#: Field kinds of a payload: a name from a fixed list, a card list, a card list or
+#: ``null`` (absent counts as ``null``), a list of card lists.
+NAME, CARDS, NULLABLE_CARDS, CARD_LISTS = "name", "cards", "nullable cards", "card lists"
+
+_ITEM = {
+    NAME: _records.ITEM_NAME,
+    CARDS: _records.ITEM_CARDS,
+    NULLABLE_CARDS: _records.ITEM_NULLABLE_CARDS,
+    CARD_LISTS: _records.ITEM_CARD_LISTS,
+}
+
+
+@dataclass(frozen=True)
+class RecordLayout:
+    """The records a task's fast path reads, and the payloads it makes of them.
+
+    ``kinds``: for each value of the ``kind`` field that the fast path reads,
+    the payload's other fields and their kinds (a kind not listed is always
+    read by ``prepare``).  ``names``: the values each name field may take, in
+    code order (exactly as the canonical payload spells them).  ``cards``: the
+    canonical token of each count-row cell (``""`` for an unused cell).
+    ``constants``: payload fields with the same string value in every fast-path
+    payload.  ``null_only``: fields that send a record to ``prepare`` unless
+    absent or ``null``.  Keys are ASCII; the payload holds ``kind`` too.
+    """
+
+    kinds: Mapping[str, Mapping[str, str]]
+    names: Mapping[str, Sequence[str]]
+    cards: Sequence[str]
+    constants: Mapping[str, str] = field(default_factory=dict)
+    null_only: Sequence[str] = ()
+
+    @functools.cached_property
+    def keys(self) -> list[str]:
+        """Every key the scanner looks at: ``kind`` first, then ``id`` and the fields."""
+        fields = sorted({name for fields in self.kinds.values() for name in fields})
+        return ["kind", "id", *fields, *self.null_only]
+
+    @functools.cached_property
+    def spec(self) -> Any:
+        kinds = list(self.kinds)
+        keys = []
+        for key in self.keys:
+            if key == "kind":
+                keys.append((key, _records.KEY_NAME, tuple(kinds)))
+            elif key == "id":
+                keys.append((key, _records.KEY_ID, ()))
+            elif key in self.null_only:
+                keys.append((key, _records.KEY_NULL_ONLY, ()))
+            elif key in self.names:
+                keys.append((key, _records.KEY_NAME, tuple(self.names[key])))
+            else:
+                keys.append((key, _records.KEY_CARDS, ()))
+        plans = [self._plan(kind) for kind in kinds]
+        return _records.RecordSpec(keys, list(self.cards), plans)
+
+    def _plan(self, kind: str) -> list[tuple[int, str, int]]:
+        fields = {"kind": NAME, **self.kinds[kind]}
+        out: list[tuple[int, str, int]] = []
+        for name in sorted([*fields, *self.constants]):
+            comma = "," if out else ""
+            if name in self.constants:
+                value = _json_string(self.constants[name])
+                out.append((_records.ITEM_CONST, f'{comma}"{name}":{value}', 0))
+            else:
+                out.append((_ITEM[fields[name]], f'{comma}"{name}":', self.keys.index(name)))
+        return out
+
+    def scan(self, lines: list[str]) -> tuple[bytearray, list, list, list]:
+        """:func:`solvers._records.scan` of ``lines`` with this layout."""
+        return _records.scan(self.spec, lines)
+
+    def offsets(self, kind: str, lists: int) -> dict[str, tuple[str, int]]:
+        """Where each field of a packed ``kind`` payload starts (``lists``: card lists in
+        its list-of-lists field)."""
+        fields = {"kind": NAME, **self.kinds[kind]}
+        width = len(self.cards)
+        at, out = 1, {}
+        for name in sorted(fields):
+            out[name] = (fields[name], at)
+            at += {NAME: 1, CARDS: width, NULLABLE_CARDS: 1 + width,
+                   CARD_LISTS: 1 + lists * width}[fields[name]]  # fmt: skip
+        return out
+
+
+def _json_string(value: str) -> str:
+    if not value.isascii() or any(c in value for c in '"\\') or not value.isprintable():
+        raise ValueError(f"constant {value!r} needs escapes")
+    return f'"{value}"'
+
+
+def unpack(layout: RecordLayout, packs: Sequence[bytes]) -> dict[str, Any]:
+    """The fields of packed payloads of one kind and one length, as arrays.
+
+    Names become code arrays (N,), card lists int8 count rows (N, W), nullable
+    card lists the same plus ``"<name> present"`` booleans, lists of card lists
+    (N, K, W) arrays.  ``"kind"`` is the kind's name.
+    """
+    width = len(layout.cards)
+    data = np.frombuffer(b"".join(packs), dtype=np.uint8).reshape(len(packs), -1)
+    kind = list(layout.kinds)[data[0, 0]]
+    fields = layout.kinds[kind]
+    lists = 0
+    if CARD_LISTS in fields.values():
+        fixed = 1 + sum({NAME: 1, CARDS: width, NULLABLE_CARDS: 1 + width, CARD_LISTS: 1}[k]
+                        for k in fields.values())  # fmt: skip
+        lists = (data.shape[1] - fixed - 1) // width
+    counts = data.view(np.int8)
+    out: dict[str, Any] = {"kind": kind}
+    for name, (what, at) in layout.offsets(kind, lists).items():
+        if name == "kind":
+            continue
+        if what == NAME:
+            out[name] = data[:, at]
+        elif what == CARDS:
+            out[name] = counts[:, at : at + width]
+        elif what == NULLABLE_CARDS:
+            out[f"{name} present"] = data[:, at].astype(bool)
+            out[name] = counts[:, at + 1 : at + 1 + width]
+        else:
+            out[name] = counts[:, at + 1 : at + 1 + lists * width].reshape(-1, lists, width)
+    return out

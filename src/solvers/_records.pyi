@@ -1,0 +1,27 @@
+from typing import Any
+
+OK: int
+REFER: int
+BLANK: int
+KEY_NAME: int
+KEY_CARDS: int
+KEY_CARD_LISTS: int
+KEY_ID: int
+KEY_NULL_ONLY: int
+ITEM_NAME: int
+ITEM_CARDS: int
+ITEM_NULLABLE_CARDS: int
+ITEM_CARD_LISTS: int
+ITEM_CONST: int
+
+class RecordSpec:
+    def __init__(
+        self,
+        keys: list[tuple[str, int, tuple[str, ...]]],
+        cards: list[str],
+        kinds: list[list[tuple[int, str, int]] | None],
+    ) -> None: ...
+
+def scan(
+    spec: RecordSpec, lines: list[Any]
+) -> tuple[bytearray, list[str | None], list[str | None], list[bytes | None]]: ...

@@ -1,0 +1,545 @@
+# cython: language_level=3
+"""Card records of JSON Lines read in native code: card lists to count rows, canonical text.
+
+The batch runner's fast path for the games whose positions are a few card lists
+and a few names (升级 and 双扣 conformance records).  :func:`scan` reads one
+block of lines (``str``) against a :class:`RecordSpec` and, for every line it
+fully understands, gives the position's canonical JSON text (sorted keys, card
+lists in card order: the text the task's Python ``prepare`` would produce), its
+``id`` and a *packed* payload (bytes: the codes of the named fields and the
+count row of each card list), without building a Python dict or list.
+
+It never raises for user input: a line it does not fully understand is marked
+``REFER`` and the engine reads it the ordinary way, which accepts what it can
+and names what is wrong.  It understands only a strict subset of JSON: one
+object per line, ASCII, no escapes, no nested objects, each known key at most
+once, field values exactly as the spec spells them (canonical card tokens, at
+most two copies of a card).  Everything else is referred, so the subset can
+only change speed, never an answer or an error message.
+
+Packed payload: the kind's code, then for each output field of the kind in
+order: a name field, one byte (its code); a card list, ``width`` count bytes; a
+nullable card list, one byte (1 present, 0 null) and ``width`` count bytes; a
+list of card lists, one byte (how many) and that many count rows.
+"""
+
+from libc.stdint cimport uint8_t, uint32_t
+from libc.string cimport memcmp, memset, memcpy
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.unicode cimport PyUnicode_DecodeASCII
+
+cdef extern from "Python.h":
+    int PyUnicode_IS_ASCII(object)
+    const char* PyUnicode_DATA(object)
+    Py_ssize_t PyUnicode_GET_LENGTH(object)
+
+# line status
+OK = 0
+REFER = 1
+BLANK = 2
+
+# key types
+KEY_NAME = 1      # a string from a fixed list (kind, level, trump…)
+KEY_CARDS = 2     # a list of card tokens
+KEY_CARD_LISTS = 3  # a list of lists of card tokens
+KEY_ID = 4        # the position id (a string, or null)
+KEY_NULL_ONLY = 5  # absent or null, else the line is referred (e.g. a policy object)
+
+# output item types
+ITEM_NAME = 1
+ITEM_CARDS = 2
+ITEM_NULLABLE_CARDS = 3
+ITEM_CARD_LISTS = 4
+ITEM_CONST = 5
+
+DEF MAX_KEYS = 16
+DEF MAX_NAMES = 24
+DEF MAX_KINDS = 8
+DEF MAX_ITEMS = 12
+DEF MAX_CELLS = 64
+DEF MAX_LISTS = 8
+DEF MAX_DEPTH = 16
+DEF TEXT_CAP = 32768
+DEF PACK_CAP = 8192
+
+
+cdef class RecordSpec:
+    """What :func:`scan` reads: keys, name values, card tokens, and each kind's output.
+
+    ``keys``: ``[(key, type, names)]`` (the first key is the kind; ``names`` the
+    allowed strings of a name key, else ``()``); ``cards``: token per cell
+    (``""`` for an unused cell); ``kinds``: per code of the first key, ``None``
+    (refer every record of that kind) or ``[(type, literal, key index)]`` in the
+    output order, where ``literal`` is the text before the value (``"hand":``
+    with its comma) or, for a constant item, the whole text.
+    """
+
+    cdef int nkeys
+    cdef bytes key_text
+    cdef int key_start[MAX_KEYS]
+    cdef int key_len[MAX_KEYS]
+    cdef int key_type[MAX_KEYS]
+    cdef int id_key
+    cdef int nnames[MAX_KEYS]
+    cdef bytes name_text
+    cdef int name_start[MAX_KEYS][MAX_NAMES]
+    cdef int name_len[MAX_KEYS][MAX_NAMES]
+    cdef int width
+    cdef int ntokens
+    cdef uint32_t token_key[MAX_CELLS]
+    cdef int token_cell[MAX_CELLS]
+    cdef bytes cell_text
+    cdef int cell_start[MAX_CELLS]
+    cdef int cell_len[MAX_CELLS]
+    cdef int nkinds
+    cdef int nitems[MAX_KINDS]
+    cdef int item_type[MAX_KINDS][MAX_ITEMS]
+    cdef int item_key[MAX_KINDS][MAX_ITEMS]
+    cdef int item_start[MAX_KINDS][MAX_ITEMS]
+    cdef int item_len[MAX_KINDS][MAX_ITEMS]
+    cdef bytes item_text
+
+    def __init__(self, keys, cards, kinds):
+        cdef int i, j
+        if not 1 <= len(keys) <= MAX_KEYS or len(cards) > MAX_CELLS or len(kinds) > MAX_KINDS:
+            raise ValueError("record spec too large")
+        buf = bytearray()
+        names = bytearray()
+        self.nkeys = len(keys)
+        self.id_key = -1
+        for i, (key, kind, values) in enumerate(keys):
+            raw = key.encode("ascii")
+            self.key_start[i], self.key_len[i] = len(buf), len(raw)
+            buf += raw
+            self.key_type[i] = kind
+            if kind == KEY_ID:
+                self.id_key = i
+            if len(values) > MAX_NAMES:
+                raise ValueError("too many names")
+            self.nnames[i] = len(values)
+            for j, value in enumerate(values):
+                raw = value.encode("ascii")
+                self.name_start[i][j], self.name_len[i][j] = len(names), len(raw)
+                names += raw
+        self.key_text, self.name_text = bytes(buf), bytes(names)
+        self.width = len(cards)
+        cells = bytearray()
+        tokens = []
+        for i, name in enumerate(cards):
+            raw = name.encode("ascii")
+            if not 0 <= len(raw) <= 4:
+                raise ValueError(f"card token {name!r} is longer than 4 characters")
+            self.cell_start[i], self.cell_len[i] = len(cells), len(raw)
+            cells += raw
+            if raw:
+                tokens.append((int.from_bytes(raw, "little"), i))
+        self.cell_text = bytes(cells)
+        tokens.sort()
+        self.ntokens = len(tokens)
+        for i, (code, cell) in enumerate(tokens):
+            self.token_key[i], self.token_cell[i] = code, cell
+        items = bytearray()
+        self.nkinds = len(kinds)
+        for i, plan in enumerate(kinds):
+            if plan is None:
+                self.nitems[i] = -1
+                continue
+            if len(plan) > MAX_ITEMS:
+                raise ValueError("too many output fields")
+            self.nitems[i] = len(plan)
+            for j, (kind, literal, key) in enumerate(plan):
+                raw = literal.encode("ascii")
+                self.item_type[i][j], self.item_key[i][j] = kind, key
+                self.item_start[i][j], self.item_len[i][j] = len(items), len(raw)
+                items += raw
+        self.item_text = bytes(items)
+
+
+cdef inline Py_ssize_t _ws(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept:
+    while p < n and (s[p] == 32 or s[p] == 9 or s[p] == 10 or s[p] == 13):
+        p += 1
+    return p
+
+
+cdef inline bint _blank(const char* s, Py_ssize_t n) noexcept:
+    # str.strip()'s ASCII whitespace: \t \n \v \f \r, \x1c-\x1f and space
+    cdef Py_ssize_t p
+    cdef char c
+    for p in range(n):
+        c = s[p]
+        if not (c == 32 or (9 <= c <= 13) or (28 <= c <= 31)):
+            return False
+    return True
+
+
+cdef inline Py_ssize_t _string_end(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept:
+    """``p`` at an opening quote: the index after the closing one, or -1 (escape, control)."""
+    cdef char c
+    p += 1
+    while p < n:
+        c = s[p]
+        if c == 34:
+            return p + 1
+        if c == 92 or c < 32 or c == 127:
+            return -1
+        p += 1
+    return -1
+
+
+cdef inline Py_ssize_t _digits(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept:
+    cdef Py_ssize_t start = p
+    while p < n and 48 <= s[p] <= 57:
+        p += 1
+    return p if p > start else -1
+
+
+cdef Py_ssize_t _number_end(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept:
+    """A JSON number at ``p``: the index after it, or -1."""
+    if p < n and s[p] == 45:
+        p += 1
+    if p < n and s[p] == 48:
+        p += 1
+    else:
+        p = _digits(s, p, n)
+        if p < 0:
+            return -1
+    if p < n and s[p] == 46:
+        p = _digits(s, p + 1, n)
+        if p < 0:
+            return -1
+    if p < n and (s[p] == 101 or s[p] == 69):
+        p += 1
+        if p < n and (s[p] == 43 or s[p] == 45):
+            p += 1
+        p = _digits(s, p, n)
+    return p
+
+
+cdef inline Py_ssize_t _next_item(const char* s, Py_ssize_t p, Py_ssize_t n,
+                                  bint* closed) noexcept:
+    """After an array item at ``p``: the next item's index, or (``closed``) the index after
+    the ``]``; -1 when neither a comma nor a ``]`` follows."""
+    p = _ws(s, p, n)
+    closed[0] = False
+    if p >= n:
+        return -1
+    if s[p] == 93:
+        closed[0] = True
+        return p + 1
+    if s[p] != 44:
+        return -1
+    return _ws(s, p + 1, n)
+
+
+cdef Py_ssize_t _value_end(const char* s, Py_ssize_t p, Py_ssize_t n, int depth) noexcept:
+    """The index after the JSON value at ``p`` (no objects, no escapes), or -1."""
+    cdef char c
+    cdef bint closed
+    if p >= n or depth > MAX_DEPTH:
+        return -1
+    c = s[p]
+    if c == 34:
+        return _string_end(s, p, n)
+    if c == 91:
+        p = _ws(s, p + 1, n)
+        if p < n and s[p] == 93:
+            return p + 1
+        while True:
+            p = _value_end(s, p, n, depth + 1)
+            if p < 0:
+                return -1
+            p = _next_item(s, p, n, &closed)
+            if p < 0 or closed:
+                return p
+    if c == 116:
+        return p + 4 if n - p >= 4 and memcmp(s + p, b"true", 4) == 0 else -1
+    if c == 102:
+        return p + 5 if n - p >= 5 and memcmp(s + p, b"false", 5) == 0 else -1
+    if c == 110:
+        return p + 4 if n - p >= 4 and memcmp(s + p, b"null", 4) == 0 else -1
+    if c == 45 or 48 <= c <= 57:
+        return _number_end(s, p, n)
+    return -1
+
+
+cdef inline bint _is_null(const char* s, Py_ssize_t a, Py_ssize_t b) noexcept:
+    return b - a == 4 and memcmp(s + a, b"null", 4) == 0
+
+
+cdef int _name_code(RecordSpec spec, int key, const char* s, Py_ssize_t a,
+                    Py_ssize_t b) noexcept:
+    """The code of the string value ``s[a:b]`` (quotes included) among the key's names, or -1."""
+    cdef int j
+    cdef const char* names = spec.name_text
+    if b - a < 2 or s[a] != 34:
+        return -1
+    for j in range(spec.nnames[key]):
+        if spec.name_len[key][j] == b - a - 2 and memcmp(
+            names + spec.name_start[key][j], s + a + 1, b - a - 2
+        ) == 0:
+            return j
+    return -1
+
+
+cdef int _cell(RecordSpec spec, const char* s, Py_ssize_t a, Py_ssize_t b) noexcept:
+    """The cell of the token ``s[a:b]`` (no quotes), or -1."""
+    cdef uint32_t code = 0
+    cdef Py_ssize_t k
+    cdef int lo = 0, hi = spec.ntokens - 1, mid
+    if b - a < 1 or b - a > 4:
+        return -1
+    for k in range(b - a):
+        code |= (<uint32_t><uint8_t>s[a + k]) << (8 * k)
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        if spec.token_key[mid] == code:
+            return spec.token_cell[mid]
+        if spec.token_key[mid] < code:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
+
+
+cdef Py_ssize_t _card_list(RecordSpec spec, const char* s, Py_ssize_t p, Py_ssize_t n,
+                           uint8_t* counts) noexcept:
+    """Count the card tokens of the list at ``p`` into ``counts``: the index after it, or -1
+    (not a list of canonical tokens, or a third copy)."""
+    cdef Py_ssize_t q
+    cdef int cell
+    cdef bint closed
+    memset(counts, 0, spec.width)
+    if p >= n or s[p] != 91:
+        return -1
+    p = _ws(s, p + 1, n)
+    if p < n and s[p] == 93:
+        return p + 1
+    while True:
+        if p >= n or s[p] != 34:
+            return -1
+        q = _string_end(s, p, n)
+        if q < 0:
+            return -1
+        cell = _cell(spec, s, p + 1, q - 1)
+        if cell < 0 or counts[cell] >= 2:
+            return -1
+        counts[cell] += 1
+        p = _next_item(s, q, n, &closed)
+        if p < 0 or closed:
+            return p
+
+
+cdef class _Out:
+    cdef char text[TEXT_CAP]
+    cdef Py_ssize_t tn
+    cdef uint8_t pack[PACK_CAP]
+    cdef Py_ssize_t pn
+
+    cdef inline bint put(self, const char* src, Py_ssize_t k) noexcept:
+        if self.tn + k > TEXT_CAP:
+            return False
+        memcpy(self.text + self.tn, src, k)
+        self.tn += k
+        return True
+
+    cdef bint cards(self, RecordSpec spec, const uint8_t* counts) noexcept:
+        """``["A","B"]`` from a count row (card order) into the text, the row into the pack."""
+        cdef int cell, c
+        cdef bint first = True
+        cdef const char* names = spec.cell_text
+        if self.pn + spec.width > PACK_CAP or not self.put(b"[", 1):
+            return False
+        memcpy(self.pack + self.pn, counts, spec.width)
+        self.pn += spec.width
+        for cell in range(spec.width):
+            for c in range(counts[cell]):
+                if not first and not self.put(b",", 1):
+                    return False
+                first = False
+                if not (self.put(b'"', 1) and self.put(names + spec.cell_start[cell],
+                                                       spec.cell_len[cell]) and self.put(b'"', 1)):
+                    return False
+        return self.put(b"]", 1)
+
+    cdef inline bint byte(self, int value) noexcept:
+        if self.pn >= PACK_CAP:
+            return False
+        self.pack[self.pn] = <uint8_t>value
+        self.pn += 1
+        return True
+
+
+cdef bint _render(RecordSpec spec, int kind, const char* s, Py_ssize_t n,
+                  Py_ssize_t* start, Py_ssize_t* end, _Out out) noexcept:
+    """The canonical text and packed payload of one record into ``out``; False: refer it."""
+    cdef int i, key, code, t, count
+    cdef Py_ssize_t p, a, b
+    cdef uint8_t counts[MAX_CELLS]
+    cdef bint closed
+    cdef const char* items = spec.item_text
+    out.tn = 0
+    out.pn = 0
+    if not out.put(b"{", 1) or not out.byte(kind):
+        return False
+    for i in range(spec.nitems[kind]):
+        t = spec.item_type[kind][i]
+        if not out.put(items + spec.item_start[kind][i], spec.item_len[kind][i]):
+            return False
+        if t == ITEM_CONST:
+            continue
+        key = spec.item_key[kind][i]
+        a, b = start[key], end[key]
+        if t == ITEM_NAME:
+            code = _name_code(spec, key, s, a, b) if a >= 0 else -1
+            if code < 0 or not out.byte(code) or not out.put(s + a, b - a):
+                return False
+        elif t == ITEM_CARDS or t == ITEM_NULLABLE_CARDS:
+            if a < 0 or _is_null(s, a, b):
+                if t == ITEM_CARDS or not out.byte(0) or not out.put(b"null", 4):
+                    return False
+                memset(counts, 0, spec.width)
+                if out.pn + spec.width > PACK_CAP:
+                    return False
+                memcpy(out.pack + out.pn, counts, spec.width)
+                out.pn += spec.width
+                continue
+            if t == ITEM_NULLABLE_CARDS and not out.byte(1):
+                return False
+            if _card_list(spec, s, a, n, counts) != b or not out.cards(spec, counts):
+                return False
+        elif t == ITEM_CARD_LISTS:
+            if a < 0 or s[a] != 91:
+                return False
+            # count the inner lists first: the pack gives their number before the rows
+            count = 0
+            p = _ws(s, a + 1, n)
+            if p < n and s[p] == 93:
+                return False  # an empty list of plays: the engine reads it
+            if not out.byte(0) or not out.put(b"[", 1):
+                return False
+            while True:
+                if count == MAX_LISTS:
+                    return False
+                if count and not out.put(b",", 1):
+                    return False
+                p = _card_list(spec, s, p, n, counts)
+                if p < 0 or not out.cards(spec, counts):
+                    return False
+                count += 1
+                p = _next_item(s, p, n, &closed)
+                if p < 0:
+                    return False
+                if closed:
+                    break
+            if p != b:
+                return False
+            out.pack[out.pn - count * spec.width - 1] = <uint8_t>count
+            if not out.put(b"]", 1):
+                return False
+        else:
+            return False
+    return out.put(b"}", 1)
+
+
+cdef bint _fields(RecordSpec spec, const char* s, Py_ssize_t n,
+                  Py_ssize_t* start, Py_ssize_t* end) noexcept:
+    """Check the line is one object of the subset; the value span of each known key."""
+    cdef Py_ssize_t p, q, k
+    cdef int key, found
+    cdef const char* keys = spec.key_text
+    for key in range(spec.nkeys):
+        start[key] = -1
+        end[key] = -1
+    p = _ws(s, 0, n)
+    if p >= n or s[p] != 123:
+        return False
+    p = _ws(s, p + 1, n)
+    if p < n and s[p] == 125:
+        return _ws(s, p + 1, n) == n
+    while True:
+        if p >= n or s[p] != 34:
+            return False
+        q = _string_end(s, p, n)
+        if q < 0:
+            return False
+        found = -1
+        k = q - p - 2
+        for key in range(spec.nkeys):
+            if spec.key_len[key] == k and memcmp(keys + spec.key_start[key], s + p + 1, k) == 0:
+                found = key
+                break
+        p = _ws(s, q, n)
+        if p >= n or s[p] != 58:
+            return False
+        p = _ws(s, p + 1, n)
+        q = _value_end(s, p, n, 0)
+        if q < 0:
+            return False
+        if found >= 0:
+            if start[found] >= 0:
+                return False  # a key twice: the engine decides which counts
+            start[found], end[found] = p, q
+        p = _ws(s, q, n)
+        if p >= n:
+            return False
+        if s[p] == 125:
+            return _ws(s, p + 1, n) == n
+        if s[p] != 44:
+            return False
+        p = _ws(s, p + 1, n)
+
+
+def scan(RecordSpec spec, list lines):
+    """Read ``lines`` (``str``): ``(status, texts, ids, packs)``, one entry per line.
+
+    ``status`` is a bytearray of :data:`OK`, :data:`REFER` or :data:`BLANK`;
+    for an ``OK`` line ``texts`` holds the canonical text, ``ids`` the ``id``
+    string (``None`` when absent or null) and ``packs`` the packed payload;
+    the other entries are ``None``.
+    """
+    cdef Py_ssize_t i, n, nlines = len(lines)
+    cdef Py_ssize_t start[MAX_KEYS]
+    cdef Py_ssize_t end[MAX_KEYS]
+    cdef const char* s
+    cdef int kind, key
+    cdef bint ok
+    cdef _Out out = _Out()
+    status = bytearray(nlines)
+    texts = [None] * nlines
+    ids = [None] * nlines
+    packs = [None] * nlines
+    for i in range(nlines):
+        line = lines[i]
+        if type(line) is not str or not PyUnicode_IS_ASCII(line):
+            status[i] = REFER
+            continue
+        s = PyUnicode_DATA(line)
+        n = PyUnicode_GET_LENGTH(line)
+        if _blank(s, n):
+            status[i] = BLANK
+            continue
+        ok = _fields(spec, s, n, start, end)
+        kind = -1
+        if ok:
+            kind = _name_code(spec, 0, s, start[0], end[0]) if start[0] >= 0 else -1
+            ok = kind >= 0 and kind < spec.nkinds and spec.nitems[kind] >= 0
+        if ok:
+            for key in range(spec.nkeys):
+                if spec.key_type[key] == KEY_NULL_ONLY and start[key] >= 0 and not _is_null(
+                    s, start[key], end[key]
+                ):
+                    ok = False
+            key = spec.id_key
+            if ok and key >= 0 and start[key] >= 0 and not _is_null(s, start[key], end[key]):
+                ok = s[start[key]] == 34
+        if ok:
+            ok = _render(spec, kind, s, n, start, end, out)
+        if not ok:
+            status[i] = REFER
+            continue
+        texts[i] = PyUnicode_DecodeASCII(out.text, out.tn, NULL)
+        packs[i] = PyBytes_FromStringAndSize(<char*>out.pack, out.pn)
+        key = spec.id_key
+        if key >= 0 and start[key] >= 0 and s[start[key]] == 34:
+            ids[i] = PyUnicode_DecodeASCII(s + start[key] + 1, end[key] - start[key] - 2, NULL)
+    return status, texts, ids, packs

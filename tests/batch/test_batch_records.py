@@ -1,0 +1,155 @@
+"""The native record reader gives exactly what ``prepare`` gives, or leaves the line to it.
+
+For every line (generated records, and the same records mutated at random: other
+spellings, faults, odd JSON), a line the scanner reads must be one ``prepare``
+accepts, with the same canonical text, id and count rows; whole runs with and
+without the fast path store the same rows and the same bad-input messages.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import sqlite3
+
+import pytest
+
+from engines.batch.inputs import jsonl_entry
+from engines.batch.jsontext import canonical
+from engines.batch.records import SCAN_BLANK, SCAN_OK, SCAN_REFER, unpack
+from engines.batch.runner import run_batch
+from engines.batch.tasks import get_task
+from engines.shengji.generate import shengji_cases
+
+CASES = {
+    "shengji-legal": lambda n, seed: shengji_cases(n, seed),
+}
+
+# Edits that keep the JSON valid but change what it says, or break it.
+_SNIPPETS = ['"', ",", "[", "]", "{", "}", ":", " ", "\\", "1", "null", "é", "\t", "x",
+             '"S3"', '"BJ"', '"h5"', "\x7f", "\x0b"]  # fmt: skip
+
+
+def _mutants(line: str, rng: random.Random) -> list[str]:
+    obj = json.loads(line)
+    out = []
+    for _ in range(3):
+        at = rng.randrange(len(line))
+        out.append(line[:at] + rng.choice(_SNIPPETS) + line[at:])
+        out.append(line[:at] + line[at + 1 :])
+    for key, value in list(obj.items()):
+        if isinstance(value, list) and value and isinstance(value[0], str):
+            out.append(json.dumps({**obj, key: [*value, value[0], value[0]]}))  # a third copy
+            out.append(json.dumps({**obj, key: [v.lower() for v in value]}))
+            out.append(json.dumps({**obj, key: " ".join(value)}))
+        out.append(json.dumps({k: v for k, v in obj.items() if k != key}))  # a field missing
+        out.append(json.dumps({**obj, key: None}))
+        out.append(json.dumps({**obj, key: 3}))
+    out.append(line.rstrip("\n")[:-1] + ', "kind": "classify"}')  # a key twice
+    out.append(json.dumps({**obj, "id": 7}))
+    out.append(json.dumps({**obj, "extra": {"nested": [1, 2.5e3, -0, True]}}))
+    out.append(json.dumps({**obj, "extra": [[-1.5e-3, 0, "x"], [], False]}))
+    out.append(json.dumps({**obj, "policy": None}))
+    out.append(json.dumps({**obj, "policy": {"straight_flush": "bomb"}}))
+    out.append(json.dumps({**obj, "level": "T", "trump": "nt"}))
+    out.append(json.dumps(obj, indent=None, separators=(",", ":")))
+    out.append("  " + line.strip() + " \t")
+    return out
+
+
+def _lines(task: str, n: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    lines = [json.dumps(case) for case in CASES[task](n, seed)]
+    mutated = [m for line in lines for m in _mutants(line, rng)]
+    return [*lines, *mutated, "", "   ", "[1]", "{}"]
+
+
+def _slow(task_name: str, line: str, number: int):
+    """``(text, id)`` of the plain path, or None when it refuses the line (or it is blank)."""
+    task = get_task(task_name)
+    entry = jsonl_entry("f.jsonl", number, line)
+    if entry is None or not hasattr(entry, "obj"):
+        return None
+    try:
+        payload = task.prepare(entry.obj)
+    except (KeyError, ValueError, TypeError):
+        return None
+    return task.json_text(payload), entry.position_id, payload
+
+
+@pytest.mark.parametrize("task_name", list(CASES))
+def test_scanned_lines_are_what_prepare_makes_of_them(task_name):
+    task = get_task(task_name)
+    layout = task.records()
+    lines = _lines(task_name, 60, 5)
+    status, texts, ids, packs = layout.scan(lines)
+    read = 0
+    for number, (line, state) in enumerate(zip(lines, status), start=1):
+        slow = _slow(task_name, line, number)
+        if state == SCAN_BLANK:
+            assert not line.strip()
+        elif state == SCAN_OK:
+            assert slow is not None, line
+            text, position_id, payload = slow
+            assert texts[number - 1] == text, line
+            assert (ids[number - 1] or f"f.jsonl:{number}") == position_id
+            fields = unpack(layout, [packs[number - 1]])
+            for name, value in payload.items():
+                if isinstance(value, list) and value and isinstance(value[0], list):
+                    assert len(value) == fields[name].shape[1]
+                elif isinstance(value, list) and name in fields:
+                    assert int(fields[name].sum()) == len(value)
+            read += 1
+        else:
+            assert state == SCAN_REFER
+    assert read > 100  # the fast path is taken, not only declined
+
+
+def test_scanner_refers_what_it_cannot_read_and_never_raises():
+    layout = get_task("shengji-legal").records()
+    odd = ['{"kind": "follow_legal"', "{" * 40, "[" * 40, '{"a": ' + "[" * 40 + "]" * 40 + "}",
+           '{"kind": "follow_legal", "level": "5", "trump": "S", "hand": ["S3"' + ', "S4"' * 5000
+           + '], "lead": ["S5"], "play": ["S6"]}', 5, None, b"{}", "\u00e9"]  # fmt: skip
+    status, *_ = layout.scan(odd)
+    assert list(status) == [SCAN_REFER] * len(odd)
+
+
+@pytest.mark.parametrize("task_name", list(CASES))
+def test_runs_with_and_without_the_native_reader_store_the_same(tmp_path, task_name):
+    lines = _lines(task_name, 10, 9)
+    path = tmp_path / "in.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    fast = get_task(task_name)
+    plain = dataclasses.replace(fast, records=None)
+    stores = []
+    for i, task in enumerate((fast, plain)):
+        db = tmp_path / f"{i}.sqlite"
+        summary = run_batch([str(path)], task, str(db), jobs=1, progress=False,
+                            on_bad_input=None)  # fmt: skip
+        con = sqlite3.connect(db)
+        rows = con.execute("SELECT input_hash, position_id, line, input, result, error "
+                           "FROM results ORDER BY line").fetchall()  # fmt: skip
+        bad = con.execute("SELECT line, reason FROM bad_inputs ORDER BY line").fetchall()
+        con.close()
+        counts = (summary.positions, summary.computed, summary.duplicates, summary.rejected)
+        stores.append((rows, bad, counts))
+    assert stores[0] == stores[1]
+    assert len(stores[0][0]) > 10 and len(stores[0][1]) > 10
+
+
+def test_packed_and_dict_payloads_solve_alike():
+    for task_name in CASES:
+        task = get_task(task_name)
+        lines = [json.dumps(case) for case in CASES[task_name](200, 4)]
+        status, texts, _ids, packs = task.records().scan(lines)
+        dicts = [task.prepare(json.loads(line)) for line in lines]
+        assert [canonical(d, plain=True) for d, s in zip(dicts, status) if s == SCAN_OK] == [
+            t for t in texts if t is not None
+        ]
+        chosen = [(p, d) for p, d, s in zip(packs, dicts, status) if s == SCAN_OK]
+        fast = [r for r, _ in task.solve([p for p, _ in chosen], 1)]
+        slow = [r for r, _ in task.solve([d for _, d in chosen], 1)]
+        mixed = [r for r, _ in task.solve([p if i % 3 else d for i, (p, d) in
+                                           enumerate(chosen)], 1)]  # fmt: skip
+        assert fast == slow == mixed and len(fast) > 100
