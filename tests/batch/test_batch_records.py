@@ -21,9 +21,11 @@ from engines.batch.records import SCAN_BLANK, SCAN_OK, SCAN_REFER, unpack
 from engines.batch.runner import run_batch
 from engines.batch.tasks import get_task
 from engines.shengji.generate import shengji_cases
+from engines.shuangkou.generate import shuangkou_cases
 
 CASES = {
     "shengji-legal": lambda n, seed: shengji_cases(n, seed),
+    "shuangkou-legal": lambda n, seed: shuangkou_cases(n, seed),
 }
 
 # Edits that keep the JSON valid but change what it says, or break it.

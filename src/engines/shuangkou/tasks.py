@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engines.batch.generate import Generator, register_generator
+from engines.batch.records import CARDS, NULLABLE_CARDS, RecordLayout, unpack
 from engines.batch.tasks import Task, count_cells, read_field, register_task, sorted_cards
 from engines.errors import InputError
 
@@ -94,7 +95,50 @@ def _legal_prepare(obj: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
-def _legal_solve(payloads: list[dict[str, Any]], threads: int) -> list[tuple[dict, float]]:
+@functools.cache
+def _layout() -> RecordLayout:
+    """The records the runner reads natively: the three card kinds under the default policy
+    (a beats record without ``previous``, a policy, ``trick_next``: read by ``prepare``)."""
+    return RecordLayout(
+        kinds={
+            "classify": {"cards": CARDS},
+            "beats": {"play": CARDS, "previous": CARDS},
+            "legal_responses_count": {"hand": CARDS, "previous": NULLABLE_CARDS},
+        },
+        names={},
+        cards=_tables()[1],
+        constants={"straight_flush": _default_straight_flush()},
+        null_only=("policy",),
+    )
+
+
+def _arrays(kind: str, ps: list[Any]) -> dict[str, Any]:
+    """(N, 15, 4) count arrays of payloads of one kind (all packed or all dicts); for
+    ``previous`` also ``"previous present"`` (a dict's ``None`` stays in ``"previous"``)."""
+    import numpy as np
+
+    if type(ps[0]) is bytes:
+        fields = unpack(_layout(), ps)
+        for name in _FIELDS[kind]:
+            fields[name] = np.ascontiguousarray(fields[name].view(np.uint8)).reshape(-1, 15, 4)
+        fields.setdefault("previous present", np.ones(len(ps), dtype=bool))
+        return fields
+    out: dict[str, Any] = {}
+    for name in _FIELDS[kind]:
+        lists = [p[name] for p in ps]
+        if name == "previous":
+            out["previous present"] = np.array([v is not None for v in lists], dtype=bool)
+            if kind == "beats" and None in lists:
+                out[name] = lists  # refused by the engine, as it always was
+                continue
+            lists = [v or [] for v in lists]  # none or empty: leading
+        out[name] = _rows(lists)
+    return out
+
+
+def _legal_solve(payloads: list[Any], threads: int) -> list[tuple[dict, float]]:
+    """One batch-API call per kind, policy and payload form in the chunk; payloads are
+    packed bytes (:mod:`engines.batch.records`) or ``prepare``'s dicts."""
     import numpy as np
 
     from engines.shuangkou.arrays import (
@@ -105,49 +149,45 @@ def _legal_solve(payloads: list[dict[str, Any]], threads: int) -> list[tuple[dic
     )
     from engines.shuangkou.rules import Combination, Policy
 
-    groups: dict[tuple[str, str], list[int]] = {}
+    kinds = list(_layout().kinds)
+    default = _default_straight_flush()
+    groups: dict[tuple[Any, ...], list[int]] = {}
     for i, p in enumerate(payloads):
-        groups.setdefault((p["kind"], p["straight_flush"]), []).append(i)
+        key = (p[0], len(p)) if type(p) is bytes else (p["kind"], p["straight_flush"])
+        groups.setdefault(key, []).append(i)
     out: list[Any] = [None] * len(payloads)
-    for (kind, sf), rows in groups.items():
+    for key, rows in groups.items():
         ps = [payloads[i] for i in rows]
+        packed = type(ps[0]) is bytes
+        kind, sf = (kinds[key[0]], default) if packed else key
         policy = Policy(sf)
         start = time.perf_counter()
-        if kind == "classify":
-            codes = classify_many(_rows([p["cards"] for p in ps]), policy, threads=threads)
-            known: dict[int, dict[str, Any]] = {}
-            results = []
-            for code in codes.tolist():
-                if code not in known:
-                    combo = Combination.from_code(code)
-                    known[code] = {"valid": combo is not None,
-                                   **(combo.as_dict() if combo else {})}
-                results.append(dict(known[code]))
-        elif kind == "beats":
-            previous = [p["previous"] for p in ps]
-            flags = beats_many(
-                _rows([p["play"] for p in ps]),
-                previous if None in previous else _rows(previous),  # None: refused as before
-                policy,
-                threads=threads,
-            )
-            results = [{"beats": v} for v in flags.tolist()]
-        elif kind == "legal_responses_count":
-            counts = count_plays_many(
-                _rows([p["hand"] for p in ps]),
-                _rows([p["previous"] or [] for p in ps]),  # none or empty: leading
-                policy,
-                threads=threads,
-            )
-            results = [{"count": c + (p["previous"] is not None)}
-                       for c, p in zip(counts.tolist(), ps)]
-        else:
+        if kind == "trick_next":
             hold = np.array([sum(1 << s for s in p["holding"]) for p in ps])
             last = np.array([p["last_player"] for p in ps])
             npass = np.array([len(p["passes"]) for p in ps])
             seat, lead, jiefeng = trick_next_many(hold, last, npass, threads=threads)
             results = [{"next": int(s), "lead": bool(ld), "jiefeng": bool(j)}
-                       for s, ld, j in zip(seat, lead, jiefeng)]
+                       for s, ld, j in zip(seat, lead, jiefeng)]  # fmt: skip
+        else:
+            a = _arrays(kind, ps)
+            if kind == "classify":
+                codes = classify_many(a["cards"], policy, threads=threads)
+                known: dict[int, dict[str, Any]] = {}
+                results = []
+                for code in codes.tolist():
+                    if code not in known:
+                        combo = Combination.from_code(code)
+                        known[code] = {"valid": combo is not None,
+                                       **(combo.as_dict() if combo else {})}  # fmt: skip
+                    results.append(dict(known[code]))
+            elif kind == "beats":
+                flags = beats_many(a["play"], a["previous"], policy, threads=threads)
+                results = [{"beats": v} for v in flags.tolist()]
+            else:
+                counts = count_plays_many(a["hand"], a["previous"], policy, threads=threads)
+                results = [{"count": c + present} for c, present in
+                           zip(counts.tolist(), a["previous present"].tolist())]  # fmt: skip
         each = (time.perf_counter() - start) / len(rows)
         for i, result in zip(rows, results):
             out[i] = (result, each)
@@ -167,6 +207,7 @@ register_task(
         result_kind="answers",
         timed=True,
         plain_json=True,
+        records=_layout,
     )
 )
 
