@@ -65,7 +65,7 @@ def _popcount(mask: int) -> int:
 
 
 class _Oracle:
-    """The DP on the table sets of a bit mask (in play) and the whole rack, cached."""
+    """The DP on the table sets of a bit mask (in play) and the whole rack."""
 
     def __init__(self, sets: Sequence[Sequence], rack, rack_jokers: int, weight: np.ndarray,
                  joker_weight: int) -> None:
@@ -80,23 +80,34 @@ class _Oracle:
         self.rack_jokers = rack_jokers
         self.weight = weight
         self.joker_weight = joker_weight
-        self.cache: dict[int, tuple[int, int]] = {}  # mask -> (score, sets left unchanged)
+        self.full = (1 << len(sets)) - 1
+        self.keepable: list[int] = []  # families of sets known to be keepable together
+        self.not_keepable: list[int] = []  # ... and known not to be
         self.target: int | None = None
         self.best = -1  # in-play mask of the best arrangement found, its sets kept removed
         self.best_result = None
         self.calls = 0
 
-    def solve(self, mask: int):
-        """(rack score, the DP's result) for the table sets in ``mask``."""
+    def _problem(self, mask: int) -> tuple:
         must = np.zeros((4, 13), np.int64)
         must_j = 0
         for i in range(len(self.keys)):
             if mask >> i & 1:
                 must += self.counts[i]
                 must_j += self.jokers[i]
+        return (must, self.rack, must_j, self.rack_jokers, self.weight, self.joker_weight, 0)
+
+    def reach(self, mask: int):
+        """The DP's arrangement of the sets in ``mask`` reaching the optimum, or ``None``."""
         self.calls += 1
-        result = _solve([(must, self.rack, must_j, self.rack_jokers, self.weight,
-                          self.joker_weight, 0)])[0]
+        return _solve([self._problem(mask)], targets=[self.target])[0]
+
+    def solve(self, mask: int):
+        """(rack score, the DP's result) for the table sets in ``mask``."""
+        problem = self._problem(mask)
+        must, must_j = problem[0], problem[2]
+        self.calls += 1
+        result = _solve([problem])[0]
         if result is None:  # cannot happen: the table sets in play are an arrangement
             raise AssertionError("the DP found no arrangement of valid table sets")
         _melds, placed, jokers = result
@@ -115,16 +126,31 @@ class _Oracle:
         return kept
 
     def reaches(self, mask: int) -> bool:
-        """Does the DP on the sets in ``mask`` (the others kept) reach the optimum?"""
-        hit = self.cache.get(mask)
-        if hit is None:
-            score, result = self.solve(mask)
-            ok = score == self.target
-            moved = mask & ~self.unchanged(mask, result[0]) if ok else -1
-            if ok and (self.best < 0 or _popcount(moved) < _popcount(self.best)):
-                self.best, self.best_result = moved, (mask, result)
-            hit = self.cache[mask] = (score, moved)
-        return hit[0] == self.target
+        """Does the DP on the sets in ``mask`` (the others kept) reach the optimum?
+
+        Answered without a DP call when a family known to be keepable holds the sets kept
+        here, or they hold a family known not to be (keepable families are closed under
+        subsets).  A DP answer that reaches the optimum also leaves some sets in play
+        unchanged: they are keepable together with the held-out ones.
+        """
+        kept = self.full & ~mask
+        for family in self.keepable:
+            if kept & ~family == 0:
+                return True
+        for family in self.not_keepable:
+            if family & ~kept == 0:
+                return False
+        result = self.reach(mask)
+        if result is None:  # (only the smallest families known are worth keeping)
+            self.not_keepable = [f for f in self.not_keepable if kept & ~f] + [kept]
+            return False
+        unchanged = self.unchanged(mask, result[0])
+        kept |= unchanged
+        self.keepable = [f for f in self.keepable if f & ~kept] + [kept]
+        moved = mask & ~unchanged
+        if self.best < 0 or _popcount(moved) < _popcount(self.best):
+            self.best, self.best_result = moved, (mask, result)
+        return True
 
 
 def _core(oracle: _Oracle, full: int, candidates: int) -> int:
@@ -187,8 +213,8 @@ def least_disturbing_move(pos: Position, objective: str) -> Move:
     oracle = _Oracle(sets, rack, rack_jokers, weight, joker_weight)
     full = (1 << len(sets)) - 1
     oracle.target, first = oracle.solve(full)
-    oracle.cache[full] = (oracle.target, -1)
     moved = full & ~oracle.unchanged(full, first[0])
+    oracle.keepable = [full & ~moved]
     oracle.best, oracle.best_result = moved, (full, first)
     cores: list[int] = []
 

@@ -16,7 +16,12 @@ from solvers._numba_cache import register_kernel_package
 
 register_kernel_package(__file__)
 
-from solvers.rummikub._exact import solve_arrays, solve_batch, solve_serial  # noqa: E402
+from solvers.rummikub._exact import (  # noqa: E402
+    reach_arrays,
+    solve_arrays,
+    solve_batch,
+    solve_serial,
+)
 from solvers.rummikub._groups import GROUP_OK, partition_groups  # noqa: E402
 from solvers.rummikub._layout import MELD_TARGET, NCOL, NNUM, meld_mode  # noqa: E402
 from solvers.rummikub._melds import MAX_SETS, meld_codes, meld_codes_batch  # noqa: E402
@@ -33,6 +38,7 @@ __all__ = [
     "meld_mode",
     "new_outputs",
     "partition_groups",
+    "reach_arrays",
     "solve_arrays",
     "solve_batch",
     "solve_position",
