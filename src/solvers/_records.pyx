@@ -23,6 +23,7 @@ nullable card list, one byte (1 present, 0 null) and ``width`` count bytes; a
 list of card lists, one byte (how many) and that many count rows.
 """
 
+cimport cython
 from libc.stdint cimport uint8_t, uint32_t
 from libc.string cimport memcmp, memset, memcpy
 from cpython.bytes cimport PyBytes_FromStringAndSize
@@ -60,6 +61,7 @@ DEF MAX_CELLS = 64
 DEF MAX_LISTS = 8
 DEF MAX_DEPTH = 16
 DEF TEXT_CAP = 32768
+DEF TOKEN_SLOTS = 1024  # open-addressing table of card tokens (a power of two)
 DEF PACK_CAP = 8192
 
 
@@ -85,9 +87,8 @@ cdef class RecordSpec:
     cdef int name_start[MAX_KEYS][MAX_NAMES]
     cdef int name_len[MAX_KEYS][MAX_NAMES]
     cdef int width
-    cdef int ntokens
-    cdef uint32_t token_key[MAX_CELLS]
-    cdef int token_cell[MAX_CELLS]
+    cdef uint32_t token_key[TOKEN_SLOTS]
+    cdef int token_cell[TOKEN_SLOTS]
     cdef bytes cell_text
     cdef int cell_start[MAX_CELLS]
     cdef int cell_len[MAX_CELLS]
@@ -134,9 +135,12 @@ cdef class RecordSpec:
             if raw:
                 tokens.append((int.from_bytes(raw, "little"), i))
         self.cell_text = bytes(cells)
-        tokens.sort()
-        self.ntokens = len(tokens)
-        for i, (code, cell) in enumerate(tokens):
+        for i in range(TOKEN_SLOTS):
+            self.token_key[i], self.token_cell[i] = 0, -1
+        for code, cell in tokens:
+            i = _slot(code)
+            while self.token_cell[i] >= 0:
+                i = (i + 1) & (TOKEN_SLOTS - 1)
             self.token_key[i], self.token_cell[i] = code, cell
         items = bytearray()
         self.nkinds = len(kinds)
@@ -281,23 +285,24 @@ cdef int _name_code(RecordSpec spec, int key, const char* s, Py_ssize_t a,
     return -1
 
 
-cdef int _cell(RecordSpec spec, const char* s, Py_ssize_t a, Py_ssize_t b) noexcept:
+cdef inline int _slot(uint32_t code) noexcept:
+    return (code * 2654435761u) >> 22  # the top 10 bits: a slot of TOKEN_SLOTS
+
+
+cdef inline int _cell(RecordSpec spec, const char* s, Py_ssize_t a, Py_ssize_t b) noexcept:
     """The cell of the token ``s[a:b]`` (no quotes), or -1."""
     cdef uint32_t code = 0
     cdef Py_ssize_t k
-    cdef int lo = 0, hi = spec.ntokens - 1, mid
+    cdef int i
     if b - a < 1 or b - a > 4:
         return -1
     for k in range(b - a):
         code |= (<uint32_t><uint8_t>s[a + k]) << (8 * k)
-    while lo <= hi:
-        mid = (lo + hi) >> 1
-        if spec.token_key[mid] == code:
-            return spec.token_cell[mid]
-        if spec.token_key[mid] < code:
-            lo = mid + 1
-        else:
-            hi = mid - 1
+    i = _slot(code)
+    while spec.token_cell[i] >= 0:
+        if spec.token_key[i] == code:
+            return spec.token_cell[i]
+        i = (i + 1) & (TOKEN_SLOTS - 1)
     return -1
 
 
@@ -329,6 +334,7 @@ cdef Py_ssize_t _card_list(RecordSpec spec, const char* s, Py_ssize_t p, Py_ssiz
             return p
 
 
+@cython.final
 cdef class _Out:
     cdef char text[TEXT_CAP]
     cdef Py_ssize_t tn
@@ -344,22 +350,37 @@ cdef class _Out:
 
     cdef bint cards(self, RecordSpec spec, const uint8_t* counts) noexcept:
         """``["A","B"]`` from a count row (card order) into the text, the row into the pack."""
-        cdef int cell, c
+        cdef int cell, c, k, size
+        cdef Py_ssize_t tn = self.tn
         cdef bint first = True
         cdef const char* names = spec.cell_text
-        if self.pn + spec.width > PACK_CAP or not self.put(b"[", 1):
+        cdef const char* name
+        # at most two copies of each cell, each a token of at most 4 characters, 2 quotes
+        # and a comma, and the brackets
+        if self.pn + spec.width > PACK_CAP or tn + 2 + 14 * spec.width > TEXT_CAP:
             return False
         memcpy(self.pack + self.pn, counts, spec.width)
         self.pn += spec.width
+        self.text[tn] = 91
+        tn += 1
         for cell in range(spec.width):
+            if counts[cell] == 0:
+                continue
+            name = names + spec.cell_start[cell]
+            size = spec.cell_len[cell]
             for c in range(counts[cell]):
-                if not first and not self.put(b",", 1):
-                    return False
+                if not first:
+                    self.text[tn] = 44
+                    tn += 1
                 first = False
-                if not (self.put(b'"', 1) and self.put(names + spec.cell_start[cell],
-                                                       spec.cell_len[cell]) and self.put(b'"', 1)):
-                    return False
-        return self.put(b"]", 1)
+                self.text[tn] = 34
+                for k in range(size):
+                    self.text[tn + 1 + k] = name[k]
+                self.text[tn + 1 + size] = 34
+                tn += size + 2
+        self.text[tn] = 93
+        self.tn = tn + 1
+        return True
 
     cdef inline bint byte(self, int value) noexcept:
         if self.pn >= PACK_CAP:
