@@ -14,7 +14,8 @@ While both run, the wall time spent inside the native kernels is recorded (the
 union of the intervals in which any kernel entry point of ``solvers.<game>`` is running),
 so ``1 - kernel / wall`` is the serial fraction of the whole pipeline: by Amdahl's law
 it bounds the speed-up that more cores can give.  Reading and preparing the positions
-for the raw call happens once, outside the timing.
+for the raw call happens once, outside the timing, as the runner does it (a task whose
+records the runner reads natively gets the same packed payloads).
 
     .venv/bin/python benches/bench_batch_overhead.py                 # every task
     .venv/bin/python benches/bench_batch_overhead.py shengji-legal --repeat 3
