@@ -133,7 +133,9 @@ class Move:
     previous: list[tuple[Tile, ...]] = field(default_factory=list, repr=False, compare=False)
 
     def steps(self) -> list[Step]:
-        """The move as physical steps from :attr:`previous` (see :mod:`engines.rummikub.steps`).
+        """The move as physical steps from :attr:`previous`: the fewest take / pick up / add /
+        lay down actions that turn it into :attr:`table` (proof in
+        :mod:`engines.rummikub.steps`).
 
         >>> move = best_move([["K4", "O4", "R4"], ["B5", "B6", "B7"]], "B4 B8 K8")
         >>> [str(s) for s in move.steps()]

@@ -1,12 +1,27 @@
 """A move as physical steps a person can follow at a table.
 
 The solver returns the whole table after the move; :func:`move_steps` turns the table
-before and after into actions on real sets: take a tile from a set (into the hand), pick up
-a whole set, add tiles to a set, lay down a new set.  The hand holds tiles taken from the
-table until they are placed again; after the last step it is empty and every set on the
-table is valid.  Each new set is matched to the old set it shares most tiles with, so a set
-the move leaves alone gets no step and an extended run is one "add" step.  The list is
-short, not proven shortest.
+before and after into actions on real sets: take tiles from a set (into the hand), pick up
+a whole set, add tiles (from the rack and the hand) to a set, lay down a new set (from the
+rack and the hand).  The hand holds tiles taken from the table until they are placed again;
+after the last step it is empty and every set on the table is valid.
+
+**Fewest steps.**  For the arrangement chosen, no sequence of these four actions is
+shorter.  Proof: follow each set through any sequence.  A set at the end either is an old
+set that was never emptied (changed by takes and adds) or began with a lay-down, and each
+old set continues into at most one final set: that is a matching between old and new sets.
+A matched pair needs a take if the old set has a tile the new one lacks and an add if the
+new set has a tile the old one lacks; an old set with no partner needs a pick-up or take,
+a new set with no partner a lay-down; every action acts on one set, so no action counts
+twice.  So any sequence has at least ``old + new - sum(w)`` steps for its matching, where
+``w`` is 2 for an identical pair, 1 for a pair where one set holds the other, 0 otherwise;
+and :func:`move_steps` takes exactly that many for a matching that maximises ``sum(w)``.
+That matching: identical sets paired first (an exchange argument shows some optimal
+matching pairs them), then a maximum matching of the pairs where one set holds the other
+(augmenting paths).  Sets left over are paired by most shared tiles, which moves fewer
+tiles and costs the same number of steps (take + add = pick up + lay down).  Other actions
+a player may think of (split a run in place, join two sets, swap a joker) are not steps of
+this model: a split is a take and a lay-down here.
 
 >>> from engines.rummikub import best_move
 >>> move = best_move([["R6", "R7", "R8"], ["K9", "O9", "B9"]], "R5 R9")
@@ -66,8 +81,8 @@ class Step:
 
 
 def _match(old: Sequence[Counter], new: Sequence[Counter]) -> dict[int, int]:
-    """New set index -> old set index: identical sets first (a set left alone gets no
-    step), then the largest overlaps (each old set used once)."""
+    """New set index -> old set index, a matching with the fewest steps (module docstring):
+    identical sets, then most pairs where one set holds the other, then most tiles shared."""
     match: dict[int, int] = {}
     used_old: set[int] = set()
     for j, n in enumerate(new):
@@ -76,6 +91,24 @@ def _match(old: Sequence[Counter], new: Sequence[Counter]) -> dict[int, int]:
                 match[j] = i
                 used_old.add(i)
                 break
+    holds = {j: [i for i, o in enumerate(old) if i not in used_old and (o <= n or n <= o)]
+             for j, n in enumerate(new) if j not in match}
+    one_step: dict[int, int] = {}  # old -> new, grown by augmenting paths (Kuhn)
+
+    def augment(j: int, seen: set[int]) -> bool:
+        for i in holds[j]:
+            if i not in seen:
+                seen.add(i)
+                if i not in one_step or augment(one_step[i], seen):
+                    one_step[i] = j
+                    return True
+        return False
+
+    for j in holds:
+        augment(j, set())
+    for i, j in one_step.items():
+        match[j] = i
+        used_old.add(i)
     pairs = sorted(
         (-sum((o & n).values()), j, i) for j, n in enumerate(new) for i, o in enumerate(old)
         if j not in match and i not in used_old and o & n
