@@ -6,7 +6,9 @@ meld rules do not apply, the default's figure is the reference) and once with th
 still to make the initial meld (the table stays, the rack must open with new sets worth
 the threshold).  Every combination of ``meld_threshold`` (0, 1, 30, 60, 127) and
 ``meld_joker`` (stands-for, zero) is timed on the same positions through the public
-``best_move``, after warm-up (compilation is excluded).
+``best_move``, after warm-up (compilation is excluded).  So are the other options the DP
+solves: two real tiles per set, and smaller tile sets (the positions restricted to them:
+table sets and rack tiles outside the tile set, or beyond its copies and jokers, dropped).
 
 ``--integer-programme`` times instead the tests' reference oracle, the integer programme of
 ``tests/rummikub/ip_model.py`` (HiGHS; a reference like ``rummikub-solver``, not the
@@ -40,6 +42,39 @@ from engines.rummikub import Rules, best_move, warmup
 ROOT = Path(__file__).resolve().parents[1]
 THRESHOLDS = (0, 1, 30, 60, 127)
 JOKERS = ("stands-for", "zero")
+
+
+# The DP's other options: (row name, melded, rules)
+DP_ROWS = (
+    ("min_real_tiles=2, melded", True, Rules(min_real_tiles=2)),
+    ("min_real_tiles=2, initial meld 30", False, Rules(min_real_tiles=2)),
+    ("colours=3 numbers=10, melded", True, Rules(colours=3, numbers=10)),
+    ("colours=3 numbers=10 copies=1 jokers=1 min_real=2", True,
+     Rules(colours=3, numbers=10, copies=1, jokers=1, min_real_tiles=2)),
+    ("numbers=7, initial meld 30", False, Rules(numbers=7)),
+)
+
+
+def restrict(pos: dict, rules: Rules) -> dict:
+    """``pos`` without the table sets and rack tiles that ``rules``' tile set lacks."""
+    letters = "KROB"[: rules.colours]
+    used: dict[str, int] = {}
+
+    def fits(tiles: list[str]) -> bool:
+        count = dict(used)
+        for t in tiles:
+            if t != "J" and (t[0] not in letters or int(t[1:]) > rules.numbers):
+                return False
+            count[t] = count.get(t, 0) + 1
+            if count[t] > (rules.jokers if t == "J" else rules.copies):
+                return False
+        used.update(count)
+        return True
+
+    table = [s for s in pos["table"]
+             if sum(t != "J" for t in s) >= rules.min_real_tiles and fits(s)]
+    rack = [t for t in pos["rack"] if fits([t])]
+    return dict(pos, table=table, rack=rack)
 
 
 def _time(positions: list[dict], melded: bool, rules: Rules, solve=None) -> list[float]:
@@ -150,12 +185,15 @@ def main() -> None:
         rules = Rules(meld_threshold=threshold, meld_joker=joker)
         rows.append((f"initial meld, threshold {threshold}, joker {joker}",
                      _time(positions, False, rules)))
+    for name, melded, rules in DP_ROWS:
+        _time([restrict(positions[0], rules)], True, rules)  # the group tables built
+        rows.append((name, _time([restrict(p, rules) for p in positions], melded, rules)))
     print(f"{len(positions)} positions (bands {BANDS}, with and without jokers)")
-    print(f"{'rules':<48} {'median ms':>10} {'p95 ms':>8} {'max ms':>8}")
+    print(f"{'rules':<52} {'median ms':>10} {'p95 ms':>8} {'max ms':>8}")
     for name, times in rows:
         ms = sorted(1e3 * t for t in times)
         p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
-        print(f"{name:<48} {statistics.median(ms):>10.2f} {p95:>8.2f} {ms[-1]:>8.2f}")
+        print(f"{name:<52} {statistics.median(ms):>10.2f} {p95:>8.2f} {ms[-1]:>8.2f}")
 
 
 if __name__ == "__main__":

@@ -25,9 +25,10 @@ Placed = tuple[int, int, bool]
 
 
 def build_sets(choice: np.ndarray, group_jokers: np.ndarray) -> list[list[Placed]]:
-    """``choice[c, v-1] = (run tiles, group tiles, run jokers)``, ``group_jokers[v-1]``."""
+    """``choice[c, v-1] = (run tiles, group tiles, run jokers, ...)``, ``group_jokers[v-1]``
+    (the fourth entry, the joker placements under two real tiles per set, is not read)."""
     sets: list[list[Placed]] = []
-    ch = choice.tolist()
+    ch = choice[:, :, :3].tolist()
     in_runs = (choice[:, :, 0] + choice[:, :, 2]).any(axis=1).tolist()
     for c in range(NCOL):
         if not in_runs[c]:

@@ -164,10 +164,10 @@ def test_meld_threshold_agrees_with_rummikub_solver() -> None:
 
 
 UNSUPPORTED = [
-    ("joker_retrieval", "official"), ("min_real_tiles", 2), ("meld_continue", True),
-    ("colours", 5), ("numbers", 20), ("copies", 3),
-    ("jokers", 0), ("min_set_length", 4),
+    ("joker_retrieval", "official"), ("meld_continue", True),
 ]
+BEYOND_THE_KEY = [("colours", 5), ("numbers", 20), ("copies", 3), ("jokers", 4),
+                  ("min_set_length", 4), ("min_set_length", 2)]
 
 
 @pytest.mark.parametrize(("name", "value"), UNSUPPORTED)
@@ -181,6 +181,18 @@ def test_unsupported_rules_are_refused(name: str, value: object) -> None:
     with pytest.raises(RuleError, match=message):
         best_move([["R3", "R4", "R5"]], "R6", rules=rules)
     with pytest.raises(RuleError, match=message):
+        best_moves([pos], rules=rules)
+
+
+@pytest.mark.parametrize(("name", "value"), BEYOND_THE_KEY)
+def test_tile_sets_beyond_the_dp_are_refused(name: str, value: object) -> None:
+    # Tile sets larger than the DP's state key holds are refused by name and limit.
+    rules = Rules(**{name: value})
+    message = rf"rule {name}={value} is beyond the tile sets the exact search's state key"
+    pos = Position.from_strings([["R3", "R4", "R5"]], "R6 K9", initial_meld_done=True)
+    with pytest.raises(RuleError, match=message):
+        best_move([["R3", "R4", "R5"]], "R6", rules=rules)
+    with pytest.raises(RuleError, match=r"colours 1\.\.4, numbers 1\.\.13"):
         best_moves([pos], rules=rules)
 
 
@@ -200,17 +212,14 @@ def test_cli_refuses_unsupported_rules(tmp_path: Path,
     assert "joker_retrieval=official is not supported by the exact search yet" in err
     # a bad rule is named before the file is read
     assert main(["rummikub", "best", "missing.json", "--rule", "colours=6"]) != 0
-    assert "colours=6 is not supported" in capsys.readouterr().err
+    assert "colours=6 is beyond the tile sets" in capsys.readouterr().err
 
 
-def test_batch_task_refuses_unsupported_rules(tmp_path: Path) -> None:
+def run_best_batch(tmp_path: Path, records: list[dict]) -> tuple[dict, object, list]:
+    """``rummikub-best`` over ``records``: (tiles by id, summary, the rejected inputs)."""
     from engines.batch.runner import run_batch
     from engines.batch.store import ResultStore
 
-    base = {"table": [["R3", "R4", "R5", "J"]], "rack": ["K11", "K12"],
-            "initial_meld_done": True}
-    records = [dict(base, id="free"), dict(base, id="official",
-                                           rules={"joker_retrieval": "official"})]
     path = tmp_path / "p.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     bad: list[object] = []
@@ -218,6 +227,28 @@ def test_batch_task_refuses_unsupported_rules(tmp_path: Path) -> None:
         summary = run_batch([str(path)], "rummikub-best", store, jobs=1, progress=False,
                             on_bad_input=bad.append)
         tiles = {r["position_id"]: r["result"]["tiles"] for r in store.rows("rummikub-best")}
+    return tiles, summary, bad
+
+
+def test_batch_task_refuses_unsupported_rules(tmp_path: Path) -> None:
+    base = {"table": [["R3", "R4", "R5", "J"]], "rack": ["K11", "K12"],
+            "initial_meld_done": True}
+    records = [dict(base, id="free"), dict(base, id="official",
+                                           rules={"joker_retrieval": "official"})]
+    tiles, summary, bad = run_best_batch(tmp_path, records)
     assert tiles == {"free": 2}
     assert summary.rejected == 1
     assert "joker_retrieval=official is not supported" in str(bad[0])
+
+
+def test_batch_task_solves_the_dp_house_rules(tmp_path: Path) -> None:
+    base = {"table": [], "rack": ["R5", "J", "J", "K9"], "initial_meld_done": True}
+    records = [dict(base, id="free"), dict(base, id="two", rules={"min_real_tiles": 2}),
+               dict(base, id="small", rules={"colours": 3, "numbers": 9}),
+               dict(base, id="bad", rules={"min_real_tiles": 2},
+                    table=[["K7", "J", "J"]], rack=["R2"]),
+               dict(base, id="tile", rules={"numbers": 8})]
+    tiles, summary, bad = run_best_batch(tmp_path, records)
+    assert tiles == {"free": 3, "two": 0, "small": 3}
+    assert summary.rejected == 2
+    assert "table set 1 [K7 J J]" in str(bad[0]) and "K9" in str(bad[1])

@@ -54,7 +54,7 @@ def position_arrays(
     and (n,) bool (``initial_meld_done``).
 
     Table counts are zero for a position whose player has not melded yet (its table
-    is not theirs to rearrange); the meld mode is ``rules.meld_mode()`` there, else 0.
+    is not theirs to rearrange); the mode is ``rules.search_mode(melded)``.
     """
     n = len(positions)
     if not all(issubclass(t, Position) for t in set(map(type, positions))):
@@ -66,7 +66,7 @@ def position_arrays(
     tables = [list(chain.from_iterable(p.table)) if done else ()
               for p, done in zip(positions, melded.tolist())]
     racks = [p.rack for p in positions]
-    modes = np.where(melded, 0, rules.meld_mode()).astype(np.int64)
+    modes = np.where(melded, rules.search_mode(True), rules.search_mode(False)).astype(np.int64)
     return tile_counts(tables, n), tile_counts(racks, n), modes, melded
 
 
@@ -76,7 +76,6 @@ def solve_moves(
 ) -> list[Move]:
     """The best move of every position (see :func:`~engines.rummikub.position.best_moves`)."""
     from solvers.rummikub import meld_codes_batch, solve_arrays
-    from solvers.rummikub._groups import PART_COUNT, PART_MASKS
 
     positions = positions if isinstance(positions, list | tuple) else list(positions)
     weight, joker_weight = objective_weights(objective)
@@ -85,14 +84,18 @@ def solve_moves(
         with numba_threads(threads, RummikubInputError):
             return []
     table, rack, meld_modes, melded = position_arrays(positions, rules)
+    if not rules.standard_tiles:
+        for i, p in enumerate(positions):
+            rules.check_tiles(p.table, p.rack, f"positions[{i}]")
+    group_ok, part_count, part_masks = rules.group_tables()
     must = table[:, :52].reshape(n, 4, 13)
     with numba_threads(threads, RummikubInputError):
         status, _best, choice, group_jokers, _stats = solve_arrays(
             must, rack[:, :52].reshape(n, 4, 13), table[:, 52], rack[:, 52],
             np.broadcast_to(weight, (n, 4, 13)), np.full(n, joker_weight, np.int64),
-            meld_modes,
+            meld_modes, group_ok=group_ok,
         )
-    codes, counts = meld_codes_batch(status, choice, group_jokers, PART_COUNT, PART_MASKS)
+    codes, counts = meld_codes_batch(status, choice, group_jokers, part_count, part_masks)
     if (counts[status == 1] < 0).any():
         raise AssertionError("the kernel returned a choice that is not an arrangement")
     if (status[melded] != 1).any():  # cannot happen for validated tables

@@ -304,9 +304,9 @@ def _problem(pos: Position, weight: np.ndarray, joker_weight: int,
     rack, rack_j = _counts(pos.rack)
     if pos.initial_meld_done:
         must, must_j = _counts(pos.table_tiles)
-        return (must, rack, must_j, rack_j, weight, joker_weight, 0)
+        return (must, rack, must_j, rack_j, weight, joker_weight, rules.search_mode(True))
     return (np.zeros((4, 13), np.int64), rack, 0, rack_j, weight, joker_weight,
-            rules.meld_mode())
+            rules.search_mode(False))
 
 
 def _move_from(pos: Position, result) -> Move:
@@ -416,10 +416,11 @@ def best_move(
         tiles = as_list(rack, "rack", TileError)
     rules = _search_rules(rules)
     melded = meld_flag(initial_meld_done)
-    move = _fast_move(sets, tiles, melded, objective, rules)
-    if move is not None and (not rules.least_disturbance or not melded
-                             or move.sets_kept == len(sets)):
-        return move
+    if rules.standard_tiles:  # else Position's checks, then the rules' own (best_moves)
+        move = _fast_move(sets, tiles, melded, objective, rules)
+        if move is not None and (not rules.least_disturbance or not melded
+                                 or move.sets_kept == len(sets)):
+            return move
     pos = Position(
         tuple(tuple(parse_tiles(s)) for s in sets),
         tuple(parse_tiles(tiles)),

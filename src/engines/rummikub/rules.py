@@ -1,14 +1,16 @@
 """Rule variants: the house rules a Rummikub position is solved under.
 
 The defaults are those of ``docs/rules/rummikub.md``.  The exact search (the dynamic
-programme of :mod:`solvers.rummikub`) solves the initial-meld options, ``meld_threshold``
-and ``meld_joker``, never by filtering the default's answer, and ``least_disturbance`` by
-calling it on the table less the sets held out (:mod:`engines.rummikub.least`).  The other
-options (joker retrieval, real tiles per set, meld then continue, fewest tiles moved, the
-tile set) are named and checked here, but the search refuses them
-(:meth:`Rules.check_supported`) until the DP carries them; what each would cost the DP is
-in ``docs/rummikub-house-rules.md``.  The tests solve them with a reference integer
-programme (``tests/rummikub/ip_model.py``).
+programme of :mod:`solvers.rummikub`) solves the initial-meld options (``meld_threshold``,
+``meld_joker``), two real tiles per set (``min_real_tiles``) and the smaller tile sets its
+state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..2, ``jokers`` 0..2;
+``min_set_length`` 3), never by filtering the default's answer, and ``least_disturbance``
+by calling it on the table less the sets held out (:mod:`engines.rummikub.least`).  The
+other options (joker retrieval, meld then continue, fewest tiles moved, larger tile sets)
+are named and checked here, but the search refuses them (:meth:`Rules.check_supported`)
+until the DP carries them; what each would cost the DP is in
+``docs/rummikub-house-rules.md``.  The tests check the search, and solve the other
+options, with a reference integer programme (``tests/rummikub/ip_model.py``).
 
 >>> Rules().to_json()
 {}
@@ -22,10 +24,12 @@ engines.rummikub.errors.RuleError: rule meld_threshold=200: must be an integer 0
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
-from engines.rummikub.errors import RuleError
+from engines.rummikub.errors import PositionError, RuleError, SetError, TileError
+from engines.rummikub.tiles import ALL_COLOURS, Tile, format_tiles
 
 MAX_MELD_THRESHOLD = 127  # the DP keeps the meld value so far in 7 bits
 MELD_JOKER_VALUES = ("stands-for", "zero")
@@ -36,7 +40,12 @@ _RANGES = {"meld_threshold": (0, MAX_MELD_THRESHOLD), "min_real_tiles": (1, 2),
            "min_set_length": (2, 26)}
 # The options the DP of solvers.rummikub solves; every other option must keep its default.
 # (least_disturbance: a search over which table sets to hold out, each step one DP call)
-SEARCH_OPTIONS = ("meld_threshold", "meld_joker", "least_disturbance")
+SEARCH_OPTIONS = ("meld_threshold", "meld_joker", "least_disturbance", "min_real_tiles",
+                  "colours", "numbers", "copies", "jokers", "min_set_length")
+# The tile sets the DP's state key holds: four colour codes of up to four open runs (two
+# copies, two jokers) and the numbers 1..13; runs and groups of at least three tiles.
+SEARCH_LIMITS = {"colours": (1, 4), "numbers": (1, 13), "copies": (1, 2), "jokers": (0, 2),
+                 "min_set_length": (3, 3)}
 _BOOLS = {"true": True, "on": True, "yes": True, "1": True,
           "false": False, "off": False, "no": False, "0": False}
 
@@ -67,9 +76,9 @@ class Rules:
     of each tile (1..4), ``jokers`` (0..4), and ``min_set_length`` (2..26; runs and groups
     alike, a group holding at most one tile per colour).
 
-    Only ``meld_threshold``, ``meld_joker`` and ``least_disturbance`` are solved by the
-    exact search yet; the others must keep their defaults when solving
-    (:meth:`check_supported`).
+    The exact search solves ``meld_threshold``, ``meld_joker``, ``least_disturbance``,
+    ``min_real_tiles`` and the tile sets within :data:`SEARCH_LIMITS`; the other options
+    must keep their defaults when solving (:meth:`check_supported`).
 
     >>> Rules(copies=5)
     Traceback (most recent call last):
@@ -110,11 +119,23 @@ class Rules:
     def unsupported(self) -> list[str]:
         """The options, as ``NAME=VALUE``, that the exact search does not solve yet.
 
-        >>> Rules(min_real_tiles=2, colours=5).unsupported()
-        ['min_real_tiles=2', 'colours=5']
+        >>> Rules(min_real_tiles=2, colours=5, joker_retrieval="official").unsupported()
+        ['joker_retrieval=official', 'colours=5']
         """
-        return [f"{f.name}={_text(getattr(self, f.name))}" for f in fields(self)
-                if f.name not in SEARCH_OPTIONS and getattr(self, f.name) != f.default]
+        out = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            lo, hi = SEARCH_LIMITS.get(f.name, (value, value))
+            if (f.name not in SEARCH_OPTIONS and value != f.default) or not lo <= value <= hi:
+                out.append(f"{f.name}={_text(value)}")
+        return out
+
+    @property
+    def standard_tiles(self) -> bool:
+        """Whether the tile set and set sizes are the rules document's (4 colours, 1..13,
+        two copies, two jokers, sets of 3+ with one real tile)."""
+        return (self.colours, self.numbers, self.copies, self.jokers, self.min_set_length,
+                self.min_real_tiles) == (4, 13, 2, 2, 3, 1)
 
     def check_supported(self) -> Rules:
         """These rules, or a :class:`RuleError` naming the first option the exact search
@@ -125,17 +146,77 @@ class Rules:
         ... except RuleError as exc:
         ...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
         rule joker_retrieval=official is not supported by the exact search yet (it solves
-        meld_threshold, meld_joker, least_disturbance; the other options await the DP:
+        meld_threshold, meld_joker, least_disturbance, min_real_tiles, colours, numbers,
+        copies, jokers, min_set_length; the other options await the DP:
         docs/rummikub-house-rules.md)
         """
         if self is DEFAULT_RULES:  # the common case, without the walk over the fields
             return self
         missing = self.unsupported()
         if missing:
+            name = missing[0].partition("=")[0]
+            if name in SEARCH_LIMITS:
+                sizes = ", ".join(f"{k} {lo}" if lo == hi else f"{k} {lo}..{hi}"
+                                  for k, (lo, hi) in SEARCH_LIMITS.items())
+                raise RuleError(f"rule {missing[0]} is beyond the tile sets the exact search's "
+                                f"state key holds ({sizes}: docs/rummikub-house-rules.md)")
             raise RuleError(f"rule {missing[0]} is not supported by the exact search yet (it "
                             f"solves {', '.join(SEARCH_OPTIONS)}; the other options await "
                             "the DP: docs/rummikub-house-rules.md)")
+        if self.least_disturbance and not self.standard_tiles:
+            raise RuleError("rule least_disturbance=true is not supported by the exact search "
+                            "yet together with min_real_tiles or a tile set other than the "
+                            "rules document's (docs/rummikub-house-rules.md)")
         return self
+
+    def check_tiles(self, table: Iterable[Iterable[Tile]], rack: Iterable[Tile],
+                    where: str = "position") -> None:
+        """Raise an error naming the first tile or set of a position that these rules'
+        tile set does not allow (the standard checks are the position's own).
+
+        >>> from engines.rummikub.tiles import parse_tiles
+        >>> Rules(numbers=10).check_tiles([], parse_tiles("K9 R11"))
+        Traceback (most recent call last):
+        ...
+        engines.rummikub.errors.TileError: position: tile R11 is not in the tile set (numbers 1..10)
+        >>> Rules(min_real_tiles=2).check_tiles([parse_tiles("R5 J J")], [])
+        Traceback (most recent call last):
+        ...
+        engines.rummikub.errors.SetError: position: table set 1 [R5 J J] needs at least 2 ...
+        """
+        if self.standard_tiles:
+            return
+        sets = [list(s) for s in table]
+        tiles = [t for s in sets for t in s] + list(rack)
+        letters = ALL_COLOURS[: self.colours]
+        for t in tiles:
+            if not t.is_joker and (t.colour not in letters or t.number > self.numbers):
+                raise TileError(f"{where}: tile {t} is not in the tile set (colours "
+                                f"{' '.join(letters)}, numbers 1..{self.numbers})")
+        for tile, n in Counter(tiles).items():
+            if tile.is_joker and n > self.jokers:
+                raise PositionError(f"{where}: {n} jokers, the tile set has {self.jokers}")
+            if not tile.is_joker and n > self.copies:
+                raise PositionError(f"{where}: {n} copies of {tile}, the tile set has "
+                                    f"{self.copies}")
+        for i, s in enumerate(sets, 1):
+            if sum(not t.is_joker for t in s) < self.min_real_tiles:
+                raise SetError(f"{where}: table set {i} [{format_tiles(s)}] needs at least "
+                               f"{self.min_real_tiles} tiles that are not jokers")
+
+    def search_mode(self, melded: bool) -> int:
+        """The kernels' ``meld`` integer for a position (see :func:`solvers.rummikub.
+        rules_mode`): the initial meld, real tiles per set and highest number."""
+        from solvers.rummikub import rules_mode
+
+        return rules_mode(melded, self.meld_threshold, self.meld_joker == "stands-for",
+                          self.min_real_tiles, self.numbers)
+
+    def group_tables(self) -> tuple:
+        """The DP's group tables for this tile set (``solvers.rummikub.group_tables``)."""
+        from solvers.rummikub import group_tables
+
+        return group_tables(self.colours, self.min_real_tiles)
 
     @classmethod
     def parse(cls, items: Iterable[str]) -> Rules:

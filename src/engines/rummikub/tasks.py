@@ -29,9 +29,12 @@ def _prepare(obj: dict[str, Any]) -> dict[str, Any]:
         canonical = Position.from_json(obj).to_json()
         canonical["table"] = sorted(canonical["table"])
     if isinstance(obj, dict) and "rules" in obj:
-        rules = Rules.from_json(obj["rules"]).check_supported().to_json()
-        if rules:
-            canonical["rules"] = rules
+        rules = Rules.from_json(obj["rules"]).check_supported()
+        if not rules.standard_tiles:
+            pos = Position.from_json(canonical)
+            rules.check_tiles(pos.table, pos.rack)
+        if rules.to_json():
+            canonical["rules"] = rules.to_json()
     return canonical
 
 

@@ -22,8 +22,8 @@ from solvers.rummikub._exact import (  # noqa: E402
     solve_batch,
     solve_serial,
 )
-from solvers.rummikub._groups import GROUP_OK, partition_groups  # noqa: E402
-from solvers.rummikub._layout import MELD_TARGET, NCOL, NNUM, meld_mode  # noqa: E402
+from solvers.rummikub._groups import GROUP_OK, group_tables, partition_groups  # noqa: E402
+from solvers.rummikub._layout import MELD_TARGET, NCOL, NNUM, meld_mode, rules_mode  # noqa: E402
 from solvers.rummikub._melds import MAX_SETS, meld_codes, meld_codes_batch  # noqa: E402
 from solvers.rummikub._position import new_outputs, solve_position, warmup  # noqa: E402
 
@@ -33,12 +33,14 @@ __all__ = [
     "MELD_TARGET",
     "NCOL",
     "NNUM",
+    "group_tables",
     "meld_codes",
     "meld_codes_batch",
     "meld_mode",
     "new_outputs",
     "partition_groups",
     "reach_arrays",
+    "rules_mode",
     "solve_arrays",
     "solve_batch",
     "solve_position",

@@ -3,7 +3,16 @@
 Design (after van Rijn, Takes & Vis 2015, extended to jokers and the initial meld): the
 state between number v-1 and v records, per colour, the open runs ending at v-1 by length
 (1, 2, >= 3), the jokers placed so far and, in initial-meld mode, the meld value so far
-capped at 30 (layout: :mod:`solvers.rummikub._layout`).  Each number is processed colour
+capped at the threshold (layout: :mod:`solvers.rummikub._layout`).
+
+Two real tiles per set (a house rule): with at most two jokers, only the runs that hold a
+joker and fewer than two real tiles can break the rule, and there are at most two of them.
+They leave the colour codes and are listed apart (colour and kind: one joker; a joker and
+a real tile; two jokers; two jokers and a real tile), so the transition chooses which runs
+take this number's jokers, those runs must continue (the last two kinds with a real tile),
+and the final state lists none.  Groups need only their feasibility table
+(:func:`solvers.rummikub._groups.group_tables`).  A highest number below 13 ends the pass
+there.  Each number is processed colour
 by colour, fewest choices first (sub-steps that also carry how many colours gave one or
 two tiles to groups); the last colour's sub-step also chooses the jokers joining groups,
 checks group feasibility and closes the number (short runs that cannot continue kill the
@@ -44,10 +53,24 @@ from solvers.rummikub._layout import (
     NEED_AT,
     NEG,
     NNUM,
+    REAL2_BIT,
+    SHORT_AT,
     colour_code,
+    highest_number,
     joker_meld_factor,
     meld_target,
 )
+
+# Two real tiles per set: the joker placements one colour may choose at one number.  A
+# joker goes to a new run (0), an open run of one real tile (1), an open run that stays
+# valid whatever it gets (2: two real tiles already, or length 2+ with no joker), a run
+# that is one joker (3) or a run of one joker and one real tile (4).  Combination i (of
+# COMBO_FIRST[jr] .. COMBO_FIRST[jr+1]-1 for jr jokers) places its jokers as COMBO_T1[i],
+# COMBO_T2[i] (-1: none); the DP's choice records i + 1 so the replay can follow it.
+COMBO_FIRST = np.array([0, 1, 6, 21], np.int64)
+COMBO_T1 = np.array([-1, 0, 1, 2, 3, 4] + [a for a in range(5) for b in range(a, 5)], np.int64)
+COMBO_T2 = np.array([-1] * 6 + [b for a in range(5) for b in range(a, 5)], np.int64)
+CHOICE_BASE = 81  # a sub-step's own choice is below this; the combination is a multiple
 
 
 @njit(cache=True, error_model="numpy")
@@ -90,8 +113,29 @@ def _colour_order(must, opt, weight):
     return order, rem
 
 
+@njit(cache=True, error_model="numpy", inline="always")
+def _short_pack(keep, c, d10, d21, d20, d31):
+    """The list of joker runs: ``keep`` (other colours' entries, two 5-bit slots) plus
+    colour ``c``'s counts of each kind, as two slots in descending order (-1: over two)."""
+    a = keep & 31
+    b = keep >> 5
+    for kind in range(4):
+        count = d10 if kind == 0 else d21 if kind == 1 else d20 if kind == 2 else d31
+        for _ in range(count):
+            entry = 1 + 4 * c + kind
+            if a == 0:
+                a = entry
+            elif b == 0:
+                b = entry
+            else:
+                return -1
+    if b > a:
+        a, b = b, a
+    return a | (b << 5)
+
+
 @njit(cache=True, error_model="numpy")
-def _closing_tables(must, opt, v, jokers, capc, needc):
+def _closing_tables(must, opt, v, jokers, capc, needc, nnum):
     """Fill the tables that close number v+1 for every colour.
 
     ``capc[cc, code, k]`` is colour cc's code once runs of length 1-2 are checked (-1: they
@@ -100,10 +144,10 @@ def _closing_tables(must, opt, v, jokers, capc, needc):
     """
     for cc in range(NCOL):
         real = 0
-        if v + 1 < NNUM:
+        if v + 1 < nnum:
             real = must[cc, v + 1] + opt[cc, v + 1]
         real2 = 0
-        if v + 2 < NNUM:
+        if v + 2 < nnum:
             real2 = must[cc, v + 2] + opt[cc, v + 2]
         for b1 in range(5):
             for b2 in range(5 - b1):
@@ -114,9 +158,9 @@ def _closing_tables(must, opt, v, jokers, capc, needc):
                     for k in range(jokers + 1):
                         av = real + k
                         av2 = real2 + k
-                        if v + 1 == NNUM:
+                        if v + 1 >= nnum:
                             av = 0
-                        if v + 2 >= NNUM:
+                        if v + 2 >= nnum:
                             av2 = 0
                         if b1 + b2 > av or b1 > av2:
                             capc[cc, cd, k] = -1
@@ -171,12 +215,15 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
     c, v, step, lo, hi, real_next, real_next2, last_max, rem_after, jokers, jw_pos = step_info
     last = step == NCOL - 1
     number = v + 1
-    target = meld_target(meld) if meld else 0
-    jfac = joker_meld_factor(meld) if meld else 0
+    melding = meld & 3
+    real2 = (meld >> REAL2_BIT) & 1
+    nnum = highest_number(meld)
+    target = meld_target(meld) if melding else 0
+    jfac = joker_meld_factor(meld) if melding else 0
     # The most states one parent can add: room in the arrays and the hash table is made per
     # parent, which keeps the checks (and the arrays that a growth replaces) out of the
     # innermost loops (about 10% faster).
-    fanout = (hi - lo + 1) * 3 * (jokers + 1) * (jokers + 1 if last else 1)
+    fanout = (hi - lo + 1) * 3 * (jokers + 1) * (jokers + 1 if last else 1) * (15 if real2 else 1)
     other_need = 0
     n = end
     for i in range(start, end):
@@ -204,6 +251,23 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         n2 = (key >> N2_AT) & 7
         base = key & ~(np.int64(127) << (COLOUR_BITS * c))
         base &= np.int64((1 << JOKERS_AT) - 1)  # keep the colour codes only
+        # two real tiles per set: this colour's joker runs by kind, the other colours' kept
+        e10 = e21 = e20 = e31 = 0
+        keep = 0
+        short_key = key >> SHORT_AT
+        if real2:
+            for slot in (short_key & 31, short_key >> 5):
+                if slot == 0:
+                    continue
+                if (slot - 1) >> 2 != c:
+                    keep = keep << 5 | slot
+                    continue
+                kind = (slot - 1) & 3
+                e10 += kind == 0
+                e21 += kind == 1
+                e20 += kind == 2
+                e31 += kind == 3
+        md = e10 + e21 + e20 + e31
         for u in range(lo, hi + 1):
             gain_u = sc + (u - lo) * weight_cv
             # Bound: this number's choice, all later rack tiles and every joker left (jokers
@@ -227,14 +291,14 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                     ):
                         continue
                     t = ur + jr
-                    if t < a1 + a2:
+                    if t < a1 + a2 + md:
                         continue
-                    k3 = min(a3, t - a1 - a2)
-                    new = t - a1 - a2 - k3
+                    k3 = min(a3, t - a1 - a2 - md)
+                    new = t - a1 - a2 - md - k3
                     # Early cap/prune with the jokers still free now (repeated when the number
                     # closes, once its jokers are known).
                     avail = jl + real_next
-                    if v + 1 == NNUM:
+                    if v + 1 >= nnum:
                         avail = 0
                     if new + a1 > avail:
                         continue
@@ -242,42 +306,74 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                     # over the colours done so far; runs opened at `number` need a tile at
                     # number+2 as well.
                     need = need0 + max(0, new + a1 - real_next)
-                    if new > 0 and (v + 2 >= NNUM or new > real_next2 + jl):
+                    if new > 0 and (v + 2 >= nnum or new > real_next2 + jl):
                         continue
                     need += max(0, new - real_next2)
                     if need > jl:
                         continue
-                    nl = min(a2 + k3, avail - new - a1)
-                    ncode = new + 5 * a1 + 25 * nl
                     nmv = mv
-                    if meld:
+                    if melding:
                         nmv = min(target, mv + number * (u + jr * jfac))
                     nsc = gain_u + jr * joker_weight
-                    ch = ur * 9 + ug * 3 + jr
-                    if last:
-                        # Last colour: choose the group jokers and close the number at once (the
-                        # widest layer is never stored).  Runs of length 1-2 must continue at
-                        # number+1 (else the state dies); runs of length >= 3 beyond what
-                        # number+1 can extend end.
-                        for jg in range(jl + 1):
-                            if group_ok[m1, m2, jg] == 0:
+                    ch0 = ur * 9 + ug * 3 + jr
+                    first = COMBO_FIRST[jr] if real2 else 0
+                    stop = COMBO_FIRST[jr + 1] if real2 else 1
+                    for combo in range(first, stop):
+                        ncode = new + 5 * a1 + 25 * min(a2 + k3, avail - new - a1)
+                        short = np.int64(0)
+                        tc = 0
+                        if real2:
+                            t1 = COMBO_T1[combo]
+                            t2 = COMBO_T2[combo]
+                            x0 = (t1 == 0) + (t2 == 0)
+                            x1 = (t1 == 1) + (t2 == 1)
+                            x3 = (t1 == 3) + (t2 == 3)
+                            x4 = (t1 == 4) + (t2 == 4)
+                            xh = (t1 == 2) + (t2 == 2)
+                            # A joker that could go where it stays harmless, given to another
+                            # run, leaves a run with fewer real tiles and nothing gained.
+                            if (x0 > new or x1 > a1 or xh > a2 + k3 or x3 > e10 or x4 > e21
+                                    or (xh < jr and xh < a2 + k3)):
                                 continue
-                            k = jl - jg
-                            rest = other[k]
-                            cl = capc[c, ncode, k]
-                            if rest < 0 or cl < 0 or other_need + needc[c, ncode] > k:
+                            d21 = x1 + e10 - x3
+                            d31 = x4 + e20
+                            must_next = new + a1 + x3 + d21 - x1 + d31
+                            if must_next > avail:
                                 continue
-                            gmv = nmv
-                            if meld:
-                                gmv = min(target, nmv + number * jg * jfac)
-                            nkey = (rest | (cl << (COLOUR_BITS * c)) | ((jokers - k) << JOKERS_AT)
-                                    | (gmv << MELD_AT))
-                            n = relax(table, bits, end, n, keys, score, parent, choice, nkey,
-                                      nsc + jg * joker_weight, i, ch * 3 + jg)
-                        continue
-                    nkey = (base | (ncode << (COLOUR_BITS * c)) | ((ju + jr) << JOKERS_AT)
-                            | (m1 << N1_AT) | (m2 << N2_AT) | (nmv << MELD_AT) | (need << NEED_AT))
-                    n = relax(table, bits, end, n, keys, score, parent, choice, nkey, nsc, i, ch)
+                            long_runs = a2 + k3 + e21 - x4 + e31
+                            ncode = (new - x0 + 5 * (a1 - x1)
+                                     + 25 * min(long_runs, avail - must_next))
+                            short = _short_pack(keep, c, x0, d21, x3, d31)
+                            if short < 0:
+                                continue
+                            short <<= SHORT_AT
+                            tc = CHOICE_BASE * (combo + 1)
+                        if last:
+                            # Last colour: choose the group jokers and close the number at once
+                            # (the widest layer is never stored).  Runs of length 1-2 must
+                            # continue at number+1 (else the state dies); runs of length >= 3
+                            # beyond what number+1 can extend end.
+                            for jg in range(jl + 1):
+                                if group_ok[m1, m2, jg] == 0:
+                                    continue
+                                k = jl - jg
+                                rest = other[k]
+                                cl = capc[c, ncode, k]
+                                if rest < 0 or cl < 0 or other_need + needc[c, ncode] > k:
+                                    continue
+                                gmv = nmv
+                                if melding:
+                                    gmv = min(target, nmv + number * jg * jfac)
+                                nkey = (rest | (cl << (COLOUR_BITS * c))
+                                        | ((jokers - k) << JOKERS_AT) | (gmv << MELD_AT) | short)
+                                n = relax(table, bits, end, n, keys, score, parent, choice, nkey,
+                                          nsc + jg * joker_weight, i, ch0 * 3 + jg + tc)
+                            continue
+                        nkey = (base | (ncode << (COLOUR_BITS * c)) | ((ju + jr) << JOKERS_AT)
+                                | (m1 << N1_AT) | (m2 << N2_AT) | (nmv << MELD_AT)
+                                | (need << NEED_AT) | short)
+                        n = relax(table, bits, end, n, keys, score, parent, choice, nkey, nsc, i,
+                                  ch0 + tc)
     return n, table, bits, keys, score, parent, choice
 
 
@@ -302,7 +398,8 @@ def _prune_layer(table, bits, start, end, keys, score, last, beam):
 
 @njit(cache=True, error_model="numpy")
 def _best_final(keys, score, start, end, must_j, meld):
-    """The best state of the terminal layer: table jokers placed, meld reached (-1: none)."""
+    """The best state of the terminal layer: table jokers placed, meld reached, no run
+    short of real tiles left open (-1: none)."""
     best = -1
     best_sc = NEG
     for i in range(start, end):
@@ -311,7 +408,9 @@ def _best_final(keys, score, start, end, must_j, meld):
             continue
         if (key >> JOKERS_AT) & 3 < must_j:
             continue
-        if meld and (key >> MELD_AT) & MELD_MASK < meld_target(meld):
+        if meld & 3 and (key >> MELD_AT) & MELD_MASK < meld_target(meld):
+            continue
+        if key >> SHORT_AT:
             continue
         if score[i] > best_sc:
             best_sc = score[i]
@@ -328,6 +427,8 @@ def _replay(best, layers, order, parent, choice, choice_out, gj_out):
         step = (lay - 1) % NCOL
         c = order[v, step]
         ch = np.int64(choice[idx])
+        choice_out[c, v, 3] = ch // CHOICE_BASE
+        ch %= CHOICE_BASE
         if step == NCOL - 1:
             gj_out[v] = ch % 3
             ch //= 3
@@ -342,7 +443,7 @@ def solve_pass(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
     floor, beam,
 ):
-    """One pass: fills ``choice_out[4, 13, 3]``, ``gj_out[13]``, ``stats[2]``.
+    """One pass: fills ``choice_out[4, 13, 4]``, ``gj_out[13]``, ``stats[2]``.
 
     Returns ``(status, score, truncated)``; ``stats`` receives (states visited, widest layer).
 
@@ -360,7 +461,7 @@ def solve_pass(
     keys = np.empty(cap, np.int64)
     score = np.empty(cap, np.int64)
     parent = np.empty(cap, np.int64)
-    choice = np.empty(cap, np.int8)
+    choice = np.empty(cap, np.int16)
     # (np.int64, not literals: integer literals would make Numba compile the helpers
     # once more for each constant they are first called with)
     bits = np.int64(10)
@@ -378,7 +479,8 @@ def solve_pass(
     order, rem = _colour_order(must, opt, weight)
     jw_pos = max(0, joker_weight)
     truncated = 0
-    for v in range(NNUM):
+    nnum = highest_number(meld)
+    for v in range(nnum):
         for step in range(NCOL):
             if end == start:
                 return 0, NEG, truncated
@@ -387,15 +489,15 @@ def solve_pass(
             last = step == NCOL - 1
             lo = must[c, v]
             hi = lo + opt[c, v]
-            real_next = must[c, v + 1] + opt[c, v + 1] if v + 1 < NNUM else 0
-            real_next2 = must[c, v + 2] + opt[c, v + 2] if v + 2 < NNUM else 0
+            real_next = must[c, v + 1] + opt[c, v + 1] if v + 1 < nnum else 0
+            real_next2 = must[c, v + 2] + opt[c, v + 2] if v + 2 < nnum else 0
             # what the last colour can still give to groups (pruning one step earlier)
             cl = order[v, NCOL - 1]
             last_max = min(2, must[cl, v] + opt[cl, v])
             step_info = (c, np.int64(v), np.int64(step), lo, hi, real_next, real_next2,
                          last_max, rem[v, step], jokers, jw_pos)
             if last:
-                _closing_tables(must, opt, v, jokers, capc, needc)
+                _closing_tables(must, opt, v, jokers, capc, needc, nnum)
             n, table, bits, keys, score, parent, choice = _sub_step(
                 table, bits, start, end, keys, score, parent, choice, step_info, weight[c, v],
                 joker_weight, floor, meld, any_ok, group_ok, capc, needc, other)

@@ -115,7 +115,7 @@ def solve_batch(
 
     ``must, opt, weight``: int64[n, 4, 13]; ``must_j, opt_j, joker_weight, meld``:
     int64[n]; ``group_ok``: int8[5, 5, 3]; outputs ``status, best``: int64[n],
-    ``choice``: int64[n, 4, 13, 3], ``group_jokers``: int64[n, 13].
+    ``choice``: int64[n, 4, 13, 4], ``group_jokers``: int64[n, 13].
     """
     for p in prange(must.shape[0]):
         st, sc = solve_exact(must[p], opt[p], must_j[p], opt_j[p], weight[p], joker_weight[p],
@@ -138,8 +138,11 @@ def solve_serial(
 
 
 def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, parallel=None,
-                 beam=BEAM):
+                 beam=BEAM, group_ok=None):
     """Allocate outputs and run :func:`solve_batch` (shapes: :mod:`solvers.rummikub._dp`).
+
+    ``group_ok``: the group table of the rules' tile set
+    (:func:`solvers.rummikub._groups.group_tables`; default: the standard set's).
 
     ``parallel=None`` uses the thread pool only for batches of more than one position.
     ``beam=0`` skips the bounding first pass (same answers, slower on large tables; the
@@ -158,7 +161,7 @@ def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, parallel=
     n = must.shape[0]
     status = np.zeros(n, np.int64)
     best = np.zeros(n, np.int64)
-    choice = np.zeros((n, NCOL, NNUM, 3), np.int64)
+    choice = np.zeros((n, NCOL, NNUM, 4), np.int64)
     group_jokers = np.zeros((n, NNUM), np.int64)
     stats = np.zeros((n, 2), np.int64)
     if parallel is None:
@@ -172,7 +175,7 @@ def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, parallel=
         np.ascontiguousarray(weight, np.int64),
         np.ascontiguousarray(joker_weight, np.int64),
         np.ascontiguousarray(meld, np.int64),
-        GROUP_OK,
+        GROUP_OK if group_ok is None else group_ok,
         status,
         best,
         choice,
@@ -227,7 +230,7 @@ def reach_arrays(must, opt, must_j, opt_j, weight, joker_weight, target, beam=BE
     n = must.shape[0]
     status = np.zeros(n, np.int64)
     best = np.zeros(n, np.int64)
-    choice = np.zeros((n, NCOL, NNUM, 3), np.int64)
+    choice = np.zeros((n, NCOL, NNUM, 4), np.int64)
     group_jokers = np.zeros((n, NNUM), np.int64)
     stats = np.zeros((n, 2), np.int64)
     _reach_serial(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._layout import JOKERS_AT, NCOL, NEED_AT, colour_code
+from solvers.rummikub._layout import JOKERS_AT, NCOL, NEED_AT, SHORT_AT, colour_code
 
 _HASH_MUL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed int64
 
@@ -25,7 +25,7 @@ def grow(keys, score, parent, choice, cap):
     k2 = np.empty(cap, np.int64)
     s2 = np.empty(cap, np.int64)
     p2 = np.empty(cap, np.int64)
-    c2 = np.empty(cap, np.int8)
+    c2 = np.empty(cap, np.int16)
     k2[:n] = keys
     s2[:n] = score
     p2[:n] = parent
@@ -140,7 +140,8 @@ def keep_flexible(keys, start, end, width):
     """Keep the ``width`` states of a layer with the fewest obligations (drop the rest).
 
     Obligations: open runs of length 1 (weight 2) and 2 (weight 1), which must continue,
-    the jokers that short runs will need, and, last, the jokers already placed.  Used by
+    runs short of real tiles (two real tiles per set; weight 2), the jokers that short runs
+    will need, and, last, the jokers already placed.  Used by
     the search for *any* arrangement reaching a target score, where every surviving state
     has the same score so far; equal states keep their order (stable sort).
     """
@@ -150,6 +151,8 @@ def keep_flexible(keys, start, end, width):
         h = np.int64(1) << 40  # dropped already
         if key >= 0:
             h = 2 * ((key >> NEED_AT) & 3)
+            short = key >> SHORT_AT
+            h += 2 * ((short & 31) > 0) + 2 * ((short >> 5) > 0)
             for c in range(NCOL):
                 code = colour_code(key, c)
                 h += 2 * (code % 5) + (code // 5) % 5

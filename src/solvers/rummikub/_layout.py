@@ -6,12 +6,16 @@ length 1, 2 and >= 3 (``a1, a2, a3``, up to four runs per colour with jokers) as
 far (``ju``) at 28, inside a number the colours that gave one / two tiles to groups
 (``n1``, ``n2``) at 30 and 33, the initial-meld value so far (capped at the threshold,
 7 bits) at 36, and inside a number the jokers that the short runs of the colours done so
-far will need at number+1, at 43.
+far will need at number+1, at 43.  With two real tiles per set, the runs that hold a joker
+and fewer than two real tiles are kept out of the colour codes and listed at 45
+(:data:`SHORT_AT`: two 5-bit slots, see :mod:`solvers.rummikub._dp`).
 
-The initial-meld rule reaches the kernels as one integer per position, ``meld``: 0 when
-the player has melded; otherwise :func:`meld_mode` of the threshold and whether a joker
-counts as the tile it stands for (1, the value older callers pass, means the default: 30,
-jokers count).  Decoded by :func:`meld_target` and :func:`joker_meld_factor`.
+The rules reach the kernels as one integer per position, ``meld`` (:func:`rules_mode`):
+its low two bits are 0 when the player has melded, else 1 (the default initial meld: 30,
+jokers count; the value older callers pass) or 2 (:func:`meld_mode` of the threshold and
+whether a joker counts as the tile it stands for; decoded by :func:`meld_target` and
+:func:`joker_meld_factor`).  Bit 10 asks for two real tiles per set, bits 11-14 give the
+highest number when it is below 13 (:func:`highest_number`).
 """
 
 from __future__ import annotations
@@ -30,6 +34,9 @@ N2_AT = 33
 MELD_AT = 36
 MELD_MASK = 127  # thresholds up to 127
 NEED_AT = 43
+SHORT_AT = 45  # runs with a joker and under two real tiles (two 5-bit slots)
+REAL2_BIT = 10
+NUMBERS_AT = 11
 
 NEG = np.int64(-(2**62))  # the score of "no arrangement"
 NO_BEAM = np.int64(0)
@@ -51,10 +58,28 @@ def meld_mode(threshold: int = MELD_TARGET, jokers_count: bool = True) -> int:
     return 2 | threshold << 2 | (0 if jokers_count else 1) << 9
 
 
+def rules_mode(melded: bool, threshold: int = MELD_TARGET, jokers_count: bool = True,
+               min_real: int = 1, numbers: int = NNUM) -> int:
+    """The kernels' ``meld`` for a position: melded or not, and the house rules the DP
+    solves (initial meld, real tiles per set, highest number 1..13).
+
+    >>> rules_mode(True), rules_mode(False), rules_mode(True, min_real=2, numbers=10)
+    (0, 1, 21504)
+    """
+    mode = 0 if melded else meld_mode(threshold, jokers_count)
+    if mode == 1 and (min_real != 1 or numbers != NNUM):
+        mode = 2 | MELD_TARGET << 2
+    if min_real == 2:
+        mode |= 1 << REAL2_BIT
+    if numbers != NNUM:
+        mode |= numbers << NUMBERS_AT
+    return mode
+
+
 @njit(cache=True, inline="always")
 def meld_target(meld):
-    """The value the initial meld must reach (``meld`` > 0)."""
-    if meld == 1:
+    """The value the initial meld must reach (``meld & 3`` > 0)."""
+    if meld & 3 == 1:
         return MELD_TARGET
     return (meld >> 2) & MELD_MASK
 
@@ -62,9 +87,16 @@ def meld_target(meld):
 @njit(cache=True, inline="always")
 def joker_meld_factor(meld):
     """1 if a joker counts as the tile it stands for towards the initial meld, else 0."""
-    if meld == 1:
+    if meld & 3 == 1:
         return 1
     return 1 - ((meld >> 9) & 1)
+
+
+@njit(cache=True, inline="always")
+def highest_number(meld):
+    """The highest tile number of the rules (13 unless ``meld`` says fewer)."""
+    numbers = (meld >> NUMBERS_AT) & 15
+    return NNUM if numbers == 0 else numbers
 
 
 @njit(cache=True, inline="always")

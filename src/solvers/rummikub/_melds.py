@@ -10,6 +10,10 @@ packed into one integer so the engine turns a set into tiles with one dictionary
 ``code >> 24`` is the order the engine lists sets in (runs by colour then first number,
 then groups by number); the sets are sorted on it stably, so equal keys keep the replay
 order, as ``sorted(..., key=...)`` does in Python.
+
+Under two real tiles per set the DP also chose which open runs take each joker
+(``choice[c, v-1, 3]``, one more than its combination in :data:`solvers.rummikub._dp.
+COMBO_T1`); such a colour is replayed by :func:`_runs_two_real`.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.rummikub._dp import COMBO_T1, COMBO_T2
 from solvers.rummikub._groups import PART_COUNT, PART_MASKS  # noqa: F401 (doctest)
 from solvers.rummikub._layout import NCOL, NNUM
 
@@ -27,6 +32,106 @@ MAX_SETS = 64  # 106 tiles make at most 35 sets
 def _emit_run(codes, m, c, start, length, jmask):
     codes[m] = (np.int64(c) << 32) | (np.int64(start) << 24) | (np.int64(length) << 16) | jmask
     return m + 1
+
+
+@njit(cache=True)
+def _real_tiles(length, jmask):
+    """Non-joker tiles of a run of ``length`` with joker positions ``jmask``."""
+    jokers = 0
+    while jmask:
+        jokers += jmask & 1
+        jmask >>= 1
+    return length - jokers
+
+
+@njit(cache=True)
+def _runs_two_real(choice, c, codes, m):
+    """Append colour ``c``'s runs to ``codes[m:]`` following the DP's joker placements.
+
+    The DP's kinds of open run (see :mod:`solvers.rummikub._dp`): a run holding a joker and
+    under two real tiles takes a joker where the choice says so, else a real tile; the
+    other short runs likewise; a joker that stays harmless goes to a run of length 2, then
+    to a long run that continues; long runs continue while tiles are left, the rest start
+    new runs (jokers first).  Returns the new count, -1 if the choice does not fit.
+    """
+    rs = np.zeros(8, np.int64)
+    rl = np.zeros(8, np.int64)
+    rj = np.zeros(8, np.int64)
+    mark = np.zeros(8, np.int64)  # 0 stops, 1 takes a real tile, 2 takes a joker
+    x = np.zeros(5, np.int64)
+    for v in range(NNUM):
+        ur = choice[c, v, 0]
+        jr = choice[c, v, 2]
+        combo = choice[c, v, 3] - 1
+        x[:] = 0
+        if combo >= 0:
+            if COMBO_T1[combo] >= 0:
+                x[COMBO_T1[combo]] += 1
+            if COMBO_T2[combo] >= 0:
+                x[COMBO_T2[combo]] += 1
+        if x.sum() != jr:
+            return -1
+        must = 0
+        longs = 0
+        for r in range(8):
+            mark[r] = 0
+            if rl[r] == 0:
+                continue
+            real = _real_tiles(rl[r], rj[r])
+            kind = -1  # a valid long run
+            if rj[r] != 0 and real < 2:
+                kind = 3 if rl[r] == 1 else 4 if real == 1 and rl[r] == 2 else 5
+            elif rl[r] < 3:
+                kind = 1 if rl[r] == 1 else 2
+            if kind < 0:
+                longs += 1
+                continue
+            must += 1
+            mark[r] = 1
+            if kind <= 4 and x[kind] > 0:
+                x[kind] -= 1
+                mark[r] = 2
+        if ur + jr < must:
+            return -1
+        k3 = min(longs, ur + jr - must)
+        new = ur + jr - must - k3
+        for r in range(8):
+            if rl[r] == 0 or mark[r] != 0 or k3 == 0:
+                continue
+            k3 -= 1
+            mark[r] = 1
+            if x[2] > 0:
+                x[2] -= 1
+                mark[r] = 2
+        if x[1] + x[2] + x[3] + x[4] > 0 or x[0] > new:
+            return -1
+        for r in range(8):
+            if rl[r] == 0:
+                continue
+            if mark[r] == 0:  # ends here
+                if rl[r] < 3 or _real_tiles(rl[r], rj[r]) < 2:
+                    return -1
+                m = _emit_run(codes, m, c, rs[r], rl[r], rj[r])
+                rl[r] = 0
+                continue
+            if mark[r] == 2:
+                rj[r] |= np.int64(1) << (v + 1 - rs[r])
+            rl[r] += 1
+        for k in range(new):
+            r = 0
+            while r < 8 and rl[r] > 0:
+                r += 1
+            if r == 8:
+                return -1
+            rs[r] = v + 1
+            rl[r] = 1
+            rj[r] = 1 if k < x[0] else 0
+    for r in range(8):
+        if rl[r] > 0:
+            if rl[r] < 3 or _real_tiles(rl[r], rj[r]) < 2:
+                return -1
+            m = _emit_run(codes, m, c, rs[r], rl[r], rj[r])
+    return m
 
 
 @njit(cache=True)
@@ -77,7 +182,7 @@ def meld_codes(choice, group_jokers, part_count, part_masks, codes):
     the DP returns them; ``part_count``/``part_masks`` from :mod:`solvers.rummikub._groups`.
     Returns the number of sets, or -1 if the choice is not a valid arrangement.
 
-    >>> choice = np.zeros((NCOL, NNUM, 3), np.int64)
+    >>> choice = np.zeros((NCOL, NNUM, 4), np.int64)
     >>> choice[1, 4:7, 0] = 1                 # a run R5 R6 R7 ...
     >>> choice[1, 7, 2] = 1                   # ... with a joker as R8
     >>> choice[[0, 2, 3], 9, 1] = 1           # a group K10 O10 B10
@@ -96,10 +201,18 @@ def meld_codes(choice, group_jokers, part_count, part_masks, codes):
     tj = np.zeros(8, np.int64)
     for c in range(NCOL):
         busy = False
+        placed = False
         for v in range(NNUM):
             if choice[c, v, 0] + choice[c, v, 2] > 0:
                 busy = True
+            if choice[c, v, 3] > 0:
+                placed = True
         if not busy:
+            continue
+        if placed:
+            m = _runs_two_real(choice, c, codes, m)
+            if m < 0:
+                return -1
             continue
         no = 0
         for v in range(NNUM):

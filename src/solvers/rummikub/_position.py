@@ -60,10 +60,10 @@ def _solve_position(tiles, rack, weight, joker_weight, meld, group_ok, part_coun
     must = np.zeros((NCOL, NNUM), np.int64)
     opt = np.zeros((NCOL, NNUM), np.int64)
     must_j = np.int64(0)
-    if meld == 0:
+    if meld & 3 == 0:
         must_j = _count_into(tiles, must)
     opt_j = _count_into(rack, opt)
-    choice = np.zeros((NCOL, NNUM, 3), np.int64)
+    choice = np.zeros((NCOL, NNUM, 4), np.int64)
     group_jokers = np.zeros(NNUM, np.int64)
     stats = np.zeros(2, np.int64)
     status, _score = solve_exact(must, opt, must_j, opt_j, weight, joker_weight, meld,
@@ -98,7 +98,8 @@ def new_outputs() -> tuple[np.ndarray, np.ndarray]:
     return np.empty(MAX_SETS, np.int64), np.empty(MAX_PLAYED, np.int64)
 
 
-def solve_position(tiles, rack, weight, joker_weight, meld, codes, played, beam=BEAM):
+def solve_position(tiles, rack, weight, joker_weight, meld, codes, played, beam=BEAM,
+                   tables=None):
     """Count, check and solve one position in one compiled call (the engine's ``best_move``).
 
     Tile index: ``13 * colour + number - 1`` for colours 0..3 (K R O B), 52 for the joker.
@@ -112,7 +113,9 @@ def solve_position(tiles, rack, weight, joker_weight, meld, codes, played, beam=
     the rack tiles played, in index order.  Returns ``(status, sets, tiles played, value
     played)``; status 1 solved, 0 no legal arrangement, 3 a tile occurs more than twice (or
     more than two jokers).  The check only says *that* the input is wrong: the engine reads a
-    rejected position again with its Python checks, which name the defect.
+    rejected position again with its Python checks, which name the defect.  ``tables``: the
+    group tables of the rules' tile set (:func:`solvers.rummikub._groups.group_tables`;
+    default: the standard set's).
 
     >>> table = np.array([13 + 5, 13 + 6, 13 + 7])   # R6 R7 R8
     >>> rack = np.array([13 + 4, 13 + 8, 39 + 1])    # R5 R9 B2
@@ -125,8 +128,10 @@ def solve_position(tiles, rack, weight, joker_weight, meld, codes, played, beam=
     >>> hex(codes[0])                                  # run of colour 1 from 5, length 5
     '0x105050000'
     """
-    return _solve_position(tiles, rack, weight, joker_weight, meld, GROUP_OK,
-                           PART_COUNT, PART_MASKS, codes, played, beam)
+    group_ok, part_count, part_masks = (GROUP_OK, PART_COUNT, PART_MASKS) if tables is None \
+        else tables
+    return _solve_position(tiles, rack, weight, joker_weight, meld, group_ok,
+                           part_count, part_masks, codes, played, beam)
 
 
 def warmup() -> None:

@@ -1,0 +1,187 @@
+"""The exact search under house rules against the reference oracle (the integer programme).
+
+The DP solves two real tiles per set and the tile sets its state key holds (1-4 colours,
+numbers up to 13, 1-2 copies, 0-2 jokers) by its own transitions and group tables, not by
+filtering the default's answer.  Random positions on random such tile sets, melded or not,
+with random thresholds and both objectives: the DP's optimum (tiles, value, jokers played)
+is the oracle's, and the DP's table is valid under the rules (each set checked by the
+oracle's own set reader) with every tile conserved.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from rummikub_ip_reference import reference_move, validate_variant_set
+
+from engines.rummikub import best_move, best_moves
+from engines.rummikub.errors import PositionError, RuleError, SetError, TileError
+from engines.rummikub.position import Position
+from engines.rummikub.rules import Rules
+from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
+
+
+def _random_rules(rng: random.Random) -> Rules:
+    return Rules(colours=rng.randint(2, 4), numbers=rng.randint(5, 13),
+                 copies=rng.randint(1, 2), jokers=rng.choice((0, 1, 2, 2)),
+                 min_real_tiles=rng.choice((1, 2, 2)),
+                 meld_threshold=rng.choice((0, 10, 30)),
+                 meld_joker=rng.choice(("stands-for", "zero")))
+
+
+def _random_set(rng: random.Random, rules: Rules, pool: Counter, jokers: int):
+    """A random valid set drawn from ``pool`` (None if this draw does not fit)."""
+    letters = ALL_COLOURS[: rules.colours]
+    if rng.random() < 0.6:
+        length = rng.randint(3, min(5, rules.numbers))
+        colour = rng.choice(letters)
+        start = rng.randint(1, rules.numbers - length + 1)
+        shape = [Tile(colour, n) for n in range(start, start + length)]
+    else:
+        if rules.colours < 3:
+            return None
+        number = rng.randint(1, rules.numbers)
+        colours = rng.sample(letters, rng.randint(3, rules.colours))
+        shape = [Tile(c, number) for c in colours]
+    use = [rng.random() < 0.2 for _ in shape]
+    real = [t for t, u in zip(shape, use) if not u]
+    if sum(use) > jokers or len(real) < rules.min_real_tiles or Counter(real) - pool:
+        return None
+    return [JOKER if u else t for t, u in zip(shape, use)]
+
+
+def _case(seed: int):
+    rng = random.Random(seed)
+    rules = _random_rules(rng)
+    letters = ALL_COLOURS[: rules.colours]
+    pool = Counter({Tile(c, n): rules.copies for c in letters
+                    for n in range(1, rules.numbers + 1)})
+    jokers = rules.jokers
+    table = []
+    small = rng.random() < 0.5  # few tiles: the rules decide more answers
+    for _ in range(rng.randint(0, 3 if small else 12)):
+        s = _random_set(rng, rules, pool, jokers)
+        if s is None:
+            continue
+        table.append(s)
+        pool -= Counter(t for t in s if not t.is_joker)
+        jokers -= sum(t.is_joker for t in s)
+    left = [t for t, k in pool.items() for _ in range(k)]
+    rack = rng.sample(left, min(len(left), rng.randint(1, 4 if small else 12)))
+    # the jokers left mostly go to the rack: two real tiles per set bites where they are
+    rack += [JOKER] * sum(rng.random() < 0.8 for _ in range(jokers))
+    melded = rng.random() < 0.75
+    return rules, table, rack, melded
+
+
+def _check_answer(rules: Rules, table, rack, melded: bool, move) -> None:
+    before = Counter(t for s in table for t in s) + Counter(move.played)
+    assert not Counter(move.played) - Counter(rack)
+    if melded:
+        assert Counter(s.tile for m in move.table for s in m) == before
+    for i, m in enumerate(move.table):
+        validate_variant_set([s.tile for s in m], rules, f"set {i}")
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_dp_matches_the_oracle_on_random_tile_sets(seed):
+    rules, table, rack, melded = _case(seed)
+    for objective in ("tiles", "value"):
+        dp = best_move(table, rack, melded, objective, rules)
+        ip = reference_move(table, rack, melded, objective, rules)[0]
+        jokers = [sum(t.is_joker for t in m.played) for m in (dp, ip)]
+        assert (dp.tiles, dp.value, jokers[0]) == (ip.tiles, ip.value, jokers[1]), (
+            rules, table, rack, melded, objective)
+        _check_answer(rules, table, rack, melded, dp)
+
+
+def test_two_real_tiles_on_joker_rich_bench_positions():
+    # The standard tile set, both jokers in play on most tables: where the rule bites.
+    from engines.rummikub.generate import rummikub_positions
+
+    rules = Rules(min_real_tiles=2)
+    compared = 0
+    for pos in rummikub_positions(40, seed=23, table_tiles=(10, 40)):
+        p = Position.from_json(pos)
+        if any(sum(not t.is_joker for t in s) < 2 for s in p.table):
+            continue  # a table set the rule does not allow
+        args = (pos["table"], pos["rack"], pos["initial_meld_done"])
+        for objective in ("tiles", "value"):
+            dp = best_move(*args, objective, rules)
+            ip = reference_move(*args, objective, rules)[0]
+            assert (dp.tiles, dp.value) == (ip.tiles, ip.value), (pos, objective)
+            _check_answer(rules, p.table, p.rack, p.initial_meld_done, dp)
+        compared += 1
+    assert compared >= 20
+
+
+def test_two_real_tiles_by_hand():
+    rules = Rules(min_real_tiles=2)
+    assert best_move([], "R5 J J", rules=rules).tiles == 0
+    assert best_move([], "R5 J J").tiles == 3
+    assert best_move([], "R5 R6 J J", rules=rules).tiles == 4  # R5 R6 J J or J R5 R6 J
+    assert best_move([["K7", "R7", "O7"]], "J", rules=rules).tiles == 1
+    # both jokers: one each to two runs, never both to one three-tile set
+    move = best_move([["R5", "R6", "R7"]], "J J K2 K3", rules=rules)
+    assert move.tiles == 4
+    assert all(sum(not s.tile.is_joker for s in m) >= 2 for m in move.table)
+    with pytest.raises(SetError, match="table set 1"):
+        best_move([["K7", "J", "J"]], "R2", rules=rules)
+
+
+def test_smaller_tile_sets_by_hand():
+    # three colours: K R O; a group has at most three tiles, so no joker joins K5 R5 O5
+    assert best_move([["K5", "R5", "O5"]], "J", rules=Rules(colours=3)).tiles == 0
+    assert best_move([["K5", "R5", "O5"]], "J").tiles == 1
+    # numbers 1..3: a joker cannot stand for 4 (nor 0)
+    assert best_move([["K1", "K2", "K3"]], "J", rules=Rules(numbers=3)).tiles == 0
+    assert best_move([["K1", "K2", "K3"]], "J").tiles == 1
+    assert best_move([["K1", "K2", "K3"]], "J K5", rules=Rules(numbers=5)).tiles == 2
+    with pytest.raises(TileError, match="B5"):
+        best_move([], "B5", rules=Rules(colours=3))
+    with pytest.raises(TileError, match="K12"):
+        best_move([], "K12", rules=Rules(numbers=10))
+    with pytest.raises(PositionError, match="copies"):
+        best_move([["K1", "K2", "K3"]], "K1", rules=Rules(copies=1))
+    with pytest.raises(PositionError, match="jokers"):
+        best_move([], "J J", rules=Rules(jokers=1))
+    with pytest.raises(TileError):
+        best_moves([Position.from_strings([], "K12")], rules=Rules(numbers=11))
+
+
+@pytest.mark.parametrize("option", ["colours=5", "numbers=14", "copies=3", "jokers=3",
+                                    "min_set_length=4", "min_set_length=2"])
+def test_tile_sets_beyond_the_state_key_are_refused(option):
+    with pytest.raises(RuleError, match=r"beyond the tile sets .* state key holds"):
+        best_move([], "K1 K2 K3", rules=Rules.parse([option]))
+
+
+@pytest.mark.parametrize("table", [[], [["O10", "O11", "O12"]], [["K2", "R2", "B2"]]])
+def test_two_jokers_with_every_small_rack(table):
+    # Both jokers and every subset of a few tiles that can make runs and groups with them:
+    # where two real tiles per set decides the answer (and where it does not).
+    from itertools import combinations
+
+    universe = ["R4", "R5", "R7", "R8", "K5", "O5", "B9"]
+    rules = Rules(min_real_tiles=2)
+    differs = 0
+    for size in range(1, 5):
+        for tiles in combinations(universe, size):
+            rack = [*tiles, "J", "J"]
+            dp = best_move(table, rack, True, "tiles", rules)
+            ip = reference_move(table, rack, True, "tiles", rules)[0]
+            assert (dp.tiles, dp.value) == (ip.tiles, ip.value), (table, rack)
+            _check_answer(rules, [[Tile.parse(t) for t in s] for s in table],
+                          [Tile.parse(t) for t in rack], True, dp)
+            differs += dp.tiles != best_move(table, rack, True, "tiles").tiles
+    assert differs >= 10
+
+
+
+def test_least_disturbance_with_the_dp_house_rules_is_refused():
+    for rules in (Rules(least_disturbance=True, min_real_tiles=2),
+                  Rules(least_disturbance=True, colours=3)):
+        with pytest.raises(RuleError, match="least_disturbance=true is not supported"):
+            best_move([], "K1 K2 K3", rules=rules)
