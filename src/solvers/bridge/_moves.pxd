@@ -72,12 +72,24 @@ cdef inline int _alternatives(Ctx* c, int seat, int s) noexcept nogil:
     return k
 
 
-cdef inline int _lead_weight(Ctx* c, int seat, int s, int r) noexcept nogil:
+cdef inline bint _second_and_third(Ctx* c, int seat, int pard, int s, int second,
+                                   int third) noexcept nogil:
+    """The leader's side holds the second and third best cards of suit ``s``: partner
+    both, or one each with partner not down to a singleton (it must still follow)."""
+    cdef unsigned int mine = c.hands[seat][s], his = c.hands[pard][s]
+    if (his >> second) & 1 and (his >> third) & 1:
+        return 1
+    return ((((mine >> second) & 1 and (his >> third) & 1)
+             or ((his >> second) & 1 and (mine >> third) & 1))
+            and popcount(his) > 1)
+
+
+cdef inline int _lead_weight(Ctx* c, int seat, int s, int r, unsigned int seq) noexcept nogil:
     cdef int lho = (seat + 1) & 3, rho = (seat + 3) & 3, pard = (seat + 2) & 3
     cdef int trump = c.trump
     cdef int opp_top = _top(c.hands[lho][s] | c.hands[rho][s])
     cdef int pard_top = _top(c.hands[pard][s])
-    cdef int w = 0, top, second
+    cdef int w = 0, top, second, third
     cdef bint ruff_risk = 0
     if trump != NOTRUMP and s != trump:
         ruff_risk = ((c.hands[lho][s] == 0 and c.hands[lho][trump] != 0)
@@ -86,6 +98,8 @@ cdef inline int _lead_weight(Ctx* c, int seat, int s, int r) noexcept nogil:
         w = 100 + r  # a winner; the top of the suit first keeps entries flexible
         if pard_top > r:
             w -= 30  # partner's winner would cover it anyway
+        if opp_top >= 0 and (c.hands[rho][s] >> opp_top) & 1:
+            w -= 20  # cashing it promotes RHO's top card, which then sits over partner
     elif pard_top > opp_top and not ruff_risk:
         w = 70 - r  # lead low towards partner's winner
     else:
@@ -102,6 +116,11 @@ cdef inline int _lead_weight(Ctx* c, int seat, int s, int r) noexcept nogil:
         elif (c.hands[lho][s] >> top) & 1 and second >= 0 \
                 and ((c.hands[seat][s] | c.hands[pard][s]) >> second) & 1:
             w += 30  # LHO's top card is caught under our second-best
+        third = _top(c.remain[s] & ~(1u << top) & ~(1u << second)) if second >= 0 else -1
+        if third >= 0 and _second_and_third(c, seat, pard, s, second, third):
+            w += 45  # once the top card is gone, our side wins the next round
+        if r == second and (seq & (seq - 1)):
+            w += 25  # a sequence knocking out the top card
     if trump != NOTRUMP and s != trump and c.hands[pard][s] == 0 and c.hands[pard][trump]:
         w += 25  # partner can ruff
     if trump != NOTRUMP and s == trump and opp_top < 0:
@@ -195,7 +214,7 @@ cdef inline void order_moves(Ctx* c, int seat, Move* moves, int n, int ply) noex
     cdef int killer = c.killer[ply]
     for i in range(n):
         if c.pos == 0:
-            moves[i].weight = _lead_weight(c, seat, moves[i].suit, moves[i].rank)
+            moves[i].weight = _lead_weight(c, seat, moves[i].suit, moves[i].rank, moves[i].seq)
         else:
             moves[i].weight = _follow_weight(c, seat, moves[i].suit, moves[i].rank)
         if c.pos == 0 and killer == moves[i].suit * 16 + moves[i].rank:
