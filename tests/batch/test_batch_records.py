@@ -14,6 +14,8 @@ import random
 import sqlite3
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engines.batch.inputs import jsonl_entry
 from engines.batch.jsontext import canonical
@@ -155,3 +157,43 @@ def test_packed_and_dict_payloads_solve_alike():
         mixed = [r for r, _ in task.solve([p if i % 3 else d for i, (p, d) in
                                            enumerate(chosen)], 1)]  # fmt: skip
         assert fast == slow == mixed and len(fast) > 100
+
+
+_TOKENS = ["S3", "S10", "HA", "BJ", "LJ", "D2", "C7", "s3", "X9", "S1", "", "S100"]
+_VALUES = st.one_of(
+    st.lists(st.sampled_from(_TOKENS), max_size=6),
+    st.lists(st.lists(st.sampled_from(_TOKENS), max_size=3), max_size=5),
+    st.sampled_from(["follow_legal", "trick_winner", "classify", "beats", "5", "NT", "S", "x"]),
+    st.none(),
+    st.integers(-3, 3),
+)
+_RECORDS = st.dictionaries(
+    st.sampled_from(["kind", "level", "trump", "hand", "lead", "play", "plays", "others", "id",
+                     "cards", "previous", "policy", "tags"]),
+    _VALUES,
+    max_size=8,
+)  # fmt: skip
+
+
+_BASES = {name: [case for case in make(12, 3)] for name, make in CASES.items()}
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(list(CASES)),
+    st.integers(0, 11),
+    _RECORDS,
+    st.booleans(),
+    st.text("{}[]\",: 01-.eE\\nul", max_size=30),
+)
+def test_random_records_are_read_exactly_or_referred(task_name, base, fields, merge, noise):
+    """Random field mixes over generated records (and random JSON-like text): a line the
+    reader accepts is one ``prepare`` accepts, with the same text; the reader never raises."""
+    record = {**_BASES[task_name][base], **fields} if merge else fields
+    layout = get_task(task_name).records()
+    lines = [json.dumps(record), noise, json.dumps(record)[:-1] + noise]
+    status, texts, _ids, _packs = layout.scan(lines)
+    for number, (line, state) in enumerate(zip(lines, status), start=1):
+        if state == SCAN_OK:
+            slow = _slow(task_name, line, number)
+            assert slow is not None and slow[0] == texts[number - 1], line
