@@ -48,6 +48,7 @@ from engines.rummikub.position import (
     Position,
     _counts,
     _solve,
+    kernel_results,
     objective_weights,
 )
 from engines.rummikub.sets import Meld, format_meld, meld_tiles, validate_set
@@ -61,7 +62,7 @@ def _key(tiles) -> tuple:
 
 
 def _popcount(mask: int) -> int:
-    return bin(mask).count("1")
+    return mask.bit_count()
 
 
 class _Oracle:
@@ -70,49 +71,48 @@ class _Oracle:
     def __init__(self, sets: Sequence[Sequence], rack, rack_jokers: int, weight: np.ndarray,
                  joker_weight: int) -> None:
         self.keys = [_key(s) for s in sets]
-        self.counts = []
-        self.jokers = []
-        for s in sets:
-            c, j = _counts(s)
-            self.counts.append(c)
-            self.jokers.append(j)
-        self.rack = rack
-        self.rack_jokers = rack_jokers
-        self.weight = weight
-        self.joker_weight = joker_weight
+        counts = [_counts(s) for s in sets]
+        self.counts = np.array([c for c, _ in counts], np.int64).reshape(len(sets), 4, 13)
+        self.jokers = np.array([j for _, j in counts], np.int64)
+        self.rack = rack[None]
+        self.rack_jokers = np.array([rack_jokers], np.int64)
+        self.weight = weight[None]
+        self.joker_weight = np.array([joker_weight], np.int64)
         self.full = (1 << len(sets)) - 1
         self.keepable: list[int] = []  # families of sets known to be keepable together
         self.not_keepable: list[int] = []  # ... and known not to be
         self.target: int | None = None
         self.best = -1  # in-play mask of the best arrangement found, its sets kept removed
         self.best_result = None
-        self.calls = 0
 
-    def _problem(self, mask: int) -> tuple:
-        must = np.zeros((4, 13), np.int64)
-        must_j = 0
-        for i in range(len(self.keys)):
-            if mask >> i & 1:
-                must += self.counts[i]
-                must_j += self.jokers[i]
-        return (must, self.rack, must_j, self.rack_jokers, self.weight, self.joker_weight, 0)
+    def _in_play(self, mask: int) -> np.ndarray:
+        return np.array([mask >> i & 1 for i in range(len(self.keys))], np.bool_)
 
     def reach(self, mask: int):
         """The DP's arrangement of the sets in ``mask`` reaching the optimum, or ``None``."""
-        self.calls += 1
-        return _solve([self._problem(mask)], targets=[self.target])[0]
+        from solvers.rummikub import reach_arrays
+
+        chosen = self._in_play(mask)
+        status, _best, choice, group_jokers, _stats = reach_arrays(
+            self.counts[chosen].sum(axis=0)[None], self.rack,
+            self.jokers[chosen].sum(keepdims=True), self.rack_jokers, self.weight,
+            self.joker_weight, np.array([self.target], np.int64))
+        if status[0] != 1:
+            return None
+        return kernel_results(status, choice, group_jokers)[0]
 
     def solve(self, mask: int):
         """(rack score, the DP's result) for the table sets in ``mask``."""
-        problem = self._problem(mask)
-        must, must_j = problem[0], problem[2]
-        self.calls += 1
-        result = _solve([problem])[0]
+        chosen = self._in_play(mask)
+        must = self.counts[chosen].sum(axis=0)
+        must_j = int(self.jokers[chosen].sum())
+        result = _solve([(must, self.rack[0], must_j, int(self.rack_jokers[0]),
+                          self.weight[0], int(self.joker_weight[0]), 0)])[0]
         if result is None:  # cannot happen: the table sets in play are an arrangement
             raise AssertionError("the DP found no arrangement of valid table sets")
         _melds, placed, jokers = result
-        score = int(((placed - must) * self.weight).sum()) + \
-            (jokers - must_j) * self.joker_weight
+        score = int(((placed - must) * self.weight[0]).sum()) + \
+            (jokers - must_j) * int(self.joker_weight[0])
         return score, result
 
     def unchanged(self, mask: int, melds: Sequence[Meld]) -> int:
@@ -232,10 +232,9 @@ def least_disturbing_move(pos: Position, objective: str) -> Move:
             break  # the best found meets the lower bound, or the bound is reached
         cut_cores(full & ~in_play)
     mask, (melds, placed, jokers) = oracle.best_result
-    for i in range(len(sets)):  # what the table sets in play hold is not played
-        if mask >> i & 1:
-            placed = placed - oracle.counts[i]
-            jokers -= oracle.jokers[i]
+    chosen = oracle._in_play(mask)  # what the table sets in play hold is not played
+    placed = placed - oracle.counts[chosen].sum(axis=0)
+    jokers -= int(oracle.jokers[chosen].sum())
     played = [Tile(COLOURS[c], v + 1) for c in range(4) for v in range(13)
               for _ in range(int(placed[c, v]))] + [JOKER] * jokers
     held = [validate_set(s) for i, s in enumerate(sets) if not mask >> i & 1]

@@ -257,17 +257,14 @@ def _meld(code: int) -> Meld:
 
 def _solve(
     problems: Sequence[tuple[np.ndarray, np.ndarray, int, int, np.ndarray, int, int]],
-    threads: int | None = None, targets: Sequence[int] | None = None,
+    threads: int | None = None,
 ) -> list[tuple[list[Meld], np.ndarray, int] | None]:
     """Run the kernel on ``(must, opt, must_j, opt_j, weight, joker_weight, meld)`` tuples.
 
     Returns per problem ``None`` (infeasible) or (melds, real tiles placed per
-    colour/number, jokers placed).  With ``targets`` (melded problems only) each problem
-    asks instead for an arrangement reaching that rack score (``None`` if there is none;
-    :func:`solvers.rummikub.reach_arrays`).
+    colour/number, jokers placed).
     """
-    from solvers.rummikub import meld_codes_batch, reach_arrays, solve_arrays
-    from solvers.rummikub._groups import PART_COUNT, PART_MASKS
+    from solvers.rummikub import solve_arrays
 
     if not problems:
         return []
@@ -278,15 +275,22 @@ def _solve(
     else:
         arrays = [np.asarray(np.stack(cols[i]) if i in (0, 1, 4) else cols[i])
                   for i in range(7)]
-    if targets is not None:
-        status, _best, choice, group_jokers, _stats = reach_arrays(
-            *arrays[:6], np.asarray(targets, np.int64))
-    else:
-        with numba_threads(threads, RummikubInputError):
-            status, _best, choice, group_jokers, _stats = solve_arrays(*arrays)
+    with numba_threads(threads, RummikubInputError):
+        status, _best, choice, group_jokers, _stats = solve_arrays(*arrays)
+    return kernel_results(status, choice, group_jokers)
+
+
+def kernel_results(
+    status: np.ndarray, choice: np.ndarray, group_jokers: np.ndarray,
+) -> list[tuple[list[Meld], np.ndarray, int] | None]:
+    """The kernels' outputs per problem: ``None`` (status not 1) or (melds, real tiles
+    placed per colour/number, jokers placed)."""
+    from solvers.rummikub import meld_codes_batch
+    from solvers.rummikub._groups import PART_COUNT, PART_MASKS
+
     codes, counts = meld_codes_batch(status, choice, group_jokers, PART_COUNT, PART_MASKS)
     out: list[tuple[list[Meld], np.ndarray, int] | None] = []
-    for p in range(len(problems)):
+    for p in range(status.shape[0]):
         if status[p] != 1:
             out.append(None)
             continue
