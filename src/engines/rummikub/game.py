@@ -54,7 +54,9 @@ class PlannerPlayer(Player):
     opponents' turns not modelled).  Greedy never scores less (its move could include the
     next turn's), so the planner plays another candidate only when it reaches the same
     two-turn total with fewer tiles now: tiles, jokers above all, stay in hand for later.
-    A move that empties the rack is played at once.
+    A move that empties the rack is played at once.  Such ties are rare (jokers are nearly
+    always spent in the initial meld), so in play it almost always makes greedy's move:
+    measured against greedy in ``benches/README.md`` ("Players").
     """
 
     name = "planner"
