@@ -171,3 +171,18 @@ def test_small_chunks_share_transactions_but_none_waits_long(tmp_path):
     assert summary.computed == 30 and sorted(r["result"] for r in rows) == list(range(0, 60, 2))
     commits = {r["finished_at"] for r in rows}
     assert 1 < len(commits) < 30  # grouped by the quarter second, not all held to the end
+
+
+def test_forced_cards_of_refused_throws_are_named_as_the_engine_names_them():
+    from engines.shengji.cards import RANKS
+    from engines.shengji.tasks import _context, _forced_names
+
+    rng = np.random.default_rng(8)
+    ctxs = [_context(RANKS[rng.integers(13)], ["S", "H", "C", "D", "NT"][rng.integers(5)])
+            for _ in range(400)]  # fmt: skip
+    forced = (rng.integers(0, 3, (400, 54)) * (rng.random((400, 54)) < 0.15)).astype(np.int8)
+    valid = rng.random(400) < 0.3
+    expected = [None if ok else ctx.sorted_names(row) for ok, row, ctx in
+                zip(valid, forced, ctxs)]  # fmt: skip
+    assert _forced_names(valid, forced, ctxs) == expected
+    assert _forced_names(np.ones(0, bool), np.zeros((0, 54), np.int8), []) == []
