@@ -180,8 +180,17 @@ def test_two_jokers_with_every_small_rack(table):
 
 
 
-def test_least_disturbance_with_the_dp_house_rules_is_refused():
-    for rules in (Rules(least_disturbance=True, min_real_tiles=2),
-                  Rules(least_disturbance=True, colours=3)):
-        with pytest.raises(RuleError, match="least_disturbance=true is not supported"):
-            best_move([], "K1 K2 K3", rules=rules)
+@pytest.mark.parametrize("seed", range(40))
+def test_least_disturbance_with_the_dp_house_rules(seed):
+    # the least-disturbance search under the DP's house rules: the oracle's optimum and
+    # most table sets kept
+    from dataclasses import replace
+
+    rules, table, rack, melded = _case(seed)
+    rules = replace(rules, least_disturbance=True)
+    dp = best_move(table, rack, melded, "tiles", rules)
+    ip = reference_move(table, rack, melded, "tiles", rules)[0]
+    jokers = [sum(t.is_joker for t in m.played) for m in (dp, ip)]
+    assert (dp.tiles, dp.value, jokers[0], dp.sets_kept) == \
+        (ip.tiles, ip.value, jokers[1], ip.sets_kept), (rules, table, rack, melded)
+    _check_answer(rules, table, rack, melded, dp)

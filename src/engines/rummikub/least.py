@@ -47,10 +47,10 @@ from engines.rummikub.position import (
     Move,
     Position,
     _counts,
-    _solve,
     kernel_results,
     objective_weights,
 )
+from engines.rummikub.rules import DEFAULT_RULES, Rules
 from engines.rummikub.sets import Meld, format_meld, meld_tiles, validate_set
 from engines.rummikub.tiles import COLOURS, JOKER, Tile
 
@@ -66,10 +66,11 @@ def _popcount(mask: int) -> int:
 
 
 class _Oracle:
-    """The DP on the table sets of a bit mask (in play) and the whole rack."""
+    """The DP on the table sets of a bit mask (in play) and the whole rack, under ``rules``
+    (their real tiles per set and tile set; the position is melded)."""
 
     def __init__(self, sets: Sequence[Sequence], rack, rack_jokers: int, weight: np.ndarray,
-                 joker_weight: int) -> None:
+                 joker_weight: int, rules: Rules = DEFAULT_RULES) -> None:
         self.keys = [_key(s) for s in sets]
         counts = [_counts(s) for s in sets]
         self.counts = np.array([c for c, _ in counts], np.int64).reshape(len(sets), 4, 13)
@@ -78,6 +79,9 @@ class _Oracle:
         self.rack_jokers = np.array([rack_jokers], np.int64)
         self.weight = weight[None]
         self.joker_weight = np.array([joker_weight], np.int64)
+        self.rules = rules
+        self.mode = np.array([rules.search_mode(True)], np.int64)
+        self.group_ok = rules.group_tables()[0]
         self.full = (1 << len(sets)) - 1
         self.keepable: list[int] = []  # families of sets known to be keepable together
         self.not_keepable: list[int] = []  # ... and known not to be
@@ -88,32 +92,33 @@ class _Oracle:
     def _in_play(self, mask: int) -> np.ndarray:
         return np.array([mask >> i & 1 for i in range(len(self.keys))], np.bool_)
 
+    def _must(self, mask: int) -> tuple[np.ndarray, np.ndarray]:
+        chosen = self._in_play(mask)
+        return self.counts[chosen].sum(axis=0)[None], self.jokers[chosen].sum(keepdims=True)
+
     def reach(self, mask: int):
         """The DP's arrangement of the sets in ``mask`` reaching the optimum, or ``None``."""
         from solvers.rummikub import reach_arrays
 
-        chosen = self._in_play(mask)
+        must, must_j = self._must(mask)
         status, _best, choice, group_jokers, _stats = reach_arrays(
-            self.counts[chosen].sum(axis=0)[None], self.rack,
-            self.jokers[chosen].sum(keepdims=True), self.rack_jokers, self.weight,
-            self.joker_weight, np.array([self.target], np.int64))
+            must, self.rack, must_j, self.rack_jokers, self.weight, self.joker_weight,
+            np.array([self.target], np.int64), self.mode, self.group_ok)
         if status[0] != 1:
             return None
-        return kernel_results(status, choice, group_jokers)[0]
+        return kernel_results(status, choice, group_jokers, self.rules)[0]
 
     def solve(self, mask: int):
         """(rack score, the DP's result) for the table sets in ``mask``."""
-        chosen = self._in_play(mask)
-        must = self.counts[chosen].sum(axis=0)
-        must_j = int(self.jokers[chosen].sum())
-        result = _solve([(must, self.rack[0], must_j, int(self.rack_jokers[0]),
-                          self.weight[0], int(self.joker_weight[0]), 0)])[0]
-        if result is None:  # cannot happen: the table sets in play are an arrangement
+        from solvers.rummikub import solve_arrays
+
+        must, must_j = self._must(mask)
+        status, best, choice, group_jokers, _stats = solve_arrays(
+            must, self.rack, must_j, self.rack_jokers, self.weight, self.joker_weight,
+            self.mode, parallel=False, group_ok=self.group_ok)
+        if status[0] != 1:  # cannot happen: the table sets in play are an arrangement
             raise AssertionError("the DP found no arrangement of valid table sets")
-        _melds, placed, jokers = result
-        score = int(((placed - must) * self.weight[0]).sum()) + \
-            (jokers - must_j) * int(self.joker_weight[0])
-        return score, result
+        return int(best[0]), kernel_results(status, choice, group_jokers, self.rules)[0]
 
     def unchanged(self, mask: int, melds: Sequence[Meld]) -> int:
         """The table sets in ``mask`` that ``melds`` holds unchanged (as a mask)."""
@@ -203,14 +208,15 @@ def _smallest_hitting_set(cores: list[int], below: int) -> int | None:
     return best[0]
 
 
-def least_disturbing_move(pos: Position, objective: str) -> Move:
+def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_RULES) -> Move:
     """The optimal move for a melded ``pos`` that keeps the most table sets unchanged
-    (``objective``: ``"tiles"`` or ``"value"``, with their tie-breaks).  The sets kept come
-    first, in the table's order, then the DP's sets."""
+    (``objective``: ``"tiles"`` or ``"value"``, with their tie-breaks; ``rules``: real tiles
+    per set and the tile set, as the DP solves them).  The sets kept come first, in the
+    table's order, then the DP's sets."""
     weight, joker_weight = objective_weights(objective)
     rack, rack_jokers = _counts(pos.rack)
     sets = list(pos.table)
-    oracle = _Oracle(sets, rack, rack_jokers, weight, joker_weight)
+    oracle = _Oracle(sets, rack, rack_jokers, weight, joker_weight, rules)
     full = (1 << len(sets)) - 1
     oracle.target, first = oracle.solve(full)
     moved = full & ~oracle.unchanged(full, first[0])

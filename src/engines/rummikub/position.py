@@ -282,13 +282,14 @@ def _solve(
 
 def kernel_results(
     status: np.ndarray, choice: np.ndarray, group_jokers: np.ndarray,
+    rules: Rules = DEFAULT_RULES,
 ) -> list[tuple[list[Meld], np.ndarray, int] | None]:
     """The kernels' outputs per problem: ``None`` (status not 1) or (melds, real tiles
-    placed per colour/number, jokers placed)."""
+    placed per colour/number, jokers placed); ``rules``: the tile set they were solved for."""
     from solvers.rummikub import meld_codes_batch
-    from solvers.rummikub._groups import PART_COUNT, PART_MASKS
 
-    codes, counts = meld_codes_batch(status, choice, group_jokers, PART_COUNT, PART_MASKS)
+    _ok, part_count, part_masks = rules.group_tables()
+    codes, counts = meld_codes_batch(status, choice, group_jokers, part_count, part_masks)
     out: list[tuple[list[Meld], np.ndarray, int] | None] = []
     for p in range(status.shape[0]):
         if status[p] != 1:
@@ -381,7 +382,7 @@ def best_moves(
 
         for i, (pos, move) in enumerate(zip(positions, moves)):
             if pos.initial_meld_done and move.sets_kept < len(pos.table):
-                moves[i] = least_disturbing_move(pos, objective)
+                moves[i] = least_disturbing_move(pos, objective, rules)
     return moves
 
 

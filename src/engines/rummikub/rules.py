@@ -163,10 +163,6 @@ class Rules:
             raise RuleError(f"rule {missing[0]} is not supported by the exact search yet (it "
                             f"solves {', '.join(SEARCH_OPTIONS)}; the other options await "
                             "the DP: docs/rummikub-house-rules.md)")
-        if self.least_disturbance and not self.standard_tiles:
-            raise RuleError("rule least_disturbance=true is not supported by the exact search "
-                            "yet together with min_real_tiles or a tile set other than the "
-                            "rules document's (docs/rummikub-house-rules.md)")
         return self
 
     def check_tiles(self, table: Iterable[Iterable[Tile]], rack: Iterable[Tile],

@@ -187,46 +187,51 @@ def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, parallel=
 
 
 @njit(cache=True)
-def reach_score(must, opt, must_j, opt_j, weight, joker_weight, group_ok, target, choice_out,
-                gj_out, stats, beam):
+def reach_score(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, target,
+                choice_out, gj_out, stats, beam):
     """Does a melded arrangement placing every ``must`` tile reach rack score ``target``?
 
     The question the least-disturbance search asks (:mod:`engines.rummikub.least`), where
     ``target`` is the whole position's optimum: a narrow pass that keeps the states with
     the fewest open short runs, then, if it truncated without reaching the target, the
     exact pass; both prune every transition that cannot reach the target, so an
-    arrangement below it is never built.  Returns ``(1, score)`` with the arrangement in
+    arrangement below it is never built.  ``meld``: the melded position's rules mode
+    (:func:`solvers.rummikub.rules_mode`).  Returns ``(1, score)`` with the arrangement in
     ``choice_out``/``gj_out`` when it is reached, ``(0, score)`` otherwise.
     """
     opt = _playable(must, opt, must_j + opt_j)
     floor = target + must_j * joker_weight
-    st, sc, truncated = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, 0, group_ok,
-                                   choice_out, gj_out, stats, floor, -max(1, beam // 4))
+    st, sc, truncated = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld,
+                                   group_ok, choice_out, gj_out, stats, floor,
+                                   -max(1, beam // 4))
     if st == 1 and sc >= target:
         return 1, sc
     if truncated:
         stats[:] = 0
-        st, sc, _t = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, 0, group_ok,
-                                choice_out, gj_out, stats, floor, NO_BEAM)
+        st, sc, _t = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld,
+                                group_ok, choice_out, gj_out, stats, floor, NO_BEAM)
         if st == 1 and sc >= target:
             return 1, sc
     return 0, sc
 
 
 @njit(cache=True)
-def _reach_serial(must, opt, must_j, opt_j, weight, joker_weight, target, group_ok, status,
-                  best, choice, group_jokers, stats, beam):
+def _reach_serial(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, target,
+                  status, best, choice, group_jokers, stats, beam):
     for p in range(must.shape[0]):
         st, sc = reach_score(must[p], opt[p], must_j[p], opt_j[p], weight[p], joker_weight[p],
-                             group_ok, target[p], choice[p], group_jokers[p], stats[p], beam)
+                             meld[p], group_ok, target[p], choice[p], group_jokers[p],
+                             stats[p], beam)
         status[p] = st
         best[p] = sc
 
 
-def reach_arrays(must, opt, must_j, opt_j, weight, joker_weight, target, beam=BEAM):
+def reach_arrays(must, opt, must_j, opt_j, weight, joker_weight, target, meld=None,
+                 group_ok=None, beam=BEAM):
     """:func:`reach_score` on stacked melded positions (shapes as :func:`solve_arrays`, plus
-    ``target``: int64[n]), on the calling thread.  Returns ``(status, best, choice,
-    group_jokers, stats)`` as :func:`solve_arrays`; status 1 where the target is reached."""
+    ``target``: int64[n]; ``meld``: the rules modes, default 0, the rules document's),
+    on the calling thread.  Returns ``(status, best, choice, group_jokers, stats)`` as
+    :func:`solve_arrays`; status 1 where the target is reached."""
     n = must.shape[0]
     status = np.zeros(n, np.int64)
     best = np.zeros(n, np.int64)
@@ -237,6 +242,7 @@ def reach_arrays(must, opt, must_j, opt_j, weight, joker_weight, target, beam=BE
         np.ascontiguousarray(must, np.int64), np.ascontiguousarray(opt, np.int64),
         np.ascontiguousarray(must_j, np.int64), np.ascontiguousarray(opt_j, np.int64),
         np.ascontiguousarray(weight, np.int64), np.ascontiguousarray(joker_weight, np.int64),
-        np.ascontiguousarray(target, np.int64), GROUP_OK, status, best, choice, group_jokers,
-        stats, beam)
+        np.zeros(n, np.int64) if meld is None else np.ascontiguousarray(meld, np.int64),
+        GROUP_OK if group_ok is None else group_ok, np.ascontiguousarray(target, np.int64),
+        status, best, choice, group_jokers, stats, beam)
     return status, best, choice, group_jokers, stats
