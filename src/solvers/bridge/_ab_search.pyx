@@ -129,6 +129,9 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
     if c.pos == 0:
         answer = _trick_start(c, seat, target, &ts, wm)
         if answer >= 0:
+            if ts.table_move >= 0:
+                # a table answer is a cutoff found earlier: its lead is this ply's killer
+                c.killer[ply] = ts.table_move
             return answer
     elif c.pos == 1 and (c.features & FEATURE_QUICK_TRICKS):
         answer = _second_hand(c, seat, target, mover_max, wm)
@@ -173,7 +176,7 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
         for i in range(nm):
             _cover_sequence(&moves[i], wm)
     if c.pos == 0:
-        _trick_result(c, seat, &ts, res, wm)
+        _trick_result(c, seat, &ts, res, wm, s * 16 + r if cut else -1)
     return res
 
 

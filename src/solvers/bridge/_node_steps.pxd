@@ -41,6 +41,7 @@ cdef struct TrickStart:
     int n                  # tricks left
     int threshold          # the question for the leader's side: >= threshold tricks?
     bint leader_max        # the leader's side is the counted side
+    int table_move         # the lead of a table entry that answered (suit * 16 + rank), or -1
 
 
 cdef inline void _clear(uint16_t* wm) noexcept nogil:
@@ -116,6 +117,7 @@ cdef inline int _trick_start(Ctx* c, int seat, int target, TrickStart* ts,
     cdef int n = _cards(c, seat), answer
     c.trick_nodes[n] += 1
     ts.n = n
+    ts.table_move = -1
     if c.tricks_max >= target:
         _clear(wm)
         return 1
@@ -138,7 +140,7 @@ cdef inline int _trick_start(Ctx* c, int seat, int target, TrickStart* ts,
         return not ts.leader_max
     tt_patterns(c, ts.pat)
     if c.features & FEATURE_TT:
-        answer = tt_lookup(&c.tt, ts.lens, seat, ts.pat, ts.threshold, c, wm)
+        answer = tt_lookup(&c.tt, ts.lens, seat, ts.pat, ts.threshold, c, wm, &ts.table_move)
         if answer >= 0:
             return answer == ts.leader_max
     return -1
@@ -157,16 +159,16 @@ cdef inline int _second_hand(Ctx* c, int seat, int target, bint mover_max,
 
 
 cdef inline void _trick_result(Ctx* c, int seat, TrickStart* ts, bint res,
-                               uint16_t* wm) noexcept nogil:
+                               uint16_t* wm, int move) noexcept nogil:
     """Store a searched trick-start node: ``res`` for the counted side becomes a bound
-    on the leader's side's tricks."""
+    on the leader's side's tricks; ``move`` is the lead that cut off (or -1)."""
     c.trick_searched[ts.n][res == ts.leader_max] += 1
     if not (c.features & FEATURE_TT):
         return
     if res == ts.leader_max:
-        tt_store(&c.tt, ts.lens, seat, ts.pat, c, wm, ts.threshold, ts.n)
+        tt_store(&c.tt, ts.lens, seat, ts.pat, c, wm, ts.threshold, ts.n, move)
     else:
-        tt_store(&c.tt, ts.lens, seat, ts.pat, c, wm, 0, ts.threshold - 1)
+        tt_store(&c.tt, ts.lens, seat, ts.pat, c, wm, 0, ts.threshold - 1, -1)
 
 
 cdef inline void _cover_sequence(Move* m, uint16_t* wm) noexcept nogil:

@@ -9,6 +9,9 @@ the K gone), where ``k`` covers every card that won a trick by rank in the
 search below (the "win ranks" the search backs up).  Lower cards only count
 through the suit lengths.  Any position with the same key whose top cards
 agree on those slots has the same bounds on the leader's side's tricks.
+An entry also keeps the lead that reached its lower bound, by its place among
+the suit's cards still out; when the entry answers a lookup, that lead becomes
+the killer of the ply (as DDS keeps a best move per depth from its table).
 
 Layout (as DDS's TransTableL): a hash table of distributions, each owning a
 short list of entries in blocks of ``TT_BLOCK``; a lookup finds the
@@ -28,6 +31,7 @@ from solvers.bridge._bits cimport kth_highest, msb, popcount
 from solvers.bridge._types cimport (
     TT_BLOCK,
     TT_BLOCKS_PER_DIST,
+    TT_NO_MOVE,
     Ctx,
     TransTable,
     TTDist,
@@ -164,15 +168,31 @@ cdef inline int _matches(TTBlock* blk, uint32_t* pat, uint8_t* hit) noexcept nog
     return any
 
 
+cdef inline int _move_of(Ctx* c, int leader, int code) noexcept nogil:
+    """The leader's card (``suit * 16 + rank``) for a stored move, or -1.
+
+    The entry stores the card by its place among the suit's cards still out, so
+    it names the same card in every position the entry matches when the entry pins
+    it; a card below the pinned ones may belong to another hand there (then -1).
+    """
+    cdef int s = code >> 4, r
+    if code == TT_NO_MOVE:
+        return -1
+    r = kth_highest(c.remain[s], (code & 15) + 1)
+    return s * 16 + r if (c.hands[leader][s] >> r) & 1 else -1
+
+
 cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* pat,
-                          int threshold, Ctx* c, uint16_t* wm) noexcept nogil:
+                          int threshold, Ctx* c, uint16_t* wm, int* move) noexcept nogil:
     """Is the leader's side sure to take >= threshold tricks? 1 yes, 0 no, -1 unknown.
 
     On an answer, ``wm`` gets the win ranks of the entry: in each suit the lowest
     card still out that the entry depends on.  Of the entries that answer, the one
     pinning the fewest cards is used: the parent stores the union of its children's
     win ranks, so a general answer here keeps the parent's entry general too (8 %
-    fewer trick-start nodes than the first answering entry).
+    fewer trick-start nodes than the first answering entry).  On a yes, ``move``
+    gets the lead that reached the entry's lower bound (``suit * 16 + rank``), else
+    -1.
     """
     cdef TTDist* d
     cdef TTBlock* blk
@@ -181,6 +201,7 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     cdef int b, j, m, s, k, pinned, best_j = 0, best_pinned = 128
     cdef uint32_t owners = _top_owners(pat)
     tt.lookups += 1
+    move[0] = -1
     d = _find_dist(tt, lens, leader)
     if d == NULL:
         return -1
@@ -207,12 +228,16 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     for s in range(4):
         k = popcount(best.mask[s][best_j]) >> 1  # cards of the suit the entry depends on
         wm[s] = <uint16_t>(1u << kth_highest(c.remain[s], k)) if k else 0
-    return best.lower[best_j] >= threshold
+    if best.lower[best_j] >= threshold:
+        move[0] = _move_of(c, leader, best.move[best_j])
+        return 1
+    return 0
 
 
 cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* pat,
-                          Ctx* c, uint16_t* wm, int lower, int upper) noexcept nogil:
-    """Record bounds ``lower <= leader side's tricks <= upper`` valid under ``wm``."""
+                          Ctx* c, uint16_t* wm, int lower, int upper, int move) noexcept nogil:
+    """Record bounds ``lower <= leader side's tricks <= upper`` valid under ``wm``;
+    ``move`` (``suit * 16 + rank``, or -1) is the lead that reached ``lower``."""
     cdef uint32_t mask[4]
     cdef uint32_t patm[4]
     cdef int s, k, j, slot, m
@@ -220,6 +245,10 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     cdef int32_t di
     cdef TTDist* d
     cdef TTBlock* blk
+    cdef uint8_t code = TT_NO_MOVE
+    if move >= 0:
+        # by its place among the suit's cards still out (see _move_of)
+        code = <uint8_t>((move & ~15) | popcount(c.remain[move >> 4] >> ((move & 15) + 1)))
     for s in range(4):
         if wm[s]:
             b = wm[s] & (~wm[s] + 1u)  # lowest win rank
@@ -240,6 +269,7 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
                         and blk.mask[2][j] == mask[2] and blk.mask[3][j] == mask[3]):
                     if lower > blk.lower[j]:
                         blk.lower[j] = <int8_t>lower
+                        blk.move[j] = code
                     if upper < blk.upper[j]:
                         blk.upper[j] = <int8_t>upper
                     return
@@ -284,3 +314,4 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
         blk.pattern[s][j] = patm[s]
     blk.lower[j] = <int8_t>lower
     blk.upper[j] = <int8_t>upper
+    blk.move[j] = code

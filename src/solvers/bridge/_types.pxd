@@ -22,7 +22,8 @@ cdef struct Move:
 
 cdef enum:
     TT_BLOCK = 16            # entries in one block of a distribution's list
-    TT_BLOCKS_PER_DIST = 32   # so at most 128 entries a distribution, then overwritten
+    TT_BLOCKS_PER_DIST = 32   # so at most 512 entries a distribution, then overwritten
+    TT_NO_MOVE = 0xFF
 
 
 cdef struct TTBlock:
@@ -34,6 +35,8 @@ cdef struct TTBlock:
     uint32_t mask[4][TT_BLOCK]     # which of those 2-bit slots the entry depends on
     int8_t lower[TT_BLOCK]         # bounds on the leader's side's tricks from this trick on
     int8_t upper[TT_BLOCK]
+    uint8_t move[TT_BLOCK]         # the lead that reached ``lower``: suit * 16 + how many cards
+                                   # still out in the suit rank above it; TT_NO_MOVE when none
 
 
 cdef struct TTDist:
@@ -82,7 +85,8 @@ cdef struct Ctx:
     int trick_suit[4]
     int trick_rank[4]
     int win_pos            # position in the trick of the card winning it so far
-    int killer[MAX_PLY]    # suit * 16 + rank of the last move that cut off at this ply
+    int killer[MAX_PLY]    # suit * 16 + rank of the last move that cut off at this ply, or
+                           # that reached the bound a table entry answered with here
     int features           # FEATURE_* bits in use
     int64_t nodes
     int64_t qt_cutoffs
