@@ -125,6 +125,8 @@ cdef inline int _lead_weight(Ctx* c, int seat, int s, int r, unsigned int seq) n
         w += 25  # partner can ruff
     if trump != NOTRUMP and s == trump and opp_top < 0:
         w -= 30  # no trumps out: leading them wastes a tempo
+    if c.hands[pard][s] == 0 and (trump == NOTRUMP or c.hands[pard][trump] == 0):
+        w -= 45  # partner can neither follow nor ruff: he takes no trick in the suit
     # short suits of the opponents are where tricks run out
     w -= 14 * (_alternatives(c, lho, s) + _alternatives(c, rho, s))
     return w
