@@ -153,9 +153,22 @@ def test_cli_explain(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert main(["rummikub", "best", str(path), "--explain"]) == 0
     out = capsys.readouterr().out
     assert "steps:\n  1. add R5 R9 (from the rack) to set 1 [R6 R7 R8] -> R5 R6 R7 R8 R9" in out
+    assert "table sets kept: 0 of 1; table tiles moved: 0" in out
     assert main(["rummikub", "best", str(path), "--explain", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["steps"] == [
-        "add R5 R9 (from the rack) to set 1 [R6 R7 R8] -> R5 R6 R7 R8 R9"]
+    data = json.loads(capsys.readouterr().out)
+    assert data["steps"] == ["add R5 R9 (from the rack) to set 1 [R6 R7 R8] -> R5 R6 R7 R8 R9"]
+    assert (data["sets_kept"], data["tiles_moved"]) == (0, 0)
+
+
+def test_cli_least_disturbance(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps({"table": [["R3", "R4", "R5"], ["R6", "R7", "R8"]],
+                                "rack": ["R9", "K13"], "initial_meld_done": True}))
+    assert main(["rummikub", "best", str(path), "--explain", "--json",
+                 "--rule", "least_disturbance=on"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["tiles"], data["sets_kept"], data["tiles_moved"]) == (1, 1, 0)
+    assert len(data["steps"]) == 1
 
 
 @pytest.mark.parametrize("rules", [

@@ -118,6 +118,8 @@ def _best(args: argparse.Namespace) -> int:
         data = {"objective": args.objective, **move.to_json()}
         if args.explain:
             data["steps"] = [str(step) for step in move.steps()]
+            data["sets_kept"] = move.sets_kept
+            data["tiles_moved"] = move.tiles_moved
         print(json.dumps(data))
         return 0
     print(f"rack: {rack}")
@@ -130,6 +132,8 @@ def _best(args: argparse.Namespace) -> int:
         print("steps:")
         for number, step in enumerate(move.steps(), start=1):
             print(f"  {number}. {step}")
+        print(f"table sets kept: {move.sets_kept} of {len(pos.table)}; "
+              f"table tiles moved: {move.tiles_moved}")
     return 0
 
 
