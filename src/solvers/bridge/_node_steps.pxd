@@ -149,10 +149,12 @@ cdef inline int _trick_start(Ctx* c, int seat, int target, TrickStart* ts,
 cdef inline int _second_hand(Ctx* c, int seat, int target, bint mover_max,
                              uint16_t* wm) noexcept nogil:
     """Second-hand quick tricks: 1 or 0 when they decide, else -1."""
-    cdef int k = second_hand_tricks(c, seat, wm)
+    # the tricks the side of the second hand needs to decide the question
+    cdef int need = target - c.tricks_max if mover_max else c.tricks_max + _cards(c, seat) - target + 1
+    cdef int k = second_hand_tricks(c, seat, need, wm)
     if k == 0:
         return -1
-    if (k >= target - c.tricks_max) if mover_max else (c.tricks_max + _cards(c, seat) - k < target):
+    if k >= need:
         c.qt2_cutoffs += 1
         return mover_max
     return -1

@@ -237,14 +237,81 @@ cdef inline int quick_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcep
     return total
 
 
-cdef inline int second_hand_tricks(Ctx* c, int seat, uint16_t* wm) noexcept nogil:
+cdef inline int _trump_follow_up(Ctx* c, int seat, int hh, uint16_t* wm) noexcept nogil:
+    """Second hand, suit contract: ``hh`` (the second hand or his partner) wins the
+    current side-suit trick by rank and the third hand follows suit.  The winners
+    ``hh`` cashes next: his top trumps, then his side-suit winners while every
+    opponent with trumps left still follows.
+
+    The other hand of the side must never be forced to ruff (it would take the
+    lead): it needs a side-suit card for each side-suit trick counted.  The
+    third hand's card of the led suit is not known: all of its cards stay out,
+    and its length drops by one.
+    """
+    cdef int ls = c.trick_suit[0], t = c.trump, s, w, drawn, limit, k, total = 0
+    cdef int other = hh ^ 2, lead = (seat + 3) & 3, third = (seat + 1) & 3
+    cdef unsigned int mine, others
+    cdef int side_cards = 0, side_tricks = 1
+    for s in range(4):
+        if s != t:
+            side_cards += popcount(c.hands[other][s])
+    mine = c.hands[hh][t]
+    drawn = 0
+    if mine:
+        others = c.remain[t] & ~mine
+        drawn = top_winners(mine, others)
+        if drawn and others:
+            wm[t] |= <uint16_t>(1u << kth_highest(mine, drawn))
+    total = drawn
+    # side-suit cards the other hand plays: this trick, and the trump leads it cannot follow
+    if popcount(c.hands[other][t]) < drawn:
+        side_tricks += drawn - popcount(c.hands[other][t])
+    if side_cards < side_tricks:
+        return 0
+    for s in range(4):
+        if s == t:
+            continue
+        mine = c.hands[hh][s]
+        others = c.remain[s] & ~mine
+        if s == ls:
+            mine ^= 1u << msb(mine)  # the card that wins this trick
+            others &= ~(1u << c.trick_rank[0])
+        if not mine:
+            continue
+        w = top_winners(mine, others)
+        if w == 0:
+            continue
+        limit = 13
+        if popcount(c.hands[lead][t]) > drawn:
+            limit = popcount(c.hands[lead][s])
+        if popcount(c.hands[third][t]) > drawn:
+            k = popcount(c.hands[third][s]) - (1 if s == ls else 0)
+            if k < limit:
+                limit = k
+        if w > limit:
+            w = limit
+        if w > side_cards - side_tricks:
+            w = side_cards - side_tricks
+        if w <= 0:
+            continue
+        side_tricks += w
+        total += w
+        if others:
+            wm[s] |= <uint16_t>(1u << kth_highest(mine, w))
+    return total
+
+
+cdef inline int second_hand_tricks(Ctx* c, int seat, int need, uint16_t* wm) noexcept nogil:
     """Sure tricks for the side of the second hand (``seat``, with partner still to play).
 
     The side surely wins the current trick when one of its hands can beat the led
     card and every card the third hand can play (no overruff possible); in a suit
     contract also when it can ruff a suit the third hand still follows.  In
     notrump the hand that wins then leads, so its top cards in every suit (the
-    led suit after the winning card included) are sure tricks too.
+    led suit after the winning card included) are sure tricks too; in a suit
+    contract its top trumps and safe side-suit winners, when it wins a side suit
+    by rank that the third hand follows.  Those later tricks are counted only
+    when the side ``need``s more than this one.
     """
     cdef int ls = c.trick_suit[0], lr = c.trick_rank[0]
     cdef int partner = (seat + 2) & 3, third = (seat + 1) & 3, hh, s, w, k, total
@@ -268,9 +335,13 @@ cdef inline int second_hand_tricks(Ctx* c, int seat, uint16_t* wm) noexcept nogi
         if not (c.hands[seat][trump] or c.hands[partner][trump]):
             return 0
         return 1  # we ruff and the third hand follows suit: a win by suit, ranks aside
-    if trump != NOTRUMP:
+    if need <= 1:
         return 1
     hh = seat if c.hands[seat][ls] >> msb(ours) else partner
+    if trump != NOTRUMP:
+        if ls == trump or not c.hands[third][ls]:
+            return 1
+        return 1 + _trump_follow_up(c, seat, hh, wm)
     total = 1
     for s in range(4):
         mine = c.hands[hh][s]
