@@ -7,12 +7,13 @@ still to make the initial meld (the table stays, the rack must open with new set
 the threshold).  Every combination of ``meld_threshold`` (0, 1, 30, 60, 127) and
 ``meld_joker`` (stands-for, zero) is timed on the same positions through the public
 ``best_move``, after warm-up (compilation is excluded).  So are the other options the DP
-solves: two real tiles per set, and smaller tile sets (the positions restricted to them:
-table sets and rack tiles outside the tile set, or beyond its copies and jokers, dropped).
+solves: official joker retrieval, two real tiles per set, and smaller tile sets (the
+positions restricted to them: table sets and rack tiles outside the tile set, or beyond its
+copies and jokers, dropped).
 
 ``--integer-programme`` times instead the tests' reference oracle, the integer programme of
 ``tests/rummikub/ip_model.py`` (HiGHS; a reference like ``rummikub-solver``, not the
-product: the exact search refuses these options until the DP carries them), on the options
+product, which solves some of these options with the DP and refuses the others), on the options
 it solves: official joker retrieval, two real tiles per set, least disturbance, all three,
 and meld then continue, next to the DP on the same positions (first row), with the worst
 time per band.  Every position goes to the programme, even where an option cannot change
@@ -52,6 +53,9 @@ DP_ROWS = (
     ("colours=3 numbers=10 copies=1 jokers=1 min_real=2", True,
      Rules(colours=3, numbers=10, copies=1, jokers=1, min_real_tiles=2)),
     ("numbers=7, initial meld 30", False, Rules(numbers=7)),
+    ("joker_retrieval=official, melded", True, Rules(joker_retrieval="official")),
+    ("official + min_real_tiles=2, melded", True,
+     Rules(joker_retrieval="official", min_real_tiles=2)),
 )
 
 

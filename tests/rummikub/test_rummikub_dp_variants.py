@@ -1,11 +1,11 @@
 """The exact search under house rules against the reference oracle (the integer programme).
 
-The DP solves two real tiles per set and the tile sets its state key holds (1-4 colours,
-numbers up to 13, 1-2 copies, 0-2 jokers) by its own transitions and group tables, not by
-filtering the default's answer.  Random positions on random such tile sets, melded or not,
-with random thresholds and both objectives: the DP's optimum (tiles, value, jokers played)
-is the oracle's, and the DP's table is valid under the rules (each set checked by the
-oracle's own set reader) with every tile conserved.
+The DP solves official joker retrieval, two real tiles per set and the tile sets its state
+key holds (1-4 colours, numbers up to 13, 1-2 copies, 0-2 jokers) by its own transitions
+and group tables, not by filtering the default's answer.  Random positions on random such
+tile sets and rules, melded or not, with random thresholds and both objectives: the DP's
+optimum (tiles, value, jokers played) is the oracle's, and the DP's table is valid under
+the rules (each set checked by the oracle's own set reader) with every tile conserved.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ def _random_rules(rng: random.Random) -> Rules:
                  copies=rng.randint(1, 2), jokers=rng.choice((0, 1, 2, 2)),
                  min_real_tiles=rng.choice((1, 2, 2)),
                  meld_threshold=rng.choice((0, 10, 30)),
-                 meld_joker=rng.choice(("stands-for", "zero")))
+                 meld_joker=rng.choice(("stands-for", "zero")),
+                 joker_retrieval=rng.choice(("free", "official")))
 
 
 def _random_set(rng: random.Random, rules: Rules, pool: Counter, jokers: int):
@@ -45,7 +46,8 @@ def _random_set(rng: random.Random, rules: Rules, pool: Counter, jokers: int):
         number = rng.randint(1, rules.numbers)
         colours = rng.sample(letters, rng.randint(3, rules.colours))
         shape = [Tile(c, number) for c in colours]
-    use = [rng.random() < 0.2 for _ in shape]
+    use = [rng.random() < (0.35 if rules.joker_retrieval == "official" else 0.2)
+           for _ in shape]
     real = [t for t, u in zip(shape, use) if not u]
     if sum(use) > jokers or len(real) < rules.min_real_tiles or Counter(real) - pool:
         return None
@@ -187,10 +189,58 @@ def test_least_disturbance_with_the_dp_house_rules(seed):
     from dataclasses import replace
 
     rules, table, rack, melded = _case(seed)
-    rules = replace(rules, least_disturbance=True)
+    rules = replace(rules, least_disturbance=True, joker_retrieval="free")
     dp = best_move(table, rack, melded, "tiles", rules)
     ip = reference_move(table, rack, melded, "tiles", rules)[0]
     jokers = [sum(t.is_joker for t in m.played) for m in (dp, ip)]
     assert (dp.tiles, dp.value, jokers[0], dp.sets_kept) == \
         (ip.tiles, ip.value, jokers[1], ip.sets_kept), (rules, table, rack, melded)
     _check_answer(rules, table, rack, melded, dp)
+
+
+def test_least_disturbance_with_official_retrieval_is_refused():
+    rules = Rules(least_disturbance=True, joker_retrieval="official")
+    with pytest.raises(RuleError, match="least_disturbance=true is not supported"):
+        best_move([], "K1 K2 K3", rules=rules)
+
+
+def test_official_retrieval_on_joker_tables():
+    # Bench-like positions whose tables hold jokers: the DP under official retrieval (with
+    # and without two real tiles per set) against the oracle.
+    from engines.rummikub.generate import rummikub_positions
+
+    compared = differs = 0
+    for pos in rummikub_positions(60, seed=31, table_tiles=(6, 40)):
+        p = Position.from_json(pos)
+        if not pos["initial_meld_done"] or not any(t.is_joker for s in p.table for t in s):
+            continue
+        for rules in (Rules(joker_retrieval="official"),
+                      Rules(joker_retrieval="official", min_real_tiles=2)):
+            if any(sum(not t.is_joker for t in s) < rules.min_real_tiles for s in p.table):
+                continue
+            args = (pos["table"], pos["rack"], True)
+            for objective in ("tiles", "value"):
+                dp = best_move(*args, objective, rules)
+                ip = reference_move(*args, objective, rules)[0]
+                assert (dp.tiles, dp.value) == (ip.tiles, ip.value), (pos, rules, objective)
+                _check_answer(rules, p.table, p.rack, True, dp)
+            differs += dp.value != best_move(*args, "value").value
+            compared += 1
+    assert compared >= 15 and differs >= 1
+
+
+def test_official_retrieval_by_hand():
+    official = Rules(joker_retrieval="official")
+    table = [["R3", "R4", "R5", "J"]]  # the joker stands for R6
+    assert best_move(table, "K11 K12", rules=official).tiles == 0
+    assert best_move(table, "K11 K12").tiles == 2
+    # R6 from the rack frees the joker for K11 K12
+    move = best_move(table, "K11 K12 R6", rules=official)
+    assert move.tiles == 3
+    # a group joker may stand for any colour its group lacks: B7 or O7 frees it
+    group = [["K7", "R7", "J"], ["K1", "K2", "K3"]]
+    assert best_move(group, "B9 B10", rules=official).tiles == 0
+    assert best_move(group, "B9 B10 O7", rules=official).tiles == 3
+    assert best_move(group, "B9 B10 K7", rules=official).tiles == 0
+    # the joker may stay in place in a rearranged set: R6 as a joker in R5 J R7
+    assert best_move(table, "R7 R8", rules=official).tiles == 2

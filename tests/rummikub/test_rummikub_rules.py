@@ -164,7 +164,7 @@ def test_meld_threshold_agrees_with_rummikub_solver() -> None:
 
 
 UNSUPPORTED = [
-    ("joker_retrieval", "official"), ("meld_continue", True),
+    ("meld_continue", True),
 ]
 BEYOND_THE_KEY = [("colours", 5), ("numbers", 20), ("copies", 3), ("jokers", 4),
                   ("min_set_length", 4), ("min_set_length", 2)]
@@ -207,9 +207,13 @@ def test_cli_refuses_unsupported_rules(tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "pos.json"
     path.write_text(json.dumps({"table": [["R3", "R4", "R5", "J"]], "rack": ["K11", "K12"]}))
-    assert main(["rummikub", "best", str(path), "--rule", "joker_retrieval=official"]) != 0
+    assert main(["rummikub", "best", str(path), "--rule", "meld_continue=on"]) != 0
     err = capsys.readouterr().err
-    assert "joker_retrieval=official is not supported by the exact search yet" in err
+    assert "meld_continue=true is not supported by the exact search yet" in err
+    # official retrieval is solved: the joker (R6) stays, K11 K12 cannot take it
+    assert main(["rummikub", "best", str(path), "--json", "--rule",
+                 "joker_retrieval=official"]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles"] == 0
     # a bad rule is named before the file is read
     assert main(["rummikub", "best", "missing.json", "--rule", "colours=6"]) != 0
     assert "colours=6 is beyond the tile sets" in capsys.readouterr().err
@@ -234,11 +238,12 @@ def test_batch_task_refuses_unsupported_rules(tmp_path: Path) -> None:
     base = {"table": [["R3", "R4", "R5", "J"]], "rack": ["K11", "K12"],
             "initial_meld_done": True}
     records = [dict(base, id="free"), dict(base, id="official",
-                                           rules={"joker_retrieval": "official"})]
+                                           rules={"joker_retrieval": "official"}),
+               dict(base, id="continue", rules={"meld_continue": True})]
     tiles, summary, bad = run_best_batch(tmp_path, records)
-    assert tiles == {"free": 2}
+    assert tiles == {"free": 2, "official": 0}
     assert summary.rejected == 1
-    assert "joker_retrieval=official is not supported" in str(bad[0])
+    assert "meld_continue=true is not supported" in str(bad[0])
 
 
 def test_batch_task_solves_the_dp_house_rules(tmp_path: Path) -> None:

@@ -66,7 +66,12 @@ def position_arrays(
     tables = [list(chain.from_iterable(p.table)) if done else ()
               for p, done in zip(positions, melded.tolist())]
     racks = [p.rack for p in positions]
-    modes = np.where(melded, rules.search_mode(True), rules.search_mode(False)).astype(np.int64)
+    if rules.joker_retrieval == "official":  # the table jokers' places, per position
+        modes = np.array([rules.search_mode(done, p.table)
+                          for p, done in zip(positions, melded.tolist())], np.int64)
+    else:
+        modes = np.where(melded, rules.search_mode(True),
+                         rules.search_mode(False)).astype(np.int64)
     return tile_counts(tables, n), tile_counts(racks, n), modes, melded
 
 

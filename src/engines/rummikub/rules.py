@@ -2,11 +2,12 @@
 
 The defaults are those of ``docs/rules/rummikub.md``.  The exact search (the dynamic
 programme of :mod:`solvers.rummikub`) solves the initial-meld options (``meld_threshold``,
-``meld_joker``), two real tiles per set (``min_real_tiles``) and the smaller tile sets its
+``meld_joker``), official joker retrieval (``joker_retrieval``), two real tiles per set
+(``min_real_tiles``) and the smaller tile sets its
 state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..2, ``jokers`` 0..2;
 ``min_set_length`` 3), never by filtering the default's answer, and ``least_disturbance``
 by calling it on the table less the sets held out (:mod:`engines.rummikub.least`).  The
-other options (joker retrieval, meld then continue, fewest tiles moved, larger tile sets)
+other options (meld then continue, fewest tiles moved, larger tile sets)
 are named and checked here, but the search refuses them (:meth:`Rules.check_supported`)
 until the DP carries them; what each would cost the DP is in
 ``docs/rummikub-house-rules.md``.  The tests check the search, and solve the other
@@ -29,7 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
 from engines.rummikub.errors import PositionError, RuleError, SetError, TileError
-from engines.rummikub.tiles import ALL_COLOURS, Tile, format_tiles
+from engines.rummikub.tiles import ALL_COLOURS, COLOURS, Tile, format_tiles
 
 MAX_MELD_THRESHOLD = 127  # the DP keeps the meld value so far in 7 bits
 MELD_JOKER_VALUES = ("stands-for", "zero")
@@ -40,8 +41,8 @@ _RANGES = {"meld_threshold": (0, MAX_MELD_THRESHOLD), "min_real_tiles": (1, 2),
            "min_set_length": (2, 26)}
 # The options the DP of solvers.rummikub solves; every other option must keep its default.
 # (least_disturbance: a search over which table sets to hold out, each step one DP call)
-SEARCH_OPTIONS = ("meld_threshold", "meld_joker", "least_disturbance", "min_real_tiles",
-                  "colours", "numbers", "copies", "jokers", "min_set_length")
+SEARCH_OPTIONS = ("meld_threshold", "meld_joker", "least_disturbance", "joker_retrieval",
+                  "min_real_tiles", "colours", "numbers", "copies", "jokers", "min_set_length")
 # The tile sets the DP's state key holds: four colour codes of up to four open runs (two
 # copies, two jokers) and the numbers 1..13; runs and groups of at least three tiles.
 SEARCH_LIMITS = {"colours": (1, 4), "numbers": (1, 13), "copies": (1, 2), "jokers": (0, 2),
@@ -77,7 +78,9 @@ class Rules:
     alike, a group holding at most one tile per colour).
 
     The exact search solves ``meld_threshold``, ``meld_joker``, ``least_disturbance``,
-    ``min_real_tiles`` and the tile sets within :data:`SEARCH_LIMITS`; the other options
+    ``joker_retrieval``, ``min_real_tiles`` and the tile sets within
+    :data:`SEARCH_LIMITS` (``least_disturbance`` not with official retrieval yet);
+    the other options
     must keep their defaults when solving (:meth:`check_supported`).
 
     >>> Rules(copies=5)
@@ -119,8 +122,8 @@ class Rules:
     def unsupported(self) -> list[str]:
         """The options, as ``NAME=VALUE``, that the exact search does not solve yet.
 
-        >>> Rules(min_real_tiles=2, colours=5, joker_retrieval="official").unsupported()
-        ['joker_retrieval=official', 'colours=5']
+        >>> Rules(min_real_tiles=2, colours=5, meld_continue=True).unsupported()
+        ['meld_continue=true', 'colours=5']
         """
         out = []
         for f in fields(self):
@@ -142,12 +145,12 @@ class Rules:
         does not solve yet.
 
         >>> try:
-        ...     Rules(joker_retrieval="official").check_supported()
+        ...     Rules(meld_continue=True).check_supported()
         ... except RuleError as exc:
         ...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
-        rule joker_retrieval=official is not supported by the exact search yet (it solves
-        meld_threshold, meld_joker, least_disturbance, min_real_tiles, colours, numbers,
-        copies, jokers, min_set_length; the other options await the DP:
+        rule meld_continue=true is not supported by the exact search yet (it solves
+        meld_threshold, meld_joker, least_disturbance, joker_retrieval, min_real_tiles,
+        colours, numbers, copies, jokers, min_set_length; the other options await the DP:
         docs/rummikub-house-rules.md)
         """
         if self is DEFAULT_RULES:  # the common case, without the walk over the fields
@@ -163,6 +166,10 @@ class Rules:
             raise RuleError(f"rule {missing[0]} is not supported by the exact search yet (it "
                             f"solves {', '.join(SEARCH_OPTIONS)}; the other options await "
                             "the DP: docs/rummikub-house-rules.md)")
+        if self.least_disturbance and self.joker_retrieval != "free":
+            raise RuleError("rule least_disturbance=true is not supported by the exact search "
+                            "yet together with joker_retrieval=official "
+                            "(docs/rummikub-house-rules.md)")
         return self
 
     def check_tiles(self, table: Iterable[Iterable[Tile]], rack: Iterable[Tile],
@@ -200,13 +207,17 @@ class Rules:
                 raise SetError(f"{where}: table set {i} [{format_tiles(s)}] needs at least "
                                f"{self.min_real_tiles} tiles that are not jokers")
 
-    def search_mode(self, melded: bool) -> int:
+    def search_mode(self, melded: bool, table: Iterable[Iterable[Tile]] = ()) -> int:
         """The kernels' ``meld`` integer for a position (see :func:`solvers.rummikub.
-        rules_mode`): the initial meld, real tiles per set and highest number."""
+        rules_mode`): the initial meld, real tiles per set, highest number and, under
+        official joker retrieval, the places of the jokers of ``table`` (its sets)."""
         from solvers.rummikub import rules_mode
 
+        places: tuple = ()
+        if self.joker_retrieval == "official" and melded:
+            places = joker_places(table)
         return rules_mode(melded, self.meld_threshold, self.meld_joker == "stands-for",
-                          self.min_real_tiles, self.numbers)
+                          self.min_real_tiles, self.numbers, places)
 
     def group_tables(self) -> tuple:
         """The DP's group tables for this tile set (``solvers.rummikub.group_tables``)."""
@@ -269,6 +280,35 @@ class Rules:
         """What tiles ``(number stood for, is joker)`` count towards the initial meld."""
         zero = self.meld_joker == "zero"
         return sum(0 if joker and zero else number for number, joker in values)
+
+
+def joker_places(table: Iterable[Iterable[Tile]]) -> tuple[int, ...]:
+    """The places of the jokers of ``table`` (valid sets) for official retrieval: a run
+    joker's tile, a group joker's number and the colours its group lacks
+    (:func:`solvers.rummikub.joker_place`).
+
+    >>> from engines.rummikub.tiles import parse_tiles
+    >>> joker_places([parse_tiles("R3 R4 R5 J"), parse_tiles("K5 R5 J")])
+    (85, 787)
+    """
+    from engines.rummikub.sets import validate_set
+    from solvers.rummikub import joker_place
+
+    places = []
+    for s in table:
+        tiles = list(s)
+        if not any(t.is_joker for t in tiles):
+            continue
+        meld = validate_set(tiles)
+        run = len({slot.stands_for.colour for slot in meld}) == 1 and len(meld) > 1
+        real = {slot.tile.colour for slot in meld if not slot.tile.is_joker}
+        missing = sum(1 << i for i, c in enumerate(COLOURS) if c not in real)
+        for slot in meld:
+            if slot.tile.is_joker:
+                number = slot.stands_for.number
+                places.append(joker_place(number, COLOURS.index(slot.stands_for.colour))
+                              if run else joker_place(number, missing=missing))
+    return tuple(places)
 
 
 def _text(value: object) -> str:

@@ -23,7 +23,14 @@ from solvers.rummikub._exact import (  # noqa: E402
     solve_serial,
 )
 from solvers.rummikub._groups import GROUP_OK, group_tables, partition_groups  # noqa: E402
-from solvers.rummikub._layout import MELD_TARGET, NCOL, NNUM, meld_mode, rules_mode  # noqa: E402
+from solvers.rummikub._layout import (  # noqa: E402
+    MELD_TARGET,
+    NCOL,
+    NNUM,
+    joker_place,
+    meld_mode,
+    rules_mode,
+)
 from solvers.rummikub._melds import MAX_SETS, meld_codes, meld_codes_batch  # noqa: E402
 from solvers.rummikub._position import new_outputs, solve_position, warmup  # noqa: E402
 
@@ -34,6 +41,7 @@ __all__ = [
     "NCOL",
     "NNUM",
     "group_tables",
+    "joker_place",
     "meld_codes",
     "meld_codes_batch",
     "meld_mode",

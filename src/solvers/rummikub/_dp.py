@@ -44,6 +44,7 @@ from numba import njit
 from solvers.rummikub._layers import drop_dominated, grow, keep_flexible, rehash, relax
 from solvers.rummikub._layout import (
     COLOUR_BITS,
+    COVER_AT,
     JOKERS_AT,
     MELD_AT,
     MELD_MASK,
@@ -53,6 +54,7 @@ from solvers.rummikub._layout import (
     NEED_AT,
     NEG,
     NNUM,
+    OFFICIAL_AT,
     REAL2_BIT,
     SHORT_AT,
     colour_code,
@@ -111,6 +113,51 @@ def _colour_order(must, opt, weight):
             c = order[v, step]
             acc += opt[c, v] * max(0, weight[c, v])
     return order, rem
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _cover(fam, eligible, units):
+    """Official retrieval: the subsets of a number's table jokers (0..2) that its choices can
+    account for, after ``units`` more resources each usable for the jokers of bit mask
+    ``eligible``.  ``fam`` has bit s-1 for subset s (the empty subset always counts)."""
+    full = fam << 1 | 1
+    for _ in range(min(units, 2)):
+        grown = full
+        for s in range(4):
+            if full >> s & 1:
+                for i in range(2):
+                    if eligible >> i & 1 and not s >> i & 1:
+                        grown |= 1 << (s | 1 << i)
+        full = grown
+    return full >> 1
+
+
+@njit(cache=True, error_model="numpy")
+def _official_tables(meld):
+    """Per number, the table jokers placed there (bit i: joker i of the number) that a rack
+    tile of colour c (``tile[v, c]``), a run joker of colour c (``run[v, c]``) or a group
+    joker (``group[v]``) can account for, and all of them (``full[v]``)."""
+    tile = np.zeros((NNUM, NCOL), np.int64)
+    run = np.zeros((NNUM, NCOL), np.int64)
+    group = np.zeros(NNUM, np.int64)
+    full = np.zeros(NNUM, np.int64)
+    for k in range(2):
+        place = (meld >> (OFFICIAL_AT + 10 * k)) & 1023
+        if place == 0:
+            continue
+        v = (place >> 2) & 15
+        bit = 1 if full[v] == 0 else 2
+        full[v] |= bit
+        what = place >> 6
+        if place & 2:  # a group joker: any colour its group lacks
+            group[v] |= bit
+            for c in range(NCOL):
+                if what >> c & 1:
+                    tile[v, c] |= bit
+        else:
+            run[v, what] |= bit
+            tile[v, what] |= bit
+    return tile, run, group, full
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -198,7 +245,7 @@ def _close_others(key, c, jokers, capc, needc, other):
 
 @njit(cache=True, error_model="numpy")
 def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, weight_cv,
-              joker_weight, floor, meld, any_ok, group_ok, capc, needc, other):
+              joker_weight, floor, meld, any_ok, group_ok, capc, needc, other, variant):
     """Add every successor of the states ``start..end-1`` at this sub-step.
 
     ``step_info`` = (colour, v, step, must, must + opt, real tiles at number+1 and number+2,
@@ -213,10 +260,21 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
     without (200 positions of the 60- and 80-tile bench bands, one thread, best of 15).
     """
     c, v, step, lo, hi, real_next, real_next2, last_max, rem_after, jokers, jw_pos = step_info
+    # ``variant`` is None under the rules document's sets and joker retrieval: Numba then
+    # compiles this function without the house rules' code (a second specialisation takes
+    # the tuple), so the default pays nothing for them.  Official retrieval: the table
+    # jokers of this number and what accounts for them; two real tiles per set: ``real2``.
+    cover_full = cover_tile = cover_run = cover_group = 0
+    real2 = 0
+    if variant is not None:
+        off_tile, off_run, off_group, off_full, real2 = variant
+        cover_full = off_full[v]
+        cover_tile = off_tile[v, c]
+        cover_run = off_run[v, c]
+        cover_group = off_group[v]
     last = step == NCOL - 1
     number = v + 1
     melding = meld & 3
-    real2 = (meld >> REAL2_BIT) & 1
     nnum = highest_number(meld)
     target = meld_target(meld) if melding else 0
     jfac = joker_meld_factor(meld) if melding else 0
@@ -254,7 +312,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         # two real tiles per set: this colour's joker runs by kind, the other colours' kept
         e10 = e21 = e20 = e31 = 0
         keep = 0
-        short_key = key >> SHORT_AT
+        short_key = (key >> SHORT_AT) & 1023
         if real2:
             for slot in (short_key & 31, short_key >> 5):
                 if slot == 0:
@@ -268,6 +326,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                 e20 += kind == 2
                 e31 += kind == 3
         md = e10 + e21 + e20 + e31
+        cover0 = (key >> COVER_AT) & 7 if cover_full else 0
         for u in range(lo, hi + 1):
             gain_u = sc + (u - lo) * weight_cv
             # Bound: this number's choice, all later rack tiles and every joker left (jokers
@@ -316,6 +375,9 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                         nmv = min(target, mv + number * (u + jr * jfac))
                     nsc = gain_u + jr * joker_weight
                     ch0 = ur * 9 + ug * 3 + jr
+                    cover = 0
+                    if cover_full:
+                        cover = _cover(_cover(cover0, cover_tile, u - lo), cover_run, jr)
                     first = COMBO_FIRST[jr] if real2 else 0
                     stop = COMBO_FIRST[jr + 1] if real2 else 1
                     for combo in range(first, stop):
@@ -356,6 +418,9 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                             for jg in range(jl + 1):
                                 if group_ok[m1, m2, jg] == 0:
                                     continue
+                                if cover_full and not (
+                                        _cover(cover, cover_group, jg) << 1 | 1) >> cover_full & 1:
+                                    continue  # a table joker left its place unreplaced
                                 k = jl - jg
                                 rest = other[k]
                                 cl = capc[c, ncode, k]
@@ -371,7 +436,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                             continue
                         nkey = (base | (ncode << (COLOUR_BITS * c)) | ((ju + jr) << JOKERS_AT)
                                 | (m1 << N1_AT) | (m2 << N2_AT) | (nmv << MELD_AT)
-                                | (need << NEED_AT) | short)
+                                | (need << NEED_AT) | short | (cover << COVER_AT))
                         n = relax(table, bits, end, n, keys, score, parent, choice, nkey, nsc, i,
                                   ch0 + tc)
     return n, table, bits, keys, score, parent, choice
@@ -480,6 +545,10 @@ def solve_pass(
     jw_pos = max(0, joker_weight)
     truncated = 0
     nnum = highest_number(meld)
+    off_tile, off_run, off_group, off_full = _official_tables(meld)
+    real2 = (meld >> REAL2_BIT) & 1
+    variant = (off_tile, off_run, off_group, off_full, real2)
+    use_variant = real2 or off_full.any()
     for v in range(nnum):
         for step in range(NCOL):
             if end == start:
@@ -498,9 +567,16 @@ def solve_pass(
                          last_max, rem[v, step], jokers, jw_pos)
             if last:
                 _closing_tables(must, opt, v, jokers, capc, needc, nnum)
-            n, table, bits, keys, score, parent, choice = _sub_step(
-                table, bits, start, end, keys, score, parent, choice, step_info, weight[c, v],
-                joker_weight, floor, meld, any_ok, group_ok, capc, needc, other)
+            if use_variant:
+                n, table, bits, keys, score, parent, choice = _sub_step(
+                    table, bits, start, end, keys, score, parent, choice, step_info,
+                    weight[c, v], joker_weight, floor, meld, any_ok, group_ok, capc, needc,
+                    other, variant)
+            else:
+                n, table, bits, keys, score, parent, choice = _sub_step(
+                    table, bits, start, end, keys, score, parent, choice, step_info,
+                    weight[c, v], joker_weight, floor, meld, any_ok, group_ok, capc, needc,
+                    other, None)
             stats[0] += n - end
             stats[1] = max(stats[1], n - end)
             start = end

@@ -151,7 +151,7 @@ def keep_flexible(keys, start, end, width):
         h = np.int64(1) << 40  # dropped already
         if key >= 0:
             h = 2 * ((key >> NEED_AT) & 3)
-            short = key >> SHORT_AT
+            short = (key >> SHORT_AT) & 1023
             h += 2 * ((short & 31) > 0) + 2 * ((short >> 5) > 0)
             for c in range(NCOL):
                 code = colour_code(key, c)

@@ -15,7 +15,11 @@ its low two bits are 0 when the player has melded, else 1 (the default initial m
 jokers count; the value older callers pass) or 2 (:func:`meld_mode` of the threshold and
 whether a joker counts as the tile it stands for; decoded by :func:`meld_target` and
 :func:`joker_meld_factor`).  Bit 10 asks for two real tiles per set, bits 11-14 give the
-highest number when it is below 13 (:func:`highest_number`).
+highest number when it is below 13 (:func:`highest_number`).  Under official joker
+retrieval, bits 15-34 hold the places of the table's jokers (:func:`joker_place`): each must
+end the turn there (a joker in a run at its tile, in a group at its number) or be replaced
+by a rack tile it may stand for, played that turn; the key's bits 55-57 then record, inside
+the number, which of its table jokers the choices so far can account for.
 """
 
 from __future__ import annotations
@@ -35,8 +39,10 @@ MELD_AT = 36
 MELD_MASK = 127  # thresholds up to 127
 NEED_AT = 43
 SHORT_AT = 45  # runs with a joker and under two real tiles (two 5-bit slots)
+COVER_AT = 55  # inside a number: which table jokers its choices so far can account for
 REAL2_BIT = 10
 NUMBERS_AT = 11
+OFFICIAL_AT = 15  # in the rules integer: two 10-bit table-joker places
 
 NEG = np.int64(-(2**62))  # the score of "no arrangement"
 NO_BEAM = np.int64(0)
@@ -59,9 +65,10 @@ def meld_mode(threshold: int = MELD_TARGET, jokers_count: bool = True) -> int:
 
 
 def rules_mode(melded: bool, threshold: int = MELD_TARGET, jokers_count: bool = True,
-               min_real: int = 1, numbers: int = NNUM) -> int:
+               min_real: int = 1, numbers: int = NNUM, joker_places: tuple = ()) -> int:
     """The kernels' ``meld`` for a position: melded or not, and the house rules the DP
-    solves (initial meld, real tiles per set, highest number 1..13).
+    solves (initial meld, real tiles per set, highest number 1..13, the places of the table
+    jokers under official retrieval: up to two :func:`joker_place` values).
 
     >>> rules_mode(True), rules_mode(False), rules_mode(True, min_real=2, numbers=10)
     (0, 1, 21504)
@@ -73,7 +80,24 @@ def rules_mode(melded: bool, threshold: int = MELD_TARGET, jokers_count: bool = 
         mode |= 1 << REAL2_BIT
     if numbers != NNUM:
         mode |= numbers << NUMBERS_AT
+    if joker_places and mode & 3 == 1:
+        mode = 2 | MELD_TARGET << 2
+    for i, place in enumerate(joker_places):
+        mode |= place << (OFFICIAL_AT + 10 * i)
     return mode
+
+
+def joker_place(number: int, colour: int = -1, missing: int = 0) -> int:
+    """One table joker's place for :func:`rules_mode`: a run joker standing for ``colour``
+    ``number``, or (``colour`` -1) a group joker at ``number`` whose group lacks the colours
+    of bit mask ``missing``.
+
+    >>> joker_place(6, 1), joker_place(5, missing=0b1100)
+    (85, 787)
+    """
+    if colour >= 0:
+        return 1 | (number - 1) << 2 | colour << 6
+    return 1 | 2 | (number - 1) << 2 | missing << 6
 
 
 @njit(cache=True, inline="always")
