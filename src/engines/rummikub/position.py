@@ -307,12 +307,11 @@ def kernel_results(
 def _problem(pos: Position, weight: np.ndarray, joker_weight: int,
              rules: Rules = DEFAULT_RULES):
     rack, rack_j = _counts(pos.rack)
+    mode = rules.search_mode(pos.initial_meld_done, pos.table)
     if pos.initial_meld_done:
         must, must_j = _counts(pos.table_tiles)
-        return (must, rack, must_j, rack_j, weight, joker_weight,
-                rules.search_mode(True, pos.table))
-    return (np.zeros((4, 13), np.int64), rack, 0, rack_j, weight, joker_weight,
-            rules.search_mode(False))
+        return (must, rack, must_j, rack_j, weight, joker_weight, mode)
+    return (np.zeros((4, 13), np.int64), rack, 0, rack_j, weight, joker_weight, mode)
 
 
 def _move_from(pos: Position, result) -> Move:
