@@ -358,7 +358,9 @@ def solve_position(
     DDS's modes: ``cards="all"`` (every legal card, SolveBoard solutions=3),
     ``"optimal"`` (only the cards that reach the maximum, solutions=2) or
     ``"one"`` (one optimal card: the first in hand order, spades first and high
-    first, solutions=1).  These values are exact trick counts.
+    first, solutions=1).  These values are exact trick counts; for ``"optimal"``
+    and ``"one"`` the best value is solved once for the position and each
+    card is then asked one question at it, rather than every card solved.
 
     ``target=t`` is DDS's target: one null-window question per card ("does
     this line take at least ``t`` tricks?") instead of exact values, so it
@@ -414,7 +416,8 @@ def solve_position(
         int(seat),
         trick_array.reshape(-1, 2),
         target=-1 if target is None else target,
-        first_only=target is not None and cards == "one",
+        first_only=cards == "one",
+        optimal_only=cards != "all",
     )
     result = {Card(int(s), int(r) + 2): int(v) for s, r, v in zip(suits, ranks, values)}
     # the kernel groups equal cards; report them in hand order (suits S H D C, high first)

@@ -28,6 +28,7 @@ def solve_position(
     *,
     target: int = ...,
     first_only: bool = ...,
+    optimal_only: bool = ...,
     features: int = ...,
     tt_bits: int = ...,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...

@@ -153,6 +153,8 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
         if _play(c, seat, s, r, target, ply, cwm) == mover_max:
             cut = 1
             c.killer[ply] = s * 16 + r
+            if ply == 0:
+                c.root_cut = s * 16 + r
             # the cut needs only the card played, already above the lowest win rank
             # when it matters; the other cards of its group need not stay equal to it
             _copy(wm, cwm)
@@ -400,6 +402,36 @@ cdef bint _root_move_reaches(Ctx* c, int seat, Move* move, int target) noexcept 
     return reached
 
 
+cdef int _best_value(Ctx* c, int n_left, int guess, int* best_card) noexcept nogil:
+    """Exact tricks of the side to move from the root itself (no card played yet), as
+    ``_value``; ``best_card`` gets ``suit * 16 + rank`` of a card proven to reach the
+    value, or -1 when no search found one (the value is the floor, or a bound decided
+    it at the root without trying a card)."""
+    cdef uint16_t wm[4]
+    cdef int lo = c.tricks_max, hi = c.tricks_max + n_left, t
+    best_card[0] = -1
+    if guess < lo + 1:
+        guess = lo + 1
+    if guess > hi:
+        guess = hi
+    while lo < hi:
+        t = guess
+        c.root_searches += 1
+        c.root_cut = -1
+        if search(c, t, 0, wm):
+            lo = t
+            best_card[0] = c.root_cut
+            guess = t + 1
+        else:
+            hi = t - 1
+            guess = t - 1
+        if guess > hi:
+            guess = hi
+        if guess < lo + 1:
+            guess = lo + 1
+    return lo
+
+
 cdef void _lead_values(Ctx* c, const uint16_t[:, :] hands, int trump, int leader,
                        int32_t[:, :] out) noexcept nogil:
     """``out[suit, rank]``: tricks of the leader's side after each opening lead of one
@@ -476,9 +508,29 @@ cdef void _append_group(Move* move, int value, list suits, list ranks, list valu
         values.append(value)
 
 
+cdef void _optimal_cards(Ctx* c, int seat, Move* moves, int nm, int best, int best_card,
+                         bint first_only, list suits, list ranks, list values):
+    """Append the groups of ``moves`` that reach ``best`` (one question each, none for
+    the group of ``best_card``, already proven; none when ``best`` is the floor, which
+    every card reaches); with ``first_only``, stop at the first."""
+    cdef int i
+    cdef bint reached
+    for i in range(nm):
+        if best == c.tricks_max or (best_card >= 0 and moves[i].suit == best_card >> 4
+                                    and (moves[i].seq >> (best_card & 15)) & 1):
+            reached = 1
+        else:
+            with nogil:
+                reached = _root_move_reaches(c, seat, &moves[i], best)
+        if reached:
+            _append_group(&moves[i], best, suits, ranks, values)
+            if first_only:
+                return
+
+
 def solve_position(const uint16_t[:, :] hands, int trump, int leader,
                    const int32_t[:, :] trick, dict stats=None, *, int target=-1,
-                   bint first_only=False, int features=ALL_FEATURES,
+                   bint first_only=False, bint optimal_only=False, int features=ALL_FEATURES,
                    int tt_bits=DEFAULT_TT_BITS):
     """Tricks for the side to move after each of its legal cards.
 
@@ -490,15 +542,19 @@ def solve_position(const uint16_t[:, :] hands, int trump, int leader,
     ``target >= 0`` asks one question per card instead (DDS's target): does
     its line take at least ``target`` tricks?  Only the cards that do are
     returned, each with the value ``target``; ``first_only`` stops at the
-    first such card.  ``stats``, ``features`` and ``tt_bits`` as for
-    :func:`dd_table`.
+    first such card.  ``optimal_only`` (without a target) returns only the
+    cards of the best value (DDS's solutions=2): the value is solved at the
+    root, then each other card is asked one question at it; with
+    ``first_only`` too, only the first optimal card in hand order (suits
+    S H D C, high first; DDS's solutions=1).  ``stats``, ``features`` and
+    ``tt_bits`` as for :func:`dd_table`.
     """
     if hands.shape[0] != 4 or hands.shape[1] != 4:
         raise ValueError("hands must have shape (4, 4)")
     if trick.shape[0] > 3 or (trick.shape[0] and trick.shape[1] != 2):
         raise ValueError("trick must have shape (k, 2) with k <= 3")
     cdef Ctx* c = _new_ctx(features, tt_bits)
-    cdef int i, nm, seat, n_left, best = -1, value, first_guess
+    cdef int i, nm, seat, n_left, best = -1, value, first_guess, best_card = -1
     cdef bint reached
     cdef Move moves[13]
     suits = []
@@ -510,7 +566,15 @@ def solve_position(const uint16_t[:, :] hands, int trump, int leader,
             n_left = _cards(c, seat)
             first_guess = _estimate(c, seat & 1, n_left)
             nm = gen_moves(c, seat, moves)
-            order_moves(c, seat, moves, nm, 0)
+            if target < 0 and optimal_only:
+                best = _best_value(c, n_left, first_guess, &best_card)
+            else:
+                order_moves(c, seat, moves, nm, 0)
+        if target < 0 and optimal_only:
+            # moves in hand order (as generated): "one" keeps the first optimal card
+            _optimal_cards(c, seat, moves, nm, best, best_card, first_only, suits, ranks,
+                           values)
+            nm = 0
         for i in range(nm):
             if target >= 0:
                 with nogil:

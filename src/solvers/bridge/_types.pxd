@@ -87,6 +87,7 @@ cdef struct Ctx:
     int win_pos            # position in the trick of the card winning it so far
     int killer[MAX_PLY]    # suit * 16 + rank of the last move that cut off at this ply, or
                            # that reached the bound a table entry answered with here
+    int root_cut           # suit * 16 + rank of the last move that cut off at the root
     int features           # FEATURE_* bits in use
     int64_t nodes
     int64_t qt_cutoffs
