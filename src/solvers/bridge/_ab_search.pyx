@@ -185,10 +185,16 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
 # --- drivers ------------------------------------------------------------------------------
 
 
-cdef int _value(Ctx* c, int lo, int hi, int guess) noexcept nogil:
-    """Exact number of tricks of the counted side, known to lie in [lo, hi]."""
+cdef int _value(Ctx* c, int lo, int hi, int guess, int* root_card) noexcept nogil:
+    """Exact number of tricks of the counted side, known to lie in [lo, hi].
+
+    ``root_card`` (when not NULL) gets ``suit * 16 + rank`` of a card of the root
+    proven to reach the value, or -1 when no search found one (the value is ``lo``,
+    or a bound decided it at the root without trying a card)."""
     cdef uint16_t wm[4]
     cdef int t
+    if root_card != NULL:
+        root_card[0] = -1
     if guess < lo + 1:
         guess = lo + 1
     if guess > hi:
@@ -196,8 +202,11 @@ cdef int _value(Ctx* c, int lo, int hi, int guess) noexcept nogil:
     while lo < hi:
         t = guess
         c.root_searches += 1
+        c.root_cut = -1
         if search(c, t, 0, wm):
             lo = t
+            if root_card != NULL:
+                root_card[0] = c.root_cut
             guess = t + 1
         else:
             hi = t - 1
@@ -216,7 +225,7 @@ cdef int _leader_tricks(Ctx* c, int leader, int guess) noexcept nogil:
     c.pos = 0
     c.max_side = leader & 1
     c.tricks_max = 0
-    return _value(c, 0, n, guess)
+    return _value(c, 0, n, guess, NULL)
 
 
 cdef void _strain(Ctx* c, const uint16_t[:, :] hands, int trump, int32_t[:] out) noexcept nogil:
@@ -383,7 +392,7 @@ cdef int _root_move_value(Ctx* c, int seat, Move* move, int n_left, int guess) n
     _root_state(c, &root, 0)
     _play_root(c, seat, move.suit, move.rank)
     value = _value(c, c.tricks_max, c.tricks_max + (n_left - (1 if c.pos == 0 else 0)),
-                   guess)
+                   guess, NULL)
     _root_state(c, &root, 1)
     return value
 
@@ -400,36 +409,6 @@ cdef bint _root_move_reaches(Ctx* c, int seat, Move* move, int target) noexcept 
     reached = search(c, target, 0, wm)
     _root_state(c, &root, 1)
     return reached
-
-
-cdef int _best_value(Ctx* c, int n_left, int guess, int* best_card) noexcept nogil:
-    """Exact tricks of the side to move from the root itself (no card played yet), as
-    ``_value``; ``best_card`` gets ``suit * 16 + rank`` of a card proven to reach the
-    value, or -1 when no search found one (the value is the floor, or a bound decided
-    it at the root without trying a card)."""
-    cdef uint16_t wm[4]
-    cdef int lo = c.tricks_max, hi = c.tricks_max + n_left, t
-    best_card[0] = -1
-    if guess < lo + 1:
-        guess = lo + 1
-    if guess > hi:
-        guess = hi
-    while lo < hi:
-        t = guess
-        c.root_searches += 1
-        c.root_cut = -1
-        if search(c, t, 0, wm):
-            lo = t
-            best_card[0] = c.root_cut
-            guess = t + 1
-        else:
-            hi = t - 1
-            guess = t - 1
-        if guess > hi:
-            guess = hi
-        if guess < lo + 1:
-            guess = lo + 1
-    return lo
 
 
 cdef void _lead_values(Ctx* c, const uint16_t[:, :] hands, int trump, int leader,
@@ -567,7 +546,7 @@ def solve_position(const uint16_t[:, :] hands, int trump, int leader,
             first_guess = _estimate(c, seat & 1, n_left)
             nm = gen_moves(c, seat, moves)
             if target < 0 and optimal_only:
-                best = _best_value(c, n_left, first_guess, &best_card)
+                best = _value(c, 0, n_left, first_guess, &best_card)
             else:
                 order_moves(c, seat, moves, nm, 0)
         if target < 0 and optimal_only:
