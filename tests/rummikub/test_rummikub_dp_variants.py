@@ -198,10 +198,32 @@ def test_least_disturbance_with_the_dp_house_rules(seed):
     _check_answer(rules, table, rack, melded, dp)
 
 
-def test_least_disturbance_with_official_retrieval_is_refused():
-    rules = Rules(least_disturbance=True, joker_retrieval="official")
-    with pytest.raises(RuleError, match="least_disturbance=true is not supported"):
-        best_move([], "K1 K2 K3", rules=rules)
+def _official_least_cases(count: int):
+    """Random melded positions whose table holds jokers, under official retrieval."""
+    from dataclasses import replace
+
+    cases, seed = [], 1000
+    while len(cases) < count:
+        rules, table, rack, _melded = _case(seed)
+        seed += 1
+        if any(t.is_joker for s in table for t in s):
+            cases.append((replace(rules, least_disturbance=True, joker_retrieval="official"),
+                          table, rack))
+    return cases
+
+
+@pytest.mark.parametrize("case", range(30))
+def test_least_disturbance_with_official_retrieval(case):
+    # least disturbance under official retrieval (each DP call gets the jokers of the sets
+    # in play only) against the oracle: the optimum and most table sets kept
+    rules, table, rack = _official_least_cases(30)[case]
+    for objective in ("tiles", "value"):
+        dp = best_move(table, rack, True, objective, rules)
+        ip = reference_move(table, rack, True, objective, rules)[0]
+        jokers = [sum(t.is_joker for t in m.played) for m in (dp, ip)]
+        assert (dp.tiles, dp.value, jokers[0], dp.sets_kept) == \
+            (ip.tiles, ip.value, jokers[1], ip.sets_kept), (rules, table, rack, objective)
+        _check_answer(rules, table, rack, True, dp)
 
 
 def test_official_retrieval_on_joker_tables():

@@ -67,10 +67,11 @@ def _popcount(mask: int) -> int:
 
 class _Oracle:
     """The DP on the table sets of a bit mask (in play) and the whole rack, under ``rules``
-    (their real tiles per set and tile set; the position is melded)."""
+    (their real tiles per set, tile set and joker retrieval; the position is melded)."""
 
     def __init__(self, sets: Sequence[Sequence], rack, rack_jokers: int, weight: np.ndarray,
                  joker_weight: int, rules: Rules = DEFAULT_RULES) -> None:
+        self.sets = list(sets)
         self.keys = [_key(s) for s in sets]
         counts = [_counts(s) for s in sets]
         self.counts = np.array([c for c, _ in counts], np.int64).reshape(len(sets), 4, 13)
@@ -80,6 +81,7 @@ class _Oracle:
         self.weight = weight[None]
         self.joker_weight = np.array([joker_weight], np.int64)
         self.rules = rules
+        self.official = rules.joker_retrieval == "official"
         self.mode = np.array([rules.search_mode(True)], np.int64)
         self.group_ok = rules.group_tables()[0]
         self.full = (1 << len(sets)) - 1
@@ -92,6 +94,14 @@ class _Oracle:
     def _in_play(self, mask: int) -> np.ndarray:
         return np.array([mask >> i & 1 for i in range(len(self.keys))], np.bool_)
 
+    def _mode(self, mask: int) -> np.ndarray:
+        """The rules integer for the sets in ``mask``: under official retrieval it holds the
+        places of their jokers only (a held-out set keeps its jokers in place)."""
+        if not self.official:
+            return self.mode
+        in_play = [s for i, s in enumerate(self.sets) if mask >> i & 1]
+        return np.array([self.rules.search_mode(True, in_play)], np.int64)
+
     def _must(self, mask: int) -> tuple[np.ndarray, np.ndarray]:
         chosen = self._in_play(mask)
         return self.counts[chosen].sum(axis=0)[None], self.jokers[chosen].sum(keepdims=True)
@@ -103,7 +113,7 @@ class _Oracle:
         must, must_j = self._must(mask)
         status, _best, choice, group_jokers, _stats = reach_arrays(
             must, self.rack, must_j, self.rack_jokers, self.weight, self.joker_weight,
-            np.array([self.target], np.int64), self.mode, self.group_ok)
+            np.array([self.target], np.int64), self._mode(mask), self.group_ok)
         if status[0] != 1:
             return None
         return kernel_results(status, choice, group_jokers, self.rules)[0]
@@ -115,7 +125,7 @@ class _Oracle:
         must, must_j = self._must(mask)
         status, best, choice, group_jokers, _stats = solve_arrays(
             must, self.rack, must_j, self.rack_jokers, self.weight, self.joker_weight,
-            self.mode, parallel=False, group_ok=self.group_ok)
+            self._mode(mask), parallel=False, group_ok=self.group_ok)
         if status[0] != 1:  # cannot happen: the table sets in play are an arrangement
             raise AssertionError("the DP found no arrangement of valid table sets")
         return int(best[0]), kernel_results(status, choice, group_jokers, self.rules)[0]
@@ -211,8 +221,8 @@ def _smallest_hitting_set(cores: list[int], below: int) -> int | None:
 def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_RULES) -> Move:
     """The optimal move for a melded ``pos`` that keeps the most table sets unchanged
     (``objective``: ``"tiles"`` or ``"value"``, with their tie-breaks; ``rules``: real tiles
-    per set and the tile set, as the DP solves them).  The sets kept come first, in the
-    table's order, then the DP's sets."""
+    per set, the tile set and joker retrieval, as the DP solves them).  The sets kept come
+    first, in the table's order, then the DP's sets."""
     weight, joker_weight = objective_weights(objective)
     rack, rack_jokers = _counts(pos.rack)
     sets = list(pos.table)

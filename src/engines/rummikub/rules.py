@@ -79,8 +79,7 @@ class Rules:
 
     The exact search solves ``meld_threshold``, ``meld_joker``, ``least_disturbance``,
     ``joker_retrieval``, ``min_real_tiles`` and the tile sets within
-    :data:`SEARCH_LIMITS` (``least_disturbance`` not with official retrieval yet);
-    the other options
+    :data:`SEARCH_LIMITS`; the other options
     must keep their defaults when solving (:meth:`check_supported`).
 
     >>> Rules(copies=5)
@@ -166,10 +165,6 @@ class Rules:
             raise RuleError(f"rule {missing[0]} is not supported by the exact search yet (it "
                             f"solves {', '.join(SEARCH_OPTIONS)}; the other options await "
                             "the DP: docs/rummikub-house-rules.md)")
-        if self.least_disturbance and self.joker_retrieval != "free":
-            raise RuleError("rule least_disturbance=true is not supported by the exact search "
-                            "yet together with joker_retrieval=official "
-                            "(docs/rummikub-house-rules.md)")
         return self
 
     def check_tiles(self, table: Iterable[Iterable[Tile]], rack: Iterable[Tile],
