@@ -220,9 +220,10 @@ cdef inline void order_moves(Ctx* c, int seat, Move* moves, int n, int ply) noex
         else:
             moves[i].weight = _follow_weight(c, seat, moves[i].suit, moves[i].rank)
         if c.pos == 0 and killer == moves[i].suit * 16 + moves[i].rank:
-            # the lead that last cut off at this depth; a bonus to followers' killers
-            # measured as doubling the search, so only leads get it
-            moves[i].weight += 150
+            # the lead that last cut off at this depth (or a table answer's lead); a
+            # bonus to followers' killers measured as doubling the search, so only
+            # leads get it
+            moves[i].weight += 80
     # insertion sort, heaviest first (at most 13 moves)
     for i in range(1, n):
         tmp = moves[i]
