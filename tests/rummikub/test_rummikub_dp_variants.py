@@ -18,7 +18,7 @@ from rummikub_ip_reference import reference_move, validate_variant_set
 
 from engines.rummikub import best_move, best_moves
 from engines.rummikub.errors import PositionError, RuleError, SetError, TileError
-from engines.rummikub.position import Position
+from engines.rummikub.position import Position, check_move
 from engines.rummikub.rules import Rules
 from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
 
@@ -85,6 +85,7 @@ def _check_answer(rules: Rules, table, rack, melded: bool, move) -> None:
         assert Counter(s.tile for m in move.table for s in m) == before
     for i, m in enumerate(move.table):
         validate_variant_set([s.tile for s in m], rules, f"set {i}")
+    assert check_move(Position(table, rack, melded), move, rules) == [], (table, rack, move)
 
 
 @pytest.mark.parametrize("seed", range(60))
@@ -249,6 +250,43 @@ def test_official_retrieval_on_joker_tables():
             differs += dp.value != best_move(*args, "value").value
             compared += 1
     assert compared >= 15 and differs >= 1
+
+
+def test_check_move_names_official_retrieval_and_tile_set_problems():
+    from engines.rummikub.position import Move
+    from engines.rummikub.sets import validate_set
+    from engines.rummikub.tiles import parse_tiles
+
+    def move(table, rack, played, after, rules):
+        pos = Position.from_strings(table, rack)
+        played = parse_tiles(played)
+        sets = [validate_set(parse_tiles(s)) for s in after]
+        return check_move(pos, Move(played, sets, len(played), sum(t.number for t in played),
+                                    previous=list(pos.table)), rules)
+
+    official = Rules(joker_retrieval="official")
+    run = [["R3", "R4", "R5", "J"]]  # the joker stands for R6
+    taken = move(run, "K11 K12", "K11 K12", ["R3 R4 R5", "K11 K12 J"], official)
+    assert taken == ["joker retrieval (official): the joker of table set 1 (as R6) left its "
+                     "place without a tile it stands for played from the rack"]
+    assert move(run, "K11 K12", "K11 K12", ["R3 R4 R5", "K11 K12 J"], Rules()) == []
+    # R6 from the rack frees it; a joker left at R6 in a run stays
+    assert move(run, "K11 K12 R6", "K11 K12 R6", ["R3 R4 R5 R6", "K11 K12 J"], official) == []
+    assert move(run, "R7", "R7", ["R3 R4 R5 J R7"], official) == []
+    # a group joker: freed by a colour its group lacks (B7), not by one it has (K7)
+    group = [["K7", "R7", "O7", "J"], ["K8", "K9", "K10"]]  # the joker stands for B7
+    freed = ["K7 R7 O7 B7", "K8 K9 K10", "B9 B10 J"]
+    assert move(group, "B9 B10 B7", "B9 B10 B7", freed, official) == []
+    has = ["K7 R7 O7", "K7 K8 K9 K10", "B9 B10 J"]
+    assert move(group, "B9 B10 K7", "B9 B10 K7", has, official) == [
+        "joker retrieval (official): the joker of table set 1 (as B7) left its place without "
+        "a tile it stands for played from the rack"]
+    # the tile set: a tile beyond it, a set too short
+    small = Rules(numbers=10)
+    assert any("R11 is not in the tile set" in p
+               for p in move([], "R9 R10 R11", "R9 R10 R11", ["R9 R10 R11"], small))
+    assert any("fewer than 4 tiles" in p for p in move(
+        [], "R1 R2 R3", "R1 R2 R3", ["R1 R2 R3"], Rules(min_set_length=4)))
 
 
 def test_official_retrieval_by_hand():

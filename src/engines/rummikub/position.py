@@ -521,10 +521,8 @@ def arrange(tiles: Iterable[Tile | str] | str) -> list[Meld] | None:
 def check_move(pos: Position, move: Move, rules: Rules | None = None) -> list[str]:
     """Everything wrong with ``move`` as an answer to ``pos`` under ``rules`` (empty: legal).
 
-    Checked: the sets (the standard tile set; ``min_real_tiles``), the tiles, the initial
-    meld (``meld_threshold``, ``meld_joker``, ``meld_continue``).  Not checked: the official
-    joker-retrieval condition and generalised tile sets (the tests check those with a brute
-    force of their own).
+    Checked: the sets, the tiles, the initial meld and the rules' tile set, real tiles per
+    set and official joker retrieval (:meth:`Rules.move_problems`).
     """
     rules = _rules(rules)
     instance_of(pos, Position, "pos", PositionError)
@@ -569,7 +567,7 @@ def check_move(pos: Position, move: Move, rules: Rules | None = None) -> list[st
                                  for m in meld for s in m)
         if worth < rules.meld_threshold:
             problems.append(f"initial meld worth {worth} < {rules.meld_threshold}")
-    return problems
+    return problems + rules.move_problems(pos.table, pos.rack, move.played, move.table)
 
 
 def check_meld(meld: Meld) -> str | None:

@@ -202,6 +202,43 @@ class Rules:
                 raise SetError(f"{where}: table set {i} [{format_tiles(s)}] needs at least "
                                f"{self.min_real_tiles} tiles that are not jokers")
 
+    def move_problems(self, table: Iterable[Iterable[Tile]], rack: Iterable[Tile],
+                      played: Iterable[Tile], sets: Iterable) -> list[str]:
+        """What these rules find wrong with a move (``played`` from ``rack``, the table
+        afterwards ``sets``, annotated) beyond the standard checks of
+        :func:`~engines.rummikub.position.check_move`: the tile set (the position's tiles,
+        set lengths, what jokers stand for) and official joker retrieval.
+
+        >>> from engines.rummikub.sets import validate_set
+        >>> from engines.rummikub.tiles import parse_tiles
+        >>> table = [parse_tiles("R3 R4 R5 J")]
+        >>> after = [validate_set(parse_tiles("R3 R4 R5")), validate_set(parse_tiles("K11 K12 J"))]
+        >>> Rules(joker_retrieval="official").move_problems(table, [], parse_tiles("K11 K12"),
+        ...                                                 after)  # doctest: +ELLIPSIS
+        ['joker retrieval (official): the joker of table set 1 (as R6) left its place ...']
+        """
+        from engines.rummikub.sets import format_meld
+
+        problems: list[str] = []
+        try:
+            self.check_tiles(table, rack)
+        except (TileError, PositionError, SetError) as exc:
+            problems.append(str(exc))
+        letters = ALL_COLOURS[: self.colours]
+        for i, meld in enumerate(sets, start=1):
+            if len(meld) < self.min_set_length:
+                problems.append(f"set {i} [{format_meld(meld)}]: fewer than "
+                                f"{self.min_set_length} tiles")
+            for slot in meld:
+                t = slot.stands_for
+                if slot.tile.is_joker and not t.is_joker and (
+                        t.colour not in letters or t.number > self.numbers):
+                    problems.append(f"set {i} [{format_meld(meld)}]: a joker stands for {t}, "
+                                    "not in the tile set")
+        if self.joker_retrieval == "official":
+            problems += _retrieval_problems(table, played, sets, letters)
+        return problems
+
     def search_mode(self, melded: bool, table: Iterable[Iterable[Tile]] = ()) -> int:
         """The kernels' ``meld`` integer for a position (see :func:`solvers.rummikub.
         rules_mode`): the initial meld, real tiles per set, highest number and, under
@@ -304,6 +341,55 @@ def joker_places(table: Iterable[Iterable[Tile]]) -> tuple[int, ...]:
                 places.append(joker_place(number, COLOURS.index(slot.stands_for.colour))
                               if run else joker_place(number, missing=missing))
     return tuple(places)
+
+
+def _is_run(meld) -> bool:
+    return len(meld) > 1 and len({slot.stands_for.colour for slot in meld}) == 1
+
+
+def _retrieval_problems(table, played, sets, letters: str) -> list[str]:
+    """Official retrieval: each table joker stays at its place (a run joker standing for the
+    same tile in a run, a group joker in a group of its number) or is freed by a tile it may
+    stand for played from the rack (the run tile, a colour its group lacks), one place or
+    tile a joker: a matching, by augmenting paths."""
+    from engines.rummikub.sets import validate_set
+
+    wants: list[tuple[str, set]] = []  # each table joker: what it is, what may account for it
+    for i, s in enumerate(table, start=1):
+        tiles = list(s)
+        if not any(t.is_joker for t in tiles):
+            continue
+        meld = validate_set(tiles)
+        real = {slot.tile.colour for slot in meld if not slot.tile.is_joker}
+        for slot in meld:
+            t = slot.stands_for
+            if not slot.tile.is_joker:
+                continue
+            if _is_run(meld):
+                may = {("run", t), ("tile", t)}
+            else:
+                may = {("group", t.number)} | {("tile", Tile(c, t.number))
+                                               for c in letters if c not in real}
+            wants.append((f"the joker of table set {i} (as {t})", may))
+    if not wants:
+        return []
+    places = [("run", slot.stands_for) if _is_run(m) else ("group", slot.stands_for.number)
+              for m in sets for slot in m if slot.tile.is_joker]
+    places += [("tile", t) for t in played if not t.is_joker]
+    owner = [-1] * len(places)
+
+    def augment(j: int, seen: set) -> bool:
+        for r, place in enumerate(places):
+            if r not in seen and place in wants[j][1]:
+                seen.add(r)
+                if owner[r] < 0 or augment(owner[r], seen):
+                    owner[r] = j
+                    return True
+        return False
+
+    return [f"joker retrieval (official): {what} left its place without a tile it stands "
+            "for played from the rack" for j, (what, _) in enumerate(wants)
+            if not augment(j, set())]
 
 
 def _text(value: object) -> str:
