@@ -487,11 +487,12 @@ cdef void _append_group(Move* move, int value, list suits, list ranks, list valu
         values.append(value)
 
 
-cdef void _optimal_cards(Ctx* c, int seat, Move* moves, int nm, int best, int best_card,
-                         bint first_only, list suits, list ranks, list values):
-    """Append the groups of ``moves`` that reach ``best`` (one question each, none for
-    the group of ``best_card``, already proven; none when ``best`` is the floor, which
-    every card reaches); with ``first_only``, stop at the first."""
+cdef void _reaching_cards(Ctx* c, int seat, Move* moves, int nm, int best, int best_card,
+                          bint first_only, list suits, list ranks, list values):
+    """Append the groups of ``moves`` that reach ``best`` tricks, in the order given (one
+    question each, none for the group of ``best_card``, already proven, or -1; none when
+    ``best`` is the floor, which every card reaches); with ``first_only``, stop at the
+    first.  A target's cards, and the optimal cards once the root's value is known."""
     cdef int i
     cdef bint reached
     for i in range(nm):
@@ -534,7 +535,6 @@ def solve_position(const uint16_t[:, :] hands, int trump, int leader,
         raise ValueError("trick must have shape (k, 2) with k <= 3")
     cdef Ctx* c = _new_ctx(features, tt_bits)
     cdef int i, nm, seat, n_left, best = -1, value, first_guess, best_card = -1
-    cdef bint reached
     cdef Move moves[13]
     suits = []
     ranks = []
@@ -549,20 +549,13 @@ def solve_position(const uint16_t[:, :] hands, int trump, int leader,
                 best = _value(c, 0, n_left, first_guess, &best_card)
             else:
                 order_moves(c, seat, moves, nm, 0)
-        if target < 0 and optimal_only:
-            # moves in hand order (as generated): "one" keeps the first optimal card
-            _optimal_cards(c, seat, moves, nm, best, best_card, first_only, suits, ranks,
-                           values)
+        if target >= 0 or optimal_only:
+            # a target's cards in the ordering's order; the optimal ones in hand order (as
+            # generated), so that "one" keeps the first optimal card
+            _reaching_cards(c, seat, moves, nm, target if target >= 0 else best, best_card,
+                            first_only, suits, ranks, values)
             nm = 0
         for i in range(nm):
-            if target >= 0:
-                with nogil:
-                    reached = _root_move_reaches(c, seat, &moves[i], target)
-                if reached:
-                    _append_group(&moves[i], target, suits, ranks, values)
-                    if first_only:
-                        break
-                continue
             with nogil:
                 value = _root_move_value(c, seat, &moves[i], n_left,
                                          best if best >= 0 else first_guess)
