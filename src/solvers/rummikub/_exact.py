@@ -140,6 +140,12 @@ def solve_serial(
         best[p] = sc
 
 
+def _result_arrays(n):
+    """Zeroed outputs of ``n`` positions: status, best, choice, group jokers, stats."""
+    return (np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros((n, NCOL, NNUM, 4), np.int64),
+            np.zeros((n, NNUM), np.int64), np.zeros((n, 2), np.int64))
+
+
 def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, parallel=None,
                  beam=BEAM, group_ok=None):
     """Allocate outputs and run :func:`solve_batch` (shapes: :mod:`solvers.rummikub._dp`).
@@ -162,11 +168,7 @@ def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, parallel=
     (1, 3, [1, 1, 1])
     """
     n = must.shape[0]
-    status = np.zeros(n, np.int64)
-    best = np.zeros(n, np.int64)
-    choice = np.zeros((n, NCOL, NNUM, 4), np.int64)
-    group_jokers = np.zeros((n, NNUM), np.int64)
-    stats = np.zeros((n, 2), np.int64)
+    status, best, choice, group_jokers, stats = _result_arrays(n)
     if parallel is None:
         parallel = n > 1
     kernel = solve_batch if parallel else solve_serial
@@ -236,11 +238,7 @@ def reach_arrays(must, opt, must_j, opt_j, weight, joker_weight, target, meld=No
     on the calling thread.  Returns ``(status, best, choice, group_jokers, stats)`` as
     :func:`solve_arrays`; status 1 where the target is reached."""
     n = must.shape[0]
-    status = np.zeros(n, np.int64)
-    best = np.zeros(n, np.int64)
-    choice = np.zeros((n, NCOL, NNUM, 4), np.int64)
-    group_jokers = np.zeros((n, NNUM), np.int64)
-    stats = np.zeros((n, 2), np.int64)
+    status, best, choice, group_jokers, stats = _result_arrays(n)
     _reach_serial(
         np.ascontiguousarray(must, np.int64), np.ascontiguousarray(opt, np.int64),
         np.ascontiguousarray(must_j, np.int64), np.ascontiguousarray(opt_j, np.int64),
