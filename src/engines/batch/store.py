@@ -1,11 +1,15 @@
 """The embedded SQLite result store of ``qipai batch``.
 
-One row per (task, input hash): the position's id and origin (file, line), the
+Each position stored has: its input hash, id and origin (file, line), the
 canonical input, the result as JSON (or the error message when the solver
-refused the position), the seconds it took and the solver version.  Results are
-committed in small transactions, one per finished chunk (or per quarter second
-of small chunks), so an interrupted run (Ctrl-C, ``kill -9``, power loss) loses
-at most the chunks in flight and the last quarter second; the
+refused the position), the seconds it took and the solver version.  They are
+kept per committed chunk: one ``chunks`` row holds a chunk's hashes and its
+positions' rows (schema 2; schema 1 spent an SQLite row, an index entry and a
+claim row on every position, more than a Shengji solve costs), and the view
+``results`` shows one row per position, with the same columns as before.
+Results are committed in small transactions, one per finished chunk (or per
+quarter second of small chunks), so an interrupted run (Ctrl-C, ``kill -9``,
+power loss) loses at most the chunks in flight and the last quarter second; the
 database runs in WAL mode, which keeps every committed transaction across a
 crash.  Rerunning the same command asks the store which hashes are already
 present and computes only the rest, so nothing is computed or stored twice.
@@ -34,7 +38,12 @@ also checks what is stored), and skips the positions another live run has
 claimed; the claims go when the run ends (a claimed position that is stored
 counts as stored: :meth:`ResultStore.claim` looks at the results first).  A run
 whose process is gone (``kill -9``, power loss) is marked ``interrupted`` by
-the next run that opens the database, and its claims are released.
+the next run that opens the database, and its claims are released.  A
+connection keeps the hashes it has seen stored and claimed in memory and reads
+only the chunks and claims written since (by row id), inside the write
+transaction that claims or stores, so the check stays exact with several
+writers.  A store of schema 1 is upgraded when opened for writing
+(:mod:`engines.batch.store_v1`).
 """
 
 from __future__ import annotations
@@ -52,59 +61,80 @@ from pathlib import Path
 from typing import Any
 
 from engines import __version__
+from engines.batch.jsontext import orjson
+from engines.batch.store_v1 import STALE_AFTER_SECONDS, UpgradeRefused, is_dead, upgrade_from_v1
 from engines.errors import InputError
 
-SCHEMA_VERSION = 1
+__all__ = ["STALE_AFTER_SECONDS", "EncodedRow", "ResultRow", "ResultStore", "StoreError"]
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS results (
-    task TEXT NOT NULL,
-    input_hash TEXT NOT NULL,
-    position_id TEXT NOT NULL,
-    source TEXT NOT NULL,
-    line INTEGER NOT NULL,
-    input TEXT NOT NULL,
-    result TEXT,
-    error TEXT,
-    seconds REAL NOT NULL,
-    solver_version TEXT NOT NULL,
-    run_id INTEGER NOT NULL,
-    finished_at REAL NOT NULL,
-    PRIMARY KEY (task, input_hash)
-);
-CREATE TABLE IF NOT EXISTS runs (
-    run_id INTEGER PRIMARY KEY AUTOINCREMENT,
-    task TEXT NOT NULL,
-    inputs TEXT NOT NULL,
-    mode TEXT NOT NULL,
-    workers INTEGER NOT NULL,
-    solver_version TEXT NOT NULL,
-    started_at REAL NOT NULL,
-    finished_at REAL,
-    computed INTEGER NOT NULL DEFAULT 0,
-    skipped INTEGER NOT NULL DEFAULT 0,
-    bad_inputs INTEGER NOT NULL DEFAULT 0,
-    status TEXT NOT NULL DEFAULT 'running'
-);
-CREATE TABLE IF NOT EXISTS claims (
-    task TEXT NOT NULL,
-    input_hash TEXT NOT NULL,
-    run_id INTEGER NOT NULL,
-    PRIMARY KEY (task, input_hash)
-);
-CREATE TABLE IF NOT EXISTS bad_inputs (
-    task TEXT NOT NULL,
-    source TEXT NOT NULL,
-    line INTEGER NOT NULL,
-    reason TEXT NOT NULL,
-    run_id INTEGER NOT NULL,
-    PRIMARY KEY (task, source, line)
-);
-"""
+SCHEMA_VERSION = 2
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    )""",
+    # One row per stored chunk: ``hashes`` the input hashes separated by spaces (read by
+    # every run that checks what is stored), ``rows`` a JSON array of one
+    # [input_hash, position_id, source, line, input, result, error, seconds] per position.
+    """CREATE TABLE IF NOT EXISTS chunks (
+        chunk_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        task TEXT NOT NULL,
+        run_id INTEGER NOT NULL,
+        solver_version TEXT NOT NULL,
+        finished_at REAL NOT NULL,
+        size INTEGER NOT NULL,
+        hashes TEXT NOT NULL,
+        rows TEXT NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS chunks_by_task ON chunks (task, chunk_id)",
+    """CREATE TABLE IF NOT EXISTS runs (
+        run_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        task TEXT NOT NULL,
+        inputs TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        workers INTEGER NOT NULL,
+        solver_version TEXT NOT NULL,
+        started_at REAL NOT NULL,
+        finished_at REAL,
+        computed INTEGER NOT NULL DEFAULT 0,
+        skipped INTEGER NOT NULL DEFAULT 0,
+        bad_inputs INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL DEFAULT 'running'
+    )""",
+    # One row per claim transaction: the hashes (separated by spaces) a run will compute.
+    """CREATE TABLE IF NOT EXISTS claims (
+        claim_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        task TEXT NOT NULL,
+        run_id INTEGER NOT NULL,
+        hashes TEXT NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS claims_by_task ON claims (task, claim_id)",
+    """CREATE TABLE IF NOT EXISTS bad_inputs (
+        task TEXT NOT NULL,
+        source TEXT NOT NULL,
+        line INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        run_id INTEGER NOT NULL,
+        PRIMARY KEY (task, source, line)
+    )""",
+    # The rows of the chunks, one per position, with the columns of schema 1's table: what
+    # ``rows()`` reads and what a user's own SQL may query.
+    """CREATE VIEW IF NOT EXISTS results AS SELECT
+        c.task AS task,
+        json_extract(r.value, '$[0]') AS input_hash,
+        json_extract(r.value, '$[1]') AS position_id,
+        json_extract(r.value, '$[2]') AS source,
+        json_extract(r.value, '$[3]') AS line,
+        json_extract(r.value, '$[4]') AS input,
+        json_extract(r.value, '$[5]') AS result,
+        json_extract(r.value, '$[6]') AS error,
+        json_extract(r.value, '$[7]') AS seconds,
+        c.solver_version AS solver_version,
+        c.run_id AS run_id,
+        c.finished_at AS finished_at
+    FROM chunks AS c, json_each(c.rows) AS r""",
+)
 
 
 @dataclass(frozen=True)
@@ -139,9 +169,6 @@ class StoreError(InputError):
 
 #: Columns added to ``runs`` after the first release (added in place to older stores).
 _RUN_COLUMNS = {"pid": "INTEGER", "host": "TEXT", "heartbeat": "REAL"}
-#: A running run that has not stored anything for this long is taken for dead, even when
-#: a process of its id exists (ids are reused).
-STALE_AFTER_SECONDS = 6 * 3600.0
 
 
 def _explain(path: str, exc: sqlite3.Error) -> str:
@@ -188,6 +215,8 @@ class ResultStore:
             )
         self.path = str(path)
         self.readonly = readonly
+        self._per_row = False
+        self._known: dict[str, _Known] = {}
         with self._guard():
             self._db = self._connect()
             try:
@@ -224,11 +253,22 @@ class ResultStore:
                     f"{self.path}: this SQLite file is not a qipai result database (its meta "
                     "table has no schema_version); it was left untouched: pass another --db file"
                 )
-            if found[0] != str(SCHEMA_VERSION):
+            version = found[0]
+            if version not in ("1", str(SCHEMA_VERSION)):
                 raise StoreError(
-                    f"{self.path}: result store schema {found[0]}, this qipai reads "
-                    f"{SCHEMA_VERSION}; use the qipai that wrote it, or a new --db file"
+                    f"{self.path}: result store schema {version}, this qipai reads schemas 1 "
+                    f"and {SCHEMA_VERSION}; use the qipai that wrote it, or a new --db file"
                 )
+            # Schema 1 (one row per position) is read as it is, and upgraded when written.
+            self._per_row = version == "1" and self.readonly
+            if version == "1" and not self.readonly:
+                try:
+                    upgrade_from_v1(self._db, self._create_statements)
+                except UpgradeRefused as exc:
+                    raise StoreError(
+                        f"{self.path}: a result store of schema 1 that this qipai upgrades to "
+                        f"schema {SCHEMA_VERSION} when writing, but {exc}"
+                    ) from None
         elif self.readonly:
             raise StoreError(f"{self.path}: not a qipai result database (it is empty)")
         if self.readonly:
@@ -236,8 +276,9 @@ class ResultStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         # FULL: a committed chunk survives power loss, not only a killed process.
         self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(_SCHEMA)
         with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._create_statements()
             self._db.execute(
                 "INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
             )
@@ -245,6 +286,10 @@ class ResultStore:
             for name, kind in _RUN_COLUMNS.items():
                 if name not in have:
                     self._db.execute(f"ALTER TABLE runs ADD COLUMN {name} {kind}")
+
+    def _create_statements(self) -> None:
+        for statement in _SCHEMA:
+            self._db.execute(statement)
 
     @contextmanager
     def _guard(self) -> Iterator[None]:
@@ -305,17 +350,12 @@ class ResultStore:
         A run is gone when it ran on this host and its process id is not alive, or
         when it has not stored anything for :data:`STALE_AFTER_SECONDS`.
         """
-        host, now = socket.gethostname(), time.time()
+        now = time.time()
         with self._guard():
             running = self._db.execute(
                 "SELECT run_id, pid, host, heartbeat FROM runs WHERE status='running'"
             ).fetchall()
-            stale = [
-                run_id
-                for run_id, pid, run_host, beat in running
-                if (run_host == host and pid is not None and not _alive(pid))
-                or (beat is None or now - beat > STALE_AFTER_SECONDS)
-            ]
+            stale = [run_id for run_id, *rest in running if is_dead(*rest, now)]
             if stale:
                 with self._db:
                     for run_id in stale:
@@ -334,22 +374,52 @@ class ResultStore:
 
     # -- results ------------------------------------------------------------------------
 
+    def _sync(self, task: str, *, claims: bool) -> _Known:
+        """Bring this connection's view of ``task`` up to date: the chunks (and claims)
+        written since it last looked, and which claiming runs still run.  Exact when
+        called inside a write transaction (nobody else writes meanwhile)."""
+        known = self._known.get(task)
+        if known is None:
+            known = self._known[task] = _Known()
+        cur = self._db.execute(
+            "SELECT chunk_id, hashes FROM chunks WHERE task=? AND chunk_id>? ORDER BY chunk_id",
+            (task, known.chunk_mark),
+        )
+        for chunk_id, hashes in cur:
+            known.stored.update(hashes.split())
+            known.chunk_mark = chunk_id
+        if claims:
+            sql = "SELECT run_id FROM runs WHERE status='running'"
+            running = {run_id for (run_id,) in self._db.execute(sql)}
+            cur = self._db.execute(
+                "SELECT claim_id, run_id, hashes FROM claims WHERE task=? AND claim_id>? "
+                "ORDER BY claim_id",
+                (task, known.claim_mark),
+            )
+            for claim_id, run_id, hashes in cur:
+                known.claims.setdefault(run_id, set()).update(hashes.split())
+                known.claim_mark = claim_id
+            for run_id in [r for r in known.claims if r not in running]:
+                del known.claims[run_id]
+        return known
+
     def done_hashes(self, task: str, hashes: Iterable[str]) -> set[str]:
         """The subset of ``hashes`` already stored for ``task``."""
         with self._guard():
-            return self._select_hashes("results", task, list(hashes))
+            if self._per_row:
+                return self._stored_per_row(task, list(hashes))
+            stored = self._sync(task, claims=False).stored
+            return {h for h in hashes if h in stored}
 
-    def _select_hashes(
-        self, table: str, task: str, hashes: list[str], extra: str = "", args: tuple = ()
-    ) -> set[str]:
+    def _stored_per_row(self, task: str, hashes: list[str]) -> set[str]:
         found: set[str] = set()
         # SQLite limits bound parameters; 500 per query stays far below every build's limit.
         for start in range(0, len(hashes), 500):
             part = hashes[start : start + 500]
             marks = ",".join("?" * len(part))
             cur = self._db.execute(
-                f"SELECT input_hash FROM {table} WHERE task=? AND input_hash IN ({marks}){extra}",
-                (task, *part, *args),
+                f"SELECT input_hash FROM results WHERE task=? AND input_hash IN ({marks})",
+                (task, *part),
             )
             found.update(h for (h,) in cur)
         return found
@@ -358,20 +428,29 @@ class ResultStore:
         """Claim the positions of ``hashes`` for ``run_id``: ``(stored, claimed by others)``.
 
         In one write transaction: the hashes already stored and those another
-        run claimed are returned; every other hash is claimed for this run, which
-        must then store it or end (:meth:`end_run` releases its claims).  A hash
-        both stored and claimed counts as stored.
+        running run claimed are returned; every other hash is claimed for this
+        run (one ``claims`` row), which must then store it or end
+        (:meth:`end_run` releases its claims).  A hash both stored and claimed
+        counts as stored.  Hashes hold no whitespace.
         """
-        hashes = list(hashes)
         with self._guard(), self._db:
             self._db.execute("BEGIN IMMEDIATE")
-            stored = self._select_hashes("results", task, hashes)
-            others = self._select_hashes("claims", task, hashes, " AND run_id != ?", (run_id,))
-            others -= stored
-            self._db.executemany(
-                "INSERT OR REPLACE INTO claims VALUES (?, ?, ?)",
-                [(task, h, run_id) for h in hashes if h not in stored and h not in others],
-            )
+            known = self._sync(task, claims=True)
+            stored = {h for h in hashes if h in known.stored}
+            elsewhere = [claimed for rid, claimed in known.claims.items() if rid != run_id]
+            others = {
+                h for h in hashes if h not in stored and any(h in c for c in elsewhere)
+            }
+            todo = [h for h in dict.fromkeys(hashes) if h not in stored and h not in others]
+            if todo:
+                cur = self._db.execute(
+                    "INSERT INTO claims (task, run_id, hashes) VALUES (?, ?, ?)",
+                    (task, run_id, " ".join(todo)),
+                )
+        # Only once committed: a failed transaction claimed nothing.
+        if todo:
+            known.claims.setdefault(run_id, set()).update(todo)
+            known.claim_mark = int(cur.lastrowid)
         return stored, others
 
     def add(self, rows: Sequence[ResultRow], run_id: int) -> int:
@@ -391,20 +470,35 @@ class ResultStore:
 
         Each row is ``(input_hash, position_id, source, line, input_json,
         result_json, error, seconds, solver_version)``; the batch runner makes
-        the text with a faster encoder (:mod:`engines.batch.jsontext`).
+        the text with a faster encoder (:mod:`engines.batch.jsontext`).  The
+        rows not stored yet become one ``chunks`` row per solver version.
         """
         now = time.time()
         with self._guard(), self._db:
-            before = self._db.total_changes
-            self._db.executemany(
-                "INSERT OR IGNORE INTO results (task, input_hash, position_id, source, line, "
-                "input, result, error, seconds, solver_version, run_id, finished_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(task, *row, run_id, now) for row in rows],
-            )
-            added = self._db.total_changes - before
+            self._db.execute("BEGIN IMMEDIATE")
+            stored = self._sync(task, claims=False).stored
+            fresh: dict[str, EncodedRow] = {}
+            for row in rows:
+                if row[0] not in stored and row[0] not in fresh:
+                    fresh[row[0]] = row
+            versions: dict[str, list[EncodedRow]] = {}
+            for row in fresh.values():
+                versions.setdefault(row[8], []).append(row)
+            last = 0
+            for version, chosen in versions.items():
+                cur = self._db.execute(
+                    "INSERT INTO chunks (task, run_id, solver_version, finished_at, size, hashes, "
+                    "rows) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (task, run_id, version, now, len(chosen), " ".join(r[0] for r in chosen),
+                     _dumps_rows([r[:8] for r in chosen])),
+                )  # fmt: skip
+                last = int(cur.lastrowid)
             self._db.execute("UPDATE runs SET heartbeat=? WHERE run_id=?", (now, run_id))
-            return added
+        # Only once committed: a failed transaction stored nothing.
+        known = self._known[task]
+        known.stored.update(fresh)
+        known.chunk_mark = max(known.chunk_mark, last)
+        return len(fresh)
 
     def add_bad_input(self, task: str, source: str, line: int, reason: str, run_id: int) -> None:
         with self._guard(), self._db:
@@ -424,15 +518,17 @@ class ResultStore:
             return [dict(zip(("task", "source", "line", "reason"), row)) for row in cur]
 
     def count(self, task: str | None = None) -> int:
+        """How many positions are stored (for ``task``, or in all)."""
+        sql = "SELECT COUNT(*) FROM results" if self._per_row else "SELECT SUM(size) FROM chunks"
         with self._guard():
             if task is None:
-                return int(self._db.execute("SELECT COUNT(*) FROM results").fetchone()[0])
-            sql = "SELECT COUNT(*) FROM results WHERE task=?"
-            return int(self._db.execute(sql, (task,)).fetchone()[0])
+                return int(self._db.execute(sql).fetchone()[0] or 0)
+            return int(self._db.execute(sql + " WHERE task=?", (task,)).fetchone()[0] or 0)
 
     def tasks(self) -> list[str]:
+        table = "results" if self._per_row else "chunks"
         with self._guard():
-            sql = "SELECT DISTINCT task FROM results ORDER BY task"
+            sql = f"SELECT DISTINCT task FROM {table} ORDER BY task"
             return [t for (t,) in self._db.execute(sql)]
 
     def rows(self, task: str | None = None) -> Iterator[dict[str, Any]]:
@@ -456,12 +552,24 @@ class ResultStore:
                 yield row
 
 
-def _alive(pid: int) -> bool:
-    """True when a process ``pid`` exists on this host (it may belong to another user)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):
-        return True
-    return True
+class _Known:
+    """What one connection has read of a task's chunks and claims (see ``ResultStore._sync``):
+    the stored hashes, the claimed ones per running run, and the last row ids read."""
+
+    __slots__ = ("chunk_mark", "claim_mark", "claims", "stored")
+
+    def __init__(self) -> None:
+        self.stored: set[str] = set()
+        self.claims: dict[int, set[str]] = {}
+        self.chunk_mark = 0
+        self.claim_mark = 0
+
+
+def _dumps_rows(rows: list[tuple[Any, ...]]) -> str:
+    """The JSON text of a chunk's rows (orjson: 5× faster than the standard library)."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(rows).decode()
+        except TypeError:  # orjson.JSONEncodeError: e.g. a lone surrogate in a message
+            pass
+    return json.dumps(rows, separators=(",", ":"))
