@@ -138,6 +138,10 @@ def test_rummikub_fast_prepare_equals_the_engine_on_odd_and_faulty_positions(mon
             {**p, "rack": [*rack, "J", "J", "J"]},
             {**p, "rack": [*rack, rack[0], rack[0]]},
             {**p, "rack": ["X3", *rack]},
+            {**p, "rack": [t.lower() for t in rack]},
+            {**p, "rack": [f" {t} " for t in reversed(rack)]},
+            {**p, "rack": [*rack, 5]},
+            {**p, "rack": [*rack, ["R5"]]},
             {**p, "rack": " ".join(rack)},
             {**p, "initial_meld_done": "yes"},
             {**p, "table": [[7, *s] for s in table]},
@@ -147,7 +151,7 @@ def test_rummikub_fast_prepare_equals_the_engine_on_odd_and_faulty_positions(mon
     monkeypatch.setattr(tasks, "_canonical_position", lambda obj: None)
     assert fast == [_outcome(prepare, v) for v in variants]
     assert sum(isinstance(f, dict) for f in fast) > 60  # many variants are still positions
-    assert tasks._VALID_SETS  # the fast path ran
+    assert tasks._VALID_SETS and tasks._TOKENS  # the fast path ran
 
 
 def test_small_chunks_share_transactions_but_none_waits_long(tmp_path):

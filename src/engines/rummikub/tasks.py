@@ -14,6 +14,7 @@ import dataclasses
 import functools
 from collections import Counter
 from collections.abc import Callable, Iterable
+from itertools import chain
 from typing import Any
 
 from engines.batch.generate import Generator, parse_range, register_generator
@@ -47,9 +48,6 @@ _MAX_VALID_SETS = 100_000
 def _canonical_position(obj: Any) -> dict[str, Any] | None:
     """``Position.from_json(obj).to_json()`` with the table sorted, for a position in the
     usual form (lists of tile texts, valid sets); ``None`` for anything else."""
-    from engines.rummikub.errors import RummikubInputError
-    from engines.rummikub.tiles import Tile, sort_tiles
-
     if type(obj) is not dict:
         return None
     table, rack = obj.get("table", []), obj.get("rack")
@@ -68,17 +66,49 @@ def _canonical_position(obj: Any) -> dict[str, Any] | None:
             return None
         sets.append(names)
     try:
-        held = sort_tiles([Tile.parse(t) for t in rack])
-    except RummikubInputError:
-        return None
-    rack_names = [str(t) for t in held]
-    copies = Counter(rack_names)
-    for names in sets:
-        copies.update(names)
-    if max(copies.values(), default=0) > 2:  # a third copy or joker: the engine words it
+        keyed = sorted(map(_TOKENS.__getitem__, rack))
+    except (KeyError, TypeError):  # a spelling not seen yet, or not a tile: parse each
+        if (keyed := _parsed_tokens(rack)) is None:
+            return None
+    rack_names = [name for _, name in keyed]
+    # one count over the whole position: a third copy or joker is the engine's to word
+    if max(Counter(chain(rack_names, *sets)).values(), default=0) > 2:
         return None
     sets.sort()
     return {"table": sets, "rack": rack_names, "initial_meld_done": done}
+
+
+def _token_entry(tile: Any) -> tuple[tuple[int, int], str]:
+    return tile.sort_key(), str(tile)
+
+
+# Tile text as written -> (its place in the canonical rack order, its canonical name): the
+# 53 canonical spellings, and others as they are met (bounded like _VALID_SETS).
+_TOKENS: dict[Any, tuple[tuple[int, int], str]] = {}
+
+
+def _parsed_tokens(rack: list[Any]) -> list[tuple[tuple[int, int], str]] | None:
+    """:data:`_TOKENS` entries of a rack's tiles, sorted, parsing new spellings; ``None``
+    when one is not a tile."""
+    from engines.rummikub.errors import RummikubInputError
+    from engines.rummikub.tiles import Tile
+
+    out = []
+    for token in rack:
+        try:
+            entry = _TOKENS.get(token)
+        except TypeError:
+            return None
+        if entry is None:
+            try:
+                entry = _token_entry(Tile.parse(token))
+            except RummikubInputError:
+                return None
+            if len(_TOKENS) >= _MAX_VALID_SETS:
+                _TOKENS.clear()
+            _TOKENS[token] = entry
+        out.append(entry)
+    return sorted(out)
 
 
 def _valid_set(tiles: list[Any]) -> list[str] | None:
@@ -103,11 +133,21 @@ def _checked_position(payload: dict[str, Any]) -> Any:
     from engines.rummikub.tiles import Tile
 
     parse = Tile.parse
-    return _prepared_class()(
-        tuple(tuple(map(parse, tiles)) for tiles in payload["table"]),
-        tuple(map(parse, payload["rack"])),
-        payload["initial_meld_done"],
-    )
+    sets = []
+    for names in payload["table"]:
+        key = tuple(names)
+        tiles = _SET_TILES.get(key)
+        if tiles is None:
+            if len(_SET_TILES) >= _MAX_VALID_SETS:
+                _SET_TILES.clear()
+            tiles = _SET_TILES[key] = tuple(map(parse, names))
+        sets.append(tiles)
+    return _prepared_class()(tuple(sets), tuple(map(parse, payload["rack"])),
+                             payload["initial_meld_done"])  # fmt: skip
+
+
+# Canonical set text -> its tiles (the sets of a batch's tables recur).
+_SET_TILES: dict[tuple[str, ...], tuple[Any, ...]] = {}
 
 
 @functools.cache
@@ -140,13 +180,20 @@ def _solver(objective: str) -> Callable[[list[dict[str, Any]], int], list[Any]]:
                                 rules=Rules.from_json(dict(key)))
             for i, move in zip(rows, solved):
                 moves[i] = move
-        # the fields of Move.to_json the store keeps, with each tile's text looked up once
+        # the fields of Move.to_json the store keeps, each tile's and set's text made once
         text: dict[Any, str] = {}
+        set_text: dict[Any, list[str]] = {}
 
         def name(tile: Any) -> str:
             found = text.get(tile)
             if found is None:
                 found = text[tile] = str(tile)
+            return found
+
+        def set_names(meld: Any) -> list[str]:
+            found = set_text.get(meld)
+            if found is None:
+                found = set_text[meld] = [name(s.tile) for s in meld]
             return found
 
         out = []
@@ -156,7 +203,7 @@ def _solver(objective: str) -> Callable[[list[dict[str, Any]], int], list[Any]]:
                     "tiles": move.tiles,
                     "value": move.value,
                     "played": [name(t) for t in move.played],
-                    "sets": [[name(s.tile) for s in m] for m in move.table],
+                    "sets": [set_names(m) for m in move.table],
                 }
             )
         return out
