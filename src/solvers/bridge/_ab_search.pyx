@@ -23,7 +23,7 @@ the entry points only check shapes and return codes.
 """
 
 from cython.parallel cimport parallel, prange
-from libc.stdint cimport int32_t, uint16_t
+from libc.stdint cimport int32_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 import numpy as np
@@ -51,7 +51,14 @@ from solvers.bridge._root cimport (
     _setup,
     _setup_trick,
 )
-from solvers.bridge._trans_table cimport tt_bytes, tt_reset
+from solvers.bridge._trans_table cimport (
+    tt_bytes,
+    tt_drop_slot,
+    tt_length_unit,
+    tt_lengths,
+    tt_patterns,
+    tt_reset,
+)
 from solvers.bridge._types cimport (
     ALL_FEATURES,
     FEATURE_QUICK_TRICKS,
@@ -75,8 +82,11 @@ cdef inline bint _play(Ctx* c, int seat, int s, int r, int target, int ply,
     cdef int old_win = c.win_pos, old_leader, old_tricks, ws, wr, w, k, same = 0
     cdef int ts[4]
     cdef int tr[4]
+    cdef uint32_t old_pat[4]
+    cdef uint64_t unit = tt_length_unit(seat, s)
     cdef bint child
     c.hands[seat][s] ^= bit
+    c.lens -= unit
     _place_card(c, s, r)
     if c.pos < 3:
         c.pos += 1
@@ -87,8 +97,13 @@ cdef inline bint _play(Ctx* c, int seat, int s, int r, int target, int ply,
         wr = c.trick_rank[c.win_pos]
         w = (c.leader + c.win_pos) & 3
         for k in range(4):
+            old_pat[k] = c.pat[k]
+        for k in range(4):
             if c.trick_suit[k] == ws:
                 same += 1
+            # the card leaves the key's owners: its place among the suit's cards still out
+            c.pat[c.trick_suit[k]] = tt_drop_slot(
+                c.pat[c.trick_suit[k]], popcount(c.remain[c.trick_suit[k]] >> (c.trick_rank[k] + 1)))
             c.remain[c.trick_suit[k]] ^= <uint16_t>(1u << c.trick_rank[k])
         old_leader = c.leader
         old_tricks = c.tricks_max
@@ -108,10 +123,12 @@ cdef inline bint _play(Ctx* c, int seat, int s, int r, int target, int ply,
             c.trick_suit[k] = ts[k]
             c.trick_rank[k] = tr[k]
             c.remain[ts[k]] ^= <uint16_t>(1u << tr[k])
+            c.pat[k] = old_pat[k]
         if same >= 2:
             cwm[ws] |= <uint16_t>(1u << wr)
     c.win_pos = old_win
     c.hands[seat][s] ^= bit
+    c.lens += unit
     return child
 
 
@@ -126,6 +143,11 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
     cdef int small[4]
     cdef TrickStart ts
     c.nodes += 1
+    if ply == 0:
+        # the root of a search: the key, from scratch (the cards of the current trick
+        # are still out; they leave when it is complete)
+        c.lens = tt_lengths(c)
+        tt_patterns(c, c.pat)
     if c.pos == 0:
         answer = _trick_start(c, seat, target, &ts, wm)
         if answer >= 0:

@@ -18,13 +18,7 @@ from libc.stdint cimport uint16_t, uint32_t, uint64_t
 from solvers.bridge._bits cimport lsb, msb, popcount
 from solvers.bridge._later_tricks cimport later_tricks
 from solvers.bridge._quick_tricks cimport quick_tricks, second_hand_tricks
-from solvers.bridge._trans_table cimport (
-    tt_lengths,
-    tt_lookup,
-    tt_patterns,
-    tt_prefetch,
-    tt_store,
-)
+from solvers.bridge._trans_table cimport tt_lookup, tt_prefetch, tt_store
 from solvers.bridge._types cimport (
     FEATURE_LATER_TRICKS,
     FEATURE_QUICK_TRICKS,
@@ -129,7 +123,7 @@ cdef inline int _trick_start(Ctx* c, int seat, int target, TrickStart* ts,
     ts.leader_max = (seat & 1) == c.max_side
     # the question for the leader's side: at least `threshold` of the n tricks?
     ts.threshold = target - c.tricks_max if ts.leader_max else n - target + c.tricks_max + 1
-    ts.lens = tt_lengths(c)
+    ts.lens = c.lens
     if c.features & FEATURE_TT:
         tt_prefetch(&c.tt, ts.lens, seat)
     if (c.features & FEATURE_QUICK_TRICKS) and quick_tricks(c, seat, ts.threshold, wm) >= ts.threshold:
@@ -138,7 +132,10 @@ cdef inline int _trick_start(Ctx* c, int seat, int target, TrickStart* ts,
     if (c.features & FEATURE_LATER_TRICKS) and later_tricks(c, seat, n, n - ts.threshold + 1, wm):
         c.lt_cutoffs += 1
         return not ts.leader_max
-    tt_patterns(c, ts.pat)
+    ts.pat[0] = c.pat[0]
+    ts.pat[1] = c.pat[1]
+    ts.pat[2] = c.pat[2]
+    ts.pat[3] = c.pat[3]
     if c.features & FEATURE_TT:
         answer = tt_lookup(&c.tt, ts.lens, seat, ts.pat, ts.threshold, c, wm, &ts.table_move)
         if answer >= 0:

@@ -15,8 +15,10 @@ the killer of the ply (as DDS keeps a best move per depth from its table).
 
 Layout (as DDS's TransTableL): a hash table of distributions, each owning a
 short list of entries in blocks of ``TT_BLOCK``; a lookup finds the
-distribution once and then scans its entries with a branch-free masked
-compare of four 32-bit words, which stays in cache.  A distribution keeps at
+distribution once and then scans its entries block by block: one vector compare
+of the 16 entries' signatures (the owners of the top two cards of each suit, one
+cache line a block) rules most of them out, and the rest are compared on four
+32-bit words.  A distribution keeps at
 most ``TT_BLOCK * TT_BLOCKS_PER_DIST`` entries and then overwrites its oldest,
 so a lookup costs a bounded scan however hard the deal.  Memory is fixed at
 allocation; when a pool is full, or for a new deal or strain, the table is
@@ -27,7 +29,7 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, 
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from solvers.bridge._bits cimport kth_highest, msb, popcount
+from solvers.bridge._bits cimport kth_highest, lsb, msb, popcount
 from solvers.bridge._types cimport (
     TT_BLOCK,
     TT_BLOCKS_PER_DIST,
@@ -37,6 +39,72 @@ from solvers.bridge._types cimport (
     TTDist,
     TTBlock,
 )
+
+
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #include <stdint.h>
+    #ifdef _WIN32
+    #include <malloc.h>
+    static void* qp_alloc_lines(size_t n) { return _aligned_malloc(n, 64); }
+    static void qp_free_lines(void* p) { _aligned_free(p); }
+    #else
+    static void* qp_alloc_lines(size_t n) {
+        void* p = NULL;
+        return posix_memalign(&p, 64, n) == 0 ? p : NULL;
+    }
+    static void qp_free_lines(void* p) { free(p); }
+    #endif
+
+    /* Bit j set where entry j of a block may match: its signature agrees with
+       ``owners`` on its sigmask (16 entries of 16 bits, one cache line with the masks);
+       with ``exact``, where signature and sigmask equal ``owners`` and ``mask``. */
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    static inline unsigned qp_sig_hits(const uint16_t* sig, const uint16_t* sigmask,
+                                       unsigned owners) {
+        __m128i o = _mm_set1_epi16((short)owners), z = _mm_setzero_si128();
+        __m128i a = _mm_and_si128(_mm_xor_si128(_mm_loadu_si128((const __m128i*)sig), o),
+                                  _mm_loadu_si128((const __m128i*)sigmask));
+        __m128i b = _mm_and_si128(_mm_xor_si128(_mm_loadu_si128((const __m128i*)(sig + 8)), o),
+                                  _mm_loadu_si128((const __m128i*)(sigmask + 8)));
+        return (unsigned)_mm_movemask_epi8(
+            _mm_packs_epi16(_mm_cmpeq_epi16(a, z), _mm_cmpeq_epi16(b, z)));
+    }
+    static inline unsigned qp_sig_equal(const uint16_t* sig, const uint16_t* sigmask,
+                                        unsigned owners, unsigned mask) {
+        __m128i o = _mm_set1_epi16((short)owners), m = _mm_set1_epi16((short)mask);
+        __m128i a = _mm_and_si128(_mm_cmpeq_epi16(_mm_loadu_si128((const __m128i*)sig), o),
+                                  _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i*)sigmask), m));
+        __m128i b = _mm_and_si128(
+            _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i*)(sig + 8)), o),
+            _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i*)(sigmask + 8)), m));
+        return (unsigned)_mm_movemask_epi8(_mm_packs_epi16(a, b));
+    }
+    #else
+    static inline unsigned qp_sig_hits(const uint16_t* sig, const uint16_t* sigmask,
+                                       unsigned owners) {
+        unsigned bits = 0;
+        for (int j = 0; j < 16; j++)
+            bits |= (unsigned)(((owners ^ sig[j]) & sigmask[j]) == 0) << j;
+        return bits;
+    }
+    static inline unsigned qp_sig_equal(const uint16_t* sig, const uint16_t* sigmask,
+                                        unsigned owners, unsigned mask) {
+        unsigned bits = 0;
+        for (int j = 0; j < 16; j++)
+            bits |= (unsigned)(sig[j] == owners && sigmask[j] == mask) << j;
+        return bits;
+    }
+    #endif
+    """
+    void* qp_alloc_lines(size_t n) noexcept nogil
+    void qp_free_lines(void* p) noexcept nogil
+    unsigned int qp_sig_hits(const uint16_t* sig, const uint16_t* sigmask,
+                             unsigned int owners) noexcept nogil
+    unsigned int qp_sig_equal(const uint16_t* sig, const uint16_t* sigmask,
+                              unsigned int owners, unsigned int mask) noexcept nogil
 
 
 cdef inline size_t tt_bytes(int log_entries) noexcept nogil:
@@ -49,7 +117,8 @@ cdef inline int tt_init(TransTable* tt, int log_entries) noexcept nogil:
     tt.block_capacity = 1 << (log_entries - 4)
     tt.dist_capacity = tt.block_capacity  # every distribution holds at least one block
     tt.bucket_mask = (1 << (log_entries - 4)) - 1
-    tt.blocks = <TTBlock*>malloc(sizeof(TTBlock) * tt.block_capacity)
+    # blocks on cache-line boundaries: a block's signatures and sigmasks are one line
+    tt.blocks = <TTBlock*>qp_alloc_lines(sizeof(TTBlock) * tt.block_capacity)
     tt.dists = <TTDist*>malloc(sizeof(TTDist) * tt.dist_capacity)
     tt.heads = <int32_t*>malloc(sizeof(int32_t) * (tt.bucket_mask + 1))
     tt.lookups = 0
@@ -66,7 +135,7 @@ cdef inline int tt_init(TransTable* tt, int log_entries) noexcept nogil:
 
 
 cdef inline void tt_free(TransTable* tt) noexcept nogil:
-    free(tt.blocks)
+    qp_free_lines(tt.blocks)
     free(tt.dists)
     free(tt.heads)
     tt.blocks = NULL
@@ -113,6 +182,19 @@ cdef inline void tt_patterns(Ctx* c, uint32_t* pat) noexcept nogil:
         pat[s] = p
 
 
+cdef inline uint64_t tt_length_unit(int seat, int s) noexcept nogil:
+    """One card of ``seat`` in suit ``s`` in the key of :func:`tt_lengths`."""
+    return (<uint64_t>1) << (60 - 16 * seat - 4 * s)
+
+
+cdef inline uint32_t tt_drop_slot(uint32_t p, int i) noexcept nogil:
+    """Pattern ``p`` of one suit without its ``i``-th card from the top (0-based): the
+    lower cards move up a slot."""
+    cdef int shift = 30 - 2 * i
+    return (p & <uint32_t>(0xFFFFFFFFFFFFFFFFULL << (shift + 2))) \
+        | ((p & ((1u << shift) - 1u)) << 2)
+
+
 cdef inline uint32_t _bucket(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
     cdef uint64_t h = (lens ^ (<uint64_t>leader * 0xD6E8FEB86659FD93ULL)) * 0x9E3779B97F4A7C15ULL
     return <uint32_t>(h >> 40) & tt.bucket_mask
@@ -146,26 +228,10 @@ cdef inline uint32_t _top_owners(uint32_t* pat) noexcept nogil:
     return (pat[0] >> 28) | ((pat[1] >> 28) << 4) | ((pat[2] >> 28) << 8) | ((pat[3] >> 28) << 12)
 
 
-cdef inline int _signature_hits(TTBlock* blk, uint32_t owners, int m) noexcept nogil:
-    """Could any of the first ``m`` entries match?  A one-cache-line prefilter."""
-    cdef int j, any = 0
-    for j in range(TT_BLOCK):
-        any |= (j < m) & (((owners ^ blk.signature[j]) & blk.sigmask[j]) == 0)
-    return any
-
-
-cdef inline int _matches(TTBlock* blk, uint32_t* pat, uint8_t* hit) noexcept nogil:
-    """hit[j] = 1 where entry j of the block matches ``pat`` on its mask (all TT_BLOCK)."""
-    cdef uint32_t p0 = pat[0], p1 = pat[1], p2 = pat[2], p3 = pat[3]
-    cdef int j, any = 0
-    for j in range(TT_BLOCK):
-        hit[j] = (((p0 & blk.mask[0][j]) ^ blk.pattern[0][j])
-                  | ((p1 & blk.mask[1][j]) ^ blk.pattern[1][j])
-                  | ((p2 & blk.mask[2][j]) ^ blk.pattern[2][j])
-                  | ((p3 & blk.mask[3][j]) ^ blk.pattern[3][j])) == 0
-    for j in range(TT_BLOCK):
-        any |= hit[j]
-    return any
+cdef inline unsigned int _live(int b, int count) noexcept nogil:
+    """Bits of the entries of block ``b`` in use, of a list of ``count`` entries."""
+    cdef int m = count - b * TT_BLOCK
+    return 0xFFFFu if m >= TT_BLOCK else (1u << m) - 1u
 
 
 cdef inline int _move_of(Ctx* c, int leader, int code) noexcept nogil:
@@ -197,9 +263,10 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     cdef TTDist* d
     cdef TTBlock* blk
     cdef TTBlock* best = NULL
-    cdef uint8_t hit[TT_BLOCK]
-    cdef int b, j, m, s, k, pinned, best_j = 0, best_pinned = 128
+    cdef int b, j, s, k, best_j = 0, best_pinned = 128
+    cdef unsigned int cand
     cdef uint32_t owners = _top_owners(pat)
+    cdef uint32_t p0 = pat[0], p1 = pat[1], p2 = pat[2], p3 = pat[3]
     tt.lookups += 1
     move[0] = -1
     d = _find_dist(tt, lens, leader)
@@ -207,21 +274,24 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
         return -1
     for b in range((d.count + TT_BLOCK - 1) // TT_BLOCK):
         blk = &tt.blocks[d.blocks[b]]
-        m = min(TT_BLOCK, d.count - b * TT_BLOCK)
-        if not _signature_hits(blk, owners, m) or not _matches(blk, pat, hit):
-            continue
-        for j in range(m):
-            if not hit[j]:
+        # the signatures rule out most entries with one cache line; the rest are
+        # compared in full, in slot order (so ties keep the oldest entry)
+        cand = qp_sig_hits(blk.signature, blk.sigmask, owners) & _live(b, d.count)
+        while cand:
+            j = lsb(cand)
+            cand &= cand - 1u
+            if (((p0 & blk.mask[0][j]) ^ blk.pattern[0][j])
+                    | ((p1 & blk.mask[1][j]) ^ blk.pattern[1][j])
+                    | ((p2 & blk.mask[2][j]) ^ blk.pattern[2][j])
+                    | ((p3 & blk.mask[3][j]) ^ blk.pattern[3][j])):
                 continue
             tt.probes += 1
             if blk.lower[j] < threshold <= blk.upper[j]:
                 continue
-            pinned = popcount(blk.mask[0][j]) + popcount(blk.mask[1][j]) \
-                + popcount(blk.mask[2][j]) + popcount(blk.mask[3][j])
-            if pinned < best_pinned:
+            if blk.pinned[j] < best_pinned:
                 best = blk
                 best_j = j
-                best_pinned = pinned
+                best_pinned = blk.pinned[j]
     if best == NULL:
         return -1
     tt.hits += 1
@@ -240,7 +310,8 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     ``move`` (``suit * 16 + rank``, or -1) is the lead that reached ``lower``."""
     cdef uint32_t mask[4]
     cdef uint32_t patm[4]
-    cdef int s, k, j, slot, m
+    cdef int s, k, j, slot
+    cdef unsigned int cand, sig, sigmask
     cdef uint32_t b, bucket
     cdef int32_t di
     cdef TTDist* d
@@ -257,12 +328,16 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
         else:
             mask[s] = 0u
         patm[s] = pat[s] & mask[s]
+    sig = _top_owners(patm)
+    sigmask = _top_owners(mask)
     d = _find_dist(tt, lens, leader)
     if d != NULL:
         for k in range((d.count + TT_BLOCK - 1) // TT_BLOCK):
             blk = &tt.blocks[d.blocks[k]]
-            m = min(TT_BLOCK, d.count - k * TT_BLOCK)
-            for j in range(m):
+            cand = qp_sig_equal(blk.signature, blk.sigmask, sig, sigmask) & _live(k, d.count)
+            while cand:
+                j = lsb(cand)
+                cand &= cand - 1u
                 if (blk.pattern[0][j] == patm[0] and blk.pattern[1][j] == patm[1]
                         and blk.pattern[2][j] == patm[2] and blk.pattern[3][j] == patm[3]
                         and blk.mask[0][j] == mask[0] and blk.mask[1][j] == mask[1]
@@ -307,11 +382,13 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     tt.stores += 1
     blk = &tt.blocks[d.blocks[slot // TT_BLOCK]]
     j = slot % TT_BLOCK
-    blk.signature[j] = <uint16_t>_top_owners(patm)
-    blk.sigmask[j] = <uint16_t>_top_owners(mask)
+    blk.signature[j] = <uint16_t>sig
+    blk.sigmask[j] = <uint16_t>sigmask
+    blk.pinned[j] = 0
     for s in range(4):
         blk.mask[s][j] = mask[s]
         blk.pattern[s][j] = patm[s]
+        blk.pinned[j] += popcount(mask[s])
     blk.lower[j] = <int8_t>lower
     blk.upper[j] = <int8_t>upper
     blk.move[j] = code

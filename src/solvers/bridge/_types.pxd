@@ -37,6 +37,8 @@ cdef struct TTBlock:
     int8_t upper[TT_BLOCK]
     uint8_t move[TT_BLOCK]         # the lead that reached ``lower``: suit * 16 + how many cards
                                    # still out in the suit rank above it; TT_NO_MOVE when none
+    uint8_t pinned[TT_BLOCK]       # 2-bit slots the entry depends on (the set bits of ``mask``);
+                                   # also makes the block 640 bytes, ten whole cache lines
 
 
 cdef struct TTDist:
@@ -85,6 +87,12 @@ cdef struct Ctx:
     int trick_suit[4]
     int trick_rank[4]
     int win_pos            # position in the trick of the card winning it so far
+    # the transposition-table key, kept up to date card by card (from scratch at the
+    # root of every search): the suit lengths of the four hands, 4 bits each, and the
+    # owners of the cards still out in each suit, highest first, 2 bits a card from
+    # bit 31 down (the cards of the current trick stay in until it is complete)
+    uint64_t lens
+    uint32_t pat[4]
     int killer[MAX_PLY]    # suit * 16 + rank of the last move that cut off at this ply, or
                            # that reached the bound a table entry answered with here
     int root_cut           # suit * 16 + rank of the last move that cut off at the root
