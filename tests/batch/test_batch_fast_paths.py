@@ -190,3 +190,16 @@ def test_forced_cards_of_refused_throws_are_named_as_the_engine_names_them():
                 zip(valid, forced, ctxs)]  # fmt: skip
     assert _forced_names(valid, forced, ctxs) == expected
     assert _forced_names(np.ones(0, bool), np.zeros((0, 54), np.int8), []) == []
+
+
+@pytest.mark.parametrize("objective", ["tiles", "value"])
+def test_rummikub_solve_from_names_equals_the_move_objects_path(objective):
+    from engines.rummikub import tasks
+    from engines.rummikub.generate import rummikub_positions
+
+    prepare = get_task("rummikub-best").prepare
+    payloads = [prepare(p) for seed in (3, 4) for p in rummikub_positions(
+        60, seed, table_tiles=(0, 60), rack_size=(3, 14), joker_rate=0.6, initial_meld_rate=0.4)]
+    names = tasks._solve_names(payloads, objective, 2)
+    assert names == tasks._solve_moves(payloads, objective, 2, {})
+    assert any(r["tiles"] for r in names) and any(not p["initial_meld_done"] for p in payloads)

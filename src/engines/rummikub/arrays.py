@@ -63,16 +63,26 @@ def position_arrays(
             f"positions[{i}]: expected a Position, got {type(positions[i]).__name__}"
         )
     melded = np.fromiter((p.initial_meld_done for p in positions), np.bool_, count=n)
-    tables = [list(chain.from_iterable(p.table)) if done else ()
-              for p, done in zip(positions, melded.tolist())]
-    racks = [p.rack for p in positions]
+    table, rack, modes = count_arrays([p.table for p in positions],
+                                      [p.rack for p in positions], melded, rules)  # fmt: skip
+    return table, rack, modes, melded
+
+
+def count_arrays(
+    tables: Sequence[Sequence[Sequence]], racks: Sequence[Sequence], melded: np.ndarray,
+    rules: Rules = DEFAULT_RULES,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`position_arrays` of tables (lists of sets) and racks of tiles or canonical tile
+    names; with official joker retrieval the tables must hold tiles."""
+    n = len(racks)
+    done = melded.tolist()
+    flat = [list(chain.from_iterable(t)) if d else () for t, d in zip(tables, done)]
     if rules.joker_retrieval == "official":  # the table jokers' places, per position
-        modes = np.array([rules.search_mode(done, p.table)
-                          for p, done in zip(positions, melded.tolist())], np.int64)
+        modes = np.array([rules.search_mode(d, t) for t, d in zip(tables, done)], np.int64)
     else:
         modes = np.where(melded, rules.search_mode(True),
                          rules.search_mode(False)).astype(np.int64)
-    return tile_counts(tables, n), tile_counts(racks, n), modes, melded
+    return tile_counts(flat, n), tile_counts(racks, n), modes
 
 
 def solve_moves(
@@ -80,18 +90,33 @@ def solve_moves(
     rules: Rules = DEFAULT_RULES,
 ) -> list[Move]:
     """The best move of every position (see :func:`~engines.rummikub.position.best_moves`)."""
-    from solvers.rummikub import meld_codes_batch, solve_arrays
-
     positions = positions if isinstance(positions, list | tuple) else list(positions)
-    weight, joker_weight = objective_weights(objective)
-    n = len(positions)
-    if n == 0:
+    if not positions:
         with numba_threads(threads, RummikubInputError):
             return []
     table, rack, meld_modes, melded = position_arrays(positions, rules)
     if not rules.standard_tiles:
         for i, p in enumerate(positions):
             rules.check_tiles(p.table, p.rack, f"positions[{i}]")
+    status, codes, counts, played = solve_counts(table, rack, meld_modes, objective, threads,
+                                                 rules)  # fmt: skip
+    if (status[melded] != 1).any():  # cannot happen for validated tables
+        raise PositionError("the table cannot be arranged")
+    return _moves(positions, status, codes, counts, played)
+
+
+def solve_counts(
+    table: np.ndarray, rack: np.ndarray, meld_modes: np.ndarray, objective: str = "tiles",
+    threads: int | None = None, rules: Rules = DEFAULT_RULES,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The kernel call of :func:`solve_moves` on the arrays of :func:`position_arrays`:
+    ``(status, set codes, set counts, played)``, status 1 where a move was found, the
+    codes of :func:`solvers.rummikub.meld_codes_batch`, and (n, 53) counts of the rack
+    tiles each move plays (zero where none was found)."""
+    from solvers.rummikub import meld_codes_batch, solve_arrays
+
+    weight, joker_weight = objective_weights(objective)
+    n = len(table)
     group_ok, part_count, part_masks = rules.group_tables()
     must = table[:, :52].reshape(n, 4, 13)
     with numba_threads(threads, RummikubInputError):
@@ -103,14 +128,12 @@ def solve_moves(
     codes, counts = meld_codes_batch(status, choice, group_jokers, part_count, part_masks)
     if (counts[status == 1] < 0).any():
         raise AssertionError("the kernel returned a choice that is not an arrangement")
-    if (status[melded] != 1).any():  # cannot happen for validated tables
-        raise PositionError("the table cannot be arranged")
     played = np.zeros((n, N_KINDS), np.int64)
     played[:, :52] = (choice[..., 0] + choice[..., 1]).reshape(n, 52)
     played[:, 52] = choice[..., 2].sum(axis=(1, 2)) + group_jokers.sum(axis=1)
     played -= table
     played[status != 1] = 0
-    return _moves(positions, status, codes, counts, played)
+    return status, codes, counts, played
 
 
 def _moves(positions: Sequence[Position], status: np.ndarray, codes: np.ndarray,
@@ -155,3 +178,28 @@ def _table_melds(table: Sequence[Sequence]) -> list[Meld]:
             meld = _TABLE_MELDS[key] = validate_set(s)
         out.append(meld)
     return out
+
+
+#: The canonical name of each tile kind (the joker last).
+KIND_NAMES: list[str] = [str(t) for t in _TILE_OF]
+
+
+def played_names(played: np.ndarray) -> list[list[str]]:
+    """The names of the tiles each row of ``played`` counts, in kind order (the joker last)."""
+    n = len(played)
+    ends = np.cumsum(played.sum(axis=1)).tolist()
+    kinds = np.repeat(np.tile(np.arange(N_KINDS), n), played.ravel()).tolist()
+    names = list(map(KIND_NAMES.__getitem__, kinds))
+    return [names[start:end] for start, end in zip([0, *ends], ends)]
+
+
+_SET_NAMES: dict[int, list[str]] = {}
+
+
+def set_names(code: int) -> list[str]:
+    """The tile names of the set of a :func:`solvers.rummikub.meld_codes_batch` code (a
+    list shared by every caller: read it, do not change it)."""
+    names = _SET_NAMES.get(code)
+    if names is None:
+        names = _SET_NAMES[code] = [str(slot.tile) for slot in _meld(code)]
+    return names

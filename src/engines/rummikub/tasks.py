@@ -166,49 +166,71 @@ def _prepared_class() -> type:
 
 def _solver(objective: str) -> Callable[[list[dict[str, Any]], int], list[Any]]:
     def solve(payloads: list[dict[str, Any]], threads: int) -> list[dict[str, Any]]:
-        from engines.rummikub import best_moves
-        from engines.rummikub.rules import Rules
-
         # one kernel call per distinct rule set (nearly always one)
         groups: dict[tuple, list[int]] = {}
         for i, p in enumerate(payloads):
             groups.setdefault(tuple(sorted(p.get("rules", {}).items())), []).append(i)
-        moves: list[Any] = [None] * len(payloads)
+        out: list[Any] = [None] * len(payloads)
         for key, rows in groups.items():
-            positions = [_checked_position(payloads[i]) for i in rows]
-            solved = best_moves(positions, objective=objective, threads=threads,
-                                rules=Rules.from_json(dict(key)))
-            for i, move in zip(rows, solved):
-                moves[i] = move
-        # the fields of Move.to_json the store keeps, each tile's and set's text made once
-        text: dict[Any, str] = {}
-        set_text: dict[Any, list[str]] = {}
-
-        def name(tile: Any) -> str:
-            found = text.get(tile)
-            if found is None:
-                found = text[tile] = str(tile)
-            return found
-
-        def set_names(meld: Any) -> list[str]:
-            found = set_text.get(meld)
-            if found is None:
-                found = set_text[meld] = [name(s.tile) for s in meld]
-            return found
-
-        out = []
-        for move in moves:
-            out.append(
-                {
-                    "tiles": move.tiles,
-                    "value": move.value,
-                    "played": [name(t) for t in move.played],
-                    "sets": [set_names(m) for m in move.table],
-                }
-            )
+            chosen = [payloads[i] for i in rows]
+            solved = (_solve_names(chosen, objective, threads) if not key
+                      else _solve_moves(chosen, objective, threads, dict(key)))  # fmt: skip
+            for i, result in zip(rows, solved):
+                out[i] = result
         return out
 
     return solve
+
+
+def _solve_names(
+    payloads: list[dict[str, Any]], objective: str, threads: int
+) -> list[dict[str, Any]]:
+    """The results of payloads under the default rules, from their tile names to the kernel
+    and from its arrays to names, with no tile, position or move objects."""
+    import numpy as np
+
+    from engines.rummikub.arrays import count_arrays, played_names, set_names, solve_counts
+    from engines.rummikub.errors import PositionError
+
+    melded = np.fromiter((p["initial_meld_done"] for p in payloads), np.bool_, len(payloads))
+    table, rack, modes = count_arrays([p["table"] for p in payloads],
+                                      [p["rack"] for p in payloads], melded)  # fmt: skip
+    status, codes, counts, played = solve_counts(table, rack, modes, objective, threads)
+    if (status[melded] != 1).any():  # cannot happen for validated tables
+        raise PositionError("the table cannot be arranged")
+    values = (played[:, :52].reshape(-1, 4, 13) * np.arange(1, 14)).sum(axis=(1, 2))
+    out = []
+    for p, done, solved, m, row, names, size, value in zip(
+        payloads, melded.tolist(), status.tolist(), counts.tolist(), codes.tolist(),
+        played_names(played), played.sum(axis=1).tolist(), values.tolist(),
+    ):  # fmt: skip
+        sets = [set_names(code) for code in row[:m]] if solved == 1 else []
+        if not done:  # an initial meld: the table unchanged, then the new sets
+            sets = [*p["table"], *sets]
+        out.append({"tiles": size, "value": value, "played": names, "sets": sets})
+    return out
+
+
+def _solve_moves(
+    payloads: list[dict[str, Any]], objective: str, threads: int, rules: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The results of payloads under house rules, through :func:`best_moves`."""
+    from engines.rummikub import best_moves
+    from engines.rummikub.rules import Rules
+
+    positions = [_checked_position(p) for p in payloads]
+    moves = best_moves(positions, objective=objective, threads=threads,
+                       rules=Rules.from_json(rules))  # fmt: skip
+    # the fields of Move.to_json the store keeps
+    return [
+        {
+            "tiles": move.tiles,
+            "value": move.value,
+            "played": [str(t) for t in move.played],
+            "sets": [[str(s.tile) for s in m] for m in move.table],
+        }
+        for move in moves
+    ]
 
 
 def _figures(task: str, results: list[Any]) -> list[Any]:
