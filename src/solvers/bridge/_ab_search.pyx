@@ -160,7 +160,8 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
         if answer >= 0:
             return answer
     nm = gen_moves(c, seat, moves)
-    order_moves(c, seat, moves, nm, ply)
+    if nm > 1:
+        order_moves(c, seat, moves, nm, ply)
     _clear(acc)
     for k in range(4):
         small[k] = -1

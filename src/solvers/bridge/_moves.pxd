@@ -27,21 +27,14 @@ cdef inline int _top(unsigned int mask) noexcept nogil:
 
 cdef inline int _add_suit(Ctx* c, int seat, int s, Move* out, int n) noexcept nogil:
     cdef unsigned int mine = c.hands[seat][s]
-    cdef unsigned int rem = c.remain[s]
-    cdef unsigned int seq, bit
-    cdef int top, r
+    cdef unsigned int others = c.remain[s] & ~mine
+    cdef unsigned int seq, below
+    cdef int top
     while mine:
         top = msb(mine)
-        seq = 1u << top
-        r = top - 1
-        while r >= 0:
-            bit = 1u << r
-            if rem & bit:
-                if mine & bit:
-                    seq |= bit
-                else:
-                    break
-            r -= 1
+        # the group runs down from ``top`` to just above the next card of another hand
+        below = others & ((1u << top) - 1u)
+        seq = mine & ~((2u << msb(below)) - 1u) if below else mine
         out[n].suit = s
         out[n].rank = top
         out[n].seq = <unsigned short>seq
