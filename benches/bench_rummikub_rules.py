@@ -56,6 +56,13 @@ DP_ROWS = (
     ("joker_retrieval=official, melded", True, Rules(joker_retrieval="official")),
     ("official + min_real_tiles=2, melded", True,
      Rules(joker_retrieval="official", min_real_tiles=2)),
+    ("meld_continue, initial meld 30", False, Rules(meld_continue=True)),
+    ("meld_continue, initial meld 30, joker zero", False,
+     Rules(meld_continue=True, meld_joker="zero")),
+    ("meld_continue, initial meld 60", False, Rules(meld_continue=True, meld_threshold=60)),
+    ("meld_continue, initial meld 127", False, Rules(meld_continue=True, meld_threshold=127)),
+    ("meld_continue, initial meld 10, colours=3 numbers=10", False,
+     Rules(meld_continue=True, meld_threshold=10, colours=3, numbers=10)),
 )
 
 

@@ -164,19 +164,22 @@ def test_meld_threshold_agrees_with_rummikub_solver() -> None:
 
 
 UNSUPPORTED = [
-    ("meld_continue", True),
+    {"meld_continue": True, "min_real_tiles": 2},
+    {"meld_continue": True, "joker_retrieval": "official"},
+    {"meld_continue": True, "least_disturbance": True},
 ]
 BEYOND_THE_KEY = [("colours", 5), ("numbers", 20), ("copies", 3), ("jokers", 4),
                   ("min_set_length", 4), ("min_set_length", 2)]
 
 
-@pytest.mark.parametrize(("name", "value"), UNSUPPORTED)
-def test_unsupported_rules_are_refused(name: str, value: object) -> None:
-    # Options the exact search does not solve yet are refused by name, never answered with
-    # the default rules' move.
-    rules = Rules(**{name: value})
-    text = str(value).lower()
-    message = rf"rule {name}={text} is not supported by the exact search yet"
+@pytest.mark.parametrize("options", UNSUPPORTED)
+def test_unsupported_rules_are_refused(options: dict) -> None:
+    # Options the exact search solves alone but not together are refused by name, never
+    # answered with another rule's move.
+    rules = Rules(**options)
+    name, value = list(options.items())[1]
+    message = (rf"rule meld_continue=true with {name}={str(value).lower()} is not supported "
+               "by the exact search yet")
     pos = Position.from_strings([["R3", "R4", "R5"]], "R6 K9", initial_meld_done=True)
     with pytest.raises(RuleError, match=message):
         best_move([["R3", "R4", "R5"]], "R6", rules=rules)
@@ -207,9 +210,16 @@ def test_cli_refuses_unsupported_rules(tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "pos.json"
     path.write_text(json.dumps({"table": [["R3", "R4", "R5", "J"]], "rack": ["K11", "K12"]}))
-    assert main(["rummikub", "best", str(path), "--rule", "meld_continue=on"]) != 0
+    assert main(["rummikub", "best", str(path), "--rule", "meld_continue=on", "--rule",
+                 "min_real_tiles=2"]) != 0
     err = capsys.readouterr().err
-    assert "meld_continue=true is not supported by the exact search yet" in err
+    assert "meld_continue=true with min_real_tiles=2 is not supported" in err
+    # meld then continue is solved: K10 R10 B10 meld, then O11 onto the table
+    first = tmp_path / "first.json"
+    first.write_text(json.dumps({"table": [["O8", "O9", "O10"]], "initial_meld_done": False,
+                                 "rack": ["K10", "R10", "B10", "O11"]}))
+    assert main(["rummikub", "best", str(first), "--json", "--rule", "meld_continue=on"]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles"] == 4
     # official retrieval is solved: the joker (R6) stays, K11 K12 cannot take it
     assert main(["rummikub", "best", str(path), "--json", "--rule",
                  "joker_retrieval=official"]) == 0
@@ -239,11 +249,13 @@ def test_batch_task_refuses_unsupported_rules(tmp_path: Path) -> None:
             "initial_meld_done": True}
     records = [dict(base, id="free"), dict(base, id="official",
                                            rules={"joker_retrieval": "official"}),
-               dict(base, id="continue", rules={"meld_continue": True})]
+               dict(base, id="continue", rules={"meld_continue": True, "min_real_tiles": 2}),
+               dict(base, id="first", table=[["O8", "O9", "O10"]], initial_meld_done=False,
+                    rack=["K10", "R10", "B10", "O11"], rules={"meld_continue": True})]
     tiles, summary, bad = run_best_batch(tmp_path, records)
-    assert tiles == {"free": 2, "official": 0}
+    assert tiles == {"free": 2, "official": 0, "first": 4}
     assert summary.rejected == 1
-    assert "meld_continue=true is not supported" in str(bad[0])
+    assert "meld_continue=true with min_real_tiles=2 is not supported" in str(bad[0])
 
 
 def test_batch_task_solves_the_dp_house_rules(tmp_path: Path) -> None:

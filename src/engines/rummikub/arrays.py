@@ -54,7 +54,8 @@ def position_arrays(
     and (n,) bool (``initial_meld_done``).
 
     Table counts are zero for a position whose player has not melded yet (its table
-    is not theirs to rearrange); the mode is ``rules.search_mode(melded)``.
+    is not theirs to rearrange, unless ``rules.meld_continue``); the mode is
+    ``rules.search_mode(melded)``.
     """
     n = len(positions)
     if not all(issubclass(t, Position) for t in set(map(type, positions))):
@@ -76,7 +77,8 @@ def count_arrays(
     names; with official joker retrieval the tables must hold tiles."""
     n = len(racks)
     done = melded.tolist()
-    flat = [list(chain.from_iterable(t)) if d else () for t, d in zip(tables, done)]
+    flat = [list(chain.from_iterable(t)) if d or rules.meld_continue else ()
+            for t, d in zip(tables, done)]
     if rules.joker_retrieval == "official":  # the table jokers' places, per position
         modes = np.array([rules.search_mode(d, t) for t, d in zip(tables, done)], np.int64)
     else:
@@ -102,7 +104,10 @@ def solve_moves(
                                                  rules)  # fmt: skip
     if (status[melded] != 1).any():  # cannot happen for validated tables
         raise PositionError("the table cannot be arranged")
-    return _moves(positions, status, codes, counts, played)
+    moves = _moves(positions, status, codes, counts, played, rules.meld_continue)
+    if rules.meld_continue:
+        _name_melds(moves, positions, rules, threads)
+    return moves
 
 
 def solve_counts(
@@ -136,9 +141,27 @@ def solve_counts(
     return status, codes, counts, played
 
 
+def _name_melds(moves: list[Move], positions: Sequence[Position], rules: Rules,
+                threads: int | None) -> None:
+    """Meld then continue: each first play's ``new_sets``, the meld it was made with (sets
+    of its played tiles alone worth the threshold: the initial-meld search on them)."""
+    from dataclasses import replace
+
+    first = [i for i, (p, m) in enumerate(zip(positions, moves))
+             if not p.initial_meld_done and m.played]
+    own = replace(rules, meld_continue=False)
+    melds = solve_moves([Position((), tuple(moves[i].played), False) for i in first], "value",
+                        threads, own)
+    for i, meld in zip(first, melds):
+        if not meld.played and rules.meld_threshold > 0:
+            raise AssertionError("meld then continue played tiles that hold no meld")
+        moves[i].new_sets = meld.new_sets
+
+
 def _moves(positions: Sequence[Position], status: np.ndarray, codes: np.ndarray,
-           counts: np.ndarray, played: np.ndarray) -> list[Move]:
-    """Moves from the kernel's outputs: played tiles in kind order (the joker last)."""
+           counts: np.ndarray, played: np.ndarray, touch: bool = False) -> list[Move]:
+    """Moves from the kernel's outputs: played tiles in kind order (the joker last).
+    ``touch``: a first play arranges the whole table (meld then continue)."""
     n = len(positions)
     sizes = played.sum(axis=1)
     ends = np.cumsum(sizes).tolist()
@@ -153,7 +176,7 @@ def _moves(positions: Sequence[Position], status: np.ndarray, codes: np.ndarray,
     ):
         melds = [_meld(code) for code in row[:m]] if solved == 1 else []
         previous = list(p.table)  # what Move.steps() starts from
-        if p.initial_meld_done:
+        if p.initial_meld_done or (touch and solved == 1):
             moves.append(Move(tiles[start:end], melds, size, value, previous=previous))
         else:
             moves.append(Move(tiles[start:end], _table_melds(p.table) + melds, size, value,

@@ -308,7 +308,7 @@ def _problem(pos: Position, weight: np.ndarray, joker_weight: int,
              rules: Rules = DEFAULT_RULES):
     rack, rack_j = _counts(pos.rack)
     mode = rules.search_mode(pos.initial_meld_done, pos.table)
-    if pos.initial_meld_done:
+    if rules.touches_table(pos.initial_meld_done):
         must, must_j = _counts(pos.table_tiles)
         return (must, rack, must_j, rack_j, weight, joker_weight, mode)
     return (np.zeros((4, 13), np.int64), rack, 0, rack_j, weight, joker_weight, mode)
@@ -421,7 +421,8 @@ def best_move(
         tiles = as_list(rack, "rack", TileError)
     rules = _search_rules(rules)
     melded = meld_flag(initial_meld_done)
-    if rules.standard_tiles and rules.joker_retrieval == "free":  # else through best_moves
+    if rules.standard_tiles and rules.joker_retrieval == "free" and (
+            melded or not rules.meld_continue):  # else through best_moves
         move = _fast_move(sets, tiles, melded, objective, rules)
         if move is not None and (not rules.least_disturbance or not melded
                                  or move.sets_kept == len(sets)):

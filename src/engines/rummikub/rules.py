@@ -2,12 +2,14 @@
 
 The defaults are those of ``docs/rules/rummikub.md``.  The exact search (the dynamic
 programme of :mod:`solvers.rummikub`) solves the initial-meld options (``meld_threshold``,
-``meld_joker``), official joker retrieval (``joker_retrieval``), two real tiles per set
-(``min_real_tiles``) and the smaller tile sets its
+``meld_joker``), meld then continue (``meld_continue``: a DP over two arrangements at
+once, :mod:`solvers.rummikub._continue`), official joker retrieval (``joker_retrieval``),
+two real tiles per set (``min_real_tiles``) and the smaller tile sets its
 state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..2, ``jokers`` 0..2;
 ``min_set_length`` 3), never by filtering the default's answer, and ``least_disturbance``
 by calling it on the table less the sets held out (:mod:`engines.rummikub.least`).  The
-other options (meld then continue, fewest tiles moved, larger tile sets)
+other options (fewest tiles moved, larger tile sets, meld then continue together with
+official retrieval, two real tiles per set or least disturbance)
 are named and checked here, but the search refuses them (:meth:`Rules.check_supported`)
 until the DP carries them; what each would cost the DP is in
 ``docs/rummikub-house-rules.md``.  The tests check the search, and solve the other
@@ -41,8 +43,13 @@ _RANGES = {"meld_threshold": (0, MAX_MELD_THRESHOLD), "min_real_tiles": (1, 2),
            "min_set_length": (2, 26)}
 # The options the DP of solvers.rummikub solves; every other option must keep its default.
 # (least_disturbance: a search over which table sets to hold out, each step one DP call)
-SEARCH_OPTIONS = ("meld_threshold", "meld_joker", "least_disturbance", "joker_retrieval",
-                  "min_real_tiles", "colours", "numbers", "copies", "jokers", "min_set_length")
+SEARCH_OPTIONS = ("meld_threshold", "meld_joker", "meld_continue", "least_disturbance",
+                  "joker_retrieval", "min_real_tiles", "colours", "numbers", "copies",
+                  "jokers", "min_set_length")
+# Options the search solves alone but not together with meld then continue (its DP carries
+# two arrangements: docs/rummikub-house-rules.md)
+_NOT_WITH_CONTINUE = {"joker_retrieval": "free", "min_real_tiles": 1,
+                      "least_disturbance": False}
 # The tile sets the DP's state key holds: four colour codes of up to four open runs (two
 # copies, two jokers) and the numbers 1..13; runs and groups of at least three tiles.
 SEARCH_LIMITS = {"colours": (1, 4), "numbers": (1, 13), "copies": (1, 2), "jokers": (0, 2),
@@ -77,7 +84,8 @@ class Rules:
     of each tile (1..4), ``jokers`` (0..4), and ``min_set_length`` (2..26; runs and groups
     alike, a group holding at most one tile per colour).
 
-    The exact search solves ``meld_threshold``, ``meld_joker``, ``least_disturbance``,
+    The exact search solves ``meld_threshold``, ``meld_joker``, ``meld_continue`` (with
+    free retrieval, one real tile per set and no least disturbance), ``least_disturbance``,
     ``joker_retrieval``, ``min_real_tiles`` and the tile sets within
     :data:`SEARCH_LIMITS`; the other options
     must keep their defaults when solving (:meth:`check_supported`).
@@ -122,7 +130,7 @@ class Rules:
         """The options, as ``NAME=VALUE``, that the exact search does not solve yet.
 
         >>> Rules(min_real_tiles=2, colours=5, meld_continue=True).unsupported()
-        ['meld_continue=true', 'colours=5']
+        ['colours=5', 'meld_continue=true with min_real_tiles=2']
         """
         out = []
         for f in fields(self):
@@ -130,6 +138,10 @@ class Rules:
             lo, hi = SEARCH_LIMITS.get(f.name, (value, value))
             if (f.name not in SEARCH_OPTIONS and value != f.default) or not lo <= value <= hi:
                 out.append(f"{f.name}={_text(value)}")
+        if self.meld_continue:
+            out += [f"meld_continue=true with {name}={_text(getattr(self, name))}"
+                    for name, alone in _NOT_WITH_CONTINUE.items()
+                    if getattr(self, name) != alone]
         return out
 
     @property
@@ -144,19 +156,29 @@ class Rules:
         does not solve yet.
 
         >>> try:
-        ...     Rules(meld_continue=True).check_supported()
+        ...     Rules(least_disturbance=True, fewest_tiles_moved=True).check_supported()
         ... except RuleError as exc:
         ...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
-        rule meld_continue=true is not supported by the exact search yet (it solves
-        meld_threshold, meld_joker, least_disturbance, joker_retrieval, min_real_tiles,
-        colours, numbers, copies, jokers, min_set_length; the other options await the DP:
-        docs/rummikub-house-rules.md)
+        rule fewest_tiles_moved=true is not supported by the exact search yet (it solves
+        meld_threshold, meld_joker, meld_continue, least_disturbance, joker_retrieval,
+        min_real_tiles, colours, numbers, copies, jokers, min_set_length; the other options
+        await the DP: docs/rummikub-house-rules.md)
+        >>> try:
+        ...     Rules(meld_continue=True, min_real_tiles=2).check_supported()
+        ... except RuleError as exc:
+        ...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
+        rule meld_continue=true with min_real_tiles=2 is not supported by the exact search
+        yet (each is solved alone; together they await the DP: docs/rummikub-house-rules.md)
         """
         if self is DEFAULT_RULES:  # the common case, without the walk over the fields
             return self
         missing = self.unsupported()
         if missing:
             name = missing[0].partition("=")[0]
+            if " with " in missing[0]:
+                raise RuleError(f"rule {missing[0]} is not supported by the exact search yet "
+                                "(each is solved alone; together they await the DP: "
+                                "docs/rummikub-house-rules.md)")
             if name in SEARCH_LIMITS:
                 sizes = ", ".join(f"{k} {lo}" if lo == hi else f"{k} {lo}..{hi}"
                                   for k, (lo, hi) in SEARCH_LIMITS.items())
@@ -249,7 +271,12 @@ class Rules:
         if self.joker_retrieval == "official" and melded:
             places = joker_places(table)
         return rules_mode(melded, self.meld_threshold, self.meld_joker == "stands-for",
-                          self.min_real_tiles, self.numbers, places)
+                          self.min_real_tiles, self.numbers, places, self.meld_continue)
+
+    def touches_table(self, melded: bool) -> bool:
+        """Whether the player's turn may rearrange the table (melded, or meld then
+        continue): the table's tiles are then part of the search's arrangement."""
+        return melded or self.meld_continue
 
     def group_tables(self) -> tuple:
         """The DP's group tables for this tile set (``solvers.rummikub.group_tables``)."""

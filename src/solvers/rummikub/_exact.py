@@ -10,9 +10,32 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from solvers.rummikub._dp import solve_pass
+from solvers.rummikub._continue import continue_pass
+from solvers.rummikub._dp import solve_pass as _plain_pass
 from solvers.rummikub._groups import GROUP_OK
-from solvers.rummikub._layout import BEAM, NCOL, NEG, NNUM, NO_BEAM, OFFICIAL_AT, REAL2_BIT
+from solvers.rummikub._layout import (
+    BEAM,
+    CONTINUE_AT,
+    NCOL,
+    NEG,
+    NNUM,
+    NO_BEAM,
+    NO_CAP,
+    OFFICIAL_AT,
+    REAL2_BIT,
+)
+
+
+@njit(cache=True)
+def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
+               gj_out, stats, floor, beam):
+    """One pass of the DP: :func:`solvers.rummikub._dp.solve_pass`, or under meld then
+    continue :func:`solvers.rummikub._continue.continue_pass` (same arguments, results)."""
+    if (meld >> CONTINUE_AT) & 1:
+        return continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
+                             choice_out, gj_out, stats, floor, beam)
+    return _plain_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
+                       choice_out, gj_out, stats, floor, beam)
 
 
 @njit(cache=True)
@@ -57,6 +80,50 @@ def solve_exact(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
     beam,
 ):
+    """The exact optimum (:func:`_passes`; meld then continue: :func:`_meld_continue`)."""
+    if (meld >> CONTINUE_AT) & 1:
+        return _meld_continue(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
+                              choice_out, gj_out, stats, beam)
+    return _passes(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
+                   gj_out, stats, beam, NO_CAP)
+
+
+@njit(cache=True)
+def _meld_continue(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
+                   gj_out, stats, beam):
+    """Meld then continue, exactly: first the melded player's optimum (an upper bound: the
+    same move without the meld's condition); if its played tiles hold a meld worth the
+    threshold (the initial-meld search on them alone), it is the answer.  Otherwise the
+    DP over both arrangements (:mod:`solvers.rummikub._continue`), aiming at that bound."""
+    melded = meld & ~(np.int64(1023) | np.int64(1) << CONTINUE_AT)
+    st, sc = _passes(must, opt, must_j, opt_j, weight, joker_weight, melded, group_ok,
+                     choice_out, gj_out, stats, beam, NO_CAP)
+    if st != 1:
+        return st, sc
+    played = np.zeros_like(opt)
+    jokers = -must_j
+    for c in range(NCOL):
+        for v in range(NNUM):
+            played[c, v] = choice_out[c, v, 0] + choice_out[c, v, 1] - must[c, v]
+            jokers += choice_out[c, v, 2]
+    jokers += gj_out.sum()
+    ones = np.ones_like(weight)
+    st_meld, _sc = _passes(np.zeros_like(must), played, np.int64(0), jokers, ones,
+                           np.int64(1), meld & ~(np.int64(1) << CONTINUE_AT), group_ok,
+                           np.zeros_like(choice_out), np.zeros_like(gj_out),
+                           np.zeros_like(stats), beam, NO_CAP)
+    if st_meld == 1:
+        return st, sc
+    stats[:] = 0
+    return _passes(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
+                   gj_out, stats, beam, sc + must_j * joker_weight)
+
+
+@njit(cache=True)
+def _passes(
+    must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
+    beam, cap,
+):
     """The exact optimum, found fastest by passes that prune with a score to reach.
 
     Pruning only drops transitions that cannot reach the target score, so an exact pass
@@ -72,16 +139,18 @@ def solve_exact(
     target decides; if nothing reaches the target: with jokers, a beam pass finds a legal
     score (its answer stands if it never truncated) and the exact pass prunes with that;
     without jokers the plain exact pass runs (it is cheap, at most ~20k states).
-    ``beam = 0`` runs the plain exact pass alone.  Returns ``(status, score)``.
+    ``beam = 0`` runs the plain exact pass alone.  ``cap``: a raw score the optimum is known
+    not to exceed (the first target is at most that).  Returns ``(status, score)``.
     """
     floor = NEG
-    variant = (meld >> REAL2_BIT) & 1 or meld >> OFFICIAL_AT
+    variant = (meld >> REAL2_BIT) & 1 or meld >> OFFICIAL_AT  # (or meld then continue)
     if beam > 0:
         opt = _playable(must, opt, must_j + opt_j)
         target = must_j * joker_weight + opt_j * max(0, joker_weight)
         for c in range(NCOL):
             for v in range(NNUM):
                 target += opt[c, v] * max(0, weight[c, v])
+        target = min(target, cap)
         # (a pass may end on a state below the target: only an answer reaching it is known
         # to be optimal)
         st, sc, truncated = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld,

@@ -43,9 +43,11 @@ COVER_AT = 55  # inside a number: which table jokers its choices so far can acco
 REAL2_BIT = 10
 NUMBERS_AT = 11
 OFFICIAL_AT = 15  # in the rules integer: two 10-bit table-joker places
+CONTINUE_AT = 35  # in the rules integer: meld then continue (solvers.rummikub._continue)
 
 NEG = np.int64(-(2**62))  # the score of "no arrangement"
 NO_BEAM = np.int64(0)
+NO_CAP = np.int64(2**62)  # no known bound on the optimum
 # States per layer kept by the heuristic beam pass (50..1000 measured alike on the slow
 # corpus positions; small enough that the pass costs little next to the exact one).  The
 # search for an arrangement that reaches the whole-rack target keeps BEAM // 4 = 32
@@ -65,14 +67,20 @@ def meld_mode(threshold: int = MELD_TARGET, jokers_count: bool = True) -> int:
 
 
 def rules_mode(melded: bool, threshold: int = MELD_TARGET, jokers_count: bool = True,
-               min_real: int = 1, numbers: int = NNUM, joker_places: tuple = ()) -> int:
+               min_real: int = 1, numbers: int = NNUM, joker_places: tuple = (),
+               meld_continue: bool = False) -> int:
     """The kernels' ``meld`` for a position: melded or not, and the house rules the DP
     solves (initial meld, real tiles per set, highest number 1..13, the places of the table
-    jokers under official retrieval: up to two :func:`joker_place` values).
+    jokers under official retrieval: up to two :func:`joker_place` values, meld then
+    continue: the table's tiles are then the arrangement's too, as for a melded player).
 
     >>> rules_mode(True), rules_mode(False), rules_mode(True, min_real=2, numbers=10)
     (0, 1, 21504)
+    >>> rules_mode(False, meld_continue=True) == 1 | 1 << CONTINUE_AT
+    True
     """
+    if meld_continue and not melded and threshold == 0:
+        melded = True  # any first play may touch the table: a melded player's turn
     mode = 0 if melded else meld_mode(threshold, jokers_count)
     if mode == 1 and (min_real != 1 or numbers != NNUM):
         mode = 2 | MELD_TARGET << 2
@@ -84,6 +92,8 @@ def rules_mode(melded: bool, threshold: int = MELD_TARGET, jokers_count: bool = 
         mode = 2 | MELD_TARGET << 2
     for i, place in enumerate(joker_places):
         mode |= place << (OFFICIAL_AT + 10 * i)
+    if meld_continue and not melded:
+        mode |= 1 << CONTINUE_AT
     return mode
 
 

@@ -13,7 +13,7 @@ from numba import njit
 
 from solvers.rummikub._exact import reach_arrays, solve_arrays, solve_exact
 from solvers.rummikub._groups import GROUP_OK, PART_COUNT, PART_MASKS
-from solvers.rummikub._layout import BEAM, NCOL, NNUM
+from solvers.rummikub._layout import BEAM, CONTINUE_AT, NCOL, NNUM, rules_mode
 from solvers.rummikub._melds import MAX_SETS, meld_codes, meld_codes_batch
 
 JOKER_INDEX = 52
@@ -60,7 +60,7 @@ def _solve_position(tiles, rack, weight, joker_weight, meld, group_ok, part_coun
     must = np.zeros((NCOL, NNUM), np.int64)
     opt = np.zeros((NCOL, NNUM), np.int64)
     must_j = np.int64(0)
-    if meld & 3 == 0:
+    if meld & 3 == 0 or (meld >> CONTINUE_AT) & 1:
         must_j = _count_into(tiles, must)
     opt_j = _count_into(rack, opt)
     choice = np.zeros((NCOL, NNUM, 4), np.int64)
@@ -147,3 +147,5 @@ def warmup() -> None:
     codes, played = new_outputs()
     solve_position(np.array([0, 1, 2]), np.array([3, 52]), w[0], 1, 0, codes, played)
     reach_arrays(must[:1], opt[:1], z[:1], z[:1], w[:1], z[:1] + 1, z[:1] + 3)
+    solve_arrays(must[:1], opt[:1], z[:1], z[:1], w[:1], z[:1] + 1,
+                 z[:1] + rules_mode(False, meld_continue=True))

@@ -1,0 +1,388 @@
+"""Meld then continue: one pass of the DP over two arrangements at once.
+
+A player who has not melded lays down new sets from the rack worth the threshold (the
+meld) and then, in the same turn, may rearrange the whole table with the rest of the rack
+(the house rule ``meld_continue``).  Whatever is played, the table afterwards is one
+arrangement of the table's tiles and the played tiles (the *final* arrangement), and some
+of the played tiles form sets of their own worth the threshold (the *meld*).  So a state
+is a pair of the DP's keys (:mod:`solvers.rummikub._layout`): the final arrangement's, as
+for a melded player, and the meld's, as for an initial meld (its value capped at the
+threshold); the meld's tiles at each colour and number are a part of the rack tiles played
+there (the table's tiles are not the player's), its jokers a part of the rack jokers
+played (checked at the end).  The transitions of each word are those of
+:mod:`solvers.rummikub._dp` (rules document's sets; the engine refuses the other house
+rules with this one).
+
+A meld that has reached the threshold never needs new tiles: from then on, the meld's
+runs of length 1 or 2 take exactly the tiles that complete them, its longer runs end and
+no new run opens (its groups at the current number may still be completed).  Any meld
+contains such a completed one, so restricting to them loses no answer, and it keeps the
+meld's word from multiplying the states after the meld is made.
+
+The score (and so the bound that prunes) is the final arrangement's alone.  A pair of
+keys is stored as two int64 arrays with a hash table of three columns.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solvers.rummikub._dp import _close_others, _closing_tables, _colour_order, _groups_within
+from solvers.rummikub._layout import (
+    COLOUR_BITS,
+    JOKERS_AT,
+    MELD_AT,
+    MELD_MASK,
+    N1_AT,
+    N2_AT,
+    NCOL,
+    NEED_AT,
+    NEG,
+    colour_code,
+    highest_number,
+    joker_meld_factor,
+    meld_target,
+)
+
+_MUL_A = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed int64
+_MUL_B = np.int64(-4658895280553007687)  # 0xBF58476D1CE4E5B9 as a signed int64
+MAIN_CHOICES = 81  # a sub-step's choice of the final arrangement is below this
+
+
+@njit(cache=True, inline="always")
+def _slot(a, b, bits):
+    return (((a * _MUL_A) ^ (b * _MUL_B)) >> (64 - bits)) & ((1 << bits) - 1)
+
+
+@njit(cache=True)
+def _grow(k1, k2, score, parent, choice, cap):
+    n = k1.shape[0]
+    a = np.empty(cap, np.int64)
+    b = np.empty(cap, np.int64)
+    s = np.empty(cap, np.int64)
+    p = np.empty(cap, np.int64)
+    c = np.empty(cap, np.int64)
+    a[:n] = k1
+    b[:n] = k2
+    s[:n] = score
+    p[:n] = parent
+    c[:n] = choice
+    return a, b, s, p, c
+
+
+@njit(cache=True)
+def _rehash(k1, k2, lo, hi, bits):
+    """A table of ``1 << bits`` slots (key 1, key 2, index) holding states ``lo..hi-1``."""
+    table = np.full((1 << bits, 3), -1, np.int64)
+    mask = (1 << bits) - 1
+    for i in range(lo, hi):
+        h = _slot(k1[i], k2[i], bits)
+        while table[h, 2] >= lo:
+            h = (h + 1) & mask
+        table[h, 0] = k1[i]
+        table[h, 1] = k2[i]
+        table[h, 2] = i
+    return table
+
+
+@njit(cache=True, inline="always")
+def _relax(table, bits, lo, n, k1s, k2s, score, parent, choice, a, b, nsc, par, ch):
+    """Insert or improve state ``(a, b)`` of the layer starting at ``lo``; the new count."""
+    mask = (1 << bits) - 1
+    h = _slot(a, b, bits)
+    while True:
+        j = table[h, 2]
+        if j < lo:
+            table[h, 0] = a
+            table[h, 1] = b
+            table[h, 2] = n
+            k1s[n] = a
+            k2s[n] = b
+            score[n] = nsc
+            parent[n] = par
+            choice[n] = ch
+            return n + 1
+        if table[h, 0] == a and table[h, 1] == b:
+            if nsc > score[j]:
+                score[j] = nsc
+                parent[j] = par
+                choice[j] = ch
+            return n
+        h = (h + 1) & mask
+
+
+@njit(cache=True, inline="always")
+def _runs(a1, a2, a3, t, jl, real_next, real_next2, v, nnum, done):
+    """One colour's runs after ``t`` run tiles at number v+1 (as in the DP's sub-step):
+    ``(new code, jokers its short runs need at number+1 and number+2)``, or ``(-1, 0)``.
+    ``done``: a completed meld (its long runs end, no run opens)."""
+    if t < a1 + a2 or (done and t != a1 + a2):
+        return -1, 0
+    k3 = 0 if done else min(a3, t - a1 - a2)
+    new = t - a1 - a2 - k3
+    avail = jl + real_next
+    if v + 1 >= nnum:
+        avail = 0
+    if new + a1 > avail:
+        return -1, 0
+    if new > 0 and (v + 2 >= nnum or new > real_next2 + jl):
+        return -1, 0
+    need = max(0, new + a1 - real_next) + max(0, new - real_next2)
+    return new + 5 * a1 + 25 * min(a2 + k3, avail - new - a1), need
+
+
+@njit(cache=True, error_model="numpy")
+def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, info, weight_cv,
+                   joker_weight, floor, meld, any_ok, group_ok, capc, needc, capm, needm,
+                   other, mother):
+    """Every successor of the states ``start..end-1`` at one sub-step (colour of a number).
+
+    ``info`` = (colour, v, step, table tiles, table + rack tiles, tiles at number+1 and
+    number+2 (all; rack only), rack bound after this sub-step, jokers, rack jokers, the
+    positive part of the joker weight).  Returns ``(n, table, bits, k1s, k2s, score,
+    parent, choice)`` as ``_dp._sub_step``.
+
+    The loop nest stays in this one function, so it is longer than the project's 100
+    lines: like ``_dp._sub_step`` (measured 1.3-1.8 times slower split into functions).
+    """
+    (c, v, step, lo, hi, real_next, real_next2, rack_next, rack_next2, rem_after, jokers,
+     mjokers, jw_pos) = info
+    last = step == NCOL - 1
+    number = v + 1
+    nnum = highest_number(meld)
+    target = meld_target(meld)
+    jfac = joker_meld_factor(meld)
+    fanout = (hi - lo + 1) * 3 * (jokers + 1) * 9 * (mjokers + 1) * (
+        (jokers + 1) * (mjokers + 1) if last else 1)
+    other_need = mother_need = 0
+    n = end
+    colour_mask = np.int64((1 << JOKERS_AT) - 1)
+    for i in range(start, end):
+        k1 = k1s[i]
+        k2 = k2s[i]
+        if k1 < 0:
+            continue
+        if n + fanout > k1s.shape[0]:
+            k1s, k2s, score, parent, choice = _grow(k1s, k2s, score, parent, choice,
+                                                    2 * (n + fanout))
+        while 2 * (n - end + fanout) > (1 << bits):
+            bits += 1
+            table = _rehash(k1s, k2s, end, n, bits)
+        if last:
+            other_need, alive = _close_others(k1, c, jokers, capc, needc, other)
+            if not alive:
+                continue
+            mother_need, alive = _close_others(k2, c, mjokers, capm, needm, mother)
+            if not alive:
+                continue
+        sc = score[i]
+        ju = (k1 >> JOKERS_AT) & 3
+        mju = (k2 >> JOKERS_AT) & 3
+        mv = (k2 >> MELD_AT) & MELD_MASK
+        done = mv >= target
+        need0 = (k1 >> NEED_AT) & 3
+        mneed0 = (k2 >> NEED_AT) & 3
+        code = colour_code(k1, c)
+        mcode = colour_code(k2, c)
+        n1 = (k1 >> N1_AT) & 7
+        n2 = (k1 >> N2_AT) & 7
+        mn1 = (k2 >> N1_AT) & 7
+        mn2 = (k2 >> N2_AT) & 7
+        base1 = k1 & ~(np.int64(127) << (COLOUR_BITS * c)) & colour_mask
+        base2 = k2 & ~(np.int64(127) << (COLOUR_BITS * c)) & colour_mask
+        for u in range(lo, hi + 1):
+            gain_u = sc + (u - lo) * weight_cv
+            if gain_u + rem_after + (jokers - ju) * jw_pos < floor:
+                continue
+            for ug in range(u + 1):
+                m1 = n1 + (1 if ug == 1 else 0)
+                m2 = n2 + (1 if ug == 2 else 0)
+                for jr in range(jokers - ju + 1):
+                    jl = jokers - ju - jr
+                    if last and not any_ok[m1, m2, jl]:
+                        continue
+                    ncode, need = _runs(code % 5, (code // 5) % 5, code // 25, u - ug + jr, jl,
+                                        real_next, real_next2, v, nnum, False)
+                    need += need0
+                    if ncode < 0 or need > jl:
+                        continue
+                    nsc = gain_u + jr * joker_weight
+                    ch1 = (u - ug) * 9 + ug * 3 + jr
+                    for mu in range(u - lo + 1):
+                        # a completed meld takes group tiles only to complete its groups
+                        for mug in range(1 if done and mn1 + mn2 == 0 else mu + 1):
+                            mm1 = mn1 + (1 if mug == 1 else 0)
+                            mm2 = mn2 + (1 if mug == 2 else 0)
+                            for mjr in range(mjokers - mju + 1):
+                                mjl = mjokers - mju - mjr
+                                if last and not any_ok[mm1, mm2, mjl]:
+                                    continue
+                                mcd, mneed = _runs(mcode % 5, (mcode // 5) % 5, mcode // 25,
+                                                   mu - mug + mjr, mjl, rack_next, rack_next2,
+                                                   v, nnum, done)
+                                mneed += mneed0
+                                if mcd < 0 or mneed > mjl:
+                                    continue
+                                nmv = min(target, mv + number * (mu + mjr * jfac))
+                                ch2 = ((mu - mug) * 9 + mug * 3 + mjr) * 3
+                                if not last:
+                                    a = (base1 | (ncode << (COLOUR_BITS * c))
+                                         | ((ju + jr) << JOKERS_AT) | (m1 << N1_AT)
+                                         | (m2 << N2_AT) | (need << NEED_AT))
+                                    b = (base2 | (mcd << (COLOUR_BITS * c))
+                                         | ((mju + mjr) << JOKERS_AT) | (mm1 << N1_AT)
+                                         | (mm2 << N2_AT) | (nmv << MELD_AT)
+                                         | (mneed << NEED_AT))
+                                    n = _relax(table, bits, end, n, k1s, k2s, score, parent,
+                                               choice, a, b, nsc, i,
+                                               ch1 * 3 + MAIN_CHOICES * ch2)
+                                    continue
+                                # the last colour: group jokers of both arrangements, then
+                                # close the number (as ``_dp._sub_step``)
+                                for jg in range(jl + 1):
+                                    k = jl - jg
+                                    if not group_ok[m1, m2, jg]:
+                                        continue
+                                    rest = other[k]
+                                    cl = capc[c, ncode, k]
+                                    if rest < 0 or cl < 0 or other_need + needc[c, ncode] > k:
+                                        continue
+                                    a = (rest | (cl << (COLOUR_BITS * c))
+                                         | ((jokers - k) << JOKERS_AT))
+                                    for mjg in range(mjl + 1):
+                                        mk = mjl - mjg
+                                        if not group_ok[mm1, mm2, mjg]:
+                                            continue
+                                        mrest = mother[mk]
+                                        mcl = capm[c, mcd, mk]
+                                        if (mrest < 0 or mcl < 0
+                                                or mother_need + needm[c, mcd] > mk):
+                                            continue
+                                        gmv = min(target, nmv + number * mjg * jfac)
+                                        b = (mrest | (mcl << (COLOUR_BITS * c))
+                                             | ((mjokers - mk) << JOKERS_AT)
+                                             | (gmv << MELD_AT))
+                                        n = _relax(table, bits, end, n, k1s, k2s, score,
+                                                   parent, choice, a, b,
+                                                   nsc + jg * joker_weight, i,
+                                                   ch1 * 3 + jg + MAIN_CHOICES * (ch2 + mjg))
+    return n, table, bits, k1s, k2s, score, parent, choice
+
+
+@njit(cache=True)
+def _prune(k1s, k2s, score, start, end, beam, target):
+    """Beam cuts of a finished layer; returns 1 if one cut it (the pass is heuristic).
+
+    ``beam > 0`` keeps the best-scored states; ``beam < 0`` keeps the ``-beam`` with the
+    fewest obligations (open runs of length 1 and 2 in either arrangement, then how far
+    the meld is from the threshold), as ``_layers.keep_flexible``.
+    """
+    width = abs(beam)
+    if beam == 0 or end - start <= width:
+        return 0
+    if beam > 0:
+        thr = np.sort(score[start:end])[end - start - beam]
+        for i in range(start, end):
+            if score[i] < thr:
+                k1s[i] = -1
+        return 1
+    pri = np.empty(end - start, np.int64)
+    for i in range(start, end):
+        h = np.int64(1) << 40
+        if k1s[i] >= 0:
+            h = 2 * (((k1s[i] >> NEED_AT) & 3) + ((k2s[i] >> NEED_AT) & 3))
+            for c in range(NCOL):
+                for key in (k1s[i], k2s[i]):
+                    code = colour_code(key, c)
+                    h += 2 * (code % 5) + (code // 5) % 5
+            h = 256 * h + target - ((k2s[i] >> MELD_AT) & MELD_MASK)
+        pri[i - start] = h
+    idx = np.argsort(pri, kind="mergesort")
+    for r in range(width, end - start):
+        k1s[start + idx[r]] = -1
+    return 1
+
+
+@njit(cache=True, error_model="numpy")
+def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
+                  gj_out, stats, floor, beam):
+    """One pass of meld then continue; arguments and results as ``_dp.solve_pass``
+    (``choice_out``/``gj_out``: the final arrangement).  The best end state places every
+    table joker, has made the meld and uses no more rack jokers in it than were played."""
+    jokers = must_j + opt_j
+    any_ok = _groups_within(group_ok)
+    # the first layer: one state (both arrangements empty), its own parent -1
+    k1s, k2s = np.zeros(1024, np.int64), np.zeros(1024, np.int64)
+    score, choice = np.zeros(1024, np.int64), np.zeros(1024, np.int64)
+    parent = np.full(1024, -1, np.int64)
+    bits = np.int64(10)
+    table = _rehash(k1s, k2s, 0, 1, bits)
+    start, end, layer = np.int64(0), np.int64(1), 0
+    # closing tables and closed codes of the other colours, of each arrangement
+    capc, capm = np.full((NCOL, 125, 3), -1, np.int64), np.full((NCOL, 125, 3), -1, np.int64)
+    needc, needm = np.zeros((NCOL, 125), np.int64), np.zeros((NCOL, 125), np.int64)
+    other, mother = np.zeros(3, np.int64), np.zeros(3, np.int64)
+    none = np.zeros_like(must)
+    order, rem = _colour_order(must, opt, weight)
+    jw_pos = max(0, joker_weight)
+    truncated = 0
+    nnum = highest_number(meld)
+    target = meld_target(meld)
+    for v in range(nnum):
+        for step in range(NCOL):
+            if end == start:
+                return 0, NEG, truncated
+            layer += 1
+            c = order[v, step]
+            last = step == NCOL - 1
+            lo = must[c, v]
+            hi = lo + opt[c, v]
+            real_next = must[c, v + 1] + opt[c, v + 1] if v + 1 < nnum else 0
+            real_next2 = must[c, v + 2] + opt[c, v + 2] if v + 2 < nnum else 0
+            rack_next = opt[c, v + 1] if v + 1 < nnum else 0
+            rack_next2 = opt[c, v + 2] if v + 2 < nnum else 0
+            info = (c, np.int64(v), np.int64(step), lo, hi, real_next, real_next2, rack_next,
+                    rack_next2, rem[v, step], jokers, opt_j, jw_pos)
+            if last:
+                _closing_tables(must, opt, v, jokers, capc, needc, nnum)
+                _closing_tables(none, opt, v, opt_j, capm, needm, nnum)
+            n, table, bits, k1s, k2s, score, parent, choice = _continue_step(
+                table, bits, start, end, k1s, k2s, score, parent, choice, info, weight[c, v],
+                joker_weight, floor, meld, any_ok, group_ok, capc, needc, capm, needm, other,
+                mother)
+            stats[0] += n - end
+            stats[1] = max(stats[1], n - end)
+            start = end
+            end = n
+            truncated |= _prune(k1s, k2s, score, start, end, beam, target)
+    best = -1
+    best_sc = NEG
+    for i in range(start, end):
+        k1 = k1s[i]
+        k2 = k2s[i]
+        if k1 < 0 or (k2 >> MELD_AT) & MELD_MASK < target:
+            continue
+        ju = (k1 >> JOKERS_AT) & 3
+        if ju < must_j or (k2 >> JOKERS_AT) & 3 > ju - must_j:
+            continue
+        if score[i] > best_sc:
+            best_sc = score[i]
+            best = i
+    if best < 0:
+        return 0, NEG, truncated
+    idx = best
+    for lay in range(layer, 0, -1):
+        v = (lay - 1) // NCOL
+        step = (lay - 1) % NCOL
+        c = order[v, step]
+        ch = choice[idx] % MAIN_CHOICES
+        if step == NCOL - 1:
+            gj_out[v] = ch % 3
+        ch //= 3
+        choice_out[c, v, 0] = ch // 9
+        choice_out[c, v, 1] = (ch // 3) % 3
+        choice_out[c, v, 2] = ch % 3
+        choice_out[c, v, 3] = 0
+        idx = parent[idx]
+    return 1, score[best] - must_j * joker_weight, truncated

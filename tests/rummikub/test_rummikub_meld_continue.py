@@ -1,0 +1,104 @@
+"""Meld then continue (``meld_continue``) by the DP against the reference oracle.
+
+The DP carries the final arrangement and the meld together
+(:mod:`solvers.rummikub._continue`); the oracle is the integer programme with a second
+arrangement of the played tiles that must reach the threshold.  Random tile sets within
+the DP's limits, random tables and racks, thresholds 0-60, both joker values and both
+objectives: the DP's optimum (tiles, value, jokers) is the oracle's, and its answer passes
+``check_move`` (the meld it names is made of played tiles and worth the threshold).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from rummikub_ip_reference import reference_move
+
+from engines.rummikub import best_move, best_moves
+from engines.rummikub.errors import RuleError
+from engines.rummikub.position import Position, check_move
+from engines.rummikub.rules import Rules
+from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
+
+
+def _random_set(rng: random.Random, rules: Rules, pool: Counter, jokers: int):
+    letters = ALL_COLOURS[: rules.colours]
+    if rng.random() < 0.6 or rules.colours < 3:
+        length = rng.randint(3, min(5, rules.numbers))
+        colour = rng.choice(letters)
+        start = rng.randint(1, rules.numbers - length + 1)
+        shape = [Tile(colour, n) for n in range(start, start + length)]
+    else:
+        number = rng.randint(1, rules.numbers)
+        shape = [Tile(c, number) for c in rng.sample(letters, rng.randint(3, rules.colours))]
+    use = [rng.random() < 0.2 for _ in shape]
+    real = [t for t, u in zip(shape, use) if not u]
+    if sum(use) > jokers or not real or Counter(real) - pool:
+        return None
+    return [JOKER if u else t for t, u in zip(shape, use)]
+
+
+def _case(seed: int):
+    rng = random.Random(seed)
+    rules = Rules(meld_continue=True, colours=rng.randint(3, 4), numbers=rng.randint(6, 13),
+                  copies=rng.randint(1, 2), jokers=rng.choice((0, 1, 2, 2)),
+                  meld_threshold=rng.choice((0, 10, 20, 30, 30, 45)),
+                  meld_joker=rng.choice(("stands-for", "zero")))
+    letters = ALL_COLOURS[: rules.colours]
+    pool = Counter({Tile(c, n): rules.copies for c in letters
+                    for n in range(1, rules.numbers + 1)})
+    jokers = rules.jokers
+    table = []
+    for _ in range(rng.randint(0, 8)):
+        s = _random_set(rng, rules, pool, jokers)
+        if s is not None:
+            table.append(s)
+            pool -= Counter(t for t in s if not t.is_joker)
+            jokers -= sum(t.is_joker for t in s)
+    left = [t for t, k in pool.items() for _ in range(k)]
+    rack = rng.sample(left, min(len(left), rng.randint(3, 12)))
+    rack += [JOKER] * sum(rng.random() < 0.6 for _ in range(jokers))
+    return rules, table, rack, rng.random() < 0.15
+
+
+@pytest.mark.parametrize("seed", range(50))
+def test_meld_continue_matches_the_oracle(seed):
+    rules, table, rack, melded = _case(seed)
+    for objective in ("tiles", "value"):
+        answers = [solve(table, rack, melded, objective, rules)
+                   for solve in (best_move, lambda *a: reference_move(*a)[0])]
+        assert [(m.tiles, m.value, m.played.count(JOKER)) for m in answers][1:] == [
+            (answers[0].tiles, answers[0].value, answers[0].played.count(JOKER))], (
+            rules, table, rack, melded, objective)
+        assert check_move(Position(table, rack, melded), answers[0], rules) == []
+
+
+def test_meld_then_continue_by_hand():
+    rules = Rules(meld_continue=True)
+    table = [["O8", "O9", "O10"]]
+    # meld K10 R10 B10 (30), then O11 onto the table's run in the same turn
+    move = best_move(table, "K10 R10 B10 O11", False, rules=rules)
+    assert move.tiles == 4
+    assert sorted(str(s.tile) for m in move.new_sets for s in m) == ["B10", "K10", "R10"]
+    assert best_move(table, "K10 R10 B10 O11", False).tiles == 3  # the rules document's
+    # without a meld worth 30 nothing may touch the table
+    assert best_move(table, "K1 R1 B1 O11", False, rules=rules).tiles == 0
+    # a threshold of 0: any first play may go onto the table
+    move = best_move(table, "O11", False, rules=Rules(meld_continue=True, meld_threshold=0))
+    assert move.tiles == 1 and move.new_sets == []
+    # the meld's jokers are rack jokers: J J R13 makes the meld (J J as R11 R12: 36)
+    assert best_move(table, "R13 J J O7", False, rules=rules).tiles == 4
+
+
+def test_meld_continue_in_batches_and_refusals():
+    rules = Rules(meld_continue=True)
+    positions = [Position.from_strings(["O8 O9 O10"], "K10 R10 B10 O11", False),
+                 Position.from_strings(["O8 O9 O10"], "K10 R10 B10 O11", True),
+                 Position.from_strings(["O8 O9 O10"], "K1 R1 B1", False)]
+    assert [m.tiles for m in best_moves(positions, rules=rules)] == [4, 4, 0]
+    for other in ({"min_real_tiles": 2}, {"joker_retrieval": "official"},
+                  {"least_disturbance": True}):
+        with pytest.raises(RuleError, match="meld_continue=true with"):
+            best_move([], "R1", False, rules=Rules(meld_continue=True, **other))
