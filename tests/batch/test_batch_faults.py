@@ -152,7 +152,11 @@ def test_a_foreign_sqlite_file_is_refused_and_left_untouched(
     assert db.read_bytes() == before and not Path(f"{db}-wal").exists()
 
 
-def test_a_full_disk_is_a_store_error_that_keeps_the_stored_chunks(tmp_path: Path) -> None:
+def test_a_full_disk_is_a_store_error_that_keeps_the_stored_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # small commits, so that several fit in the room left before the disk is "full"
+    monkeypatch.setattr("engines.batch.runner._COMMIT_ROWS", 256)
     db = tmp_path / "r.sqlite"
     store = ResultStore(db)
     pages = store._db.execute("PRAGMA page_count").fetchone()[0]

@@ -139,3 +139,25 @@ def test_a_schema_1_store_with_a_live_old_run_is_not_upgraded(tmp_path: Path) ->
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT value FROM meta").fetchone() == ("1",)
         assert con.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 5
+
+
+def test_fast_tasks_claim_in_growing_batches_slow_ones_in_small(tmp_path: Path, monkeypatch):
+    import time
+
+    sizes: list[int] = []
+    claim = ResultStore.claim
+
+    def recording(self, task, hashes, run_id):
+        sizes.append(len(hashes))
+        return claim(self, task, hashes, run_id)
+
+    monkeypatch.setattr(ResultStore, "claim", recording)
+    with ResultStore(tmp_path / "fast.sqlite") as store:
+        run_batch([_inputs(tmp_path, 6000)], _square_task(), store, jobs=1, on_bad_input=None)
+    assert sizes[0] == 256 and max(sizes) > 256 and sum(sizes) == 6000
+    slow = Task("test-chunk-slow", "test", "x", lambda o: {"x": int(o["x"])},
+                lambda ps, threads: [time.sleep(0.002) or p["x"] for p in ps], chunk_size=8)
+    sizes.clear()
+    with ResultStore(tmp_path / "slow.sqlite") as store:
+        run_batch([_inputs(tmp_path, 600)], slow, store, jobs=1, on_bad_input=None)
+    assert sizes == [256, 256, 88]

@@ -50,8 +50,14 @@ from engines.errors import InputError, QipaiError
 from engines.progress import progress_bar
 
 # The fewest positions whose hashes are claimed in the store in one transaction (the
-# runner claims a whole chunk at once when chunks are larger).
+# runner claims a whole chunk at once when chunks are larger).  While claims come less
+# than _COMMIT_SECONDS apart, each claims twice as many as the last, up to _LOOKUP_MAX:
+# fast tasks make few transactions (each a disk sync), slow ones leave positions
+# unclaimed for a second run on the same store to share.
 _LOOKUP_BATCH = 256
+_LOOKUP_MAX = 32768
+# Finished rows stored in one transaction at most (else every _COMMIT_SECONDS).
+_COMMIT_ROWS = 16384
 
 
 class _Item:
@@ -397,7 +403,7 @@ def _run(
         if strict:
             raise InputError(str(item))
 
-    per_commit = max(size, _LOOKUP_BATCH) if backend.timed_waits else 1
+    per_commit = max(size, _COMMIT_ROWS) if backend.timed_waits else 1
     writer = _Writer(db, task.name, run_id, summary, per_commit)
 
     def collect(future: Any) -> None:
@@ -538,8 +544,14 @@ def _todo(
     """The positions still to solve, in input order; counts the rest into ``summary``."""
     seen: set[str] = set()
     waiting: list[_Item] = []
+    last_claim: float | None = None
 
     def flush() -> Iterator[_Item]:
+        nonlocal lookup, last_claim
+        now = time.perf_counter()
+        if last_claim is not None and now - last_claim < _COMMIT_SECONDS:
+            lookup = min(2 * lookup, max(lookup, _LOOKUP_MAX))
+        last_claim = now
         # One transaction checks what is stored and claims the rest for this run; what
         # another live run claimed is left to it.
         done, others = db.claim(task.name, [item.input_hash for item in waiting], run_id)
