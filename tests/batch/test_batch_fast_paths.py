@@ -44,6 +44,12 @@ def test_floats_and_non_ascii_keep_the_standard_text(value):
 def test_loads_reads_what_the_standard_library_reads_and_words_its_errors():
     assert loads('{"big": 123456789012345678901234567890}')["big"] == 123456789012345678901234567890
     assert np.isnan(loads('{"x": NaN}')["x"])
+    for text in ['{"n": -9999999999999999999}', '{"n": 18446744073709551616}',
+                 '{"n": 999999999999999999}', '{"s": "1234567890123456789012"}',
+                 '{"s": "\u00e9 \ud800"}', '{"s": "é ١٢٣"}', '{"f": 1.5e300, "g": 12.0}']:
+        assert loads(text) == json.loads(text) and repr(loads(text)) == repr(json.loads(text))
+    lone = '{"s": "' + chr(0xD800) + '"}'
+    assert loads(lone) == json.loads(lone)
     with pytest.raises(json.JSONDecodeError, match="Expecting value"):
         loads("not json")
 
@@ -141,6 +147,8 @@ def test_rummikub_fast_prepare_equals_the_engine_on_odd_and_faulty_positions(mon
             {**p, "rack": [t.lower() for t in rack]},
             {**p, "rack": [f" {t} " for t in reversed(rack)]},
             {**p, "rack": [*rack, 5]},
+            {**p, "rack": rack * 140},  # counts past one field of the fast path's integer
+            {**p, "rack": [*rack, "J"], "table": [[*s, "J"] for s in table[:2]]},
             {**p, "rack": [*rack, ["R5"]]},
             {**p, "rack": " ".join(rack)},
             {**p, "initial_meld_done": "yes"},

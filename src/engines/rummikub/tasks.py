@@ -12,9 +12,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
-from collections import Counter
 from collections.abc import Callable, Iterable
-from itertools import chain
 from typing import Any
 
 from engines.batch.generate import Generator, parse_range, register_generator
@@ -22,10 +20,12 @@ from engines.batch.tasks import Task, register_task
 
 
 def _prepare(obj: dict[str, Any]) -> dict[str, Any]:
+    canonical = _canonical_position(obj)
+    if canonical is not None and "rules" not in obj:
+        return canonical  # the usual case: no engine import, no second look
     from engines.rummikub import Position
     from engines.rummikub.rules import Rules
 
-    canonical = _canonical_position(obj)
     if canonical is None:  # the engine reads it, and names what is wrong
         canonical = Position.from_json(obj).to_json()
         canonical["table"] = sorted(canonical["table"])
@@ -39,10 +39,19 @@ def _prepare(obj: dict[str, Any]) -> dict[str, Any]:
     return canonical
 
 
-# Valid table sets seen so far, by their text: the canonical tile names.  A batch's tables
-# repeat the same sets many times, and checking a set costs far more than this look-up.
-_VALID_SETS: dict[tuple[str, ...], list[str]] = {}
+# Valid table sets seen so far, by their text: the canonical tile names and their counts
+# (see _count_field).  A batch's tables repeat the same sets many times, and checking a set
+# costs far more than this look-up.
+_VALID_SETS: dict[tuple[str, ...], tuple[list[str], int]] = {}
 _MAX_VALID_SETS = 100_000
+
+# Tile counts are added as one integer, 8 bits a tile kind (53 kinds): a kind held 3 times
+# or more sets its field's top bit once 125 is added to every field.  Exact while no field
+# can pass 130, i.e. for positions of at most 130 tiles (the game has 106).
+_FIELD_BITS = 8
+_MAX_TILES = 130
+_PLUS_125 = sum(125 << (_FIELD_BITS * k) for k in range(53))
+_TOP_BITS = sum(128 << (_FIELD_BITS * k) for k in range(53))
 
 
 def _canonical_position(obj: Any) -> dict[str, Any] | None:
@@ -55,39 +64,47 @@ def _canonical_position(obj: Any) -> dict[str, Any] | None:
     if type(table) is not list or type(rack) is not list or type(done) is not bool:
         return None
     sets = []
+    total = 0
     for tiles in table:
         if type(tiles) is not list:
             return None
         try:
-            names = _VALID_SETS.get(tuple(tiles))
+            known = _VALID_SETS.get(tuple(tiles))
         except TypeError:  # an unhashable token
             return None
-        if names is None and (names := _valid_set(tiles)) is None:
+        if known is None and (known := _valid_set(tiles)) is None:
             return None
-        sets.append(names)
+        sets.append(known[0])
+        total += known[1]
     try:
         keyed = sorted(map(_TOKENS.__getitem__, rack))
     except (KeyError, TypeError):  # a spelling not seen yet, or not a tile: parse each
         if (keyed := _parsed_tokens(rack)) is None:
             return None
-    rack_names = [name for _, name in keyed]
-    # one count over the whole position: a third copy or joker is the engine's to word
-    if max(Counter(chain(rack_names, *sets)).values(), default=0) > 2:
+    rack_names = [name for _, name, _ in keyed]
+    total += sum([count for _, _, count in keyed])
+    # a third copy or joker anywhere (or a position too large to count so): the engine's
+    if (total + _PLUS_125) & _TOP_BITS or len(rack) + sum(map(len, sets)) > _MAX_TILES:
         return None
     sets.sort()
     return {"table": sets, "rack": rack_names, "initial_meld_done": done}
 
 
-def _token_entry(tile: Any) -> tuple[tuple[int, int], str]:
-    return tile.sort_key(), str(tile)
+def _count_field(tile: Any) -> int:
+    """The tile's one in the counts integer (its kind's field: colour × 13 + number − 1,
+    the joker 52)."""
+    from engines.rummikub.tiles import COLOURS
+
+    kind = 52 if tile.is_joker else COLOURS.index(tile.colour) * 13 + tile.number - 1
+    return 1 << (_FIELD_BITS * kind)
 
 
-# Tile text as written -> (its place in the canonical rack order, its canonical name): the
-# 53 canonical spellings, and others as they are met (bounded like _VALID_SETS).
-_TOKENS: dict[Any, tuple[tuple[int, int], str]] = {}
+# Tile text as written -> (its place in the canonical rack order, its canonical name, its
+# count): spellings as they are met (bounded like _VALID_SETS).
+_TOKENS: dict[Any, tuple[tuple[int, int], str, int]] = {}
 
 
-def _parsed_tokens(rack: list[Any]) -> list[tuple[tuple[int, int], str]] | None:
+def _parsed_tokens(rack: list[Any]) -> list[tuple[tuple[int, int], str, int]] | None:
     """:data:`_TOKENS` entries of a rack's tiles, sorted, parsing new spellings; ``None``
     when one is not a tile."""
     from engines.rummikub.errors import RummikubInputError
@@ -101,18 +118,18 @@ def _parsed_tokens(rack: list[Any]) -> list[tuple[tuple[int, int], str]] | None:
             return None
         if entry is None:
             try:
-                entry = _token_entry(Tile.parse(token))
+                tile = Tile.parse(token)
             except RummikubInputError:
                 return None
             if len(_TOKENS) >= _MAX_VALID_SETS:
                 _TOKENS.clear()
-            _TOKENS[token] = entry
+            entry = _TOKENS[token] = (tile.sort_key(), str(tile), _count_field(tile))
         out.append(entry)
     return sorted(out)
 
 
-def _valid_set(tiles: list[Any]) -> list[str] | None:
-    """The canonical names of a valid table set (remembered), else ``None``."""
+def _valid_set(tiles: list[Any]) -> tuple[list[str], int] | None:
+    """The canonical names and counts of a valid table set (remembered), else ``None``."""
     from engines.rummikub.errors import RummikubInputError
     from engines.rummikub.sets import validate_set
     from engines.rummikub.tiles import parse_tiles
@@ -124,8 +141,9 @@ def _valid_set(tiles: list[Any]) -> list[str] | None:
         return None
     if len(_VALID_SETS) >= _MAX_VALID_SETS:
         _VALID_SETS.clear()
-    names = _VALID_SETS[tuple(tiles)] = [str(t) for t in parsed]
-    return names
+    known = _VALID_SETS[tuple(tiles)] = ([str(t) for t in parsed],
+                                         sum(map(_count_field, parsed)))  # fmt: skip
+    return known
 
 
 def _checked_position(payload: dict[str, Any]) -> Any:
