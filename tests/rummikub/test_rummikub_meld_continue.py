@@ -102,3 +102,61 @@ def test_meld_continue_in_batches_and_refusals():
                   {"least_disturbance": True}):
         with pytest.raises(RuleError, match="meld_continue=true with"):
             best_move([], "R1", False, rules=Rules(meld_continue=True, **other))
+
+
+def test_meld_continue_on_bench_positions():
+    # Standard tiles, tables of 10-50 tiles with jokers: the two-arrangement DP (where the
+    # melded optimum's tiles hold no meld) and the cheap exits (no meld at all, or the melded
+    # optimum holds one) all agree with the oracle; the rule changes some answers.
+    from engines.rummikub.generate import rummikub_positions
+
+    rules = Rules(meld_continue=True)
+    changed = 0
+    for pos in rummikub_positions(24, seed=31, table_tiles=(10, 50)):
+        args = (pos["table"], pos["rack"], False)
+        for objective in ("tiles", "value"):
+            dp = best_move(*args, objective, rules)
+            ip = reference_move(*args, objective, rules)[0]
+            assert (dp.tiles, dp.value, dp.played.count(JOKER)) == (
+                ip.tiles, ip.value, ip.played.count(JOKER)), (pos, objective)
+            assert check_move(Position.from_json(dict(pos, initial_meld_done=False)), dp,
+                              rules) == []
+        changed += dp.tiles != best_move(*args).tiles
+    assert changed >= 3
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_two_arrangement_pass_alone(seed):
+    # The engine's answer usually comes from the cheap exits (no meld in the rack, or the
+    # melded optimum's tiles hold one), so the DP over both arrangements is checked here on
+    # its own: its exact pass (no bound, no beam) reaches the optimum of the oracle-checked
+    # answer, and its arrangement is a table (the replay packs it into sets).
+    import numpy as np
+
+    from engines.rummikub.arrays import position_arrays
+    from engines.rummikub.position import objective_weights
+    from solvers.rummikub import meld_codes
+    from solvers.rummikub._exact import solve_pass
+
+    rules, table, rack, _melded = _case(seed)
+    if rules.meld_threshold == 0:
+        rules = Rules(meld_continue=True, meld_threshold=10, colours=rules.colours,
+                      numbers=rules.numbers, copies=rules.copies, jokers=rules.jokers)
+    pos = Position(tuple(map(tuple, table)), tuple(rack), False)
+    counts, rack_counts, modes, _ = position_arrays([pos], rules)
+    must, opt = counts[0, :52].reshape(4, 13), rack_counts[0, :52].reshape(4, 13)
+    group_ok, part_count, part_masks = rules.group_tables()
+    for objective in ("tiles", "value"):
+        weight, jw = objective_weights(objective)
+        choice, gj = np.zeros((4, 13, 4), np.int64), np.zeros(13, np.int64)
+        status, score, _t = solve_pass(must, opt, counts[0, 52], rack_counts[0, 52], weight,
+                                       jw, modes[0], group_ok, choice, gj,
+                                       np.zeros(2, np.int64), np.int64(-(2**62)), 0)
+        move = best_move(table, rack, False, objective, rules)
+        want = sum(weight["KROB".index(t.colour), t.number - 1] for t in move.played
+                   if not t.is_joker) + jw * move.played.count(JOKER)
+        assert (status == 1) == (move.tiles > 0) and (status == 0 or score == want), (
+            rules, table, rack, objective)
+        if status == 1:
+            codes = np.zeros(64, np.int64)
+            assert meld_codes(choice, gj, part_count, part_masks, codes) >= 0

@@ -138,15 +138,15 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                    other, mother):
     """Every successor of the states ``start..end-1`` at one sub-step (colour of a number).
 
-    ``info`` = (colour, v, step, table tiles, table + rack tiles, tiles at number+1 and
-    number+2 (all; rack only), rack bound after this sub-step, jokers, rack jokers, the
-    positive part of the joker weight).  Returns ``(n, table, bits, k1s, k2s, score,
-    parent, choice)`` as ``_dp._sub_step``.
+    ``info`` = (colour, v, step, table tiles, table + rack tiles, rack tiles a meld may
+    hold, tiles at number+1 and number+2 (all; a meld's), rack bound after this sub-step,
+    jokers, rack jokers, the positive part of the joker weight).  Returns ``(n, table,
+    bits, k1s, k2s, score, parent, choice)`` as ``_dp._sub_step``.
 
     The loop nest stays in this one function, so it is longer than the project's 100
     lines: like ``_dp._sub_step`` (measured 1.3-1.8 times slower split into functions).
     """
-    (c, v, step, lo, hi, real_next, real_next2, rack_next, rack_next2, rem_after, jokers,
+    (c, v, step, lo, hi, mhi, real_next, real_next2, rack_next, rack_next2, rem_after, jokers,
      mjokers, jw_pos) = info
     last = step == NCOL - 1
     number = v + 1
@@ -209,7 +209,7 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                         continue
                     nsc = gain_u + jr * joker_weight
                     ch1 = (u - ug) * 9 + ug * 3 + jr
-                    for mu in range(u - lo + 1):
+                    for mu in range(min(u - lo, mhi) + 1):
                         # a completed meld takes group tiles only to complete its groups
                         for mug in range(1 if done and mn1 + mn2 == 0 else mu + 1):
                             mm1 = mn1 + (1 if mug == 1 else 0)
@@ -306,10 +306,12 @@ def _prune(k1s, k2s, score, start, end, beam, target):
 
 @njit(cache=True, error_model="numpy")
 def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                  gj_out, stats, floor, beam):
+                  gj_out, stats, floor, beam, mopt):
     """One pass of meld then continue; arguments and results as ``_dp.solve_pass``
-    (``choice_out``/``gj_out``: the final arrangement).  The best end state places every
-    table joker, has made the meld and uses no more rack jokers in it than were played."""
+    (``choice_out``/``gj_out``: the final arrangement), and ``mopt``: the rack tiles that
+    some set of rack tiles alone could hold (the others are never in a meld).  The best
+    end state places every table joker, has made the meld and uses no more rack jokers in
+    it than were played."""
     jokers = must_j + opt_j
     any_ok = _groups_within(group_ok)
     # the first layer: one state (both arrangements empty), its own parent -1
@@ -340,13 +342,14 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
             hi = lo + opt[c, v]
             real_next = must[c, v + 1] + opt[c, v + 1] if v + 1 < nnum else 0
             real_next2 = must[c, v + 2] + opt[c, v + 2] if v + 2 < nnum else 0
-            rack_next = opt[c, v + 1] if v + 1 < nnum else 0
-            rack_next2 = opt[c, v + 2] if v + 2 < nnum else 0
-            info = (c, np.int64(v), np.int64(step), lo, hi, real_next, real_next2, rack_next,
+            rack_next = mopt[c, v + 1] if v + 1 < nnum else 0
+            rack_next2 = mopt[c, v + 2] if v + 2 < nnum else 0
+            info = (c, np.int64(v), np.int64(step), lo, hi, mopt[c, v], real_next, real_next2,
+                    rack_next,
                     rack_next2, rem[v, step], jokers, opt_j, jw_pos)
             if last:
                 _closing_tables(must, opt, v, jokers, capc, needc, nnum)
-                _closing_tables(none, opt, v, opt_j, capm, needm, nnum)
+                _closing_tables(none, mopt, v, opt_j, capm, needm, nnum)
             n, table, bits, k1s, k2s, score, parent, choice = _continue_step(
                 table, bits, start, end, k1s, k2s, score, parent, choice, info, weight[c, v],
                 joker_weight, floor, meld, any_ok, group_ok, capc, needc, capm, needm, other,

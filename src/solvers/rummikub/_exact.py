@@ -33,7 +33,8 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, c
     continue :func:`solvers.rummikub._continue.continue_pass` (same arguments, results)."""
     if (meld >> CONTINUE_AT) & 1:
         return continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                             choice_out, gj_out, stats, floor, beam)
+                             choice_out, gj_out, stats, floor, beam,
+                             _playable(np.zeros_like(must), opt, opt_j))
     return _plain_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                        choice_out, gj_out, stats, floor, beam)
 
@@ -94,7 +95,11 @@ def _meld_continue(must, opt, must_j, opt_j, weight, joker_weight, meld, group_o
     """Meld then continue, exactly: first the melded player's optimum (an upper bound: the
     same move without the meld's condition); if its played tiles hold a meld worth the
     threshold (the initial-meld search on them alone), it is the answer.  Otherwise the
-    DP over both arrangements (:mod:`solvers.rummikub._continue`), aiming at that bound."""
+    DP over both arrangements (:mod:`solvers.rummikub._continue`), aiming at that bound.
+    First of all: no meld from the whole rack, no move."""
+    initial = meld & ~(np.int64(1) << CONTINUE_AT)
+    if not _has_meld(opt, opt_j, weight, initial, group_ok, choice_out, gj_out, beam):
+        return 0, NEG
     melded = meld & ~(np.int64(1023) | np.int64(1) << CONTINUE_AT)
     st, sc = _passes(must, opt, must_j, opt_j, weight, joker_weight, melded, group_ok,
                      choice_out, gj_out, stats, beam, NO_CAP)
@@ -107,16 +112,20 @@ def _meld_continue(must, opt, must_j, opt_j, weight, joker_weight, meld, group_o
             played[c, v] = choice_out[c, v, 0] + choice_out[c, v, 1] - must[c, v]
             jokers += choice_out[c, v, 2]
     jokers += gj_out.sum()
-    ones = np.ones_like(weight)
-    st_meld, _sc = _passes(np.zeros_like(must), played, np.int64(0), jokers, ones,
-                           np.int64(1), meld & ~(np.int64(1) << CONTINUE_AT), group_ok,
-                           np.zeros_like(choice_out), np.zeros_like(gj_out),
-                           np.zeros_like(stats), beam, NO_CAP)
-    if st_meld == 1:
+    if _has_meld(played, jokers, weight, initial, group_ok, choice_out, gj_out, beam):
         return st, sc
     stats[:] = 0
     return _passes(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
                    gj_out, stats, beam, sc + must_j * joker_weight)
+
+
+@njit(cache=True)
+def _has_meld(rack, jokers, weight, initial, group_ok, choice_out, gj_out, beam):
+    """Whether tiles ``rack`` (and ``jokers``) hold an initial meld (mode ``initial``)."""
+    st, _sc = _passes(np.zeros_like(rack), rack, np.int64(0), jokers, np.ones_like(weight),
+                      np.int64(1), initial, group_ok, np.zeros_like(choice_out),
+                      np.zeros_like(gj_out), np.zeros(2, np.int64), beam, NO_CAP)
+    return st == 1
 
 
 @njit(cache=True)
