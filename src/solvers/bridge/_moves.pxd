@@ -9,8 +9,9 @@ or the J over a Q on the table differs).  ``Move.seq`` holds the group.
 
 Ordering: a weight per move by the seat's place in the trick, in the spirit
 of DDS's empirical weights: lead winners, lead towards partner's winners,
-duck second hand, win third hand unless partner already has it, win as
-cheaply as possible fourth hand, ruff when partner is not winning, discard
+duck second hand (always when partner, last to play, tops the suit), third
+hand low unless it wins surely or forces out the fourth hand's top card, win
+as cheaply as possible fourth hand, ruff when partner is not winning, discard
 low cards from long suits; plus, for the lead, the killer move of this ply.
 """
 
@@ -147,7 +148,32 @@ cdef inline bint _partner_tops(Ctx* c, int seat, int lead_suit) noexcept nogil:
     return msb(pard) > c.trick_rank[0] and (not third or msb(pard) > msb(third))
 
 
-cdef inline int _follow_weight(Ctx* c, int seat, int s, int r) noexcept nogil:
+cdef inline int _third_hand_weight(Ctx* c, int seat, int ls, int r, unsigned int seq, int wr,
+                                   bint pard_winning) noexcept nogil:
+    """Third hand, able to beat the card winning the trick but not the fourth hand's top
+    card: low, except the cheapest card that forces that top card out (one above the
+    fourth hand's next card that is not equal to it), or, with the second hand winning,
+    the cheapest card that beats it."""
+    cdef unsigned int h4 = c.hands[(c.leader + 3) & 3][ls], below, mine
+    cdef int top = msb(h4), second = -1, force
+    below = c.remain[ls] & ~h4 & ((1u << top) - 1u)
+    if below:
+        below = h4 & ((1u << msb(below)) - 1u)  # the fourth hand's cards not equal to its top
+        if below:
+            second = msb(below)
+    if second > wr:
+        force = second
+    elif pard_winning or second < 0:
+        return 20 - r  # partner's card already forces the top card, or nothing to force
+    else:
+        force = wr
+    mine = c.hands[seat][ls] & ~((2u << force) - 1u)
+    if mine and (seq >> lsb(mine)) & 1:
+        return 40 - r
+    return 20 - r
+
+
+cdef inline int _follow_weight(Ctx* c, int seat, int s, int r, unsigned int seq) noexcept nogil:
     """Weight of a card for the 2nd, 3rd or 4th hand (following, ruffing or discarding)."""
     cdef int pos = c.pos
     cdef int lead_suit = c.trick_suit[0]
@@ -178,15 +204,17 @@ cdef inline int _follow_weight(Ctx* c, int seat, int s, int r) noexcept nogil:
         # partner's card wins unless the fourth hand can still beat it
         if pard_winning and (pos == 3 or not _fourth_beats(c, lead_suit, ws, wr)):
             return 20 - r  # partner has it: play low
+        if pos == 1 and _partner_tops(c, seat, lead_suit):
+            return 20 - r  # partner, last to play, wins anyway: do not crash his winner
         if beats:
             if sure:
                 return 80 - r  # win as cheaply as surely possible
             if pos == 3:
                 return 80 - r
             if pos == 2:
+                if c.hands[(c.leader + 3) & 3][lead_suit]:
+                    return _third_hand_weight(c, seat, lead_suit, r, seq, wr, pard_winning)
                 return 50 - r  # third hand high
-            if _partner_tops(c, seat, lead_suit):
-                return 10 - r  # partner, last to play, wins anyway
             return 30 - r  # second hand: low unless sure
         return 20 - r
     if s == trump and trump != NOTRUMP:
@@ -211,7 +239,7 @@ cdef inline void order_moves(Ctx* c, int seat, Move* moves, int n, int ply) noex
         if c.pos == 0:
             moves[i].weight = _lead_weight(c, seat, moves[i].suit, moves[i].rank, moves[i].seq)
         else:
-            moves[i].weight = _follow_weight(c, seat, moves[i].suit, moves[i].rank)
+            moves[i].weight = _follow_weight(c, seat, moves[i].suit, moves[i].rank, moves[i].seq)
         if c.pos == 0 and killer == moves[i].suit * 16 + moves[i].rank:
             # the lead that last cut off at this depth (or a table answer's lead); a
             # bonus to followers' killers measured as doubling the search, so only
