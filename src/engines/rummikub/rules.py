@@ -54,6 +54,18 @@ _NOT_WITH_CONTINUE = {"joker_retrieval": "free", "min_real_tiles": 1,
 # copies, two jokers) and the numbers 1..13; runs and groups of at least three tiles.
 SEARCH_LIMITS = {"colours": (1, 4), "numbers": (1, 13), "copies": (1, 2), "jokers": (0, 2),
                  "min_set_length": (3, 3)}
+# Why each tile-set option stops there (the state key of solvers/rummikub/_layout.py)
+LIMIT_REASONS = {
+    "colours": "a colour's open runs take 7 bits of the 64-bit key (four use 28 of the 58 "
+               "bits in use) and the packed groups hold 4-bit colour masks",
+    "numbers": "the kernels' arrays hold numbers 1..13 and a packed run a 16-bit joker mask",
+    "copies": "a colour gives at most 2 tiles to the groups of a number (the group profile "
+              "counts colours giving 1 and 2) and its open runs are base-5 digits (copies + "
+              "jokers <= 4)",
+    "jokers": "the jokers placed take 2 bits of the key, the group tables take up to 2 "
+              "jokers and two real tiles per set lists at most 2 runs short of real tiles",
+    "min_set_length": "runs are kept in the length classes 1, 2 and 3 or more",
+}
 _BOOLS = {"true": True, "on": True, "yes": True, "1": True,
           "false": False, "off": False, "no": False, "0": False}
 
@@ -183,7 +195,8 @@ class Rules:
                 sizes = ", ".join(f"{k} {lo}" if lo == hi else f"{k} {lo}..{hi}"
                                   for k, (lo, hi) in SEARCH_LIMITS.items())
                 raise RuleError(f"rule {missing[0]} is beyond the tile sets the exact search's "
-                                f"state key holds ({sizes}: docs/rummikub-house-rules.md)")
+                                f"state key holds ({sizes}; {name}: {LIMIT_REASONS[name]}: "
+                                "docs/rummikub-house-rules.md)")
             raise RuleError(f"rule {missing[0]} is not supported by the exact search yet (it "
                             f"solves {', '.join(SEARCH_OPTIONS)}; the other options await "
                             "the DP: docs/rummikub-house-rules.md)")
