@@ -225,7 +225,8 @@ class _NativeThreads(_Executor):
         helpers = threads if per_chunk else 1
         self.pool = cf.ThreadPoolExecutor(max_workers=helpers, thread_name_prefix="qipai-solve")
         self.threads = 1 if per_chunk else threads
-        self.slots = 2 * helpers
+        # four chunks a helper: one waits while a store transaction syncs to disk
+        self.slots = 4 * helpers
         self.workers = threads
         self.chunk_scale = 1 if per_chunk else max(1, threads // 2)
         self.mode = f"local-{'chunk-' if per_chunk else ''}threads-{threads}"

@@ -217,6 +217,7 @@ class ResultStore:
         self.readonly = readonly
         self._per_row = False
         self._known: dict[str, _Known] = {}
+        self._sync_mode = "FULL"
         with self._guard():
             self._db = self._connect()
             try:
@@ -274,8 +275,11 @@ class ResultStore:
         if self.readonly:
             return
         self._db.execute("PRAGMA journal_mode=WAL")
-        # FULL: a committed chunk survives power loss, not only a killed process.
-        self._db.execute("PRAGMA synchronous=FULL")
+        # Results are committed with synchronous=FULL (a committed chunk survives power
+        # loss, not only a killed process), the schema and bookkeeping without waiting for
+        # the disk (see _write).
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._sync_mode = "NORMAL"
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._create_statements()
@@ -290,6 +294,22 @@ class ResultStore:
     def _create_statements(self) -> None:
         for statement in _SCHEMA:
             self._db.execute(statement)
+
+    @contextmanager
+    def _write(self, *, durable: bool) -> Iterator[None]:
+        """One write transaction.  ``durable``: results, committed once on disk
+        (``synchronous=FULL``).  Otherwise bookkeeping (runs, claims, bad lines), whose
+        commit does not wait for the disk: the next durable commit syncs it with its own
+        (the log is written in order), and a power loss before that undoes only what no
+        result depends on (a run record the next run reaps, claims, bad lines a rerun
+        reports again)."""
+        mode = "FULL" if durable else "NORMAL"
+        with self._guard():
+            if self._sync_mode != mode:
+                self._db.execute(f"PRAGMA synchronous={mode}")
+                self._sync_mode = mode
+            with self._db:
+                yield
 
     @contextmanager
     def _guard(self) -> Iterator[None]:
@@ -323,7 +343,7 @@ class ResultStore:
         """Record the start of a run (first marking dead runs ``interrupted``); returns its id."""
         self.reap_stale_runs()
         now = time.time()
-        with self._guard(), self._db:
+        with self._write(durable=False):
             cur = self._db.execute(
                 "INSERT INTO runs (task, inputs, mode, workers, solver_version, started_at, "
                 "pid, host, heartbeat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -336,7 +356,7 @@ class ResultStore:
         self, run_id: int, *, computed: int, skipped: int, bad_inputs: int, status: str
     ) -> None:
         """Close a run record (``status``: ``finished``, ``interrupted`` or ``failed``)."""
-        with self._guard(), self._db:
+        with self._write(durable=False):
             self._db.execute(
                 "UPDATE runs SET finished_at=?, computed=?, skipped=?, bad_inputs=?, status=? "
                 "WHERE run_id=?",
@@ -356,14 +376,14 @@ class ResultStore:
                 "SELECT run_id, pid, host, heartbeat FROM runs WHERE status='running'"
             ).fetchall()
             stale = [run_id for run_id, *rest in running if is_dead(*rest, now)]
-            if stale:
-                with self._db:
-                    for run_id in stale:
-                        self._db.execute(
-                            "UPDATE runs SET status='interrupted', finished_at=? WHERE run_id=?",
-                            (now, run_id),
-                        )
-                        self._db.execute("DELETE FROM claims WHERE run_id=?", (run_id,))
+        if stale:
+            with self._write(durable=False):
+                for run_id in stale:
+                    self._db.execute(
+                        "UPDATE runs SET status='interrupted', finished_at=? WHERE run_id=?",
+                        (now, run_id),
+                    )
+                    self._db.execute("DELETE FROM claims WHERE run_id=?", (run_id,))
         return stale
 
     def runs(self) -> list[dict[str, Any]]:
@@ -433,7 +453,7 @@ class ResultStore:
         (:meth:`end_run` releases its claims).  A hash both stored and claimed
         counts as stored.  Hashes hold no whitespace.
         """
-        with self._guard(), self._db:
+        with self._write(durable=False):
             self._db.execute("BEGIN IMMEDIATE")
             known = self._sync(task, claims=True)
             stored = {h for h in hashes if h in known.stored}
@@ -474,7 +494,7 @@ class ResultStore:
         rows not stored yet become one ``chunks`` row per solver version.
         """
         now = time.time()
-        with self._guard(), self._db:
+        with self._write(durable=True):
             self._db.execute("BEGIN IMMEDIATE")
             stored = self._sync(task, claims=False).stored
             fresh: dict[str, EncodedRow] = {}
@@ -501,7 +521,7 @@ class ResultStore:
         return len(fresh)
 
     def add_bad_input(self, task: str, source: str, line: int, reason: str, run_id: int) -> None:
-        with self._guard(), self._db:
+        with self._write(durable=False):
             self._db.execute(
                 "INSERT OR REPLACE INTO bad_inputs VALUES (?, ?, ?, ?, ?)",
                 (task, source, line, reason, run_id),
