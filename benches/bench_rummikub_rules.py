@@ -20,9 +20,10 @@ and meld then continue, next to the DP on the same positions (first row), with t
 time per band.  Every position goes to the programme, even where an option cannot change
 the answer.
 
-``--least`` times ``least_disturbance`` through the public ``best_move`` (the exact search
-of :mod:`engines.rummikub.least`: DP calls on the table less held-out sets) per band, with
-the DP calls per position and the sets kept against the plain DP answer's.
+``--least`` times ``least_disturbance`` through the public ``best_move`` (the DP holding out
+table sets itself, :mod:`engines.rummikub.least`) per band, alone and with the DP's other
+options, with the held-out passes and their states per position and the sets kept against
+the plain DP answer's.
 
     .venv/bin/python benches/bench_rummikub_rules.py -n 10
     .venv/bin/python benches/bench_rummikub_rules.py -n 3 --integer-programme
@@ -36,6 +37,7 @@ import itertools
 import runpy
 import statistics
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from bench_rummikub import BANDS, band_positions
@@ -89,15 +91,16 @@ def restrict(pos: dict, rules: Rules) -> dict:
     return dict(pos, table=table, rack=rack)
 
 
-def _time(positions: list[dict], melded: bool, rules: Rules, solve=None) -> list[float]:
+def _time(positions: list[dict], melded: bool, rules: Rules, solve=None,
+          clock=time.perf_counter) -> list[float]:
     """Seconds per position of ``solve(table, rack, melded, objective, rules)`` (default:
     the public ``best_move``)."""
     solve = solve or best_move
     times = []
     for pos in positions:
-        t = time.perf_counter()
+        t = clock()
         solve(pos["table"], pos["rack"], melded, "tiles", rules)
-        times.append(time.perf_counter() - t)
+        times.append(clock() - t)
     return times
 
 
@@ -135,44 +138,57 @@ def _integer_programme(n: int) -> None:
         print(f"{name:<46} {statistics.median(ms):>7.1f} {p95:>7.1f} {worst}")
 
 
+LEAST_ROWS = (
+    ("least_disturbance", Rules(least_disturbance=True)),
+    ("+ joker_retrieval=official", Rules(least_disturbance=True, joker_retrieval="official")),
+    ("+ min_real_tiles=2", Rules(least_disturbance=True, min_real_tiles=2)),
+    ("+ official + min_real_tiles=2",
+     Rules(least_disturbance=True, joker_retrieval="official", min_real_tiles=2)),
+)
+
+
 def _least(n: int) -> None:
-    import engines.rummikub.least as least
+    import solvers.rummikub._held as held
 
-    calls: list[int] = []
+    passes: list[list[int]] = []
+    plain_pass = held.held_arrays
 
-    def counted(method):
-        def call(self, mask):
-            calls[-1] += 1
-            return method(self, mask)
-        return call
+    def counted(*args, **kwargs):
+        out = plain_pass(*args, **kwargs)
+        passes[-1][0] += 1
+        passes[-1][1] += int(out[5][0])
+        return out
 
-    least._Oracle.solve = counted(least._Oracle.solve)
-    least._Oracle.reach = counted(least._Oracle.reach)
-    rules = Rules(least_disturbance=True)
-    print(f"{n} positions per band; ms per position through best_move; DP calls; sets kept "
-          "(plain DP answer -> least disturbance, summed over the band)")
-    print(f"{'band':<6} {'DP ms':>6} {'median':>8} {'p95':>8} {'max':>9} {'calls':>12} "
-          f"{'kept':>12}")
-    for size in BANDS:
-        for jokers in (False, True):
-            positions = band_positions(size, jokers, n=n)
-            plain = _time(positions, True, Rules())
-            times, counts, kept_plain, kept = [], [], 0, 0
-            for pos in positions:
-                calls.append(0)
-                t = time.perf_counter()
-                move = best_move(pos["table"], pos["rack"], True, "tiles", rules)
-                times.append(1e3 * (time.perf_counter() - t))
-                counts.append(calls[-1])
-                kept += move.sets_kept
-                kept_plain += best_move(pos["table"], pos["rack"]).sets_kept
-            times.sort()
-            p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-            band = f"{size}{'J' if jokers else ''}"
-            print(f"{band:<6} {1e3 * statistics.median(plain):>6.2f} "
-                  f"{statistics.median(times):>8.1f} {p95:>8.1f} {times[-1]:>9.1f} "
-                  f"{statistics.median(counts):>5.0f}/{max(counts):>6} "
-                  f"{kept_plain:>5} -> {kept:>4}", flush=True)
+    held.held_arrays = counted
+    print(f"{n} positions per band; CPU ms per position through best_move (the plain DP's "
+          "median first); held-out DP passes and their states per position (median / max); "
+          "sets kept (plain DP answer -> least disturbance, summed over the band)")
+    for name, rules in LEAST_ROWS:
+        print(f"{name}\n{'band':<6} {'DP ms':>6} {'median':>7} {'p90':>7} {'max':>7} "
+              f"{'passes':>9} {'states':>15} {'kept':>12}")
+        for size in BANDS:
+            for jokers in (False, True):
+                positions = [restrict(p, rules) for p in band_positions(size, jokers, n=n)]
+                plain = _time(positions, True, replace(rules, least_disturbance=False),
+                              clock=time.thread_time)
+                times, kept_plain, kept = [], 0, 0
+                for pos in positions:
+                    passes.append([0, 0])
+                    t = time.thread_time()
+                    move = best_move(pos["table"], pos["rack"], True, "tiles", rules)
+                    times.append(1e3 * (time.thread_time() - t))
+                    kept += move.sets_kept
+                    kept_plain += best_move(pos["table"], pos["rack"], True, "tiles",
+                                            replace(rules, least_disturbance=False)).sets_kept
+                times.sort()
+                p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
+                count = [p[0] for p in passes[-n:]]
+                states = [p[1] for p in passes[-n:]]
+                print(f"{size}{'J' if jokers else '':<{6 - len(str(size))}} "
+                      f"{1e3 * statistics.median(plain):>6.2f} {statistics.median(times):>7.1f} "
+                      f"{p90:>7.1f} {times[-1]:>7.1f} {statistics.median(count):>4.0f}/"
+                      f"{max(count):>4} {statistics.median(states):>7.0f}/{max(states):>7} "
+                      f"{kept_plain:>5} -> {kept:>4}", flush=True)
 
 
 def main() -> None:

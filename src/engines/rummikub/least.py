@@ -1,33 +1,26 @@
 """Least disturbance: among the optimal moves, one that keeps the most table sets unchanged.
 
 A table set is *kept* when the table afterwards holds a set of exactly its tiles.  The
-search uses the exact DP (:mod:`solvers.rummikub`) as an oracle and no other solver:
+exact DP (:mod:`solvers.rummikub`) finds it itself, with no other solver:
 
-- *Holding out* a set of table sets ``K`` (they stay on the table as they are and leave the
-  problem) and solving the rest (the other table sets' tiles must be placed, the rack's
-  may be) gives an optimum ``opt(K) <= opt(empty)``: any arrangement of the rest plus the
-  held-out sets is an arrangement of the whole position playing the same rack tiles.  The
-  DP's score is one integer that holds the objective *and* its tie-breaks (most tiles, then
-  value, then fewest jokers, or value first: :func:`~engines.rummikub.position.
-  objective_weights`), so ``opt(K) == opt(empty)`` means "``K`` can be kept by a move that
-  is optimal under every tie-break".  Call such ``K`` *keepable*.
-- Keepable sets are closed under subsets: if ``K`` is keepable and ``J`` is a subset,
-  ``opt(J) >= opt(K)`` (the arrangement for ``K`` also keeps ``K - J``), and never more than
-  the optimum.  So the most sets kept is the largest keepable ``K``; equivalently the fewest
-  sets ``D`` left *in play* (``D`` = the table minus ``K``) such that the DP on ``D`` and the
-  rack reaches the optimum.
-- A *core* is a set of table sets that cannot all be kept; every keepable ``K`` misses at
-  least one set of each core, so the sets in play must *hit* every core.  The search is an
-  implicit hitting-set loop: take a smallest ``D`` hitting every core found so far (a lower
-  bound on the answer, found exactly by a small branch and bound); if the DP on ``D``
-  reaches the optimum, ``D`` is optimal; if not, the sets outside ``D`` cannot all be kept,
-  and cores are cut from them (QuickXplain: a minimal subset that still cannot be kept, in
-  about ``k log n`` DP calls) until what is left can be kept.  Every arrangement the DP
-  returns on the way is an upper bound (its sets in play, less those it left unchanged).
-
-The answer is exact: the lower bound is a hitting set of proven cores, the move a DP
-arrangement reaching the optimum.  The cost is many DP calls when many different sets of
-sets could take the rack's tiles (large tables; figures in ``benches/README.md``).
+- *Holding out* a table set (it stays on the table as it is and leaves the problem) and
+  arranging the rest is an arrangement of the whole position playing the same rack tiles;
+  conversely a move that keeps a set is one that holds it out.  So the most sets kept by
+  an optimal move is the most sets held out by an arrangement of the rest that reaches the
+  optimum, where the DP's score is one integer holding the objective *and* its tie-breaks
+  (most tiles, then value, then fewest jokers, or value first: :func:`~engines.rummikub.
+  position.objective_weights`).
+- The DP decides the sets held out as it goes (:mod:`solvers.rummikub._hold`: a field of
+  bits in its state, one per table set covering the number, assigned here by an interval
+  colouring; at most 10 sets cover a number, 8 tiles and 2 jokers, within the field's 12
+  bits).  Its score is the objective's scaled above the number of table sets, plus one per
+  set held out, so its best score is the optimum with the most sets kept.
+- Each pass prunes what cannot reach a score: the objective's optimum (known from the plain
+  DP's move) with a number of sets kept.  Narrow passes (a few hundred states per layer)
+  find moves keeping more and more sets; then an exact pass asking for one set more than
+  the best found either finds the best move (it keeps the best-scored state) or proves
+  that none keeps more.  Under official joker retrieval a held-out set keeps its jokers in
+  place, so they need no rack tile (the DP's joker bits).
 
 >>> from engines.rummikub.position import Position
 >>> pos = Position.from_strings([["R6", "R7", "R8"], ["R3", "R4", "R5"]], "R9")
@@ -61,13 +54,11 @@ def _key(tiles) -> tuple:
     return tuple(sorted(tiles))
 
 
-def _popcount(mask: int) -> int:
-    return mask.bit_count()
-
-
 class _Oracle:
-    """The DP on the table sets of a bit mask (in play) and the whole rack, under ``rules``
-    (their real tiles per set, tile set and joker retrieval; the position is melded)."""
+    """The plain DP on the table sets of a bit mask (the others held out) and the whole
+    rack, under ``rules`` (their real tiles per set, tile set and joker retrieval; the
+    position is melded): what the tests check least disturbance against, and the optimal
+    move least disturbance starts from when none is given."""
 
     def __init__(self, sets: Sequence[Sequence], rack, rack_jokers: int, weight: np.ndarray,
                  joker_weight: int, rules: Rules = DEFAULT_RULES) -> None:
@@ -81,51 +72,20 @@ class _Oracle:
         self.weight = weight[None]
         self.joker_weight = np.array([joker_weight], np.int64)
         self.rules = rules
-        self.official = rules.joker_retrieval == "official"
-        self.mode = np.array([rules.search_mode(True)], np.int64)
         self.group_ok = rules.group_tables()[0]
-        self.full = (1 << len(sets)) - 1
-        self.keepable: list[int] = []  # families of sets known to be keepable together
-        self.not_keepable: list[int] = []  # ... and known not to be
-        self.target: int | None = None
-        self.best = -1  # in-play mask of the best arrangement found, its sets kept removed
-        self.best_result = None
-
-    def _in_play(self, mask: int) -> np.ndarray:
-        return np.array([mask >> i & 1 for i in range(len(self.keys))], np.bool_)
-
-    def _mode(self, mask: int) -> np.ndarray:
-        """The rules integer for the sets in ``mask``: under official retrieval it holds the
-        places of their jokers only (a held-out set keeps its jokers in place)."""
-        if not self.official:
-            return self.mode
-        in_play = [s for i, s in enumerate(self.sets) if mask >> i & 1]
-        return np.array([self.rules.search_mode(True, in_play)], np.int64)
-
-    def _must(self, mask: int) -> tuple[np.ndarray, np.ndarray]:
-        chosen = self._in_play(mask)
-        return self.counts[chosen].sum(axis=0)[None], self.jokers[chosen].sum(keepdims=True)
-
-    def reach(self, mask: int):
-        """The DP's arrangement of the sets in ``mask`` reaching the optimum, or ``None``."""
-        from solvers.rummikub import reach_arrays
-
-        must, must_j = self._must(mask)
-        status, _best, choice, group_jokers, _stats = reach_arrays(
-            must, self.rack, must_j, self.rack_jokers, self.weight, self.joker_weight,
-            np.array([self.target], np.int64), self._mode(mask), self.group_ok)
-        if status[0] != 1:
-            return None
-        return kernel_results(status, choice, group_jokers, self.rules)[0]
 
     def solve(self, mask: int):
-        """(rack score, the DP's result) for the table sets in ``mask``."""
+        """(rack score, the DP's result) for the table sets in ``mask`` (a held-out set
+        keeps its jokers in place: the rules integer names the jokers in play only)."""
         from solvers.rummikub import solve_arrays
 
-        must, must_j = self._must(mask)
+        chosen = np.array([mask >> i & 1 for i in range(len(self.keys))], np.bool_)
+        in_play = [s for i, s in enumerate(self.sets) if mask >> i & 1]
+        must = self.counts[chosen].sum(axis=0)[None]
+        mode = np.array([self.rules.search_mode(True, in_play)], np.int64)
         status, best, choice, group_jokers, _stats = solve_arrays(
-            must, self.rack, must_j, self.rack_jokers, self.weight, self.joker_weight,
-            self._mode(mask), parallel=False, group_ok=self.group_ok)
+            must, self.rack, self.jokers[chosen].sum(keepdims=True), self.rack_jokers,
+            self.weight, self.joker_weight, mode, parallel=False, group_ok=self.group_ok)
         if status[0] != 1:  # cannot happen: the table sets in play are an arrangement
             raise AssertionError("the DP found no arrangement of valid table sets")
         return int(best[0]), kernel_results(status, choice, group_jokers, self.rules)[0]
@@ -140,119 +100,138 @@ class _Oracle:
                 kept |= 1 << i
         return kept
 
-    def reaches(self, mask: int) -> bool:
-        """Does the DP on the sets in ``mask`` (the others kept) reach the optimum?
 
-        Answered without a DP call when a family known to be keepable holds the sets kept
-        here, or they hold a family known not to be (keepable families are closed under
-        subsets).  A DP answer that reaches the optimum also leaves some sets in play
-        unchanged: they are keepable together with the held-out ones.
-        """
-        kept = self.full & ~mask
-        for family in self.keepable:
-            if kept & ~family == 0:
-                return True
-        for family in self.not_keepable:
-            if family & ~kept == 0:
-                return False
-        result = self.reach(mask)
-        if result is None:  # (only the smallest families known are worth keeping)
-            self.not_keepable = [f for f in self.not_keepable if kept & ~f] + [kept]
-            return False
-        unchanged = self.unchanged(mask, result[0])
-        kept |= unchanged
-        self.keepable = [f for f in self.keepable if f & ~kept] + [kept]
-        moved = mask & ~unchanged
-        if self.best < 0 or _popcount(moved) < _popcount(self.best):
-            self.best, self.best_result = moved, (mask, result)
-        return True
+def _move(sets: list, held: list[int], melds: list[Meld], placed: np.ndarray,
+          jokers: int) -> Move:
+    """The move that keeps the table sets ``held`` (indices) and lays down ``melds``, which
+    place ``placed`` real tiles (per colour and number) and ``jokers`` jokers."""
+    kept_ids = set(held)
+    in_play = [s for i, s in enumerate(sets) if i not in kept_ids]
+    must, must_j = _counts(t for s in in_play for t in s)
+    placed = placed - must  # what the table sets in play hold is not played
+    played = [Tile(COLOURS[c], v + 1) for c in range(4) for v in range(13)
+              for _ in range(int(placed[c, v]))] + [JOKER] * (jokers - must_j)
+    kept = [validate_set(sets[i]) for i in sorted(held)]
+    return Move(played, kept + list(melds), len(played), sum(t.number for t in played),
+                previous=sets)
 
 
-def _core(oracle: _Oracle, full: int, candidates: int) -> int:
-    """A minimal subset of ``candidates`` that cannot all be kept (``candidates`` cannot).
+def _hold_tables(sets: Sequence[Sequence[Tile]]) -> tuple:
+    """The DP's held-out tables for ``sets`` (:mod:`solvers.rummikub._hold`) and, per
+    number and starting set, the table set's index."""
+    from solvers.rummikub._layout import HOLD_BITS
 
-    QuickXplain (Junker 2004) on the monotone test "keeping these loses the optimum".
-    """
-    def lost(kept: int) -> bool:
-        return not oracle.reaches(full & ~kept)
-
-    def explain(base: int, added: int, rest: int) -> int:
-        if added and lost(base):
-            return 0
-        bits = [1 << i for i in range(full.bit_length()) if rest >> i & 1]
-        if len(bits) == 1:
-            return rest
-        first = sum(bits[: len(bits) // 2])
-        second = rest & ~first
-        x2 = explain(base | first, first, second)
-        x1 = explain(base | x2, x2, first)
-        return x1 | x2
-
-    return explain(0, 0, candidates)
-
-
-def _smallest_hitting_set(cores: list[int], below: int) -> int | None:
-    """A smallest mask meeting every core, if one has fewer than ``below`` members."""
-    best: list = [None, below]
-
-    def search(chosen: int, size: int, left: list[int]) -> None:
-        left = [c for c in left if not c & chosen]
-        if not left:
-            if size < best[1]:
-                best[0], best[1] = chosen, size
-            return
-        bound, used = 0, 0  # cores disjoint from each other need one member each
-        for c in sorted(left, key=_popcount):
-            if not c & used:
-                bound += 1
-                used |= c
-        if size + bound >= best[1]:
-            return
-        core = min(left, key=_popcount)
-        while core:
-            bit = core & -core
-            core ^= bit
-            search(chosen | bit, size + 1, left)
-
-    search(0, 0, cores)
-    return best[0]
+    spans = []
+    for i, s in enumerate(sets):
+        numbers = [slot.stands_for.number for slot in validate_set(list(s))]
+        spans.append((min(numbers), max(numbers), i))
+    spans.sort()
+    free_from = [0] * HOLD_BITS  # the first number each field bit is free again at
+    where = [0] * len(sets)
+    for first, last, i in spans:
+        # (a set covering a number holds a tile or a joker there: at most 10 sets do)
+        bit = next(b for b in range(HOLD_BITS) if free_from[b] <= first)
+        free_from[bit] = last + 1
+        where[i] = bit
+    colour_bits = np.zeros((13, 4), np.int64)
+    going_on = np.zeros(13, np.int64)
+    joker_bits = np.zeros((13, HOLD_BITS), np.int64)
+    starting = np.full((13, HOLD_BITS), -1, np.int64)
+    set_jokers = np.zeros((13, HOLD_BITS), np.int64)
+    later = np.zeros(13, np.int64)
+    jokers_at = [0] * 14  # table jokers numbered per number as the official tables do
+    which = [[] for _ in range(13)]
+    for i, s in enumerate(sets):
+        bit = 1 << where[i]
+        for slot in validate_set(list(s)):
+            v = slot.stands_for.number
+            if slot.tile.is_joker:
+                joker_bits[v - 1, where[i]] |= 1 if jokers_at[v] == 0 else 2
+                jokers_at[v] += 1
+            else:
+                colour_bits[v - 1, COLOURS.index(slot.tile.colour)] |= bit
+    for first, last, i in spans:
+        bit = 1 << where[i]
+        for v in range(first, last):
+            going_on[v - 1] |= bit
+        later[: first - 1] += 1
+        starting[first - 1, len(which[first - 1])] = where[i]
+        set_jokers[first - 1, len(which[first - 1])] = sum(t.is_joker for t in sets[i])
+        which[first - 1].append(i)
+    return (colour_bits, going_on, joker_bits, starting, set_jokers, later), which
 
 
-def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_RULES) -> Move:
+# The narrow passes that look for a move keeping many sets: states per layer, positive for
+# the most sets held out so far first (one pass), negative for the fewest obligations
+# first (passes asking for one set more each time, until one finds none).
+NARROW = (256, -256, -1024)
+
+
+def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_RULES,
+                          first: Move | None = None) -> Move:
     """The optimal move for a melded ``pos`` that keeps the most table sets unchanged
     (``objective``: ``"tiles"`` or ``"value"``, with their tie-breaks; ``rules``: real tiles
-    per set, the tile set and joker retrieval, as the DP solves them).  The sets kept come
-    first, in the table's order, then the DP's sets."""
+    per set, the tile set and joker retrieval, as the DP solves them; ``first``: an optimal
+    move already known, else the DP finds one).  The sets kept come first, in the table's
+    order, then the DP's sets.
+
+    The DP holds table sets out itself (:mod:`solvers.rummikub._hold`): its score is the
+    objective's, scaled above the number of table sets, plus one per set held out, and each
+    pass prunes what cannot reach the optimum with a given number of sets kept.  Narrow
+    passes (a few hundred states per layer) find moves keeping more and more sets; an exact
+    pass asking for one set more than the best found then finds the best move or proves
+    there is none."""
+    from solvers.rummikub._held import held_arrays
+
+    sets = list(pos.table)
+    tables, which = _hold_tables(sets)
     weight, joker_weight = objective_weights(objective)
     rack, rack_jokers = _counts(pos.rack)
-    sets = list(pos.table)
     oracle = _Oracle(sets, rack, rack_jokers, weight, joker_weight, rules)
-    full = (1 << len(sets)) - 1
-    oracle.target, first = oracle.solve(full)
-    moved = full & ~oracle.unchanged(full, first[0])
-    oracle.keepable = [full & ~moved]
-    oracle.best, oracle.best_result = moved, (full, first)
-    cores: list[int] = []
+    if first is None:
+        full = (1 << len(sets)) - 1
+        melds = oracle.solve(full)[1][0]
+        kept = oracle.unchanged(full, melds).bit_count()
+    else:
+        kept = first.sets_kept
+        melds = first.table
+    played, played_jokers = _counts(t for m in melds for t in meld_tiles(m))
+    must, must_j = _counts(pos.table_tiles)
+    optimum = int((weight * (played - must)).sum()) + joker_weight * (played_jokers - must_j)
+    scale = len(sets) + 1
+    base = (optimum + must_j * joker_weight) * scale
+    mode = int(rules.search_mode(True, sets))
 
-    def cut_cores(keep: int) -> None:
-        while keep and not oracle.reaches(full & ~keep):
-            core = _core(oracle, full, keep)
-            cores.append(core)
-            keep &= ~core
+    def held(kept: int, width: int):
+        """The pass keeping at least ``kept`` sets: (sets kept, its answer, exact?)."""
+        status, score, *answer, _stats, truncated = held_arrays(
+            must, rack, must_j, rack_jokers, weight * scale, joker_weight * scale, mode,
+            base + kept, tables, oracle.group_ok, width)
+        return (score - optimum * scale if status == 1 else -1), answer, not truncated
 
-    if moved:
-        cut_cores(full)
-    while True:
-        in_play = _smallest_hitting_set(cores, _popcount(oracle.best))
-        if in_play is None or oracle.reaches(in_play):
-            break  # the best found meets the lower bound, or the bound is reached
-        cut_cores(full & ~in_play)
-    mask, (melds, placed, jokers) = oracle.best_result
-    chosen = oracle._in_play(mask)  # what the table sets in play hold is not played
-    placed = placed - oracle.counts[chosen].sum(axis=0)
-    jokers -= int(oracle.jokers[chosen].sum())
-    played = [Tile(COLOURS[c], v + 1) for c in range(4) for v in range(13)
-              for _ in range(int(placed[c, v]))] + [JOKER] * jokers
-    held = [validate_set(s) for i, s in enumerate(sets) if not mask >> i & 1]
-    return Move(played, held + list(melds), len(played), sum(t.number for t in played),
-                previous=sets)
+    best = None
+    proven = False  # an untruncated pass is exact: no move keeps more than it found
+    for width in NARROW:
+        while not proven:
+            found, answer, proven = held(kept + (best is not None), width)
+            if found >= 0:
+                kept, best = found, answer
+            if found < 0 or width > 0:
+                break
+    if not proven:
+        found, answer, _exact = held(kept + (best is not None), 0)
+        if found >= 0:
+            best = answer
+    if best is None:  # cannot happen: the first move's kept sets reach the floor
+        raise AssertionError("the held-out DP passes missed the optimum")
+    return _held_move(sets, which, *best, rules)
+
+
+def _held_move(sets: list, which: list[list[int]], choice: np.ndarray,
+               group_jokers: np.ndarray, held_out: np.ndarray, rules: Rules) -> Move:
+    """The move of a held-out pass's answer."""
+    held = [which[v][k] for v in range(13) for k in range(len(which[v]))
+            if held_out[v] >> k & 1]
+    melds, placed, jokers = kernel_results(
+        np.array([1]), choice[None], group_jokers[None], rules)[0]
+    return _move(sets, held, melds, placed, jokers)

@@ -382,7 +382,7 @@ def best_moves(
 
         for i, (pos, move) in enumerate(zip(positions, moves)):
             if pos.initial_meld_done and move.sets_kept < len(pos.table):
-                moves[i] = least_disturbing_move(pos, objective, rules)
+                moves[i] = least_disturbing_move(pos, objective, rules, move)
     return moves
 
 
@@ -421,17 +421,18 @@ def best_move(
         tiles = as_list(rack, "rack", TileError)
     rules = _search_rules(rules)
     melded = meld_flag(initial_meld_done)
+    move = None
     if rules.standard_tiles and rules.joker_retrieval == "free" and (
             melded or not rules.meld_continue):  # else through best_moves
         move = _fast_move(sets, tiles, melded, objective, rules)
         if move is not None and (not rules.least_disturbance or not melded
                                  or move.sets_kept == len(sets)):
             return move
-    pos = Position(
-        tuple(tuple(parse_tiles(s)) for s in sets),
-        tuple(parse_tiles(tiles)),
-        meld_flag(initial_meld_done),
-    )
+    pos = Position(tuple(tuple(parse_tiles(s)) for s in sets), tuple(parse_tiles(tiles)), melded)
+    if move is not None:  # least disturbance, from the fast path's optimal move
+        from engines.rummikub.least import least_disturbing_move
+
+        return least_disturbing_move(pos, objective, rules, move)
     return best_moves([pos], objective, rules=rules)[0]
 
 

@@ -7,7 +7,7 @@ once, :mod:`solvers.rummikub._continue`), official joker retrieval (``joker_retr
 two real tiles per set (``min_real_tiles``) and the smaller tile sets its
 state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..2, ``jokers`` 0..2;
 ``min_set_length`` 3), never by filtering the default's answer, and ``least_disturbance``
-by calling it on the table less the sets held out (:mod:`engines.rummikub.least`).  The
+by holding table sets out inside it (:mod:`engines.rummikub.least`).  The
 other options (fewest tiles moved, larger tile sets, meld then continue together with
 official retrieval, two real tiles per set or least disturbance)
 are named and checked here, but the search refuses them (:meth:`Rules.check_supported`)
@@ -42,7 +42,7 @@ _RANGES = {"meld_threshold": (0, MAX_MELD_THRESHOLD), "min_real_tiles": (1, 2),
            "colours": (1, 8), "numbers": (1, 26), "copies": (1, 4), "jokers": (0, 4),
            "min_set_length": (2, 26)}
 # The options the DP of solvers.rummikub solves; every other option must keep its default.
-# (least_disturbance: a search over which table sets to hold out, each step one DP call)
+# (least_disturbance: the DP decides which table sets to hold out, solvers.rummikub._hold)
 SEARCH_OPTIONS = ("meld_threshold", "meld_joker", "meld_continue", "least_disturbance",
                   "joker_retrieval", "min_real_tiles", "colours", "numbers", "copies",
                   "jokers", "min_set_length")

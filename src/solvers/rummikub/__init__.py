@@ -17,7 +17,6 @@ from solvers._numba_cache import register_kernel_package
 register_kernel_package(__file__)
 
 from solvers.rummikub._exact import (  # noqa: E402
-    reach_arrays,
     solve_arrays,
     solve_batch,
     solve_serial,
@@ -47,7 +46,6 @@ __all__ = [
     "meld_mode",
     "new_outputs",
     "partition_groups",
-    "reach_arrays",
     "rules_mode",
     "solve_arrays",
     "solve_batch",

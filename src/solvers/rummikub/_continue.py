@@ -28,7 +28,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._dp import _close_others, _closing_tables, _colour_order, _groups_within
+from solvers.rummikub._dp import _close_others, _closing_tables, _colour_order
+from solvers.rummikub._groups import groups_within
 from solvers.rummikub._layout import (
     COLOUR_BITS,
     JOKERS_AT,
@@ -313,7 +314,7 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
     end state places every table joker, has made the meld and uses no more rack jokers in
     it than were played."""
     jokers = must_j + opt_j
-    any_ok = _groups_within(group_ok)
+    any_ok = groups_within(group_ok)
     # the first layer: one state (both arrangements empty), its own parent -1
     k1s, k2s = np.zeros(1024, np.int64), np.zeros(1024, np.int64)
     score, choice = np.zeros(1024, np.int64), np.zeros(1024, np.int64)

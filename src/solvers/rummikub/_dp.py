@@ -41,7 +41,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._layers import drop_dominated, grow, keep_flexible, rehash, relax
+from solvers.rummikub._groups import groups_within
+from solvers.rummikub._hold import held_state, hold_inputs, hold_step, keep_best
+from solvers.rummikub._layers import drop_dominated, keep_flexible, make_room, relax
 from solvers.rummikub._layout import (
     COLOUR_BITS,
     COVER_AT,
@@ -73,19 +75,6 @@ COMBO_FIRST = np.array([0, 1, 6, 21], np.int64)
 COMBO_T1 = np.array([-1, 0, 1, 2, 3, 4] + [a for a in range(5) for b in range(a, 5)], np.int64)
 COMBO_T2 = np.array([-1] * 6 + [b for a in range(5) for b in range(a, 5)], np.int64)
 CHOICE_BASE = 81  # a sub-step's own choice is below this; the combination is a multiple
-
-
-@njit(cache=True, error_model="numpy")
-def _groups_within(group_ok):
-    """``any_ok[n1, n2, j]``: the complete profile forms groups with at most j jokers."""
-    any_ok = np.zeros((5, 5, 3), np.bool_)
-    for n1 in range(5):
-        for n2 in range(5 - n1):
-            for j in range(3):
-                for jg in range(j + 1):
-                    if group_ok[n1, n2, jg]:
-                        any_ok[n1, n2, j] = True
-    return any_ok
 
 
 @njit(cache=True, error_model="numpy")
@@ -267,7 +256,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
     cover_full = cover_tile = cover_run = cover_group = 0
     real2 = 0
     if variant is not None:
-        off_tile, off_run, off_group, off_full, real2 = variant
+        off_tile, off_run, off_group, off_full, real2 = variant[:5]
         cover_full = off_full[v]
         cover_tile = off_tile[v, c]
         cover_run = off_run[v, c]
@@ -288,18 +277,17 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         key = keys[i]
         if key < 0:  # dominated
             continue
-        if n + fanout > keys.shape[0]:
-            keys, score, parent, choice = grow(keys, score, parent, choice, 2 * (n + fanout))
-        while 2 * (n - end + fanout) > (1 << bits):
-            bits += 1
-            table = rehash(keys, end, n, bits)
+        table, bits, keys, score, parent, choice = make_room(
+            table, bits, end, n, fanout, keys, score, parent, choice)
         if last:
             other_need, alive = _close_others(key, c, jokers, capc, needc, other)
             if not alive:  # another colour's short runs cannot continue
                 continue
         sc = score[i]
         ju = (key >> JOKERS_AT) & 3
-        mv = (key >> MELD_AT) & MELD_MASK
+        mv = (key >> MELD_AT) & MELD_MASK if melding else 0
+        held, hold_now, hold_closed, held_jokers = held_state(variant, key)  # least disturbance
+        lo_s, hi_s = lo - held, hi - held
         need0 = (key >> NEED_AT) & 3
         code = colour_code(key, c)
         a1 = code % 5
@@ -327,8 +315,8 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                 e31 += kind == 3
         md = e10 + e21 + e20 + e31
         cover0 = (key >> COVER_AT) & 7 if cover_full else 0
-        for u in range(lo, hi + 1):
-            gain_u = sc + (u - lo) * weight_cv
+        for u in range(lo_s, hi_s + 1):
+            gain_u = sc + (u - lo_s) * weight_cv
             # Bound: this number's choice, all later rack tiles and every joker left (jokers
             # placed now move from the last term to the first).
             if gain_u + rem_after + (jokers - ju) * jw_pos < floor:
@@ -377,7 +365,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                     ch0 = ur * 9 + ug * 3 + jr
                     cover = 0
                     if cover_full:
-                        cover = _cover(_cover(cover0, cover_tile, u - lo), cover_run, jr)
+                        cover = _cover(_cover(cover0, cover_tile, u - lo_s), cover_run, jr)
                     first = COMBO_FIRST[jr] if real2 else 0
                     stop = COMBO_FIRST[jr + 1] if real2 else 1
                     for combo in range(first, stop):
@@ -418,8 +406,8 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                             for jg in range(jl + 1):
                                 if group_ok[m1, m2, jg] == 0:
                                     continue
-                                if cover_full and not (
-                                        _cover(cover, cover_group, jg) << 1 | 1) >> cover_full & 1:
+                                if cover_full and not (_cover(cover, cover_group, jg) << 1 | 1) >> (
+                                        cover_full & ~held_jokers) & 1:
                                     continue  # a table joker left its place unreplaced
                                 k = jl - jg
                                 rest = other[k]
@@ -430,24 +418,28 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                                 if melding:
                                     gmv = min(target, nmv + number * jg * jfac)
                                 nkey = (rest | (cl << (COLOUR_BITS * c))
-                                        | ((jokers - k) << JOKERS_AT) | (gmv << MELD_AT) | short)
+                                        | ((jokers - k) << JOKERS_AT) | (gmv << MELD_AT) | short
+                                        | hold_closed)
                                 n = relax(table, bits, end, n, keys, score, parent, choice, nkey,
                                           nsc + jg * joker_weight, i, ch0 * 3 + jg + tc)
                             continue
                         nkey = (base | (ncode << (COLOUR_BITS * c)) | ((ju + jr) << JOKERS_AT)
                                 | (m1 << N1_AT) | (m2 << N2_AT) | (nmv << MELD_AT)
-                                | (need << NEED_AT) | short | (cover << COVER_AT))
+                                | (need << NEED_AT) | short | (cover << COVER_AT) | hold_now)
                         n = relax(table, bits, end, n, keys, score, parent, choice, nkey, nsc, i,
                                   ch0 + tc)
     return n, table, bits, keys, score, parent, choice
 
 
 @njit(cache=True, error_model="numpy")
-def _prune_layer(table, bits, start, end, keys, score, last, beam):
-    """Drop states of a finished layer; returns 1 if a beam cut it (the pass is heuristic)."""
+def _prune_layer(table, bits, start, end, keys, score, last, beam, held):
+    """Drop states of a finished layer; returns 1 if a beam cut it (the pass is heuristic).
+    With least disturbance (``held``), :func:`~solvers.rummikub._hold.keep_best` ranks."""
     truncated = 0
     if last and end - start > 1:
         drop_dominated(table, bits, start, end, keys, score)
+    if held:
+        return keep_best(keys, score, start, end, beam)
     if beam < 0 and end - start > -beam:
         truncated = 1
         keep_flexible(keys, start, end, -beam)
@@ -484,12 +476,15 @@ def _best_final(keys, score, start, end, must_j, meld):
 
 
 @njit(cache=True, error_model="numpy")
-def _replay(best, layers, order, parent, choice, choice_out, gj_out):
+def _replay(best, layers, order, parent, choice, choice_out, gj_out, held_out):
     """Follow the parents from state ``best`` and write every sub-step's choice."""
     idx = best
+    per = NCOL + (held_out.shape[0] > 0)
     for lay in range(layers, 0, -1):
-        v = (lay - 1) // NCOL
-        step = (lay - 1) % NCOL
+        v, step = (lay - 1) // per, (lay - 1) % per - (per - NCOL)
+        if step < 0:
+            held_out[v], idx = choice[idx], parent[idx]
+            continue
         c = order[v, step]
         ch = np.int64(choice[idx])
         choice_out[c, v, 3] = ch // CHOICE_BASE
@@ -506,7 +501,7 @@ def _replay(best, layers, order, parent, choice, choice_out, gj_out):
 @njit(cache=True, error_model="numpy")
 def solve_pass(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
-    floor, beam,
+    floor, beam, hold=None,
 ):
     """One pass: fills ``choice_out[4, 13, 4]``, ``gj_out[13]``, ``stats[2]``.
 
@@ -518,10 +513,11 @@ def solve_pass(
     best-scored states of each layer (a heuristic pass: its answer is a legal arrangement,
     optimal when ``truncated`` is 0); ``beam < 0`` keeps the ``-beam`` states with the
     fewest obligations (:func:`solvers.rummikub._layers.keep_flexible`), a quick search for
-    an arrangement that reaches ``floor``.
+    an arrangement that reaches ``floor``.  ``hold``: least disturbance (there ``beam``
+    ranks states as :func:`solvers.rummikub._hold.keep_best` does).
     """
     jokers = must_j + opt_j
-    any_ok = _groups_within(group_ok)
+    any_ok = groups_within(group_ok)
     cap = 1024
     keys = np.empty(cap, np.int64)
     score = np.empty(cap, np.int64)
@@ -547,9 +543,15 @@ def solve_pass(
     nnum = highest_number(meld)
     off_tile, off_run, off_group, off_full = _official_tables(meld)
     real2 = (meld >> REAL2_BIT) & 1
-    variant = (off_tile, off_run, off_group, off_full, real2)
-    use_variant = real2 or off_full.any()
+    colour_bits, going_on, joker_bits, held_out = hold_inputs(hold, rem)
+    use_variant = real2 or off_full.any() or hold is not None
     for v in range(nnum):
+        if hold is not None:  # (no state left: the colours' loop returns)
+            layer += 1
+            n, table, bits, keys, score, parent, choice, cut = hold_step(
+                table, bits, start, end, keys, score, parent, choice, hold, v, joker_weight,
+                jokers, floor, rem[v - 1, NCOL - 1] if v else -NEG, beam, stats)
+            truncated, start, end = truncated | cut, end, n
         for step in range(NCOL):
             if end == start:
                 return 0, NEG, truncated
@@ -568,6 +570,8 @@ def solve_pass(
             if last:
                 _closing_tables(must, opt, v, jokers, capc, needc, nnum)
             if use_variant:
+                variant = (off_tile, off_run, off_group, off_full, real2, colour_bits[v, c],
+                           going_on[v], joker_bits[v])
                 n, table, bits, keys, score, parent, choice = _sub_step(
                     table, bits, start, end, keys, score, parent, choice, step_info,
                     weight[c, v], joker_weight, floor, meld, any_ok, group_ok, capc, needc,
@@ -581,9 +585,10 @@ def solve_pass(
             stats[1] = max(stats[1], n - end)
             start = end
             end = n
-            truncated |= _prune_layer(table, bits, start, end, keys, score, last, beam)
+            truncated |= _prune_layer(table, bits, start, end, keys, score, last, beam,
+                                      hold is not None)
     best = _best_final(keys, score, start, end, must_j, meld)
     if best < 0:
         return 0, NEG, truncated
-    _replay(best, layer, order, parent, choice, choice_out, gj_out)
+    _replay(best, layer, order, parent, choice, choice_out, gj_out, held_out)
     return 1, score[best] - must_j * joker_weight, truncated

@@ -21,6 +21,7 @@ from functools import cache
 from itertools import combinations
 
 import numpy as np
+from numba import njit
 
 MAX_JOKERS = 2
 
@@ -119,3 +120,16 @@ def group_tables(colours: int = 4, min_real: int = 1) -> tuple[np.ndarray, np.nd
     if (colours, min_real) == (4, 1):
         return GROUP_OK, PART_COUNT, PART_MASKS
     return (_group_table(colours, min_real), *_partition_table(colours, min_real))
+
+
+@njit(cache=True, error_model="numpy")
+def groups_within(group_ok):
+    """``any_ok[n1, n2, j]``: the complete profile forms groups with at most j jokers."""
+    any_ok = np.zeros((5, 5, 3), np.bool_)
+    for n1 in range(5):
+        for n2 in range(5 - n1):
+            for j in range(3):
+                for jg in range(j + 1):
+                    if group_ok[n1, n2, jg]:
+                        any_ok[n1, n2, j] = True
+    return any_ok

@@ -49,6 +49,18 @@ def rehash(keys, lo, hi, bits):
 
 
 @njit(cache=True, inline="always")
+def make_room(table, bits, end, n, fanout, keys, score, parent, choice):
+    """Room for ``fanout`` more states of the layer ``end..n-1``: the arrays grown and the
+    hash table enlarged when needed.  Returns ``(table, bits, keys, score, parent, choice)``."""
+    if n + fanout > keys.shape[0]:
+        keys, score, parent, choice = grow(keys, score, parent, choice, 2 * (n + fanout))
+    while 2 * (n - end + fanout) > (1 << bits):
+        bits += 1
+        table = rehash(keys, end, n, bits)
+    return table, bits, keys, score, parent, choice
+
+
+@njit(cache=True, inline="always")
 def relax(table, bits, lo, n, keys, score, parent, choice, nkey, nsc, par, ch):
     """Insert or improve state ``nkey`` of the layer starting at ``lo``; returns the new count.
 
@@ -135,6 +147,18 @@ def drop_dominated(table, bits, lo, hi, keys, score):
             keys[i] = -1
 
 
+@njit(cache=True, inline="always")
+def obligations(key):
+    """What state ``key`` still owes, as :func:`keep_flexible` ranks it (under 256)."""
+    h = 2 * ((key >> NEED_AT) & 3)
+    short = (key >> SHORT_AT) & 1023
+    h += 2 * ((short & 31) > 0) + 2 * ((short >> 5) > 0)
+    for c in range(NCOL):
+        code = colour_code(key, c)
+        h += 2 * (code % 5) + (code // 5) % 5
+    return 4 * h + ((key >> JOKERS_AT) & 3)
+
+
 @njit(cache=True)
 def keep_flexible(keys, start, end, width):
     """Keep the ``width`` states of a layer with the fewest obligations (drop the rest).
@@ -148,16 +172,7 @@ def keep_flexible(keys, start, end, width):
     pri = np.empty(end - start, np.int64)
     for i in range(start, end):
         key = keys[i]
-        h = np.int64(1) << 40  # dropped already
-        if key >= 0:
-            h = 2 * ((key >> NEED_AT) & 3)
-            short = (key >> SHORT_AT) & 1023
-            h += 2 * ((short & 31) > 0) + 2 * ((short >> 5) > 0)
-            for c in range(NCOL):
-                code = colour_code(key, c)
-                h += 2 * (code % 5) + (code // 5) % 5
-            h = 4 * h + ((key >> JOKERS_AT) & 3)
-        pri[i - start] = h
+        pri[i - start] = obligations(key) if key >= 0 else np.int64(1) << 40
     idx = np.argsort(pri, kind="mergesort")
     for r in range(width, end - start):
         keys[start + idx[r]] = -1

@@ -40,6 +40,11 @@ MELD_MASK = 127  # thresholds up to 127
 NEED_AT = 43
 SHORT_AT = 45  # runs with a joker and under two real tiles (two 5-bit slots)
 COVER_AT = 55  # inside a number: which table jokers its choices so far can account for
+# Least disturbance (melded positions only, so the meld value's 7 bits are free): which
+# table sets covering the number are held out, 7 bits at MELD_AT and 5 at HOLD_HIGH_AT.
+HOLD_BITS = 12
+HOLD_HIGH_AT = 58
+HOLD_KEY_MASK = np.int64(MELD_MASK << MELD_AT | 31 << HOLD_HIGH_AT)
 REAL2_BIT = 10
 NUMBERS_AT = 11
 OFFICIAL_AT = 15  # in the rules integer: two 10-bit table-joker places
@@ -131,6 +136,18 @@ def highest_number(meld):
     """The highest tile number of the rules (13 unless ``meld`` says fewer)."""
     numbers = (meld >> NUMBERS_AT) & 15
     return NNUM if numbers == 0 else numbers
+
+
+@njit(cache=True, inline="always")
+def hold_field(key):
+    """The held-out table sets' bits (:data:`HOLD_BITS`) of state ``key``."""
+    return (key >> MELD_AT) & MELD_MASK | ((key >> HOLD_HIGH_AT) & 31) << 7
+
+
+@njit(cache=True, inline="always")
+def hold_key(field):
+    """The key bits of held-out field ``field`` (the inverse of :func:`hold_field`)."""
+    return (field & MELD_MASK) << MELD_AT | (field >> 7) << HOLD_HIGH_AT
 
 
 @njit(cache=True, inline="always")

@@ -11,8 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._exact import reach_arrays, solve_arrays, solve_exact
+from solvers.rummikub._exact import solve_arrays, solve_exact
 from solvers.rummikub._groups import GROUP_OK, PART_COUNT, PART_MASKS
+from solvers.rummikub._held import warm_held
 from solvers.rummikub._layout import BEAM, CONTINUE_AT, NCOL, NNUM, rules_mode
 from solvers.rummikub._melds import MAX_SETS, meld_codes, meld_codes_batch
 
@@ -146,6 +147,6 @@ def warmup() -> None:
     meld_codes_batch(status, choice, gj, PART_COUNT, PART_MASKS)
     codes, played = new_outputs()
     solve_position(np.array([0, 1, 2]), np.array([3, 52]), w[0], 1, 0, codes, played)
-    reach_arrays(must[:1], opt[:1], z[:1], z[:1], w[:1], z[:1] + 1, z[:1] + 3)
+    warm_held()
     solve_arrays(must[:1], opt[:1], z[:1], z[:1], w[:1], z[:1] + 1,
                  z[:1] + rules_mode(False, meld_continue=True))

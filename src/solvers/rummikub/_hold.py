@@ -1,0 +1,161 @@
+"""Least disturbance inside the DP: which table sets are held out, chosen number by number.
+
+A table set is *held out* when it stays on the table exactly as it is: its tiles leave the
+tiles the DP must place (``must``), and the score gains one point for it.  With the
+objective's weights scaled above the number of table sets, the best score is the optimum
+of the objective with, among its moves, the most table sets kept: a move that keeps a set
+unchanged is one that holds it out and arranges the rest (the engine's
+:mod:`engines.rummikub.least` builds the inputs and checks the answer).
+
+Each table set occupies one bit of the state's held-out field (:data:`solvers.rummikub.
+_layout.HOLD_BITS` bits, :func:`~solvers.rummikub._layout.hold_field`) from the first to
+the last number it covers; sets that cover no common number share a bit (the engine
+assigns the bits, an interval colouring).  At each number, before its colours, one layer
+(:func:`hold_step`) decides for every set starting there whether it is held out; the
+colour sub-steps then place only the tiles of the sets in play (:func:`held_state`), and
+the closing sub-step keeps the bits of the sets that go on to the next number.  A held-out
+set's jokers count as placed (they stay on the table); under official retrieval they also
+stay at their places, so the number's jokers held out need no rack tile.
+
+The kernel's inputs, ``hold`` = (``colour_bits[13, 4]``: the field bits of the sets with a
+real tile of that colour at that number; ``going_on[13]``: the bits of the sets that also
+cover the next number; ``joker_bits[13, HOLD_BITS]``: per field bit, the number's table
+jokers (as :func:`solvers.rummikub._dp._official_tables` numbers them) that set holds;
+``starting[13, HOLD_BITS]``: the field bits of the sets starting at the number, -1 after
+the last; ``set_jokers[13, HOLD_BITS]``: their jokers; ``later[13]``: the sets starting
+after the number; ``held_out[13]``: output, the subset of ``starting`` held out, as the
+replay found it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solvers.rummikub._layers import make_room, obligations, relax
+from solvers.rummikub._layout import (
+    HOLD_BITS,
+    HOLD_KEY_MASK,
+    JOKERS_AT,
+    NNUM,
+    hold_field,
+    hold_key,
+)
+
+
+@njit(cache=True)
+def held_state(variant, key):
+    """For a colour sub-step: (tiles of this colour in the held-out sets, the held-out
+    field's key bits, those bits once the number closes, the number's held-out table jokers);
+    all 0 without least disturbance (``variant`` None, or its hold part empty)."""
+    if variant is None:
+        return 0, np.int64(0), np.int64(0), 0
+    colour_bits, going_on, joker_bits = variant[5], variant[6], variant[7]
+    if joker_bits.shape[0] == 0:
+        return 0, np.int64(0), np.int64(0), 0
+    field = hold_field(key)
+    held = 0
+    jokers = 0
+    rest = field
+    for b in range(HOLD_BITS):
+        if rest == 0:
+            break
+        if rest >> b & 1:
+            rest ^= 1 << b
+            held += colour_bits >> b & 1
+            jokers |= joker_bits[b]
+    return held, key & HOLD_KEY_MASK, hold_key(field & going_on), jokers
+
+
+@njit(cache=True)
+def hold_inputs(hold, rem):
+    """What :func:`solvers.rummikub._dp.solve_pass` needs of ``hold`` (None: least
+    disturbance off): the colour bits, the bits going on, the joker bits (a row per number,
+    empty when off) and the held-out output; adds to the rack bound ``rem[v, step]`` the
+    sets starting after each number (each may still gain 1)."""
+    if hold is None:
+        return (np.zeros((NNUM, 4), np.int64), np.zeros(NNUM, np.int64),
+                np.zeros((NNUM, 0), np.int64), np.zeros(0, np.int64))
+    for v in range(NNUM):
+        rem[v] += hold[5][v]
+    return hold[0], hold[1], hold[2], hold[6]
+
+
+@njit(cache=True, error_model="numpy")
+def hold_step(table, bits, start, end, keys, score, parent, choice, hold, v, joker_weight,
+              jokers, floor, bound, beam, stats):
+    """The layer before number v+1's colours: for every state ``start..end-1``, its
+    successors holding out each subset of the sets starting there (``hold[3][v]``: field
+    bits, -1 after the last; ``hold[4][v]``: their jokers).
+
+    A held-out set gains 1 and its jokers count as placed (``joker_weight`` each);
+    successors whose score plus ``bound`` (all the rest could add) and the jokers still
+    free stay below ``floor`` are not stored; ``beam`` ranks the layer (:func:`keep_best`).
+    The choice is the subset (bit i: the i-th starting set).  Returns ``(n, table, bits,
+    keys, score, parent, choice, truncated)``; ``stats`` as :func:`solvers.rummikub._dp.
+    solve_pass` counts.
+    """
+    starting = hold[3][v]
+    set_jokers = hold[4][v]
+    count = 0
+    while count < HOLD_BITS and starting[count] >= 0:
+        count += 1
+    fanout = 1 << count
+    jw_pos = max(0, joker_weight)
+    n = end
+    for i in range(start, end):
+        key = keys[i]
+        ju = (key >> JOKERS_AT) & 3
+        field = hold_field(key)
+        base = key & ~HOLD_KEY_MASK & ~(np.int64(3) << JOKERS_AT)
+        if key < 0:  # dominated
+            continue
+        table, bits, keys, score, parent, choice = make_room(
+            table, bits, end, n, fanout, keys, score, parent, choice)
+        for subset in range(fanout):
+            nfield = field
+            held_jokers = 0
+            kept = 0
+            for b in range(count):
+                if subset >> b & 1:
+                    nfield |= 1 << starting[b]
+                    held_jokers += set_jokers[b]
+                    kept += 1
+            nju = ju + held_jokers
+            nsc = score[i] + kept + held_jokers * joker_weight
+            if nju > jokers or nsc + bound + (jokers - nju) * jw_pos < floor:
+                continue
+            nkey = base | hold_key(nfield) | (nju << JOKERS_AT)
+            n = relax(table, bits, end, n, keys, score, parent, choice, nkey, nsc, i, subset)
+    stats[0] += n - end
+    stats[1] = max(stats[1], n - end)
+    return n, table, bits, keys, score, parent, choice, keep_best(keys, score, end, n, beam)
+
+
+@njit(cache=True)
+def keep_best(keys, score, start, end, width):
+    """Keep ``width`` states of a layer: a positive ``width`` the best-scored (most sets
+    held out so far), the fewest obligations first among equal scores; a negative one the
+    fewest obligations, the best scores first among equals; 0 all.  Returns 1 if it
+    dropped any."""
+    flexible = width < 0
+    width = abs(width)
+    if width == 0 or end - start <= width:
+        return 0
+    by_score = np.argsort(-score[start:end], kind="mergesort")
+    pri = np.empty(end - start, np.int64)
+    rank = 0
+    for r in range(end - start):
+        i = start + by_score[r]
+        if r > 0 and score[i] != score[start + by_score[r - 1]]:
+            rank += 1
+        if keys[i] < 0:
+            pri[r] = np.int64(1) << 62
+        elif flexible:
+            pri[r] = obligations(keys[i])
+        else:
+            pri[r] = rank * 256 + obligations(keys[i])
+    idx = np.argsort(pri, kind="mergesort")
+    for r in range(width, end - start):
+        keys[start + by_score[idx[r]]] = -1
+    return 1
