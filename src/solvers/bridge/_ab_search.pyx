@@ -42,7 +42,11 @@ from solvers.bridge._node_steps cimport (
     _trick_start,
 )
 from solvers.bridge._root cimport (
+    RootClasses,
     RootState,
+    _class_learn,
+    _class_value,
+    _classes_clear,
     _ctx_init,
     _estimate,
     _free_ctx,
@@ -208,14 +212,17 @@ cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
 # --- drivers ------------------------------------------------------------------------------
 
 
-cdef int _value(Ctx* c, int lo, int hi, int guess, int* root_card) noexcept nogil:
+cdef int _value(Ctx* c, int lo, int hi, int guess, int* root_card,
+                uint16_t* used) noexcept nogil:
     """Exact number of tricks of the counted side, known to lie in [lo, hi].
 
     ``root_card`` (when not NULL) gets ``suit * 16 + rank`` of a card of the root
     proven to reach the value, or -1 when no search found one (the value is ``lo``,
-    or a bound decided it at the root without trying a card)."""
+    or a bound decided it at the root without trying a card).  ``used`` (when not
+    NULL) gets the win ranks of every search added to it."""
     cdef uint16_t wm[4]
-    cdef int t
+    cdef int t, k
+    cdef bint reached
     if root_card != NULL:
         root_card[0] = -1
     if guess < lo + 1:
@@ -226,7 +233,11 @@ cdef int _value(Ctx* c, int lo, int hi, int guess, int* root_card) noexcept nogi
         t = guess
         c.root_searches += 1
         c.root_cut = -1
-        if search(c, t, 0, wm):
+        reached = search(c, t, 0, wm)
+        if used != NULL:
+            for k in range(4):
+                used[k] |= wm[k]
+        if reached:
             lo = t
             if root_card != NULL:
                 root_card[0] = c.root_cut
@@ -248,7 +259,7 @@ cdef int _leader_tricks(Ctx* c, int leader, int guess) noexcept nogil:
     c.pos = 0
     c.max_side = leader & 1
     c.tricks_max = 0
-    return _value(c, 0, n, guess, NULL)
+    return _value(c, 0, n, guess, NULL, NULL)
 
 
 cdef void _strain(Ctx* c, const uint16_t[:, :] hands, int trump, int32_t[:] out) noexcept nogil:
@@ -408,29 +419,41 @@ def _usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-cdef int _root_move_value(Ctx* c, int seat, Move* move, int n_left, int guess) noexcept nogil:
-    """Tricks of the side to move after it plays ``move`` (the position is restored)."""
+cdef int _root_move_value(Ctx* c, int seat, Move* move, int n_left, int guess,
+                          RootClasses* classes) noexcept nogil:
+    """Tricks of the side to move after it plays ``move`` (the position is restored);
+    taken from ``classes`` when an earlier card of the suit proved it, else searched
+    and learnt there."""
     cdef RootState root
-    cdef int value
+    cdef int value = _class_value(classes, move)
+    cdef uint16_t used[4]
+    if value >= 0:
+        return value
+    _clear(used)
     _root_state(c, &root, 0)
     _play_root(c, seat, move.suit, move.rank)
     value = _value(c, c.tricks_max, c.tricks_max + (n_left - (1 if c.pos == 0 else 0)),
-                   guess, NULL)
+                   guess, NULL, used)
     _root_state(c, &root, 1)
+    _class_learn(c, classes, move, used, value)
     return value
 
 
-cdef bint _root_move_reaches(Ctx* c, int seat, Move* move, int target) noexcept nogil:
+cdef bint _root_move_reaches(Ctx* c, int seat, Move* move, int target,
+                            RootClasses* classes) noexcept nogil:
     """Does the side to move take at least ``target`` tricks after it plays ``move``?
-    One null-window search (the position is restored)."""
+    One null-window search (the position is restored), unless ``classes`` knows."""
     cdef RootState root
     cdef uint16_t wm[4]
-    cdef bint reached
+    cdef int reached = _class_value(classes, move)
+    if reached >= 0:
+        return reached
     _root_state(c, &root, 0)
     _play_root(c, seat, move.suit, move.rank)
     c.root_searches += 1
     reached = search(c, target, 0, wm)
     _root_state(c, &root, 1)
+    _class_learn(c, classes, move, wm, reached)
     return reached
 
 
@@ -441,6 +464,8 @@ cdef void _lead_values(Ctx* c, const uint16_t[:, :] hands, int trump, int leader
     cdef Move moves[13]
     cdef int i, j, nm, n, value, best = -1, guess
     cdef uint16_t seq
+    cdef RootClasses classes
+    _classes_clear(&classes)
     tt_reset(&c.tt)  # a new deal
     _setup(c, hands, trump)
     c.leader = leader
@@ -450,7 +475,8 @@ cdef void _lead_values(Ctx* c, const uint16_t[:, :] hands, int trump, int leader
     nm = gen_moves(c, leader, moves)
     order_moves(c, leader, moves, nm, 0)
     for i in range(nm):
-        value = _root_move_value(c, leader, &moves[i], n, best if best >= 0 else guess)
+        value = _root_move_value(c, leader, &moves[i], n, best if best >= 0 else guess,
+                                 &classes)
         if value > best:
             best = value
         seq = moves[i].seq
@@ -518,13 +544,15 @@ cdef void _reaching_cards(Ctx* c, int seat, Move* moves, int nm, int best, int b
     first.  A target's cards, and the optimal cards once the root's value is known."""
     cdef int i
     cdef bint reached
+    cdef RootClasses classes
+    _classes_clear(&classes)
     for i in range(nm):
         if best == c.tricks_max or (best_card >= 0 and moves[i].suit == best_card >> 4
                                     and (moves[i].seq >> (best_card & 15)) & 1):
             reached = 1
         else:
             with nogil:
-                reached = _root_move_reaches(c, seat, &moves[i], best)
+                reached = _root_move_reaches(c, seat, &moves[i], best, &classes)
         if reached:
             _append_group(&moves[i], best, suits, ranks, values)
             if first_only:
@@ -559,6 +587,8 @@ def solve_position(const uint16_t[:, :] hands, int trump, int leader,
     cdef Ctx* c = _new_ctx(features, tt_bits)
     cdef int i, nm, seat, n_left, best = -1, value, first_guess, best_card = -1
     cdef Move moves[13]
+    cdef RootClasses classes
+    _classes_clear(&classes)
     suits = []
     ranks = []
     values = []
@@ -569,7 +599,7 @@ def solve_position(const uint16_t[:, :] hands, int trump, int leader,
             first_guess = _estimate(c, seat & 1, n_left)
             nm = gen_moves(c, seat, moves)
             if target < 0 and optimal_only:
-                best = _value(c, 0, n_left, first_guess, &best_card)
+                best = _value(c, 0, n_left, first_guess, &best_card, NULL)
             else:
                 order_moves(c, seat, moves, nm, 0)
         if target >= 0 or optimal_only:
@@ -581,7 +611,7 @@ def solve_position(const uint16_t[:, :] hands, int trump, int leader,
         for i in range(nm):
             with nogil:
                 value = _root_move_value(c, seat, &moves[i], n_left,
-                                         best if best >= 0 else first_guess)
+                                         best if best >= 0 else first_guess, &classes)
             if value > best:
                 best = value
             _append_group(&moves[i], value, suits, ranks, values)

@@ -12,10 +12,10 @@ from libc.stdint cimport int32_t, uint16_t
 from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
 
-from solvers.bridge._bits cimport popcount
+from solvers.bridge._bits cimport lsb, popcount
 from solvers.bridge._node_steps cimport _place_card
 from solvers.bridge._trans_table cimport tt_free, tt_init
-from solvers.bridge._types cimport MAX_PLY, NOTRUMP, Ctx
+from solvers.bridge._types cimport MAX_PLY, NOTRUMP, Ctx, Move
 
 
 cdef inline int _setup(Ctx* c, const uint16_t[:, :] hands, int trump) noexcept nogil:
@@ -135,3 +135,42 @@ cdef inline void _root_state(Ctx* c, RootState* r, bint restore) noexcept nogil:
     _transfer(&c.pos, &r.pos, sizeof(int), restore)
     _transfer(&c.win_pos, &r.win_pos, sizeof(int), restore)
     _transfer(&c.tricks_max, &r.tricks_max, sizeof(int), restore)
+
+
+cdef struct RootClasses:
+    # per suit: every card of the suit to play below ``below[s]`` scores ``value[s]``
+    # (below[s] = 0: nothing known yet)
+    int below[4]
+    int value[4]
+
+
+cdef inline void _classes_clear(RootClasses* k) noexcept nogil:
+    cdef int s
+    for s in range(4):
+        k.below[s] = 0
+        k.value[s] = -1
+
+
+cdef inline int _class_value(RootClasses* k, Move* m) noexcept nogil:
+    """The score of root move ``m`` when an earlier card of its suit proved it, else -1."""
+    if m.rank < k.below[m.suit]:
+        return k.value[m.suit]
+    return -1
+
+
+cdef inline void _class_learn(Ctx* c, RootClasses* k, Move* m, uint16_t* used,
+                              int value) noexcept nogil:
+    """Root move ``m`` scored ``value`` by searches whose win ranks, together, are ``used``.
+
+    The search's small-card rule, at the root: when the card played lies below the
+    lowest card of its suit that mattered in any of those searches, every card of
+    the suit below that rank gives the same play, so the same score (a proof depends
+    only on the suit lengths and on who holds the cards at or above its win ranks).
+    Not when the card completes the trick (``c.pos == 3`` at the root): the search
+    below then never saw the trick's winner, which the win ranks would need.
+    """
+    cdef int s = m.suit
+    cdef int low = lsb(used[s]) if used[s] else 13
+    if c.pos < 3 and m.rank < low and low > k.below[s]:
+        k.below[s] = low
+        k.value[s] = value
