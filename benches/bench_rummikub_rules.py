@@ -66,6 +66,8 @@ DP_ROWS = (
     ("meld_continue, initial meld 127", False, Rules(meld_continue=True, meld_threshold=127)),
     ("meld_continue, initial meld 10, colours=3 numbers=10", False,
      Rules(meld_continue=True, meld_threshold=10, colours=3, numbers=10)),
+    ("meld_continue + joker_retrieval=official, initial meld 30", False,
+     Rules(meld_continue=True, joker_retrieval="official")),
 )
 
 

@@ -48,6 +48,14 @@ PEER_POSITIONS = [
     # threshold 10: R3 R4 R5 melds (12), then K4 and B5 go onto the table's run and group
     ("meld then continue, threshold 10", [["K5", "R5", "O5"], ["K1", "K2", "K3"]],
      "R3 R4 R5 K4 B5", False, Rules(meld_continue=True, meld_threshold=10), 5, 3),
+    # both: after the meld the table's joker (as R6) stays unless R6 comes from the rack
+    # (meld then continue alone plays 5: the joker leaves for R10 B10)
+    ("meld then continue, official retrieval", [["R3", "R4", "R5", "J"]],
+     "K10 R10 B10 K11 K12", False, Rules(meld_continue=True, joker_retrieval="official"), 3,
+     3),
+    ("meld then continue, official, joker freed by R6", [["R3", "R4", "R5", "J"]],
+     "K10 R10 B10 K11 K12 R6", False,
+     Rules(meld_continue=True, joker_retrieval="official"), 6, 3),
 ]
 
 

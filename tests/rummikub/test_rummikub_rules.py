@@ -165,7 +165,6 @@ def test_meld_threshold_agrees_with_rummikub_solver() -> None:
 
 UNSUPPORTED = [
     {"meld_continue": True, "min_real_tiles": 2},
-    {"meld_continue": True, "joker_retrieval": "official"},
     {"meld_continue": True, "least_disturbance": True},
 ]
 BEYOND_THE_KEY = [("colours", 5), ("numbers", 20), ("copies", 3), ("jokers", 4),

@@ -9,7 +9,7 @@ state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..2, ``jokers`
 ``min_set_length`` 3), never by filtering the default's answer, and ``least_disturbance``
 by holding table sets out inside it (:mod:`engines.rummikub.least`).  The
 other options (fewest tiles moved, larger tile sets, meld then continue together with
-official retrieval, two real tiles per set or least disturbance)
+two real tiles per set or least disturbance)
 are named and checked here, but the search refuses them (:meth:`Rules.check_supported`)
 until the DP carries them; what each would cost the DP is in
 ``docs/rummikub-house-rules.md``.  The tests check the search, and solve the other
@@ -48,8 +48,7 @@ SEARCH_OPTIONS = ("meld_threshold", "meld_joker", "meld_continue", "least_distur
                   "jokers", "min_set_length")
 # Options the search solves alone but not together with meld then continue (its DP carries
 # two arrangements: docs/rummikub-house-rules.md)
-_NOT_WITH_CONTINUE = {"joker_retrieval": "free", "min_real_tiles": 1,
-                      "least_disturbance": False}
+_NOT_WITH_CONTINUE = {"min_real_tiles": 1, "least_disturbance": False}
 # The tile sets the DP's state key holds: four colour codes of up to four open runs (two
 # copies, two jokers) and the numbers 1..13; runs and groups of at least three tiles.
 SEARCH_LIMITS = {"colours": (1, 4), "numbers": (1, 13), "copies": (1, 2), "jokers": (0, 2),
@@ -97,7 +96,7 @@ class Rules:
     alike, a group holding at most one tile per colour).
 
     The exact search solves ``meld_threshold``, ``meld_joker``, ``meld_continue`` (with
-    free retrieval, one real tile per set and no least disturbance), ``least_disturbance``,
+    one real tile per set and no least disturbance), ``least_disturbance``,
     ``joker_retrieval``, ``min_real_tiles`` and the tile sets within
     :data:`SEARCH_LIMITS`; the other options
     must keep their defaults when solving (:meth:`check_supported`).
@@ -281,7 +280,7 @@ class Rules:
         from solvers.rummikub import rules_mode
 
         places: tuple = ()
-        if self.joker_retrieval == "official" and melded:
+        if self.joker_retrieval == "official" and self.touches_table(melded):
             places = joker_places(table)
         return rules_mode(melded, self.meld_threshold, self.meld_joker == "stands-for",
                           self.min_real_tiles, self.numbers, places, self.meld_continue)

@@ -28,10 +28,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._dp import _close_others, _closing_tables, _colour_order
+from solvers.rummikub._dp import (
+    _close_others,
+    _closing_tables,
+    _colour_order,
+    _cover,
+    _official_tables,
+)
 from solvers.rummikub._groups import groups_within
 from solvers.rummikub._layout import (
     COLOUR_BITS,
+    COVER_AT,
     JOKERS_AT,
     MELD_AT,
     MELD_MASK,
@@ -136,13 +143,15 @@ def _runs(a1, a2, a3, t, jl, real_next, real_next2, v, nnum, done):
 @njit(cache=True, error_model="numpy")
 def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, info, weight_cv,
                    joker_weight, floor, meld, any_ok, group_ok, capc, needc, capm, needm,
-                   other, mother):
+                   other, mother, official):
     """Every successor of the states ``start..end-1`` at one sub-step (colour of a number).
 
     ``info`` = (colour, v, step, table tiles, table + rack tiles, rack tiles a meld may
     hold, tiles at number+1 and number+2 (all; a meld's), rack bound after this sub-step,
     jokers, rack jokers, the positive part of the joker weight).  Returns ``(n, table,
-    bits, k1s, k2s, score, parent, choice)`` as ``_dp._sub_step``.
+    bits, k1s, k2s, score, parent, choice)`` as ``_dp._sub_step``.  ``official``:
+    ``_dp._official_tables`` (the table jokers' places under official retrieval; the final
+    arrangement's key accounts for them inside a number as ``_dp._sub_step`` does).
 
     The loop nest stays in this one function, so it is longer than the project's 100
     lines: like ``_dp._sub_step`` (measured 1.3-1.8 times slower split into functions).
@@ -151,6 +160,11 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
      mjokers, jw_pos) = info
     last = step == NCOL - 1
     number = v + 1
+    off_tile, off_run, off_group, off_full = official
+    cover_full = off_full[v]
+    cover_tile = off_tile[v, c]
+    cover_run = off_run[v, c]
+    cover_group = off_group[v]
     nnum = highest_number(meld)
     target = meld_target(meld)
     jfac = joker_meld_factor(meld)
@@ -183,6 +197,7 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
         mv = (k2 >> MELD_AT) & MELD_MASK
         done = mv >= target
         need0 = (k1 >> NEED_AT) & 3
+        cover0 = (k1 >> COVER_AT) & 7 if cover_full else 0
         mneed0 = (k2 >> NEED_AT) & 3
         code = colour_code(k1, c)
         mcode = colour_code(k2, c)
@@ -210,6 +225,9 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                         continue
                     nsc = gain_u + jr * joker_weight
                     ch1 = (u - ug) * 9 + ug * 3 + jr
+                    cover = 0
+                    if cover_full:
+                        cover = _cover(_cover(cover0, cover_tile, u - lo), cover_run, jr)
                     for mu in range(min(u - lo, mhi) + 1):
                         # a completed meld takes group tiles only to complete its groups
                         for mug in range(1 if done and mn1 + mn2 == 0 else mu + 1):
@@ -230,7 +248,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                 if not last:
                                     a = (base1 | (ncode << (COLOUR_BITS * c))
                                          | ((ju + jr) << JOKERS_AT) | (m1 << N1_AT)
-                                         | (m2 << N2_AT) | (need << NEED_AT))
+                                         | (m2 << N2_AT) | (need << NEED_AT)
+                                         | (cover << COVER_AT))
                                     b = (base2 | (mcd << (COLOUR_BITS * c))
                                          | ((mju + mjr) << JOKERS_AT) | (mm1 << N1_AT)
                                          | (mm2 << N2_AT) | (nmv << MELD_AT)
@@ -245,6 +264,10 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                     k = jl - jg
                                     if not group_ok[m1, m2, jg]:
                                         continue
+                                    if cover_full and not (
+                                            _cover(cover, cover_group, jg) << 1 | 1
+                                    ) >> cover_full & 1:
+                                        continue  # a table joker left its place unreplaced
                                     rest = other[k]
                                     cl = capc[c, ncode, k]
                                     if rest < 0 or cl < 0 or other_need + needc[c, ncode] > k:
@@ -327,6 +350,7 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
     needc, needm = np.zeros((NCOL, 125), np.int64), np.zeros((NCOL, 125), np.int64)
     other, mother = np.zeros(3, np.int64), np.zeros(3, np.int64)
     none = np.zeros_like(must)
+    official = _official_tables(meld)
     order, rem = _colour_order(must, opt, weight)
     jw_pos = max(0, joker_weight)
     truncated = 0
@@ -354,7 +378,7 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
             n, table, bits, k1s, k2s, score, parent, choice = _continue_step(
                 table, bits, start, end, k1s, k2s, score, parent, choice, info, weight[c, v],
                 joker_weight, floor, meld, any_ok, group_ok, capc, needc, capm, needm, other,
-                mother)
+                mother, official)
             stats[0] += n - end
             stats[1] = max(stats[1], n - end)
             start = end
