@@ -24,7 +24,7 @@ reads packed payloads with :func:`unpack`, many rows at once.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,3 +168,18 @@ def unpack(layout: RecordLayout, packs: Sequence[bytes]) -> dict[str, Any]:
         else:
             out[name] = counts[:, at + 1 : at + 1 + lists * width].reshape(-1, lists, width)
     return out
+
+
+def payload_groups(payloads: Sequence[Any], dict_key: Callable[[Any], Any]) -> dict[Any, list[int]]:
+    """The rows of a chunk by what one batch call can take together: packed payloads by
+    ``(kind code, length)``, ``prepare``'s dicts by ``dict_key(payload)``.
+
+    >>> payload_groups([b"\\x01ab", {"kind": "x"}, b"\\x01cd", b"\\x00a"], lambda p: p["kind"])
+    {(1, 3): [0, 2], 'x': [1], (0, 2): [3]}
+    """
+    groups: dict[Any, list[int]] = {}
+    for i, p in enumerate(payloads):
+        key = (p[0], len(p)) if type(p) is bytes else dict_key(p)
+        groups.setdefault(key, []).append(i)
+    return groups
+

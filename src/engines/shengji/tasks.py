@@ -10,12 +10,20 @@ from __future__ import annotations
 
 import argparse
 import functools
+import operator
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from engines.batch.generate import Generator, register_generator
-from engines.batch.records import CARD_LISTS, CARDS, NAME, RecordLayout, unpack
+from engines.batch.records import (
+    CARD_LISTS,
+    CARDS,
+    NAME,
+    RecordLayout,
+    payload_groups,
+    unpack,
+)
 from engines.batch.tasks import Task, count_cells, read_field, register_task, sorted_cards
 from engines.errors import InputError
 
@@ -198,10 +206,7 @@ def _solve(payloads: list[Any], threads: int) -> list[tuple[dict[str, Any], floa
     )
 
     kinds = list(_FIELDS)
-    groups: dict[Any, list[int]] = {}
-    for i, p in enumerate(payloads):
-        key = (p[0], len(p)) if type(p) is bytes else p["kind"]
-        groups.setdefault(key, []).append(i)
+    groups = payload_groups(payloads, operator.itemgetter("kind"))
     out: list[tuple[dict[str, Any], float] | None] = [None] * len(payloads)
     for key, rows in groups.items():
         kind = kinds[key[0]] if type(key) is tuple else key

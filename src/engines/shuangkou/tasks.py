@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import argparse
 import functools
+import operator
 import time
 from collections.abc import Iterable
 from typing import Any
 
 from engines.batch.generate import Generator, register_generator
-from engines.batch.records import CARDS, NULLABLE_CARDS, RecordLayout, unpack
+from engines.batch.records import CARDS, NULLABLE_CARDS, RecordLayout, payload_groups, unpack
 from engines.batch.tasks import Task, count_cells, read_field, register_task, sorted_cards
 from engines.errors import InputError
 
@@ -151,10 +152,7 @@ def _legal_solve(payloads: list[Any], threads: int) -> list[tuple[dict, float]]:
 
     kinds = list(_layout().kinds)
     default = _default_straight_flush()
-    groups: dict[tuple[Any, ...], list[int]] = {}
-    for i, p in enumerate(payloads):
-        key = (p[0], len(p)) if type(p) is bytes else (p["kind"], p["straight_flush"])
-        groups.setdefault(key, []).append(i)
+    groups = payload_groups(payloads, operator.itemgetter("kind", "straight_flush"))
     out: list[Any] = [None] * len(payloads)
     for key, rows in groups.items():
         ps = [payloads[i] for i in rows]
