@@ -43,7 +43,7 @@ def held_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, floor, hol
     choice = np.zeros((NCOL, NNUM, 4), np.int64)
     group_jokers = np.zeros(NNUM, np.int64)
     held_out = np.zeros(NNUM, np.int64)
-    stats = np.zeros(2 + 70, np.int64)  # DEBUG
+    stats = np.zeros(2, np.int64)
     status, score, truncated = _held_pass(
         np.ascontiguousarray(must, np.int64), np.ascontiguousarray(opt, np.int64),
         np.int64(must_j), np.int64(opt_j), np.ascontiguousarray(weight, np.int64),
