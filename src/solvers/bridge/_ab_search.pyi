@@ -9,6 +9,7 @@ DEFAULT_TABLE_BITS: int
 TABLE_BITS_RANGE: tuple[int, int]
 
 def table_bytes(tt_bits: int = ...) -> int: ...
+def drop_kept_table() -> None: ...
 def dd_table(
     hands: npt.NDArray[np.uint16],
     stats: dict[str, Any] | None = None,

@@ -1,11 +1,11 @@
 # cython: language_level=3
 """The root of a search: what the drivers of ``_ab_search.pyx`` set up around it.
 
-A search context's life (``_ctx_init``, ``_free_ctx``); a deal or a position
+A search context's life (``_ctx_init``, ``_ctx_reuse``, ``_free_ctx``); a deal or a position
 with cards already on the table put into it (``_setup``, ``_setup_trick``);
 the first target of the null-window searches (``_estimate``); a root move
 played (``_play_root``) and the root position saved and restored around it
-(``RootState``, ``_root_state``).
+(``RootState``, ``_root_state``); scores shared by cards of a suit (``RootClasses``).
 """
 
 from libc.stdint cimport int32_t, uint16_t
@@ -14,8 +14,8 @@ from libc.string cimport memcpy, memset
 
 from solvers.bridge._bits cimport lsb, popcount
 from solvers.bridge._node_steps cimport _place_card
-from solvers.bridge._trans_table cimport tt_free, tt_init
-from solvers.bridge._types cimport MAX_PLY, NOTRUMP, Ctx, Move
+from solvers.bridge._trans_table cimport tt_free, tt_init, tt_reset
+from solvers.bridge._types cimport MAX_PLY, NOTRUMP, Ctx, Move, TransTable
 
 
 cdef inline int _setup(Ctx* c, const uint16_t[:, :] hands, int trump) noexcept nogil:
@@ -64,6 +64,21 @@ cdef inline int _ctx_init(Ctx* c, int features, int tt_bits) noexcept nogil:
     memset(c, 0, sizeof(Ctx))
     c.features = features
     return tt_init(&c.tt, tt_bits)
+
+
+cdef inline void _ctx_reuse(Ctx* c, int features) noexcept nogil:
+    """A context of an earlier search made as new (zero counters, an empty table),
+    keeping its table's memory."""
+    cdef TransTable tt = c.tt
+    memset(c, 0, sizeof(Ctx))
+    c.features = features
+    c.tt = tt
+    tt_reset(&c.tt)
+    c.tt.lookups = 0
+    c.tt.probes = 0
+    c.tt.hits = 0
+    c.tt.stores = 0
+    c.tt.resets = 0
 
 
 cdef inline void _free_ctx(Ctx* c) noexcept nogil:
