@@ -304,6 +304,27 @@ def test_table_size_is_configurable_and_answers_stay_exact() -> None:
         _ab_search.dd_table(masks, tt_bits=40)
 
 
+def test_the_kept_context_starts_every_call_empty() -> None:
+    """A call reuses the previous call's context: same answers and counts as a fresh one,
+    whatever the previous call searched (features, another deal, another table size)."""
+    from solvers.bridge import _ab_search
+
+    masks = [np.array(Deal.from_pbn(DEALS[i]["pbn"]).masks(), dtype=np.uint16) for i in (1, 151)]
+    empty = np.zeros((0, 2), dtype=np.int32)
+
+    def lead(hands: np.ndarray) -> tuple[list[int], int, int]:
+        stats: dict = {}
+        values = _ab_search.solve_position(hands, 4, 3, empty, stats)[2].tolist()
+        return values, stats["nodes"], stats["tt_stores"]
+
+    _ab_search.drop_kept_table()
+    fresh = lead(masks[0])
+    _ab_search.dd_table(masks[1], features=5)
+    assert lead(masks[0]) == fresh
+    _ab_search.leader_tricks(masks[1], 0, 2, tt_bits=12)
+    assert lead(masks[0]) == lead(masks[0]) == fresh
+
+
 def test_threads_above_the_cores_are_capped_and_memory_stays_bounded() -> None:
     """Each thread owns one table: asking for 10**6 threads must neither allocate 10**6
     tables nor overflow; the answers stay exact."""
