@@ -25,6 +25,7 @@ the entry points only check shapes and return codes.
 from cython.parallel cimport parallel, prange
 from libc.stdint cimport int32_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
 
 import numpy as np
 
@@ -88,6 +89,7 @@ cdef inline bint _play(Ctx* c, int seat, int s, int r, int target, int ply,
     cdef int ts[4]
     cdef int tr[4]
     cdef uint32_t old_pat[4]
+    cdef uint16_t old_remain[4]
     cdef uint64_t unit = tt_length_unit(seat, s)
     cdef bint child
     c.hands[seat][s] ^= bit
@@ -101,8 +103,8 @@ cdef inline bint _play(Ctx* c, int seat, int s, int r, int target, int ply,
         ws = c.trick_suit[c.win_pos]
         wr = c.trick_rank[c.win_pos]
         w = (c.leader + c.win_pos) & 3
-        for k in range(4):
-            old_pat[k] = c.pat[k]
+        memcpy(old_pat, c.pat, sizeof(old_pat))
+        memcpy(old_remain, c.remain, sizeof(old_remain))
         for k in range(4):
             if c.trick_suit[k] == ws:
                 same += 1
@@ -113,9 +115,8 @@ cdef inline bint _play(Ctx* c, int seat, int s, int r, int target, int ply,
         old_leader = c.leader
         old_tricks = c.tricks_max
         # the next tricks overwrite the trick arrays: keep this one
-        for k in range(4):
-            ts[k] = c.trick_suit[k]
-            tr[k] = c.trick_rank[k]
+        memcpy(ts, c.trick_suit, sizeof(ts))
+        memcpy(tr, c.trick_rank, sizeof(tr))
         if (w & 1) == c.max_side:
             c.tricks_max += 1
         c.leader = w
@@ -124,11 +125,10 @@ cdef inline bint _play(Ctx* c, int seat, int s, int r, int target, int ply,
         c.pos = 3
         c.leader = old_leader
         c.tricks_max = old_tricks
-        for k in range(4):
-            c.trick_suit[k] = ts[k]
-            c.trick_rank[k] = tr[k]
-            c.remain[ts[k]] ^= <uint16_t>(1u << tr[k])
-            c.pat[k] = old_pat[k]
+        memcpy(c.trick_suit, ts, sizeof(ts))
+        memcpy(c.trick_rank, tr, sizeof(tr))
+        memcpy(c.remain, old_remain, sizeof(old_remain))
+        memcpy(c.pat, old_pat, sizeof(old_pat))
         if same >= 2:
             cwm[ws] |= <uint16_t>(1u << wr)
     c.win_pos = old_win
