@@ -4,15 +4,16 @@ The DP carries the final arrangement and the meld together
 (:mod:`solvers.rummikub._continue`); the oracle is the integer programme with a second
 arrangement of the played tiles that must reach the threshold.  Random tile sets within
 the DP's limits, random tables and racks, thresholds 0-45, both joker values, free or
-official joker retrieval and both objectives: the DP's optimum (tiles, value, jokers) is
-the oracle's, and its answer passes ``check_move`` (the meld it names is made of played
-tiles and worth the threshold).
+official joker retrieval, one or two real tiles per set and both objectives: the DP's
+optimum (tiles, value, jokers) is the oracle's, and its answer passes ``check_move`` (the
+meld it names is made of played tiles and worth the threshold).
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from rummikub_ip_reference import reference_move
@@ -37,7 +38,7 @@ def _random_set(rng: random.Random, rules: Rules, pool: Counter, jokers: int):
     use = [rng.random() < (0.35 if rules.joker_retrieval == "official" else 0.2)
            for _ in shape]
     real = [t for t, u in zip(shape, use) if not u]
-    if sum(use) > jokers or not real or Counter(real) - pool:
+    if sum(use) > jokers or len(real) < rules.min_real_tiles or Counter(real) - pool:
         return None
     return [JOKER if u else t for t, u in zip(shape, use)]
 
@@ -48,7 +49,8 @@ def _case(seed: int):
                   copies=rng.randint(1, 2), jokers=rng.choice((0, 1, 2, 2)),
                   meld_threshold=rng.choice((0, 10, 20, 30, 30, 45)),
                   meld_joker=rng.choice(("stands-for", "zero")),
-                  joker_retrieval=rng.choice(("free", "free", "official")))
+                  joker_retrieval=rng.choice(("free", "free", "official")),
+                  min_real_tiles=rng.choice((1, 1, 2)))
     letters = ALL_COLOURS[: rules.colours]
     pool = Counter({Tile(c, n): rules.copies for c in letters
                     for n in range(1, rules.numbers + 1)})
@@ -101,9 +103,8 @@ def test_meld_continue_in_batches_and_refusals():
                  Position.from_strings(["O8 O9 O10"], "K10 R10 B10 O11", True),
                  Position.from_strings(["O8 O9 O10"], "K1 R1 B1", False)]
     assert [m.tiles for m in best_moves(positions, rules=rules)] == [4, 4, 0]
-    for other in ({"min_real_tiles": 2}, {"least_disturbance": True}):
-        with pytest.raises(RuleError, match="meld_continue=true with"):
-            best_move([], "R1", False, rules=Rules(meld_continue=True, **other))
+    with pytest.raises(RuleError, match="meld_continue=true with least_disturbance=true"):
+        best_move([], "R1", False, rules=Rules(meld_continue=True, least_disturbance=True))
 
 
 def test_meld_continue_on_bench_positions():
@@ -142,9 +143,7 @@ def test_the_two_arrangement_pass_alone(seed):
 
     rules, table, rack, _melded = _case(seed)
     if rules.meld_threshold == 0:
-        rules = Rules(meld_continue=True, meld_threshold=10, colours=rules.colours,
-                      numbers=rules.numbers, copies=rules.copies, jokers=rules.jokers,
-                      joker_retrieval=rules.joker_retrieval)
+        rules = replace(rules, meld_threshold=10)
     pos = Position(tuple(map(tuple, table)), tuple(rack), False)
     counts, rack_counts, modes, _ = position_arrays([pos], rules)  # (official: joker places)
     must, opt = counts[0, :52].reshape(4, 13), rack_counts[0, :52].reshape(4, 13)

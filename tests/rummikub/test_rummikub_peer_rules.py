@@ -56,6 +56,11 @@ PEER_POSITIONS = [
     ("meld then continue, official, joker freed by R6", [["R3", "R4", "R5", "J"]],
      "K10 R10 B10 K11 K12 R6", False,
      Rules(meld_continue=True, joker_retrieval="official"), 6, 3),
+    # and with two real tiles per set: J J R12 is no meld any more; R11 R12 J is (36)
+    ("meld then continue, two real tiles, no meld", [["O8", "O9", "O10"]], "R12 J J O11",
+     False, Rules(meld_continue=True, min_real_tiles=2), 0, 3),
+    ("meld then continue, two real tiles", [["O8", "O9", "O10"]], "R11 R12 J J O7", False,
+     Rules(meld_continue=True, min_real_tiles=2), 5, 4),
 ]
 
 

@@ -164,7 +164,6 @@ def test_meld_threshold_agrees_with_rummikub_solver() -> None:
 
 
 UNSUPPORTED = [
-    {"meld_continue": True, "min_real_tiles": 2},
     {"meld_continue": True, "least_disturbance": True},
 ]
 BEYOND_THE_KEY = [("colours", 5), ("numbers", 20), ("copies", 3), ("jokers", 4),
@@ -212,9 +211,9 @@ def test_cli_refuses_unsupported_rules(tmp_path: Path,
     path = tmp_path / "pos.json"
     path.write_text(json.dumps({"table": [["R3", "R4", "R5", "J"]], "rack": ["K11", "K12"]}))
     assert main(["rummikub", "best", str(path), "--rule", "meld_continue=on", "--rule",
-                 "min_real_tiles=2"]) != 0
+                 "least_disturbance=on"]) != 0
     err = capsys.readouterr().err
-    assert "meld_continue=true with min_real_tiles=2 is not supported" in err
+    assert "meld_continue=true with least_disturbance=true is not supported" in err
     # meld then continue is solved: K10 R10 B10 meld, then O11 onto the table
     first = tmp_path / "first.json"
     first.write_text(json.dumps({"table": [["O8", "O9", "O10"]], "initial_meld_done": False,
@@ -250,13 +249,14 @@ def test_batch_task_refuses_unsupported_rules(tmp_path: Path) -> None:
             "initial_meld_done": True}
     records = [dict(base, id="free"), dict(base, id="official",
                                            rules={"joker_retrieval": "official"}),
-               dict(base, id="continue", rules={"meld_continue": True, "min_real_tiles": 2}),
+               dict(base, id="continue",
+                    rules={"meld_continue": True, "least_disturbance": True}),
                dict(base, id="first", table=[["O8", "O9", "O10"]], initial_meld_done=False,
                     rack=["K10", "R10", "B10", "O11"], rules={"meld_continue": True})]
     tiles, summary, bad = run_best_batch(tmp_path, records)
     assert tiles == {"free": 2, "official": 0, "first": 4}
     assert summary.rejected == 1
-    assert "meld_continue=true with min_real_tiles=2 is not supported" in str(bad[0])
+    assert "meld_continue=true with least_disturbance=true is not supported" in str(bad[0])
 
 
 def test_batch_task_solves_the_dp_house_rules(tmp_path: Path) -> None:

@@ -29,11 +29,15 @@ import numpy as np
 from numba import njit
 
 from solvers.rummikub._dp import (
+    COMBO_FIRST,
+    COMBO_T1,
+    COMBO_T2,
     _close_others,
     _closing_tables,
     _colour_order,
     _cover,
     _official_tables,
+    _short_pack,
 )
 from solvers.rummikub._groups import groups_within
 from solvers.rummikub._layout import (
@@ -47,6 +51,8 @@ from solvers.rummikub._layout import (
     NCOL,
     NEED_AT,
     NEG,
+    REAL2_BIT,
+    SHORT_AT,
     colour_code,
     highest_number,
     joker_meld_factor,
@@ -55,7 +61,8 @@ from solvers.rummikub._layout import (
 
 _MUL_A = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed int64
 _MUL_B = np.int64(-4658895280553007687)  # 0xBF58476D1CE4E5B9 as a signed int64
-MAIN_CHOICES = 81  # a sub-step's choice of the final arrangement is below this
+MAIN_CHOICES = 81  # a sub-step's choice of the final arrangement's tiles is below this
+MELD_CHOICES = MAIN_CHOICES * 22  # ... and with its joker combination (two real tiles)
 
 
 @njit(cache=True, inline="always")
@@ -121,23 +128,76 @@ def _relax(table, bits, lo, n, k1s, k2s, score, parent, choice, a, b, nsc, par, 
 
 
 @njit(cache=True, inline="always")
-def _runs(a1, a2, a3, t, jl, real_next, real_next2, v, nnum, done):
-    """One colour's runs after ``t`` run tiles at number v+1 (as in the DP's sub-step):
-    ``(new code, jokers its short runs need at number+1 and number+2)``, or ``(-1, 0)``.
-    ``done``: a completed meld (its long runs end, no run opens)."""
-    if t < a1 + a2 or (done and t != a1 + a2):
-        return -1, 0
-    k3 = 0 if done else min(a3, t - a1 - a2)
-    new = t - a1 - a2 - k3
+def _run_options(code, short_key, c, t, jr, jl, real_next, real_next2, v, nnum, done, real2,
+                 buf):
+    """One colour's runs after ``t`` run tiles (``jr`` of them jokers) at number v+1, as in
+    ``_dp._sub_step``: rows of ``buf`` (new code, jokers its short runs need at number+1
+    and number+2, the list of runs short of real tiles, the joker combination + 1); returns
+    how many.  ``done``: a completed meld (its long runs end, no run opens); ``real2``: two
+    real tiles per set (the list of short joker runs, ``_dp._short_pack``)."""
+    a1 = code % 5
+    a2 = (code // 5) % 5
+    a3 = code // 25
+    e10 = e21 = e20 = e31 = 0
+    keep = 0
+    if real2:
+        for slot in (short_key & 31, short_key >> 5):
+            if slot == 0:
+                continue
+            if (slot - 1) >> 2 != c:
+                keep = keep << 5 | slot
+                continue
+            kind = (slot - 1) & 3
+            e10 += kind == 0
+            e21 += kind == 1
+            e20 += kind == 2
+            e31 += kind == 3
+    md = e10 + e21 + e20 + e31
+    if t < a1 + a2 + md or (done and t != a1 + a2 + md):
+        return 0
+    k3 = 0 if done else min(a3, t - a1 - a2 - md)
+    new = t - a1 - a2 - md - k3
     avail = jl + real_next
     if v + 1 >= nnum:
         avail = 0
     if new + a1 > avail:
-        return -1, 0
+        return 0
     if new > 0 and (v + 2 >= nnum or new > real_next2 + jl):
-        return -1, 0
+        return 0
     need = max(0, new + a1 - real_next) + max(0, new - real_next2)
-    return new + 5 * a1 + 25 * min(a2 + k3, avail - new - a1), need
+    if not real2:
+        buf[0, 0] = new + 5 * a1 + 25 * min(a2 + k3, avail - new - a1)
+        buf[0, 1] = need
+        buf[0, 2] = 0
+        buf[0, 3] = 0
+        return 1
+    n = 0
+    for combo in range(COMBO_FIRST[jr], COMBO_FIRST[jr + 1]):
+        t1 = COMBO_T1[combo]
+        t2 = COMBO_T2[combo]
+        x0 = (t1 == 0) + (t2 == 0)
+        x1 = (t1 == 1) + (t2 == 1)
+        x3 = (t1 == 3) + (t2 == 3)
+        x4 = (t1 == 4) + (t2 == 4)
+        xh = (t1 == 2) + (t2 == 2)
+        if (x0 > new or x1 > a1 or xh > a2 + k3 or x3 > e10 or x4 > e21
+                or (xh < jr and xh < a2 + k3)):
+            continue
+        d21 = x1 + e10 - x3
+        d31 = x4 + e20
+        must_next = new + a1 + x3 + d21 - x1 + d31
+        if must_next > avail:
+            continue
+        short = _short_pack(keep, c, x0, d21, x3, d31)
+        if short < 0:
+            continue
+        buf[n, 0] = new - x0 + 5 * (a1 - x1) + 25 * min(a2 + k3 + e21 - x4 + e31,
+                                                          avail - must_next)
+        buf[n, 1] = need
+        buf[n, 2] = short
+        buf[n, 3] = combo + 1
+        n += 1
+    return n
 
 
 @njit(cache=True, error_model="numpy")
@@ -168,8 +228,11 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
     nnum = highest_number(meld)
     target = meld_target(meld)
     jfac = joker_meld_factor(meld)
+    real2 = (meld >> REAL2_BIT) & 1
     fanout = (hi - lo + 1) * 3 * (jokers + 1) * 9 * (mjokers + 1) * (
-        (jokers + 1) * (mjokers + 1) if last else 1)
+        (jokers + 1) * (mjokers + 1) if last else 1) * (225 if real2 else 1)
+    buf1 = np.zeros((16, 4), np.int64)
+    buf2 = np.zeros((16, 4), np.int64)
     other_need = mother_need = 0
     n = end
     colour_mask = np.int64((1 << JOKERS_AT) - 1)
@@ -199,6 +262,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
         need0 = (k1 >> NEED_AT) & 3
         cover0 = (k1 >> COVER_AT) & 7 if cover_full else 0
         mneed0 = (k2 >> NEED_AT) & 3
+        short1 = (k1 >> SHORT_AT) & 1023
+        short2 = (k2 >> SHORT_AT) & 1023
         code = colour_code(k1, c)
         mcode = colour_code(k2, c)
         n1 = (k1 >> N1_AT) & 7
@@ -218,79 +283,85 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                     jl = jokers - ju - jr
                     if last and not any_ok[m1, m2, jl]:
                         continue
-                    ncode, need = _runs(code % 5, (code // 5) % 5, code // 25, u - ug + jr, jl,
-                                        real_next, real_next2, v, nnum, False)
-                    need += need0
-                    if ncode < 0 or need > jl:
-                        continue
                     nsc = gain_u + jr * joker_weight
-                    ch1 = (u - ug) * 9 + ug * 3 + jr
                     cover = 0
                     if cover_full:
                         cover = _cover(_cover(cover0, cover_tile, u - lo), cover_run, jr)
-                    for mu in range(min(u - lo, mhi) + 1):
-                        # a completed meld takes group tiles only to complete its groups
-                        for mug in range(1 if done and mn1 + mn2 == 0 else mu + 1):
-                            mm1 = mn1 + (1 if mug == 1 else 0)
-                            mm2 = mn2 + (1 if mug == 2 else 0)
-                            for mjr in range(mjokers - mju + 1):
-                                mjl = mjokers - mju - mjr
-                                if last and not any_ok[mm1, mm2, mjl]:
-                                    continue
-                                mcd, mneed = _runs(mcode % 5, (mcode // 5) % 5, mcode // 25,
-                                                   mu - mug + mjr, mjl, rack_next, rack_next2,
-                                                   v, nnum, done)
-                                mneed += mneed0
-                                if mcd < 0 or mneed > mjl:
-                                    continue
-                                nmv = min(target, mv + number * (mu + mjr * jfac))
-                                ch2 = ((mu - mug) * 9 + mug * 3 + mjr) * 3
-                                if not last:
-                                    a = (base1 | (ncode << (COLOUR_BITS * c))
-                                         | ((ju + jr) << JOKERS_AT) | (m1 << N1_AT)
-                                         | (m2 << N2_AT) | (need << NEED_AT)
-                                         | (cover << COVER_AT))
-                                    b = (base2 | (mcd << (COLOUR_BITS * c))
-                                         | ((mju + mjr) << JOKERS_AT) | (mm1 << N1_AT)
-                                         | (mm2 << N2_AT) | (nmv << MELD_AT)
-                                         | (mneed << NEED_AT))
-                                    n = _relax(table, bits, end, n, k1s, k2s, score, parent,
-                                               choice, a, b, nsc, i,
-                                               ch1 * 3 + MAIN_CHOICES * ch2)
-                                    continue
-                                # the last colour: group jokers of both arrangements, then
-                                # close the number (as ``_dp._sub_step``)
-                                for jg in range(jl + 1):
-                                    k = jl - jg
-                                    if not group_ok[m1, m2, jg]:
+                    for o1 in range(_run_options(code, short1, c, u - ug + jr, jr, jl,
+                                                 real_next, real_next2, v, nnum, False,
+                                                 real2, buf1)):
+                        ncode = buf1[o1, 0]
+                        need = buf1[o1, 1] + need0
+                        if need > jl:
+                            continue
+                        sh1 = buf1[o1, 2] << SHORT_AT
+                        ch1 = ((u - ug) * 9 + ug * 3 + jr) * 3 + MAIN_CHOICES * buf1[o1, 3]
+                        for mu in range(min(u - lo, mhi) + 1):
+                            # a completed meld takes group tiles only to complete its groups
+                            for mug in range(1 if done and mn1 + mn2 == 0 else mu + 1):
+                                mm1 = mn1 + (1 if mug == 1 else 0)
+                                mm2 = mn2 + (1 if mug == 2 else 0)
+                                for mjr in range(mjokers - mju + 1):
+                                    mjl = mjokers - mju - mjr
+                                    if last and not any_ok[mm1, mm2, mjl]:
                                         continue
-                                    if cover_full and not (
-                                            _cover(cover, cover_group, jg) << 1 | 1
-                                    ) >> cover_full & 1:
-                                        continue  # a table joker left its place unreplaced
-                                    rest = other[k]
-                                    cl = capc[c, ncode, k]
-                                    if rest < 0 or cl < 0 or other_need + needc[c, ncode] > k:
-                                        continue
-                                    a = (rest | (cl << (COLOUR_BITS * c))
-                                         | ((jokers - k) << JOKERS_AT))
-                                    for mjg in range(mjl + 1):
-                                        mk = mjl - mjg
-                                        if not group_ok[mm1, mm2, mjg]:
+                                    nmv = min(target, mv + number * (mu + mjr * jfac))
+                                    for o2 in range(_run_options(
+                                            mcode, short2, c, mu - mug + mjr, mjr, mjl, rack_next,
+                                            rack_next2, v, nnum, done, real2, buf2)):
+                                        mcd = buf2[o2, 0]
+                                        mneed = buf2[o2, 1] + mneed0
+                                        if mneed > mjl:
                                             continue
-                                        mrest = mother[mk]
-                                        mcl = capm[c, mcd, mk]
-                                        if (mrest < 0 or mcl < 0
-                                                or mother_need + needm[c, mcd] > mk):
+                                        sh2 = buf2[o2, 2] << SHORT_AT
+                                        ch2 = ((mu - mug) * 9 + mug * 3 + mjr) * 3
+                                        if not last:
+                                            a = (base1 | (ncode << (COLOUR_BITS * c))
+                                                 | ((ju + jr) << JOKERS_AT) | (m1 << N1_AT)
+                                                 | (m2 << N2_AT) | (need << NEED_AT)
+                                                 | (cover << COVER_AT) | sh1)
+                                            b = (base2 | (mcd << (COLOUR_BITS * c))
+                                                 | ((mju + mjr) << JOKERS_AT) | (mm1 << N1_AT)
+                                                 | (mm2 << N2_AT) | (nmv << MELD_AT)
+                                                 | (mneed << NEED_AT) | sh2)
+                                            n = _relax(table, bits, end, n, k1s, k2s, score,
+                                                       parent, choice, a, b, nsc, i,
+                                                       ch1 + MELD_CHOICES * ch2)
                                             continue
-                                        gmv = min(target, nmv + number * mjg * jfac)
-                                        b = (mrest | (mcl << (COLOUR_BITS * c))
-                                             | ((mjokers - mk) << JOKERS_AT)
-                                             | (gmv << MELD_AT))
-                                        n = _relax(table, bits, end, n, k1s, k2s, score,
-                                                   parent, choice, a, b,
-                                                   nsc + jg * joker_weight, i,
-                                                   ch1 * 3 + jg + MAIN_CHOICES * (ch2 + mjg))
+                                        # the last colour: group jokers of both arrangements, then
+                                        # close the number (as ``_dp._sub_step``)
+                                        for jg in range(jl + 1):
+                                            k = jl - jg
+                                            if not group_ok[m1, m2, jg]:
+                                                continue
+                                            if cover_full and not (
+                                                    _cover(cover, cover_group, jg) << 1 | 1
+                                            ) >> cover_full & 1:
+                                                continue  # a table joker left its place unreplaced
+                                            rest = other[k]
+                                            cl = capc[c, ncode, k]
+                                            if (rest < 0 or cl < 0
+                                                    or other_need + needc[c, ncode] > k):
+                                                continue
+                                            a = (rest | (cl << (COLOUR_BITS * c))
+                                                 | ((jokers - k) << JOKERS_AT) | sh1)
+                                            for mjg in range(mjl + 1):
+                                                mk = mjl - mjg
+                                                if not group_ok[mm1, mm2, mjg]:
+                                                    continue
+                                                mrest = mother[mk]
+                                                mcl = capm[c, mcd, mk]
+                                                if (mrest < 0 or mcl < 0
+                                                        or mother_need + needm[c, mcd] > mk):
+                                                    continue
+                                                gmv = min(target, nmv + number * mjg * jfac)
+                                                b = (mrest | (mcl << (COLOUR_BITS * c))
+                                                     | ((mjokers - mk) << JOKERS_AT)
+                                                     | (gmv << MELD_AT) | sh2)
+                                                n = _relax(table, bits, end, n, k1s, k2s, score,
+                                                           parent, choice, a, b,
+                                                           nsc + jg * joker_weight, i,
+                                                           ch1 + jg + MELD_CHOICES * (ch2 + mjg))
     return n, table, bits, k1s, k2s, score, parent, choice
 
 
@@ -316,6 +387,9 @@ def _prune(k1s, k2s, score, start, end, beam, target):
         h = np.int64(1) << 40
         if k1s[i] >= 0:
             h = 2 * (((k1s[i] >> NEED_AT) & 3) + ((k2s[i] >> NEED_AT) & 3))
+            for key in (k1s[i], k2s[i]):
+                short = (key >> SHORT_AT) & 1023
+                h += 2 * ((short & 31) > 0) + 2 * ((short >> 5) > 0)
             for c in range(NCOL):
                 for key in (k1s[i], k2s[i]):
                     code = colour_code(key, c)
@@ -391,6 +465,8 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
         k2 = k2s[i]
         if k1 < 0 or (k2 >> MELD_AT) & MELD_MASK < target:
             continue
+        if (k1 >> SHORT_AT) & 1023 or (k2 >> SHORT_AT) & 1023:
+            continue  # a run short of real tiles left open
         ju = (k1 >> JOKERS_AT) & 3
         if ju < must_j or (k2 >> JOKERS_AT) & 3 > ju - must_j:
             continue
@@ -405,12 +481,12 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
         step = (lay - 1) % NCOL
         c = order[v, step]
         ch = choice[idx] % MAIN_CHOICES
+        choice_out[c, v, 3] = (choice[idx] // MAIN_CHOICES) % 22
         if step == NCOL - 1:
             gj_out[v] = ch % 3
         ch //= 3
         choice_out[c, v, 0] = ch // 9
         choice_out[c, v, 1] = (ch // 3) % 3
         choice_out[c, v, 2] = ch % 3
-        choice_out[c, v, 3] = 0
         idx = parent[idx]
     return 1, score[best] - must_j * joker_weight, truncated
