@@ -219,7 +219,7 @@ def dd_table(
     """The DD table of one deal (or of an end position with equal hands), on this thread.
 
     Accepts a :class:`Deal` or a PBN deal string; raises
-    :class:`~engines.bridge.cards.InvalidDealError` naming every defect.
+    :class:`~engines.bridge.errors.InvalidDealError` naming every defect.
     ``strains`` (e.g. ``"NT"``, ``"S,H"`` or ``[Strain.SPADES]``) solves only
     those strains, like DDS's trump filter.  ``table_mb`` bounds the
     transposition table (default about 98 MiB, see :func:`dd_tables`).
@@ -385,7 +385,7 @@ def solve_position(
     >>> solve_position("N:AK... Q2... JT... 43...", "NT", "N", ["S4"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    engines.bridge.cards.InvalidDealError: invalid deal ...: duplicate card S4; wrong hand size ...
+    engines.bridge.errors.InvalidDealError: invalid deal ...: duplicate card S4; wrong hand size ...
     """
     from solvers.bridge import solve_position as kernel
 
