@@ -135,7 +135,7 @@ def _hold_tables(sets: Sequence[Sequence[Tile]]) -> tuple:
         where[i] = bit
     colour_bits = np.zeros((13, 4), np.int64)
     going_on = np.zeros(13, np.int64)
-    joker_bits = np.zeros((13, HOLD_BITS), np.int64)
+    joker_bits = np.zeros((13, HOLD_BITS + 1), np.int64)  # last: the sets holding jokers
     starting = np.full((13, HOLD_BITS), -1, np.int64)
     set_jokers = np.zeros((13, HOLD_BITS), np.int64)
     later = np.zeros(13, np.int64)
@@ -147,6 +147,7 @@ def _hold_tables(sets: Sequence[Sequence[Tile]]) -> tuple:
             v = slot.stands_for.number
             if slot.tile.is_joker:
                 joker_bits[v - 1, where[i]] |= 1 if jokers_at[v] == 0 else 2
+                joker_bits[v - 1, HOLD_BITS] |= bit
                 jokers_at[v] += 1
             else:
                 colour_bits[v - 1, COLOURS.index(slot.tile.colour)] |= bit

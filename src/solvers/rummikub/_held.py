@@ -66,7 +66,7 @@ def warm_held() -> None:
     going_on[:2] = 1
     starting = np.full((NNUM, HOLD_BITS), -1, np.int64)
     starting[0, 0] = 0
-    hold = (colour_bits, going_on, np.zeros((NNUM, HOLD_BITS), np.int64), starting,
+    hold = (colour_bits, going_on, np.zeros((NNUM, HOLD_BITS + 1), np.int64), starting,
             np.zeros((NNUM, HOLD_BITS), np.int64), np.zeros(NNUM, np.int64))
     for width in (0, 4, -4):
         held_arrays(must, opt, 0, 0, np.ones((NCOL, NNUM), np.int64), 1, 0, 0, hold,

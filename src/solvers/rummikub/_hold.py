@@ -19,8 +19,9 @@ stay at their places, so the number's jokers held out need no rack tile.
 
 The kernel's inputs, ``hold`` = (``colour_bits[13, 4]``: the field bits of the sets with a
 real tile of that colour at that number; ``going_on[13]``: the bits of the sets that also
-cover the next number; ``joker_bits[13, HOLD_BITS]``: per field bit, the number's table
-jokers (as :func:`solvers.rummikub._dp._official_tables` numbers them) that set holds;
+cover the next number; ``joker_bits[13, HOLD_BITS + 1]``: per field bit, the number's table
+jokers (as :func:`solvers.rummikub._dp._official_tables` numbers them) that set holds, and
+last the field bits of the sets holding any;
 ``starting[13, HOLD_BITS]``: the field bits of the sets starting at the number, -1 after
 the last; ``set_jokers[13, HOLD_BITS]``: their jokers; ``later[13]``: the sets starting
 after the number; ``held_out[13]``: output, the subset of ``starting`` held out, as the
@@ -55,14 +56,14 @@ def held_state(variant, key):
         return 0, np.int64(0), np.int64(0), 0
     field = hold_field(key)
     held = 0
+    mine = field & colour_bits
+    while mine:
+        mine &= mine - 1
+        held += 1
     jokers = 0
-    rest = field
-    for b in range(HOLD_BITS):
-        if rest == 0:
-            break
+    rest = field & joker_bits[HOLD_BITS]  # (the sets holding table jokers at this number)
+    for b in range(HOLD_BITS if rest else 0):
         if rest >> b & 1:
-            rest ^= 1 << b
-            held += colour_bits >> b & 1
             jokers |= joker_bits[b]
     return held, key & HOLD_KEY_MASK, hold_key(field & going_on), jokers
 
