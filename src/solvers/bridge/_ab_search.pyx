@@ -8,10 +8,10 @@ At the start of every trick the search tries, in order: the target already
 reached or out of reach, the last trick played out directly, quick tricks
 (:mod:`_quick_tricks`), later tricks (:mod:`_later_tricks`) and the
 transposition table (:mod:`_trans_table`); then it searches the ordered moves
-(:mod:`_moves`).  Those steps of one node live in :mod:`_node_steps`; setting
-up a deal or position and saving the root around a root move in :mod:`_root`.
-Here: the recursion (``search``, ``_play``), the drivers that call it and the
-Python entry points.
+(:mod:`_moves`).  The recursion (``search``, ``_play``) lives in
+:mod:`_search`, the steps of one node in :mod:`_node_steps`; setting up a deal
+or position and saving the root around a root move in :mod:`_root`.  Here: the
+drivers that call the search and the Python entry points.
 Every node backs up its *win ranks* (per suit, the cards that won a trick by
 rank in the subtree, at or above which the relative ranks matter) so that a
 stored result covers every position equal down to those ranks.
@@ -23,25 +23,14 @@ the entry points only check shapes and return codes.
 """
 
 from cython.parallel cimport parallel, prange
-from libc.stdint cimport int32_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, uint16_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy
 
 import numpy as np
 
-from solvers.bridge._bits cimport lsb, msb, popcount
+from solvers.bridge._bits cimport msb, popcount
 from solvers.bridge._moves cimport gen_moves, order_moves
-from solvers.bridge._node_steps cimport (
-    TrickStart,
-    _cards,
-    _clear,
-    _copy,
-    _cover_sequence,
-    _place_card,
-    _second_hand,
-    _trick_result,
-    _trick_start,
-)
+from solvers.bridge._node_steps cimport _cards, _clear
 from solvers.bridge._root cimport (
     RootClasses,
     RootState,
@@ -57,157 +46,15 @@ from solvers.bridge._root cimport (
     _setup,
     _setup_trick,
 )
-from solvers.bridge._trans_table cimport (
-    tt_bytes,
-    tt_drop_slot,
-    tt_length_unit,
-    tt_lengths,
-    tt_patterns,
-    tt_reset,
-)
-from solvers.bridge._types cimport (
-    ALL_FEATURES,
-    FEATURE_QUICK_TRICKS,
-    FEATURE_SMALL_CARDS,
-    Ctx,
-    Move,
-)
+from solvers.bridge._search cimport search
+from solvers.bridge._trans_table cimport tt_bytes, tt_reset
+from solvers.bridge._types cimport ALL_FEATURES, Ctx, Move
 
 cdef enum:
     # default transposition table of a thread: 2**DEFAULT_TT_BITS entries (see tt_bytes)
     DEFAULT_TT_BITS = 21
     MIN_TT_BITS = 8
     MAX_TT_BITS = 25
-
-
-cdef inline bint _play(Ctx* c, int seat, int s, int r, int target, int ply,
-                       uint16_t* cwm) noexcept nogil:
-    """Play card (s, r) of ``seat``, search the rest, take the card back; ``cwm`` gets the
-    child's win ranks (plus the winning card when the card completed a trick won by rank)."""
-    cdef uint16_t bit = <uint16_t>(1u << r)
-    cdef int old_win = c.win_pos, old_leader, old_tricks, ws, wr, w, k, same = 0
-    cdef int ts[4]
-    cdef int tr[4]
-    cdef uint32_t old_pat[4]
-    cdef uint16_t old_remain[4]
-    cdef uint64_t unit = tt_length_unit(seat, s)
-    cdef bint child
-    c.hands[seat][s] ^= bit
-    c.lens -= unit
-    _place_card(c, s, r)
-    if c.pos < 3:
-        c.pos += 1
-        child = search(c, target, ply + 1, cwm)
-        c.pos -= 1
-    else:
-        ws = c.trick_suit[c.win_pos]
-        wr = c.trick_rank[c.win_pos]
-        w = (c.leader + c.win_pos) & 3
-        memcpy(old_pat, c.pat, sizeof(old_pat))
-        memcpy(old_remain, c.remain, sizeof(old_remain))
-        for k in range(4):
-            if c.trick_suit[k] == ws:
-                same += 1
-            # the card leaves the key's owners: its place among the suit's cards still out
-            c.pat[c.trick_suit[k]] = tt_drop_slot(
-                c.pat[c.trick_suit[k]], popcount(c.remain[c.trick_suit[k]] >> (c.trick_rank[k] + 1)))
-            c.remain[c.trick_suit[k]] ^= <uint16_t>(1u << c.trick_rank[k])
-        old_leader = c.leader
-        old_tricks = c.tricks_max
-        # the next tricks overwrite the trick arrays: keep this one
-        memcpy(ts, c.trick_suit, sizeof(ts))
-        memcpy(tr, c.trick_rank, sizeof(tr))
-        if (w & 1) == c.max_side:
-            c.tricks_max += 1
-        c.leader = w
-        c.pos = 0
-        child = search(c, target, ply + 1, cwm)
-        c.pos = 3
-        c.leader = old_leader
-        c.tricks_max = old_tricks
-        memcpy(c.trick_suit, ts, sizeof(ts))
-        memcpy(c.trick_rank, tr, sizeof(tr))
-        memcpy(c.remain, old_remain, sizeof(old_remain))
-        memcpy(c.pat, old_pat, sizeof(old_pat))
-        if same >= 2:
-            cwm[ws] |= <uint16_t>(1u << wr)
-    c.win_pos = old_win
-    c.hands[seat][s] ^= bit
-    c.lens += unit
-    return child
-
-
-cdef bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
-    """Does the counted side take at least ``target`` tricks?  ``wm`` gets the win ranks."""
-    cdef int seat = (c.leader + c.pos) & 3
-    cdef int answer, i, k, nm, s, r
-    cdef bint mover_max = (seat & 1) == c.max_side, res, cut = 0
-    cdef Move moves[13]
-    cdef uint16_t cwm[4]
-    cdef uint16_t acc[4]
-    cdef int small[4]
-    cdef TrickStart ts
-    c.nodes += 1
-    if ply == 0:
-        # the root of a search: the key, from scratch (the cards of the current trick
-        # are still out; they leave when it is complete)
-        c.lens = tt_lengths(c)
-        tt_patterns(c, c.pat)
-    if c.pos == 0:
-        answer = _trick_start(c, seat, target, &ts, wm)
-        if answer >= 0:
-            if ts.table_move >= 0:
-                # a table answer is a cutoff found earlier: its lead is this ply's killer
-                c.killer[ply] = ts.table_move
-            return answer
-    elif c.pos == 1 and (c.features & FEATURE_QUICK_TRICKS):
-        answer = _second_hand(c, seat, target, mover_max, wm)
-        if answer >= 0:
-            return answer
-    nm = gen_moves(c, seat, moves)
-    if nm > 1:
-        order_moves(c, seat, moves, nm, ply)
-    _clear(acc)
-    for k in range(4):
-        small[k] = -1
-    for i in range(nm):
-        s = moves[i].suit
-        r = moves[i].rank
-        if r < small[s]:
-            # small-card pruning: a lower card of this suit was searched and neither it
-            # nor this one reaches the lowest rank that mattered below it: same result
-            c.small_skips += 1
-            continue
-        if _play(c, seat, s, r, target, ply, cwm) == mover_max:
-            cut = 1
-            c.killer[ply] = s * 16 + r
-            if ply == 0:
-                c.root_cut = s * 16 + r
-            # the cut needs only the card played, already above the lowest win rank
-            # when it matters; the other cards of its group need not stay equal to it
-            _copy(wm, cwm)
-            break
-        for k in range(4):
-            acc[k] |= cwm[k]
-        if c.features & FEATURE_SMALL_CARDS:
-            k = lsb(cwm[s]) if cwm[s] else 13
-            if r < k and k > small[s]:
-                small[s] = k
-    if cut:
-        res = mover_max
-        if i == 0:
-            c.cut_first[c.pos] += 1
-        else:
-            c.cut_later[c.pos] += 1
-    else:
-        c.no_cut[c.pos] += 1
-        res = not mover_max
-        _copy(wm, acc)
-        for i in range(nm):
-            _cover_sequence(&moves[i], wm)
-    if c.pos == 0:
-        _trick_result(c, seat, &ts, res, wm, s * 16 + r if cut else -1)
-    return res
 
 
 # --- drivers ------------------------------------------------------------------------------

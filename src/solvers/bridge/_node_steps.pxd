@@ -9,8 +9,8 @@ searched, ``_trick_result`` stores the answer as a bound.  Second hand
 the table and keeps track of the card winning the trick; ``_cover_sequence``
 widens the win ranks over a move's group of equal cards.
 
-The recursion itself (``search`` and ``_play``) stays in ``_ab_search.pyx``:
-a ``.pxd`` holds only inline functions, which cannot call back into it.
+The recursion itself (``search`` and ``_play``) is in ``_search.pxd``, which
+calls these steps (a ``.pxd`` cannot call back into a module that includes it).
 """
 
 from libc.stdint cimport uint16_t, uint32_t, uint64_t

@@ -1,0 +1,156 @@
+# cython: language_level=3
+"""The recursion of the double-dummy search: ``search`` and ``_play``.
+
+``search(c, target, ply, wm)`` answers "does the counted side (``c.max_side``)
+take at least ``target`` tricks from here?"; ``wm`` gets the node's win ranks.
+At the start of a trick it first tries the cheap answers of :mod:`_node_steps`
+(target reached or out of reach, the last trick, quick tricks, later tricks, the
+transposition table), at the second hand the second-hand quick tricks; then it
+searches the moves (:mod:`_moves`) heaviest first, with small-card pruning, and
+stores a trick start's result in the table.  ``_play`` plays a card, keeps the
+table key of the next trick up to date when the card completes a trick, recurses,
+and takes it all back.  The drivers and entry points live in ``_ab_search.pyx``.
+
+Both functions are inline only to live in a ``.pxd`` (they call each other, so
+the C compiler keeps ``search`` a real function).
+"""
+
+from libc.stdint cimport uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy
+
+from solvers.bridge._bits cimport lsb, popcount
+from solvers.bridge._moves cimport gen_moves, order_moves
+from solvers.bridge._node_steps cimport TrickStart, _clear, _copy, _cover_sequence
+from solvers.bridge._node_steps cimport _place_card, _second_hand, _trick_result, _trick_start
+from solvers.bridge._trans_table cimport tt_drop_slot, tt_length_unit, tt_lengths, tt_patterns
+from solvers.bridge._types cimport FEATURE_QUICK_TRICKS, FEATURE_SMALL_CARDS, Ctx, Move
+
+
+cdef inline bint _play(Ctx* c, int seat, int s, int r, int target, int ply,
+                       uint16_t* cwm) noexcept nogil:
+    """Play card (s, r) of ``seat``, search the rest, take the card back; ``cwm`` gets the
+    child's win ranks (plus the winning card when the card completed a trick won by rank)."""
+    cdef uint16_t bit = <uint16_t>(1u << r)
+    cdef int old_win = c.win_pos, old_leader, old_tricks, ws, wr, w, k, same = 0
+    cdef int ts[4]
+    cdef int tr[4]
+    cdef uint32_t old_pat[4]
+    cdef uint16_t old_remain[4]
+    cdef uint64_t unit = tt_length_unit(seat, s)
+    cdef bint child
+    c.hands[seat][s] ^= bit
+    c.lens -= unit
+    _place_card(c, s, r)
+    if c.pos < 3:
+        c.pos += 1
+        child = search(c, target, ply + 1, cwm)
+        c.pos -= 1
+    else:
+        ws = c.trick_suit[c.win_pos]
+        wr = c.trick_rank[c.win_pos]
+        w = (c.leader + c.win_pos) & 3
+        memcpy(old_pat, c.pat, sizeof(old_pat))
+        memcpy(old_remain, c.remain, sizeof(old_remain))
+        for k in range(4):
+            if c.trick_suit[k] == ws:
+                same += 1
+            # the card leaves the key's owners: its place among the suit's cards still out
+            c.pat[c.trick_suit[k]] = tt_drop_slot(
+                c.pat[c.trick_suit[k]], popcount(c.remain[c.trick_suit[k]] >> (c.trick_rank[k] + 1)))
+            c.remain[c.trick_suit[k]] ^= <uint16_t>(1u << c.trick_rank[k])
+        old_leader = c.leader
+        old_tricks = c.tricks_max
+        # the next tricks overwrite the trick arrays: keep this one
+        memcpy(ts, c.trick_suit, sizeof(ts))
+        memcpy(tr, c.trick_rank, sizeof(tr))
+        if (w & 1) == c.max_side:
+            c.tricks_max += 1
+        c.leader = w
+        c.pos = 0
+        child = search(c, target, ply + 1, cwm)
+        c.pos = 3
+        c.leader = old_leader
+        c.tricks_max = old_tricks
+        memcpy(c.trick_suit, ts, sizeof(ts))
+        memcpy(c.trick_rank, tr, sizeof(tr))
+        memcpy(c.remain, old_remain, sizeof(old_remain))
+        memcpy(c.pat, old_pat, sizeof(old_pat))
+        if same >= 2:
+            cwm[ws] |= <uint16_t>(1u << wr)
+    c.win_pos = old_win
+    c.hands[seat][s] ^= bit
+    c.lens += unit
+    return child
+
+
+cdef inline bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
+    """Does the counted side take at least ``target`` tricks?  ``wm`` gets the win ranks."""
+    cdef int seat = (c.leader + c.pos) & 3
+    cdef int answer, i, k, nm, s, r
+    cdef bint mover_max = (seat & 1) == c.max_side, res, cut = 0
+    cdef Move moves[13]
+    cdef uint16_t cwm[4]
+    cdef uint16_t acc[4]
+    cdef int small[4]
+    cdef TrickStart ts
+    c.nodes += 1
+    if ply == 0:
+        # the root of a search: the key, from scratch (the cards of the current trick
+        # are still out; they leave when it is complete)
+        c.lens = tt_lengths(c)
+        tt_patterns(c, c.pat)
+    if c.pos == 0:
+        answer = _trick_start(c, seat, target, &ts, wm)
+        if answer >= 0:
+            if ts.table_move >= 0:
+                # a table answer is a cutoff found earlier: its lead is this ply's killer
+                c.killer[ply] = ts.table_move
+            return answer
+    elif c.pos == 1 and (c.features & FEATURE_QUICK_TRICKS):
+        answer = _second_hand(c, seat, target, mover_max, wm)
+        if answer >= 0:
+            return answer
+    nm = gen_moves(c, seat, moves)
+    if nm > 1:
+        order_moves(c, seat, moves, nm, ply)
+    _clear(acc)
+    for k in range(4):
+        small[k] = -1
+    for i in range(nm):
+        s = moves[i].suit
+        r = moves[i].rank
+        if r < small[s]:
+            # small-card pruning: a lower card of this suit was searched and neither it
+            # nor this one reaches the lowest rank that mattered below it: same result
+            c.small_skips += 1
+            continue
+        if _play(c, seat, s, r, target, ply, cwm) == mover_max:
+            cut = 1
+            c.killer[ply] = s * 16 + r
+            if ply == 0:
+                c.root_cut = s * 16 + r
+            # the cut needs only the card played, already above the lowest win rank
+            # when it matters; the other cards of its group need not stay equal to it
+            _copy(wm, cwm)
+            break
+        for k in range(4):
+            acc[k] |= cwm[k]
+        if c.features & FEATURE_SMALL_CARDS:
+            k = lsb(cwm[s]) if cwm[s] else 13
+            if r < k and k > small[s]:
+                small[s] = k
+    if cut:
+        res = mover_max
+        if i == 0:
+            c.cut_first[c.pos] += 1
+        else:
+            c.cut_later[c.pos] += 1
+    else:
+        c.no_cut[c.pos] += 1
+        res = not mover_max
+        _copy(wm, acc)
+        for i in range(nm):
+            _cover_sequence(&moves[i], wm)
+    if c.pos == 0:
+        _trick_result(c, seat, &ts, res, wm, s * 16 + r if cut else -1)
+    return res
