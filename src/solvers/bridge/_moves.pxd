@@ -215,7 +215,9 @@ cdef inline int _follow_weight(Ctx* c, int seat, int s, int r, unsigned int seq)
                 if c.hands[(c.leader + 3) & 3][lead_suit]:
                     return _third_hand_weight(c, seat, lead_suit, r, seq, wr, pard_winning)
                 return 50 - r  # third hand high
-            return 30 - r  # second hand: low unless sure
+            if popcount(c.remain[s] >> (c.trick_rank[0] + 1)) <= 3:
+                return 45 - r  # second hand covers an honour (one of the top four cards left)
+            return 20 - r  # second hand low
         return 20 - r
     if s == trump and trump != NOTRUMP:
         if pard_winning and (pos == 3 or not _fourth_beats(c, lead_suit, ws, wr)):
