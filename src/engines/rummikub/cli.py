@@ -37,8 +37,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     best.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                       help="a house rule (repeatable): meld_threshold=0..127 (initial meld "
                       "value, 0: none), meld_joker=stands-for|zero (a joker's worth towards "
-                      "it); the other options of docs/rummikub-house-rules.md are refused "
-                      "until the exact search supports them")
+                      "it), meld_continue=on (meld, then play onto the table in the same "
+                      "turn), joker_retrieval=official, min_real_tiles=2, "
+                      "least_disturbance=on, colours=1..4, numbers=1..13, copies=1..2, "
+                      "jokers=0..2; the others of docs/rummikub-house-rules.md are refused "
+                      "by name")
     best.set_defaults(func=_best)
 
     arrange = subparsers.add_parser(
