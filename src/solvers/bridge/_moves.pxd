@@ -78,52 +78,70 @@ cdef inline bint _second_and_third(Ctx* c, int seat, int pard, int s, int second
             and popcount(his) > 1)
 
 
-cdef inline int _lead_weight(Ctx* c, int seat, int s, int r, unsigned int seq) noexcept nogil:
+cdef struct LeadSuit:
+    # facts of one suit for the leader, the same for every card of it
+    int opp_top, pard_top, lho_top, second
+    bint ruff_risk, rho_over_top, rho_over, lho_caught, ours_next
+    int bonus            # the card-independent terms
+
+
+cdef inline void _lead_suit(Ctx* c, int seat, int s, LeadSuit* f) noexcept nogil:
     cdef int lho = (seat + 1) & 3, rho = (seat + 3) & 3, pard = (seat + 2) & 3
-    cdef int trump = c.trump
-    cdef int opp_top = _top(c.hands[lho][s] | c.hands[rho][s])
-    cdef int pard_top = _top(c.hands[pard][s])
-    cdef int w = 0, top, second, third
-    cdef bint ruff_risk = 0
+    cdef int trump = c.trump, top, second, third
+    cdef unsigned int lho_s = c.hands[lho][s], rho_s = c.hands[rho][s], pard_s = c.hands[pard][s]
+    f.opp_top = _top(lho_s | rho_s)
+    f.pard_top = _top(pard_s)
+    f.lho_top = _top(lho_s)
+    f.ruff_risk = 0
     if trump != NOTRUMP and s != trump:
-        ruff_risk = ((c.hands[lho][s] == 0 and c.hands[lho][trump] != 0)
-                     or (c.hands[rho][s] == 0 and c.hands[rho][trump] != 0))
-    if r > opp_top and not ruff_risk:
+        f.ruff_risk = ((lho_s == 0 and c.hands[lho][trump] != 0)
+                       or (rho_s == 0 and c.hands[rho][trump] != 0))
+    f.rho_over_top = f.opp_top >= 0 and (rho_s >> f.opp_top) & 1
+    top = _top(c.remain[s])
+    second = _top(c.remain[s] & ~(1u << top))
+    f.second = second
+    f.rho_over = (rho_s >> top) & 1 or (second >= 0 and (rho_s >> second) & 1)
+    f.lho_caught = ((lho_s >> top) & 1 and second >= 0
+                    and ((c.hands[seat][s] | pard_s) >> second) & 1)
+    third = _top(c.remain[s] & ~(1u << top) & ~(1u << second)) if second >= 0 else -1
+    f.ours_next = third >= 0 and _second_and_third(c, seat, pard, s, second, third)
+    f.bonus = 0
+    if trump != NOTRUMP and s != trump and pard_s == 0 and c.hands[pard][trump]:
+        f.bonus += 25  # partner can ruff
+    if trump != NOTRUMP and s == trump and f.opp_top < 0:
+        f.bonus -= 30  # no trumps out: leading them wastes a tempo
+    if pard_s == 0 and (trump == NOTRUMP or c.hands[pard][trump] == 0):
+        f.bonus -= 45  # partner can neither follow nor ruff: he takes no trick in the suit
+    # short suits of the opponents are where tricks run out
+    f.bonus -= 14 * (_alternatives(c, lho, s) + _alternatives(c, rho, s))
+
+
+cdef inline int _lead_weight(LeadSuit* f, int r, unsigned int seq) noexcept nogil:
+    cdef int w
+    if r > f.opp_top and not f.ruff_risk:
         w = 100 + r  # a winner; the top of the suit first keeps entries flexible
-        if pard_top > r:
+        if f.pard_top > r:
             w -= 30  # partner's winner would cover it anyway
-        if opp_top >= 0 and (c.hands[rho][s] >> opp_top) & 1:
+        if f.rho_over_top:
             w -= 20  # cashing it promotes RHO's top card, which then sits over partner
-    elif pard_top > opp_top and not ruff_risk:
+    elif f.pard_top > f.opp_top and not f.ruff_risk:
         w = 70 - r  # lead low towards partner's winner
     else:
         w = 30 - r
-        if ruff_risk:
+        if f.ruff_risk:
             w -= 40
         # leading into the opponent sitting over the top cards tends to cost
-        if c.hands[lho][s] and _top(c.hands[lho][s]) > r and r + 1 < 13:
+        if f.lho_top > r and r + 1 < 13:
             w -= 10
-        top = _top(c.remain[s])
-        second = _top(c.remain[s] & ~(1u << top))
-        if (c.hands[rho][s] >> top) & 1 or (second >= 0 and (c.hands[rho][s] >> second) & 1):
+        if f.rho_over:
             w -= 10  # RHO's high card sits over ours
-        elif (c.hands[lho][s] >> top) & 1 and second >= 0 \
-                and ((c.hands[seat][s] | c.hands[pard][s]) >> second) & 1:
+        elif f.lho_caught:
             w += 30  # LHO's top card is caught under our second-best
-        third = _top(c.remain[s] & ~(1u << top) & ~(1u << second)) if second >= 0 else -1
-        if third >= 0 and _second_and_third(c, seat, pard, s, second, third):
+        if f.ours_next:
             w += 45  # once the top card is gone, our side wins the next round
-        if r == second and (seq & (seq - 1)):
+        if r == f.second and (seq & (seq - 1)):
             w += 25  # a sequence knocking out the top card
-    if trump != NOTRUMP and s != trump and c.hands[pard][s] == 0 and c.hands[pard][trump]:
-        w += 25  # partner can ruff
-    if trump != NOTRUMP and s == trump and opp_top < 0:
-        w -= 30  # no trumps out: leading them wastes a tempo
-    if c.hands[pard][s] == 0 and (trump == NOTRUMP or c.hands[pard][trump] == 0):
-        w -= 45  # partner can neither follow nor ruff: he takes no trick in the suit
-    # short suits of the opponents are where tricks run out
-    w -= 14 * (_alternatives(c, lho, s) + _alternatives(c, rho, s))
-    return w
+    return w + f.bonus
 
 
 cdef inline bint _fourth_beats(Ctx* c, int lead_suit, int ws, int wr) noexcept nogil:
@@ -148,12 +166,25 @@ cdef inline bint _partner_tops(Ctx* c, int seat, int lead_suit) noexcept nogil:
     return msb(pard) > c.trick_rank[0] and (not third or msb(pard) > msb(third))
 
 
-cdef inline int _third_hand_weight(Ctx* c, int seat, int ls, int r, unsigned int seq, int wr,
-                                   bint pard_winning) noexcept nogil:
+cdef struct FollowNode:
+    # facts of the trick so far, the same for every card the player may choose
+    int lead_suit, ws, wr
+    bint pard_has_it     # partner's card wins unless the fourth hand can still beat it
+    bint partner_tops    # second hand: partner, last to play, wins anyway
+    bint fourth_follows  # third hand: the fourth hand holds the led suit
+    int third_low        # third hand: the lowest of our cards that forces the fourth hand's
+                         # top card out, or -1 (then low)
+    bint honour          # second hand: the led card is one of the top four left
+    int later_top        # the later opponents' top card of the led suit (-1: none)
+    bint later_ruff      # a later opponent may ruff the led suit
+    int later_overruff   # the later opponents' top trump, among those void in the led suit
+
+
+cdef inline int _third_low(Ctx* c, int seat, int ls, int wr, bint pard_winning) noexcept nogil:
     """Third hand, able to beat the card winning the trick but not the fourth hand's top
-    card: low, except the cheapest card that forces that top card out (one above the
+    card, plays low, except the cheapest card that forces that top card out (one above the
     fourth hand's next card that is not equal to it), or, with the second hand winning,
-    the cheapest card that beats it."""
+    the cheapest card that beats it: the lowest such card of ours, or -1."""
     cdef unsigned int h4 = c.hands[(c.leader + 3) & 3][ls], below, mine
     cdef int top = msb(h4), second = -1, force
     below = c.remain[ls] & ~h4 & ((1u << top) - 1u)
@@ -164,89 +195,106 @@ cdef inline int _third_hand_weight(Ctx* c, int seat, int ls, int r, unsigned int
     if second > wr:
         force = second
     elif pard_winning or second < 0:
-        return 20 - r  # partner's card already forces the top card, or nothing to force
+        return -1  # partner's card already forces the top card, or nothing to force
     else:
         force = wr
     mine = c.hands[seat][ls] & ~((2u << force) - 1u)
-    if mine and (seq >> lsb(mine)) & 1:
-        return 40 - r
-    return 20 - r
+    if mine:
+        return lsb(mine)
+    return -1
 
 
-cdef inline int _follow_weight(Ctx* c, int seat, int s, int r, unsigned int seq) noexcept nogil:
+cdef inline void _follow_node(Ctx* c, int seat, FollowNode* f) noexcept nogil:
+    cdef int pos = c.pos, trump = c.trump, ls = c.trick_suit[0], i, later, t
+    cdef bint pard_winning = (((c.leader + c.win_pos) & 3) ^ seat) & 1 == 0
+    f.lead_suit = ls
+    f.ws = c.trick_suit[c.win_pos]
+    f.wr = c.trick_rank[c.win_pos]
+    f.pard_has_it = pard_winning and (pos == 3 or not _fourth_beats(c, ls, f.ws, f.wr))
+    f.partner_tops = pos == 1 and _partner_tops(c, seat, ls)
+    f.fourth_follows = pos == 2 and c.hands[(c.leader + 3) & 3][ls] != 0
+    f.third_low = _third_low(c, seat, ls, f.wr, pard_winning) if f.fourth_follows else -1
+    f.honour = popcount(c.remain[ls] >> (c.trick_rank[0] + 1)) <= 3
+    f.later_top = -1
+    f.later_ruff = 0
+    f.later_overruff = -1
+    for i in range(pos + 1, 4):
+        later = (c.leader + i) & 3
+        if (later ^ seat) & 1 == 0:
+            continue  # partner
+        t = _top(c.hands[later][ls])
+        if t > f.later_top:
+            f.later_top = t
+        if t < 0 and trump != NOTRUMP:
+            t = _top(c.hands[later][trump])
+            if ls != trump and t >= 0:
+                f.later_ruff = 1
+            if t > f.later_overruff:
+                f.later_overruff = t
+
+
+cdef inline int _follow_weight(Ctx* c, FollowNode* f, int seat, int s, int r,
+                               unsigned int seq) noexcept nogil:
     """Weight of a card for the 2nd, 3rd or 4th hand (following, ruffing or discarding)."""
-    cdef int pos = c.pos
-    cdef int lead_suit = c.trick_suit[0]
-    cdef int ws = c.trick_suit[c.win_pos], wr = c.trick_rank[c.win_pos]
-    cdef int trump = c.trump
-    cdef int win_seat = (c.leader + c.win_pos) & 3
-    cdef bint pard_winning = ((win_seat ^ seat) & 1) == 0
-    cdef bint beats = (s == ws and r > wr) or (s == trump and ws != trump)
-    cdef int later, later_top, i, len_s, w
-    cdef bint sure = 1
-    # would the card still win against the players after us?
-    if beats:
-        for i in range(pos + 1, 4):
-            later = (c.leader + i) & 3
-            if (later ^ seat) & 1 == 0:
-                continue  # partner
-            if s == lead_suit:
-                later_top = _top(c.hands[later][s])
-                if later_top > r:
-                    sure = 0
-                elif later_top < 0 and trump != NOTRUMP and s != trump and c.hands[later][trump]:
-                    sure = 0
-            else:
-                # we ruff; the later opponent can overruff only when void in the led suit
-                if c.hands[later][lead_suit] == 0 and _top(c.hands[later][trump]) > r:
-                    sure = 0
-    if s == lead_suit:
-        # partner's card wins unless the fourth hand can still beat it
-        if pard_winning and (pos == 3 or not _fourth_beats(c, lead_suit, ws, wr)):
+    cdef int pos = c.pos, trump = c.trump, w
+    cdef bint beats = (s == f.ws and r > f.wr) or (s == trump and f.ws != trump)
+    cdef bint sure
+    if s == f.lead_suit:
+        if f.pard_has_it:
             return 20 - r  # partner has it: play low
-        if pos == 1 and _partner_tops(c, seat, lead_suit):
+        if f.partner_tops:
             return 20 - r  # partner, last to play, wins anyway: do not crash his winner
         if beats:
-            if sure:
+            # would the card still win against the players after us?
+            if (r > f.later_top and not f.later_ruff) or pos == 3:
                 return 80 - r  # win as cheaply as surely possible
-            if pos == 3:
-                return 80 - r
             if pos == 2:
-                if c.hands[(c.leader + 3) & 3][lead_suit]:
-                    return _third_hand_weight(c, seat, lead_suit, r, seq, wr, pard_winning)
+                if f.fourth_follows:
+                    if f.third_low >= 0 and (seq >> f.third_low) & 1:
+                        return 40 - r
+                    return 20 - r
                 return 50 - r  # third hand high
-            if popcount(c.remain[s] >> (c.trick_rank[0] + 1)) <= 3:
+            if f.honour:
                 return 45 - r  # second hand covers an honour (one of the top four cards left)
             return 20 - r  # second hand low
         return 20 - r
     if s == trump and trump != NOTRUMP:
-        if pard_winning and (pos == 3 or not _fourth_beats(c, lead_suit, ws, wr)):
+        if f.pard_has_it:
             return -20 - r  # do not ruff partner's winner
         if beats:
+            # we ruff; a later opponent can overruff only when void in the led suit
+            sure = f.later_overruff < r
             return (75 if sure else 40) - r
         return -30 - r  # underruff: a waste
     # discard: low cards from long suits, keep winners
-    len_s = popcount(c.hands[seat][s])
-    w = 2 * len_s - r
+    w = 2 * popcount(c.hands[seat][s]) - r
     if r == _top(c.remain[s]):
         w -= 20
     return w
 
 
 cdef inline void order_moves(Ctx* c, int seat, Move* moves, int n, int ply) noexcept nogil:
-    cdef int i, j
+    cdef int i, j, suit = -1
     cdef Move tmp
     cdef int killer = c.killer[ply]
-    for i in range(n):
-        if c.pos == 0:
-            moves[i].weight = _lead_weight(c, seat, moves[i].suit, moves[i].rank, moves[i].seq)
-        else:
-            moves[i].weight = _follow_weight(c, seat, moves[i].suit, moves[i].rank, moves[i].seq)
-        if c.pos == 0 and killer == moves[i].suit * 16 + moves[i].rank:
-            # the lead that last cut off at this depth (or a table answer's lead); a
-            # bonus to followers' killers measured as doubling the search, so only
-            # leads get it
-            moves[i].weight += 80
+    cdef LeadSuit lead
+    cdef FollowNode follow
+    if c.pos == 0:
+        for i in range(n):
+            if moves[i].suit != suit:
+                suit = moves[i].suit
+                _lead_suit(c, seat, suit, &lead)
+            moves[i].weight = _lead_weight(&lead, moves[i].rank, moves[i].seq)
+            if killer == moves[i].suit * 16 + moves[i].rank:
+                # the lead that last cut off at this depth (or a table answer's lead); a
+                # bonus to followers' killers measured as doubling the search, so only
+                # leads get it
+                moves[i].weight += 80
+    else:
+        _follow_node(c, seat, &follow)
+        for i in range(n):
+            moves[i].weight = _follow_weight(c, &follow, seat, moves[i].suit, moves[i].rank,
+                                             moves[i].seq)
     # insertion sort, heaviest first (at most 13 moves)
     for i in range(1, n):
         tmp = moves[i]
