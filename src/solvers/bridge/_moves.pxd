@@ -211,6 +211,8 @@ cdef inline void _follow_node(Ctx* c, int seat, FollowNode* f) noexcept nogil:
     f.ws = c.trick_suit[c.win_pos]
     f.wr = c.trick_rank[c.win_pos]
     f.pard_has_it = pard_winning and (pos == 3 or not _fourth_beats(c, ls, f.ws, f.wr))
+    if f.pard_has_it:
+        return  # partner has the trick: the weights ask for no other fact
     f.partner_tops = pos == 1 and _partner_tops(c, seat, ls)
     f.fourth_follows = pos == 2 and c.hands[(c.leader + 3) & 3][ls] != 0
     f.third_low = _third_low(c, seat, ls, f.wr, pard_winning) if f.fourth_follows else -1
