@@ -15,6 +15,7 @@ from collections import Counter
 
 import pytest
 from rummikub_ip_reference import reference_move, validate_variant_set
+from rummikub_random_sets import random_set
 
 from engines.rummikub import best_move, best_moves
 from engines.rummikub.errors import PositionError, RuleError, SetError, TileError
@@ -32,28 +33,6 @@ def _random_rules(rng: random.Random) -> Rules:
                  joker_retrieval=rng.choice(("free", "official")))
 
 
-def _random_set(rng: random.Random, rules: Rules, pool: Counter, jokers: int):
-    """A random valid set drawn from ``pool`` (None if this draw does not fit)."""
-    letters = ALL_COLOURS[: rules.colours]
-    if rng.random() < 0.6:
-        length = rng.randint(3, min(5, rules.numbers))
-        colour = rng.choice(letters)
-        start = rng.randint(1, rules.numbers - length + 1)
-        shape = [Tile(colour, n) for n in range(start, start + length)]
-    else:
-        if rules.colours < 3:
-            return None
-        number = rng.randint(1, rules.numbers)
-        colours = rng.sample(letters, rng.randint(3, rules.colours))
-        shape = [Tile(c, number) for c in colours]
-    use = [rng.random() < (0.35 if rules.joker_retrieval == "official" else 0.2)
-           for _ in shape]
-    real = [t for t, u in zip(shape, use) if not u]
-    if sum(use) > jokers or len(real) < rules.min_real_tiles or Counter(real) - pool:
-        return None
-    return [JOKER if u else t for t, u in zip(shape, use)]
-
-
 def _case(seed: int):
     rng = random.Random(seed)
     rules = _random_rules(rng)
@@ -64,7 +43,7 @@ def _case(seed: int):
     table = []
     small = rng.random() < 0.5  # few tiles: the rules decide more answers
     for _ in range(rng.randint(0, 3 if small else 12)):
-        s = _random_set(rng, rules, pool, jokers)
+        s = random_set(rng, rules, pool, jokers)
         if s is None:
             continue
         table.append(s)

@@ -17,30 +17,13 @@ from dataclasses import replace
 
 import pytest
 from rummikub_ip_reference import reference_move
+from rummikub_random_sets import random_set
 
 from engines.rummikub import best_move, best_moves
 from engines.rummikub.errors import RuleError
 from engines.rummikub.position import Position, check_move
 from engines.rummikub.rules import Rules
 from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
-
-
-def _random_set(rng: random.Random, rules: Rules, pool: Counter, jokers: int):
-    letters = ALL_COLOURS[: rules.colours]
-    if rng.random() < 0.6 or rules.colours < 3:
-        length = rng.randint(3, min(5, rules.numbers))
-        colour = rng.choice(letters)
-        start = rng.randint(1, rules.numbers - length + 1)
-        shape = [Tile(colour, n) for n in range(start, start + length)]
-    else:
-        number = rng.randint(1, rules.numbers)
-        shape = [Tile(c, number) for c in rng.sample(letters, rng.randint(3, rules.colours))]
-    use = [rng.random() < (0.35 if rules.joker_retrieval == "official" else 0.2)
-           for _ in shape]
-    real = [t for t, u in zip(shape, use) if not u]
-    if sum(use) > jokers or len(real) < rules.min_real_tiles or Counter(real) - pool:
-        return None
-    return [JOKER if u else t for t, u in zip(shape, use)]
 
 
 def _case(seed: int):
@@ -57,7 +40,8 @@ def _case(seed: int):
     jokers = rules.jokers
     table = []
     for _ in range(rng.randint(0, 8)):
-        s = _random_set(rng, rules, pool, jokers)
+        s = random_set(rng, rules, pool, jokers,
+                       run_when_few_colours=True)
         if s is not None:
             table.append(s)
             pool -= Counter(t for t in s if not t.is_joker)
