@@ -140,10 +140,15 @@ def test_batch_of_leads_matches_solve_position(cases) -> None:
 
     from solvers.bridge import lead_values
 
-    for trump, leader in ((Strain.NOTRUMP, Seat.WEST), (Strain.HEARTS, Seat.NORTH)):
+    # one thread and two, each batch taking the context kept by the call before it
+    for trump, leader, threads in (
+        (Strain.NOTRUMP, Seat.WEST, 2),
+        (Strain.HEARTS, Seat.NORTH, 1),
+        (Strain.NOTRUMP, Seat.EAST, 1),
+    ):
         deals = [d for d, *_ in cases]
         hands = np.array([d.masks() for d in deals], dtype=np.uint16)
-        values = lead_values(hands, trump.suit_index, int(leader), 2)
+        values = lead_values(hands, trump.suit_index, int(leader), threads)
         for d, cards in zip(deals, values):
             expected = solve_position(d, trump, leader)
             got = {Card(s, r + 2): int(cards[s, r]) for s in range(4) for r in range(13)}

@@ -22,9 +22,9 @@ Inputs are assumed valid (the engine layer ``engines.bridge`` validates);
 the entry points only check shapes and return codes.
 """
 
-from cython.parallel cimport parallel, prange
+from cython.parallel cimport parallel, prange, threadid
 from libc.stdint cimport int32_t, uint16_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 
 import numpy as np
 
@@ -174,6 +174,32 @@ cdef void _release_ctx(Ctx* c, int tt_bits) noexcept:
         _spare_bits = tt_bits
     else:
         _free_ctx(c)
+
+
+cdef Ctx** _contexts(int count, int tt_bits) except NULL:
+    """``count`` contexts with empty tables for a batch (one a thread), the kept one among
+    them when its size fits, so that a batch of a few deals does not pay a fresh table's
+    page faults; MemoryError when one cannot be allocated."""
+    cdef Ctx** ctxs = <Ctx**>calloc(count, sizeof(Ctx*))
+    cdef int k
+    if ctxs == NULL:
+        raise MemoryError()
+    try:
+        for k in range(count):
+            ctxs[k] = _new_ctx(ALL_FEATURES, tt_bits)
+    except MemoryError:
+        _release_contexts(ctxs, count, tt_bits)
+        raise MemoryError("cannot allocate a transposition table for every thread")
+    return ctxs
+
+
+cdef void _release_contexts(Ctx** ctxs, int count, int tt_bits) noexcept:
+    """A batch's contexts: one kept for the next call (when none is), the others freed."""
+    cdef int k
+    for k in range(count):
+        if ctxs[k] != NULL:
+            _release_ctx(ctxs[k], tt_bits)
+    free(ctxs)
 
 
 def drop_kept_table() -> None:
@@ -385,7 +411,9 @@ def lead_values(const uint16_t[:, :, :] hands, int trump, int leader, int thread
     ``trump``.  Returns ``int32[n, 4, 13]``: ``[i, suit, rank]`` is the number of
     tricks the leader's side takes after leading that card, -1 for the cards
     the leader does not hold.  Threads and memory as for :func:`dd_tables`
-    (one context a thread, reused from deal to deal).
+    (one context a thread, reused from deal to deal); one of them is the context
+    kept between calls (see :func:`drop_kept_table`), so a call of a few deals
+    costs as much a deal as :func:`solve_position`.
     """
     if hands.shape[1] != 4 or hands.shape[2] != 4:
         raise ValueError("hands must have shape (n, 4, 4)")
@@ -393,25 +421,17 @@ def lead_values(const uint16_t[:, :, :] hands, int trump, int leader, int thread
     cdef Py_ssize_t n = hands.shape[0], i
     out = np.full((n, 4, 13), -1, dtype=np.int32)
     cdef int32_t[:, :, :] view = out
-    cdef Ctx* c
-    cdef int failed = 0
+    cdef Ctx** ctxs
     if n == 0:
         return out
     threads = _thread_count(threads, n)
-    with nogil, parallel(num_threads=threads):
-        c = <Ctx*>malloc(sizeof(Ctx))
-        if c != NULL and _ctx_init(c, ALL_FEATURES, tt_bits) != 0:
-            free(c)
-            c = NULL
-        for i in prange(n, schedule="dynamic", chunksize=1):
-            if c == NULL:
-                failed = 1
-            else:
-                _lead_values(c, hands[i], trump, leader, view[i])
-        if c != NULL:
-            _free_ctx(c)
-    if failed:
-        raise MemoryError("cannot allocate a transposition table for every thread")
+    ctxs = _contexts(threads, tt_bits)
+    try:
+        with nogil, parallel(num_threads=threads):
+            for i in prange(n, schedule="dynamic", chunksize=1):
+                _lead_values(ctxs[threadid()], hands[i], trump, leader, view[i])
+    finally:
+        _release_contexts(ctxs, threads, tt_bits)
     return out
 
 
