@@ -48,16 +48,22 @@ cdef inline int _cashable(Ctx* c, int hand, int s, int drawn, int* low_bit) noex
     strip opponents with that many trumps or fewer.
     """
     cdef unsigned int mine = c.hands[hand][s]
-    cdef unsigned int others
-    cdef int w, k, limit, opp
+    cdef unsigned int others, above
+    cdef int w, limit, opp, high
     cdef bint ruffable
     low_bit[0] = -1
     if not mine:
         return 0
     others = c.remain[s] & ~mine
-    w = top_winners(mine, others)
-    if w == 0:
-        return 0
+    high = 0
+    above = mine
+    if others:
+        # the winners: the cards above every other hand's
+        high = msb(others) + 1
+        above = mine >> high
+        if not above:
+            return 0
+    w = popcount(above)
     ruffable = 0
     if c.trump != NOTRUMP and s != c.trump:
         # an opponent who still has trumps after ``drawn`` rounds of trumps can ruff
@@ -73,14 +79,17 @@ cdef inline int _cashable(Ctx* c, int hand, int s, int drawn, int* low_bit) noex
             if popcount(c.hands[opp][s]) < limit:
                 limit = popcount(c.hands[opp][s])
         if w > limit:
-            w = limit
-        if w == 0:
-            return 0
-    if others:
-        low_bit[0] = kth_highest(mine, w)  # the lowest card relied upon
-        if not ruffable and _longest_other(c, hand, s) <= w:
-            # the top cards exhaust every other hand: the rest are winners by length
-            return popcount(mine)
+            if limit == 0:
+                return 0
+            if others:
+                low_bit[0] = kth_highest(mine, limit)  # the lowest card relied upon
+            return limit
+    if not others:
+        return w
+    low_bit[0] = lsb(above) + high  # the lowest card relied upon: the lowest winner
+    if not ruffable and _longest_other(c, hand, s) <= w:
+        # the top cards exhaust every other hand: the rest are winners by length
+        return popcount(mine)
     return w
 
 
@@ -107,19 +116,43 @@ cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noex
     from then on, so a forced ruff never costs a trick.  Partner's win ranks
     are added only when his tricks are needed.
     """
-    cdef int s, t, low, lead_total = 0, partner_total = 0, k, m, trump = c.trump
+    cdef int s, t, high, lead_total = 0, partner_total = 0, k, m, cs, trump = c.trump
     cdef int discards = 0, spare = 0
     cdef int partner = (leader + 2) & 3, lho = (leader + 1) & 3, rho = (leader + 3) & 3
-    cdef unsigned int mine, rest_l, rest_p, rest_a, rest_b, others
+    cdef unsigned int mine, above, rest_p, rest_a, rest_b, others
     cdef int cashed[4]
+    cdef unsigned int rest_l[4]  # the leader's cards of each suit left after his run
     cdef uint16_t pwm[4]
     cdef bint entry = 0
     for s in range(4):
+        # the leader's winners: his cards above every other hand's (no ruffs here), all
+        # of his cards once they have drawn every other hand's
         wm[s] = 0
-        cashed[s] = _cashable(c, leader, s, 0, &low)
-        lead_total += cashed[s]
-        if low >= 0:
-            wm[s] = <uint16_t>(1u << low)
+        cashed[s] = 0
+        mine = c.hands[leader][s]
+        rest_l[s] = mine
+        if not mine:
+            continue
+        others = c.remain[s] & ~mine
+        if not others:
+            cashed[s] = popcount(mine)
+            rest_l[s] = 0
+            lead_total += cashed[s]
+            continue
+        high = msb(others) + 1
+        above = mine >> high
+        if not above:
+            continue
+        t = lsb(above) + high  # the lowest card relied upon
+        wm[s] = <uint16_t>(1u << t)
+        k = popcount(above)
+        if _longest_other(c, leader, s) <= k:
+            k = popcount(mine)
+            rest_l[s] = 0
+        else:
+            rest_l[s] = mine & ((1u << t) - 1u)
+        cashed[s] = k
+        lead_total += k
     if lead_total >= need:
         return lead_total
     if trump != NOTRUMP:
@@ -131,38 +164,42 @@ cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noex
             return k
     for s in range(4):
         pwm[s] = 0
-        k = popcount(c.hands[partner][s])
-        if cashed[s] > k:
-            discards += cashed[s] - k
-        rest_p = _drop_lowest(c.hands[partner][s], cashed[s])
-        if not rest_p:
-            continue
-        mine = c.hands[leader][s]
-        rest_l = mine
-        if cashed[s]:
-            rest_l = 0 if cashed[s] >= popcount(mine) else \
-                mine & ((1u << kth_highest(mine, cashed[s])) - 1u)
-        rest_a = _drop_lowest(c.hands[lho][s], cashed[s])
-        rest_b = _drop_lowest(c.hands[rho][s], cashed[s])
-        others = rest_l | rest_a | rest_b
-        t = top_winners(rest_p, others)
-        if t:
-            if others:
-                pwm[s] = <uint16_t>(1u << kth_highest(rest_p, t))
-                k = popcount(rest_l)
-                m = popcount(rest_a)
-                if m > k:
-                    k = m
-                m = popcount(rest_b)
-                if m > k:
-                    k = m
-                if k <= t:
-                    t = popcount(rest_p)  # every other hand is out of the suit by then
-            else:
-                t = popcount(rest_p)
-            partner_total += t
-            if rest_l:
+        cs = cashed[s]
+        rest_p = c.hands[partner][s]
+        k = popcount(rest_p)
+        if cs >= k:
+            discards += cs - k
+            continue  # partner's cards of the suit all go under the leader's
+        rest_a = c.hands[lho][s]
+        rest_b = c.hands[rho][s]
+        if cs:
+            rest_p = _drop_lowest(rest_p, cs)
+            rest_a = _drop_lowest(rest_a, cs)
+            rest_b = _drop_lowest(rest_b, cs)
+        others = rest_l[s] | rest_a | rest_b
+        if others:
+            high = msb(others) + 1
+            above = rest_p >> high
+            if not above:
+                if s != trump:
+                    spare += popcount(rest_p)
+                continue
+            t = popcount(above)
+            pwm[s] = <uint16_t>(1u << (lsb(above) + high))
+            k = popcount(rest_l[s])
+            m = popcount(rest_a)
+            if m > k:
+                k = m
+            m = popcount(rest_b)
+            if m > k:
+                k = m
+            if k <= t:
+                t = popcount(rest_p)  # every other hand is out of the suit by then
+            if rest_l[s]:
                 entry = 1
+        else:
+            t = popcount(rest_p)
+        partner_total += t
         if s != trump:
             spare += popcount(rest_p) - t
     if not entry:
