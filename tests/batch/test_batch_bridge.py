@@ -207,3 +207,38 @@ def test_a_pbn_game_without_a_deal_is_reported(tmp_path):
         "no Deal tag: the game has no cards",
     )
     assert isinstance(second, Record) and second.position_id == "2"
+
+
+def test_deal_payloads_equal_the_engines_text_whatever_the_spelling():
+    """The canonical-deal shortcut of the bridge tasks' ``prepare`` gives the engine's own
+    text (``Deal.from_pbn(text).to_pbn()``) for canonical and other spellings alike."""
+    import random
+
+    from engines.bridge.cards import Deal
+    from engines.bridge.seats import Seat
+
+    rng = random.Random(5)
+    deals = [d["pbn"] for d in _deals_corpus() if "pbn" in d]
+    for cards in (13, 8, 3, 1):
+        deals += [Deal.from_pbn(next(bridge_deals(1, seed=s, cards=cards))["pbn"]).to_pbn()
+                  for s in range(20)]  # fmt: skip
+    variants = []
+    for pbn in deals:
+        deal = Deal.from_pbn(pbn)
+        variants += [pbn, deal.to_pbn(), deal.to_pbn(Seat(rng.randrange(4))), pbn.lower(),
+                     pbn.replace("T", "10"),
+                     " " + pbn, pbn.replace(" ", "  "), f'"{pbn}"', pbn.replace(".", "-", 1),
+                     pbn.replace("N:", "N: "), pbn[2:], pbn.replace(" ", " - ", 1)]  # fmt: skip
+        hands = pbn[2:].split(" ")
+        variants.append("N:" + " ".join(hands[::-1]))
+        variants.append("N:" + " ".join(h[::-1] for h in hands))  # suits' ranks reversed
+    task = get_task("bridge-table")
+    for text in variants:
+        try:
+            expected = Deal.from_pbn(text).to_pbn()
+        except ValueError as exc:
+            with pytest.raises(ValueError) as caught:
+                task.prepare({"pbn": text})
+            assert str(caught.value) == str(exc)
+            continue
+        assert task.prepare({"pbn": text}) == {"pbn": expected}, text

@@ -145,13 +145,13 @@ def test_fast_tasks_claim_in_growing_batches_slow_ones_in_small(tmp_path: Path, 
     import time
 
     sizes: list[int] = []
-    claim = ResultStore.claim
+    claim = ResultStore.claim_digests
 
-    def recording(self, task, hashes, run_id):
-        sizes.append(len(hashes))
-        return claim(self, task, hashes, run_id)
+    def recording(self, task, digests, run_id):
+        sizes.append(len(digests) // 16)
+        return claim(self, task, digests, run_id)
 
-    monkeypatch.setattr(ResultStore, "claim", recording)
+    monkeypatch.setattr(ResultStore, "claim_digests", recording)
     with ResultStore(tmp_path / "fast.sqlite") as store:
         run_batch([_inputs(tmp_path, 6000)], _square_task(), store, jobs=1, on_bad_input=None)
     assert sizes[0] == 256 and max(sizes) > 256 and sum(sizes) == 6000

@@ -33,12 +33,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from solvers._batch_rows import split_array
+
 try:
     import orjson
 except ImportError:  # pragma: no cover - orjson is a dependency; this keeps odd installs working
     orjson = None
 
-__all__ = ["canonical", "loads"]
+__all__ = ["canonical", "canonical_items", "loads"]
 
 # Every byte to "." but the ASCII digits, to "d": a run of 19 digits is then one search
 # for _LONG_RUN in C (a regular expression took several times longer than that on
@@ -74,3 +76,19 @@ def canonical(value: Any, *, plain: bool) -> str:
             if data.isascii() and b"\x7f" not in data:
                 return data.decode("ascii")
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def canonical_items(values: list[Any]) -> list[str] | None:
+    """``[canonical(v, plain=True) for v in values]`` in one orjson call (the items' text in
+    the array's text is the text of each item alone), or ``None`` when that cannot be used:
+    no orjson, a value it refuses, text the standard library would write otherwise."""
+    if orjson is None:
+        return None
+    try:
+        data = orjson.dumps(values, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return None
+    if not data.isascii() or b"\x7f" in data:
+        return None
+    texts = split_array(data)
+    return texts if texts is not None and len(texts) == len(values) else None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Sequence
+from itertools import compress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
     from engines.batch.runner import BatchSummary
 
 Position = tuple[str, int, str, Any, str]  # source, line, position id, payload, canonical text
+# The same a block at a time: lists of sources, lines, ids, payloads and texts.
+Columns = tuple[list[str], list[int], list[str], list[Any], list[str]]
 
 # Lines read natively per block (the fast path of tasks with a record layout).
 _SCAN_LINES = 1024
@@ -40,16 +43,36 @@ def positions(
 ) -> Iterator[Position]:
     """Every readable position of ``paths`` in order, counted into ``summary``; the rest
     go to ``bad``.  JSON Lines of a task with a record layout are read natively."""
+    for block in position_blocks(paths, task, summary, bad):
+        yield from zip(*block)
+
+
+def position_blocks(
+    paths: Sequence[str], task: Task, summary: BatchSummary, bad: Callable[[BadInput], None]
+) -> Iterator[Columns]:
+    """:func:`positions` a block at a time, as columns: ``(sources, lines, ids, payloads,
+    texts)``, each a list (a block is never empty)."""
     layout = task.records() if task.records is not None else None
     for path in paths:
         if layout is not None and input_format(path) == "jsonl":
             yield from _scanned(path, task, layout, summary, bad)
             continue
+        rows: list[Position] = []
         for entry in read_inputs([path]):
             if isinstance(entry, BadInput):
                 bad(entry)
-            else:
-                yield from _prepared(task, entry, summary, bad)
+                continue
+            rows.extend(_prepared(task, entry, summary, bad))
+            if len(rows) >= _SCAN_LINES:
+                yield _columns(rows)
+                rows = []
+        if rows:
+            yield _columns(rows)
+
+
+def _columns(rows: list[Position]) -> Columns:
+    sources, lines, ids, payloads, texts = map(list, zip(*rows))
+    return sources, lines, ids, payloads, texts
 
 
 def _prepared(
@@ -70,14 +93,18 @@ def _prepared(
     yield record.source, record.line, record.position_id, payload, task.json_text(payload)
 
 
+# status byte -> 1 for a line the scanner read, else 0 (a selector for itertools.compress)
+_READ = bytes([1 if i == SCAN_OK else 0 for i in range(256)])
+
+
 def _scanned(
     path: str,
     task: Task,
     layout: RecordLayout,
     summary: BatchSummary,
     bad: Callable[[BadInput], None],
-) -> Iterator[Position]:
-    """:func:`positions` of one JSON Lines file, read in blocks by the native scanner.
+) -> Iterator[Columns]:
+    """:func:`position_blocks` of one JSON Lines file, read in blocks by the native scanner.
 
     A line the scanner does not fully understand is read as before (``prepare``),
     so the payloads, texts, ids and error messages are those of the plain path.
@@ -87,17 +114,33 @@ def _scanned(
         first = 1
         while lines := list(itertools.islice(handle, _SCAN_LINES)):
             status, texts, ids, packs = layout.scan(lines)
-            for i, state in enumerate(status):
-                if state == SCAN_OK:
-                    summary.positions += 1
-                    pid = ids[i]
-                    number = first + i
-                    yield label, number, pid if pid is not None else f"{name}:{number}", \
-                        packs[i], texts[i]  # fmt: skip
-                elif state == SCAN_REFER:
-                    entry = jsonl_entry(label, first + i, lines[i])
-                    if isinstance(entry, BadInput):
-                        bad(entry)
-                    elif entry is not None:
-                        yield from _prepared(task, entry, summary, bad)
+            numbers = range(first, first + len(lines))
+            if SCAN_REFER not in status:
+                chosen = status.translate(_READ)
+                ok = chosen.count(1)
+                if ok:
+                    summary.positions += ok
+                    ids = list(compress(ids, chosen))
+                    numbers = list(compress(numbers, chosen))
+                    if None in ids:
+                        ids = [pid if pid is not None else f"{name}:{number}"
+                               for pid, number in zip(ids, numbers)]  # fmt: skip
+                    yield [label] * ok, numbers, ids, list(compress(packs, chosen)), \
+                        list(compress(texts, chosen))  # fmt: skip
+            else:
+                rows: list[Position] = []
+                for i, state in enumerate(status):
+                    if state == SCAN_OK:
+                        summary.positions += 1
+                        pid = ids[i]
+                        rows.append((label, numbers[i], pid if pid is not None else
+                                     f"{name}:{numbers[i]}", packs[i], texts[i]))  # fmt: skip
+                    elif state == SCAN_REFER:
+                        entry = jsonl_entry(label, numbers[i], lines[i])
+                        if isinstance(entry, BadInput):
+                            bad(entry)
+                        elif entry is not None:
+                            rows.extend(_prepared(task, entry, summary, bad))
+                if rows:
+                    yield _columns(rows)
             first += len(lines)

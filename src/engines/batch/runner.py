@@ -36,42 +36,24 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines import __version__
 from engines.arguments import integer, list_of
 from engines.batch.inputs import BadInput, count_positions
-from engines.batch.positions import positions
-from engines.batch.store import EncodedRow, ResultStore
-from engines.batch.tasks import SolvedItem, Task, get_task, hash_text, solve_chunk
+from engines.batch.rows import Rows, chunks, todo
+from engines.batch.store import ResultStore
+from engines.batch.tasks import SolvedItem, Task, get_task, solve_chunk
 from engines.errors import InputError, QipaiError
 from engines.progress import progress_bar
 
 # The fewest positions whose hashes are claimed in the store in one transaction (the
-# runner claims a whole chunk at once when chunks are larger).  While claims come less
-# than _COMMIT_SECONDS apart, each claims twice as many as the last, up to _LOOKUP_MAX:
-# fast tasks make few transactions (each a disk sync), slow ones leave positions
-# unclaimed for a second run on the same store to share.
+# runner claims a whole chunk at once when chunks are larger; engines.batch.rows.todo
+# lets claims grow while they come fast).
 _LOOKUP_BATCH = 256
-_LOOKUP_MAX = 32768
 # Finished rows stored in one transaction at most (else every _COMMIT_SECONDS).
 _COMMIT_ROWS = 16384
-
-
-class _Item:
-    """A position to solve: where it came from, its payload, canonical JSON text and hash."""
-
-    __slots__ = ("input_hash", "line", "payload", "position_id", "source", "text")
-
-    def __init__(
-        self, source: str, line: int, position_id: str, payload: Any, text: str, digest: str
-    ) -> None:
-        self.source, self.line, self.position_id = source, line, position_id
-        self.payload = payload
-        self.text = text
-        self.input_hash = digest
 
 
 @dataclass
@@ -384,10 +366,11 @@ def _run(
     summary = BatchSummary(task=task.name)
     run_id = db.begin_run(task.name, list(paths), workers=backend.workers, mode=backend.mode)
     # Standard input cannot be counted ahead: then the bar counts without a total.
-    total = None if "-" in paths else count_positions(paths)
-    bar = progress_bar(total=total, desc=task.name, unit="pos", enabled=progress)
+    enabled = sys.stderr.isatty() if progress is None else progress
+    total = None if "-" in paths or not enabled else count_positions(paths)
+    bar = progress_bar(total=total, desc=task.name, unit="pos", enabled=enabled)
     started = time.perf_counter()
-    pending: dict[Any, list[_Item]] = {}
+    pending: dict[Any, Rows] = {}
 
     def shrink_total(n: int) -> None:
         # Positions that need no work leave the bar's total, so rate and ETA stay honest.
@@ -408,35 +391,32 @@ def _run(
     writer = _Writer(db, task.name, run_id, summary, per_commit)
 
     def collect(future: Any) -> None:
-        items = pending.pop(future)
-        rows = _result_rows(task, items, backend.result(future))
-        summary.solver_errors += sum(1 for r in rows if r[6] is not None)
+        rows = pending.pop(future)
+        solved = backend.result(future)
+        errors = [error for _, error, _ in solved]
+        summary.solver_errors += len(errors) - errors.count(None)
         bar.update(len(rows))
-        writer.add(rows)
+        writer.add(rows, task.json_texts([r for r, _, _ in solved], errors), errors,
+                   [seconds for _, _, seconds in solved])  # fmt: skip
 
     def wait() -> None:
         for future in backend.wait_one(list(pending), _COMMIT_SECONDS):
             collect(future)
         writer.store_if_due()
 
-    def submit(chunk: list[_Item]) -> None:
+    def submit(chunk: Rows) -> None:
         while len(pending) >= backend.slots:
             wait()
-        pending[backend.submit(task, [item.payload for item in chunk])] = chunk
+        pending[backend.submit(task, chunk.payloads)] = chunk
         # The in-process backend finishes at once: collect it before reading on.
         for future in [f for f in pending if isinstance(f, _Done)]:
             collect(future)
         writer.store_if_due()
 
     try:
-        chunk: list[_Item] = []
         lookup = max(_LOOKUP_BATCH, size)
-        for item in _todo(paths, task, db, run_id, summary, bad, shrink_total, lookup):
-            chunk.append(item)
-            if len(chunk) >= size:
-                submit(chunk)
-                chunk = []
-        if chunk:
+        for chunk in chunks(todo(paths, task, db, run_id, summary, bad, shrink_total, lookup),
+                            size):  # fmt: skip
             submit(chunk)
         while pending:
             wait()
@@ -475,48 +455,40 @@ class _Writer:
     ) -> None:  # fmt: skip
         self.db, self.task, self.run_id, self.summary = db, task, run_id, summary
         self.rows_per_commit = rows_per_commit
-        self.rows: list[EncodedRow] = []
+        self.parts: list[tuple[Rows, list[str | None], list[str | None], list[float]]] = []
+        self.waiting = 0
         self.since = time.perf_counter()
 
-    def add(self, rows: list[EncodedRow]) -> None:
-        self.rows.extend(rows)
-        if len(self.rows) >= self.rows_per_commit:
+    def add(
+        self, rows: Rows, results: list[str | None], errors: list[str | None],
+        seconds: list[float],
+    ) -> None:  # fmt: skip
+        """Rows solved: the JSON text of each result (``None`` where ``errors`` has one)."""
+        self.parts.append((rows, results, errors, seconds))
+        self.waiting += len(rows)
+        if self.waiting >= self.rows_per_commit:
             self.store()
 
     def store_if_due(self) -> None:
-        if self.rows and time.perf_counter() - self.since >= _COMMIT_SECONDS:
+        if self.parts and time.perf_counter() - self.since >= _COMMIT_SECONDS:
             self.store()
 
     def store(self) -> None:
-        if self.rows:
+        if self.parts:
+            rows = Rows.join([p[0] for p in self.parts])
+            columns = [rows.ids, rows.sources, rows.lines, rows.texts,
+                       *([x for p in self.parts for x in p[k]] for k in (1, 2, 3))]  # fmt: skip
             # The rows leave the buffer only once stored (Ctrl-C may interrupt the write).
-            self.summary.computed += self.db.add_encoded(self.task, self.rows, self.run_id)
-            self.rows = []
+            self.summary.computed += self.db.add_columns(
+                self.task, self.run_id, rows.digests, columns
+            )
+            self.parts, self.waiting = [], 0
         self.since = time.perf_counter()
 
     def store_after_failure(self) -> None:
         """Keep the finished rows when something else failed; a store fault stays the error."""
         with contextlib.suppress(Exception):  # the run's own exception says more
             self.store()
-
-
-def _result_rows(task: Task, items: list[_Item], solved: list[SolvedItem]) -> list[EncodedRow]:
-    """The store's rows for one solved chunk, in input order, with their JSON text."""
-    text = task.json_text
-    return [
-        (
-            item.input_hash,
-            item.position_id,
-            item.source,
-            item.line,
-            item.text,
-            None if error is not None else text(result),
-            error,
-            seconds,
-            __version__,
-        )
-        for item, (result, error, seconds) in zip(items, solved)
-    ]
 
 
 def _end_run(db: ResultStore, run_id: int, summary: BatchSummary, *, close: bool) -> None:
@@ -530,49 +502,3 @@ def _end_run(db: ResultStore, run_id: int, summary: BatchSummary, *, close: bool
     )
     if close:
         db.close()
-
-
-def _todo(
-    paths: Sequence[str],
-    task: Task,
-    db: ResultStore,
-    run_id: int,
-    summary: BatchSummary,
-    bad: Callable[[BadInput], None],
-    shrink_total: Callable[[int], None],
-    lookup: int = _LOOKUP_BATCH,
-) -> Iterator[_Item]:
-    """The positions still to solve, in input order; counts the rest into ``summary``."""
-    seen: set[str] = set()
-    waiting: list[_Item] = []
-    last_claim: float | None = None
-
-    def flush() -> Iterator[_Item]:
-        nonlocal lookup, last_claim
-        now = time.perf_counter()
-        if last_claim is not None and now - last_claim < _COMMIT_SECONDS:
-            lookup = min(2 * lookup, max(lookup, _LOOKUP_MAX))
-        last_claim = now
-        # One transaction checks what is stored and claims the rest for this run; what
-        # another live run claimed is left to it.
-        done, others = db.claim(task.name, [item.input_hash for item in waiting], run_id)
-        todo = [i for i in waiting if i.input_hash not in done and i.input_hash not in others]
-        stored = sum(1 for i in waiting if i.input_hash in done)
-        summary.already_stored += stored
-        summary.other_run += len(waiting) - len(todo) - stored
-        shrink_total(len(waiting) - len(todo))
-        waiting.clear()
-        yield from todo
-
-    for source, line, position_id, payload, text in positions(paths, task, summary, bad):
-        digest = hash_text(text)
-        if digest in seen:
-            summary.duplicates += 1
-            shrink_total(1)
-            continue
-        seen.add(digest)
-        waiting.append(_Item(source, line, position_id, payload, text, digest))
-        if len(waiting) >= lookup:
-            yield from flush()
-    if waiting:
-        yield from flush()

@@ -49,6 +49,7 @@ writers.  A store of schema 1 is upgraded when opened for writing
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import os
 import socket
@@ -60,81 +61,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from solvers._batch_hashes import DigestSet, hex_join, hexes, select
+from solvers._batch_rows import rows_json
+
 from engines import __version__
 from engines.batch.jsontext import orjson
+from engines.batch.store_errors import StoreError, explain
+from engines.batch.store_schema import SCHEMA, SCHEMA_VERSION
 from engines.batch.store_v1 import STALE_AFTER_SECONDS, UpgradeRefused, is_dead, upgrade_from_v1
 from engines.errors import InputError
 
 __all__ = ["STALE_AFTER_SECONDS", "EncodedRow", "ResultRow", "ResultStore", "StoreError"]
-
-SCHEMA_VERSION = 2
-
-_SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS meta (
-        key TEXT PRIMARY KEY,
-        value TEXT NOT NULL
-    )""",
-    # One row per stored chunk: ``hashes`` the input hashes separated by spaces (read by
-    # every run that checks what is stored), ``rows`` a JSON array of one
-    # [input_hash, position_id, source, line, input, result, error, seconds] per position.
-    """CREATE TABLE IF NOT EXISTS chunks (
-        chunk_id INTEGER PRIMARY KEY AUTOINCREMENT,
-        task TEXT NOT NULL,
-        run_id INTEGER NOT NULL,
-        solver_version TEXT NOT NULL,
-        finished_at REAL NOT NULL,
-        size INTEGER NOT NULL,
-        hashes TEXT NOT NULL,
-        rows TEXT NOT NULL
-    )""",
-    "CREATE INDEX IF NOT EXISTS chunks_by_task ON chunks (task, chunk_id)",
-    """CREATE TABLE IF NOT EXISTS runs (
-        run_id INTEGER PRIMARY KEY AUTOINCREMENT,
-        task TEXT NOT NULL,
-        inputs TEXT NOT NULL,
-        mode TEXT NOT NULL,
-        workers INTEGER NOT NULL,
-        solver_version TEXT NOT NULL,
-        started_at REAL NOT NULL,
-        finished_at REAL,
-        computed INTEGER NOT NULL DEFAULT 0,
-        skipped INTEGER NOT NULL DEFAULT 0,
-        bad_inputs INTEGER NOT NULL DEFAULT 0,
-        status TEXT NOT NULL DEFAULT 'running'
-    )""",
-    # One row per claim transaction: the hashes (separated by spaces) a run will compute.
-    """CREATE TABLE IF NOT EXISTS claims (
-        claim_id INTEGER PRIMARY KEY AUTOINCREMENT,
-        task TEXT NOT NULL,
-        run_id INTEGER NOT NULL,
-        hashes TEXT NOT NULL
-    )""",
-    "CREATE INDEX IF NOT EXISTS claims_by_task ON claims (task, claim_id)",
-    """CREATE TABLE IF NOT EXISTS bad_inputs (
-        task TEXT NOT NULL,
-        source TEXT NOT NULL,
-        line INTEGER NOT NULL,
-        reason TEXT NOT NULL,
-        run_id INTEGER NOT NULL,
-        PRIMARY KEY (task, source, line)
-    )""",
-    # The rows of the chunks, one per position, with the columns of schema 1's table: what
-    # ``rows()`` reads and what a user's own SQL may query.
-    """CREATE VIEW IF NOT EXISTS results AS SELECT
-        c.task AS task,
-        json_extract(r.value, '$[0]') AS input_hash,
-        json_extract(r.value, '$[1]') AS position_id,
-        json_extract(r.value, '$[2]') AS source,
-        json_extract(r.value, '$[3]') AS line,
-        json_extract(r.value, '$[4]') AS input,
-        json_extract(r.value, '$[5]') AS result,
-        json_extract(r.value, '$[6]') AS error,
-        json_extract(r.value, '$[7]') AS seconds,
-        c.solver_version AS solver_version,
-        c.run_id AS run_id,
-        c.finished_at AS finished_at
-    FROM chunks AS c, json_each(c.rows) AS r""",
-)
 
 
 @dataclass(frozen=True)
@@ -163,41 +100,8 @@ class ResultRow:
 EncodedRow = tuple[str, str, str, int, str, "str | None", "str | None", float, str]
 
 
-class StoreError(InputError):
-    """The database file cannot be used as a result store (the message says what to do)."""
-
-
 #: Columns added to ``runs`` after the first release (added in place to older stores).
 _RUN_COLUMNS = {"pid": "INTEGER", "host": "TEXT", "heartbeat": "REAL"}
-
-
-def _explain(path: str, exc: sqlite3.Error) -> str:
-    """``FILE: what went wrong; what to do`` for an sqlite3 error."""
-    text = str(exc)
-    low = text.lower()
-    if "not a database" in low:
-        return (
-            f"{path}: not a qipai result database: not an SQLite file, or damaged beyond "
-            f"reading ({text}); pass another --db file (a new name creates a new store)"
-        )
-    if "malformed" in low or "disk image" in low or "corrupt" in low:
-        return (
-            f"{path}: the result database is damaged ({text}); recover what it holds with "
-            f"'sqlite3 {path} .recover | sqlite3 NEW.sqlite', or start a new one with --db"
-        )
-    if "full" in low:
-        return (
-            f"{path}: the disk is full ({text}); free space and rerun the same command: "
-            "every chunk stored so far is kept"
-        )
-    if "readonly" in low or "read-only" in low:
-        return f"{path}: cannot write the result database ({text}); use --db in a writable folder"
-    if "locked" in low or "busy" in low:
-        return (
-            f"{path}: the result database stayed locked by another process ({text}); "
-            "rerun when it has finished"
-        )
-    return f"{path}: result database error: {text}"
 
 
 class ResultStore:
@@ -292,7 +196,7 @@ class ResultStore:
                     self._db.execute(f"ALTER TABLE runs ADD COLUMN {name} {kind}")
 
     def _create_statements(self) -> None:
-        for statement in _SCHEMA:
+        for statement in SCHEMA:
             self._db.execute(statement)
 
     @contextmanager
@@ -317,7 +221,7 @@ class ResultStore:
         try:
             yield
         except sqlite3.Error as exc:
-            raise StoreError(_explain(self.path, exc)) from exc
+            raise StoreError(explain(self.path, exc)) from exc
 
     @classmethod
     def open_existing(cls, path: str | Path) -> ResultStore:
@@ -406,7 +310,7 @@ class ResultStore:
             (task, known.chunk_mark),
         )
         for chunk_id, hashes in cur:
-            known.stored.update(hashes.split())
+            known.stored.add_hex_text(hashes)
             known.chunk_mark = chunk_id
         if claims:
             sql = "SELECT run_id FROM runs WHERE status='running'"
@@ -417,7 +321,7 @@ class ResultStore:
                 (task, known.claim_mark),
             )
             for claim_id, run_id, hashes in cur:
-                known.claims.setdefault(run_id, set()).update(hashes.split())
+                known.claims.setdefault(run_id, DigestSet()).add_hex_text(hashes)
                 known.claim_mark = claim_id
             for run_id in [r for r in known.claims if r not in running]:
                 del known.claims[run_id]
@@ -469,9 +373,30 @@ class ResultStore:
                 )
         # Only once committed: a failed transaction claimed nothing.
         if todo:
-            known.claims.setdefault(run_id, set()).update(todo)
+            known.claims.setdefault(run_id, DigestSet()).update(todo)
             known.claim_mark = int(cur.lastrowid)
         return stored, others
+
+    def claim_digests(self, task: str, digests: bytes, run_id: int) -> bytearray:
+        """:meth:`claim` for hashes given as 16-byte digests (``hexes(digests)``, no repeats):
+        one status a position, 0 claimed now, 1 stored, 2 claimed by another running run."""
+        with self._write(durable=False):
+            self._db.execute("BEGIN IMMEDIATE")
+            known = self._sync(task, claims=True)
+            status = known.stored.present(digests)
+            for rid, claimed in known.claims.items():
+                if rid != run_id:
+                    claimed.mark(digests, status, 2)
+            todo = select(digests, status, 0)
+            if todo:
+                cur = self._db.execute(
+                    "INSERT INTO claims (task, run_id, hashes) VALUES (?, ?, ?)",
+                    (task, run_id, hex_join(todo)),
+                )
+        if todo:  # only once committed
+            known.claims.setdefault(run_id, DigestSet()).add_digests(todo)
+            known.claim_mark = int(cur.lastrowid)
+        return status
 
     def add(self, rows: Sequence[ResultRow], run_id: int) -> int:
         """Store ``rows`` in one transaction; returns how many were new."""
@@ -519,6 +444,35 @@ class ResultStore:
         known.stored.update(fresh)
         known.chunk_mark = max(known.chunk_mark, last)
         return len(fresh)
+
+    def add_columns(self, task: str, run_id: int, digests: bytes, columns: Sequence[list]) -> int:
+        """:meth:`add_encoded` column by column: ``digests`` the input hashes (16 bytes each),
+        ``columns`` the lists ``ids, sources, lines, inputs, results, errors, seconds`` (JSON
+        text for inputs and results), stored as one chunk of this qipai's version."""
+        now = time.time()
+        with self._write(durable=True):
+            self._db.execute("BEGIN IMMEDIATE")
+            known = self._sync(task, claims=False)
+            fresh = known.stored.absent_first(digests)
+            if fresh.count(1) != len(fresh):
+                digests = select(digests, fresh, 1)
+                columns = [list(itertools.compress(c, fresh)) for c in columns]
+            if digests:
+                text = rows_json(digests, *columns)
+                if text is None:  # a text that is not ASCII: the general encoder
+                    text = _dumps_rows(list(zip(hexes(digests), *columns)))
+                cur = self._db.execute(
+                    "INSERT INTO chunks (task, run_id, solver_version, finished_at, size, hashes, "
+                    "rows) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (task, run_id, __version__, now, len(digests) // 16,
+                     hex_join(digests), text),
+                )  # fmt: skip
+                known_mark = int(cur.lastrowid)
+            self._db.execute("UPDATE runs SET heartbeat=? WHERE run_id=?", (now, run_id))
+        if digests:  # only once committed
+            known.stored.add_digests(digests)
+            known.chunk_mark = max(known.chunk_mark, known_mark)
+        return len(digests) // 16
 
     def add_bad_input(self, task: str, source: str, line: int, reason: str, run_id: int) -> None:
         with self._write(durable=False):
@@ -579,8 +533,8 @@ class _Known:
     __slots__ = ("chunk_mark", "claim_mark", "claims", "stored")
 
     def __init__(self) -> None:
-        self.stored: set[str] = set()
-        self.claims: dict[int, set[str]] = {}
+        self.stored = DigestSet()
+        self.claims: dict[int, DigestSet] = {}
         self.chunk_mark = 0
         self.claim_mark = 0
 

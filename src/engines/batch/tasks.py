@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engines.batch.jsontext import canonical
+from engines.batch.jsontext import canonical, canonical_items
 from engines.errors import InputError
 from engines.games import GAMES, game_module
 
@@ -97,6 +97,15 @@ class Task:
     def json_text(self, value: Any) -> str:
         """The canonical JSON text of a payload or result (sorted keys, no spaces, ASCII)."""
         return canonical(value, plain=self.plain_json)
+
+    def json_texts(self, values: list[Any], errors: list[str | None]) -> list[str | None]:
+        """:meth:`json_text` of each value, ``None`` where ``errors`` holds a message."""
+        texts = canonical_items(values) if self.plain_json else None
+        if texts is None:
+            texts = [self.json_text(v) for v in values]
+        if errors.count(None) != len(errors):
+            return [None if e is not None else t for t, e in zip(texts, errors)]
+        return texts  # type: ignore[return-value]
 
 
 def hash_text(text: str) -> str:

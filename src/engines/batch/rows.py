@@ -1,0 +1,162 @@
+"""The runner's positions column by column: blocks of input read, claimed, cut into chunks.
+
+A fast task solves a position in a few microseconds, less than building a Python
+object per position would cost, so the runner moves positions in blocks of
+columns (:class:`Rows`): sources, lines, ids, payloads, canonical texts, and the
+input hashes as 16-byte digests (:func:`solvers._batch_hashes.text_digests`, the
+BLAKE2b digests of :func:`engines.batch.tasks.hash_text`).  Repeats within the
+input and positions already stored or claimed by another run are dropped a block
+at a time (:func:`todo`), and the rest is cut into chunks (:func:`chunks`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import compress
+from typing import TYPE_CHECKING, Any
+
+from solvers._batch_hashes import DigestSet, select, text_digests
+
+from engines.batch.inputs import BadInput
+from engines.batch.positions import position_blocks
+from engines.batch.store import ResultStore
+from engines.batch.tasks import Task
+
+if TYPE_CHECKING:
+    from engines.batch.runner import BatchSummary
+
+# Claims grow while they come faster than this (see engines.batch.runner).
+_CLAIM_SECONDS = 0.25
+# The most positions claimed in one transaction.
+LOOKUP_MAX = 32768
+
+
+# status byte -> 1 where it is the wanted one (0, 1 or 2), else 0: selectors for compress
+_WANT = [bytes(1 if i == want else 0 for i in range(256)) for want in range(3)]
+
+
+class Rows:
+    """Positions, column by column; ``digests`` holds 16 bytes a position."""
+
+    __slots__ = ("digests", "ids", "lines", "payloads", "sources", "texts")
+
+    def __init__(
+        self,
+        sources: list[str],
+        lines: list[int],
+        ids: list[str],
+        payloads: list[Any],
+        texts: list[str],
+        digests: bytes,
+    ) -> None:
+        self.sources, self.lines, self.ids = sources, lines, ids
+        self.payloads, self.texts, self.digests = payloads, texts, digests
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def part(self, lo: int, hi: int) -> Rows:
+        return Rows(self.sources[lo:hi], self.lines[lo:hi], self.ids[lo:hi],
+                    self.payloads[lo:hi], self.texts[lo:hi],
+                    self.digests[16 * lo : 16 * hi])  # fmt: skip
+
+    def chosen(self, status: bytearray, want: int) -> Rows:
+        """The positions whose ``status`` is ``want``."""
+        keep = status.translate(_WANT[want])
+        return Rows(list(compress(self.sources, keep)), list(compress(self.lines, keep)),
+                    list(compress(self.ids, keep)), list(compress(self.payloads, keep)),
+                    list(compress(self.texts, keep)),
+                    select(self.digests, status, want))  # fmt: skip
+
+    @staticmethod
+    def join(parts: Sequence[Rows]) -> Rows:
+        if len(parts) == 1:
+            return parts[0]
+        out = Rows([], [], [], [], [], b"".join(p.digests for p in parts))
+        for p in parts:
+            out.sources += p.sources
+            out.lines += p.lines
+            out.ids += p.ids
+            out.payloads += p.payloads
+            out.texts += p.texts
+        return out
+
+
+def todo(
+    paths: Sequence[str],
+    task: Task,
+    db: ResultStore,
+    run_id: int,
+    summary: BatchSummary,
+    bad: Callable[[BadInput], None],
+    shrink_total: Callable[[int], None],
+    lookup: int,
+) -> Iterator[Rows]:
+    """The positions still to solve, in input order and in blocks; counts the rest into
+    ``summary``.  Claims grow (doubling up to :data:`LOOKUP_MAX`) while they come less
+    than a quarter second apart: fast tasks make few transactions (each a disk sync), slow
+    ones leave positions unclaimed for a second run on the same store to share."""
+    seen = DigestSet()
+    waiting: list[Rows] = []
+    count = 0
+    last_claim: float | None = None
+
+    def claimed() -> Rows:
+        nonlocal lookup, last_claim, count
+        now = time.perf_counter()
+        if last_claim is not None and now - last_claim < _CLAIM_SECONDS:
+            lookup = min(2 * lookup, max(lookup, LOOKUP_MAX))
+        last_claim = now
+        rows = Rows.join(waiting)
+        waiting.clear()
+        count = 0
+        # One transaction checks what is stored and claims the rest for this run; what
+        # another live run claimed is left to it.
+        status = db.claim_digests(task.name, rows.digests, run_id)
+        fresh = status.count(0)
+        stored = status.count(1)
+        summary.already_stored += stored
+        summary.other_run += len(rows) - fresh - stored
+        shrink_total(len(rows) - fresh)
+        return rows if fresh == len(rows) else rows.chosen(status, 0)
+
+    for sources, lines, ids, payloads, texts in position_blocks(paths, task, summary, bad):
+        digests = text_digests(texts)
+        rows = Rows(sources, lines, ids, payloads, texts, digests)
+        first = seen.add_new(digests)
+        repeats = len(first) - first.count(1)
+        if repeats:
+            summary.duplicates += repeats
+            shrink_total(repeats)
+            rows = rows.chosen(first, 1)
+        while len(rows):
+            take = min(len(rows), lookup - count)
+            waiting.append(rows.part(0, take) if take < len(rows) else rows)
+            rows = rows.part(take, len(rows)) if take < len(rows) else rows.part(0, 0)
+            count += take
+            if count >= lookup:
+                found = claimed()
+                if len(found):
+                    yield found
+    if waiting:
+        found = claimed()
+        if len(found):
+            yield found
+
+
+def chunks(blocks: Iterable[Rows], size: int) -> Iterator[Rows]:
+    """The positions of ``blocks`` in chunks of ``size`` (the last one may be smaller)."""
+    parts: list[Rows] = []
+    have = 0
+    for rows in blocks:
+        while len(rows):
+            take = min(size - have, len(rows))
+            parts.append(rows.part(0, take) if take < len(rows) else rows)
+            rows = rows.part(take, len(rows)) if take < len(rows) else rows.part(0, 0)
+            have += take
+            if have == size:
+                yield Rows.join(parts)
+                parts, have = [], 0
+    if parts:
+        yield Rows.join(parts)

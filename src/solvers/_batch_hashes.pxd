@@ -1,0 +1,4 @@
+from libc.stdint cimport uint8_t
+
+cdef void hex_digest(const uint8_t* digest, char* out) noexcept nogil
+cdef Py_ssize_t digest_count(bytes digests) except -1

@@ -1,0 +1,11 @@
+def split_array(data: bytes) -> list[str] | None: ...
+def rows_json(
+    digests: bytes,
+    ids: list[str],
+    sources: list[str],
+    lines: list[int],
+    inputs: list[str],
+    results: list[str | None],
+    errors: list[str | None],
+    seconds: list[float],
+) -> str | None: ...

@@ -1,0 +1,141 @@
+"""The batch runner's native bookkeeping (``solvers._batch_hashes``, ``solvers._batch_rows``)
+against the Python it replaces.
+
+BLAKE2b digests equal :mod:`hashlib`'s, the hash set behaves like a ``set`` of the
+hash strings (odd strings included), the split of a JSON array gives each item's
+own text, and the rows' JSON text decodes to the rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engines.batch.jsontext import canonical, canonical_items
+from engines.batch.tasks import hash_text
+from solvers import _batch_hashes as hashes
+from solvers import _batch_rows as rows
+
+
+@pytest.mark.parametrize("size", [0, 1, 111, 127, 128, 129, 255, 256, 257, 1000, 4096])
+def test_digests_are_hashlib_blake2b_16(size: int) -> None:
+    data = random.Random(size).randbytes(size)
+    assert hashes.blake2b16(data) == hashlib.blake2b(data, digest_size=16).digest()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=300), max_size=20))
+def test_text_digests_and_hexes_match_hash_text(texts: list[str]) -> None:
+    texts = [t.encode("utf-8", "replace").decode("utf-8") for t in texts]  # no lone surrogates
+    digests = hashes.text_digests(texts)
+    assert hashes.hexes(digests) == [hash_text(t) for t in texts]
+    assert hashes.hex_join(digests) == " ".join(hash_text(t) for t in texts)
+
+
+def test_text_digests_refuse_what_is_not_text() -> None:
+    with pytest.raises(TypeError):
+        hashes.text_digests(["a", b"b"])
+    with pytest.raises(ValueError):
+        hashes.hexes(b"x" * 17)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 40)), st.lists(st.integers(0, 40)),
+       st.lists(st.sampled_from(["ab12", "", "XYZ", "0" * 31, "A" * 32, "é"])))  # fmt: skip
+def test_digest_set_behaves_like_a_set_of_hash_strings(added, probed, odd) -> None:
+    texts = [str(i) for i in range(41)]
+    hexes = [hash_text(t) for t in texts]
+    digests = hashes.text_digests(texts)
+    mine, reference = hashes.DigestSet(), set()
+    mine.add_hex_text(" ".join(hexes[i] for i in added[: len(added) // 2]))
+    mine.update(hexes[i] for i in added[len(added) // 2 :])
+    mine.update(odd)
+    reference.update(hexes[i] for i in added)
+    reference.update(odd)
+    assert len(mine) == len(reference)
+    for h in [*hexes, *odd, "ab1", hexes[0].upper()]:
+        assert (h in mine) == (h in reference)
+    probe = b"".join(digests[16 * i : 16 * i + 16] for i in probed)
+    present = mine.present(probe)
+    assert list(present) == [int(hexes[i] in reference) for i in probed]
+    fresh = mine.absent_first(probe)
+    expected, seen = [], set()
+    for i in probed:
+        expected.append(int(hexes[i] not in reference and i not in seen))
+        seen.add(i)
+    assert list(fresh) == expected
+    status = bytearray(len(probed))
+    mine.mark(probe, status, 2)
+    assert list(status) == [2 * x for x in present]
+    assert hashes.select(probe, present, 1) == b"".join(
+        digests[16 * i : 16 * i + 16] for i in probed if hexes[i] in reference
+    )
+    new = mine.add_new(probe)
+    assert list(new) == expected
+    assert all(hexes[i] in mine for i in probed)
+
+
+def test_digest_set_grows() -> None:
+    texts = [f"t{i}" for i in range(50_000)]
+    digests = hashes.text_digests(texts)
+    found = hashes.DigestSet()
+    found.add_digests(digests[: 16 * 25_000])
+    assert list(found.present(digests)) == [1] * 25_000 + [0] * 25_000
+    assert len(found) == 25_000
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_JSON, max_size=8))
+def test_canonical_items_are_each_items_canonical_text(values: list) -> None:
+    texts = canonical_items(values)
+    expected = [canonical(v, plain=True) for v in values]
+    assert texts is None or texts == expected
+    raw = [orjson.dumps(v, option=orjson.OPT_SORT_KEYS) for v in values]
+    if all(t.isascii() and b"\x7f" not in t for t in raw):
+        assert texts == expected
+
+
+def test_split_array_refuses_what_is_not_one_flat_array() -> None:
+    for bad in [b"", b"[", b"[1,", b"[,1]", b"[1,,2]", b"[1]]", b'["a]', b"{}", b"[1,]",
+                "[\"\xe9\"]".encode()]:  # fmt: skip
+        assert rows.split_array(bad) is None, bad
+    assert rows.split_array(b"[]") == []
+    assert rows.split_array(b'[{"a":"],\\""},[1,[2]],"x"]') == ['{"a":"],\\""}', "[1,[2]]", '"x"']
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.text(max_size=12), st.text(max_size=12), st.integers(0, 2**40),
+                          st.text(max_size=30), st.none() | st.text(max_size=10),
+                          st.none() | st.text(max_size=10),
+                          st.floats(0, 1e6, allow_nan=False)), max_size=6))  # fmt: skip
+def test_rows_json_decodes_to_the_rows(cases) -> None:
+    texts = [f"{i}" for i in range(len(cases))]
+    digests = hashes.text_digests(texts)
+    columns = [list(c) for c in zip(*cases)] if cases else [[] for _ in range(7)]
+    text = rows.rows_json(digests, *columns)
+    expected = [[hash_text(t), *row] for t, row in zip(texts, cases)]
+    if text is None:  # a text that is not ASCII: the caller's general encoder writes it
+        assert any(not s.isascii() for row in cases for s in row if isinstance(s, str))
+        return
+    assert json.loads(text) == expected
+    assert orjson.loads(text) == expected
+
+
+def test_rows_json_refuses_mismatched_columns() -> None:
+    digests = hashes.text_digests(["a"])
+    with pytest.raises(ValueError):
+        rows.rows_json(digests, ["i"], ["s"], [1], ["{}"], [None], [None], [])
