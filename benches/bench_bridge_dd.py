@@ -17,6 +17,8 @@ the first ``-n`` random deals of ``tests/data/bridge/deals.jsonl``.
 
     ./run bench benches/bench_bridge_dd.py                          # pytest-benchmark
     .venv/bin/python benches/bench_bridge_dd.py -n 50 --seeds 1 2   # ratios, 100 deals
+    .venv/bin/python benches/bench_bridge_dd.py -n 20 --seeds 5 --skip tables batch \
+        --repeat 3 --cpu   # leads only, median of 3 runs a deal, CPU time (a shared machine)
 """
 
 from __future__ import annotations
@@ -58,9 +60,13 @@ def _time(fn, *args) -> float:
     return time.perf_counter() - start
 
 
-def compare(game: str, deals: list[dict[str, Any]], repeat: int = 1) -> dict[str, float]:
-    """``qipai bench`` on ``deals``: per-deal medians and the ours / DDS ratios."""
-    result = bench.run(game, positions=deals, repeat=repeat)
+def compare(
+    game: str, deals: list[dict[str, Any]], repeat: int = 1, cpu: bool = False
+) -> dict[str, float]:
+    """``qipai bench`` on ``deals``: per-deal medians and the ours / DDS ratios (each deal's
+    time the median of ``repeat`` runs, wall clock or, with ``cpu``, this process's CPU)."""
+    clock = time.process_time if cpu else time.perf_counter
+    result = bench.run(game, positions=deals, repeat=repeat, clock=clock)
     if result.agree != result.positions:
         raise AssertionError(f"{game}: answers differ on {result.positions - result.agree} deals")
     ratios = result.ratios()
@@ -171,6 +177,12 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="*", default=[], help="qipai gen bridge seeds")
     parser.add_argument("--corpus", action="store_true", help="the corpus's random deals")
     parser.add_argument("--skip", nargs="*", default=[], choices=("tables", "leads", "batch"))
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="runs of each side per deal, the median kept (1)"
+    )
+    parser.add_argument(
+        "--cpu", action="store_true", help="CPU time of this process instead of the wall clock"
+    )
     args = parser.parse_args()
     records: list[dict[str, Any]] = []
     if args.corpus or not args.seeds:
@@ -183,7 +195,8 @@ def main() -> None:
         if name == "batch":
             result = compare_batch(records)
         else:
-            result = compare("bridge" if name == "tables" else "bridge-lead", records)
+            game = "bridge" if name == "tables" else "bridge-lead"
+            result = compare(game, records, args.repeat, args.cpu)
         print(name, json.dumps({k: round(v, 4) for k, v in result.items()}), flush=True)
 
 
