@@ -84,24 +84,27 @@ def run(n: int, seeds: list[int], threads: int, whole_sim: bool = True) -> None:
     theirs_solve = _endplay_solver(threads)
     simulate_lead(HAND, CONTRACT, DECLARER, n=2, constraints=CONSTRAINT)  # load the kernels
     rows = []
+    cpu_rows = []  # CPU seconds of the process (all threads) while each side solved
     for seed in seeds:
         start = time.perf_counter()
         sample = deal(n, fixed={LEADER: HAND}, constraints=CONSTRAINT, seed=seed)
         our_deal = time.perf_counter() - start
         their_deal = _endplay_deal(n, seed)
         deals = list(sample)
-        ours_t = theirs_t = 0.0
+        ours_t = theirs_t = ours_cpu = theirs_cpu = 0.0
         agree = 0
         solved: list[dict[str, int]] = []
         for first in range(0, n, CHUNK):
             chunk = deals[first : first + CHUNK]
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             theirs = theirs_solve(chunk)
             theirs_t += time.perf_counter() - start
-            start = time.perf_counter()
+            theirs_cpu += time.process_time() - cpu
+            start, cpu = time.perf_counter(), time.process_time()
             payloads = [lead_payload(d.to_pbn(), Strain.NOTRUMP, LEADER) for d in chunk]
             ours = ours_solve("bridge-lead", payloads)
             ours_t += time.perf_counter() - start
+            ours_cpu += time.process_time() - cpu
             solved.extend(ours)
             for mine, other in zip(ours, theirs):
                 agree += {Card.from_str(c): v for c, v in mine.items()} == other
@@ -113,6 +116,7 @@ def run(n: int, seeds: list[int], threads: int, whole_sim: bool = True) -> None:
         )
         whole = time.perf_counter() - start if whole_sim else float("nan")
         rows.append((seed, our_deal, their_deal, ours_t, theirs_t, whole, agree, sim))
+        cpu_rows.append((ours_cpu, theirs_cpu))
     print(
         f"{n} deals, {threads} thread(s), {HAND} leads against {CONTRACT} by {DECLARER} "
         f"({CONSTRAINT})"
@@ -122,6 +126,11 @@ def run(n: int, seeds: list[int], threads: int, whole_sim: bool = True) -> None:
         print(
             f"{seed:>4}  {od:8.3f}s  {td:11.2f}s  {os_:9.2f}s  {ts:8.2f}s  {os_ / ts:7.2f}x  "
             f"{whole:8.2f}s  {agree}/{n}"
+        )
+    for (seed, *_), (ours_cpu, theirs_cpu) in zip(rows, cpu_rows):
+        print(
+            f"{seed:>4}  solving CPU time: ours {ours_cpu:.2f}s, DDS {theirs_cpu:.2f}s, "
+            f"ours/DDS {ours_cpu / theirs_cpu:.2f}x"
         )
     ratio = statistics.median(r[3] / r[4] for r in rows)
     print(
