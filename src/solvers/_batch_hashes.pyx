@@ -35,29 +35,61 @@ DEF DIGEST = 16
 
 # -- BLAKE2b (RFC 7693), 16-byte digests, no key ------------------------------------------------
 
-cdef uint64_t _IV[8]
-_IV[:] = [
-    0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1,
-    0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179,
-]
-
-cdef uint8_t _SIGMA[160]
-_SIGMA[:] = [
-    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-    14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3,
-    11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4,
-    7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8,
-    9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13,
-    2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9,
-    12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11,
-    13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10,
-    6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5,
-    10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0,
-]
-
-
-cdef inline uint64_t _rotr(uint64_t x, int n) noexcept nogil:
-    return (x >> n) | (x << (64 - n))
+cdef extern from *:
+    """
+    /* BLAKE2b's compression function (RFC 7693, section 3.2), its twelve rounds written
+       out so that every message-word index is a constant. */
+    static const uint64_t qipai_blake2b_iv[8] = {
+        0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
+        0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
+        0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
+    #define QB_ROTR(x, n) (((x) >> (n)) | ((x) << (64 - (n))))
+    #define QB_G(a, b, c, d, x, y) do { \
+        a = a + b + (x); d = QB_ROTR(d ^ a, 32); c = c + d; b = QB_ROTR(b ^ c, 24); \
+        a = a + b + (y); d = QB_ROTR(d ^ a, 16); c = c + d; b = QB_ROTR(b ^ c, 63); \
+    } while (0)
+    #define QB_ROUND(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15) \
+        do { \
+        QB_G(v0, v4, v8, v12, m[s0], m[s1]); QB_G(v1, v5, v9, v13, m[s2], m[s3]); \
+        QB_G(v2, v6, v10, v14, m[s4], m[s5]); QB_G(v3, v7, v11, v15, m[s6], m[s7]); \
+        QB_G(v0, v5, v10, v15, m[s8], m[s9]); QB_G(v1, v6, v11, v12, m[s10], m[s11]); \
+        QB_G(v2, v7, v8, v13, m[s12], m[s13]); QB_G(v3, v4, v9, v14, m[s14], m[s15]); \
+        } while (0)
+    static void qipai_blake2b_compress(uint64_t *h, const uint8_t *block, uint64_t count,
+                                       int last) {
+        uint64_t m[16];
+        int i, k;
+        for (i = 0; i < 16; i++) {
+            uint64_t x = 0;
+            for (k = 0; k < 8; k++) x |= (uint64_t)block[8 * i + k] << (8 * k);
+            m[i] = x;
+        }
+        uint64_t v0 = h[0], v1 = h[1], v2 = h[2], v3 = h[3], v4 = h[4], v5 = h[5],
+                 v6 = h[6], v7 = h[7];
+        uint64_t v8 = qipai_blake2b_iv[0], v9 = qipai_blake2b_iv[1],
+                 v10 = qipai_blake2b_iv[2], v11 = qipai_blake2b_iv[3];
+        uint64_t v12 = qipai_blake2b_iv[4] ^ count, v13 = qipai_blake2b_iv[5];
+        uint64_t v14 = last ? ~qipai_blake2b_iv[6] : qipai_blake2b_iv[6];
+        uint64_t v15 = qipai_blake2b_iv[7];
+        QB_ROUND(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        QB_ROUND(14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3);
+        QB_ROUND(11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4);
+        QB_ROUND(7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8);
+        QB_ROUND(9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13);
+        QB_ROUND(2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9);
+        QB_ROUND(12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11);
+        QB_ROUND(13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10);
+        QB_ROUND(6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5);
+        QB_ROUND(10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0);
+        QB_ROUND(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        QB_ROUND(14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3);
+        h[0] ^= v0 ^ v8; h[1] ^= v1 ^ v9; h[2] ^= v2 ^ v10; h[3] ^= v3 ^ v11;
+        h[4] ^= v4 ^ v12; h[5] ^= v5 ^ v13; h[6] ^= v6 ^ v14; h[7] ^= v7 ^ v15;
+    }
+    """
+    const uint64_t* qipai_blake2b_iv
+    void qipai_blake2b_compress(uint64_t* h, const uint8_t* block, uint64_t count,
+                                int last) noexcept nogil
 
 
 cdef inline uint64_t _load64(const uint8_t* p) noexcept nogil:
@@ -68,59 +100,20 @@ cdef inline uint64_t _load64(const uint8_t* p) noexcept nogil:
     return x
 
 
-cdef inline void _mix(uint64_t* v, int a, int b, int c, int d, uint64_t x,
-                      uint64_t y) noexcept nogil:
-    v[a] = v[a] + v[b] + x
-    v[d] = _rotr(v[d] ^ v[a], 32)
-    v[c] = v[c] + v[d]
-    v[b] = _rotr(v[b] ^ v[c], 24)
-    v[a] = v[a] + v[b] + y
-    v[d] = _rotr(v[d] ^ v[a], 16)
-    v[c] = v[c] + v[d]
-    v[b] = _rotr(v[b] ^ v[c], 63)
-
-
-cdef void _compress(uint64_t* h, const uint8_t* block, uint64_t count, bint last) noexcept nogil:
-    cdef uint64_t v[16]
-    cdef uint64_t m[16]
-    cdef int i, r
-    cdef const uint8_t* s
-    for i in range(16):
-        m[i] = _load64(block + 8 * i)
-    for i in range(8):
-        v[i] = h[i]
-        v[i + 8] = _IV[i]
-    v[12] ^= count  # the byte counter's high word stays 0 (texts are far below 2**64 bytes)
-    if last:
-        v[14] = ~v[14]
-    for r in range(12):
-        s = _SIGMA + 16 * (r % 10)
-        _mix(v, 0, 4, 8, 12, m[s[0]], m[s[1]])
-        _mix(v, 1, 5, 9, 13, m[s[2]], m[s[3]])
-        _mix(v, 2, 6, 10, 14, m[s[4]], m[s[5]])
-        _mix(v, 3, 7, 11, 15, m[s[6]], m[s[7]])
-        _mix(v, 0, 5, 10, 15, m[s[8]], m[s[9]])
-        _mix(v, 1, 6, 11, 12, m[s[10]], m[s[11]])
-        _mix(v, 2, 7, 8, 13, m[s[12]], m[s[13]])
-        _mix(v, 3, 4, 9, 14, m[s[14]], m[s[15]])
-    for i in range(8):
-        h[i] ^= v[i] ^ v[i + 8]
-
-
 cdef void _blake2b16(const uint8_t* data, Py_ssize_t n, uint8_t* out) noexcept nogil:
     cdef uint64_t h[8]
     cdef uint8_t last[128]
     cdef Py_ssize_t done = 0
     cdef int i, k
     for i in range(8):
-        h[i] = _IV[i]
+        h[i] = qipai_blake2b_iv[i]
     h[0] ^= 0x01010000 ^ DIGEST  # parameter block: digest length 16, no key, fanout/depth 1
     while n - done > 128:
-        _compress(h, data + done, <uint64_t>(done + 128), False)
+        qipai_blake2b_compress(h, data + done, <uint64_t>(done + 128), 0)
         done += 128
     memset(last, 0, 128)
     memcpy(last, data + done, n - done)
-    _compress(h, last, <uint64_t>n, True)
+    qipai_blake2b_compress(h, last, <uint64_t>n, 1)
     for i in range(2):
         for k in range(8):
             out[8 * i + k] = <uint8_t>(h[i] >> (8 * k))

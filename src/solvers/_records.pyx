@@ -92,6 +92,8 @@ cdef class RecordSpec:
     cdef bytes cell_text
     cdef int cell_start[MAX_CELLS]
     cdef int cell_len[MAX_CELLS]
+    cdef char quoted[MAX_CELLS][8]  # '"SA",' and padding: the token as written in a list
+    cdef int quoted_len[MAX_CELLS]
     cdef int nkinds
     cdef int nitems[MAX_KINDS]
     cdef int item_type[MAX_KINDS][MAX_ITEMS]
@@ -132,6 +134,10 @@ cdef class RecordSpec:
                 raise ValueError(f"card token {name!r} is longer than 4 characters")
             self.cell_start[i], self.cell_len[i] = len(cells), len(raw)
             cells += raw
+            quoted = b'"' + raw + b'",' + bytes(8)
+            for j in range(8):
+                self.quoted[i][j] = quoted[j]
+            self.quoted_len[i] = len(raw) + 3
             if raw:
                 tokens.append((int.from_bytes(raw, "little"), i))
         self.cell_text = bytes(cells)
@@ -350,36 +356,36 @@ cdef class _Out:
 
     cdef bint cards(self, RecordSpec spec, const uint8_t* counts) noexcept:
         """``["A","B"]`` from a count row (card order) into the text, the row into the pack."""
-        cdef int cell, c, k, size
+        cdef int cell, c, size
         cdef Py_ssize_t tn = self.tn
-        cdef bint first = True
-        cdef const char* names = spec.cell_text
-        cdef const char* name
+        cdef char* dst
+        cdef char* start
         # at most two copies of each cell, each a token of at most 4 characters, 2 quotes
-        # and a comma, and the brackets
-        if self.pn + spec.width > PACK_CAP or tn + 2 + 14 * spec.width > TEXT_CAP:
+        # and a comma (8 bytes copied each), and the brackets
+        if self.pn + spec.width > PACK_CAP or tn + 2 + 16 * spec.width > TEXT_CAP:
             return False
         memcpy(self.pack + self.pn, counts, spec.width)
         self.pn += spec.width
-        self.text[tn] = 91
-        tn += 1
+        # a local cursor and fixed 8-byte copies of each quoted token with its comma
+        # (the last comma becomes the closing bracket)
+        start = self.text + tn
+        start[0] = 91
+        dst = start + 1
         for cell in range(spec.width):
-            if counts[cell] == 0:
-                continue
-            name = names + spec.cell_start[cell]
-            size = spec.cell_len[cell]
-            for c in range(counts[cell]):
-                if not first:
-                    self.text[tn] = 44
-                    tn += 1
-                first = False
-                self.text[tn] = 34
-                for k in range(size):
-                    self.text[tn + 1 + k] = name[k]
-                self.text[tn + 1 + size] = 34
-                tn += size + 2
-        self.text[tn] = 93
-        self.tn = tn + 1
+            # without branches (most cells are empty, in no predictable pattern): copy the
+            # token twice and keep it as many times as the count says (0, 1 or 2)
+            c = counts[cell]
+            size = spec.quoted_len[cell]
+            memcpy(dst, spec.quoted[cell], 8)
+            dst += size * (c != 0)
+            memcpy(dst, spec.quoted[cell], 8)
+            dst += size * (c >> 1)
+        if dst == start + 1:
+            dst[0] = 93
+            dst += 1
+        else:
+            dst[-1] = 93
+        self.tn = tn + (dst - start)
         return True
 
     cdef inline bint byte(self, int value) noexcept:
@@ -486,7 +492,8 @@ cdef bint _fields(RecordSpec spec, const char* s, Py_ssize_t n,
         found = -1
         k = q - p - 2
         for key in range(spec.nkeys):
-            if spec.key_len[key] == k and memcmp(keys + spec.key_start[key], s + p + 1, k) == 0:
+            if spec.key_len[key] == k and (k == 0 or keys[spec.key_start[key]] == s[p + 1]) and \
+                    memcmp(keys + spec.key_start[key], s + p + 1, k) == 0:
                 found = key
                 break
         p = _ws(s, q, n)

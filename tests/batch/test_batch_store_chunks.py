@@ -161,3 +161,31 @@ def test_fast_tasks_claim_in_growing_batches_slow_ones_in_small(tmp_path: Path, 
     with ResultStore(tmp_path / "slow.sqlite") as store:
         run_batch([_inputs(tmp_path, 600)], slow, store, jobs=1, on_bad_input=None)
     assert sizes == [256, 256, 88]
+
+
+def test_quick_one_thread_chunks_grow_slow_ones_and_given_sizes_do_not(tmp_path: Path):
+    import time
+
+    def task(name: str, pause: float, sizes: list[int]) -> Task:
+        def solve(ps, threads):
+            sizes.append(len(ps))
+            time.sleep(pause)
+            return [p["x"] for p in ps]
+
+        return Task(name, "test", "x", lambda o: {"x": int(o["x"])}, solve,
+                    native_threads=True, gil_free=True, chunk_size=4)  # fmt: skip
+
+    quick: list[int] = []
+    with ResultStore(tmp_path / "quick.sqlite") as store:
+        run_batch([_inputs(tmp_path, 400)], task("test-grow-quick", 0, quick), store, jobs=1)
+        assert [r["result"] for r in store.rows()] == list(range(400))
+    assert sum(quick) == 400 and quick[0] == 4 and max(quick) == 32
+    slow: list[int] = []
+    with ResultStore(tmp_path / "slow.sqlite") as store:
+        run_batch([_inputs(tmp_path, 40)], task("test-grow-slow", 0.03, slow), store, jobs=1)
+    assert slow == [4] * 10
+    given: list[int] = []
+    with ResultStore(tmp_path / "given.sqlite") as store:
+        run_batch([_inputs(tmp_path, 40)], task("test-grow-given", 0, given), store, jobs=1,
+                  chunk_size=5)  # fmt: skip
+    assert given == [5] * 8

@@ -16,12 +16,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import compress
 from typing import TYPE_CHECKING, Any
 
-from solvers._batch_hashes import DigestSet, select, text_digests
-
 from engines.batch.inputs import BadInput
 from engines.batch.positions import position_blocks
 from engines.batch.store import ResultStore
 from engines.batch.tasks import Task
+from solvers._batch_hashes import DigestSet, select, text_digests
 
 if TYPE_CHECKING:
     from engines.batch.runner import BatchSummary
@@ -145,18 +144,21 @@ def todo(
             yield found
 
 
-def chunks(blocks: Iterable[Rows], size: int) -> Iterator[Rows]:
-    """The positions of ``blocks`` in chunks of ``size`` (the last one may be smaller)."""
+def chunks(blocks: Iterable[Rows], size: Callable[[], int]) -> Iterator[Rows]:
+    """The positions of ``blocks`` in chunks of ``size()`` positions, asked before each chunk
+    is filled (the last one may be smaller)."""
     parts: list[Rows] = []
     have = 0
+    want = size()
     for rows in blocks:
         while len(rows):
-            take = min(size - have, len(rows))
+            take = min(want - have, len(rows))
             parts.append(rows.part(0, take) if take < len(rows) else rows)
             rows = rows.part(take, len(rows)) if take < len(rows) else rows.part(0, 0)
             have += take
-            if have == size:
+            if have == want:
                 yield Rows.join(parts)
                 parts, have = [], 0
+                want = size()
     if parts:
         yield Rows.join(parts)

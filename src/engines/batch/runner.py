@@ -52,6 +52,9 @@ from engines.progress import progress_bar
 # runner claims a whole chunk at once when chunks are larger; engines.batch.rows.todo
 # lets claims grow while they come fast).
 _LOOKUP_BATCH = 256
+# Chunks of quick tasks grow up to this many times their size (see _run).
+_CHUNK_GROWTH = 8
+_QUICK_CHUNK = 0.02
 # Finished rows stored in one transaction at most (else every _COMMIT_SECONDS).
 _COMMIT_ROWS = 16384
 
@@ -131,6 +134,8 @@ class _Backend:
     chunk_scale: int = 1
     # wait_one honours its timeout (then the runner may group small chunks per commit).
     timed_waits: bool = True
+    # Quick chunks grow (see _run): each costs a hand-off to a helper thread.
+    grows: bool = False
 
     def submit(self, task: Task, payloads: list[dict[str, Any]]) -> Any:
         raise NotImplementedError
@@ -211,6 +216,7 @@ class _NativeThreads(_Executor):
         self.slots = 4 * helpers
         self.workers = threads
         self.chunk_scale = 1 if per_chunk else max(1, threads // 2)
+        self.grows = per_chunk
         self.mode = f"local-{'chunk-' if per_chunk else ''}threads-{threads}"
 
     def submit(self, task: Task, payloads: list[dict[str, Any]]) -> cf.Future:
@@ -390,9 +396,20 @@ def _run(
     per_commit = max(size, _COMMIT_ROWS) if backend.timed_waits else 1
     writer = _Writer(db, task.name, run_id, summary, per_commit)
 
+    # Chunks of one thread each grow (doubling, up to _CHUNK_GROWTH times the size) while
+    # one takes less than _QUICK_CHUNK seconds to solve: handing a chunk to a helper thread
+    # and back costs a fraction of a millisecond, as much as a small bridge ending's solve.
+    # An explicit chunk_size stays as given.
+    grown = size
+
     def collect(future: Any) -> None:
+        nonlocal grown
         rows = pending.pop(future)
         solved = backend.result(future)
+        if backend.grows and chunk_size is None and grown < _CHUNK_GROWTH * size and \
+                len(rows) == grown and \
+                sum([seconds for _, _, seconds in solved]) < _QUICK_CHUNK:
+            grown *= 2
         errors = [error for _, error, _ in solved]
         summary.solver_errors += len(errors) - errors.count(None)
         bar.update(len(rows))
@@ -416,7 +433,7 @@ def _run(
     try:
         lookup = max(_LOOKUP_BATCH, size)
         for chunk in chunks(todo(paths, task, db, run_id, summary, bad, shrink_total, lookup),
-                            size):  # fmt: skip
+                            lambda: grown):  # fmt: skip
             submit(chunk)
         while pending:
             wait()

@@ -61,15 +61,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solvers._batch_hashes import DigestSet, hex_join, hexes, select
-from solvers._batch_rows import rows_json
-
 from engines import __version__
 from engines.batch.jsontext import orjson
 from engines.batch.store_errors import StoreError, explain
 from engines.batch.store_schema import SCHEMA, SCHEMA_VERSION
 from engines.batch.store_v1 import STALE_AFTER_SECONDS, UpgradeRefused, is_dead, upgrade_from_v1
 from engines.errors import InputError
+from solvers._batch_hashes import DigestSet, hex_join, hexes, select
+from solvers._batch_rows import rows_json
 
 __all__ = ["STALE_AFTER_SECONDS", "EncodedRow", "ResultRow", "ResultStore", "StoreError"]
 
