@@ -168,9 +168,10 @@ def _hold_tables(sets: Sequence[Sequence[Tile]], table: Sequence[Meld]) -> tuple
 # the most sets held out so far first (one pass), negative for the fewest obligations
 # first (passes asking for one set more each time, until one finds none: a single pass
 # leaves the exact pass a lower floor, which under official retrieval cost up to 5 times
-# the states).  Measured on 90 positions of the 40J/60J/80J bands, seeds 1-2: 7.31 M
-# states against 7.87 M for the former 256, -256, -1,024 (docs/CHANGELOG.md).
-NARROW = (512, -512)
+# the states).  Measured on 90 positions of the 40J/60J/80J bands, seeds 1-2: 4.79 M
+# states, against 7.87 M for the former 256, -256, -1,024 ranked by the whole score
+# (docs/CHANGELOG.md).
+NARROW = (256, -256)
 
 
 def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_RULES,
@@ -214,7 +215,7 @@ def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_
         """The pass keeping at least ``kept`` sets: (sets kept, its answer, exact?)."""
         status, score, *answer, _stats, truncated = held_arrays(
             must, rack, must_j, rack_jokers, weight * scale, joker_weight * scale, mode,
-            base + kept, tables, group_ok, width)
+            base + kept, tables, group_ok, width, scale)
         return (score - optimum * scale if status == 1 else -1), answer, not truncated
 
     best = None

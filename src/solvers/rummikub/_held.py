@@ -15,6 +15,7 @@ from numba import njit
 from solvers.rummikub._dp import solve_pass
 from solvers.rummikub._exact import _playable
 from solvers.rummikub._groups import GROUP_OK
+from solvers.rummikub._hold import WIDTH_BITS
 from solvers.rummikub._layout import HOLD_BITS, NCOL, NNUM
 
 
@@ -27,14 +28,16 @@ def _held_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, f
 
 
 def held_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, floor, hold,
-                group_ok=None, width=0):
+                group_ok=None, width=0, scale=0):
     """One pass of the DP holding out table sets (least disturbance) that prunes below
     ``floor`` (raw: the table jokers' gain included).
 
     ``must``/``opt``/``weight``: int64[4, 13]; ``must_j, opt_j, joker_weight, meld, floor``:
     integers (``meld``: the melded rules mode, official joker places of the whole table);
     ``hold``: the tables of :mod:`solvers.rummikub._hold` less its output; ``width``: 0 for
-    the exact pass, else the narrow pass's states per layer (``keep_best``).  Returns
+    the exact pass, else the narrow pass's states per layer (``keep_best``); ``scale``: the
+    factor of the objective's weights (the sets held out are the score modulo it; 0: rank
+    by the score itself).  Returns
     ``(status, score, choice[4, 13, 4], group_jokers[13], held_out[13], stats[2],
     truncated)``: status 1 when the floor is reached, ``held_out[v]`` the subset of the sets
     starting at number v+1 held out.
@@ -44,11 +47,12 @@ def held_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, floor, hol
     group_jokers = np.zeros(NNUM, np.int64)
     held_out = np.zeros(NNUM, np.int64)
     stats = np.zeros(2, np.int64)
+    beam = width if width == 0 else int(np.sign(width)) * (abs(width) | scale << WIDTH_BITS)
     status, score, truncated = _held_pass(
         np.ascontiguousarray(must, np.int64), np.ascontiguousarray(opt, np.int64),
         np.int64(must_j), np.int64(opt_j), np.ascontiguousarray(weight, np.int64),
         np.int64(joker_weight), np.int64(meld), GROUP_OK if group_ok is None else group_ok,
-        np.int64(floor), np.int64(width), (*tables, held_out), choice, group_jokers, stats)
+        np.int64(floor), np.int64(beam), (*tables, held_out), choice, group_jokers, stats)
     if status == 1 and score + must_j * joker_weight < floor:
         status = 0
     return status, score, choice, group_jokers, held_out, stats, truncated

@@ -137,39 +137,51 @@ def hold_step(table, bits, start, end, keys, score, parent, choice, hold, v, jok
     return n, table, bits, keys, score, parent, choice, keep_best(keys, score, end, n, beam)
 
 
-@njit(cache=True)
-def keep_best(keys, score, start, end, width):
-    """Keep ``width`` states of a layer: a positive ``width`` the best-scored (most sets
-    held out so far), the fewest obligations first among equal scores; a negative one the
-    fewest obligations, the best scores first among equals; 0 all; equal states in their
-    order.  Returns 1 if it dropped any live state.
+# A narrow pass's ``beam``: its states per layer in the low bits, the score's scale above.
+WIDTH_BITS = 20
 
-    One priority per state and a selection (``np.partition``), not a sort: the same states
-    as sorting by score, then by priority (stable), at a fraction of the cost."""
-    flexible = width < 0
-    width = abs(width)
+
+@njit(cache=True)
+def keep_best(keys, score, start, end, beam):
+    """Keep ``width`` states of a layer (``abs(beam)``'s low :data:`WIDTH_BITS` bits): a
+    positive ``beam`` the most sets held out so far, the fewest obligations first among
+    equals; a negative one the fewest obligations, the most sets held out first among
+    equals; 0 all; equal states in their order.  Returns 1 if it dropped any live state.
+
+    The sets held out so far are the score modulo its scale (``abs(beam)``'s higher bits;
+    without one, the score itself): ranked by the whole score, a state that placed its
+    jokers early would come first (measured: 7.3 M -> 5.7 M states over 90 positions of
+    the 40J/60J/80J bands, seeds 1-2).  One priority per state and a selection
+    (``np.partition``), not a sort: the same states as sorting by that rank, then by
+    priority (stable), at a fraction of the cost."""
+    flexible = beam < 0
+    scale = abs(beam) >> WIDTH_BITS
+    width = abs(beam) & ((1 << WIDTH_BITS) - 1)
     if width == 0 or end - start <= width:
         return 0
+    rank = score[start:end].copy()
+    if scale > 0:
+        rank %= scale
     top = NEG
     low = -NEG
     live = 0
-    for i in range(start, end):
-        if keys[i] >= 0:
+    for r in range(end - start):
+        if keys[start + r] >= 0:
             live += 1
-            top = max(top, score[i])
-            low = min(low, score[i])
+            top = max(top, rank[r])
+            low = min(low, rank[r])
     if live <= width:
         return 0
     span = top - low + 1
     pri = np.empty(end - start, np.int64)
     for r in range(end - start):
-        i = start + r
-        if keys[i] < 0:
+        key = keys[start + r]
+        if key < 0:
             pri[r] = np.int64(1) << 62
         elif flexible:
-            pri[r] = obligations(keys[i]) * span + (top - score[i])
+            pri[r] = obligations(key) * span + (top - rank[r])
         else:
-            pri[r] = (top - score[i]) * 256 + obligations(keys[i])
+            pri[r] = (top - rank[r]) * 256 + obligations(key)
     cut = np.partition(pri, width - 1)[width - 1]
     room = width
     for r in range(end - start):
