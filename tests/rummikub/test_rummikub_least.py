@@ -146,3 +146,36 @@ def test_oracle_is_monotone_under_holding_out() -> None:
             mask = int(rng.integers(0, 1 << n)) if n else 0
             sub = mask & int(rng.integers(0, 1 << n)) if n else 0
             assert oracle.solve(sub)[0] <= oracle.solve(mask)[0]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_keep_best_keeps_what_a_stable_sort_keeps(seed: int) -> None:
+    # The narrow passes' layer ranking (a selection) against the sort it replaced: by the
+    # sets held out so far (the score modulo the scale, or the score), then obligations
+    # (positive width) or the other way round (negative), equal states in their order.
+    from solvers.rummikub._hold import WIDTH_BITS, keep_best
+    from solvers.rummikub._layers import obligations
+
+    rng = np.random.default_rng(seed)
+    for _ in range(40):
+        n = int(rng.integers(1, 400))
+        start = int(rng.integers(0, 5))
+        keys = rng.integers(0, 1 << 45, start + n, dtype=np.int64)
+        keys[rng.random(start + n) < 0.1] = -1
+        scale = int(rng.choice([0, 7, 31]))
+        score = rng.integers(0, 6, start + n, dtype=np.int64) * 1_000_003 \
+            + rng.integers(0, 40, start + n, dtype=np.int64)
+        width = int(rng.integers(1, 300)) * int(rng.choice([1, -1]))
+        rank = score % scale if scale else score
+        live = [i for i in range(start, start + n) if keys[i] >= 0]
+        if width > 0:
+            order = sorted(live, key=lambda i: (-rank[i], obligations(keys[i]), i))
+        else:
+            order = sorted(live, key=lambda i: (obligations(keys[i]), -rank[i], i))
+        expected = sorted(order[:abs(width)])
+        beam = int(np.sign(width)) * (abs(width) | scale << WIDTH_BITS)
+        got = keys.copy()
+        cut = keep_best(got, score, start, start + n, beam)
+        assert [i for i in range(start, start + n) if got[i] >= 0] == expected
+        assert cut == (len(live) > abs(width))
+        assert (got[:start] == keys[:start]).all()
