@@ -30,6 +30,12 @@ cdef extern from "Python.h":
 
 DEF DIGEST = 16
 
+# per ASCII byte: 0 written as is, 1 after a backslash (quote, backslash), 2 as \u00XX
+cdef uint8_t _ESCAPE[128]
+_ESCAPE[:] = [2] * 32 + [0] * 96
+_ESCAPE[34] = 1
+_ESCAPE[92] = 1
+
 
 # -- JSON text ---------------------------------------------------------------------------------------
 
@@ -121,6 +127,7 @@ cdef class _Text:
         cdef Py_ssize_t k, i
         cdef char c
         cdef char esc[8]
+        cdef int e
         if type(text) is not str or not PyUnicode_IS_ASCII(text):
             return -2
         s = PyUnicode_DATA(text)
@@ -133,17 +140,17 @@ cdef class _Text:
         dst += 1
         for i in range(k):
             c = s[i]
-            if c == 34 or c == 92:
-                dst[0] = 92
-                dst[1] = c
-                dst += 2
-            elif c < 32:
+            e = _ESCAPE[<uint8_t>c]
+            if e == 2:  # a control character: rare
                 snprintf(esc, 8, b"\\u%04x", <int>c)
                 memcpy(dst, esc, 6)
                 dst += 6
-            else:
-                dst[0] = c
-                dst += 1
+                continue
+            # without a branch on the (frequent, unpredictable) quotes: a backslash or the
+            # character first, then the character where it belongs
+            dst[0] = 92 if e else c
+            dst[e] = c
+            dst += 1 + e
         dst[0] = 34
         self.n = dst + 1 - self.buf
         return 0
