@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -117,6 +118,14 @@ def _move(sets: list, held: list[int], melds: list[Meld], placed: np.ndarray,
                 previous=sets)
 
 
+@lru_cache(maxsize=4096)
+def _table_meld(tiles: tuple[Tile, ...]) -> Meld:
+    """A table set (a position's tuple of tiles) read as a meld, remembered: the same sets
+    come back turn after turn in a game (measured on 23-set tables solved again: the
+    Python around the held-out passes 1.05 -> 0.64 ms)."""
+    return validate_set(list(tiles))
+
+
 def _hold_tables(sets: Sequence[Sequence[Tile]], table: Sequence[Meld]) -> tuple:
     """The DP's held-out tables for ``sets`` (read as the melds ``table``:
     :mod:`solvers.rummikub._hold`) and, per number and starting set, the table set's
@@ -191,7 +200,7 @@ def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_
     from solvers.rummikub._held import held_arrays
 
     sets = list(pos.table)
-    table = [validate_set(list(s)) for s in sets]
+    table = [_table_meld(s) for s in sets]
     tables, which = _hold_tables(sets, table)
     weight, joker_weight = objective_weights(objective)
     rack, rack_jokers = _counts(pos.rack)
