@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-import sqlite3
 
 import pytest
 from hypothesis import given, settings
@@ -20,7 +19,6 @@ from hypothesis import strategies as st
 from engines.batch.inputs import jsonl_entry
 from engines.batch.jsontext import canonical
 from engines.batch.records import SCAN_BLANK, SCAN_OK, SCAN_REFER, unpack
-from engines.batch.runner import run_batch
 from engines.batch.tasks import get_task
 from engines.shengji.generate import shengji_cases
 from engines.shuangkou.generate import shuangkou_cases
@@ -120,24 +118,15 @@ def test_scanner_refers_what_it_cannot_read_and_never_raises():
 
 
 @pytest.mark.parametrize("task_name", list(CASES))
-def test_runs_with_and_without_the_native_reader_store_the_same(tmp_path, task_name):
+def test_runs_with_and_without_the_native_reader_store_the_same(tmp_path, task_name,
+                                                               stored_run):  # fmt: skip
     lines = _lines(task_name, 10, 9)
     path = tmp_path / "in.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     fast = get_task(task_name)
     plain = dataclasses.replace(fast, records=None)
-    stores = []
-    for i, task in enumerate((fast, plain)):
-        db = tmp_path / f"{i}.sqlite"
-        summary = run_batch([str(path)], task, str(db), jobs=1, progress=False,
-                            on_bad_input=None)  # fmt: skip
-        con = sqlite3.connect(db)
-        rows = con.execute("SELECT input_hash, position_id, line, input, result, error "
-                           "FROM results ORDER BY line").fetchall()  # fmt: skip
-        bad = con.execute("SELECT line, reason FROM bad_inputs ORDER BY line").fetchall()
-        con.close()
-        counts = (summary.positions, summary.computed, summary.duplicates, summary.rejected)
-        stores.append((rows, bad, counts))
+    stores = [stored_run(path, task, tmp_path / f"{i}.sqlite")
+              for i, task in enumerate((fast, plain))]  # fmt: skip
     assert stores[0] == stores[1]
     assert len(stores[0][0]) > 10 and len(stores[0][1]) > 10
 

@@ -175,7 +175,9 @@ def jsonl_lines(path: str) -> Iterator[tuple[str, TextIO]]:
         yield "<stdin>", sys.stdin
         return
     try:
-        handle = open(path, encoding="utf-8")  # noqa: SIM115 (closed below)
+        # Bytes that are not UTF-8 become lone surrogates, so that reading goes on and
+        # jsonl_entry names the line (strict decoding would fail somewhere in a block).
+        handle = open(path, encoding="utf-8", errors="surrogateescape")  # noqa: SIM115
     except OSError as exc:
         raise InputError(f"{path}: cannot open: {exc.strerror}") from exc
     with handle:
@@ -186,6 +188,11 @@ def jsonl_entry(label: str, number: int, text: str) -> Record | BadInput | None:
     """Line ``number`` of a JSON Lines file as a record, a bad input, or ``None`` when blank."""
     if not text.strip():
         return None
+    if not text.isascii():
+        bad = next((i for i, c in enumerate(text) if "\udc80" <= c <= "\udcff"), None)
+        if bad is not None:
+            byte = ord(text[bad]) - 0xDC00
+            return BadInput(label, number, f"not UTF-8 text: byte 0x{byte:02x} at column {bad + 1}")
     try:
         obj = loads(text)
     except json.JSONDecodeError as exc:
