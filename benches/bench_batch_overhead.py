@@ -19,6 +19,12 @@ records the runner reads natively gets the same packed payloads).
 
     .venv/bin/python benches/bench_batch_overhead.py                 # every task
     .venv/bin/python benches/bench_batch_overhead.py shengji-legal --repeat 3
+    .venv/bin/python benches/bench_batch_overhead.py rummikub-best --parts   # reading steps
+
+``--parts`` times, instead, the steps the runner's main thread takes for each JSON Lines
+position (CPU time per position, best of 3): reading the lines, turning them into records
+(the native record reader for tasks that have one, else ``jsonl_entry``), ``prepare``, the
+canonical text and the input hash.
 """
 
 from __future__ import annotations
@@ -142,10 +148,45 @@ def time_batch(task_name: str, path: Path, threads: int, clock: KernelClock, fol
     return wall, clock.total, cpu, summary
 
 
+def parts(task_name: str, path: Path) -> None:
+    """Print the CPU time per position of each step of reading a JSON Lines input."""
+    from engines.batch.inputs import jsonl_entry
+    from solvers._batch_hashes import text_digests
+
+    task = get_task(task_name)
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+
+    def best(step):
+        times = []
+        for _ in range(3):
+            cpu = time.process_time()
+            out = step()
+            times.append(time.process_time() - cpu)
+        return out, min(times) / len(lines) * 1e6
+
+    _, read = best(lambda: path.read_text(encoding="utf-8").splitlines(keepends=True))
+    steps = {"read lines": read}
+    if task.records is not None:
+        layout = task.records()
+        scanned, steps["native record reader"] = best(
+            lambda: [layout.scan(lines[i : i + 1024]) for i in range(0, len(lines), 1024)])
+        texts = [t for block in scanned for t in block[1] if t is not None]
+    else:
+        records, steps["jsonl_entry (JSON)"] = best(
+            lambda: [jsonl_entry(str(path), i, x) for i, x in enumerate(lines, 1)])
+        payloads, steps["prepare"] = best(lambda: [task.prepare(r.obj) for r in records])
+        texts, steps["canonical text"] = best(lambda: [task.json_text(p) for p in payloads])
+    _, steps["input hash"] = best(lambda: text_digests(texts))
+    print(f"{task_name:20s} " + ", ".join(f"{k} {v:.2f} us" for k, v in steps.items()),
+          flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("tasks", nargs="*", help="task names (default: all in INPUTS)")
     parser.add_argument("--repeat", type=int, default=2, help="alternating runs (best kept)")
+    parser.add_argument("--parts", action="store_true",
+                        help="time the main thread's reading steps instead")  # fmt: skip
     args = parser.parse_args()
     names = args.tasks or [t for t in INPUTS if t in TASKS]
     with tempfile.TemporaryDirectory() as tmp:
@@ -154,6 +195,10 @@ def main() -> None:
             clock = KernelClock()
             clock.install(get_task(name).game)
             path = generate(name, folder)
+            if args.parts:
+                if INPUTS[name][1] == "jsonl":
+                    parts(name, path)
+                continue
             try:
                 payloads = prepared(name, path)
             except ValueError as exc:  # InputError: generated deals lack a task's fields
