@@ -9,8 +9,9 @@ the threshold).  Every combination of ``meld_threshold`` (0, 1, 30, 60, 127) and
 ``best_move``, after warm-up (compilation is excluded).  So are the other options the DP
 solves: official joker retrieval, two real tiles per set, smaller tile sets (the
 positions restricted to them: table sets and rack tiles outside the tile set, or beyond its
-copies and jokers, dropped) and meld then continue (the player still to meld, thresholds
-10-127).  Median, 90th percentile and maximum per row.
+copies and jokers, dropped), sets of 4 or 5 tiles at least (shorter table sets dropped) and
+meld then continue (the player still to meld, thresholds 10-127).  Median, 90th percentile
+and maximum per row.
 
 ``--integer-programme`` times instead the tests' reference oracle, the integer programme of
 ``tests/rummikub/ip_model.py`` (HiGHS; a reference like ``rummikub-solver``, not the
@@ -59,6 +60,12 @@ DP_ROWS = (
     ("joker_retrieval=official, melded", True, Rules(joker_retrieval="official")),
     ("official + min_real_tiles=2, melded", True,
      Rules(joker_retrieval="official", min_real_tiles=2)),
+    ("min_set_length=4, melded", True, Rules(min_set_length=4)),
+    ("min_set_length=5, melded", True, Rules(min_set_length=5)),
+    ("min_set_length=4, initial meld 30", False, Rules(min_set_length=4)),
+    ("min_set_length=5, initial meld 30", False, Rules(min_set_length=5)),
+    ("min_set_length=4 + joker_retrieval=official, melded", True,
+     Rules(min_set_length=4, joker_retrieval="official")),
     ("meld_continue, initial meld 30", False, Rules(meld_continue=True)),
     ("meld_continue, initial meld 30, joker zero", False,
      Rules(meld_continue=True, meld_joker="zero")),
@@ -91,8 +98,8 @@ def restrict(pos: dict, rules: Rules) -> dict:
         used.update(count)
         return True
 
-    table = [s for s in pos["table"]
-             if sum(t != "J" for t in s) >= rules.min_real_tiles and fits(s)]
+    table = [s for s in pos["table"] if sum(t != "J" for t in s) >= rules.min_real_tiles
+             and len(s) >= rules.min_set_length and fits(s)]
     rack = [t for t in pos["rack"] if fits([t])]
     return dict(pos, table=table, rack=rack)
 
@@ -150,6 +157,7 @@ LEAST_ROWS = (
     ("+ min_real_tiles=2", Rules(least_disturbance=True, min_real_tiles=2)),
     ("+ official + min_real_tiles=2",
      Rules(least_disturbance=True, joker_retrieval="official", min_real_tiles=2)),
+    ("+ min_set_length=4", Rules(least_disturbance=True, min_set_length=4)),
 )
 
 

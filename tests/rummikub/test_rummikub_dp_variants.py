@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from rummikub_ip_reference import reference_move, validate_variant_set
@@ -33,9 +34,12 @@ def _random_rules(rng: random.Random) -> Rules:
                  joker_retrieval=rng.choice(("free", "official")))
 
 
-def _case(seed: int):
+def _case(seed: int, longer: bool = False):
     rng = random.Random(seed)
     rules = _random_rules(rng)
+    if longer:  # sets of 4 or 5 tiles at least (not with two real tiles per set)
+        rules = replace(rules, min_set_length=rng.choice((4, 5)), min_real_tiles=1,
+                        numbers=max(rules.numbers, 7))
     letters = ALL_COLOURS[: rules.colours]
     pool = Counter({Tile(c, n): rules.copies for c in letters
                     for n in range(1, rules.numbers + 1)})
@@ -67,9 +71,7 @@ def _check_answer(rules: Rules, table, rack, melded: bool, move) -> None:
     assert check_move(Position(table, rack, melded), move, rules) == [], (table, rack, move)
 
 
-@pytest.mark.parametrize("seed", range(60))
-def test_dp_matches_the_oracle_on_random_tile_sets(seed):
-    rules, table, rack, melded = _case(seed)
+def _same_as_the_oracle(rules: Rules, table, rack, melded: bool) -> None:
     for objective in ("tiles", "value"):
         dp = best_move(table, rack, melded, objective, rules)
         ip = reference_move(table, rack, melded, objective, rules)[0]
@@ -77,6 +79,11 @@ def test_dp_matches_the_oracle_on_random_tile_sets(seed):
         assert (dp.tiles, dp.value, jokers[0]) == (ip.tiles, ip.value, jokers[1]), (
             rules, table, rack, melded, objective)
         _check_answer(rules, table, rack, melded, dp)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_dp_matches_the_oracle_on_random_tile_sets(seed):
+    _same_as_the_oracle(*_case(seed))
 
 
 def test_two_real_tiles_on_joker_rich_bench_positions():
@@ -133,11 +140,55 @@ def test_smaller_tile_sets_by_hand():
         best_moves([Position.from_strings([], "K12")], rules=Rules(numbers=11))
 
 
+@pytest.mark.parametrize("seed", range(50))
+def test_longer_sets_match_the_oracle(seed):
+    # min_set_length 4 or 5 (solvers/rummikub/_lengths.py: the open runs in L length
+    # classes), melded or not, both objectives, free or official retrieval
+    rules, table, rack, melded = _case(seed, longer=True)
+    _same_as_the_oracle(rules, table, rack, melded)
+    batch = best_moves([Position(table, rack, melded)], "tiles", rules=rules)[0]
+    assert batch.tiles == best_move(table, rack, melded, "tiles", rules).tiles
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_least_disturbance_with_longer_sets(seed):
+    rules, table, rack, melded = _case(seed + 500, longer=True)
+    rules = replace(rules, least_disturbance=True, joker_retrieval="free")
+    dp = best_move(table, rack, melded, "tiles", rules)
+    ip = reference_move(table, rack, melded, "tiles", rules)[0]
+    assert (dp.tiles, dp.value, dp.sets_kept) == (ip.tiles, ip.value, ip.sets_kept), (
+        rules, table, rack, melded)
+    _check_answer(rules, table, rack, melded, dp)
+
+
+def test_longer_sets_by_hand():
+    four = Rules(min_set_length=4)
+    assert best_move([], "R5 R6 R7", rules=four).tiles == 0
+    assert best_move([], "R5 R6 R7 J", rules=four).tiles == 4
+    assert best_move([], "K5 R5 O5").tiles == 3
+    assert best_move([], "K5 R5 O5", rules=four).tiles == 0
+    assert best_move([], "K5 R5 O5 B5", rules=four).tiles == 4
+    # five: no group (four colours); a run of five from R3..R7 with a joker
+    five = Rules(min_set_length=5)
+    assert best_move([], "K5 R5 O5 B5 J", rules=five).tiles == 0
+    assert best_move([], "R3 R4 R6 R7 J K1", rules=five).tiles == 5
+    assert best_move([["R1", "R2", "R3", "R4", "R5"]], "R6 R7 R8 R9", rules=five).tiles == 4
+    with pytest.raises(SetError, match="fewer than 4 tiles"):
+        best_move([["R1", "R2", "R3"]], "R6", rules=four)
+
+
 @pytest.mark.parametrize("option", ["colours=5", "numbers=14", "copies=3", "jokers=3",
-                                    "min_set_length=4", "min_set_length=2"])
+                                    "min_set_length=6", "min_set_length=2"])
 def test_tile_sets_beyond_the_state_key_are_refused(option):
     with pytest.raises(RuleError, match=r"beyond the tile sets .* state key holds"):
         best_move([], "K1 K2 K3", rules=Rules.parse([option]))
+
+
+@pytest.mark.parametrize("options", [["min_set_length=4", "min_real_tiles=2"],
+                                     ["min_set_length=5", "meld_continue=on"]])
+def test_longer_sets_with_two_real_tiles_or_meld_continue_are_refused(options):
+    with pytest.raises(RuleError, match=r"with .* not supported by the exact search yet"):
+        best_move([], "K1 K2 K3 K4", False, rules=Rules.parse(options))
 
 
 @pytest.mark.parametrize("table", [[], [["O10", "O11", "O12"]], [["K2", "R2", "B2"]]])

@@ -167,7 +167,7 @@ UNSUPPORTED = [
     {"meld_continue": True, "least_disturbance": True},
 ]
 BEYOND_THE_KEY = [("colours", 5), ("numbers", 20), ("copies", 3), ("jokers", 4),
-                  ("min_set_length", 4), ("min_set_length", 2)]
+                  ("min_set_length", 6), ("min_set_length", 2)]
 
 
 @pytest.mark.parametrize("options", UNSUPPORTED)
@@ -227,6 +227,27 @@ def test_cli_refuses_unsupported_rules(tmp_path: Path,
     # a bad rule is named before the file is read
     assert main(["rummikub", "best", "missing.json", "--rule", "colours=6"]) != 0
     assert "colours=6 is beyond the tile sets" in capsys.readouterr().err
+
+
+def test_cli_and_batch_solve_longer_sets(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    # sets of 4 tiles at least: R7 extends the table's run, K1 K2 K3 is too short
+    path = tmp_path / "pos.json"
+    position = {"table": [["R3", "R4", "R5", "R6"]], "rack": ["R7", "K1", "K2", "K3"]}
+    path.write_text(json.dumps(position))
+    assert main(["rummikub", "best", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles"] == 4
+    assert main(["rummikub", "best", str(path), "--json", "--rule", "min_set_length=4"]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles"] == 1
+    records = [dict(position, id="three"), dict(position, id="four",
+                                                rules={"min_set_length": 4}),
+               dict(position, id="five", rules={"min_set_length": 5},
+                    table=[["R2", "R3", "R4", "R5", "R6"]]),
+               dict(position, id="short", rules={"min_set_length": 5},
+                    table=[["K7", "K8", "K9", "K10"]])]
+    tiles, summary, bad = run_best_batch(tmp_path, records)
+    assert tiles == {"three": 4, "four": 1, "five": 1}
+    assert summary.rejected == 1 and "fewer than 5 tiles" in str(bad[0])
 
 
 def run_best_batch(tmp_path: Path, records: list[dict]) -> tuple[dict, object, list]:

@@ -130,7 +130,8 @@ def solve_counts(
             np.broadcast_to(weight, (n, 4, 13)), np.full(n, joker_weight, np.int64),
             meld_modes, group_ok=group_ok,
         )
-    codes, counts = meld_codes_batch(status, choice, group_jokers, part_count, part_masks)
+    codes, counts = meld_codes_batch(status, choice, group_jokers, part_count, part_masks,
+                                     rules.min_set_length)
     if (counts[status == 1] < 0).any():
         raise AssertionError("the kernel returned a choice that is not an arrangement")
     played = np.zeros((n, N_KINDS), np.int64)

@@ -40,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       "it), meld_continue=on (meld, then play onto the table in the same "
                       "turn), joker_retrieval=official, min_real_tiles=2, "
                       "least_disturbance=on, colours=1..4, numbers=1..13, copies=1..2, "
-                      "jokers=0..2; the others of docs/rummikub-house-rules.md are refused "
+                      "jokers=0..2, min_set_length=3..5; the others of "
+                      "docs/rummikub-house-rules.md are refused "
                       "by name")
     best.set_defaults(func=_best)
 

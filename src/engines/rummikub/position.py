@@ -288,8 +288,8 @@ def kernel_results(
     placed per colour/number, jokers placed); ``rules``: the tile set they were solved for."""
     from solvers.rummikub import meld_codes_batch
 
-    _ok, part_count, part_masks = rules.group_tables()
-    codes, counts = meld_codes_batch(status, choice, group_jokers, part_count, part_masks)
+    codes, counts = meld_codes_batch(status, choice, group_jokers, *rules.group_tables()[1:],
+                                     rules.min_set_length)
     out: list[tuple[list[Meld], np.ndarray, int] | None] = []
     for p in range(status.shape[0]):
         if status[p] != 1:

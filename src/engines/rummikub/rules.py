@@ -4,12 +4,13 @@ The defaults are those of ``docs/rules/rummikub.md``.  The exact search (the dyn
 programme of :mod:`solvers.rummikub`) solves the initial-meld options (``meld_threshold``,
 ``meld_joker``), meld then continue (``meld_continue``: a DP over two arrangements at
 once, :mod:`solvers.rummikub._continue`), official joker retrieval (``joker_retrieval``),
-two real tiles per set (``min_real_tiles``) and the smaller tile sets its
-state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..2, ``jokers`` 0..2;
-``min_set_length`` 3), never by filtering the default's answer, and ``least_disturbance``
+two real tiles per set (``min_real_tiles``), the smaller tile sets its
+state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..2, ``jokers`` 0..2)
+and sets of 4 or 5 tiles at least (``min_set_length`` 3..5), never by filtering the
+default's answer, and ``least_disturbance``
 by holding table sets out inside it (:mod:`engines.rummikub.least`).  The
-other options (fewest tiles moved, larger tile sets, meld then continue together with
-least disturbance)
+other options (fewest tiles moved, larger tile sets, sets of 2 tiles, meld then continue
+together with least disturbance or longer sets, two real tiles per set with longer sets)
 are named and checked here, but the search refuses them (:meth:`Rules.check_supported`)
 until the DP carries them; what each would cost the DP is in
 ``docs/rummikub-house-rules.md``.  The tests check the search, and solve the other
@@ -48,11 +49,14 @@ SEARCH_OPTIONS = ("meld_threshold", "meld_joker", "meld_continue", "least_distur
                   "jokers", "min_set_length")
 # Options the search solves alone but not together with meld then continue (its DP carries
 # two arrangements: docs/rummikub-house-rules.md)
-_NOT_WITH_CONTINUE = {"least_disturbance": False}
+_NOT_WITH_CONTINUE = {"least_disturbance": False, "min_set_length": 3}
+# Pairs of options the search solves alone but not together: (name, its default) twice
+_NOT_TOGETHER = ((("min_set_length", 3), ("min_real_tiles", 1)),)
 # The tile sets the DP's state key holds: four colour codes of up to four open runs (two
-# copies, two jokers) and the numbers 1..13; runs and groups of at least three tiles.
+# copies, two jokers) and the numbers 1..13; runs and groups of at least 3, 4 or 5 tiles
+# (solvers/rummikub/_lengths.py).
 SEARCH_LIMITS = {"colours": (1, 4), "numbers": (1, 13), "copies": (1, 2), "jokers": (0, 2),
-                 "min_set_length": (3, 3)}
+                 "min_set_length": (3, 5)}
 # Why each tile-set option stops there (the state key of solvers/rummikub/_layout.py)
 LIMIT_REASONS = {
     "colours": "a colour's open runs take 7 bits of the 64-bit key (four use 28 of the 58 "
@@ -63,7 +67,10 @@ LIMIT_REASONS = {
               "jokers <= 4)",
     "jokers": "the jokers placed take 2 bits of the key, the group tables take up to 2 "
               "jokers and two real tiles per set lists at most 2 runs short of real tiles",
-    "min_set_length": "runs are kept in the length classes 1, 2 and 3 or more",
+    "min_set_length": "a colour's open runs by length class (1 .. L-1, L or more; at most "
+                      "four runs) must number within the 7-bit colour code: 126 codes for "
+                      "L = 5, 210 for L = 6; sets of 2 tiles would also need table sets of "
+                      "2 tiles, which positions refuse",
 }
 _BOOLS = {"true": True, "on": True, "yes": True, "1": True,
           "false": False, "off": False, "no": False, "0": False}
@@ -153,6 +160,9 @@ class Rules:
             out += [f"meld_continue=true with {name}={_text(getattr(self, name))}"
                     for name, alone in _NOT_WITH_CONTINUE.items()
                     if getattr(self, name) != alone]
+        out += [f"{a}={getattr(self, a)} with {b}={getattr(self, b)}"
+                for (a, a_alone), (b, b_alone) in _NOT_TOGETHER
+                if getattr(self, a) != a_alone and getattr(self, b) != b_alone]
         return out
 
     @property
@@ -207,10 +217,10 @@ class Rules:
         tile set does not allow (the standard checks are the position's own).
 
         >>> from engines.rummikub.tiles import parse_tiles
-        >>> Rules(numbers=10).check_tiles([], parse_tiles("K9 R11"))
+        >>> Rules(numbers=10).check_tiles([], parse_tiles("K9 R11"))  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        engines.rummikub.errors.TileError: position: tile R11 is not in the tile set (numbers 1..10)
+        engines.rummikub.errors.TileError: position: tile R11 is not in the tile set (... 1..10)
         >>> Rules(min_real_tiles=2).check_tiles([parse_tiles("R5 J J")], [])
         Traceback (most recent call last):
         ...
@@ -232,6 +242,9 @@ class Rules:
                 raise PositionError(f"{where}: {n} copies of {tile}, the tile set has "
                                     f"{self.copies}")
         for i, s in enumerate(sets, 1):
+            if len(s) < self.min_set_length:
+                raise SetError(f"{where}: table set {i} [{format_tiles(s)}] has fewer than "
+                               f"{self.min_set_length} tiles")
             if sum(not t.is_joker for t in s) < self.min_real_tiles:
                 raise SetError(f"{where}: table set {i} [{format_tiles(s)}] needs at least "
                                f"{self.min_real_tiles} tiles that are not jokers")
@@ -283,7 +296,8 @@ class Rules:
         if self.joker_retrieval == "official" and self.touches_table(melded):
             places = joker_places(table)
         return rules_mode(melded, self.meld_threshold, self.meld_joker == "stands-for",
-                          self.min_real_tiles, self.numbers, places, self.meld_continue)
+                          self.min_real_tiles, self.numbers, places, self.meld_continue,
+                          self.min_set_length)
 
     def touches_table(self, melded: bool) -> bool:
         """Whether the player's turn may rearrange the table (melded, or meld then
@@ -294,7 +308,7 @@ class Rules:
         """The DP's group tables for this tile set (``solvers.rummikub.group_tables``)."""
         from solvers.rummikub import group_tables
 
-        return group_tables(self.colours, self.min_real_tiles)
+        return group_tables(self.colours, self.min_real_tiles, self.min_set_length)
 
     @classmethod
     def parse(cls, items: Iterable[str]) -> Rules:

@@ -63,17 +63,11 @@ from solvers.rummikub._layout import (
     highest_number,
     joker_meld_factor,
     meld_target,
+    min_set_length,
 )
+from solvers.rummikub._lengths import length_closing, length_step, length_tables
+from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, short_kinds
 
-# Two real tiles per set: the joker placements one colour may choose at one number.  A
-# joker goes to a new run (0), an open run of one real tile (1), an open run that stays
-# valid whatever it gets (2: two real tiles already, or length 2+ with no joker), a run
-# that is one joker (3) or a run of one joker and one real tile (4).  Combination i (of
-# COMBO_FIRST[jr] .. COMBO_FIRST[jr+1]-1 for jr jokers) places its jokers as COMBO_T1[i],
-# COMBO_T2[i] (-1: none); the DP's choice records i + 1 so the replay can follow it.
-COMBO_FIRST = np.array([0, 1, 6, 21], np.int64)
-COMBO_T1 = np.array([-1, 0, 1, 2, 3, 4] + [a for a in range(5) for b in range(a, 5)], np.int64)
-COMBO_T2 = np.array([-1] * 6 + [b for a in range(5) for b in range(a, 5)], np.int64)
 CHOICE_BASE = 81  # a sub-step's own choice is below this; the combination is a multiple
 
 
@@ -147,27 +141,6 @@ def _official_tables(meld):
             run[v, what] |= bit
             tile[v, what] |= bit
     return tile, run, group, full
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def _short_pack(keep, c, d10, d21, d20, d31):
-    """The list of joker runs: ``keep`` (other colours' entries, two 5-bit slots) plus
-    colour ``c``'s counts of each kind, as two slots in descending order (-1: over two)."""
-    a = keep & 31
-    b = keep >> 5
-    for kind in range(4):
-        count = d10 if kind == 0 else d21 if kind == 1 else d20 if kind == 2 else d31
-        for _ in range(count):
-            entry = 1 + 4 * c + kind
-            if a == 0:
-                a = entry
-            elif b == 0:
-                b = entry
-            else:
-                return -1
-    if b > a:
-        a, b = b, a
-    return a | (b << 5)
 
 
 @njit(cache=True, error_model="numpy")
@@ -257,6 +230,8 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
     real2 = 0
     if variant is not None:
         off_tile, off_run, off_group, off_full, real2 = variant[:5]
+        digits, encode, real_all = variant[8:11]  # sets of 4+ tiles (empty: sets of 3)
+        long_sets = digits.shape[0] > 0
         cover_full = off_full[v]
         cover_tile = off_tile[v, c]
         cover_run = off_run[v, c]
@@ -272,6 +247,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
     # innermost loops (about 10% faster).
     fanout = (hi - lo + 1) * 3 * (jokers + 1) * (jokers + 1 if last else 1) * (15 if real2 else 1)
     other_need = 0
+    new = k3 = avail = 0
     n = end
     for i in range(start, end):
         key = keys[i]
@@ -298,21 +274,9 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         base = key & ~(np.int64(127) << (COLOUR_BITS * c))
         base &= np.int64((1 << JOKERS_AT) - 1)  # keep the colour codes only
         # two real tiles per set: this colour's joker runs by kind, the other colours' kept
-        e10 = e21 = e20 = e31 = 0
-        keep = 0
-        short_key = (key >> SHORT_AT) & 1023
+        e10 = e21 = e20 = e31 = keep = 0
         if real2:
-            for slot in (short_key & 31, short_key >> 5):
-                if slot == 0:
-                    continue
-                if (slot - 1) >> 2 != c:
-                    keep = keep << 5 | slot
-                    continue
-                kind = (slot - 1) & 3
-                e10 += kind == 0
-                e21 += kind == 1
-                e20 += kind == 2
-                e31 += kind == 3
+            e10, e21, e20, e31, keep = short_kinds((key >> SHORT_AT) & 1023, c)
         md = e10 + e21 + e20 + e31
         cover0 = (key >> COVER_AT) & 7 if cover_full else 0
         for u in range(lo_s, hi_s + 1):
@@ -338,26 +302,38 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                     ):
                         continue
                     t = ur + jr
-                    if t < a1 + a2 + md:
-                        continue
-                    k3 = min(a3, t - a1 - a2 - md)
-                    new = t - a1 - a2 - md - k3
-                    # Early cap/prune with the jokers still free now (repeated when the number
-                    # closes, once its jokers are known).
-                    avail = jl + real_next
-                    if v + 1 >= nnum:
-                        avail = 0
-                    if new + a1 > avail:
-                        continue
-                    # Short runs beyond the real tiles of number+1 need one joker each, summed
-                    # over the colours done so far; runs opened at `number` need a tile at
-                    # number+2 as well.
-                    need = need0 + max(0, new + a1 - real_next)
-                    if new > 0 and (v + 2 >= nnum or new > real_next2 + jl):
-                        continue
-                    need += max(0, new - real_next2)
-                    if need > jl:
-                        continue
+                    ncode = -1
+                    # (``variant is not None`` is decided when Numba compiles: the default
+                    # specialisation has no trace of the longer sets' code)
+                    if variant is not None:  # noqa: SIM102 (kept apart: see above)
+                        if long_sets:  # sets of 4 or 5 tiles at least
+                            ncode, need = length_step(code, t, jl, real_all, c, v, nnum,
+                                                      digits, encode)
+                            need += need0
+                            if ncode < 0 or need > jl:
+                                continue
+                    if ncode < 0:
+                        if t < a1 + a2 + md:
+                            continue
+                        k3 = min(a3, t - a1 - a2 - md)
+                        new = t - a1 - a2 - md - k3
+                        # Early cap/prune with the jokers still free now (repeated when the
+                        # number closes, once its jokers are known).
+                        avail = jl + real_next
+                        if v + 1 >= nnum:
+                            avail = 0
+                        if new + a1 > avail:
+                            continue
+                        # Short runs beyond the real tiles of number+1 need one joker each,
+                        # summed over the colours done so far; runs opened at `number` need a
+                        # tile at number+2 as well.
+                        need = need0 + max(0, new + a1 - real_next)
+                        if new > 0 and (v + 2 >= nnum or new > real_next2 + jl):
+                            continue
+                        need += max(0, new - real_next2)
+                        if need > jl:
+                            continue
+                        ncode = new + 5 * a1 + 25 * min(a2 + k3, avail - new - a1)
                     nmv = mv
                     if melding:
                         nmv = min(target, mv + number * (u + jr * jfac))
@@ -369,31 +345,11 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                     first = COMBO_FIRST[jr] if real2 else 0
                     stop = COMBO_FIRST[jr + 1] if real2 else 1
                     for combo in range(first, stop):
-                        ncode = new + 5 * a1 + 25 * min(a2 + k3, avail - new - a1)
                         short = np.int64(0)
                         tc = 0
                         if real2:
-                            t1 = COMBO_T1[combo]
-                            t2 = COMBO_T2[combo]
-                            x0 = (t1 == 0) + (t2 == 0)
-                            x1 = (t1 == 1) + (t2 == 1)
-                            x3 = (t1 == 3) + (t2 == 3)
-                            x4 = (t1 == 4) + (t2 == 4)
-                            xh = (t1 == 2) + (t2 == 2)
-                            # A joker that could go where it stays harmless, given to another
-                            # run, leaves a run with fewer real tiles and nothing gained.
-                            if (x0 > new or x1 > a1 or xh > a2 + k3 or x3 > e10 or x4 > e21
-                                    or (xh < jr and xh < a2 + k3)):
-                                continue
-                            d21 = x1 + e10 - x3
-                            d31 = x4 + e20
-                            must_next = new + a1 + x3 + d21 - x1 + d31
-                            if must_next > avail:
-                                continue
-                            long_runs = a2 + k3 + e21 - x4 + e31
-                            ncode = (new - x0 + 5 * (a1 - x1)
-                                     + 25 * min(long_runs, avail - must_next))
-                            short = _short_pack(keep, c, x0, d21, x3, d31)
+                            ncode, short = joker_runs(combo, jr, new, a1, a2, k3, e10, e21, e20,
+                                                      e31, keep, c, avail)
                             if short < 0:
                                 continue
                             short <<= SHORT_AT
@@ -534,8 +490,8 @@ def solve_pass(
     start = np.int64(0)
     end = np.int64(1)
     layer = 0
-    capc = np.full((NCOL, 125, 3), -1, np.int64)
-    needc = np.zeros((NCOL, 125), np.int64)
+    capc = np.full((NCOL, 128, 3), -1, np.int64)
+    needc = np.zeros((NCOL, 128), np.int64)
     other = np.zeros(3, np.int64)
     order, rem = _colour_order(must, opt, weight)
     jw_pos = max(0, joker_weight)
@@ -544,7 +500,9 @@ def solve_pass(
     off_tile, off_run, off_group, off_full = _official_tables(meld)
     real2 = (meld >> REAL2_BIT) & 1
     colour_bits, going_on, joker_bits, held_out = hold_inputs(hold, rem)
-    use_variant = real2 or off_full.any() or hold is not None
+    digits, encode = length_tables(min_set_length(meld))  # (empty for sets of 3)
+    real_all = must + opt
+    use_variant = real2 or off_full.any() or hold is not None or digits.shape[0] > 0
     for v in range(nnum):
         if hold is not None:  # (no state left: the colours' loop returns)
             layer += 1
@@ -567,11 +525,13 @@ def solve_pass(
             last_max = min(2, must[cl, v] + opt[cl, v])
             step_info = (c, np.int64(v), np.int64(step), lo, hi, real_next, real_next2,
                          last_max, rem[v, step], jokers, jw_pos)
-            if last:
+            if last and digits.shape[0]:
+                length_closing(real_all, v, jokers, capc, needc, nnum, digits, encode)
+            elif last:
                 _closing_tables(must, opt, v, jokers, capc, needc, nnum)
             if use_variant:
                 variant = (off_tile, off_run, off_group, off_full, real2, colour_bits[v, c],
-                           going_on[v], joker_bits[v])
+                           going_on[v], joker_bits[v], digits, encode, real_all)
                 n, table, bits, keys, score, parent, choice = _sub_step(
                     table, bits, start, end, keys, score, parent, choice, step_info,
                     weight[c, v], joker_weight, floor, meld, any_ok, group_ok, capc, needc,
@@ -585,8 +545,9 @@ def solve_pass(
             stats[1] = max(stats[1], n - end)
             start = end
             end = n
-            truncated |= _prune_layer(table, bits, start, end, keys, score, last, beam,
-                                      hold is not None)
+            # (the dominance of drop_dominated reads the digits of sets of 3)
+            truncated |= _prune_layer(table, bits, start, end, keys, score,
+                                      last and digits.shape[0] == 0, beam, hold is not None)
     best = _best_final(keys, score, start, end, must_j, meld)
     if best < 0:
         return 0, NEG, truncated

@@ -2,8 +2,9 @@
 
 A group is 3 or 4 tiles of one number in distinct colours; a joker fills a
 missing colour.  House rules change the tables, not the DP: with fewer colours a group
-holds at most that many tiles, and with two real tiles per set a group needs two
-non-joker tiles (:func:`group_tables`).  At one number each colour supplies 0, 1 or 2 real tiles to
+holds at most that many tiles, with two real tiles per set a group needs two
+non-joker tiles, and with a minimum set length of 4 or 5 a group needs that many tiles
+(:func:`group_tables`).  At one number each colour supplies 0, 1 or 2 real tiles to
 groups and up to two jokers join them.  Groups are colour-symmetric, so
 feasibility depends only on how many colours supply one tile (``n1``), how
 many supply two (``n2``) and the joker count ``jg``.  Note the three-group
@@ -26,12 +27,13 @@ from numba import njit
 MAX_JOKERS = 2
 
 
-def partition_groups(ug: list[int], jokers: int, colours: int = 4, min_real: int = 1
-                     ) -> list[tuple[tuple[int, ...], int]] | None:
+def partition_groups(ug: list[int], jokers: int, colours: int = 4, min_real: int = 1,
+                     min_len: int = 3) -> list[tuple[tuple[int, ...], int]] | None:
     """One way to split ``ug[c]`` tiles of colour ``c`` plus ``jokers`` into groups.
 
     ``colours``: the colours of the tile set (a group holds at most that many tiles);
-    ``min_real``: the non-joker tiles every group needs.  Returns a list of ``(colours,
+    ``min_real``: the non-joker tiles every group needs; ``min_len``: the tiles every group
+    needs (jokers included).  Returns a list of ``(colours,
     joker_count)`` per group, or ``None`` when impossible.
 
     >>> partition_groups([1, 1, 1, 0], 1, colours=3) is None, partition_groups([1, 0, 0], 2)
@@ -39,11 +41,11 @@ def partition_groups(ug: list[int], jokers: int, colours: int = 4, min_real: int
     >>> partition_groups([1, 0, 0], 2, min_real=2) is None
     True
     """
-    return _partition(tuple(ug), jokers, colours, min_real)
+    return _partition(tuple(ug), jokers, colours, min_real, min_len)
 
 
 @cache
-def _partition(ug: tuple[int, ...], jokers: int, ncolours: int, min_real: int
+def _partition(ug: tuple[int, ...], jokers: int, ncolours: int, min_real: int, min_len: int
                ) -> list[tuple[tuple[int, ...], int]] | None:
     if sum(ug) == 0:
         return [] if jokers == 0 else None
@@ -55,24 +57,25 @@ def _partition(ug: tuple[int, ...], jokers: int, ncolours: int, min_real: int
             if len(colours) < min_real:
                 continue
             for j in range(min(jokers, ncolours - len(colours)) + 1):
-                if len(colours) + j < 3:
+                if len(colours) + j < min_len:
                     continue
                 left = list(ug)
                 for c in colours:
                     left[c] -= 1
-                tail = _partition(tuple(left), jokers - j, ncolours, min_real)
+                tail = _partition(tuple(left), jokers - j, ncolours, min_real, min_len)
                 if tail is not None:
                     return [(colours, j), *tail]
     return None
 
 
-def _group_table(colours: int = 4, min_real: int = 1) -> np.ndarray:
+def _group_table(colours: int = 4, min_real: int = 1, min_len: int = 3) -> np.ndarray:
     table = np.zeros((5, 5, MAX_JOKERS + 1), dtype=np.int8)
     for n1 in range(5):
         for n2 in range(5 - n1):
             ug = [2] * n2 + [1] * n1 + [0] * (4 - n1 - n2)
             for jg in range(MAX_JOKERS + 1):
-                table[n1, n2, jg] = partition_groups(ug, jg, colours, min_real) is not None
+                table[n1, n2, jg] = partition_groups(ug, jg, colours, min_real,
+                                                     min_len) is not None
     return table
 
 
@@ -81,7 +84,8 @@ GROUP_OK: np.ndarray = _group_table()
 MAX_GROUPS = 3  # 10 tiles at one number (8 real, 2 jokers) make at most 3 groups
 
 
-def _partition_table(ncolours: int = 4, min_real: int = 1) -> tuple[np.ndarray, np.ndarray]:
+def _partition_table(ncolours: int = 4, min_real: int = 1, min_len: int = 3
+                     ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`partition_groups` for every colour profile, as arrays a kernel can read.
 
     Profile ``ug`` (0..2 tiles per colour) has index ``ug[0] + 3*ug[1] + 9*ug[2] + 27*ug[3]``;
@@ -94,7 +98,7 @@ def _partition_table(ncolours: int = 4, min_real: int = 1) -> tuple[np.ndarray, 
     for index in range(81):
         ug = [index // 3**c % 3 for c in range(4)]
         for jokers in range(MAX_JOKERS + 1):
-            parts = partition_groups(ug, jokers, ncolours, min_real)
+            parts = partition_groups(ug, jokers, ncolours, min_real, min_len)
             if parts is None:
                 continue
             count[index, jokers] = len(parts)
@@ -109,17 +113,20 @@ PART_COUNT, PART_MASKS = _partition_table()
 
 
 @cache
-def group_tables(colours: int = 4, min_real: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def group_tables(colours: int = 4, min_real: int = 1, min_len: int = 3
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(group_ok, part_count, part_masks)`` for a tile set of ``colours`` (1..4) colours
-    whose sets need ``min_real`` (1 or 2) non-joker tiles: the DP's and the replay's tables.
+    whose sets need ``min_real`` (1 or 2) non-joker tiles and ``min_len`` (3..5) tiles: the
+    DP's and the replay's tables.
 
     >>> ok, count, masks = group_tables(3, 2)
     >>> bool(ok[2, 0, 1]), bool(ok[3, 0, 1]), bool(ok[1, 0, 2])
     (True, False, False)
     """
-    if (colours, min_real) == (4, 1):
+    if (colours, min_real, min_len) == (4, 1, 3):
         return GROUP_OK, PART_COUNT, PART_MASKS
-    return (_group_table(colours, min_real), *_partition_table(colours, min_real))
+    return (_group_table(colours, min_real, min_len),
+            *_partition_table(colours, min_real, min_len))
 
 
 @njit(cache=True, error_model="numpy")

@@ -12,7 +12,7 @@ then groups by number); the sets are sorted on it stably, so equal keys keep the
 order, as ``sorted(..., key=...)`` does in Python.
 
 Under two real tiles per set the DP also chose which open runs take each joker
-(``choice[c, v-1, 3]``, one more than its combination in :data:`solvers.rummikub._dp.
+(``choice[c, v-1, 3]``, one more than its combination in :data:`solvers.rummikub._real2.
 COMBO_T1`); such a colour is replayed by :func:`_runs_two_real`.
 """
 
@@ -21,9 +21,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._dp import COMBO_T1, COMBO_T2
 from solvers.rummikub._groups import PART_COUNT, PART_MASKS  # noqa: F401 (doctest)
 from solvers.rummikub._layout import NCOL, NNUM
+from solvers.rummikub._real2 import COMBO_T1, COMBO_T2
 
 MAX_SETS = 64  # 106 tiles make at most 35 sets
 
@@ -175,11 +175,12 @@ def _sort_codes(codes, m):
 
 
 @njit(cache=True)
-def meld_codes(choice, group_jokers, part_count, part_masks, codes):
+def meld_codes(choice, group_jokers, part_count, part_masks, codes, min_len=3):
     """Fill ``codes`` (int64[MAX_SETS]) with the sets of one solved position, sorted.
 
     ``choice[c, v-1] = (run tiles, group tiles, run jokers)`` and ``group_jokers[v-1]`` as
-    the DP returns them; ``part_count``/``part_masks`` from :mod:`solvers.rummikub._groups`.
+    the DP returns them; ``part_count``/``part_masks`` from :mod:`solvers.rummikub._groups`;
+    ``min_len``: the shortest set of the rules (runs shorter than it must continue).
     Returns the number of sets, or -1 if the choice is not a valid arrangement.
 
     >>> choice = np.zeros((NCOL, NNUM, 4), np.int64)
@@ -221,18 +222,18 @@ def meld_codes(choice, group_jokers, part_count, part_masks, codes):
             items = ur + jr
             if no == 0 and items == 0:
                 continue
-            # ordered: the short runs (length < 3) first, then the long ones, each in order
+            # ordered: the short runs (below min_len) first, then the long ones, each in order
             k = 0
             short = 0
             for r in range(no):
-                if rl[r] < 3:
+                if rl[r] < min_len:
                     ts[k] = rs[r]
                     tl[k] = rl[r]
                     tj[k] = rj[r]
                     k += 1
             short = k
             for r in range(no):
-                if rl[r] >= 3:
+                if rl[r] >= min_len:
                     ts[k] = rs[r]
                     tl[k] = rl[r]
                     tj[k] = rj[r]
@@ -258,7 +259,7 @@ def meld_codes(choice, group_jokers, part_count, part_masks, codes):
                 rj[no] = 1 if r >= ur else 0
                 no += 1
         for r in range(no):
-            if rl[r] < 3:
+            if rl[r] < min_len:
                 return -1
             m = _emit_run(codes, m, c, rs[r], rl[r], rj[r])
     m = _group_codes(choice, group_jokers, part_count, part_masks, codes, m)
@@ -269,15 +270,16 @@ def meld_codes(choice, group_jokers, part_count, part_masks, codes):
 
 
 @njit(cache=True)
-def meld_codes_batch(status, choice, group_jokers, part_count, part_masks):
+def meld_codes_batch(status, choice, group_jokers, part_count, part_masks, min_len=3):
     """:func:`meld_codes` for every solved position of a batch: ``(codes[n, MAX_SETS], counts)``.
 
-    ``counts[p]`` is -2 for an unsolved position.
+    ``counts[p]`` is -2 for an unsolved position; ``min_len``: the shortest set.
     """
     n = status.shape[0]
     codes = np.zeros((n, MAX_SETS), np.int64)
     counts = np.full(n, -2, np.int64)
     for p in range(n):
         if status[p] == 1:
-            counts[p] = meld_codes(choice[p], group_jokers[p], part_count, part_masks, codes[p])
+            counts[p] = meld_codes(choice[p], group_jokers[p], part_count, part_masks, codes[p],
+                                   min_len)
     return codes, counts

@@ -14,7 +14,7 @@ from numba import njit
 from solvers.rummikub._exact import solve_arrays, solve_exact
 from solvers.rummikub._groups import GROUP_OK, PART_COUNT, PART_MASKS
 from solvers.rummikub._held import warm_held
-from solvers.rummikub._layout import BEAM, CONTINUE_AT, NCOL, NNUM, rules_mode
+from solvers.rummikub._layout import BEAM, CONTINUE_AT, NCOL, NNUM, min_set_length, rules_mode
 from solvers.rummikub._melds import MAX_SETS, meld_codes, meld_codes_batch
 
 JOKER_INDEX = 52
@@ -71,7 +71,8 @@ def _solve_position(tiles, rack, weight, joker_weight, meld, group_ok, part_coun
                                   group_ok, choice, group_jokers, stats, beam)
     if status != 1:
         return NO_ARRANGEMENT, 0, 0, 0
-    nsets = meld_codes(choice, group_jokers, part_count, part_masks, codes)
+    nsets = meld_codes(choice, group_jokers, part_count, part_masks, codes,
+                       min_set_length(meld))
     if nsets < 0:
         raise AssertionError("the DP returned a choice that is not an arrangement")
     # rack tiles played: what the sets hold beyond the table's tiles

@@ -1,0 +1,139 @@
+"""Sets of four or five tiles at least (``min_set_length`` 4, 5): the open runs by length.
+
+The rules document's sets have three tiles at least, and the DP's colour code counts the
+open runs of length 1, 2 and 3+ as base-5 digits (:mod:`solvers.rummikub._layout`).  With
+a minimum length L, a colour's open runs fall in L classes: length 1 .. L-1 (they must
+continue) and L or more (they may end).  A colour has at most four open runs (two copies,
+two jokers), so the class counts ``(c_1, ..., c_L)`` with sum <= 4 are C(L + 4, 4) codes:
+70 for L = 4 and 126 for L = 5, within the colour code's 7 bits once numbered
+(:func:`length_tables`).  L = 6 would need 210: 8 bits.
+
+:func:`length_step` is one colour's transition at one number (the DP's sub-step calls it
+under these rules only), :func:`length_closing` the tables that close a number.  A run of
+length i needs a tile (or a joker) at each of the next L - i numbers; the transition
+prunes on the tiles of number+1 and counts the jokers the new short runs will need over
+the next L - 1 numbers (the key's ``need``, as for three tiles), the closing tables kill
+a state whose short runs cannot be completed with the jokers left.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+MAX_OPEN = 4  # open runs of one colour: two copies and two jokers
+LENGTHS = (4, 5)  # the minimum set lengths these tables carry (3: the DP's own digits)
+
+
+@njit(cache=True, error_model="numpy")
+def length_tables(min_len):
+    """``(digits, encode)`` for minimum set length ``min_len`` (4 or 5; else empty tables):
+    ``digits[code, i]`` the open runs of class i (length i + 1; the last class: min_len
+    or more) of colour code ``code``, and ``encode[sum(c_i * 5**i)]`` the code of class
+    counts ``c`` (-1: over four runs).  Codes follow that sum, so code 0 is no open run.
+
+    >>> digits, encode = length_tables(4)
+    >>> digits.shape, int(encode[0]), digits[int(encode[1 + 5 * 2])].tolist()
+    ((70, 4), 0, [1, 2, 0, 0])
+    """
+    if min_len not in LENGTHS:
+        return np.zeros((0, 1), np.int64), np.zeros(0, np.int64)
+    size = 5**min_len
+    encode = np.full(size, -1, np.int64)
+    digits = np.zeros((size, min_len), np.int64)
+    codes = 0
+    for index in range(size):
+        rest = index
+        total = 0
+        for i in range(min_len):
+            digits[codes, i] = rest % 5
+            total += rest % 5
+            rest //= 5
+        if total <= MAX_OPEN:
+            encode[index] = codes
+            codes += 1
+    return digits[:codes].copy(), encode
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def length_step(code, t, jl, real, c, v, nnum, digits, encode):
+    """Colour ``c``'s code after ``t`` run tiles at number v+1 (all its short runs
+    continue, then long runs, then new runs open; the long runs beyond what number+1 can
+    extend end), and the jokers its short runs will need at the next numbers:
+    ``(code, need)``, code -1 when the tiles or the jokers left (``jl``) cannot do it.
+    ``real[c, x]``: the tiles of colour c at number x+1 (zero past the last number)."""
+    width = digits.shape[1]
+    short = 0
+    for i in range(width - 1):
+        short += digits[code, i]
+    if t < short:
+        return -1, 0
+    k3 = min(digits[code, width - 1], t - short)
+    new = t - short - k3
+    # after this number: class 0 = the new runs, class i = the old class i - 1, and the
+    # last class the old last two (the long runs that continue)
+    avail = jl + real[c, v + 1] if v + 1 < nnum else 0
+    must_next = new
+    for i in range(width - 2):
+        must_next += digits[code, i]
+    if must_next > avail:
+        return -1, 0
+    need = 0
+    waiting = must_next  # runs still short before number v+1+j
+    for j in range(1, width):
+        if j > 1:
+            waiting -= digits[code, width - 1 - j] if width - 1 - j >= 0 else 0
+        if waiting <= 0:
+            break
+        have = real[c, v + j] if v + j < nnum else 0
+        if v + j >= nnum:
+            return -1, 0
+        need += max(0, waiting - have)
+    if need > jl:
+        return -1, 0
+    index = new
+    mult = 5
+    for i in range(width - 2):
+        index += digits[code, i] * mult
+        mult *= 5
+    index += min(digits[code, width - 2] + k3, avail - must_next) * mult
+    return encode[index], need
+
+
+@njit(cache=True, error_model="numpy")
+def length_closing(real, v, jokers, capc, needc, nnum, digits, encode):
+    """:func:`solvers.rummikub._dp._closing_tables` for these rules: ``capc[cc, code, k]``
+    colour cc's code once its short runs are checked against the next numbers' tiles and
+    ``k`` jokers (-1: some cannot be completed) and its long runs beyond number+1's tiles
+    end; ``needc[cc, code]`` the jokers its short runs need."""
+    width = digits.shape[1]
+    for cc in range(real.shape[0]):
+        for code in range(digits.shape[0]):
+            need = 0
+            worst = 0  # the most jokers one later number lacks
+            short = 0
+            for i in range(width - 1):
+                short += digits[code, i]
+            waiting = short  # runs still short before number v+1+j
+            for j in range(1, width):
+                if j > 1:
+                    waiting -= digits[code, width - j]
+                if waiting <= 0:
+                    break
+                if v + j >= nnum:
+                    worst = jokers + 1
+                    break
+                need += max(0, waiting - real[cc, v + j])
+                worst = max(worst, waiting - real[cc, v + j])
+            needc[cc, code] = need
+            index = 0
+            mult = 1
+            for i in range(width - 1):
+                index += digits[code, i] * mult
+                mult *= 5
+            for k in range(jokers + 1):
+                capc[cc, code, k] = -1
+                if k >= worst:
+                    avail = real[cc, v + 1] + k if v + 1 < nnum else 0
+                    capc[cc, code, k] = encode[index + min(digits[code, width - 1],
+                                                           avail - short) * mult]

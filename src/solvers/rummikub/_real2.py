@@ -1,0 +1,97 @@
+"""Two real tiles per set: the runs short of real tiles, and where a number's jokers go.
+
+With at most two jokers, only the runs that hold a joker and fewer than two real tiles can
+break the rule, and there are at most two of them.  They leave the colour codes and are
+listed apart in the state key (:data:`solvers.rummikub._layout.SHORT_AT`, two 5-bit slots
+``1 + 4 * colour + kind``; kinds: one joker; a joker and a real tile; two jokers; two
+jokers and a real tile).  The DP's sub-step (:mod:`solvers.rummikub._dp`) and the meld
+then continue pass (:mod:`solvers.rummikub._continue`) both choose, per colour and
+number, which open runs take that number's jokers with :func:`joker_runs`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# The joker placements one colour may choose at one number.  A joker goes to a new run
+# (0), an open run of one real tile (1), an open run that stays valid whatever it gets (2:
+# two real tiles already, or length 2+ with no joker), a run that is one joker (3) or a run
+# of one joker and one real tile (4).  Combination i (of COMBO_FIRST[jr] ..
+# COMBO_FIRST[jr+1]-1 for jr jokers) places its jokers as COMBO_T1[i], COMBO_T2[i] (-1:
+# none); the DP's choice records i + 1 so the replay can follow it.
+COMBO_FIRST = np.array([0, 1, 6, 21], np.int64)
+COMBO_T1 = np.array([-1, 0, 1, 2, 3, 4] + [a for a in range(5) for b in range(a, 5)], np.int64)
+COMBO_T2 = np.array([-1] * 6 + [b for a in range(5) for b in range(a, 5)], np.int64)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def short_pack(keep, c, d10, d21, d20, d31):
+    """The list of joker runs: ``keep`` (other colours' entries, two 5-bit slots) plus
+    colour ``c``'s counts of each kind, as two slots in descending order (-1: over two)."""
+    a = keep & 31
+    b = keep >> 5
+    for kind in range(4):
+        count = d10 if kind == 0 else d21 if kind == 1 else d20 if kind == 2 else d31
+        for _ in range(count):
+            entry = 1 + 4 * c + kind
+            if a == 0:
+                a = entry
+            elif b == 0:
+                b = entry
+            else:
+                return -1
+    if b > a:
+        a, b = b, a
+    return a | (b << 5)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def short_kinds(short_key, c):
+    """Colour ``c``'s runs short of real tiles in the list ``short_key`` (two 5-bit slots),
+    by kind, and the other colours' entries: ``(e10, e21, e20, e31, keep)``."""
+    e10 = e21 = e20 = e31 = 0
+    keep = 0
+    for slot in (short_key & 31, short_key >> 5):
+        if slot == 0:
+            continue
+        if (slot - 1) >> 2 != c:
+            keep = keep << 5 | slot
+            continue
+        kind = (slot - 1) & 3
+        e10 += kind == 0
+        e21 += kind == 1
+        e20 += kind == 2
+        e31 += kind == 3
+    return e10, e21, e20, e31, keep
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def joker_runs(combo, jr, new, a1, a2, k3, e10, e21, e20, e31, keep, c, avail):
+    """Joker combination ``combo`` for ``jr`` run jokers of colour ``c`` at one number:
+    ``(colour code, list of short joker runs)`` afterwards (list -1: not allowed).
+
+    ``new`` runs open, ``a1``/``a2`` runs of length 1/2 and ``k3`` long runs continue, the
+    colour's short joker runs by kind ``e10..e31`` all continue, ``keep``: the other
+    colours' list, ``avail``: tiles and jokers number+1 can still give this colour.
+    """
+    t1 = COMBO_T1[combo]
+    t2 = COMBO_T2[combo]
+    x0 = (t1 == 0) + (t2 == 0)
+    x1 = (t1 == 1) + (t2 == 1)
+    x3 = (t1 == 3) + (t2 == 3)
+    x4 = (t1 == 4) + (t2 == 4)
+    xh = (t1 == 2) + (t2 == 2)
+    # A joker that could go where it stays harmless, given to another run, leaves a run
+    # with fewer real tiles and nothing gained.
+    if (x0 > new or x1 > a1 or xh > a2 + k3 or x3 > e10 or x4 > e21
+            or (xh < jr and xh < a2 + k3)):
+        return 0, -1
+    d21 = x1 + e10 - x3
+    d31 = x4 + e20
+    must_next = new + a1 + x3 + d21 - x1 + d31
+    if must_next > avail:
+        return 0, -1
+    long_runs = a2 + k3 + e21 - x4 + e31
+    code = new - x0 + 5 * (a1 - x1) + 25 * min(long_runs, avail - must_next)
+    return code, short_pack(keep, c, x0, d21, x3, d31)
