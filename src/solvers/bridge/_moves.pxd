@@ -82,6 +82,7 @@ cdef struct LeadSuit:
     # facts of one suit for the leader, the same for every card of it
     int opp_top, pard_top, lho_top, second
     bint ruff_risk, rho_over_top, rho_over, lho_caught, ours_next
+    bint nt              # notrump: the weights tuned for it (below)
     int bonus            # the card-independent terms
 
 
@@ -93,10 +94,13 @@ cdef inline void _lead_suit(Ctx* c, int seat, int s, LeadSuit* f) noexcept nogil
     f.pard_top = _top(pard_s)
     f.lho_top = _top(lho_s)
     f.ruff_risk = 0
+    f.nt = trump == NOTRUMP
     if trump != NOTRUMP and s != trump:
         f.ruff_risk = ((lho_s == 0 and c.hands[lho][trump] != 0)
                        or (rho_s == 0 and c.hands[rho][trump] != 0))
     f.rho_over_top = f.opp_top >= 0 and (rho_s >> f.opp_top) & 1
+    if f.nt and popcount(rho_s) == 1:
+        f.rho_over_top = 0  # a singleton falls under our winner
     top = _top(c.remain[s])
     second = _top(c.remain[s] & ~(1u << top))
     f.second = second
@@ -123,22 +127,26 @@ cdef inline int _lead_weight(LeadSuit* f, int r, unsigned int seq) noexcept nogi
         if f.pard_top > r:
             w -= 30  # partner's winner would cover it anyway
         if f.rho_over_top:
-            w -= 20  # cashing it promotes RHO's top card, which then sits over partner
+            # cashing it promotes RHO's top card, which then sits over partner
+            w -= 60 if f.nt else 20
     elif f.pard_top > f.opp_top and not f.ruff_risk:
-        w = 70 - r  # lead low towards partner's winner
+        w = (100 if f.nt else 70) - r  # lead low towards partner's winner
     else:
         w = 30 - r
         if f.ruff_risk:
             w -= 40
-        # leading into the opponent sitting over the top cards tends to cost
-        if f.lho_top > r and r + 1 < 13:
+        # leading into the opponent sitting over the top cards tends to cost (in notrump
+        # the cards over it, below, say enough)
+        if f.lho_top > r and r + 1 < 13 and not f.nt:
             w -= 10
         if f.rho_over:
             w -= 10  # RHO's high card sits over ours
         elif f.lho_caught:
-            w += 30  # LHO's top card is caught under our second-best
+            w += 45 if f.nt else 30  # LHO's top card is caught under our second-best
         if f.ours_next:
-            w += 45  # once the top card is gone, our side wins the next round
+            # once the top card is gone, our side wins the next round: in notrump, where
+            # the suit then runs, before cashing winners
+            w += 90 if f.nt else 45
         if r == f.second and (seq & (seq - 1)):
             w += 25  # a sequence knocking out the top card
     return w + f.bonus
