@@ -396,20 +396,14 @@ def _run(
     per_commit = max(size, _COMMIT_ROWS) if backend.timed_waits else 1
     writer = _Writer(db, task.name, run_id, summary, per_commit)
 
-    # Chunks of one thread each grow (doubling, up to _CHUNK_GROWTH times the size) while
-    # one takes less than _QUICK_CHUNK seconds to solve: handing a chunk to a helper thread
-    # and back costs a fraction of a millisecond, as much as a small bridge ending's solve.
-    # An explicit chunk_size stays as given.
-    grown = size
+    grown = size  # see _next_size
 
     def collect(future: Any) -> None:
         nonlocal grown
         rows = pending.pop(future)
         solved = backend.result(future)
-        if backend.grows and chunk_size is None and grown < _CHUNK_GROWTH * size and \
-                len(rows) == grown and \
-                sum([seconds for _, _, seconds in solved]) < _QUICK_CHUNK:
-            grown *= 2
+        if backend.grows and chunk_size is None:
+            grown = _next_size(grown, size, len(rows), solved)
         errors = [error for _, error, _ in solved]
         summary.solver_errors += len(errors) - errors.count(None)
         bar.update(len(rows))
@@ -506,6 +500,17 @@ class _Writer:
         """Keep the finished rows when something else failed; a store fault stays the error."""
         with contextlib.suppress(Exception):  # the run's own exception says more
             self.store()
+
+
+def _next_size(grown: int, size: int, solved_rows: int, solved: list[SolvedItem]) -> int:
+    """The next chunk size of a task solved one thread a chunk: chunks double, up to
+    _CHUNK_GROWTH times the task's size, while a full one takes less than _QUICK_CHUNK
+    seconds to solve (handing a chunk to a helper thread and back costs a fraction of a
+    millisecond, as much as a small bridge ending's solve)."""
+    if grown < _CHUNK_GROWTH * size and solved_rows == grown and \
+            sum([seconds for _, _, seconds in solved]) < _QUICK_CHUNK:
+        return 2 * grown
+    return grown
 
 
 def _end_run(db: ResultStore, run_id: int, summary: BatchSummary, *, close: bool) -> None:
