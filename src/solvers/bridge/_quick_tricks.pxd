@@ -101,29 +101,12 @@ cdef inline unsigned int _drop_lowest(unsigned int mask, int k) noexcept nogil:
     return mask
 
 
-cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcept nogil:
-    """Notrump, or the opponents out of trumps: the leader cashes his winners, then
-    crosses to partner, who cashes his.
-
-    Partner follows the leader's winners with his lowest cards and the
-    opponents keep their highest, so partner's winners are counted against
-    what is left of every other hand after the leader's run: his second-best
-    card behind the leader's top one (Ax opposite Kx) becomes a winner.  The
-    leader crosses in a suit where he keeps a card and partner holds a
-    winner.  Partner void in a suit the leader cashes discards his other cards
-    first, then his winners, one trick lost each (not his low trumps: playing
-    one would take the lead).  A hand left with trumps only wins every trick
-    from then on, so a forced ruff never costs a trick.  Partner's win ranks
-    are added only when his tricks are needed.
-    """
-    cdef int s, t, high, lead_total = 0, partner_total = 0, k, m, cs, trump = c.trump
-    cdef int discards = 0, spare = 0
-    cdef int partner = (leader + 2) & 3, lho = (leader + 1) & 3, rho = (leader + 3) & 3
-    cdef unsigned int mine, above, rest_p, rest_a, rest_b, others
-    cdef int cashed[4]
-    cdef unsigned int rest_l[4]  # the leader's cards of each suit left after his run
-    cdef uint16_t pwm[4]
-    cdef bint entry = 0
+cdef inline int _leader_run(Ctx* c, int leader, int* cashed, unsigned int* rest_l,
+                            uint16_t* wm) noexcept nogil:
+    """The leader's winners with nothing to ruff, suit by suit (``cashed``), the cards he
+    keeps after them (``rest_l``) and their win ranks; returns their total."""
+    cdef int s, t, high, k, lead_total = 0
+    cdef unsigned int mine, others, above
     for s in range(4):
         # the leader's winners: his cards above every other hand's (no ruffs here), all
         # of his cards once they have drawn every other hand's
@@ -153,19 +136,16 @@ cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noex
             rest_l[s] = mine & ((1u << t) - 1u)
         cashed[s] = k
         lead_total += k
-    if lead_total >= need:
-        return lead_total
-    if trump != NOTRUMP:
-        # the leader's side winners, then every one of his trumps wins a trick
-        # whenever it is played, whatever its rank
-        k = lead_total - cashed[trump] + popcount(c.hands[leader][trump])
-        if k >= need:
-            wm[trump] = 0
-            return k
-    # partner's winners count only when the leader can reach them: in a suit the leader
-    # keeps a card of, partner's top card beats every card left there after the run
-    # (disjoint holdings: the larger mask holds the higher top card).  Tested first on
-    # its own, since about half of the positions have no such suit.
+    return lead_total
+
+
+cdef inline bint _reaches_partner(Ctx* c, int leader, int* cashed,
+                                  unsigned int* rest_l) noexcept nogil:
+    """Can the leader cross to a winner of partner's after his run?  In a suit the leader
+    keeps a card of, partner's top card must beat every card left there (disjoint
+    holdings: the larger mask holds the higher top card)."""
+    cdef int s, cs, partner = (leader + 2) & 3, lho = (leader + 1) & 3, rho = (leader + 3) & 3
+    cdef unsigned int others
     for s in range(4):
         cs = cashed[s]
         if rest_l[s] and popcount(c.hands[partner][s]) > cs:
@@ -175,9 +155,45 @@ cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noex
             if popcount(c.hands[rho][s]) > cs:
                 others |= c.hands[rho][s]
             if c.hands[partner][s] > others:
-                entry = 1
-                break
-    if not entry:
+                return 1
+    return 0
+
+
+cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcept nogil:
+    """Notrump, or the opponents out of trumps: the leader cashes his winners, then
+    crosses to partner, who cashes his.
+
+    Partner follows the leader's winners with his lowest cards and the
+    opponents keep their highest, so partner's winners are counted against
+    what is left of every other hand after the leader's run: his second-best
+    card behind the leader's top one (Ax opposite Kx) becomes a winner.  The
+    leader crosses in a suit where he keeps a card and partner holds a
+    winner.  Partner void in a suit the leader cashes discards his other cards
+    first, then his winners, one trick lost each (not his low trumps: playing
+    one would take the lead).  A hand left with trumps only wins every trick
+    from then on, so a forced ruff never costs a trick.  Partner's win ranks
+    are added only when his tricks are needed.
+    """
+    cdef int s, t, high, partner_total = 0, k, m, cs, trump = c.trump
+    cdef int discards = 0, spare = 0
+    cdef int partner = (leader + 2) & 3, lho = (leader + 1) & 3, rho = (leader + 3) & 3
+    cdef unsigned int above, rest_p, rest_a, rest_b, others
+    cdef int cashed[4]
+    cdef unsigned int rest_l[4]  # the leader's cards of each suit left after his run
+    cdef uint16_t pwm[4]
+    cdef int lead_total = _leader_run(c, leader, cashed, rest_l, wm)
+    if lead_total >= need:
+        return lead_total
+    if trump != NOTRUMP:
+        # the leader's side winners, then every one of his trumps wins a trick
+        # whenever it is played, whatever its rank
+        k = lead_total - cashed[trump] + popcount(c.hands[leader][trump])
+        if k >= need:
+            wm[trump] = 0
+            return k
+    # partner's winners count only when the leader can reach one: tested first on its
+    # own, since about half of the positions cannot
+    if not _reaches_partner(c, leader, cashed, rest_l):
         return lead_total
     for s in range(4):
         pwm[s] = 0
