@@ -75,6 +75,8 @@ DP_ROWS = (
      Rules(meld_continue=True, meld_threshold=10, colours=3, numbers=10)),
     ("meld_continue + joker_retrieval=official, initial meld 30", False,
      Rules(meld_continue=True, joker_retrieval="official")),
+    ("meld_continue + min_set_length=4, initial meld 30", False,
+     Rules(meld_continue=True, min_set_length=4)),
     ("meld_continue + min_real_tiles=2, initial meld 30", False,
      Rules(meld_continue=True, min_real_tiles=2)),
     ("meld_continue + official + min_real_tiles=2, initial meld 30", False,

@@ -185,8 +185,9 @@ def test_tile_sets_beyond_the_state_key_are_refused(option):
 
 
 @pytest.mark.parametrize("options", [["min_set_length=4", "min_real_tiles=2"],
-                                     ["min_set_length=5", "meld_continue=on"]])
-def test_longer_sets_with_two_real_tiles_or_meld_continue_are_refused(options):
+                                     ["min_set_length=5", "min_real_tiles=2",
+                                      "meld_continue=on"]])
+def test_longer_sets_with_two_real_tiles_are_refused(options):
     with pytest.raises(RuleError, match=r"with .* not supported by the exact search yet"):
         best_move([], "K1 K2 K3 K4", False, rules=Rules.parse(options))
 

@@ -26,7 +26,7 @@ from engines.rummikub.rules import Rules
 from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
 
 
-def _case(seed: int):
+def _case(seed: int, longer: bool = False):
     rng = random.Random(seed)
     rules = Rules(meld_continue=True, colours=rng.randint(3, 4), numbers=rng.randint(6, 13),
                   copies=rng.randint(1, 2), jokers=rng.choice((0, 1, 2, 2)),
@@ -34,6 +34,9 @@ def _case(seed: int):
                   meld_joker=rng.choice(("stands-for", "zero")),
                   joker_retrieval=rng.choice(("free", "free", "official")),
                   min_real_tiles=rng.choice((1, 1, 2)))
+    if longer:  # sets of 4 or 5 tiles at least (not with two real tiles per set)
+        rules = replace(rules, min_set_length=rng.choice((4, 5)), min_real_tiles=1,
+                        numbers=max(rules.numbers, 7))
     letters = ALL_COLOURS[: rules.colours]
     pool = Counter({Tile(c, n): rules.copies for c in letters
                     for n in range(1, rules.numbers + 1)})
@@ -62,6 +65,18 @@ def test_meld_continue_matches_the_oracle(seed):
             (answers[0].tiles, answers[0].value, answers[0].played.count(JOKER))], (
             rules, table, rack, melded, objective)
         assert check_move(Position(table, rack, melded), answers[0], rules) == []
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_meld_continue_with_longer_sets_matches_the_oracle(seed):
+    # min_set_length 4 or 5: both arrangements' runs in L length classes
+    rules, table, rack, melded = _case(seed + 100, longer=True)
+    for objective in ("tiles", "value"):
+        dp = best_move(table, rack, melded, objective, rules)
+        ip = reference_move(table, rack, melded, objective, rules)[0]
+        assert (dp.tiles, dp.value, dp.played.count(JOKER)) == (
+            ip.tiles, ip.value, ip.played.count(JOKER)), (rules, table, rack, melded, objective)
+        assert check_move(Position(table, rack, melded), dp, rules) == []
 
 
 def test_meld_then_continue_by_hand():

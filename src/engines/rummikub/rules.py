@@ -10,7 +10,7 @@ and sets of 4 or 5 tiles at least (``min_set_length`` 3..5), never by filtering 
 default's answer, and ``least_disturbance``
 by holding table sets out inside it (:mod:`engines.rummikub.least`).  The
 other options (fewest tiles moved, larger tile sets, sets of 2 tiles, meld then continue
-together with least disturbance or longer sets, two real tiles per set with longer sets)
+together with least disturbance, two real tiles per set with longer sets)
 are named and checked here, but the search refuses them (:meth:`Rules.check_supported`)
 until the DP carries them; what each would cost the DP is in
 ``docs/rummikub-house-rules.md``.  The tests check the search, and solve the other
@@ -49,7 +49,7 @@ SEARCH_OPTIONS = ("meld_threshold", "meld_joker", "meld_continue", "least_distur
                   "jokers", "min_set_length")
 # Options the search solves alone but not together with meld then continue (its DP carries
 # two arrangements: docs/rummikub-house-rules.md)
-_NOT_WITH_CONTINUE = {"least_disturbance": False, "min_set_length": 3}
+_NOT_WITH_CONTINUE = {"least_disturbance": False}
 # Pairs of options the search solves alone but not together: (name, its default) twice
 _NOT_TOGETHER = ((("min_set_length", 3), ("min_real_tiles", 1)),)
 # The tile sets the DP's state key holds: four colour codes of up to four open runs (two

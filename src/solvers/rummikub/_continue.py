@@ -53,7 +53,9 @@ from solvers.rummikub._layout import (
     highest_number,
     joker_meld_factor,
     meld_target,
+    min_set_length,
 )
+from solvers.rummikub._lengths import length_closing, length_step, length_tables
 from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, short_kinds
 
 _MUL_A = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed int64
@@ -130,12 +132,29 @@ def _relax(table, bits, lo, n, k1s, k2s, score, parent, choice, a, b, nsc, par, 
 
 @njit(cache=True, inline="always")
 def _run_options(code, short_key, c, t, jr, jl, real_next, real_next2, v, nnum, done, real2,
-                 buf):
+                 buf, lengths):
     """One colour's runs after ``t`` run tiles (``jr`` of them jokers) at number v+1, as in
     ``_dp._sub_step``: rows of ``buf`` (new code, jokers its short runs need at number+1
     and number+2, the list of runs short of real tiles, the joker combination + 1); returns
     how many.  ``done``: a completed meld (its long runs end, no run opens); ``real2``: two
-    real tiles per set (the list of short joker runs, ``_real2.joker_runs``)."""
+    real tiles per set (the list of short joker runs, ``_real2.joker_runs``); ``lengths``:
+    sets of 4 or 5 tiles at least (``_lengths.length_step``'s digits, encode and tiles;
+    empty tables: sets of 3)."""
+    digits, encode, real = lengths
+    if digits.shape[0] > 0:
+        short = 0
+        for i in range(digits.shape[1] - 1):
+            short += digits[code, i]
+        if done and t != short:
+            return 0
+        ncode, need = length_step(code, t, jl, real, c, v, nnum, digits, encode)
+        if ncode < 0:
+            return 0
+        buf[0, 0] = ncode
+        buf[0, 1] = need
+        buf[0, 2] = 0
+        buf[0, 3] = 0
+        return 1
     a1 = code % 5
     a2 = (code // 5) % 5
     a3 = code // 25
@@ -178,7 +197,7 @@ def _run_options(code, short_key, c, t, jr, jl, real_next, real_next2, v, nnum, 
 @njit(cache=True, error_model="numpy")
 def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, info, weight_cv,
                    joker_weight, floor, meld, any_ok, group_ok, capc, needc, capm, needm,
-                   other, mother, official):
+                   other, mother, official, lengths, mlengths):
     """Every successor of the states ``start..end-1`` at one sub-step (colour of a number).
 
     ``info`` = (colour, v, step, table tiles, table + rack tiles, rack tiles a meld may
@@ -187,6 +206,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
     bits, k1s, k2s, score, parent, choice)`` as ``_dp._sub_step``.  ``official``:
     ``_dp._official_tables`` (the table jokers' places under official retrieval; the final
     arrangement's key accounts for them inside a number as ``_dp._sub_step`` does).
+    ``lengths``/``mlengths``: sets of 4 or 5 tiles at least, for each arrangement
+    (``_run_options``).
 
     The loop nest stays in this one function, so it is longer than the project's 100
     lines: like ``_dp._sub_step`` (measured 1.3-1.8 times slower split into functions).
@@ -264,7 +285,7 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                         cover = _cover(_cover(cover0, cover_tile, u - lo), cover_run, jr)
                     for o1 in range(_run_options(code, short1, c, u - ug + jr, jr, jl,
                                                  real_next, real_next2, v, nnum, False,
-                                                 real2, buf1)):
+                                                 real2, buf1, lengths)):
                         ncode = buf1[o1, 0]
                         need = buf1[o1, 1] + need0
                         if need > jl:
@@ -283,7 +304,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                     nmv = min(target, mv + number * (mu + mjr * jfac))
                                     for o2 in range(_run_options(
                                             mcode, short2, c, mu - mug + mjr, mjr, mjl, rack_next,
-                                            rack_next2, v, nnum, done, real2, buf2)):
+                                            rack_next2, v, nnum, done, real2, buf2,
+                                            mlengths)):
                                         mcd = buf2[o2, 0]
                                         mneed = buf2[o2, 1] + mneed0
                                         if mneed > mjl:
@@ -395,8 +417,8 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
     table = _rehash(k1s, k2s, 0, 1, bits)
     start, end, layer = np.int64(0), np.int64(1), 0
     # closing tables and closed codes of the other colours, of each arrangement
-    capc, capm = np.full((NCOL, 125, 3), -1, np.int64), np.full((NCOL, 125, 3), -1, np.int64)
-    needc, needm = np.zeros((NCOL, 125), np.int64), np.zeros((NCOL, 125), np.int64)
+    capc, capm = np.full((NCOL, 128, 3), -1, np.int64), np.full((NCOL, 128, 3), -1, np.int64)
+    needc, needm = np.zeros((NCOL, 128), np.int64), np.zeros((NCOL, 128), np.int64)
     other, mother = np.zeros(3, np.int64), np.zeros(3, np.int64)
     none = np.zeros_like(must)
     official = _official_tables(meld)
@@ -405,6 +427,8 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
     truncated = 0
     nnum = highest_number(meld)
     target = meld_target(meld)
+    digits, encode = length_tables(min_set_length(meld))  # (empty for sets of 3)
+    lengths, mlengths = (digits, encode, must + opt), (digits, encode, mopt)
     for v in range(nnum):
         for step in range(NCOL):
             if end == start:
@@ -421,13 +445,16 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
             info = (c, np.int64(v), np.int64(step), lo, hi, mopt[c, v], real_next, real_next2,
                     rack_next,
                     rack_next2, rem[v, step], jokers, opt_j, jw_pos)
-            if last:
+            if last and digits.shape[0]:
+                length_closing(lengths[2], v, jokers, capc, needc, nnum, digits, encode)
+                length_closing(mopt, v, opt_j, capm, needm, nnum, digits, encode)
+            elif last:
                 _closing_tables(must, opt, v, jokers, capc, needc, nnum)
                 _closing_tables(none, mopt, v, opt_j, capm, needm, nnum)
             n, table, bits, k1s, k2s, score, parent, choice = _continue_step(
                 table, bits, start, end, k1s, k2s, score, parent, choice, info, weight[c, v],
                 joker_weight, floor, meld, any_ok, group_ok, capc, needc, capm, needm, other,
-                mother, official)
+                mother, official, lengths, mlengths)
             stats[0] += n - end
             stats[1] = max(stats[1], n - end)
             start = end
