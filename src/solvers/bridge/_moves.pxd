@@ -130,7 +130,7 @@ cdef inline int _lead_weight(LeadSuit* f, int r, unsigned int seq) noexcept nogi
             # cashing it promotes RHO's top card, which then sits over partner
             w -= 60 if f.nt else 20
     elif f.pard_top > f.opp_top and not f.ruff_risk:
-        w = (100 if f.nt else 70) - r  # lead low towards partner's winner
+        w = 100 - r  # lead low towards partner's winner
     else:
         w = 30 - r
         if f.ruff_risk:
