@@ -60,6 +60,12 @@ class Rows:
                     self.payloads[lo:hi], self.texts[lo:hi],
                     self.digests[16 * lo : 16 * hi])  # fmt: skip
 
+    def split(self, k: int) -> tuple[Rows, Rows]:
+        """The first ``k`` positions and the rest (``self`` itself when it has no more)."""
+        if k >= len(self):
+            return self, Rows([], [], [], [], [], b"")
+        return self.part(0, k), self.part(k, len(self))
+
     def chosen(self, status: bytearray, want: int) -> Rows:
         """The positions whose ``status`` is ``want``."""
         keep = status.translate(_WANT[want])
@@ -131,8 +137,8 @@ def todo(
             rows = rows.chosen(first, 1)
         while len(rows):
             take = min(len(rows), lookup - count)
-            waiting.append(rows.part(0, take) if take < len(rows) else rows)
-            rows = rows.part(take, len(rows)) if take < len(rows) else rows.part(0, 0)
+            head, rows = rows.split(take)
+            waiting.append(head)
             count += take
             if count >= lookup:
                 found = claimed()
@@ -153,8 +159,8 @@ def chunks(blocks: Iterable[Rows], size: Callable[[], int]) -> Iterator[Rows]:
     for rows in blocks:
         while len(rows):
             take = min(want - have, len(rows))
-            parts.append(rows.part(0, take) if take < len(rows) else rows)
-            rows = rows.part(take, len(rows)) if take < len(rows) else rows.part(0, 0)
+            head, rows = rows.split(take)
+            parts.append(head)
             have += take
             if have == want:
                 yield Rows.join(parts)
