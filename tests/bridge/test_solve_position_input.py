@@ -1,8 +1,8 @@
-"""``solve_position``'s quick check of a position at the start of a trick.
+"""The quick check of a position at the start of a trick (``Deal.status``'s common case).
 
-A valid deal skips :meth:`Deal.status` (a few integer operations instead); every
-defective one must still raise the full validation's error, word for word, and
-never reach the kernel.
+A valid deal is recognised in a few integer operations instead of the full
+accounting of defects; every defective one must still raise the full
+validation's error, word for word, and never reach the kernel.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ def _validation_error(deal: Deal) -> str | None:
 @pytest.mark.parametrize("pbn", DEFECTIVE)
 def test_a_defective_position_raises_the_full_validation_error(pbn: str) -> None:
     deal = Deal.from_pbn(pbn)
+    assert deal.status() == deal._defects()
     expected = _validation_error(deal)
     if expected is None:
         assert solve_position(deal, "NT", "N")
@@ -56,6 +57,7 @@ def test_random_positions_are_refused_exactly_when_the_full_validation_refuses()
                 masks[rng.randrange(4)] |= 1 << rng.randrange(5)
             hands.append(Hand(masks))
         deal = Deal(hands)
+        assert deal.status() == deal._defects()
         expected = _validation_error(deal)
         if expected is None:
             solve_position(deal, "S", "E")

@@ -335,6 +335,27 @@ class Deal:
 
     def status(self) -> Status:
         """Every defect of this deal / end position, as one :class:`Status` (0 = valid)."""
+        if not self.trick and self._plainly_valid():
+            return Status.VALID
+        return self._defects()
+
+    def _plainly_valid(self) -> bool:
+        """The common case in a few integer operations (a solve validates every position
+        it is given): no trick, hands disjoint, all of one size 1..13.  Anything else
+        goes through :meth:`_defects`, which names what is wrong."""
+        masks = [hand.masks for hand in self.hands]
+        size = sum(mask.bit_count() for mask in masks[0])
+        if not 1 <= size <= 13:
+            return False
+        for hand in masks[1:]:
+            if sum(mask.bit_count() for mask in hand) != size:
+                return False
+        return not any(
+            (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d) for a, b, c, d in zip(*masks)
+        )
+
+    def _defects(self) -> Status:
+        """:meth:`status` worked out in full, defect by defect."""
         status = Status.VALID
         if any(not 0 <= m <= FULL_SUIT for hand in self.hands for m in hand.masks):
             return Status.BAD_MASK  # nothing else can be judged on cards that do not exist

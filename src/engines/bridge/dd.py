@@ -408,13 +408,10 @@ def solve_position(
     played = [card if isinstance(card, Card) else Card.from_str(card) for card in trick] or list(
         deal.trick
     )
-    masks = None if played else _trick_start_masks(deal)
-    if masks is None:
-        position = Deal(deal.hands, leader=seat, trick=played).validate()
-        masks = position.masks()
-    trick_array = np.array([[c.suit, c.rank - 2] for c in played], dtype=np.int32)
+    position = Deal(deal.hands, leader=seat, trick=played).validate()
+    trick_array = np.array([[c.suit, c.rank - 2] for c in position.trick], dtype=np.int32)
     suits, ranks, values = kernel(
-        np.array(masks, dtype=np.uint16),
+        np.array(position.masks(), dtype=np.uint16),
         strain.suit_index,
         int(seat),
         trick_array.reshape(-1, 2),
@@ -436,27 +433,6 @@ _CARDS = tuple(tuple(Card(suit, bit + 2) for bit in range(13)) for suit in range
 
 def _hand_order(entry: tuple[int, int, int]) -> tuple[int, int]:
     return entry[0], -entry[1]
-
-
-def _trick_start_masks(deal: Deal) -> list[list[int]] | None:
-    """The suit masks of ``deal`` when it is a valid position at the start of a trick
-    (hands disjoint, all of one size 1..13), else None: the caller then validates in
-    full, which names the defects.  The common case of a solve in a few integer
-    operations instead of a full :meth:`Deal.status`."""
-    masks = [list(hand.masks) for hand in deal.hands]
-    size = -1
-    for hand in masks:
-        count = sum(mask.bit_count() for mask in hand)
-        if count != size and size >= 0:
-            return None
-        size = count
-    if not 1 <= size <= 13:
-        return None
-    for suit in range(4):
-        a, b, c, d = masks[0][suit], masks[1][suit], masks[2][suit], masks[3][suit]
-        if (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d):
-            return None
-    return masks
 
 
 def _select(values: dict[Card, int], cards: str) -> dict[Card, int]:
