@@ -272,10 +272,12 @@ def dd_tables(const uint16_t[:, :, :] hands, int threads=0, *, int tt_bits=DEFAU
     """DD tables of many deals on ``threads`` OpenMP threads (0 = all cores).
 
     Returns ``int32[n, 5, 4]`` (see :func:`dd_table`).  Each thread owns one
-    search context and transposition table (``table_bytes(tt_bits)``),
-    allocated once and freed at the end.  ``threads`` is capped at the number
-    of cores this process may run on and at the number of jobs (five per
-    deal), so the memory held is at most that many tables plus the arrays.
+    search context and transposition table (``table_bytes(tt_bits)``), taken
+    before the threads start and reused from deal to deal; one of them is the
+    context kept between calls (see :func:`drop_kept_table`), so a call of a few
+    deals does not pay a fresh table's page faults.  ``threads`` is capped at
+    the number of cores this process may run on and at the number of jobs (five
+    per deal), so the memory held is at most that many tables plus the arrays.
     """
     if hands.shape[1] != 4 or hands.shape[2] != 4:
         raise ValueError("hands must have shape (n, 4, 4)")
@@ -283,27 +285,19 @@ def dd_tables(const uint16_t[:, :, :] hands, int threads=0, *, int tt_bits=DEFAU
     cdef Py_ssize_t n = hands.shape[0], i
     out = np.zeros((n, 5, 4), dtype=np.int32)
     cdef int32_t[:, :, :] view = out
-    cdef Ctx* c
-    cdef int failed = 0
+    cdef Ctx** ctxs
     if n == 0:
         return out
     threads = _thread_count(threads, 5 * n)
-    with nogil, parallel(num_threads=threads):
-        c = <Ctx*>malloc(sizeof(Ctx))
-        if c != NULL and _ctx_init(c, ALL_FEATURES, tt_bits) != 0:
-            free(c)
-            c = NULL
-        # one job per (deal, strain): five times finer than per deal, so one hard
-        # deal does not leave the other threads idle at the end of a batch
-        for i in prange(n * 5, schedule="dynamic", chunksize=1):
-            if c == NULL:
-                failed = 1
-            else:
-                _strain(c, hands[i // 5], <int>(i % 5), view[i // 5, i % 5])
-        if c != NULL:
-            _free_ctx(c)
-    if failed:
-        raise MemoryError("cannot allocate a transposition table for every thread")
+    ctxs = _contexts(threads, tt_bits)
+    try:
+        with nogil, parallel(num_threads=threads):
+            # one job per (deal, strain): five times finer than per deal, so one hard
+            # deal does not leave the other threads idle at the end of a batch
+            for i in prange(n * 5, schedule="dynamic", chunksize=1):
+                _strain(ctxs[threadid()], hands[i // 5], <int>(i % 5), view[i // 5, i % 5])
+    finally:
+        _release_contexts(ctxs, threads, tt_bits)
     return out
 
 
