@@ -1,8 +1,6 @@
 def split_array(data: bytes) -> list[str] | None: ...
-def rows_json(
-    digests: bytes,
+def block_json(
     ids: list[str],
-    sources: list[str],
     lines: list[int],
     inputs: list[str],
     results: list[str | None],

@@ -3,8 +3,8 @@
 
 * :func:`split_array`: the texts of the items of a JSON array (orjson's text of a
   chunk's results, one call for the whole chunk).
-* :func:`rows_json`: the JSON text of a chunk's stored rows, hashes given as the
-  16-byte digests of :mod:`solvers._batch_hashes`.
+* :func:`block_json`: the JSON text of a block's rows (schema 3: no hash, no source, the
+  input and the result as JSON values where that keeps their text).
 
 Nothing here raises for user input: a text it cannot write as plain ASCII makes it
 return ``None``, and the caller encodes that chunk the general way.
@@ -18,7 +18,6 @@ from libc.stdio cimport snprintf
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.unicode cimport PyUnicode_DecodeASCII
 
-from solvers._batch_hashes cimport digest_count, hex_digest
 
 cdef extern from "Python.h":
     int PyUnicode_IS_ASCII(object)
@@ -28,7 +27,6 @@ cdef extern from "Python.h":
     void PyMem_Free(void*)
     int Py_DTSF_ADD_DOT_0
 
-DEF DIGEST = 16
 
 # per ASCII byte: 0 written as is, 1 after a backslash (quote, backslash), 2 as \u00XX
 cdef uint8_t _ESCAPE[128]
@@ -38,6 +36,22 @@ _ESCAPE[92] = 1
 
 
 # -- JSON text ---------------------------------------------------------------------------------------
+
+
+cdef inline bint _string_step(const char* s, Py_ssize_t* p, bint* in_string) noexcept:
+    """The character ``s[p]`` of JSON text as part of a string: True when it opens, is in or
+    closes one (``p`` moves past an escaped character), False when it is outside strings."""
+    cdef char c = s[p[0]]
+    if in_string[0]:
+        if c == 92:
+            p[0] += 1
+        elif c == 34:
+            in_string[0] = False
+        return True
+    if c == 34:
+        in_string[0] = True
+        return True
+    return False
 
 
 def split_array(bytes data):
@@ -57,13 +71,8 @@ def split_array(bytes data):
         c = s[p]
         if c < 0:
             return None
-        if in_string:
-            if c == 92:
-                p += 1
-            elif c == 34:
-                in_string = False
-        elif c == 34:
-            in_string = True
+        if _string_step(s, &p, &in_string):
+            pass
         elif c == 91 or c == 123:
             depth += 1
         elif c == 93 or c == 125:
@@ -156,67 +165,170 @@ cdef class _Text:
         return 0
 
 
-def rows_json(bytes digests, list ids, list sources, list lines, list inputs, list results,
-              list errors, list seconds):
-    """The JSON text of rows ``[hash, id, source, line, input, result, error, seconds]``
-    (``result`` and ``error`` may be ``None``), or ``None`` when a text is not ASCII (then the
-    caller encodes the rows another way)."""
-    cdef Py_ssize_t i, count = digest_count(digests)
-    cdef const uint8_t* src = <const uint8_t*>PyBytes_AS_STRING(digests)
-    cdef char num[32]
-    cdef int k
-    cdef char* repr_text
+# the deepest object or array written as a value (deeper text is written as a string: SQLite's
+# JSON functions refuse nesting beyond 1,000 levels, which would hide the whole block)
+DEF MAX_VALUE_DEPTH = 64
+
+
+cdef bint _plain_value(const char* s, Py_ssize_t k) noexcept:
+    """Whether the ASCII text ``s[:k]`` (a canonical JSON text) is an object or array that
+    SQLite's json_extract gives back as it is: balanced, no control characters, no ``NaN``
+    or ``Infinity`` (which the standard library writes and JSON does not have)."""
+    cdef Py_ssize_t i
+    cdef int depth = 0
+    cdef bint in_string = False
+    cdef char c
+    if k < 2 or (s[0] != 123 and s[0] != 91):
+        return False
+    i = 0
+    while i < k:
+        c = s[i]
+        if c < 32:
+            return False
+        if _string_step(s, &i, &in_string):
+            pass
+        elif c == 123 or c == 91:
+            depth += 1
+            if depth > MAX_VALUE_DEPTH:
+                return False
+        elif c == 125 or c == 93:
+            depth -= 1
+            if depth == 0 and i != k - 1:
+                return False
+        elif c == 78 or c == 73:  # N, I: NaN, Infinity
+            return False
+        i += 1
+    return depth == 0 and not in_string
+
+
+cdef int _value(_Text out, object text) except -1:
+    """A canonical JSON text as itself when :func:`_plain_value`, else as a JSON string; -2
+    when it is not ASCII."""
+    cdef Py_ssize_t k
+    cdef const char* s
+    if type(text) is not str or not PyUnicode_IS_ASCII(text):
+        return -2
+    s = PyUnicode_DATA(text)
+    k = PyUnicode_GET_LENGTH(text)
+    if _plain_value(s, k):
+        out.put(s, k)
+        return 0
+    return out.string(text)
+
+
+cdef Py_ssize_t _int_text(long long value, char* out) noexcept:
+    """``value`` in decimal into ``out`` (at least 21 bytes): its length (no snprintf: its
+    format parsing cost as much as the rest of a row)."""
+    cdef char digits[24]
+    cdef Py_ssize_t k = 0, n = 0
+    cdef unsigned long long v = <unsigned long long>value
+    if value < 0:
+        out[0] = 45
+        n = 1
+        v = <unsigned long long>(-(value + 1)) + 1
+    while True:
+        digits[k] = 48 + <char>(v % 10)
+        k += 1
+        v //= 10
+        if v == 0:
+            break
+    while k:
+        k -= 1
+        out[n] = digits[k]
+        n += 1
+    return n
+
+
+DEF SECONDS_CACHE = 16
+
+
+@cython.final
+cdef class _FloatTexts:
+    """The repr of the last few float objects seen: a chunk's positions share a few timing
+    values (one per engine call), interleaved when the input mixes record kinds."""
+
+    cdef list values
+    cdef list texts
+    cdef int next
+
+    def __cinit__(self):
+        self.values = [None] * SECONDS_CACHE
+        self.texts = [None] * SECONDS_CACHE
+        self.next = 0
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    cdef bytes text(self, object value):
+        """The repr of the float ``value``, or ``None`` when it is not finite."""
+        cdef int i
+        cdef char* repr_text
+        cdef bytes text
+        for i in range(SECONDS_CACHE):
+            if self.values[i] is value:
+                return self.texts[i]
+        if value != value or value in (float("inf"), float("-inf")):
+            return None
+        repr_text = PyOS_double_to_string(value, b"r", 0, Py_DTSF_ADD_DOT_0, NULL)
+        text = repr_text
+        PyMem_Free(repr_text)
+        i = self.next
+        self.values[i], self.texts[i] = value, text
+        self.next = (i + 1) % SECONDS_CACHE
+        return text
+
+
+def block_json(list ids, list lines, list inputs, list results, list errors, list seconds):
+    """The JSON text of a block's rows ``[id, line, input, seconds, result]``, or
+    ``[id, line, input, seconds, null, error]`` where ``errors`` holds a message (``input``
+    and ``result`` as the value of their canonical text, or as a string: see the store's
+    schema 3); ``None`` when a text is not ASCII (then the caller encodes the rows another
+    way)."""
+    cdef Py_ssize_t i, count = len(ids)
     cdef _Text out
-    cdef object last_seconds = None
-    cdef bytes last_text = b""
-    if not (len(ids) == len(sources) == len(lines) == len(inputs) == len(results)
-            == len(errors) == len(seconds) == count):
+    cdef _FloatTexts floats = _FloatTexts()
+    cdef bytes text
+    if not (len(lines) == len(inputs) == len(results) == len(errors) == len(seconds) == count):
         raise ValueError("one entry per row in every column")
     cdef Py_ssize_t size = 2
-    for column in (ids, sources, inputs, results):
-        for text in <list>column:
-            if type(text) is str:
-                size += PyUnicode_GET_LENGTH(<str>text)
-    # the texts once, room for quotes and a few escapes, hash, line, seconds and commas
-    out = _Text(size + size // 8 + count * 96)
+    for column in (ids, inputs, results, errors):
+        for text_obj in <list>column:
+            if type(text_obj) is str:
+                size += PyUnicode_GET_LENGTH(<str>text_obj)
+    out = _Text(size + size // 4 + count * 48)
     out.put(b"[", 1)
     for i in range(count):
-        out.put(b',["' if i else b'["', 3 if i else 2)
-        out.room(2 * DIGEST + 2)
-        hex_digest(src + DIGEST * i, out.buf + out.n)
-        out.n += 2 * DIGEST
-        out.put(b'",', 2)
+        out.put(b",[" if i else b"[", 2 if i else 1)
         if out.string(ids[i]) < 0:
-            return None
-        out.put(b",", 1)
-        if out.string(sources[i]) < 0:
             return None
         line = lines[i]
         if type(line) is not int:
             return None
-        k = snprintf(num, 32, b",%lld,", <long long>line)
-        out.put(num, k)
-        if out.string(inputs[i]) < 0:
+        out.room(24)
+        out.buf[out.n] = 44
+        out.n += 1 + _int_text(<long long>line, out.buf + out.n + 1)
+        out.buf[out.n] = 44
+        out.n += 1
+        if _value(out, inputs[i]) < 0:
             return None
         out.put(b",", 1)
-        for value in (results[i], errors[i]):
-            if value is None:
-                out.put(b"null,", 5)
-            elif out.string(value) < 0:
-                return None
-            else:
-                out.put(b",", 1)
         value = seconds[i]
         if type(value) is not float:
             return None
-        if value is not last_seconds:
-            if value != value or value in (float("inf"), float("-inf")):
+        text = floats.text(value)
+        if text is None:
+            return None
+        out.put(text, len(text))
+        error = errors[i]
+        if error is None:
+            out.put(b",", 1)
+            if results[i] is None:
+                out.put(b"null", 4)
+            elif _value(out, results[i]) < 0:
                 return None
-            repr_text = PyOS_double_to_string(value, b"r", 0, Py_DTSF_ADD_DOT_0, NULL)
-            last_text = repr_text
-            PyMem_Free(repr_text)
-            last_seconds = value
-        out.put(last_text, len(last_text))
+        else:
+            out.put(b",null,", 6)
+            if out.string(error) < 0:
+                return None
         out.put(b"]", 1)
     out.put(b"]", 1)
     return PyUnicode_DecodeASCII(out.buf, out.n, NULL)

@@ -122,7 +122,8 @@ def test_damaged_pages_end_in_a_clean_error_naming_the_file(
 ) -> None:
     db = _made_db(tmp_path)
     data = bytearray(db.read_bytes())
-    page = 4096
+    with sqlite3.connect(db) as con:
+        page = con.execute("PRAGMA page_size").fetchone()[0]
     assert len(data) > 6 * page
     data[page : 5 * page] = b"\xa5" * (4 * page)  # the header page stays, the tables go
     db.write_bytes(bytes(data))
@@ -160,8 +161,9 @@ def test_a_full_disk_is_a_store_error_that_keeps_the_stored_chunks(
     db = tmp_path / "r.sqlite"
     store = ResultStore(db)
     pages = store._db.execute("PRAGMA page_count").fetchone()[0]
+    room = max(2, 40 * 4096 // store._db.execute("PRAGMA page_size").fetchone()[0])
     # SQLite's own limit on the file size fails writes exactly as a full disk does
-    store._db.execute(f"PRAGMA max_page_count = {pages + 40}")
+    store._db.execute(f"PRAGMA max_page_count = {pages + room}")
     with pytest.raises(StoreError, match=r"the disk is full .*rerun the same command"):
         run_batch([_inputs(tmp_path, 3000)], _square_task(), store, jobs=1, on_bad_input=None)
     stored = store.count()

@@ -3,10 +3,12 @@
 Each position stored has: its input hash, id and origin (file, line), the
 canonical input, the result as JSON (or the error message when the solver
 refused the position), the seconds it took and the solver version.  They are
-kept per committed chunk: one ``chunks`` row holds a chunk's hashes and its
-positions' rows (schema 2; schema 1 spent an SQLite row, an index entry and a
-claim row on every position, more than a Shengji solve costs), and the view
-``results`` shows one row per position, with the same columns as before.
+kept per committed block: one ``blocks`` row holds a block's input hashes, its
+source file and its positions' rows (schema 3; schema 2's ``chunks`` rows, which
+:meth:`ResultStore.add` still writes, spelled more; schema 1 spent an SQLite row,
+an index entry and a claim row on every position, more than a Shengji solve
+costs), and the view ``results`` shows one row per position, with the same
+columns as before.
 Results are committed in small transactions, one per finished chunk (or per
 quarter second of small chunks), so an interrupted run (Ctrl-C, ``kill -9``,
 power loss) loses at most the chunks in flight and the last quarter second; the
@@ -42,8 +44,8 @@ the next run that opens the database, and its claims are released.  A
 connection keeps the hashes it has seen stored and claimed in memory and reads
 only the chunks and claims written since (by row id), inside the write
 transaction that claims or stores, so the check stays exact with several
-writers.  A store of schema 1 is upgraded when opened for writing
-(:mod:`engines.batch.store_v1`).
+writers.  A store of schema 1 or 2 is upgraded when opened for writing
+(:mod:`engines.batch.store_v1`), and read as it is when opened read-only.
 """
 
 from __future__ import annotations
@@ -62,13 +64,19 @@ from pathlib import Path
 from typing import Any
 
 from engines import __version__
-from engines.batch.jsontext import orjson
 from engines.batch.store_errors import StoreError, explain
-from engines.batch.store_schema import SCHEMA, SCHEMA_VERSION
-from engines.batch.store_v1 import STALE_AFTER_SECONDS, UpgradeRefused, is_dead, upgrade_from_v1
+from engines.batch.store_rows import dumps_block, dumps_rows, source_runs
+from engines.batch.store_schema import PAGE_SIZE, SCHEMA, SCHEMA_VERSION
+from engines.batch.store_v1 import (
+    STALE_AFTER_SECONDS,
+    UpgradeRefused,
+    is_dead,
+    upgrade_from_v1,
+    upgrade_from_v2,
+)
 from engines.errors import InputError
-from solvers._batch_hashes import DigestSet, hex_join, hexes, select
-from solvers._batch_rows import rows_json
+from solvers._batch_hashes import DigestSet, hex_join, select
+from solvers._batch_rows import block_json
 
 __all__ = ["STALE_AFTER_SECONDS", "EncodedRow", "ResultRow", "ResultStore", "StoreError"]
 
@@ -119,6 +127,7 @@ class ResultStore:
         self.path = str(path)
         self.readonly = readonly
         self._per_row = False
+        self._blocks = True
         self._known: dict[str, _Known] = {}
         self._sync_mode = "FULL"
         with self._guard():
@@ -158,23 +167,28 @@ class ResultStore:
                     "table has no schema_version); it was left untouched: pass another --db file"
                 )
             version = found[0]
-            if version not in ("1", str(SCHEMA_VERSION)):
+            if version not in ("1", "2", str(SCHEMA_VERSION)):
                 raise StoreError(
                     f"{self.path}: result store schema {version}, this qipai reads schemas 1 "
-                    f"and {SCHEMA_VERSION}; use the qipai that wrote it, or a new --db file"
+                    f"to {SCHEMA_VERSION}; use the qipai that wrote it, or a new --db file"
                 )
-            # Schema 1 (one row per position) is read as it is, and upgraded when written.
+            # Older schemas are read as they are, and upgraded when written.
             self._per_row = version == "1" and self.readonly
-            if version == "1" and not self.readonly:
+            self._blocks = "blocks" in tables
+            if version in ("1", "2") and not self.readonly:
+                upgrade = upgrade_from_v1 if version == "1" else upgrade_from_v2
                 try:
-                    upgrade_from_v1(self._db, self._create_statements)
+                    upgrade(self._db, self._create_statements)
                 except UpgradeRefused as exc:
                     raise StoreError(
-                        f"{self.path}: a result store of schema 1 that this qipai upgrades to "
-                        f"schema {SCHEMA_VERSION} when writing, but {exc}"
+                        f"{self.path}: a result store of schema {version} that this qipai "
+                        f"upgrades to schema {SCHEMA_VERSION} when writing, but {exc}"
                     ) from None
+                self._blocks = True
         elif self.readonly:
             raise StoreError(f"{self.path}: not a qipai result database (it is empty)")
+        else:
+            self._db.execute(f"PRAGMA page_size={PAGE_SIZE}")  # a new file: before any table
         if self.readonly:
             return
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -311,6 +325,15 @@ class ResultStore:
         for chunk_id, hashes in cur:
             known.stored.add_hex_text(hashes)
             known.chunk_mark = chunk_id
+        if self._blocks:
+            cur = self._db.execute(
+                "SELECT block_id, digests FROM blocks WHERE task=? AND block_id>? "
+                "ORDER BY block_id",
+                (task, known.block_mark),
+            )
+            for block_id, digests in cur:
+                known.stored.add_digests(digests)
+                known.block_mark = block_id
         if claims:
             sql = "SELECT run_id FROM runs WHERE status='running'"
             running = {run_id for (run_id,) in self._db.execute(sql)}
@@ -434,7 +457,7 @@ class ResultStore:
                     "INSERT INTO chunks (task, run_id, solver_version, finished_at, size, hashes, "
                     "rows) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (task, run_id, version, now, len(chosen), " ".join(r[0] for r in chosen),
-                     _dumps_rows([r[:8] for r in chosen])),
+                     dumps_rows([r[:8] for r in chosen])),
                 )  # fmt: skip
                 last = int(cur.lastrowid)
             self._db.execute("UPDATE runs SET heartbeat=? WHERE run_id=?", (now, run_id))
@@ -447,7 +470,8 @@ class ResultStore:
     def add_columns(self, task: str, run_id: int, digests: bytes, columns: Sequence[list]) -> int:
         """:meth:`add_encoded` column by column: ``digests`` the input hashes (16 bytes each),
         ``columns`` the lists ``ids, sources, lines, inputs, results, errors, seconds`` (JSON
-        text for inputs and results), stored as one chunk of this qipai's version."""
+        text for inputs and results), stored as blocks of this qipai's version (one per run
+        of positions from the same source)."""
         now = time.time()
         with self._write(durable=True):
             self._db.execute("BEGIN IMMEDIATE")
@@ -456,21 +480,25 @@ class ResultStore:
             if fresh.count(1) != len(fresh):
                 digests = select(digests, fresh, 1)
                 columns = [list(itertools.compress(c, fresh)) for c in columns]
-            if digests:
-                text = rows_json(digests, *columns)
+            last = 0
+            for lo, hi in source_runs(columns[1]):
+                ids, sources, lines, inputs, results, errors, seconds = (
+                    c[lo:hi] if hi - lo < len(c) else c for c in columns
+                )
+                text = block_json(ids, lines, inputs, results, errors, seconds)
                 if text is None:  # a text that is not ASCII: the general encoder
-                    text = _dumps_rows(list(zip(hexes(digests), *columns)))
+                    text = dumps_block(ids, lines, inputs, results, errors, seconds)
                 cur = self._db.execute(
-                    "INSERT INTO chunks (task, run_id, solver_version, finished_at, size, hashes, "
-                    "rows) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (task, run_id, __version__, now, len(digests) // 16,
-                     hex_join(digests), text),
+                    "INSERT INTO blocks (task, run_id, solver_version, finished_at, size, source, "
+                    "digests, rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (task, run_id, __version__, now, hi - lo, sources[0],
+                     digests[16 * lo : 16 * hi], text),
                 )  # fmt: skip
-                known_mark = int(cur.lastrowid)
+                last = int(cur.lastrowid)
             self._db.execute("UPDATE runs SET heartbeat=? WHERE run_id=?", (now, run_id))
         if digests:  # only once committed
             known.stored.add_digests(digests)
-            known.chunk_mark = max(known.chunk_mark, known_mark)
+            known.block_mark = max(known.block_mark, last)
         return len(digests) // 16
 
     def add_bad_input(self, task: str, source: str, line: int, reason: str, run_id: int) -> None:
@@ -492,17 +520,23 @@ class ResultStore:
 
     def count(self, task: str | None = None) -> int:
         """How many positions are stored (for ``task``, or in all)."""
-        sql = "SELECT COUNT(*) FROM results" if self._per_row else "SELECT SUM(size) FROM chunks"
+        if self._per_row:
+            tables = [("SELECT COUNT(*) FROM results", "")]
+        else:
+            tables = [("SELECT SUM(size) FROM chunks", "")]
+            if self._blocks:
+                tables.append(("SELECT SUM(size) FROM blocks", ""))
+        where, params = (" WHERE task=?", (task,)) if task is not None else ("", ())
         with self._guard():
-            if task is None:
-                return int(self._db.execute(sql).fetchone()[0] or 0)
-            return int(self._db.execute(sql + " WHERE task=?", (task,)).fetchone()[0] or 0)
+            return sum(
+                int(self._db.execute(sql + where, params).fetchone()[0] or 0) for sql, _ in tables
+            )
 
     def tasks(self) -> list[str]:
-        table = "results" if self._per_row else "chunks"
+        tables = ["results"] if self._per_row else ["chunks", "blocks"][: 1 + self._blocks]
         with self._guard():
-            sql = f"SELECT DISTINCT task FROM {table} ORDER BY task"
-            return [t for (t,) in self._db.execute(sql)]
+            sql = " UNION ".join(f"SELECT DISTINCT task FROM {t}" for t in tables)
+            return [t for (t,) in self._db.execute(sql + " ORDER BY task")]
 
     def rows(self, task: str | None = None) -> Iterator[dict[str, Any]]:
         """Every stored row in input order (file, line), with ``input``/``result`` decoded."""
@@ -529,20 +563,11 @@ class _Known:
     """What one connection has read of a task's chunks and claims (see ``ResultStore._sync``):
     the stored hashes, the claimed ones per running run, and the last row ids read."""
 
-    __slots__ = ("chunk_mark", "claim_mark", "claims", "stored")
+    __slots__ = ("block_mark", "chunk_mark", "claim_mark", "claims", "stored")
 
     def __init__(self) -> None:
         self.stored = DigestSet()
         self.claims: dict[int, DigestSet] = {}
         self.chunk_mark = 0
+        self.block_mark = 0
         self.claim_mark = 0
-
-
-def _dumps_rows(rows: list[tuple[Any, ...]]) -> str:
-    """The JSON text of a chunk's rows (orjson: 5× faster than the standard library)."""
-    if orjson is not None:
-        try:
-            return orjson.dumps(rows).decode()
-        except TypeError:  # orjson.JSONEncodeError: e.g. a lone surrogate in a message
-            pass
-    return json.dumps(rows, separators=(",", ":"))

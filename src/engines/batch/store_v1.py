@@ -7,6 +7,9 @@ stored chunk (and one ``claims`` row per claim transaction) and shows it as the 
 ``results`` with schema 1's columns.  A writable store of schema 1 is upgraded in place, in
 one transaction, the first time a ``ResultStore`` opens it for writing; opened read-only it
 is read as it is.
+
+A store of schema 2 becomes one of schema 3 (:func:`upgrade_from_v2`) the same way: its
+``chunks`` stay as they are, the table ``blocks`` and the view over both are added.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import socket
 import sqlite3
 import time
 from collections.abc import Callable
+
+from engines.batch.store_schema import SCHEMA_VERSION, UPGRADE_FROM_2
 
 #: Positions per chunk made from schema 1's rows.
 UPGRADE_CHUNK = 4096
@@ -57,20 +62,8 @@ def upgrade_from_v1(db: sqlite3.Connection, create_schema: Callable[[], None]) -
     process (an older qipai) writes per-position rows and claims.
     """
     with db:
-        db.execute("BEGIN IMMEDIATE")
-        version = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-        if version is None or version[0] != "1":
-            return  # another process upgraded it meanwhile
-        columns = {row[1] for row in db.execute("PRAGMA table_info(runs)")}
-        if {"pid", "host", "heartbeat"} <= columns:
-            now = time.time()
-            sql = "SELECT run_id, pid, host, heartbeat FROM runs WHERE status='running'"
-            for run_id, pid, host, beat in db.execute(sql).fetchall():
-                if not is_dead(pid, host, beat, now):
-                    raise UpgradeRefused(
-                        f"run {run_id} (process {pid} on {host}) of an older qipai is still "
-                        "writing it; rerun when it has finished"
-                    )
+        if not _begin_upgrade(db, "1"):
+            return
         db.execute("ALTER TABLE results RENAME TO results_v1")
         db.execute("DROP TABLE IF EXISTS claims")
         create_schema()
@@ -89,4 +82,38 @@ def upgrade_from_v1(db: sqlite3.Connection, create_schema: Callable[[], None]) -
                      json.dumps([r[4:] for r in part], separators=(",", ":"))),
                 )  # fmt: skip
         db.execute("DROP TABLE results_v1")
-        db.execute("UPDATE meta SET value='2' WHERE key='schema_version'")
+        db.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
+
+
+def upgrade_from_v2(db: sqlite3.Connection, create_schema: Callable[[], None]) -> None:
+    """Add schema 3's ``blocks`` table and the view over ``chunks`` and ``blocks``, in one
+    transaction.  Raises :class:`UpgradeRefused` while a run recorded ``running`` is alive:
+    an older qipai, which would not see the positions stored in ``blocks``."""
+    with db:
+        if not _begin_upgrade(db, "2"):
+            return
+        for statement in UPGRADE_FROM_2:
+            db.execute(statement)
+        create_schema()
+        db.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
+
+
+def _begin_upgrade(db: sqlite3.Connection, version: str) -> bool:
+    """Start the write transaction of an upgrade from ``version``: False when another
+    process upgraded the store meanwhile; :class:`UpgradeRefused` when a run recorded
+    ``running`` is alive (an older qipai)."""
+    db.execute("BEGIN IMMEDIATE")
+    found = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+    if found is None or found[0] != version:
+        return False
+    columns = {row[1] for row in db.execute("PRAGMA table_info(runs)")}
+    if {"pid", "host", "heartbeat"} <= columns:
+        now = time.time()
+        sql = "SELECT run_id, pid, host, heartbeat FROM runs WHERE status='running'"
+        for run_id, pid, host, beat in db.execute(sql).fetchall():
+            if not is_dead(pid, host, beat, now):
+                raise UpgradeRefused(
+                    f"run {run_id} (process {pid} on {host}) of an older qipai is still "
+                    "writing it; rerun when it has finished"
+                )
+    return True
