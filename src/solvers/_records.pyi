@@ -25,3 +25,8 @@ class RecordSpec:
 def scan(
     spec: RecordSpec, lines: list[Any]
 ) -> tuple[bytearray, list[str | None], list[str | None], list[bytes | None]]: ...
+def scan_text(
+    spec: RecordSpec, text: str
+) -> tuple[
+    bytearray, list[str], list[str | None], list[bytes], list[tuple[int, int]]
+]: ...

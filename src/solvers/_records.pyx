@@ -25,9 +25,11 @@ list of card lists, one byte (how many) and that many count rows.
 
 cimport cython
 from libc.stdint cimport uint8_t, uint32_t
-from libc.string cimport memcmp, memset, memcpy
+from libc.string cimport memchr, memcmp, memset, memcpy
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeASCII
+
+from solvers._json_lex cimport _blank, _digits, _is_null, _next_item, _string_end, _ws
 
 cdef extern from "Python.h":
     int PyUnicode_IS_ASCII(object)
@@ -165,42 +167,12 @@ cdef class RecordSpec:
         self.item_text = bytes(items)
 
 
-cdef inline Py_ssize_t _ws(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept:
-    while p < n and (s[p] == 32 or s[p] == 9 or s[p] == 10 or s[p] == 13):
-        p += 1
-    return p
 
 
-cdef inline bint _blank(const char* s, Py_ssize_t n) noexcept:
-    # str.strip()'s ASCII whitespace: \t \n \v \f \r, \x1c-\x1f and space
-    cdef Py_ssize_t p
-    cdef char c
-    for p in range(n):
-        c = s[p]
-        if not (c == 32 or (9 <= c <= 13) or (28 <= c <= 31)):
-            return False
-    return True
 
 
-cdef inline Py_ssize_t _string_end(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept:
-    """``p`` at an opening quote: the index after the closing one, or -1 (escape, control)."""
-    cdef char c
-    p += 1
-    while p < n:
-        c = s[p]
-        if c == 34:
-            return p + 1
-        if c == 92 or c < 32 or c == 127:
-            return -1
-        p += 1
-    return -1
 
 
-cdef inline Py_ssize_t _digits(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept:
-    cdef Py_ssize_t start = p
-    while p < n and 48 <= s[p] <= 57:
-        p += 1
-    return p if p > start else -1
 
 
 cdef Py_ssize_t _number_end(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept:
@@ -225,20 +197,6 @@ cdef Py_ssize_t _number_end(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept:
     return p
 
 
-cdef inline Py_ssize_t _next_item(const char* s, Py_ssize_t p, Py_ssize_t n,
-                                  bint* closed) noexcept:
-    """After an array item at ``p``: the next item's index, or (``closed``) the index after
-    the ``]``; -1 when neither a comma nor a ``]`` follows."""
-    p = _ws(s, p, n)
-    closed[0] = False
-    if p >= n:
-        return -1
-    if s[p] == 93:
-        closed[0] = True
-        return p + 1
-    if s[p] != 44:
-        return -1
-    return _ws(s, p + 1, n)
 
 
 cdef Py_ssize_t _value_end(const char* s, Py_ssize_t p, Py_ssize_t n, int depth) noexcept:
@@ -272,8 +230,6 @@ cdef Py_ssize_t _value_end(const char* s, Py_ssize_t p, Py_ssize_t n, int depth)
     return -1
 
 
-cdef inline bint _is_null(const char* s, Py_ssize_t a, Py_ssize_t b) noexcept:
-    return b - a == 4 and memcmp(s + a, b"null", 4) == 0
 
 
 cdef int _name_code(RecordSpec spec, int key, const char* s, Py_ssize_t a,
@@ -517,6 +473,41 @@ cdef bint _fields(RecordSpec spec, const char* s, Py_ssize_t n,
         p = _ws(s, p + 1, n)
 
 
+cdef int _scan_line(RecordSpec spec, const char* s, Py_ssize_t n, Py_ssize_t* start,
+                    Py_ssize_t* end, _Out out) noexcept:
+    """Read one ASCII line into ``out`` (canonical text and pack; ``start``/``end`` keep the
+    value spans, the id's among them): its status."""
+    cdef int kind, key
+    cdef bint ok
+    if _blank(s, n):
+        return BLANK
+    ok = _fields(spec, s, n, start, end)
+    kind = -1
+    if ok:
+        kind = _name_code(spec, 0, s, start[0], end[0]) if start[0] >= 0 else -1
+        ok = kind >= 0 and kind < spec.nkinds and spec.nitems[kind] >= 0
+    if ok:
+        for key in range(spec.nkeys):
+            if spec.key_type[key] == KEY_NULL_ONLY and start[key] >= 0 and not _is_null(
+                s, start[key], end[key]
+            ):
+                ok = False
+        key = spec.id_key
+        if ok and key >= 0 and start[key] >= 0 and not _is_null(s, start[key], end[key]):
+            ok = s[start[key]] == 34
+    if ok:
+        ok = _render(spec, kind, s, n, start, end, out)
+    return OK if ok else REFER
+
+
+cdef object _id_of(RecordSpec spec, const char* s, Py_ssize_t* start, Py_ssize_t* end):
+    """The id string of a line read OK, or ``None`` (absent or null)."""
+    cdef int key = spec.id_key
+    if key >= 0 and start[key] >= 0 and s[start[key]] == 34:
+        return PyUnicode_DecodeASCII(s + start[key] + 1, end[key] - start[key] - 2, NULL)
+    return None
+
+
 def scan(RecordSpec spec, list lines):
     """Read ``lines`` (``str``): ``(status, texts, ids, packs)``, one entry per line.
 
@@ -529,8 +520,7 @@ def scan(RecordSpec spec, list lines):
     cdef Py_ssize_t start[MAX_KEYS]
     cdef Py_ssize_t end[MAX_KEYS]
     cdef const char* s
-    cdef int kind, key
-    cdef bint ok
+    cdef int state
     cdef _Out out = _Out()
     status = bytearray(nlines)
     texts = [None] * nlines
@@ -543,31 +533,43 @@ def scan(RecordSpec spec, list lines):
             continue
         s = PyUnicode_DATA(line)
         n = PyUnicode_GET_LENGTH(line)
-        if _blank(s, n):
-            status[i] = BLANK
-            continue
-        ok = _fields(spec, s, n, start, end)
-        kind = -1
-        if ok:
-            kind = _name_code(spec, 0, s, start[0], end[0]) if start[0] >= 0 else -1
-            ok = kind >= 0 and kind < spec.nkinds and spec.nitems[kind] >= 0
-        if ok:
-            for key in range(spec.nkeys):
-                if spec.key_type[key] == KEY_NULL_ONLY and start[key] >= 0 and not _is_null(
-                    s, start[key], end[key]
-                ):
-                    ok = False
-            key = spec.id_key
-            if ok and key >= 0 and start[key] >= 0 and not _is_null(s, start[key], end[key]):
-                ok = s[start[key]] == 34
-        if ok:
-            ok = _render(spec, kind, s, n, start, end, out)
-        if not ok:
-            status[i] = REFER
-            continue
-        texts[i] = PyUnicode_DecodeASCII(out.text, out.tn, NULL)
-        packs[i] = PyBytes_FromStringAndSize(<char*>out.pack, out.pn)
-        key = spec.id_key
-        if key >= 0 and start[key] >= 0 and s[start[key]] == 34:
-            ids[i] = PyUnicode_DecodeASCII(s + start[key] + 1, end[key] - start[key] - 2, NULL)
+        state = _scan_line(spec, s, n, start, end, out)
+        status[i] = state
+        if state == OK:
+            texts[i] = PyUnicode_DecodeASCII(out.text, out.tn, NULL)
+            packs[i] = PyBytes_FromStringAndSize(<char*>out.pack, out.pn)
+            ids[i] = _id_of(spec, s, start, end)
     return status, texts, ids, packs
+
+
+def scan_text(RecordSpec spec, str text):
+    """:func:`scan` of the lines of ``text`` (ASCII: the caller checks), split at ``\\n`` as
+    a file's lines are (the last one may lack its ``\\n``), without a ``str`` per line:
+    ``(status, texts, ids, packs, refer)``.  ``texts``, ``ids`` and ``packs`` hold only the
+    ``OK`` lines, in order; ``refer`` the ``(start, end)`` of each ``REFER`` line in
+    ``text`` (its newline excluded), in order."""
+    cdef Py_ssize_t p = 0, q, size = PyUnicode_GET_LENGTH(text)
+    cdef Py_ssize_t start[MAX_KEYS]
+    cdef Py_ssize_t end[MAX_KEYS]
+    cdef const char* base
+    cdef const char* nl
+    cdef int state
+    cdef _Out out = _Out()
+    if not PyUnicode_IS_ASCII(text):
+        raise ValueError("scan_text reads ASCII text")
+    base = PyUnicode_DATA(text)
+    status = bytearray()
+    texts, ids, packs, refer = [], [], [], []
+    while p < size:
+        nl = <const char*>memchr(base + p, 10, size - p)
+        q = nl - base if nl != NULL else size
+        state = _scan_line(spec, base + p, q - p, start, end, out)
+        status.append(state)
+        if state == OK:
+            texts.append(PyUnicode_DecodeASCII(out.text, out.tn, NULL))
+            packs.append(PyBytes_FromStringAndSize(<char*>out.pack, out.pn))
+            ids.append(_id_of(spec, base + p, start, end))
+        elif state == REFER:
+            refer.append((p, q))
+        p = q + 1
+    return status, texts, ids, packs, refer

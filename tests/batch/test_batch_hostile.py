@@ -67,3 +67,25 @@ def test_strict_names_the_first_bad_line(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"in\.jsonl:6: not UTF-8 text: byte 0xe9"):
         run_batch([str(path)], "shengji-legal", str(tmp_path / "s.sqlite"), jobs=1,
                   progress=False, strict=True)  # fmt: skip
+
+
+@pytest.mark.parametrize("ending", [b"\r\n", b"\r", b"\n"])
+def test_line_endings_and_blocks_read_as_the_plain_path_reads_them(
+    tmp_path: Path, ending: bytes, stored_run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # small native blocks: lines cut at every block boundary, non-ASCII and referred lines
+    monkeypatch.setattr("engines.batch.positions._SCAN_CHARS", 1000)
+    cases = [dict(c) for c in shengji_cases(300, 5)]
+    lines = [json.dumps(c).encode() for c in cases]
+    lines[3] = json.dumps({**cases[3], "id": "caf\u00e9"}).encode()
+    lines[40] = lines[41][:50]
+    lines[77] = b"  "
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(ending.join(lines))  # the last line without its newline
+    fast = get_task("shengji-legal")
+    plain = dataclasses.replace(fast, records=None)
+    native = stored_run(path, fast, tmp_path / "fast.sqlite")
+    assert native == stored_run(path, plain, tmp_path / "plain.sqlite")
+    rows, bad, (positions, _, _, _) = native
+    assert positions == 298 and [line for line, _ in bad] == [41]
+    assert rows[-1][2] == 300 and rows[3][1] == "caf\u00e9"

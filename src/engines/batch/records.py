@@ -118,6 +118,10 @@ class RecordLayout:
         """:func:`solvers._records.scan` of ``lines`` with this layout."""
         return _records.scan(self.spec, lines)
 
+    def scan_text(self, text: str) -> tuple[bytearray, list, list, list, list]:
+        """:func:`solvers._records.scan_text` of ``text`` (ASCII) with this layout."""
+        return _records.scan_text(self.spec, text)
+
     def offsets(self, kind: str, lists: int) -> dict[str, tuple[str, int]]:
         """Where each field of a packed ``kind`` payload starts (``lists``: card lists in
         its list-of-lists field)."""
