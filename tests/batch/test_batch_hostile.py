@@ -7,6 +7,7 @@ import dataclasses
 import hashlib
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -89,3 +90,15 @@ def test_line_endings_and_blocks_read_as_the_plain_path_reads_them(
     rows, bad, (positions, _, _, _) = native
     assert positions == 298 and [line for line, _ in bad] == [41]
     assert rows[-1][2] == 300 and rows[3][1] == "caf\u00e9"
+
+
+def test_a_reader_of_line_lists_only_reads_as_before(tmp_path: Path, stored_run) -> None:
+    # a task's record reader may have scan(lines) only (Rummikub's): blocks are split in Python
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(_hostile("shengji-legal"))
+    fast = get_task("shengji-legal")
+    layout = fast.records()
+    lines_only = dataclasses.replace(fast, records=lambda: SimpleNamespace(scan=layout.scan))
+    native = stored_run(path, lines_only, tmp_path / "lines.sqlite")
+    assert native == stored_run(path, fast, tmp_path / "fast.sqlite")
+    assert native[2][1] > 1300

@@ -115,8 +115,9 @@ def _scanned(
     with jsonl_lines(path) as (label, handle):
         name = Path(label).name
         first = 1
+        native_lines = hasattr(layout, "scan_text")  # a reader may only read lists of lines
         for text in _text_blocks(handle):
-            if text.isascii():  # the lines are split natively: no str a line
+            if native_lines and text.isascii():  # the lines split natively: no str a line
                 status, texts, ids, packs, spans = layout.scan_text(text)
                 refer = [text[a : b + 1] for a, b in spans]  # with its newline, as a file's
             else:
