@@ -21,6 +21,9 @@ records the runner reads natively gets the same packed payloads).
     .venv/bin/python benches/bench_batch_overhead.py shengji-legal --repeat 3
     .venv/bin/python benches/bench_batch_overhead.py rummikub-best --parts   # reading steps
 
+As the ``qipai`` command does, the bench bounds OpenMP's idle spinning before anything
+loads libgomp (:mod:`engines.openmp_env`; set ``GOMP_SPINCOUNT`` to measure another value).
+
 ``--parts`` times, instead, the steps the runner's main thread takes for each JSON Lines
 position (CPU time per position, best of 3): reading the lines, turning them into records
 (the native record reader for tasks that have one, else ``jsonl_entry``), ``prepare``, the
@@ -40,6 +43,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import engines.openmp_env  # noqa: F401  (as the qipai command: before libgomp loads)
 from engines.batch.inputs import BadInput
 from engines.batch.positions import positions
 from engines.batch.runner import BatchSummary, run_batch
@@ -150,15 +154,17 @@ def time_batch(task_name: str, path: Path, threads: int, clock: KernelClock, fol
 
 def parts(task_name: str, path: Path) -> None:
     """Print the CPU time per position of each step of reading a JSON Lines input, a block
-    of 1,024 lines at a time as the runner reads them (what a block makes is dropped before
-    the next: a list of every record kept alive would slow each step by the collector's
-    passes over it)."""
+    at a time as the runner reads them (a task with a record layout: blocks of text split
+    natively; others: 1,024 lines).  What a block makes is dropped before the next: a list
+    of every record kept alive would slow each step by the collector's passes over it."""
     from engines.batch.inputs import jsonl_entry
+    from engines.batch.positions import _text_blocks
     from solvers._batch_hashes import text_digests
 
     task = get_task(task_name)
     layout = task.records() if task.records is not None else None
     best: dict[str, float] = {}
+    count = 0
     for _ in range(3):
         spent: dict[str, float] = {}
 
@@ -168,23 +174,32 @@ def parts(task_name: str, path: Path) -> None:
             spent[name] = spent.get(name, 0.0) + time.process_time() - cpu
             return out
 
-        cpu = time.process_time()
-        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-        spent["read lines"] = time.process_time() - cpu
-        for lo in range(0, len(lines), 1024):
-            block = lines[lo : lo + 1024]
-            if layout is not None:
-                texts = [t for t in step("native record reader", layout.scan, block)[1] if t]
-            else:
+        if layout is not None:
+            with path.open(encoding="utf-8") as handle:
+                blocks = step("read text", lambda h: list(_text_blocks(h)), handle)
+            count = sum(block.count("\n") for block in blocks)
+            for block in blocks:
+                if hasattr(layout, "scan_text"):
+                    texts = step("native record reader", layout.scan_text, block)[1]
+                else:  # a reader of lists of lines
+                    lines = block.splitlines(keepends=True)
+                    texts = [t for t in step("native record reader", layout.scan, lines)[1] if t]
+                step("input hash", text_digests, texts)
+        else:
+            lines = step("read lines", lambda: path.read_text(encoding="utf-8")
+                         .splitlines(keepends=True))  # fmt: skip
+            count = len(lines)
+            for lo in range(0, len(lines), 1024):
+                block = lines[lo : lo + 1024]
                 records = step("jsonl_entry (JSON)", lambda b: [
                     jsonl_entry(str(path), i, x) for i, x in enumerate(b, 1)], block)
                 payloads = step("prepare", lambda rs: [task.prepare(r.obj) for r in rs], records)
                 texts = step("canonical text", lambda ps: [task.json_text(p) for p in ps],
                              payloads)  # fmt: skip
-            step("input hash", text_digests, texts)
+                step("input hash", text_digests, texts)
         for name, seconds in spent.items():
             best[name] = min(best.get(name, seconds), seconds)
-    print(f"{task_name:20s} " + ", ".join(f"{k} {v / len(lines) * 1e6:.2f} us"
+    print(f"{task_name:20s} " + ", ".join(f"{k} {v / count * 1e6:.2f} us"
                                           for k, v in best.items()), flush=True)  # fmt: skip
 
 
