@@ -66,6 +66,10 @@ DP_ROWS = (
     ("min_set_length=5, initial meld 30", False, Rules(min_set_length=5)),
     ("min_set_length=4 + joker_retrieval=official, melded", True,
      Rules(min_set_length=4, joker_retrieval="official")),
+    ("min_set_length=2, melded", True, Rules(min_set_length=2)),
+    ("min_set_length=2, initial meld 30", False, Rules(min_set_length=2)),
+    ("min_set_length=2 + joker_retrieval=official, melded", True,
+     Rules(min_set_length=2, joker_retrieval="official")),
     ("meld_continue, initial meld 30", False, Rules(meld_continue=True)),
     ("meld_continue, initial meld 30, joker zero", False,
      Rules(meld_continue=True, meld_joker="zero")),
@@ -160,6 +164,7 @@ LEAST_ROWS = (
     ("+ official + min_real_tiles=2",
      Rules(least_disturbance=True, joker_retrieval="official", min_real_tiles=2)),
     ("+ min_set_length=4", Rules(least_disturbance=True, min_set_length=4)),
+    ("+ min_set_length=2", Rules(least_disturbance=True, min_set_length=2)),
 )
 
 

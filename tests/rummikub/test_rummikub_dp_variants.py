@@ -34,12 +34,14 @@ def _random_rules(rng: random.Random) -> Rules:
                  joker_retrieval=rng.choice(("free", "official")))
 
 
-def _case(seed: int, longer: bool = False):
+def _case(seed: int, longer: bool = False, pairs: bool = False):
     rng = random.Random(seed)
     rules = _random_rules(rng)
     if longer:  # sets of 4 or 5 tiles at least (not with two real tiles per set)
         rules = replace(rules, min_set_length=rng.choice((4, 5)), min_real_tiles=1,
                         numbers=max(rules.numbers, 7))
+    if pairs:  # sets of 2 tiles at least (not with two real tiles per set)
+        rules = replace(rules, min_set_length=2, min_real_tiles=1)
     letters = ALL_COLOURS[: rules.colours]
     pool = Counter({Tile(c, n): rules.copies for c in letters
                     for n in range(1, rules.numbers + 1)})
@@ -68,7 +70,8 @@ def _check_answer(rules: Rules, table, rack, melded: bool, move) -> None:
         assert Counter(s.tile for m in move.table for s in m) == before
     for i, m in enumerate(move.table):
         validate_variant_set([s.tile for s in m], rules, f"set {i}")
-    assert check_move(Position(table, rack, melded), move, rules) == [], (table, rack, move)
+    pos = Position(table, rack, melded, min(3, rules.min_set_length))
+    assert check_move(pos, move, rules) == [], (table, rack, move)
 
 
 def _same_as_the_oracle(rules: Rules, table, rack, melded: bool) -> None:
@@ -150,9 +153,11 @@ def test_longer_sets_match_the_oracle(seed):
     assert batch.tiles == best_move(table, rack, melded, "tiles", rules).tiles
 
 
-@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("seed", [*range(20), *range(1000, 1015)])
 def test_least_disturbance_with_longer_sets(seed):
-    rules, table, rack, melded = _case(seed + 500, longer=True)
+    # sets of 4 or 5 tiles at least (seeds below 1000), sets of 2 (1000 and up)
+    rules, table, rack, melded = _case(seed % 1000 + (500 if seed < 1000 else 700),
+                                       longer=seed < 1000, pairs=seed >= 1000)
     rules = replace(rules, least_disturbance=True, joker_retrieval="free")
     dp = best_move(table, rack, melded, "tiles", rules)
     ip = reference_move(table, rack, melded, "tiles", rules)[0]
@@ -177,8 +182,50 @@ def test_longer_sets_by_hand():
         best_move([["R1", "R2", "R3"]], "R6", rules=four)
 
 
+@pytest.mark.parametrize("seed", range(50))
+def test_sets_of_two_match_the_oracle(seed):
+    # min_set_length 2: the open runs in two length classes, runs of jokers alone tracked
+    # (solvers/rummikub/_lengths.bare_step), table sets of two tiles
+    rules, table, rack, melded = _case(seed + 200, pairs=True)
+    _same_as_the_oracle(rules, table, rack, melded)
+    position = Position(table, rack, melded, min_set_length=2)
+    batch = best_moves([position], "tiles", rules=rules)[0]
+    assert batch.tiles == best_move(table, rack, melded, "tiles", rules).tiles
+
+
+def test_sets_of_two_by_hand():
+    two = Rules(min_set_length=2, meld_threshold=0)
+    assert best_move([], "R5 R6", rules=two).tiles == 2
+    assert best_move([], "K5 B5", rules=two).tiles == 2
+    assert best_move([], "R5 J", rules=two).tiles == 2
+    # two jokers alone are no set; with a real tile they make one
+    assert best_move([], "J J", rules=two).tiles == 0
+    assert best_move([["R5", "R6"]], "J J", rules=two).tiles == 2
+    assert best_move([], "J J K9", rules=two).tiles == 3
+    # both jokers between two real tiles of a run: R5 J J R8 or two sets
+    assert best_move([["K1", "K2"]], "J J", rules=two).tiles == 2
+    move = best_move([["R12", "R13"]], "J J", rules=two)
+    assert move.tiles == 2 and all(any(not s.tile.is_joker for s in m) for m in move.table)
+    # table sets of two tiles need the rules (and a Position that reads them)
+    with pytest.raises(SetError, match="at least 3 tiles"):
+        best_move([["R5", "R6"]], "R7")
+    with pytest.raises(SetError, match="fewer than 3 tiles"):
+        best_moves([Position([["R5", "R6"]], [], True, min_set_length=2)])
+    with pytest.raises(SetError, match="fewer than 4 tiles"):
+        best_moves([Position([["R5", "R6"]], [], True, min_set_length=2)],
+                   rules=Rules(min_set_length=4))
+    assert best_move([["R5", "R6"]], "R7", rules=two).tiles == 1
+
+
+@pytest.mark.parametrize("options", [["min_set_length=2", "min_real_tiles=2"],
+                                     ["min_set_length=2", "meld_continue=on"]])
+def test_sets_of_two_with_what_the_dp_lacks_are_refused(options):
+    with pytest.raises(RuleError, match=r"with .* not supported by the exact search yet"):
+        best_move([], "K1 K2", False, rules=Rules.parse(options))
+
+
 @pytest.mark.parametrize("option", ["colours=5", "numbers=14", "copies=3", "jokers=3",
-                                    "min_set_length=6", "min_set_length=2"])
+                                    "min_set_length=6", "min_set_length=7"])
 def test_tile_sets_beyond_the_state_key_are_refused(option):
     with pytest.raises(RuleError, match=r"beyond the tile sets .* state key holds"):
         best_move([], "K1 K2 K3", rules=Rules.parse([option]))

@@ -167,7 +167,7 @@ UNSUPPORTED = [
     {"meld_continue": True, "least_disturbance": True},
 ]
 BEYOND_THE_KEY = [("colours", 5), ("numbers", 20), ("copies", 3), ("jokers", 4),
-                  ("min_set_length", 6), ("min_set_length", 2)]
+                  ("min_set_length", 6)]
 
 
 @pytest.mark.parametrize("options", UNSUPPORTED)
@@ -248,6 +248,24 @@ def test_cli_and_batch_solve_longer_sets(tmp_path: Path,
     tiles, summary, bad = run_best_batch(tmp_path, records)
     assert tiles == {"three": 4, "four": 1, "five": 1}
     assert summary.rejected == 1 and "fewer than 5 tiles" in str(bad[0])
+
+
+def test_cli_and_batch_solve_sets_of_two(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    # sets of 2 tiles at least: the table's pair R5 R6 and the rack's K9 B9
+    path = tmp_path / "pos.json"
+    position = {"table": [["R5", "R6"], ["O1", "O2", "O3"]], "rack": ["R7", "K9", "B9", "J"]}
+    path.write_text(json.dumps(position))
+    assert main(["rummikub", "best", str(path), "--json"]) != 0
+    assert "at least 3 tiles" in capsys.readouterr().err
+    assert main(["rummikub", "best", str(path), "--json", "--rule", "min_set_length=2"]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles"] == 4
+    records = [dict(position, id="two", rules={"min_set_length": 2}),
+               dict(position, id="three", table=[["O1", "O2", "O3"]]),
+               dict(position, id="short")]
+    tiles, summary, bad = run_best_batch(tmp_path, records)
+    assert tiles == {"two": 4, "three": 3}
+    assert summary.rejected == 1 and "at least 3 tiles" in str(bad[0])
 
 
 def run_best_batch(tmp_path: Path, records: list[dict]) -> tuple[dict, object, list]:

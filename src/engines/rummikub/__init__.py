@@ -23,7 +23,7 @@ _EXPORTS = {
     "arrange": "position",
     "best_move": "position",
     "best_moves": "position",
-    "check_meld": "position",
+    "check_meld": "sets",
     "check_move": "position",
     "Meld": "sets",
     "SetError": "errors",

@@ -30,7 +30,7 @@ from engines.rummikub.position import (
     objective_weights,
 )
 from engines.rummikub.rules import DEFAULT_RULES, Rules
-from engines.rummikub.sets import Meld, RummikubInputError, validate_set
+from engines.rummikub.sets import SHORTEST_SET, Meld, RummikubInputError, validate_set
 from engines.threads import numba_threads
 
 N_KINDS = 53  # 52 colour/number kinds (13 * colour + number - 1), then the joker
@@ -199,7 +199,7 @@ def _table_melds(table: Sequence[Sequence]) -> list[Meld]:
         if meld is None:
             if len(_TABLE_MELDS) >= _TABLE_MELDS_MAX:
                 _TABLE_MELDS.clear()
-            meld = _TABLE_MELDS[key] = validate_set(s)
+            meld = _TABLE_MELDS[key] = validate_set(s, min_len=SHORTEST_SET)  # (checked)
         out.append(meld)
     return out
 

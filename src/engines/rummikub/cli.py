@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       "it), meld_continue=on (meld, then play onto the table in the same "
                       "turn), joker_retrieval=official, min_real_tiles=2, "
                       "least_disturbance=on, colours=1..4, numbers=1..13, copies=1..2, "
-                      "jokers=0..2, min_set_length=3..5; the others of "
+                      "jokers=0..2, min_set_length=2..5; the others of "
                       "docs/rummikub-house-rules.md are refused "
                       "by name")
     best.set_defaults(func=_best)
@@ -77,8 +77,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.set_defaults(func=_play)
 
 
-def _load_position(path: str, line: int | None = None) -> Any:
-    """The file's :class:`Position`."""
+def _load_position(path: str, line: int | None = None, min_set_length: int = 3) -> Any:
+    """The file's :class:`Position` (table sets of ``min_set_length`` tiles at least)."""
     from engines.rummikub.position import Position
 
     try:
@@ -104,7 +104,7 @@ def _load_position(path: str, line: int | None = None) -> Any:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{where}: not valid JSON: {exc.msg} (line {exc.lineno})") from exc
-    return Position.from_json(obj, where=where)
+    return Position.from_json(obj, where=where, min_set_length=min(3, min_set_length))
 
 
 def _best(args: argparse.Namespace) -> int:
@@ -115,7 +115,7 @@ def _best(args: argparse.Namespace) -> int:
 
     # before reading the position: a bad or unsupported rule needs no file
     rules = Rules.parse(args.rule).check_supported()
-    pos = _load_position(args.position, args.line)
+    pos = _load_position(args.position, args.line, rules.min_set_length)
     move = best_moves([pos], objective=args.objective, rules=rules)[0]
     rack = format_tiles(sort_tiles(pos.rack))
     if args.json:

@@ -45,7 +45,7 @@ from engines.rummikub.position import (
     objective_weights,
 )
 from engines.rummikub.rules import DEFAULT_RULES, Rules
-from engines.rummikub.sets import Meld, format_meld, meld_tiles, validate_set
+from engines.rummikub.sets import SHORTEST_SET, Meld, format_meld, meld_tiles, validate_set
 from engines.rummikub.tiles import COLOURS, JOKER, Tile
 
 __all__ = ["format_meld", "least_disturbing_move"]
@@ -113,7 +113,8 @@ def _move(sets: list, held: list[int], melds: list[Meld], placed: np.ndarray,
     placed = placed - must  # what the table sets in play hold is not played
     played = [Tile(COLOURS[c], v + 1) for c in range(4) for v in range(13)
               for _ in range(int(placed[c, v]))] + [JOKER] * (jokers - must_j)
-    kept = [table[i] if table is not None else validate_set(sets[i]) for i in sorted(held)]
+    kept = [table[i] if table is not None else validate_set(sets[i], min_len=SHORTEST_SET)
+            for i in sorted(held)]
     return Move(played, kept + list(melds), len(played), sum(t.number for t in played),
                 previous=sets)
 
@@ -123,7 +124,7 @@ def _table_meld(tiles: tuple[Tile, ...]) -> Meld:
     """A table set (a position's tuple of tiles) read as a meld, remembered: the same sets
     come back turn after turn in a game (measured on 23-set tables solved again: the
     Python around the held-out passes 1.05 -> 0.64 ms)."""
-    return validate_set(list(tiles))
+    return validate_set(list(tiles), min_len=SHORTEST_SET)  # (checked against the rules)
 
 
 def _hold_tables(sets: Sequence[Sequence[Tile]], table: Sequence[Meld]) -> tuple:

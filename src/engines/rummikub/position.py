@@ -25,10 +25,11 @@ from engines.arguments import as_list, instance_of, list_of
 from engines.rummikub.errors import PositionError, RuleError, TileError
 from engines.rummikub.rules import DEFAULT_RULES, Rules
 from engines.rummikub.sets import (
+    SHORTEST_SET,
     Meld,
     RummikubInputError,
     Slot,
-    checked_meld,
+    check_meld,
     format_meld,
     is_valid_set,
     meld_tiles,
@@ -55,11 +56,16 @@ _MID = 10
 
 @dataclass(frozen=True)
 class Position:
-    """A table (list of valid sets), a rack, and whether the player has melded before."""
+    """A table (list of valid sets), a rack, and whether the player has melded before.
+
+    ``min_set_length``: the shortest table set accepted, 3 (the rules document) or 2 (for
+    house rules with sets of two tiles, ``Rules(min_set_length=2)``; the search checks
+    every set against its rules' minimum)."""
 
     table: tuple[tuple[Tile, ...], ...]
     rack: tuple[Tile, ...]
     initial_meld_done: bool = True
+    min_set_length: int = field(default=3, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         meld_flag(self.initial_meld_done)
@@ -67,24 +73,25 @@ class Position:
         # checked, canonical tiles in tuples: a frozen Position is hashable and holds no junk
         object.__setattr__(self, "table", tuple(tuple(parse_tiles(s)) for s in table))
         object.__setattr__(self, "rack", tuple(parse_tiles(as_list(self.rack, "rack", TileError))))
+        if self.min_set_length not in (2, 3):
+            raise PositionError(f"min_set_length must be 2 or 3, got {self.min_set_length!r}")
         for i, s in enumerate(self.table, start=1):
-            validate_set(s, where=f"table set {i}")
+            validate_set(s, where=f"table set {i}", min_len=self.min_set_length)
         check_counts([t for s in self.table for t in s] + list(self.rack), "table and rack")
 
     @classmethod
     def from_strings(
         cls, table: Iterable[str | Iterable[str]], rack: str | Iterable[str],
-        initial_meld_done: bool = True,
+        initial_meld_done: bool = True, min_set_length: int = 3,
     ) -> Position:
-        return cls(
-            tuple(tuple(parse_tiles(s)) for s in table),
-            tuple(parse_tiles(rack)),
-            meld_flag(initial_meld_done),
-        )
+        return cls(tuple(tuple(parse_tiles(s)) for s in table), tuple(parse_tiles(rack)),
+                   meld_flag(initial_meld_done), min_set_length)
 
     @classmethod
-    def from_json(cls, obj: dict[str, Any], where: str = "position") -> Position:
-        """Read the corpus format: ``table`` (list of lists), ``rack``, ``initial_meld_done``."""
+    def from_json(cls, obj: dict[str, Any], where: str = "position",
+                  min_set_length: int = 3) -> Position:
+        """Read the corpus format: ``table`` (list of lists), ``rack``, ``initial_meld_done``
+        (``min_set_length``: as for :class:`Position`)."""
         if not isinstance(obj, dict):
             raise PositionError(f"{where}: expected a JSON object, got {type(obj).__name__}")
         table = obj.get("table", [])
@@ -99,7 +106,7 @@ class Position:
         if not isinstance(done, bool):
             raise PositionError(f"{where}: 'initial_meld_done' must be true or false")
         try:
-            return cls.from_strings(table, rack, done)
+            return cls.from_strings(table, rack, done, min_set_length)
         except RummikubInputError as exc:
             raise type(exc)(f"{where}: {exc}") from exc
 
@@ -315,7 +322,8 @@ def _problem(pos: Position, weight: np.ndarray, joker_weight: int,
 
 
 def _move_from(pos: Position, result) -> Move:
-    old = [] if pos.initial_meld_done else [validate_set(s) for s in pos.table]
+    old = [] if pos.initial_meld_done else [validate_set(s, min_len=SHORTEST_SET)
+                                            for s in pos.table]
     if result is None:
         if pos.initial_meld_done:  # cannot happen for a validated table
             raise PositionError("the table cannot be arranged")
@@ -376,6 +384,9 @@ def best_moves(
 
     positions = list_of(positions, Position, "positions", PositionError)
     rules = _search_rules(rules)
+    for i, p in enumerate(positions):
+        if p.min_set_length < rules.min_set_length:  # sets of 2 read, shorter than the rules'
+            rules.check_lengths(p.table, f"positions[{i}]")
     moves = solve_moves(positions, objective, threads, rules)
     if rules.least_disturbance:
         from engines.rummikub.least import least_disturbing_move
@@ -428,7 +439,8 @@ def best_move(
         if move is not None and (not rules.least_disturbance or not melded
                                  or move.sets_kept == len(sets)):
             return move
-    pos = Position(tuple(tuple(parse_tiles(s)) for s in sets), tuple(parse_tiles(tiles)), melded)
+    pos = Position(tuple(tuple(parse_tiles(s)) for s in sets), tuple(parse_tiles(tiles)), melded,
+                   min(3, rules.min_set_length))
     if move is not None:  # least disturbance, from the fast path's optimal move
         from engines.rummikub.least import least_disturbing_move
 
@@ -531,7 +543,7 @@ def check_move(pos: Position, move: Move, rules: Rules | None = None) -> list[st
     instance_of(move, Move, "move", PositionError)
     problems: list[str] = []
     for i, m in enumerate(move.table, start=1):
-        why = check_meld(m)
+        why = check_meld(m, rules.min_set_length)
         if not why and sum(not s.tile.is_joker for s in m) < rules.min_real_tiles:
             why = f"fewer than {rules.min_real_tiles} tiles that are not jokers"
         if why:
@@ -562,7 +574,7 @@ def check_move(pos: Position, move: Move, rules: Rules | None = None) -> list[st
         if stray:
             problems.append("initial meld sets hold tiles that were not played")
         for m in meld if rules.meld_continue else ():
-            why = check_meld(m)
+            why = check_meld(m, rules.min_set_length)
             if why:
                 problems.append(f"initial meld set [{format_meld(m)}]: {why}")
         worth = rules.meld_worth((s.stands_for.number, s.tile.is_joker)
@@ -570,31 +582,3 @@ def check_move(pos: Position, move: Move, rules: Rules | None = None) -> list[st
         if worth < rules.meld_threshold:
             problems.append(f"initial meld worth {worth} < {rules.meld_threshold}")
     return problems + rules.move_problems(pos.table, pos.rack, move.played, move.table)
-
-
-def check_meld(meld: Meld) -> str | None:
-    """Why an annotated set is invalid, or ``None``: real tiles stand for themselves and the
-    meanings form a run (one colour, consecutive) or a group (one number, distinct colours)."""
-    meld = checked_meld(meld)
-    if len(meld) < 3:
-        return "fewer than 3 tiles"
-    for s in meld:
-        if s.tile.is_joker:
-            if s.stands_for.is_joker:
-                return "a joker stands for a joker"
-        elif s.tile != s.stands_for:
-            return f"{s.tile} stands for {s.stands_for}"
-    if all(s.tile.is_joker for s in meld):
-        return "only jokers"
-    means = [s.stands_for for s in meld]
-    colours = {t.colour for t in means}
-    numbers = sorted(t.number for t in means)
-    if len(colours) == 1:
-        if numbers != list(range(numbers[0], numbers[0] + len(numbers))):
-            return "run numbers are not consecutive"
-        return None
-    if len(set(numbers)) == 1:
-        if len(colours) != len(means) or len(means) > 4:
-            return "group colours repeat"
-        return None
-    return "neither a run nor a group"

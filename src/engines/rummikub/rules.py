@@ -6,10 +6,10 @@ programme of :mod:`solvers.rummikub`) solves the initial-meld options (``meld_th
 once, :mod:`solvers.rummikub._continue`), official joker retrieval (``joker_retrieval``),
 two real tiles per set (``min_real_tiles``), the smaller tile sets its
 state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..2, ``jokers`` 0..2)
-and sets of 4 or 5 tiles at least (``min_set_length`` 3..5), never by filtering the
+and sets of 2, 4 or 5 tiles at least (``min_set_length`` 2..5), never by filtering the
 default's answer, and ``least_disturbance``
 by holding table sets out inside it (:mod:`engines.rummikub.least`).  The
-other options (fewest tiles moved, larger tile sets, sets of 2 tiles, meld then continue
+other options (fewest tiles moved, larger tile sets, sets of 6+ tiles, meld then continue
 together with least disturbance, two real tiles per set with longer sets)
 are named and checked here, but the search refuses them (:meth:`Rules.check_supported`)
 until the DP carries them; what each would cost the DP is in
@@ -56,7 +56,7 @@ _NOT_TOGETHER = ((("min_set_length", 3), ("min_real_tiles", 1)),)
 # copies, two jokers) and the numbers 1..13; runs and groups of at least 3, 4 or 5 tiles
 # (solvers/rummikub/_lengths.py).
 SEARCH_LIMITS = {"colours": (1, 4), "numbers": (1, 13), "copies": (1, 2), "jokers": (0, 2),
-                 "min_set_length": (3, 5)}
+                 "min_set_length": (2, 5)}
 # Why each tile-set option stops there (the state key of solvers/rummikub/_layout.py)
 LIMIT_REASONS = {
     "colours": "a colour's open runs take 7 bits of the 64-bit key (four use 28 of the 58 "
@@ -69,8 +69,7 @@ LIMIT_REASONS = {
               "jokers and two real tiles per set lists at most 2 runs short of real tiles",
     "min_set_length": "a colour's open runs by length class (1 .. L-1, L or more; at most "
                       "four runs) must number within the 7-bit colour code: 126 codes for "
-                      "L = 5, 210 for L = 6; sets of 2 tiles would also need table sets of "
-                      "2 tiles, which positions refuse",
+                      "L = 5, 210 for L = 6",
 }
 _BOOLS = {"true": True, "on": True, "yes": True, "1": True,
           "false": False, "off": False, "no": False, "0": False}
@@ -163,6 +162,8 @@ class Rules:
         out += [f"{a}={getattr(self, a)} with {b}={getattr(self, b)}"
                 for (a, a_alone), (b, b_alone) in _NOT_TOGETHER
                 if getattr(self, a) != a_alone and getattr(self, b) != b_alone]
+        if self.min_set_length == 2 and self.meld_continue:  # (runs of jokers alone)
+            out.append("min_set_length=2 with meld_continue=true")
         return out
 
     @property
@@ -241,13 +242,27 @@ class Rules:
             if not tile.is_joker and n > self.copies:
                 raise PositionError(f"{where}: {n} copies of {tile}, the tile set has "
                                     f"{self.copies}")
+        self.check_lengths(sets, where)
         for i, s in enumerate(sets, 1):
-            if len(s) < self.min_set_length:
-                raise SetError(f"{where}: table set {i} [{format_tiles(s)}] has fewer than "
-                               f"{self.min_set_length} tiles")
             if sum(not t.is_joker for t in s) < self.min_real_tiles:
                 raise SetError(f"{where}: table set {i} [{format_tiles(s)}] needs at least "
                                f"{self.min_real_tiles} tiles that are not jokers")
+
+    def check_lengths(self, table: Iterable[Iterable[Tile]], where: str = "position") -> None:
+        """Raise a :class:`SetError` naming the first table set shorter than these rules'
+        ``min_set_length``.
+
+        >>> from engines.rummikub.tiles import parse_tiles
+        >>> Rules().check_lengths([parse_tiles("R5 R6")])
+        Traceback (most recent call last):
+        ...
+        engines.rummikub.errors.SetError: position: table set 1 [R5 R6] has fewer than 3 tiles
+        """
+        for i, s in enumerate(table, 1):
+            s = list(s)
+            if len(s) < self.min_set_length:
+                raise SetError(f"{where}: table set {i} [{format_tiles(s)}] has fewer than "
+                               f"{self.min_set_length} tiles")
 
     def move_problems(self, table: Iterable[Iterable[Tile]], rack: Iterable[Tile],
                       played: Iterable[Tile], sets: Iterable) -> list[str]:
@@ -283,7 +298,7 @@ class Rules:
                     problems.append(f"set {i} [{format_meld(meld)}]: a joker stands for {t}, "
                                     "not in the tile set")
         if self.joker_retrieval == "official":
-            problems += _retrieval_problems(table, played, sets, letters)
+            problems += _retrieval_problems(table, played, sets, letters, self.numbers)
         return problems
 
     def search_mode(self, melded: bool, table: Iterable[Iterable[Tile]] = ()) -> int:
@@ -294,7 +309,7 @@ class Rules:
 
         places: tuple = ()
         if self.joker_retrieval == "official" and self.touches_table(melded):
-            places = joker_places(table)
+            places = joker_places(table, self.colours, self.numbers)
         return rules_mode(melded, self.meld_threshold, self.meld_joker == "stands-for",
                           self.min_real_tiles, self.numbers, places, self.meld_continue,
                           self.min_set_length)
@@ -367,16 +382,17 @@ class Rules:
         return sum(0 if joker and zero else number for number, joker in values)
 
 
-def joker_places(table: Iterable[Iterable[Tile]]) -> tuple[int, ...]:
-    """The places of the jokers of ``table`` (valid sets) for official retrieval: a run
-    joker's tile, a group joker's number and the colours its group lacks
-    (:func:`solvers.rummikub.joker_place`).
+def joker_places(table: Iterable[Iterable[Tile]], colours: int = 4, numbers: int = 13
+                 ) -> tuple[int, ...]:
+    """The places of the jokers of ``table`` (valid sets of a tile set of ``colours`` and
+    ``numbers``) for official retrieval: a run joker's tile, a group joker's number and the
+    colours its group lacks (:func:`solvers.rummikub.joker_place`).
 
     >>> from engines.rummikub.tiles import parse_tiles
     >>> joker_places([parse_tiles("R3 R4 R5 J"), parse_tiles("K5 R5 J")])
     (85, 787)
     """
-    from engines.rummikub.sets import validate_set
+    from engines.rummikub.sets import SHORTEST_SET, validate_set
     from solvers.rummikub import joker_place
 
     places = []
@@ -384,7 +400,7 @@ def joker_places(table: Iterable[Iterable[Tile]]) -> tuple[int, ...]:
         tiles = list(s)
         if not any(t.is_joker for t in tiles):
             continue
-        meld = validate_set(tiles)
+        meld = validate_set(tiles, min_len=SHORTEST_SET, colours=colours, numbers=numbers)
         run = len({slot.stands_for.colour for slot in meld}) == 1 and len(meld) > 1
         real = {slot.tile.colour for slot in meld if not slot.tile.is_joker}
         missing = sum(1 << i for i, c in enumerate(COLOURS) if c not in real)
@@ -400,19 +416,19 @@ def _is_run(meld) -> bool:
     return len(meld) > 1 and len({slot.stands_for.colour for slot in meld}) == 1
 
 
-def _retrieval_problems(table, played, sets, letters: str) -> list[str]:
+def _retrieval_problems(table, played, sets, letters: str, numbers: int = 13) -> list[str]:
     """Official retrieval: each table joker stays at its place (a run joker standing for the
     same tile in a run, a group joker in a group of its number) or is freed by a tile it may
     stand for played from the rack (the run tile, a colour its group lacks), one place or
     tile a joker: a matching, by augmenting paths."""
-    from engines.rummikub.sets import validate_set
+    from engines.rummikub.sets import SHORTEST_SET, validate_set
 
     wants: list[tuple[str, set]] = []  # each table joker: what it is, what may account for it
     for i, s in enumerate(table, start=1):
         tiles = list(s)
         if not any(t.is_joker for t in tiles):
             continue
-        meld = validate_set(tiles)
+        meld = validate_set(tiles, min_len=SHORTEST_SET, colours=len(letters), numbers=numbers)
         real = {slot.tile.colour for slot in meld if not slot.tile.is_joker}
         for slot in meld:
             t = slot.stands_for

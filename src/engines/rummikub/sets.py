@@ -63,7 +63,7 @@ def meld_value(meld: Meld) -> int:
     return sum(slot.stands_for.number for slot in meld)
 
 
-def _run_reason(tiles: Sequence[Tile]) -> tuple[Meld | None, str]:
+def _run_reason(tiles: Sequence[Tile], top: int = 13) -> tuple[Meld | None, str]:
     real = [t for t in tiles if not t.is_joker]
     colours = sorted({t.colour for t in real}, key=COLOURS.index)
     if len(colours) > 1:
@@ -73,25 +73,25 @@ def _run_reason(tiles: Sequence[Tile]) -> tuple[Meld | None, str]:
         dup = next(n for n in numbers if numbers.count(n) > 1)
         return None, f"number {dup} twice"
     length = len(tiles)
-    if length > 13:
-        return None, "longer than 13"
+    if length > top:
+        return None, f"longer than {top}"
     lo, hi = numbers[0], numbers[-1]
     if hi - lo + 1 > length:
         return None, f"gap between {lo} and {hi} needs {hi - lo + 1 - len(real)} jokers"
     colour = colours[0]
     # Keep the written order when it is a consecutive run (a joker stays where it was put);
-    # otherwise put spare jokers after the highest tile, or before the lowest at 13.
+    # otherwise put spare jokers after the highest tile, or before the lowest at ``top``.
     start = None
     first_real = next(i for i, t in enumerate(tiles) if not t.is_joker)
     s = tiles[first_real].number - first_real
     if (
         s >= 1
-        and s + length - 1 <= 13
+        and s + length - 1 <= top
         and all(t.is_joker or t.number == s + i for i, t in enumerate(tiles))
     ):
         start = s
     if start is None:
-        start = min(lo, 13 - length + 1)
+        start = min(lo, top - length + 1)
     by_number = {t.number: t for t in real}
     meld = []
     for n in range(start, start + length):
@@ -100,13 +100,13 @@ def _run_reason(tiles: Sequence[Tile]) -> tuple[Meld | None, str]:
     return tuple(meld), ""
 
 
-def _group_reason(tiles: Sequence[Tile]) -> tuple[Meld | None, str]:
+def _group_reason(tiles: Sequence[Tile], colours: int = 4) -> tuple[Meld | None, str]:
     real = [t for t in tiles if not t.is_joker]
     numbers = sorted({t.number for t in real})
     if len(numbers) > 1:
         return None, f"numbers {', '.join(map(str, numbers))} differ"
-    if len(tiles) > 4:
-        return None, "more than 4 tiles"
+    if len(tiles) > colours:
+        return None, f"more than {colours} tiles"
     colours = [t.colour for t in real]
     if len(set(colours)) < len(colours):
         dup = next(c for c in colours if colours.count(c) > 1)
@@ -117,20 +117,33 @@ def _group_reason(tiles: Sequence[Tile]) -> tuple[Meld | None, str]:
     return meld, ""
 
 
-def validate_set(tiles: Sequence[Tile], where: str = "set") -> Meld:
-    """Check one set and return it with each joker's meaning; raise :class:`SetError`."""
+# The shortest set any house rule allows (``min_set_length=2``): sets already checked
+# against their rules' length are read again with it.
+SHORTEST_SET = 2
+
+
+def validate_set(tiles: Sequence[Tile], where: str = "set", min_len: int = 3,
+                 colours: int = 4, numbers: int = 13) -> Meld:
+    """Check one set of at least ``min_len`` tiles (3: the rules document's; 2 under
+    ``min_set_length=2``) and return it with each joker's meaning; raise :class:`SetError`.
+    ``colours``/``numbers``: a smaller tile set's (a group holds at most ``colours`` tiles,
+    a run's jokers stand for numbers up to ``numbers``).
+
+    >>> format_meld(validate_set(parse_tiles("R5 J"), min_len=2))
+    'R5 J(K5)'
+    """
     tiles = parse_tiles(tiles)
-    if len(tiles) < 3:
+    if len(tiles) < min_len:
         raise SetError(
-            f"{where} [{format_tiles(tiles)}] is not valid: a set needs at least 3 tiles"
+            f"{where} [{format_tiles(tiles)}] is not valid: a set needs at least {min_len} tiles"
         )
     real = [t for t in tiles if t.colour != "J"]
     if not real:
         raise SetError(
             f"{where} [{format_tiles(tiles)}] is not valid: a set needs a tile that is not a joker"
         )
-    group, why_group = _group_reason(tiles)
-    run, why_run = _run_reason(tiles)
+    group, why_group = _group_reason(tiles, colours)
+    run, why_run = _run_reason(tiles, numbers)
     if run is not None and (group is None or len({t.number for t in real}) > 1):
         return run
     if group is not None:
@@ -141,9 +154,38 @@ def validate_set(tiles: Sequence[Tile], where: str = "set") -> Meld:
     )
 
 
-def is_valid_set(tiles: Sequence[Tile]) -> bool:
+def is_valid_set(tiles: Sequence[Tile], min_len: int = 3) -> bool:
     try:
-        validate_set(tiles)
+        validate_set(tiles, min_len=min_len)
     except SetError:
         return False
     return True
+
+
+def check_meld(meld: Meld, min_len: int = 3) -> str | None:
+    """Why an annotated set is invalid, or ``None``: real tiles stand for themselves and the
+    meanings form a run (one colour, consecutive) or a group (one number, distinct colours)
+    (``min_len``: the shortest set; longer minima are :meth:`Rules.move_problems`'s)."""
+    meld = checked_meld(meld)
+    if len(meld) < min(3, min_len):
+        return f"fewer than {min(3, min_len)} tiles"
+    for s in meld:
+        if s.tile.is_joker:
+            if s.stands_for.is_joker:
+                return "a joker stands for a joker"
+        elif s.tile != s.stands_for:
+            return f"{s.tile} stands for {s.stands_for}"
+    if all(s.tile.is_joker for s in meld):
+        return "only jokers"
+    means = [s.stands_for for s in meld]
+    colours = {t.colour for t in means}
+    numbers = sorted(t.number for t in means)
+    if len(colours) == 1:
+        if numbers != list(range(numbers[0], numbers[0] + len(numbers))):
+            return "run numbers are not consecutive"
+        return None
+    if len(set(numbers)) == 1:
+        if len(colours) != len(means) or len(means) > 4:
+            return "group colours repeat"
+        return None
+    return "neither a run nor a group"

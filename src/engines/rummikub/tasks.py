@@ -26,13 +26,16 @@ def _prepare(obj: dict[str, Any]) -> dict[str, Any]:
     from engines.rummikub import Position
     from engines.rummikub.rules import Rules
 
-    if canonical is None:  # the engine reads it, and names what is wrong
-        canonical = Position.from_json(obj).to_json()
-        canonical["table"] = sorted(canonical["table"])
+    rules = None
     if isinstance(obj, dict) and "rules" in obj:
         rules = Rules.from_json(obj["rules"]).check_supported()
+    shortest = 3 if rules is None else min(3, rules.min_set_length)  # (sets of 2 tiles)
+    if canonical is None:  # the engine reads it, and names what is wrong
+        canonical = Position.from_json(obj, min_set_length=shortest).to_json()
+        canonical["table"] = sorted(canonical["table"])
+    if rules is not None:
         if not rules.standard_tiles:
-            pos = Position.from_json(canonical)
+            pos = Position.from_json(canonical, min_set_length=shortest)
             rules.check_tiles(pos.table, pos.rack)
         if rules.to_json():
             canonical["rules"] = rules.to_json()

@@ -65,7 +65,7 @@ from solvers.rummikub._layout import (
     meld_target,
     min_set_length,
 )
-from solvers.rummikub._lengths import length_closing, length_step, length_tables
+from solvers.rummikub._lengths import bare_step, length_closing, length_step, length_tables
 from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, short_kinds
 
 CHOICE_BASE = 81  # a sub-step's own choice is below this; the combination is a multiple
@@ -232,6 +232,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         off_tile, off_run, off_group, off_full, real2 = variant[:5]
         digits, encode, real_all = variant[8:11]  # sets of 4+ tiles (empty: sets of 3)
         long_sets = digits.shape[0] > 0
+        pairs = digits.shape[1] == 2  # sets of two tiles: runs of jokers alone tracked
         cover_full = off_full[v]
         cover_tile = off_tile[v, c]
         cover_run = off_run[v, c]
@@ -279,6 +280,10 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
             e10, e21, e20, e31, keep = short_kinds((key >> SHORT_AT) & 1023, c)
         md = e10 + e21 + e20 + e31
         cover0 = (key >> COVER_AT) & 7 if cover_full else 0
+        bare = short0 = np.int64(0)
+        if variant is not None:  # noqa: SIM102 (sets of two tiles: see _lengths.bare_step)
+            if pairs:
+                bare = (key >> SHORT_AT) & 255
         for u in range(lo_s, hi_s + 1):
             gain_u = sc + (u - lo_s) * weight_cv
             # Bound: this number's choice, all later rack tiles and every joker left (jokers
@@ -312,6 +317,12 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                             need += need0
                             if ncode < 0 or need > jl:
                                 continue
+                            if pairs:
+                                short0 = bare_step(bare, code, t, ur, c, v, nnum, real_all,
+                                                   digits)
+                                if short0 < 0:
+                                    continue
+                                short0 <<= SHORT_AT
                     if ncode < 0:
                         if t < a1 + a2 + md:
                             continue
@@ -345,7 +356,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                     first = COMBO_FIRST[jr] if real2 else 0
                     stop = COMBO_FIRST[jr + 1] if real2 else 1
                     for combo in range(first, stop):
-                        short = np.int64(0)
+                        short = short0
                         tc = 0
                         if real2:
                             ncode, short = joker_runs(combo, jr, new, a1, a2, k3, e10, e21, e20,

@@ -24,6 +24,7 @@ from solvers.rummikub._layout import (
     NO_CAP,
     OFFICIAL_AT,
     REAL2_BIT,
+    min_set_length,
 )
 
 
@@ -35,22 +36,30 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, c
     if (meld >> CONTINUE_AT) & 1:
         return continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                              choice_out, gj_out, stats, floor, beam,
-                             _playable(np.zeros_like(must), opt, opt_j))
+                             _playable(np.zeros_like(must), opt, opt_j,
+                                       playable_width(meld)))
     return _plain_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                        choice_out, gj_out, stats, floor, beam)
 
 
+@njit(cache=True, inline="always")
+def playable_width(meld):
+    """The shortest set :func:`_playable` checks for under rules ``meld`` (at most 3)."""
+    return min(3, min_set_length(meld))
+
+
 @njit(cache=True)
-def _playable(must, opt, jokers):
+def _playable(must, opt, jokers, width=3):
     """``opt`` without the rack tiles that no set can hold.
 
-    A tile can only be placed in a run through three consecutive numbers or a group of
-    three colours, of tiles present or ``jokers`` standing in for the missing ones; rack
-    tiles with neither are removed, until nothing changes.  No arrangement uses a removed
-    tile, so the optimum is the same (with two jokers every tile can be placed).
+    A tile can only be placed in a run through ``width`` consecutive numbers or a group of
+    ``width`` colours (3; 2 for sets of two tiles; sets of more still hold these), of tiles
+    present or ``jokers`` standing in for the missing ones; rack tiles with neither are
+    removed, until nothing changes.  No arrangement uses a removed tile, so the optimum is
+    the same (with ``width - 1`` jokers every tile can be placed).
     """
     left = opt.copy()
-    changed = jokers < 2
+    changed = jokers < width - 1
     while changed:
         changed = False
         for c in range(NCOL):
@@ -58,9 +67,9 @@ def _playable(must, opt, jokers):
                 if left[c, v] == 0 or must[c, v] > 0:
                     continue
                 ok = False
-                for s in range(max(0, v - 2), min(v, NNUM - 3) + 1):
+                for s in range(max(0, v - width + 1), min(v, NNUM - width) + 1):
                     missing = 0
-                    for x in range(s, s + 3):
+                    for x in range(s, s + width):
                         if must[c, x] + left[c, x] == 0:
                             missing += 1
                     if missing <= jokers:
@@ -70,7 +79,7 @@ def _playable(must, opt, jokers):
                     for cc in range(NCOL):
                         if must[cc, v] + left[cc, v] > 0:
                             colours += 1
-                    ok = colours >= 3
+                    ok = colours >= width
                 if not ok:
                     left[c, v] = 0
                     changed = True
@@ -156,7 +165,7 @@ def _passes(
     floor = NEG
     variant = (meld >> REAL2_BIT) & 1 or meld >> OFFICIAL_AT  # (or meld then continue)
     if beam > 0:
-        opt = _playable(must, opt, must_j + opt_j)
+        opt = _playable(must, opt, must_j + opt_j, playable_width(meld))
         target = must_j * joker_weight + opt_j * max(0, joker_weight)
         for c in range(NCOL):
             for v in range(NNUM):

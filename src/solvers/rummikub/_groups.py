@@ -81,7 +81,7 @@ def _group_table(colours: int = 4, min_real: int = 1, min_len: int = 3) -> np.nd
 
 GROUP_OK: np.ndarray = _group_table()
 
-MAX_GROUPS = 3  # 10 tiles at one number (8 real, 2 jokers) make at most 3 groups
+MAX_GROUPS = 5  # 10 tiles at one number (8 real, 2 jokers): at most 3 groups, 5 of 2 tiles
 
 
 def _partition_table(ncolours: int = 4, min_real: int = 1, min_len: int = 3
@@ -116,7 +116,7 @@ PART_COUNT, PART_MASKS = _partition_table()
 def group_tables(colours: int = 4, min_real: int = 1, min_len: int = 3
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(group_ok, part_count, part_masks)`` for a tile set of ``colours`` (1..4) colours
-    whose sets need ``min_real`` (1 or 2) non-joker tiles and ``min_len`` (3..5) tiles: the
+    whose sets need ``min_real`` (1 or 2) non-joker tiles and ``min_len`` (2..5) tiles: the
     DP's and the replay's tables.
 
     >>> ok, count, masks = group_tables(3, 2)

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from solvers.rummikub._dp import solve_pass
-from solvers.rummikub._exact import _playable
+from solvers.rummikub._exact import _playable, playable_width
 from solvers.rummikub._groups import GROUP_OK
 from solvers.rummikub._hold import WIDTH_BITS
 from solvers.rummikub._layout import HOLD_BITS, NCOL, NNUM
@@ -22,7 +22,7 @@ from solvers.rummikub._layout import HOLD_BITS, NCOL, NNUM
 @njit(cache=True)
 def _held_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, floor, width,
                hold, choice_out, gj_out, stats):
-    opt = _playable(must, opt, must_j + opt_j)
+    opt = _playable(must, opt, must_j + opt_j, playable_width(meld))
     return solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                       choice_out, gj_out, stats, floor, width, hold)
 

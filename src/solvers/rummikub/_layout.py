@@ -8,7 +8,9 @@ far (``ju``) at 28, inside a number the colours that gave one / two tiles to gro
 7 bits) at 36, and inside a number the jokers that the short runs of the colours done so
 far will need at number+1, at 43.  With two real tiles per set, the runs that hold a joker
 and fewer than two real tiles are kept out of the colour codes and listed at 45
-(:data:`SHORT_AT`: two 5-bit slots, see :mod:`solvers.rummikub._dp`).
+(:data:`SHORT_AT`: two 5-bit slots, see :mod:`solvers.rummikub._dp`); with sets of two tiles
+the same bits (45-52) hold the runs of jokers alone (:func:`solvers.rummikub._lengths.
+bare_step`).
 
 The rules reach the kernels as one integer per position, ``meld`` (:func:`rules_mode`):
 its low two bits are 0 when the player has melded, else 1 (the default initial meld: 30,
@@ -21,7 +23,7 @@ end the turn there (a joker in a run at its tile, in a group at its number) or b
 by a rack tile it may stand for, played that turn; the key's bits 55-57 then record, inside
 the number, which of its table jokers the choices so far can account for.  Bit 35 asks for
 meld then continue, bits 36-38 give the minimum set length when it is not 3
-(:func:`min_set_length`).
+(:func:`min_set_length`: 2, 4 or 5).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Sets of four or five tiles at least (``min_set_length`` 4, 5): the open runs by length.
+"""Sets of two, four or five tiles at least (``min_set_length`` 2, 4, 5): open runs by length.
 
 The rules document's sets have three tiles at least, and the DP's colour code counts the
 open runs of length 1, 2 and 3+ as base-5 digits (:mod:`solvers.rummikub._layout`).  With
@@ -14,6 +14,9 @@ length i needs a tile (or a joker) at each of the next L - i numbers; the transi
 prunes on the tiles of number+1 and counts the jokers the new short runs will need over
 the next L - 1 numbers (the key's ``need``, as for three tiles), the closing tables kill
 a state whose short runs cannot be completed with the jokers left.
+
+Sets of two tiles (L = 2: two classes, 15 codes) let two jokers alone make a run, so the
+runs of jokers only are tracked too (:func:`bare_step`).
 """
 
 from __future__ import annotations
@@ -22,12 +25,12 @@ import numpy as np
 from numba import njit
 
 MAX_OPEN = 4  # open runs of one colour: two copies and two jokers
-LENGTHS = (4, 5)  # the minimum set lengths these tables carry (3: the DP's own digits)
+LENGTHS = (2, 4, 5)  # the minimum set lengths these tables carry (3: the DP's own digits)
 
 
 @njit(cache=True, error_model="numpy")
 def length_tables(min_len):
-    """``(digits, encode)`` for minimum set length ``min_len`` (4 or 5; else empty tables):
+    """``(digits, encode)`` for minimum set length ``min_len`` (2, 4 or 5; else empty tables):
     ``digits[code, i]`` the open runs of class i (length i + 1; the last class: min_len
     or more) of colour code ``code``, and ``encode[sum(c_i * 5**i)]`` the code of class
     counts ``c`` (-1: over four runs).  Codes follow that sum, so code 0 is no open run.
@@ -137,3 +140,32 @@ def length_closing(real, v, jokers, capc, needc, nnum, digits, encode):
                     avail = real[cc, v + 1] + k if v + 1 < nnum else 0
                     capc[cc, code, k] = encode[index + min(digits[code, width - 1],
                                                            avail - short) * mult]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def bare_step(bare, code, t, ur, c, v, nnum, real, digits):
+    """Sets of two tiles (``min_set_length=2``): the runs of colour ``c`` that hold jokers
+    only, after ``t`` run tiles (``ur`` real) at number v+1; ``-1`` when they cannot be
+    completed.  With two tiles a set, two jokers alone would make a run, so a run of jokers
+    only must take a real tile before it ends.  ``bare`` (the key's 8 bits at
+    ``SHORT_AT``, 2 a colour): 0, 1 or 2 one-joker runs, or 3 for the run of both jokers
+    (it must continue with a real tile at the next number).  Real tiles go first to the
+    runs of jokers and to the new runs, the spare jokers to the other runs continued, then
+    to the new runs (a new run of one joker must continue anyway) and only then to a run of
+    one joker (making the run of both, which must continue with a real tile)."""
+    field = (bare >> (2 * c)) & 3
+    one = field if field < 3 else 0
+    both = 1 if field == 3 else 0
+    short = digits[code, 0]
+    k3 = min(digits[code, 1], t - short)
+    new = t - short - k3
+    if both and (ur == 0 or k3 == 0):
+        return -1
+    jokers_in = max(0, one + new + both - ur)
+    new_bare = min(jokers_in, new)
+    nfield = new_bare
+    if jokers_in > new_bare:  # a one-joker run takes the other joker
+        nfield = 3
+        if v + 1 >= nnum or real[c, v + 1] < new + 1:
+            return -1
+    return bare & ~(3 << (2 * c)) | nfield << (2 * c)
