@@ -29,18 +29,25 @@ cdef inline int _top(unsigned int mask) noexcept nogil:
 cdef inline int _add_suit(Ctx* c, int seat, int s, Move* out, int n) noexcept nogil:
     cdef unsigned int mine = c.hands[seat][s]
     cdef unsigned int others = c.remain[s] & ~mine
-    cdef unsigned int seq, below
-    cdef int top
+    cdef unsigned int gone = ~c.remain[s] & 0x1FFFu
+    cdef unsigned int seq, low, above
+    cdef int i
+    # a group's top card is the one whose next card still out above (gone cards carried
+    # over, bit 13 when none) is not the same hand's: that many groups
+    i = n + popcount((((mine << 1) + gone) & ~gone) & ~mine)
+    n = i
     while mine:
-        top = msb(mine)
-        # the group runs down from ``top`` to just above the next card of another hand
-        below = others & ((1u << top) - 1u)
-        seq = mine & ~((2u << msb(below)) - 1u) if below else mine
-        out[n].suit = s
-        out[n].rank = top
-        out[n].seq = <unsigned short>seq
-        out[n].weight = 0
-        n += 1
+        # from the lowest group up, stored from the last place down (the moves run from
+        # the highest group down): a group runs up from its lowest card to just below
+        # the next card of another hand
+        low = mine & (~mine + 1u)
+        above = others & (~(low << 1) + 1u)
+        seq = mine & ((above & (~above + 1u)) - 1u)
+        i -= 1
+        out[i].suit = s
+        out[i].rank = msb(seq)
+        out[i].seq = <unsigned short>seq
+        out[i].weight = 0
         mine &= ~seq
     return n
 
