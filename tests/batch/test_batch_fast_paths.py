@@ -210,4 +210,8 @@ def test_rummikub_solve_from_names_equals_the_move_objects_path(objective):
         60, seed, table_tiles=(0, 60), rack_size=(3, 14), joker_rate=0.6, initial_meld_rate=0.4)]
     names = tasks._solve_names(payloads, objective, 2)
     assert names == tasks._solve_moves(payloads, objective, 2, {})
-    assert any(r["tiles"] for r in names) and any(not p["initial_meld_done"] for p in payloads)
+    assert any(loads(r)["tiles"] for r in names) and any(not p["initial_meld_done"]
+                                                         for p in payloads)  # fmt: skip
+    status, _texts, _ids, packs = tasks._records().scan([canonical(p, plain=True)
+                                                          for p in payloads])  # fmt: skip
+    assert not any(status) and tasks._solve_packed(packs, objective, 2) == names

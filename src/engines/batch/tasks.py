@@ -72,7 +72,9 @@ class Task:
     :class:`~engines.batch.records.RecordLayout` of the task's JSON Lines
     records: the runner then reads them natively, and ``solve`` receives the
     packed ``bytes`` payloads of :mod:`engines.batch.records` for the records
-    read that way (dict payloads of ``prepare`` for the others).
+    read that way (dict payloads of ``prepare`` for the others).  ``text_results``:
+    ``solve`` returns each result's canonical JSON text (:meth:`json_text` of the
+    result), which is stored as it is.
     """
 
     name: str
@@ -89,6 +91,7 @@ class Task:
     answer_labels: tuple[tuple[str, str], ...] = ()
     plain_json: bool = False
     records: Callable[[], RecordLayout] | None = None
+    text_results: bool = False
 
     def input_hash(self, payload: dict[str, Any]) -> str:
         """Hash of the canonical payload: equal positions get equal hashes."""
@@ -100,7 +103,10 @@ class Task:
 
     def json_texts(self, values: list[Any], errors: list[str | None]) -> list[str | None]:
         """:meth:`json_text` of each value, ``None`` where ``errors`` holds a message."""
-        texts = canonical_items(values) if self.plain_json else None
+        if self.text_results:
+            texts = values
+        else:
+            texts = canonical_items(values) if self.plain_json else None
         if texts is None:
             texts = [self.json_text(v) for v in values]
         if errors.count(None) != len(errors):

@@ -15,7 +15,7 @@ one, from caches where the same object recurs (a set code, a table set).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import chain
 
 import numpy as np
@@ -118,17 +118,15 @@ def solve_counts(
     ``(status, set codes, set counts, played)``, status 1 where a move was found, the
     codes of :func:`solvers.rummikub.meld_codes_batch`, and (n, 53) counts of the rack
     tiles each move plays (zero where none was found)."""
-    from solvers.rummikub import meld_codes_batch, solve_arrays
+    from solvers.rummikub import meld_codes_batch
 
     weight, joker_weight = objective_weights(objective)
     n = len(table)
     group_ok, part_count, part_masks = rules.group_tables()
-    must = table[:, :52].reshape(n, 4, 13)
     with numba_threads(threads, RummikubInputError):
-        status, _best, choice, group_jokers, _stats = solve_arrays(
-            must, rack[:, :52].reshape(n, 4, 13), table[:, 52], rack[:, 52],
-            np.broadcast_to(weight, (n, 4, 13)), np.full(n, joker_weight, np.int64),
-            meld_modes, group_ok=group_ok,
+        status, choice, group_jokers = _solve_pooled(
+            table, rack, np.broadcast_to(weight, (n, 4, 13)), joker_weight,
+            np.ascontiguousarray(meld_modes, np.int64), group_ok,
         )
     codes, counts = meld_codes_batch(status, choice, group_jokers, part_count, part_masks,
                                      rules.min_set_length)
@@ -140,6 +138,78 @@ def solve_counts(
     played -= table
     played[status != 1] = 0
     return status, codes, counts, played
+
+
+def _solve_pooled(
+    table: np.ndarray, rack: np.ndarray, weight: np.ndarray, joker_weight: int,
+    meld_modes: np.ndarray, group_ok: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``solvers.rummikub.solve_arrays``' ``(status, choice, group_jokers)`` on Numba's thread
+    count, scheduled dynamically: this thread and ``threads - 1`` pool threads each take the
+    next few positions as they finish (:func:`solvers.rummikub.solve_range`, GIL released),
+    the likely slowest first (tiles in play times jokers plus one), so that no thread is
+    left with a block of slow positions while the others wait (see ``_pooled``)."""
+    import numba
+
+    from solvers.rummikub import NCOL, NNUM, solve_range
+    from solvers.rummikub._layout import BEAM
+
+    n = len(table)
+    status, best = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    choice = np.zeros((n, NCOL, NNUM, 4), np.int64)
+    group_jokers, stats = np.zeros((n, NNUM), np.int64), np.zeros((n, 2), np.int64)
+    args = (np.ascontiguousarray(table[:, :52]).reshape(n, 4, 13),
+            np.ascontiguousarray(rack[:, :52]).reshape(n, 4, 13),
+            np.ascontiguousarray(table[:, 52]), np.ascontiguousarray(rack[:, 52]),
+            np.ascontiguousarray(weight, np.int64), np.full(n, joker_weight, np.int64),
+            meld_modes, group_ok, status, best, choice, group_jokers, stats, BEAM)  # fmt: skip
+    threads = min(numba.get_num_threads(), n)
+    if threads <= 1:
+        solve_range(np.arange(n), 0, n, *args)
+        return status, choice, group_jokers
+    jokers = table[:, 52] + rack[:, 52]
+    order = np.argsort(-(table.sum(axis=1) + rack.sum(axis=1)) * (1 + jokers), kind="stable")
+    step = max(1, min(8, n // (16 * threads)))
+    run_ranges(lambda lo: solve_range(order, lo, min(lo + step, n), *args),
+               range(0, n, step), threads)
+    return status, choice, group_jokers
+
+
+# The helper threads of run_ranges, how many, and the process that started them (a forked
+# child has none of them, and starts its own).
+_POOL: list = [None, 0, 0]
+
+
+def run_ranges(work: Callable[[int], None], starts: range, threads: int) -> None:
+    """``work(start)`` for every start, on this thread and ``threads - 1`` pool threads, each
+    taking the next start as it finishes; the first exception is raised once all stop."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    if _POOL[1] < threads - 1 or _POOL[2] != os.getpid():
+        if _POOL[0] is not None and _POOL[2] == os.getpid():
+            _POOL[0].shutdown(wait=False)
+        _POOL[:] = [ThreadPoolExecutor(threads - 1, thread_name_prefix="qipai-rummikub"),
+                    threads - 1, os.getpid()]  # fmt: skip
+    taken = iter(starts)  # one iterator: each start is taken once (its next() holds the GIL)
+    failed: list[BaseException] = []
+
+    def loop() -> None:
+        for start in taken:
+            if failed:
+                return
+            try:
+                work(start)
+            except BaseException as exc:
+                failed.append(exc)
+                return
+
+    helpers = [_POOL[0].submit(loop) for _ in range(threads - 1)]
+    loop()
+    for helper in helpers:
+        helper.result()
+    if failed:
+        raise failed[0]
 
 
 def _name_melds(moves: list[Move], positions: Sequence[Position], rules: Rules,

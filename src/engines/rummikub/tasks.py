@@ -185,16 +185,47 @@ def _prepared_class() -> type:
     return PreparedPosition
 
 
-def _solver(objective: str) -> Callable[[list[dict[str, Any]], int], list[Any]]:
-    def solve(payloads: list[dict[str, Any]], threads: int) -> list[dict[str, Any]]:
-        # one kernel call per distinct rule set (nearly always one)
-        groups: dict[tuple, list[int]] = {}
+class _Records:
+    """The records of the native reader (:mod:`solvers._rummikub_records`) for the runner's
+    fast path (``Task.records``): ``scan(lines)`` gives ``(status, texts, ids, packs)``
+    like :meth:`engines.batch.records.RecordLayout.scan`; the payloads are packed bytes."""
+
+    def __init__(self) -> None:
+        from solvers._rummikub_records import SetTable
+
+        self.sets = SetTable(_kinds_valid)
+
+    def scan(self, lines: list[str]) -> tuple[bytearray, list, list, list]:
+        from solvers._rummikub_records import scan
+
+        return scan(self.sets, lines)
+
+
+def _kinds_valid(kinds: bytes) -> bool:
+    """Whether the tiles of these kinds (as written) make a valid set: the engine's call."""
+    from engines.rummikub.arrays import KIND_NAMES
+
+    return _valid_set([KIND_NAMES[k] for k in kinds]) is not None
+
+
+@functools.cache
+def _records() -> _Records:
+    return _Records()
+
+
+def _solver(objective: str) -> Callable[[list[Any], int], list[Any]]:
+    def solve(payloads: list[Any], threads: int) -> list[str]:
+        # one kernel call per distinct rule set (nearly always one); packed payloads of
+        # the native reader are under the default rules
+        groups: dict[Any, list[int]] = {}
         for i, p in enumerate(payloads):
-            groups.setdefault(tuple(sorted(p.get("rules", {}).items())), []).append(i)
+            key = b"" if type(p) is bytes else tuple(sorted(p.get("rules", {}).items()))
+            groups.setdefault(key, []).append(i)
         out: list[Any] = [None] * len(payloads)
         for key, rows in groups.items():
             chosen = [payloads[i] for i in rows]
-            solved = (_solve_names(chosen, objective, threads) if not key
+            solved = (_solve_packed(chosen, objective, threads) if key == b""
+                      else _solve_names(chosen, objective, threads) if not key
                       else _solve_moves(chosen, objective, threads, dict(key)))  # fmt: skip
             for i, result in zip(rows, solved):
                 out[i] = result
@@ -203,38 +234,72 @@ def _solver(objective: str) -> Callable[[list[dict[str, Any]], int], list[Any]]:
     return solve
 
 
-def _solve_names(
-    payloads: list[dict[str, Any]], objective: str, threads: int
-) -> list[dict[str, Any]]:
+def _solve_names(payloads: list[dict[str, Any]], objective: str, threads: int) -> list[str]:
     """The results of payloads under the default rules, from their tile names to the kernel
     and from its arrays to names, with no tile, position or move objects."""
     import numpy as np
 
-    from engines.rummikub.arrays import count_arrays, played_names, set_names, solve_counts
-    from engines.rummikub.errors import PositionError
+    from engines.rummikub.arrays import count_arrays
 
     melded = np.fromiter((p["initial_meld_done"] for p in payloads), np.bool_, len(payloads))
     table, rack, modes = count_arrays([p["table"] for p in payloads],
                                       [p["rack"] for p in payloads], melded)  # fmt: skip
+    from engines.batch.jsontext import canonical
+
+    tables = [b"" if p["initial_meld_done"] else canonical(p["table"], plain=True)[1:-1].encode()
+              for p in payloads]  # fmt: skip
+    return _results(table, rack, modes, melded, tables, objective, threads)
+
+
+def _solve_packed(packs: list[bytes], objective: str, threads: int) -> list[str]:
+    """:func:`_solve_names` of the native reader's packed payloads."""
+    import numpy as np
+
+    from engines.rummikub.rules import DEFAULT_RULES
+
+    head = np.frombuffer(b"".join([p[:107] for p in packs]), np.uint8).reshape(len(packs), 107)
+    melded = head[:, 0] == 1
+    table = head[:, 1:54].astype(np.int64)
+    table[~melded] = 0  # before the initial meld the table is not the player's to use
+    rack = head[:, 54:].astype(np.int64)
+    modes = np.where(melded, DEFAULT_RULES.search_mode(True),
+                     DEFAULT_RULES.search_mode(False)).astype(np.int64)  # fmt: skip
+    return _results(table, rack, modes, melded, [p[107:] for p in packs], objective, threads)
+
+
+def _results(table: Any, rack: Any, modes: Any, melded: Any, tables: list[bytes],
+             objective: str, threads: int) -> list[str]:
+    """The stored results of one kernel call as JSON text; ``tables``: each payload's table
+    as JSON text without the outer brackets (read before the initial meld only)."""
+    import numpy as np
+    from solvers._rummikub_results import result_texts
+
+    from engines.rummikub.arrays import solve_counts
+    from engines.rummikub.errors import PositionError
+
     status, codes, counts, played = solve_counts(table, rack, modes, objective, threads)
     if (status[melded] != 1).any():  # cannot happen for validated tables
         raise PositionError("the table cannot be arranged")
-    values = (played[:, :52].reshape(-1, 4, 13) * np.arange(1, 14)).sum(axis=(1, 2))
-    out = []
-    for p, done, solved, m, row, names, size, value in zip(
-        payloads, melded.tolist(), status.tolist(), counts.tolist(), codes.tolist(),
-        played_names(played), played.sum(axis=1).tolist(), values.tolist(),
-    ):  # fmt: skip
-        sets = [set_names(code) for code in row[:m]] if solved == 1 else []
-        if not done:  # an initial meld: the table unchanged, then the new sets
-            sets = [*p["table"], *sets]
-        out.append({"tiles": size, "value": value, "played": names, "sets": sets})
-    return out
+    return result_texts(status, counts, codes, played, melded.view(np.uint8), tables,
+                        _SET_TEXTS, _set_text)  # fmt: skip
+
+
+# Set code of the kernel -> the set's JSON text (a few thousand codes recur).
+_SET_TEXTS: dict[int, bytes] = {}
+
+
+def _set_text(code: int) -> bytes:
+    from engines.batch.jsontext import canonical
+    from engines.rummikub.arrays import set_names
+
+    if len(_SET_TEXTS) >= _MAX_VALID_SETS:
+        _SET_TEXTS.clear()
+    return canonical(set_names(code), plain=True).encode()
 
 
 def _solve_moves(
     payloads: list[dict[str, Any]], objective: str, threads: int, rules: dict[str, Any]
-) -> list[dict[str, Any]]:
+) -> list[str]:
     """The results of payloads under house rules, through :func:`best_moves`."""
     from engines.rummikub import best_moves
     from engines.rummikub.rules import Rules
@@ -242,14 +307,16 @@ def _solve_moves(
     positions = [_checked_position(p) for p in payloads]
     moves = best_moves(positions, objective=objective, threads=threads,
                        rules=Rules.from_json(rules))  # fmt: skip
+    from engines.batch.jsontext import canonical
+
     # the fields of Move.to_json the store keeps
     return [
-        {
+        canonical({
             "tiles": move.tiles,
             "value": move.value,
             "played": [str(t) for t in move.played],
             "sets": [[str(s.tile) for s in m] for m in move.table],
-        }
+        }, plain=True)
         for move in moves
     ]
 
@@ -274,6 +341,8 @@ for _objective, _what in (("tiles", "most rack tiles"), ("value", "most face val
             result_kind="rummikub-move",
             figures=_figures,
             plain_json=True,
+            records=_records,
+            text_results=True,
         )
     )
 

@@ -31,6 +31,7 @@ from solvers.rummikub._layout import (  # noqa: E402
     rules_mode,
 )
 from solvers.rummikub._melds import MAX_SETS, meld_codes, meld_codes_batch  # noqa: E402
+from solvers.rummikub._pooled import solve_range  # noqa: E402
 from solvers.rummikub._position import new_outputs, solve_position, warmup  # noqa: E402
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "solve_arrays",
     "solve_batch",
     "solve_position",
+    "solve_range",
     "solve_serial",
     "warmup",
 ]

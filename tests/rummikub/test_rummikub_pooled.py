@@ -1,0 +1,51 @@
+"""The kernel run by the engine's own threads (dynamic scheduling) answers as ``solve_arrays``."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import solvers.rummikub as S
+from engines.rummikub import Position
+from engines.rummikub.arrays import _solve_pooled, position_arrays, run_ranges
+from engines.rummikub.generate import rummikub_positions
+from engines.rummikub.position import objective_weights
+from engines.rummikub.rules import DEFAULT_RULES
+from engines.threads import numba_threads
+
+
+@pytest.mark.parametrize(("threads", "objective"), [(1, "tiles"), (3, "value")])
+def test_pooled_solve_equals_solve_arrays(threads, objective):
+    positions = [Position.from_json(p) for p in rummikub_positions(
+        70, 6, table_tiles=(0, 50), joker_rate=0.6, initial_meld_rate=0.3)]
+    table, rack, modes, _melded = position_arrays(positions)
+    n = len(positions)
+    weight, joker_weight = objective_weights(objective)
+    weights = np.broadcast_to(weight, (n, 4, 13))
+    status, _best, choice, group_jokers, _stats = S.solve_arrays(
+        table[:, :52].reshape(n, 4, 13), rack[:, :52].reshape(n, 4, 13), table[:, 52],
+        rack[:, 52], weights, np.full(n, joker_weight, np.int64), modes)
+    with numba_threads(threads):
+        pooled = _solve_pooled(table, rack, weights, joker_weight, modes,
+                               DEFAULT_RULES.group_tables()[0])
+    assert all(np.array_equal(a, b) for a, b in zip(pooled, (status, choice, group_jokers)))
+
+
+def test_run_ranges_does_each_start_once_and_raises_the_first_fault():
+    seen: list[tuple[int, str]] = []
+    run_ranges(lambda s: seen.append((s, threading.current_thread().name)), range(0, 400, 4), 3)
+    assert sorted(s for s, _ in seen) == list(range(0, 400, 4))
+
+    def fail(start: int) -> None:
+        if start == 40:
+            raise ValueError("start 40")
+        time.sleep(0.001)  # (releases the GIL: the failing thread goes on)
+        seen.append((start, ""))
+
+    seen.clear()
+    with pytest.raises(ValueError, match="start 40"):
+        run_ranges(fail, range(0, 4000, 4), 3)
+    assert len(seen) < 300  # the others stop once one fails (1,000 starts)
