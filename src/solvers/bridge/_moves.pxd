@@ -290,6 +290,28 @@ cdef inline int _follow_weight(Ctx* c, FollowNode* f, int seat, int s, int r,
     return w
 
 
+cdef inline bint _cannot_beat(Ctx* c, int seat) noexcept nogil:
+    """Following suit, no card of ``seat`` beats the card winning the trick (it is
+    higher, or a ruff)."""
+    cdef int ls = c.trick_suit[0]
+    return c.trick_suit[c.win_pos] != ls or msb(c.hands[seat][ls]) < c.trick_rank[c.win_pos]
+
+
+cdef inline void _play_low(Move* moves, int n) noexcept nogil:
+    """Every card gets 20 - r (play low), the weight ``_follow_weight`` gives them when
+    partner has the trick, partner tops the suit or no card beats the trick: the moves
+    were generated high first, so the sorted order is their reverse (the insertion
+    sort's worst case)."""
+    cdef int i
+    cdef Move tmp
+    for i in range(n // 2):
+        tmp = moves[i]
+        moves[i] = moves[n - 1 - i]
+        moves[n - 1 - i] = tmp
+    for i in range(n):
+        moves[i].weight = 20 - moves[i].rank
+
+
 cdef inline void order_moves(Ctx* c, int seat, Move* moves, int n, int ply) noexcept nogil:
     cdef int i, j, suit = -1
     cdef Move tmp
@@ -308,7 +330,16 @@ cdef inline void order_moves(Ctx* c, int seat, Move* moves, int n, int ply) noex
                 # leads get it
                 moves[i].weight += 80
     else:
-        _follow_node(c, seat, &follow)
+        if moves[0].suit == c.trick_suit[0]:
+            if _cannot_beat(c, seat):
+                _play_low(moves, n)
+                return
+            _follow_node(c, seat, &follow)
+            if follow.pard_has_it or follow.partner_tops:
+                _play_low(moves, n)
+                return
+        else:
+            _follow_node(c, seat, &follow)
         for i in range(n):
             moves[i].weight = _follow_weight(c, &follow, seat, moves[i].suit, moves[i].rank,
                                              moves[i].seq)
