@@ -21,8 +21,9 @@ set is referred, so that the engine names the fault.
 
 Tile kind: ``13 * colour + number - 1`` for colours K R O B, 52 for the joker.
 Packed payload: one byte ``initial_meld_done``, the 53 table counts, the 53 rack
-counts, then (before the initial meld only) the table's sets as canonical JSON
-text without the outer brackets (what a result repeats).
+counts, then the table's sets as canonical JSON text without the outer brackets
+(what a result repeats before the initial meld, and what rules that look at the
+table's sets read).
 """
 
 from libc.string cimport memcmp, memcpy, memset
@@ -456,10 +457,8 @@ cdef object payload(Position* p, char* text, unsigned char* pack):
     text[at] = 93
     text[at + 1] = 125
     at += 2
-    length = PACK_HEAD
-    if p.done == 0:
-        memcpy(pack + PACK_HEAD, text + table_at, table_end - table_at)
-        length += table_end - table_at
+    memcpy(pack + PACK_HEAD, text + table_at, table_end - table_at)
+    length = PACK_HEAD + table_end - table_at
     return (PyUnicode_DecodeASCII(text, at, NULL),
             PyBytes_FromStringAndSize(<const char*>pack, length))
 

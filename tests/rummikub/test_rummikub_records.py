@@ -14,6 +14,7 @@ from engines.batch.jsontext import loads
 from engines.batch.runner import run_batch
 from engines.batch.store import ResultStore
 from engines.batch.tasks import get_task
+from engines.rummikub import tasks
 from engines.rummikub.arrays import tile_counts
 from engines.rummikub.generate import rummikub_positions
 
@@ -93,8 +94,8 @@ def test_native_reader_reads_what_prepare_reads_and_refers_the_rest():
             on_table = [t for s in payload["table"] for t in s]
             assert counts[1:54].tolist() == tile_counts([on_table], 1)[0].tolist()
             assert counts[54:].tolist() == tile_counts([payload["rack"]], 1)[0].tolist()
-            tail = json.loads(f"[{pack[107:].decode()}]")
-            assert tail == ([] if payload["initial_meld_done"] else payload["table"])
+            assert json.loads(f"[{pack[107:].decode()}]") == payload["table"]
+            assert tasks._unpacked(pack) == payload
         else:
             assert state == REFER
     assert read > 6 * len(_positions())  # the usual spellings are read natively
@@ -133,3 +134,14 @@ def test_batch_rows_are_those_of_the_plain_path(tmp_path):
     native = _rows(path, TASK, tmp_path / "native.sqlite")
     assert native == _rows(path, plain, tmp_path / "plain.sqlite")
     assert native[2][1] > len(positions) // 2 and native[1]  # solved rows and bad lines
+
+
+def test_packed_payloads_go_through_moves_when_the_default_rules_need_the_table(monkeypatch):
+    lines = [json.dumps(p) for p in _positions()[:40]]
+    _status, _texts, _ids, packs = TASK.records().scan(lines)
+    names = tasks._solve_packed(packs, "tiles", 2)
+    monkeypatch.setattr(tasks, "_names_path", lambda: False)  # as least disturbance would
+    calls = []
+    monkeypatch.setattr(tasks, "_solve_moves", lambda *a: calls.append(a) or ["x"] * len(a[0]))
+    assert tasks._solve_packed(packs, "tiles", 2) == ["x"] * len(packs)
+    assert calls[0][0] == [TASK.prepare(json.loads(line)) for line in lines] and names

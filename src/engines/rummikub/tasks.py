@@ -234,9 +234,29 @@ def _solver(objective: str) -> Callable[[list[Any], int], list[Any]]:
     return solve
 
 
+def _names_path() -> bool:
+    """Whether the default rules are those :func:`_results` applies (no least disturbance,
+    which needs the table's sets: then positions go through :func:`_solve_moves`)."""
+    from engines.rummikub.rules import DEFAULT_RULES
+
+    return not DEFAULT_RULES.least_disturbance
+
+
+def _unpacked(pack: bytes) -> dict[str, Any]:
+    """The payload ``prepare`` makes of a line that the native reader packed."""
+    from engines.batch.jsontext import loads
+    from engines.rummikub.arrays import KIND_NAMES
+
+    return {"table": loads(f"[{pack[107:].decode()}]"),
+            "rack": [KIND_NAMES[k] for k in range(53) for _ in range(pack[54 + k])],
+            "initial_meld_done": pack[0] == 1}  # fmt: skip
+
+
 def _solve_names(payloads: list[dict[str, Any]], objective: str, threads: int) -> list[str]:
     """The results of payloads under the default rules, from their tile names to the kernel
     and from its arrays to names, with no tile, position or move objects."""
+    if not _names_path():
+        return _solve_moves(payloads, objective, threads, {})
     import numpy as np
 
     from engines.rummikub.arrays import count_arrays
@@ -253,6 +273,8 @@ def _solve_names(payloads: list[dict[str, Any]], objective: str, threads: int) -
 
 def _solve_packed(packs: list[bytes], objective: str, threads: int) -> list[str]:
     """:func:`_solve_names` of the native reader's packed payloads."""
+    if not _names_path():
+        return _solve_moves([_unpacked(p) for p in packs], objective, threads, {})
     import numpy as np
 
     from engines.rummikub.rules import DEFAULT_RULES
