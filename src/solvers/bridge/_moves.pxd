@@ -118,7 +118,7 @@ cdef inline void _lead_suit(Ctx* c, int seat, int s, LeadSuit* f) noexcept nogil
     f.ours_next = third >= 0 and _second_and_third(c, seat, pard, s, second, third)
     f.bonus = 0
     if trump != NOTRUMP and s != trump and pard_s == 0 and c.hands[pard][trump]:
-        f.bonus += 25  # partner can ruff
+        f.bonus += 45  # partner can ruff
     if trump != NOTRUMP and s == trump and f.opp_top < 0:
         f.bonus -= 30  # no trumps out: leading them wastes a tempo
     if pard_s == 0 and (trump == NOTRUMP or c.hands[pard][trump] == 0):
@@ -141,7 +141,7 @@ cdef inline int _lead_weight(LeadSuit* f, int r, unsigned int seq) noexcept nogi
     else:
         w = 30 - r
         if f.ruff_risk:
-            w -= 40
+            w -= 20
         # leading into the opponent sitting over the top cards tends to cost (in notrump
         # the cards over it, below, say enough)
         if f.lho_top > r and r + 1 < 13 and not f.nt:
@@ -327,8 +327,12 @@ cdef inline void order_moves(Ctx* c, int seat, Move* moves, int n, int ply) noex
             if killer == moves[i].suit * 16 + moves[i].rank:
                 # the lead that last cut off at this depth (or a table answer's lead); a
                 # bonus to followers' killers measured as doubling the search, so only
-                # leads get it
-                moves[i].weight += 80
+                # leads get it; more for a winner, which then comes before the other
+                # winners (a bonus to every killer above 80 raised the medians)
+                if moves[i].rank > lead.opp_top and not lead.ruff_risk:
+                    moves[i].weight += 130
+                else:
+                    moves[i].weight += 80
     else:
         if moves[0].suit == c.trick_suit[0]:
             if _cannot_beat(c, seat):
