@@ -218,7 +218,8 @@ def test_sets_of_two_by_hand():
 
 
 @pytest.mark.parametrize("options", [["min_set_length=2", "min_real_tiles=2"],
-                                     ["min_set_length=2", "meld_continue=on"]])
+                                     ["min_set_length=2", "min_real_tiles=2",
+                                      "meld_continue=on"]])
 def test_sets_of_two_with_what_the_dp_lacks_are_refused(options):
     with pytest.raises(RuleError, match=r"with .* not supported by the exact search yet"):
         best_move([], "K1 K2", False, rules=Rules.parse(options))

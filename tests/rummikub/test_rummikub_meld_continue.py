@@ -26,7 +26,7 @@ from engines.rummikub.rules import Rules
 from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
 
 
-def _case(seed: int, longer: bool = False):
+def _case(seed: int, longer: bool = False, pairs: bool = False):
     rng = random.Random(seed)
     rules = Rules(meld_continue=True, colours=rng.randint(3, 4), numbers=rng.randint(6, 13),
                   copies=rng.randint(1, 2), jokers=rng.choice((0, 1, 2, 2)),
@@ -37,6 +37,8 @@ def _case(seed: int, longer: bool = False):
     if longer:  # sets of 4 or 5 tiles at least (not with two real tiles per set)
         rules = replace(rules, min_set_length=rng.choice((4, 5)), min_real_tiles=1,
                         numbers=max(rules.numbers, 7))
+    if pairs:  # sets of 2 tiles at least (not with two real tiles per set)
+        rules = replace(rules, min_set_length=2, min_real_tiles=1)
     letters = ALL_COLOURS[: rules.colours]
     pool = Counter({Tile(c, n): rules.copies for c in letters
                     for n in range(1, rules.numbers + 1)})
@@ -67,16 +69,19 @@ def test_meld_continue_matches_the_oracle(seed):
         assert check_move(Position(table, rack, melded), answers[0], rules) == []
 
 
-@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("seed", [*range(30), *range(1000, 1030)])
 def test_meld_continue_with_longer_sets_matches_the_oracle(seed):
-    # min_set_length 4 or 5: both arrangements' runs in L length classes
-    rules, table, rack, melded = _case(seed + 100, longer=True)
+    # min_set_length 4 or 5 (seeds below 1000): both arrangements' runs in L length
+    # classes; 2 (1000 and up): and both keys' runs of jokers alone
+    rules, table, rack, melded = _case(seed % 1000 + (100 if seed < 1000 else 300),
+                                       longer=seed < 1000, pairs=seed >= 1000)
     for objective in ("tiles", "value"):
         dp = best_move(table, rack, melded, objective, rules)
         ip = reference_move(table, rack, melded, objective, rules)[0]
         assert (dp.tiles, dp.value, dp.played.count(JOKER)) == (
             ip.tiles, ip.value, ip.played.count(JOKER)), (rules, table, rack, melded, objective)
-        assert check_move(Position(table, rack, melded), dp, rules) == []
+        position = Position(table, rack, melded, min(3, rules.min_set_length))
+        assert check_move(position, dp, rules) == []
 
 
 def test_meld_then_continue_by_hand():
@@ -94,6 +99,13 @@ def test_meld_then_continue_by_hand():
     assert move.tiles == 1 and move.new_sets == []
     # the meld's jokers are rack jokers: J J R13 makes the meld (J J as R11 R12: 36)
     assert best_move(table, "R13 J J O7", False, rules=rules).tiles == 4
+    # sets of two tiles: the meld K10 R10 O10 (30), then O11 O12 as a set of their own...
+    pairs = Rules(meld_continue=True, min_set_length=2)
+    assert best_move([], "K10 R10 O10 O12 O13", False, rules=pairs).tiles == 5
+    # ... but two jokers alone are no set, in the meld or after it
+    assert best_move([], "K10 R10 O10 J J", False, rules=pairs).tiles == 5
+    assert best_move([], "K10 R10 O10 J J", False, rules=Rules(min_set_length=2)).tiles == 5
+    assert best_move([["B1", "B2"]], "K1 K2 J J", False, rules=pairs).tiles == 0
 
 
 def test_meld_continue_in_batches_and_refusals():

@@ -162,8 +162,6 @@ class Rules:
         out += [f"{a}={getattr(self, a)} with {b}={getattr(self, b)}"
                 for (a, a_alone), (b, b_alone) in _NOT_TOGETHER
                 if getattr(self, a) != a_alone and getattr(self, b) != b_alone]
-        if self.min_set_length == 2 and self.meld_continue:  # (runs of jokers alone)
-            out.append("min_set_length=2 with meld_continue=true")
         return out
 
     @property

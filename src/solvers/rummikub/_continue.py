@@ -55,7 +55,7 @@ from solvers.rummikub._layout import (
     meld_target,
     min_set_length,
 )
-from solvers.rummikub._lengths import length_closing, length_step, length_tables
+from solvers.rummikub._lengths import bare_step, length_closing, length_step, length_tables
 from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, short_kinds
 
 _MUL_A = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed int64
@@ -138,21 +138,30 @@ def _run_options(code, short_key, c, t, jr, jl, real_next, real_next2, v, nnum, 
     and number+2, the list of runs short of real tiles, the joker combination + 1); returns
     how many.  ``done``: a completed meld (its long runs end, no run opens); ``real2``: two
     real tiles per set (the list of short joker runs, ``_real2.joker_runs``); ``lengths``:
-    sets of 4 or 5 tiles at least (``_lengths.length_step``'s digits, encode and tiles;
-    empty tables: sets of 3)."""
+    sets of 2, 4 or 5 tiles at least (``_lengths.length_step``'s digits, encode and tiles;
+    empty tables: sets of 3; sets of 2: the runs of jokers alone in ``short_key``,
+    ``_lengths.bare_step``)."""
     digits, encode, real = lengths
     if digits.shape[0] > 0:
+        pairs = digits.shape[1] == 2
         short = 0
         for i in range(digits.shape[1] - 1):
             short += digits[code, i]
+        if pairs and (short_key >> (2 * c)) & 3 == 3:
+            short += 1  # the run of both jokers continues (with a real tile) even when done
         if done and t != short:
             return 0
         ncode, need = length_step(code, t, jl, real, c, v, nnum, digits, encode)
         if ncode < 0:
             return 0
+        bare = 0
+        if pairs:
+            bare = bare_step(short_key, code, t, t - jr, c, v, nnum, real, digits)
+            if bare < 0:
+                return 0
         buf[0, 0] = ncode
         buf[0, 1] = need
-        buf[0, 2] = 0
+        buf[0, 2] = bare
         buf[0, 3] = 0
         return 1
     a1 = code % 5
