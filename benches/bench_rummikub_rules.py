@@ -23,8 +23,8 @@ the answer.
 
 ``--least`` times ``least_disturbance`` through the public ``best_move`` (the DP holding out
 table sets itself, :mod:`engines.rummikub.least`) per band, alone and with the DP's other
-options, with the held-out passes and their states per position and the sets kept against
-the plain DP answer's.
+options (meld then continue: the player still to meld, threshold 30), with the held-out
+passes and their states per position and the sets kept against the plain DP answer's.
 
     .venv/bin/python benches/bench_rummikub_rules.py -n 10
     .venv/bin/python benches/bench_rummikub_rules.py -n 3 --integer-programme
@@ -157,14 +157,19 @@ def _integer_programme(n: int) -> None:
         print(f"{name:<46} {statistics.median(ms):>7.1f} {p95:>7.1f} {worst}")
 
 
+# (row name, rules, melded): the last row, the player still to meld (threshold 30), then
+# continuing onto the table
 LEAST_ROWS = (
-    ("least_disturbance", Rules(least_disturbance=True)),
-    ("+ joker_retrieval=official", Rules(least_disturbance=True, joker_retrieval="official")),
-    ("+ min_real_tiles=2", Rules(least_disturbance=True, min_real_tiles=2)),
+    ("least_disturbance", Rules(least_disturbance=True), True),
+    ("+ joker_retrieval=official", Rules(least_disturbance=True, joker_retrieval="official"),
+     True),
+    ("+ min_real_tiles=2", Rules(least_disturbance=True, min_real_tiles=2), True),
     ("+ official + min_real_tiles=2",
-     Rules(least_disturbance=True, joker_retrieval="official", min_real_tiles=2)),
-    ("+ min_set_length=4", Rules(least_disturbance=True, min_set_length=4)),
-    ("+ min_set_length=2", Rules(least_disturbance=True, min_set_length=2)),
+     Rules(least_disturbance=True, joker_retrieval="official", min_real_tiles=2), True),
+    ("+ min_set_length=4", Rules(least_disturbance=True, min_set_length=4), True),
+    ("+ min_set_length=2", Rules(least_disturbance=True, min_set_length=2), True),
+    ("+ meld_continue, initial meld 30", Rules(least_disturbance=True, meld_continue=True),
+     False),
 )
 
 
@@ -184,22 +189,22 @@ def _least(n: int) -> None:
     print(f"{n} positions per band; CPU ms per position through best_move (the plain DP's "
           "median first); held-out DP passes and their states per position (median / max); "
           "sets kept (plain DP answer -> least disturbance, summed over the band)")
-    for name, rules in LEAST_ROWS:
+    for name, rules, melded in LEAST_ROWS:
         print(f"{name}\n{'band':<6} {'DP ms':>6} {'median':>7} {'p90':>7} {'max':>7} "
               f"{'passes':>9} {'states':>15} {'kept':>12}")
         for size in BANDS:
             for jokers in (False, True):
                 positions = [restrict(p, rules) for p in band_positions(size, jokers, n=n)]
-                plain = _time(positions, True, replace(rules, least_disturbance=False),
+                plain = _time(positions, melded, replace(rules, least_disturbance=False),
                               clock=time.thread_time)
                 times, kept_plain, kept = [], 0, 0
                 for pos in positions:
                     passes.append([0, 0])
                     t = time.thread_time()
-                    move = best_move(pos["table"], pos["rack"], True, "tiles", rules)
+                    move = best_move(pos["table"], pos["rack"], melded, "tiles", rules)
                     times.append(1e3 * (time.thread_time() - t))
                     kept += move.sets_kept
-                    kept_plain += best_move(pos["table"], pos["rack"], True, "tiles",
+                    kept_plain += best_move(pos["table"], pos["rack"], melded, "tiles",
                                             replace(rules, least_disturbance=False)).sets_kept
                 times.sort()
                 p90 = times[min(len(times) - 1, int(0.9 * len(times)))]

@@ -78,6 +78,41 @@ def test_the_narrow_passes_change_only_the_work(narrow, monkeypatch) -> None:
         assert check_move(pos, move) == []
 
 
+@pytest.mark.parametrize("budget, wider", [((1, 0, 1), (1024,)), ((1, 0, 1), (-64, 16)),
+                                           ((3000, 1, 20_000), (8,))])
+def test_the_exact_pass_budget_changes_only_the_work(budget, wider, monkeypatch) -> None:
+    # An exact pass that outgrows its budget stops without an answer; wider narrow passes
+    # then look for more sets kept and the exact pass runs again (without a budget once
+    # they are spent): the same most sets kept, whatever the budget stops.
+    cases = [(Position.from_strings(o["table"], o["rack"]), objective)
+             for o, objective in _positions(10, 24, tiles=(30, 80))]
+    expected = [least_disturbing_move(pos, objective).sets_kept for pos, objective in cases]
+    monkeypatch.setattr(least, "EXACT_BUDGET", budget)
+    monkeypatch.setattr(least, "WIDER", wider)
+    for (pos, objective), kept in zip(cases, expected):
+        move = least_disturbing_move(pos, objective)
+        assert move.sets_kept == kept
+        assert check_move(pos, move) == []
+
+
+def test_a_budget_stops_the_exact_pass() -> None:
+    from solvers.rummikub._held import held_arrays
+
+    obj, _ = _positions(11, 1, tiles=(60, 70))[0]
+    pos = Position.from_strings(obj["table"], obj["rack"])
+    sets = list(pos.table)
+    tables, _which = least._hold_tables(sets, [least._table_meld(s) for s in sets])
+    must, must_j = _counts(pos.table_tiles)
+    rack, rack_j = _counts(pos.rack)
+    weight, joker_weight = objective_weights("tiles")
+    args = (must, rack, must_j, rack_j, weight, joker_weight, 0, -(2**40), tables)
+    status, _s, *_answer, stats, truncated = held_arrays(*args)
+    assert status == 1 and not truncated and stats[0] > 4096
+    whole = int(stats[0])
+    status, _s, *_answer, stats, truncated = held_arrays(*args, budget=1024)
+    assert status == 0 and truncated and stats[0] < whole
+
+
 def _keepable_by_enumeration(pos: Position, objective: str) -> int:
     weight, joker_weight = objective_weights(objective)
     rack, rack_jokers = _counts(pos.rack)
@@ -179,3 +214,27 @@ def test_keep_best_keeps_what_a_stable_sort_keeps(seed: int) -> None:
         assert [i for i in range(start, start + n) if got[i] >= 0] == expected
         assert cut == (len(live) > abs(width))
         assert (got[:start] == keys[:start]).all()
+
+
+def test_meld_then_continue_matches_the_reference_programme() -> None:
+    # Meld then continue: the final table holds table sets out as a melded player's does
+    # (the meld's sets are the rack's own); the same optimum and most sets kept as the
+    # reference programme, and a move that check_move accepts under these rules.
+    from rummikub_ip_reference import reference_move
+
+    rules = Rules(least_disturbance=True, meld_continue=True)
+    rng = random.Random(23)
+    more = 0
+    for obj in rummikub_positions(10, 23, table_tiles=(15, 45), rack_size=(8, 14),
+                                  joker_rate=0.5, initial_meld_rate=1.0):
+        objective = rng.choice(("tiles", "value"))
+        ours = best_move(obj["table"], obj["rack"], False, objective=objective, rules=rules)
+        theirs, _ = reference_move(obj["table"], obj["rack"], False, objective, rules)
+        assert (ours.tiles, ours.value, _jokers(ours), ours.sets_kept) == \
+            (theirs.tiles, theirs.value, _jokers(theirs), theirs.sets_kept), obj
+        pos = Position.from_strings(obj["table"], obj["rack"], False)
+        assert check_move(pos, ours, rules) == []
+        plain = best_move(obj["table"], obj["rack"], False, objective=objective,
+                          rules=Rules(meld_continue=True))
+        more += ours.sets_kept > plain.sets_kept
+    assert more > 0  # positions where the plain answer rebuilds sets it need not touch

@@ -20,7 +20,6 @@ from rummikub_ip_reference import reference_move
 from rummikub_random_sets import random_set
 
 from engines.rummikub import best_move, best_moves
-from engines.rummikub.errors import RuleError
 from engines.rummikub.position import Position, check_move
 from engines.rummikub.rules import Rules
 from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
@@ -114,8 +113,8 @@ def test_meld_continue_in_batches_and_refusals():
                  Position.from_strings(["O8 O9 O10"], "K10 R10 B10 O11", True),
                  Position.from_strings(["O8 O9 O10"], "K1 R1 B1", False)]
     assert [m.tiles for m in best_moves(positions, rules=rules)] == [4, 4, 0]
-    with pytest.raises(RuleError, match="meld_continue=true with least_disturbance=true"):
-        best_move([], "R1", False, rules=Rules(meld_continue=True, least_disturbance=True))
+    least = Rules(meld_continue=True, least_disturbance=True)
+    assert [m.tiles for m in best_moves(positions, rules=least)] == [4, 4, 0]
 
 
 def test_meld_continue_on_bench_positions():

@@ -163,26 +163,8 @@ def test_meld_threshold_agrees_with_rummikub_solver() -> None:
     assert len(set(answers)) >= 3  # the positions are not all passes or all the same
 
 
-UNSUPPORTED = [
-    {"meld_continue": True, "least_disturbance": True},
-]
 BEYOND_THE_KEY = [("colours", 5), ("numbers", 20), ("copies", 3), ("jokers", 4),
                   ("min_set_length", 6)]
-
-
-@pytest.mark.parametrize("options", UNSUPPORTED)
-def test_unsupported_rules_are_refused(options: dict) -> None:
-    # Options the exact search solves alone but not together are refused by name, never
-    # answered with another rule's move.
-    rules = Rules(**options)
-    name, value = list(options.items())[1]
-    message = (rf"rule meld_continue=true with {name}={str(value).lower()} is not supported "
-               "by the exact search yet")
-    pos = Position.from_strings([["R3", "R4", "R5"]], "R6 K9", initial_meld_done=True)
-    with pytest.raises(RuleError, match=message):
-        best_move([["R3", "R4", "R5"]], "R6", rules=rules)
-    with pytest.raises(RuleError, match=message):
-        best_moves([pos], rules=rules)
 
 
 @pytest.mark.parametrize(("name", "value"), BEYOND_THE_KEY)
@@ -210,10 +192,10 @@ def test_cli_refuses_unsupported_rules(tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "pos.json"
     path.write_text(json.dumps({"table": [["R3", "R4", "R5", "J"]], "rack": ["K11", "K12"]}))
-    assert main(["rummikub", "best", str(path), "--rule", "meld_continue=on", "--rule",
-                 "least_disturbance=on"]) != 0
-    err = capsys.readouterr().err
-    assert "meld_continue=true with least_disturbance=true is not supported" in err
+    # meld then continue with least disturbance is solved (melded here: K11 K12 take the J)
+    assert main(["rummikub", "best", str(path), "--json", "--rule", "meld_continue=on",
+                 "--rule", "least_disturbance=on"]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles"] == 2
     # meld then continue is solved: K10 R10 B10 meld, then O11 onto the table
     first = tmp_path / "first.json"
     first.write_text(json.dumps({"table": [["O8", "O9", "O10"]], "initial_meld_done": False,
@@ -291,11 +273,13 @@ def test_batch_task_refuses_unsupported_rules(tmp_path: Path) -> None:
                dict(base, id="continue",
                     rules={"meld_continue": True, "least_disturbance": True}),
                dict(base, id="first", table=[["O8", "O9", "O10"]], initial_meld_done=False,
-                    rack=["K10", "R10", "B10", "O11"], rules={"meld_continue": True})]
+                    rack=["K10", "R10", "B10", "O11"], rules={"meld_continue": True}),
+               dict(base, id="fewest",
+                    rules={"least_disturbance": True, "fewest_tiles_moved": True})]
     tiles, summary, bad = run_best_batch(tmp_path, records)
-    assert tiles == {"free": 2, "official": 0, "first": 4}
+    assert tiles == {"free": 2, "official": 0, "continue": 2, "first": 4}
     assert summary.rejected == 1
-    assert "meld_continue=true with least_disturbance=true is not supported" in str(bad[0])
+    assert "fewest_tiles_moved=true is not supported" in str(bad[0])
 
 
 def test_batch_task_solves_the_dp_house_rules(tmp_path: Path) -> None:

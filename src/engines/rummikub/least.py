@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
@@ -182,11 +183,17 @@ def _hold_tables(sets: Sequence[Sequence[Tile]], table: Sequence[Meld]) -> tuple
 # states, against 7.87 M for the former 256, -256, -1,024 ranked by the whole score
 # (docs/CHANGELOG.md).
 NARROW = (256, -256)
+# The exact pass's budget of states while wider narrow passes remain, and their widths:
+# an exact pass that outgrows the budget searches from a floor the narrow passes left
+# below the best (measured: ...)
+EXACT_BUDGET = (100_000, 12, 400_000)  # states: at least, per narrow pass state, at most
+WIDER = (1024,)
 
 
 def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_RULES,
                           first: Move | None = None) -> Move:
-    """The optimal move for a melded ``pos`` that keeps the most table sets unchanged
+    """The optimal move for ``pos`` (melded, or meld then continue) that keeps the most
+    table sets unchanged
     (``objective``: ``"tiles"`` or ``"value"``, with their tie-breaks; ``rules``: real tiles
     per set, the tile set and joker retrieval, as the DP solves them; ``first``: an optimal
     move already known, else the DP finds one).  The sets kept come first, in the table's
@@ -206,6 +213,10 @@ def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_
     weight, joker_weight = objective_weights(objective)
     rack, rack_jokers = _counts(pos.rack)
     group_ok = rules.group_tables()[0]
+    if first is None and not pos.initial_meld_done:  # meld then continue
+        from engines.rummikub.arrays import solve_moves
+
+        first = solve_moves([pos], objective, None, replace(rules, least_disturbance=False))[0]
     if first is None:
         oracle = _Oracle(sets, rack, rack_jokers, weight, joker_weight, rules)
         full = (1 << len(sets)) - 1
@@ -219,17 +230,20 @@ def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_
     optimum = int((weight * (played - must)).sum()) + joker_weight * (played_jokers - must_j)
     scale = len(sets) + 1
     base = (optimum + must_j * joker_weight) * scale
-    mode = int(rules.search_mode(True, sets))
+    mode = int(rules.search_mode(pos.initial_meld_done, sets))
 
-    def held(kept: int, width: int):
+    def held(kept: int, width: int, budget: int = 0):
         """The pass keeping at least ``kept`` sets: (sets kept, its answer, exact?)."""
-        status, score, *answer, _stats, truncated = held_arrays(
+        status, score, *answer, stats, truncated = held_arrays(
             must, rack, must_j, rack_jokers, weight * scale, joker_weight * scale, mode,
-            base + kept, tables, group_ok, width, scale)
+            base + kept, tables, group_ok, width, scale, budget)
+        narrow_states[0] += int(stats[0]) if width else 0
         return (score - optimum * scale if status == 1 else -1), answer, not truncated
 
+    narrow_states = [0]
     best = None
     proven = False  # an untruncated pass is exact: no move keeps more than it found
+    wider = list(WIDER)
     for width in NARROW:
         while not proven:
             found, answer, proven = held(kept + (best is not None), width)
@@ -237,13 +251,31 @@ def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_
                 kept, best = found, answer
             if found < 0 or width > 0:
                 break
-    if not proven:
-        found, answer, _exact = held(kept + (best is not None), 0)
+    while not proven:
+        # the exact pass: within a budget while wider narrow passes remain (a search from
+        # a floor below the best costs many times the proof above it)
+        low, per, high = EXACT_BUDGET
+        budget = min(high, max(low, per * narrow_states[0])) if wider else 0
+        found, answer, proven = held(kept + (best is not None), 0, budget)
         if found >= 0:
             best = answer
+        if proven:
+            break
+        width = wider.pop(0)
+        while True:
+            found, answer, proven = held(kept + (best is not None), width)
+            if found >= 0:
+                kept, best = found, answer
+            if proven or found < 0 or width > 0:
+                break
     if best is None:  # cannot happen: the first move's kept sets reach the floor
         raise AssertionError("the held-out DP passes missed the optimum")
-    return _held_move(sets, table, which, *best, rules)
+    move = _held_move(sets, table, which, *best, rules)
+    if not pos.initial_meld_done:  # meld then continue: the meld its played tiles hold
+        from engines.rummikub.arrays import _name_melds
+
+        _name_melds([move], [pos], rules, None)
+    return move
 
 
 def _held_move(sets: list, table: list[Meld], which: list[list[int]], choice: np.ndarray,

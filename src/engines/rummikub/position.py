@@ -392,7 +392,7 @@ def best_moves(
         from engines.rummikub.least import least_disturbing_move
 
         for i, (pos, move) in enumerate(zip(positions, moves)):
-            if pos.initial_meld_done and move.sets_kept < len(pos.table):
+            if rules.touches_table(pos.initial_meld_done) and move.sets_kept < len(pos.table):
                 moves[i] = least_disturbing_move(pos, objective, rules, move)
     return moves
 

@@ -9,8 +9,8 @@ state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..2, ``jokers`
 and sets of 2, 4 or 5 tiles at least (``min_set_length`` 2..5), never by filtering the
 default's answer, and ``least_disturbance``
 by holding table sets out inside it (:mod:`engines.rummikub.least`).  The
-other options (fewest tiles moved, larger tile sets, sets of 6+ tiles, meld then continue
-together with least disturbance, two real tiles per set with longer sets)
+other options (fewest tiles moved, larger tile sets, sets of 6+ tiles, two real tiles per
+set with longer sets)
 are named and checked here, but the search refuses them (:meth:`Rules.check_supported`)
 until the DP carries them; what each would cost the DP is in
 ``docs/rummikub-house-rules.md``.  The tests check the search, and solve the other
@@ -49,7 +49,7 @@ SEARCH_OPTIONS = ("meld_threshold", "meld_joker", "meld_continue", "least_distur
                   "jokers", "min_set_length")
 # Options the search solves alone but not together with meld then continue (its DP carries
 # two arrangements: docs/rummikub-house-rules.md)
-_NOT_WITH_CONTINUE = {"least_disturbance": False}
+_NOT_WITH_CONTINUE: dict[str, object] = {}
 # Pairs of options the search solves alone but not together: (name, its default) twice
 _NOT_TOGETHER = ((("min_set_length", 3), ("min_real_tiles", 1)),)
 # The tile sets the DP's state key holds: four colour codes of up to four open runs (two
@@ -101,8 +101,8 @@ class Rules:
     of each tile (1..4), ``jokers`` (0..4), and ``min_set_length`` (2..26; runs and groups
     alike, a group holding at most one tile per colour).
 
-    The exact search solves ``meld_threshold``, ``meld_joker``, ``meld_continue`` (without
-    least disturbance), ``least_disturbance``,
+    The exact search solves ``meld_threshold``, ``meld_joker``, ``meld_continue``,
+    ``least_disturbance`` (also with meld then continue: the final table keeps the sets),
     ``joker_retrieval``, ``min_real_tiles`` and the tile sets within
     :data:`SEARCH_LIMITS`; the other options
     must keep their defaults when solving (:meth:`check_supported`).
@@ -146,8 +146,8 @@ class Rules:
     def unsupported(self) -> list[str]:
         """The options, as ``NAME=VALUE``, that the exact search does not solve yet.
 
-        >>> Rules(least_disturbance=True, colours=5, meld_continue=True).unsupported()
-        ['colours=5', 'meld_continue=true with least_disturbance=true']
+        >>> Rules(colours=5, min_set_length=4, min_real_tiles=2).unsupported()
+        ['colours=5', 'min_set_length=4 with min_real_tiles=2']
         """
         out = []
         for f in fields(self):
@@ -184,10 +184,10 @@ class Rules:
         min_real_tiles, colours, numbers, copies, jokers, min_set_length; the other options
         await the DP: docs/rummikub-house-rules.md)
         >>> try:
-        ...     Rules(meld_continue=True, least_disturbance=True).check_supported()
+        ...     Rules(min_set_length=4, min_real_tiles=2).check_supported()
         ... except RuleError as exc:
         ...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
-        rule meld_continue=true with least_disturbance=true is not supported by the exact
+        rule min_set_length=4 with min_real_tiles=2 is not supported by the exact
         search yet (each is solved alone; together they await the DP: docs/rummikub-house-rules.md)
         """
         if self is DEFAULT_RULES:  # the common case, without the walk over the fields

@@ -36,6 +36,7 @@ from solvers.rummikub._dp import (
     _official_tables,
 )
 from solvers.rummikub._groups import groups_within
+from solvers.rummikub._hold import held_parts, hold_inputs, hold_pairs, keep_best
 from solvers.rummikub._layout import (
     COLOUR_BITS,
     COVER_AT,
@@ -56,78 +57,13 @@ from solvers.rummikub._layout import (
     min_set_length,
 )
 from solvers.rummikub._lengths import bare_step, length_closing, length_step, length_tables
+from solvers.rummikub._pairs import make_room
+from solvers.rummikub._pairs import rehash as _rehash
+from solvers.rummikub._pairs import relax as _relax
 from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, short_kinds
 
-_MUL_A = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed int64
-_MUL_B = np.int64(-4658895280553007687)  # 0xBF58476D1CE4E5B9 as a signed int64
 MAIN_CHOICES = 81  # a sub-step's choice of the final arrangement's tiles is below this
 MELD_CHOICES = MAIN_CHOICES * 22  # ... and with its joker combination (two real tiles)
-
-
-@njit(cache=True, inline="always")
-def _slot(a, b, bits):
-    return (((a * _MUL_A) ^ (b * _MUL_B)) >> (64 - bits)) & ((1 << bits) - 1)
-
-
-@njit(cache=True)
-def _grow(k1, k2, score, parent, choice, cap):
-    n = k1.shape[0]
-    a = np.empty(cap, np.int64)
-    b = np.empty(cap, np.int64)
-    s = np.empty(cap, np.int64)
-    p = np.empty(cap, np.int64)
-    c = np.empty(cap, np.int64)
-    a[:n] = k1
-    b[:n] = k2
-    s[:n] = score
-    p[:n] = parent
-    c[:n] = choice
-    return a, b, s, p, c
-
-
-@njit(cache=True)
-def _rehash(k1, k2, lo, hi, bits):
-    """A table of ``1 << bits`` slots (key 1, key 2, index) holding states ``lo..hi-1``."""
-    table = np.full((1 << bits, 3), -1, np.int64)
-    mask = (1 << bits) - 1
-    for i in range(lo, hi):
-        h = _slot(k1[i], k2[i], bits)
-        while table[h, 2] >= lo:
-            h = (h + 1) & mask
-        table[h, 0] = k1[i]
-        table[h, 1] = k2[i]
-        table[h, 2] = i
-    return table
-
-
-@njit(cache=True, inline="always")
-def _relax(table, bits, lo, n, k1s, k2s, score, parent, choice, a, b, nsc, par, ch):
-    """Insert or improve state ``(a, b)`` of the layer starting at ``lo``; the new count.
-
-    The probe repeats :func:`solvers.rummikub._layers.relax`'s for two-word keys: one probe
-    for both (the second word compared unless None, decided when Numba compiles) measured
-    8-11 % more CPU time on the rules document's positions (bench bands, best of 5)."""
-    mask = (1 << bits) - 1
-    h = _slot(a, b, bits)
-    while True:
-        j = table[h, 2]
-        if j < lo:
-            table[h, 0] = a
-            table[h, 1] = b
-            table[h, 2] = n
-            k1s[n] = a
-            k2s[n] = b
-            score[n] = nsc
-            parent[n] = par
-            choice[n] = ch
-            return n + 1
-        if table[h, 0] == a and table[h, 1] == b:
-            if nsc > score[j]:
-                score[j] = nsc
-                parent[j] = par
-                choice[j] = ch
-            return n
-        h = (h + 1) & mask
 
 
 @njit(cache=True, inline="always")
@@ -206,7 +142,7 @@ def _run_options(code, short_key, c, t, jr, jl, real_next, real_next2, v, nnum, 
 @njit(cache=True, error_model="numpy")
 def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, info, weight_cv,
                    joker_weight, floor, meld, any_ok, group_ok, capc, needc, capm, needm,
-                   other, mother, official, lengths, mlengths):
+                   other, mother, official, lengths, mlengths, hold_v):
     """Every successor of the states ``start..end-1`` at one sub-step (colour of a number).
 
     ``info`` = (colour, v, step, table tiles, table + rack tiles, rack tiles a meld may
@@ -216,7 +152,9 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
     ``_dp._official_tables`` (the table jokers' places under official retrieval; the final
     arrangement's key accounts for them inside a number as ``_dp._sub_step`` does).
     ``lengths``/``mlengths``: sets of 4 or 5 tiles at least, for each arrangement
-    (``_run_options``).
+    (``_run_options``).  ``hold_v``: least disturbance's tables at this colour and number
+    (``_hold.held_parts``; empty joker bits when off): the final arrangement's held-out
+    sets place their tiles and keep their jokers.
 
     The loop nest stays in this one function, so it is longer than the project's 100
     lines: like ``_dp._sub_step`` (measured 1.3-1.8 times slower split into functions).
@@ -246,12 +184,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
         k2 = k2s[i]
         if k1 < 0:
             continue
-        if n + fanout > k1s.shape[0]:
-            k1s, k2s, score, parent, choice = _grow(k1s, k2s, score, parent, choice,
-                                                    2 * (n + fanout))
-        while 2 * (n - end + fanout) > (1 << bits):
-            bits += 1
-            table = _rehash(k1s, k2s, end, n, bits)
+        table, bits, k1s, k2s, score, parent, choice = make_room(
+            table, bits, end, n, fanout, k1s, k2s, score, parent, choice)
         if last:
             other_need, alive = _close_others(k1, c, jokers, capc, needc, other)
             if not alive:
@@ -260,6 +194,9 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
             if not alive:
                 continue
         sc = score[i]
+        held, hold_now, hold_closed, held_jokers = held_parts(hold_v[0], hold_v[1], hold_v[2],
+                                                              k1)
+        lo_s, hi_s = lo - held, hi - held
         ju = (k1 >> JOKERS_AT) & 3
         mju = (k2 >> JOKERS_AT) & 3
         mv = (k2 >> MELD_AT) & MELD_MASK
@@ -277,8 +214,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
         mn2 = (k2 >> N2_AT) & 7
         base1 = k1 & ~(np.int64(127) << (COLOUR_BITS * c)) & colour_mask
         base2 = k2 & ~(np.int64(127) << (COLOUR_BITS * c)) & colour_mask
-        for u in range(lo, hi + 1):
-            gain_u = sc + (u - lo) * weight_cv
+        for u in range(lo_s, hi_s + 1):
+            gain_u = sc + (u - lo_s) * weight_cv
             if gain_u + rem_after + (jokers - ju) * jw_pos < floor:
                 continue
             for ug in range(u + 1):
@@ -291,7 +228,7 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                     nsc = gain_u + jr * joker_weight
                     cover = 0
                     if cover_full:
-                        cover = _cover(_cover(cover0, cover_tile, u - lo), cover_run, jr)
+                        cover = _cover(_cover(cover0, cover_tile, u - lo_s), cover_run, jr)
                     for o1 in range(_run_options(code, short1, c, u - ug + jr, jr, jl,
                                                  real_next, real_next2, v, nnum, False,
                                                  real2, buf1, lengths)):
@@ -301,7 +238,7 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                             continue
                         sh1 = buf1[o1, 2] << SHORT_AT
                         ch1 = ((u - ug) * 9 + ug * 3 + jr) * 3 + MAIN_CHOICES * buf1[o1, 3]
-                        for mu in range(min(u - lo, mhi) + 1):
+                        for mu in range(min(u - lo_s, mhi) + 1):
                             # a completed meld takes group tiles only to complete its groups
                             for mug in range(1 if done and mn1 + mn2 == 0 else mu + 1):
                                 mm1 = mn1 + (1 if mug == 1 else 0)
@@ -325,7 +262,7 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                             a = (base1 | (ncode << (COLOUR_BITS * c))
                                                  | ((ju + jr) << JOKERS_AT) | (m1 << N1_AT)
                                                  | (m2 << N2_AT) | (need << NEED_AT)
-                                                 | (cover << COVER_AT) | sh1)
+                                                 | (cover << COVER_AT) | sh1 | hold_now)
                                             b = (base2 | (mcd << (COLOUR_BITS * c))
                                                  | ((mju + mjr) << JOKERS_AT) | (mm1 << N1_AT)
                                                  | (mm2 << N2_AT) | (nmv << MELD_AT)
@@ -342,7 +279,7 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                                 continue
                                             if cover_full and not (
                                                     _cover(cover, cover_group, jg) << 1 | 1
-                                            ) >> cover_full & 1:
+                                            ) >> (cover_full & ~held_jokers) & 1:
                                                 continue  # a table joker left its place unreplaced
                                             rest = other[k]
                                             cl = capc[c, ncode, k]
@@ -350,7 +287,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                                     or other_need + needc[c, ncode] > k):
                                                 continue
                                             a = (rest | (cl << (COLOUR_BITS * c))
-                                                 | ((jokers - k) << JOKERS_AT) | sh1)
+                                                 | ((jokers - k) << JOKERS_AT) | sh1
+                                                 | hold_closed)
                                             for mjg in range(mjl + 1):
                                                 mk = mjl - mjg
                                                 if not group_ok[mm1, mm2, mjg]:
@@ -408,14 +346,39 @@ def _prune(k1s, k2s, score, start, end, beam, target):
     return 1
 
 
+@njit(cache=True)
+def _replay(best, layers, order, parent, choice, choice_out, gj_out, held_out, per):
+    """Follow the parents from state ``best`` and write the final arrangement's choices
+    (``per`` layers a number: with least disturbance, a hold layer first, whose choice is
+    the subset of the sets starting there held out)."""
+    idx = best
+    for lay in range(layers, 0, -1):
+        v, step = (lay - 1) // per, (lay - 1) % per - (per - NCOL)
+        if step < 0:
+            held_out[v], idx = choice[idx], parent[idx]
+            continue
+        c = order[v, step]
+        ch = choice[idx] % MAIN_CHOICES
+        choice_out[c, v, 3] = (choice[idx] // MAIN_CHOICES) % 22
+        if step == NCOL - 1:
+            gj_out[v] = ch % 3
+        ch //= 3
+        choice_out[c, v, 0] = ch // 9
+        choice_out[c, v, 1] = (ch // 3) % 3
+        choice_out[c, v, 2] = ch % 3
+        idx = parent[idx]
+
+
 @njit(cache=True, error_model="numpy")
 def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                  gj_out, stats, floor, beam, mopt):
+                  gj_out, stats, floor, beam, mopt, hold=None):
     """One pass of meld then continue; arguments and results as ``_dp.solve_pass``
     (``choice_out``/``gj_out``: the final arrangement), and ``mopt``: the rack tiles that
     some set of rack tiles alone could hold (the others are never in a meld).  The best
     end state places every table joker, has made the meld and uses no more rack jokers in
-    it than were played."""
+    it than were played.  ``hold``: least disturbance (``_hold``: the final arrangement
+    holds table sets out, a layer before each number; ``beam`` then ranks as
+    ``_hold.keep_best``)."""
     jokers = must_j + opt_j
     any_ok = groups_within(group_ok)
     # the first layer: one state (both arrangements empty), its own parent -1
@@ -432,6 +395,7 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
     none = np.zeros_like(must)
     official = _official_tables(meld)
     order, rem = _colour_order(must, opt, weight)
+    colour_bits, going_on, joker_bits, held_out = hold_inputs(hold, rem)
     jw_pos = max(0, joker_weight)
     truncated = 0
     nnum = highest_number(meld)
@@ -439,6 +403,12 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
     digits, encode = length_tables(min_set_length(meld))  # (empty for sets of 3)
     lengths, mlengths = (digits, encode, must + opt), (digits, encode, mopt)
     for v in range(nnum):
+        if hold is not None:  # (no state left: the colours' loop returns)
+            layer += 1
+            n, table, bits, k1s, k2s, score, parent, choice, cut = hold_pairs(
+                table, bits, start, end, k1s, k2s, score, parent, choice, hold, v,
+                joker_weight, jokers, floor, rem[v - 1, NCOL - 1] if v else -NEG, beam, stats)
+            truncated, start, end = truncated | cut, end, n
         for step in range(NCOL):
             if end == start:
                 return 0, NEG, truncated
@@ -463,12 +433,16 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
             n, table, bits, k1s, k2s, score, parent, choice = _continue_step(
                 table, bits, start, end, k1s, k2s, score, parent, choice, info, weight[c, v],
                 joker_weight, floor, meld, any_ok, group_ok, capc, needc, capm, needm, other,
-                mother, official, lengths, mlengths)
+                mother, official, lengths, mlengths,
+                (colour_bits[v, c], going_on[v], joker_bits[v]))
             stats[0] += n - end
             stats[1] = max(stats[1], n - end)
             start = end
             end = n
-            truncated |= _prune(k1s, k2s, score, start, end, beam, target)
+            if hold is not None:
+                truncated |= keep_best(k1s, score, start, end, beam)
+            else:
+                truncated |= _prune(k1s, k2s, score, start, end, beam, target)
     best = -1
     best_sc = NEG
     for i in range(start, end):
@@ -486,18 +460,6 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
             best = i
     if best < 0:
         return 0, NEG, truncated
-    idx = best
-    for lay in range(layer, 0, -1):
-        v = (lay - 1) // NCOL
-        step = (lay - 1) % NCOL
-        c = order[v, step]
-        ch = choice[idx] % MAIN_CHOICES
-        choice_out[c, v, 3] = (choice[idx] // MAIN_CHOICES) % 22
-        if step == NCOL - 1:
-            gj_out[v] = ch % 3
-        ch //= 3
-        choice_out[c, v, 0] = ch // 9
-        choice_out[c, v, 1] = (ch // 3) % 3
-        choice_out[c, v, 2] = ch % 3
-        idx = parent[idx]
+    _replay(best, layer, order, parent, choice, choice_out, gj_out, held_out,
+            NCOL + (hold is not None))
     return 1, score[best] - must_j * joker_weight, truncated

@@ -12,32 +12,40 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.rummikub._continue import continue_pass
 from solvers.rummikub._dp import solve_pass
 from solvers.rummikub._exact import _playable, playable_width
 from solvers.rummikub._groups import GROUP_OK
-from solvers.rummikub._hold import WIDTH_BITS
-from solvers.rummikub._layout import HOLD_BITS, NCOL, NNUM
+from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS
+from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM
 
 
 @njit(cache=True)
 def _held_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, floor, width,
                hold, choice_out, gj_out, stats):
+    if (meld >> CONTINUE_AT) & 1:  # meld then continue: the final arrangement holds sets out
+        return continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
+                             choice_out, gj_out, stats, floor, width,
+                             _playable(np.zeros_like(must), opt, opt_j, playable_width(meld)),
+                             hold)
     opt = _playable(must, opt, must_j + opt_j, playable_width(meld))
     return solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                       choice_out, gj_out, stats, floor, width, hold)
 
 
 def held_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, floor, hold,
-                group_ok=None, width=0, scale=0):
+                group_ok=None, width=0, scale=0, budget=0):
     """One pass of the DP holding out table sets (least disturbance) that prunes below
     ``floor`` (raw: the table jokers' gain included).
 
     ``must``/``opt``/``weight``: int64[4, 13]; ``must_j, opt_j, joker_weight, meld, floor``:
-    integers (``meld``: the melded rules mode, official joker places of the whole table);
+    integers (``meld``: the rules mode, official joker places of the whole table: melded,
+    or meld then continue, where the final arrangement holds sets out);
     ``hold``: the tables of :mod:`solvers.rummikub._hold` less its output; ``width``: 0 for
     the exact pass, else the narrow pass's states per layer (``keep_best``); ``scale``: the
     factor of the objective's weights (the sets held out are the score modulo it; 0: rank
-    by the score itself).  Returns
+    by the score itself); ``budget``: an exact pass stops once its layers hold more states
+    (rounded up to 1,024; 0: no limit), truncated without an answer.  Returns
     ``(status, score, choice[4, 13, 4], group_jokers[13], held_out[13], stats[2],
     truncated)``: status 1 when the floor is reached, ``held_out[v]`` the subset of the sets
     starting at number v+1 held out.
@@ -48,6 +56,8 @@ def held_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, floor, hol
     held_out = np.zeros(NNUM, np.int64)
     stats = np.zeros(2, np.int64)
     beam = width if width == 0 else int(np.sign(width)) * (abs(width) | scale << WIDTH_BITS)
+    if width == 0 and budget > 0:
+        beam = -(-budget // BUDGET_UNIT) << BUDGET_AT
     status, score, truncated = _held_pass(
         np.ascontiguousarray(must, np.int64), np.ascontiguousarray(opt, np.int64),
         np.int64(must_j), np.int64(opt_j), np.ascontiguousarray(weight, np.int64),

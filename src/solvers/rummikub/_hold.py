@@ -43,6 +43,8 @@ from solvers.rummikub._layout import (
     hold_field,
     hold_key,
 )
+from solvers.rummikub._pairs import make_room as make_pair_room
+from solvers.rummikub._pairs import relax as relax_pair
 
 
 @njit(cache=True)
@@ -52,7 +54,13 @@ def held_state(variant, key):
     all 0 without least disturbance (``variant`` None, or its hold part empty)."""
     if variant is None:
         return 0, np.int64(0), np.int64(0), 0
-    colour_bits, going_on, joker_bits = variant[5], variant[6], variant[7]
+    return held_parts(variant[5], variant[6], variant[7], key)
+
+
+@njit(cache=True, inline="always")
+def held_parts(colour_bits, going_on, joker_bits, key):
+    """:func:`held_state` from the hold tables' entries of the sub-step's colour and
+    number (``joker_bits`` empty: least disturbance off)."""
     if joker_bits.shape[0] == 0:
         return 0, np.int64(0), np.int64(0), 0
     field = hold_field(key)
@@ -83,6 +91,36 @@ def hold_inputs(hold, rem):
     return hold[0], hold[1], hold[2], hold[6]
 
 
+@njit(cache=True, inline="always")
+def _hold_setup(hold, v, bound):
+    """The sets starting at number v+1 (field bits, their jokers, how many) and the bound
+    once they are decided (only later sets may still gain)."""
+    starting = hold[3][v]
+    if v > 0:
+        bound += hold[5][v] - hold[5][v - 1]
+    count = 0
+    while count < HOLD_BITS and starting[count] >= 0:
+        count += 1
+    return starting, hold[4][v], bound, count
+
+
+@njit(cache=True, inline="always")
+def _held_successor(key, subset, count, starting, set_jokers, sc, joker_weight):
+    """State ``key`` (score ``sc``) holding out the ``subset`` of the starting sets: (its
+    key less the jokers placed, the jokers placed, its score)."""
+    field = hold_field(key)
+    held_jokers = 0
+    kept = 0
+    for b in range(count):
+        if subset >> b & 1:
+            field |= 1 << starting[b]
+            held_jokers += set_jokers[b]
+            kept += 1
+    nju = ((key >> JOKERS_AT) & 3) + held_jokers
+    base = key & ~HOLD_KEY_MASK & ~(np.int64(3) << JOKERS_AT)
+    return base | hold_key(field), nju, sc + kept + held_jokers * joker_weight
+
+
 @njit(cache=True, error_model="numpy")
 def hold_step(table, bits, start, end, keys, score, parent, choice, hold, v, joker_weight,
               jokers, floor, bound, beam, stats):
@@ -98,47 +136,64 @@ def hold_step(table, bits, start, end, keys, score, parent, choice, hold, v, jok
     Returns ``(n, table, bits, keys, score, parent, choice, truncated)``; ``stats`` as
     :func:`solvers.rummikub._dp.solve_pass` counts.
     """
-    starting = hold[3][v]
-    set_jokers = hold[4][v]
-    if v > 0:  # the sets starting here are decided now: only later ones may still gain
-        bound += hold[5][v] - hold[5][v - 1]
-    count = 0
-    while count < HOLD_BITS and starting[count] >= 0:
-        count += 1
+    starting, set_jokers, bound, count = _hold_setup(hold, v, bound)
     fanout = 1 << count
     jw_pos = max(0, joker_weight)
     n = end
     for i in range(start, end):
         key = keys[i]
-        ju = (key >> JOKERS_AT) & 3
-        field = hold_field(key)
-        base = key & ~HOLD_KEY_MASK & ~(np.int64(3) << JOKERS_AT)
         if key < 0:  # dominated
             continue
         table, bits, keys, score, parent, choice = make_room(
             table, bits, end, n, fanout, keys, score, parent, choice)
         for subset in range(fanout):
-            nfield = field
-            held_jokers = 0
-            kept = 0
-            for b in range(count):
-                if subset >> b & 1:
-                    nfield |= 1 << starting[b]
-                    held_jokers += set_jokers[b]
-                    kept += 1
-            nju = ju + held_jokers
-            nsc = score[i] + kept + held_jokers * joker_weight
+            nkey, nju, nsc = _held_successor(key, subset, count, starting, set_jokers,
+                                             score[i], joker_weight)
             if nju > jokers or nsc + bound + (jokers - nju) * jw_pos < floor:
                 continue
-            nkey = base | hold_key(nfield) | (nju << JOKERS_AT)
-            n = relax(table, bits, end, n, keys, score, parent, choice, nkey, nsc, i, subset)
+            n = relax(table, bits, end, n, keys, score, parent, choice,
+                      nkey | (nju << JOKERS_AT), nsc, i, subset)
     stats[0] += n - end
     stats[1] = max(stats[1], n - end)
     return n, table, bits, keys, score, parent, choice, keep_best(keys, score, end, n, beam)
 
 
-# A narrow pass's ``beam``: its states per layer in the low bits, the score's scale above.
+@njit(cache=True, error_model="numpy")
+def hold_pairs(table, bits, start, end, k1s, k2s, score, parent, choice, hold, v,
+               joker_weight, jokers, floor, bound, beam, stats):
+    """:func:`hold_step` for meld then continue (:mod:`solvers.rummikub._continue`): the
+    states are pairs of keys, and the sets held out are the final arrangement's (the
+    first word's; the meld's word is the rack's own sets).  Returns ``(n, table, bits,
+    k1s, k2s, score, parent, choice, truncated)``."""
+    starting, set_jokers, bound, count = _hold_setup(hold, v, bound)
+    fanout = 1 << count
+    jw_pos = max(0, joker_weight)
+    n = end
+    for i in range(start, end):
+        key = k1s[i]
+        if key < 0:  # cut by a narrow pass
+            continue
+        table, bits, k1s, k2s, score, parent, choice = make_pair_room(
+            table, bits, end, n, fanout, k1s, k2s, score, parent, choice)
+        for subset in range(fanout):
+            nkey, nju, nsc = _held_successor(key, subset, count, starting, set_jokers,
+                                             score[i], joker_weight)
+            if nju > jokers or nsc + bound + (jokers - nju) * jw_pos < floor:
+                continue
+            n = relax_pair(table, bits, end, n, k1s, k2s, score, parent, choice,
+                           nkey | (nju << JOKERS_AT), k2s[i], nsc, i, subset)
+    stats[0] += n - end
+    stats[1] = max(stats[1], n - end)
+    cut = keep_best(k1s, score, end, n, beam)
+    return n, table, bits, k1s, k2s, score, parent, choice, cut
+
+
+# A held-out pass's ``beam``: a narrow pass's states per layer in the low bits, the
+# score's scale above, and an exact pass's budget of states (in units of 1,024) from
+# :data:`BUDGET_AT` on.
 WIDTH_BITS = 20
+BUDGET_AT = 40
+BUDGET_UNIT = 1024
 
 
 @njit(cache=True)
@@ -148,14 +203,22 @@ def keep_best(keys, score, start, end, beam):
     equals; a negative one the fewest obligations, the most sets held out first among
     equals; 0 all; equal states in their order.  Returns 1 if it dropped any live state.
 
+    A budget (``abs(beam) >> BUDGET_AT``, in :data:`BUDGET_UNIT` states) stops the pass
+    once its layers hold more states (indices only grow, so ``end`` counts them): the
+    layer is dropped, so the pass ends without an answer, truncated.
+
     The sets held out so far are the score modulo its scale (``abs(beam)``'s higher bits;
     without one, the score itself): ranked by the whole score, a state that placed its
     jokers early would come first (measured: 7.3 M -> 5.7 M states over 90 positions of
     the 40J/60J/80J bands, seeds 1-2).  One priority per state and a selection
     (``np.partition``), not a sort: the same states as sorting by that rank, then by
     priority (stable), at a fraction of the cost."""
+    budget = (abs(beam) >> BUDGET_AT) * BUDGET_UNIT
+    if budget > 0 and end > budget:
+        keys[start:end] = -1
+        return 1
     flexible = beam < 0
-    scale = abs(beam) >> WIDTH_BITS
+    scale = (abs(beam) >> WIDTH_BITS) & ((1 << (BUDGET_AT - WIDTH_BITS)) - 1)
     width = abs(beam) & ((1 << WIDTH_BITS) - 1)
     if width == 0 or end - start <= width:
         return 0
