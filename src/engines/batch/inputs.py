@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -202,7 +203,25 @@ def jsonl_entry(label: str, number: int, text: str) -> Record | BadInput | None:
     if not isinstance(obj, dict):
         return BadInput(label, number, f"expected a JSON object, got {type(obj).__name__}")
     raw_id = obj.get("id")
+    if isinstance(raw_id, str) and (problem := _unstorable(raw_id)):
+        return BadInput(label, number, f"id: {problem}")
     return Record(label, number, position_id(label, number, raw_id), obj)
+
+
+def _unstorable(text: str) -> str | None:
+    """Why ``text`` cannot be a stored id, or ``None``: SQLite's JSON functions cut a text at
+    U+0000 and refuse a lone surrogate (valid in JSON as an escape, not encodable as UTF-8),
+    so the ``results`` view would show a different id or fail to read."""
+    found = _UNSTORABLE.search(text)
+    if found is None:
+        return None
+    char, column = found.group(), found.start() + 1
+    if char == "\x00":
+        return f"holds U+0000 (NUL) at character {column}"
+    return f"holds a lone surrogate U+{ord(char):04X} at character {column}"
+
+
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 def position_id(label: str, number: int, raw_id: Any) -> str:
