@@ -9,7 +9,10 @@ opponent holding trumps still has to follow suit, and length winners only when
 no opponent can ruff.  Partner's winners count too when the leader can reach
 them.  When nothing can be ruffed (notrump, or the opponents out of trumps),
 partner's winners are counted after the leader's run, so a second-best card
-behind the leader's top one (Ax opposite Kx) counts.  With the opponents out
+behind the leader's top one (Ax opposite Kx) counts, and so does a finesse
+when the leader crosses in a suit where partner holds the top card and the
+next card below the LHO's best (KJ over the LHO's Q: the LHO plays before
+partner).  With the opponents out
 of trumps, every trump of the side wins a trick whenever it is played: the
 longer holding alone counts that many, and the leader's own trumps add to the
 side winners he cashes first, whatever their ranks.
@@ -159,6 +162,24 @@ cdef inline bint _reaches_partner(Ctx* c, int leader, int* cashed,
     return 0
 
 
+cdef inline int _finesse_gain(unsigned int rest_p, unsigned int below, int q, int t, int k,
+                              int* relied) noexcept nogil:
+    """Partner's extra tricks when the leader leads towards him in a suit whose best card
+    out of partner's hand is the LHO's ``q``: a card of partner's under ``q`` but above
+    every other card out (``below``) wins the first round if the LHO plays low, else his
+    top card wins it and that card is then high.  ``t``: partner's cards above ``q``;
+    ``k``: the most cards another hand holds in the suit.  ``relied`` gets the card."""
+    cdef unsigned int mid = rest_p & ((1u << q) - 1u)
+    if below:
+        mid &= ~((1u << (msb(below) + 1)) - 1u)
+    if not mid:
+        return 0
+    relied[0] = msb(mid)
+    if k <= t + 1:
+        return popcount(rest_p) - t  # every other hand is out of the suit by then
+    return 1
+
+
 cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcept nogil:
     """Notrump, or the opponents out of trumps: the leader cashes his winners, then
     crosses to partner, who cashes his.
@@ -175,7 +196,7 @@ cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noex
     are added only when his tricks are needed.
     """
     cdef int s, t, high, partner_total = 0, k, m, cs, trump = c.trump
-    cdef int discards = 0, spare = 0
+    cdef int discards = 0, spare = 0, gain, best_gain = 0, best_s = 0, best_w = 0
     cdef int partner = (leader + 2) & 3, lho = (leader + 1) & 3, rho = (leader + 3) & 3
     cdef unsigned int above, rest_p, rest_a, rest_b, others
     cdef int cashed[4]
@@ -228,11 +249,23 @@ cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noex
                 k = m
             if k <= t:
                 t = popcount(rest_p)  # every other hand is out of the suit by then
+            elif rest_l[s] and (rest_a >> (high - 1)) & 1:
+                gain = _finesse_gain(rest_p, others ^ (1u << (high - 1)), high - 1, t, k, &m)
+                if gain > best_gain:
+                    best_gain = gain
+                    best_s = s
+                    best_w = m
         else:
             t = popcount(rest_p)
         partner_total += t
         if s != trump:
             spare += popcount(rest_p) - t
+    if best_gain:
+        # the leader crosses to partner in the suit of the finesse
+        partner_total += best_gain
+        pwm[best_s] = <uint16_t>(1u << best_w)
+        if best_s != trump:
+            spare -= best_gain
     for s in range(4):
         wm[s] |= pwm[s]
     if discards > spare:
