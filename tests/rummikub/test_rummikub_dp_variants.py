@@ -26,7 +26,9 @@ from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
 
 
 def _random_rules(rng: random.Random) -> Rules:
-    return Rules(colours=rng.randint(2, 4), numbers=rng.randint(5, 13),
+    # the variants' optimum (least disturbance with them: its own tests below)
+    return Rules(least_disturbance=False, colours=rng.randint(2, 4),
+                 numbers=rng.randint(5, 13),
                  copies=rng.randint(1, 2), jokers=rng.choice((0, 1, 2, 2)),
                  min_real_tiles=rng.choice((1, 2, 2)),
                  meld_threshold=rng.choice((0, 10, 30)),
@@ -93,7 +95,7 @@ def test_two_real_tiles_on_joker_rich_bench_positions():
     # The standard tile set, both jokers in play on most tables: where the rule bites.
     from engines.rummikub.generate import rummikub_positions
 
-    rules = Rules(min_real_tiles=2)
+    rules = Rules(least_disturbance=False, min_real_tiles=2)
     compared = 0
     for pos in rummikub_positions(40, seed=23, table_tiles=(10, 40)):
         p = Position.from_json(pos)
@@ -110,7 +112,7 @@ def test_two_real_tiles_on_joker_rich_bench_positions():
 
 
 def test_two_real_tiles_by_hand():
-    rules = Rules(min_real_tiles=2)
+    rules = Rules(least_disturbance=False, min_real_tiles=2)
     assert best_move([], "R5 J J", rules=rules).tiles == 0
     assert best_move([], "R5 J J").tiles == 3
     assert best_move([], "R5 R6 J J", rules=rules).tiles == 4  # R5 R6 J J or J R5 R6 J
@@ -167,14 +169,14 @@ def test_least_disturbance_with_longer_sets(seed):
 
 
 def test_longer_sets_by_hand():
-    four = Rules(min_set_length=4)
+    four = Rules(least_disturbance=False, min_set_length=4)
     assert best_move([], "R5 R6 R7", rules=four).tiles == 0
     assert best_move([], "R5 R6 R7 J", rules=four).tiles == 4
     assert best_move([], "K5 R5 O5").tiles == 3
     assert best_move([], "K5 R5 O5", rules=four).tiles == 0
     assert best_move([], "K5 R5 O5 B5", rules=four).tiles == 4
     # five: no group (four colours); a run of five from R3..R7 with a joker
-    five = Rules(min_set_length=5)
+    five = Rules(least_disturbance=False, min_set_length=5)
     assert best_move([], "K5 R5 O5 B5 J", rules=five).tiles == 0
     assert best_move([], "R3 R4 R6 R7 J K1", rules=five).tiles == 5
     assert best_move([["R1", "R2", "R3", "R4", "R5"]], "R6 R7 R8 R9", rules=five).tiles == 4
@@ -194,7 +196,7 @@ def test_sets_of_two_match_the_oracle(seed):
 
 
 def test_sets_of_two_by_hand():
-    two = Rules(min_set_length=2, meld_threshold=0)
+    two = Rules(least_disturbance=False, min_set_length=2, meld_threshold=0)
     assert best_move([], "R5 R6", rules=two).tiles == 2
     assert best_move([], "K5 B5", rules=two).tiles == 2
     assert best_move([], "R5 J", rules=two).tiles == 2
@@ -213,7 +215,7 @@ def test_sets_of_two_by_hand():
         best_moves([Position([["R5", "R6"]], [], True, min_set_length=2)])
     with pytest.raises(SetError, match="fewer than 4 tiles"):
         best_moves([Position([["R5", "R6"]], [], True, min_set_length=2)],
-                   rules=Rules(min_set_length=4))
+                   rules=Rules(least_disturbance=False, min_set_length=4))
     assert best_move([["R5", "R6"]], "R7", rules=two).tiles == 1
 
 
@@ -247,7 +249,7 @@ def test_two_jokers_with_every_small_rack(table):
     from itertools import combinations
 
     universe = ["R4", "R5", "R7", "R8", "K5", "O5", "B9"]
-    rules = Rules(min_real_tiles=2)
+    rules = Rules(least_disturbance=False, min_real_tiles=2)
     differs = 0
     for size in range(1, 5):
         for tiles in combinations(universe, size):
@@ -316,8 +318,9 @@ def test_official_retrieval_on_joker_tables():
         p = Position.from_json(pos)
         if not pos["initial_meld_done"] or not any(t.is_joker for s in p.table for t in s):
             continue
-        for rules in (Rules(joker_retrieval="official"),
-                      Rules(joker_retrieval="official", min_real_tiles=2)):
+        for rules in (Rules(least_disturbance=False, joker_retrieval="official"),
+                      Rules(least_disturbance=False, joker_retrieval="official",
+                            min_real_tiles=2)):
             if any(sum(not t.is_joker for t in s) < rules.min_real_tiles for s in p.table):
                 continue
             args = (pos["table"], pos["rack"], True)

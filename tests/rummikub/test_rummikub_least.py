@@ -9,7 +9,9 @@ to start from are checked to change nothing but the work.
 
 from __future__ import annotations
 
+import json
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -17,9 +19,10 @@ import pytest
 from engines.rummikub import Position, Rules, best_move, best_moves, check_move, least
 from engines.rummikub.generate import rummikub_positions
 from engines.rummikub.least import _Oracle, least_disturbing_move
-from engines.rummikub.position import _counts, objective_weights
+from engines.rummikub.position import Move, _counts, objective_weights
 
 LEAST = Rules(least_disturbance=True)
+ANY_OPTIMAL = Rules(least_disturbance=False)  # the plain DP's move
 
 
 def _jokers(move) -> int:
@@ -44,7 +47,7 @@ def test_matches_the_reference_programme(seed: int) -> None:
         assert (ours.tiles, ours.value, _jokers(ours), ours.sets_kept) == \
             (theirs.tiles, theirs.value, _jokers(theirs), theirs.sets_kept), obj
         assert check_move(pos, ours) == []
-        plain = best_move(obj["table"], obj["rack"], objective=objective)
+        plain = best_move(obj["table"], obj["rack"], objective=objective, rules=ANY_OPTIMAL)
         assert (plain.tiles, plain.value, _jokers(plain)) == \
             (ours.tiles, ours.value, _jokers(ours))
         assert ours.sets_kept >= plain.sets_kept
@@ -156,6 +159,35 @@ def test_batch_and_single_agree() -> None:
             (single.tiles, single.value, single.sets_kept)
 
 
+def test_least_disturbance_is_the_default() -> None:
+    # Rules() keeps the most sets (best_move's fast path, best_moves and the batch task
+    # rummikub-best); least_disturbance=False gives the plain DP's move, which here
+    # rebuilds a set it need not touch.
+    from engines.batch.tasks import get_task
+    from engines.rummikub import tasks  # noqa: F401 (registers the task)
+
+    assert Rules().least_disturbance and Rules().to_json() == {}
+    assert Rules(least_disturbance=False).to_json() == {"least_disturbance": False}
+    cases = _positions(3, 8, tiles=(20, 30))
+    positions = [Position.from_strings(o["table"], o["rack"]) for o, _ in cases]
+    least = best_moves(positions, rules=LEAST)
+    plain = best_moves(positions, rules=ANY_OPTIMAL)
+    assert [m.sets_kept for m in best_moves(positions)] == [m.sets_kept for m in least]
+    assert [best_move(p.table, p.rack).sets_kept for p in positions] == \
+        [m.sets_kept for m in least]
+    assert sum(m.sets_kept for m in least) > sum(m.sets_kept for m in plain)
+    task = get_task("rummikub-best")
+    stored = [json.loads(r) for r in task.solve([task.prepare(o) for o, _ in cases], 1)]
+    for pos, result, move in zip(positions, stored, least):
+        after = Counter(tuple(sorted(s)) for s in result["sets"])
+        kept = 0
+        for s in pos.table:
+            key = tuple(sorted(map(str, s)))
+            kept += after[key] > 0
+            after[key] -= 1
+        assert (result["tiles"], kept) == (move.tiles, move.sets_kept)
+
+
 def test_initial_meld_keeps_the_table() -> None:
     move = best_move([["R3", "R4", "R5"]], "K10 R10 B10 R6", initial_meld_done=False,
                      rules=LEAST)
@@ -235,6 +267,32 @@ def test_meld_then_continue_matches_the_reference_programme() -> None:
         pos = Position.from_strings(obj["table"], obj["rack"], False)
         assert check_move(pos, ours, rules) == []
         plain = best_move(obj["table"], obj["rack"], False, objective=objective,
-                          rules=Rules(meld_continue=True))
+                          rules=Rules(meld_continue=True, least_disturbance=False))
         more += ours.sets_kept > plain.sets_kept
     assert more > 0  # positions where the plain answer rebuilds sets it need not touch
+
+
+@pytest.mark.parametrize("relaxed", ["ceiling", "none"])
+def test_meld_then_continue_passes_with_a_ceiling_or_none(monkeypatch, relaxed: str) -> None:
+    # The melded player's least-disturbing move nearly always holds a meld (and is the
+    # answer); where it does not, the sets it keeps only stop the two-arrangement passes
+    # early, and where the optimum is not the melded player's nothing does.  Both paths,
+    # forced here on every position, give the answers of the direct exit.
+    rules = Rules(least_disturbance=True, meld_continue=True)
+    cases = list(rummikub_positions(8, 29, table_tiles=(15, 45), rack_size=(8, 14),
+                                    joker_rate=0.5, initial_meld_rate=1.0))
+    direct = [best_move(o["table"], o["rack"], False, rules=rules) for o in cases]
+    relaxation = least._melded_relaxation
+
+    def forced(pos, *args):
+        out = relaxation(pos, *args)
+        kept = out.sets_kept if isinstance(out, Move) else out
+        return kept if relaxed == "ceiling" else len(pos.table)
+
+    monkeypatch.setattr(least, "_melded_relaxation", forced)
+    for obj, move in zip(cases, direct):
+        again = best_move(obj["table"], obj["rack"], False, rules=rules)
+        assert (again.tiles, again.value, _jokers(again), again.sets_kept) == \
+            (move.tiles, move.value, _jokers(move), move.sets_kept), obj
+        pos = Position.from_strings(obj["table"], obj["rack"], False)
+        assert check_move(pos, again, rules) == []

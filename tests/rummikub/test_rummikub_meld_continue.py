@@ -27,7 +27,8 @@ from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
 
 def _case(seed: int, longer: bool = False, pairs: bool = False):
     rng = random.Random(seed)
-    rules = Rules(meld_continue=True, colours=rng.randint(3, 4), numbers=rng.randint(6, 13),
+    rules = Rules(least_disturbance=False, meld_continue=True, colours=rng.randint(3, 4),
+                  numbers=rng.randint(6, 13),
                   copies=rng.randint(1, 2), jokers=rng.choice((0, 1, 2, 2)),
                   meld_threshold=rng.choice((0, 10, 20, 30, 30, 45)),
                   meld_joker=rng.choice(("stands-for", "zero")),
@@ -84,7 +85,7 @@ def test_meld_continue_with_longer_sets_matches_the_oracle(seed):
 
 
 def test_meld_then_continue_by_hand():
-    rules = Rules(meld_continue=True)
+    rules = Rules(least_disturbance=False, meld_continue=True)
     table = [["O8", "O9", "O10"]]
     # meld K10 R10 B10 (30), then O11 onto the table's run in the same turn
     move = best_move(table, "K10 R10 B10 O11", False, rules=rules)
@@ -108,7 +109,7 @@ def test_meld_then_continue_by_hand():
 
 
 def test_meld_continue_in_batches_and_refusals():
-    rules = Rules(meld_continue=True)
+    rules = Rules(least_disturbance=False, meld_continue=True)
     positions = [Position.from_strings(["O8 O9 O10"], "K10 R10 B10 O11", False),
                  Position.from_strings(["O8 O9 O10"], "K10 R10 B10 O11", True),
                  Position.from_strings(["O8 O9 O10"], "K1 R1 B1", False)]
@@ -123,7 +124,7 @@ def test_meld_continue_on_bench_positions():
     # optimum holds one) all agree with the oracle; the rule changes some answers.
     from engines.rummikub.generate import rummikub_positions
 
-    rules = Rules(meld_continue=True)
+    rules = Rules(least_disturbance=False, meld_continue=True)
     changed = 0
     for pos in rummikub_positions(24, seed=31, table_tiles=(10, 50)):
         args = (pos["table"], pos["rack"], False)

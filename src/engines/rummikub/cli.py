@@ -39,7 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       "value, 0: none), meld_joker=stands-for|zero (a joker's worth towards "
                       "it), meld_continue=on (meld, then play onto the table in the same "
                       "turn), joker_retrieval=official, min_real_tiles=2, "
-                      "least_disturbance=on, colours=1..4, numbers=1..13, copies=1..2, "
+                      "least_disturbance=off (on by default: among the optimal moves, "
+                      "one keeping the most table sets), colours=1..4, numbers=1..13, copies=1..2, "
                       "jokers=0..2, min_set_length=2..5; the others of "
                       "docs/rummikub-house-rules.md are refused "
                       "by name")

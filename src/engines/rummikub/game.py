@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engines.rummikub.position import Move, Position, best_move, best_moves, weighted_move
+from engines.rummikub.rules import Rules
 from engines.rummikub.sets import Meld, format_meld, meld_tiles
 from engines.rummikub.tiles import FULL_SET, RummikubInputError, Tile, format_tiles, sort_tiles
 
@@ -75,12 +76,14 @@ class PlannerPlayer(Player):
             rest.subtract(move.played)
             nexts.append(Position(tuple(tuple(meld_tiles(m)) for m in move.table),
                                   tuple(rest.elements()), True))
-        follow = best_moves(nexts)
+        follow = best_moves(nexts, rules=_COUNT_ONLY)
         scores = [(m.tiles + f.tiles, -m.tiles, i)
                   for i, (m, f) in enumerate(zip(candidates, follow))]
         return candidates[max(scores)[2]]
 
 
+# the next turn's tiles only are counted: no least disturbance needed
+_COUNT_ONLY = Rules(least_disturbance=False)
 # gains for "most tiles, then most value" without the jokers (a rack joker is never played)
 _KEEP_JOKERS = np.broadcast_to(1000 + np.arange(1, 14, dtype=np.int64), (4, 13)).copy()
 

@@ -213,10 +213,18 @@ def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_
     weight, joker_weight = objective_weights(objective)
     rack, rack_jokers = _counts(pos.rack)
     group_ok = rules.group_tables()[0]
-    if first is None and not pos.initial_meld_done:  # meld then continue
+    ceiling = len(sets)  # the most sets a move may keep
+    if not pos.initial_meld_done:  # meld then continue
         from engines.rummikub.arrays import solve_moves
 
-        first = solve_moves([pos], objective, None, replace(rules, least_disturbance=False))[0]
+        if first is None:
+            first = solve_moves([pos], objective, None, replace(rules, least_disturbance=False))[0]
+        relaxed = _melded_relaxation(pos, objective, rules, first)
+        if isinstance(relaxed, Move):
+            return relaxed
+        ceiling = relaxed
+        if first.sets_kept >= ceiling:
+            return first
     if first is None:
         oracle = _Oracle(sets, rack, rack_jokers, weight, joker_weight, rules)
         full = (1 << len(sets)) - 1
@@ -249,6 +257,7 @@ def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_
             found, answer, proven = held(kept + (best is not None), width)
             if found >= 0:
                 kept, best = found, answer
+                proven = proven or kept >= ceiling
             if found < 0 or width > 0:
                 break
     while not proven:
@@ -266,6 +275,7 @@ def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_
             found, answer, proven = held(kept + (best is not None), width)
             if found >= 0:
                 kept, best = found, answer
+                proven = proven or kept >= ceiling
             if proven or found < 0 or width > 0:
                 break
     if best is None:  # cannot happen: the first move's kept sets reach the floor
@@ -276,6 +286,36 @@ def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_
 
         _name_melds([move], [pos], rules, None)
     return move
+
+
+def _melded_relaxation(pos: Position, objective: str, rules: Rules, first: Move) -> Move | int:
+    """Meld then continue, from the melded player's least-disturbing move: every move of
+    meld then continue is a melded player's move, so when ``first`` (optimal for meld then
+    continue) reaches the melded player's optimum, the melded player's least-disturbing
+    move keeps at least as many sets as any; if its played tiles hold a meld it is the
+    answer (returned, its meld named), otherwise the sets it keeps bound the answer's
+    (returned: the two-arrangement passes stop once they reach it).  Otherwise the number
+    of table sets."""
+    from engines.rummikub.arrays import solve_moves
+
+    melded = replace(pos, initial_meld_done=True)
+    own = replace(rules, meld_continue=False, least_disturbance=False)
+    plain = solve_moves([melded], objective, None, own)[0]
+    if (plain.tiles, plain.value, _jokers(plain)) != (first.tiles, first.value, _jokers(first)):
+        return len(pos.table)
+    start = first if first.sets_kept > plain.sets_kept else plain
+    move = start if start.sets_kept == len(pos.table) else least_disturbing_move(
+        melded, objective, replace(rules, meld_continue=False), start)
+    meld = solve_moves([replace(pos, table=(), rack=tuple(move.played), initial_meld_done=False)],
+                       "value", None, own)[0]
+    if not meld.played and rules.meld_threshold > 0:
+        return move.sets_kept
+    return Move(move.played, move.table, move.tiles, move.value, new_sets=meld.new_sets,
+                previous=list(pos.table))
+
+
+def _jokers(move: Move) -> int:
+    return sum(t.is_joker for t in move.played)
 
 
 def _held_move(sets: list, table: list[Meld], which: list[list[int]], choice: np.ndarray,

@@ -90,12 +90,12 @@ class Rules:
     so it is played in that turn).  ``min_real_tiles``: non-joker tiles every set needs (1,
     or 2 for "at least two real tiles per set").  ``meld_continue``: a player who melds may
     go on, in the same turn, to play onto and rearrange the table (the meld's own sets, from
-    the rack alone, must reach the threshold).  ``least_disturbance``: among optimal moves,
-    return one that keeps the most table sets exactly as they were (a tie-break after the
-    objective's own).  ``fewest_tiles_moved`` (with
-    ``least_disturbance``): then the fewest table tiles moved, a tile counting as not moved
-    when it stays in its set's continuation (one set per table set: a run of the same
-    colour or a group of the same number).
+    the rack alone, must reach the threshold).  ``least_disturbance`` (on by default): among
+    optimal moves, return one that keeps the most table sets exactly as they were (a
+    tie-break after the objective's own; off: any optimal move, the plain DP's, faster).
+    ``fewest_tiles_moved`` (with ``least_disturbance``): then the fewest table tiles moved,
+    a tile counting as not moved when it stays in its set's continuation (one set per table
+    set: a run of the same colour or a group of the same number).
 
     The tile set: ``colours`` (1..8, letters ``KROBGYPW``), ``numbers`` (1..26), ``copies``
     of each tile (1..4), ``jokers`` (0..4), and ``min_set_length`` (2..26; runs and groups
@@ -118,7 +118,7 @@ class Rules:
     joker_retrieval: str = "free"
     min_real_tiles: int = 1
     meld_continue: bool = False
-    least_disturbance: bool = False
+    least_disturbance: bool = True
     fewest_tiles_moved: bool = False
     colours: int = 4
     numbers: int = 13

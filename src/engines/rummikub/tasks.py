@@ -234,12 +234,14 @@ def _solver(objective: str) -> Callable[[list[Any], int], list[Any]]:
     return solve
 
 
-def _names_path() -> bool:
-    """Whether the default rules are those :func:`_results` applies (no least disturbance,
-    which needs the table's sets: then positions go through :func:`_solve_moves`)."""
+def _names_path(objective: str) -> bool:
+    """Whether the default rules are those :func:`_results` applies: no least disturbance,
+    which needs the table's sets (then positions go through :func:`_solve_moves`).
+    ``rummikub-best-value`` keeps this path whatever the default: its value does not depend
+    on the tie-break, and its sets are the kernel's optimal arrangement."""
     from engines.rummikub.rules import DEFAULT_RULES
 
-    return not DEFAULT_RULES.least_disturbance
+    return objective == "value" or not DEFAULT_RULES.least_disturbance
 
 
 def _unpacked(pack: bytes) -> dict[str, Any]:
@@ -255,7 +257,7 @@ def _unpacked(pack: bytes) -> dict[str, Any]:
 def _solve_names(payloads: list[dict[str, Any]], objective: str, threads: int) -> list[str]:
     """The results of payloads under the default rules, from their tile names to the kernel
     and from its arrays to names, with no tile, position or move objects."""
-    if not _names_path():
+    if not _names_path(objective):
         return _solve_moves(payloads, objective, threads, {})
     import numpy as np
 
@@ -273,7 +275,7 @@ def _solve_names(payloads: list[dict[str, Any]], objective: str, threads: int) -
 
 def _solve_packed(packs: list[bytes], objective: str, threads: int) -> list[str]:
     """:func:`_solve_names` of the native reader's packed payloads."""
-    if not _names_path():
+    if not _names_path(objective):
         return _solve_moves([_unpacked(p) for p in packs], objective, threads, {})
     import numpy as np
 
