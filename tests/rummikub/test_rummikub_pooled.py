@@ -29,9 +29,16 @@ def test_pooled_solve_equals_solve_arrays(threads, objective):
         table[:, :52].reshape(n, 4, 13), rack[:, :52].reshape(n, 4, 13), table[:, 52],
         rack[:, 52], weights, np.full(n, joker_weight, np.int64), modes)
     with numba_threads(threads):
-        pooled = _solve_pooled(table, rack, weights, joker_weight, modes,
-                               DEFAULT_RULES.group_tables()[0])
-    assert all(np.array_equal(a, b) for a, b in zip(pooled, (status, choice, group_jokers)))
+        pooled = _solve_pooled(table, rack, weights, joker_weight, modes)
+    codes, counts = S.meld_codes_batch(status, choice, group_jokers,
+                                       *DEFAULT_RULES.group_tables()[1:])  # fmt: skip
+    played = np.zeros((n, 53), np.int64)
+    played[:, :52] = (choice[..., 0] + choice[..., 1]).reshape(n, 52)
+    played[:, 52] = choice[..., 2].sum(axis=(1, 2)) + group_jokers.sum(axis=1)
+    played -= table
+    played[status != 1] = 0
+    assert (status == 1).sum() > n // 2
+    assert all(np.array_equal(a, b) for a, b in zip(pooled, (status, codes, counts, played)))
 
 
 def test_run_ranges_does_each_start_once_and_raises_the_first_fault():

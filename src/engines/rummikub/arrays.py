@@ -15,8 +15,10 @@ one, from caches where the same object recurs (a set code, a table set).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from itertools import chain
+from typing import Any
 
 import numpy as np
 
@@ -57,16 +59,37 @@ def position_arrays(
     is not theirs to rearrange, unless ``rules.meld_continue``); the mode is
     ``rules.search_mode(melded)``.
     """
+    from solvers._rummikub_objects import count_positions
+
     n = len(positions)
     if not all(issubclass(t, Position) for t in set(map(type, positions))):
         i = next(i for i, p in enumerate(positions) if not isinstance(p, Position))
         raise RummikubInputError(
             f"positions[{i}]: expected a Position, got {type(positions[i]).__name__}"
         )
-    melded = np.fromiter((p.initial_meld_done for p in positions), np.bool_, count=n)
-    table, rack, modes = count_arrays([p.table for p in positions],
-                                      [p.rack for p in positions], melded, rules)  # fmt: skip
+    if rules.joker_retrieval == "official":  # the modes need the table jokers' places
+        melded = np.fromiter((p.initial_meld_done for p in positions), np.bool_, count=n)
+        table, rack, modes = count_arrays([p.table for p in positions],
+                                          [p.rack for p in positions], melded, rules)  # fmt: skip
+        return table, rack, modes, melded
+    table, rack = np.zeros((n, N_KINDS), np.int64), np.zeros((n, N_KINDS), np.int64)
+    melded = np.zeros(n, np.bool_)
+    count_positions(_tile_kinds(), positions, rules.meld_continue, table, rack,
+                    melded.view(np.uint8))  # fmt: skip
+    modes = np.where(melded, rules.search_mode(True),
+                     rules.search_mode(False)).astype(np.int64)  # fmt: skip
     return table, rack, modes, melded
+
+
+@functools.cache
+def _tile_kinds() -> object:
+    """The native look-up of each canonical tile's kind (:mod:`solvers._rummikub_objects`):
+    the tiles positions hold (:func:`~engines.rummikub.tiles.parse_tiles` gives them) and
+    those moves are made of."""
+    from engines.rummikub.tiles import _CANONICAL
+    from solvers._rummikub_objects import TileKinds
+
+    return TileKinds([*_CANONICAL, *_TILE_OF], _INDEX)
 
 
 def count_arrays(
@@ -118,61 +141,55 @@ def solve_counts(
     ``(status, set codes, set counts, played)``, status 1 where a move was found, the
     codes of :func:`solvers.rummikub.meld_codes_batch`, and (n, 53) counts of the rack
     tiles each move plays (zero where none was found)."""
-    from solvers.rummikub import meld_codes_batch
-
     weight, joker_weight = objective_weights(objective)
     n = len(table)
-    group_ok, part_count, part_masks = rules.group_tables()
     with numba_threads(threads, RummikubInputError):
-        status, choice, group_jokers = _solve_pooled(
+        status, codes, counts, played = _solve_pooled(
             table, rack, np.broadcast_to(weight, (n, 4, 13)), joker_weight,
-            np.ascontiguousarray(meld_modes, np.int64), group_ok,
-        )
-    codes, counts = meld_codes_batch(status, choice, group_jokers, part_count, part_masks,
-                                     rules.min_set_length)
+            np.ascontiguousarray(meld_modes, np.int64), rules)
     if (counts[status == 1] < 0).any():
         raise AssertionError("the kernel returned a choice that is not an arrangement")
-    played = np.zeros((n, N_KINDS), np.int64)
-    played[:, :52] = (choice[..., 0] + choice[..., 1]).reshape(n, 52)
-    played[:, 52] = choice[..., 2].sum(axis=(1, 2)) + group_jokers.sum(axis=1)
-    played -= table
-    played[status != 1] = 0
     return status, codes, counts, played
 
 
 def _solve_pooled(
     table: np.ndarray, rack: np.ndarray, weight: np.ndarray, joker_weight: int,
-    meld_modes: np.ndarray, group_ok: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``solvers.rummikub.solve_arrays``' ``(status, choice, group_jokers)`` on Numba's thread
-    count, scheduled dynamically: this thread and ``threads - 1`` pool threads each take the
-    next few positions as they finish (:func:`solvers.rummikub.solve_range`, GIL released),
-    the likely slowest first (tiles in play times jokers plus one), so that no thread is
-    left with a block of slow positions while the others wait (see ``_pooled``)."""
+    meld_modes: np.ndarray, rules: Rules = DEFAULT_RULES,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(status, codes, counts, played)`` of :func:`solve_counts` on Numba's thread count,
+    scheduled dynamically: this thread and ``threads - 1`` pool threads each take the next
+    few positions as they finish (:func:`solvers.rummikub.solve_range`, GIL released, which
+    also packs each position's sets and counts the tiles it plays), the likely slowest
+    first (tiles in play times jokers plus one), so that no thread is left with a block of
+    slow positions while the others wait (see ``_pooled``)."""
     import numba
 
-    from solvers.rummikub import NCOL, NNUM, solve_range
+    from solvers.rummikub import MAX_SETS, NCOL, NNUM, solve_range
     from solvers.rummikub._layout import BEAM
 
     n = len(table)
+    group_ok, part_count, part_masks = rules.group_tables()
     status, best = np.zeros(n, np.int64), np.zeros(n, np.int64)
     choice = np.zeros((n, NCOL, NNUM, 4), np.int64)
     group_jokers, stats = np.zeros((n, NNUM), np.int64), np.zeros((n, 2), np.int64)
+    codes, counts = np.zeros((n, MAX_SETS), np.int64), np.full(n, -2, np.int64)
+    played = np.zeros((n, N_KINDS), np.int64)
     args = (np.ascontiguousarray(table[:, :52]).reshape(n, 4, 13),
             np.ascontiguousarray(rack[:, :52]).reshape(n, 4, 13),
             np.ascontiguousarray(table[:, 52]), np.ascontiguousarray(rack[:, 52]),
             np.ascontiguousarray(weight, np.int64), np.full(n, joker_weight, np.int64),
-            meld_modes, group_ok, status, best, choice, group_jokers, stats, BEAM)  # fmt: skip
+            meld_modes, group_ok, status, best, choice, group_jokers, stats, BEAM,
+            part_count, part_masks, rules.min_set_length, codes, counts, played)  # fmt: skip
     threads = min(numba.get_num_threads(), n)
     if threads <= 1:
         solve_range(np.arange(n), 0, n, *args)
-        return status, choice, group_jokers
+        return status, codes, counts, played
     jokers = table[:, 52] + rack[:, 52]
     order = np.argsort(-(table.sum(axis=1) + rack.sum(axis=1)) * (1 + jokers), kind="stable")
     step = max(1, min(8, n // (16 * threads)))
     run_ranges(lambda lo: solve_range(order, lo, min(lo + step, n), *args),
                range(0, n, step), threads)
-    return status, choice, group_jokers
+    return status, codes, counts, played
 
 
 # The helper threads of run_ranges, how many, and the process that started them (a forked
@@ -231,29 +248,92 @@ def _name_melds(moves: list[Move], positions: Sequence[Position], rules: Rules,
 
 def _moves(positions: Sequence[Position], status: np.ndarray, codes: np.ndarray,
            counts: np.ndarray, played: np.ndarray, touch: bool = False) -> list[Move]:
-    """Moves from the kernel's outputs: played tiles in kind order (the joker last).
-    ``touch``: a first play arranges the whole table (meld then continue)."""
-    n = len(positions)
-    sizes = played.sum(axis=1)
-    ends = np.cumsum(sizes).tolist()
-    kinds = np.repeat(np.tile(np.arange(N_KINDS), n), played.ravel())
-    tiles = list(map(_TILE_OF.__getitem__, kinds.tolist()))
-    values = (played @ _NUMBER).tolist()
-    code_rows = codes.tolist()
+    """Moves from the kernel's outputs (see :class:`_LazyMove`: each move's tiles, sets and
+    table are made when first read).  ``touch``: a first play arranges the whole table
+    (meld then continue)."""
+    batch = _Batch(positions, status, codes, counts, played, touch)
+    new = object.__new__
     moves = []
-    start = 0
-    for p, solved, m, end, size, value, row in zip(
-        positions, status.tolist(), counts.tolist(), ends, sizes.tolist(), values, code_rows
-    ):
-        melds = [_meld(code) for code in row[:m]] if solved == 1 else []
-        previous = list(p.table)  # what Move.steps() starts from
-        if p.initial_meld_done or (touch and solved == 1):
-            moves.append(Move(tiles[start:end], melds, size, value, previous=previous))
-        else:
-            moves.append(Move(tiles[start:end], _table_melds(p.table) + melds, size, value,
-                              new_sets=melds, previous=previous))
-        start = end
+    for i, tiles, value in zip(range(len(positions)), played.sum(axis=1).tolist(),
+                               (played @ _NUMBER).tolist()):  # fmt: skip
+        move = new(_LazyMove)
+        move.__dict__.update(tiles=tiles, value=value, _batch=batch, _index=i)
+        moves.append(move)
     return moves
+
+
+class _Batch:
+    """The kernel's outputs of one :func:`solve_moves` call, which its moves are made from."""
+
+    __slots__ = ("codes", "counts", "played", "positions", "status", "touch")
+
+    def __init__(self, positions: Sequence[Position], status: np.ndarray, codes: np.ndarray,
+                 counts: np.ndarray, played: np.ndarray, touch: bool) -> None:
+        self.positions, self.status, self.codes = positions, status, codes
+        self.counts, self.played, self.touch = counts, played, touch
+
+
+class _Made:
+    """A field of :class:`_LazyMove`, made (with the move's other fields) on first reading."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, move: Any, owner: type | None = None) -> Any:
+        if move is None:
+            return self
+        move._make()
+        return move.__dict__[self.name]
+
+
+class _LazyMove(Move):
+    """A :class:`Move` of :func:`solve_moves` whose played tiles, table, new sets and previous
+    table are made from the batch's arrays when one of them is first read (``tiles`` and
+    ``value`` are set at once): a caller that reads a few moves, or only their counts, pays
+    for those only.  Equal to the :class:`Move` of the same fields; copies and pickles are
+    plain :class:`Move` objects."""
+
+    played = _Made()
+    table = _Made()
+    new_sets = _Made()
+    previous = _Made()
+
+    def _make(self) -> None:
+        from solvers._rummikub_objects import played_tiles
+
+        fields = self.__dict__
+        if "_batch" not in fields:
+            raise AttributeError("a field of this move was deleted")
+        batch, i = fields.pop("_batch"), fields.pop("_index")
+        p = batch.positions[i]
+        solved = batch.status[i] == 1
+        codes = batch.codes[i, :batch.counts[i]].tolist() if solved else []
+        melds = [_meld(code) for code in codes]
+        if p.initial_meld_done or (batch.touch and solved):
+            table, new_sets = melds, []
+        else:
+            table, new_sets = _table_melds(p.table) + melds, melds
+        made = {"played": played_tiles(batch.played[i], _TILE_OF), "table": table,
+                "new_sets": new_sets, "previous": list(p.table)}  # fmt: skip
+        for name, value in made.items():
+            fields.setdefault(name, value)  # (one set by the caller stays)
+
+    def _fields(self) -> tuple:
+        return (self.played, self.table, self.tiles, self.value, self.new_sets)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Move):
+            return self._fields() == (other.played, other.table, other.tiles, other.value,
+                                      other.new_sets)  # fmt: skip
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  (as Move's: mutable)
+
+    def __reduce__(self) -> tuple:
+        return (Move, (*self._fields(), self.previous))
+
+    def __repr__(self) -> str:
+        return repr(Move(*self._fields(), self.previous))
 
 
 _TABLE_MELDS: dict[tuple, Meld] = {}

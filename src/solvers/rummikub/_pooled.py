@@ -8,24 +8,49 @@ a slowest of several ms on generated tables of 10-80 tiles), so on many threads 
 finish far apart, and nothing else of the process runs meanwhile.  :func:`solve_range`
 solves the positions ``order[lo:hi]`` with the GIL released: the engine's threads each
 take the next few positions as they finish (``engines.rummikub.arrays``), and the batch
-runner reads and stores beside them.  The answers are those of ``solve_batch``.
+runner reads and stores beside them.  The answers are those of ``solve_batch``; each
+position's sets (:func:`~solvers.rummikub._melds.meld_codes`) and the tiles it plays are
+found in the same call, on the same thread, so that no per-position work is left for the
+caller's single thread.
 """
 
 from numba import njit
 
 from solvers.rummikub._exact import solve_exact
+from solvers.rummikub._layout import NCOL, NNUM
+from solvers.rummikub._melds import meld_codes
+
+JOKER_KIND = NCOL * NNUM  # the joker's column of ``played``
 
 
 @njit(cache=True, nogil=True)
 def solve_range(
     order, lo, hi, must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status,
-    best, choice, group_jokers, stats, beam,
+    best, choice, group_jokers, stats, beam, part_count, part_masks, min_len, codes, counts,
+    played,
 ):
     """``solve_batch`` for the positions ``order[lo:hi]`` of the batch arrays (same shapes),
-    writing only their rows of the outputs."""
+    writing only their rows of the outputs, and then, for each solved position (status 1),
+    ``meld_codes_batch``'s ``codes[p]``/``counts[p]`` (of the rules' ``part_count``,
+    ``part_masks`` and ``min_len``) and ``played[p]``: the counts of the rack tiles the move
+    plays, in kind order (13 * colour + number - 1, the joker last).  An unsolved position
+    keeps ``counts[p]`` and ``played[p]`` as they were (the caller's -2 and zeros)."""
     for k in range(lo, hi):
         p = order[k]
         st, sc = solve_exact(must[p], opt[p], must_j[p], opt_j[p], weight[p], joker_weight[p],
                              meld[p], group_ok, choice[p], group_jokers[p], stats[p], beam)
         status[p] = st
         best[p] = sc
+        if st != 1:
+            continue
+        counts[p] = meld_codes(choice[p], group_jokers[p], part_count, part_masks, codes[p],
+                               min_len)
+        jokers = -must_j[p]
+        for c in range(NCOL):
+            for v in range(NNUM):
+                played[p, c * NNUM + v] = (choice[p, c, v, 0] + choice[p, c, v, 1]
+                                           - must[p, c, v])
+                jokers += choice[p, c, v, 2]
+        for v in range(NNUM):
+            jokers += group_jokers[p, v]
+        played[p, JOKER_KIND] = jokers

@@ -1,0 +1,9 @@
+import numpy as np
+
+class TileKinds:
+    def __init__(self, tiles: list, index: dict) -> None: ...
+
+def count_positions(kinds: TileKinds, positions: list, whole_table: bool,
+                    table_out: np.ndarray, rack_out: np.ndarray,
+                    melded_out: np.ndarray) -> None: ...
+def played_tiles(counts: np.ndarray, tile_of: list) -> list: ...
