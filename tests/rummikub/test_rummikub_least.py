@@ -272,27 +272,43 @@ def test_meld_then_continue_matches_the_reference_programme() -> None:
     assert more > 0  # positions where the plain answer rebuilds sets it need not touch
 
 
+def _relaxation_cases(melded: bool) -> list[dict]:
+    """Meld then continue (``melded`` False) or melded positions whose table sets hold two
+    real tiles each (two real tiles per set), 15-45 table tiles with jokers."""
+    cases = []
+    for obj in rummikub_positions(12, 29, table_tiles=(15, 45), rack_size=(8, 14),
+                                  joker_rate=0.5, initial_meld_rate=0.0 if melded else 1.0):
+        if not melded or all(sum(t != "J" for t in s) >= 2 for s in obj["table"]):
+            cases.append(obj)
+    return cases[:8]
+
+
 @pytest.mark.parametrize("relaxed", ["ceiling", "none"])
-def test_meld_then_continue_passes_with_a_ceiling_or_none(monkeypatch, relaxed: str) -> None:
-    # The melded player's least-disturbing move nearly always holds a meld (and is the
-    # answer); where it does not, the sets it keeps only stop the two-arrangement passes
-    # early, and where the optimum is not the melded player's nothing does.  Both paths,
-    # forced here on every position, give the answers of the direct exit.
-    rules = Rules(least_disturbance=True, meld_continue=True)
-    cases = list(rummikub_positions(8, 29, table_tiles=(15, 45), rack_size=(8, 14),
-                                    joker_rate=0.5, initial_meld_rate=1.0))
-    direct = [best_move(o["table"], o["rack"], False, rules=rules) for o in cases]
-    relaxation = least._melded_relaxation
+@pytest.mark.parametrize("option", ["meld_continue", "min_real_tiles"])
+def test_relaxations_with_a_ceiling_or_none(monkeypatch, relaxed: str, option: str) -> None:
+    # Meld then continue (a melded player's turn) and two real tiles per set (one) are
+    # solved from a relaxation's least-disturbing move, the answer when the rules allow it
+    # (nearly always).  Where they do not, the sets it keeps only stop the passes early, and
+    # where the optima differ nothing does.  Both paths, forced here on every position, give
+    # the answers of the direct exit.
+    melded = option != "meld_continue"
+    rules = Rules(meld_continue=not melded, min_real_tiles=2 if melded else 1)
+    cases = _relaxation_cases(melded)
+    direct = [best_move(o["table"], o["rack"], melded, rules=rules) for o in cases]
+    relaxation = least._relaxed_move
+    calls = []
 
     def forced(pos, *args):
         out = relaxation(pos, *args)
+        calls.append(out)
         kept = out.sets_kept if isinstance(out, Move) else out
         return kept if relaxed == "ceiling" else len(pos.table)
 
-    monkeypatch.setattr(least, "_melded_relaxation", forced)
+    monkeypatch.setattr(least, "_relaxed_move", forced)
     for obj, move in zip(cases, direct):
-        again = best_move(obj["table"], obj["rack"], False, rules=rules)
+        again = best_move(obj["table"], obj["rack"], melded, rules=rules)
         assert (again.tiles, again.value, _jokers(again), again.sets_kept) == \
             (move.tiles, move.value, _jokers(move), move.sets_kept), obj
-        pos = Position.from_strings(obj["table"], obj["rack"], False)
+        pos = Position.from_strings(obj["table"], obj["rack"], melded)
         assert check_move(pos, again, rules) == []
+    assert len(calls) >= 3
