@@ -6,6 +6,12 @@ does not, the same code builds without it and ``prange`` loops run serially.
 On x86-64 ``-mpopcnt`` is added (POPCNT is on every x86-64 CPU since 2008).
 Set ``QIPAI_NATIVE_ARCH=1`` to add ``-march=native`` (off by default so that
 wheels run on any CPU of the target architecture).
+
+The bridge search is compiled twice: ``_ab_kernel`` for any CPU and
+``_ab_kernel_bmi`` with ``-mlzcnt -mbmi -mbmi2`` where the compiler accepts them
+(x86-64; elsewhere it builds like the first and is never chosen).
+``solvers.bridge._ab_search`` picks the second at import only on a CPU that has
+all three (without LZCNT that instruction runs as BSR: wrong answers).
 """
 
 from __future__ import annotations
@@ -35,6 +41,12 @@ def _find_extensions() -> list[Extension]:
 
 _OPENMP_PROBE = '#include <omp.h>\nint main(void){return omp_get_max_threads() > 0 ? 0 : 1;}\n'
 _POPCNT_PROBE = "int main(int argc, char **argv){return __builtin_popcount((unsigned)argc) - 1;}\n"
+_BIT_INSTRUCTIONS_PROBE = (
+    "int main(int argc, char **argv){return __builtin_clz((unsigned)argc) - 31;}\n"
+)
+# extensions that get the flags below on x86-64: a second build chosen at import by a CPU check
+_BIT_INSTRUCTION_MODULES = ("solvers.bridge._ab_kernel_bmi",)
+_BIT_INSTRUCTION_FLAGS = ["-mlzcnt", "-mbmi", "-mbmi2"]
 
 
 def _compiler_accepts(compiler_cmd: list[str], flags: list[str], source: str) -> bool:
@@ -71,6 +83,7 @@ class BuildExt(build_ext):
 
     def build_extensions(self) -> None:
         compiler_cmd = list(getattr(self.compiler, "compiler_so", None) or ["cc"])[:1]
+        bit_flags: list[str] = []
         if self.compiler.compiler_type == "msvc":
             compile_flags, link_flags = ["/O2", "/openmp"], []
         else:
@@ -84,6 +97,10 @@ class BuildExt(build_ext):
                 # every x86-64 CPU since 2008 has POPCNT; without the flag the bridge
                 # solver's popcounts become library calls
                 compile_flags.append("-mpopcnt")
+            if platform.machine().lower() in ("x86_64", "amd64") and _compiler_accepts(
+                compiler_cmd, _BIT_INSTRUCTION_FLAGS, _BIT_INSTRUCTIONS_PROBE
+            ):
+                bit_flags = _BIT_INSTRUCTION_FLAGS
             if os.environ.get("QIPAI_NO_OPENMP") != "1" and shutil.which(compiler_cmd[0]):
                 if _compiler_accepts(compiler_cmd, ["-fopenmp"], _OPENMP_PROBE):
                     compile_flags.append("-fopenmp")
@@ -91,7 +108,8 @@ class BuildExt(build_ext):
                 else:
                     print("qipai: compiler has no OpenMP; building serial kernels", file=sys.stderr)
         for ext in self.extensions:
-            ext.extra_compile_args = [*ext.extra_compile_args, *compile_flags]
+            extra = bit_flags if ext.name in _BIT_INSTRUCTION_MODULES else []
+            ext.extra_compile_args = [*ext.extra_compile_args, *compile_flags, *extra]
             ext.extra_link_args = [*ext.extra_link_args, *link_flags]
         super().build_extensions()
 

@@ -1,47 +1,18 @@
-"""Type stubs of the compiled double-dummy search (see ``_ab_search.pyx``)."""
+"""Type stubs of the double-dummy search chosen for this CPU (see ``_ab_search.pyx``)."""
 
-from typing import Any
+from types import ModuleType
 
-import numpy as np
-import numpy.typing as npt
+from solvers.bridge._ab_kernel import DEFAULT_TABLE_BITS as DEFAULT_TABLE_BITS
+from solvers.bridge._ab_kernel import TABLE_BITS_RANGE as TABLE_BITS_RANGE
+from solvers.bridge._ab_kernel import dd_table as dd_table
+from solvers.bridge._ab_kernel import dd_tables as dd_tables
+from solvers.bridge._ab_kernel import drop_kept_table as drop_kept_table
+from solvers.bridge._ab_kernel import lead_values as lead_values
+from solvers.bridge._ab_kernel import leader_tricks as leader_tricks
+from solvers.bridge._ab_kernel import solve_position as solve_position
+from solvers.bridge._ab_kernel import table_bytes as table_bytes
 
-DEFAULT_TABLE_BITS: int
-TABLE_BITS_RANGE: tuple[int, int]
+kernel: ModuleType
+KERNEL_BUILD: str
 
-def table_bytes(tt_bits: int = ...) -> int: ...
-def drop_kept_table() -> None: ...
-def dd_table(
-    hands: npt.NDArray[np.uint16],
-    stats: dict[str, Any] | None = None,
-    *,
-    features: int = ...,
-    tt_bits: int = ...,
-) -> npt.NDArray[np.int32]: ...
-def dd_tables(
-    hands: npt.NDArray[np.uint16], threads: int = 0, *, tt_bits: int = ...
-) -> npt.NDArray[np.int32]: ...
-def solve_position(
-    hands: npt.NDArray[np.uint16],
-    trump: int,
-    leader: int,
-    trick: npt.NDArray[np.int32],
-    stats: dict[str, Any] | None = None,
-    *,
-    target: int = ...,
-    first_only: bool = ...,
-    optimal_only: bool = ...,
-    features: int = ...,
-    tt_bits: int = ...,
-) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
-def lead_values(
-    hands: npt.NDArray[np.uint16], trump: int, leader: int, threads: int = 0, *, tt_bits: int = ...
-) -> npt.NDArray[np.int32]: ...
-def leader_tricks(
-    hands: npt.NDArray[np.uint16],
-    trump: int,
-    leader: int,
-    stats: dict[str, Any] | None = None,
-    *,
-    features: int = ...,
-    tt_bits: int = ...,
-) -> int: ...
+def cpu_has_bit_instructions() -> bool: ...

@@ -5,9 +5,14 @@ cdef extern from *:
     """
     static inline int qp_popcount(unsigned int x) { return __builtin_popcount(x); }
     /* index of the highest / lowest set bit; x must be non-zero, and for msb a card
-       mask (below 2**13): msb reads an 8 KiB table, as BSR issues only one every 4
-       cycles on some CPUs (AMD Zen 2: 4-5 % of a search's time) and LZCNT is not in
-       the x86-64 baseline (on a CPU without it, it runs as BSR: wrong answers) */
+       mask (below 2**13).  Built with LZCNT (-mlzcnt: the bridge search's second build,
+       chosen at import only on a CPU that has it; on one without it the instruction
+       runs as BSR and answers wrong) msb is one LZCNT.  Otherwise it reads an 8 KiB
+       table: BSR issues only one every 4 cycles on some CPUs (AMD Zen 2: 4-5 % of a
+       search's time). */
+    #ifdef __LZCNT__
+    static inline int qp_msb(unsigned int x) { return 31 ^ __builtin_clz(x); }
+    #else
     #define QP_R1(v) v
     #define QP_R2(v) v, v
     #define QP_R4(v) QP_R2(v), QP_R2(v)
@@ -25,11 +30,19 @@ cdef extern from *:
         0, QP_R1(0), QP_R2(1), QP_R4(2), QP_R8(3), QP_R16(4), QP_R32(5), QP_R64(6),
         QP_R128(7), QP_R256(8), QP_R512(9), QP_R1024(10), QP_R2048(11), QP_R4096(12)};
     static inline int qp_msb(unsigned int x) { return qp_msb_table[x & 8191]; }
+    #endif
     static inline int qp_lsb(unsigned int x) { return __builtin_ctz(x); }
+    #if defined(__LZCNT__) && defined(__BMI__) && defined(__BMI2__)
+    #define QP_BIT_INSTRUCTIONS 1
+    #else
+    #define QP_BIT_INSTRUCTIONS 0
+    #endif
     """
     int popcount "qp_popcount"(unsigned int x) noexcept nogil
     int msb "qp_msb"(unsigned int x) noexcept nogil
     int lsb "qp_lsb"(unsigned int x) noexcept nogil
+    # 1 when compiled for LZCNT, BMI1 and BMI2 (see setup.py and _ab_search.pyx)
+    const int built_for_bit_instructions "QP_BIT_INSTRUCTIONS"
 
 
 cdef inline int top_winners(unsigned int mine, unsigned int others) noexcept nogil:
