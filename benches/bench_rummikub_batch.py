@@ -1,11 +1,13 @@
 """Rummikub ``best_moves`` and ``qipai batch --task rummikub-best``: serial share by threads.
 
 Positions: ``qipai gen rummikub --count N --seed S --table-tiles 10-80 --jokers 0.3`` (the
-input of issue #16 with ``-n 3000 --seed 11``).  The kernel entry
-(``solvers.rummikub.solve_range``, which every thread of the call runs on its own few
-positions at a time) is wrapped to add up the CPU time of each thread inside it
-(``time.thread_time``), so the CPU time outside the kernel is exact however many threads
-run and however loaded the machine is.  Printed per run: positions a second (wall), the
+input of issue #16 with ``-n 3000 --seed 11``).  The kernel entries (``solvers.rummikub.
+solve_range``, which every thread of the call runs on its own few positions at a time, and
+least disturbance's held-out pass ``solvers.rummikub._held._held_pass``, which the threads
+run for their own positions) are wrapped to add up the CPU time of each thread inside them
+(``time.thread_time``), so the CPU time outside the kernels is exact however many threads
+run and however loaded the machine is.  ``--rules '{"least_disturbance": false}'``: house
+rules for both (in each record for the batch).  Printed per run: positions a second (wall), the
 process's CPU time per position, and the *serial share*: the fraction of the process's CPU
 time spent outside the kernel (reading, checking, counting, building results, storing).
 By Amdahl's law ``1 / (s + (1 - s) / 16)`` bounds the speed-up of 16 threads; it counts
@@ -25,9 +27,11 @@ import time
 from pathlib import Path
 
 import solvers.rummikub as S
+import solvers.rummikub._held as held
 from engines.batch.runner import run_batch
 from engines.rummikub import Position, best_moves
 from engines.rummikub.generate import rummikub_positions
+from engines.rummikub.rules import Rules
 
 
 class KernelCPU:
@@ -68,22 +72,28 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--rules", type=json.loads, default=None,
+                        help="house rules as JSON (default: the rules document's)")
     args = parser.parse_args()
     records = list(rummikub_positions(args.count, seed=args.seed, table_tiles=(10, 80),
                                       joker_rate=0.3))  # fmt: skip
     positions = [Position.from_json(p) for p in records]
+    rules = None if args.rules is None else Rules.from_json(args.rules)
+    if args.rules is not None:
+        records = [{**p, "rules": args.rules} for p in records]
     clock = KernelCPU()
     S.solve_range = clock.wrap(S.solve_range)
+    held._held_pass = clock.wrap(held._held_pass)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "positions.jsonl"
         path.write_text("".join(json.dumps(p) + "\n" for p in records))
-        best_moves(positions[:50], threads=2)
+        best_moves(positions[:50], threads=2, rules=rules)
         run_batch([str(path)], "rummikub-best", str(Path(tmp) / "warm.sqlite"), jobs=1,
                   progress=False)  # fmt: skip
         for run in range(args.repeat):
             for threads in args.threads:
                 measure(f"best_moves -j {threads}", len(positions), clock, best_moves,
-                        positions, threads=threads)  # fmt: skip
+                        positions, threads=threads, rules=rules)  # fmt: skip
                 db = Path(tmp) / f"run-{run}-{threads}.sqlite"
                 measure(f"qipai batch -j {threads}", len(positions), clock, run_batch,
                         [str(path)], "rummikub-best", str(db), jobs=threads,

@@ -145,3 +145,14 @@ def test_packed_payloads_go_through_moves_when_the_default_rules_need_the_table(
     monkeypatch.setattr(tasks, "_solve_moves", lambda *a: calls.append(a) or ["x"] * len(a[0]))
     assert tasks._solve_packed(packs, "tiles", 2) == ["x"] * len(packs)
     assert calls[0][0] == [TASK.prepare(json.loads(line)) for line in lines] and names
+
+
+def test_plain_rules_records_take_the_names_path_with_the_same_answers():
+    prepare = get_task("rummikub-best").prepare
+    records = [{**p, "rules": {"least_disturbance": False}} for p in rummikub_positions(
+        60, 4, table_tiles=(0, 60), rack_size=(3, 14), joker_rate=0.6, initial_meld_rate=0.4)]
+    payloads = [prepare(r) for r in records]
+    assert all(p["rules"] == {"least_disturbance": False} for p in payloads)
+    expected = tasks._solve_moves(payloads, "tiles", 2, {"least_disturbance": False})
+    assert tasks._solver("tiles")(payloads, 2) == expected
+    assert tasks._solve_names(payloads, "tiles", 2, plain=True) == expected

@@ -130,7 +130,39 @@ def solve_moves(
     moves = _moves(positions, status, codes, counts, played, rules.meld_continue)
     if rules.meld_continue:
         _name_melds(moves, positions, rules, threads)
+    if rules.least_disturbance:
+        jokers = table[:, 52] + rack[:, 52]
+        cost = (table.sum(axis=1) + rack.sum(axis=1)) * (1 + jokers)
+        _least_disturbing(positions, moves, objective, rules, threads, cost.tolist())
     return moves
+
+
+def _least_disturbing(positions: Sequence[Position], moves: list[Move], objective: str,
+                      rules: Rules, threads: int | None, cost: list[int]) -> None:
+    """Least disturbance: the move of each position whose turn rearranges the table, and
+    that keeps fewer table sets than the table has, is replaced by
+    :func:`~engines.rummikub.least.least_disturbing_move`'s (from this optimal move).  The
+    positions are solved side by side on this thread and the pool's (the held-out passes
+    release the GIL), the likely slowest (``cost``) first."""
+    import numba
+
+    from engines.rummikub.least import least_disturbing_move
+
+    need = [i for i, (p, m) in enumerate(zip(positions, moves))
+            if rules.touches_table(p.initial_meld_done) and m.sets_kept < len(p.table)]
+    need.sort(key=lambda i: -cost[i])
+
+    def solve(k: int) -> None:
+        i = need[k]
+        moves[i] = least_disturbing_move(positions[i], objective, rules, moves[i])
+
+    with numba_threads(threads, RummikubInputError):
+        workers = min(numba.get_num_threads(), len(need))
+    if workers > 1:
+        run_ranges(solve, range(len(need)), workers)
+    else:
+        for k in range(len(need)):
+            solve(k)
 
 
 def solve_counts(

@@ -387,14 +387,8 @@ def best_moves(
     for i, p in enumerate(positions):
         if p.min_set_length < rules.min_set_length:  # sets of 2 read, shorter than the rules'
             rules.check_lengths(p.table, f"positions[{i}]")
-    moves = solve_moves(positions, objective, threads, rules)
-    if rules.least_disturbance:
-        from engines.rummikub.least import least_disturbing_move
-
-        for i, (pos, move) in enumerate(zip(positions, moves)):
-            if rules.touches_table(pos.initial_meld_done) and move.sets_kept < len(pos.table):
-                moves[i] = least_disturbing_move(pos, objective, rules, move)
-    return moves
+    # (least disturbance: solve_moves holds table sets out, positions side by side)
+    return solve_moves(positions, objective, threads, rules)
 
 
 def best_move(

@@ -225,13 +225,19 @@ def _solver(objective: str) -> Callable[[list[Any], int], list[Any]]:
         for key, rows in groups.items():
             chosen = [payloads[i] for i in rows]
             solved = (_solve_packed(chosen, objective, threads) if key == b""
-                      else _solve_names(chosen, objective, threads) if not key
+                      else _solve_names(chosen, objective, threads, key == _PLAIN)
+                      if not key or key == _PLAIN
                       else _solve_moves(chosen, objective, threads, dict(key)))  # fmt: skip
             for i, result in zip(rows, solved):
                 out[i] = result
         return out
 
     return solve
+
+
+# The rules key of payloads asking for the plain DP's move (the default rules but least
+# disturbance): the names path's answer.
+_PLAIN = (("least_disturbance", False),)
 
 
 def _names_path(objective: str) -> bool:
@@ -254,10 +260,12 @@ def _unpacked(pack: bytes) -> dict[str, Any]:
             "initial_meld_done": pack[0] == 1}  # fmt: skip
 
 
-def _solve_names(payloads: list[dict[str, Any]], objective: str, threads: int) -> list[str]:
-    """The results of payloads under the default rules, from their tile names to the kernel
-    and from its arrays to names, with no tile, position or move objects."""
-    if not _names_path(objective):
+def _solve_names(payloads: list[dict[str, Any]], objective: str, threads: int,
+                 plain: bool = False) -> list[str]:
+    """The results of payloads under the default rules (``plain``: with least disturbance
+    off), from their tile names to the kernel and from its arrays to names, with no tile,
+    position or move objects."""
+    if not (plain or _names_path(objective)):
         return _solve_moves(payloads, objective, threads, {})
     import numpy as np
 
