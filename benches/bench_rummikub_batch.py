@@ -7,7 +7,9 @@ least disturbance's held-out pass ``solvers.rummikub._held._held_pass``, which t
 run for their own positions) are wrapped to add up the CPU time of each thread inside them
 (``time.thread_time``), so the CPU time outside the kernels is exact however many threads
 run and however loaded the machine is.  ``--rules '{"least_disturbance": false}'``: house
-rules for both (in each record for the batch).  Printed per run: positions a second (wall), the
+rules for both (in each record for the batch); ``--task rummikub-best-value`` (with
+``--objective value`` for ``best_moves``) measures the batch's kernel-arrays path, which
+least disturbance does not use.  Printed per run: positions a second (wall), the
 process's CPU time per position, and the *serial share*: the fraction of the process's CPU
 time spent outside the kernel (reading, checking, counting, building results, storing).
 By Amdahl's law ``1 / (s + (1 - s) / 16)`` bounds the speed-up of 16 threads; it counts
@@ -72,6 +74,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--task", default="rummikub-best")
+    parser.add_argument("--objective", default="tiles", choices=["tiles", "value"])
     parser.add_argument("--rules", type=json.loads, default=None,
                         help="house rules as JSON (default: the rules document's)")
     args = parser.parse_args()
@@ -88,15 +92,16 @@ def main() -> None:
         path = Path(tmp) / "positions.jsonl"
         path.write_text("".join(json.dumps(p) + "\n" for p in records))
         best_moves(positions[:50], threads=2, rules=rules)
-        run_batch([str(path)], "rummikub-best", str(Path(tmp) / "warm.sqlite"), jobs=1,
+        run_batch([str(path)], args.task, str(Path(tmp) / "warm.sqlite"), jobs=1,
                   progress=False)  # fmt: skip
         for run in range(args.repeat):
             for threads in args.threads:
                 measure(f"best_moves -j {threads}", len(positions), clock, best_moves,
-                        positions, threads=threads, rules=rules)  # fmt: skip
+                        positions, objective=args.objective, threads=threads,
+                        rules=rules)  # fmt: skip
                 db = Path(tmp) / f"run-{run}-{threads}.sqlite"
                 measure(f"qipai batch -j {threads}", len(positions), clock, run_batch,
-                        [str(path)], "rummikub-best", str(db), jobs=threads,
+                        [str(path)], args.task, str(db), jobs=threads,
                         progress=False)  # fmt: skip
 
 
