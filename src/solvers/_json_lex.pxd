@@ -1,6 +1,7 @@
 # cython: language_level=3
 """JSON lexing steps of :mod:`solvers._records`' scanner, inline (they run for every
-character of every line): whitespace, strings, digits, array separators, ``null``."""
+character of every line): whitespace, strings, digits, array separators, ``null``, numbers,
+whole values (no objects, no escapes), short comparisons."""
 
 from libc.string cimport memcmp
 
@@ -61,3 +62,69 @@ cdef inline Py_ssize_t _next_item(const char* s, Py_ssize_t p, Py_ssize_t n,
 
 cdef inline bint _is_null(const char* s, Py_ssize_t a, Py_ssize_t b) noexcept:
     return b - a == 4 and memcmp(s + a, b"null", 4) == 0
+
+
+cdef inline bint _same(const char* a, const char* b, Py_ssize_t k) noexcept:
+    """``a[:k] == b[:k]`` for the short keys and names of a spec (a loop: memcmp's call
+    cost more than the comparison)."""
+    cdef Py_ssize_t i
+    for i in range(k):
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+DEF MAX_DEPTH = 16  # the deepest array a value may nest
+
+
+cdef inline Py_ssize_t _number_end(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept:
+    """A JSON number at ``p``: the index after it, or -1."""
+    if p < n and s[p] == 45:
+        p += 1
+    if p < n and s[p] == 48:
+        p += 1
+    else:
+        p = _digits(s, p, n)
+        if p < 0:
+            return -1
+    if p < n and s[p] == 46:
+        p = _digits(s, p + 1, n)
+        if p < 0:
+            return -1
+    if p < n and (s[p] == 101 or s[p] == 69):
+        p += 1
+        if p < n and (s[p] == 43 or s[p] == 45):
+            p += 1
+        p = _digits(s, p, n)
+    return p
+
+
+cdef inline Py_ssize_t _value_end(const char* s, Py_ssize_t p, Py_ssize_t n, int depth) noexcept:
+    """The index after the JSON value at ``p`` (no objects, no escapes), or -1."""
+    cdef char c
+    cdef bint closed
+    if p >= n or depth > MAX_DEPTH:
+        return -1
+    c = s[p]
+    if c == 34:
+        return _string_end(s, p, n)
+    if c == 91:
+        p = _ws(s, p + 1, n)
+        if p < n and s[p] == 93:
+            return p + 1
+        while True:
+            p = _value_end(s, p, n, depth + 1)
+            if p < 0:
+                return -1
+            p = _next_item(s, p, n, &closed)
+            if p < 0 or closed:
+                return p
+    if c == 116:
+        return p + 4 if n - p >= 4 and memcmp(s + p, b"true", 4) == 0 else -1
+    if c == 102:
+        return p + 5 if n - p >= 5 and memcmp(s + p, b"false", 5) == 0 else -1
+    if c == 110:
+        return p + 4 if n - p >= 4 and memcmp(s + p, b"null", 4) == 0 else -1
+    if c == 45 or 48 <= c <= 57:
+        return _number_end(s, p, n)
+    return -1

@@ -24,36 +24,40 @@ list of card lists, one byte (how many) and that many count rows.
 """
 
 cimport cython
-from libc.stdint cimport uint8_t, uint32_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.string cimport memchr, memcmp, memset, memcpy
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeASCII
 
-from solvers._json_lex cimport _blank, _digits, _is_null, _next_item, _string_end, _ws
+from solvers._json_lex cimport _blank, _is_null, _next_item, _same, _string_end, _value_end, _ws
 
 cdef extern from "Python.h":
     int PyUnicode_IS_ASCII(object)
     const char* PyUnicode_DATA(object)
     Py_ssize_t PyUnicode_GET_LENGTH(object)
 
-# line status
-OK = 0
-REFER = 1
-BLANK = 2
+# line status, key types and output item types: C constants (compared for every value of
+# every line), also given to Python under the same names
+cdef enum:
+    S_OK = 0
+    S_REFER = 1
+    S_BLANK = 2
+    K_NAME = 1        # a string from a fixed list (kind, level, trump…)
+    K_CARDS = 2       # a list of card tokens
+    K_CARD_LISTS = 3  # a list of lists of card tokens
+    K_ID = 4          # the position id (a string, or null)
+    K_NULL_ONLY = 5   # absent or null, else the line is referred (e.g. a policy object)
+    I_NAME = 1
+    I_CARDS = 2
+    I_NULLABLE_CARDS = 3
+    I_CARD_LISTS = 4
+    I_CONST = 5
 
-# key types
-KEY_NAME = 1      # a string from a fixed list (kind, level, trump…)
-KEY_CARDS = 2     # a list of card tokens
-KEY_CARD_LISTS = 3  # a list of lists of card tokens
-KEY_ID = 4        # the position id (a string, or null)
-KEY_NULL_ONLY = 5  # absent or null, else the line is referred (e.g. a policy object)
-
-# output item types
-ITEM_NAME = 1
-ITEM_CARDS = 2
-ITEM_NULLABLE_CARDS = 3
-ITEM_CARD_LISTS = 4
-ITEM_CONST = 5
+OK, REFER, BLANK = S_OK, S_REFER, S_BLANK
+KEY_NAME, KEY_CARDS, KEY_CARD_LISTS, KEY_ID, KEY_NULL_ONLY = (
+    K_NAME, K_CARDS, K_CARD_LISTS, K_ID, K_NULL_ONLY)
+ITEM_NAME, ITEM_CARDS, ITEM_NULLABLE_CARDS, ITEM_CARD_LISTS, ITEM_CONST = (
+    I_NAME, I_CARDS, I_NULLABLE_CARDS, I_CARD_LISTS, I_CONST)
 
 DEF MAX_KEYS = 16
 DEF MAX_NAMES = 24
@@ -61,10 +65,10 @@ DEF MAX_KINDS = 8
 DEF MAX_ITEMS = 12
 DEF MAX_CELLS = 64
 DEF MAX_LISTS = 8
-DEF MAX_DEPTH = 16
 DEF TEXT_CAP = 32768
 DEF TOKEN_SLOTS = 1024  # open-addressing table of card tokens (a power of two)
 DEF PACK_CAP = 8192
+DEF MAX_ROWS = 32  # card lists counted in one line's first pass
 
 
 cdef class RecordSpec:
@@ -117,7 +121,7 @@ cdef class RecordSpec:
             self.key_start[i], self.key_len[i] = len(buf), len(raw)
             buf += raw
             self.key_type[i] = kind
-            if kind == KEY_ID:
+            if kind == K_ID:
                 self.id_key = i
             if len(values) > MAX_NAMES:
                 raise ValueError("too many names")
@@ -167,71 +171,6 @@ cdef class RecordSpec:
         self.item_text = bytes(items)
 
 
-
-
-
-
-
-
-
-
-cdef Py_ssize_t _number_end(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept:
-    """A JSON number at ``p``: the index after it, or -1."""
-    if p < n and s[p] == 45:
-        p += 1
-    if p < n and s[p] == 48:
-        p += 1
-    else:
-        p = _digits(s, p, n)
-        if p < 0:
-            return -1
-    if p < n and s[p] == 46:
-        p = _digits(s, p + 1, n)
-        if p < 0:
-            return -1
-    if p < n and (s[p] == 101 or s[p] == 69):
-        p += 1
-        if p < n and (s[p] == 43 or s[p] == 45):
-            p += 1
-        p = _digits(s, p, n)
-    return p
-
-
-
-
-cdef Py_ssize_t _value_end(const char* s, Py_ssize_t p, Py_ssize_t n, int depth) noexcept:
-    """The index after the JSON value at ``p`` (no objects, no escapes), or -1."""
-    cdef char c
-    cdef bint closed
-    if p >= n or depth > MAX_DEPTH:
-        return -1
-    c = s[p]
-    if c == 34:
-        return _string_end(s, p, n)
-    if c == 91:
-        p = _ws(s, p + 1, n)
-        if p < n and s[p] == 93:
-            return p + 1
-        while True:
-            p = _value_end(s, p, n, depth + 1)
-            if p < 0:
-                return -1
-            p = _next_item(s, p, n, &closed)
-            if p < 0 or closed:
-                return p
-    if c == 116:
-        return p + 4 if n - p >= 4 and memcmp(s + p, b"true", 4) == 0 else -1
-    if c == 102:
-        return p + 5 if n - p >= 5 and memcmp(s + p, b"false", 5) == 0 else -1
-    if c == 110:
-        return p + 4 if n - p >= 4 and memcmp(s + p, b"null", 4) == 0 else -1
-    if c == 45 or 48 <= c <= 57:
-        return _number_end(s, p, n)
-    return -1
-
-
-
-
 cdef int _name_code(RecordSpec spec, int key, const char* s, Py_ssize_t a,
                     Py_ssize_t b) noexcept:
     """The code of the string value ``s[a:b]`` (quotes included) among the key's names, or -1."""
@@ -240,11 +179,15 @@ cdef int _name_code(RecordSpec spec, int key, const char* s, Py_ssize_t a,
     if b - a < 2 or s[a] != 34:
         return -1
     for j in range(spec.nnames[key]):
-        if spec.name_len[key][j] == b - a - 2 and memcmp(
+        if spec.name_len[key][j] == b - a - 2 and _same(
             names + spec.name_start[key][j], s + a + 1, b - a - 2
-        ) == 0:
+        ):
             return j
     return -1
+
+
+cdef extern from *:
+    int _lowest "__builtin_ctzll"(uint64_t) noexcept nogil
 
 
 cdef inline int _slot(uint32_t code) noexcept:
@@ -269,13 +212,16 @@ cdef inline int _cell(RecordSpec spec, const char* s, Py_ssize_t a, Py_ssize_t b
 
 
 cdef Py_ssize_t _card_list(RecordSpec spec, const char* s, Py_ssize_t p, Py_ssize_t n,
-                           uint8_t* counts) noexcept:
-    """Count the card tokens of the list at ``p`` into ``counts``: the index after it, or -1
+                           uint8_t* counts, uint64_t* masks) noexcept:
+    """Count the card tokens of the list at ``p`` into ``counts``, and into ``masks`` the
+    cells held (``masks[0]``) and held twice (``masks[1]``): the index after it, or -1
     (not a list of canonical tokens, or a third copy)."""
     cdef Py_ssize_t q
     cdef int cell
     cdef bint closed
     memset(counts, 0, spec.width)
+    masks[0] = 0
+    masks[1] = 0
     if p >= n or s[p] != 91:
         return -1
     p = _ws(s, p + 1, n)
@@ -291,6 +237,7 @@ cdef Py_ssize_t _card_list(RecordSpec spec, const char* s, Py_ssize_t p, Py_ssiz
         if cell < 0 or counts[cell] >= 2:
             return -1
         counts[cell] += 1
+        masks[counts[cell] - 1] |= (<uint64_t>1) << cell
         p = _next_item(s, q, n, &closed)
         if p < 0 or closed:
             return p
@@ -302,6 +249,14 @@ cdef class _Out:
     cdef Py_ssize_t tn
     cdef uint8_t pack[PACK_CAP]
     cdef Py_ssize_t pn
+    # card lists counted while the line's fields are found (see _parsed_cards): per key,
+    # 0 (not counted), 1 (a list: one row) or 2 (a list of lists: nrows rows from first)
+    cdef int shape[MAX_KEYS]
+    cdef int first[MAX_KEYS]
+    cdef int nrows[MAX_KEYS]
+    cdef int used
+    cdef uint8_t rows[MAX_ROWS][MAX_CELLS]
+    cdef uint64_t masks[MAX_ROWS][2]
 
     cdef inline bint put(self, const char* src, Py_ssize_t k) noexcept:
         if self.tn + k > TEXT_CAP:
@@ -310,9 +265,12 @@ cdef class _Out:
         self.tn += k
         return True
 
-    cdef bint cards(self, RecordSpec spec, const uint8_t* counts) noexcept:
-        """``["A","B"]`` from a count row (card order) into the text, the row into the pack."""
-        cdef int cell, c, size
+    cdef bint cards(self, RecordSpec spec, const uint8_t* counts,
+                    const uint64_t* masks) noexcept:
+        """``["A","B"]`` from a count row (card order) into the text, the row into the pack;
+        ``masks``: the cells held once or more, and twice (see :func:`_card_list`)."""
+        cdef int cell, size
+        cdef uint64_t held = masks[0], twice = masks[1]
         cdef Py_ssize_t tn = self.tn
         cdef char* dst
         cdef char* start
@@ -323,19 +281,19 @@ cdef class _Out:
         memcpy(self.pack + self.pn, counts, spec.width)
         self.pn += spec.width
         # a local cursor and fixed 8-byte copies of each quoted token with its comma
-        # (the last comma becomes the closing bracket)
+        # (the last comma becomes the closing bracket); only the cells held, lowest first
         start = self.text + tn
         start[0] = 91
         dst = start + 1
-        for cell in range(spec.width):
-            # without branches (most cells are empty, in no predictable pattern): copy the
-            # token twice and keep it as many times as the count says (0, 1 or 2)
-            c = counts[cell]
+        while held:
+            cell = _lowest(held)
+            held &= held - 1
             size = spec.quoted_len[cell]
             memcpy(dst, spec.quoted[cell], 8)
-            dst += size * (c != 0)
+            dst += size
+            # the second copy without a branch: written always, kept when held twice
             memcpy(dst, spec.quoted[cell], 8)
-            dst += size * (c >> 1)
+            dst += size * <int>((twice >> cell) & 1)
         if dst == start + 1:
             dst[0] = 93
             dst += 1
@@ -355,9 +313,10 @@ cdef class _Out:
 cdef bint _render(RecordSpec spec, int kind, const char* s, Py_ssize_t n,
                   Py_ssize_t* start, Py_ssize_t* end, _Out out) noexcept:
     """The canonical text and packed payload of one record into ``out``; False: refer it."""
-    cdef int i, key, code, t, count
+    cdef int i, key, code, t, count, row
     cdef Py_ssize_t p, a, b
     cdef uint8_t counts[MAX_CELLS]
+    cdef uint64_t masks[2]
     cdef bint closed
     cdef const char* items = spec.item_text
     out.tn = 0
@@ -368,17 +327,17 @@ cdef bint _render(RecordSpec spec, int kind, const char* s, Py_ssize_t n,
         t = spec.item_type[kind][i]
         if not out.put(items + spec.item_start[kind][i], spec.item_len[kind][i]):
             return False
-        if t == ITEM_CONST:
+        if t == I_CONST:
             continue
         key = spec.item_key[kind][i]
         a, b = start[key], end[key]
-        if t == ITEM_NAME:
+        if t == I_NAME:
             code = _name_code(spec, key, s, a, b) if a >= 0 else -1
             if code < 0 or not out.byte(code) or not out.put(s + a, b - a):
                 return False
-        elif t == ITEM_CARDS or t == ITEM_NULLABLE_CARDS:
+        elif t == I_CARDS or t == I_NULLABLE_CARDS:
             if a < 0 or _is_null(s, a, b):
-                if t == ITEM_CARDS or not out.byte(0) or not out.put(b"null", 4):
+                if t == I_CARDS or not out.byte(0) or not out.put(b"null", 4):
                     return False
                 memset(counts, 0, spec.width)
                 if out.pn + spec.width > PACK_CAP:
@@ -386,11 +345,26 @@ cdef bint _render(RecordSpec spec, int kind, const char* s, Py_ssize_t n,
                 memcpy(out.pack + out.pn, counts, spec.width)
                 out.pn += spec.width
                 continue
-            if t == ITEM_NULLABLE_CARDS and not out.byte(1):
+            if t == I_NULLABLE_CARDS and not out.byte(1):
                 return False
-            if _card_list(spec, s, a, n, counts) != b or not out.cards(spec, counts):
+            if out.shape[key] == 1:
+                row = out.first[key]
+                if not out.cards(spec, out.rows[row], out.masks[row]):
+                    return False
+            elif _card_list(spec, s, a, n, counts, masks) != b or \
+                    not out.cards(spec, counts, masks):
                 return False
-        elif t == ITEM_CARD_LISTS:
+        elif t == I_CARD_LISTS and out.shape[key] == 2:
+            if out.nrows[key] > MAX_LISTS or not out.byte(out.nrows[key]) or \
+                    not out.put(b"[", 1):
+                return False
+            for row in range(out.first[key], out.first[key] + out.nrows[key]):
+                if (row > out.first[key] and not out.put(b",", 1)) or \
+                        not out.cards(spec, out.rows[row], out.masks[row]):
+                    return False
+            if not out.put(b"]", 1):
+                return False
+        elif t == I_CARD_LISTS:
             if a < 0 or s[a] != 91:
                 return False
             # count the inner lists first: the pack gives their number before the rows
@@ -405,8 +379,8 @@ cdef bint _render(RecordSpec spec, int kind, const char* s, Py_ssize_t n,
                     return False
                 if count and not out.put(b",", 1):
                     return False
-                p = _card_list(spec, s, p, n, counts)
-                if p < 0 or not out.cards(spec, counts):
+                p = _card_list(spec, s, p, n, counts, masks)
+                if p < 0 or not out.cards(spec, counts, masks):
                     return False
                 count += 1
                 p = _next_item(s, p, n, &closed)
@@ -424,15 +398,50 @@ cdef bint _render(RecordSpec spec, int kind, const char* s, Py_ssize_t n,
     return out.put(b"}", 1)
 
 
+cdef Py_ssize_t _parsed_cards(RecordSpec spec, const char* s, Py_ssize_t p, Py_ssize_t n,
+                              int key, _Out out) noexcept:
+    """The card list, or list of card lists, at ``p`` counted into ``out``'s rows for
+    ``key``: the index after it, or -1 (then nothing is kept, and the value is read as
+    any JSON value; :func:`_render` counts it again and refers the line if it uses it)."""
+    cdef Py_ssize_t q = _ws(s, p + 1, n)
+    cdef int first = out.used
+    cdef bint closed
+    if p >= n or s[p] != 91 or first >= MAX_ROWS:
+        return -1
+    if q >= n or s[q] != 91:  # a list of cards (or not a card list at all: -1)
+        q = _card_list(spec, s, p, n, out.rows[first], out.masks[first])
+        if q >= 0:
+            out.shape[key], out.first[key], out.nrows[key] = 1, first, 1
+            out.used = first + 1
+        return q
+    while True:
+        if out.used == MAX_ROWS:
+            return -1
+        q = _card_list(spec, s, q, n, out.rows[out.used], out.masks[out.used])
+        if q >= 0:
+            out.used += 1
+            q = _next_item(s, q, n, &closed)
+        if q < 0:
+            out.used = first
+            return -1
+        if closed:
+            break
+    out.shape[key], out.first[key], out.nrows[key] = 2, first, out.used - first
+    return q
+
+
 cdef bint _fields(RecordSpec spec, const char* s, Py_ssize_t n,
-                  Py_ssize_t* start, Py_ssize_t* end) noexcept:
-    """Check the line is one object of the subset; the value span of each known key."""
+                  Py_ssize_t* start, Py_ssize_t* end, _Out out) noexcept:
+    """Check the line is one object of the subset; the value span of each known key (card
+    lists counted into ``out`` on the way)."""
     cdef Py_ssize_t p, q, k
     cdef int key, found
     cdef const char* keys = spec.key_text
     for key in range(spec.nkeys):
         start[key] = -1
         end[key] = -1
+        out.shape[key] = 0
+    out.used = 0
     p = _ws(s, 0, n)
     if p >= n or s[p] != 123:
         return False
@@ -448,15 +457,18 @@ cdef bint _fields(RecordSpec spec, const char* s, Py_ssize_t n,
         found = -1
         k = q - p - 2
         for key in range(spec.nkeys):
-            if spec.key_len[key] == k and (k == 0 or keys[spec.key_start[key]] == s[p + 1]) and \
-                    memcmp(keys + spec.key_start[key], s + p + 1, k) == 0:
+            if spec.key_len[key] == k and _same(keys + spec.key_start[key], s + p + 1, k):
                 found = key
                 break
         p = _ws(s, q, n)
         if p >= n or s[p] != 58:
             return False
         p = _ws(s, p + 1, n)
-        q = _value_end(s, p, n, 0)
+        q = -1
+        if found >= 0 and spec.key_type[found] == K_CARDS:
+            q = _parsed_cards(spec, s, p, n, found, out)
+        if q < 0:
+            q = _value_end(s, p, n, 0)
         if q < 0:
             return False
         if found >= 0:
@@ -480,15 +492,15 @@ cdef int _scan_line(RecordSpec spec, const char* s, Py_ssize_t n, Py_ssize_t* st
     cdef int kind, key
     cdef bint ok
     if _blank(s, n):
-        return BLANK
-    ok = _fields(spec, s, n, start, end)
+        return S_BLANK
+    ok = _fields(spec, s, n, start, end, out)
     kind = -1
     if ok:
         kind = _name_code(spec, 0, s, start[0], end[0]) if start[0] >= 0 else -1
         ok = kind >= 0 and kind < spec.nkinds and spec.nitems[kind] >= 0
     if ok:
         for key in range(spec.nkeys):
-            if spec.key_type[key] == KEY_NULL_ONLY and start[key] >= 0 and not _is_null(
+            if spec.key_type[key] == K_NULL_ONLY and start[key] >= 0 and not _is_null(
                 s, start[key], end[key]
             ):
                 ok = False
@@ -497,7 +509,7 @@ cdef int _scan_line(RecordSpec spec, const char* s, Py_ssize_t n, Py_ssize_t* st
             ok = s[start[key]] == 34
     if ok:
         ok = _render(spec, kind, s, n, start, end, out)
-    return OK if ok else REFER
+    return S_OK if ok else S_REFER
 
 
 cdef object _id_of(RecordSpec spec, const char* s, Py_ssize_t* start, Py_ssize_t* end):
@@ -529,13 +541,13 @@ def scan(RecordSpec spec, list lines):
     for i in range(nlines):
         line = lines[i]
         if type(line) is not str or not PyUnicode_IS_ASCII(line):
-            status[i] = REFER
+            status[i] = S_REFER
             continue
         s = PyUnicode_DATA(line)
         n = PyUnicode_GET_LENGTH(line)
         state = _scan_line(spec, s, n, start, end, out)
         status[i] = state
-        if state == OK:
+        if state == S_OK:
             texts[i] = PyUnicode_DecodeASCII(out.text, out.tn, NULL)
             packs[i] = PyBytes_FromStringAndSize(<char*>out.pack, out.pn)
             ids[i] = _id_of(spec, s, start, end)
@@ -565,11 +577,11 @@ def scan_text(RecordSpec spec, str text):
         q = nl - base if nl != NULL else size
         state = _scan_line(spec, base + p, q - p, start, end, out)
         status.append(state)
-        if state == OK:
+        if state == S_OK:
             texts.append(PyUnicode_DecodeASCII(out.text, out.tn, NULL))
             packs.append(PyBytes_FromStringAndSize(<char*>out.pack, out.pn))
             ids.append(_id_of(spec, base + p, start, end))
-        elif state == REFER:
+        elif state == S_REFER:
             refer.append((p, q))
         p = q + 1
     return status, texts, ids, packs, refer

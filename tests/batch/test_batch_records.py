@@ -108,6 +108,42 @@ def test_scanned_lines_are_what_prepare_makes_of_them(task_name):
     assert read > 100  # the fast path is taken, not only declined
 
 
+_LIST_SHAPES = ["[]", "[[]]", '[["S3"]]', '[["S3"],"S3"]', '[ [ "S3" ] , [ ] ]', '[["S3"],]',
+                '[["S3","S3","S3"]]', "[" + ",".join(['["S3"]'] * 8) + "]",
+                "[" + ",".join(['["S3"]'] * 9) + "]", "[" + ",".join(['["S3","H4"]'] * 40) + "]",
+                '[["S3"]', '[["s3"]]', '[[["S3"]]]', "null", '"S3"', '[["S3"] ["H4"]]',
+                '[["H4","S3"],["BJ","BJ"],[],["D10"]]']  # fmt: skip
+
+
+def test_card_lists_of_every_shape_are_read_exactly_or_referred():
+    """The reader counts card lists while it finds a line's fields: lists and lists of lists
+    of every shape around its limits (8 plays, 32 lists a line), empty, nested, broken, in
+    every field, are read as ``prepare`` reads them or referred; ``scan_text`` agrees."""
+    layout = get_task("shengji-legal").records()
+    lines = []
+    for kind in ("trick_winner", "throw_valid", "follow_legal", "legal_follows_count"):
+        for key in ("plays", "others", "lead", "hand", "play"):
+            for value in _LIST_SHAPES:
+                for other in _LIST_SHAPES[:4]:
+                    fields = {"plays": other, "others": other, "lead": '["S3"]', "hand": '["S4"]',
+                              "play": '["S4"]', key: value}  # fmt: skip
+                    body = ", ".join(f'"{k}": {v}' for k, v in fields.items())
+                    lines.append(f'{{"kind": "{kind}", "level": "5", "trump": "NT", {body}}}')
+    status, texts, _ids, packs = layout.scan(lines)
+    ok = [i for i, state in enumerate(status) if state == SCAN_OK]
+    assert 200 < len(ok) < len(lines)
+    for i in ok:
+        text, _pid, payload = _slow("shengji-legal", lines[i], i + 1)
+        assert texts[i] == text, lines[i]
+        fields = unpack(layout, [packs[i]])
+        for name in ("plays", "others"):
+            if name in payload:
+                counts = fields[name][0]
+                assert [int(row.sum()) for row in counts] == [len(x) for x in payload[name]]
+    text_status, text_texts, *_ = layout.scan_text("\n".join(lines))
+    assert text_status == status and text_texts == [texts[i] for i in ok]
+
+
 def test_scanner_refers_what_it_cannot_read_and_never_raises():
     layout = get_task("shengji-legal").records()
     odd = ['{"kind": "follow_legal"', "{" * 40, "[" * 40, '{"a": ' + "[" * 40 + "]" * 40 + "}",
