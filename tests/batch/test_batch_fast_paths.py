@@ -218,3 +218,33 @@ def test_rummikub_solve_from_names_equals_the_move_objects_path(objective):
     status, _texts, _ids, packs = tasks._records().scan([canonical(p, plain=True)
                                                           for p in payloads])  # fmt: skip
     assert not any(status) and tasks._solve_packed(packs, objective, 2) == names
+
+
+_ANSWER_FIELDS = {
+    "follow_legal": {"legal"}, "legal_follows_count": {"count"}, "trick_winner": {"winner"},
+    "throw_valid": {"valid", "forced"}, "beats": {"beats"}, "legal_responses_count": {"count"},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("task_name", ["shengji-legal", "shuangkou-legal"])
+def test_result_texts_written_from_arrays_are_the_canonical_texts_of_the_answers(task_name):
+    """升级/双扣 solves write each result's text from the kernels' arrays (one text per
+    distinct answer): it is the canonical text of the answer, the one the store held when
+    the results were dicts; packed and dict payloads give the same texts."""
+    from engines.batch.tasks import answer_texts
+
+    task = get_task(task_name)
+    cases = (shengji_cases if task_name == "shengji-legal" else shuangkou_cases)(600, 6)
+    payloads = [task.prepare(case) for case in cases]
+    status, _texts, _ids, packs = task.records().scan([json.dumps(c) for c in cases])
+    texts = [text for text, _seconds in task.solve(payloads, 1)]
+    packed = [p for p, s in zip(packs, status) if s == 0]
+    assert [t for t, _ in task.solve(packed, 1)] == [t for t, s in zip(texts, status) if s == 0]
+    for case, text in zip(cases, texts):
+        answer = json.loads(text)
+        assert canonical(answer, plain=True) == text
+        assert set(answer) == _ANSWER_FIELDS.get(case["kind"], set(answer)) or case["kind"] in (
+            "classify", "trick_next")  # fmt: skip
+    assert answer_texts("count", np.array([3, 0, 3, 12])) == [
+        '{"count":3}', '{"count":0}', '{"count":3}', '{"count":12}']
+    assert answer_texts("legal", np.array([], dtype=bool)) == []

@@ -114,6 +114,22 @@ class Task:
         return texts  # type: ignore[return-value]
 
 
+def answer_texts(field: str, values: Any) -> list[str]:
+    """The canonical JSON text of ``{field: value}`` for each value of the NumPy array
+    ``values`` (bool or int): one text per distinct value, shared, and no Python object
+    per answer but the list's reference (a batch of 2,048 answers holds a few values).
+
+    >>> import numpy as np
+    >>> answer_texts("legal", np.array([True, False, True]))
+    ['{"legal":true}', '{"legal":false}', '{"legal":true}']
+    """
+    import numpy as np
+
+    distinct, where = np.unique(values, return_inverse=True)
+    texts = [canonical({field: v}, plain=True) for v in distinct.tolist()]
+    return np.array(texts, dtype=object)[where.reshape(-1)].tolist()  # type: ignore[no-any-return]
+
+
 def hash_text(text: str) -> str:
     """The input hash of a payload's canonical JSON text (:meth:`Task.json_text`)."""
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()

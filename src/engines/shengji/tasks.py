@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from engines.batch.generate import Generator, register_generator
+from engines.batch.jsontext import canonical
 from engines.batch.records import (
     CARD_LISTS,
     CARDS,
@@ -24,7 +25,14 @@ from engines.batch.records import (
     payload_groups,
     unpack,
 )
-from engines.batch.tasks import Task, count_cells, read_field, register_task, sorted_cards
+from engines.batch.tasks import (
+    Task,
+    answer_texts,
+    count_cells,
+    read_field,
+    register_task,
+    sorted_cards,
+)
 from engines.errors import InputError
 
 _FIELDS: dict[str, tuple[str, ...]] = {
@@ -194,9 +202,10 @@ def _forced_names(valid: Any, forced: Any, ctxs: list[Any]) -> list[list[str] | 
     return out
 
 
-def _solve(payloads: list[Any], threads: int) -> list[tuple[dict[str, Any], float]]:
+def _solve(payloads: list[Any], threads: int) -> list[tuple[str, float]]:
     """One batch-API call per case kind (and payload form) in the chunk; each position is
-    charged its share.  Payloads are packed bytes (:mod:`engines.batch.records`) or dicts."""
+    charged its share.  Payloads are packed bytes (:mod:`engines.batch.records`) or dicts;
+    results are their canonical JSON text (``{"legal":true}``…), written from the arrays."""
 
     from engines.shengji.arrays import (
         are_legal_follows,
@@ -207,26 +216,26 @@ def _solve(payloads: list[Any], threads: int) -> list[tuple[dict[str, Any], floa
 
     kinds = list(_FIELDS)
     groups = payload_groups(payloads, operator.itemgetter("kind"))
-    out: list[tuple[dict[str, Any], float] | None] = [None] * len(payloads)
+    out: list[tuple[str, float] | None] = [None] * len(payloads)
     for key, rows in groups.items():
         kind = kinds[key[0]] if type(key) is tuple else key
         start = time.perf_counter()
         a = _arrays(kind, [payloads[i] for i in rows])
         ctxs = a["ctxs"]
-        results: list[dict[str, Any]]
+        results: list[str]
         if kind == "follow_legal":
             legal = are_legal_follows(a["hand"], a["lead"], a["play"], ctxs, threads=threads)
-            results = [{"legal": v} for v in legal.tolist()]
+            results = answer_texts("legal", legal)
         elif kind == "legal_follows_count":
             counts = count_legal_follows(a["hand"], a["lead"], ctxs, threads=threads)
-            results = [{"count": v} for v in counts.tolist()]
+            results = answer_texts("count", counts)
         elif kind == "trick_winner":
             winners = trick_winners(a["plays"], ctxs, threads=threads)
-            results = [{"winner": v} for v in winners.tolist()]
+            results = answer_texts("winner", winners)
         else:
             valid, forced = check_throws(a["lead"], a["others"], ctxs, threads=threads)
             results = [
-                {"valid": ok, "forced": names}
+                canonical({"valid": ok, "forced": names}, plain=True)
                 for ok, names in zip(valid.tolist(), _forced_names(valid, forced, ctxs))
             ]
         each = (time.perf_counter() - start) / len(rows)
@@ -255,6 +264,7 @@ register_task(
         timed=True,
         plain_json=True,
         records=_layout,
+        text_results=True,
     )
 )
 

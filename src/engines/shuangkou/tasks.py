@@ -21,8 +21,16 @@ from collections.abc import Iterable
 from typing import Any
 
 from engines.batch.generate import Generator, register_generator
+from engines.batch.jsontext import canonical
 from engines.batch.records import CARDS, NULLABLE_CARDS, RecordLayout, payload_groups, unpack
-from engines.batch.tasks import Task, count_cells, read_field, register_task, sorted_cards
+from engines.batch.tasks import (
+    Task,
+    answer_texts,
+    count_cells,
+    read_field,
+    register_task,
+    sorted_cards,
+)
 from engines.errors import InputError
 
 _FIELDS: dict[str, tuple[str, ...]] = {
@@ -137,9 +145,10 @@ def _arrays(kind: str, ps: list[Any]) -> dict[str, Any]:
     return out
 
 
-def _legal_solve(payloads: list[Any], threads: int) -> list[tuple[dict, float]]:
+def _legal_solve(payloads: list[Any], threads: int) -> list[tuple[str, float]]:
     """One batch-API call per kind, policy and payload form in the chunk; payloads are
-    packed bytes (:mod:`engines.batch.records`) or ``prepare``'s dicts."""
+    packed bytes (:mod:`engines.batch.records`) or ``prepare``'s dicts; results are their
+    canonical JSON text, written from the arrays."""
     import numpy as np
 
     from engines.shuangkou.arrays import (
@@ -165,27 +174,26 @@ def _legal_solve(payloads: list[Any], threads: int) -> list[tuple[dict, float]]:
             last = np.array([p["last_player"] for p in ps])
             npass = np.array([len(p["passes"]) for p in ps])
             seat, lead, jiefeng = trick_next_many(hold, last, npass, threads=threads)
-            results = [{"next": int(s), "lead": bool(ld), "jiefeng": bool(j)}
-                       for s, ld, j in zip(seat, lead, jiefeng)]  # fmt: skip
+            results = [canonical({"next": int(s), "lead": bool(ld), "jiefeng": bool(j)},
+                                 plain=True) for s, ld, j in zip(seat, lead, jiefeng)]  # fmt: skip
         else:
             a = _arrays(kind, ps)
             if kind == "classify":
                 codes = classify_many(a["cards"], policy, threads=threads)
-                known: dict[int, dict[str, Any]] = {}
-                results = []
-                for code in codes.tolist():
-                    if code not in known:
-                        combo = Combination.from_code(code)
-                        known[code] = {"valid": combo is not None,
-                                       **(combo.as_dict() if combo else {})}  # fmt: skip
-                    results.append(dict(known[code]))
+                distinct, where = np.unique(codes, return_inverse=True)
+                texts = []
+                for code in distinct.tolist():
+                    combo = Combination.from_code(code)
+                    texts.append(canonical({"valid": combo is not None,
+                                            **(combo.as_dict() if combo else {})}, plain=True))
+                results = np.array(texts, dtype=object)[where.reshape(-1)].tolist()
             elif kind == "beats":
                 flags = beats_many(a["play"], a["previous"], policy, threads=threads)
-                results = [{"beats": v} for v in flags.tolist()]
+                results = answer_texts("beats", flags)
             else:
                 counts = count_plays_many(a["hand"], a["previous"], policy, threads=threads)
-                results = [{"count": c + present} for c, present in
-                           zip(counts.tolist(), a["previous present"].tolist())]  # fmt: skip
+                present = np.asarray(a["previous present"], dtype=bool)
+                results = answer_texts("count", np.asarray(counts, dtype=np.int64) + present)
         each = (time.perf_counter() - start) / len(rows)
         for i, result in zip(rows, results):
             out[i] = (result, each)
@@ -206,6 +214,7 @@ register_task(
         timed=True,
         plain_json=True,
         records=_layout,
+        text_results=True,
     )
 )
 
