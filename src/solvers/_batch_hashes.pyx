@@ -58,12 +58,16 @@ cdef extern from *:
     static void qipai_blake2b_compress(uint64_t *h, const uint8_t *block, uint64_t count,
                                        int last) {
         uint64_t m[16];
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(m, block, 128);  /* the message words are little-endian: one copy */
+    #else
         int i, k;
         for (i = 0; i < 16; i++) {
             uint64_t x = 0;
             for (k = 0; k < 8; k++) x |= (uint64_t)block[8 * i + k] << (8 * k);
             m[i] = x;
         }
+    #endif
         uint64_t v0 = h[0], v1 = h[1], v2 = h[2], v3 = h[3], v4 = h[4], v5 = h[5],
                  v6 = h[6], v7 = h[7];
         uint64_t v8 = qipai_blake2b_iv[0], v9 = qipai_blake2b_iv[1],

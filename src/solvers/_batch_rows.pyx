@@ -185,8 +185,22 @@ cdef bint _plain_value(const char* s, Py_ssize_t k) noexcept:
         c = s[i]
         if c < 32:
             return False
-        if _string_step(s, &i, &in_string):
-            pass
+        if in_string:
+            # most of the text is inside strings: on to the next quote, backslash or
+            # control character in a tight loop (a backslash skips the character after it)
+            while c != 34 and c != 92 and c >= 32:
+                i += 1
+                if i == k:
+                    return False
+                c = s[i]
+            if c < 32:
+                return False
+            if c == 92:
+                i += 1
+            else:
+                in_string = False
+        elif c == 34:
+            in_string = True
         elif c == 123 or c == 91:
             depth += 1
             if depth > MAX_VALUE_DEPTH:
