@@ -11,8 +11,10 @@ Ordering: a weight per move by the seat's place in the trick, in the spirit
 of DDS's empirical weights: lead winners, lead towards partner's winners,
 duck second hand (always when partner, last to play, tops the suit), third
 hand low unless it wins surely or forces out the fourth hand's top card, win
-as cheaply as possible fourth hand, ruff when partner is not winning, discard
-low cards from long suits; plus, for the lead, the killer move of this ply.
+as cheaply as possible fourth hand, but overtake partner's winner in notrump
+when our cards then run; ruff when partner is not winning, discard low cards
+from long suits, keeping a guarded second-best card; plus, for the lead, the
+killer move of this ply.
 """
 
 from solvers.bridge._bits cimport lsb, msb, popcount
@@ -253,7 +255,7 @@ cdef inline void _follow_node(Ctx* c, int seat, FollowNode* f) noexcept nogil:
 cdef inline int _follow_weight(Ctx* c, FollowNode* f, int seat, int s, int r,
                                unsigned int seq) noexcept nogil:
     """Weight of a card for the 2nd, 3rd or 4th hand (following, ruffing or discarding)."""
-    cdef int pos = c.pos, trump = c.trump, w
+    cdef int pos = c.pos, trump = c.trump, w, n, top
     cdef bint beats = (s == f.ws and r > f.wr) or (s == trump and f.ws != trump)
     cdef bint sure
     if s == f.lead_suit:
@@ -284,9 +286,13 @@ cdef inline int _follow_weight(Ctx* c, FollowNode* f, int seat, int s, int r,
             return (75 if sure else 40) - r
         return -30 - r  # underruff: a waste
     # discard: low cards from long suits, keep winners
-    w = 2 * popcount(c.hands[seat][s]) - r
-    if r == _top(c.remain[s]):
+    n = popcount(c.hands[seat][s])
+    w = 2 * n - r
+    top = _top(c.remain[s])
+    if r == top:
         w -= 20
+    elif n == 2 and msb(c.hands[seat][s]) == _top(c.remain[s] & ~(1u << top)):
+        w -= 6  # Kx: keep the guard of the second-best card (as DDS's discards)
     return w
 
 
@@ -310,6 +316,36 @@ cdef inline void _play_low(Move* moves, int n) noexcept nogil:
         moves[n - 1 - i] = tmp
     for i in range(n):
         moves[i].weight = 20 - moves[i].rank
+
+
+cdef inline void _overtake_first(Ctx* c, int seat, int ls, int wr, Move* moves,
+                                 int n) noexcept nogil:
+    """Notrump, partner's card wins the trick (the moves are in play-low order): when
+    our cards left after overtaking it with the cheapest card that beats it all stand
+    above the opponents' cards, as many as the longer opponent holds, the overtake
+    comes first: it unblocks the suit and keeps the lead to run it."""
+    cdef unsigned int mine = c.hands[seat][ls], over, rest
+    cdef unsigned int lho = c.hands[(seat + 1) & 3][ls], rho = c.hands[(seat + 3) & 3][ls]
+    cdef int o, k = 0, opp_len
+    cdef Move tmp
+    over = mine & ~((2u << wr) - 1u)
+    if not over:
+        return
+    o = lsb(over)
+    rest = mine & ~(1u << o)
+    opp_len = popcount(lho)
+    if popcount(rho) > opp_len:
+        opp_len = popcount(rho)
+    if not rest or popcount(rest >> (_top(lho | rho) + 1)) < opp_len:
+        return
+    while not (moves[k].seq >> o) & 1:
+        k += 1
+    tmp = moves[k]
+    while k > 0:
+        moves[k] = moves[k - 1]
+        k -= 1
+    moves[0] = tmp
+    moves[0].weight = 40
 
 
 cdef inline void order_moves(Ctx* c, int seat, Move* moves, int n, int ply) noexcept nogil:
@@ -341,6 +377,8 @@ cdef inline void order_moves(Ctx* c, int seat, Move* moves, int n, int ply) noex
             _follow_node(c, seat, &follow)
             if follow.pard_has_it or follow.partner_tops:
                 _play_low(moves, n)
+                if follow.pard_has_it and c.trump == NOTRUMP:
+                    _overtake_first(c, seat, follow.lead_suit, follow.wr, moves, n)
                 return
         else:
             _follow_node(c, seat, &follow)
