@@ -9,7 +9,8 @@ the threshold).  Every combination of ``meld_threshold`` (0, 1, 30, 60, 127) and
 ``best_move``, after warm-up (compilation is excluded).  So are the other options the DP
 solves: official joker retrieval, two real tiles per set, smaller tile sets (the
 positions restricted to them: table sets and rack tiles outside the tile set, or beyond its
-copies and jokers, dropped), sets of 4 or 5 tiles at least (shorter table sets dropped) and
+copies and jokers, dropped; a tile set of three jokers: the positions with jokers get the
+third in the rack), sets of 4 or 5 tiles at least (shorter table sets dropped) and
 meld then continue (the player still to meld, thresholds 10-127).  Median, 90th percentile
 and maximum per row.
 
@@ -66,6 +67,9 @@ DP_ROWS = (
     ("min_set_length=5, initial meld 30", False, Rules(min_set_length=5)),
     ("min_set_length=4 + joker_retrieval=official, melded", True,
      Rules(min_set_length=4, joker_retrieval="official")),
+    ("jokers=3, melded", True, Rules(jokers=3)),
+    ("jokers=3, initial meld 30", False, Rules(jokers=3)),
+    ("jokers=3 colours=3 numbers=10, melded", True, Rules(jokers=3, colours=3, numbers=10)),
     ("min_set_length=2, melded", True, Rules(min_set_length=2)),
     ("min_set_length=2, initial meld 30", False, Rules(min_set_length=2)),
     ("min_set_length=2 + joker_retrieval=official, melded", True,
@@ -89,7 +93,8 @@ DP_ROWS = (
 
 
 def restrict(pos: dict, rules: Rules) -> dict:
-    """``pos`` without the table sets and rack tiles that ``rules``' tile set lacks."""
+    """``pos`` without the table sets and rack tiles that ``rules``' tile set lacks (a
+    tile set of more than two jokers: a position with jokers gets the others in its rack)."""
     letters = "KROB"[: rules.colours]
     used: dict[str, int] = {}
 
@@ -107,6 +112,8 @@ def restrict(pos: dict, rules: Rules) -> dict:
     table = [s for s in pos["table"] if sum(t != "J" for t in s) >= rules.min_real_tiles
              and len(s) >= rules.min_set_length and fits(s)]
     rack = [t for t in pos["rack"] if fits([t])]
+    if rules.jokers > 2 and used.get("J"):
+        rack += ["J"] * (rules.jokers - used["J"])
     return dict(pos, table=table, rack=rack)
 
 
@@ -168,6 +175,7 @@ LEAST_ROWS = (
      Rules(least_disturbance=True, joker_retrieval="official", min_real_tiles=2), True),
     ("+ min_set_length=4", Rules(least_disturbance=True, min_set_length=4), True),
     ("+ min_set_length=2", Rules(least_disturbance=True, min_set_length=2), True),
+    ("+ jokers=3", Rules(least_disturbance=True, jokers=3), True),
     ("+ meld_continue, initial meld 30", Rules(least_disturbance=True, meld_continue=True),
      False),
 )

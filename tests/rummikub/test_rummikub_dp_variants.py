@@ -1,7 +1,7 @@
 """The exact search under house rules against the reference oracle (the integer programme).
 
 The DP solves official joker retrieval, two real tiles per set and the tile sets its state
-key holds (1-4 colours, numbers up to 13, 1-2 copies, 0-2 jokers) by its own transitions
+key holds (1-4 colours, numbers up to 13, 1-2 copies, 0-3 jokers) by its own transitions
 and group tables, not by filtering the default's answer.  Random positions on random such
 tile sets and rules, melded or not, with random thresholds and both objectives: the DP's
 optimum (tiles, value, jokers played) is the oracle's, and the DP's table is valid under
@@ -36,9 +36,11 @@ def _random_rules(rng: random.Random) -> Rules:
                  joker_retrieval=rng.choice(("free", "official")))
 
 
-def _case(seed: int, longer: bool = False, pairs: bool = False):
+def _case(seed: int, longer: bool = False, pairs: bool = False, three: bool = False):
     rng = random.Random(seed)
     rules = _random_rules(rng)
+    if three:  # a third joker (sets of 3+, free retrieval, one real tile per set)
+        rules = replace(rules, jokers=3, min_real_tiles=1, joker_retrieval="free")
     if longer:  # sets of 4 or 5 tiles at least (not with two real tiles per set)
         rules = replace(rules, min_set_length=rng.choice((4, 5)), min_real_tiles=1,
                         numbers=max(rules.numbers, 7))
@@ -72,7 +74,7 @@ def _check_answer(rules: Rules, table, rack, melded: bool, move) -> None:
         assert Counter(s.tile for m in move.table for s in m) == before
     for i, m in enumerate(move.table):
         validate_variant_set([s.tile for s in m], rules, f"set {i}")
-    pos = Position(table, rack, melded, min(3, rules.min_set_length))
+    pos = Position(table, rack, melded, **rules.position_limits())
     assert check_move(pos, move, rules) == [], (table, rack, move)
 
 
@@ -84,6 +86,14 @@ def _same_as_the_oracle(rules: Rules, table, rack, melded: bool) -> None:
         assert (dp.tiles, dp.value, jokers[0]) == (ip.tiles, ip.value, jokers[1]), (
             rules, table, rack, melded, objective)
         _check_answer(rules, table, rack, melded, dp)
+
+
+def _oracle_and_batch(rules: Rules, table, rack, melded: bool) -> None:
+    """The oracle's optimum (both objectives), and the same tiles through best_moves."""
+    _same_as_the_oracle(rules, table, rack, melded)
+    position = Position(table, rack, melded, **rules.position_limits())
+    batch = best_moves([position], "tiles", rules=rules)[0]
+    assert batch.tiles == best_move(table, rack, melded, "tiles", rules).tiles
 
 
 @pytest.mark.parametrize("seed", range(60))
@@ -149,17 +159,16 @@ def test_smaller_tile_sets_by_hand():
 def test_longer_sets_match_the_oracle(seed):
     # min_set_length 4 or 5 (solvers/rummikub/_lengths.py: the open runs in L length
     # classes), melded or not, both objectives, free or official retrieval
-    rules, table, rack, melded = _case(seed, longer=True)
-    _same_as_the_oracle(rules, table, rack, melded)
-    batch = best_moves([Position(table, rack, melded)], "tiles", rules=rules)[0]
-    assert batch.tiles == best_move(table, rack, melded, "tiles", rules).tiles
+    _oracle_and_batch(*_case(seed, longer=True))
 
 
-@pytest.mark.parametrize("seed", [*range(20), *range(1000, 1015)])
+@pytest.mark.parametrize("seed", [*range(20), *range(1000, 1015), *range(2000, 2012)])
 def test_least_disturbance_with_longer_sets(seed):
-    # sets of 4 or 5 tiles at least (seeds below 1000), sets of 2 (1000 and up)
-    rules, table, rack, melded = _case(seed % 1000 + (500 if seed < 1000 else 700),
-                                       longer=seed < 1000, pairs=seed >= 1000)
+    # sets of 4 or 5 tiles at least (seeds below 1000), sets of 2 (1000 and up), a third
+    # joker (2000 and up: seeds 350-361 of the draws)
+    rules, table, rack, melded = _case(seed % 1000 + (500, 700, 350)[seed // 1000],
+                                       longer=seed < 1000, pairs=1000 <= seed < 2000,
+                                       three=seed >= 2000)
     rules = replace(rules, least_disturbance=True, joker_retrieval="free")
     dp = best_move(table, rack, melded, "tiles", rules)
     ip = reference_move(table, rack, melded, "tiles", rules)[0]
@@ -188,11 +197,7 @@ def test_longer_sets_by_hand():
 def test_sets_of_two_match_the_oracle(seed):
     # min_set_length 2: the open runs in two length classes, runs of jokers alone tracked
     # (solvers/rummikub/_lengths.bare_step), table sets of two tiles
-    rules, table, rack, melded = _case(seed + 200, pairs=True)
-    _same_as_the_oracle(rules, table, rack, melded)
-    position = Position(table, rack, melded, min_set_length=2)
-    batch = best_moves([position], "tiles", rules=rules)[0]
-    assert batch.tiles == best_move(table, rack, melded, "tiles", rules).tiles
+    _oracle_and_batch(*_case(seed + 200, pairs=True))
 
 
 def test_sets_of_two_by_hand():
@@ -227,7 +232,38 @@ def test_sets_of_two_with_what_the_dp_lacks_are_refused(options):
         best_move([], "K1 K2", False, rules=Rules.parse(options))
 
 
-@pytest.mark.parametrize("option", ["colours=5", "numbers=14", "copies=3", "jokers=3",
+@pytest.mark.parametrize("seed", range(50))
+def test_three_jokers_match_the_oracle(seed):
+    # a third joker: five open runs a colour, joker digits 0..3, and the run of the three
+    # jokers alone (no set) tracked (solvers/rummikub/_lengths.triple_step)
+    _oracle_and_batch(*_case(seed + 300, three=True))
+
+
+def test_three_jokers_by_hand():
+    three = Rules(jokers=3)
+    assert best_move([], "J J J", rules=three).tiles == 0  # three jokers alone: no set
+    assert best_move([], "J J J R5", rules=three).tiles == 4
+    assert best_move([["K1", "K2", "K3"]], "J J J", rules=three).tiles == 3
+    assert best_move([["R11", "R12", "R13"]], "J J J", rules=three).tiles == 3
+    assert best_move([], "R1 R2 J J J", rules=three).tiles == 5
+    assert best_move([], "R5 R9 J J J", rules=three).tiles == 5  # R5 J J J R9
+    move = best_move([["K1", "K2", "K3"], ["O7", "O8", "O9"]], "J J J B13", rules=three)
+    assert move.tiles == 4 and all(any(not s.tile.is_joker for s in m) for m in move.table)
+    assert best_move([], "R10 R11 J J J", False, rules=three).tiles == 5  # R9..R13: 55
+    assert best_move([], "K5 R5 J J J", False, rules=three).tiles == 0  # at most 26
+    assert best_move([], "J J J", False, rules=replace(three, meld_threshold=0)).tiles == 0
+    # a Position reads three jokers only when asked; the default rules refuse them
+    with pytest.raises(TileError, match="3 jokers"):
+        best_move([], "J J J R5")
+    with pytest.raises(TileError, match="3 jokers"):
+        best_moves([Position.from_strings([], "J J J R5", max_jokers=3)])
+    for options in (["min_real_tiles=2"], ["joker_retrieval=official"], ["min_set_length=4"],
+                    ["meld_continue=on"]):
+        with pytest.raises(RuleError, match=r"jokers=3 with .* not supported by the exact"):
+            best_move([], "J J J R5", rules=Rules.parse(["jokers=3", *options]))
+
+
+@pytest.mark.parametrize("option", ["colours=5", "numbers=14", "copies=3", "jokers=4",
                                     "min_set_length=6", "min_set_length=7"])
 def test_tile_sets_beyond_the_state_key_are_refused(option):
     with pytest.raises(RuleError, match=r"beyond the tile sets .* state key holds"):

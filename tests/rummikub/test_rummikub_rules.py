@@ -250,6 +250,24 @@ def test_cli_and_batch_solve_sets_of_two(tmp_path: Path,
     assert summary.rejected == 1 and "at least 3 tiles" in str(bad[0])
 
 
+def test_cli_and_batch_solve_three_jokers(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    # a third joker: refused by the rules document, solved under jokers=3
+    path = tmp_path / "pos.json"
+    position = {"table": [["O1", "O2", "O3"]], "rack": ["R7", "K9", "J", "J", "J"]}
+    path.write_text(json.dumps(position))
+    assert main(["rummikub", "best", str(path), "--json"]) != 0
+    assert "3 jokers" in capsys.readouterr().err
+    assert main(["rummikub", "best", str(path), "--json", "--rule", "jokers=3"]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles"] == 4  # K9 J J J
+    records = [dict(position, id="three", rules={"jokers": 3}),
+               dict(position, id="two", rack=["R7", "K9", "J", "J"]),
+               dict(position, id="refused")]
+    tiles, summary, bad = run_best_batch(tmp_path, records)
+    assert tiles == {"three": 4, "two": 3}
+    assert summary.rejected == 1 and "3 jokers" in str(bad[0])
+
+
 def run_best_batch(tmp_path: Path, records: list[dict]) -> tuple[dict, object, list]:
     """``rummikub-best`` over ``records``: (tiles by id, summary, the rejected inputs)."""
     from engines.batch.runner import run_batch

@@ -127,7 +127,8 @@ def solve_moves(
                                                  rules)  # fmt: skip
     if (status[melded] != 1).any():  # cannot happen for validated tables
         raise PositionError("the table cannot be arranged")
-    moves = _moves(positions, status, codes, counts, played, rules.meld_continue)
+    moves = _moves(positions, status, codes, counts, played, rules.meld_continue,
+                   (rules.colours, rules.numbers))
     if rules.meld_continue:
         _name_melds(moves, positions, rules, threads)
     if rules.least_disturbance:
@@ -279,11 +280,13 @@ def _name_melds(moves: list[Move], positions: Sequence[Position], rules: Rules,
 
 
 def _moves(positions: Sequence[Position], status: np.ndarray, codes: np.ndarray,
-           counts: np.ndarray, played: np.ndarray, touch: bool = False) -> list[Move]:
+           counts: np.ndarray, played: np.ndarray, touch: bool = False,
+           tile_set: tuple[int, int] = (4, 13)) -> list[Move]:
     """Moves from the kernel's outputs (see :class:`_LazyMove`: each move's tiles, sets and
     table are made when first read).  ``touch``: a first play arranges the whole table
-    (meld then continue)."""
-    batch = _Batch(positions, status, codes, counts, played, touch)
+    (meld then continue); ``tile_set``: the rules' colours and numbers (what a table joker
+    may stand for)."""
+    batch = _Batch(positions, status, codes, counts, played, touch, tile_set)
     new = object.__new__
     moves = []
     for i, tiles, value in zip(range(len(positions)), played.sum(axis=1).tolist(),
@@ -297,12 +300,14 @@ def _moves(positions: Sequence[Position], status: np.ndarray, codes: np.ndarray,
 class _Batch:
     """The kernel's outputs of one :func:`solve_moves` call, which its moves are made from."""
 
-    __slots__ = ("codes", "counts", "played", "positions", "status", "touch")
+    __slots__ = ("codes", "counts", "played", "positions", "status", "tile_set", "touch")
 
     def __init__(self, positions: Sequence[Position], status: np.ndarray, codes: np.ndarray,
-                 counts: np.ndarray, played: np.ndarray, touch: bool) -> None:
+                 counts: np.ndarray, played: np.ndarray, touch: bool,
+                 tile_set: tuple[int, int] = (4, 13)) -> None:
         self.positions, self.status, self.codes = positions, status, codes
         self.counts, self.played, self.touch = counts, played, touch
+        self.tile_set = tile_set
 
 
 class _Made:
@@ -344,7 +349,7 @@ class _LazyMove(Move):
         if p.initial_meld_done or (batch.touch and solved):
             table, new_sets = melds, []
         else:
-            table, new_sets = _table_melds(p.table) + melds, melds
+            table, new_sets = _table_melds(p.table, batch.tile_set) + melds, melds
         made = {"played": played_tiles(batch.played[i], _TILE_OF), "table": table,
                 "new_sets": new_sets, "previous": list(p.table)}  # fmt: skip
         for name, value in made.items():
@@ -372,16 +377,20 @@ _TABLE_MELDS: dict[tuple, Meld] = {}
 _TABLE_MELDS_MAX = 100_000  # bounded: cleared when full
 
 
-def _table_melds(table: Sequence[Sequence]) -> list[Meld]:
-    """The sets of a table as melds (jokers' stand-ins resolved), cached per set."""
+def _table_melds(table: Sequence[Sequence], tile_set: tuple[int, int] = (4, 13)
+                 ) -> list[Meld]:
+    """The sets of a table as melds (jokers' stand-ins resolved within ``tile_set``, the
+    colours and numbers: ``J K7 J`` is a run with two colours), cached per set."""
     out = []
+    small = tile_set != (4, 13)
     for s in table:
-        key = tuple(s)
+        key = (*tile_set, *s) if small else tuple(s)
         meld = _TABLE_MELDS.get(key)
         if meld is None:
             if len(_TABLE_MELDS) >= _TABLE_MELDS_MAX:
                 _TABLE_MELDS.clear()
-            meld = _TABLE_MELDS[key] = validate_set(s, min_len=SHORTEST_SET)  # (checked)
+            meld = _TABLE_MELDS[key] = validate_set(s, min_len=SHORTEST_SET,  # (checked)
+                                                    colours=tile_set[0], numbers=tile_set[1])
         out.append(meld)
     return out
 

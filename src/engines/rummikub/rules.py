@@ -5,7 +5,7 @@ programme of :mod:`solvers.rummikub`) solves the initial-meld options (``meld_th
 ``meld_joker``), meld then continue (``meld_continue``: a DP over two arrangements at
 once, :mod:`solvers.rummikub._continue`), official joker retrieval (``joker_retrieval``),
 two real tiles per set (``min_real_tiles``), the smaller tile sets its
-state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..2, ``jokers`` 0..2)
+state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..2, ``jokers`` 0..3)
 and sets of 2, 4 or 5 tiles at least (``min_set_length`` 2..5), never by filtering the
 default's answer, and ``least_disturbance``
 by holding table sets out inside it (:mod:`engines.rummikub.least`).  The
@@ -52,10 +52,15 @@ SEARCH_OPTIONS = ("meld_threshold", "meld_joker", "meld_continue", "least_distur
 _NOT_WITH_CONTINUE: dict[str, object] = {}
 # Pairs of options the search solves alone but not together: (name, its default) twice
 _NOT_TOGETHER = ((("min_set_length", 3), ("min_real_tiles", 1)),)
-# The tile sets the DP's state key holds: four colour codes of up to four open runs (two
-# copies, two jokers) and the numbers 1..13; runs and groups of at least 3, 4 or 5 tiles
+# Options that must keep these values with a third joker: the DP's code for them (the
+# runs short of real tiles, the table jokers' places, the length classes, the second key
+# of meld then continue) holds two jokers (docs/rummikub-house-rules.md)
+_WITH_THREE_JOKERS = {"min_real_tiles": 1, "joker_retrieval": "free", "min_set_length": 3,
+                      "meld_continue": False}
+# The tile sets the DP's state key holds: four colour codes of up to five open runs (two
+# copies, three jokers) and the numbers 1..13; runs and groups of at least 3, 4 or 5 tiles
 # (solvers/rummikub/_lengths.py).
-SEARCH_LIMITS = {"colours": (1, 4), "numbers": (1, 13), "copies": (1, 2), "jokers": (0, 2),
+SEARCH_LIMITS = {"colours": (1, 4), "numbers": (1, 13), "copies": (1, 2), "jokers": (0, 3),
                  "min_set_length": (2, 5)}
 # Why each tile-set option stops there (the state key of solvers/rummikub/_layout.py)
 LIMIT_REASONS = {
@@ -64,9 +69,9 @@ LIMIT_REASONS = {
     "numbers": "the kernels' arrays hold numbers 1..13 and a packed run a 16-bit joker mask",
     "copies": "a colour gives at most 2 tiles to the groups of a number (the group profile "
               "counts colours giving 1 and 2) and its open runs are base-5 digits (copies + "
-              "jokers <= 4)",
-    "jokers": "the jokers placed take 2 bits of the key, the group tables take up to 2 "
-              "jokers and two real tiles per set lists at most 2 runs short of real tiles",
+              "jokers <= 5 within the 7-bit code)",
+    "jokers": "the jokers placed take 2 bits of the key (0..3) and a colour's open runs a "
+              "7-bit code of base-5 digits: with four jokers six runs, codes up to 150",
     "min_set_length": "a colour's open runs by length class (1 .. L-1, L or more; at most "
                       "four runs) must number within the 7-bit colour code: 126 codes for "
                       "L = 5, 210 for L = 6",
@@ -162,6 +167,10 @@ class Rules:
         out += [f"{a}={getattr(self, a)} with {b}={getattr(self, b)}"
                 for (a, a_alone), (b, b_alone) in _NOT_TOGETHER
                 if getattr(self, a) != a_alone and getattr(self, b) != b_alone]
+        if self.jokers > 2:
+            out += [f"jokers={self.jokers} with {name}={_text(getattr(self, name))}"
+                    for name, alone in _WITH_THREE_JOKERS.items()
+                    if getattr(self, name) != alone]
         return out
 
     @property
@@ -245,6 +254,15 @@ class Rules:
             if sum(not t.is_joker for t in s) < self.min_real_tiles:
                 raise SetError(f"{where}: table set {i} [{format_tiles(s)}] needs at least "
                                f"{self.min_real_tiles} tiles that are not jokers")
+
+    def position_limits(self) -> dict[str, int]:
+        """What a :class:`~engines.rummikub.position.Position` solved under these rules must
+        accept (its ``min_set_length`` and ``max_jokers``); the rules check the rest.
+
+        >>> Rules(min_set_length=2).position_limits(), Rules(jokers=3).position_limits()
+        ({'min_set_length': 2, 'max_jokers': 2}, {'min_set_length': 3, 'max_jokers': 3})
+        """
+        return {"min_set_length": min(3, self.min_set_length), "max_jokers": max(2, self.jokers)}
 
     def check_lengths(self, table: Iterable[Iterable[Tile]], where: str = "position") -> None:
         """Raise a :class:`SetError` naming the first table set shorter than these rules'

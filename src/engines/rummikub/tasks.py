@@ -29,13 +29,13 @@ def _prepare(obj: dict[str, Any]) -> dict[str, Any]:
     rules = None
     if isinstance(obj, dict) and "rules" in obj:
         rules = Rules.from_json(obj["rules"]).check_supported()
-    shortest = 3 if rules is None else min(3, rules.min_set_length)  # (sets of 2 tiles)
+    limits = {} if rules is None else rules.position_limits()  # (sets of 2, 3 jokers)
     if canonical is None:  # the engine reads it, and names what is wrong
-        canonical = Position.from_json(obj, min_set_length=shortest).to_json()
+        canonical = Position.from_json(obj, **limits).to_json()
         canonical["table"] = sorted(canonical["table"])
     if rules is not None:
         if not rules.standard_tiles:
-            pos = Position.from_json(canonical, min_set_length=shortest)
+            pos = Position.from_json(canonical, **limits)
             rules.check_tiles(pos.table, pos.rack)
         if rules.to_json():
             canonical["rules"] = rules.to_json()

@@ -65,10 +65,16 @@ from solvers.rummikub._layout import (
     meld_target,
     min_set_length,
 )
-from solvers.rummikub._lengths import bare_step, length_closing, length_step, length_tables
+from solvers.rummikub._lengths import (
+    bare_step,
+    length_closing,
+    length_step,
+    length_tables,
+    triple_step,
+)
 from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, short_kinds
 
-CHOICE_BASE = 81  # a sub-step's own choice is below this; the combination is a multiple
+CHOICE_BASE = 256  # a sub-step's own choice is below this; the combination is a multiple
 
 
 @njit(cache=True, error_model="numpy")
@@ -145,7 +151,8 @@ def _official_tables(meld):
 
 @njit(cache=True, error_model="numpy")
 def _closing_tables(must, opt, v, jokers, capc, needc, nnum):
-    """Fill the tables that close number v+1 for every colour.
+    """Fill the tables that close number v+1 for every colour (codes of up to two copies
+    and ``jokers`` open runs: 4 for the rules document, 5 with three jokers).
 
     ``capc[cc, code, k]`` is colour cc's code once runs of length 1-2 are checked (-1: they
     cannot continue at number+1 with k jokers left) and runs of length >= 3 beyond what
@@ -158,9 +165,10 @@ def _closing_tables(must, opt, v, jokers, capc, needc, nnum):
         real2 = 0
         if v + 2 < nnum:
             real2 = must[cc, v + 2] + opt[cc, v + 2]
+        top = 2 + max(2, jokers)  # open runs: two copies and the jokers
         for b1 in range(5):
-            for b2 in range(5 - b1):
-                for b3 in range(5 - b1 - b2):
+            for b2 in range(min(5, top + 1 - b1)):
+                for b3 in range(top + 1 - b1 - b2):
                     cd = b1 + 5 * b2 + 25 * b3
                     # runs of length 1 need tiles at number+1 and number+2
                     needc[cc, cd] = max(0, b1 + b2 - real) + max(0, b1 - real2)
@@ -222,12 +230,14 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
     without (200 positions of the 60- and 80-tile bench bands, one thread, best of 15).
     """
     c, v, step, lo, hi, real_next, real_next2, last_max, rem_after, jokers, jw_pos = step_info
+    jb = 3  # the radix of the joker digits in a choice (constant in the default specialisation)
     # ``variant`` is None under the rules document's sets and joker retrieval: Numba then
     # compiles this function without the house rules' code (a second specialisation takes
     # the tuple), so the default pays nothing for them.  Official retrieval: the table
     # jokers of this number and what accounts for them; two real tiles per set: ``real2``.
     cover_full = cover_tile = cover_run = cover_group = 0
     real2 = 0
+    triple = False  # three jokers: the run of all three alone tracked (_lengths.triple_step)
     if variant is not None:
         off_tile, off_run, off_group, off_full, real2 = variant[:5]
         digits, encode, real_all = variant[8:11]  # sets of 4+ tiles (empty: sets of 3)
@@ -237,6 +247,8 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         cover_tile = off_tile[v, c]
         cover_run = off_run[v, c]
         cover_group = off_group[v]
+        jb = max(3, jokers + 1)  # (three jokers: digits 0..3)
+        triple = jokers > 2
     last = step == NCOL - 1
     number = v + 1
     melding = meld & 3
@@ -281,9 +293,11 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         md = e10 + e21 + e20 + e31
         cover0 = (key >> COVER_AT) & 7 if cover_full else 0
         bare = short0 = np.int64(0)
-        if variant is not None:  # noqa: SIM102 (sets of two tiles: see _lengths.bare_step)
+        if variant is not None:  # runs of jokers alone: _lengths.bare_step, triple_step
             if pairs:
                 bare = (key >> SHORT_AT) & 255
+            elif triple:
+                bare = (key >> SHORT_AT) & 15
         for u in range(lo_s, hi_s + 1):
             gain_u = sc + (u - lo_s) * weight_cv
             # Bound: this number's choice, all later rack tiles and every joker left (jokers
@@ -345,11 +359,16 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                         if need > jl:
                             continue
                         ncode = new + 5 * a1 + 25 * min(a2 + k3, avail - new - a1)
+                        if triple:
+                            short0 = triple_step(bare, c, ju, ur, jr, new, k3)
+                            if short0 < 0:
+                                continue
+                            short0 <<= SHORT_AT
                     nmv = mv
                     if melding:
                         nmv = min(target, mv + number * (u + jr * jfac))
                     nsc = gain_u + jr * joker_weight
-                    ch0 = ur * 9 + ug * 3 + jr
+                    ch0 = (ur * 3 + ug) * jb + jr
                     cover = 0
                     if cover_full:
                         cover = _cover(_cover(cover0, cover_tile, u - lo_s), cover_run, jr)
@@ -385,10 +404,10 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                                 if melding:
                                     gmv = min(target, nmv + number * jg * jfac)
                                 nkey = (rest | (cl << (COLOUR_BITS * c))
-                                        | ((jokers - k) << JOKERS_AT) | (gmv << MELD_AT) | short
-                                        | hold_closed)
+                                        | ((jokers - k) << JOKERS_AT) | (gmv << MELD_AT)
+                                        | (0 if triple and jg else short) | hold_closed)
                                 n = relax(table, bits, end, n, keys, score, parent, choice, nkey,
-                                          nsc + jg * joker_weight, i, ch0 * 3 + jg + tc)
+                                          nsc + jg * joker_weight, i, ch0 * jb + jg + tc)
                             continue
                         nkey = (base | (ncode << (COLOUR_BITS * c)) | ((ju + jr) << JOKERS_AT)
                                 | (m1 << N1_AT) | (m2 << N2_AT) | (nmv << MELD_AT)
@@ -443,8 +462,9 @@ def _best_final(keys, score, start, end, must_j, meld):
 
 
 @njit(cache=True, error_model="numpy")
-def _replay(best, layers, order, parent, choice, choice_out, gj_out, held_out):
-    """Follow the parents from state ``best`` and write every sub-step's choice."""
+def _replay(best, layers, order, parent, choice, choice_out, gj_out, held_out, jb=3):
+    """Follow the parents from state ``best`` and write every sub-step's choice (``jb``:
+    the radix of its joker digits, 3, or 4 with three jokers)."""
     idx = best
     per = NCOL + (held_out.shape[0] > 0)
     for lay in range(layers, 0, -1):
@@ -457,11 +477,12 @@ def _replay(best, layers, order, parent, choice, choice_out, gj_out, held_out):
         choice_out[c, v, 3] = ch // CHOICE_BASE
         ch %= CHOICE_BASE
         if step == NCOL - 1:
-            gj_out[v] = ch % 3
-            ch //= 3
-        choice_out[c, v, 0] = ch // 9
-        choice_out[c, v, 1] = (ch // 3) % 3
-        choice_out[c, v, 2] = ch % 3
+            gj_out[v] = ch % jb
+            ch //= jb
+        choice_out[c, v, 2] = ch % jb
+        ch //= jb
+        choice_out[c, v, 0] = ch // 3
+        choice_out[c, v, 1] = ch % 3
         idx = parent[idx]
 
 
@@ -501,9 +522,9 @@ def solve_pass(
     start = np.int64(0)
     end = np.int64(1)
     layer = 0
-    capc = np.full((NCOL, 128, 3), -1, np.int64)
+    capc = np.full((NCOL, 128, max(3, jokers + 1)), -1, np.int64)
     needc = np.zeros((NCOL, 128), np.int64)
-    other = np.zeros(3, np.int64)
+    other = np.zeros(max(3, jokers + 1), np.int64)
     order, rem = _colour_order(must, opt, weight)
     jw_pos = max(0, joker_weight)
     truncated = 0
@@ -513,7 +534,8 @@ def solve_pass(
     colour_bits, going_on, joker_bits, held_out = hold_inputs(hold, rem)
     digits, encode = length_tables(min_set_length(meld))  # (empty for sets of 3)
     real_all = must + opt
-    use_variant = real2 or off_full.any() or hold is not None or digits.shape[0] > 0
+    use_variant = (real2 or off_full.any() or hold is not None or digits.shape[0] > 0
+                   or jokers > 2)
     for v in range(nnum):
         if hold is not None:  # (no state left: the colours' loop returns)
             layer += 1
@@ -562,5 +584,6 @@ def solve_pass(
     best = _best_final(keys, score, start, end, must_j, meld)
     if best < 0:
         return 0, NEG, truncated
-    _replay(best, layer, order, parent, choice, choice_out, gj_out, held_out)
+    _replay(best, layer, order, parent, choice, choice_out, gj_out, held_out,
+            max(3, jokers + 1))
     return 1, score[best] - must_j * joker_weight, truncated

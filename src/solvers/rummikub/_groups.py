@@ -5,7 +5,7 @@ missing colour.  House rules change the tables, not the DP: with fewer colours a
 holds at most that many tiles, with two real tiles per set a group needs two
 non-joker tiles, and with a minimum set length of 4 or 5 a group needs that many tiles
 (:func:`group_tables`).  At one number each colour supplies 0, 1 or 2 real tiles to
-groups and up to two jokers join them.  Groups are colour-symmetric, so
+groups and up to three jokers (the tile set's) join them.  Groups are colour-symmetric, so
 feasibility depends only on how many colours supply one tile (``n1``), how
 many supply two (``n2``) and the joker count ``jg``.  Note the three-group
 case: 8 real tiles and a joker form 3 + 3 + 3.
@@ -24,7 +24,7 @@ from itertools import combinations
 import numpy as np
 from numba import njit
 
-MAX_JOKERS = 2
+MAX_JOKERS = 3  # the tables' joker counts 0..3 (a tile set of up to three jokers)
 
 
 def partition_groups(ug: list[int], jokers: int, colours: int = 4, min_real: int = 1,
@@ -81,7 +81,7 @@ def _group_table(colours: int = 4, min_real: int = 1, min_len: int = 3) -> np.nd
 
 GROUP_OK: np.ndarray = _group_table()
 
-MAX_GROUPS = 5  # 10 tiles at one number (8 real, 2 jokers): at most 3 groups, 5 of 2 tiles
+MAX_GROUPS = 5  # 11 tiles at one number (8 real, 3 jokers): at most 3 groups, 5 of 2 tiles
 
 
 def _partition_table(ncolours: int = 4, min_real: int = 1, min_len: int = 3
@@ -132,10 +132,10 @@ def group_tables(colours: int = 4, min_real: int = 1, min_len: int = 3
 @njit(cache=True, error_model="numpy")
 def groups_within(group_ok):
     """``any_ok[n1, n2, j]``: the complete profile forms groups with at most j jokers."""
-    any_ok = np.zeros((5, 5, 3), np.bool_)
+    any_ok = np.zeros((5, 5, group_ok.shape[2]), np.bool_)
     for n1 in range(5):
         for n2 in range(5 - n1):
-            for j in range(3):
+            for j in range(group_ok.shape[2]):
                 for jg in range(j + 1):
                     if group_ok[n1, n2, jg]:
                         any_ok[n1, n2, j] = True

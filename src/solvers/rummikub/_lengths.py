@@ -169,3 +169,33 @@ def bare_step(bare, code, t, ur, c, v, nnum, real, digits):
         if v + 1 >= nnum or real[c, v + 1] < new + 1:
             return -1
     return bare & ~(3 << (2 * c)) | nfield << (2 * c)
+
+
+@njit(cache=True, inline="always")
+def triple_step(bare, c, ju, ur, jr, new, k3):
+    """With three jokers (sets of 3+): the key's run of jokers alone after colour ``c``'s
+    transition (``ur`` real tiles and ``jr`` jokers to its runs, ``new`` runs opened, ``k3``
+    long runs continued; ``ju`` jokers placed before it), or -1 if that run ends as a set.
+
+    Three jokers alone would make a run of three, which is no set.  Only a run holding all
+    three can be one, so ``bare`` (0: none) is that candidate, ``colour << 2 | length``:
+    the run of jokers alone holding every joker placed so far.  Real tiles go first to it,
+    then to the runs opened, then to the others (each swap of a real tile and a joker between
+    such runs keeps both valid), so it opens only when no joker was placed before and one
+    opened run more than real tiles takes this colour's only joker; it takes the next joker
+    only when its colour places no real tile; it is forgotten once a joker goes elsewhere
+    (it can no longer hold all three) or it takes a real tile.  At length 3 it is a long
+    run that must continue, with a real tile.  :func:`solvers.rummikub._melds.meld_codes`
+    replays runs in the same order.
+    """
+    if bare == 0:
+        if ju == 0 and jr == 1 and new - ur == 1:
+            return np.int64(c << 2 | 1)
+        return np.int64(0)
+    if bare >> 2 == c:
+        if bare & 3 == 3:
+            return np.int64(0) if k3 > 0 else np.int64(-1)
+        if ur > 0 or jr != 1:
+            return np.int64(0)
+        return np.int64(bare + 1)
+    return np.int64(bare) if jr == 0 else np.int64(0)

@@ -174,6 +174,50 @@ def _sort_codes(codes, m):
         codes[j + 1] = code
 
 
+@njit(cache=True, inline="always")
+def _order_runs(no, rs, rl, rj, ts, tl, tj, min_len, triple):
+    """Copy the ``no`` open runs into ``ts, tl, tj`` in the replay's order: the short
+    runs (below ``min_len``) first, then the long ones (``triple``, three jokers: in each,
+    the runs of jokers alone first); returns how many are short."""
+    k = 0
+    short = 0
+    for rank in range(4 if triple else 2):
+        for r in range(no):
+            if (rl[r] >= min_len) != (rank >= (2 if triple else 1)):
+                continue
+            if triple and (rj[r] == (np.int64(1) << rl[r]) - 1) != (rank % 2 == 0):
+                continue
+            ts[k] = rs[r]
+            tl[k] = rl[r]
+            tj[k] = rj[r]
+            k += 1
+        if rank == (1 if triple else 0):
+            short = k
+    return short
+
+
+@njit(cache=True, inline="always")
+def _real_tiles_to(take, ur, items, tl, tj, real_to, triple):
+    """Which of the ``take`` runs continued take a real tile (``real_to[r]``; the others a
+    joker) and how many of the runs opened do (the first ones): real tiles go first, to the
+    runs in order (``triple``, three jokers: to the runs of jokers alone, then to the runs
+    opened, then to the others; :func:`solvers.rummikub._lengths.triple_step`)."""
+    left = ur
+    for r in range(take):
+        real_to[r] = 0
+        if (r < ur and not triple) or (triple and left > 0 and tj[r] == (
+                np.int64(1) << tl[r]) - 1):
+            real_to[r] = 1
+            left -= 1
+    new_real = min(max(0, left), items - take)
+    left -= new_real
+    for r in range(take if triple else 0):
+        if real_to[r] == 0 and left > 0:
+            real_to[r] = 1
+            left -= 1
+    return new_real
+
+
 @njit(cache=True)
 def meld_codes(choice, group_jokers, part_count, part_masks, codes, min_len=3):
     """Fill ``codes`` (int64[MAX_SETS]) with the sets of one solved position, sorted.
@@ -193,6 +237,9 @@ def meld_codes(choice, group_jokers, part_count, part_masks, codes, min_len=3):
     ['0x105040008', '0x10a0a03000d']
     """
     m = 0
+    # three jokers: a run of jokers alone takes real tiles first (_lengths.triple_step)
+    triple = choice[:, :, 2].sum() + group_jokers.sum() > 2
+    real_to = np.zeros(8, np.int64)
     # open runs of one colour, in the replay's order: first number, length, joker mask
     rs = np.zeros(8, np.int64)
     rl = np.zeros(8, np.int64)
@@ -222,27 +269,13 @@ def meld_codes(choice, group_jokers, part_count, part_masks, codes, min_len=3):
             items = ur + jr
             if no == 0 and items == 0:
                 continue
-            # ordered: the short runs (below min_len) first, then the long ones, each in order
-            k = 0
-            short = 0
-            for r in range(no):
-                if rl[r] < min_len:
-                    ts[k] = rs[r]
-                    tl[k] = rl[r]
-                    tj[k] = rj[r]
-                    k += 1
-            short = k
-            for r in range(no):
-                if rl[r] >= min_len:
-                    ts[k] = rs[r]
-                    tl[k] = rl[r]
-                    tj[k] = rj[r]
-                    k += 1
+            short = _order_runs(no, rs, rl, rj, ts, tl, tj, min_len, triple)
             if items < short:
                 return -1
             take = min(items, no)
+            new_real = _real_tiles_to(take, ur, items, tl, tj, real_to, triple)
             for r in range(take):
-                if r >= ur:  # real tiles go first, then the jokers
+                if real_to[r] == 0:
                     tj[r] |= np.int64(1) << (v + 1 - ts[r])
                 tl[r] += 1
             for r in range(take, no):  # runs not continued end here
@@ -256,7 +289,7 @@ def meld_codes(choice, group_jokers, part_count, part_masks, codes, min_len=3):
             for r in range(take, items):
                 rs[no] = v + 1
                 rl[no] = 1
-                rj[no] = 1 if r >= ur else 0
+                rj[no] = 1 if r - take >= new_real else 0
                 no += 1
         for r in range(no):
             if rl[r] < min_len:
