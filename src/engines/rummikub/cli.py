@@ -78,8 +78,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.set_defaults(func=_play)
 
 
-def _load_position(path: str, line: int | None = None, min_set_length: int = 3) -> Any:
-    """The file's :class:`Position` (table sets of ``min_set_length`` tiles at least)."""
+def _load_position(path: str, line: int | None = None, limits: dict | None = None) -> Any:
+    """The file's :class:`Position` (``limits``: what it accepts,
+    :meth:`~engines.rummikub.rules.Rules.position_limits`)."""
     from engines.rummikub.position import Position
 
     try:
@@ -105,7 +106,7 @@ def _load_position(path: str, line: int | None = None, min_set_length: int = 3) 
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{where}: not valid JSON: {exc.msg} (line {exc.lineno})") from exc
-    return Position.from_json(obj, where=where, min_set_length=min(3, min_set_length))
+    return Position.from_json(obj, where=where, **(limits or {}))
 
 
 def _best(args: argparse.Namespace) -> int:
@@ -116,7 +117,7 @@ def _best(args: argparse.Namespace) -> int:
 
     # before reading the position: a bad or unsupported rule needs no file
     rules = Rules.parse(args.rule).check_supported()
-    pos = _load_position(args.position, args.line, rules.min_set_length)
+    pos = _load_position(args.position, args.line, rules.position_limits())
     move = best_moves([pos], objective=args.objective, rules=rules)[0]
     rack = format_tiles(sort_tiles(pos.rack))
     if args.json:
