@@ -10,7 +10,8 @@ the threshold).  Every combination of ``meld_threshold`` (0, 1, 30, 60, 127) and
 solves: official joker retrieval, two real tiles per set, smaller tile sets (the
 positions restricted to them: table sets and rack tiles outside the tile set, or beyond its
 copies and jokers, dropped; a tile set of three jokers: the positions with jokers get the
-third in the rack), sets of 4 or 5 tiles at least (shorter table sets dropped) and
+third in the rack; of three copies: the rack gets the third copy of up to three tiles the
+position holds twice), sets of 4 or 5 tiles at least (shorter table sets dropped) and
 meld then continue (the player still to meld, thresholds 10-127).  Median, 90th percentile
 and maximum per row.
 
@@ -71,6 +72,10 @@ DP_ROWS = (
     ("jokers=3, initial meld 30", False, Rules(jokers=3, least_disturbance=False)),
     ("jokers=3 colours=3 numbers=10, melded", True, Rules(jokers=3, colours=3, numbers=10,
                                                      least_disturbance=False)),
+    ("copies=3, melded", True, Rules(copies=3, least_disturbance=False)),
+    ("copies=3, initial meld 30", False, Rules(copies=3, least_disturbance=False)),
+    ("copies=3 + joker_retrieval=official, melded", True,
+     Rules(copies=3, joker_retrieval="official", least_disturbance=False)),
     ("min_set_length=2, melded", True, Rules(min_set_length=2)),
     ("min_set_length=2, initial meld 30", False, Rules(min_set_length=2)),
     ("min_set_length=2 + joker_retrieval=official, melded", True,
@@ -115,6 +120,8 @@ def restrict(pos: dict, rules: Rules) -> dict:
     rack = [t for t in pos["rack"] if fits([t])]
     if rules.jokers > 2 and used.get("J"):
         rack += ["J"] * (rules.jokers - used["J"])
+    if rules.copies > 2:
+        rack += [t for t, k in sorted(used.items()) if k == 2 and t != "J"][:3]
     return dict(pos, table=table, rack=rack)
 
 
@@ -177,6 +184,7 @@ LEAST_ROWS = (
     ("+ min_set_length=4", Rules(least_disturbance=True, min_set_length=4), True),
     ("+ min_set_length=2", Rules(least_disturbance=True, min_set_length=2), True),
     ("+ jokers=3", Rules(least_disturbance=True, jokers=3), True),
+    ("+ copies=3", Rules(least_disturbance=True, copies=3), True),
     ("+ meld_continue, initial meld 30", Rules(least_disturbance=True, meld_continue=True),
      False),
 )

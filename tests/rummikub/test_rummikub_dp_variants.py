@@ -36,9 +36,12 @@ def _random_rules(rng: random.Random) -> Rules:
                  joker_retrieval=rng.choice(("free", "official")))
 
 
-def _case(seed: int, longer: bool = False, pairs: bool = False, three: bool = False):
+def _case(seed: int, longer: bool = False, pairs: bool = False, three: bool = False,
+          copies3: bool = False):
     rng = random.Random(seed)
     rules = _random_rules(rng)
+    if copies3:  # a third copy (sets of 3+, one real tile per set, up to two jokers)
+        rules = replace(rules, copies=3, min_real_tiles=1)
     if three:  # a third joker (sets of 3+, free retrieval, one real tile per set)
         rules = replace(rules, jokers=3, min_real_tiles=1, joker_retrieval="free")
     if longer:  # sets of 4 or 5 tiles at least (not with two real tiles per set)
@@ -162,13 +165,14 @@ def test_longer_sets_match_the_oracle(seed):
     _oracle_and_batch(*_case(seed, longer=True))
 
 
-@pytest.mark.parametrize("seed", [*range(20), *range(1000, 1015), *range(2000, 2012)])
+@pytest.mark.parametrize("seed", [*range(20), *range(1000, 1015), *range(2000, 2012),
+                                  *range(3000, 3012)])
 def test_least_disturbance_with_longer_sets(seed):
     # sets of 4 or 5 tiles at least (seeds below 1000), sets of 2 (1000 and up), a third
-    # joker (2000 and up: seeds 350-361 of the draws)
-    rules, table, rack, melded = _case(seed % 1000 + (500, 700, 350)[seed // 1000],
+    # joker (2000 and up: seeds 350-361 of the draws), a third copy (3000 and up)
+    rules, table, rack, melded = _case(seed % 1000 + (500, 700, 350, 650)[seed // 1000],
                                        longer=seed < 1000, pairs=1000 <= seed < 2000,
-                                       three=seed >= 2000)
+                                       three=2000 <= seed < 3000, copies3=seed >= 3000)
     rules = replace(rules, least_disturbance=True, joker_retrieval="free")
     dp = best_move(table, rack, melded, "tiles", rules)
     ip = reference_move(table, rack, melded, "tiles", rules)[0]
@@ -263,7 +267,32 @@ def test_three_jokers_by_hand():
             best_move([], "J J J R5", rules=Rules.parse(["jokers=3", *options]))
 
 
-@pytest.mark.parametrize("option", ["colours=5", "numbers=14", "copies=3", "jokers=4",
+@pytest.mark.parametrize("seed", range(50))
+def test_three_copies_match_the_oracle(seed):
+    # a third copy: five open runs a colour, a colour giving three tiles to a number's
+    # groups (n3 in the key), base-4 group profiles, free or official retrieval
+    _oracle_and_batch(*_case(seed + 600, copies3=True))
+
+
+def test_three_copies_by_hand():
+    three = Rules(copies=3)
+    assert best_move([], "R5 R5 R5 R6 R6 R6 R7 R7 R7", rules=three).tiles == 9
+    assert best_move([], "K5 K5 K5 R5 R5 R5 O5 O5 O5", rules=three).tiles == 9
+    assert best_move([["K5", "R5", "O5"], ["K5", "R5", "B5"]], "K5 R5 B5 J",
+                     rules=three).tiles == 4
+    assert best_move([], "R1 R2 R3 R1 R2 R3 R1 R2 R3 J J", False, rules=three).tiles == 0
+    assert best_move([], "R9 R10 R11 R9 R10 R11 R9 R10 R11", False, rules=three).tiles == 9
+    with pytest.raises(TileError, match="3 copies"):
+        best_move([], "R5 R5 R5")
+    with pytest.raises(TileError, match="3 copies"):
+        best_moves([Position.from_strings([], "R5 R5 R5", max_copies=3)])
+    for options in (["min_real_tiles=2"], ["jokers=3"], ["min_set_length=4"],
+                    ["meld_continue=on"]):
+        with pytest.raises(RuleError, match=r"copies=3 with .* not supported by the exact"):
+            best_move([], "R5 R6 R7", rules=Rules.parse(["copies=3", *options]))
+
+
+@pytest.mark.parametrize("option", ["colours=5", "numbers=14", "copies=4", "jokers=4",
                                     "min_set_length=6", "min_set_length=7"])
 def test_tile_sets_beyond_the_state_key_are_refused(option):
     with pytest.raises(RuleError, match=r"beyond the tile sets .* state key holds"):

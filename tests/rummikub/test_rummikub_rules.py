@@ -163,7 +163,7 @@ def test_meld_threshold_agrees_with_rummikub_solver() -> None:
     assert len(set(answers)) >= 3  # the positions are not all passes or all the same
 
 
-BEYOND_THE_KEY = [("colours", 5), ("numbers", 20), ("copies", 3), ("jokers", 4),
+BEYOND_THE_KEY = [("colours", 5), ("numbers", 20), ("copies", 4), ("jokers", 4),
                   ("min_set_length", 6)]
 
 
@@ -266,6 +266,22 @@ def test_cli_and_batch_solve_three_jokers(tmp_path: Path,
     tiles, summary, bad = run_best_batch(tmp_path, records)
     assert tiles == {"three": 4, "two": 3}
     assert summary.rejected == 1 and "3 jokers" in str(bad[0])
+
+
+def test_cli_and_batch_solve_three_copies(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    # a third copy: refused by the rules document, solved under copies=3
+    path = tmp_path / "pos.json"
+    position = {"table": [["R5", "R6", "R7"], ["R5", "R6", "R7"]], "rack": ["R5", "R6", "R7"]}
+    path.write_text(json.dumps(position))
+    assert main(["rummikub", "best", str(path), "--json"]) != 0
+    assert "3 copies" in capsys.readouterr().err
+    assert main(["rummikub", "best", str(path), "--json", "--rule", "copies=3"]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles"] == 3
+    records = [dict(position, id="three", rules={"copies": 3}), dict(position, id="refused")]
+    tiles, summary, bad = run_best_batch(tmp_path, records)
+    assert tiles == {"three": 3}
+    assert summary.rejected == 1 and "3 copies" in str(bad[0])
 
 
 def run_best_batch(tmp_path: Path, records: list[dict]) -> tuple[dict, object, list]:

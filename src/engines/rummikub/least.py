@@ -38,6 +38,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from engines.rummikub.errors import PositionError
 from engines.rummikub.position import (
     Move,
     Position,
@@ -144,8 +145,13 @@ def _hold_tables(sets: Sequence[Sequence[Tile]], table: Sequence[Meld]) -> tuple
     free_from = [0] * HOLD_BITS  # the first number each field bit is free again at
     where = [0] * len(sets)
     for first, last, i in spans:
-        # (a set covering a number holds a tile or a joker there: at most 10 sets do)
-        bit = next(b for b in range(HOLD_BITS) if free_from[b] <= first)
+        # (a set covering a number holds a tile or a joker there: at most 10 sets do, 14
+        # with three copies of each tile)
+        bit = next((b for b in range(HOLD_BITS) if free_from[b] <= first), None)
+        if bit is None:
+            raise PositionError(f"least disturbance: more than {HOLD_BITS} table sets cover "
+                                f"number {first} (the DP holds {HOLD_BITS} out at a time); "
+                                "solve it with least_disturbance=false")
         free_from[bit] = last + 1
         where[i] = bit
     colour_bits = np.zeros((13, 4), np.int64)

@@ -62,13 +62,15 @@ class Position:
     house rules with sets of two tiles, ``Rules(min_set_length=2)``; the search checks
     every set against its rules' minimum); ``max_jokers``: the jokers accepted, 2 (the
     rules document) to 4 (house rules' tile sets, ``Rules(jokers=3)``; the search checks
-    the count against its rules').  :meth:`Rules.position_limits` gives both."""
+    the count against its rules'); ``max_copies``: the copies of a tile accepted, 2 to 4
+    likewise.  :meth:`Rules.position_limits` gives all three."""
 
     table: tuple[tuple[Tile, ...], ...]
     rack: tuple[Tile, ...]
     initial_meld_done: bool = True
     min_set_length: int = field(default=3, repr=False, compare=False)
     max_jokers: int = field(default=2, repr=False, compare=False)
+    max_copies: int = field(default=2, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         meld_flag(self.initial_meld_done)
@@ -78,26 +80,29 @@ class Position:
         object.__setattr__(self, "rack", tuple(parse_tiles(as_list(self.rack, "rack", TileError))))
         if self.min_set_length not in (2, 3):
             raise PositionError(f"min_set_length must be 2 or 3, got {self.min_set_length!r}")
-        if self.max_jokers not in (2, 3, 4):
-            raise PositionError(f"max_jokers must be 2..4, got {self.max_jokers!r}")
+        for name in ("max_jokers", "max_copies"):
+            if getattr(self, name) not in (2, 3, 4):
+                raise PositionError(f"{name} must be 2..4, got {getattr(self, name)!r}")
         for i, s in enumerate(self.table, start=1):
             validate_set(s, where=f"table set {i}", min_len=self.min_set_length)
         check_counts([t for s in self.table for t in s] + list(self.rack), "table and rack",
-                     self.max_jokers)
+                     self.max_jokers, self.max_copies)
 
     @classmethod
     def from_strings(
         cls, table: Iterable[str | Iterable[str]], rack: str | Iterable[str],
         initial_meld_done: bool = True, min_set_length: int = 3, max_jokers: int = 2,
+        max_copies: int = 2,
     ) -> Position:
         return cls(tuple(tuple(parse_tiles(s)) for s in table), tuple(parse_tiles(rack)),
-                   meld_flag(initial_meld_done), min_set_length, max_jokers)
+                   meld_flag(initial_meld_done), min_set_length, max_jokers, max_copies)
 
     @classmethod
     def from_json(cls, obj: dict[str, Any], where: str = "position",
-                  min_set_length: int = 3, max_jokers: int = 2) -> Position:
+                  min_set_length: int = 3, max_jokers: int = 2, max_copies: int = 2
+                  ) -> Position:
         """Read the corpus format: ``table`` (list of lists), ``rack``, ``initial_meld_done``
-        (``min_set_length``, ``max_jokers``: as for :class:`Position`)."""
+        (``min_set_length``, ``max_jokers``, ``max_copies``: as for :class:`Position`)."""
         if not isinstance(obj, dict):
             raise PositionError(f"{where}: expected a JSON object, got {type(obj).__name__}")
         table = obj.get("table", [])
@@ -112,7 +117,7 @@ class Position:
         if not isinstance(done, bool):
             raise PositionError(f"{where}: 'initial_meld_done' must be true or false")
         try:
-            return cls.from_strings(table, rack, done, min_set_length, max_jokers)
+            return cls.from_strings(table, rack, done, min_set_length, max_jokers, max_copies)
         except RummikubInputError as exc:
             raise type(exc)(f"{where}: {exc}") from exc
 
@@ -393,8 +398,9 @@ def best_moves(
     for i, p in enumerate(positions):
         if p.min_set_length < rules.min_set_length:  # sets of 2 read, shorter than the rules'
             rules.check_lengths(p.table, f"positions[{i}]")
-        if p.max_jokers > max(2, rules.jokers):  # read with more jokers than the rules'
-            check_counts([*p.table_tiles, *p.rack], f"positions[{i}]", rules.jokers)
+        if p.max_jokers > max(2, rules.jokers) or p.max_copies > max(2, rules.copies):
+            check_counts([*p.table_tiles, *p.rack], f"positions[{i}]", rules.jokers,
+                         rules.copies)  # (a Position read with more than the rules allow)
     # (least disturbance: solve_moves holds table sets out, positions side by side)
     return solve_moves(positions, objective, threads, rules)
 

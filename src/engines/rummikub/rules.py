@@ -5,7 +5,7 @@ programme of :mod:`solvers.rummikub`) solves the initial-meld options (``meld_th
 ``meld_joker``), meld then continue (``meld_continue``: a DP over two arrangements at
 once, :mod:`solvers.rummikub._continue`), official joker retrieval (``joker_retrieval``),
 two real tiles per set (``min_real_tiles``), the smaller tile sets its
-state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..2, ``jokers`` 0..3)
+state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..3, ``jokers`` 0..3)
 and sets of 2, 4 or 5 tiles at least (``min_set_length`` 2..5), never by filtering the
 default's answer, and ``least_disturbance``
 by holding table sets out inside it (:mod:`engines.rummikub.least`).  The
@@ -52,24 +52,27 @@ SEARCH_OPTIONS = ("meld_threshold", "meld_joker", "meld_continue", "least_distur
 _NOT_WITH_CONTINUE: dict[str, object] = {}
 # Pairs of options the search solves alone but not together: (name, its default) twice
 _NOT_TOGETHER = ((("min_set_length", 3), ("min_real_tiles", 1)),)
-# Options that must keep these values with a third joker: the DP's code for them (the
-# runs short of real tiles, the table jokers' places, the length classes, the second key
-# of meld then continue) holds two jokers (docs/rummikub-house-rules.md)
-_WITH_THREE_JOKERS = {"min_real_tiles": 1, "joker_retrieval": "free", "min_set_length": 3,
-                      "meld_continue": False}
+# Options that must keep these values with a third joker or copy: the DP's code for them
+# (the runs short of real tiles, the table jokers' places, the length classes, the second
+# key of meld then continue) holds two (docs/rummikub-house-rules.md); a third copy may come
+# with official retrieval, not with a third joker (six open runs a colour, past the 7-bit
+# code)
+_WITH_THIRD = {"jokers": {"min_real_tiles": 1, "joker_retrieval": "free",
+                          "min_set_length": 3, "meld_continue": False},
+               "copies": {"min_real_tiles": 1, "min_set_length": 3, "meld_continue": False}}
 # The tile sets the DP's state key holds: four colour codes of up to five open runs (two
 # copies, three jokers) and the numbers 1..13; runs and groups of at least 3, 4 or 5 tiles
 # (solvers/rummikub/_lengths.py).
-SEARCH_LIMITS = {"colours": (1, 4), "numbers": (1, 13), "copies": (1, 2), "jokers": (0, 3),
+SEARCH_LIMITS = {"colours": (1, 4), "numbers": (1, 13), "copies": (1, 3), "jokers": (0, 3),
                  "min_set_length": (2, 5)}
 # Why each tile-set option stops there (the state key of solvers/rummikub/_layout.py)
 LIMIT_REASONS = {
     "colours": "a colour's open runs take 7 bits of the 64-bit key (four use 28 of the 58 "
                "bits in use) and the packed groups hold 4-bit colour masks",
     "numbers": "the kernels' arrays hold numbers 1..13 and a packed run a 16-bit joker mask",
-    "copies": "a colour gives at most 2 tiles to the groups of a number (the group profile "
-              "counts colours giving 1 and 2) and its open runs are base-5 digits (copies + "
-              "jokers <= 5 within the 7-bit code)",
+    "copies": "a colour's open runs are base-5 digits of a 7-bit code (copies + jokers <= 5; "
+              "four copies and two jokers: codes up to 150) and the group profile counts "
+              "colours giving 1, 2 and 3 tiles (n3 in 3 bits of the key)",
     "jokers": "the jokers placed take 2 bits of the key (0..3) and a colour's open runs a "
               "7-bit code of base-5 digits: with four jokers six runs, codes up to 150",
     "min_set_length": "a colour's open runs by length class (1 .. L-1, L or more; at most "
@@ -167,10 +170,13 @@ class Rules:
         out += [f"{a}={getattr(self, a)} with {b}={getattr(self, b)}"
                 for (a, a_alone), (b, b_alone) in _NOT_TOGETHER
                 if getattr(self, a) != a_alone and getattr(self, b) != b_alone]
-        if self.jokers > 2:
-            out += [f"jokers={self.jokers} with {name}={_text(getattr(self, name))}"
-                    for name, alone in _WITH_THREE_JOKERS.items()
-                    if getattr(self, name) != alone]
+        for option, alone_with in _WITH_THIRD.items():
+            if getattr(self, option) > 2:
+                out += [f"{option}={getattr(self, option)} with {name}="
+                        f"{_text(getattr(self, name))}" for name, alone in alone_with.items()
+                        if getattr(self, name) != alone]
+        if self.copies > 2 and self.jokers > 2:
+            out.append(f"copies={self.copies} with jokers={self.jokers}")
         return out
 
     @property
@@ -259,10 +265,11 @@ class Rules:
         """What a :class:`~engines.rummikub.position.Position` solved under these rules must
         accept (its ``min_set_length`` and ``max_jokers``); the rules check the rest.
 
-        >>> Rules(min_set_length=2).position_limits(), Rules(jokers=3).position_limits()
-        ({'min_set_length': 2, 'max_jokers': 2}, {'min_set_length': 3, 'max_jokers': 3})
+        >>> Rules(jokers=3).position_limits()
+        {'min_set_length': 3, 'max_jokers': 3, 'max_copies': 2}
         """
-        return {"min_set_length": min(3, self.min_set_length), "max_jokers": max(2, self.jokers)}
+        return {"min_set_length": min(3, self.min_set_length), "max_jokers": max(2, self.jokers),
+                "max_copies": max(2, self.copies)}
 
     def check_lengths(self, table: Iterable[Iterable[Tile]], where: str = "position") -> None:
         """Raise a :class:`SetError` naming the first table set shorter than these rules'
@@ -328,7 +335,7 @@ class Rules:
             places = joker_places(table, self.colours, self.numbers)
         return rules_mode(melded, self.meld_threshold, self.meld_joker == "stands-for",
                           self.min_real_tiles, self.numbers, places, self.meld_continue,
-                          self.min_set_length)
+                          self.min_set_length, self.copies)
 
     def touches_table(self, melded: bool) -> bool:
         """Whether the player's turn may rearrange the table (melded, or meld then
@@ -339,7 +346,8 @@ class Rules:
         """The DP's group tables for this tile set (``solvers.rummikub.group_tables``)."""
         from solvers.rummikub import group_tables
 
-        return group_tables(self.colours, self.min_real_tiles, self.min_set_length)
+        return group_tables(self.colours, self.min_real_tiles, self.min_set_length,
+                            self.copies)
 
     @classmethod
     def parse(cls, items: Iterable[str]) -> Rules:

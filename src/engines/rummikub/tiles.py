@@ -166,15 +166,16 @@ def sort_tiles(tiles: Iterable[Tile]) -> list[Tile]:
     return sorted(tiles, key=Tile.sort_key)
 
 
-def check_counts(tiles: Iterable[Tile], where: str = "", jokers: int = JOKERS) -> None:
-    """Raise :class:`TileError` when a tile appears more than twice or there are more than
-    ``jokers`` jokers (2; a house rule's tile set may have more)."""
+def check_counts(tiles: Iterable[Tile], where: str = "", jokers: int = JOKERS,
+                 copies: int = COPIES) -> None:
+    """Raise :class:`TileError` when a tile appears more than ``copies`` times or there are
+    more than ``jokers`` jokers (2 and 2; a house rule's tile set may have more)."""
     counts = Counter(tiles)
-    if max(counts.values(), default=0) <= min(COPIES, jokers):
+    if max(counts.values(), default=0) <= min(copies, jokers):
         return
     suffix = f" in {where}" if where else ""
     for tile, n in sorted(counts.items(), key=lambda item: item[0].sort_key()):
         if tile.is_joker and n > jokers:
             raise TileError(f"{n} jokers{suffix}: the set has only {jokers}")
-        if not tile.is_joker and n > COPIES:
-            raise TileError(f"{n} copies of {tile}{suffix}: the set has only {COPIES}")
+        if not tile.is_joker and n > copies:
+            raise TileError(f"{n} copies of {tile}{suffix}: the set has only {copies}")

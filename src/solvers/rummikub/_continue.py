@@ -30,7 +30,6 @@ from numba import njit
 
 from solvers.rummikub._dp import (
     _close_others,
-    _closing_tables,
     _colour_order,
     _cover,
     _official_tables,
@@ -56,7 +55,13 @@ from solvers.rummikub._layout import (
     meld_target,
     min_set_length,
 )
-from solvers.rummikub._lengths import bare_step, length_closing, length_step, length_tables
+from solvers.rummikub._lengths import (
+    bare_step,
+    closing_tables,
+    length_closing,
+    length_step,
+    length_tables,
+)
 from solvers.rummikub._pairs import make_room
 from solvers.rummikub._pairs import rehash as _rehash
 from solvers.rummikub._pairs import relax as _relax
@@ -428,8 +433,8 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
                 length_closing(lengths[2], v, jokers, capc, needc, nnum, digits, encode)
                 length_closing(mopt, v, opt_j, capm, needm, nnum, digits, encode)
             elif last:
-                _closing_tables(must, opt, v, jokers, capc, needc, nnum)
-                _closing_tables(none, mopt, v, opt_j, capm, needm, nnum)
+                closing_tables(must, opt, v, jokers, capc, needc, nnum)
+                closing_tables(none, mopt, v, opt_j, capm, needm, nnum)
             n, table, bits, k1s, k2s, score, parent, choice = _continue_step(
                 table, bits, start, end, k1s, k2s, score, parent, choice, info, weight[c, v],
                 joker_weight, floor, meld, any_ok, group_ok, capc, needc, capm, needm, other,

@@ -52,6 +52,7 @@ from solvers.rummikub._layout import (
     MELD_MASK,
     N1_AT,
     N2_AT,
+    N3_AT,
     NCOL,
     NEED_AT,
     NEG,
@@ -60,6 +61,7 @@ from solvers.rummikub._layout import (
     REAL2_BIT,
     SHORT_AT,
     colour_code,
+    copies,
     highest_number,
     joker_meld_factor,
     meld_target,
@@ -67,6 +69,7 @@ from solvers.rummikub._layout import (
 )
 from solvers.rummikub._lengths import (
     bare_step,
+    closing_tables,
     length_closing,
     length_step,
     length_tables,
@@ -149,42 +152,6 @@ def _official_tables(meld):
     return tile, run, group, full
 
 
-@njit(cache=True, error_model="numpy")
-def _closing_tables(must, opt, v, jokers, capc, needc, nnum):
-    """Fill the tables that close number v+1 for every colour (codes of up to two copies
-    and ``jokers`` open runs: 4 for the rules document, 5 with three jokers).
-
-    ``capc[cc, code, k]`` is colour cc's code once runs of length 1-2 are checked (-1: they
-    cannot continue at number+1 with k jokers left) and runs of length >= 3 beyond what
-    number+1 can extend end; ``needc[cc, code]`` counts the jokers its pending runs need.
-    """
-    for cc in range(NCOL):
-        real = 0
-        if v + 1 < nnum:
-            real = must[cc, v + 1] + opt[cc, v + 1]
-        real2 = 0
-        if v + 2 < nnum:
-            real2 = must[cc, v + 2] + opt[cc, v + 2]
-        top = 2 + max(2, jokers)  # open runs: two copies and the jokers
-        for b1 in range(5):
-            for b2 in range(min(5, top + 1 - b1)):
-                for b3 in range(top + 1 - b1 - b2):
-                    cd = b1 + 5 * b2 + 25 * b3
-                    # runs of length 1 need tiles at number+1 and number+2
-                    needc[cc, cd] = max(0, b1 + b2 - real) + max(0, b1 - real2)
-                    for k in range(jokers + 1):
-                        av = real + k
-                        av2 = real2 + k
-                        if v + 1 >= nnum:
-                            av = 0
-                        if v + 2 >= nnum:
-                            av2 = 0
-                        if b1 + b2 > av or b1 > av2:
-                            capc[cc, cd, k] = -1
-                        else:
-                            capc[cc, cd, k] = b1 + 5 * b2 + 25 * min(b3, av - b1 - b2)
-
-
 @njit(cache=True, error_model="numpy", inline="always")
 def _close_others(key, c, jokers, capc, needc, other):
     """Close the colours of ``key`` other than ``c`` for every joker count left.
@@ -231,6 +198,8 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
     """
     c, v, step, lo, hi, real_next, real_next2, last_max, rem_after, jokers, jw_pos = step_info
     jb = 3  # the radix of the joker digits in a choice (constant in the default specialisation)
+    cb = 3  # and of its real tiles' digits (4 with three copies)
+    copies3 = False  # three copies: a colour may give three tiles to groups (n3 at N3_AT)
     # ``variant`` is None under the rules document's sets and joker retrieval: Numba then
     # compiles this function without the house rules' code (a second specialisation takes
     # the tuple), so the default pays nothing for them.  Official retrieval: the table
@@ -249,6 +218,8 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         cover_group = off_group[v]
         jb = max(3, jokers + 1)  # (three jokers: digits 0..3)
         triple = jokers > 2
+        copies3 = variant[11] > 2
+        cb = max(3, variant[11] + 1)
     last = step == NCOL - 1
     number = v + 1
     melding = meld & 3
@@ -258,7 +229,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
     # The most states one parent can add: room in the arrays and the hash table is made per
     # parent, which keeps the checks (and the arrays that a growth replaces) out of the
     # innermost loops (about 10% faster).
-    fanout = (hi - lo + 1) * 3 * (jokers + 1) * (jokers + 1 if last else 1) * (15 if real2 else 1)
+    fanout = (hi - lo + 1) * cb * (jokers + 1) * (jokers + 1 if last else 1) * (15 if real2 else 1)
     other_need = 0
     new = k3 = avail = 0
     n = end
@@ -284,6 +255,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         a3 = code // 25
         n1 = (key >> N1_AT) & 7
         n2 = (key >> N2_AT) & 7
+        n3 = (key >> N3_AT) & 7 if copies3 else 0
         base = key & ~(np.int64(127) << (COLOUR_BITS * c))
         base &= np.int64((1 << JOKERS_AT) - 1)  # keep the colour codes only
         # two real tiles per set: this colour's joker runs by kind, the other colours' kept
@@ -308,16 +280,19 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                 ur = u - ug
                 m1 = n1 + (1 if ug == 1 else 0)
                 m2 = n2 + (1 if ug == 2 else 0)
+                m3 = n3 + (1 if copies3 and ug == 3 else 0)
+                g2 = m2 + 5 * m3  # the group tables' second axis
                 for jr in range(jokers - ju + 1):
                     jl = jokers - ju - jr
                     # Drop profiles whose groups can no longer be completed.
                     if last:
-                        if not any_ok[m1, m2, jl]:
+                        if not any_ok[m1, g2, jl]:
                             continue
                     elif step == NCOL - 2 and not (
-                        any_ok[m1, m2, jl]
-                        or (last_max >= 1 and any_ok[m1 + 1, m2, jl])
-                        or (last_max >= 2 and any_ok[m1, m2 + 1, jl])
+                        any_ok[m1, g2, jl]
+                        or (last_max >= 1 and any_ok[m1 + 1, g2, jl])
+                        or (last_max >= 2 and any_ok[m1, g2 + 1, jl])
+                        or (copies3 and last_max >= 3 and any_ok[m1, g2 + 5, jl])
                     ):
                         continue
                     t = ur + jr
@@ -368,7 +343,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                     if melding:
                         nmv = min(target, mv + number * (u + jr * jfac))
                     nsc = gain_u + jr * joker_weight
-                    ch0 = (ur * 3 + ug) * jb + jr
+                    ch0 = (ur * cb + ug) * jb + jr
                     cover = 0
                     if cover_full:
                         cover = _cover(_cover(cover0, cover_tile, u - lo_s), cover_run, jr)
@@ -390,7 +365,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                             # continue at number+1 (else the state dies); runs of length >= 3
                             # beyond what number+1 can extend end.
                             for jg in range(jl + 1):
-                                if group_ok[m1, m2, jg] == 0:
+                                if group_ok[m1, g2, jg] == 0:
                                     continue
                                 if cover_full and not (_cover(cover, cover_group, jg) << 1 | 1) >> (
                                         cover_full & ~held_jokers) & 1:
@@ -411,7 +386,8 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                             continue
                         nkey = (base | (ncode << (COLOUR_BITS * c)) | ((ju + jr) << JOKERS_AT)
                                 | (m1 << N1_AT) | (m2 << N2_AT) | (nmv << MELD_AT)
-                                | (need << NEED_AT) | short | (cover << COVER_AT) | hold_now)
+                                | (need << NEED_AT) | short | (cover << COVER_AT) | hold_now
+                                | (m3 << N3_AT))
                         n = relax(table, bits, end, n, keys, score, parent, choice, nkey, nsc, i,
                                   ch0 + tc)
     return n, table, bits, keys, score, parent, choice
@@ -462,9 +438,10 @@ def _best_final(keys, score, start, end, must_j, meld):
 
 
 @njit(cache=True, error_model="numpy")
-def _replay(best, layers, order, parent, choice, choice_out, gj_out, held_out, jb=3):
-    """Follow the parents from state ``best`` and write every sub-step's choice (``jb``:
-    the radix of its joker digits, 3, or 4 with three jokers)."""
+def _replay(best, layers, order, parent, choice, choice_out, gj_out, held_out, jb=3, cb=3):
+    """Follow the parents from state ``best`` and write every sub-step's choice (``jb``,
+    ``cb``: the radix of its joker digits and of its real tiles' digits, 3, or 4 with three
+    jokers or copies)."""
     idx = best
     per = NCOL + (held_out.shape[0] > 0)
     for lay in range(layers, 0, -1):
@@ -481,8 +458,8 @@ def _replay(best, layers, order, parent, choice, choice_out, gj_out, held_out, j
             ch //= jb
         choice_out[c, v, 2] = ch % jb
         ch //= jb
-        choice_out[c, v, 0] = ch // 3
-        choice_out[c, v, 1] = ch % 3
+        choice_out[c, v, 0] = ch // cb
+        choice_out[c, v, 1] = ch % cb
         idx = parent[idx]
 
 
@@ -534,8 +511,9 @@ def solve_pass(
     colour_bits, going_on, joker_bits, held_out = hold_inputs(hold, rem)
     digits, encode = length_tables(min_set_length(meld))  # (empty for sets of 3)
     real_all = must + opt
+    cps = copies(meld)
     use_variant = (real2 or off_full.any() or hold is not None or digits.shape[0] > 0
-                   or jokers > 2)
+                   or jokers > 2 or cps > 2)
     for v in range(nnum):
         if hold is not None:  # (no state left: the colours' loop returns)
             layer += 1
@@ -555,16 +533,16 @@ def solve_pass(
             real_next2 = must[c, v + 2] + opt[c, v + 2] if v + 2 < nnum else 0
             # what the last colour can still give to groups (pruning one step earlier)
             cl = order[v, NCOL - 1]
-            last_max = min(2, must[cl, v] + opt[cl, v])
+            last_max = min(cps, must[cl, v] + opt[cl, v])
             step_info = (c, np.int64(v), np.int64(step), lo, hi, real_next, real_next2,
                          last_max, rem[v, step], jokers, jw_pos)
             if last and digits.shape[0]:
                 length_closing(real_all, v, jokers, capc, needc, nnum, digits, encode)
             elif last:
-                _closing_tables(must, opt, v, jokers, capc, needc, nnum)
+                closing_tables(must, opt, v, jokers, capc, needc, nnum, cps)
             if use_variant:
                 variant = (off_tile, off_run, off_group, off_full, real2, colour_bits[v, c],
-                           going_on[v], joker_bits[v], digits, encode, real_all)
+                           going_on[v], joker_bits[v], digits, encode, real_all, cps)
                 n, table, bits, keys, score, parent, choice = _sub_step(
                     table, bits, start, end, keys, score, parent, choice, step_info,
                     weight[c, v], joker_weight, floor, meld, any_ok, group_ok, capc, needc,
@@ -576,8 +554,7 @@ def solve_pass(
                     other, None)
             stats[0] += n - end
             stats[1] = max(stats[1], n - end)
-            start = end
-            end = n
+            start, end = end, n
             # (the dominance of drop_dominated reads the digits of sets of 3)
             truncated |= _prune_layer(table, bits, start, end, keys, score,
                                       last and digits.shape[0] == 0, beam, hold is not None)
@@ -585,5 +562,5 @@ def solve_pass(
     if best < 0:
         return 0, NEG, truncated
     _replay(best, layer, order, parent, choice, choice_out, gj_out, held_out,
-            max(3, jokers + 1))
+            max(3, jokers + 1), max(3, cps + 1))
     return 1, score[best] - must_j * joker_weight, truncated

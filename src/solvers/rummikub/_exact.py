@@ -206,7 +206,7 @@ def solve_batch(
     """Solve ``n`` positions in parallel; all arrays have the position as first axis.
 
     ``must, opt, weight``: int64[n, 4, 13]; ``must_j, opt_j, joker_weight, meld``:
-    int64[n]; ``group_ok``: int8[5, 5, 3]; outputs ``status, best``: int64[n],
+    int64[n]; ``group_ok``: int8[5, 5 or 25, 4]; outputs ``status, best``: int64[n],
     ``choice``: int64[n, 4, 13, 4], ``group_jokers``: int64[n, 13].
     """
     for p in prange(must.shape[0]):

@@ -68,14 +68,18 @@ def _partition(ug: tuple[int, ...], jokers: int, ncolours: int, min_real: int, m
     return None
 
 
-def _group_table(colours: int = 4, min_real: int = 1, min_len: int = 3) -> np.ndarray:
-    table = np.zeros((5, 5, MAX_JOKERS + 1), dtype=np.int8)
+def _group_table(colours: int = 4, min_real: int = 1, min_len: int = 3, copies: int = 2
+                 ) -> np.ndarray:
+    """``table[n1, n2 + 5 * n3, jg]``: the profile of n1 colours giving one tile, n2 two
+    and n3 three (``copies`` 3 only: else the second axis is n2 alone) forms groups."""
+    table = np.zeros((5, 25 if copies > 2 else 5, MAX_JOKERS + 1), dtype=np.int8)
     for n1 in range(5):
         for n2 in range(5 - n1):
-            ug = [2] * n2 + [1] * n1 + [0] * (4 - n1 - n2)
-            for jg in range(MAX_JOKERS + 1):
-                table[n1, n2, jg] = partition_groups(ug, jg, colours, min_real,
-                                                     min_len) is not None
+            for n3 in range(5 - n1 - n2 if copies > 2 else 1):
+                ug = [3] * n3 + [2] * n2 + [1] * n1 + [0] * (4 - n1 - n2 - n3)
+                for jg in range(MAX_JOKERS + 1):
+                    table[n1, n2 + 5 * n3, jg] = partition_groups(
+                        ug, jg, colours, min_real, min_len) is not None
     return table
 
 
@@ -84,19 +88,21 @@ GROUP_OK: np.ndarray = _group_table()
 MAX_GROUPS = 5  # 11 tiles at one number (8 real, 3 jokers): at most 3 groups, 5 of 2 tiles
 
 
-def _partition_table(ncolours: int = 4, min_real: int = 1, min_len: int = 3
-                     ) -> tuple[np.ndarray, np.ndarray]:
+def _partition_table(ncolours: int = 4, min_real: int = 1, min_len: int = 3,
+                     copies: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """:func:`partition_groups` for every colour profile, as arrays a kernel can read.
 
-    Profile ``ug`` (0..2 tiles per colour) has index ``ug[0] + 3*ug[1] + 9*ug[2] + 27*ug[3]``;
+    Profile ``ug`` (0..2 tiles per colour) has index ``ug[0] + 3*ug[1] + 9*ug[2] + 27*ug[3]``
+    (three copies: 0..3 tiles, base 4, 256 profiles);
     ``count[index, jokers]`` is the number of groups (-1: impossible) and
     ``masks[index, jokers, g] = (real colours, joker colours)`` as 4-bit colour masks, the
     jokers standing for the lowest colours the group lacks.
     """
-    count = np.full((81, MAX_JOKERS + 1), -1, np.int64)
-    masks = np.zeros((81, MAX_JOKERS + 1, MAX_GROUPS, 2), np.int64)
-    for index in range(81):
-        ug = [index // 3**c % 3 for c in range(4)]
+    base = 4 if copies > 2 else 3
+    count = np.full((base**4, MAX_JOKERS + 1), -1, np.int64)
+    masks = np.zeros((base**4, MAX_JOKERS + 1, MAX_GROUPS, 2), np.int64)
+    for index in range(base**4):
+        ug = [index // base**c % base for c in range(4)]
         for jokers in range(MAX_JOKERS + 1):
             parts = partition_groups(ug, jokers, ncolours, min_real, min_len)
             if parts is None:
@@ -113,28 +119,30 @@ PART_COUNT, PART_MASKS = _partition_table()
 
 
 @cache
-def group_tables(colours: int = 4, min_real: int = 1, min_len: int = 3
+def group_tables(colours: int = 4, min_real: int = 1, min_len: int = 3, copies: int = 2
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(group_ok, part_count, part_masks)`` for a tile set of ``colours`` (1..4) colours
-    whose sets need ``min_real`` (1 or 2) non-joker tiles and ``min_len`` (2..5) tiles: the
-    DP's and the replay's tables.
+    whose sets need ``min_real`` (1 or 2) non-joker tiles and ``min_len`` (2..5) tiles, of
+    ``copies`` (1..3) of each tile: the DP's and the replay's tables.
 
     >>> ok, count, masks = group_tables(3, 2)
     >>> bool(ok[2, 0, 1]), bool(ok[3, 0, 1]), bool(ok[1, 0, 2])
     (True, False, False)
     """
-    if (colours, min_real, min_len) == (4, 1, 3):
+    copies = 3 if copies > 2 else 2  # (fewer copies: the same tables)
+    if (colours, min_real, min_len, copies) == (4, 1, 3, 2):
         return GROUP_OK, PART_COUNT, PART_MASKS
-    return (_group_table(colours, min_real, min_len),
-            *_partition_table(colours, min_real, min_len))
+    return (_group_table(colours, min_real, min_len, copies),
+            *_partition_table(colours, min_real, min_len, copies))
 
 
 @njit(cache=True, error_model="numpy")
 def groups_within(group_ok):
-    """``any_ok[n1, n2, j]``: the complete profile forms groups with at most j jokers."""
-    any_ok = np.zeros((5, 5, group_ok.shape[2]), np.bool_)
+    """``any_ok[n1, n2, j]``: the complete profile forms groups with at most j jokers
+    (``n2``: the second axis of ``group_ok``, n2 + 5 * n3 with three copies)."""
+    any_ok = np.zeros(group_ok.shape, np.bool_)
     for n1 in range(5):
-        for n2 in range(5 - n1):
+        for n2 in range(group_ok.shape[1]):
             for j in range(group_ok.shape[2]):
                 for jg in range(j + 1):
                     if group_ok[n1, n2, jg]:

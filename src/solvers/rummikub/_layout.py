@@ -23,7 +23,8 @@ end the turn there (a joker in a run at its tile, in a group at its number) or b
 by a rack tile it may stand for, played that turn; the key's bits 55-57 then record, inside
 the number, which of its table jokers the choices so far can account for.  Bit 35 asks for
 meld then continue, bits 36-38 give the minimum set length when it is not 3
-(:func:`min_set_length`: 2, 4 or 5).
+(:func:`min_set_length`: 2, 4 or 5), bit 39 three copies of each tile (:func:`copies`; the
+colours that gave three tiles to a number's groups are then counted at :data:`N3_AT`).
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ NUMBERS_AT = 11
 OFFICIAL_AT = 15  # in the rules integer: two 10-bit table-joker places
 CONTINUE_AT = 35  # in the rules integer: meld then continue (solvers.rummikub._continue)
 LENGTH_AT = 36  # in the rules integer: the minimum set length when not 3 (3 bits)
+COPIES3_BIT = 39  # in the rules integer: three copies of each tile
+N3_AT = SHORT_AT  # three copies: inside a number, the colours that gave three tiles to groups
 
 NEG = np.int64(-(2**62))  # the score of "no arrangement"
 NO_BEAM = np.int64(0)
@@ -78,12 +81,13 @@ def meld_mode(threshold: int = MELD_TARGET, jokers_count: bool = True) -> int:
 
 def rules_mode(melded: bool, threshold: int = MELD_TARGET, jokers_count: bool = True,
                min_real: int = 1, numbers: int = NNUM, joker_places: tuple = (),
-               meld_continue: bool = False, min_length: int = 3) -> int:
+               meld_continue: bool = False, min_length: int = 3, copies: int = 2) -> int:
     """The kernels' ``meld`` for a position: melded or not, and the house rules the DP
     solves (initial meld, real tiles per set, highest number 1..13, the places of the table
     jokers under official retrieval: up to two :func:`joker_place` values, meld then
     continue: the table's tiles are then the arrangement's too, as for a melded player;
-    the minimum set length, 3 to 5: :mod:`solvers.rummikub._lengths`).
+    the minimum set length, 3 to 5: :mod:`solvers.rummikub._lengths`; ``copies`` of each
+    tile, 1 to 3).
 
     >>> rules_mode(True), rules_mode(False), rules_mode(True, min_real=2, numbers=10)
     (0, 1, 21504)
@@ -93,7 +97,7 @@ def rules_mode(melded: bool, threshold: int = MELD_TARGET, jokers_count: bool = 
     if meld_continue and not melded and threshold == 0:
         melded = True  # any first play may touch the table: a melded player's turn
     mode = 0 if melded else meld_mode(threshold, jokers_count)
-    if mode == 1 and (min_real != 1 or numbers != NNUM or min_length != 3):
+    if mode == 1 and (min_real != 1 or numbers != NNUM or min_length != 3 or copies > 2):
         mode = 2 | MELD_TARGET << 2
     if min_real == 2:
         mode |= 1 << REAL2_BIT
@@ -107,6 +111,8 @@ def rules_mode(melded: bool, threshold: int = MELD_TARGET, jokers_count: bool = 
         mode |= 1 << CONTINUE_AT
     if min_length != 3:
         mode |= min_length << LENGTH_AT
+    if copies > 2:
+        mode |= 1 << COPIES3_BIT
     return mode
 
 
@@ -151,6 +157,12 @@ def min_set_length(meld):
     """The shortest set of the rules (3 unless ``meld`` says otherwise)."""
     length = (meld >> LENGTH_AT) & 7
     return 3 if length == 0 else length
+
+
+@njit(cache=True, inline="always")
+def copies(meld):
+    """The most copies of a tile the DP's codes must hold: 2, or 3 if ``meld`` says so."""
+    return 3 if (meld >> COPIES3_BIT) & 1 else 2
 
 
 @njit(cache=True, inline="always")

@@ -24,6 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.rummikub._layout import NCOL
+
 MAX_OPEN = 4  # open runs of one colour: two copies and two jokers
 LENGTHS = (2, 4, 5)  # the minimum set lengths these tables carry (3: the DP's own digits)
 
@@ -105,7 +107,7 @@ def length_step(code, t, jl, real, c, v, nnum, digits, encode):
 
 @njit(cache=True, error_model="numpy")
 def length_closing(real, v, jokers, capc, needc, nnum, digits, encode):
-    """:func:`solvers.rummikub._dp._closing_tables` for these rules: ``capc[cc, code, k]``
+    """:func:`closing_tables` for these rules: ``capc[cc, code, k]``
     colour cc's code once its short runs are checked against the next numbers' tiles and
     ``k`` jokers (-1: some cannot be completed) and its long runs beyond number+1's tiles
     end; ``needc[cc, code]`` the jokers its short runs need."""
@@ -199,3 +201,40 @@ def triple_step(bare, c, ju, ur, jr, new, k3):
             return np.int64(0)
         return np.int64(bare + 1)
     return np.int64(bare) if jr == 0 else np.int64(0)
+
+
+@njit(cache=True, error_model="numpy")
+def closing_tables(must, opt, v, jokers, capc, needc, nnum, cps=2):
+    """Fill the tables that close number v+1 for every colour (codes of up to ``cps``
+    copies and ``jokers`` open runs: 4 for the rules document, 5 with a third joker or
+    copy).
+
+    ``capc[cc, code, k]`` is colour cc's code once runs of length 1-2 are checked (-1: they
+    cannot continue at number+1 with k jokers left) and runs of length >= 3 beyond what
+    number+1 can extend end; ``needc[cc, code]`` counts the jokers its pending runs need.
+    """
+    for cc in range(NCOL):
+        real = 0
+        if v + 1 < nnum:
+            real = must[cc, v + 1] + opt[cc, v + 1]
+        real2 = 0
+        if v + 2 < nnum:
+            real2 = must[cc, v + 2] + opt[cc, v + 2]
+        top = cps + max(2, jokers)  # open runs: the copies and the jokers
+        for b1 in range(5):
+            for b2 in range(min(5, top + 1 - b1)):
+                for b3 in range(top + 1 - b1 - b2):
+                    cd = b1 + 5 * b2 + 25 * b3
+                    # runs of length 1 need tiles at number+1 and number+2
+                    needc[cc, cd] = max(0, b1 + b2 - real) + max(0, b1 - real2)
+                    for k in range(jokers + 1):
+                        av = real + k
+                        av2 = real2 + k
+                        if v + 1 >= nnum:
+                            av = 0
+                        if v + 2 >= nnum:
+                            av2 = 0
+                        if b1 + b2 > av or b1 > av2:
+                            capc[cc, cd, k] = -1
+                        else:
+                            capc[cc, cd, k] = b1 + 5 * b2 + 25 * min(b3, av - b1 - b2)
