@@ -209,10 +209,9 @@ def test_rummikub_solve_from_names_equals_the_move_objects_path(objective):
     payloads = [prepare(p) for seed in (3, 4) for p in rummikub_positions(
         60, seed, table_tiles=(0, 60), rack_size=(3, 14), joker_rate=0.6, initial_meld_rate=0.4)]
     names = tasks._solve_names(payloads, objective, 2)
-    # rummikub-best-value's names path is the plain DP's move (least disturbance, on by
-    # default, applies to rummikub-best: its names path is the move objects path)
-    rules = {} if objective == "tiles" else {"least_disturbance": False}
-    assert names == tasks._solve_moves(payloads, objective, 2, rules)
+    # least disturbance is on by default for both objectives: the names path is the move
+    # objects path under the default rules
+    assert names == tasks._solve_moves(payloads, objective, 2, {})
     assert any(loads(r)["tiles"] for r in names) and any(not p["initial_meld_done"]
                                                          for p in payloads)  # fmt: skip
     status, _texts, _ids, packs = tasks._records().scan([canonical(p, plain=True)

@@ -140,7 +140,7 @@ def test_packed_payloads_go_through_moves_when_the_default_rules_need_the_table(
     lines = [json.dumps(p) for p in _positions()[:40]]
     _status, _texts, _ids, packs = TASK.records().scan(lines)
     names = tasks._solve_packed(packs, "tiles", 2)
-    monkeypatch.setattr(tasks, "_names_path", lambda objective: False)  # as least disturbance does
+    monkeypatch.setattr(tasks, "_names_path", lambda: False)  # as least disturbance does
     calls = []
     monkeypatch.setattr(tasks, "_solve_moves", lambda *a: calls.append(a) or ["x"] * len(a[0]))
     assert tasks._solve_packed(packs, "tiles", 2) == ["x"] * len(packs)

@@ -240,14 +240,14 @@ def _solver(objective: str) -> Callable[[list[Any], int], list[Any]]:
 _PLAIN = (("least_disturbance", False),)
 
 
-def _names_path(objective: str) -> bool:
+def _names_path() -> bool:
     """Whether the default rules are those :func:`_results` applies: no least disturbance,
-    which needs the table's sets (then positions go through :func:`_solve_moves`).
-    ``rummikub-best-value`` keeps this path whatever the default: its value does not depend
-    on the tie-break, and its sets are the kernel's optimal arrangement."""
+    which needs the table's sets (then positions go through :func:`_solve_moves`).  Both
+    objectives follow the default: ``rummikub-best-value`` stores sets too, and a user who
+    reads them expects the same least-disturbing arrangement ``best_move`` gives."""
     from engines.rummikub.rules import DEFAULT_RULES
 
-    return objective == "value" or not DEFAULT_RULES.least_disturbance
+    return not DEFAULT_RULES.least_disturbance
 
 
 def _unpacked(pack: bytes) -> dict[str, Any]:
@@ -265,7 +265,7 @@ def _solve_names(payloads: list[dict[str, Any]], objective: str, threads: int,
     """The results of payloads under the default rules (``plain``: with least disturbance
     off), from their tile names to the kernel and from its arrays to names, with no tile,
     position or move objects."""
-    if not (plain or _names_path(objective)):
+    if not (plain or _names_path()):
         return _solve_moves(payloads, objective, threads, {})
     import numpy as np
 
@@ -283,7 +283,7 @@ def _solve_names(payloads: list[dict[str, Any]], objective: str, threads: int,
 
 def _solve_packed(packs: list[bytes], objective: str, threads: int) -> list[str]:
     """:func:`_solve_names` of the native reader's packed payloads."""
-    if not _names_path(objective):
+    if not _names_path():
         return _solve_moves([_unpacked(p) for p in packs], objective, threads, {})
     import numpy as np
 
