@@ -92,6 +92,7 @@ cdef struct LeadSuit:
     int opp_top, pard_top, lho_top, second
     bint ruff_risk, rho_over_top, rho_over, lho_caught, ours_next
     bint nt              # notrump: the weights tuned for it (below)
+    bint short           # the leader holds fewer cards of the suit than partner
     int bonus            # the card-independent terms
 
 
@@ -104,6 +105,7 @@ cdef inline void _lead_suit(Ctx* c, int seat, int s, LeadSuit* f) noexcept nogil
     f.lho_top = _top(lho_s)
     f.ruff_risk = 0
     f.nt = trump == NOTRUMP
+    f.short = popcount(c.hands[seat][s]) < popcount(pard_s)
     if trump != NOTRUMP and s != trump:
         f.ruff_risk = ((lho_s == 0 and c.hands[lho][trump] != 0)
                        or (rho_s == 0 and c.hands[rho][trump] != 0))
@@ -133,8 +135,10 @@ cdef inline int _lead_weight(LeadSuit* f, int r, unsigned int seq) noexcept nogi
     cdef int w
     if r > f.opp_top and not f.ruff_risk:
         w = 100 + r  # a winner; the top of the suit first keeps entries flexible
-        if f.pard_top > r:
-            w -= 30  # partner's winner would cover it anyway
+        if f.pard_top > r and not (f.nt and f.short):
+            # partner's winner would cover it anyway; but in notrump the short hand's
+            # winner first unblocks partner's longer holding
+            w -= 30
         if f.rho_over_top:
             # cashing it promotes RHO's top card, which then sits over partner
             w -= 60 if f.nt else 20
