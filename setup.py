@@ -80,6 +80,10 @@ class BuildExt(build_ext):
             quiet=True,
         )
         super().finalize_options()
+        if self.parallel is None:
+            # the bridge search alone is two ~2 MB C files (its two builds): compile the
+            # modules side by side; at most four, since one gcc of such a file takes ~1 GB
+            self.parallel = min(os.cpu_count() or 1, 4)
 
     def build_extensions(self) -> None:
         compiler_cmd = list(getattr(self.compiler, "compiler_so", None) or ["cc"])[:1]
