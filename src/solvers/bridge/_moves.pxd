@@ -135,9 +135,9 @@ cdef inline int _lead_weight(LeadSuit* f, int r, unsigned int seq) noexcept nogi
     cdef int w
     if r > f.opp_top and not f.ruff_risk:
         w = 100 + r  # a winner; the top of the suit first keeps entries flexible
-        if f.pard_top > r and not (f.nt and f.short):
-            # partner's winner would cover it anyway; but in notrump the short hand's
-            # winner first unblocks partner's longer holding
+        if f.pard_top > r and not f.short:
+            # partner's winner would cover it anyway; but the short hand's winner
+            # first unblocks partner's longer holding
             w -= 30
         if f.rho_over_top:
             # cashing it promotes RHO's top card, which then sits over partner
