@@ -23,7 +23,7 @@ from engines.batch.inputs import (
     jsonl_lines,
     read_inputs,
 )
-from engines.batch.records import SCAN_OK, SCAN_REFER, RecordLayout
+from engines.batch.records import SCAN_OK, SCAN_REFER, RecordReader
 from engines.batch.tasks import Task
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ _REFERRED = bytes([1 if i == SCAN_REFER else 0 for i in range(256)])
 def _scanned(
     path: str,
     task: Task,
-    layout: RecordLayout,
+    layout: RecordReader,
     summary: BatchSummary,
     bad: Callable[[BadInput], None],
 ) -> Iterator[Columns]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -40,6 +40,7 @@ __all__ = [
     "SCAN_OK",
     "SCAN_REFER",
     "RecordLayout",
+    "RecordReader",
     "unpack",
 ]
 
@@ -56,6 +57,16 @@ _ITEM = {
     NULLABLE_CARDS: _records.ITEM_NULLABLE_CARDS,
     CARD_LISTS: _records.ITEM_CARD_LISTS,
 }
+
+
+class RecordReader(Protocol):
+    """What the runner's fast path needs of a task's native reader (``Task.records``): a
+    :class:`RecordLayout`, or a game's own reader such as Rummikub's.  ``scan`` gives, for
+    a list of lines, one status byte a line (:data:`SCAN_OK`, :data:`SCAN_REFER`, blank) and
+    the canonical texts, ids and packed payloads of the lines read.  A reader may also have
+    ``scan_text`` (a whole ASCII block, split natively); the runner looks for it."""
+
+    def scan(self, lines: list[str]) -> tuple[bytearray, list[Any], list[Any], list[Any]]: ...
 
 
 @dataclass(frozen=True)

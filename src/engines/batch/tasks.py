@@ -39,7 +39,7 @@ from engines.errors import InputError
 from engines.games import GAMES, game_module
 
 if TYPE_CHECKING:
-    from engines.batch.records import RecordLayout
+    from engines.batch.records import RecordReader
 
 
 class UnknownTaskError(InputError):
@@ -68,12 +68,13 @@ class Task:
     only label the results.  ``plain_json``: payloads and results hold no
     floats (only str, int, bool, None, lists and str-keyed dicts), so their
     JSON text is made by the faster encoder of :mod:`engines.batch.jsontext`
-    (the same text).  ``records``, when given, returns the
-    :class:`~engines.batch.records.RecordLayout` of the task's JSON Lines
-    records: the runner then reads them natively, and ``solve`` receives the
-    packed ``bytes`` payloads of :mod:`engines.batch.records` for the records
-    read that way (dict payloads of ``prepare`` for the others).  ``text_results``:
-    ``solve`` returns each result's canonical JSON text (:meth:`json_text` of the
+    (the same text).  ``records``, when given, returns the native reader of
+    the task's JSON Lines records (a :class:`~engines.batch.records.RecordReader`,
+    e.g. a :class:`~engines.batch.records.RecordLayout`): the runner then reads
+    them natively, and ``solve`` receives the packed ``bytes`` payloads of
+    :mod:`engines.batch.records` for the records read that way (dict payloads
+    of ``prepare`` for the others).  ``text_results``: ``solve`` returns each
+    result's canonical JSON text (:meth:`json_text` of the
     result), which is stored as it is.
     """
 
@@ -90,7 +91,7 @@ class Task:
     figures: Callable[[str, list[Any]], list[Any]] | None = None
     answer_labels: tuple[tuple[str, str], ...] = ()
     plain_json: bool = False
-    records: Callable[[], RecordLayout] | None = None
+    records: Callable[[], RecordReader] | None = None
     text_results: bool = False
 
     def input_hash(self, payload: dict[str, Any]) -> str:
