@@ -235,13 +235,8 @@ def test_cli_and_batch_solve_longer_sets(tmp_path: Path,
 def test_cli_and_batch_solve_sets_of_two(tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     # sets of 2 tiles at least: the table's pair R5 R6 and the rack's K9 B9
-    path = tmp_path / "pos.json"
     position = {"table": [["R5", "R6"], ["O1", "O2", "O3"]], "rack": ["R7", "K9", "B9", "J"]}
-    path.write_text(json.dumps(position))
-    assert main(["rummikub", "best", str(path), "--json"]) != 0
-    assert "at least 3 tiles" in capsys.readouterr().err
-    assert main(["rummikub", "best", str(path), "--json", "--rule", "min_set_length=2"]) == 0
-    assert json.loads(capsys.readouterr().out)["tiles"] == 4
+    cli_refuses_then_solves(tmp_path, capsys, position, "at least 3 tiles", "min_set_length=2", 4)
     records = [dict(position, id="two", rules={"min_set_length": 2}),
                dict(position, id="three", table=[["O1", "O2", "O3"]]),
                dict(position, id="short")]
@@ -253,13 +248,8 @@ def test_cli_and_batch_solve_sets_of_two(tmp_path: Path,
 def test_cli_and_batch_solve_three_jokers(tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     # a third joker: refused by the rules document, solved under jokers=3
-    path = tmp_path / "pos.json"
     position = {"table": [["O1", "O2", "O3"]], "rack": ["R7", "K9", "J", "J", "J"]}
-    path.write_text(json.dumps(position))
-    assert main(["rummikub", "best", str(path), "--json"]) != 0
-    assert "3 jokers" in capsys.readouterr().err
-    assert main(["rummikub", "best", str(path), "--json", "--rule", "jokers=3"]) == 0
-    assert json.loads(capsys.readouterr().out)["tiles"] == 4  # K9 J J J
+    cli_refuses_then_solves(tmp_path, capsys, position, "3 jokers", "jokers=3", 4)  # K9 J J J
     records = [dict(position, id="three", rules={"jokers": 3}),
                dict(position, id="two", rack=["R7", "K9", "J", "J"]),
                dict(position, id="refused")]
@@ -271,17 +261,24 @@ def test_cli_and_batch_solve_three_jokers(tmp_path: Path,
 def test_cli_and_batch_solve_three_copies(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     # a third copy: refused by the rules document, solved under copies=3
-    path = tmp_path / "pos.json"
     position = {"table": [["R5", "R6", "R7"], ["R5", "R6", "R7"]], "rack": ["R5", "R6", "R7"]}
-    path.write_text(json.dumps(position))
-    assert main(["rummikub", "best", str(path), "--json"]) != 0
-    assert "3 copies" in capsys.readouterr().err
-    assert main(["rummikub", "best", str(path), "--json", "--rule", "copies=3"]) == 0
-    assert json.loads(capsys.readouterr().out)["tiles"] == 3
+    cli_refuses_then_solves(tmp_path, capsys, position, "3 copies", "copies=3", 3)
     records = [dict(position, id="three", rules={"copies": 3}), dict(position, id="refused")]
     tiles, summary, bad = run_best_batch(tmp_path, records)
     assert tiles == {"three": 3}
     assert summary.rejected == 1 and "3 copies" in str(bad[0])
+
+
+def cli_refuses_then_solves(tmp_path: Path, capsys: pytest.CaptureFixture[str], position: dict,
+                            refusal: str, rule: str, tiles: int) -> None:
+    """``qipai rummikub best`` refuses ``position`` under the rules document (naming
+    ``refusal``) and plays ``tiles`` tiles with ``--rule rule``."""
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(position))
+    assert main(["rummikub", "best", str(path), "--json"]) != 0
+    assert refusal in capsys.readouterr().err
+    assert main(["rummikub", "best", str(path), "--json", "--rule", rule]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles"] == tiles
 
 
 def run_best_batch(tmp_path: Path, records: list[dict]) -> tuple[dict, object, list]:
