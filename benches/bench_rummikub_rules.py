@@ -10,10 +10,10 @@ the threshold).  Every combination of ``meld_threshold`` (0, 1, 30, 60, 127) and
 solves: official joker retrieval, two real tiles per set, smaller tile sets (the
 positions restricted to them: table sets and rack tiles outside the tile set, or beyond its
 copies and jokers, dropped; a tile set of three jokers: the positions with jokers get the
-third in the rack; of three copies: the rack gets the third copy of up to three tiles the
-position holds twice), sets of 4 or 5 tiles at least (shorter table sets dropped) and
-meld then continue (the player still to meld, thresholds 10-127).  Median, 90th percentile
-and maximum per row.
+third in the rack; of three or four copies: the rack gets the third (and fourth) copy of up
+to three tiles the position holds twice), sets of 4 or 5 tiles at least (shorter table sets
+dropped) and meld then continue (the player still to meld, thresholds 10-127).  Median,
+90th percentile and maximum per row.
 
 ``--integer-programme`` times instead the tests' reference oracle, the integer programme of
 ``tests/rummikub/ip_model.py`` (HiGHS; a reference like ``rummikub-solver``, not the
@@ -31,6 +31,7 @@ passes and their states per position and the sets kept against the plain DP answ
     .venv/bin/python benches/bench_rummikub_rules.py -n 10
     .venv/bin/python benches/bench_rummikub_rules.py -n 3 --integer-programme
     .venv/bin/python benches/bench_rummikub_rules.py -n 10 --least
+    .venv/bin/python benches/bench_rummikub_rules.py -n 10 --rows copies=4  # those rows only
 """
 
 from __future__ import annotations
@@ -76,6 +77,10 @@ DP_ROWS = (
     ("copies=3, initial meld 30", False, Rules(copies=3, least_disturbance=False)),
     ("copies=3 + joker_retrieval=official, melded", True,
      Rules(copies=3, joker_retrieval="official", least_disturbance=False)),
+    ("copies=4, melded", True, Rules(copies=4, least_disturbance=False)),
+    ("copies=4, initial meld 30", False, Rules(copies=4, least_disturbance=False)),
+    ("copies=4 + joker_retrieval=official, melded", True,
+     Rules(copies=4, joker_retrieval="official", least_disturbance=False)),
     ("min_set_length=2, melded", True, Rules(min_set_length=2)),
     ("min_set_length=2, initial meld 30", False, Rules(min_set_length=2)),
     ("min_set_length=2 + joker_retrieval=official, melded", True,
@@ -120,8 +125,9 @@ def restrict(pos: dict, rules: Rules) -> dict:
     rack = [t for t in pos["rack"] if fits([t])]
     if rules.jokers > 2 and used.get("J"):
         rack += ["J"] * (rules.jokers - used["J"])
-    if rules.copies > 2:
-        rack += [t for t, k in sorted(used.items()) if k == 2 and t != "J"][:3]
+    if rules.copies > 2:  # the third (and fourth) copies of up to three tiles
+        rack += [t for t, k in sorted(used.items()) if k == 2 and t != "J"
+                 for _ in range(rules.copies - 2)][:3 * (rules.copies - 2)]
     return dict(pos, table=table, rack=rack)
 
 
@@ -185,12 +191,13 @@ LEAST_ROWS = (
     ("+ min_set_length=2", Rules(least_disturbance=True, min_set_length=2), True),
     ("+ jokers=3", Rules(least_disturbance=True, jokers=3), True),
     ("+ copies=3", Rules(least_disturbance=True, copies=3), True),
+    ("+ copies=4", Rules(least_disturbance=True, copies=4), True),
     ("+ meld_continue, initial meld 30", Rules(least_disturbance=True, meld_continue=True),
      False),
 )
 
 
-def _least(n: int) -> None:
+def _least(n: int, rows: str | None = None) -> None:
     import solvers.rummikub._held as held
 
     passes: list[list[int]] = []
@@ -207,6 +214,8 @@ def _least(n: int) -> None:
           "median first); held-out DP passes and their states per position (median / max); "
           "sets kept (plain DP answer -> least disturbance, summed over the band)")
     for name, rules, melded in LEAST_ROWS:
+        if rows is not None and rows not in name:
+            continue
         print(f"{name}\n{'band':<6} {'DP ms':>6} {'median':>7} {'p90':>7} {'max':>7} "
               f"{'passes':>9} {'states':>15} {'kept':>12}")
         for size in BANDS:
@@ -241,22 +250,29 @@ def main() -> None:
                         help="time the tests' reference integer programme on the options it solves")
     parser.add_argument("--least", action="store_true",
                         help="time least_disturbance (the exact search) per band")
+    parser.add_argument("--rows", default=None,
+                        help="only the rows whose name holds this text (default: every row)")
     args = parser.parse_args()
     warmup()
     if args.least:
-        _least(args.n)
+        _least(args.n, args.rows)
         return
     if args.integer_programme:
         _integer_programme(args.n)
         return
     positions = [p for size in BANDS for jokers in (False, True)
                  for p in band_positions(size, jokers, n=args.n)]
-    rows = [("melded (rules do not apply)", _time(positions, True, Rules()))]
+    wanted = args.rows
+    rows = [] if wanted else [("melded (rules do not apply)", _time(positions, True, Rules()))]
     for threshold, joker in itertools.product(THRESHOLDS, JOKERS):
+        if wanted:
+            break
         rules = Rules(meld_threshold=threshold, meld_joker=joker)
         rows.append((f"initial meld, threshold {threshold}, joker {joker}",
                      _time(positions, False, rules)))
     for name, melded, rules in DP_ROWS:
+        if wanted and wanted not in name:
+            continue
         _time([restrict(positions[0], rules)], melded, rules)  # the group tables built
         rows.append((name, _time([restrict(p, rules) for p in positions], melded, rules)))
     print(f"{len(positions)} positions (bands {BANDS}, with and without jokers)")

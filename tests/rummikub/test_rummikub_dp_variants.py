@@ -37,11 +37,11 @@ def _random_rules(rng: random.Random) -> Rules:
 
 
 def _case(seed: int, longer: bool = False, pairs: bool = False, three: bool = False,
-          copies3: bool = False):
+          copies: int = 0):
     rng = random.Random(seed)
     rules = _random_rules(rng)
-    if copies3:  # a third copy (sets of 3+, one real tile per set, up to two jokers)
-        rules = replace(rules, copies=3, min_real_tiles=1)
+    if copies:  # a third or fourth copy (sets of 3+, one real tile per set, up to two jokers)
+        rules = replace(rules, copies=copies, min_real_tiles=1)
     if three:  # a third joker (sets of 3+, free retrieval, one real tile per set)
         rules = replace(rules, jokers=3, min_real_tiles=1, joker_retrieval="free")
     if longer:  # sets of 4 or 5 tiles at least (not with two real tiles per set)
@@ -166,13 +166,15 @@ def test_longer_sets_match_the_oracle(seed):
 
 
 @pytest.mark.parametrize("seed", [*range(20), *range(1000, 1015), *range(2000, 2012),
-                                  *range(3000, 3012)])
+                                  *range(3000, 3012), *range(4000, 4012)])
 def test_least_disturbance_with_longer_sets(seed):
     # sets of 4 or 5 tiles at least (seeds below 1000), sets of 2 (1000 and up), a third
-    # joker (2000 and up: seeds 350-361 of the draws), a third copy (3000 and up)
-    rules, table, rack, melded = _case(seed % 1000 + (500, 700, 350, 650)[seed // 1000],
+    # joker (2000 and up: seeds 350-361 of the draws), a third copy (3000 and up), a fourth
+    # (4000 and up)
+    rules, table, rack, melded = _case(seed % 1000 + (500, 700, 350, 650, 950)[seed // 1000],
                                        longer=seed < 1000, pairs=1000 <= seed < 2000,
-                                       three=2000 <= seed < 3000, copies3=seed >= 3000)
+                                       three=2000 <= seed < 3000,
+                                       copies=(0, 0, 0, 3, 4)[seed // 1000])
     rules = replace(rules, least_disturbance=True, joker_retrieval="free")
     dp = best_move(table, rack, melded, "tiles", rules)
     ip = reference_move(table, rack, melded, "tiles", rules)[0]
@@ -271,7 +273,7 @@ def test_three_jokers_by_hand():
 def test_three_copies_match_the_oracle(seed):
     # a third copy: five open runs a colour, a colour giving three tiles to a number's
     # groups (n3 in the key), base-4 group profiles, free or official retrieval
-    _oracle_and_batch(*_case(seed + 600, copies3=True))
+    _oracle_and_batch(*_case(seed + 600, copies=3))
 
 
 def test_three_copies_by_hand():
@@ -292,7 +294,41 @@ def test_three_copies_by_hand():
             best_move([], "R5 R6 R7", rules=Rules.parse(["copies=3", *options]))
 
 
-@pytest.mark.parametrize("option", ["colours=5", "numbers=14", "copies=4", "jokers=4",
+@pytest.mark.parametrize("seed", range(50))
+def test_four_copies_match_the_oracle(seed):
+    # a fourth copy: six open runs a colour (numbered codes, solvers/rummikub/_lengths.py
+    # length_tables(3, 6)), a colour giving four tiles to a number's groups (n4 in the key),
+    # base-5 group profiles, free or official retrieval
+    _oracle_and_batch(*_case(seed + 800, copies=4))
+
+
+def test_four_copies_by_hand():
+    four = Rules(copies=4)
+    assert best_move([], "R5 R5 R5 R5 R6 R6 R6 R6 R7 R7 R7 R7", rules=four).tiles == 12
+    groups = " ".join(f"{c}5" for c in "KRO" for _ in range(4))
+    move = best_move([], groups, rules=four)  # four groups K5 R5 O5
+    assert move.tiles == 12 and len(move.table) == 4
+    assert best_move([], groups + " B5 B5 J", rules=four).tiles == 15  # five groups
+    runs = " ".join(f"R{n}" for n in (1, 2, 3) for _ in range(4))
+    assert best_move([], runs + " J J", rules=four).tiles == 14
+    assert best_move([["R1", "R2", "R3"]] * 4, "J J R4", rules=four).tiles == 3
+    assert best_move([], "R1 R2 R3 R1 R2 R3 R1 R2 R3 R1 R2 R3", False, rules=four).tiles == 0
+    assert best_move([], "R9 R10 R11 " * 4, False, rules=four).tiles == 12
+    with pytest.raises(TileError, match="4 copies"):
+        best_move([], "R5 R5 R5 R5", rules=Rules(copies=3))
+    with pytest.raises(TileError, match="4 copies"):
+        best_moves([Position.from_strings([], "R5 R5 R5 R5", max_copies=4)],
+                   rules=Rules(copies=3))
+    everything = [f"{c}{n}" for c in "KROB" for n in range(1, 14) for _ in range(4)]
+    with pytest.raises(PositionError, match="210 tiles, more than the search's answer"):
+        best_move([], " ".join([*everything, "J", "J"]), rules=four)
+    for options in (["min_real_tiles=2"], ["jokers=3"], ["min_set_length=4"],
+                    ["meld_continue=on"]):
+        with pytest.raises(RuleError, match=r"copies=4 with .* not supported by the exact"):
+            best_move([], "R5 R6 R7", rules=Rules.parse(["copies=4", *options]))
+
+
+@pytest.mark.parametrize("option", ["colours=5", "numbers=14", "jokers=4",
                                     "min_set_length=6", "min_set_length=7"])
 def test_tile_sets_beyond_the_state_key_are_refused(option):
     with pytest.raises(RuleError, match=r"beyond the tile sets .* state key holds"):

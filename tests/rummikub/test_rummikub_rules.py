@@ -163,8 +163,7 @@ def test_meld_threshold_agrees_with_rummikub_solver() -> None:
     assert len(set(answers)) >= 3  # the positions are not all passes or all the same
 
 
-BEYOND_THE_KEY = [("colours", 5), ("numbers", 20), ("copies", 4), ("jokers", 4),
-                  ("min_set_length", 6)]
+BEYOND_THE_KEY = [("colours", 5), ("numbers", 20), ("jokers", 4), ("min_set_length", 6)]
 
 
 @pytest.mark.parametrize(("name", "value"), BEYOND_THE_KEY)
@@ -258,15 +257,18 @@ def test_cli_and_batch_solve_three_jokers(tmp_path: Path,
     assert summary.rejected == 1 and "3 jokers" in str(bad[0])
 
 
-def test_cli_and_batch_solve_three_copies(tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
-    # a third copy: refused by the rules document, solved under copies=3
-    position = {"table": [["R5", "R6", "R7"], ["R5", "R6", "R7"]], "rack": ["R5", "R6", "R7"]}
-    cli_refuses_then_solves(tmp_path, capsys, position, "3 copies", "copies=3", 3)
-    records = [dict(position, id="three", rules={"copies": 3}), dict(position, id="refused")]
+@pytest.mark.parametrize("copies", [3, 4])
+def test_cli_and_batch_solve_more_copies(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                         copies: int) -> None:
+    # a third / fourth copy: refused by the rules document, solved under copies=3 / 4
+    position = {"table": [["R5", "R6", "R7"]] * (copies - 1), "rack": ["R5", "R6", "R7"]}
+    cli_refuses_then_solves(tmp_path, capsys, position, f"{copies} copies", f"copies={copies}",
+                            3)
+    records = [dict(position, id="more", rules={"copies": copies}),
+               dict(position, id="refused")]
     tiles, summary, bad = run_best_batch(tmp_path, records)
-    assert tiles == {"three": 3}
-    assert summary.rejected == 1 and "3 copies" in str(bad[0])
+    assert tiles == {"more": 3}
+    assert summary.rejected == 1 and f"{copies} copies" in str(bad[0])
 
 
 def cli_refuses_then_solves(tmp_path: Path, capsys: pytest.CaptureFixture[str], position: dict,

@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       "it), meld_continue=on (meld, then play onto the table in the same "
                       "turn), joker_retrieval=official, min_real_tiles=2, "
                       "least_disturbance=off (on by default: among the optimal moves, "
-                      "one keeping the most table sets), colours=1..4, numbers=1..13, copies=1..3, "
+                      "one keeping the most table sets), colours=1..4, numbers=1..13, copies=1..4, "
                       "jokers=0..3, min_set_length=2..5; the others of "
                       "docs/rummikub-house-rules.md are refused "
                       "by name")

@@ -5,7 +5,7 @@ programme of :mod:`solvers.rummikub`) solves the initial-meld options (``meld_th
 ``meld_joker``), meld then continue (``meld_continue``: a DP over two arrangements at
 once, :mod:`solvers.rummikub._continue`), official joker retrieval (``joker_retrieval``),
 two real tiles per set (``min_real_tiles``), the smaller tile sets its
-state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..3, ``jokers`` 0..3)
+state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..4, ``jokers`` 0..3)
 and sets of 2, 4 or 5 tiles at least (``min_set_length`` 2..5), never by filtering the
 default's answer, and ``least_disturbance``
 by holding table sets out inside it (:mod:`engines.rummikub.least`).  The
@@ -52,27 +52,27 @@ SEARCH_OPTIONS = ("meld_threshold", "meld_joker", "meld_continue", "least_distur
 _NOT_WITH_CONTINUE: dict[str, object] = {}
 # Pairs of options the search solves alone but not together: (name, its default) twice
 _NOT_TOGETHER = ((("min_set_length", 3), ("min_real_tiles", 1)),)
-# Options that must keep these values with a third joker or copy: the DP's code for them
-# (the runs short of real tiles, the table jokers' places, the length classes, the second
-# key of meld then continue) holds two (docs/rummikub-house-rules.md); a third copy may come
-# with official retrieval, not with a third joker (six open runs a colour, past the 7-bit
-# code)
+# Options that must keep these values with a third joker or a third or fourth copy: the
+# DP's code for them (the runs short of real tiles, the table jokers' places, the length
+# classes, the second key of meld then continue) holds two (docs/rummikub-house-rules.md); a
+# third or fourth copy may come with official retrieval, not with a third joker (the run of
+# jokers alone is tracked only in the base-5 colour codes)
 _WITH_THIRD = {"jokers": {"min_real_tiles": 1, "joker_retrieval": "free",
                           "min_set_length": 3, "meld_continue": False},
                "copies": {"min_real_tiles": 1, "min_set_length": 3, "meld_continue": False}}
-# The tile sets the DP's state key holds: four colour codes of up to five open runs (two
-# copies, three jokers) and the numbers 1..13; runs and groups of at least 3, 4 or 5 tiles
-# (solvers/rummikub/_lengths.py).
-SEARCH_LIMITS = {"colours": (1, 4), "numbers": (1, 13), "copies": (1, 3), "jokers": (0, 3),
+# The tile sets the DP's state key holds: four colour codes of up to six open runs (four
+# copies and two jokers: numbered codes, solvers/rummikub/_lengths.py) and the numbers
+# 1..13; runs and groups of at least 3, 4 or 5 tiles.
+SEARCH_LIMITS = {"colours": (1, 4), "numbers": (1, 13), "copies": (1, 4), "jokers": (0, 3),
                  "min_set_length": (2, 5)}
 # Why each tile-set option stops there (the state key of solvers/rummikub/_layout.py)
 LIMIT_REASONS = {
     "colours": "a colour's open runs take 7 bits of the 64-bit key (four use 28 of the 58 "
                "bits in use) and the packed groups hold 4-bit colour masks",
     "numbers": "the kernels' arrays hold numbers 1..13 and a packed run a 16-bit joker mask",
-    "copies": "a colour's open runs are base-5 digits of a 7-bit code (copies + jokers <= 5; "
-              "four copies and two jokers: codes up to 150) and the group profile counts "
-              "colours giving 1, 2 and 3 tiles (n3 in 3 bits of the key)",
+    "copies": "a colour's open runs are numbered in a 7-bit code (four copies and two jokers: "
+              "84 codes) and the group profile counts colours giving 1 to 4 tiles (n3, n4 "
+              "in 3 bits of the key each)",
     "jokers": "the jokers placed take 2 bits of the key (0..3) and a colour's open runs a "
               "7-bit code of base-5 digits: with four jokers six runs, codes up to 150",
     "min_set_length": "a colour's open runs by length class (1 .. L-1, L or more; at most "
@@ -249,6 +249,11 @@ class Rules:
             if not t.is_joker and (t.colour not in letters or t.number > self.numbers):
                 raise TileError(f"{where}: tile {t} is not in the tile set (colours "
                                 f"{' '.join(letters)}, numbers 1..{self.numbers})")
+        from solvers.rummikub import MAX_SETS
+
+        if len(tiles) > MAX_SETS * self.min_set_length:  # (only four copies come near it)
+            raise PositionError(f"{where}: {len(tiles)} tiles, more than the search's answer "
+                                f"holds ({MAX_SETS} sets of {self.min_set_length})")
         for tile, n in Counter(tiles).items():
             if tile.is_joker and n > self.jokers:
                 raise PositionError(f"{where}: {n} jokers, the tile set has {self.jokers}")

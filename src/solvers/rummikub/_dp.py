@@ -53,6 +53,7 @@ from solvers.rummikub._layout import (
     N1_AT,
     N2_AT,
     N3_AT,
+    N4_AT,
     NCOL,
     NEED_AT,
     NEG,
@@ -198,8 +199,9 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
     """
     c, v, step, lo, hi, real_next, real_next2, last_max, rem_after, jokers, jw_pos = step_info
     jb = 3  # the radix of the joker digits in a choice (constant in the default specialisation)
-    cb = 3  # and of its real tiles' digits (4 with three copies)
+    cb = 3  # and of its real tiles' digits (copies + 1 with three or four copies)
     copies3 = False  # three copies: a colour may give three tiles to groups (n3 at N3_AT)
+    copies4 = False  # four copies: ... and four (n4 at N4_AT)
     # ``variant`` is None under the rules document's sets and joker retrieval: Numba then
     # compiles this function without the house rules' code (a second specialisation takes
     # the tuple), so the default pays nothing for them.  Official retrieval: the table
@@ -219,6 +221,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         jb = max(3, jokers + 1)  # (three jokers: digits 0..3)
         triple = jokers > 2
         copies3 = variant[11] > 2
+        copies4 = variant[11] > 3
         cb = max(3, variant[11] + 1)
     last = step == NCOL - 1
     number = v + 1
@@ -256,6 +259,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         n1 = (key >> N1_AT) & 7
         n2 = (key >> N2_AT) & 7
         n3 = (key >> N3_AT) & 7 if copies3 else 0
+        n4 = (key >> N4_AT) & 7 if copies4 else 0
         base = key & ~(np.int64(127) << (COLOUR_BITS * c))
         base &= np.int64((1 << JOKERS_AT) - 1)  # keep the colour codes only
         # two real tiles per set: this colour's joker runs by kind, the other colours' kept
@@ -281,7 +285,8 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                 m1 = n1 + (1 if ug == 1 else 0)
                 m2 = n2 + (1 if ug == 2 else 0)
                 m3 = n3 + (1 if copies3 and ug == 3 else 0)
-                g2 = m2 + 5 * m3  # the group tables' second axis
+                m4 = n4 + (1 if copies4 and ug == 4 else 0)
+                g2 = m2 + 5 * m3 + 25 * m4  # the group tables' second axis
                 for jr in range(jokers - ju + 1):
                     jl = jokers - ju - jr
                     # Drop profiles whose groups can no longer be completed.
@@ -293,6 +298,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                         or (last_max >= 1 and any_ok[m1 + 1, g2, jl])
                         or (last_max >= 2 and any_ok[m1, g2 + 1, jl])
                         or (copies3 and last_max >= 3 and any_ok[m1, g2 + 5, jl])
+                        or (copies4 and last_max >= 4 and any_ok[m1, g2 + 25, jl])
                     ):
                         continue
                     t = ur + jr
@@ -387,7 +393,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                         nkey = (base | (ncode << (COLOUR_BITS * c)) | ((ju + jr) << JOKERS_AT)
                                 | (m1 << N1_AT) | (m2 << N2_AT) | (nmv << MELD_AT)
                                 | (need << NEED_AT) | short | (cover << COVER_AT) | hold_now
-                                | (m3 << N3_AT))
+                                | (m3 << N3_AT) | (m4 << N4_AT))
                         n = relax(table, bits, end, n, keys, score, parent, choice, nkey, nsc, i,
                                   ch0 + tc)
     return n, table, bits, keys, score, parent, choice
@@ -509,9 +515,9 @@ def solve_pass(
     off_tile, off_run, off_group, off_full = _official_tables(meld)
     real2 = (meld >> REAL2_BIT) & 1
     colour_bits, going_on, joker_bits, held_out = hold_inputs(hold, rem)
-    digits, encode = length_tables(min_set_length(meld))  # (empty for sets of 3)
-    real_all = must + opt
     cps = copies(meld)
+    digits, encode = length_tables(min_set_length(meld), cps + max(2, jokers))  # (3, <6 runs: none)
+    real_all = must + opt
     use_variant = (real2 or off_full.any() or hold is not None or digits.shape[0] > 0
                    or jokers > 2 or cps > 2)
     for v in range(nnum):

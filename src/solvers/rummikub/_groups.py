@@ -70,22 +70,27 @@ def _partition(ug: tuple[int, ...], jokers: int, ncolours: int, min_real: int, m
 
 def _group_table(colours: int = 4, min_real: int = 1, min_len: int = 3, copies: int = 2
                  ) -> np.ndarray:
-    """``table[n1, n2 + 5 * n3, jg]``: the profile of n1 colours giving one tile, n2 two
-    and n3 three (``copies`` 3 only: else the second axis is n2 alone) forms groups."""
-    table = np.zeros((5, 25 if copies > 2 else 5, MAX_JOKERS + 1), dtype=np.int8)
+    """``table[n1, n2 + 5 * n3 + 25 * n4, jg]``: the profile of n1 colours giving one tile,
+    n2 two, n3 three and n4 four forms groups (the second axis: 5 entries for two copies,
+    25 for three, 125 for four)."""
+    table = np.zeros((5, 5 ** (max(2, copies) - 1), MAX_JOKERS + 1), dtype=np.int8)
     for n1 in range(5):
         for n2 in range(5 - n1):
             for n3 in range(5 - n1 - n2 if copies > 2 else 1):
-                ug = [3] * n3 + [2] * n2 + [1] * n1 + [0] * (4 - n1 - n2 - n3)
-                for jg in range(MAX_JOKERS + 1):
-                    table[n1, n2 + 5 * n3, jg] = partition_groups(
-                        ug, jg, colours, min_real, min_len) is not None
+                for n4 in range(5 - n1 - n2 - n3 if copies > 3 else 1):
+                    ug = ([4] * n4 + [3] * n3 + [2] * n2 + [1] * n1
+                          + [0] * (4 - n1 - n2 - n3 - n4))
+                    for jg in range(MAX_JOKERS + 1):
+                        table[n1, n2 + 5 * n3 + 25 * n4, jg] = partition_groups(
+                            ug, jg, colours, min_real, min_len) is not None
     return table
 
 
 GROUP_OK: np.ndarray = _group_table()
 
-MAX_GROUPS = 5  # 11 tiles at one number (8 real, 3 jokers): at most 3 groups, 5 of 2 tiles
+# 11 tiles at one number (8 real, 3 jokers): at most 3 groups, 5 of 2 tiles; four copies:
+# 18 (16 real, 2 jokers), at most 6 groups
+MAX_GROUPS = 6
 
 
 def _partition_table(ncolours: int = 4, min_real: int = 1, min_len: int = 3,
@@ -93,12 +98,12 @@ def _partition_table(ncolours: int = 4, min_real: int = 1, min_len: int = 3,
     """:func:`partition_groups` for every colour profile, as arrays a kernel can read.
 
     Profile ``ug`` (0..2 tiles per colour) has index ``ug[0] + 3*ug[1] + 9*ug[2] + 27*ug[3]``
-    (three copies: 0..3 tiles, base 4, 256 profiles);
+    (three copies: 0..3 tiles, base 4, 256 profiles; four: base 5, 625);
     ``count[index, jokers]`` is the number of groups (-1: impossible) and
     ``masks[index, jokers, g] = (real colours, joker colours)`` as 4-bit colour masks, the
     jokers standing for the lowest colours the group lacks.
     """
-    base = 4 if copies > 2 else 3
+    base = max(2, copies) + 1
     count = np.full((base**4, MAX_JOKERS + 1), -1, np.int64)
     masks = np.zeros((base**4, MAX_JOKERS + 1, MAX_GROUPS, 2), np.int64)
     for index in range(base**4):
@@ -123,13 +128,13 @@ def group_tables(colours: int = 4, min_real: int = 1, min_len: int = 3, copies: 
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(group_ok, part_count, part_masks)`` for a tile set of ``colours`` (1..4) colours
     whose sets need ``min_real`` (1 or 2) non-joker tiles and ``min_len`` (2..5) tiles, of
-    ``copies`` (1..3) of each tile: the DP's and the replay's tables.
+    ``copies`` (1..4) of each tile: the DP's and the replay's tables.
 
     >>> ok, count, masks = group_tables(3, 2)
     >>> bool(ok[2, 0, 1]), bool(ok[3, 0, 1]), bool(ok[1, 0, 2])
     (True, False, False)
     """
-    copies = 3 if copies > 2 else 2  # (fewer copies: the same tables)
+    copies = max(2, copies)  # (fewer copies: the same tables)
     if (colours, min_real, min_len, copies) == (4, 1, 3, 2):
         return GROUP_OK, PART_COUNT, PART_MASKS
     return (_group_table(colours, min_real, min_len, copies),
@@ -139,7 +144,7 @@ def group_tables(colours: int = 4, min_real: int = 1, min_len: int = 3, copies: 
 @njit(cache=True, error_model="numpy")
 def groups_within(group_ok):
     """``any_ok[n1, n2, j]``: the complete profile forms groups with at most j jokers
-    (``n2``: the second axis of ``group_ok``, n2 + 5 * n3 with three copies)."""
+    (``n2``: the second axis of ``group_ok``, n2 + 5 * n3 + 25 * n4 with more copies)."""
     any_ok = np.zeros(group_ok.shape, np.bool_)
     for n1 in range(5):
         for n2 in range(group_ok.shape[1]):

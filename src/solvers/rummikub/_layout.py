@@ -23,8 +23,11 @@ end the turn there (a joker in a run at its tile, in a group at its number) or b
 by a rack tile it may stand for, played that turn; the key's bits 55-57 then record, inside
 the number, which of its table jokers the choices so far can account for.  Bit 35 asks for
 meld then continue, bits 36-38 give the minimum set length when it is not 3
-(:func:`min_set_length`: 2, 4 or 5), bit 39 three copies of each tile (:func:`copies`; the
-colours that gave three tiles to a number's groups are then counted at :data:`N3_AT`).
+(:func:`min_set_length`: 2, 4 or 5), bits 39-40 the copies of each tile beyond two
+(:func:`copies`; the colours that gave three tiles to a number's groups are then counted
+at :data:`N3_AT`, four tiles at :data:`N4_AT`; with four copies a colour's six open runs are
+numbered by :func:`solvers.rummikub._lengths.length_tables`, 84 codes, so the colour code
+keeps its 7 bits).
 """
 
 from __future__ import annotations
@@ -55,8 +58,9 @@ NUMBERS_AT = 11
 OFFICIAL_AT = 15  # in the rules integer: two 10-bit table-joker places
 CONTINUE_AT = 35  # in the rules integer: meld then continue (solvers.rummikub._continue)
 LENGTH_AT = 36  # in the rules integer: the minimum set length when not 3 (3 bits)
-COPIES3_BIT = 39  # in the rules integer: three copies of each tile
+COPIES_AT = 39  # in the rules integer: the copies of each tile beyond two (2 bits)
 N3_AT = SHORT_AT  # three copies: inside a number, the colours that gave three tiles to groups
+N4_AT = SHORT_AT + 3  # four copies: ... and four tiles
 
 NEG = np.int64(-(2**62))  # the score of "no arrangement"
 NO_BEAM = np.int64(0)
@@ -87,7 +91,7 @@ def rules_mode(melded: bool, threshold: int = MELD_TARGET, jokers_count: bool = 
     jokers under official retrieval: up to two :func:`joker_place` values, meld then
     continue: the table's tiles are then the arrangement's too, as for a melded player;
     the minimum set length, 3 to 5: :mod:`solvers.rummikub._lengths`; ``copies`` of each
-    tile, 1 to 3).
+    tile, 1 to 4).
 
     >>> rules_mode(True), rules_mode(False), rules_mode(True, min_real=2, numbers=10)
     (0, 1, 21504)
@@ -112,7 +116,7 @@ def rules_mode(melded: bool, threshold: int = MELD_TARGET, jokers_count: bool = 
     if min_length != 3:
         mode |= min_length << LENGTH_AT
     if copies > 2:
-        mode |= 1 << COPIES3_BIT
+        mode |= (copies - 2) << COPIES_AT
     return mode
 
 
@@ -161,8 +165,8 @@ def min_set_length(meld):
 
 @njit(cache=True, inline="always")
 def copies(meld):
-    """The most copies of a tile the DP's codes must hold: 2, or 3 if ``meld`` says so."""
-    return 3 if (meld >> COPIES3_BIT) & 1 else 2
+    """The most copies of a tile the DP's codes must hold: 2, or 3 or 4 if ``meld`` says so."""
+    return 2 + ((meld >> COPIES_AT) & 3)
 
 
 @njit(cache=True, inline="always")

@@ -27,23 +27,28 @@ from numba import njit
 from solvers.rummikub._layout import NCOL
 
 MAX_OPEN = 4  # open runs of one colour: two copies and two jokers
+DIGIT_BASE = 7  # the class counts' radix in ``encode``'s index (up to six runs a class)
 LENGTHS = (2, 4, 5)  # the minimum set lengths these tables carry (3: the DP's own digits)
 
 
 @njit(cache=True, error_model="numpy")
-def length_tables(min_len):
-    """``(digits, encode)`` for minimum set length ``min_len`` (2, 4 or 5; else empty tables):
+def length_tables(min_len, max_open=MAX_OPEN):
+    """``(digits, encode)`` for minimum set length ``min_len`` (2, 4 or 5, or 3 with more
+    than five open runs a colour: ``max_open`` 6, four copies; else empty tables):
     ``digits[code, i]`` the open runs of class i (length i + 1; the last class: min_len
-    or more) of colour code ``code``, and ``encode[sum(c_i * 5**i)]`` the code of class
-    counts ``c`` (-1: over four runs).  Codes follow that sum, so code 0 is no open run.
+    or more) of colour code ``code``, and ``encode[sum(c_i * 7**i)]`` the code of class
+    counts ``c`` (-1: over ``max_open`` runs).  Codes follow that sum, so code 0 is no
+    open run.
 
     >>> digits, encode = length_tables(4)
-    >>> digits.shape, int(encode[0]), digits[int(encode[1 + 5 * 2])].tolist()
+    >>> digits.shape, int(encode[0]), digits[int(encode[1 + 7 * 2])].tolist()
     ((70, 4), 0, [1, 2, 0, 0])
+    >>> length_tables(3, 6)[0].shape, length_tables(3)[0].shape
+    ((84, 3), (0, 1))
     """
-    if min_len not in LENGTHS:
+    if min_len not in LENGTHS and not (min_len == 3 and max_open > 5):
         return np.zeros((0, 1), np.int64), np.zeros(0, np.int64)
-    size = 5**min_len
+    size = DIGIT_BASE**min_len
     encode = np.full(size, -1, np.int64)
     digits = np.zeros((size, min_len), np.int64)
     codes = 0
@@ -51,10 +56,10 @@ def length_tables(min_len):
         rest = index
         total = 0
         for i in range(min_len):
-            digits[codes, i] = rest % 5
-            total += rest % 5
-            rest //= 5
-        if total <= MAX_OPEN:
+            digits[codes, i] = rest % DIGIT_BASE
+            total += rest % DIGIT_BASE
+            rest //= DIGIT_BASE
+        if total <= max_open:
             encode[index] = codes
             codes += 1
     return digits[:codes].copy(), encode
@@ -97,10 +102,10 @@ def length_step(code, t, jl, real, c, v, nnum, digits, encode):
     if need > jl:
         return -1, 0
     index = new
-    mult = 5
+    mult = DIGIT_BASE
     for i in range(width - 2):
         index += digits[code, i] * mult
-        mult *= 5
+        mult *= DIGIT_BASE
     index += min(digits[code, width - 2] + k3, avail - must_next) * mult
     return encode[index], need
 
@@ -135,7 +140,7 @@ def length_closing(real, v, jokers, capc, needc, nnum, digits, encode):
             mult = 1
             for i in range(width - 1):
                 index += digits[code, i] * mult
-                mult *= 5
+                mult *= DIGIT_BASE
             for k in range(jokers + 1):
                 capc[cc, code, k] = -1
                 if k >= worst:

@@ -137,8 +137,9 @@ def _runs_two_real(choice, c, codes, m):
 @njit(cache=True)
 def _group_codes(choice, group_jokers, part_count, part_masks, codes, m):
     """Append the groups of every number to ``codes[m:]``; returns the new count (-1: bad).
-    (``part_count`` of 256 profiles: three copies, a base-4 profile index.)"""
-    base = 4 if part_count.shape[0] > 81 else 3
+    (``part_count`` of 256 or 625 profiles: three or four copies, a base-4 or base-5 profile
+    index.)"""
+    base = 5 if part_count.shape[0] > 256 else 4 if part_count.shape[0] > 81 else 3
     for v in range(NNUM):
         index = 0
         mult = 1
