@@ -8,7 +8,8 @@ another hand between them among the cards not yet gone in completed tricks
 or the J over a Q on the table differs).  ``Move.seq`` holds the group.
 
 Ordering: a weight per move by the seat's place in the trick, in the spirit
-of DDS's empirical weights: lead winners, lead towards partner's winners,
+of DDS's empirical weights: lead winners, lead towards partner's winners
+(before our own higher winners when partner is the shorter hand: his winner first unblocks),
 duck second hand (always when partner, last to play, tops the suit), third
 hand low unless it wins surely or forces out the fourth hand's top card, win
 as cheaply as possible fourth hand, but overtake partner's winner in notrump
@@ -93,6 +94,8 @@ cdef struct LeadSuit:
     bint ruff_risk, rho_over_top, rho_over, lho_caught, ours_next
     bint nt              # notrump: the weights tuned for it (below)
     bint short           # the leader holds fewer cards of the suit than partner
+    bint over_pard       # the leader holds more cards of the suit than partner and a card
+                         # above partner's top
     int bonus            # the card-independent terms
 
 
@@ -106,6 +109,8 @@ cdef inline void _lead_suit(Ctx* c, int seat, int s, LeadSuit* f) noexcept nogil
     f.ruff_risk = 0
     f.nt = trump == NOTRUMP
     f.short = popcount(c.hands[seat][s]) < popcount(pard_s)
+    f.over_pard = (popcount(c.hands[seat][s]) > popcount(pard_s)
+                   and _top(c.hands[seat][s]) > f.pard_top)
     if trump != NOTRUMP and s != trump:
         f.ruff_risk = ((lho_s == 0 and c.hands[lho][trump] != 0)
                        or (rho_s == 0 and c.hands[rho][trump] != 0))
@@ -144,6 +149,9 @@ cdef inline int _lead_weight(LeadSuit* f, int r, unsigned int seq) noexcept nogi
             w -= 60 if f.nt else 20
     elif f.pard_top > f.opp_top and not f.ruff_risk:
         w = 100 - r  # lead low towards partner's winner
+        if f.over_pard:
+            # before our own higher winners: the short hand's winner first unblocks
+            w += 20
     else:
         w = 30 - r
         if f.ruff_risk:
