@@ -288,8 +288,7 @@ def test_three_copies_by_hand():
         best_move([], "R5 R5 R5")
     with pytest.raises(TileError, match="3 copies"):
         best_moves([Position.from_strings([], "R5 R5 R5", max_copies=3)])
-    for options in (["min_real_tiles=2"], ["jokers=3"], ["min_set_length=4"],
-                    ["meld_continue=on"]):
+    for options in (["min_real_tiles=2"], ["min_set_length=4"], ["meld_continue=on"]):
         with pytest.raises(RuleError, match=r"copies=3 with .* not supported by the exact"):
             best_move([], "R5 R6 R7", rules=Rules.parse(["copies=3", *options]))
 
@@ -300,6 +299,27 @@ def test_four_copies_match_the_oracle(seed):
     # length_tables(3, 6)), a colour giving four tiles to a number's groups (n4 in the key),
     # base-5 group profiles, free or official retrieval
     _oracle_and_batch(*_case(seed + 800, copies=4))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_three_jokers_with_more_copies_match_the_oracle(seed):
+    # three jokers with three or four copies: six or seven open runs a colour (numbered
+    # codes, length_tables(3, 6 or 7)), the run of jokers alone tracked in the longer sets'
+    # transition (triple_step), n3/n4 beside it in the key
+    _oracle_and_batch(*_case(seed + 900, three=True, copies=3 + seed % 2))
+
+
+def test_three_jokers_with_more_copies_by_hand():
+    for copies in (3, 4):
+        rules = Rules(copies=copies, jokers=3)
+        assert best_move([], "J J J", rules=rules).tiles == 0  # three jokers alone: no set
+        assert best_move([], "R5 R9 J J J", rules=rules).tiles == 5  # R5 J J J R9
+        runs = " ".join(f"R{n}" for n in (1, 2, 3) for _ in range(copies))
+        assert best_move([], runs + " J J J", rules=rules).tiles == 3 * copies + 3
+        groups = " ".join(f"{c}5" for c in "KR" for _ in range(copies))
+        assert best_move([], groups + " J J J", rules=rules).tiles == 9  # three K5 R5 J
+        with pytest.raises(RuleError, match=r"jokers=3 with .* not supported by the exact"):
+            best_move([], "R5 R6 R7", rules=replace(rules, joker_retrieval="official"))
 
 
 def test_four_copies_by_hand():
@@ -322,8 +342,7 @@ def test_four_copies_by_hand():
     everything = [f"{c}{n}" for c in "KROB" for n in range(1, 14) for _ in range(4)]
     with pytest.raises(PositionError, match="210 tiles, more than the search's answer"):
         best_move([], " ".join([*everything, "J", "J"]), rules=four)
-    for options in (["min_real_tiles=2"], ["jokers=3"], ["min_set_length=4"],
-                    ["meld_continue=on"]):
+    for options in (["min_real_tiles=2"], ["min_set_length=4"], ["meld_continue=on"]):
         with pytest.raises(RuleError, match=r"copies=4 with .* not supported by the exact"):
             best_move([], "R5 R6 R7", rules=Rules.parse(["copies=4", *options]))
 

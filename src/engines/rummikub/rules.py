@@ -55,13 +55,13 @@ _NOT_TOGETHER = ((("min_set_length", 3), ("min_real_tiles", 1)),)
 # Options that must keep these values with a third joker or a third or fourth copy: the
 # DP's code for them (the runs short of real tiles, the table jokers' places, the length
 # classes, the second key of meld then continue) holds two (docs/rummikub-house-rules.md); a
-# third or fourth copy may come with official retrieval, not with a third joker (the run of
-# jokers alone is tracked only in the base-5 colour codes)
+# third or fourth copy may come with official retrieval and with a third joker (six or seven
+# open runs a colour: numbered codes, solvers/rummikub/_lengths.py)
 _WITH_THIRD = {"jokers": {"min_real_tiles": 1, "joker_retrieval": "free",
                           "min_set_length": 3, "meld_continue": False},
                "copies": {"min_real_tiles": 1, "min_set_length": 3, "meld_continue": False}}
-# The tile sets the DP's state key holds: four colour codes of up to six open runs (four
-# copies and two jokers: numbered codes, solvers/rummikub/_lengths.py) and the numbers
+# The tile sets the DP's state key holds: four colour codes of up to seven open runs (four
+# copies and three jokers: numbered codes, solvers/rummikub/_lengths.py) and the numbers
 # 1..13; runs and groups of at least 3, 4 or 5 tiles.
 SEARCH_LIMITS = {"colours": (1, 4), "numbers": (1, 13), "copies": (1, 4), "jokers": (0, 3),
                  "min_set_length": (2, 5)}
@@ -175,8 +175,6 @@ class Rules:
                 out += [f"{option}={getattr(self, option)} with {name}="
                         f"{_text(getattr(self, name))}" for name, alone in alone_with.items()
                         if getattr(self, name) != alone]
-        if self.copies > 2 and self.jokers > 2:
-            out.append(f"copies={self.copies} with jokers={self.jokers}")
         return out
 
     @property

@@ -78,7 +78,9 @@ from solvers.rummikub._lengths import (
 )
 from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, short_kinds
 
-CHOICE_BASE = 256  # a sub-step's own choice is below this; the combination is a multiple
+# a sub-step's own choice is below this (four copies and three jokers: up to 399); the joker
+# combination of two real tiles per set is a multiple (up to 21 * 512: int16)
+CHOICE_BASE = 512
 
 
 @njit(cache=True, error_model="numpy")
@@ -315,6 +317,13 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                             if pairs:
                                 short0 = bare_step(bare, code, t, ur, c, v, nnum, real_all,
                                                    digits)
+                                if short0 < 0:
+                                    continue
+                                short0 <<= SHORT_AT
+                            elif triple:  # (sets of 3: six or seven runs a colour)
+                                k3 = min(digits[code, 2], t - digits[code, 0] - digits[code, 1])
+                                short0 = triple_step(bare, c, ju, ur, jr, t - k3 - digits[
+                                    code, 0] - digits[code, 1], k3)
                                 if short0 < 0:
                                     continue
                                 short0 <<= SHORT_AT

@@ -25,9 +25,9 @@ the number, which of its table jokers the choices so far can account for.  Bit 3
 meld then continue, bits 36-38 give the minimum set length when it is not 3
 (:func:`min_set_length`: 2, 4 or 5), bits 39-40 the copies of each tile beyond two
 (:func:`copies`; the colours that gave three tiles to a number's groups are then counted
-at :data:`N3_AT`, four tiles at :data:`N4_AT`; with four copies a colour's six open runs are
-numbered by :func:`solvers.rummikub._lengths.length_tables`, 84 codes, so the colour code
-keeps its 7 bits).
+at :data:`N3_AT`, four tiles at :data:`N4_AT`; with four copies, or three copies and three
+jokers, a colour's six or seven open runs are numbered by :func:`solvers.rummikub._lengths.
+length_tables`, 84 or 120 codes, so the colour code keeps its 7 bits).
 """
 
 from __future__ import annotations
@@ -59,8 +59,10 @@ OFFICIAL_AT = 15  # in the rules integer: two 10-bit table-joker places
 CONTINUE_AT = 35  # in the rules integer: meld then continue (solvers.rummikub._continue)
 LENGTH_AT = 36  # in the rules integer: the minimum set length when not 3 (3 bits)
 COPIES_AT = 39  # in the rules integer: the copies of each tile beyond two (2 bits)
-N3_AT = SHORT_AT  # three copies: inside a number, the colours that gave three tiles to groups
-N4_AT = SHORT_AT + 3  # four copies: ... and four tiles
+# three copies: inside a number, the colours that gave three tiles to groups (beside the run
+# of three jokers alone at SHORT_AT, 4 bits)
+N3_AT = SHORT_AT + 4
+N4_AT = N3_AT + 3  # four copies: ... and four tiles
 
 NEG = np.int64(-(2**62))  # the score of "no arrangement"
 NO_BEAM = np.int64(0)

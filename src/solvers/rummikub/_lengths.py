@@ -27,24 +27,25 @@ from numba import njit
 from solvers.rummikub._layout import NCOL
 
 MAX_OPEN = 4  # open runs of one colour: two copies and two jokers
-DIGIT_BASE = 7  # the class counts' radix in ``encode``'s index (up to six runs a class)
+DIGIT_BASE = 8  # the class counts' radix in ``encode``'s index (up to seven runs a class)
 LENGTHS = (2, 4, 5)  # the minimum set lengths these tables carry (3: the DP's own digits)
 
 
 @njit(cache=True, error_model="numpy")
 def length_tables(min_len, max_open=MAX_OPEN):
     """``(digits, encode)`` for minimum set length ``min_len`` (2, 4 or 5, or 3 with more
-    than five open runs a colour: ``max_open`` 6, four copies; else empty tables):
+    than five open runs a colour: ``max_open`` 6 or 7, four copies or three copies and three
+    jokers; else empty tables):
     ``digits[code, i]`` the open runs of class i (length i + 1; the last class: min_len
-    or more) of colour code ``code``, and ``encode[sum(c_i * 7**i)]`` the code of class
+    or more) of colour code ``code``, and ``encode[sum(c_i * 8**i)]`` the code of class
     counts ``c`` (-1: over ``max_open`` runs).  Codes follow that sum, so code 0 is no
     open run.
 
     >>> digits, encode = length_tables(4)
-    >>> digits.shape, int(encode[0]), digits[int(encode[1 + 7 * 2])].tolist()
+    >>> digits.shape, int(encode[0]), digits[int(encode[1 + 8 * 2])].tolist()
     ((70, 4), 0, [1, 2, 0, 0])
-    >>> length_tables(3, 6)[0].shape, length_tables(3)[0].shape
-    ((84, 3), (0, 1))
+    >>> length_tables(3, 6)[0].shape, length_tables(3, 7)[0].shape, length_tables(3)[0].shape
+    ((84, 3), (120, 3), (0, 1))
     """
     if min_len not in LENGTHS and not (min_len == 3 and max_open > 5):
         return np.zeros((0, 1), np.int64), np.zeros(0, np.int64)
