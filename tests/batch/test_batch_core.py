@@ -14,7 +14,7 @@ from engines.batch.export import export
 from engines.batch.inputs import BadInput, Record, count_positions, read_inputs
 from engines.batch.runner import BatchInterrupted, run_batch
 from engines.batch.store import ResultRow, ResultStore
-from engines.batch.tasks import Task, get_task, register_task, solve_chunk
+from engines.batch.tasks import Task, TimedResults, get_task, register_task, solve_chunk
 from engines.errors import InputError
 
 
@@ -186,9 +186,35 @@ def test_ctrl_c_keeps_finished_chunks_and_a_rerun_completes(tmp_path, inputs):
 
 
 def test_solve_chunk_charges_wall_time_per_position():
-    items = solve_chunk("test-sum", [{"a": 1, "b": 2}, {"a": 3, "b": 4}], 1)
-    assert [r for r, _, _ in items] == [{"sum": 3}, {"sum": 7}]
-    assert all(err is None and s > 0 for _, err, s in items)
+    solved = solve_chunk("test-sum", [{"a": 1, "b": 2}, {"a": 3, "b": 4}], 1)
+    assert solved.results == [{"sum": 3}, {"sum": 7}]
+    assert all(err is None and s > 0 for _, err, s in solved.items())
+    assert solved.seconds[0] == solved.seconds[1]  # the chunk's time, shared
+
+
+def _timed_solve(payloads, threads):
+    """(sum, seconds) pairs: odd sums and even sums solved as two groups."""
+    if any(p["a"] < 0 for p in payloads):
+        raise ValueError("negative a")
+    groups = [[i for i, p in enumerate(payloads) if (p["a"] + p["b"]) % 2 == odd]
+              for odd in (0, 1)]  # fmt: skip
+    parts = [(rows, [payloads[i]["a"] + payloads[i]["b"] for i in rows], 0.5 + odd)
+             for odd, rows in enumerate(groups) if rows]  # fmt: skip
+    return TimedResults.of_groups(len(payloads), parts)
+
+
+@pytest.mark.parametrize("columns", [True, False])
+def test_a_timed_solve_gives_its_own_seconds_in_columns_or_pairs(columns):
+    solve = _timed_solve if columns else (lambda ps, t: list(_timed_solve(ps, t)))
+    task = Task("test-timed", "test", "a + b", _prepare, solve, timed=True)
+    payloads = [{"a": a, "b": 1} for a in (1, 2, 4, 7, 8)]
+    solved = solve_chunk(task, payloads, 1)
+    assert solved.items() == [(2, None, 0.5), (3, None, 1.5), (5, None, 1.5), (8, None, 0.5),
+                              (9, None, 1.5)]  # fmt: skip
+    # a failing chunk: solved one position at a time, the bad one with its error
+    solved = solve_chunk(task, [*payloads[:2], {"a": -1, "b": 0}], 1)
+    assert solved.results == [2, 3, None]
+    assert solved.errors == [None, None, "ValueError: negative a"]
 
 
 def test_unknown_task_names_the_known_ones():

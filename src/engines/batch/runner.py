@@ -46,7 +46,7 @@ from engines.arguments import integer, list_of
 from engines.batch.inputs import BadInput, count_positions
 from engines.batch.rows import Rows, chunks, todo
 from engines.batch.store import ResultStore
-from engines.batch.tasks import SolvedItem, Task, get_task, solve_chunk
+from engines.batch.tasks import SolvedChunk, Task, get_task, solve_chunk
 from engines.errors import InputError, QipaiError
 from engines.progress import progress_bar
 
@@ -146,7 +146,7 @@ class _Backend:
         """The finished futures (at least one, or none after ``timeout`` seconds)."""
         raise NotImplementedError
 
-    def result(self, future: Any) -> list[SolvedItem]:
+    def result(self, future: Any) -> SolvedChunk:
         raise NotImplementedError
 
     def cancel(self, futures: Sequence[Any]) -> None:
@@ -159,7 +159,7 @@ class _Backend:
 class _Done:
     """An already-finished chunk (in-process backend)."""
 
-    def __init__(self, value: list[SolvedItem]) -> None:
+    def __init__(self, value: SolvedChunk) -> None:
         self.value = value
 
 
@@ -174,7 +174,7 @@ class _InProcess(_Backend):
     def wait_one(self, futures: Sequence[Any], timeout: float | None = None) -> list[Any]:
         return list(futures)
 
-    def result(self, future: _Done) -> list[SolvedItem]:
+    def result(self, future: _Done) -> SolvedChunk:
         return future.value
 
 
@@ -187,7 +187,7 @@ class _Executor(_Backend):
         done, _ = cf.wait(futures, timeout=timeout, return_when=cf.FIRST_COMPLETED)
         return list(done)
 
-    def result(self, future: cf.Future) -> list[SolvedItem]:
+    def result(self, future: cf.Future) -> SolvedChunk:
         return future.result()
 
     def cancel(self, futures: Sequence[Any]) -> None:
@@ -261,7 +261,7 @@ class _Dask(_Backend):
         done, _ = self._wait(list(futures), return_when="FIRST_COMPLETED")
         return list(done)
 
-    def result(self, future: Any) -> list[SolvedItem]:
+    def result(self, future: Any) -> SolvedChunk:
         return future.result()
 
     def cancel(self, futures: Sequence[Any]) -> None:
@@ -425,8 +425,7 @@ def _run(
         solved = backend.result(future)
         if backend.grows and chunk_size is None:
             grown = _next_size(grown, size, len(rows), solved)
-        # one pass over the chunk's (result, error, seconds) triples for all three columns
-        results, errors, seconds = map(list, zip(*solved)) if solved else ([], [], [])
+        results, errors, seconds = solved
         summary.solver_errors += len(errors) - errors.count(None)
         bar.update(len(rows))
         writer.add(rows, task.json_texts(results, errors), errors, seconds)
@@ -523,13 +522,13 @@ class _Writer:
             self.store()
 
 
-def _next_size(grown: int, size: int, solved_rows: int, solved: list[SolvedItem]) -> int:
+def _next_size(grown: int, size: int, solved_rows: int, solved: SolvedChunk) -> int:
     """The next chunk size of a task solved one thread a chunk: chunks double, up to
     _CHUNK_GROWTH times the task's size, while a full one takes less than _QUICK_CHUNK
     seconds to solve (handing a chunk to a helper thread and back costs a fraction of a
     millisecond, as much as a small bridge ending's solve)."""
     if grown < _CHUNK_GROWTH * size and solved_rows == grown and \
-            sum([seconds for _, _, seconds in solved]) < _QUICK_CHUNK:
+            sum(solved.seconds) < _QUICK_CHUNK:
         return 2 * grown
     return grown
 

@@ -32,7 +32,7 @@ import operator
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engines.batch.jsontext import canonical, canonical_items
 from engines.errors import InputError
@@ -197,10 +197,72 @@ def get_task(name: str) -> Task:
 SolvedItem = tuple[Any, "str | None", float]
 
 
+class SolvedChunk(NamedTuple):
+    """A solved chunk as three columns, one entry a position in the chunk's order: the
+    result (``None`` where the solver refused the position), the error message (``None``
+    where it did not) and the solver seconds charged to it.  Columns rather than a triple a
+    position: a fast task solves a position in microseconds, and the runner stores the
+    columns as they are."""
+
+    results: list[Any]
+    errors: list[str | None]
+    seconds: list[float]
+
+    def items(self) -> list[SolvedItem]:
+        """``(result, error, seconds)`` of each position."""
+        return list(zip(self.results, self.errors, self.seconds))
+
+
+class TimedResults(Sequence[tuple[Any, float]]):
+    """What a ``timed`` task's solve may return: its ``(result, seconds)`` pairs held as two
+    columns (``results``, ``seconds``), which :func:`solve_chunk` passes on as they are.
+
+    >>> timed = TimedResults.of_groups(3, [([0, 2], ["a", "c"], 0.5), ([1], ["b"], 0.25)])
+    >>> list(timed), timed.results
+    ([('a', 0.5), ('b', 0.25), ('c', 0.5)], ['a', 'b', 'c'])
+    """
+
+    __slots__ = ("results", "seconds")
+
+    def __init__(self, results: list[Any], seconds: list[float]) -> None:
+        if len(results) != len(seconds):
+            raise ValueError("one seconds entry a result")
+        self.results, self.seconds = results, seconds
+
+    @classmethod
+    def of_groups(cls, n: int, groups: Sequence[tuple[Sequence[int], Sequence[Any], float]]
+                  ) -> TimedResults:  # fmt: skip
+        """The results of ``n`` positions solved in groups, each ``(rows, results, seconds
+        each)`` with its rows in increasing order; every row in one group."""
+        if len(groups) == 1 and len(groups[0][0]) == n:  # then its rows are 0..n-1
+            _rows, results, each = groups[0]
+            return cls(list(results), [each] * n)
+        import numpy as np
+
+        results_out = np.empty(n, dtype=object)
+        seconds_out = np.empty(n, dtype=object)  # each group's one float object, shared
+        for rows, results, each in groups:
+            where = np.asarray(rows, dtype=np.intp)
+            results_out[where] = results
+            seconds_out[where] = each
+        return cls(results_out.tolist(), seconds_out.tolist())
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return list(zip(self.results[i], self.seconds[i]))
+        return self.results[i], self.seconds[i]
+
+    def __iter__(self) -> Iterator[tuple[Any, float]]:
+        return zip(self.results, self.seconds)
+
+
 def solve_chunk(
     task_name: str | Task, payloads: list[dict[str, Any]], threads: int
-) -> list[SolvedItem]:
-    """Solve one chunk: ``[(result, error, seconds), ...]`` in the order of ``payloads``.
+) -> SolvedChunk:
+    """Solve one chunk: the results, errors and seconds of ``payloads``, in their order.
 
     This is what worker processes and Dask workers run (a module-level function,
     so it pickles by name; they get the task's registered name, the in-process
@@ -213,7 +275,7 @@ def solve_chunk(
     """
     task = task_name if isinstance(task_name, Task) else get_task(task_name)
     if not payloads:
-        return []
+        return SolvedChunk([], [], [])
     start = time.perf_counter()
     try:
         results = task.solve(payloads, threads)
@@ -222,13 +284,17 @@ def solve_chunk(
                 f"task {task.name} returned {len(results)} results for {len(payloads)} positions"
             )
     except Exception:
-        return [_solve_one(task, payload) for payload in payloads]
+        items = [_solve_one(task, payload) for payload in payloads]
+        return SolvedChunk(*map(list, zip(*items)))
     elapsed = time.perf_counter() - start
+    no_errors: list[str | None] = [None] * len(payloads)
+    if isinstance(results, TimedResults):
+        return SolvedChunk(results.results, no_errors, results.seconds)
     if task.timed:
-        return [(result, None, seconds) for result, seconds in results]
+        return SolvedChunk([r for r, _ in results], no_errors, [s for _, s in results])
     used = min(threads, len(payloads)) if task.native_threads else 1
     each = elapsed * used / len(payloads)
-    return [(result, None, each) for result in results]
+    return SolvedChunk(list(results), no_errors, [each] * len(payloads))
 
 
 def _solve_one(task: Task, payload: dict[str, Any]) -> SolvedItem:

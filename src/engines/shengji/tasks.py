@@ -27,6 +27,7 @@ from engines.batch.records import (
 )
 from engines.batch.tasks import (
     Task,
+    TimedResults,
     answer_texts,
     count_cells,
     read_field,
@@ -202,7 +203,7 @@ def _forced_names(valid: Any, forced: Any, ctxs: list[Any]) -> list[list[str] | 
     return out
 
 
-def _solve(payloads: list[Any], threads: int) -> list[tuple[str, float]]:
+def _solve(payloads: list[Any], threads: int) -> TimedResults:
     """One batch-API call per case kind (and payload form) in the chunk; each position is
     charged its share.  Payloads are packed bytes (:mod:`engines.batch.records`) or dicts;
     results are their canonical JSON text (``{"legal":true}``…), written from the arrays."""
@@ -216,7 +217,7 @@ def _solve(payloads: list[Any], threads: int) -> list[tuple[str, float]]:
 
     kinds = list(_FIELDS)
     groups = payload_groups(payloads, operator.itemgetter("kind"))
-    out: list[tuple[str, float] | None] = [None] * len(payloads)
+    solved: list[tuple[list[int], list[str], float]] = []
     for key, rows in groups.items():
         kind = kinds[key[0]] if type(key) is tuple else key
         start = time.perf_counter()
@@ -238,10 +239,8 @@ def _solve(payloads: list[Any], threads: int) -> list[tuple[str, float]]:
                 canonical({"valid": ok, "forced": names}, plain=True)
                 for ok, names in zip(valid.tolist(), _forced_names(valid, forced, ctxs))
             ]
-        each = (time.perf_counter() - start) / len(rows)
-        for i, result in zip(rows, results):
-            out[i] = (result, each)
-    return [item for item in out if item is not None]
+        solved.append((rows, results, (time.perf_counter() - start) / len(rows)))
+    return TimedResults.of_groups(len(payloads), solved)
 
 
 register_task(

@@ -25,6 +25,7 @@ from engines.batch.jsontext import canonical
 from engines.batch.records import CARDS, NULLABLE_CARDS, RecordLayout, payload_groups, unpack
 from engines.batch.tasks import (
     Task,
+    TimedResults,
     answer_texts,
     count_cells,
     read_field,
@@ -145,7 +146,7 @@ def _arrays(kind: str, ps: list[Any]) -> dict[str, Any]:
     return out
 
 
-def _legal_solve(payloads: list[Any], threads: int) -> list[tuple[str, float]]:
+def _legal_solve(payloads: list[Any], threads: int) -> TimedResults:
     """One batch-API call per kind, policy and payload form in the chunk; payloads are
     packed bytes (:mod:`engines.batch.records`) or ``prepare``'s dicts; results are their
     canonical JSON text, written from the arrays."""
@@ -162,7 +163,7 @@ def _legal_solve(payloads: list[Any], threads: int) -> list[tuple[str, float]]:
     kinds = list(_layout().kinds)
     default = _default_straight_flush()
     groups = payload_groups(payloads, operator.itemgetter("kind", "straight_flush"))
-    out: list[Any] = [None] * len(payloads)
+    solved: list[tuple[list[int], list[str], float]] = []
     for key, rows in groups.items():
         ps = [payloads[i] for i in rows]
         packed = type(ps[0]) is bytes
@@ -194,10 +195,8 @@ def _legal_solve(payloads: list[Any], threads: int) -> list[tuple[str, float]]:
                 counts = count_plays_many(a["hand"], a["previous"], policy, threads=threads)
                 present = np.asarray(a["previous present"], dtype=bool)
                 results = answer_texts("count", np.asarray(counts, dtype=np.int64) + present)
-        each = (time.perf_counter() - start) / len(rows)
-        for i, result in zip(rows, results):
-            out[i] = (result, each)
-    return out
+        solved.append((rows, results, (time.perf_counter() - start) / len(rows)))
+    return TimedResults.of_groups(len(payloads), solved)
 
 
 register_task(
