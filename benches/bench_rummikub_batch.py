@@ -3,8 +3,9 @@
 Positions: ``qipai gen rummikub --count N --seed S --table-tiles 10-80 --jokers 0.3`` (the
 input of issue #16 with ``-n 3000 --seed 11``).  The kernel entries (``solvers.rummikub.
 solve_range``, which every thread of the call runs on its own few positions at a time, and
-least disturbance's held-out pass ``solvers.rummikub._held._held_pass``, which the threads
-run for their own positions) are wrapped to add up the CPU time of each thread inside them
+least disturbance's ``solvers.rummikub._least.least_range`` (a batch's melded positions,
+the threads each taking the next) and ``least_position`` (one position: the positions a
+relaxation solves)) are wrapped to add up the CPU time of each thread inside them
 (``time.thread_time``), so the CPU time outside the kernels is exact however many threads
 run and however loaded the machine is.  ``--rules '{"least_disturbance": false}'``: house
 rules for both (in each record for the batch); ``--task rummikub-best-value`` (with
@@ -29,7 +30,7 @@ import time
 from pathlib import Path
 
 import solvers.rummikub as S
-import solvers.rummikub._held as held
+import solvers.rummikub._least as least
 from engines.batch.runner import run_batch
 from engines.rummikub import Position, best_moves
 from engines.rummikub.generate import rummikub_positions
@@ -87,7 +88,8 @@ def main() -> None:
         records = [{**p, "rules": args.rules} for p in records]
     clock = KernelCPU()
     S.solve_range = clock.wrap(S.solve_range)
-    held._held_pass = clock.wrap(held._held_pass)
+    least.least_range = clock.wrap(least.least_range)
+    least.least_position = clock.wrap(least.least_position)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "positions.jsonl"
         path.write_text("".join(json.dumps(p) + "\n" for p in records))

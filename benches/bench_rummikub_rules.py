@@ -202,18 +202,9 @@ LEAST_ROWS = (
 
 
 def _least(n: int, rows: str | None = None) -> None:
-    import solvers.rummikub._held as held
+    from engines.rummikub import least
 
     passes: list[list[int]] = []
-    plain_pass = held.held_arrays
-
-    def counted(*args, **kwargs):
-        out = plain_pass(*args, **kwargs)
-        passes[-1][0] += 1
-        passes[-1][1] += int(out[5][0])
-        return out
-
-    held.held_arrays = counted
     print(f"{n} positions per band; CPU ms per position through best_move (the plain DP's "
           "median first); held-out DP passes and their states per position (median / max); "
           "sets kept (plain DP answer -> least disturbance, summed over the band)")
@@ -229,10 +220,11 @@ def _least(n: int, rows: str | None = None) -> None:
                               clock=time.thread_time)
                 times, kept_plain, kept = [], 0, 0
                 for pos in positions:
-                    passes.append([0, 0])
+                    work = least.WORK.copy()  # (the held-out passes and their states)
                     t = time.thread_time()
                     move = best_move(pos["table"], pos["rack"], melded, "tiles", rules)
                     times.append(1e3 * (time.thread_time() - t))
+                    passes.append((least.WORK - work).tolist())
                     kept += move.sets_kept
                     kept_plain += best_move(pos["table"], pos["rack"], melded, "tiles",
                                             replace(rules, least_disturbance=False)).sets_kept

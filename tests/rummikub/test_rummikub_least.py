@@ -104,7 +104,7 @@ def test_a_budget_stops_the_exact_pass() -> None:
     obj, _ = _positions(11, 1, tiles=(60, 70))[0]
     pos = Position.from_strings(obj["table"], obj["rack"])
     sets = list(pos.table)
-    tables, _which = least._hold_tables(sets, [least._table_meld(s) for s in sets])
+    tables = least.hold_tables(sets)
     must, must_j = _counts(pos.table_tiles)
     rack, rack_j = _counts(pos.rack)
     weight, joker_weight = objective_weights("tiles")

@@ -132,38 +132,127 @@ def solve_moves(
     if rules.meld_continue:
         _name_melds(moves, positions, rules, threads)
     if rules.least_disturbance:
-        jokers = table[:, 52] + rack[:, 52]
-        cost = (table.sum(axis=1) + rack.sum(axis=1)) * (1 + jokers)
-        _least_disturbing(positions, moves, objective, rules, threads, cost.tolist())
+        _least_disturbing(positions, moves, objective, rules, threads,
+                          (table, rack, meld_modes, codes, counts, played))
     return moves
 
 
 def _least_disturbing(positions: Sequence[Position], moves: list[Move], objective: str,
-                      rules: Rules, threads: int | None, cost: list[int]) -> None:
+                      rules: Rules, threads: int | None, arrays: tuple) -> None:
     """Least disturbance: the move of each position whose turn rearranges the table, and
-    that keeps fewer table sets than the table has, is replaced by
-    :func:`~engines.rummikub.least.least_disturbing_move`'s (from this optimal move).  The
-    positions are solved side by side on this thread and the pool's (the held-out passes
-    release the GIL), the likely slowest (``cost``) first."""
-    import numba
+    that keeps fewer table sets than the table has, is replaced by the least-disturbing
+    one from this optimal move (``arrays``: the batch's table and rack counts, modes, and
+    the kernel's codes, counts and played tiles).  Melded positions are solved in the
+    kernel (:func:`_least_native`); positions that a relaxation solves faster
+    (:func:`~engines.rummikub.least._relaxation`) by
+    :func:`~engines.rummikub.least.least_disturbing_move`.  Either way side by side, on
+    this thread and the pool's (the held-out passes release the GIL), the likely slowest
+    first."""
+    from engines.rummikub.least import _relaxation, least_disturbing_move
 
-    from engines.rummikub.least import least_disturbing_move
-
-    need = [i for i, (p, m) in enumerate(zip(positions, moves))
-            if rules.touches_table(p.initial_meld_done) and m.sets_kept < len(p.table)]
+    table, rack = arrays[:2]
+    jokers = table[:, 52] + rack[:, 52]
+    cost = ((table.sum(axis=1) + rack.sum(axis=1)) * (1 + jokers)).tolist()
+    native, other = [], []
+    for i, p in enumerate(positions):
+        if p.table and rules.touches_table(p.initial_meld_done):
+            (native if _relaxation(p, rules) is None else other).append(i)
+    if native:
+        _least_native(positions, moves, native, objective, rules, threads, arrays, cost)
+    need = [i for i in other if moves[i].sets_kept < len(positions[i].table)]
     need.sort(key=lambda i: -cost[i])
 
     def solve(k: int) -> None:
         i = need[k]
         moves[i] = least_disturbing_move(positions[i], objective, rules, moves[i])
 
+    _side_by_side(solve, range(len(need)), threads)
+
+
+def _workers(threads: int | None, n: int) -> int:
+    """How many threads work on ``n`` items: Numba's thread count (``threads`` caps it)."""
+    import numba
+
     with numba_threads(threads, RummikubInputError):
-        workers = min(numba.get_num_threads(), len(need))
+        return min(numba.get_num_threads(), n)
+
+
+def _side_by_side(work: Callable[[int], None], starts: range, threads: int | None) -> None:
+    """``work(start)`` for every start, on Numba's thread count (``threads``) of threads."""
+    workers = _workers(threads, len(starts))
     if workers > 1:
-        run_ranges(solve, range(len(need)), workers)
+        run_ranges(work, starts, workers)
     else:
-        for k in range(len(need)):
-            solve(k)
+        for start in starts:
+            work(start)
+
+
+def _least_native(positions: Sequence[Position], moves: list[Move], rows: list[int],
+                  objective: str, rules: Rules, threads: int | None, arrays: tuple,
+                  cost: list[int]) -> None:
+    """Least disturbance of the melded positions ``rows`` in the kernel
+    (:func:`least_arrays`): the positions whose plain move keeps fewer table sets than the
+    table has get the least-disturbing move (made lazily, as the plain ones); every move
+    of ``rows`` learns its sets kept."""
+    from engines.rummikub.least import table_slots
+    from solvers.rummikub._least import FOUND
+
+    slots = table_slots([positions[i].table for i in rows], rules)
+    status, codes, counts, played, held, kept = least_arrays(
+        slots, arrays, np.array(rows, np.int64), objective, rules, threads, np.array(cost))
+    batch = _Batch([positions[i] for i in rows], status, codes, counts, played, False,
+                   (rules.colours, rules.numbers), held)  # fmt: skip
+    tiles, values = played.sum(axis=1).tolist(), (played @ _NUMBER).tolist()
+    for k, (i, solved, sets_kept) in enumerate(zip(rows, status.tolist(), kept.tolist())):
+        if solved == FOUND:
+            moves[i] = _lazy(batch, k, tiles[k], values[k])
+        if type(moves[i]) is _LazyMove:
+            moves[i].__dict__.setdefault("_kept", sets_kept)
+
+
+def least_arrays(slots: tuple, arrays: tuple, at: np.ndarray, objective: str, rules: Rules,
+                 threads: int | None, cost: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Least disturbance for the rows ``at`` of a batch (melded positions with a table) in
+    the kernel (:func:`solvers.rummikub._least.least_range`, GIL released), side by side
+    on Numba's threads, the likely slowest (``cost``, by batch row) first.  ``slots``: their
+    table sets (:func:`~engines.rummikub.least.table_slots`); ``arrays``: the batch's table
+    and rack counts, modes, and the plain kernel's codes, counts and played tiles.  Returns
+    ``(status, codes, counts, played, held, kept)`` for those rows: status
+    :data:`~solvers.rummikub._least.FOUND` where the least-disturbing move replaces the
+    plain one (its sets, played tiles, and the table sets it keeps, ``held``), 0 where the
+    plain move keeps every set; ``kept``: the sets each keeps.  Raises as
+    :func:`~engines.rummikub.least.least_disturbing_move` does."""
+    from engines.rummikub.least import WORK, policy, raise_for
+    from solvers.rummikub import MAX_SETS
+    from solvers.rummikub._least import least_range
+
+    table, rack, meld_modes, codes, counts, played = arrays
+    slot_number, slot_colour, set_start, set_key, set_first = slots
+    n = len(at)
+    weight, joker_weight = objective_weights(objective)
+    group_ok, part_count, part_masks = rules.group_tables()
+    status, kept = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    new_codes, new_counts = np.zeros((n, MAX_SETS), np.int64), np.zeros(n, np.int64)
+    new_played = np.zeros((n, N_KINDS), np.int64)
+    held = np.zeros((n, max(1, int(np.diff(set_first).max(initial=0)))), np.int64)
+    work = np.zeros((n, 2), np.int64)
+    mine, rack = table[at], rack[at]
+    args = (np.ascontiguousarray(mine[:, :52]).reshape(n, 4, 13),
+            np.ascontiguousarray(rack[:, :52]).reshape(n, 4, 13),
+            np.ascontiguousarray(mine[:, 52]), np.ascontiguousarray(rack[:, 52]), weight,
+            joker_weight, np.ascontiguousarray(meld_modes[at], np.int64), group_ok,
+            part_count, part_masks, rules.min_set_length, codes[at], counts[at], played[at],
+            set_first, slot_number, slot_colour, set_start, set_key, *policy(), status,
+            new_codes, new_counts, new_played, held, kept, work)  # fmt: skip
+    order = np.argsort(-cost[at], kind="stable")
+    step = n if _workers(threads, n) == 1 else 1  # (positions of a few ms each)
+    _side_by_side(lambda lo: least_range(order, lo, min(lo + step, n), *args),
+                  range(0, n, step), threads)
+    WORK += work.sum(axis=0)
+    for k in order.tolist():
+        if status[k] < 0:
+            raise_for(int(status[k]), int(new_counts[k]))
+    return status, new_codes, new_counts, new_played, held, kept
 
 
 def solve_counts(
@@ -287,27 +376,31 @@ def _moves(positions: Sequence[Position], status: np.ndarray, codes: np.ndarray,
     (meld then continue); ``tile_set``: the rules' colours and numbers (what a table joker
     may stand for)."""
     batch = _Batch(positions, status, codes, counts, played, touch, tile_set)
-    new = object.__new__
-    moves = []
-    for i, tiles, value in zip(range(len(positions)), played.sum(axis=1).tolist(),
-                               (played @ _NUMBER).tolist()):  # fmt: skip
-        move = new(_LazyMove)
-        move.__dict__.update(tiles=tiles, value=value, _batch=batch, _index=i)
-        moves.append(move)
-    return moves
+    return [_lazy(batch, i, tiles, value)
+            for i, tiles, value in zip(range(len(positions)), played.sum(axis=1).tolist(),
+                                       (played @ _NUMBER).tolist())]  # fmt: skip
+
+
+def _lazy(batch: _Batch, index: int, tiles: int, value: int) -> _LazyMove:
+    """The move of ``batch``'s position ``index``, made when first read."""
+    move = object.__new__(_LazyMove)
+    move.__dict__.update(tiles=tiles, value=value, _batch=batch, _index=index)
+    return move
 
 
 class _Batch:
     """The kernel's outputs of one :func:`solve_moves` call, which its moves are made from."""
 
-    __slots__ = ("codes", "counts", "played", "positions", "status", "tile_set", "touch")
+    __slots__ = ("codes", "counts", "held", "played", "positions", "status", "tile_set",
+                 "touch")
 
     def __init__(self, positions: Sequence[Position], status: np.ndarray, codes: np.ndarray,
                  counts: np.ndarray, played: np.ndarray, touch: bool,
-                 tile_set: tuple[int, int] = (4, 13)) -> None:
+                 tile_set: tuple[int, int] = (4, 13), held: np.ndarray | None = None) -> None:
         self.positions, self.status, self.codes = positions, status, codes
         self.counts, self.played, self.touch = counts, played, touch
         self.tile_set = tile_set
+        self.held = held  # least disturbance: the table sets each move keeps (1) first
 
 
 class _Made:
@@ -342,11 +435,16 @@ class _LazyMove(Move):
         if "_batch" not in fields:
             raise AttributeError("a field of this move was deleted")
         batch, i = fields.pop("_batch"), fields.pop("_index")
+        fields.pop("_kept", None)
         p = batch.positions[i]
         solved = batch.status[i] == 1
         codes = batch.codes[i, :batch.counts[i]].tolist() if solved else []
         melds = [_meld(code) for code in codes]
-        if p.initial_meld_done or (batch.touch and solved):
+        if batch.held is not None:  # least disturbance (melded): the sets kept first
+            keep = batch.held[i, :len(p.table)].tolist()
+            table = [m for m, k in zip(_table_melds(p.table, batch.tile_set), keep) if k]
+            table, new_sets = table + melds, []
+        elif p.initial_meld_done or (batch.touch and solved):
             table, new_sets = melds, []
         else:
             table, new_sets = _table_melds(p.table, batch.tile_set) + melds, melds
@@ -354,6 +452,15 @@ class _LazyMove(Move):
                 "new_sets": new_sets, "previous": list(p.table)}  # fmt: skip
         for name, value in made.items():
             fields.setdefault(name, value)  # (one set by the caller stays)
+
+    @property
+    def sets_kept(self) -> int:
+        """:attr:`Move.sets_kept`, known from the kernel until the move is made (least
+        disturbance counts them)."""
+        fields = self.__dict__
+        if "_kept" in fields and "table" not in fields and "previous" not in fields:
+            return fields["_kept"]
+        return Move.sets_kept.fget(self)
 
     def _fields(self) -> tuple:
         return (self.played, self.table, self.tiles, self.value, self.new_sets)

@@ -11,7 +11,7 @@ exact DP (:mod:`solvers.rummikub`) finds it itself, with no other solver:
   (most tiles, then value, then fewest jokers, or value first: :func:`~engines.rummikub.
   position.objective_weights`).
 - The DP decides the sets held out as it goes (:mod:`solvers.rummikub._hold`: a field of
-  bits in its state, one per table set covering the number, assigned here by an interval
+  bits in its state, one per table set covering the number, assigned by an interval
   colouring; at most 10 sets cover a number, 8 tiles and 2 jokers, within the field's 12
   bits).  Its score is the objective's scaled above the number of table sets, plus one per
   set held out, so its best score is the optimum with the most sets kept.
@@ -21,6 +21,11 @@ exact DP (:mod:`solvers.rummikub`) finds it itself, with no other solver:
   the best found either finds the best move (it keeps the best-scored state) or proves
   that none keeps more.  Under official joker retrieval a held-out set keeps its jokers in
   place, so they need no rack tile (the DP's joker bits).
+- The tables, the passes and the answer's sets run in one kernel call a position
+  (:mod:`solvers.rummikub._least`, no GIL); this module chooses the policy (the passes'
+  widths and budgets), the relaxations that solve some rules faster, and makes the moves.
+  A batch's melded positions go to the kernel together (:func:`engines.rummikub.arrays.
+  solve_moves`), side by side on its threads.
 
 >>> from engines.rummikub.position import Position
 >>> pos = Position.from_strings([["R6", "R7", "R8"], ["R3", "R4", "R5"]], "R9")
@@ -32,9 +37,9 @@ exact DP (:mod:`solvers.rummikub`) finds it itself, with no other solver:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -47,8 +52,8 @@ from engines.rummikub.position import (
     objective_weights,
 )
 from engines.rummikub.rules import DEFAULT_RULES, Rules
-from engines.rummikub.sets import SHORTEST_SET, Meld, format_meld, meld_tiles, validate_set
-from engines.rummikub.tiles import COLOURS, JOKER, Tile
+from engines.rummikub.sets import Meld, format_meld, meld_tiles
+from engines.rummikub.tiles import COLOURS, Tile
 
 __all__ = ["format_meld", "least_disturbing_move"]
 
@@ -104,83 +109,89 @@ class _Oracle:
         return kept
 
 
-def _move(sets: list, held: list[int], melds: list[Meld], placed: np.ndarray,
-          jokers: int, table: Sequence[Meld] | None = None) -> Move:
-    """The move that keeps the table sets ``held`` (indices) and lays down ``melds``, which
-    place ``placed`` real tiles (per colour and number) and ``jokers`` jokers (``table``:
-    the table sets read as melds, when known)."""
-    kept_ids = set(held)
-    in_play = [s for i, s in enumerate(sets) if i not in kept_ids]
-    must, must_j = _counts(t for s in in_play for t in s)
-    placed = placed - must  # what the table sets in play hold is not played
-    played = [Tile(COLOURS[c], v + 1) for c in range(4) for v in range(13)
-              for _ in range(int(placed[c, v]))] + [JOKER] * (jokers - must_j)
-    kept = [table[i] if table is not None else validate_set(sets[i], min_len=SHORTEST_SET)
-            for i in sorted(held)]
-    return Move(played, kept + list(melds), len(played), sum(t.number for t in played),
-                previous=sets)
+# A table set -> its slots for the kernel (:func:`_set_slots`); bounded: cleared when full.
+_SLOTS: dict[tuple, tuple[list[int], list[int], int]] = {}
+_SLOTS_MAX = 100_000
 
 
-@lru_cache(maxsize=4096)
-def _table_meld(tiles: tuple[Tile, ...], colours: int = 4, numbers: int = 13) -> Meld:
-    """A table set (a position's tuple of tiles) read as a meld within the rules' tile set
-    (``colours``, ``numbers``), remembered: the same sets come back turn after turn in a
-    game (measured on 23-set tables solved again: the Python around the held-out passes
-    1.05 -> 0.64 ms)."""
-    return validate_set(list(tiles), min_len=SHORTEST_SET, colours=colours,  # (checked)
-                        numbers=numbers)
+def _set_slots(tiles: Sequence[Tile], tile_set: tuple[int, int]
+               ) -> tuple[list[int], list[int], int]:
+    """A table set as :mod:`solvers.rummikub._least` reads it: per slot of its meld (the
+    jokers' stand-ins within ``tile_set``, the colours and numbers) the number it stands
+    for and the real tile's colour (-1 for a joker), and its tiles' key
+    (:func:`solvers.rummikub._least.code_key`; a valid set holds no tile twice)."""
+    key = (*tile_set, *tiles)
+    slots = _SLOTS.get(key)
+    if slots is None:
+        from engines.rummikub.arrays import _table_melds
 
-
-def _hold_tables(sets: Sequence[Sequence[Tile]], table: Sequence[Meld]) -> tuple:
-    """The DP's held-out tables for ``sets`` (read as the melds ``table``:
-    :mod:`solvers.rummikub._hold`) and, per number and starting set, the table set's
-    index."""
-    from solvers.rummikub._layout import HOLD_BITS
-
-    spans = []
-    for i, meld in enumerate(table):
+        meld = _table_melds([tiles], tile_set)[0]  # (the moves' cache of table sets)
         numbers = [slot.stands_for.number for slot in meld]
-        spans.append((min(numbers), max(numbers), i))
-    spans.sort()
-    free_from = [0] * HOLD_BITS  # the first number each field bit is free again at
-    where = [0] * len(sets)
-    for first, last, i in spans:
-        # (a set covering a number holds a tile or a joker there: at most 10 sets do, 14
-        # with three copies of each tile)
-        bit = next((b for b in range(HOLD_BITS) if free_from[b] <= first), None)
-        if bit is None:
-            raise PositionError(f"least disturbance: more than {HOLD_BITS} table sets cover "
-                                f"number {first} (the DP holds {HOLD_BITS} out at a time); "
-                                "solve it with least_disturbance=false")
-        free_from[bit] = last + 1
-        where[i] = bit
-    colour_bits = np.zeros((13, 4), np.int64)
-    going_on = np.zeros(13, np.int64)
-    joker_bits = np.zeros((13, HOLD_BITS + 1), np.int64)  # last: the sets holding jokers
-    starting = np.full((13, HOLD_BITS), -1, np.int64)
-    set_jokers = np.zeros((13, HOLD_BITS), np.int64)
-    later = np.zeros(13, np.int64)
-    jokers_at = [0] * 14  # table jokers numbered per number as the official tables do
-    which = [[] for _ in range(13)]
-    for i, meld in enumerate(table):
-        bit = 1 << where[i]
-        for slot in meld:
-            v = slot.stands_for.number
-            if slot.tile.is_joker:
-                joker_bits[v - 1, where[i]] |= 1 if jokers_at[v] == 0 else 2
-                joker_bits[v - 1, HOLD_BITS] |= bit
-                jokers_at[v] += 1
-            else:
-                colour_bits[v - 1, COLOURS.index(slot.tile.colour)] |= bit
-    for first, last, i in spans:
-        bit = 1 << where[i]
-        for v in range(first, last):
-            going_on[v - 1] |= bit
-        later[: first - 1] += 1
-        starting[first - 1, len(which[first - 1])] = where[i]
-        set_jokers[first - 1, len(which[first - 1])] = sum(t.is_joker for t in sets[i])
-        which[first - 1].append(i)
-    return (colour_bits, going_on, joker_bits, starting, set_jokers, later), which
+        colours = [-1 if slot.tile.is_joker else COLOURS.index(slot.tile.colour)
+                   for slot in meld]
+        code = sum(1 << (13 * c + v - 1) for c, v in zip(colours, numbers) if c >= 0)
+        if len(_SLOTS) >= _SLOTS_MAX:
+            _SLOTS.clear()
+        slots = _SLOTS[key] = (numbers, colours, code | colours.count(-1) << 52)
+    return slots
+
+
+def table_slots(tables: Sequence[Sequence[Any]], rules: Rules = DEFAULT_RULES,
+                slots_of: Callable[[Any], tuple] | None = None) -> tuple[np.ndarray, ...]:
+    """The table sets of several positions for :mod:`solvers.rummikub._least`:
+    ``(slot_number, slot_colour, set_start, set_key, set_first)``, position p's sets
+    ``set_first[p]..set_first[p + 1] - 1`` (``slots_of``: a set's :func:`_set_slots`, when
+    the sets are not tiles)."""
+    tile_set = (rules.colours, rules.numbers)
+    numbers: list[int] = []
+    colours: list[int] = []
+    starts = [0]
+    keys: list[int] = []
+    firsts = [0]
+    for table in tables:
+        for tiles in table:
+            slot_numbers, slot_colours, key = (_set_slots(tiles, tile_set) if slots_of is None
+                                               else slots_of(tiles)[:3])
+            numbers += slot_numbers
+            colours += slot_colours
+            starts.append(len(numbers))
+            keys.append(key)
+        firsts.append(len(keys))
+    return tuple(np.array(a, np.int64) for a in (numbers, colours, starts, keys, firsts))
+
+
+def policy() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The passes' policy as the kernel reads it: :data:`NARROW`, :data:`EXACT_BUDGET`,
+    :data:`WIDER` (read at each call: tests change them)."""
+    return (np.array(NARROW, np.int64), np.array(EXACT_BUDGET, np.int64),
+            np.array(WIDER, np.int64))
+
+
+def raise_for(status: int, detail: int) -> None:
+    """The error of a :func:`solvers.rummikub._least.least_one` status that found no move
+    (``detail``: the number too many table sets cover)."""
+    from solvers.rummikub._layout import HOLD_BITS
+    from solvers.rummikub._least import MISSED, TOO_MANY
+
+    if status == TOO_MANY:
+        raise PositionError(f"least disturbance: more than {HOLD_BITS} table sets cover "
+                            f"number {detail} (the DP holds {HOLD_BITS} out at a time); "
+                            "solve it with least_disturbance=false")
+    if status == MISSED:  # cannot happen: the first move's kept sets reach the floor
+        raise AssertionError("the held-out DP passes missed the optimum")
+    raise AssertionError("the kernel returned a choice that is not an arrangement")
+
+
+def hold_tables(sets: Sequence[Sequence[Tile]], rules: Rules = DEFAULT_RULES) -> tuple:
+    """The DP's held-out tables (:mod:`solvers.rummikub._hold`) for the table ``sets``."""
+    from solvers.rummikub._least import hold_tables as tables_of
+
+    slot_number, slot_colour, set_start, _keys, _firsts = table_slots([sets], rules)
+    tables, crowded = tables_of(slot_number, slot_colour, set_start, 0, len(sets),
+                                np.empty((13, 12), np.int64))
+    if crowded:
+        raise_for(-1, crowded)
+    return tables
 
 
 # The narrow passes that look for a move keeping many sets: states per layer, positive for
@@ -196,6 +207,9 @@ NARROW = (256, -256)
 # below the best (measured: ...)
 EXACT_BUDGET = (100_000, 12, 400_000)  # states: at least, per narrow pass state, at most
 WIDER = (1024,)
+# The held-out passes run and their states, summed (a bench's counters; threads that run
+# side by side may miss a few).
+WORK = np.zeros(2, np.int64)
 
 
 def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_RULES,
@@ -213,8 +227,6 @@ def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_
     passes (a few hundred states per layer) find moves keeping more sets; an exact pass
     asking for one set more than the best found then finds the best move or proves there
     is none."""
-    from solvers.rummikub._held import held_arrays
-
     ceiling = len(pos.table)  # the most sets a move may keep
     if first is None and not pos.initial_meld_done:  # meld then continue
         from engines.rummikub.arrays import solve_moves
@@ -228,11 +240,8 @@ def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_
         if first.sets_kept >= ceiling:
             return first
     sets = list(pos.table)
-    table = [_table_meld(s, rules.colours, rules.numbers) for s in sets]
-    tables, which = _hold_tables(sets, table)
     weight, joker_weight = objective_weights(objective)
     rack, rack_jokers = _counts(pos.rack)
-    group_ok = rules.group_tables()[0]
     if first is None:
         oracle = _Oracle(sets, rack, rack_jokers, weight, joker_weight, rules)
         full = (1 << len(sets)) - 1
@@ -244,56 +253,46 @@ def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_
     played, played_jokers = _counts(t for m in melds for t in meld_tiles(m))
     must, must_j = _counts(pos.table_tiles)
     optimum = int((weight * (played - must)).sum()) + joker_weight * (played_jokers - must_j)
-    scale = len(sets) + 1
-    base = (optimum + must_j * joker_weight) * scale
-    mode = int(rules.search_mode(pos.initial_meld_done, sets))
-
-    def held(kept: int, width: int, budget: int = 0):
-        """The pass keeping at least ``kept`` sets: (sets kept, its answer, exact?)."""
-        status, score, *answer, stats, truncated = held_arrays(
-            must, rack, must_j, rack_jokers, weight * scale, joker_weight * scale, mode,
-            base + kept, tables, group_ok, width, scale, budget)
-        narrow_states[0] += int(stats[0]) if width else 0
-        return (score - optimum * scale if status == 1 else -1), answer, not truncated
-
-    narrow_states = [0]
-    best = None
-    proven = False  # an untruncated pass is exact: no move keeps more than it found
-    wider = list(WIDER)
-    for width in NARROW:
-        while not proven:
-            found, answer, proven = held(kept + (best is not None), width)
-            if found >= 0:
-                kept, best = found, answer
-                proven = proven or kept >= ceiling
-            if found < 0 or width > 0:
-                break
-    while not proven:
-        # the exact pass: within a budget while wider narrow passes remain (a search from
-        # a floor below the best costs many times the proof above it)
-        low, per, high = EXACT_BUDGET
-        budget = min(high, max(low, per * narrow_states[0])) if wider else 0
-        found, answer, proven = held(kept + (best is not None), 0, budget)
-        if found >= 0:
-            best = answer
-        if proven:
-            break
-        width = wider.pop(0)
-        while True:
-            found, answer, proven = held(kept + (best is not None), width)
-            if found >= 0:
-                kept, best = found, answer
-                proven = proven or kept >= ceiling
-            if proven or found < 0 or width > 0:
-                break
-    if best is None:  # cannot happen: the first move's kept sets reach the floor
-        raise AssertionError("the held-out DP passes missed the optimum")
-    move = _held_move(sets, table, which, *best, rules)
+    move = _passes(pos, rules, weight, joker_weight, (must, must_j, rack, rack_jokers),
+                   kept, optimum, ceiling)
     if not pos.initial_meld_done:  # meld then continue: the meld its played tiles hold
         from engines.rummikub.arrays import _name_melds
 
         _name_melds([move], [pos], rules, None)
     return move
+
+
+def _passes(pos: Position, rules: Rules, weight: np.ndarray, joker_weight: int,
+            counts: tuple, kept: int, optimum: int, ceiling: int) -> Move:
+    """The held-out passes of :func:`least_disturbing_move` in one kernel call
+    (:func:`solvers.rummikub._least.least_one`) from an optimal move keeping ``kept`` sets
+    (``optimum``: its score), and the move they find (``counts``: the table's and the
+    rack's tile counts and jokers)."""
+    from engines.rummikub.position import _TILE_OF, _meld
+    from solvers._rummikub_objects import played_tiles
+    from solvers.rummikub import MAX_SETS
+    from solvers.rummikub._least import FOUND, least_position
+
+    sets = list(pos.table)
+    must, must_j, rack, rack_jokers = counts
+    slot_number, slot_colour, set_start, set_key, _firsts = table_slots([sets], rules)
+    group_ok, part_count, part_masks = rules.group_tables()
+    mode = int(rules.search_mode(pos.initial_meld_done, sets))
+    codes = np.zeros(MAX_SETS, np.int64)
+    played = np.zeros(53, np.int64)
+    held = np.zeros(len(sets), np.int64)
+    status, count, _kept = least_position(
+        must, rack, must_j, rack_jokers, weight, joker_weight, mode, group_ok, part_count,
+        part_masks, rules.min_set_length, slot_number, slot_colour, set_start, set_key, kept,
+        optimum, ceiling, *policy(), codes, played, held, WORK)
+    if status != FOUND:
+        raise_for(status, count)
+    from engines.rummikub.arrays import _table_melds
+
+    table = [m for m, h in zip(_table_melds(sets, (rules.colours, rules.numbers)), held) if h]
+    tiles = played_tiles(played, _TILE_OF)
+    return Move(tiles, table + [_meld(code) for code in codes[:count].tolist()], len(tiles),
+                sum(t.number for t in tiles), previous=sets)
 
 
 # The options a relaxation drops (:func:`_relaxation`).  Measured on the bench bands (seed
@@ -351,13 +350,3 @@ def _relaxed_move(pos: Position, objective: str, rules: Rules, first: Move) -> M
 
 def _jokers(move: Move) -> int:
     return sum(t.is_joker for t in move.played)
-
-
-def _held_move(sets: list, table: list[Meld], which: list[list[int]], choice: np.ndarray,
-               group_jokers: np.ndarray, held_out: np.ndarray, rules: Rules) -> Move:
-    """The move of a held-out pass's answer (``table``: the table sets as melds)."""
-    held = [which[v][k] for v in range(13) for k in range(len(which[v]))
-            if held_out[v] >> k & 1]
-    melds, placed, jokers = kernel_results(
-        np.array([1]), choice[None], group_jokers[None], rules)[0]
-    return _move(sets, held, melds, placed, jokers, table)

@@ -1,0 +1,340 @@
+"""Least disturbance, a position at a time in one kernel call (no Python between passes).
+
+:mod:`engines.rummikub.least` explains the method: the held-out passes of
+:mod:`solvers.rummikub._held` ask the DP for the optimum keeping more and more table sets.
+Here the whole question runs natively, without the GIL: the held-out tables from the table
+sets (:func:`hold_tables`, an interval colouring), the passes the engine's policy names
+(:func:`least_passes`), and, for a batch (:func:`least_range`), the sets the plain move
+keeps, its optimum, and the answer's sets (packed codes), played tiles and sets kept.
+
+A table set is given by its slots: ``slot_number`` (the number the tile stands for, 1..13)
+and ``slot_colour`` (the real tile's colour, -1 for a joker), the sets one after the other
+(``set_start``: where each begins, one more entry for the end).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solvers.rummikub._held import _held_pass
+from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS
+from solvers.rummikub._layout import HOLD_BITS, NCOL, NNUM
+from solvers.rummikub._melds import meld_codes
+
+JOKER_KIND = NCOL * NNUM
+# least_range's statuses: the plain move keeps every set (kept as it is), the answer found,
+# more than HOLD_BITS sets cover a number, no answer reached the floor, an answer that is
+# not an arrangement
+UNCHANGED, FOUND, TOO_MANY, MISSED, NOT_SETS = 0, 1, -1, -2, -3
+
+
+@njit(cache=True, nogil=True)
+def hold_tables(slot_number, slot_colour, set_start, s0, s1, which):
+    """The held-out tables of :mod:`solvers.rummikub._hold` for the table sets ``s0..s1-1``
+    and, in ``which[v, k]`` (-1 after the last), the k-th set (0-based from ``s0``)
+    starting at number v+1.  Returns ``(tables, 0)``, or ``(tables, first)`` when more
+    than :data:`HOLD_BITS` sets cover the number ``first`` (where the set that found no
+    free bit starts)."""
+    n = s1 - s0
+    first = np.empty(n, np.int64)
+    last = np.empty(n, np.int64)
+    for i in range(n):
+        lo, hi = 99, 0
+        for k in range(set_start[s0 + i], set_start[s0 + i + 1]):
+            lo = min(lo, slot_number[k])
+            hi = max(hi, slot_number[k])
+        first[i], last[i] = lo, hi
+    spans = np.argsort((first * 64 + last) * 4096 + np.arange(n), kind="mergesort")
+    free_from = np.zeros(HOLD_BITS, np.int64)
+    where = np.zeros(n, np.int64)
+    colour_bits = np.zeros((NNUM, NCOL), np.int64)
+    going_on = np.zeros(NNUM, np.int64)
+    joker_bits = np.zeros((NNUM, HOLD_BITS + 1), np.int64)
+    starting = np.full((NNUM, HOLD_BITS), -1, np.int64)
+    set_jokers = np.zeros((NNUM, HOLD_BITS), np.int64)
+    later = np.zeros(NNUM, np.int64)
+    tables = (colour_bits, going_on, joker_bits, starting, set_jokers, later)
+    for i in spans:
+        bit = 0
+        while bit < HOLD_BITS and free_from[bit] > first[i]:
+            bit += 1
+        if bit == HOLD_BITS:
+            return tables, first[i]
+        free_from[bit] = last[i] + 1
+        where[i] = bit
+    jokers_at = np.zeros(NNUM + 1, np.int64)  # numbered per number as the official tables do
+    for i in range(n):
+        bit = np.int64(1) << where[i]
+        for k in range(set_start[s0 + i], set_start[s0 + i + 1]):
+            v = slot_number[k]
+            if slot_colour[k] < 0:
+                joker_bits[v - 1, where[i]] |= 1 if jokers_at[v] == 0 else 2
+                joker_bits[v - 1, HOLD_BITS] |= bit
+                jokers_at[v] += 1
+            else:
+                colour_bits[v - 1, slot_colour[k]] |= bit
+    which[:] = -1
+    for i in spans:
+        bit = np.int64(1) << where[i]
+        for v in range(first[i], last[i]):
+            going_on[v - 1] |= bit
+        later[: first[i] - 1] += 1
+        k = 0
+        while which[first[i] - 1, k] >= 0:
+            k += 1
+        starting[first[i] - 1, k] = where[i]
+        jokers = 0
+        for s in range(set_start[s0 + i], set_start[s0 + i + 1]):
+            jokers += slot_colour[s] < 0
+        set_jokers[first[i] - 1, k] = jokers
+        which[first[i] - 1, k] = i
+    return tables, 0
+
+
+@njit(cache=True, nogil=True)
+def _one_pass(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
+              floor, width, scale, budget, choice, group_jokers, held_out, work):
+    """One held-out pass (:func:`solvers.rummikub._held.held_arrays` on this thread):
+    ``(status, score, states, truncated)``, the answer in the three output arrays."""
+    choice[:] = 0
+    group_jokers[:] = 0
+    held_out[:] = 0
+    stats = np.zeros(2, np.int64)
+    beam = np.int64(width)
+    if width != 0:
+        beam = (1 if width > 0 else -1) * (abs(width) | scale << WIDTH_BITS)
+    elif budget > 0:
+        beam = ((budget + BUDGET_UNIT - 1) // BUDGET_UNIT) << BUDGET_AT
+    status, score, truncated = _held_pass(
+        must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, floor, beam,
+        (hold[0], hold[1], hold[2], hold[3], hold[4], hold[5], held_out), choice,
+        group_jokers, stats)
+    if status == 1 and score + must_j * joker_weight < floor:
+        status = 0
+    work[0] += 1
+    work[1] += stats[0]
+    return status, score, stats[0], truncated
+
+
+@njit(cache=True, inline="always")
+def _keep(choice, group_jokers, held_out, best_choice, best_jokers, best_held):
+    best_choice[:] = choice
+    best_jokers[:] = group_jokers
+    best_held[:] = held_out
+
+
+@njit(cache=True, nogil=True)
+def least_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
+                 kept, optimum, ceiling, n_sets, narrow, exact_budget, wider, choice,
+                 group_jokers, held_out, work):
+    """The passes of :func:`engines.rummikub.least.least_disturbing_move` from an optimal
+    move keeping ``kept`` sets (``optimum``: its objective's score under ``weight`` and
+    ``joker_weight``; ``ceiling``: the most sets a move may keep; ``narrow``, ``exact_budget``
+    and ``wider``: the engine's policy, ``NARROW``, ``EXACT_BUDGET``, ``WIDER``).  Returns
+    the most sets kept, or -1 if no pass found an answer (the outputs then undefined); the
+    answer (:func:`~solvers.rummikub._held.held_arrays`' choice, group jokers and sets held
+    out) in the three output arrays; ``work`` gains the passes run and their states."""
+    scale = n_sets + 1
+    base = (optimum + must_j * joker_weight) * scale
+    w_scaled = weight * scale
+    jw_scaled = joker_weight * scale
+    c2 = np.zeros_like(choice)
+    g2 = np.zeros_like(group_jokers)
+    h2 = np.zeros_like(held_out)
+    have = 0
+    answer = -1
+    proven = False
+    narrow_states = 0
+    for width in narrow:
+        while not proven:
+            status, score, states, truncated = _one_pass(
+                must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold,
+                base + kept + have, width, scale, 0, c2, g2, h2, work)
+            narrow_states += states
+            proven = truncated == 0
+            if status == 1:
+                kept, have = score - optimum * scale, 1
+                answer = kept
+                _keep(c2, g2, h2, choice, group_jokers, held_out)
+                proven = proven or kept >= ceiling
+            if status != 1 or width > 0:
+                break
+    next_wider = 0
+    while not proven:
+        # the exact pass: within a budget while wider narrow passes remain
+        budget = 0
+        if next_wider < len(wider):
+            budget = min(exact_budget[2], max(exact_budget[0], exact_budget[1] * narrow_states))
+        status, score, states, truncated = _one_pass(
+            must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold,
+            base + kept + have, 0, scale, budget, c2, g2, h2, work)
+        proven = truncated == 0
+        if status == 1:  # (the floor stays: as the engine's loop always did)
+            have, answer = 1, score - optimum * scale
+            _keep(c2, g2, h2, choice, group_jokers, held_out)
+        if proven:
+            break
+        width = wider[next_wider]
+        next_wider += 1
+        while True:
+            status, score, states, truncated = _one_pass(
+                must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold,
+                base + kept + have, width, scale, 0, c2, g2, h2, work)
+            narrow_states += states
+            proven = truncated == 0
+            if status == 1:
+                kept, have = score - optimum * scale, 1
+                answer = kept
+                _keep(c2, g2, h2, choice, group_jokers, held_out)
+                proven = proven or kept >= ceiling
+            if proven or status != 1 or width > 0:
+                break
+    return answer
+
+
+@njit(cache=True, inline="always")
+def code_key(code):
+    """The tiles of a packed set (:func:`~solvers.rummikub._melds.meld_codes`) as one
+    integer: bit ``13 * colour + number - 1`` per real tile, the jokers from bit 52 on
+    (a set holds no tile twice: two sets hold the same tiles when their keys are equal)."""
+    a, b, length = (code >> 32) & 255, (code >> 24) & 255, (code >> 16) & 255
+    mask = np.int64(0)
+    jokers = 0
+    if code >> 40:  # a group at number a
+        for c in range(NCOL):
+            if code >> c & 1:
+                mask |= np.int64(1) << (c * NNUM + a - 1)
+            elif code >> (4 + c) & 1:
+                jokers += 1
+    else:  # a run of colour a from number b
+        for i in range(length):
+            if code >> i & 1:
+                jokers += 1
+            else:
+                mask |= np.int64(1) << (a * NNUM + b + i - 1)
+    return mask | np.int64(jokers) << JOKER_KIND
+
+
+@njit(cache=True)
+def common_sets(first, second):
+    """How many sets of ``first`` a set of ``second`` matches one to one (both keys)."""
+    a = np.sort(first)
+    b = np.sort(second)
+    i = j = common = 0
+    while i < len(a) and j < len(b):
+        if a[i] == b[j]:
+            common += 1
+            i += 1
+            j += 1
+        elif a[i] < b[j]:
+            i += 1
+        else:
+            j += 1
+    return common
+
+
+@njit(cache=True, nogil=True)
+def least_one(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, part_count,
+              part_masks, min_len, slot_number, slot_colour, set_start, s0, s1, set_key,
+              kept, optimum, ceiling, narrow, exact_budget, wider, codes, played, held, work):
+    """One position's least-disturbing move, from an optimal move keeping ``kept`` of the
+    table sets ``s0..s1-1`` (``set_key``: their :func:`code_key`; ``optimum``: the move's
+    score; ``ceiling``: the most sets a move may keep).  Writes the answer's sets
+    (``codes``), the rack tiles it plays (``played[53]``, the joker last) and the table
+    sets it keeps as they are (``held[i]`` 1 for set ``s0 + i``); ``work`` gains the
+    passes and their states (:func:`least_passes`).  Returns ``(status,
+    sets in codes, sets kept)``; status :data:`FOUND`, or :data:`TOO_MANY` (then the
+    second is the number too many sets cover), :data:`MISSED` or :data:`NOT_SETS`."""
+    which = np.empty((NNUM, HOLD_BITS), np.int64)
+    tables, crowded = hold_tables(slot_number, slot_colour, set_start, s0, s1, which)
+    if crowded:
+        return TOO_MANY, crowded, 0
+    n_sets = s1 - s0
+    choice = np.zeros((NCOL, NNUM, 4), np.int64)
+    group_jokers = np.zeros(NNUM, np.int64)
+    held_out = np.zeros(NNUM, np.int64)
+    if least_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, tables,
+                    kept, optimum, ceiling, n_sets, narrow, exact_budget, wider, choice,
+                    group_jokers, held_out, work) < 0:
+        return MISSED, 0, 0
+    count = meld_codes(choice, group_jokers, part_count, part_masks, codes, min_len)
+    if count < 0:
+        return NOT_SETS, 0, 0
+    jokers = -must_j
+    for c in range(NCOL):
+        for v in range(NNUM):
+            played[c * NNUM + v] = choice[c, v, 0] + choice[c, v, 1] - must[c, v]
+            jokers += choice[c, v, 2]
+    held[:] = 0
+    after = np.empty(count + n_sets, np.int64)
+    for i in range(count):
+        after[i] = code_key(codes[i])
+    n_after = count
+    for v in range(NNUM):
+        jokers += group_jokers[v]
+        for k in range(HOLD_BITS):
+            if which[v, k] >= 0 and held_out[v] >> k & 1:
+                i = which[v, k]
+                held[i] = 1
+                after[n_after] = set_key[s0 + i]
+                n_after += 1
+                for s in range(set_start[s0 + i], set_start[s0 + i + 1]):
+                    if slot_colour[s] < 0:  # a held-out set's tiles are not played
+                        jokers += 1
+                    else:
+                        played[slot_colour[s] * NNUM + slot_number[s] - 1] += 1
+    played[JOKER_KIND] = jokers
+    return FOUND, count, common_sets(set_key[s0:s1], after[:n_after])
+
+
+@njit(cache=True, nogil=True)
+def least_range(order, lo, hi, must, rack, must_j, rack_j, weight, joker_weight, modes,
+                group_ok, part_count, part_masks, min_len, plain_codes, plain_counts,
+                plain_played, set_first, slot_number, slot_colour, set_start, set_key,
+                narrow, exact_budget, wider, status, codes, counts, played, held, kept, work):
+    """:func:`least_one` for the positions ``order[lo:hi]`` of a batch, from their plain
+    moves (the DP's codes, counts and played tiles as :func:`~solvers.rummikub.solve_range`
+    writes them); position p's table sets are ``set_first[p]..set_first[p + 1] - 1``.
+    Writes ``status[p]`` (:data:`UNCHANGED` when the plain move keeps every set, then
+    nothing else), ``codes[p]``, ``counts[p]`` (sets, or the crowded number), ``played[p]``,
+    ``held[p]`` (by set, from the position's first), ``kept[p]`` and ``work[p]`` (passes,
+    states)."""
+    for k in range(lo, hi):
+        p = order[k]
+        s0, s1 = set_first[p], set_first[p + 1]
+        after = np.empty(plain_counts[p], np.int64)
+        for i in range(plain_counts[p]):
+            after[i] = code_key(plain_codes[p, i])
+        first_kept = common_sets(set_key[s0:s1], after)
+        kept[p] = first_kept
+        if first_kept >= s1 - s0:
+            status[p] = UNCHANGED
+            continue
+        optimum = joker_weight * plain_played[p, JOKER_KIND]
+        for c in range(NCOL):
+            for v in range(NNUM):
+                optimum += weight[c, v] * plain_played[p, c * NNUM + v]
+        found, count, sets_kept = least_one(
+            must[p], rack[p], must_j[p], rack_j[p], weight, joker_weight, modes[p], group_ok,
+            part_count, part_masks, min_len, slot_number, slot_colour, set_start, s0, s1,
+            set_key, first_kept, optimum, s1 - s0, narrow, exact_budget, wider, codes[p],
+            played[p], held[p, : s1 - s0], work[p])
+        status[p] = found
+        counts[p] = count
+        kept[p] = sets_kept
+
+
+
+@njit(cache=True, nogil=True)
+def least_position(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok,
+                   part_count, part_masks, min_len, slot_number, slot_colour, set_start,
+                   set_key, kept, optimum, ceiling, narrow, exact_budget, wider, codes,
+                   played, held, work):
+    """:func:`least_one` for one position's table (all the sets given) called from Python:
+    the engine's entries are this and :func:`least_range`, so that a bench may wrap them
+    (a kernel another kernel calls cannot be)."""
+    return least_one(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok,
+                     part_count, part_masks, min_len, slot_number, slot_colour, set_start, 0,
+                     len(set_key), set_key, kept, optimum, ceiling, narrow, exact_budget,
+                     wider, codes, played, held, work)
