@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
+import operator
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -241,13 +242,18 @@ _PLAIN = (("least_disturbance", False),)
 
 
 def _names_path() -> bool:
-    """Whether the default rules are those :func:`_results` applies: no least disturbance,
-    which needs the table's sets (then positions go through :func:`_solve_moves`).  Both
-    objectives follow the default: ``rummikub-best-value`` stores sets too, and a user who
-    reads them expects the same least-disturbing arrangement ``best_move`` gives."""
+    """Whether the default rules are those :func:`_results` applies: free joker retrieval
+    (one mode for every melded position), no meld then continue and one real tile per set
+    (which least disturbance solves through relaxations: then positions go through
+    :func:`_solve_moves`).  Least disturbance reads the table's sets from the payload.
+    Both objectives follow the default: ``rummikub-best-value`` stores sets too, and a
+    user who reads them expects the same least-disturbing arrangement ``best_move``
+    gives."""
     from engines.rummikub.rules import DEFAULT_RULES
 
-    return not DEFAULT_RULES.least_disturbance
+    rules = DEFAULT_RULES
+    return (rules.joker_retrieval == "free" and not rules.meld_continue
+            and rules.min_real_tiles == 1 and rules.standard_tiles)
 
 
 def _unpacked(pack: bytes) -> dict[str, Any]:
@@ -278,7 +284,11 @@ def _solve_names(payloads: list[dict[str, Any]], objective: str, threads: int,
 
     tables = [b"" if p["initial_meld_done"] else canonical(p["table"], plain=True)[1:-1].encode()
               for p in payloads]  # fmt: skip
-    return _results(table, rack, modes, melded, tables, objective, threads)
+    from engines.rummikub.rules import DEFAULT_RULES
+
+    least = DEFAULT_RULES.least_disturbance and not plain
+    return _results(table, rack, modes, melded, tables, objective, threads,
+                    (lambda i: payloads[i]["table"]) if least else None)
 
 
 def _solve_packed(packs: list[bytes], objective: str, threads: int) -> list[str]:
@@ -296,13 +306,20 @@ def _solve_packed(packs: list[bytes], objective: str, threads: int) -> list[str]
     rack = head[:, 54:].astype(np.int64)
     modes = np.where(melded, DEFAULT_RULES.search_mode(True),
                      DEFAULT_RULES.search_mode(False)).astype(np.int64)  # fmt: skip
-    return _results(table, rack, modes, melded, [p[107:] for p in packs], objective, threads)
+    from engines.batch.jsontext import loads
+
+    sets = (lambda i: loads(f"[{packs[i][107:].decode()}]")
+            ) if DEFAULT_RULES.least_disturbance else None  # fmt: skip
+    return _results(table, rack, modes, melded, [p[107:] for p in packs], objective, threads,
+                    sets)
 
 
 def _results(table: Any, rack: Any, modes: Any, melded: Any, tables: list[bytes],
-             objective: str, threads: int) -> list[str]:
+             objective: str, threads: int,
+             sets: Callable[[int], list[list[str]]] | None = None) -> list[str]:
     """The stored results of one kernel call as JSON text; ``tables``: each payload's table
-    as JSON text without the outer brackets (read before the initial meld only)."""
+    as JSON text without the outer brackets (read before the initial meld only);
+    ``sets``: least disturbance (the default rules), payload i's table sets (names)."""
     import numpy as np
     from solvers._rummikub_results import result_texts
 
@@ -312,8 +329,68 @@ def _results(table: Any, rack: Any, modes: Any, melded: Any, tables: list[bytes]
     status, codes, counts, played = solve_counts(table, rack, modes, objective, threads)
     if (status[melded] != 1).any():  # cannot happen for validated tables
         raise PositionError("the table cannot be arranged")
-    return result_texts(status, counts, codes, played, melded.view(np.uint8), tables,
-                        _SET_TEXTS, _set_text)  # fmt: skip
+    shown = melded.view(np.uint8)
+    if sets is not None:
+        shown = _least_rows((table, rack, modes, codes, counts, played), melded, tables, sets,
+                            objective, threads)
+    return result_texts(status, counts, codes, played, shown, tables, _SET_TEXTS,
+                        _set_text)  # fmt: skip
+
+
+def _least_rows(arrays: tuple, melded: Any, tables: list[bytes],
+                sets: Callable[[int], list[list[str]]], objective: str, threads: int) -> Any:
+    """Least disturbance for the melded rows with a table, in the kernel
+    (:func:`engines.rummikub.arrays.least_arrays`): a row whose move changes gets the
+    least-disturbing move's sets, played tiles (in ``arrays``' codes, counts and played)
+    and, in ``tables``, the texts of the table sets it keeps, written before its new sets
+    as a first play's table is.  Returns the rows' flags for ``result_texts`` (0: write
+    ``tables[p]`` first)."""
+    import numpy as np
+
+    from engines.rummikub.arrays import least_arrays
+    from engines.rummikub.least import table_slots
+    from engines.rummikub.rules import DEFAULT_RULES
+    from solvers.rummikub._least import FOUND
+
+    table, rack, _modes, codes, counts, played = arrays
+    shown = melded.astype(np.uint8)
+    rows = np.flatnonzero(melded & (table.sum(axis=1) > 0))
+    if not len(rows):
+        return shown
+    entries = [[_set_entry(tuple(names)) for names in sets(i)] for i in rows.tolist()]
+    slots = table_slots(entries, DEFAULT_RULES, slots_of=lambda entry: entry)
+    cost = (table.sum(axis=1) + rack.sum(axis=1)) * (1 + table[:, 52] + rack[:, 52])
+    status, new_codes, new_counts, new_played, held, _kept = least_arrays(
+        slots, arrays, rows, objective, DEFAULT_RULES, threads, cost)
+    for k in np.flatnonzero(status == FOUND).tolist():
+        p = rows[k]
+        codes[p], counts[p], played[p] = new_codes[k], new_counts[k], new_played[k]
+        tables[p] = b",".join([e[3] for e, h in zip(entries[k], held[k].tolist()) if h])
+        shown[p] = 0
+    return shown
+
+
+# A table set's names -> its slots for the kernel, its key and its stored text.
+_SET_ENTRIES: dict[tuple[str, ...], tuple[list[int], list[int], int, bytes]] = {}
+
+
+def _set_entry(names: tuple[str, ...]) -> tuple[list[int], list[int], int, bytes]:
+    """A (valid) table set's slots and key (:func:`engines.rummikub.least._set_slots`) and
+    the JSON text a move keeping it stores (its tiles in the order of its meld)."""
+    entry = _SET_ENTRIES.get(names)
+    if entry is None:
+        from engines.batch.jsontext import canonical
+        from engines.rummikub.arrays import _table_melds
+        from engines.rummikub.least import _set_slots
+        from engines.rummikub.tiles import Tile
+
+        tiles = tuple(map(Tile.parse, names))
+        meld = _table_melds([tiles])[0]
+        text = canonical([str(slot.tile) for slot in meld], plain=True).encode()
+        if len(_SET_ENTRIES) >= _MAX_VALID_SETS:
+            _SET_ENTRIES.clear()
+        entry = _SET_ENTRIES[names] = (*_set_slots(tiles, (4, 13)), text)
+    return entry
 
 
 # Set code of the kernel -> the set's JSON text (a few thousand codes recur).
@@ -341,16 +418,33 @@ def _solve_moves(
                        rules=Rules.from_json(rules))  # fmt: skip
     from engines.batch.jsontext import canonical
 
+    name, tile_of = _tile_names().__getitem__, operator.itemgetter(0)  # (a Slot's tile)
+
+    def names(tiles: Iterable[Any]) -> list[str]:
+        tiles = list(tiles)
+        try:
+            return list(map(name, tiles))
+        except KeyError:  # a tile outside the standard set
+            return [str(t) for t in tiles]
+
     # the fields of Move.to_json the store keeps
     return [
         canonical({
             "tiles": move.tiles,
             "value": move.value,
-            "played": [str(t) for t in move.played],
-            "sets": [[str(s.tile) for s in m] for m in move.table],
+            "played": names(move.played),
+            "sets": [names(map(tile_of, m)) for m in move.table],
         }, plain=True)
         for move in moves
     ]
+
+
+@functools.cache
+def _tile_names() -> dict[Any, str]:
+    """Each tile of the standard set -> its name (``str`` of a tile runs Python code)."""
+    from engines.rummikub.position import _TILE_OF
+
+    return {tile: str(tile) for tile in _TILE_OF}
 
 
 def _figures(task: str, results: list[Any]) -> list[Any]:
