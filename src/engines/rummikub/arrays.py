@@ -245,7 +245,9 @@ def least_arrays(slots: tuple, arrays: tuple, at: np.ndarray, objective: str, ru
             set_first, slot_number, slot_colour, set_start, set_key, *policy(), status,
             new_codes, new_counts, new_played, held, kept, work)  # fmt: skip
     order = np.argsort(-cost[at], kind="stable")
-    step = n if _workers(threads, n) == 1 else 1  # (positions of a few ms each)
+    workers = _workers(threads, n)
+    # a few positions a claim (each claim holds the GIL), fewer than the threads' share
+    step = n if workers == 1 else max(1, min(4, n // (16 * workers)))
     _side_by_side(lambda lo: least_range(order, lo, min(lo + step, n), *args),
                   range(0, n, step), threads)
     WORK += work.sum(axis=0)
