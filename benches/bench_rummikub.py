@@ -56,15 +56,17 @@ def _candidate_sets() -> list[list[str]]:
 SETS = _candidate_sets()
 
 
-def make_position(rng: random.Random, table_size: int, jokers: bool) -> dict:
-    """A melded position with about ``table_size`` table tiles and a 14-tile rack."""
-    left = {f"{c}{n}": 2 for c in COLOURS for n in range(1, 14)}
+def make_position(rng: random.Random, table_size: int, jokers: bool,
+                  sets: list[list[str]] | None = None, tiles: list[str] | None = None) -> dict:
+    """A melded position with about ``table_size`` table tiles and a 14-tile rack (drawn
+    from ``sets`` and two copies of ``tiles``: by default the standard tile set's)."""
+    left = {t: 2 for t in tiles or [f"{c}{n}" for c in COLOURS for n in range(1, 14)]}
     table: list[list[str]] = []
     size = 0
     tries = 0
     while size < table_size and tries < 10_000:
         tries += 1
-        s = rng.choice(SETS)
+        s = rng.choice(sets or SETS)
         if size + len(s) > table_size + 2 or any(left[t] == 0 for t in s):
             continue
         for t in s:

@@ -30,22 +30,33 @@ passes and their states per position and the sets kept against the plain DP answ
 
     .venv/bin/python benches/bench_rummikub_rules.py -n 10
     .venv/bin/python benches/bench_rummikub_rules.py -n 3 --integer-programme
+``--wide`` times the wide tile sets (more than 4 colours or numbers past 13: the
+width-generic DP of ``solvers/rummikub/wide``) on bench-like bands drawn from each tile set
+(:func:`wide_position`: tables of about 0-80 tiles of runs of 3-5 and groups of 3 to all
+colours, with and without jokers, 14-tile racks), melded with least disturbance off and on
+(the default) and still to meld (threshold 30), with the states stored per position.
+
+    .venv/bin/python benches/bench_rummikub_rules.py -n 10
+    .venv/bin/python benches/bench_rummikub_rules.py -n 3 --integer-programme
     .venv/bin/python benches/bench_rummikub_rules.py -n 10 --least
     .venv/bin/python benches/bench_rummikub_rules.py -n 10 --rows copies=4  # those rows only
+    .venv/bin/python benches/bench_rummikub_rules.py -n 5 --wide
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import random
 import runpy
 import statistics
 import time
 from dataclasses import replace
 from pathlib import Path
 
-from bench_rummikub import BANDS, band_positions
+from bench_rummikub import BANDS, band_positions, make_position
 from engines.rummikub import Rules, best_move, warmup
+from engines.rummikub.tiles import ALL_COLOURS
 
 ROOT = Path(__file__).resolve().parents[1]
 THRESHOLDS = (0, 1, 30, 60, 127)
@@ -239,6 +250,56 @@ def _least(n: int, rows: str | None = None) -> None:
                       f"{kept_plain:>5} -> {kept:>4}", flush=True)
 
 
+WIDE_SETS = ((4, 26), (8, 13), (6, 20), (8, 26))  # (colours, numbers)
+
+
+def wide_position(rng: random.Random, colours: int, numbers: int, table_size: int,
+                  jokers: bool) -> dict:
+    """A melded position of about ``table_size`` table tiles and a 14-tile rack drawn from
+    the tile set of ``colours`` and ``numbers`` (``bench_rummikub.make_position`` with its
+    runs of 3-5 and groups of 3 to ``colours`` tiles: a table joker inside a run, the other
+    joker on the rack)."""
+    letters = ALL_COLOURS[:colours]
+    sets = [[f"{c}{n}" for n in range(s, s + length)] for c in letters
+            for s in range(1, numbers + 1) for length in (3, 4, 5) if s + length - 1 <= numbers]
+    sets += [[f"{c}{n}" for c in letters if c in chosen] for n in range(1, numbers + 1)
+             for size in range(3, colours + 1) for chosen in
+             (set(rng.sample(letters, size)), set(rng.sample(letters, size)))]
+    tiles = [f"{c}{n}" for c in letters for n in range(1, numbers + 1)]
+    return make_position(rng, table_size, jokers, sets, tiles)
+
+
+def _wide(n: int) -> None:
+    from engines.rummikub import wide
+    from engines.rummikub.errors import PositionError
+
+    print(f"{n} positions per band {BANDS} and joker variant; ms per position, states stored")
+    print(f"{'tile set / rules':<40} {'median ms':>10} {'p90 ms':>8} {'max ms':>8} "
+          f"{'max states':>11}")
+    for colours, numbers in WIDE_SETS:
+        for name, melded, least in (("melded, least_disturbance off", True, False),
+                                    ("melded (least disturbance on)", True, True),
+                                    ("initial meld 30", False, False)):
+            rules = Rules(colours=colours, numbers=numbers, least_disturbance=least)
+            best_move([], "K1 K2 K3", rules=rules)  # compiled
+            times, states, refused = [], [], 0
+            for size, jokers in itertools.product(BANDS, (False, True)):
+                rng = random.Random(size * 10 + jokers)
+                for _ in range(n):
+                    pos = wide_position(rng, colours, numbers, size, jokers)
+                    wide.STATS[:] = 0
+                    try:
+                        times += _time([pos], melded, rules, clock=time.process_time)
+                    except PositionError:  # past the DP's memory bound (wide.MAX_STATES)
+                        refused += 1
+                    states.append(int(wide.STATS[0]))
+            ms = sorted(1e3 * t for t in times)
+            p90 = ms[min(len(ms) - 1, int(0.9 * len(ms)))]
+            print(f"{f'{colours}x{numbers} {name}':<40} {statistics.median(ms):>10.2f} "
+                  f"{p90:>8.2f} {ms[-1]:>8.2f} {max(states):>11}"
+                  + (f"  ({refused} refused: memory bound)" if refused else ""), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=10, help="positions per band and joker variant")
@@ -248,8 +309,13 @@ def main() -> None:
                         help="time least_disturbance (the exact search) per band")
     parser.add_argument("--rows", default=None,
                         help="only the rows whose name holds this text (default: every row)")
+    parser.add_argument("--wide", action="store_true",
+                        help="time the wide tile sets (5-8 colours, numbers past 13)")
     args = parser.parse_args()
     warmup()
+    if args.wide:
+        _wide(args.n)
+        return
     if args.least:
         _least(args.n, args.rows)
         return

@@ -1,10 +1,15 @@
-"""Random valid table sets for the oracle tests of house-rule tile sets."""
+"""Random valid table sets and positions for the oracle tests of house-rule tile sets, and
+the comparison of the search's answer with the oracle's."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
 
+from rummikub_ip_reference import reference_move, validate_variant_set
+
+from engines.rummikub import best_move
+from engines.rummikub.position import Position, check_move
 from engines.rummikub.rules import Rules
 from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
 
@@ -40,3 +45,51 @@ def random_set(rng: random.Random, rules: Rules, pool: Counter, jokers: int, *,
     if sum(use) > jokers or len(real) < rules.min_real_tiles or Counter(real) - pool:
         return None
     return [JOKER if u else t for t, u in zip(shape, use)]
+
+
+def random_table_and_rack(rng: random.Random, rules: Rules, most_sets: int, most_rack: int,
+                          rack_jokers: float) -> tuple[list, list]:
+    """Up to ``most_sets`` random table sets of the rules' tile set, then a rack of 1 to
+    ``most_rack`` of the tiles left, each joker left going to it with ``rack_jokers``
+    probability."""
+    letters = ALL_COLOURS[: rules.colours]
+    pool = Counter({Tile(c, n): rules.copies for c in letters
+                    for n in range(1, rules.numbers + 1)})
+    jokers = rules.jokers
+    table = []
+    for _ in range(rng.randint(0, most_sets)):
+        s = random_set(rng, rules, pool, jokers)
+        if s is None:
+            continue
+        table.append(s)
+        pool -= Counter(t for t in s if not t.is_joker)
+        jokers -= sum(t.is_joker for t in s)
+    left = [t for t, k in pool.items() for _ in range(k)]
+    rack = rng.sample(left, min(len(left), rng.randint(1, most_rack)))
+    rack += [JOKER] * sum(rng.random() < rack_jokers for _ in range(jokers))
+    return table, rack
+
+
+def check_answer(rules: Rules, table, rack, melded: bool, move) -> None:
+    """``move`` plays rack tiles, keeps every table tile (melded), and its sets and the move
+    are valid under ``rules`` (the oracle's set reader, ``check_move``)."""
+    before = Counter(t for s in table for t in s) + Counter(move.played)
+    assert not Counter(move.played) - Counter(rack)
+    if melded:
+        assert Counter(s.tile for m in move.table for s in m) == before
+    for i, m in enumerate(move.table):
+        validate_variant_set([s.tile for s in m], rules, f"set {i}")
+    pos = Position(table, rack, melded, **rules.position_limits())
+    assert check_move(pos, move, rules) == [], (table, rack, move)
+
+
+def same_as_the_oracle(rules: Rules, table, rack, melded: bool) -> None:
+    """The search's optimum is the oracle's for both objectives (tiles, value, jokers played
+    and, with least disturbance, the sets kept), and its answer is valid."""
+    for objective in ("tiles", "value"):
+        dp = best_move(table, rack, melded, objective, rules)
+        ip = reference_move(table, rack, melded, objective, rules)[0]
+        got, want = [(m.tiles, m.value, sum(t.is_joker for t in m.played),
+                      m.sets_kept if rules.least_disturbance else 0) for m in (dp, ip)]
+        assert got == want, (rules, table, rack, melded, objective)
+        check_answer(rules, table, rack, melded, dp)

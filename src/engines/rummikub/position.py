@@ -63,7 +63,8 @@ class Position:
     every set against its rules' minimum); ``max_jokers``: the jokers accepted, 2 (the
     rules document) to 4 (house rules' tile sets, ``Rules(jokers=3)``; the search checks
     the count against its rules'); ``max_copies``: the copies of a tile accepted, 2 to 4
-    likewise.  :meth:`Rules.position_limits` gives all three."""
+    likewise; ``colours``/``numbers`` (4..8/13..26): wide tile sets' tiles such as ``G20``
+    (:meth:`Rules.position_limits` gives them all)."""
 
     table: tuple[tuple[Tile, ...], ...]
     rack: tuple[Tile, ...]
@@ -71,38 +72,43 @@ class Position:
     min_set_length: int = field(default=3, repr=False, compare=False)
     max_jokers: int = field(default=2, repr=False, compare=False)
     max_copies: int = field(default=2, repr=False, compare=False)
+    colours: int = field(default=4, repr=False, compare=False)
+    numbers: int = field(default=13, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         meld_flag(self.initial_meld_done)
         table = as_list(self.table, "table", PositionError)
         # checked, canonical tiles in tuples: a frozen Position is hashable and holds no junk
-        object.__setattr__(self, "table", tuple(tuple(parse_tiles(s)) for s in table))
-        object.__setattr__(self, "rack", tuple(parse_tiles(as_list(self.rack, "rack", TileError))))
+        wide = (self.colours, self.numbers) != (4, 13)
+        object.__setattr__(self, "table", tuple(tuple(parse_tiles(s, wide)) for s in table))
+        object.__setattr__(self, "rack", tuple(parse_tiles(as_list(self.rack, "rack", TileError),
+                                                           wide)))
         if self.min_set_length not in (2, 3):
             raise PositionError(f"min_set_length must be 2 or 3, got {self.min_set_length!r}")
         for name in ("max_jokers", "max_copies"):
             if getattr(self, name) not in (2, 3, 4):
                 raise PositionError(f"{name} must be 2..4, got {getattr(self, name)!r}")
         for i, s in enumerate(self.table, start=1):
-            validate_set(s, where=f"table set {i}", min_len=self.min_set_length)
+            validate_set(s, where=f"table set {i}", min_len=self.min_set_length,
+                         colours=self.colours, numbers=self.numbers)
         check_counts([t for s in self.table for t in s] + list(self.rack), "table and rack",
                      self.max_jokers, self.max_copies)
 
     @classmethod
     def from_strings(
         cls, table: Iterable[str | Iterable[str]], rack: str | Iterable[str],
-        initial_meld_done: bool = True, min_set_length: int = 3, max_jokers: int = 2,
-        max_copies: int = 2,
+        initial_meld_done: bool = True, **limits: int,
     ) -> Position:
-        return cls(tuple(tuple(parse_tiles(s)) for s in table), tuple(parse_tiles(rack)),
-                   meld_flag(initial_meld_done), min_set_length, max_jokers, max_copies)
+        """``limits``: ``min_set_length``, ``max_jokers`` ... ``numbers`` (see the class)."""
+        wide = (limits.get("colours", 4), limits.get("numbers", 13)) != (4, 13)
+        return cls(tuple(tuple(parse_tiles(s, wide)) for s in table),
+                   tuple(parse_tiles(rack, wide)), meld_flag(initial_meld_done), **limits)
 
     @classmethod
-    def from_json(cls, obj: dict[str, Any], where: str = "position",
-                  min_set_length: int = 3, max_jokers: int = 2, max_copies: int = 2
+    def from_json(cls, obj: dict[str, Any], where: str = "position", **limits: int
                   ) -> Position:
         """Read the corpus format: ``table`` (list of lists), ``rack``, ``initial_meld_done``
-        (``min_set_length``, ``max_jokers``, ``max_copies``: as for :class:`Position`)."""
+        (``limits``: as for :meth:`from_strings`)."""
         if not isinstance(obj, dict):
             raise PositionError(f"{where}: expected a JSON object, got {type(obj).__name__}")
         table = obj.get("table", [])
@@ -117,7 +123,7 @@ class Position:
         if not isinstance(done, bool):
             raise PositionError(f"{where}: 'initial_meld_done' must be true or false")
         try:
-            return cls.from_strings(table, rack, done, min_set_length, max_jokers, max_copies)
+            return cls.from_strings(table, rack, done, **limits)
         except RummikubInputError as exc:
             raise type(exc)(f"{where}: {exc}") from exc
 
@@ -401,6 +407,9 @@ def best_moves(
         if p.max_jokers > max(2, rules.jokers) or p.max_copies > max(2, rules.copies):
             check_counts([*p.table_tiles, *p.rack], f"positions[{i}]", rules.jokers,
                          rules.copies)  # (a Position read with more than the rules allow)
+    if rules.wide_tiles:  # past the fast kernels' 4 x 13 key: the width-generic DP
+        from engines.rummikub.wide import solve_wide_moves
+        return solve_wide_moves(positions, objective, rules, threads)
     # (least disturbance: solve_moves holds table sets out, positions side by side)
     return solve_moves(positions, objective, threads, rules)
 
@@ -447,8 +456,7 @@ def best_move(
         if move is not None and (not rules.least_disturbance or not melded
                                  or move.sets_kept == len(sets)):
             return move
-    pos = Position(tuple(tuple(parse_tiles(s)) for s in sets), tuple(parse_tiles(tiles)), melded,
-                   **rules.position_limits())
+    pos = Position.from_strings(sets, tiles, melded, **rules.position_limits())
     if move is not None:  # least disturbance, from the fast path's optimal move
         from engines.rummikub.least import least_disturbing_move
 
@@ -551,7 +559,7 @@ def check_move(pos: Position, move: Move, rules: Rules | None = None) -> list[st
     instance_of(move, Move, "move", PositionError)
     problems: list[str] = []
     for i, m in enumerate(move.table, start=1):
-        why = check_meld(m, rules.min_set_length)
+        why = check_meld(m, rules.min_set_length, rules.colours)
         if not why and sum(not s.tile.is_joker for s in m) < rules.min_real_tiles:
             why = f"fewer than {rules.min_real_tiles} tiles that are not jokers"
         if why:
@@ -582,7 +590,7 @@ def check_move(pos: Position, move: Move, rules: Rules | None = None) -> list[st
         if stray:
             problems.append("initial meld sets hold tiles that were not played")
         for m in meld if rules.meld_continue else ():
-            why = check_meld(m, rules.min_set_length)
+            why = check_meld(m, rules.min_set_length, rules.colours)
             if why:
                 problems.append(f"initial meld set [{format_meld(m)}]: {why}")
         worth = rules.meld_worth((s.stands_for.number, s.tile.is_joker)

@@ -62,14 +62,21 @@ _WITH_THIRD = {"jokers": {"min_real_tiles": 1, "joker_retrieval": "free",
                "copies": {"min_real_tiles": 1, "min_set_length": 3, "meld_continue": False}}
 # The tile sets the DP's state key holds: four colour codes of up to seven open runs (four
 # copies and three jokers: numbered codes, solvers/rummikub/_lengths.py) and the numbers
-# 1..13; runs and groups of at least 3, 4 or 5 tiles.
-SEARCH_LIMITS = {"colours": (1, 4), "numbers": (1, 13), "copies": (1, 4), "jokers": (0, 3),
+# 1..13; runs and groups of at least 3, 4 or 5 tiles.  Past 4 colours or 13 numbers: the
+# width-generic DP (eight colour codes in a two-word key, numbers up to 26).
+SEARCH_LIMITS = {"colours": (1, 8), "numbers": (1, 26), "copies": (1, 4), "jokers": (0, 3),
                  "min_set_length": (2, 5)}
+# The wide tile sets (more than 4 colours or numbers past 13) are solved by the
+# width-generic DP (solvers/rummikub/wide), which carries the initial-meld options, free
+# retrieval and least disturbance; these options must keep these values with it, and
+# copies and jokers stay within two (its colour code: four open runs a colour)
+_WITH_WIDE = {"min_real_tiles": 1, "joker_retrieval": "free", "min_set_length": 3,
+              "meld_continue": False}
+_WIDE_MOST = {"copies": 2, "jokers": 2}
 # Why each tile-set option stops there (the state key of solvers/rummikub/_layout.py)
 LIMIT_REASONS = {
-    "colours": "a colour's open runs take 7 bits of the 64-bit key (four use 28 of the 58 "
-               "bits in use) and the packed groups hold 4-bit colour masks",
-    "numbers": "the kernels' arrays hold numbers 1..13 and a packed run a 16-bit joker mask",
+    "colours": "the width-generic DP's first key word holds eight 7-bit colour codes",
+    "numbers": "the width-generic DP's sets hold numbers up to 26",
     "copies": "a colour's open runs are numbered in a 7-bit code (four copies and two jokers: "
               "84 codes) and the group profile counts colours giving 1 to 4 tiles (n3, n4 "
               "in 3 bits of the key each)",
@@ -154,8 +161,10 @@ class Rules:
     def unsupported(self) -> list[str]:
         """The options, as ``NAME=VALUE``, that the exact search does not solve yet.
 
-        >>> Rules(colours=5, min_set_length=4, min_real_tiles=2).unsupported()
-        ['colours=5', 'min_set_length=4 with min_real_tiles=2']
+        >>> Rules(min_set_length=6, min_real_tiles=2).unsupported()
+        ['min_set_length=6', 'min_set_length=6 with min_real_tiles=2']
+        >>> Rules(colours=6, joker_retrieval="official", copies=3).unsupported()
+        ['colours=6 with joker_retrieval=official', 'colours=6 with copies=3']
         """
         out = []
         for f in fields(self):
@@ -175,7 +184,19 @@ class Rules:
                 out += [f"{option}={getattr(self, option)} with {name}="
                         f"{_text(getattr(self, name))}" for name, alone in alone_with.items()
                         if getattr(self, name) != alone]
+        if self.wide_tiles:
+            wide = f"colours={self.colours}" if self.colours > 4 else f"numbers={self.numbers}"
+            out += [f"{wide} with {name}={_text(getattr(self, name))}"
+                    for name, alone in _WITH_WIDE.items() if getattr(self, name) != alone]
+            out += [f"{wide} with {name}={getattr(self, name)}"
+                    for name, most in _WIDE_MOST.items() if getattr(self, name) > most]
         return out
+
+    @property
+    def wide_tiles(self) -> bool:
+        """Whether the tile set is past the fast kernels' 4 colours x 13 numbers (solved by
+        the width-generic DP, :mod:`engines.rummikub.wide`)."""
+        return self.colours > 4 or self.numbers > 13
 
     @property
     def standard_tiles(self) -> bool:
@@ -269,10 +290,11 @@ class Rules:
         accept (its ``min_set_length`` and ``max_jokers``); the rules check the rest.
 
         >>> Rules(jokers=3).position_limits()
-        {'min_set_length': 3, 'max_jokers': 3, 'max_copies': 2}
+        {'min_set_length': 3, 'max_jokers': 3, 'max_copies': 2, 'colours': 4, 'numbers': 13}
         """
         return {"min_set_length": min(3, self.min_set_length), "max_jokers": max(2, self.jokers),
-                "max_copies": max(2, self.copies)}
+                "max_copies": max(2, self.copies), "colours": max(4, self.colours),
+                "numbers": max(13, self.numbers)}
 
     def check_lengths(self, table: Iterable[Iterable[Tile]], where: str = "position") -> None:
         """Raise a :class:`SetError` naming the first table set shorter than these rules'

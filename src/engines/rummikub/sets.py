@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from engines.rummikub.errors import RummikubInputError as RummikubInputError  # re-export
 from engines.rummikub.errors import SetError
-from engines.rummikub.tiles import COLOURS, JOKER, Tile, format_tiles, parse_tiles
+from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile, format_tiles, parse_tiles
 
 
 class Slot(NamedTuple):
@@ -65,7 +65,7 @@ def meld_value(meld: Meld) -> int:
 
 def _run_reason(tiles: Sequence[Tile], top: int = 13) -> tuple[Meld | None, str]:
     real = [t for t in tiles if not t.is_joker]
-    colours = sorted({t.colour for t in real}, key=COLOURS.index)
+    colours = sorted({t.colour for t in real}, key=ALL_COLOURS.index)
     if len(colours) > 1:
         return None, f"colours {', '.join(colours)} differ"
     numbers = sorted(t.number for t in real)
@@ -107,11 +107,12 @@ def _group_reason(tiles: Sequence[Tile], colours: int = 4) -> tuple[Meld | None,
         return None, f"numbers {', '.join(map(str, numbers))} differ"
     if len(tiles) > colours:
         return None, f"more than {colours} tiles"
+    letters = ALL_COLOURS[: max(4, colours)]
     colours = [t.colour for t in real]
     if len(set(colours)) < len(colours):
         dup = next(c for c in colours if colours.count(c) > 1)
         return None, f"colour {dup} twice"
-    missing = iter(c for c in COLOURS if c not in colours)
+    missing = iter(c for c in letters if c not in colours)
     number = numbers[0]
     meld = tuple(Slot(t, Tile(next(missing), number) if t.is_joker else t) for t in tiles)
     return meld, ""
@@ -132,7 +133,7 @@ def validate_set(tiles: Sequence[Tile], where: str = "set", min_len: int = 3,
     >>> format_meld(validate_set(parse_tiles("R5 J"), min_len=2))
     'R5 J(K5)'
     """
-    tiles = parse_tiles(tiles)
+    tiles = parse_tiles(tiles, wide=colours > 4 or numbers > 13)
     if len(tiles) < min_len:
         raise SetError(
             f"{where} [{format_tiles(tiles)}] is not valid: a set needs at least {min_len} tiles"
@@ -162,10 +163,11 @@ def is_valid_set(tiles: Sequence[Tile], min_len: int = 3) -> bool:
     return True
 
 
-def check_meld(meld: Meld, min_len: int = 3) -> str | None:
+def check_meld(meld: Meld, min_len: int = 3, tile_colours: int = 4) -> str | None:
     """Why an annotated set is invalid, or ``None``: real tiles stand for themselves and the
-    meanings form a run (one colour, consecutive) or a group (one number, distinct colours)
-    (``min_len``: the shortest set; longer minima are :meth:`Rules.move_problems`'s)."""
+    meanings form a run (one colour, consecutive) or a group (one number, distinct colours,
+    at most ``tile_colours`` of them: more than 4 in a generalised tile set) (``min_len``: the
+    shortest set; longer minima are :meth:`Rules.move_problems`'s)."""
     meld = checked_meld(meld)
     if len(meld) < min(3, min_len):
         return f"fewer than {min(3, min_len)} tiles"
@@ -185,7 +187,7 @@ def check_meld(meld: Meld, min_len: int = 3) -> str | None:
             return "run numbers are not consecutive"
         return None
     if len(set(numbers)) == 1:
-        if len(colours) != len(means) or len(means) > 4:
+        if len(colours) != len(means) or len(means) > max(4, tile_colours):
             return "group colours repeat"
         return None
     return "neither a run nor a group"

@@ -150,11 +150,12 @@ def _valid_set(tiles: list[Any]) -> tuple[list[str], int] | None:
     return known
 
 
-def _checked_position(payload: dict[str, Any]) -> Any:
-    """The position of a payload that :func:`_prepare` made, not checked again."""
+def _checked_position(payload: dict[str, Any], wide: bool = False) -> Any:
+    """The position of a payload that :func:`_prepare` made, not checked again (``wide``:
+    its rules' tile set may hold the generalised tiles, e.g. ``G20``)."""
     from engines.rummikub.tiles import Tile
 
-    parse = Tile.parse
+    parse = functools.partial(Tile.parse, wide=True) if wide else Tile.parse
     sets = []
     for names in payload["table"]:
         key = tuple(names)
@@ -413,9 +414,9 @@ def _solve_moves(
     from engines.rummikub import best_moves
     from engines.rummikub.rules import Rules
 
-    positions = [_checked_position(p) for p in payloads]
-    moves = best_moves(positions, objective=objective, threads=threads,
-                       rules=Rules.from_json(rules))  # fmt: skip
+    house = Rules.from_json(rules)
+    positions = [_checked_position(p, house.wide_tiles) for p in payloads]
+    moves = best_moves(positions, objective=objective, threads=threads, rules=house)
     from engines.batch.jsontext import canonical
 
     name, tile_of = _tile_names().__getitem__, operator.itemgetter(0)  # (a Slot's tile)

@@ -66,11 +66,19 @@ class Tile(_TileFields):
         return (Tile._make, (tuple(self),))
 
     @classmethod
-    def parse(cls, text: str) -> Tile:
-        """Parse ``R5``, ``k13``, `` J ``; raise :class:`TileError` quoting the bad text."""
+    def parse(cls, text: str, wide: bool = False) -> Tile:
+        """Parse ``R5``, ``k13``, `` J ``; raise :class:`TileError` quoting the bad text.
+        ``wide``: the generalised tile sets' tiles too (colours ``KROBGYPW``, numbers
+        1..26: ``G20``; the rules' own tile set is checked where it is known).
+
+        >>> Tile.parse("g20", wide=True)
+        Tile('G20')
+        """
         known = _PARSED.get(text) if isinstance(text, str) else None
         if known is not None:
             return known
+        if wide:
+            return _parse_wide(text)
         if not isinstance(text, str):
             raise TileError(f"unknown tile {text!r}: expected text such as 'R5' or 'J'")
         s = text.strip().upper()
@@ -115,11 +123,26 @@ class Tile(_TileFields):
         return f"Tile('{self}')"
 
 
+def _parse_wide(text: object) -> Tile:
+    known = _WIDE_PARSED.get(text.strip().upper()) if isinstance(text, str) else None
+    if known is None:
+        raise TileError(f"unknown tile {text!r}: expected a colour letter of {ALL_COLOURS} "
+                        f"and a number 1..{MAX_NUMBER}, or J")
+    return known
+
+
 JOKER = Tile("J", 0)
 # The 53 canonical spellings, so parsing a position is a dictionary look-up.
 _PARSED: dict[str, Tile] = {"J": JOKER, **{f"{c}{n}": Tile(c, n) for c in COLOURS for n in NUMBERS}}
 
 _CANONICAL: dict[Tile, Tile] = {tile: tile for tile in _PARSED.values()}
+#: The highest number of the generalised tile sets (house rules).
+MAX_NUMBER = 26
+# The generalised tile sets' spellings (colours KROBGYPW, numbers 1..26) and tiles.
+_WIDE_PARSED: dict[str, Tile] = {"J": JOKER, **{
+    f"{c}{n}": _CANONICAL.get(Tile(c, n), Tile(c, n))
+    for c in ALL_COLOURS for n in range(1, MAX_NUMBER + 1)}}
+_WIDE_CANONICAL: dict[Tile, Tile] = {tile: tile for tile in _WIDE_PARSED.values()}
 
 #: All 106 tiles of a Sabra set, two copies of each colour/number and two jokers.
 FULL_SET: tuple[Tile, ...] = tuple(
@@ -127,8 +150,9 @@ FULL_SET: tuple[Tile, ...] = tuple(
 )
 
 
-def parse_tiles(tiles: str | Iterable[str | Tile]) -> list[Tile]:
-    """Parse a whitespace/comma separated string or an iterable of tile texts or Tiles.
+def parse_tiles(tiles: str | Iterable[str | Tile], wide: bool = False) -> list[Tile]:
+    """Parse a whitespace/comma separated string or an iterable of tile texts or Tiles
+    (``wide``: the generalised tile sets' tiles too, see :meth:`Tile.parse`).
 
     A :class:`Tile` built by hand is checked too (``Tile("K", 0)`` or
     ``Tile("R", 14)`` is not a tile of the set):
@@ -142,14 +166,18 @@ def parse_tiles(tiles: str | Iterable[str | Tile]) -> list[Tile]:
         tiles = tiles.replace(",", " ").split()
     elif isinstance(tiles, Tile) or not isinstance(tiles, Iterable):
         raise TileError(f"expected tile text or a list of tiles, got {tiles!r}")
+    if wide:
+        return [checked_tile(t, True) if isinstance(t, Tile) else _parse_wide(t)
+                for t in tiles]
     return [checked_tile(t) if isinstance(t, Tile) else Tile.parse(t) for t in tiles]
 
 
-def checked_tile(tile: Tile) -> Tile:
-    """``tile`` if it is one of the 53 tiles (colour ``K R O B`` with 1..13, or the joker)."""
+def checked_tile(tile: Tile, wide: bool = False) -> Tile:
+    """``tile`` if it is one of the 53 tiles (colour ``K R O B`` with 1..13, or the joker;
+    ``wide``: or a generalised tile set's, colours ``KROBGYPW`` with 1..26)."""
     colour, number = tile
     if type(colour) is str and type(number) is int:
-        known = _CANONICAL.get(tile)
+        known = (_WIDE_CANONICAL if wide else _CANONICAL).get(tile)
         if known is not None:
             return known
     raise TileError(

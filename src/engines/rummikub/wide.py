@@ -1,0 +1,230 @@
+"""Best moves for the wide tile sets: up to eight colours and numbers up to 26.
+
+The rules' ``colours`` above 4 or ``numbers`` above 13 are past the fast kernels' state key
+(:mod:`solvers.rummikub._layout`); :func:`solve_wide_moves` solves them with the same DP
+over wider arrays and a two-word key (:mod:`solvers.rummikub.wide`), one position a call,
+and builds the moves from its choices.  Least disturbance (on by default) is solved inside
+that DP: a table set may be held out whole, and each one held is worth less than any
+difference in the objective (:data:`_HOLD_SCALE`).
+
+>>> from engines.rummikub.position import Position
+>>> from engines.rummikub.rules import Rules
+>>> rules = Rules(numbers=20, colours=6)
+>>> p = Position.from_strings(["G14 G15 G16"], "G17 Y5 G13", **rules.position_limits())
+>>> move = solve_wide_moves([p], "tiles", rules)[0]
+>>> [str(t) for t in move.played], move.sets_kept
+(['G13', 'G17'], 0)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+
+from engines.rummikub.errors import PositionError, RummikubInputError
+from engines.rummikub.position import _BIG, _MID, Move, Position
+from engines.rummikub.rules import Rules
+from engines.rummikub.sets import Meld, Slot, validate_set
+from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
+from engines.threads import numba_threads
+
+# Least disturbance: the objective's weights times this, plus one per table set held out
+# (a table holds at most (8 * 26 * 2 + 2) / 3 < 256 sets).
+_HOLD_SCALE = 256
+# The most states one position's DP may store (about 16 bytes each kept for the replay,
+# 40 in the layer being built): a bound on memory whatever the position.
+MAX_STATES = 40_000_000
+#: States stored and the widest layer, summed over the passes since it was last zeroed
+#: (the benches read it).
+STATS = np.zeros(2, np.int64)
+
+
+def solve_wide_moves(positions: Sequence[Position], objective: str, rules: Rules,
+                     threads: int | None = None) -> list[Move]:
+    """The best move of every position under ``rules`` (a wide tile set; checked by the
+    caller: :func:`~engines.rummikub.position.best_moves`)."""
+    for i, p in enumerate(positions):
+        rules.check_tiles(p.table, p.rack, f"positions[{i}]")
+    with numba_threads(threads, RummikubInputError):
+        return [_solve(p, objective, rules, i) for i, p in enumerate(positions)]
+
+
+def _weights(objective: str, colours: int, numbers: int) -> tuple[np.ndarray, int]:
+    """The per-tile gains of :func:`~engines.rummikub.position.objective_weights` for
+    numbers up to 26."""
+    n = np.arange(1, numbers + 1, dtype=np.int64)
+    if objective == "tiles":
+        w, jw = _BIG + _MID * n, _BIG - 1
+    elif objective == "value":
+        w, jw = _BIG * n + _MID, _MID - 1
+    else:
+        raise RummikubInputError(f"unknown objective {objective!r}; choose 'tiles' or 'value'")
+    return np.ascontiguousarray(np.broadcast_to(w, (colours, numbers))), jw
+
+
+def _counts(tiles, colours: int, numbers: int) -> tuple[np.ndarray, int]:
+    out = np.zeros((colours, numbers), np.int64)
+    jokers = 0
+    for t in tiles:
+        if t.is_joker:
+            jokers += 1
+        else:
+            out[ALL_COLOURS.index(t.colour), t.number - 1] += 1
+    return out, jokers
+
+
+def _table_melds(pos: Position, rules: Rules) -> list[Meld]:
+    return [validate_set(s, min_len=2, colours=rules.colours, numbers=rules.numbers)
+            for s in pos.table]
+
+
+def _hold_arrays(melds: list[Meld], colours: int, numbers: int) -> tuple[np.ndarray, ...]:
+    """The held-out inputs of :func:`solvers.rummikub.wide.solve_wide` for table sets
+    ``melds`` (empty ones: no set may be held out).  Sets covering a number get distinct
+    slots (interval colouring: each takes the lowest slot free from its first number)."""
+    from solvers.rummikub.wide import HOLD_SLOTS
+
+    spans = [(min(s.stands_for.number for s in m) - 1, max(s.stands_for.number for s in m) - 1)
+             for m in melds]
+    order = sorted(range(len(melds)), key=lambda i: spans[i])
+    slot = [0] * len(melds)
+    busy_until: list[int] = []  # per slot, the last number of the set holding it
+    for i in order:
+        lo, hi = spans[i]
+        free = next((k for k, end in enumerate(busy_until) if end < lo), len(busy_until))
+        if free == len(busy_until):
+            busy_until.append(hi)
+        busy_until[free] = hi
+        slot[i] = free
+    if len(busy_until) > HOLD_SLOTS:  # cannot happen: a number is covered by <= 18 sets
+        raise PositionError(f"least disturbance: more than {HOLD_SLOTS} table sets cover "
+                            "one number")
+    starts = np.zeros(numbers + 1, np.int64)
+    for i in order:
+        starts[spans[i][0] + 1] += 1
+    starts = np.cumsum(starts)
+    cells: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    end_mask = np.zeros(numbers, np.int64)
+    for i, m in enumerate(melds):
+        end_mask[spans[i][1]] |= 1 << slot[i]
+        real = Counter((ALL_COLOURS.index(s.tile.colour), s.tile.number - 1)
+                       for s in m if not s.tile.is_joker)
+        for (c, v), k in real.items():
+            cells.setdefault((v, c), []).append((slot[i], k))
+    ptr = np.zeros(numbers * colours + 1, np.int64)
+    cell_slot, cell_count = [], []
+    for v in range(numbers):
+        for c in range(colours):
+            for s, k in cells.get((v, c), ()):
+                cell_slot.append(s)
+                cell_count.append(k)
+            ptr[v * colours + c + 1] = len(cell_slot)
+    jokers = [sum(s.tile.is_joker for s in m) for m in melds]
+    return (starts, np.array(order, np.int64), np.array(slot, np.int64),
+            np.array(jokers, np.int64), end_mask, ptr, np.array(cell_slot, np.int64),
+            np.array(cell_count, np.int64))
+
+
+def _solve(pos: Position, objective: str, rules: Rules, index: int) -> Move:
+    from solvers.rummikub.wide import solve_wide
+
+    colours, numbers = rules.colours, rules.numbers
+    melded = pos.initial_meld_done
+    old = _table_melds(pos, rules)
+    rack, rack_j = _counts(pos.rack, colours, numbers)
+    weight, jw = _weights(objective, colours, numbers)
+    if melded:
+        must, must_j = _counts(pos.table_tiles, colours, numbers)
+        target, joker_meld = -1, 1
+    else:
+        must, must_j = np.zeros((colours, numbers), np.int64), 0
+        target, joker_meld = rules.meld_threshold, int(rules.meld_joker == "stands-for")
+    hold = melded and rules.least_disturbance and bool(old)
+    if hold:
+        weight, jw = weight * _HOLD_SCALE, jw * _HOLD_SCALE
+    arrays = _hold_arrays(old if hold else [], colours, numbers)
+    choice = np.zeros((colours, numbers, 4), np.int64)
+    group_jokers = np.zeros(numbers, np.int64)
+    held = np.zeros(len(old), np.int64)
+    status, _score = solve_wide(must, rack, must_j, rack_j, weight, jw, target, joker_meld, 1,
+                                *arrays, MAX_STATES, choice, group_jokers, held, STATS)
+    if status < 0:
+        raise PositionError(f"positions[{index}]: the wide tile set's search passed "
+                            f"{MAX_STATES} states (memory bound)")
+    if status == 0:
+        if melded:  # cannot happen for a validated table
+            raise PositionError("the table cannot be arranged")
+        return Move([], old, 0, 0, previous=list(pos.table))
+    kept = [m for m, h in zip(old, held.tolist()) if h]
+    melds = kept + arrange_choice(choice, group_jokers, colours)
+    before = Counter(pos.table_tiles) if melded else Counter()
+    played = sorted((Counter(s.tile for m in melds for s in m) - before).elements(),
+                    key=Tile.sort_key)
+    value = sum(t.number for t in played)
+    if melded:
+        return Move(played, melds, len(played), value, previous=list(pos.table))
+    if not played:
+        return Move([], old, 0, 0, previous=list(pos.table))
+    return Move(played, old + melds, len(played), value, new_sets=melds,
+                previous=list(pos.table))
+
+
+def arrange_choice(choice: np.ndarray, group_jokers: np.ndarray, colours: int) -> list[Meld]:
+    """The sets of the DP's choices: per colour the runs (open runs of length 1 and 2 take
+    the number's tiles first, then ``choice[c, v, 3]`` of the longer ones, the rest close;
+    the other tiles start runs), per number its groups (:func:`split_groups`)."""
+    numbers = choice.shape[1]
+    melds: list[Meld] = []
+    for c in range(colours):
+        letter = ALL_COLOURS[c]
+        open_runs: list[list[Slot]] = []
+        for v in range(numbers + 1):
+            real, jokers, longer = ((int(choice[c, v, 0]), int(choice[c, v, 2]),
+                                     int(choice[c, v, 3])) if v < numbers else (0, 0, 0))
+            short = [r for r in open_runs if len(r) < 3]
+            long = [r for r in open_runs if len(r) >= 3]
+            melds += long[longer:]
+            going = short + long[:longer]
+            fresh = real + jokers - len(going)
+            going += [[] for _ in range(fresh)]
+            tile = Tile(letter, v + 1)
+            for k, run in enumerate(going):
+                run.append(Slot(tile, tile) if k < real else Slot(JOKER, tile))
+            open_runs = going
+    for v in range(numbers):
+        given = [(c, int(choice[c, v, 1])) for c in range(colours) if choice[c, v, 1]]
+        melds += split_groups(given, int(group_jokers[v]), v + 1, colours)
+    return [tuple(m) for m in melds]
+
+
+def split_groups(given: list[tuple[int, int]], jokers: int, number: int,
+                 colours: int) -> list[Meld]:
+    """Groups of ``number`` from ``given`` (colour, tiles 1 or 2) and ``jokers``: the fewest
+    groups ``k`` that hold them (3+ tiles, distinct colours, a real tile each), the real
+    tiles dealt round-robin (a colour's two copies to two groups), the jokers to the
+    smallest groups, each standing for the first colour its group lacks."""
+    real = sum(n for _, n in given)
+    if real + jokers == 0:
+        return []
+    least = 2 if any(n == 2 for _, n in given) else 1
+    k = next(k for k in range(least, real + 1) if 3 * k <= real + jokers <= colours * k)
+    groups: list[list[int]] = [[] for _ in range(k)]
+    dealt = 0
+    for c, n in given:
+        for _ in range(n):
+            groups[dealt % k].append(c)
+            dealt += 1
+    wild = [0] * k
+    for _ in range(jokers):
+        g = min(range(k), key=lambda i: (len(groups[i]) + wild[i] >= colours,
+                                         len(groups[i]) + wild[i]))
+        wild[g] += 1
+    out = []
+    for g, have in enumerate(groups):
+        lacking = [c for c in range(colours) if c not in have][: wild[g]]
+        slots = [(c, False) for c in have] + [(c, True) for c in lacking]
+        out.append(tuple(Slot(JOKER if joker else Tile(ALL_COLOURS[c], number),
+                              Tile(ALL_COLOURS[c], number)) for c, joker in sorted(slots)))
+    return out
