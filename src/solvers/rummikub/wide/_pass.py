@@ -43,6 +43,7 @@ from solvers.rummikub.wide._store import (
     KEY_B,
     SCORE,
     close_layer,
+    lookup,
     new_layer,
     offer,
     room,
@@ -164,8 +165,10 @@ def _colour_layer(rows, n, v, c, must, opt, weight, joker_weight, jokers, target
 
 
 @njit(cache=True)
-def _group_layer(rows, n, v, ok, joker_weight, jokers, target, joker_meld, end_mask):
-    """Jokers joining number v+1's groups; the groups' feasibility; the number closed."""
+def _group_layer(rows, n, v, ok, joker_weight, jokers, target, joker_meld, end_mask,
+                 colours):
+    """Jokers joining number v+1's groups; the groups' feasibility; the number closed (the
+    states another dominates dropped)."""
     out, table = new_layer(max(16, 2 * n))
     size = 0
     number = v + 1
@@ -183,7 +186,7 @@ def _group_layer(rows, n, v, ok, joker_weight, jokers, target, joker_meld, end_m
             if target >= 0:
                 nb |= min(target, meld + j * joker_meld * number) << _MELD_AT
             size = offer(out, table, size, a, nb, score + j * joker_weight, i, j)
-    return out, size
+    return out, _drop_dominated(out, table, size, colours)
 
 
 @njit(cache=True)
@@ -199,6 +202,40 @@ def _near(must, opt):
                 if must[c, w] + opt[c, w] > 0:
                     near[c, v] = True
     return near
+
+
+@njit(cache=True)
+def _drop_dominated(rows, table, n, colours):
+    """The layer without the states that another one dominates, compacted; returns the
+    count kept.  In one colour, a run of length 1 that is one of length 2 or 3+ instead,
+    one of length 2 that is one of 3+, or one more run of 3+, never loses an option (longer
+    runs need fewer tiles, a long run may end anywhere), so a state with such a neighbour
+    of at least its score cannot be better (the order is strict: every state dropped keeps
+    a live dominator)."""
+    dropped = np.zeros(n, np.bool_)
+    for i in range(n):
+        a, b, score = rows[i, KEY_A], rows[i, KEY_B], rows[i, SCORE]
+        for c in range(colours):
+            code = (a >> (7 * c)) & 127
+            a1, a2, a3 = code % 5, (code // 5) % 5, code // 25
+            base = a & ~(np.int64(127) << (7 * c))
+            for d1, d2, d3 in ((0, 0, 1), (-1, 1, 0), (0, -1, 1), (-1, 0, 1)):
+                if a1 + d1 < 0 or a2 + d2 < 0 or a1 + a2 + a3 + d1 + d2 + d3 > 4:
+                    continue
+                near = base | np.int64(a1 + d1 + 5 * (a2 + d2) + 25 * (a3 + d3)) << (7 * c)
+                j = lookup(rows, table, near, b)
+                if j >= 0 and rows[j, SCORE] >= score:
+                    dropped[i] = True
+                    break
+            if dropped[i]:
+                break
+    kept = 0
+    for i in range(n):
+        if not dropped[i]:
+            if kept < i:
+                rows[kept] = rows[i]
+            kept += 1
+    return kept
 
 
 @njit(cache=True)
@@ -260,7 +297,7 @@ def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
                 layer_kind[count], layer_at[count] = LAYER_COLOUR, v * colours + step - 1
             else:
                 rows, n = _group_layer(rows, n, v, ok, joker_weight, jokers, target,
-                                       joker_meld, end_mask)
+                                       joker_meld, end_mask, colours)
                 layer_kind[count], layer_at[count] = LAYER_GROUP, v
             layer_base[count] = used
             parents, choices, used = close_layer(rows, n, parents, choices, used)

@@ -69,6 +69,19 @@ def offer(rows, table, n, a, b, score, parent, choice):
         h = (h + 1) & mask
 
 
+@njit(cache=True, inline="always")
+def lookup(rows, table, a, b):
+    """The row of state ``(a, b)`` in the layer, or -1."""
+    mask = table.shape[0] - 1
+    h = _slot(a, b, mask)
+    while table[h] >= 0:
+        i = table[h]
+        if rows[i, KEY_A] == a and rows[i, KEY_B] == b:
+            return i
+        h = (h + 1) & mask
+    return -1
+
+
 @njit(cache=True)
 def room(rows, table, n, more):
     """``(rows, table)`` with room for ``more`` new states beyond ``n``."""
