@@ -124,6 +124,30 @@ def _keep(choice, group_jokers, held_out, best_choice, best_jokers, best_held):
     best_held[:] = held_out
 
 
+@njit(cache=True, inline="always")
+def _passes_at_width(must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold,
+                     base, kept, have, answer, optimum, ceiling, width, scale, c2, g2, h2,
+                     choice, group_jokers, held_out, work):
+    """Narrow passes of one beam ``width``: a positive width runs once; any other runs
+    again while each pass finds a move keeping more sets and none proves the answer.
+    Returns the updated ``kept``, ``have``, ``answer``, whether the answer is proven, and
+    the passes' states."""
+    states_sum = 0
+    while True:
+        status, score, states, truncated = _one_pass(
+            must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold,
+            base + kept + have, width, scale, 0, c2, g2, h2, work)
+        states_sum += states
+        proven = truncated == 0
+        if status == 1:
+            kept, have = score - optimum * scale, 1
+            answer = kept
+            _keep(c2, g2, h2, choice, group_jokers, held_out)
+            proven = proven or kept >= ceiling
+        if proven or status != 1 or width > 0:
+            return kept, have, answer, proven, states_sum
+
+
 @njit(cache=True, nogil=True)
 def least_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
                  kept, optimum, ceiling, n_sets, narrow, exact_budget, wider, choice,
@@ -147,19 +171,13 @@ def least_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_o
     proven = False
     narrow_states = 0
     for width in narrow:
-        while not proven:
-            status, score, states, truncated = _one_pass(
-                must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold,
-                base + kept + have, width, scale, 0, c2, g2, h2, work)
-            narrow_states += states
-            proven = truncated == 0
-            if status == 1:
-                kept, have = score - optimum * scale, 1
-                answer = kept
-                _keep(c2, g2, h2, choice, group_jokers, held_out)
-                proven = proven or kept >= ceiling
-            if status != 1 or width > 0:
-                break
+        if proven:
+            break
+        kept, have, answer, proven, states = _passes_at_width(
+            must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold, base,
+            kept, have, answer, optimum, ceiling, width, scale, c2, g2, h2, choice,
+            group_jokers, held_out, work)
+        narrow_states += states
     next_wider = 0
     while not proven:
         # the exact pass: within a budget while wider narrow passes remain
@@ -175,21 +193,12 @@ def least_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_o
             _keep(c2, g2, h2, choice, group_jokers, held_out)
         if proven:
             break
-        width = wider[next_wider]
+        kept, have, answer, proven, states = _passes_at_width(
+            must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold, base,
+            kept, have, answer, optimum, ceiling, wider[next_wider], scale, c2, g2, h2, choice,
+            group_jokers, held_out, work)
         next_wider += 1
-        while True:
-            status, score, states, truncated = _one_pass(
-                must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold,
-                base + kept + have, width, scale, 0, c2, g2, h2, work)
-            narrow_states += states
-            proven = truncated == 0
-            if status == 1:
-                kept, have = score - optimum * scale, 1
-                answer = kept
-                _keep(c2, g2, h2, choice, group_jokers, held_out)
-                proven = proven or kept >= ceiling
-            if proven or status != 1 or width > 0:
-                break
+        narrow_states += states
     return answer
 
 
