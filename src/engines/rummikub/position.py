@@ -228,25 +228,25 @@ def _counts(tiles: Iterable[Tile]) -> tuple[np.ndarray, int]:
     return np.array(flat, np.int64).reshape(4, 13), jokers
 
 
-def objective_weights(objective: str) -> tuple[np.ndarray, int]:
-    """Per-tile gains that encode an objective and its tie-breaks in one integer score."""
-    if objective in _WEIGHTS:
-        return _WEIGHTS[objective]
-    numbers = np.arange(1, 14, dtype=np.int64)
+def objective_weights(objective: str, colours: int = 4,
+                      numbers: int = 13) -> tuple[np.ndarray, int]:
+    """Per-tile gains (``colours`` x ``numbers``), a joker's: an objective as one score."""
+    key = (objective, colours, numbers)
+    if key in _WEIGHTS:
+        return _WEIGHTS[key]
+    n = np.arange(1, numbers + 1, dtype=np.int64)
     if objective == "tiles":
-        w = _BIG + _MID * numbers
-        jw = _BIG - 1
+        w, jw = _BIG + _MID * n, _BIG - 1
     elif objective == "value":
-        w = _BIG * numbers + _MID
-        jw = _MID - 1
+        w, jw = _BIG * n + _MID, _MID - 1
     else:
         raise RummikubInputError(f"unknown objective {objective!r}; choose 'tiles' or 'value'")
-    weights = np.broadcast_to(w, (4, 13)).copy()  # shared between calls; kernels only read
-    _WEIGHTS[objective] = (weights, jw)
+    weights = np.broadcast_to(w, (colours, numbers)).copy()  # shared; kernels only read
+    _WEIGHTS[key] = (weights, jw)
     return weights, jw
 
 
-_WEIGHTS: dict[str, tuple[np.ndarray, int]] = {}
+_WEIGHTS: dict[tuple[str, int, int], tuple[np.ndarray, int]] = {}
 
 
 _TILE = [[Tile(c, n) for n in range(14)] for c in COLOURS]

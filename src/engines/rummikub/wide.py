@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from engines.rummikub.errors import PositionError, RummikubInputError
-from engines.rummikub.position import _BIG, _MID, Move, Position
+from engines.rummikub.position import Move, Position, objective_weights
 from engines.rummikub.rules import Rules
 from engines.rummikub.sets import Meld, Slot, validate_set
 from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
@@ -49,19 +49,6 @@ def solve_wide_moves(positions: Sequence[Position], objective: str, rules: Rules
         rules.check_tiles(p.table, p.rack, f"positions[{i}]")
     with numba_threads(threads, RummikubInputError):
         return [_solve(p, objective, rules, i) for i, p in enumerate(positions)]
-
-
-def _weights(objective: str, colours: int, numbers: int) -> tuple[np.ndarray, int]:
-    """The per-tile gains of :func:`~engines.rummikub.position.objective_weights` for
-    numbers up to 26."""
-    n = np.arange(1, numbers + 1, dtype=np.int64)
-    if objective == "tiles":
-        w, jw = _BIG + _MID * n, _BIG - 1
-    elif objective == "value":
-        w, jw = _BIG * n + _MID, _MID - 1
-    else:
-        raise RummikubInputError(f"unknown objective {objective!r}; choose 'tiles' or 'value'")
-    return np.ascontiguousarray(np.broadcast_to(w, (colours, numbers))), jw
 
 
 def _counts(tiles, colours: int, numbers: int) -> tuple[np.ndarray, int]:
@@ -134,7 +121,7 @@ def _solve(pos: Position, objective: str, rules: Rules, index: int) -> Move:
     melded = pos.initial_meld_done
     old = _table_melds(pos, rules)
     rack, rack_j = _counts(pos.rack, colours, numbers)
-    weight, jw = _weights(objective, colours, numbers)
+    weight, jw = objective_weights(objective, colours, numbers)
     if melded:
         must, must_j = _counts(pos.table_tiles, colours, numbers)
         target, joker_meld = -1, 1
