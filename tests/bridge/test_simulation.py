@@ -19,6 +19,7 @@ from engines.bridge.dd import dd_table, solve_position
 from engines.bridge.seats import BridgeInputError, Seat
 from engines.bridge.simulation import (
     _equal_groups,
+    local_solver,
     mean_interval,
     simulate_contracts,
     simulate_lead,
@@ -85,6 +86,16 @@ def test_lead_statistics_match_the_exact_layouts() -> None:
     assert means == sorted(means, reverse=True)
     best = max(sim.rows, key=lambda r: r.mean_score)
     assert best.imps_vs_best == 0 and all(r.imps_vs_best <= 0 for r in sim.rows)
+
+
+def test_lead_simulation_in_process_matches_the_payload_solver() -> None:
+    # the default path hands the dealt masks to the kernel; a solver gets PBN payloads
+    args = ("KJ84.Q93.T72.A65", "4Sx", "E")
+    kwargs = {"n": 12, "seed": 3, "vulnerable": True}
+    direct = simulate_lead(*args, threads=2, **kwargs)
+    through = simulate_lead(*args, solver=local_solver(1), **kwargs)
+    assert direct.to_dict() == through.to_dict()
+    assert all((a.tricks == b.tricks).all() for a, b in zip(direct.rows, through.rows))
 
 
 def test_contract_statistics_match_the_exact_layouts() -> None:

@@ -138,6 +138,19 @@ def solve_leads(payloads: list[dict[str, Any]], threads: int = 1) -> list[dict[s
     return out
 
 
+def dealt_lead_values(masks: np.ndarray, trump: Strain, leader: Seat, threads: int) -> np.ndarray:
+    """``int32[n, 4, 13]``: the leader's side's tricks after each lead of the dealer's
+    ``masks[n, seat, suit]`` (-1: not the leader's card). A simulation solved in this process:
+    the dealt deals are valid by construction, so no PBN, payload or dict a deal; a layout
+    dealt twice is solved once, as by the local solver."""
+    from solvers.bridge import lead_values
+
+    flat = np.ascontiguousarray(masks, dtype=np.uint16).reshape(len(masks), 16)
+    unique, index = np.unique(flat, axis=0, return_inverse=True)
+    values = lead_values(unique.reshape(-1, 4, 4), trump.suit_index, int(leader), threads)
+    return values[index.reshape(-1)]
+
+
 def contracts_payload(pbn: str, strains: Sequence[Strain]) -> dict[str, Any]:
     """The canonical batch input of one deal of a contract simulation (``bridge-contracts``)."""
     return {"pbn": pbn, "strains": [s.symbol for s in sorted(strains)]}
@@ -171,12 +184,16 @@ def _solver(solver: Solver | None, threads: int | None) -> Solver:
     return solver
 
 
-def local_solver(threads: int | None = None) -> Solver:
-    """A :data:`Solver` that solves in this process on ``threads`` threads (None = all)."""
+def _local_threads(threads: int | None) -> int:
     from engines.bridge.dd import _thread_count
     from solvers._parallel import max_threads
 
-    count = _thread_count(threads) or max_threads()
+    return _thread_count(threads) or max_threads()
+
+
+def local_solver(threads: int | None = None) -> Solver:
+    """A :data:`Solver` that solves in this process on ``threads`` threads (None = all)."""
+    count = _local_threads(threads)
     functions = {"bridge-lead": solve_leads, "bridge-contracts": solve_contract_tables}
 
     def solve(task: str, payloads: list[dict[str, Any]]) -> list[Any]:
@@ -344,19 +361,31 @@ def simulate_lead(
     kwargs = {} if max_tries is None else {"max_tries": max_tries}
     sample = deal(n, fixed=known, constraints=constraints, seed=seed, **kwargs)
     trump = contract.strain
-    payloads = [lead_payload(d.to_pbn(), trump, leader) for d in sample]
-    results = _solver(solver, threads)("bridge-lead", payloads)
-    rows = _lead_rows(hand, contract, vulnerable, results)
+    groups = _equal_groups(hand)
+    if solver is None:
+        values = dealt_lead_values(sample.masks, trump, leader, _local_threads(threads))
+        firsts = [g[0] for g in groups]
+        tricks = values[:, [c.suit for c in firsts], [c.rank - 2 for c in firsts]]
+    else:
+        payloads = [lead_payload(d.to_pbn(), trump, leader) for d in sample]
+        results = _solver(solver, threads)("bridge-lead", payloads)
+        tricks = np.array([[r[str(g[0])] for g in groups] for r in results], dtype=np.int64)
+    rows = _lead_rows(contract, vulnerable, groups, tricks.reshape(len(sample), len(groups)))
     return LeadSimulation(hand, contract, leader, vulnerable, sample, rows)
 
 
+def _imps_of(diffs: np.ndarray) -> np.ndarray:
+    """:func:`~engines.bridge.compare.imps` of every score difference (once per distinct one)."""
+    distinct, index = np.unique(diffs, return_inverse=True)
+    table = np.array([imps(int(d)) for d in distinct], dtype=np.int64)
+    return table[index.reshape(diffs.shape)]
+
+
 def _lead_rows(
-    hand: Hand, contract: Contract, vulnerable: bool, results: list[dict[str, int]]
+    contract: Contract, vulnerable: bool, groups: list[tuple[Card, ...]], tricks: np.ndarray
 ) -> list[LeadRow]:
-    groups = _equal_groups(hand)
-    size = len(results)
-    tricks = np.array([[r[str(g[0])] for g in groups] for r in results], dtype=np.int64)
-    tricks = tricks.reshape(size, len(groups))
+    tricks = tricks.astype(np.int64)  # [deal, group of equal cards]: the defence's tricks
+    size = len(tricks)
     needed = 14 - (contract.level + 6)  # defence tricks that set the contract
     # defenders' score for each possible number of defence tricks
     declarer_scores = np.array(
@@ -368,12 +397,11 @@ def _lead_rows(
     scores = -declarer_scores[tricks]
     means = scores.mean(axis=0) if size else np.zeros(len(groups))
     best = int(np.argmax(means))
-    imp_of = np.vectorize(imps)
     rows = []
     for index, cards in enumerate(groups):
         column = tricks[:, index]
         sets = int((column >= needed).sum())
-        swing = imp_of(scores[:, index] - scores[:, best]) if size else np.zeros(0)
+        swing = _imps_of(scores[:, index] - scores[:, best]) if size else np.zeros(0)
         rows.append(
             LeadRow(
                 cards=cards,
