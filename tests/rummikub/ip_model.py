@@ -325,9 +325,11 @@ class _Arrangement:
 
 
 class _Heir:
-    """The set that continues one table set: a run of its colour or a group of its number
-    (at most one; none if the table set is kept whole).  ``stays``: columns whose sum is the
-    table set's tiles (jokers as jokers) that are in it."""
+    """The set that continues one table set (its heir): a run of its colour or a group of its
+    number (at most one; none if the table set is kept whole).  ``stays``: columns whose sum
+    is the table set's tiles that stay in it, positionally (a run's real tile or joker where
+    the heir holds one at the same number; a group's colours, and its jokers up to the
+    heir's)."""
 
     def __init__(self, model: _Model, spec: TileSpec, s: TableSet, kept: int,
                  avail: np.ndarray, jokers: int, cells, joker_terms: dict[int, float],
@@ -339,7 +341,9 @@ class _Heir:
             return model.col(upper) if upper > 0 else -1
 
         self.stays: dict[int, float] = {}
-        share = make(s.jokers)  # jokers of the table set that stay in it
+        # a group's jokers that stay in it (any joker of the heir: they stand for its number);
+        # a run's joker stays when the heir holds a joker at its number (positional)
+        share = make(s.jokers) if s.run_colour < 0 else -1
         self.share = share
         if s.run_colour >= 0:
             c = self.colour = s.run_colour
@@ -359,6 +363,8 @@ class _Heir:
                     more_run.setdefault((c, v), {})[self.joker[v]] = 1.0
                 if s.counts[c, v]:
                     self.stays[self.real[v]] = 1.0
+            for _kind, _colour, v in s.joker_places:
+                _add(self.stays, self.joker[v], 1.0)
             start = dict.fromkeys(starts, 1.0)
             tiles = {**dict.fromkeys(self.real, 1.0), **dict.fromkeys(self.joker, 1.0)}
             real = dict.fromkeys(self.real, 1.0)
@@ -368,7 +374,6 @@ class _Heir:
             model.row({**tiles, **{k: -float(L) for k in starts}}, 0, np.inf)
             model.row({**tiles, **{k: -float(N) for k in starts}}, -np.inf, 0)
             model.row({**real, **{k: -float(R) for k in starts}}, 0, np.inf)
-            model.row({share: 1.0, **{k: -1.0 for k in self.joker if k >= 0}}, -np.inf, 0)
         else:
             v = self.number = s.group_number
             self.colour = -1

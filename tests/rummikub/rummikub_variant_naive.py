@@ -138,17 +138,27 @@ def kept(table_keys, arrangement) -> int:
     return n
 
 
-def _kind(s) -> tuple:
-    return ("run", s[0][1]) if is_run(s) else ("group", s[0][2])
+def _shares(s) -> tuple:
+    """A set's kind and what a heir of that kind can share with it, by place: a run's
+    numbers (real or joker), a group's colours and jokers."""
+    if is_run(s):
+        return ("run", s[0][1]), Counter((n, j) for j, _, n in s)
+    return ("group", s[0][2]), Counter("J" if j else c for j, c, _ in s)
 
 
 def stays(table, arrangement) -> int:
-    """Table tiles (jokers as jokers) in their set's continuation: the most, over one-to-one
-    matches of table sets to new sets of the same kind (a run of the same colour, a group of
-    the same number), of the tiles they share."""
-    old = [(_kind(s), Counter(_key(s))) for s in table]
-    new = [(_kind(s), Counter(_key(s))) for s in arrangement]
+    """Table tiles in their set's heir (positional): the most, over one-to-one matches of
+    table sets to new sets of the same kind (a run of the same colour, a group of the same
+    number), of the places they share (a table set whose tiles form a new set: all of them)."""
+    old = [(_key(s), *_shares(s), len(s)) for s in table]
+    new = [(_key(s), *_shares(s)) for s in arrangement]
     best = 0
+
+    def share(i: int, k: int) -> int:
+        (key, kind, places, size), (key2, kind2, places2) = old[i], new[k]
+        if key == key2:
+            return size
+        return sum((places & places2).values()) if kind == kind2 else 0
 
     def match(i: int, used: frozenset, total: int) -> None:
         nonlocal best
@@ -156,9 +166,9 @@ def stays(table, arrangement) -> int:
             best = max(best, total)
             return
         match(i + 1, used, total)
-        for k, (kind, tiles) in enumerate(new):
-            if k not in used and kind == old[i][0]:
-                match(i + 1, used | {k}, total + sum((old[i][1] & tiles).values()))
+        for k in range(len(new)):
+            if k not in used and share(i, k):
+                match(i + 1, used | {k}, total + share(i, k))
 
     match(0, frozenset(), 0)
     return best

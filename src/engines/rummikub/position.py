@@ -23,6 +23,7 @@ import numpy as np
 
 from engines.arguments import as_list, instance_of, list_of
 from engines.rummikub.errors import PositionError, RuleError, TileError
+from engines.rummikub.moved import tiles_moved as moved_tiles
 from engines.rummikub.rules import DEFAULT_RULES, Rules
 from engines.rummikub.sets import (
     SHORTEST_SET,
@@ -188,12 +189,11 @@ class Move:
 
     @property
     def tiles_moved(self) -> int:
-        """Table tiles the steps take out of their set (to place them in another).
-
+        """Table tiles not in their set's heir (:mod:`engines.rummikub.moved`: positional).
         >>> best_move([["R3", "R4", "R5", "R6", "R7", "R8"]], "R5 R6").tiles_moved
         2
         """
-        return sum(len(s.tiles) for s in self.steps() if s.action in ("take", "pick up"))
+        return moved_tiles(self.previous, self.table)
 
     @property
     def is_pass(self) -> bool:

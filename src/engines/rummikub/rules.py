@@ -109,8 +109,8 @@ class Rules:
     optimal moves, return one that keeps the most table sets exactly as they were (a
     tie-break after the objective's own; off: any optimal move, the plain DP's, faster).
     ``fewest_tiles_moved`` (with ``least_disturbance``): then the fewest table tiles moved,
-    a tile counting as not moved when it stays in its set's continuation (one set per table
-    set: a run of the same colour or a group of the same number).
+    a tile counting as not moved when its set's heir (a run of its colour, a group of its
+    number) holds it at the same place (positional: :mod:`engines.rummikub.moved`).
 
     The tile set: ``colours`` (1..8, letters ``KROBGYPW``), ``numbers`` (1..26), ``copies``
     of each tile (1..4), ``jokers`` (0..4), and ``min_set_length`` (2..26; runs and groups
