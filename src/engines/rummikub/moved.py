@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
+from engines.rummikub.errors import RummikubInputError
 from engines.rummikub.sets import Meld
 
 __all__ = ["kind_of", "stays", "tiles_moved"]
@@ -139,9 +140,10 @@ def most_staying(old: Sequence[Meld], new: Sequence[Meld]) -> int:
             pool[key] -= 1
             rest_new[kind_of(meld)].append(meld)
     for kind, olds in rest_old.items():
-        news = rest_new.get(kind, [])
+        news = [_profile(b, kind[0]) for b in rest_new.get(kind, [])]
         if news:
-            total += _best_assignment([[stays(a, b) for b in news] for a in olds])
+            total += _best_assignment([[sum((mine & theirs).values()) for theirs in news]
+                                       for mine in (_profile(a, kind[0]) for a in olds)])
     return total
 
 
@@ -154,8 +156,12 @@ def tiles_moved(previous: Sequence[Sequence], table: Sequence[Meld],
     from engines.rummikub.arrays import _table_melds
 
     if tile_set is None:
-        tile_set = _extent(previous, table)
-    old = _table_melds(previous, tile_set)
+        try:  # the standard tile set (a wider one's tiles do not read in it)
+            old = _table_melds(previous)
+        except RummikubInputError:
+            old = _table_melds(previous, _extent(previous, table))
+    else:
+        old = _table_melds(previous, tile_set)
     return sum(len(m) for m in old) - most_staying(old, table)
 
 
