@@ -7,7 +7,8 @@ dummy.  Dealing is timed on each side with its own dealer (ours: the native
 batch dealer; endplay: ``generate_deals`` with the same predicate as a Python
 callable).  Solving is timed on the *same* deals (ours), alternating the two
 solvers chunk by chunk so that machine load hits both alike, each on ``-j``
-threads (DDS: ``SetMaxThreads``); every lead's trick count must agree.
+threads (DDS: ``SetMaxThreads``; ours: the simulation's own path, the dealt
+masks to ``lead_values``); every lead's trick count must agree.
 
     .venv/bin/python benches/bench_bridge_lead_sim.py -n 500 -j 2 --seeds 1 2
     .venv/bin/python benches/bench_bridge_lead_sim.py -n 500 --seeds 1 --no-whole-sim  # solve only
@@ -29,7 +30,7 @@ import numpy as np
 from engines.bridge.cards import Card, Deal
 from engines.bridge.dealer import deal
 from engines.bridge.seats import Seat, Strain
-from engines.bridge.simulation import lead_payload, local_solver, simulate_lead
+from engines.bridge.simulation import dealt_lead_values, simulate_lead
 
 HAND = "KJ84.Q93.T72.A65"  # West, on lead against 3NT by South (1NT - 3NT)
 CONTRACT, DECLARER, LEADER = "3NT", "S", Seat.WEST
@@ -80,7 +81,6 @@ def _endplay_deal(n: int, seed: int) -> float:
 
 
 def run(n: int, seeds: list[int], threads: int, whole_sim: bool = True) -> None:
-    ours_solve = local_solver(threads)
     theirs_solve = _endplay_solver(threads)
     simulate_lead(HAND, CONTRACT, DECLARER, n=2, constraints=CONSTRAINT)  # load the kernels
     rows = []
@@ -93,7 +93,6 @@ def run(n: int, seeds: list[int], threads: int, whole_sim: bool = True) -> None:
         deals = list(sample)
         ours_t = theirs_t = ours_cpu = theirs_cpu = 0.0
         agree = 0
-        solved: list[dict[str, int]] = []
         for first in range(0, n, CHUNK):
             chunk = deals[first : first + CHUNK]
             start, cpu = time.perf_counter(), time.process_time()
@@ -101,13 +100,19 @@ def run(n: int, seeds: list[int], threads: int, whole_sim: bool = True) -> None:
             theirs_t += time.perf_counter() - start
             theirs_cpu += time.process_time() - cpu
             start, cpu = time.perf_counter(), time.process_time()
-            payloads = [lead_payload(d.to_pbn(), Strain.NOTRUMP, LEADER) for d in chunk]
-            ours = ours_solve("bridge-lead", payloads)
+            # the simulation's own path: the dealt masks straight to the kernel
+            ours = dealt_lead_values(
+                sample.masks[first : first + CHUNK], Strain.NOTRUMP, LEADER, threads
+            )
             ours_t += time.perf_counter() - start
             ours_cpu += time.process_time() - cpu
-            solved.extend(ours)
             for mine, other in zip(ours, theirs):
-                agree += {Card.from_str(c): v for c, v in mine.items()} == other
+                agree += {
+                    Card(suit, rank + 2): int(mine[suit, rank])
+                    for suit in range(4)
+                    for rank in range(13)
+                    if mine[suit, rank] >= 0
+                } == other
         # the whole simulation as a user runs it (dealing, solving, statistics)
         start = time.perf_counter()
         sim = simulate_lead(
