@@ -22,6 +22,9 @@ It counts what a player physically picks up: moving a joker inside a run is a mo
 2
 >>> tiles_moved([parse_tiles("R3 J R5")], [validate_set(parse_tiles("J R3 R4 R5"))])
 1
+>>> wide = validate_set(parse_tiles("R12 R13 J R15", wide=True), numbers=26)  # J is R14
+>>> tiles_moved([parse_tiles("R12 R13 J")], [wide])  # read in numbers 1..15: J is R14 too
+0
 """
 
 from __future__ import annotations
@@ -29,8 +32,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-from engines.rummikub.errors import RummikubInputError
 from engines.rummikub.sets import Meld
+from engines.rummikub.tiles import COLOURS, JOKER, Tile
 
 __all__ = ["kind_of", "stays", "tiles_moved"]
 
@@ -156,13 +159,20 @@ def tiles_moved(previous: Sequence[Sequence], table: Sequence[Meld],
     from engines.rummikub.arrays import _table_melds
 
     if tile_set is None:
-        try:  # the standard tile set (a wider one's tiles do not read in it)
-            old = _table_melds(previous)
-        except RummikubInputError:
-            old = _table_melds(previous, _extent(previous, table))
-    else:
-        old = _table_melds(previous, tile_set)
+        tile_set = (4, 13) if _standard(previous, table) else _extent(previous, table)
+    old = _table_melds(previous, tile_set)
     return sum(len(m) for m in old) - most_staying(old, table)
+
+
+_STANDARD = frozenset(Tile(c, n) for c in COLOURS for n in range(1, 14))
+_STANDARD_OR_JOKER = _STANDARD | {JOKER}
+
+
+def _standard(previous: Sequence[Sequence], table: Sequence[Meld]) -> bool:
+    """Whether every tile (and every tile a joker stands for afterwards) is of the standard
+    4 x 13 set (a quick test: the extent's scan costs more)."""
+    return (all(slot.stands_for in _STANDARD for meld in table for slot in meld)
+            and all(tile in _STANDARD_OR_JOKER for tiles in previous for tile in tiles))
 
 
 def _extent(previous: Sequence[Sequence], table: Sequence[Meld]) -> tuple[int, int]:
