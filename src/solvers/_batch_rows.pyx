@@ -13,10 +13,12 @@ return ``None``, and the caller encodes that chunk the general way.
 cimport cython
 from libc.stdint cimport uint8_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 from libc.stdio cimport snprintf
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.unicode cimport PyUnicode_DecodeASCII
+
+from solvers._batch_buffers cimport Buffer, buffer_free, buffer_put, buffer_room
 
 
 cdef extern from "Python.h":
@@ -92,77 +94,36 @@ def split_array(bytes data):
 
 
 @cython.final
-cdef class _Text:
-    """A growing ASCII buffer."""
-
-    cdef char* buf
-    cdef Py_ssize_t n
-    cdef Py_ssize_t cap
-
-    def __cinit__(self, Py_ssize_t cap):
-        self.cap = max(cap, 64)
-        self.n = 0
-        self.buf = <char*>malloc(self.cap)
-        if self.buf == NULL:
-            raise MemoryError()
-
-    def __dealloc__(self):
-        free(self.buf)
-
-    cdef int room(self, Py_ssize_t k) except -1:
-        cdef Py_ssize_t cap = self.cap
-        cdef char* grown
-        if self.n + k <= cap:
-            return 0
-        while self.n + k > cap:
-            cap *= 2
-        grown = <char*>malloc(cap)
-        if grown == NULL:
-            raise MemoryError()
-        memcpy(grown, self.buf, self.n)
-        free(self.buf)
-        self.buf, self.cap = grown, cap
-        return 0
-
-    cdef inline int put(self, const char* s, Py_ssize_t k) except -1:
-        self.room(k)
-        memcpy(self.buf + self.n, s, k)
-        self.n += k
-        return 0
-
-    cdef int string(self, object text) except -1:
-        """``text`` (ASCII ``str``) as a JSON string; -2 when it is not ASCII."""
-        cdef const char* s
-        cdef Py_ssize_t k, i
-        cdef char c
-        cdef char esc[8]
-        cdef int e
-        if type(text) is not str or not PyUnicode_IS_ASCII(text):
-            return -2
-        s = PyUnicode_DATA(text)
-        k = PyUnicode_GET_LENGTH(text)
-        self.room(6 * k + 3)
-        # a local cursor: writes through char* could alias self.n, which the compiler would
-        # then reload for every character
-        cdef char* dst = self.buf + self.n
-        dst[0] = 34
-        dst += 1
-        for i in range(k):
-            c = s[i]
-            e = _ESCAPE[<uint8_t>c]
-            if e == 2:  # a control character: rare
-                snprintf(esc, 8, b"\\u%04x", <int>c)
-                memcpy(dst, esc, 6)
-                dst += 6
-                continue
-            # without a branch on the (frequent, unpredictable) quotes: a backslash or the
-            # character first, then the character where it belongs
-            dst[0] = 92 if e else c
-            dst[e] = c
-            dst += 1 + e
-        dst[0] = 34
-        self.n = dst + 1 - self.buf
-        return 0
+cdef bint _string(Buffer* out, const char* s, Py_ssize_t k) noexcept nogil:
+    """The ASCII text ``s[:k]`` as a JSON string; False: out of memory."""
+    cdef Py_ssize_t i
+    cdef char c
+    cdef char esc[8]
+    cdef int e
+    cdef char* dst
+    if not buffer_room(out, 6 * k + 3):
+        return False
+    # a local cursor: writes through char* could alias out.n, which the compiler would
+    # then reload for every character
+    dst = out.data + out.n
+    dst[0] = 34
+    dst += 1
+    for i in range(k):
+        c = s[i]
+        e = _ESCAPE[<uint8_t>c]
+        if e == 2:  # a control character: rare
+            snprintf(esc, 8, b"\\u%04x", <int>c)
+            memcpy(dst, esc, 6)
+            dst += 6
+            continue
+        # without a branch on the (frequent, unpredictable) quotes: a backslash or the
+        # character first, then the character where it belongs
+        dst[0] = 92 if e else c
+        dst[e] = c
+        dst += 1 + e
+    dst[0] = 34
+    out.n = dst + 1 - out.data
+    return True
 
 
 # the deepest object or array written as a value (deeper text is written as a string: SQLite's
@@ -170,7 +131,7 @@ cdef class _Text:
 DEF MAX_VALUE_DEPTH = 64
 
 
-cdef bint _plain_value(const char* s, Py_ssize_t k) noexcept:
+cdef bint _plain_value(const char* s, Py_ssize_t k) noexcept nogil:
     """Whether the ASCII text ``s[:k]`` (a canonical JSON text) is an object or array that
     SQLite's json_extract gives back as it is: balanced, no control characters, no ``NaN``
     or ``Infinity`` (which the standard library writes and JSON does not have)."""
@@ -215,22 +176,14 @@ cdef bint _plain_value(const char* s, Py_ssize_t k) noexcept:
     return depth == 0 and not in_string
 
 
-cdef int _value(_Text out, object text) except -1:
-    """A canonical JSON text as itself when :func:`_plain_value`, else as a JSON string; -2
-    when it is not ASCII."""
-    cdef Py_ssize_t k
-    cdef const char* s
-    if type(text) is not str or not PyUnicode_IS_ASCII(text):
-        return -2
-    s = PyUnicode_DATA(text)
-    k = PyUnicode_GET_LENGTH(text)
+cdef bint _value(Buffer* out, const char* s, Py_ssize_t k) noexcept nogil:
+    """A canonical JSON text as itself when :func:`_plain_value`, else as a JSON string."""
     if _plain_value(s, k):
-        out.put(s, k)
-        return 0
-    return out.string(text)
+        return buffer_put(out, s, k)
+    return _string(out, s, k)
 
 
-cdef Py_ssize_t _int_text(long long value, char* out) noexcept:
+cdef Py_ssize_t _int_text(long long value, char* out) noexcept nogil:
     """``value`` in decimal into ``out`` (at least 21 bytes): its length (no snprintf: its
     format parsing cost as much as the rest of a row)."""
     cdef char digits[24]
@@ -291,58 +244,118 @@ cdef class _FloatTexts:
         return text
 
 
+cdef struct _Row:
+    # a row's texts (ASCII, owned by the Python objects of the columns); result and error
+    # NULL where absent
+    const char* id
+    Py_ssize_t id_len
+    long long line
+    const char* input
+    Py_ssize_t input_len
+    const char* seconds
+    Py_ssize_t seconds_len
+    const char* result
+    Py_ssize_t result_len
+    const char* error
+    Py_ssize_t error_len
+
+
+cdef inline const char* _ascii(object text, Py_ssize_t* k) noexcept:
+    """The characters of an ASCII ``str`` (``k``: how many), else NULL."""
+    if type(text) is not str or not PyUnicode_IS_ASCII(text):
+        return NULL
+    k[0] = PyUnicode_GET_LENGTH(text)
+    return PyUnicode_DATA(text)
+
+
+cdef bint _gathered(_Row* row, object pid, object line, object text, object result,
+                    object error, bytes seconds) noexcept:
+    """One row's texts into ``row``; False where one is not ASCII or of another type."""
+    row.id = _ascii(pid, &row.id_len)
+    row.input = _ascii(text, &row.input_len)
+    if row.id == NULL or row.input == NULL or type(line) is not int:
+        return False
+    row.line = <long long>line
+    row.seconds = PyBytes_AS_STRING(seconds)
+    row.seconds_len = PyBytes_GET_SIZE(seconds)
+    row.result = row.error = NULL
+    if error is not None:
+        row.error = _ascii(error, &row.error_len)
+        return row.error != NULL
+    if result is not None:
+        row.result = _ascii(result, &row.result_len)
+        return row.result != NULL
+    return True
+
+
+cdef bint _write_rows(const _Row* rows, Py_ssize_t count, Buffer* out) noexcept nogil:
+    """The rows' JSON text (without the outer brackets); False: out of memory."""
+    cdef Py_ssize_t i
+    cdef const _Row* row
+    for i in range(count):
+        row = rows + i
+        if not (buffer_put(out, b",[", 2) if i else buffer_put(out, b"[", 1)):
+            return False
+        if not _string(out, row.id, row.id_len) or not buffer_room(out, 24):
+            return False
+        out.data[out.n] = 44
+        out.n += 1 + _int_text(row.line, out.data + out.n + 1)
+        out.data[out.n] = 44
+        out.n += 1
+        if not _value(out, row.input, row.input_len) or not buffer_put(out, b",", 1) or \
+                not buffer_put(out, row.seconds, row.seconds_len):
+            return False
+        if row.error != NULL:
+            if not buffer_put(out, b",null,", 6) or not _string(out, row.error, row.error_len):
+                return False
+        elif row.result == NULL:
+            if not buffer_put(out, b",null", 5):
+                return False
+        elif not buffer_put(out, b",", 1) or not _value(out, row.result, row.result_len):
+            return False
+        if not buffer_put(out, b"]", 1):
+            return False
+    return True
+
+
 def block_json(list ids, list lines, list inputs, list results, list errors, list seconds):
     """The JSON text of a block's rows ``[id, line, input, seconds, result]``, or
     ``[id, line, input, seconds, null, error]`` where ``errors`` holds a message (``input``
     and ``result`` as the value of their canonical text, or as a string: see the store's
     schema 3); ``None`` when a text is not ASCII (then the caller encodes the rows another
-    way)."""
+    way).  The text is written without the GIL (the runner writes blocks on the solving
+    threads)."""
     cdef Py_ssize_t i, count = len(ids)
-    cdef _Text out
     cdef _FloatTexts floats = _FloatTexts()
+    cdef _Row* rows
+    cdef Buffer out
+    cdef bint done
     cdef bytes text
     if not (len(lines) == len(inputs) == len(results) == len(errors) == len(seconds) == count):
         raise ValueError("one entry per row in every column")
-    cdef Py_ssize_t size = 2
-    for column in (ids, inputs, results, errors):
-        for text_obj in <list>column:
-            if type(text_obj) is str:
-                size += PyUnicode_GET_LENGTH(<str>text_obj)
-    out = _Text(size + size // 4 + count * 48)
-    out.put(b"[", 1)
-    for i in range(count):
-        out.put(b",[" if i else b"[", 2 if i else 1)
-        if out.string(ids[i]) < 0:
-            return None
-        line = lines[i]
-        if type(line) is not int:
-            return None
-        out.room(24)
-        out.buf[out.n] = 44
-        out.n += 1 + _int_text(<long long>line, out.buf + out.n + 1)
-        out.buf[out.n] = 44
-        out.n += 1
-        if _value(out, inputs[i]) < 0:
-            return None
-        out.put(b",", 1)
-        value = seconds[i]
-        if type(value) is not float:
-            return None
-        text = floats.text(value)
-        if text is None:
-            return None
-        out.put(text, len(text))
-        error = errors[i]
-        if error is None:
-            out.put(b",", 1)
-            if results[i] is None:
-                out.put(b"null", 4)
-            elif _value(out, results[i]) < 0:
+    rows = <_Row*>malloc(max(count, 1) * sizeof(_Row))
+    if rows == NULL:
+        raise MemoryError()
+    memset(&out, 0, sizeof(Buffer))
+    kept = []  # the seconds' texts, alive while written
+    try:
+        for i in range(count):
+            value = seconds[i]
+            if type(value) is not float:
                 return None
-        else:
-            out.put(b",null,", 6)
-            if out.string(error) < 0:
+            text = floats.text(value)
+            if text is None:
                 return None
-        out.put(b"]", 1)
-    out.put(b"]", 1)
-    return PyUnicode_DecodeASCII(out.buf, out.n, NULL)
+            kept.append(text)
+            if not _gathered(rows + i, ids[i], lines[i], inputs[i], results[i], errors[i],
+                             text):
+                return None
+        with nogil:
+            done = buffer_put(&out, b"[", 1) and _write_rows(rows, count, &out) and \
+                buffer_put(&out, b"]", 1)
+        if not done:
+            raise MemoryError()
+        return PyUnicode_DecodeASCII(out.data, out.n, NULL)
+    finally:
+        free(rows)
+        buffer_free(&out)

@@ -6,13 +6,13 @@ whole values (no objects, no escapes), short comparisons."""
 from libc.string cimport memcmp
 
 
-cdef inline Py_ssize_t _ws(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept:
+cdef inline Py_ssize_t _ws(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept nogil:
     while p < n and (s[p] == 32 or s[p] == 9 or s[p] == 10 or s[p] == 13):
         p += 1
     return p
 
 
-cdef inline bint _blank(const char* s, Py_ssize_t n) noexcept:
+cdef inline bint _blank(const char* s, Py_ssize_t n) noexcept nogil:
     # str.strip()'s ASCII whitespace: \t \n \v \f \r, \x1c-\x1f and space
     cdef Py_ssize_t p
     cdef char c
@@ -23,7 +23,7 @@ cdef inline bint _blank(const char* s, Py_ssize_t n) noexcept:
     return True
 
 
-cdef inline Py_ssize_t _string_end(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept:
+cdef inline Py_ssize_t _string_end(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept nogil:
     """``p`` at an opening quote: the index after the closing one, or -1 (escape, control)."""
     cdef char c
     p += 1
@@ -37,7 +37,7 @@ cdef inline Py_ssize_t _string_end(const char* s, Py_ssize_t p, Py_ssize_t n) no
     return -1
 
 
-cdef inline Py_ssize_t _digits(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept:
+cdef inline Py_ssize_t _digits(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t start = p
     while p < n and 48 <= s[p] <= 57:
         p += 1
@@ -45,7 +45,7 @@ cdef inline Py_ssize_t _digits(const char* s, Py_ssize_t p, Py_ssize_t n) noexce
 
 
 cdef inline Py_ssize_t _next_item(const char* s, Py_ssize_t p, Py_ssize_t n,
-                                  bint* closed) noexcept:
+                                  bint* closed) noexcept nogil:
     """After an array item at ``p``: the next item's index, or (``closed``) the index after
     the ``]``; -1 when neither a comma nor a ``]`` follows."""
     p = _ws(s, p, n)
@@ -60,11 +60,11 @@ cdef inline Py_ssize_t _next_item(const char* s, Py_ssize_t p, Py_ssize_t n,
     return _ws(s, p + 1, n)
 
 
-cdef inline bint _is_null(const char* s, Py_ssize_t a, Py_ssize_t b) noexcept:
+cdef inline bint _is_null(const char* s, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
     return b - a == 4 and memcmp(s + a, b"null", 4) == 0
 
 
-cdef inline bint _same(const char* a, const char* b, Py_ssize_t k) noexcept:
+cdef inline bint _same(const char* a, const char* b, Py_ssize_t k) noexcept nogil:
     """``a[:k] == b[:k]`` for the short keys and names of a spec (a loop: memcmp's call
     cost more than the comparison)."""
     cdef Py_ssize_t i
@@ -77,7 +77,7 @@ cdef inline bint _same(const char* a, const char* b, Py_ssize_t k) noexcept:
 DEF MAX_DEPTH = 16  # the deepest array a value may nest
 
 
-cdef inline Py_ssize_t _number_end(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept:
+cdef inline Py_ssize_t _number_end(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept nogil:
     """A JSON number at ``p``: the index after it, or -1."""
     if p < n and s[p] == 45:
         p += 1
@@ -99,7 +99,8 @@ cdef inline Py_ssize_t _number_end(const char* s, Py_ssize_t p, Py_ssize_t n) no
     return p
 
 
-cdef inline Py_ssize_t _value_end(const char* s, Py_ssize_t p, Py_ssize_t n, int depth) noexcept:
+cdef inline Py_ssize_t _value_end(const char* s, Py_ssize_t p, Py_ssize_t n,
+                                  int depth) noexcept nogil:
     """The index after the JSON value at ``p`` (no objects, no escapes), or -1."""
     cdef char c
     cdef bint closed

@@ -26,7 +26,5 @@ def scan(
     spec: RecordSpec, lines: list[Any]
 ) -> tuple[bytearray, list[str | None], list[str | None], list[bytes | None]]: ...
 def scan_text(
-    spec: RecordSpec, text: str
-) -> tuple[
-    bytearray, list[str], list[str | None], list[bytes], list[tuple[int, int]]
-]: ...
+    spec: RecordSpec, text: str, digests: bool = False
+) -> tuple[Any, ...]: ...

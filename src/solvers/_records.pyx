@@ -21,14 +21,21 @@ Packed payload: the kind's code, then for each output field of the kind in
 order: a name field, one byte (its code); a card list, ``width`` count bytes; a
 nullable card list, one byte (1 present, 0 null) and ``width`` count bytes; a
 list of card lists, one byte (how many) and that many count rows.
+
+This module is longer than the project's 600 lines: the scanner's steps are inline C
+functions that its two entry points (a list of lines, a block of text read without the
+GIL) share, and a split would call them through function pointers in the hot loop.
 """
 
 cimport cython
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.string cimport memchr, memcmp, memset, memcpy
-from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.bytearray cimport PyByteArray_FromStringAndSize
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeASCII
 
+from solvers._batch_buffers cimport Buffer, buffer_free, buffer_put
+from solvers._batch_hashes cimport _blake2b16
 from solvers._json_lex cimport _blank, _is_null, _next_item, _same, _string_end, _value_end, _ws
 
 cdef extern from "Python.h":
@@ -107,6 +114,10 @@ cdef class RecordSpec:
     cdef int item_start[MAX_KINDS][MAX_ITEMS]
     cdef int item_len[MAX_KINDS][MAX_ITEMS]
     cdef bytes item_text
+    # the bytes above as C pointers: the scanner reads them without the GIL
+    cdef const char* key_ptr
+    cdef const char* name_ptr
+    cdef const char* item_ptr
 
     def __init__(self, keys, cards, kinds):
         cdef int i, j
@@ -131,6 +142,7 @@ cdef class RecordSpec:
                 self.name_start[i][j], self.name_len[i][j] = len(names), len(raw)
                 names += raw
         self.key_text, self.name_text = bytes(buf), bytes(names)
+        self.key_ptr, self.name_ptr = self.key_text, self.name_text
         self.width = len(cards)
         cells = bytearray()
         tokens = []
@@ -169,13 +181,14 @@ cdef class RecordSpec:
                 self.item_start[i][j], self.item_len[i][j] = len(items), len(raw)
                 items += raw
         self.item_text = bytes(items)
+        self.item_ptr = self.item_text
 
 
 cdef int _name_code(RecordSpec spec, int key, const char* s, Py_ssize_t a,
-                    Py_ssize_t b) noexcept:
+                    Py_ssize_t b) noexcept nogil:
     """The code of the string value ``s[a:b]`` (quotes included) among the key's names, or -1."""
     cdef int j
-    cdef const char* names = spec.name_text
+    cdef const char* names = spec.name_ptr
     if b - a < 2 or s[a] != 34:
         return -1
     for j in range(spec.nnames[key]):
@@ -190,11 +203,11 @@ cdef extern from *:
     int _lowest "__builtin_ctzll"(uint64_t) noexcept nogil
 
 
-cdef inline int _slot(uint32_t code) noexcept:
+cdef inline int _slot(uint32_t code) noexcept nogil:
     return (code * 2654435761u) >> 22  # the top 10 bits: a slot of TOKEN_SLOTS
 
 
-cdef inline int _cell(RecordSpec spec, const char* s, Py_ssize_t a, Py_ssize_t b) noexcept:
+cdef inline int _cell(RecordSpec spec, const char* s, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
     """The cell of the token ``s[a:b]`` (no quotes), or -1."""
     cdef uint32_t code = 0
     cdef Py_ssize_t k
@@ -212,7 +225,7 @@ cdef inline int _cell(RecordSpec spec, const char* s, Py_ssize_t a, Py_ssize_t b
 
 
 cdef Py_ssize_t _card_list(RecordSpec spec, const char* s, Py_ssize_t p, Py_ssize_t n,
-                           uint8_t* counts, uint64_t* masks) noexcept:
+                           uint8_t* counts, uint64_t* masks) noexcept nogil:
     """Count the card tokens of the list at ``p`` into ``counts``, and into ``masks`` the
     cells held (``masks[0]``) and held twice (``masks[1]``): the index after it, or -1
     (not a list of canonical tokens, or a third copy)."""
@@ -258,7 +271,7 @@ cdef class _Out:
     cdef uint8_t rows[MAX_ROWS][MAX_CELLS]
     cdef uint64_t masks[MAX_ROWS][2]
 
-    cdef inline bint put(self, const char* src, Py_ssize_t k) noexcept:
+    cdef inline bint put(self, const char* src, Py_ssize_t k) noexcept nogil:
         if self.tn + k > TEXT_CAP:
             return False
         memcpy(self.text + self.tn, src, k)
@@ -266,7 +279,7 @@ cdef class _Out:
         return True
 
     cdef bint cards(self, RecordSpec spec, const uint8_t* counts,
-                    const uint64_t* masks) noexcept:
+                    const uint64_t* masks) noexcept nogil:
         """``["A","B"]`` from a count row (card order) into the text, the row into the pack;
         ``masks``: the cells held once or more, and twice (see :func:`_card_list`)."""
         cdef int cell, size
@@ -302,7 +315,7 @@ cdef class _Out:
         self.tn = tn + (dst - start)
         return True
 
-    cdef inline bint byte(self, int value) noexcept:
+    cdef inline bint byte(self, int value) noexcept nogil:
         if self.pn >= PACK_CAP:
             return False
         self.pack[self.pn] = <uint8_t>value
@@ -311,14 +324,14 @@ cdef class _Out:
 
 
 cdef bint _render(RecordSpec spec, int kind, const char* s, Py_ssize_t n,
-                  Py_ssize_t* start, Py_ssize_t* end, _Out out) noexcept:
+                  Py_ssize_t* start, Py_ssize_t* end, _Out out) noexcept nogil:
     """The canonical text and packed payload of one record into ``out``; False: refer it."""
     cdef int i, key, code, t, count, row
     cdef Py_ssize_t p, a, b
     cdef uint8_t counts[MAX_CELLS]
     cdef uint64_t masks[2]
     cdef bint closed
-    cdef const char* items = spec.item_text
+    cdef const char* items = spec.item_ptr
     out.tn = 0
     out.pn = 0
     if not out.put(b"{", 1) or not out.byte(kind):
@@ -399,7 +412,7 @@ cdef bint _render(RecordSpec spec, int kind, const char* s, Py_ssize_t n,
 
 
 cdef Py_ssize_t _parsed_cards(RecordSpec spec, const char* s, Py_ssize_t p, Py_ssize_t n,
-                              int key, _Out out) noexcept:
+                              int key, _Out out) noexcept nogil:
     """The card list, or list of card lists, at ``p`` counted into ``out``'s rows for
     ``key``: the index after it, or -1 (then nothing is kept, and the value is read as
     any JSON value; :func:`_render` counts it again and refers the line if it uses it)."""
@@ -431,12 +444,12 @@ cdef Py_ssize_t _parsed_cards(RecordSpec spec, const char* s, Py_ssize_t p, Py_s
 
 
 cdef bint _fields(RecordSpec spec, const char* s, Py_ssize_t n,
-                  Py_ssize_t* start, Py_ssize_t* end, _Out out) noexcept:
+                  Py_ssize_t* start, Py_ssize_t* end, _Out out) noexcept nogil:
     """Check the line is one object of the subset; the value span of each known key (card
     lists counted into ``out`` on the way)."""
     cdef Py_ssize_t p, q, k
     cdef int key, found
-    cdef const char* keys = spec.key_text
+    cdef const char* keys = spec.key_ptr
     for key in range(spec.nkeys):
         start[key] = -1
         end[key] = -1
@@ -486,7 +499,7 @@ cdef bint _fields(RecordSpec spec, const char* s, Py_ssize_t n,
 
 
 cdef int _scan_line(RecordSpec spec, const char* s, Py_ssize_t n, Py_ssize_t* start,
-                    Py_ssize_t* end, _Out out) noexcept:
+                    Py_ssize_t* end, _Out out) noexcept nogil:
     """Read one ASCII line into ``out`` (canonical text and pack; ``start``/``end`` keep the
     value spans, the id's among them): its status."""
     cdef int kind, key
@@ -554,34 +567,97 @@ def scan(RecordSpec spec, list lines):
     return status, texts, ids, packs
 
 
-def scan_text(RecordSpec spec, str text):
-    """:func:`scan` of the lines of ``text`` (ASCII: the caller checks), split at ``\\n`` as
-    a file's lines are (the last one may lack its ``\\n``), without a ``str`` per line:
-    ``(status, texts, ids, packs, refer)``.  ``texts``, ``ids`` and ``packs`` hold only the
-    ``OK`` lines, in order; ``refer`` the ``(start, end)`` of each ``REFER`` line in
-    ``text`` (its newline excluded), in order."""
-    cdef Py_ssize_t p = 0, q, size = PyUnicode_GET_LENGTH(text)
+cdef bint _scan_lines(RecordSpec spec, const char* base, Py_ssize_t size, _Out out,
+                      Buffer* status, Buffer* texts, Buffer* packs, Buffer* spans,
+                      Buffer* refer) noexcept nogil:
+    """:func:`scan_text`'s reading, without the GIL: per line its status byte; per ``OK``
+    line its canonical text and pack appended, and ``(text length, pack length, id start in
+    base or -1, id length)``; per ``REFER`` line its ``(start, end)``.  False: out of memory."""
+    cdef Py_ssize_t p = 0, q
     cdef Py_ssize_t start[MAX_KEYS]
     cdef Py_ssize_t end[MAX_KEYS]
-    cdef const char* base
+    cdef Py_ssize_t span[4]
     cdef const char* nl
-    cdef int state
-    cdef _Out out = _Out()
-    if not PyUnicode_IS_ASCII(text):
-        raise ValueError("scan_text reads ASCII text")
-    base = PyUnicode_DATA(text)
-    status = bytearray()
-    texts, ids, packs, refer = [], [], [], []
+    cdef uint8_t state
+    cdef int key = spec.id_key
     while p < size:
         nl = <const char*>memchr(base + p, 10, size - p)
         q = nl - base if nl != NULL else size
         state = _scan_line(spec, base + p, q - p, start, end, out)
-        status.append(state)
+        if not buffer_put(status, &state, 1):
+            return False
         if state == S_OK:
-            texts.append(PyUnicode_DecodeASCII(out.text, out.tn, NULL))
-            packs.append(PyBytes_FromStringAndSize(<char*>out.pack, out.pn))
-            ids.append(_id_of(spec, base + p, start, end))
+            span[0], span[1], span[2], span[3] = out.tn, out.pn, -1, 0
+            if key >= 0 and start[key] >= 0 and base[p + start[key]] == 34:
+                span[2], span[3] = p + start[key] + 1, end[key] - start[key] - 2
+            if not (buffer_put(texts, out.text, out.tn) and buffer_put(packs, out.pack, out.pn)
+                    and buffer_put(spans, span, sizeof(span))):
+                return False
         elif state == S_REFER:
-            refer.append((p, q))
+            span[0], span[1] = p, q
+            if not buffer_put(refer, span, 2 * sizeof(Py_ssize_t)):
+                return False
         p = q + 1
-    return status, texts, ids, packs, refer
+    return True
+
+
+def scan_text(RecordSpec spec, str text, bint digests=False):
+    """:func:`scan` of the lines of ``text`` (ASCII: the caller checks), split at ``\\n`` as
+    a file's lines are (the last one may lack its ``\\n``), without a ``str`` per line:
+    ``(status, texts, ids, packs, refer)``.  ``texts``, ``ids`` and ``packs`` hold only the
+    ``OK`` lines, in order; ``refer`` the ``(start, end)`` of each ``REFER`` line in
+    ``text`` (its newline excluded), in order.  With ``digests``, a sixth item: the 16-byte
+    BLAKE2b digest of each text (as :func:`solvers._batch_hashes.text_digests`), one after
+    the other.  The lines are read and hashed without the GIL (the batch runner reads its
+    blocks on worker threads)."""
+    cdef Py_ssize_t size = PyUnicode_GET_LENGTH(text), i, nok, at_text = 0, at_pack = 0
+    cdef const char* base
+    cdef Py_ssize_t* span
+    cdef Buffer status, texts, packs, spans, refer
+    cdef bint done
+    cdef uint8_t* dst
+    cdef _Out out = _Out()
+    if not PyUnicode_IS_ASCII(text):
+        raise ValueError("scan_text reads ASCII text")
+    base = PyUnicode_DATA(text)
+    memset(&status, 0, sizeof(Buffer))
+    memset(&texts, 0, sizeof(Buffer))
+    memset(&packs, 0, sizeof(Buffer))
+    memset(&spans, 0, sizeof(Buffer))
+    memset(&refer, 0, sizeof(Buffer))
+    try:
+        with nogil:
+            done = _scan_lines(spec, base, size, out, &status, &texts, &packs, &spans, &refer)
+        if not done:
+            raise MemoryError("scan_text: out of memory")
+        nok = spans.n // sizeof(span[0]) // 4
+        text_list, ids, pack_list = [None] * nok, [None] * nok, [None] * nok
+        for i in range(nok):
+            span = (<Py_ssize_t*>spans.data) + 4 * i
+            text_list[i] = PyUnicode_DecodeASCII(texts.data + at_text, span[0], NULL)
+            pack_list[i] = PyBytes_FromStringAndSize(packs.data + at_pack, span[1])
+            if span[2] >= 0:
+                ids[i] = PyUnicode_DecodeASCII(base + span[2], span[3], NULL)
+            at_text += span[0]
+            at_pack += span[1]
+        span = <Py_ssize_t*>refer.data
+        found = [(span[2 * i], span[2 * i + 1]) for i in range(refer.n // sizeof(span[0]) // 2)]
+        result = (PyByteArray_FromStringAndSize(status.data, status.n), text_list, ids,
+                  pack_list, found)
+        if not digests:
+            return result
+        hashes = PyBytes_FromStringAndSize(NULL, 16 * nok)
+        dst = <uint8_t*>PyBytes_AS_STRING(hashes)
+        with nogil:
+            at_text = 0
+            for i in range(nok):
+                span = (<Py_ssize_t*>spans.data) + 4 * i
+                _blake2b16(<const uint8_t*>texts.data + at_text, span[0], dst + 16 * i)
+                at_text += span[0]
+        return result + (hashes,)
+    finally:
+        buffer_free(&status)
+        buffer_free(&texts)
+        buffer_free(&packs)
+        buffer_free(&spans)
+        buffer_free(&refer)

@@ -10,7 +10,10 @@ the id and the error message of every line are the same.
 
 from __future__ import annotations
 
+import functools
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, Future
 from itertools import compress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,8 +33,9 @@ if TYPE_CHECKING:
     from engines.batch.runner import BatchSummary
 
 Position = tuple[str, int, str, Any, str]  # source, line, position id, payload, canonical text
-# The same a block at a time: lists of sources, lines, ids, payloads and texts.
-Columns = tuple[list[str], list[int], list[str], list[Any], list[str]]
+# The same a block at a time: lists of sources, lines, ids, payloads and texts, and the
+# texts' 16-byte digests when the reader hashed them (else None).
+Columns = tuple[list[str], list[int], list[str], list[Any], list[str], bytes | None]
 
 # Lines read per block of the plain path.
 _SCAN_LINES = 1024
@@ -46,18 +50,21 @@ def positions(
     """Every readable position of ``paths`` in order, counted into ``summary``; the rest
     go to ``bad``.  JSON Lines of a task with a record layout are read natively."""
     for block in position_blocks(paths, task, summary, bad):
-        yield from zip(*block)
+        yield from zip(*block[:5])
 
 
 def position_blocks(
-    paths: Sequence[str], task: Task, summary: BatchSummary, bad: Callable[[BadInput], None]
-) -> Iterator[Columns]:
+    paths: Sequence[str], task: Task, summary: BatchSummary, bad: Callable[[BadInput], None],
+    readers: Executor | None = None,
+) -> Iterator[Columns]:  # fmt: skip
     """:func:`positions` a block at a time, as columns: ``(sources, lines, ids, payloads,
-    texts)``, each a list (a block is never empty)."""
+    texts, digests)``, each a list (a block is never empty) but ``digests``, the input
+    hashes when the native reader made them, else ``None``.  With ``readers`` (threads),
+    a reader that hashes (``scan_hashed``) reads the blocks ahead on those threads."""
     layout = task.records() if task.records is not None else None
     for path in paths:
         if layout is not None and input_format(path) == "jsonl":
-            yield from _scanned(path, task, layout, summary, bad)
+            yield from _scanned(path, task, layout, summary, bad, readers)
             continue
         rows: list[Position] = []
         for entry in read_inputs([path]):
@@ -74,7 +81,7 @@ def position_blocks(
 
 def _columns(rows: list[Position]) -> Columns:
     sources, lines, ids, payloads, texts = map(list, zip(*rows))
-    return sources, lines, ids, payloads, texts
+    return sources, lines, ids, payloads, texts, None
 
 
 def _prepared(
@@ -106,8 +113,10 @@ def _scanned(
     layout: RecordReader,
     summary: BatchSummary,
     bad: Callable[[BadInput], None],
+    readers: Executor | None,
 ) -> Iterator[Columns]:
-    """:func:`position_blocks` of one JSON Lines file, read in blocks by the native scanner.
+    """:func:`position_blocks` of one JSON Lines file, read in blocks by the native scanner
+    (on ``readers`` ahead of use, when the scanner hashes without the GIL).
 
     A line the scanner does not fully understand is read as before (``prepare``),
     so the payloads, texts, ids and error messages are those of the plain path.
@@ -115,23 +124,57 @@ def _scanned(
     with jsonl_lines(path) as (label, handle):
         name = Path(label).name
         first = 1
-        native_lines = hasattr(layout, "scan_text")  # a reader may only read lists of lines
-        for text in _text_blocks(handle):
-            if native_lines and text.isascii():  # the lines split natively: no str a line
-                status, texts, ids, packs, spans = layout.scan_text(text)
-                refer = [text[a : b + 1] for a, b in spans]  # with its newline, as a file's
-            else:
-                all_lines = [line + "\n" for line in text.split("\n")]  # split at \n only
-                last = all_lines.pop()
-                if last != "\n":  # the file's last line, without its newline
-                    all_lines.append(last[:-1])
-                status, texts, ids, packs = layout.scan(all_lines)
-                chosen = status.translate(_READ)
-                texts, ids, packs = (list(compress(c, chosen)) for c in (texts, ids, packs))
-                refer = list(compress(all_lines, status.translate(_REFERRED)))
-            yield from _scanned_block(label, name, first, status, texts, ids, packs, refer, task,
-                                      summary, bad)  # fmt: skip
+        read = functools.partial(_scan_block, layout)
+        blocks = _text_blocks(handle)
+        if readers is not None and hasattr(layout, "scan_hashed"):
+            scanned = _ahead(readers, read, blocks)
+        else:
+            scanned = map(read, blocks)
+        for status, texts, ids, packs, refer, digests in scanned:
+            yield from _scanned_block(label, name, first, status, texts, ids, packs, refer,
+                                      digests, task, summary, bad)  # fmt: skip
             first += len(status)
+
+
+# Blocks read ahead a reading thread.
+_AHEAD = 2
+
+
+def _ahead(pool: Executor, fn: Callable[[Any], Any], items: Iterator[Any]) -> Iterator[Any]:
+    """``map(fn, items)`` on ``pool``'s threads, a few items ahead, in order."""
+    window = _AHEAD * max(1, getattr(pool, "_max_workers", 1))
+    queue: deque[Future[Any]] = deque()
+    try:
+        for item in items:
+            queue.append(pool.submit(fn, item))
+            if len(queue) >= window:
+                yield queue.popleft().result()
+        while queue:
+            yield queue.popleft().result()
+    finally:
+        for future in queue:
+            future.cancel()
+
+
+def _scan_block(layout: RecordReader, text: str) -> tuple[Any, ...]:
+    """One block of lines read: ``(status, texts, ids, packs, referred lines, digests or
+    None)``; the referred lines' text with its newline, as a file's."""
+    if hasattr(layout, "scan_text") and text.isascii():  # split natively: no str a line
+        if hasattr(layout, "scan_hashed"):
+            status, texts, ids, packs, spans, digests = layout.scan_hashed(text)
+        else:
+            (status, texts, ids, packs, spans), digests = layout.scan_text(text), None
+        refer = [text[a : b + 1] for a, b in spans]  # with its newline, as a file's
+        return status, texts, ids, packs, refer, digests
+    all_lines = [line + "\n" for line in text.split("\n")]  # split at \n only
+    last = all_lines.pop()
+    if last != "\n":  # the file's last line, without its newline
+        all_lines.append(last[:-1])
+    status, texts, ids, packs = layout.scan(all_lines)
+    chosen = status.translate(_READ)
+    texts, ids, packs = (list(compress(c, chosen)) for c in (texts, ids, packs))
+    refer = list(compress(all_lines, status.translate(_REFERRED)))
+    return status, texts, ids, packs, refer, None
 
 
 def _text_blocks(handle: Any) -> Iterator[str]:
@@ -151,12 +194,12 @@ def _text_blocks(handle: Any) -> Iterator[str]:
 
 def _scanned_block(
     label: str, name: str, first: int, status: bytearray, texts: list[str],
-    ids: list[str | None], packs: list[bytes], refer: list[str], task: Task,
-    summary: BatchSummary, bad: Callable[[BadInput], None],
+    ids: list[str | None], packs: list[bytes], refer: list[str], digests: bytes | None,
+    task: Task, summary: BatchSummary, bad: Callable[[BadInput], None],
 ) -> Iterator[Columns]:  # fmt: skip
-    """The positions of one block of lines from :func:`_scanned`: ``texts``, ``ids`` and
-    ``packs`` of the lines read natively, ``refer`` the text of the lines the scanner
-    refers to ``prepare``, each in order."""
+    """The positions of one block of lines from :func:`_scanned`: ``texts``, ``ids``,
+    ``packs`` (and ``digests``, or ``None``) of the lines read natively, ``refer`` the text
+    of the lines the scanner refers to ``prepare``, each in order."""
     numbers = range(first, first + len(status))
     ok = len(texts)
     if SCAN_REFER not in status:
@@ -167,7 +210,7 @@ def _scanned_block(
             if None in ids:
                 ids = [pid if pid is not None else f"{name}:{number}"
                        for pid, number in zip(ids, numbers)]  # fmt: skip
-            yield [label] * ok, numbers, ids, packs, texts
+            yield [label] * ok, numbers, ids, packs, texts, digests
         return
     rows: list[Position] = []
     k = 0

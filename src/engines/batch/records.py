@@ -64,7 +64,9 @@ class RecordReader(Protocol):
     :class:`RecordLayout`, or a game's own reader such as Rummikub's.  ``scan`` gives, for
     a list of lines, one status byte a line (:data:`SCAN_OK`, :data:`SCAN_REFER`, blank) and
     the canonical texts, ids and packed payloads of the lines read.  A reader may also have
-    ``scan_text`` (a whole ASCII block, split natively); the runner looks for it."""
+    ``scan_text`` (a whole ASCII block, split natively), and ``scan_hashed`` (the same and
+    the input hashes, without the GIL: the runner then reads blocks on worker threads); the
+    runner looks for them."""
 
     def scan(self, lines: list[str]) -> tuple[bytearray, list[Any], list[Any], list[Any]]: ...
 
@@ -132,6 +134,11 @@ class RecordLayout:
     def scan_text(self, text: str) -> tuple[bytearray, list, list, list, list]:
         """:func:`solvers._records.scan_text` of ``text`` (ASCII) with this layout."""
         return _records.scan_text(self.spec, text)
+
+    def scan_hashed(self, text: str) -> tuple[bytearray, list, list, list, list, bytes]:
+        """:meth:`scan_text` and the input hash of each text read (16-byte digests, as
+        :func:`solvers._batch_hashes.text_digests`), read and hashed without the GIL."""
+        return _records.scan_text(self.spec, text, True)  # type: ignore[no-any-return]
 
     def offsets(self, kind: str, lists: int) -> dict[str, tuple[str, int]]:
         """Where each field of a packed ``kind`` payload starts (``lists``: card lists in

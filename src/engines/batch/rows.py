@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Executor
 from itertools import compress
 from typing import TYPE_CHECKING, Any
 
@@ -97,11 +98,13 @@ def todo(
     bad: Callable[[BadInput], None],
     shrink_total: Callable[[int], None],
     lookup: int,
+    readers: Executor | None = None,
 ) -> Iterator[Rows]:
     """The positions still to solve, in input order and in blocks; counts the rest into
     ``summary``.  Claims grow (doubling up to :data:`LOOKUP_MAX`) while they come less
     than a quarter second apart: fast tasks make few transactions (each a disk sync), slow
-    ones leave positions unclaimed for a second run on the same store to share."""
+    ones leave positions unclaimed for a second run on the same store to share.  ``readers``:
+    threads that read (and hash) blocks of input ahead, for a task whose reader can."""
     seen = DigestSet()
     waiting: list[Rows] = []
     count = 0
@@ -126,8 +129,9 @@ def todo(
         shrink_total(len(rows) - fresh)
         return rows if fresh == len(rows) else rows.chosen(status, 0)
 
-    for sources, lines, ids, payloads, texts in position_blocks(paths, task, summary, bad):
-        digests = text_digests(texts)
+    blocks = position_blocks(paths, task, summary, bad, readers)
+    for sources, lines, ids, payloads, texts, hashed in blocks:
+        digests = text_digests(texts) if hashed is None else hashed
         rows = Rows(sources, lines, ids, payloads, texts, digests)
         first = seen.add_new(digests)
         repeats = len(first) - first.count(1)

@@ -40,12 +40,13 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Any
+from typing import Any, NamedTuple
 
 from engines.arguments import integer, list_of
 from engines.batch.inputs import BadInput, count_positions
 from engines.batch.rows import Rows, chunks, todo
 from engines.batch.store import ResultStore
+from engines.batch.store_rows import placed_runs, written_runs
 from engines.batch.tasks import SolvedChunk, Task, get_task, solve_chunk
 from engines.errors import InputError, QipaiError
 from engines.progress import progress_bar
@@ -142,11 +143,15 @@ class _Backend:
     def submit(self, task: Task, payloads: list[dict[str, Any]]) -> Any:
         raise NotImplementedError
 
+    def submit_rows(self, task: Task, rows: Rows) -> Any:
+        """:meth:`submit` of ``rows``' payloads; a backend may also write the rows' text."""
+        return self.submit(task, rows.payloads)
+
     def wait_one(self, futures: Sequence[Any], timeout: float | None = None) -> list[Any]:
         """The finished futures (at least one, or none after ``timeout`` seconds)."""
         raise NotImplementedError
 
-    def result(self, future: Any) -> SolvedChunk:
+    def result(self, future: Any) -> SolvedChunk | _Written:
         raise NotImplementedError
 
     def cancel(self, futures: Sequence[Any]) -> None:
@@ -223,6 +228,26 @@ class _NativeThreads(_Executor):
 
     def submit(self, task: Task, payloads: list[dict[str, Any]]) -> cf.Future:
         return self.pool.submit(solve_chunk, task, payloads, self.threads)
+
+    def submit_rows(self, task: Task, rows: Rows) -> cf.Future:
+        return self.pool.submit(_solved_and_written, task, rows, self.threads)
+
+
+class _Written(NamedTuple):
+    """A chunk solved on a helper thread with its rows' text: the results' JSON texts and
+    :func:`~engines.batch.store_rows.written_runs` (the main thread stores them as blocks)."""
+
+    solved: SolvedChunk
+    texts: list[str | None]
+    runs: list[tuple[int, int, str]] | None
+
+
+def _solved_and_written(task: Task, rows: Rows, threads: int) -> _Written:
+    solved = solve_chunk(task, rows.payloads, threads)
+    texts = task.json_texts(solved.results, solved.errors)
+    runs = written_runs(rows.sources, rows.ids, rows.lines, rows.texts, texts, solved.errors,
+                        solved.seconds)  # fmt: skip
+    return _Written(solved, texts, runs)
 
 
 class _Processes(_Executor):
@@ -422,13 +447,16 @@ def _run(
     def collect(future: Any) -> None:
         nonlocal grown
         rows = pending.pop(future)
-        solved = backend.result(future)
+        done = backend.result(future)
+        solved, texts, runs = done if type(done) is _Written else (done, None, None)
         if backend.grows and chunk_size is None:
             grown = _next_size(grown, size, len(rows), solved)
         results, errors, seconds = solved
         summary.solver_errors += len(errors) - errors.count(None)
         bar.update(len(rows))
-        writer.add(rows, task.json_texts(results, errors), errors, seconds)
+        if texts is None:
+            texts = task.json_texts(results, errors)
+        writer.add(rows, texts, errors, seconds, runs)
 
     def wait() -> None:
         for future in backend.wait_one(list(pending), _COMMIT_SECONDS):
@@ -438,16 +466,17 @@ def _run(
     def submit(chunk: Rows) -> None:
         while len(pending) >= backend.slots:
             wait()
-        pending[backend.submit(task, chunk.payloads)] = chunk
+        pending[backend.submit_rows(task, chunk)] = chunk
         # The in-process backend finishes at once: collect it before reading on.
         for future in [f for f in pending if isinstance(f, _Done)]:
             collect(future)
         writer.store_if_due()
 
+    readers = _readers(task, backend)
     try:
         lookup = max(_LOOKUP_BATCH, size)
-        for chunk in chunks(todo(paths, task, db, run_id, summary, bad, shrink_total, lookup),
-                            lambda: grown):  # fmt: skip
+        found = todo(paths, task, db, run_id, summary, bad, shrink_total, lookup, readers)
+        for chunk in chunks(found, lambda: grown):
             submit(chunk)
         while pending:
             wait()
@@ -466,6 +495,8 @@ def _run(
     finally:
         summary.seconds = time.perf_counter() - started
         bar.close()
+        if readers is not None:
+            readers.shutdown(wait=True, cancel_futures=True)
         backend.close()
         _end_run(db, run_id, summary, close=own_store)
     return summary
@@ -487,15 +518,18 @@ class _Writer:
         self.db, self.task, self.run_id, self.summary = db, task, run_id, summary
         self.rows_per_commit = rows_per_commit
         self.parts: list[tuple[Rows, list[str | None], list[str | None], list[float]]] = []
+        self.runs: list[list[tuple[int, int, str]] | None] = []
         self.waiting = 0
         self.since = time.perf_counter()
 
     def add(
         self, rows: Rows, results: list[str | None], errors: list[str | None],
-        seconds: list[float],
+        seconds: list[float], runs: list[tuple[int, int, str]] | None = None,
     ) -> None:  # fmt: skip
-        """Rows solved: the JSON text of each result (``None`` where ``errors`` has one)."""
+        """Rows solved: the JSON text of each result (``None`` where ``errors`` has one);
+        ``runs``: their text when a helper thread wrote it (see :class:`_Written`)."""
         self.parts.append((rows, results, errors, seconds))
+        self.runs.append(runs)
         self.waiting += len(rows)
         if self.waiting >= self.rows_per_commit:
             self.store()
@@ -511,15 +545,24 @@ class _Writer:
             columns = [rows.ids, rows.sources, rows.lines, rows.texts, *joined]
             # The rows leave the buffer only once stored (Ctrl-C may interrupt the write).
             self.summary.computed += self.db.add_columns(
-                self.task, self.run_id, rows.digests, columns
+                self.task, self.run_id, rows.digests, columns,
+                placed_runs(self.runs, [len(p[0]) for p in self.parts]),
             )
-            self.parts, self.waiting = [], 0
+            self.parts, self.runs, self.waiting = [], [], 0
         self.since = time.perf_counter()
 
     def store_after_failure(self) -> None:
         """Keep the finished rows when something else failed; a store fault stays the error."""
         with contextlib.suppress(Exception):  # the run's own exception says more
             self.store()
+
+
+def _readers(task: Task, backend: _Backend) -> cf.ThreadPoolExecutor | None:
+    """Threads that read the input ahead for a task whose native reader hashes blocks without
+    the GIL (``scan_hashed``): one a worker, so reading scales with the solving."""
+    if task.records is None or not hasattr(task.records(), "scan_hashed"):
+        return None
+    return cf.ThreadPoolExecutor(max_workers=backend.workers, thread_name_prefix="qipai-read")
 
 
 def _next_size(grown: int, size: int, solved_rows: int, solved: SolvedChunk) -> int:

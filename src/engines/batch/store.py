@@ -467,11 +467,16 @@ class ResultStore:
         known.chunk_mark = max(known.chunk_mark, last)
         return len(fresh)
 
-    def add_columns(self, task: str, run_id: int, digests: bytes, columns: Sequence[list]) -> int:
+    def add_columns(
+        self, task: str, run_id: int, digests: bytes, columns: Sequence[list],
+        written: list[tuple[int, int, str]] | None = None,
+    ) -> int:  # fmt: skip
         """:meth:`add_encoded` column by column: ``digests`` the input hashes (16 bytes each),
         ``columns`` the lists ``ids, sources, lines, inputs, results, errors, seconds`` (JSON
         text for inputs and results), stored as blocks of this qipai's version (one per run
-        of positions from the same source)."""
+        of positions from the same source).  ``written``: blocks already written, ``(lo, hi,
+        text)`` of rows ``lo:hi`` of one source (:func:`engines.batch.store_rows.placed_runs`),
+        stored as they are when every row is new."""
         now = time.time()
         with self._write(durable=True):
             self._db.execute("BEGIN IMMEDIATE")
@@ -480,18 +485,14 @@ class ResultStore:
             if fresh.count(1) != len(fresh):
                 digests = select(digests, fresh, 1)
                 columns = [list(itertools.compress(c, fresh)) for c in columns]
+                written = None
             last = 0
-            for lo, hi in source_runs(columns[1]):
-                ids, sources, lines, inputs, results, errors, seconds = (
-                    c[lo:hi] if hi - lo < len(c) else c for c in columns
-                )
-                text = block_json(ids, lines, inputs, results, errors, seconds)
-                if text is None:  # a text that is not ASCII: the general encoder
-                    text = dumps_block(ids, lines, inputs, results, errors, seconds)
+            blocks = written if written is not None else self._blocks_of(columns)
+            for lo, hi, text in blocks:
                 cur = self._db.execute(
                     "INSERT INTO blocks (task, run_id, solver_version, finished_at, size, source, "
                     "digests, rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (task, run_id, __version__, now, hi - lo, sources[0],
+                    (task, run_id, __version__, now, hi - lo, columns[1][lo],
                      digests[16 * lo : 16 * hi], text),
                 )  # fmt: skip
                 last = int(cur.lastrowid)
@@ -500,6 +501,18 @@ class ResultStore:
             known.stored.add_digests(digests)
             known.block_mark = max(known.block_mark, last)
         return len(digests) // 16
+
+    @staticmethod
+    def _blocks_of(columns: Sequence[list]) -> Iterator[tuple[int, int, str]]:
+        """``(lo, hi, text)`` of each run of rows of one source (see :meth:`add_columns`)."""
+        for lo, hi in source_runs(columns[1]):
+            ids, _sources, lines, inputs, results, errors, seconds = (
+                c[lo:hi] if hi - lo < len(c) else c for c in columns
+            )
+            text = block_json(ids, lines, inputs, results, errors, seconds)
+            if text is None:  # a text that is not ASCII: the general encoder
+                text = dumps_block(ids, lines, inputs, results, errors, seconds)
+            yield lo, hi, text
 
     def add_bad_input(self, task: str, source: str, line: int, reason: str, run_id: int) -> None:
         with self._write(durable=False):

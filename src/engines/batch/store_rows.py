@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from engines.batch.jsontext import orjson
+from solvers._batch_rows import block_json
 
 
 def source_runs(sources: list[str]) -> list[tuple[int, int]]:
@@ -23,6 +24,36 @@ def source_runs(sources: list[str]) -> list[tuple[int, int]]:
             runs.append((lo, i))
             lo = i
     return runs
+
+
+def written_runs(
+    sources: list[str], ids: list[str], lines: list[int], inputs: list[str],
+    results: list[str | None], errors: list[str | None], seconds: list[float],
+) -> list[tuple[int, int, str]] | None:  # fmt: skip
+    """``(lo, hi, text)`` of each run of one source: the text of its rows as a block
+    (:func:`block_json`), or ``None`` when one is not ASCII (the store writes those itself)."""
+    out = []
+    for lo, hi in source_runs(sources):
+        text = block_json(ids[lo:hi], lines[lo:hi], inputs[lo:hi], results[lo:hi],
+                          errors[lo:hi], seconds[lo:hi])  # fmt: skip
+        if text is None:
+            return None
+        out.append((lo, hi, text))
+    return out
+
+
+def placed_runs(
+    parts: list[list[tuple[int, int, str]] | None], sizes: list[int]
+) -> list[tuple[int, int, str]] | None:
+    """The runs of consecutive parts of ``sizes`` rows (:func:`written_runs`), placed in the
+    rows of all of them, or ``None`` if a part has none."""
+    out, at = [], 0
+    for runs, size in zip(parts, sizes):
+        if runs is None:
+            return None
+        out.extend((at + lo, at + hi, text) for lo, hi, text in runs)
+        at += size
+    return out
 
 
 def dumps_block(
