@@ -15,7 +15,11 @@ union of the intervals in which any kernel entry point of ``solvers.<game>`` is 
 so ``1 - kernel / wall`` is the serial fraction of the whole pipeline: by Amdahl's law
 it bounds the speed-up that more cores can give.  Reading and preparing the positions
 for the raw call happens once, outside the timing, as the runner does it (a task whose
-records the runner reads natively gets the same packed payloads).
+records the runner reads natively gets the same packed payloads).  The batch side's main
+thread CPU per position is printed too, and its share of the run's CPU: what stays serial
+when the reading, hashing, solving and writing run on worker threads (the runner's main
+thread splits the input into blocks, claims and stores them), so ``1 / share`` bounds the
+speed-up on any number of cores.
 
     .venv/bin/python benches/bench_batch_overhead.py                 # every task
     .venv/bin/python benches/bench_batch_overhead.py shengji-legal --repeat 3
@@ -24,10 +28,11 @@ records the runner reads natively gets the same packed payloads).
 As the ``qipai`` command does, the bench bounds OpenMP's idle spinning before anything
 loads libgomp (:mod:`engines.openmp_env`; set ``GOMP_SPINCOUNT`` to measure another value).
 
-``--parts`` times, instead, the steps the runner's main thread takes for each JSON Lines
-position (CPU time per position, best of 3): reading the lines, turning them into records
-(the native record reader for tasks that have one, else ``jsonl_entry``), ``prepare``, the
-canonical text and the input hash.
+``--parts`` times, instead, the reading steps of each JSON Lines position (CPU time per
+position, best of 3; the native reader's steps run on worker threads in a run, the others
+on the main thread): reading the lines, turning them into records (the native record
+reader for tasks that have one, else ``jsonl_entry``), ``prepare``, the canonical text and
+the input hash.
 """
 
 from __future__ import annotations
@@ -145,11 +150,12 @@ def time_raw(task_name: str, payloads: list[Any], threads: int, clock: KernelClo
 def time_batch(task_name: str, path: Path, threads: int, clock: KernelClock, folder: Path):
     db = folder / f"{task_name}-{threads}-{time.monotonic_ns()}.sqlite"
     clock.total = 0.0
-    start, cpu = time.perf_counter(), time.process_time()
+    start, cpu, main = time.perf_counter(), time.process_time(), time.thread_time()
     summary = run_batch([str(path)], task_name, str(db), jobs=threads, progress=False)
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    main = time.thread_time() - main  # the main thread's CPU: the serial part of the run
     db.unlink()
-    return wall, clock.total, cpu, summary
+    return wall, clock.total, cpu, main, summary
 
 
 def parts(task_name: str, path: Path) -> None:
@@ -230,21 +236,23 @@ def main() -> None:
             time_raw(name, payloads[: get_task(name).chunk_size * 2], 2, clock)  # warm-up
             rows = {}
             for threads in (1, 2):
-                best = {"raw": (float("inf"), 0.0, 0.0), "batch": (float("inf"), 0.0, 0.0)}
+                best = {"raw": (float("inf"), 0.0, 0.0),
+                        "batch": (float("inf"), 0.0, 0.0, 0.0)}  # fmt: skip
                 for _ in range(args.repeat):
                     raw = time_raw(name, payloads, threads, clock)
-                    batch = time_batch(name, path, threads, clock, folder)[:3]
+                    batch = time_batch(name, path, threads, clock, folder)[:4]
                     best["raw"] = min(best["raw"], raw)
                     best["batch"] = min(best["batch"], batch)
                 rows[threads] = best
             for threads, best in rows.items():
-                (raw_w, raw_k, raw_c), (bat_w, bat_k, bat_c) = best["raw"], best["batch"]
+                (raw_w, raw_k, raw_c), (bat_w, bat_k, bat_c, bat_m) = best["raw"], best["batch"]
                 print(f"{name:20s} -j {threads}  {n:6d} positions  raw {n / raw_w:10,.1f}/s  "
                       f"batch {n / bat_w:10,.1f}/s  runner overhead {bat_w / raw_w - 1:+6.1%}  "
                       f"outside kernels: raw {1 - raw_k / raw_w:5.1%} batch "
                       f"{1 - bat_k / bat_w:5.1%}  CPU per position: raw "
                       f"{raw_c / n * 1e6:,.1f} us batch {bat_c / n * 1e6:,.1f} us "
-                      f"({bat_c / raw_c - 1:+.0%})", flush=True)
+                      f"({bat_c / raw_c - 1:+.0%}), main thread {bat_m / n * 1e6:,.2f} us "
+                      f"({bat_m / bat_c:.0%} of the run's CPU)", flush=True)
 
 
 if __name__ == "__main__":
