@@ -36,6 +36,8 @@ _HOLD_SCALE = 256
 # The most states one position's DP may store (about 16 bytes each kept for the replay,
 # 40 in the layer being built): a bound on memory whatever the position.
 MAX_STATES = 40_000_000
+# The narrow pass's states a layer (the search for an arrangement that plays the whole rack).
+WIDTH = 32
 #: States stored and the widest layer, summed over the passes since it was last zeroed
 #: (the benches read it).
 STATS = np.zeros(2, np.int64)
@@ -136,7 +138,7 @@ def _solve(pos: Position, objective: str, rules: Rules, index: int) -> Move:
     group_jokers = np.zeros(numbers, np.int64)
     held = np.zeros(len(old), np.int64)
     status, _score = solve_wide(must, rack, must_j, rack_j, weight, jw, target, joker_meld, 1,
-                                *arrays, MAX_STATES, choice, group_jokers, held, STATS)
+                                arrays, MAX_STATES, choice, group_jokers, held, STATS, WIDTH)
     if status < 0:
         raise PositionError(f"positions[{index}]: the wide tile set's search passed "
                             f"{MAX_STATES} states (memory bound)")

@@ -6,18 +6,20 @@ state between number v-1 and v records, per colour, the open runs ending at v-1 
 two jokers).  The widths are array shapes here, not constants, and the key is two words:
 
 - ``key_a``: colour c's code at bits ``7*c`` (eight colours: 56 bits);
-- ``key_b``: jokers placed so far (bits 0-2), inside a number the colours that gave one /
-  two tiles to groups (``n1`` bits 3-6, ``n2`` bits 7-10), the initial-meld value so far
-  capped at the threshold (bits 11-17, a player who has not melded) and the slots of the
-  held-out table sets that cover the number (bits 18-63, least disturbance: 46 slots).
+- ``key_b``: jokers placed so far, inside a number the jokers its short runs need and its
+  group profile, the initial-meld value so far capped at the threshold (a player who has
+  not melded) and the slots of the held-out table sets that cover the number (least
+  disturbance: 46 slots); the layout in :mod:`solvers.rummikub.wide._steps`.
 
 Each number is a few layers: the held-out choice of the table sets that start there (only
-when some do), one sub-step per colour (real tiles to runs and groups, jokers to runs),
-then the jokers joining groups with the group feasibility check.  A colour's runs shorter
-than 3 must continue (else the state dies; the final state has none), then as many runs of
-3+ as the tiles allow (a run that would start instead continues one just as well), the
-other tiles start runs.  A run joker goes only where a tile of its colour lies within two
-numbers (a run has a real tile and at most two jokers).
+when some do), one sub-step per colour, fewest choices first (real tiles to runs and
+groups, jokers to runs), the last one also choosing the jokers joining groups (with the
+group feasibility check) and closing the number (:mod:`solvers.rummikub.wide._steps`).  A
+colour's runs shorter than 3 must continue (else the state dies; the final state has
+none), then as many runs of 3+ as the tiles allow (a run that would start instead
+continues one just as well), the other tiles start runs.  A run joker goes only where a
+tile of its colour lies within two numbers (a run has a real tile and at most two jokers).
+At each close, states that a neighbour dominates are dropped.
 
 Least disturbance: a table set held out stays as it was (its tiles leave ``must``, its
 jokers count as placed) and gains ``hold_gain``; the engine scales the objective's weights
@@ -38,155 +40,92 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub.wide._store import (
-    KEY_A,
-    KEY_B,
-    SCORE,
-    close_layer,
-    lookup,
-    new_layer,
-    offer,
-    room,
-)
+from solvers.rummikub.wide._steps import MELD_AT, NEED_AT, hold_layer, sub_step
+from solvers.rummikub.wide._store import KEY_A, KEY_B, SCORE, close_layer, lookup, new_layer
 
 MAX_COLOURS = 8
 MAX_NUMBERS = 26
 HOLD_SLOTS = 46
-_MELD_AT = 11
-_HOLD_AT = 18
 NEG = np.int64(-(2**62))
-LAYER_HOLD, LAYER_COLOUR, LAYER_GROUP = 0, 1, 2
+LAYER_HOLD, LAYER_COLOUR, LAYER_LAST = 0, 1, 2
 
 
 @njit(cache=True)
-def group_feasible(colours):
-    """``ok[n1, n2, jokers]``: whether the real tiles of ``n1`` colours giving one tile and
-    ``n2`` giving two, with ``jokers`` jokers, split into groups of 3+ distinct colours with
-    a real tile each: some ``k`` groups (two or more when a colour gives two) with
-    ``k <= real``, ``3k <= tiles <= colours*k`` (deal the real tiles round-robin, then the
-    jokers into the smallest groups)."""
-    ok = np.zeros((colours + 1, colours + 1, 3), np.bool_)
-    for n1 in range(colours + 1):
-        for n2 in range(colours + 1 - n1):
-            real = n1 + 2 * n2
+def group_tables(colours):
+    """``(ok, cap)``: ``ok[real, two, jokers]`` whether ``real`` tiles given to a number's
+    groups (``two``: some colour gave two), with ``jokers`` jokers, split into groups of
+    3+ distinct colours with a real tile each: some ``k`` groups (two or more when a colour
+    gives two) with ``k <= real``, ``3k <= tiles <= colours*k`` (deal the real tiles
+    round-robin, then the jokers into the smallest groups).  ``cap``: the real count from
+    which every larger one is feasible with any jokers; the DP counts at most ``cap``."""
+    full = np.zeros((2 * colours + 1, 2, 3), np.bool_)
+    for real in range(2 * colours + 1):
+        for two in range(2):
             for j in range(3):
                 tiles = real + j
                 if tiles == 0:
-                    ok[n1, n2, j] = True
-                    continue
-                for k in range(2 if n2 > 0 else 1, real + 1):
+                    full[real, two, j] = True
+                for k in range(1 + two, real + 1):
                     if 3 * k <= tiles <= colours * k:
-                        ok[n1, n2, j] = True
-    return ok
-
-
-@njit(cache=True, inline="always")
-def _held(hold, v, c, colours, cells, cell_slot, cell_count):
-    """Tiles of cell (c, v+1) in the held-out sets of slot mask ``hold``."""
-    out = 0
-    at = v * colours + c
-    for e in range(cells[at], cells[at + 1]):
-        if hold >> cell_slot[e] & 1:
-            out += cell_count[e]
-    return out
+                        full[real, two, j] = True
+    cap = 2 * colours
+    while all_feasible(full, 2 * colours, colours) and cap > 0 and all_feasible(
+            full, cap - 1, colours):
+        cap -= 1
+    return full[: cap + 1].copy(), cap
 
 
 @njit(cache=True)
-def _hold_layer(rows, n, v, jokers, joker_weight, hold_gain, starts, start_sets, set_slot,
-                set_jokers):
-    """The held-out choice of the table sets starting at number v+1 (a subset each state);
-    a held set's jokers count as placed (and gain as placed jokers do, as they would when
-    the DP placed them)."""
-    first, m = starts[v], starts[v + 1] - starts[v]
-    out, table = new_layer(max(16, n * (1 << m)))
-    size = 0
-    for i in range(n):
-        a, b, score = rows[i, KEY_A], rows[i, KEY_B], rows[i, SCORE]
-        for subset in range(1 << m):
-            add_j, mask, count = 0, np.int64(0), 0
-            for t in range(m):
-                if subset >> t & 1:
-                    s = start_sets[first + t]
-                    add_j += set_jokers[s]
-                    mask |= np.int64(1) << (_HOLD_AT + set_slot[s])
-                    count += 1
-            ju = (b & 7) + add_j
-            if ju > jokers:
-                continue
-            size = offer(out, table, size, a, (b & ~np.int64(7)) + ju | mask,
-                         score + count * hold_gain + add_j * joker_weight, i, subset)
-    return out, size
+def all_feasible(full, real, colours):
+    """Whether every profile with ``real`` tiles is feasible with any jokers (the
+    profiles that no colours can give are left out: more than ``colours`` tiles with no
+    colour giving two, fewer than 2 with one)."""
+    for two in range(2):
+        if (two == 0 and real > colours) or (two == 1 and real < 2):
+            continue
+        for j in range(3):
+            if not full[real, two, j]:
+                return False
+    return True
 
 
 @njit(cache=True)
-def _colour_layer(rows, n, v, c, must, opt, weight, joker_weight, jokers, target,
-                  joker_meld, cells, cell_slot, cell_count, near):
-    """Colour c at number v+1: real tiles to runs and groups, jokers to runs (only where
-    ``near``); all open runs shorter than 3 continue, then as many longer ones as the
-    tiles allow (the others end), the rest start runs."""
-    colours = must.shape[0]
-    out, table = new_layer(max(16, 4 * n))
-    size = 0
-    shift = 7 * c
-    number = v + 1
-    for i in range(n):
-        a, b, score = rows[i, KEY_A], rows[i, KEY_B], rows[i, SCORE]
-        code = (a >> shift) & 127
-        a1, a2, a3 = code % 5, (code // 5) % 5, code // 25
-        ju = b & 7
-        n1, n2 = (b >> 3) & 15, (b >> 7) & 15
-        meld = (b >> _MELD_AT) & 127
-        lo = must[c, v] - _held(b >> _HOLD_AT, v, c, colours, cells, cell_slot, cell_count)
-        base_a = a & ~(np.int64(127) << shift)
-        spare = jokers - ju if near[c, v] else 0
-        for k in range(lo, lo + opt[c, v] + 1):
-            for g in range(min(k, 2) + 1):
-                r = k - g
-                nb_groups = n1 + (1 if g == 1 else 0), n2 + (1 if g == 2 else 0)
-                for j in range(spare + 1):
-                    t = r + j
-                    if t < a1 + a2:
-                        continue
-                    gain = (k - lo) * weight[c, v] + j * joker_weight
-                    nb = ju + j | nb_groups[0] << 3 | nb_groups[1] << 7
-                    if target >= 0:
-                        nb |= min(target, meld + (k + j * joker_meld) * number) << _MELD_AT
-                    else:
-                        nb |= b & ~np.int64((1 << _MELD_AT) - 1)
-                    # as many runs of 3+ continue as the tiles allow: a run that would
-                    # start here instead continues one of them just as well
-                    e3 = min(a3, t - a1 - a2)
-                    fresh = t - a1 - a2 - e3
-                    na = base_a | np.int64(fresh + 5 * a1 + 25 * (a2 + e3)) << shift
-                    out, table = room(out, table, size, 1)
-                    size = offer(out, table, size, na, nb, score + gain, i,
-                                 k | g << 3 | j << 5 | e3 << 8)
-    return out, size
+def group_reach(ok, cap, order, real, v, jokers):
+    """``reach[step, real_g, two, jl]``: whether a profile after the number's colour at
+    ``step`` (in ``order``), with ``jl`` jokers left, can still end feasible: the later
+    colours give 0, 1 or 2 tiles each (as many as they have) and some jokers join."""
+    colours = order.shape[0]
+    reach = np.zeros((colours, cap + 1, 2, jokers + 1), np.bool_)
+    for g in range(cap + 1):
+        for two in range(2):
+            for jl in range(jokers + 1):
+                for jg in range(min(jl, 2) + 1):
+                    if ok[g, two, jg]:
+                        reach[colours - 1, g, two, jl] = True
+    for step in range(colours - 2, -1, -1):
+        most = min(2, real[order[step + 1], v])
+        for g in range(cap + 1):
+            for two in range(2):
+                for jl in range(jokers + 1):
+                    for add in range(most + 1):
+                        if reach[step + 1, min(cap, g + add), two | (add == 2), jl]:
+                            reach[step, g, two, jl] = True
+                            break
+    return reach
 
 
 @njit(cache=True)
-def _group_layer(rows, n, v, ok, joker_weight, jokers, target, joker_meld, end_mask,
-                 colours):
-    """Jokers joining number v+1's groups; the groups' feasibility; the number closed (the
-    states another dominates dropped)."""
-    out, table = new_layer(max(16, 2 * n))
-    size = 0
-    number = v + 1
-    for i in range(n):
-        a, b, score = rows[i, KEY_A], rows[i, KEY_B], rows[i, SCORE]
-        ju = b & 7
-        n1, n2 = (b >> 3) & 15, (b >> 7) & 15
-        meld = (b >> _MELD_AT) & 127
-        hold = (b >> _HOLD_AT) & ~end_mask[v]
-        out, table = room(out, table, size, 3)
-        for j in range(min(2, jokers - ju) + 1):
-            if not ok[n1, n2, j]:
-                continue
-            nb = ju + j | hold << _HOLD_AT
-            if target >= 0:
-                nb |= min(target, meld + j * joker_meld * number) << _MELD_AT
-            size = offer(out, table, size, a, nb, score + j * joker_weight, i, j)
-    return out, _drop_dominated(out, table, size, colours)
+def colour_order(must, opt):
+    """``order[v]``: the colours of number v+1, fewest choices first (the intermediate
+    layers stay small; the widest branching goes into the closing layer)."""
+    colours, numbers = must.shape
+    order = np.zeros((numbers, colours), np.int64)
+    for v in range(numbers):
+        most = must[:, v] + opt[:, v]
+        # (tiles placed, and how many of them to groups: fewest first, then by colour)
+        choices = (most + 1) * (most + 2) - must[:, v] * (must[:, v] + 1)
+        order[v] = np.argsort(choices * 16 + np.arange(colours))
+    return order
 
 
 @njit(cache=True)
@@ -205,25 +144,43 @@ def _near(must, opt):
 
 
 @njit(cache=True)
-def _drop_dominated(rows, table, n, colours):
+def need_table(real, order, v, step):
+    """``need[c, code]``: the jokers that colour c's short runs of ``code`` will need at the
+    next two numbers beyond their tiles, for the colours done at number v+1 (``order``
+    up to ``step``; the key's ``need`` sums them), 0 for the others."""
+    colours, numbers = real.shape
+    need = np.zeros((colours, 128), np.int64)
+    for s in range(step + 1):
+        c = order[s]
+        rn1 = real[c, v + 1] if v + 1 < numbers else 0
+        rn2 = real[c, v + 2] if v + 2 < numbers else 0
+        for code in range(125):
+            a1, a2 = code % 5, (code // 5) % 5
+            need[c, code] = max(0, a1 + a2 - rn1) + max(0, a1 - rn2)
+    return need
+
+
+@njit(cache=True)
+def drop_dominated(rows, table, n, colours, need, first=0, stop=-1):
     """The layer without the states that another one dominates, compacted; returns the
     count kept.  In one colour, a run of length 1 that is one of length 2 or 3+ instead,
     one of length 2 that is one of 3+, or one more run of 3+, never loses an option (longer
     runs need fewer tiles, a long run may end anywhere), so a state with such a neighbour
     of at least its score cannot be better (the order is strict: every state dropped keeps
-    a live dominator)."""
+    a live dominator).  ``need`` (:func:`need_table`): the neighbour's ``need`` field."""
     dropped = np.zeros(n, np.bool_)
     for i in range(n):
         a, b, score = rows[i, KEY_A], rows[i, KEY_B], rows[i, SCORE]
-        for c in range(colours):
+        for c in range(first, colours if stop < 0 else stop):
             code = (a >> (7 * c)) & 127
             a1, a2, a3 = code % 5, (code // 5) % 5, code // 25
             base = a & ~(np.int64(127) << (7 * c))
             for d1, d2, d3 in ((0, 0, 1), (-1, 1, 0), (0, -1, 1), (-1, 0, 1)):
                 if a1 + d1 < 0 or a2 + d2 < 0 or a1 + a2 + a3 + d1 + d2 + d3 > 4:
                     continue
-                near = base | np.int64(a1 + d1 + 5 * (a2 + d2) + 25 * (a3 + d3)) << (7 * c)
-                j = lookup(rows, table, near, b)
+                ncode = a1 + d1 + 5 * (a2 + d2) + 25 * (a3 + d3)
+                nb = b + ((need[c, ncode] - need[c, code]) << NEED_AT)
+                j = lookup(rows, table, base | np.int64(ncode) << (7 * c), nb)
                 if j >= 0 and rows[j, SCORE] >= score:
                     dropped[i] = True
                     break
@@ -249,7 +206,7 @@ def _final(rows, n, colours, must_j, target):
         for c in range(colours):
             if ((a >> (7 * c)) & 127) % 25:
                 short = True
-        meld = (b >> _MELD_AT) & 127
+        meld = (b >> MELD_AT) & 127
         if short or (b & 7) < must_j or (target > 0 and 0 < meld < target):
             continue
         if rows[i, SCORE] > best:
@@ -258,47 +215,94 @@ def _final(rows, n, colours, must_j, target):
 
 
 @njit(cache=True)
-def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
-               hold_gain, starts, start_sets, set_slot, set_jokers, end_mask, cells,
-               cell_slot, cell_count, max_states, choice_out, group_jokers, held_out, stats):
-    """One position: fills ``choice_out[c, v] = (real tiles to runs, real tiles to groups,
-    run jokers, open runs of 3+ continued)``, ``group_jokers[v]`` and ``held_out[set]``.
-    Returns ``(status, score)``: status 1 solved, 0 no arrangement, -1 more than
-    ``max_states`` states (memory bound).
-    ``stats``: the states stored and the widest layer are added to its two entries."""
+def rack_bound(opt, weight, order, starts, hold_gain):
+    """``rem[v, step]``: the most that the rack tiles after sub-step ``step`` of number v+1
+    (in ``order``) can still add, and the table sets starting after that number (each
+    held out gains ``hold_gain``)."""
+    colours, numbers = opt.shape
+    rem = np.zeros((numbers, colours), np.int64)
+    acc = np.int64(0)
+    for v in range(numbers - 1, -1, -1):
+        later = (starts[numbers] - starts[v + 1]) * hold_gain
+        for step in range(colours - 1, -1, -1):
+            rem[v, step] = acc + later
+            c = order[v, step]
+            acc += opt[c, v] * max(0, weight[c, v])
+    return rem
+
+
+@njit(cache=True)
+def keep_flexible(rows, n, colours, width):
+    """Keep the ``width`` states with the fewest obligations (open runs of length 1,
+    weight 2, and 2, weight 1, the jokers short runs need, then the jokers placed), in
+    their order; returns the count kept.  The search for *any* arrangement reaching a
+    score keeps them: short runs opened on speculation are what kills a narrow search."""
+    if n <= width:
+        return n
+    pri = np.empty(n, np.int64)
+    for i in range(n):
+        a, b = rows[i, KEY_A], rows[i, KEY_B]
+        h = 2 * ((b >> NEED_AT) & 3)
+        for c in range(colours):
+            code = (a >> (7 * c)) & 127
+            h += 2 * (code % 5) + (code // 5) % 5
+        pri[i] = 8 * h + (b & 7)
+    idx = np.sort(np.argsort(pri, kind="mergesort")[:width])
+    rows[:width] = rows[idx]
+    return width
+
+
+@njit(cache=True)
+def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain,
+               hold, floor, width, max_states, choice_out, group_jokers, held_out, stats):
+    """One pass over the numbers: fills ``choice_out[c, v] = (real tiles to runs, real tiles
+    to groups, run jokers, open runs of 3+ continued)``, ``group_jokers[v]`` and
+    ``held_out[set]``.  Returns ``(status, score, truncated)``: status 1 solved, 0 no
+    arrangement, -1 more than ``max_states`` states (memory bound).  ``floor``: states
+    whose score and all the rest could still add stay below it are not stored (the
+    optimum survives whenever it reaches it); ``width > 0`` keeps that many states a layer
+    (:func:`keep_flexible`; ``truncated`` 1 if it dropped any).  ``hold``: the held-out
+    sets' arrays (:mod:`solvers.rummikub.wide._steps`).  ``stats``: the states stored and
+    the widest layer are added to its two entries."""
     colours, numbers = must.shape
     jokers = must_j + opt_j
-    ok = group_feasible(colours)
+    ok, cap = group_tables(colours)
     near = _near(must, opt)
-    layers = numbers * (colours + 2)
+    real = must + opt
+    order = colour_order(must, opt)
+    rem = rack_bound(opt, weight, order, hold[0], hold_gain)
+    layers = numbers * (colours + 1)
     layer_base = np.zeros(layers + 1, np.int64)
     layer_kind = np.zeros(layers, np.int64)
     layer_at = np.zeros(layers, np.int64)
-    parents = np.empty(1024, np.int64)
-    choices = np.empty(1024, np.int64)
+    parents = np.zeros(1024, np.int64)
+    choices = np.zeros(1024, np.int64)
     rows, _ = new_layer(1)
-    rows[0, KEY_A] = 0
-    rows[0, KEY_B] = 0
-    rows[0, SCORE] = 0
-    parents[0], choices[0] = -1, 0
-    used, n, count = 1, 1, 0
+    rows[0, KEY_A] = rows[0, KEY_B] = rows[0, SCORE] = 0
+    parents[0] = -1
+    used, n, count, truncated = 1, 1, 0, 0
     for v in range(numbers):
-        for step in range(colours + 2):
-            if step == 0:
-                if starts[v + 1] == starts[v]:
+        reach = group_reach(ok, cap, order[v], real, v, jokers)
+        for step in range(-1, colours):
+            c = order[v, step]
+            if step < 0:
+                if hold[0][v + 1] == hold[0][v]:
                     continue
-                rows, n = _hold_layer(rows, n, v, jokers, joker_weight, hold_gain, starts,
-                                      start_sets, set_slot, set_jokers)
+                rows, n = hold_layer(rows, n, v, jokers, joker_weight, hold_gain, hold)
                 layer_kind[count], layer_at[count] = LAYER_HOLD, v
-            elif step <= colours:
-                rows, n = _colour_layer(rows, n, v, step - 1, must, opt, weight, joker_weight,
-                                        jokers, target, joker_meld, cells, cell_slot,
-                                        cell_count, near)
-                layer_kind[count], layer_at[count] = LAYER_COLOUR, v * colours + step - 1
             else:
-                rows, n = _group_layer(rows, n, v, ok, joker_weight, jokers, target,
-                                       joker_meld, end_mask, colours)
-                layer_kind[count], layer_at[count] = LAYER_GROUP, v
+                rows, table, n = sub_step(rows, n, v, c, step, must, opt, real, weight,
+                                          joker_weight, jokers, target, joker_meld, hold, near,
+                                          reach, ok, cap, rem[v, step], floor)
+                last = step == colours - 1
+                n = drop_dominated(rows, table, n, colours,
+                                   need_table(real, order[v], v, -1 if last else step),
+                                   0 if last else c, colours if last else c + 1)
+                layer_kind[count] = LAYER_LAST if last else LAYER_COLOUR
+                layer_at[count] = v * colours + c
+            if width > 0 and n > width:
+                n = keep_flexible(rows, n, colours, width)
+                truncated = 1
             layer_base[count] = used
             parents, choices, used = close_layer(rows, n, parents, choices, used)
             stats[0] += n
@@ -309,20 +313,20 @@ def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
                 parents[used - n + i] += prev
             count += 1
             if n == 0:
-                return 0, NEG
+                return 0, NEG, truncated
             if used > max_states:
-                return -1, NEG
+                return -1, NEG, truncated
     at = _final(rows, n, colours, must_j, target)
     if at < 0:
-        return 0, NEG
+        return 0, NEG, truncated
     _replay(layer_base[count - 1] + at, count, layer_base, layer_kind, layer_at, parents,
-            choices, colours, starts, start_sets, choice_out, group_jokers, held_out)
-    return 1, rows[at, SCORE]
+            choices, colours, hold, choice_out, group_jokers, held_out)
+    return 1, rows[at, SCORE], truncated
 
 
 @njit(cache=True)
-def _replay(state, count, layer_base, layer_kind, layer_at, parents, choices, colours,
-            starts, start_sets, choice_out, group_jokers, held_out):
+def _replay(state, count, layer_base, layer_kind, layer_at, parents, choices, colours, hold,
+            choice_out, group_jokers, held_out):
     """Follow the parents from the final ``state`` id back, writing each layer's choice."""
     choice_out[:] = 0
     group_jokers[:] = 0
@@ -330,17 +334,18 @@ def _replay(state, count, layer_base, layer_kind, layer_at, parents, choices, co
     for layer in range(count - 1, -1, -1):
         ch = choices[state]
         at = layer_at[layer]
-        if layer_kind[layer] == LAYER_COLOUR:
+        if layer_kind[layer] == LAYER_HOLD:
+            starts, start_sets = hold[0], hold[1]
+            for t in range(starts[at + 1] - starts[at]):
+                if ch >> t & 1:
+                    held_out[start_sets[starts[at] + t]] = 1
+        else:
             v, c = at // colours, at % colours
             k, g = ch & 7, (ch >> 3) & 3
             choice_out[c, v, 0] = k - g
             choice_out[c, v, 1] = g
             choice_out[c, v, 2] = (ch >> 5) & 7
             choice_out[c, v, 3] = (ch >> 8) & 7
-        elif layer_kind[layer] == LAYER_GROUP:
-            group_jokers[at] = ch
-        else:
-            for t in range(starts[at + 1] - starts[at]):
-                if ch >> t & 1:
-                    held_out[start_sets[starts[at] + t]] = 1
+            if layer_kind[layer] == LAYER_LAST:
+                group_jokers[v] = ch >> 11
         state = parents[state]
