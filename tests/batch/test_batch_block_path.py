@@ -111,3 +111,19 @@ def test_block_path_stores_what_the_plain_path_stores(tmp_path, task_name, jobs,
         con.close()
     assert stores[0] == stores[1]
     assert len(stores[0][0][0]) > 30 and len(stores[0][0][1]) > 30
+
+
+def test_reading_threads_are_bounded_by_the_cores(tmp_path):
+    """One reading thread a worker, never more than the machine's cores (each reads a few
+    blocks ahead, so memory stays bounded whatever ``jobs`` says); none for a task whose
+    reader does not hash without the GIL."""
+    import os
+
+    from engines.batch.runner import _NativeThreads, _readers
+
+    cores = os.cpu_count() or 1
+    for jobs in (1, 2, 4096):
+        pool = _readers(get_task("shengji-legal"), _NativeThreads(jobs))
+        assert pool is not None and pool._max_workers == min(jobs, cores)
+        pool.shutdown()
+    assert _readers(get_task("bridge-table"), _NativeThreads(2, per_chunk=True)) is None

@@ -559,10 +559,13 @@ class _Writer:
 
 def _readers(task: Task, backend: _Backend) -> cf.ThreadPoolExecutor | None:
     """Threads that read the input ahead for a task whose native reader hashes blocks without
-    the GIL (``scan_hashed``): one a worker, so reading scales with the solving."""
+    the GIL (``scan_hashed``): one a worker, so reading scales with the solving, but no more
+    than the machine has cores (each reads two blocks ahead: memory stays bounded whatever
+    ``jobs`` says)."""
     if task.records is None or not hasattr(task.records(), "scan_hashed"):
         return None
-    return cf.ThreadPoolExecutor(max_workers=backend.workers, thread_name_prefix="qipai-read")
+    threads = max(1, min(backend.workers, os.cpu_count() or 1))
+    return cf.ThreadPoolExecutor(max_workers=threads, thread_name_prefix="qipai-read")
 
 
 def _next_size(grown: int, size: int, solved_rows: int, solved: SolvedChunk) -> int:
