@@ -161,6 +161,19 @@ def test_cli_explain(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert (data["sets_kept"], data["tiles_moved"]) == (0, 0)
 
 
+def test_cli_tiles_moved_in_a_smaller_tile_set(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    # numbers=10: the table's J stands for R7 (R11 is no tile), where R6 J R8 R9 R10 keeps it
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps({"table": [["R8", "R9", "R10", "J"]], "rack": ["R6"],
+                                "initial_meld_done": True}))
+    assert main(["rummikub", "best", str(path), "--explain", "--json",
+                 "--rule", "numbers=10"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["tiles"], data["tiles_moved"]) == (1, 0)
+    assert data["annotated"] == [["R6", "J(R7)", "R8", "R9", "R10"]]
+
+
 def test_cli_least_disturbance(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "pos.json"
     path.write_text(json.dumps({"table": [["R3", "R4", "R5"], ["R6", "R7", "R8"]],

@@ -110,6 +110,7 @@ def _load_position(path: str, line: int | None = None, limits: dict | None = Non
 
 
 def _best(args: argparse.Namespace) -> int:
+    from engines.rummikub.moved import tiles_moved
     from engines.rummikub.position import best_moves
     from engines.rummikub.rules import Rules
     from engines.rummikub.sets import format_meld
@@ -119,13 +120,15 @@ def _best(args: argparse.Namespace) -> int:
     rules = Rules.parse(args.rule).check_supported()
     pos = _load_position(args.position, args.line, rules.position_limits())
     move = best_moves([pos], objective=args.objective, rules=rules)[0]
+    # (the table read in the rules' tile set, as the engine read it: Move does not know it)
+    moved = tiles_moved(move.previous, move.table, (rules.colours, rules.numbers))
     rack = format_tiles(sort_tiles(pos.rack))
     if args.json:
         data = {"objective": args.objective, **move.to_json()}
         if args.explain:
             data["steps"] = [str(step) for step in move.steps()]
             data["sets_kept"] = move.sets_kept
-            data["tiles_moved"] = move.tiles_moved
+            data["tiles_moved"] = moved
         print(json.dumps(data))
         return 0
     print(f"rack: {rack}")
@@ -139,7 +142,7 @@ def _best(args: argparse.Namespace) -> int:
         for number, step in enumerate(move.steps(), start=1):
             print(f"  {number}. {step}")
         print(f"table sets kept: {move.sets_kept} of {len(pos.table)}; "
-              f"table tiles moved: {move.tiles_moved}")
+              f"table tiles moved: {moved}")
     return 0
 
 
