@@ -21,6 +21,8 @@ from numba import njit
 
 from solvers.rummikub.wide._pass import NEG, solve_pass
 
+AIMS = 4  # the whole rack, then short of one, two or three tiles; then the plain pass
+
 
 @njit(cache=True)
 def playable(must, opt, jokers):
@@ -49,33 +51,58 @@ def playable(must, opt, jokers):
 
 
 @njit(cache=True)
+def _items(opt, weight, opt_j, joker_weight):
+    """The gains of the rack's tiles and jokers, smallest first: the optimum short of the
+    whole rack by ``k`` of them is at most the bound less the ``k`` smallest."""
+    gains = np.empty(opt.sum() + opt_j, np.int64)
+    at = 0
+    for c in range(opt.shape[0]):
+        for v in range(opt.shape[1]):
+            for _ in range(opt[c, v]):
+                gains[at] = max(0, weight[c, v])
+                at += 1
+    gains[at:] = max(0, joker_weight)
+    return np.sort(gains)
+
+
+@njit(cache=True)
 def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain,
                hold, max_states, choice_out, group_jokers, held_out, stats, width):
     """The exact optimum of one position (the arguments and results of
     :func:`~solvers.rummikub.wide._pass.solve_pass`, without its ``floor``); ``width``: the
-    narrow pass's states a layer (0: the plain pass alone).  Returns ``(status, score)``."""
-    if width > 0 and target < 0:
-        opt = playable(must, opt, must_j + opt_j)
-        bound = (must_j + opt_j) * max(0, joker_weight)
-        for c in range(opt.shape[0]):
-            for v in range(opt.shape[1]):
-                bound += opt[c, v] * max(0, weight[c, v])
-        st, sc, truncated = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target,
-                                       joker_meld, hold_gain, hold, bound, width, max_states,
-                                       choice_out, group_jokers, held_out, stats)
-        held = hold_gain > 0 and hold[0][-1] > 0  # least disturbance: sets to keep
-        floor = bound
-        if st == 1 and sc >= bound:
-            if not held or truncated == 0:
-                return st, sc
-            floor = sc  # (the most sets kept is still to find)
+    narrow pass's states a layer (0: the plain pass alone).  Returns ``(status, score)``.
+
+    Aims, in turn, at the whole playable rack, then at it less its smallest gains, one more
+    each time (:data:`AIMS` in all): narrow passes of ``width`` and ``8 * width`` states
+    first; one that drops no state is exact, so an aim that it misses is out of reach."""
+    if width <= 0 or target >= 0:
+        return solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
+                          hold_gain, hold, NEG, 0, max_states, choice_out, group_jokers,
+                          held_out, stats)[:2]
+    opt = playable(must, opt, must_j + opt_j)
+    gains = _items(opt, weight, opt_j, joker_weight)
+    floor = must_j * max(0, joker_weight) + gains.sum()
+    held = hold_gain > 0 and hold[0][-1] > 0  # least disturbance: sets to keep
+    for aim in range(min(AIMS, gains.shape[0] + 1)):
+        if aim > 0:
+            floor -= gains[aim - 1]
+        for narrow in (width, 8 * width):
+            st, sc, truncated = solve_pass(must, opt, must_j, opt_j, weight, joker_weight,
+                                           target, joker_meld, hold_gain, hold, floor, narrow,
+                                           max_states, choice_out, group_jokers, held_out,
+                                           stats)
+            if st < 0 or (st == 1 and sc >= floor) or not truncated:
+                break
+        if st < 0 or (st == 1 and sc >= floor and (not truncated or (aim == 0 and not held))):
+            return st, sc  # (exact, or the whole rack without sets to keep: the most)
+        if st == 1 and sc >= floor:
+            floor = sc  # (an answer: the optimum is at least this)
         if truncated:
             st, sc, _t = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target,
                                     joker_meld, hold_gain, hold, floor, 0, max_states,
                                     choice_out, group_jokers, held_out, stats)
             if st < 0 or (st == 1 and sc >= floor):
                 return st, sc
-    st, sc, _t = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
-                            hold_gain, hold, NEG, 0, max_states, choice_out, group_jokers,
-                            held_out, stats)
-    return st, sc
+    return solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
+                      hold_gain, hold, NEG, 0, max_states, choice_out, group_jokers, held_out,
+                      stats)[:2]
