@@ -27,12 +27,17 @@ those cards, and cost 1-3 % more nodes over whole sets.
 
 Win ranks: the lowest counted winner of each suit (all higher cards are the
 same hand's), so a transposition entry built on a quick-trick cutoff only
-matches positions where the same hands hold those top cards.
+matches positions where the same hands hold those top cards.  A count with
+tricks to spare gives the surplus back before answering (``_spare_pins``): the
+leader's own winners (the leader's run with nothing to ruff, his side-suit
+winners in a suit contract) and the second hand's later winners in notrump pin
+only the cards the cutoff needs.
 """
 
 from libc.stdint cimport uint16_t
 
 from solvers.bridge._bits cimport kth_highest, lsb, msb, popcount, top_winners
+from solvers.bridge._spare_pins cimport drop_spare
 from solvers.bridge._types cimport NOTRUMP, Ctx
 
 
@@ -131,9 +136,10 @@ cdef inline bint _top_two_split(Ctx* c, int leader, int s) noexcept nogil:
 
 
 cdef inline int _leader_run(Ctx* c, int leader, int* cashed, unsigned int* rest_l,
-                            uint16_t* wm) noexcept nogil:
+                            uint16_t* wm, int* tops) noexcept nogil:
     """The leader's winners with nothing to ruff, suit by suit (``cashed``), the cards he
-    keeps after them (``rest_l``) and their win ranks; returns their total."""
+    keeps after them (``rest_l``) and their win ranks; returns their total.  ``tops``:
+    how many of a suit's counted cards are its top cards (-1: counted all or none)."""
     cdef int s, t, high, k, lead_total = 0
     cdef unsigned int mine, others, above
     for s in range(4):
@@ -141,6 +147,7 @@ cdef inline int _leader_run(Ctx* c, int leader, int* cashed, unsigned int* rest_
         # of his cards once they have drawn every other hand's
         wm[s] = 0
         cashed[s] = 0
+        tops[s] = 0
         mine = c.hands[leader][s]
         rest_l[s] = mine
         if not mine:
@@ -160,10 +167,12 @@ cdef inline int _leader_run(Ctx* c, int leader, int* cashed, unsigned int* rest_
                 rest_l[s] = 0
                 lead_total += cashed[s]
                 wm[s] = <uint16_t>(1u << msb(mine))
+                tops[s] = -1
             continue
         t = lsb(above) + high  # the lowest card relied upon
         wm[s] = <uint16_t>(1u << t)
         k = popcount(above)
+        tops[s] = k
         if _longest_other(c, leader, s) <= k:
             k = popcount(mine)
             rest_l[s] = 0
@@ -172,6 +181,7 @@ cdef inline int _leader_run(Ctx* c, int leader, int* cashed, unsigned int* rest_
             k = popcount(mine)
             rest_l[s] = 0
             wm[s] = <uint16_t>(1u << msb(others))
+            tops[s] = -1
         else:
             rest_l[s] = mine & ((1u << t) - 1u)
         cashed[s] = k
@@ -257,14 +267,17 @@ cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noex
     cdef int cashed[4]
     cdef unsigned int rest_l[4]  # the leader's cards of each suit left after his run
     cdef uint16_t pwm[4]
+    cdef int tops[4]
     cdef int lead_total
     k = _shared_suit(c, leader)
     if k >= need:
         for s in range(4):
             wm[s] = 0
         return k
-    lead_total = _leader_run(c, leader, cashed, rest_l, wm)
+    lead_total = _leader_run(c, leader, cashed, rest_l, wm, tops)
     if lead_total >= need:
+        if lead_total > need:
+            drop_spare(c, c.hands[leader], cashed, tops, NULL, lead_total - need, -1, wm)
         return lead_total
     if trump != NOTRUMP:
         # the leader's side winners, then every one of his trumps wins a trick
@@ -344,6 +357,8 @@ cdef inline int quick_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcep
     cdef int low, pw, p_total, k
     cdef unsigned int mine
     cdef uint16_t pwm[4]
+    cdef int counted[4]
+    cdef int tops[4]
     cdef int drawn = 0
     if c.trump == NOTRUMP:
         return _no_ruff_tricks(c, leader, need, wm)
@@ -360,11 +375,18 @@ cdef inline int quick_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcep
     drawn = _cashable(c, leader, c.trump, 0, &low)
     for s in range(4):
         wm[s] = 0
-        w = _cashable(c, leader, s, drawn, &low)
+        counted[s] = w = _cashable(c, leader, s, drawn, &low)
+        tops[s] = 0
         if w:
             total += w
             if low >= 0:
                 wm[s] = <uint16_t>(1u << low)
+                tops[s] = popcount(c.hands[leader][s] >> low)  # the top cards counted
+    if total >= need:
+        # the side-suit counts rely on the trumps drawn first: the trump count stays
+        if total > need:
+            drop_spare(c, c.hands[leader], counted, tops, NULL, total - need, c.trump, wm)
+        return total
     # Entries to partner: leader leads a card of s, partner wins with a top card,
     # then cashes his own winners (the suit s ones included).
     p_total = 0
@@ -477,6 +499,9 @@ cdef inline int second_hand_tricks(Ctx* c, int seat, int need, uint16_t* wm) noe
     cdef int partner = (seat + 2) & 3, third = (seat + 1) & 3, hh, s, w, k, total
     cdef unsigned int ours, mine, others, rest
     cdef int trump = c.trump
+    cdef int counted[4]
+    cdef uint16_t later[4]  # hh's cards after this trick
+    cdef uint16_t base[4]
     wm[0] = 0
     wm[1] = 0
     wm[2] = 0
@@ -504,9 +529,12 @@ cdef inline int second_hand_tricks(Ctx* c, int seat, int need, uint16_t* wm) noe
         return 1 + _trump_follow_up(c, seat, hh, wm)
     total = 1
     for s in range(4):
+        counted[s] = 0
+        base[s] = wm[s]
         mine = c.hands[hh][s]
         if s == ls:
             mine ^= 1u << msb(mine)  # the card that wins this trick
+        later[s] = <uint16_t>mine
         if not mine:
             continue
         others = c.remain[s] & ~c.hands[hh][s]
@@ -517,5 +545,8 @@ cdef inline int second_hand_tricks(Ctx* c, int seat, int need, uint16_t* wm) noe
             continue
         total += w
         if others:
+            counted[s] = w
             wm[s] |= <uint16_t>(1u << kth_highest(mine, w))
+    if total > need:
+        drop_spare(c, later, counted, counted, base, total - need, -1, wm)
     return total
