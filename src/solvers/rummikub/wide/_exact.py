@@ -21,7 +21,7 @@ from numba import njit
 
 from solvers.rummikub.wide._pass import NEG, solve_pass
 
-AIMS = 4  # the whole rack, then short of one, two or three tiles; then the plain pass
+AIMS = 6  # the whole rack, then short of one to five tiles; then the plain pass
 
 
 @njit(cache=True)
