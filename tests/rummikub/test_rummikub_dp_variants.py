@@ -38,7 +38,7 @@ def _random_rules(rng: random.Random) -> Rules:
 
 
 def _case(seed: int, longer: bool = False, pairs: bool = False, three: bool = False,
-          copies: int = 0):
+          copies: int = 0, longest: bool = False, real2: bool = False):
     rng = random.Random(seed)
     rules = _random_rules(rng)
     if copies:  # a third or fourth copy (sets of 3+, one real tile per set, up to two jokers)
@@ -48,8 +48,15 @@ def _case(seed: int, longer: bool = False, pairs: bool = False, three: bool = Fa
     if longer:  # sets of 4 or 5 tiles at least (not with two real tiles per set)
         rules = replace(rules, min_set_length=rng.choice((4, 5)), min_real_tiles=1,
                         numbers=max(rules.numbers, 7))
+    if longest:  # sets of 6..12 tiles at least (colour codes past 7 bits)
+        length = rng.randint(6, 12)
+        rules = replace(rules, min_set_length=length, min_real_tiles=1,
+                        numbers=max(rules.numbers, min(13, length + rng.randint(0, 4))))
     if pairs:  # sets of 2 tiles at least (not with two real tiles per set)
         rules = replace(rules, min_set_length=2, min_real_tiles=1)
+    if real2:  # two real tiles per set with sets of 2, 4 or 5 tiles at least
+        rules = replace(rules, min_set_length=rng.choice((2, 4, 5)), min_real_tiles=2,
+                        numbers=max(rules.numbers, 7), jokers=rng.choice((1, 2, 2)))
     small = rng.random() < 0.5  # few tiles: the rules decide more answers
     # the jokers left mostly go to the rack: two real tiles per set bites where they are
     table, rack = random_table_and_rack(rng, rules, 3 if small else 12, 4 if small else 12, 0.8)
@@ -132,15 +139,18 @@ def test_longer_sets_match_the_oracle(seed):
 
 
 @pytest.mark.parametrize("seed", [*range(20), *range(1000, 1015), *range(2000, 2012),
-                                  *range(3000, 3012), *range(4000, 4012)])
+                                  *range(3000, 3012), *range(4000, 4012), *range(5000, 5016),
+                                  *range(6000, 6016)])
 def test_least_disturbance_with_longer_sets(seed):
     # sets of 4 or 5 tiles at least (seeds below 1000), sets of 2 (1000 and up), a third
     # joker (2000 and up: seeds 350-361 of the draws), a third copy (3000 and up), a fourth
-    # (4000 and up)
-    rules, table, rack, melded = _case(seed % 1000 + (500, 700, 350, 650, 950)[seed // 1000],
-                                       longer=seed < 1000, pairs=1000 <= seed < 2000,
-                                       three=2000 <= seed < 3000,
-                                       copies=(0, 0, 0, 3, 4)[seed // 1000])
+    # (4000 and up), sets of 6..12 (5000 and up), two real tiles per set with sets of 2, 4
+    # or 5 (6000 and up)
+    rules, table, rack, melded = _case(
+        seed % 1000 + (500, 700, 350, 650, 950, 1100, 1300)[seed // 1000], longer=seed < 1000,
+        pairs=1000 <= seed < 2000, three=2000 <= seed < 3000,
+        copies=(0, 0, 0, 3, 4, 0, 0)[seed // 1000], longest=5000 <= seed < 6000,
+        real2=seed >= 6000)
     rules = replace(rules, least_disturbance=True, joker_retrieval="free")
     dp = best_move(table, rack, melded, "tiles", rules)
     ip = reference_move(table, rack, melded, "tiles", rules)[0]
@@ -163,6 +173,50 @@ def test_longer_sets_by_hand():
     assert best_move([["R1", "R2", "R3", "R4", "R5"]], "R6 R7 R8 R9", rules=five).tiles == 4
     with pytest.raises(SetError, match="fewer than 4 tiles"):
         best_move([["R1", "R2", "R3"]], "R6", rules=four)
+
+
+@pytest.mark.parametrize("seed", range(50))
+def test_sets_of_six_to_twelve_match_the_oracle(seed):
+    # min_set_length 6..12: C(L + 4, 4) class counts a colour, 210..1820 codes whose high
+    # bits sit apart in the key (solvers/rummikub/_layout.code_bits), free or official
+    # retrieval, melded or not, both objectives, the batch path too
+    _oracle_and_batch(*_case(seed + 1200, longest=True))
+
+
+def test_sets_of_six_to_twelve_by_hand():
+    six = Rules(least_disturbance=False, min_set_length=6)
+    assert best_move([], "R1 R2 R3 R4 R5", rules=six).tiles == 0
+    assert best_move([], "R1 R2 R3 R4 R5 J", rules=six).tiles == 6
+    assert best_move([], "R1 R2 R3 R4 R5 R6 R1 R2 R3 R4 R5 R6", rules=six).tiles == 12
+    assert best_move([], "K5 R5 O5 B5 J J", rules=six).tiles == 0  # no group of six
+    # two runs of one colour side by side, and a joker bridging a gap
+    assert best_move([], "B1 B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 B12", rules=six).tiles == 12
+    assert best_move([["O2", "O3", "O4", "O5", "O6", "O7"]], "O8 J O10 O11 O12",
+                     rules=six).tiles == 5
+    seven = Rules(least_disturbance=False, min_set_length=7, meld_threshold=60)
+    assert best_move([], "R2 R3 R4 R5 R6 R7 R8", False, rules=seven).tiles == 0  # 35 < 60
+    assert best_move([], "R7 R8 R9 R10 R11 R12 R13", False, rules=seven).tiles == 7  # 70
+    twelve = Rules(min_set_length=12)
+    run = " ".join(f"K{n}" for n in range(1, 12))
+    assert best_move([], run, rules=twelve).tiles == 0
+    assert best_move([], run + " J", rules=twelve).tiles == 12
+    assert best_move([], run + " J K13", rules=twelve).tiles == 13
+    # official retrieval: the table joker stands for R6; R6 from the rack frees it
+    official = Rules(min_set_length=6, joker_retrieval="official")
+    table = [["R3", "R4", "R5", "J", "R7", "R8"]]
+    assert best_move(table, "R6 K1 K2 K3 K4 K5", rules=official).tiles == 6
+    assert best_move(table, "K1 K2 K3 K4 K5", rules=official).tiles == 0
+    with pytest.raises(SetError, match="fewer than 6 tiles"):
+        best_move([["R1", "R2", "R3", "R4", "R5"]], "R6", rules=six)
+
+
+@pytest.mark.parametrize("options", [["min_set_length=6", "meld_continue=on"],
+                                     ["min_set_length=9", "min_real_tiles=2"],
+                                     ["min_set_length=4", "min_real_tiles=2",
+                                      "meld_continue=on"]])
+def test_sets_of_six_and_more_with_what_the_dp_lacks_are_refused(options):
+    with pytest.raises(RuleError, match=r"with .* not supported by the exact search yet"):
+        best_move([], "K1 K2 K3 K4 K5 K6", False, rules=Rules.parse(options))
 
 
 @pytest.mark.parametrize("seed", range(50))
@@ -196,8 +250,7 @@ def test_sets_of_two_by_hand():
     assert best_move([["R5", "R6"]], "R7", rules=two).tiles == 1
 
 
-@pytest.mark.parametrize("options", [["min_set_length=2", "min_real_tiles=2"],
-                                     ["min_set_length=2", "min_real_tiles=2",
+@pytest.mark.parametrize("options", [["min_set_length=2", "min_real_tiles=2",
                                       "meld_continue=on"]])
 def test_sets_of_two_with_what_the_dp_lacks_are_refused(options):
     with pytest.raises(RuleError, match=r"with .* not supported by the exact search yet"):
@@ -313,19 +366,41 @@ def test_four_copies_by_hand():
             best_move([], "R5 R6 R7", rules=Rules.parse(["copies=4", *options]))
 
 
-@pytest.mark.parametrize("option", ["jokers=4",
-                                    "min_set_length=6", "min_set_length=7"])
+@pytest.mark.parametrize("option", ["jokers=4", "min_set_length=13"])
 def test_tile_sets_beyond_the_state_key_are_refused(option):
     with pytest.raises(RuleError, match=r"beyond the tile sets .* state key holds"):
         best_move([], "K1 K2 K3", rules=Rules.parse([option]))
 
 
-@pytest.mark.parametrize("options", [["min_set_length=4", "min_real_tiles=2"],
-                                     ["min_set_length=5", "min_real_tiles=2",
-                                      "meld_continue=on"]])
-def test_longer_sets_with_two_real_tiles_are_refused(options):
-    with pytest.raises(RuleError, match=r"with .* not supported by the exact search yet"):
-        best_move([], "K1 K2 K3 K4", False, rules=Rules.parse(options))
+@pytest.mark.parametrize("seed", range(50))
+def test_two_real_tiles_with_other_lengths_match_the_oracle(seed):
+    # two real tiles per set with sets of 2, 4 or 5 tiles at least: the runs short of real
+    # tiles listed apart, the colour codes by length class (solvers/rummikub/_real2.
+    # long_joker_runs), free or official retrieval, melded or not, both objectives
+    _oracle_and_batch(*_case(seed + 1400, real2=True))
+
+
+def test_two_real_tiles_with_other_lengths_by_hand():
+    def rules(length: int) -> Rules:
+        return Rules(min_set_length=length, min_real_tiles=2, meld_threshold=0)
+    assert best_move([], "R5 R6 J J", rules=rules(4)).tiles == 4
+    assert best_move([], "R5 J J", rules=rules(4)).tiles == 0
+    assert best_move([], "R5 J J K1", rules=rules(4)).tiles == 0
+    assert best_move([], "K5 R5 J J", rules=rules(4)).tiles == 4  # a group, two real
+    assert best_move([], "K5 J J O9", rules=rules(4)).tiles == 0
+    assert best_move([], "R1 R2 J J R5", rules=rules(5)).tiles == 5
+    assert best_move([], "R1 J J R4 K7", rules=rules(5)).tiles == 0  # R1 J J R4 + ?: no
+    assert best_move([], "R5 J", rules=rules(2)).tiles == 0
+    assert best_move([], "R5 R6", rules=rules(2)).tiles == 2
+    assert best_move([], "J J K9", rules=rules(2)).tiles == 0
+    assert best_move([], "K9 K10 J J", rules=rules(2)).tiles == 4
+    assert best_move([], "K5 J R9 B9", rules=rules(2)).tiles == 3  # R9 B9 J; K5 J has one
+    # a joker in a short run of two real tiles stays harmless; one real tile is not enough
+    move = best_move([["R3", "R4", "R5", "R6"]], "J J K1 K2", rules=rules(4))
+    assert move.tiles == 4
+    assert all(sum(not s.tile.is_joker for s in m) >= 2 for m in move.table)
+    with pytest.raises(SetError, match="table set 1"):
+        best_move([["K7", "J"]], "R2", rules=rules(2))
 
 
 @pytest.mark.parametrize("table", [[], [["O10", "O11", "O12"]], [["K2", "R2", "B2"]]])

@@ -163,7 +163,7 @@ def test_meld_threshold_agrees_with_rummikub_solver() -> None:
     assert len(set(answers)) >= 3  # the positions are not all passes or all the same
 
 
-BEYOND_THE_KEY = [("jokers", 4), ("min_set_length", 6)]
+BEYOND_THE_KEY = [("jokers", 4), ("min_set_length", 13)]
 
 
 @pytest.mark.parametrize(("name", "value"), BEYOND_THE_KEY)
@@ -229,6 +229,29 @@ def test_cli_and_batch_solve_longer_sets(tmp_path: Path,
     tiles, summary, bad = run_best_batch(tmp_path, records)
     assert tiles == {"three": 4, "four": 1, "five": 1}
     assert summary.rejected == 1 and "fewer than 5 tiles" in str(bad[0])
+
+
+def test_cli_and_batch_solve_sets_of_six_and_more(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    # sets of 6 tiles at least: R7 extends the table's run of six, K1..K5 is too short; with
+    # sets of 8, a run of six on the table is refused by name
+    position = {"table": [["R1", "R2", "R3", "R4", "R5", "R6"]],
+                "rack": ["R7", "K1", "K2", "K3", "K4", "K5"]}
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(position))
+    assert main(["rummikub", "best", str(path), "--json", "--rule", "min_set_length=6"]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles"] == 1
+    assert main(["rummikub", "best", str(path), "--json", "--rule", "min_set_length=13"]) != 0
+    assert "min_set_length=13 is beyond the tile sets" in capsys.readouterr().err
+    records = [dict(position, id="three"), dict(position, id="six",
+                                                rules={"min_set_length": 6}),
+               dict(position, id="eight", rules={"min_set_length": 8},
+                    table=[["R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8"]],
+                    rack=["R9", "K1", "K2", "K3", "K4", "K5", "J"]),
+               dict(position, id="short", rules={"min_set_length": 8})]
+    tiles, summary, bad = run_best_batch(tmp_path, records)
+    assert tiles == {"three": 6, "six": 1, "eight": 2}  # R9 and a joker extend the run
+    assert summary.rejected == 1 and "fewer than 8 tiles" in str(bad[0])
 
 
 def test_cli_and_batch_solve_sets_of_two(tmp_path: Path,

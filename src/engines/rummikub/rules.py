@@ -4,13 +4,13 @@ The defaults are those of ``docs/rules/rummikub.md``.  The exact search (the dyn
 programme of :mod:`solvers.rummikub`) solves the initial-meld options (``meld_threshold``,
 ``meld_joker``), meld then continue (``meld_continue``: a DP over two arrangements at
 once, :mod:`solvers.rummikub._continue`), official joker retrieval (``joker_retrieval``),
-two real tiles per set (``min_real_tiles``), the smaller tile sets its
+two real tiles per set (``min_real_tiles``, with sets of 2..5 tiles), the smaller tile sets its
 state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..4, ``jokers`` 0..3)
-and sets of 2, 4 or 5 tiles at least (``min_set_length`` 2..5), never by filtering the
+and sets of 2 or 4..12 tiles at least (``min_set_length`` 2..12), never by filtering the
 default's answer, and ``least_disturbance``
 by holding table sets out inside it (:mod:`engines.rummikub.least`).  The
-other options (fewest tiles moved, larger tile sets, sets of 6+ tiles, two real tiles per
-set with longer sets)
+other options (fewest tiles moved, larger tile sets, sets of 13+ tiles, two real tiles per
+set with sets of 6+)
 are named and checked here, but the search refuses them (:meth:`Rules.check_supported`)
 until the DP carries them; what each would cost the DP is in
 ``docs/rummikub-house-rules.md``.  The tests check the search, and solve the other
@@ -50,8 +50,6 @@ SEARCH_OPTIONS = ("meld_threshold", "meld_joker", "meld_continue", "least_distur
 # Options the search solves alone but not together with meld then continue (its DP carries
 # two arrangements: docs/rummikub-house-rules.md)
 _NOT_WITH_CONTINUE: dict[str, object] = {}
-# Pairs of options the search solves alone but not together: (name, its default) twice
-_NOT_TOGETHER = ((("min_set_length", 3), ("min_real_tiles", 1)),)
 # Options that must keep these values with a third joker or a third or fourth copy: the
 # DP's code for them (the runs short of real tiles, the table jokers' places, the length
 # classes, the second key of meld then continue) holds two (docs/rummikub-house-rules.md); a
@@ -62,10 +60,14 @@ _WITH_THIRD = {"jokers": {"min_real_tiles": 1, "joker_retrieval": "free",
                "copies": {"min_real_tiles": 1, "min_set_length": 3, "meld_continue": False}}
 # The tile sets the DP's state key holds: four colour codes of up to seven open runs (four
 # copies and three jokers: numbered codes, solvers/rummikub/_lengths.py) and the numbers
-# 1..13; runs and groups of at least 3, 4 or 5 tiles.  Past 4 colours or 13 numbers: the
+# 1..13; runs and groups of at least 2 to 12 tiles.  Past 4 colours or 13 numbers: the
 # width-generic DP (eight colour codes in a two-word key, numbers up to 26).
 SEARCH_LIMITS = {"colours": (1, 8), "numbers": (1, 26), "copies": (1, 4), "jokers": (0, 3),
-                 "min_set_length": (2, 5)}
+                 "min_set_length": (2, 12)}
+# Options that must keep these values with sets of 6+ tiles: their colour codes' high bits
+# take the key bits of the runs short of real tiles, and meld then continue's second key is
+# written for 7-bit colour codes (solvers/rummikub/_layout.code_bits)
+_WITH_LONGEST = {"min_real_tiles": 1, "meld_continue": False}
 # The wide tile sets (more than 4 colours or numbers past 13) are solved by the
 # width-generic DP (solvers/rummikub/wide), which carries the initial-meld options, free
 # retrieval and least disturbance; these options must keep these values with it, and
@@ -83,8 +85,9 @@ LIMIT_REASONS = {
     "jokers": "the jokers placed take 2 bits of the key (0..3) and a colour's open runs a "
               "7-bit code of base-5 digits: with four jokers six runs, codes up to 150",
     "min_set_length": "a colour's open runs by length class (1 .. L-1, L or more; at most "
-                      "four runs) must number within the 7-bit colour code: 126 codes for "
-                      "L = 5, 210 for L = 6",
+                      "four runs) are numbered in 11 bits of the key (7 in place, 4 in the "
+                      "bits of groups and lists, free with sets of 6+): 1820 codes for "
+                      "L = 12, 2380 for L = 13",
 }
 _BOOLS = {"true": True, "on": True, "yes": True, "1": True,
           "false": False, "off": False, "no": False, "0": False}
@@ -161,8 +164,10 @@ class Rules:
     def unsupported(self) -> list[str]:
         """The options, as ``NAME=VALUE``, that the exact search does not solve yet.
 
-        >>> Rules(min_set_length=6, min_real_tiles=2).unsupported()
-        ['min_set_length=6', 'min_set_length=6 with min_real_tiles=2']
+        >>> Rules(min_set_length=13, min_real_tiles=2).unsupported()
+        ['min_set_length=13', 'min_set_length=13 with min_real_tiles=2']
+        >>> Rules(min_set_length=6, meld_continue=True).unsupported()
+        ['min_set_length=6 with meld_continue=true']
         >>> Rules(colours=6, joker_retrieval="official", copies=3).unsupported()
         ['colours=6 with joker_retrieval=official', 'colours=6 with copies=3']
         """
@@ -176,9 +181,15 @@ class Rules:
             out += [f"meld_continue=true with {name}={_text(getattr(self, name))}"
                     for name, alone in _NOT_WITH_CONTINUE.items()
                     if getattr(self, name) != alone]
-        out += [f"{a}={getattr(self, a)} with {b}={getattr(self, b)}"
-                for (a, a_alone), (b, b_alone) in _NOT_TOGETHER
-                if getattr(self, a) != a_alone and getattr(self, b) != b_alone]
+        if self.meld_continue and self.min_real_tiles == 2 and self.min_set_length != 3:
+            # (meld then continue's two-key DP lists the runs short of real tiles for sets
+            # of 3 only: solvers/rummikub/_continue.py)
+            out.append("meld_continue=true with min_real_tiles=2 and "
+                       f"min_set_length={self.min_set_length}")
+        if self.min_set_length > 5:
+            out += [f"min_set_length={self.min_set_length} with {name}="
+                    f"{_text(getattr(self, name))}" for name, alone in _WITH_LONGEST.items()
+                    if getattr(self, name) != alone]
         for option, alone_with in _WITH_THIRD.items():
             if getattr(self, option) > 2:
                 out += [f"{option}={getattr(self, option)} with {name}="
@@ -218,11 +229,12 @@ class Rules:
         min_real_tiles, colours, numbers, copies, jokers, min_set_length; the other options
         await the DP: docs/rummikub-house-rules.md)
         >>> try:
-        ...     Rules(min_set_length=4, min_real_tiles=2).check_supported()
+        ...     Rules(min_set_length=4, min_real_tiles=2, meld_continue=True).check_supported()
         ... except RuleError as exc:
         ...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
-        rule min_set_length=4 with min_real_tiles=2 is not supported by the exact
-        search yet (each is solved alone; together they await the DP: docs/rummikub-house-rules.md)
+        rule meld_continue=true with min_real_tiles=2 and min_set_length=4 is not supported
+        by the exact search yet (each is solved alone; together they await the DP:
+        docs/rummikub-house-rules.md)
         """
         if self is DEFAULT_RULES:  # the common case, without the walk over the fields
             return self

@@ -79,10 +79,10 @@ def _run_options(code, short_key, c, t, jr, jl, real_next, real_next2, v, nnum, 
     and number+2, the list of runs short of real tiles, the joker combination + 1); returns
     how many.  ``done``: a completed meld (its long runs end, no run opens); ``real2``: two
     real tiles per set (the list of short joker runs, ``_real2.joker_runs``); ``lengths``:
-    sets of 2, 4 or 5 tiles at least (``_lengths.length_step``'s digits, encode and tiles;
+    sets of 2, 4 or 5 tiles at least (``_lengths.length_step``'s digits, binom and tiles;
     empty tables: sets of 3; sets of 2: the runs of jokers alone in ``short_key``,
     ``_lengths.bare_step``)."""
-    digits, encode, real = lengths
+    digits, binom, real = lengths
     if digits.shape[0] > 0:
         pairs = digits.shape[1] == 2
         short = 0
@@ -92,7 +92,7 @@ def _run_options(code, short_key, c, t, jr, jl, real_next, real_next2, v, nnum, 
             short += 1  # the run of both jokers continues (with a real tile) even when done
         if done and t != short:
             return 0
-        ncode, need = length_step(code, t, jl, real, c, v, nnum, digits, encode)
+        ncode, need = length_step(code, t, jl, real, c, v, nnum, digits, binom)
         if ncode < 0:
             return 0
         bare = 0
@@ -405,8 +405,8 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
     truncated = 0
     nnum = highest_number(meld)
     target = meld_target(meld)
-    digits, encode = length_tables(min_set_length(meld))  # (empty for sets of 3)
-    lengths, mlengths = (digits, encode, must + opt), (digits, encode, mopt)
+    digits, binom = length_tables(min_set_length(meld))  # (empty for sets of 3)
+    lengths, mlengths = (digits, binom, must + opt), (digits, binom, mopt)
     for v in range(nnum):
         if hold is not None:  # (no state left: the colours' loop returns)
             layer += 1
@@ -430,8 +430,8 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
                     rack_next,
                     rack_next2, rem[v, step], jokers, opt_j, jw_pos)
             if last and digits.shape[0]:
-                length_closing(lengths[2], v, jokers, capc, needc, nnum, digits, encode)
-                length_closing(mopt, v, opt_j, capm, needm, nnum, digits, encode)
+                length_closing(lengths[2], v, jokers, capc, needc, nnum, digits, binom)
+                length_closing(mopt, v, opt_j, capm, needm, nnum, digits, binom)
             elif last:
                 closing_tables(must, opt, v, jokers, capc, needc, nnum)
                 closing_tables(none, mopt, v, opt_j, capm, needm, nnum)

@@ -45,7 +45,6 @@ from solvers.rummikub._groups import groups_within
 from solvers.rummikub._hold import held_state, hold_inputs, hold_step, keep_best
 from solvers.rummikub._layers import drop_dominated, keep_flexible, make_room, relax
 from solvers.rummikub._layout import (
-    COLOUR_BITS,
     COVER_AT,
     JOKERS_AT,
     MELD_AT,
@@ -61,7 +60,9 @@ from solvers.rummikub._layout import (
     OFFICIAL_AT,
     REAL2_BIT,
     SHORT_AT,
-    colour_code,
+    WIDE_CODE_MASK,
+    code_at,
+    code_bits,
     copies,
     highest_number,
     joker_meld_factor,
@@ -70,13 +71,14 @@ from solvers.rummikub._layout import (
 )
 from solvers.rummikub._lengths import (
     bare_step,
+    closing_arrays,
     closing_tables,
     length_closing,
     length_step,
     length_tables,
     triple_step,
 )
-from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, short_kinds
+from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, long_joker_runs, short_kinds
 
 # a sub-step's own choice is below this (four copies and three jokers: up to 399); the joker
 # combination of two real tiles per set is a multiple (up to 21 * 512: int16)
@@ -156,27 +158,27 @@ def _official_tables(meld):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _close_others(key, c, jokers, capc, needc, other):
+def _close_others(key, c, jokers, capc, needc, other, wide=False):
     """Close the colours of ``key`` other than ``c`` for every joker count left.
 
     Fills ``other[k]`` (their closed codes, -1 if some short run cannot continue with k
-    jokers) and returns ``(jokers their pending runs need, whether any k survives)``.
-    """
+    jokers) and returns ``(jokers their pending runs need, whether any k survives)``;
+    ``wide``: codes past 127 (:func:`solvers.rummikub._layout.code_bits`)."""
     other_need = 0
     for cc in range(NCOL):
         if cc != c:
-            other_need += needc[cc, colour_code(key, cc)]
+            other_need += needc[cc, code_at(key, cc, wide)]
     alive = False
     for k in range(jokers + 1):
         rest = np.int64(0)
         for cc in range(NCOL):
             if cc == c:
                 continue
-            cl = capc[cc, colour_code(key, cc), k]
+            cl = capc[cc, code_at(key, cc, wide), k]
             if cl < 0:
                 rest = -1
                 break
-            rest |= np.int64(cl) << (COLOUR_BITS * cc)
+            rest |= code_bits(cl, cc, wide)
         other[k] = rest
         if rest >= 0:
             alive = True
@@ -211,11 +213,15 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
     cover_full = cover_tile = cover_run = cover_group = 0
     real2 = 0
     triple = False  # three jokers: the run of all three alone tracked (_lengths.triple_step)
+    wide = False  # sets of 6+: codes past 127, their high bits apart (_layout.code_bits)
     if variant is not None:
         off_tile, off_run, off_group, off_full, real2 = variant[:5]
-        digits, encode, real_all = variant[8:11]  # sets of 4+ tiles (empty: sets of 3)
+        digits, binom, real_all = variant[8:11]  # sets of 4+ tiles (empty: sets of 3)
         long_sets = digits.shape[0] > 0
-        pairs = digits.shape[1] == 2  # sets of two tiles: runs of jokers alone tracked
+        wide = digits.shape[0] > 128
+        # sets of two tiles: runs of jokers alone tracked (two real tiles per set: listed)
+        pairs = digits.shape[1] == 2 and not real2
+        counts = variant[12]
         cover_full = off_full[v]
         cover_tile = off_tile[v, c]
         cover_run = off_run[v, c]
@@ -245,7 +251,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         table, bits, keys, score, parent, choice = make_room(
             table, bits, end, n, fanout, keys, score, parent, choice)
         if last:
-            other_need, alive = _close_others(key, c, jokers, capc, needc, other)
+            other_need, alive = _close_others(key, c, jokers, capc, needc, other, wide)
             if not alive:  # another colour's short runs cannot continue
                 continue
         sc = score[i]
@@ -254,7 +260,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         held, hold_now, hold_closed, held_jokers = held_state(variant, key)  # least disturbance
         lo_s, hi_s = lo - held, hi - held
         need0 = (key >> NEED_AT) & 3
-        code = colour_code(key, c)
+        code = code_at(key, c, wide)
         a1 = code % 5
         a2 = (code // 5) % 5
         a3 = code // 25
@@ -262,8 +268,9 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         n2 = (key >> N2_AT) & 7
         n3 = (key >> N3_AT) & 7 if copies3 else 0
         n4 = (key >> N4_AT) & 7 if copies4 else 0
-        base = key & ~(np.int64(127) << (COLOUR_BITS * c))
-        base &= np.int64((1 << JOKERS_AT) - 1)  # keep the colour codes only
+        # keep the other colours' codes only (sets of 6+: their high bits too)
+        base = key & (np.int64((1 << JOKERS_AT) - 1) | (WIDE_CODE_MASK if wide else 0)) & ~(
+            code_bits(2047, c, True) if wide else code_bits(127, c, False))
         # two real tiles per set: this colour's joker runs by kind, the other colours' kept
         e10 = e21 = e20 = e31 = keep = 0
         if real2:
@@ -282,7 +289,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
             # placed now move from the last term to the first).
             if gain_u + rem_after + (jokers - ju) * jw_pos < floor:
                 continue
-            for ug in range(u + 1):
+            for ug in range(u + 1 if not wide else 1):  # (sets of 6+: no groups)
                 ur = u - ug
                 m1 = n1 + (1 if ug == 1 else 0)
                 m2 = n2 + (1 if ug == 2 else 0)
@@ -307,10 +314,12 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                     ncode = -1
                     # (``variant is not None`` is decided when Numba compiles: the default
                     # specialisation has no trace of the longer sets' code)
-                    if variant is not None:  # noqa: SIM102 (kept apart: see above)
-                        if long_sets:  # sets of 4 or 5 tiles at least
+                    if variant is not None:
+                        if long_sets and real2:  # (the code: per joker combination)
+                            ncode, need = 0, need0
+                        elif long_sets:  # sets of 2, or 4+ tiles at least
                             ncode, need = length_step(code, t, jl, real_all, c, v, nnum,
-                                                      digits, encode)
+                                                      digits, binom)
                             need += need0
                             if ncode < 0 or need > jl:
                                 continue
@@ -367,11 +376,20 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                     for combo in range(first, stop):
                         short = short0
                         tc = 0
-                        if real2:
+                        need_c = need
+                        if real2 and long_sets:
+                            ncode, short, extra = long_joker_runs(
+                                combo, jr, t, code, e10, e21, e20, e31, keep, c, jl, real_all,
+                                v, nnum, digits, binom, counts)
+                            need_c += extra
+                            if short < 0 or need_c > jl:
+                                continue
+                        elif real2:
                             ncode, short = joker_runs(combo, jr, new, a1, a2, k3, e10, e21, e20,
                                                       e31, keep, c, avail)
                             if short < 0:
                                 continue
+                        if real2:
                             short <<= SHORT_AT
                             tc = CHOICE_BASE * (combo + 1)
                         if last:
@@ -393,15 +411,15 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                                 gmv = nmv
                                 if melding:
                                     gmv = min(target, nmv + number * jg * jfac)
-                                nkey = (rest | (cl << (COLOUR_BITS * c))
+                                nkey = (rest | code_bits(cl, c, wide)
                                         | ((jokers - k) << JOKERS_AT) | (gmv << MELD_AT)
                                         | (0 if triple and jg else short) | hold_closed)
                                 n = relax(table, bits, end, n, keys, score, parent, choice, nkey,
                                           nsc + jg * joker_weight, i, ch0 * jb + jg + tc)
                             continue
-                        nkey = (base | (ncode << (COLOUR_BITS * c)) | ((ju + jr) << JOKERS_AT)
+                        nkey = (base | code_bits(ncode, c, wide) | ((ju + jr) << JOKERS_AT)
                                 | (m1 << N1_AT) | (m2 << N2_AT) | (nmv << MELD_AT)
-                                | (need << NEED_AT) | short | (cover << COVER_AT) | hold_now
+                                | (need_c << NEED_AT) | short | (cover << COVER_AT) | hold_now
                                 | (m3 << N3_AT) | (m4 << N4_AT))
                         n = relax(table, bits, end, n, keys, score, parent, choice, nkey, nsc, i,
                                   ch0 + tc)
@@ -514,9 +532,6 @@ def solve_pass(
     start = np.int64(0)
     end = np.int64(1)
     layer = 0
-    capc = np.full((NCOL, 128, max(3, jokers + 1)), -1, np.int64)
-    needc = np.zeros((NCOL, 128), np.int64)
-    other = np.zeros(max(3, jokers + 1), np.int64)
     order, rem = _colour_order(must, opt, weight)
     jw_pos = max(0, joker_weight)
     truncated = 0
@@ -525,7 +540,8 @@ def solve_pass(
     real2 = (meld >> REAL2_BIT) & 1
     colour_bits, going_on, joker_bits, held_out = hold_inputs(hold, rem)
     cps = copies(meld)
-    digits, encode = length_tables(min_set_length(meld), cps + max(2, jokers))  # (3, <6 runs: none)
+    digits, binom = length_tables(min_set_length(meld), cps + max(2, jokers))  # (3, <6 runs: none)
+    capc, needc, other, counts = closing_arrays(digits, jokers)
     real_all = must + opt
     use_variant = (real2 or off_full.any() or hold is not None or digits.shape[0] > 0
                    or jokers > 2 or cps > 2)
@@ -552,12 +568,12 @@ def solve_pass(
             step_info = (c, np.int64(v), np.int64(step), lo, hi, real_next, real_next2,
                          last_max, rem[v, step], jokers, jw_pos)
             if last and digits.shape[0]:
-                length_closing(real_all, v, jokers, capc, needc, nnum, digits, encode)
+                length_closing(real_all, v, jokers, capc, needc, nnum, digits, binom)
             elif last:
                 closing_tables(must, opt, v, jokers, capc, needc, nnum, cps)
             if use_variant:
                 variant = (off_tile, off_run, off_group, off_full, real2, colour_bits[v, c],
-                           going_on[v], joker_bits[v], digits, encode, real_all, cps)
+                           going_on[v], joker_bits[v], digits, binom, real_all, cps, counts)
                 n, table, bits, keys, score, parent, choice = _sub_step(
                     table, bits, start, end, keys, score, parent, choice, step_info,
                     weight[c, v], joker_weight, floor, meld, any_ok, group_ok, capc, needc,

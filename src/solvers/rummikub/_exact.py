@@ -16,7 +16,7 @@ from solvers.rummikub._groups import GROUP_OK
 from solvers.rummikub._layout import (
     BEAM,
     CONTINUE_AT,
-    LENGTH_AT,
+    LENGTH_MASK,
     NCOL,
     NEG,
     NNUM,
@@ -108,7 +108,7 @@ def _meld_continue(must, opt, must_j, opt_j, weight, joker_weight, meld, group_o
     DP over both arrangements (:mod:`solvers.rummikub._continue`), aiming at that bound.
     First of all: no meld from the whole rack, no move."""
     # (no table, no table jokers; the minimum set length kept)
-    initial = meld & ((np.int64(1) << OFFICIAL_AT) - 1) | meld & (np.int64(7) << LENGTH_AT)
+    initial = meld & ((np.int64(1) << OFFICIAL_AT) - 1) | meld & LENGTH_MASK
     if not _has_meld(opt, opt_j, weight, initial, group_ok, choice_out, gj_out, beam):
         return 0, NEG
     melded = meld & ~(np.int64(1023) | np.int64(1) << CONTINUE_AT)

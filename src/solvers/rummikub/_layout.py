@@ -22,8 +22,9 @@ retrieval, bits 15-34 hold the places of the table's jokers (:func:`joker_place`
 end the turn there (a joker in a run at its tile, in a group at its number) or be replaced
 by a rack tile it may stand for, played that turn; the key's bits 55-57 then record, inside
 the number, which of its table jokers the choices so far can account for.  Bit 35 asks for
-meld then continue, bits 36-38 give the minimum set length when it is not 3
-(:func:`min_set_length`: 2, 4 or 5), bits 39-40 the copies of each tile beyond two
+meld then continue, bits 36-38 and 41 give the minimum set length when it is not 3
+(:func:`min_set_length`: 2, 4 .. 12; past 5 a colour code needs up to 11 bits,
+:func:`code_bits`), bits 39-40 the copies of each tile beyond two
 (:func:`copies`; the colours that gave three tiles to a number's groups are then counted
 at :data:`N3_AT`, four tiles at :data:`N4_AT`; with four copies, or three copies and three
 jokers, a colour's six or seven open runs are numbered by :func:`solvers.rummikub._lengths.
@@ -63,6 +64,12 @@ COPIES_AT = 39  # in the rules integer: the copies of each tile beyond two (2 bi
 # of three jokers alone at SHORT_AT, 4 bits)
 N3_AT = SHORT_AT + 4
 N4_AT = N3_AT + 3  # four copies: ... and four tiles
+# Sets of 6+ tiles (no groups: at most four colours; none of the lists at SHORT_AT): a
+# colour code of up to 11 bits keeps its low 7 at COLOUR_BITS * c and its high 4 at bits
+# 4c..4c+3 of a 16-bit field made of the key's bits 30-35 (N1_AT, N2_AT) and 45-54
+WIDE_CODE_MASK = np.int64(63 << N1_AT | 1023 << SHORT_AT)
+LENGTH_HIGH_AT = 41  # in the rules integer: the minimum set length's fourth bit (8..12)
+LENGTH_MASK = np.int64(7 << LENGTH_AT | 1 << LENGTH_HIGH_AT)
 
 NEG = np.int64(-(2**62))  # the score of "no arrangement"
 NO_BEAM = np.int64(0)
@@ -116,7 +123,7 @@ def rules_mode(melded: bool, threshold: int = MELD_TARGET, jokers_count: bool = 
     if meld_continue and not melded:
         mode |= 1 << CONTINUE_AT
     if min_length != 3:
-        mode |= min_length << LENGTH_AT
+        mode |= (min_length & 7) << LENGTH_AT | (min_length >> 3) << LENGTH_HIGH_AT
     if copies > 2:
         mode |= (copies - 2) << COPIES_AT
     return mode
@@ -161,7 +168,7 @@ def highest_number(meld):
 @njit(cache=True, inline="always")
 def min_set_length(meld):
     """The shortest set of the rules (3 unless ``meld`` says otherwise)."""
-    length = (meld >> LENGTH_AT) & 7
+    length = (meld >> LENGTH_AT) & 7 | ((meld >> LENGTH_HIGH_AT) & 1) << 3
     return 3 if length == 0 else length
 
 
@@ -187,3 +194,29 @@ def hold_key(field):
 def colour_code(key, c):
     """Colour ``c``'s open-run code ``a1 + 5*a2 + 25*a3`` in state ``key``."""
     return (key >> (COLOUR_BITS * c)) & 127
+
+
+@njit(cache=True, inline="always")
+def code_at(key, c, wide):
+    """Colour ``c``'s code in state ``key``; ``wide``: codes past 127 (sets of 6+ tiles,
+    high bits in :data:`WIDE_CODE_MASK`'s field)."""
+    code = (key >> (COLOUR_BITS * c)) & 127
+    if wide:
+        field = (key >> N1_AT) & 63 | ((key >> SHORT_AT) & 1023) << 6
+        code |= ((field >> (4 * c)) & 15) << 7
+    return code
+
+
+@njit(cache=True, inline="always")
+def code_bits(code, c, wide):
+    """The key bits of colour ``c``'s code ``code`` (the inverse of :func:`code_at`).
+
+    >>> key = code_bits(1819, 3, True) | code_bits(300, 1, True) | code_bits(5, 0, True)
+    >>> [int(code_at(key, c, True)) for c in range(4)], int(code_at(key, 1, False))
+    ([5, 300, 0, 1819], 44)
+    """
+    if not wide:
+        return np.int64(code) << (COLOUR_BITS * c)
+    field = np.int64(code >> 7) << (4 * c)
+    return (np.int64(code & 127) << (COLOUR_BITS * c) | (field & 63) << N1_AT
+            | (field >> 6) << SHORT_AT)

@@ -1,4 +1,4 @@
-"""Sets of two, four or five tiles at least (``min_set_length`` 2, 4, 5): open runs by length.
+"""Sets of two, or four to twelve tiles at least (``min_set_length`` 2, 4..12): open runs.
 
 The rules document's sets have three tiles at least, and the DP's colour code counts the
 open runs of length 1, 2 and 3+ as base-5 digits (:mod:`solvers.rummikub._layout`).  With
@@ -6,7 +6,10 @@ a minimum length L, a colour's open runs fall in L classes: length 1 .. L-1 (the
 continue) and L or more (they may end).  A colour has at most four open runs (two copies,
 two jokers), so the class counts ``(c_1, ..., c_L)`` with sum <= 4 are C(L + 4, 4) codes:
 70 for L = 4 and 126 for L = 5, within the colour code's 7 bits once numbered
-(:func:`length_tables`).  L = 6 would need 210: 8 bits.
+(:func:`length_tables`: a combinatorial number, no look-up table of every digit string).
+L = 6 .. 12 need 210 .. 1820 codes, 8 .. 11 bits: the key keeps their low 7 bits in place
+and the rest where groups and the other house rules' lists would be (none of them comes
+with sets of 6+: :func:`solvers.rummikub._layout.code_bits`).
 
 :func:`length_step` is one colour's transition at one number (the DP's sub-step calls it
 under these rules only), :func:`length_closing` the tables that close a number.  A run of
@@ -27,47 +30,82 @@ from numba import njit
 from solvers.rummikub._layout import NCOL
 
 MAX_OPEN = 4  # open runs of one colour: two copies and two jokers
-DIGIT_BASE = 8  # the class counts' radix in ``encode``'s index (up to seven runs a class)
 LENGTHS = (2, 4, 5)  # the minimum set lengths these tables carry (3: the DP's own digits)
+# Sets of 6 .. 12 tiles at least: C(L + 4, 4) codes, 210 .. 1820, past the colour code's 7
+# bits (their high bits elsewhere in the key: solvers.rummikub._layout.code_bits); 13 would
+# need 2,380 codes, 12 bits a colour
+MAX_LENGTH = 12
 
 
 @njit(cache=True, error_model="numpy")
 def length_tables(min_len, max_open=MAX_OPEN):
-    """``(digits, encode)`` for minimum set length ``min_len`` (2, 4 or 5, or 3 with more
-    than five open runs a colour: ``max_open`` 6 or 7, four copies or three copies and three
-    jokers; else empty tables):
-    ``digits[code, i]`` the open runs of class i (length i + 1; the last class: min_len
-    or more) of colour code ``code``, and ``encode[sum(c_i * 8**i)]`` the code of class
-    counts ``c`` (-1: over ``max_open`` runs).  Codes follow that sum, so code 0 is no
-    open run.
+    """``(digits, binom)`` for minimum set length ``min_len`` (2, 4 .. :data:`MAX_LENGTH`,
+    or 3 with more than five open runs a colour: ``max_open`` 6 or 7, four copies or three
+    copies and three jokers; else empty tables): ``digits[code, i]`` the open runs of class
+    i (length i + 1; the last class: min_len or more) of colour code ``code``, and
+    ``binom[n, k]`` the binomial coefficients that number class counts (:func:`_rank_of`:
+    codes by total runs, so code 0 is no open run; C(min_len + max_open, max_open) codes).
 
-    >>> digits, encode = length_tables(4)
-    >>> digits.shape, int(encode[0]), digits[int(encode[1 + 8 * 2])].tolist()
-    ((70, 4), 0, [1, 2, 0, 0])
+    >>> digits, binom = length_tables(4)
+    >>> digits.shape, digits[7].tolist(), _rank_of(digits[7], binom)
+    ((70, 4), [0, 2, 0, 0], 7)
     >>> length_tables(3, 6)[0].shape, length_tables(3, 7)[0].shape, length_tables(3)[0].shape
     ((84, 3), (120, 3), (0, 1))
+    >>> [length_tables(n)[0].shape[0] for n in (6, 8, 12)]
+    [210, 495, 1820]
     """
-    if min_len not in LENGTHS and not (min_len == 3 and max_open > 5):
-        return np.zeros((0, 1), np.int64), np.zeros(0, np.int64)
-    size = DIGIT_BASE**min_len
-    encode = np.full(size, -1, np.int64)
-    digits = np.zeros((size, min_len), np.int64)
-    codes = 0
-    for index in range(size):
-        rest = index
-        total = 0
-        for i in range(min_len):
-            digits[codes, i] = rest % DIGIT_BASE
-            total += rest % DIGIT_BASE
-            rest //= DIGIT_BASE
-        if total <= max_open:
-            encode[index] = codes
-            codes += 1
-    return digits[:codes].copy(), encode
+    if not (min_len in LENGTHS or 6 <= min_len <= MAX_LENGTH or (min_len == 3 and max_open > 5)):
+        return np.zeros((0, 1), np.int64), np.zeros((0, 1), np.int64)
+    top = min_len + max_open + 1
+    binom = np.zeros((top + 1, min_len + 1), np.int64)
+    for n in range(top + 1):
+        binom[n, 0] = 1
+        for k in range(1, min(n, min_len) + 1):
+            binom[n, k] = binom[n - 1, k - 1] + (binom[n - 1, k] if k < n else 0)
+    digits = np.zeros((binom[min_len + max_open, min_len], min_len), np.int64)
+    counts = np.zeros(min_len, np.int64)
+    total = 0
+    while True:  # every class count with at most max_open runs, an odometer
+        digits[_rank_of(counts, binom)] = counts
+        i = 0
+        while i < min_len:
+            if total < max_open:
+                counts[i] += 1
+                total += 1
+                break
+            total -= counts[i]
+            counts[i] = 0
+            i += 1
+        if i == min_len:
+            break
+    return digits, binom
+
+
+@njit(cache=True, inline="always")
+def class_rank(total, last, code, shift, first, digits, binom):
+    """The code of the class counts whose last class is ``last``, classes ``shift .. L-2``
+    ``digits[code, i - shift]`` and (``shift`` 1) class 0 ``first``; ``total`` their sum.
+    Codes of fewer runs come first; among equal totals, ordered by the last class, then the
+    one before (a combinatorial number: C(r + i, i) counts i classes summing to r)."""
+    width = digits.shape[1]
+    rank = binom[total - 1 + width, width] if total > 0 else 0
+    rest = total
+    for i in range(width - 1, 0, -1):
+        count = last if i == width - 1 else digits[code, i - shift]
+        rank += binom[rest + i, i] - binom[rest - count + i, i]
+        rest -= count
+    return rank
+
+
+@njit(cache=True)
+def _rank_of(counts, binom):
+    """The code of class counts ``counts`` (as :func:`length_step` numbers them)."""
+    row = counts.reshape(1, -1)
+    return class_rank(counts.sum(), counts[-1], 0, 0, 0, row, binom)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def length_step(code, t, jl, real, c, v, nnum, digits, encode):
+def length_step(code, t, jl, real, c, v, nnum, digits, binom):
     """Colour ``c``'s code after ``t`` run tiles at number v+1 (all its short runs
     continue, then long runs, then new runs open; the long runs beyond what number+1 can
     extend end), and the jokers its short runs will need at the next numbers:
@@ -102,17 +140,12 @@ def length_step(code, t, jl, real, c, v, nnum, digits, encode):
         need += max(0, waiting - have)
     if need > jl:
         return -1, 0
-    index = new
-    mult = DIGIT_BASE
-    for i in range(width - 2):
-        index += digits[code, i] * mult
-        mult *= DIGIT_BASE
-    index += min(digits[code, width - 2] + k3, avail - must_next) * mult
-    return encode[index], need
+    last = min(digits[code, width - 2] + k3, avail - must_next)
+    return class_rank(must_next + last, last, code, 1, new, digits, binom), need
 
 
 @njit(cache=True, error_model="numpy")
-def length_closing(real, v, jokers, capc, needc, nnum, digits, encode):
+def length_closing(real, v, jokers, capc, needc, nnum, digits, binom):
     """:func:`closing_tables` for these rules: ``capc[cc, code, k]``
     colour cc's code once its short runs are checked against the next numbers' tiles and
     ``k`` jokers (-1: some cannot be completed) and its long runs beyond number+1's tiles
@@ -137,17 +170,12 @@ def length_closing(real, v, jokers, capc, needc, nnum, digits, encode):
                 need += max(0, waiting - real[cc, v + j])
                 worst = max(worst, waiting - real[cc, v + j])
             needc[cc, code] = need
-            index = 0
-            mult = 1
-            for i in range(width - 1):
-                index += digits[code, i] * mult
-                mult *= DIGIT_BASE
             for k in range(jokers + 1):
                 capc[cc, code, k] = -1
                 if k >= worst:
                     avail = real[cc, v + 1] + k if v + 1 < nnum else 0
-                    capc[cc, code, k] = encode[index + min(digits[code, width - 1],
-                                                           avail - short) * mult]
+                    last = min(digits[code, width - 1], avail - short)
+                    capc[cc, code, k] = class_rank(short + last, last, code, 0, 0, digits, binom)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -207,6 +235,17 @@ def triple_step(bare, c, ju, ur, jr, new, k3):
             return np.int64(0)
         return np.int64(bare + 1)
     return np.int64(bare) if jr == 0 else np.int64(0)
+
+
+@njit(cache=True)
+def closing_arrays(digits, jokers):
+    """The tables that close a number (:func:`closing_tables`, :func:`length_closing`; up
+    to 1,820 codes with sets of 12), the other colours' closed codes, and the scratch of
+    :func:`solvers.rummikub._real2.long_joker_runs`."""
+    codes = max(128, digits.shape[0])
+    return (np.full((NCOL, codes, max(3, jokers + 1)), -1, np.int64),
+            np.zeros((NCOL, codes), np.int64), np.zeros(max(3, jokers + 1), np.int64),
+            np.zeros(max(1, digits.shape[1]), np.int64))
 
 
 @njit(cache=True, error_model="numpy")

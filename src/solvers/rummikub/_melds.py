@@ -45,8 +45,9 @@ def _real_tiles(length, jmask):
 
 
 @njit(cache=True)
-def _runs_two_real(choice, c, codes, m):
-    """Append colour ``c``'s runs to ``codes[m:]`` following the DP's joker placements.
+def _runs_two_real(choice, c, codes, m, min_len):
+    """Append colour ``c``'s runs to ``codes[m:]`` following the DP's joker placements
+    (``min_len``: the shortest set; shorter runs must continue).
 
     The DP's kinds of open run (see :mod:`solvers.rummikub._dp`): a run holding a joker and
     under two real tiles takes a joker where the choice says so, else a real tile; the
@@ -81,7 +82,7 @@ def _runs_two_real(choice, c, codes, m):
             kind = -1  # a valid long run
             if rj[r] != 0 and real < 2:
                 kind = 3 if rl[r] == 1 else 4 if real == 1 and rl[r] == 2 else 5
-            elif rl[r] < 3:
+            elif rl[r] < min_len:
                 kind = 1 if rl[r] == 1 else 2
             if kind < 0:
                 longs += 1
@@ -109,7 +110,7 @@ def _runs_two_real(choice, c, codes, m):
             if rl[r] == 0:
                 continue
             if mark[r] == 0:  # ends here
-                if rl[r] < 3 or _real_tiles(rl[r], rj[r]) < 2:
+                if rl[r] < min_len or _real_tiles(rl[r], rj[r]) < 2:
                     return -1
                 m = _emit_run(codes, m, c, rs[r], rl[r], rj[r])
                 rl[r] = 0
@@ -128,7 +129,7 @@ def _runs_two_real(choice, c, codes, m):
             rj[r] = 1 if k < x[0] else 0
     for r in range(8):
         if rl[r] > 0:
-            if rl[r] < 3 or _real_tiles(rl[r], rj[r]) < 2:
+            if rl[r] < min_len or _real_tiles(rl[r], rj[r]) < 2:
                 return -1
             m = _emit_run(codes, m, c, rs[r], rl[r], rj[r])
     return m
@@ -261,7 +262,7 @@ def meld_codes(choice, group_jokers, part_count, part_masks, codes, min_len=3):
         if not busy:
             continue
         if placed:
-            m = _runs_two_real(choice, c, codes, m)
+            m = _runs_two_real(choice, c, codes, m, min_len)
             if m < 0:
                 return -1
             continue

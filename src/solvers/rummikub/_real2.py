@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.rummikub._lengths import class_rank
+
 # The joker placements one colour may choose at one number.  A joker goes to a new run
 # (0), an open run of one real tile (1), an open run that stays valid whatever it gets (2:
 # two real tiles already, or length 2+ with no joker), a run that is one joker (3) or a run
@@ -67,6 +69,16 @@ def short_kinds(short_key, c):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
+def _combo_targets(combo):
+    """How many of combination ``combo``'s jokers go to each kind of run (0, 1, 2, 3, 4 in
+    the order (x0, x1, xh, x3, x4): new, one real tile, harmless, one joker, joker and real)."""
+    t1 = COMBO_T1[combo]
+    t2 = COMBO_T2[combo]
+    return ((t1 == 0) + (t2 == 0), (t1 == 1) + (t2 == 1), (t1 == 2) + (t2 == 2),
+            (t1 == 3) + (t2 == 3), (t1 == 4) + (t2 == 4))
+
+
+@njit(cache=True, error_model="numpy", inline="always")
 def joker_runs(combo, jr, new, a1, a2, k3, e10, e21, e20, e31, keep, c, avail):
     """Joker combination ``combo`` for ``jr`` run jokers of colour ``c`` at one number:
     ``(colour code, list of short joker runs)`` afterwards (list -1: not allowed).
@@ -75,13 +87,7 @@ def joker_runs(combo, jr, new, a1, a2, k3, e10, e21, e20, e31, keep, c, avail):
     colour's short joker runs by kind ``e10..e31`` all continue, ``keep``: the other
     colours' list, ``avail``: tiles and jokers number+1 can still give this colour.
     """
-    t1 = COMBO_T1[combo]
-    t2 = COMBO_T2[combo]
-    x0 = (t1 == 0) + (t2 == 0)
-    x1 = (t1 == 1) + (t2 == 1)
-    x3 = (t1 == 3) + (t2 == 3)
-    x4 = (t1 == 4) + (t2 == 4)
-    xh = (t1 == 2) + (t2 == 2)
+    x0, x1, xh, x3, x4 = _combo_targets(combo)
     # A joker that could go where it stays harmless, given to another run, leaves a run
     # with fewer real tiles and nothing gained.
     if (x0 > new or x1 > a1 or xh > a2 + k3 or x3 > e10 or x4 > e21
@@ -95,3 +101,66 @@ def joker_runs(combo, jr, new, a1, a2, k3, e10, e21, e20, e31, keep, c, avail):
     long_runs = a2 + k3 + e21 - x4 + e31
     code = new - x0 + 5 * (a1 - x1) + 25 * min(long_runs, avail - must_next)
     return code, short_pack(keep, c, x0, d21, x3, d31)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def long_joker_runs(combo, jr, t, code, e10, e21, e20, e31, keep, c, jl, real, v, nnum, digits,
+                    binom, counts):
+    """:func:`joker_runs` for sets of 2, 4 or 5 tiles at least (colour codes numbered by
+    length class, :mod:`solvers.rummikub._lengths`): ``t`` run tiles of colour ``c`` at
+    number v+1 go first to its short runs and to its listed joker runs, then to long runs,
+    the rest open new runs.  Returns ``(code, list, need)`` (list -1: not allowed): ``need``
+    the jokers its short runs will need at the next numbers beyond their real tiles (a
+    lower bound: the listed runs counted at number+1 only).  ``counts``: scratch of L.
+
+    A run leaving the list (it took its second real tile) joins the class of its length: a
+    joker and a real tile then a real tile, 3; two jokers and a real tile then a real tile,
+    4 (the last class when L is smaller).  Runs in the colour code of length 2+ hold two
+    real tiles, so a joker there stays harmless, as with sets of 3.
+    """
+    width = digits.shape[1]
+    short = 0
+    for i in range(width - 1):
+        short += digits[code, i]
+    listed = e10 + e21 + e20 + e31
+    if t < short + listed:
+        return 0, -1, 0
+    k3 = min(digits[code, width - 1], t - short - listed)
+    new = t - short - listed - k3
+    a1 = digits[code, 0] if width > 1 else 0
+    x0, x1, xh, x3, x4 = _combo_targets(combo)
+    harmless = short - a1 + k3
+    if (x0 > new or x1 > a1 or xh > harmless or x3 > e10 or x4 > e21
+            or (xh < jr and xh < harmless)):
+        return 0, -1, 0
+    d21 = x1 + e10 - x3
+    d31 = x4 + e20
+    counts[0] = new - x0
+    for i in range(1, width):
+        counts[i] = digits[code, i - 1] - (x1 if i == 1 else 0)
+    counts[width - 1] += k3
+    counts[min(2, width - 1)] += e21 - x4
+    counts[min(3, width - 1)] += e31
+    waiting = x0 + d21 + x3 + d31  # the listed runs: each needs a tile at number+1
+    for i in range(width - 1):
+        waiting += counts[i]
+    avail = jl + real[c, v + 1] if v + 1 < nnum else 0
+    if waiting > avail:
+        return 0, -1, 0
+    counts[width - 1] = min(counts[width - 1], avail - waiting)
+    need = 0
+    for j in range(1, width):
+        if j == 2:
+            waiting -= x0 + d21 + x3 + d31
+        if j > 1:
+            waiting -= counts[width - j]
+        if waiting <= 0:
+            break
+        if v + j >= nnum:
+            return 0, -1, 0
+        need += max(0, waiting - real[c, v + j])
+    total = 0
+    for i in range(width):
+        total += counts[i]
+    return (class_rank(total, counts[width - 1], 0, 0, 0, counts.reshape(1, -1), binom),
+            short_pack(keep, c, x0, d21, x3, d31), need)
