@@ -111,7 +111,8 @@ cdef inline bint _trump_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexc
         return need == 1 and _guarded_second_trump(c, leader, holder, wm)
     if k >= need:
         if low >= 0:
-            wm[t] = <uint16_t>(1u << low)
+            # only the run's top ``need`` trumps are relied upon
+            wm[t] = <uint16_t>(1u << kth_highest(c.hands[holder][t], need))
         return 1
     if need == 2 and k == 1:
         trumps = c.remain[t]
