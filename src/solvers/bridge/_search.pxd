@@ -7,9 +7,10 @@ At the start of a trick it first tries the cheap answers of :mod:`_node_steps`
 (target reached or out of reach, the last trick, quick tricks, later tricks, the
 transposition table), at the second hand the second-hand quick tricks; then it
 searches the moves (:mod:`_moves`) heaviest first, with small-card pruning, and
-stores a trick start's result in the table.  ``_play`` plays a card, keeps the
-table key of the next trick up to date when the card completes a trick, recurses,
-and takes it all back.  The drivers and entry points live in ``_ab_search.pyx``.
+stores a trick start's result in the table; in the first two tricks a follower's
+moves are first probed for a cutoff within the trick (``_probe_cut``).  ``_play``
+plays a card, keeps the table key of the next trick up to date when the card
+completes a trick, recurses, and takes it all back.  The drivers and entry points live in ``_ab_search.pyx``.
 
 Both functions are inline only to live in a ``.pxd`` (they call each other, so
 the C compiler keeps ``search`` a real function).
@@ -20,8 +21,9 @@ from libc.string cimport memcpy
 
 from solvers.bridge._bits cimport lsb, popcount
 from solvers.bridge._moves cimport gen_moves, order_moves
-from solvers.bridge._node_steps cimport TrickStart, _clear, _copy, _cover_sequence
+from solvers.bridge._node_steps cimport TrickStart, _cards, _clear, _copy, _cover_sequence
 from solvers.bridge._node_steps cimport _place_card, _second_hand, _trick_result, _trick_start
+from solvers.bridge._probe cimport horizon_answer
 from solvers.bridge._trans_table cimport tt_drop_slot, tt_length_unit, tt_lengths, tt_patterns
 from solvers.bridge._types cimport FEATURE_QUICK_TRICKS, FEATURE_SMALL_CARDS, Ctx, Move
 
@@ -83,6 +85,36 @@ cdef inline bint _play(Ctx* c, int seat, int s, int r, int target, int ply,
     return child
 
 
+cdef enum:
+    # probe the moves of the second to fourth hand while at least this many tricks are
+    # left (_probe_cut; benches/README, "Early-node probes": leads, or more nodes, lose)
+    PROBE_TRICKS = 12
+
+
+cdef inline int _probe_cut(Ctx* c, int seat, Move* moves, int n, int target, int ply,
+                           bint mover_max, uint16_t* cwm) noexcept nogil:
+    """Before searching the moves one by one, look for one that cuts off within the current
+    trick: each move is searched down to the next trick start only, where a trick start
+    that the table does not decide (``_probe.horizon_answer``) counts as the mover's
+    failure.  Such a pessimistic search proves a cutoff when it finds one (with its win
+    ranks: every node on the way answered in the mover's favour, so none used a
+    stand-in answer), and it stops early otherwise: an opponent refutes a move at the first
+    undecided trick start.  Returns the index of the cutting move (``cwm`` its win
+    ranks), or -1.  The killers of the plies below are kept as they were."""
+    cdef int killers[4]
+    cdef int i, found = -1
+    memcpy(killers, &c.killer[ply + 1], sizeof(killers))
+    c.probe_horizon = ply + 4 - c.pos
+    c.probe_fail = not mover_max
+    for i in range(n):
+        if _play(c, seat, moves[i].suit, moves[i].rank, target, ply, cwm) == mover_max:
+            found = i
+            break
+    c.probe_horizon = 0
+    memcpy(&c.killer[ply + 1], killers, sizeof(killers))
+    return found
+
+
 cdef inline bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogil:
     """Does the counted side take at least ``target`` tricks?  ``wm`` gets the win ranks."""
     cdef int seat = (c.leader + c.pos) & 3
@@ -100,6 +132,8 @@ cdef inline bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogi
         c.lens = tt_lengths(c)
         tt_patterns(c, c.pat)
     if c.pos == 0:
+        if ply == c.probe_horizon and ply > 0:
+            return horizon_answer(c, seat, target, wm)
         answer = _trick_start(c, seat, target, &ts, wm)
         if answer >= 0:
             if ts.table_move >= 0:
@@ -116,7 +150,14 @@ cdef inline bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogi
     _clear(acc)
     for k in range(4):
         small[k] = -1
-    for i in range(nm):
+    i = -1
+    if c.pos > 0 and nm > 1 and c.probe_horizon == 0 and _cards(c, seat) >= PROBE_TRICKS:
+        i = _probe_cut(c, seat, moves, nm, target, ply, mover_max, cwm)
+    if i >= 0:
+        cut = 1
+        s = moves[i].suit
+        r = moves[i].rank
+    for i in range(nm if i < 0 else 0):
         s = moves[i].suit
         r = moves[i].rank
         if r < small[s]:
@@ -126,12 +167,6 @@ cdef inline bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogi
             continue
         if _play(c, seat, s, r, target, ply, cwm) == mover_max:
             cut = 1
-            c.killer[ply] = s * 16 + r
-            if ply == 0:
-                c.root_cut = s * 16 + r
-            # the cut needs only the card played, already above the lowest win rank
-            # when it matters; the other cards of its group need not stay equal to it
-            _copy(wm, cwm)
             break
         for k in range(4):
             acc[k] |= cwm[k]
@@ -140,6 +175,12 @@ cdef inline bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogi
             if r < k and k > small[s]:
                 small[s] = k
     if cut:
+        c.killer[ply] = s * 16 + r
+        if ply == 0:
+            c.root_cut = s * 16 + r
+        # the cut needs only the card played, already above the lowest win rank
+        # when it matters; the other cards of its group need not stay equal to it
+        _copy(wm, cwm)
         res = mover_max
         if i == 0:
             c.cut_first[c.pos] += 1

@@ -96,6 +96,10 @@ cdef struct Ctx:
     int killer[MAX_PLY]    # suit * 16 + rank of the last move that cut off at this ply, or
                            # that reached the bound a table entry answered with here
     int root_cut           # suit * 16 + rank of the last move that cut off at the root
+    int probe_horizon      # inside a probe (_search._probe_cut): the ply of the next trick
+                           # start, where the probe stops; 0 outside probes
+    bint probe_fail        # the answer a probe's trick start gives when no cheap answer
+                           # decides: the probing mover's failure
     int features           # FEATURE_* bits in use
     int64_t nodes
     int64_t qt_cutoffs
