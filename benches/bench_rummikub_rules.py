@@ -11,8 +11,8 @@ solves: official joker retrieval, two real tiles per set, smaller tile sets (the
 positions restricted to them: table sets and rack tiles outside the tile set, or beyond its
 copies and jokers, dropped; a tile set of three jokers: the positions with jokers get the
 third in the rack; of three or four copies: the rack gets the third (and fourth) copy of up
-to three tiles the position holds twice), sets of 4 or 5 tiles at least (shorter table sets
-dropped) and meld then continue (the player still to meld, thresholds 10-127).  Median,
+to three tiles the position holds twice), sets of at least 2 or 4-12 tiles (shorter table
+sets dropped) and meld then continue (the player still to meld, thresholds 10-127).  Median,
 90th percentile and maximum per row.
 
 ``--integer-programme`` times instead the tests' reference oracle, the integer programme of
@@ -28,8 +28,6 @@ table sets itself, :mod:`engines.rummikub.least`) per band, alone and with the D
 options (meld then continue: the player still to meld, threshold 30), with the held-out
 passes and their states per position and the sets kept against the plain DP answer's.
 
-    .venv/bin/python benches/bench_rummikub_rules.py -n 10
-    .venv/bin/python benches/bench_rummikub_rules.py -n 3 --integer-programme
 ``--wide`` times the wide tile sets (more than 4 colours or numbers past 13: the
 width-generic DP of ``solvers/rummikub/wide``) on bench-like bands drawn from each tile set
 (:func:`wide_position`: tables of about 0-80 tiles of runs of 3-5 and groups of 3 to all
