@@ -65,7 +65,7 @@ from typing import Any
 
 from engines import __version__
 from engines.batch.store_errors import StoreError, explain
-from engines.batch.store_rows import dumps_block, dumps_rows, source_runs
+from engines.batch.store_rows import dumps_rows, written_runs
 from engines.batch.store_schema import PAGE_SIZE, SCHEMA, SCHEMA_VERSION
 from engines.batch.store_v1 import (
     STALE_AFTER_SECONDS,
@@ -76,7 +76,6 @@ from engines.batch.store_v1 import (
 )
 from engines.errors import InputError
 from solvers._batch_hashes import DigestSet, hex_join, select
-from solvers._batch_rows import block_json
 
 __all__ = ["STALE_AFTER_SECONDS", "EncodedRow", "ResultRow", "ResultStore", "StoreError"]
 
@@ -487,8 +486,11 @@ class ResultStore:
                 columns = [list(itertools.compress(c, fresh)) for c in columns]
                 written = None
             last = 0
-            blocks = written if written is not None else self._blocks_of(columns)
-            for lo, hi, text in blocks:
+            if written is None:
+                ids, sources, lines, inputs, results, errors, seconds = columns
+                written = written_runs(sources, ids, lines, inputs, results, errors, seconds,
+                                       any_text=True)  # fmt: skip
+            for lo, hi, text in written or ():
                 cur = self._db.execute(
                     "INSERT INTO blocks (task, run_id, solver_version, finished_at, size, source, "
                     "digests, rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -501,18 +503,6 @@ class ResultStore:
             known.stored.add_digests(digests)
             known.block_mark = max(known.block_mark, last)
         return len(digests) // 16
-
-    @staticmethod
-    def _blocks_of(columns: Sequence[list]) -> Iterator[tuple[int, int, str]]:
-        """``(lo, hi, text)`` of each run of rows of one source (see :meth:`add_columns`)."""
-        for lo, hi in source_runs(columns[1]):
-            ids, _sources, lines, inputs, results, errors, seconds = (
-                c[lo:hi] if hi - lo < len(c) else c for c in columns
-            )
-            text = block_json(ids, lines, inputs, results, errors, seconds)
-            if text is None:  # a text that is not ASCII: the general encoder
-                text = dumps_block(ids, lines, inputs, results, errors, seconds)
-            yield lo, hi, text
 
     def add_bad_input(self, task: str, source: str, line: int, reason: str, run_id: int) -> None:
         with self._write(durable=False):

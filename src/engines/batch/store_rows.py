@@ -29,15 +29,20 @@ def source_runs(sources: list[str]) -> list[tuple[int, int]]:
 def written_runs(
     sources: list[str], ids: list[str], lines: list[int], inputs: list[str],
     results: list[str | None], errors: list[str | None], seconds: list[float],
+    any_text: bool = False,
 ) -> list[tuple[int, int, str]] | None:  # fmt: skip
     """``(lo, hi, text)`` of each run of one source: the text of its rows as a block
-    (:func:`block_json`), or ``None`` when one is not ASCII (the store writes those itself)."""
+    (:func:`block_json`).  A run that is not ASCII: :func:`dumps_block`'s text with
+    ``any_text``, else ``None`` for the whole (the store writes those itself)."""
     out = []
     for lo, hi in source_runs(sources):
-        text = block_json(ids[lo:hi], lines[lo:hi], inputs[lo:hi], results[lo:hi],
-                          errors[lo:hi], seconds[lo:hi])  # fmt: skip
+        whole = hi - lo == len(sources)  # (most often: no copies of the columns)
+        part = [c if whole else c[lo:hi] for c in (ids, lines, inputs, results, errors, seconds)]
+        text = block_json(*part)
         if text is None:
-            return None
+            if not any_text:
+                return None
+            text = dumps_block(*part)
         out.append((lo, hi, text))
     return out
 
