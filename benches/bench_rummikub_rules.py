@@ -26,7 +26,9 @@ the answer.
 ``--least`` times ``least_disturbance`` through the public ``best_move`` (the DP holding out
 table sets itself, :mod:`engines.rummikub.least`) per band, alone and with the DP's other
 options (meld then continue: the player still to meld, threshold 30), with the held-out
-passes and their states per position and the sets kept against the plain DP answer's.
+passes and their states per position and the sets kept against the plain DP answer's; its
+last row adds ``fewest_tiles_moved`` (one more pass, :mod:`engines.rummikub.heirs`, counted
+with the passes) and shows the tiles moved instead (least disturbance's -> the fewest).
 
 ``--wide`` times the wide tile sets (more than 4 colours or numbers past 13: the
 width-generic DP of ``solvers/rummikub/wide``) on bench-like bands drawn from each tile set
@@ -227,6 +229,7 @@ LEAST_ROWS = (
     ("+ copies=4", Rules(least_disturbance=True, copies=4), True),
     ("+ meld_continue, initial meld 30", Rules(least_disturbance=True, meld_continue=True),
      False),
+    ("+ fewest_tiles_moved", Rules(fewest_tiles_moved=True), True),
 )
 
 
@@ -255,6 +258,12 @@ def _least(n: int, rows: str | None = None, seed: int = 11) -> None:
                     move = best_move(pos["table"], pos["rack"], melded, "tiles", rules)
                     times.append(1e3 * (time.thread_time() - t))
                     passes.append((least.WORK - work).tolist())
+                    if rules.fewest_tiles_moved:  # tiles moved: least disturbance's -> fewest
+                        kept += move.tiles_moved
+                        kept_plain += best_move(pos["table"], pos["rack"], melded, "tiles",
+                                                replace(rules, fewest_tiles_moved=False)
+                                                ).tiles_moved
+                        continue
                     kept += move.sets_kept
                     kept_plain += best_move(pos["table"], pos["rack"], melded, "tiles",
                                             replace(rules, least_disturbance=False)).sets_kept

@@ -180,11 +180,14 @@ def test_tile_sets_beyond_the_dp_are_refused(name: str, value: object) -> None:
         best_moves([pos], rules=rules)
 
 
-def test_fewest_tiles_moved_is_refused() -> None:
-    rules = Rules(least_disturbance=True, fewest_tiles_moved=True)
-    with pytest.raises(RuleError, match="fewest_tiles_moved=true is not supported"):
+def test_fewest_tiles_moved_is_refused_past_the_rules_documents_sets() -> None:
+    # (its pass, solvers/rummikub/_heirs.py, follows the rules document's sets)
+    assert Rules(fewest_tiles_moved=True).unsupported() == []
+    rules = Rules(least_disturbance=True, fewest_tiles_moved=True, copies=3)
+    with pytest.raises(RuleError, match="fewest_tiles_moved=true with copies=3 is not "
+                                        "supported"):
         best_move([], "R1 R2 R3", rules=rules)
-    assert rules.unsupported() == ["fewest_tiles_moved=true"]
+    assert rules.unsupported() == ["fewest_tiles_moved=true with copies=3"]
 
 
 def test_cli_refuses_unsupported_rules(tmp_path: Path,
@@ -347,12 +350,13 @@ def test_batch_task_refuses_unsupported_rules(tmp_path: Path) -> None:
                     rules={"meld_continue": True, "least_disturbance": True}),
                dict(base, id="first", table=[["O8", "O9", "O10"]], initial_meld_done=False,
                     rack=["K10", "R10", "B10", "O11"], rules={"meld_continue": True}),
-               dict(base, id="fewest",
-                    rules={"least_disturbance": True, "fewest_tiles_moved": True})]
+               dict(base, id="fewest", rules={"fewest_tiles_moved": True}),
+               dict(base, id="fewest copies=3",
+                    rules={"fewest_tiles_moved": True, "copies": 3})]
     tiles, summary, bad = run_best_batch(tmp_path, records)
-    assert tiles == {"free": 2, "official": 0, "continue": 2, "first": 4}
+    assert tiles == {"free": 2, "official": 0, "continue": 2, "first": 4, "fewest": 2}
     assert summary.rejected == 1
-    assert "fewest_tiles_moved=true is not supported" in str(bad[0])
+    assert "fewest_tiles_moved=true with copies=3 is not supported" in str(bad[0])
 
 
 def test_batch_task_solves_the_dp_house_rules(tmp_path: Path) -> None:

@@ -167,6 +167,16 @@ def _least_disturbing(positions: Sequence[Position], moves: list[Move], objectiv
         moves[i] = least_disturbing_move(positions[i], objective, rules, moves[i])
 
     _side_by_side(solve, range(len(need)), threads)
+    if rules.fewest_tiles_moved:  # then the fewest tiles moved (engines.rummikub.heirs)
+        from engines.rummikub.heirs import fewest_moved_move
+
+        rows = [i for i in native if moves[i].sets_kept < len(positions[i].table)]
+
+        def fewest(k: int) -> None:
+            moves[rows[k]] = fewest_moved_move(positions[rows[k]], objective, rules,
+                                               moves[rows[k]])
+
+        _side_by_side(fewest, range(len(rows)), threads)
 
 
 def _workers(threads: int | None, n: int) -> int:

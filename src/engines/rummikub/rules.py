@@ -7,9 +7,11 @@ once, :mod:`solvers.rummikub._continue`), official joker retrieval (``joker_retr
 two real tiles per set (``min_real_tiles``, with sets of 2..5 tiles), the smaller tile sets its
 state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..4, ``jokers`` 0..3)
 and sets of 2 or 4..12 tiles at least (``min_set_length`` 2..12), never by filtering the
-default's answer, and ``least_disturbance``
-by holding table sets out inside it (:mod:`engines.rummikub.least`).  The
-other options (fewest tiles moved, larger tile sets, sets of 13+ tiles, two real tiles per
+default's answer, ``least_disturbance``
+by holding table sets out inside it (:mod:`engines.rummikub.least`), and
+``fewest_tiles_moved`` by one more pass following each table set's heir
+(:mod:`engines.rummikub.heirs`, under the rules document's sets).  The
+other options (larger tile sets, sets of 13+ tiles, two real tiles per
 set with sets of 6+)
 are named and checked here, but the search refuses them (:meth:`Rules.check_supported`)
 until the DP carries them; what each would cost the DP is in
@@ -45,8 +47,13 @@ _RANGES = {"meld_threshold": (0, MAX_MELD_THRESHOLD), "min_real_tiles": (1, 2),
 # The options the DP of solvers.rummikub solves; every other option must keep its default.
 # (least_disturbance: the DP decides which table sets to hold out, solvers.rummikub._hold)
 SEARCH_OPTIONS = ("meld_threshold", "meld_joker", "meld_continue", "least_disturbance",
-                  "joker_retrieval", "min_real_tiles", "colours", "numbers", "copies",
-                  "jokers", "min_set_length")
+                  "fewest_tiles_moved", "joker_retrieval", "min_real_tiles", "colours",
+                  "numbers", "copies", "jokers", "min_set_length")
+# Options that must keep these values with fewest tiles moved (its pass, solvers/rummikub/
+# _heirs.py, follows the rules document's sets: 4 x 13 at most, two copies, two jokers)
+_WITH_FEWEST = {"min_real_tiles": 1, "joker_retrieval": "free", "min_set_length": 3,
+                "meld_continue": False}
+_FEWEST_MOST = {"copies": 2, "jokers": 2, "colours": 4, "numbers": 13}
 # Options the search solves alone but not together with meld then continue (its DP carries
 # two arrangements: docs/rummikub-house-rules.md)
 _NOT_WITH_CONTINUE: dict[str, object] = {}
@@ -190,6 +197,11 @@ class Rules:
             out += [f"min_set_length={self.min_set_length} with {name}="
                     f"{_text(getattr(self, name))}" for name, alone in _WITH_LONGEST.items()
                     if getattr(self, name) != alone]
+        if self.fewest_tiles_moved:
+            out += [f"fewest_tiles_moved=true with {name}={_text(getattr(self, name))}"
+                    for name, alone in _WITH_FEWEST.items() if getattr(self, name) != alone]
+            out += [f"fewest_tiles_moved=true with {name}={getattr(self, name)}"
+                    for name, most in _FEWEST_MOST.items() if getattr(self, name) > most]
         for option, alone_with in _WITH_THIRD.items():
             if getattr(self, option) > 2:
                 out += [f"{option}={getattr(self, option)} with {name}="
@@ -221,13 +233,11 @@ class Rules:
         does not solve yet.
 
         >>> try:
-        ...     Rules(least_disturbance=True, fewest_tiles_moved=True).check_supported()
+        ...     Rules(fewest_tiles_moved=True, copies=3).check_supported()
         ... except RuleError as exc:
         ...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
-        rule fewest_tiles_moved=true is not supported by the exact search yet (it solves
-        meld_threshold, meld_joker, meld_continue, least_disturbance, joker_retrieval,
-        min_real_tiles, colours, numbers, copies, jokers, min_set_length; the other options
-        await the DP: docs/rummikub-house-rules.md)
+        rule fewest_tiles_moved=true with copies=3 is not supported by the exact search yet
+        (each is solved alone; together they await the DP: docs/rummikub-house-rules.md)
         >>> try:
         ...     Rules(min_set_length=4, min_real_tiles=2, meld_continue=True).check_supported()
         ... except RuleError as exc:

@@ -1,0 +1,296 @@
+"""Fewest tiles moved (``Rules.fewest_tiles_moved``): the tie-break after least disturbance.
+
+Among the moves optimal for the objective that keep the most table sets, the one that moves
+the fewest table tiles under the positional definition of :mod:`engines.rummikub.moved`
+(what :attr:`~engines.rummikub.position.Move.tiles_moved` counts), found exactly by one
+more DP pass (:mod:`solvers.rummikub._heirs`) at the floor (optimum, sets kept).  This
+module builds the pass's tables (the table sets' hold slots, their runs' tiles, and the
+released groups' best heirs per number), and rebuilds the move from the pass's choices,
+following the heirs the pass chose.
+
+>>> from engines.rummikub.position import best_move
+>>> from engines.rummikub.rules import Rules
+>>> from engines.rummikub.sets import format_meld
+>>> rules = Rules(fewest_tiles_moved=True)
+>>> move = best_move(["R3 R4 R5 R6 R7 R8"], "R5 R6", rules=rules)
+>>> sorted(format_meld(m) for m in move.table), move.tiles_moved
+(['R3 R4 R5 R6', 'R5 R6 R7 R8'], 2)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache, lru_cache
+from itertools import combinations_with_replacement, permutations
+
+import numpy as np
+
+from engines.rummikub.least import WORK
+from engines.rummikub.position import Move, Position, _counts, _meld, objective_weights
+from engines.rummikub.rules import Rules
+from engines.rummikub.tiles import COLOURS
+
+__all__ = ["fewest_moved_move"]
+
+_NCOL, _NNUM = 4, 13
+# A group as (colour mask, jokers): 1..4 real colours, 3 or 4 tiles, up to two jokers.
+_GROUP_KINDS = [(mask, j) for mask in range(1, 16) for j in range(3)
+                if 3 <= mask.bit_count() + j <= 4]
+
+
+@cache
+def _partitions(profile: tuple[int, ...], jokers: int, colours: int
+                ) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Every way (a multiset of :data:`_GROUP_KINDS`, groups of at most ``colours`` tiles)
+    to form groups of one number from ``profile[c]`` tiles of colour c (0..2) and
+    ``jokers`` jokers."""
+    kinds_here = [k for k in _GROUP_KINDS if k[0].bit_count() + k[1] <= colours]
+    tiles = sum(profile) + jokers
+    out = []
+    for n in range(tiles // 4 + (tiles % 4 > 0), tiles // 3 + 1):
+        for kinds in combinations_with_replacement(kinds_here, n):
+            if sum(j for _, j in kinds) != jokers:
+                continue
+            if all(sum(m >> c & 1 for m, _ in kinds) == profile[c] for c in range(_NCOL)):
+                out.append(kinds)
+    return tuple(out)
+
+
+@lru_cache(maxsize=100_000)
+def group_heirs(released: tuple[tuple[int, int], ...], profile: tuple[int, ...],
+                jokers: int, colours: int = 4
+                ) -> tuple[int, tuple[tuple[int, int], ...] | None]:
+    """The most tiles of the table groups ``released`` (colour mask, jokers) that stay when
+    the number's group tiles (``profile``, ``jokers``) form groups, and such groups
+    (``(-1, None)``: none can be formed).  A table group's heir is one of the new groups
+    (each the heir of one at most); its tiles that stay: the colours both hold and the
+    jokers both hold (up to the fewer)."""
+    best, chosen = -1, None
+    for kinds in _partitions(profile, jokers, colours):
+        value = 0
+        if released:
+            slots = list(kinds) + [(0, 0)] * len(released)
+            value = max(sum((m & slots[k][0]).bit_count() + min(j, slots[k][1])
+                            for (m, j), k in zip(released, pick))
+                        for pick in permutations(range(len(slots)), len(released)))
+        if value > best:
+            best, chosen = value, kinds
+    return best, chosen
+
+
+def _profile_of(index: int) -> tuple[int, ...]:
+    return tuple(index // 3 ** c % 3 for c in range(_NCOL))
+
+
+@lru_cache(maxsize=4096)
+def _stays_table(released: tuple[tuple[int, int], ...], colours: int) -> np.ndarray:
+    """``[subset of released in play, profile, jokers]`` -> :func:`group_heirs`' value."""
+    out = np.full((1 << len(released), 81, 3), -1, np.int64)
+    for sub in range(1 << len(released)):
+        chosen = tuple(g for k, g in enumerate(released) if sub >> k & 1)
+        for p in range(81):
+            for j in range(3):
+                out[sub, p, j] = group_heirs(chosen, _profile_of(p), j, colours)[0]
+    return out
+
+
+def _tables(sets: list, rules: Rules) -> dict:
+    """The pass's tables for the table ``sets`` (see :func:`solvers.rummikub._heirs.
+    heirs_pass`), and what the rebuild needs."""
+    from engines.rummikub.least import raise_for, table_slots
+    from solvers.rummikub._layout import HOLD_BITS
+    from solvers.rummikub._least import hold_tables
+
+    slot_number, slot_colour, set_start, _keys, _firsts = table_slots([sets], rules)
+    which = np.empty((_NNUM, HOLD_BITS), np.int64)
+    hold, crowded = hold_tables(slot_number, slot_colour, set_start, 0, len(sets), which)
+    if crowded:
+        raise_for(-1, crowded)
+    n = len(sets)
+    slot_of = np.zeros(n, np.int64)
+    set_size = np.zeros((_NNUM, HOLD_BITS), np.int64)
+    for v in range(_NNUM):
+        for k in range(HOLD_BITS):
+            if which[v, k] >= 0:
+                slot_of[which[v, k]] = hold[3][v, k]
+                set_size[v, k] = set_start[which[v, k] + 1] - set_start[which[v, k]]
+    run_type = np.zeros((n, _NNUM), np.int64)
+    runs_at = np.full((_NNUM, _NCOL, 4), -1, np.int64)
+    group_of = np.full((_NNUM, HOLD_BITS), -1, np.int64)
+    groups: list[list[tuple[int, int]]] = [[] for _ in range(_NNUM)]
+    for i in range(n):
+        numbers = slot_number[set_start[i]: set_start[i + 1]].tolist()
+        colours = slot_colour[set_start[i]: set_start[i + 1]].tolist()
+        if len(set(numbers)) == 1:  # a group (a set read as both is a group)
+            v = numbers[0] - 1
+            group_of[v, slot_of[i]] = len(groups[v])
+            groups[v].append((sum(1 << c for c in colours if c >= 0), colours.count(-1)))
+            continue
+        colour = next(c for c in colours if c >= 0)
+        for number, c in zip(numbers, colours):
+            run_type[i, number - 1] = 1 if c >= 0 else 2
+            k = int((runs_at[number - 1, colour] >= 0).sum())
+            runs_at[number - 1, colour, k] = i
+    stays = np.full((_NNUM, 8, 81, 3), -1, np.int64)
+    for v in range(_NNUM):
+        table = _stays_table(tuple(groups[v]), rules.colours)
+        stays[v, : table.shape[0]] = table
+    return {"hold": hold, "which": which, "slot_of": slot_of, "set_size": set_size,
+            "run_type": run_type, "runs_at": runs_at, "group_of": group_of,
+            "groups": groups, "stays": stays}
+
+
+def _bounds(rack: np.ndarray, weight: np.ndarray, later: np.ndarray, scale2: int
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``rem[v, c]`` (the rack's most gain after colour c of number v+1), ``before[v]``
+    (from number v+1 on) and ``bonus[v]`` (the sets starting after number v+1, and every
+    tile staying)."""
+    gain = rack * np.maximum(weight, 0)
+    flat = gain.T.ravel()  # (number, colour) in the pass's order
+    after = np.concatenate([np.cumsum(flat[::-1])[::-1][1:], [0]])
+    rem = after.reshape(_NNUM, _NCOL).astype(np.int64)
+    before = np.cumsum(flat[::-1])[::-1].reshape(_NNUM, _NCOL)[:, 0].astype(np.int64)
+    bonus = (later * scale2 + scale2 - 1).astype(np.int64)
+    return rem, before, bonus
+
+
+def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -> Move:
+    """Among the moves of ``pos`` as good as ``move`` for the objective and keeping as many
+    table sets (``move``: least disturbance's answer, keeping the most), one that moves the
+    fewest table tiles (:mod:`engines.rummikub.moved`), exactly."""
+    from solvers.rummikub._heirs import NEG, heirs_pass
+
+    sets = list(pos.table)
+    if not sets or move.sets_kept == len(sets):
+        return move  # (every table tile stays)
+    tables = _tables(sets, rules)
+    weight, joker_weight = objective_weights(objective)
+    must, must_j = _counts(pos.table_tiles)
+    rack, rack_j = _counts(pos.rack)
+    played, played_j = _counts(move.played)
+    optimum = int((weight * played).sum()) + joker_weight * played_j
+    scale2 = sum(map(len, sets)) + 1
+    scale1 = scale2 * (len(sets) + 1)
+    rem, before, bonus = _bounds(rack, weight * scale1, tables["hold"][5], scale2)
+    floor = (optimum + must_j * joker_weight) * scale1 + move.sets_kept * scale2
+    steps = np.zeros((_NNUM, _NCOL), np.int64)
+    held_out = np.zeros(_NNUM, np.int64)
+    stats = np.zeros(1, np.int64)
+    best = heirs_pass(must, rack, must_j, rack_j, weight * scale1, joker_weight * scale1,
+                      rules.numbers, tables["hold"], tables["runs_at"], tables["slot_of"],
+                      tables["run_type"], tables["group_of"], tables["stays"],
+                      tables["set_size"], rem, before, bonus, scale2, floor, steps, held_out,
+                      stats)
+    WORK[0] += 1  # (least disturbance's counters: the bench reads them)
+    WORK[1] += int(stats[0])
+    if best == NEG:  # cannot happen: least disturbance's move reaches the floor
+        raise AssertionError("the fewest-tiles-moved pass missed the optimum")
+    kept, new = _rebuild(sets, tables, steps, held_out, (rules.colours, rules.numbers))
+    from engines.rummikub.arrays import _table_melds
+
+    table = [m for i, m in enumerate(_table_melds(sets, (rules.colours, rules.numbers)))
+             if i in kept] + new
+    tiles = Counter(slot.tile for m in table for slot in m)
+    tiles.subtract(t for s in sets for t in s)
+    out = sorted(tiles.elements(), key=lambda t: (t.is_joker, COLOURS.find(t.colour), t.number))
+    return Move(out, table, len(out), sum(t.number for t in out), previous=sets)
+
+
+class _Run:
+    """An open run of the rebuild: length class, owner (as the pass's descriptors: 0 free,
+    1 spent, 2 + slot), first number, joker places."""
+
+    __slots__ = ("cls", "jokers", "owner", "start")
+
+    def __init__(self, start: int, joker: bool) -> None:
+        self.cls, self.owner, self.start, self.jokers = 1, 0, start, [joker]
+
+    @property
+    def desc(self) -> int:
+        return self.owner << 2 | self.cls
+
+    def code(self, colour: int) -> int:
+        mask = sum(1 << i for i, j in enumerate(self.jokers) if j)
+        return colour << 32 | self.start << 24 | len(self.jokers) << 16 | mask
+
+
+def _group_code(number: int, mask: int, jokers: int, colours: int) -> int:
+    missing = [c for c in range(colours) if not mask >> c & 1][:jokers]
+    jok = sum(1 << c for c in missing)
+    return (1 << 40 | number << 32 | number << 24 | (mask.bit_count() + jokers) << 16
+            | jok << 4 | mask)
+
+
+def _rebuild(sets: list, tables: dict, steps: np.ndarray, held_out: np.ndarray,
+             tile_set: tuple[int, int]) -> tuple[set[int], list]:
+    """The table sets kept (indices) and the new sets (melds) of the pass's choices,
+    following the heirs it chose (the same order of runs and adoptions as the pass)."""
+    hold, which = tables["hold"], tables["which"]
+    runs: list[list[_Run]] = [[] for _ in range(_NCOL)]
+    kept: set[int] = set()
+    codes: list[int] = []
+    field = done = 0
+    colours, numbers = tile_set
+    for v in range(numbers):
+        for k in range(which.shape[1]):
+            if which[v, k] >= 0 and held_out[v] >> k & 1:
+                kept.add(int(which[v, k]))
+                field |= 1 << int(hold[3][v, k])
+        profile = [0] * _NCOL
+        jg = 0
+        for c in range(_NCOL):
+            ch = int(steps[v, c])
+            u, ug, jr = ch & 3, ch >> 2 & 3, ch >> 4 & 3
+            avec, code = ch >> 6 & 127, ch >> 13 & 1023
+            jg = ch >> 23 & 3
+            profile[c] = ug
+            current = sorted(runs[c], key=lambda run: -run.desc)
+            waiting = _waiting_runs(tables, current, field, done, v, c)
+            post: list[_Run] = []
+            for run in current:
+                action, avec = avec % 3, avec // 3
+                if action == 0:
+                    codes.append(run.code(c))
+                    if run.owner >= 2:
+                        done |= 1 << (run.owner - 2)
+                    continue
+                run.cls = min(3, run.cls + 1)
+                run.jokers.append(action == 2)
+                post.append(run)
+            jokers = sum(run.jokers[-1] for run in post)
+            reals = len(post) - jokers
+            post += [_Run(v + 1, False) for _ in range(u - ug - reals)]
+            post += [_Run(v + 1, True) for _ in range(jr - jokers)]
+            for slot in waiting:
+                pick, code = code % (len(post) + 1), code // (len(post) + 1)
+                if pick:
+                    post[pick - 1].owner = 2 + slot
+            runs[c] = post
+        groups = tuple(g for k, g in enumerate(tables["groups"][v])
+                       if not field >> int(np.flatnonzero(tables["group_of"][v] == k)[0]) & 1)
+        _value, kinds = group_heirs(groups, tuple(profile), jg, colours)
+        codes += [_group_code(v + 1, mask, j, colours) for mask, j in kinds or ()]
+        going = int(hold[1][v])
+        for c in range(_NCOL):
+            for run in runs[c]:
+                if run.owner >= 2 and not going >> (run.owner - 2) & 1:
+                    run.owner = 1
+        field &= going
+        done &= going
+    codes += [run.code(c) for c in range(_NCOL) for run in runs[c]]
+    return kept, [_meld(code) for code in codes]
+
+
+def _waiting_runs(tables: dict, current: list[_Run], field: int, done: int, v: int,
+                  c: int) -> list[int]:
+    """The slots of colour c's released table runs at number v+1 without a heir yet (the
+    pass's order: :func:`solvers.rummikub._heirs._waiting`)."""
+    owners = {run.owner for run in current}
+    out = []
+    for i in tables["runs_at"][v, c]:
+        if i < 0:
+            break
+        slot = int(tables["slot_of"][i])
+        if not field >> slot & 1 and 2 + slot not in owners and not done >> slot & 1:
+            out.append(slot)
+    return out

@@ -1,0 +1,446 @@
+"""Fewest tiles moved: the tie-break after least disturbance, as one exact DP pass.
+
+Among the moves optimal for the objective that keep the most table sets (``K``, found by
+least disturbance's passes), the pass finds one that moves the fewest table tiles under
+the positional definition (:mod:`engines.rummikub.moved`): each table set may have one
+*heir* afterwards, a set of its kind (a run of its colour, a group of its number) that no
+other table set inherits; a tile stays when its heir holds it at its place (a joker: a
+joker standing for the same tile; in a group any joker).  Its score is the objective's,
+scaled above the sets kept, scaled above the tiles that stay, so the best score at the
+floor ``(optimum, K)`` is the most tiles staying.
+
+Unlike the plain DP, whose colour codes count open runs by length only, the heir of a
+table run must be followed as one run: the state lists each colour's open runs (up to
+four: two copies and two jokers) as *descriptors*, a length class (1, 2, 3+) and an owner
+(free; *spent*: it was the heir of a table run whose span is over, so it inherits no
+other; or the hold slot of the released table run whose heir it is).  A table run adopts
+a free run (or a new one) at a place where their tiles match (adopting earlier gains
+nothing); it stays linked while its heir goes on, and once its heir ends it is *done*
+(a bit per slot).  Inside a number the colours given to groups (2 bits a colour) let the
+close score the released table groups' best heirs (``group_stays``, from the engine).
+Held-out sets (kept as they are) are chosen as least disturbance does, before each
+number, and keep all their tiles.
+
+State: three int64 words.  ``w0``: colours 0 and 1 (4 descriptors of 6 bits each), the
+jokers placed at 48, the held-out field (12 bits) at 50; ``w1``: colours 2 and 3, the done
+bits at 48; ``w2``: inside a number, the tiles each colour gave to groups.  The rules are
+the rules document's (free joker retrieval, sets of 3+, one real tile per set, two copies,
+up to two jokers; fewer colours or numbers allowed): the engine refuses the others.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solvers.rummikub._layout import HOLD_BITS, NCOL
+
+NEG = np.int64(-(2**62))
+JU_AT = 48
+FIELD_AT = 50
+DONE_AT = 48
+FIELD_MASK = (1 << HOLD_BITS) - 1
+SPENT = 1  # a descriptor's owner: 0 free, 1 spent, 2 + slot: the heir of that table run
+_MUL = (np.int64(-7046029254386353131), np.int64(-4658895280553007687),
+        np.int64(-7723592293110705685))
+STATE_COLUMNS = 6  # w0, w1, w2, score, parent, choice
+
+
+@njit(cache=True, inline="always")
+def _hash(a, b, c, bits):
+    h = (a * _MUL[0]) ^ (b * _MUL[1]) ^ (c * _MUL[2])
+    return (h >> (64 - bits)) & ((1 << bits) - 1)
+
+
+@njit(cache=True)
+def _room(table, bits, end, n, fanout, st):
+    """Room for ``fanout`` more states in the layer ``end..n-1``: ``(table, bits, st)``."""
+    if n + fanout > st.shape[0]:
+        grown = np.empty((2 * (n + fanout), STATE_COLUMNS), np.int64)
+        grown[:n] = st[:n]
+        st = grown
+    if 2 * (n - end + fanout) > (1 << bits):
+        while 2 * (n - end + fanout) > (1 << bits):
+            bits += 1
+        table = np.full(1 << bits, -1, np.int64)
+        mask = (1 << bits) - 1
+        for i in range(end, n):
+            h = _hash(st[i, 0], st[i, 1], st[i, 2], bits)
+            while table[h] >= end:
+                h = (h + 1) & mask
+            table[h] = i
+    return table, bits, st
+
+
+@njit(cache=True, inline="always")
+def _relax(table, bits, lo, n, st, a, b, c, sc, par, ch):
+    """Insert or improve state ``(a, b, c)`` of the layer from ``lo``; the new count."""
+    mask = (1 << bits) - 1
+    h = _hash(a, b, c, bits)
+    while True:
+        j = table[h]
+        if j < lo:
+            table[h] = n
+            st[n, 0], st[n, 1], st[n, 2], st[n, 3], st[n, 4], st[n, 5] = a, b, c, sc, par, ch
+            return n + 1
+        if st[j, 0] == a and st[j, 1] == b and st[j, 2] == c:
+            if sc > st[j, 3]:
+                st[j, 3], st[j, 4], st[j, 5] = sc, par, ch
+            return n
+        h = (h + 1) & mask
+
+
+@njit(cache=True, inline="always")
+def _colour_field(w0, w1, c):
+    """Colour ``c``'s 24 bits of descriptors."""
+    return ((w0 if c < 2 else w1) >> (24 * (c & 1))) & 0xFFFFFF
+
+
+@njit(cache=True, inline="always")
+def _with_colour(w0, w1, c, field):
+    shift = 24 * (c & 1)
+    if c < 2:
+        return (w0 & ~(np.int64(0xFFFFFF) << shift)) | (field << shift), w1
+    return w0, (w1 & ~(np.int64(0xFFFFFF) << shift)) | (field << shift)
+
+
+@njit(cache=True)
+def _packed(desc, count):
+    """Descriptors ``desc[:count]`` as a colour's 24 bits (sorted, largest first)."""
+    order = np.sort(desc[:count])[::-1]
+    field = np.int64(0)
+    for i in range(count):
+        field |= np.int64(order[i]) << (6 * i)
+    return field
+
+
+@njit(cache=True)
+def _close_owners(w0, w1, going_on):
+    """At a number's close: heirs of table runs whose span ends there become spent."""
+    for c in range(NCOL):
+        field = _colour_field(w0, w1, c)
+        desc = np.zeros(4, np.int64)
+        changed = False
+        for i in range(4):
+            d = (field >> (6 * i)) & 63
+            owner = d >> 2
+            if owner >= 2 and not going_on >> (owner - 2) & 1:
+                d = SPENT << 2 | (d & 3)
+                changed = True
+            desc[i] = d
+        if changed:
+            w0, w1 = _with_colour(w0, w1, c, _packed(desc, 4))
+    return w0, w1
+
+
+@njit(cache=True)
+def _run_moves(desc, r, avec, ur, jr, post, post_type):
+    """Apply the action vector ``avec`` (radix 3 per open run: 0 ends, 1 real tile, 2 joker)
+    to the ``r`` runs ``desc``, then open new runs (real tiles, then jokers) for the rest of
+    ``ur`` real tiles and ``jr`` jokers.  Fills ``post``/``post_type`` (descriptors after,
+    their tile here: 1 real, 2 joker); returns ``(count, ended owners' slot bits)``, count
+    -1 when the vector is not allowed (a short run ending, too many tiles, or a duplicate
+    of an equivalent vector)."""
+    reals = jokers = count = 0
+    ended = np.int64(0)
+    prev_a = 3
+    for i in range(r):
+        a = avec % 3
+        avec //= 3
+        d = desc[i]
+        if i > 0 and d == desc[i - 1] and a > prev_a:
+            return -1, ended  # (equal runs: one order of their actions)
+        prev_a = a
+        if a == 0:
+            if d & 3 < 3:
+                return -1, ended
+            if d >> 2 >= 2:
+                ended |= np.int64(1) << ((d >> 2) - 2)
+            continue
+        if a == 1:
+            reals += 1
+        else:
+            jokers += 1
+        post[count] = (d >> 2) << 2 | min(3, (d & 3) + 1)
+        post_type[count] = a
+        count += 1
+    if reals > ur or jokers > jr:
+        return -1, ended
+    for _ in range(ur - reals):
+        post[count], post_type[count] = 1, 1
+        count += 1
+    for _ in range(jr - jokers):
+        post[count], post_type[count] = 1, 2
+        count += 1
+    return count, ended
+
+
+@njit(cache=True)
+def _adopt(post, post_type, count, code, t_slot, t_type, q):
+    """Apply adoption ``code`` (radix ``count + 1`` per waiting table run: 0 none, p + 1 the
+    run ``post[p]``, free, with the same tile type) to ``post``; returns the runs adopted,
+    or -1 when the code is not allowed."""
+    gained = 0
+    for k in range(q):
+        pick = code % (count + 1)
+        code //= count + 1
+        if pick == 0:
+            continue
+        p = pick - 1
+        if post[p] >> 2 != 0 or post_type[p] != t_type[k]:
+            return -1
+        post[p] = (2 + t_slot[k]) << 2 | (post[p] & 3)
+        gained += 1
+    return gained
+
+
+@njit(cache=True)
+def _waiting(w0, w1, c, v, field, done, runs_at, slot_of, run_type, t_slot, t_type):
+    """The released table runs of colour ``c`` covering number v+1 that have no heir yet
+    (slot, tile type there), and the match gains of the linked ones: ``(q, linked_type)``,
+    ``linked_type[slot]`` the linked table run's tile type at v+1."""
+    q = 0
+    linked_type = np.zeros(HOLD_BITS, np.int64)
+    colour = _colour_field(w0, w1, c)
+    for k in range(runs_at.shape[2]):
+        i = runs_at[v, c, k]
+        if i < 0:
+            break
+        b = slot_of[i]
+        if field >> b & 1:
+            continue
+        linked_type[b] = run_type[i, v]
+        linked = False
+        for s in range(4):
+            if ((colour >> (6 * s)) & 63) >> 2 == 2 + b:
+                linked = True
+        if not linked and not done >> b & 1:
+            t_slot[q], t_type[q] = b, run_type[i, v]
+            q += 1
+    return q, linked_type
+
+
+@njit(cache=True, inline="always")
+def _released_groups(field, group_of, v):
+    """The number's table groups in play (bit per group index), from the held-out field."""
+    gsub = 0
+    for b in range(HOLD_BITS):
+        g = group_of[v, b]
+        if g >= 0 and not field >> b & 1:
+            gsub |= 1 << g
+    return gsub
+
+
+@njit(cache=True)
+def _closed(nw0, nw1, nsc, ju, field, done, going_on, v, gsub, w2, jg, jw, group_stays):
+    """The last colour's successor after ``jg`` group jokers, the number closed (the
+    released groups' best stays added, spans ending here cleared): ``(w0, w1, score)``,
+    score ``NEG`` when the groups cannot be formed."""
+    profile = 0
+    for c in range(NCOL - 1, -1, -1):
+        profile = profile * 3 + ((w2 >> (2 * c)) & 3)
+    stays = group_stays[v, gsub, profile, jg]
+    if stays < 0:
+        return nw0, nw1, NEG
+    w0, w1 = _close_owners(nw0, nw1, going_on[v])
+    keep = np.int64(FIELD_MASK) << FIELD_AT | np.int64(3) << JU_AT
+    w0 = (w0 & ~keep) | np.int64(ju + jg) << JU_AT | np.int64(field & going_on[v]) << FIELD_AT
+    w1 = (w1 & ~(np.int64(FIELD_MASK) << DONE_AT)) | np.int64(done & going_on[v]) << DONE_AT
+    return w0, w1, nsc + jg * jw + stays
+
+
+@njit(cache=True)
+def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post, post_type,
+                t_slot, t_type, q, linked_type, avec_count, desc, r):
+    """Every successor of state ``i`` placing ``u`` real tiles (``ug`` of them in groups)
+    and ``jr`` jokers in colour ``c``'s runs at number v+1: each choice of what its open
+    runs do and which waiting table runs adopt a run (and, at the last colour, the group
+    jokers and the close).  Returns ``(n, table, bits, st)``."""
+    weight, jw, jwpos, jokers, going_on, group_of = ctx[0], ctx[1], ctx[2], ctx[3], ctx[5], ctx[6]
+    group_stays, rem, bonus, floor = ctx[7], ctx[8], ctx[9], ctx[10]
+    w0, w1, w2, sc = st[i, 0], st[i, 1], st[i, 2], st[i, 3]
+    field = (w0 >> FIELD_AT) & FIELD_MASK
+    done = (w1 >> DONE_AT) & FIELD_MASK
+    ju = (w0 >> JU_AT) & 3
+    base = sc + (u - lo) * weight[c, v] + jr * jw
+    nju = ju + jr
+    gsub = _released_groups(field, group_of, v) if last else 0
+    nw2 = w2 | np.int64(ug) << (2 * c)
+    picked = np.empty(4, np.int64)
+    for avec in range(avec_count):
+        count, ended = _run_moves(desc, r, avec, u - ug, jr, post, post_type)
+        if count < 0:
+            continue
+        linked = 0
+        for p in range(count):
+            owner = post[p] >> 2
+            if owner >= 2 and post_type[p] == linked_type[owner - 2]:
+                linked += 1
+        ndone = done | ended
+        codes = (count + 1) ** q
+        table, bits, st = _room(table, bits, end, n, codes * (jokers + 1), st)
+        for code in range(codes):
+            picked[:count] = post[:count]
+            gained = _adopt(picked, post_type, count, code, t_slot, t_type, q)
+            if gained < 0:
+                continue
+            nw0, nw1 = _with_colour(w0, w1, c, _packed(picked, count))
+            nsc = base + linked + gained
+            ch = u | ug << 2 | jr << 4 | avec << 6 | code << 13
+            if not last:
+                if nsc + rem[v, c] + (jokers - nju) * jwpos + bonus[v] < floor:
+                    continue
+                nw0 = (nw0 & ~(np.int64(3) << JU_AT)) | np.int64(nju) << JU_AT
+                nw1 = (nw1 & ~(np.int64(FIELD_MASK) << DONE_AT)) | np.int64(ndone) << DONE_AT
+                n = _relax(table, bits, end, n, st, nw0, nw1, nw2, nsc, i, ch)
+                continue
+            for jg in range(jokers - nju + 1):
+                cw0, cw1, csc = _closed(nw0, nw1, nsc, nju, field, ndone, going_on, v, gsub,
+                                        nw2, jg, jw, group_stays)
+                if csc == NEG or csc + rem[v, c] + (jokers - nju - jg) * jwpos + bonus[v] < floor:
+                    continue
+                n = _relax(table, bits, end, n, st, cw0, cw1, np.int64(0), csc, i,
+                           ch | jg << 23)
+    return n, table, bits, st
+
+
+@njit(cache=True)
+def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits, runs_at,
+                  slot_of, run_type):
+    """Colour ``c``'s sub-step at number v+1 for the states ``start..end-1``."""
+    weight, jwpos, jokers, rem, bonus, floor = ctx[0], ctx[2], ctx[3], ctx[8], ctx[9], ctx[10]
+    last = c == NCOL - 1
+    post = np.zeros(8, np.int64)
+    post_type = np.zeros(8, np.int64)
+    t_slot = np.zeros(4, np.int64)
+    t_type = np.zeros(4, np.int64)
+    desc = np.zeros(4, np.int64)
+    n = end
+    for i in range(start, end):
+        w0, w1 = st[i, 0], st[i, 1]
+        field = (w0 >> FIELD_AT) & FIELD_MASK
+        done = (w1 >> DONE_AT) & FIELD_MASK
+        ju = (w0 >> JU_AT) & 3
+        colour = _colour_field(w0, w1, c)
+        r = 0
+        for s in range(4):
+            desc[s] = (colour >> (6 * s)) & 63
+            r += desc[s] > 0
+        held = 0
+        mine = field & colour_bits[v, c]
+        while mine:
+            mine &= mine - 1
+            held += 1
+        lo = must[c, v] - held
+        q, linked_type = _waiting(w0, w1, c, v, field, done, runs_at, slot_of, run_type,
+                                  t_slot, t_type)
+        for u in range(lo, lo + opt[c, v] + 1):
+            if st[i, 3] + (u - lo) * weight[c, v] + rem[v, c] + (jokers - ju) * jwpos \
+                    + bonus[v] < floor:
+                continue
+            for ug in range(min(u, 2) + 1):
+                for jr in range(jokers - ju + 1):
+                    n, table, bits, st = _successors(
+                        table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post,
+                        post_type, t_slot, t_type, q, linked_type, 3 ** r, desc, r)
+    return n, table, bits, st
+
+
+@njit(cache=True)
+def _hold_layer(table, bits, start, end, st, v, starting, set_jokers, set_size, scale2,
+                jokers, jw, jwpos, floor, bound):
+    """The layer before number v+1's colours: every subset of the sets starting there held
+    out (each gains ``scale2`` and its tiles, which all stay; its jokers count as placed)."""
+    count = 0
+    while count < HOLD_BITS and starting[v, count] >= 0:
+        count += 1
+    n = end
+    for i in range(start, end):
+        w0, sc = st[i, 0], st[i, 3]
+        field = (w0 >> FIELD_AT) & FIELD_MASK
+        ju = (w0 >> JU_AT) & 3
+        table, bits, st = _room(table, bits, end, n, 1 << count, st)
+        for subset in range(1 << count):
+            nfield, nju, nsc = field, ju, sc
+            for k in range(count):
+                if subset >> k & 1:
+                    nfield |= 1 << starting[v, k]
+                    nju += set_jokers[v, k]
+                    nsc += scale2 + set_size[v, k] + set_jokers[v, k] * jw
+            if nju > jokers or nsc + bound + (jokers - nju) * jwpos < floor:
+                continue
+            keep = np.int64(FIELD_MASK) << FIELD_AT | np.int64(3) << JU_AT
+            nw0 = (w0 & ~keep) | np.int64(nju) << JU_AT | np.int64(nfield) << FIELD_AT
+            n = _relax(table, bits, end, n, st, nw0, st[i, 1], st[i, 2], nsc, i, subset)
+    return n, table, bits, st
+
+
+@njit(cache=True)
+def _final(st, start, end, must_j):
+    """The best final state: no run shorter than 3 open, the table's jokers placed."""
+    best, best_sc = -1, NEG
+    for i in range(start, end):
+        w0, w1 = st[i, 0], st[i, 1]
+        ok = (w0 >> JU_AT) & 3 >= must_j
+        for c in range(NCOL):
+            colour = _colour_field(w0, w1, c)
+            for s in range(4):
+                d = (colour >> (6 * s)) & 63
+                if d and d & 3 < 3:
+                    ok = False
+        if ok and st[i, 3] > best_sc:
+            best, best_sc = i, st[i, 3]
+    return best
+
+
+@njit(cache=True, nogil=True)
+def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_of, run_type,
+               group_of, group_stays, set_size, rem, before, bonus, scale2, floor, steps,
+               held_out, stats):
+    """The exact pass: the best arrangement whose score reaches ``floor`` (raw: the table
+    jokers' gain included; the objective's ``weight`` and ``jw`` scaled above ``scale2``,
+    which is above the tiles that stay).  ``hold``: :func:`~solvers.rummikub._least.
+    hold_tables`' (colour bits, going on, -, starting slots, their jokers, -);
+    ``runs_at[v, c, k]``: the table runs of colour c covering number v+1 (-1 after),
+    ``slot_of``: each set's hold slot, ``run_type[set, v]``: its tile there (1 real, 2
+    joker); ``group_of[v, slot]``: the index of the group in that slot among the number's
+    groups (-1: none); ``group_stays[v, groups in play, profile, group jokers]``: the
+    released groups' most tiles staying (-1: no arrangement); ``set_size[v, k]``: the
+    sizes of the starting sets; ``rem[v, c]``/``before[v]``: the rack's most gain after a
+    sub-step / from a number on; ``bonus[v]``: what the sets starting after number v+1
+    and the stays can still add.  Writes each sub-step's choice (``steps[v, c]``) and the
+    sets held out (``held_out[v]``); returns the best score less the table jokers' gain,
+    or ``NEG``; ``stats[0]`` gains the states."""
+    colour_bits, going_on, starting, set_jokers = hold[0], hold[1], hold[3], hold[4]
+    jokers = must_j + opt_j
+    jwpos = max(0, jw)
+    ctx = (weight, jw, jwpos, jokers, colour_bits, going_on, group_of, group_stays, rem,
+           bonus, floor)
+    st = np.zeros((1024, STATE_COLUMNS), np.int64)
+    st[0, 4] = -1
+    bits = np.int64(10)
+    table = np.full(1 << bits, -1, np.int64)
+    start, end = np.int64(0), np.int64(1)
+    for v in range(nnum):
+        n, table, bits, st = _hold_layer(table, bits, start, end, st, v, starting,
+                                         set_jokers, set_size, scale2, jokers, jw, jwpos,
+                                         floor, before[v] + bonus[v])
+        start, end = end, n
+        for c in range(NCOL):
+            n, table, bits, st = _colour_layer(table, bits, start, end, st, c, v, ctx, must,
+                                               opt, colour_bits, runs_at, slot_of, run_type)
+            stats[0] += n - end
+            start, end = end, n
+            if start == end:
+                return NEG
+    best = _final(st, start, end, must_j)
+    if best < 0:
+        return NEG
+    idx = best
+    for v in range(nnum - 1, -1, -1):
+        for c in range(NCOL - 1, -1, -1):
+            steps[v, c] = st[idx, 5]
+            idx = st[idx, 4]
+        held_out[v] = st[idx, 5]
+        idx = st[idx, 4]
+    return st[best, 3] - must_j * jw

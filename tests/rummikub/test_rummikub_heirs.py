@@ -1,0 +1,82 @@
+"""Fewest tiles moved (``Rules.fewest_tiles_moved``, engines/rummikub/heirs.py) against the
+reference integer programme (HiGHS, ``ip_model.py``: its third solve maximises the tiles
+in their set's heir) and against hand cases of the positional definition."""
+
+from __future__ import annotations
+
+import pytest
+from rummikub_ip_reference import reference_move
+
+from engines.rummikub import best_move, best_moves
+from engines.rummikub.generate import rummikub_positions
+from engines.rummikub.position import Position, check_move
+from engines.rummikub.rules import Rules
+
+FEWEST = Rules(fewest_tiles_moved=True)
+
+
+def _answer(move):
+    return move.tiles, move.value, move.sets_kept, move.tiles_moved
+
+
+@pytest.mark.parametrize(("table", "rack", "moved"), [
+    (["R3 R4 R5 R6 R7 R8"], "R5 R6", 2),  # the doc's example: either half is the heir
+    (["B1 B2 B3", "B4 B5 B6"], "K9", 0),  # nothing to play: the table as it was
+    (["R3 J R5"], "R4 K1", 1),  # R4 takes the joker's place: the joker moves
+    (["K7 R7 J"], "O7 B7", 0),  # the group grows: nothing moves
+])
+def test_hand_cases(table, rack, moved):
+    move = best_move(table, rack, rules=FEWEST)
+    plain = best_move(table, rack)
+    assert (move.tiles, move.value, move.sets_kept) == (plain.tiles, plain.value,
+                                                         plain.sets_kept)
+    assert move.tiles_moved == moved
+    assert check_move(Position.from_strings(table, rack), move, FEWEST) == []
+
+
+def test_joined_runs_move_one_side():
+    # B1 B2 B3 and B4 B5 B6 with B7 B8 B9 J from the rack: no run is kept; one heir each
+    move = best_move(["B1 B2 B3", "B4 B5 B6", "R1 R2 R3 R4"], "R5 B7", rules=FEWEST)
+    ref, moved = reference_move(["B1 B2 B3", "B4 B5 B6", "R1 R2 R3 R4"], "R5 B7", True,
+                                "tiles", FEWEST)
+    assert _answer(move) == (ref.tiles, ref.value, ref.sets_kept, moved)
+
+
+@pytest.mark.parametrize("objective", ["tiles", "value"])
+def test_against_the_programme(objective):
+    # The DP's fewest tiles moved equals the programme's, with the same optimum and sets
+    # kept, on random positions (runs, groups, jokers on the table and in the rack).
+    compared = fewer = 0
+    seed = 21 if objective == "tiles" else 22
+    for pos in rummikub_positions(30, seed=seed, table_tiles=(6, 30), joker_rate=0.5,
+                                  initial_meld_rate=0.0):
+        table, rack = pos["table"], pos["rack"]
+        move = best_move(table, rack, True, objective, FEWEST)
+        ref, moved = reference_move(table, rack, True, objective, FEWEST)
+        assert _answer(move) == (ref.tiles, ref.value, ref.sets_kept, moved), pos
+        assert check_move(Position.from_strings(table, rack), move, FEWEST) == []
+        plain = best_move(table, rack, True, objective)
+        assert move.tiles_moved <= plain.tiles_moved
+        fewer += move.tiles_moved < plain.tiles_moved
+        compared += 1
+    assert compared == 30 and fewer >= 1
+
+
+def test_best_moves_and_the_batch_path_agree():
+    positions = [Position.from_strings(p["table"], p["rack"])
+                 for p in rummikub_positions(12, seed=23, table_tiles=(20, 40),
+                                             joker_rate=0.5, initial_meld_rate=0.0)]
+    batch = best_moves(positions, rules=FEWEST)
+    for pos, move in zip(positions, batch):
+        one = best_move([[str(t) for t in s] for s in pos.table],
+                        [str(t) for t in pos.rack], rules=FEWEST)
+        assert _answer(move) == _answer(one)
+
+
+def test_refused_with_other_rules():
+    from engines.rummikub.errors import RuleError
+
+    for extra in ({"copies": 3}, {"min_real_tiles": 2}, {"joker_retrieval": "official"},
+                  {"jokers": 3}, {"numbers": 20}):
+        with pytest.raises(RuleError, match="fewest_tiles_moved=true with"):
+            best_move(["R1 R2 R3"], "R4", rules=Rules(fewest_tiles_moved=True, **extra))
