@@ -39,14 +39,14 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Any, NamedTuple
 
 from engines.arguments import integer, list_of
 from engines.batch.inputs import BadInput, count_positions
 from engines.batch.rows import Rows, chunks, todo
 from engines.batch.store import ResultStore
-from engines.batch.store_rows import placed_runs, written_runs
+from engines.batch.store_rows import written_runs
+from engines.batch.store_writer import COMMIT_SECONDS, Writer
 from engines.batch.tasks import SolvedChunk, Task, get_task, solve_chunk
 from engines.errors import InputError, QipaiError
 from engines.progress import progress_bar
@@ -58,7 +58,7 @@ _LOOKUP_BATCH = 256
 # Chunks of quick tasks grow up to this many times their size (see _run).
 _CHUNK_GROWTH = 8
 _QUICK_CHUNK = 0.02
-# Finished rows stored in one transaction at most (else every _COMMIT_SECONDS).
+# Finished rows stored in one transaction at most (else every COMMIT_SECONDS).
 _COMMIT_ROWS = 16384
 
 
@@ -412,8 +412,7 @@ def _run(
 ) -> BatchSummary:
     _check_run_arguments(paths, store, chunk_size, strict, progress, on_bad_input)
     own_store = not isinstance(store, ResultStore)
-    db = ResultStore(store) if own_store else store
-    assert isinstance(db, ResultStore)
+    db = ResultStore(store) if not isinstance(store, ResultStore) else store
     size = max(1, chunk_size or task.chunk_size * backend.chunk_scale)
     summary = BatchSummary(task=task.name)
     run_id = db.begin_run(task.name, list(paths), workers=backend.workers, mode=backend.mode)
@@ -440,7 +439,7 @@ def _run(
             raise InputError(str(item))
 
     per_commit = max(size, _COMMIT_ROWS) if backend.timed_waits else 1
-    writer = _Writer(db, task.name, run_id, summary, per_commit)
+    writer = Writer(db, task.name, run_id, summary, per_commit)
 
     grown = size  # see _next_size
 
@@ -459,7 +458,7 @@ def _run(
         writer.add(rows, texts, errors, seconds, runs)
 
     def wait() -> None:
-        for future in backend.wait_one(list(pending), _COMMIT_SECONDS):
+        for future in backend.wait_one(list(pending), COMMIT_SECONDS):
             collect(future)
         writer.store_if_due()
 
@@ -480,12 +479,12 @@ def _run(
             submit(chunk)
         while pending:
             wait()
-        writer.store()
+        writer.finish()
         summary.status = "finished"
     except KeyboardInterrupt:
         summary.status = "interrupted"
         backend.cancel(list(pending))
-        writer.store()
+        writer.finish()
         raise BatchInterrupted(summary) from None
     except BaseException:
         summary.status = "failed"
@@ -495,66 +494,12 @@ def _run(
     finally:
         summary.seconds = time.perf_counter() - started
         bar.close()
+        writer.close()
         if readers is not None:
             readers.shutdown(wait=True, cancel_futures=True)
         backend.close()
         _end_run(db, run_id, summary, close=own_store)
     return summary
-
-
-# Finished chunks smaller than the chunk size wait at most this long to be stored, so
-# that one transaction (one disk sync, milliseconds) stores several small chunks.
-_COMMIT_SECONDS = 0.25
-
-
-class _Writer:
-    """Stores finished rows: at once when ``rows_per_commit`` wait, else every
-    :data:`_COMMIT_SECONDS`, and whatever is left when the run ends or stops."""
-
-    def __init__(
-        self, db: ResultStore, task: str, run_id: int, summary: BatchSummary,
-        rows_per_commit: int,
-    ) -> None:  # fmt: skip
-        self.db, self.task, self.run_id, self.summary = db, task, run_id, summary
-        self.rows_per_commit = rows_per_commit
-        self.parts: list[tuple[Rows, list[str | None], list[str | None], list[float]]] = []
-        self.runs: list[list[tuple[int, int, str]] | None] = []
-        self.waiting = 0
-        self.since = time.perf_counter()
-
-    def add(
-        self, rows: Rows, results: list[str | None], errors: list[str | None],
-        seconds: list[float], runs: list[tuple[int, int, str]] | None = None,
-    ) -> None:  # fmt: skip
-        """Rows solved: the JSON text of each result (``None`` where ``errors`` has one);
-        ``runs``: their text when a helper thread wrote it (see :class:`_Written`)."""
-        self.parts.append((rows, results, errors, seconds))
-        self.runs.append(runs)
-        self.waiting += len(rows)
-        if self.waiting >= self.rows_per_commit:
-            self.store()
-
-    def store_if_due(self) -> None:
-        if self.parts and time.perf_counter() - self.since >= _COMMIT_SECONDS:
-            self.store()
-
-    def store(self) -> None:
-        if self.parts:
-            rows = Rows.join([p[0] for p in self.parts])
-            joined = (list(chain.from_iterable(p[k] for p in self.parts)) for k in (1, 2, 3))
-            columns = [rows.ids, rows.sources, rows.lines, rows.texts, *joined]
-            # The rows leave the buffer only once stored (Ctrl-C may interrupt the write).
-            self.summary.computed += self.db.add_columns(
-                self.task, self.run_id, rows.digests, columns,
-                placed_runs(self.runs, [len(p[0]) for p in self.parts]),
-            )
-            self.parts, self.runs, self.waiting = [], [], 0
-        self.since = time.perf_counter()
-
-    def store_after_failure(self) -> None:
-        """Keep the finished rows when something else failed; a store fault stays the error."""
-        with contextlib.suppress(Exception):  # the run's own exception says more
-            self.store()
 
 
 def _readers(task: Task, backend: _Backend) -> cf.ThreadPoolExecutor | None:

@@ -56,12 +56,13 @@ import json
 import os
 import socket
 import sqlite3
+import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from engines import __version__
 from engines.batch.store_errors import StoreError, explain
@@ -110,6 +111,20 @@ EncodedRow = tuple[str, str, str, int, str, "str | None", "str | None", float, s
 _RUN_COLUMNS = {"pid": "INTEGER", "host": "TEXT", "heartbeat": "REAL"}
 
 
+_Method = TypeVar("_Method", bound=Any)
+
+
+def _serialized(method: _Method) -> _Method:
+    """Run ``method`` holding the store's lock (its transaction and the updates after it)."""
+
+    @functools.wraps(method)
+    def locked(self: ResultStore, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return locked  # type: ignore[return-value]
+
+
 class ResultStore:
     """A result database; ``path`` is created when missing (``":memory:"`` works too).
 
@@ -129,6 +144,9 @@ class ResultStore:
         self._blocks = True
         self._known: dict[str, _Known] = {}
         self._sync_mode = "FULL"
+        # One connection, used by the runner's thread (claims, bad lines) and its store
+        # thread (results): one transaction at a time, with what it updates in _known.
+        self._lock = threading.RLock()
         with self._guard():
             self._db = self._connect()
             try:
@@ -139,7 +157,7 @@ class ResultStore:
 
     def _connect(self) -> sqlite3.Connection:
         if not self.readonly:
-            return sqlite3.connect(self.path, timeout=60.0)
+            return sqlite3.connect(self.path, timeout=60.0, check_same_thread=False)
         uri = Path(self.path).resolve().as_uri()
         try:
             db = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=60.0)
@@ -220,7 +238,7 @@ class ResultStore:
         result depends on (a run record the next run reaps, claims, bad lines a rerun
         reports again)."""
         mode = "FULL" if durable else "NORMAL"
-        with self._guard():
+        with self._lock, self._guard():
             if self._sync_mode != mode:
                 self._db.execute(f"PRAGMA synchronous={mode}")
                 self._sync_mode = mode
@@ -348,6 +366,7 @@ class ResultStore:
                 del known.claims[run_id]
         return known
 
+    @_serialized
     def done_hashes(self, task: str, hashes: Iterable[str]) -> set[str]:
         """The subset of ``hashes`` already stored for ``task``."""
         with self._guard():
@@ -369,6 +388,7 @@ class ResultStore:
             found.update(h for (h,) in cur)
         return found
 
+    @_serialized
     def claim(self, task: str, hashes: Sequence[str], run_id: int) -> tuple[set[str], set[str]]:
         """Claim the positions of ``hashes`` for ``run_id``: ``(stored, claimed by others)``.
 
@@ -398,6 +418,7 @@ class ResultStore:
             known.claim_mark = int(cur.lastrowid)
         return stored, others
 
+    @_serialized
     def claim_digests(self, task: str, digests: bytes, run_id: int) -> bytearray:
         """:meth:`claim` for hashes given as 16-byte digests (``hexes(digests)``, no repeats):
         one status a position, 0 claimed now, 1 stored, 2 claimed by another running run."""
@@ -431,6 +452,7 @@ class ResultStore:
             )  # fmt: skip
         return sum(self.add_encoded(task, encoded, run_id) for task, encoded in by_task.items())
 
+    @_serialized
     def add_encoded(self, task: str, rows: Sequence[EncodedRow], run_id: int) -> int:
         """:meth:`add` for rows of one task whose input and result are JSON text already.
 
@@ -466,6 +488,7 @@ class ResultStore:
         known.chunk_mark = max(known.chunk_mark, last)
         return len(fresh)
 
+    @_serialized
     def add_columns(
         self, task: str, run_id: int, digests: bytes, columns: Sequence[list],
         written: list[tuple[int, int, str]] | None = None,
