@@ -17,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import engines.malloc_env  # (as the qipai command: freed memory kept for reuse)
 import engines.openmp_env  # noqa: F401  (as the qipai command: before libgomp loads)
 from engines.batch.runner import run_batch
 

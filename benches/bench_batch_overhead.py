@@ -48,6 +48,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import engines.malloc_env  # (as the qipai command: freed memory kept for reuse)
 import engines.openmp_env  # noqa: F401  (as the qipai command: before libgomp loads)
 from engines.batch.inputs import BadInput
 from engines.batch.positions import positions

@@ -16,6 +16,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+import engines.malloc_env  # (first with openmp_env: freed memory kept for reuse)
 import engines.openmp_env  # noqa: F401  (first: it sets OpenMP's spinning before libgomp loads)
 from engines import __version__
 from engines.errors import InputError
