@@ -34,7 +34,9 @@ with the passes) and shows the tiles moved instead (least disturbance's -> the f
 width-generic DP of ``solvers/rummikub/wide``) on bench-like bands drawn from each tile set
 (:func:`wide_position`: tables of about 0-80 tiles of runs of 3-5 and groups of 3 to all
 colours, with and without jokers, 14-tile racks), melded with least disturbance off and on
-(the default) and still to meld (threshold 30), with the states stored per position.
+(the default) and still to meld (threshold 30), then with the wide DP's other tile-set
+options (copies 3-4, sets of 2, 4 or 5 tiles at least, three jokers: ``WIDE_ROWS``, the
+positions restricted to them), with the states stored per position.
 
     .venv/bin/python benches/bench_rummikub_rules.py -n 10
     .venv/bin/python benches/bench_rummikub_rules.py -n 3 --integer-programme
@@ -138,7 +140,7 @@ DP_ROWS = (
 def restrict(pos: dict, rules: Rules) -> dict:
     """``pos`` without the table sets and rack tiles that ``rules``' tile set lacks (a
     tile set of more than two jokers: a position with jokers gets the others in its rack)."""
-    letters = "KROB"[: rules.colours]
+    letters = ALL_COLOURS[: rules.colours]
     used: dict[str, int] = {}
 
     def fits(tiles: list[str]) -> bool:
@@ -297,24 +299,43 @@ def wide_position(rng: random.Random, colours: int, numbers: int, table_size: in
     return make_position(rng, table_size, jokers, sets, tiles)
 
 
-def _wide(n: int) -> None:
+# The wide DP's other tile-set options, on each wide tile set: (row name, rules options,
+# melded); the positions restricted to them (``restrict``)
+WIDE_ROWS = (
+    ("melded, least_disturbance off", {"least_disturbance": False}, True),
+    ("melded (least disturbance on)", {}, True),
+    ("initial meld 30", {"least_disturbance": False}, False),
+    ("copies=3", {"copies": 3}, True),
+    ("copies=4", {"copies": 4}, True),
+    ("copies=4, least_disturbance off", {"copies": 4, "least_disturbance": False}, True),
+    ("copies=4, initial meld 30", {"copies": 4, "least_disturbance": False}, False),
+    ("min_set_length=4", {"min_set_length": 4}, True),
+    ("min_set_length=4 jokers=3", {"min_set_length": 4, "jokers": 3}, True),
+    ("min_set_length=5 jokers=3", {"min_set_length": 5, "jokers": 3}, True),
+    ("min_set_length=2 jokers=1", {"min_set_length": 2, "jokers": 1}, True),
+)
+
+
+def _wide(n: int, rows: str | None = None, seed: int = 11) -> None:
     from engines.rummikub import wide
     from engines.rummikub.errors import PositionError
 
     print(f"{n} positions per band {BANDS} and joker variant; ms per position, states stored")
-    print(f"{'tile set / rules':<40} {'median ms':>10} {'p90 ms':>8} {'max ms':>8} "
+    print(f"{'tile set / rules':<52} {'median ms':>10} {'p90 ms':>8} {'max ms':>8} "
           f"{'max states':>11}")
     for colours, numbers in WIDE_SETS:
-        for name, melded, least in (("melded, least_disturbance off", True, False),
-                                    ("melded (least disturbance on)", True, True),
-                                    ("initial meld 30", False, False)):
-            rules = Rules(colours=colours, numbers=numbers, least_disturbance=least)
-            best_move([], "K1 K2 K3", rules=rules)  # compiled
+        for name, options, melded in WIDE_ROWS:
+            if rows is not None and rows not in name:
+                continue
+            rules = Rules(colours=colours, numbers=numbers, **options)
+            best_move([], "K1 K2 K3 K4 K5", rules=rules)  # compiled
             times, states, refused = [], [], 0
             for size, jokers in itertools.product(BANDS, (False, True)):
-                rng = random.Random(size * 10 + jokers)
+                # (seed 11: the deals of the figures before seeds were taken)
+                rng = random.Random(size * 10 + jokers if seed == 11 else
+                                    f"{seed}-{size}-{jokers}")
                 for _ in range(n):
-                    pos = wide_position(rng, colours, numbers, size, jokers)
+                    pos = restrict(wide_position(rng, colours, numbers, size, jokers), rules)
                     wide.STATS[:] = 0
                     try:
                         times += _time([pos], melded, rules, clock=time.process_time)
@@ -323,7 +344,7 @@ def _wide(n: int) -> None:
                     states.append(int(wide.STATS[0]))
             ms = sorted(1e3 * t for t in times)
             p90 = ms[min(len(ms) - 1, int(0.9 * len(ms)))]
-            print(f"{f'{colours}x{numbers} {name}':<40} {statistics.median(ms):>10.2f} "
+            print(f"{f'{colours}x{numbers} {name}':<52} {statistics.median(ms):>10.2f} "
                   f"{p90:>8.2f} {ms[-1]:>8.2f} {max(states):>11}"
                   + (f"  ({refused} refused: memory bound)" if refused else ""), flush=True)
 
@@ -345,7 +366,7 @@ def main() -> None:
     args = parser.parse_args()
     warmup()
     if args.wide:
-        _wide(args.n)
+        _wide(args.n, args.rows, args.seed)
         return
     if args.least:
         _least(args.n, args.rows, args.seed)

@@ -1,4 +1,5 @@
-"""The wide tile sets (5-8 colours, numbers up to 26) against the reference oracle.
+"""The wide tile sets (5-8 colours, numbers up to 26; 1-4 copies, up to 3 jokers, sets of
+2-12 tiles at least) against the reference oracle.
 
 They are solved by the width-generic DP (:mod:`solvers.rummikub.wide`), not by filtering
 the default's answer.  Random positions on random wide tile sets and rules, melded or not,
@@ -37,6 +38,34 @@ def _wide_case(seed: int, least: bool = False):
 @pytest.mark.parametrize("seed", range(60))
 def test_wide_tile_sets_match_the_oracle(seed):
     same_as_the_oracle(*_wide_case(seed))
+
+
+def _generalised_case(seed: int, least: bool):
+    """A wide tile set with 1-4 copies, up to three jokers (fewer than the set length) and
+    sets of 2-6 tiles at least, within the wide DP's key (else redrawn)."""
+    rng = random.Random(seed)
+    while True:
+        colours = rng.choice((3, 4, 5, 6, 8))
+        numbers = rng.randint(14, 20) if colours <= 4 else rng.choice((8, 13, 17))
+        length = rng.choice((2, 3, 3, 4, 5, 6))
+        rules = Rules(least_disturbance=least, colours=colours, numbers=numbers,
+                      copies=rng.randint(1, 4), jokers=rng.randint(0, min(3, length - 1)),
+                      min_set_length=length, meld_threshold=rng.choice((0, 10, 30)))
+        if not rules.unsupported():
+            break
+    table, rack = random_table_and_rack(rng, rules, rng.choice((3, 8)), rng.choice((5, 10)),
+                                        0.7)
+    return rules, table, rack, least or rng.random() < 0.7
+
+
+@pytest.mark.parametrize("seed", range(2000, 2040))
+def test_wide_generalised_tile_sets_match_the_oracle(seed):
+    same_as_the_oracle(*_generalised_case(seed, least=False))
+
+
+@pytest.mark.parametrize("seed", range(3000, 3030))
+def test_wide_generalised_least_disturbance_matches_the_oracle(seed):
+    same_as_the_oracle(*_generalised_case(seed, least=True))
 
 
 @pytest.mark.parametrize("seed", range(1000, 1030))
@@ -82,12 +111,32 @@ def test_wide_tiles_are_read_only_under_wide_rules():
 
 
 @pytest.mark.parametrize("options", [["joker_retrieval=official"], ["min_real_tiles=2"],
-                                     ["min_set_length=4"], ["meld_continue=on"],
-                                     ["copies=3"], ["jokers=3"]])
+                                     ["meld_continue=on"], ["jokers=3"],
+                                     ["min_set_length=2", "jokers=2"]])
 def test_wide_tile_sets_refuse_what_their_dp_lacks(options):
     for wide in ("colours=5", "numbers=14"):
         with pytest.raises(RuleError, match=rf"{wide} with .* not supported by the exact"):
             best_move([], "K1 K2 K3", rules=Rules.parse([wide, *options]))
+
+
+def test_wide_tile_sets_refuse_codes_past_the_key():
+    # eight colour codes of sets of 12+ with seven open runs: 16 bits each, past 64 bits
+    with pytest.raises(RuleError, match=r"colours=5 with min_set_length=12, copies=4 and "
+                                        r"jokers=3 is not supported"):
+        best_move([], "K1 K2 K3", rules=Rules(colours=5, min_set_length=12, copies=4, jokers=3))
+    assert not Rules(colours=8, copies=4, jokers=2).unsupported()
+
+
+def test_wide_generalised_by_hand():
+    rules = Rules(colours=6, numbers=16, copies=4, jokers=3, min_set_length=4)
+    # four copies of a tile make four groups (with the jokers), runs of four at least
+    move = best_move([], "K5 K5 K5 K5 R5 R5 R5 R5 O5 O5 O5 O5 J J J B5", False, rules=rules)
+    assert move.tiles == 16 and sorted(len(m) for m in move.table) == [4, 4, 4, 4]
+    move = best_move([["G14", "G15", "G16", "J"]], "G13 J", rules=rules)
+    assert move.tiles == 2 and move.sets_kept == 0
+    assert best_move([], "Y1 Y2 Y3", False, rules=rules).tiles == 0
+    assert best_move([], "Y1 Y2 J", False, rules=Rules(colours=6, min_set_length=2,
+                                                       jokers=1, meld_threshold=3)).tiles == 3
 
 
 def test_wide_batch_of_positions():

@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
+from math import comb
 
 from engines.rummikub.errors import PositionError, RuleError, SetError, TileError
 from engines.rummikub.tiles import ALL_COLOURS, COLOURS, Tile, format_tiles
@@ -77,14 +78,13 @@ SEARCH_LIMITS = {"colours": (1, 8), "numbers": (1, 26), "copies": (1, 4), "joker
 _WITH_LONGEST = {"min_real_tiles": 1, "meld_continue": False}
 # The wide tile sets (more than 4 colours or numbers past 13) are solved by the
 # width-generic DP (solvers/rummikub/wide), which carries the initial-meld options, free
-# retrieval and least disturbance; these options must keep these values with it, and
-# copies and jokers stay within two (its colour code: four open runs a colour)
-_WITH_WIDE = {"min_real_tiles": 1, "joker_retrieval": "free", "min_set_length": 3,
-              "meld_continue": False}
-_WIDE_MOST = {"copies": 2, "jokers": 2}
+# retrieval, least disturbance, copies, jokers and min_set_length; these options must keep
+# these values with it, the jokers stay below min_set_length (no run of jokers alone is a
+# set) and the colour codes fit its 64-bit key word (wide_code_bits)
+_WITH_WIDE = {"min_real_tiles": 1, "joker_retrieval": "free", "meld_continue": False}
 # Why each tile-set option stops there (the state key of solvers/rummikub/_layout.py)
 LIMIT_REASONS = {
-    "colours": "the width-generic DP's first key word holds eight 7-bit colour codes",
+    "colours": "the width-generic DP's first key word holds eight colour codes of 8 bits",
     "numbers": "the width-generic DP's sets hold numbers up to 26",
     "copies": "a colour's open runs are numbered in a 7-bit code (four copies and two jokers: "
               "84 codes) and the group profile counts colours giving 1 to 4 tiles (n3, n4 "
@@ -98,6 +98,12 @@ LIMIT_REASONS = {
 }
 _BOOLS = {"true": True, "on": True, "yes": True, "1": True,
           "false": False, "off": False, "no": False, "0": False}
+
+
+def wide_code_bits(min_len: int, most: int) -> int:
+    """The bits of one colour's code in the wide DP: its open runs (at most ``most``) by
+    length class, C(min_len + most, min_len) codes (solvers/rummikub/wide/_codes.py)."""
+    return max(1, (comb(min_len + most, min_len) - 1).bit_length())
 
 
 @dataclass(frozen=True)
@@ -175,8 +181,8 @@ class Rules:
         ['min_set_length=13', 'min_set_length=13 with min_real_tiles=2']
         >>> Rules(min_set_length=6, meld_continue=True).unsupported()
         ['min_set_length=6 with meld_continue=true']
-        >>> Rules(colours=6, joker_retrieval="official", copies=3).unsupported()
-        ['colours=6 with joker_retrieval=official', 'colours=6 with copies=3']
+        >>> Rules(colours=6, joker_retrieval="official", jokers=3).unsupported()
+        ['colours=6 with joker_retrieval=official', 'colours=6 with jokers=3 and min_set_length=3']
         """
         out = []
         for f in fields(self):
@@ -203,7 +209,7 @@ class Rules:
             out += [f"fewest_tiles_moved=true with {name}={getattr(self, name)}"
                     for name, most in _FEWEST_MOST.items() if getattr(self, name) > most]
         for option, alone_with in _WITH_THIRD.items():
-            if getattr(self, option) > 2:
+            if getattr(self, option) > 2 and not self.wide_tiles:  # (wide: below)
                 out += [f"{option}={getattr(self, option)} with {name}="
                         f"{_text(getattr(self, name))}" for name, alone in alone_with.items()
                         if getattr(self, name) != alone]
@@ -211,8 +217,13 @@ class Rules:
             wide = f"colours={self.colours}" if self.colours > 4 else f"numbers={self.numbers}"
             out += [f"{wide} with {name}={_text(getattr(self, name))}"
                     for name, alone in _WITH_WIDE.items() if getattr(self, name) != alone]
-            out += [f"{wide} with {name}={getattr(self, name)}"
-                    for name, most in _WIDE_MOST.items() if getattr(self, name) > most]
+            if self.jokers >= self.min_set_length:
+                out.append(f"{wide} with jokers={self.jokers} and "
+                           f"min_set_length={self.min_set_length}")
+            elif self.colours * wide_code_bits(self.min_set_length,
+                                               self.copies + self.jokers) > 64:
+                out.append(f"{wide} with min_set_length={self.min_set_length}, "
+                           f"copies={self.copies} and jokers={self.jokers}")
         return out
 
     @property

@@ -31,8 +31,8 @@ from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
 from engines.threads import numba_threads
 
 # Least disturbance: the objective's weights times this, plus one per table set held out
-# (a table holds at most (8 * 26 * 2 + 2) / 3 < 256 sets).
-_HOLD_SCALE = 256
+# (a table holds at most (8 * 26 * 4 + 3) / 2 < 512 sets).
+_HOLD_SCALE = 512
 # The most states one position's DP may store (about 16 bytes each kept for the replay,
 # 40 in the layer being built): a bound on memory whatever the position.
 MAX_STATES = 40_000_000
@@ -87,7 +87,7 @@ def _hold_arrays(melds: list[Meld], colours: int, numbers: int) -> tuple[np.ndar
             busy_until.append(hi)
         busy_until[free] = hi
         slot[i] = free
-    if len(busy_until) > HOLD_SLOTS:  # cannot happen: a number is covered by <= 18 sets
+    if len(busy_until) > HOLD_SLOTS:  # cannot happen: a number is covered by <= 36 sets
         raise PositionError(f"least disturbance: more than {HOLD_SLOTS} table sets cover "
                             "one number")
     starts = np.zeros(numbers + 1, np.int64)
@@ -137,8 +137,10 @@ def _solve(pos: Position, objective: str, rules: Rules, index: int) -> Move:
     choice = np.zeros((colours, numbers, 4), np.int64)
     group_jokers = np.zeros(numbers, np.int64)
     held = np.zeros(len(old), np.int64)
+    sizes = (rules.min_set_length, max(1, int((must + rack).max())))
     status, _score = solve_wide(must, rack, must_j, rack_j, weight, jw, target, joker_meld, 1,
-                                arrays, MAX_STATES, choice, group_jokers, held, STATS, WIDTH)
+                                arrays, sizes, MAX_STATES, choice, group_jokers, held, STATS,
+                                WIDTH)
     if status < 0:
         raise PositionError(f"positions[{index}]: the wide tile set's search passed "
                             f"{MAX_STATES} states (memory bound)")
@@ -147,7 +149,7 @@ def _solve(pos: Position, objective: str, rules: Rules, index: int) -> Move:
             raise PositionError("the table cannot be arranged")
         return Move([], old, 0, 0, previous=list(pos.table))
     kept = [m for m, h in zip(old, held.tolist()) if h]
-    melds = kept + arrange_choice(choice, group_jokers, colours)
+    melds = kept + arrange_choice(choice, group_jokers, colours, rules.min_set_length)
     before = Counter(pos.table_tiles) if melded else Counter()
     played = sorted((Counter(s.tile for m in melds for s in m) - before).elements(),
                     key=Tile.sort_key)
@@ -160,10 +162,12 @@ def _solve(pos: Position, objective: str, rules: Rules, index: int) -> Move:
                 previous=list(pos.table))
 
 
-def arrange_choice(choice: np.ndarray, group_jokers: np.ndarray, colours: int) -> list[Meld]:
-    """The sets of the DP's choices: per colour the runs (open runs of length 1 and 2 take
-    the number's tiles first, then ``choice[c, v, 3]`` of the longer ones, the rest close;
-    the other tiles start runs), per number its groups (:func:`split_groups`)."""
+def arrange_choice(choice: np.ndarray, group_jokers: np.ndarray, colours: int,
+                   min_len: int = 3) -> list[Meld]:
+    """The sets of the DP's choices: per colour the runs (open runs shorter than
+    ``min_len`` take the number's tiles first, then ``choice[c, v, 3]`` of the longer ones,
+    the rest close; the other tiles start runs), per number its groups
+    (:func:`split_groups`)."""
     numbers = choice.shape[1]
     melds: list[Meld] = []
     for c in range(colours):
@@ -172,8 +176,8 @@ def arrange_choice(choice: np.ndarray, group_jokers: np.ndarray, colours: int) -
         for v in range(numbers + 1):
             real, jokers, longer = ((int(choice[c, v, 0]), int(choice[c, v, 2]),
                                      int(choice[c, v, 3])) if v < numbers else (0, 0, 0))
-            short = [r for r in open_runs if len(r) < 3]
-            long = [r for r in open_runs if len(r) >= 3]
+            short = [r for r in open_runs if len(r) < min_len]
+            long = [r for r in open_runs if len(r) >= min_len]
             melds += long[longer:]
             going = short + long[:longer]
             fresh = real + jokers - len(going)
@@ -184,21 +188,22 @@ def arrange_choice(choice: np.ndarray, group_jokers: np.ndarray, colours: int) -
             open_runs = going
     for v in range(numbers):
         given = [(c, int(choice[c, v, 1])) for c in range(colours) if choice[c, v, 1]]
-        melds += split_groups(given, int(group_jokers[v]), v + 1, colours)
+        melds += split_groups(given, int(group_jokers[v]), v + 1, colours, min_len)
     return [tuple(m) for m in melds]
 
 
 def split_groups(given: list[tuple[int, int]], jokers: int, number: int,
-                 colours: int) -> list[Meld]:
-    """Groups of ``number`` from ``given`` (colour, tiles 1 or 2) and ``jokers``: the fewest
-    groups ``k`` that hold them (3+ tiles, distinct colours, a real tile each), the real
-    tiles dealt round-robin (a colour's two copies to two groups), the jokers to the
-    smallest groups, each standing for the first colour its group lacks."""
+                 colours: int, min_len: int = 3) -> list[Meld]:
+    """Groups of ``number`` from ``given`` (colour, tiles 1 to 4) and ``jokers``: the fewest
+    groups ``k`` that hold them (``min_len``+ tiles, distinct colours, a real tile each),
+    the real tiles dealt round-robin (a colour's copies to distinct groups), the jokers to
+    the smallest groups, each standing for the first colour its group lacks."""
     real = sum(n for _, n in given)
     if real + jokers == 0:
         return []
-    least = 2 if any(n == 2 for _, n in given) else 1
-    k = next(k for k in range(least, real + 1) if 3 * k <= real + jokers <= colours * k)
+    least = max(n for _, n in given)
+    k = next(k for k in range(least, real + 1)
+             if min_len * k <= real + jokers <= colours * k)
     groups: list[list[int]] = [[] for _ in range(k)]
     dealt = 0
     for c, n in given:

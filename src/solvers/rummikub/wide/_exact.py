@@ -25,25 +25,25 @@ AIMS = 6  # the whole rack, then short of one to five tiles; then the plain pass
 
 
 @njit(cache=True)
-def playable(must, opt, jokers):
-    """``opt`` without the rack tiles that no set can hold: a run through three
-    consecutive numbers or a group of three colours, of tiles present or ``jokers`` standing
-    in for the missing ones (removed until nothing changes; no arrangement uses a removed
-    tile, so the optimum is the same)."""
+def playable(must, opt, jokers, min_len):
+    """``opt`` without the rack tiles that no set can hold: a run through ``min_len``
+    consecutive numbers or a group of ``min_len`` colours, of tiles present or ``jokers``
+    standing in for the missing ones (removed until nothing changes; no arrangement uses a
+    removed tile, so the optimum is the same)."""
     colours, numbers = opt.shape
     left = opt.copy()
-    changed = jokers < 2
+    changed = jokers < min_len - 1
     while changed:
         changed = False
         present = (must + left > 0).astype(np.int64)
         at_number = present.sum(axis=0)
         for c in range(colours):
             for v in range(numbers):
-                if left[c, v] == 0 or must[c, v] > 0 or at_number[v] + jokers >= 3:
+                if left[c, v] == 0 or must[c, v] > 0 or at_number[v] + jokers >= min_len:
                     continue
                 fits = False
-                for first in range(max(0, v - 2), min(v, numbers - 3) + 1):
-                    fits = fits or 3 - present[c, first:first + 3].sum() <= jokers
+                for first in range(max(0, v - min_len + 1), min(v, numbers - min_len) + 1):
+                    fits = fits or min_len - present[c, first:first + min_len].sum() <= jokers
                 if not fits:  # (tiles gone this sweep count until the next: same end)
                     left[c, v] = 0
                     changed = True
@@ -67,7 +67,7 @@ def _items(opt, weight, opt_j, joker_weight):
 
 @njit(cache=True)
 def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain,
-               hold, max_states, choice_out, group_jokers, held_out, stats, width):
+               hold, sizes, max_states, choice_out, group_jokers, held_out, stats, width):
     """The exact optimum of one position (the arguments and results of
     :func:`~solvers.rummikub.wide._pass.solve_pass`, without its ``floor``); ``width``: the
     narrow pass's states a layer (0: the plain pass alone).  Returns ``(status, score)``.
@@ -77,9 +77,9 @@ def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
     first; one that drops no state is exact, so an aim that it misses is out of reach."""
     if width <= 0 or target >= 0:
         return solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
-                          hold_gain, hold, NEG, 0, max_states, choice_out, group_jokers,
+                          hold_gain, hold, sizes, NEG, 0, max_states, choice_out, group_jokers,
                           held_out, stats)[:2]
-    opt = playable(must, opt, must_j + opt_j)
+    opt = playable(must, opt, must_j + opt_j, sizes[0])
     gains = _items(opt, weight, opt_j, joker_weight)
     floor = must_j * max(0, joker_weight) + gains.sum()
     held = hold_gain > 0 and hold[0][-1] > 0  # least disturbance: sets to keep
@@ -88,9 +88,9 @@ def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
             floor -= gains[aim - 1]
         for narrow in (width, 8 * width):
             st, sc, truncated = solve_pass(must, opt, must_j, opt_j, weight, joker_weight,
-                                           target, joker_meld, hold_gain, hold, floor, narrow,
-                                           max_states, choice_out, group_jokers, held_out,
-                                           stats)
+                                           target, joker_meld, hold_gain, hold, sizes, floor,
+                                           narrow, max_states, choice_out, group_jokers,
+                                           held_out, stats)
             if st < 0 or (st == 1 and sc >= floor) or not truncated:
                 break
         if st < 0 or (st == 1 and sc >= floor and (not truncated or (aim == 0 and not held))):
@@ -99,10 +99,10 @@ def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
             floor = sc  # (an answer: the optimum is at least this)
         if truncated:
             st, sc, _t = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target,
-                                    joker_meld, hold_gain, hold, floor, 0, max_states,
+                                    joker_meld, hold_gain, hold, sizes, floor, 0, max_states,
                                     choice_out, group_jokers, held_out, stats)
             if st < 0 or (st == 1 and sc >= floor):
                 return st, sc
     return solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
-                      hold_gain, hold, NEG, 0, max_states, choice_out, group_jokers, held_out,
-                      stats)[:2]
+                      hold_gain, hold, sizes, NEG, 0, max_states, choice_out, group_jokers,
+                      held_out, stats)[:2]

@@ -1,24 +1,27 @@
-"""The width-generic best-move DP: any number of colours (1..8) and numbers (1..26).
+"""The width-generic best-move DP: any number of colours (1..8) and numbers (1..26), one to
+four copies of a tile, up to four jokers and sets of ``L`` tiles at least.
 
 The same algorithm as :mod:`solvers.rummikub._dp` (after van Rijn, Takes & Vis 2015): the
 state between number v-1 and v records, per colour, the open runs ending at v-1 by length
-(1, 2, >= 3) as the code ``a1 + 5*a2 + 25*a3`` (at most four runs a colour: two copies and
-two jokers).  The widths are array shapes here, not constants, and the key is two words:
+class (1 .. L-1, L or more) as a numbered code of ``cb`` bits (at most copies + jokers runs
+a colour: :mod:`solvers.rummikub.wide._codes`; 35 codes, 6 bits, for the rules document's
+sets).  The widths are array shapes here, not constants, and the key is two words:
 
-- ``key_a``: colour c's code at bits ``7*c`` (eight colours: 56 bits);
+- ``key_a``: colour c's code at bits ``cb*c`` (eight colours of 8-bit codes: 64 bits);
 - ``key_b``: jokers placed so far, inside a number the jokers its short runs need and its
   group profile, the initial-meld value so far capped at the threshold (a player who has
   not melded) and the slots of the held-out table sets that cover the number (least
-  disturbance: 46 slots); the layout in :mod:`solvers.rummikub.wide._steps`.
+  disturbance: 42 slots); the layout in :mod:`solvers.rummikub.wide._steps`.
 
 Each number is a few layers: the held-out choice of the table sets that start there (only
 when some do), one sub-step per colour, fewest choices first (real tiles to runs and
 groups, jokers to runs), the last one also choosing the jokers joining groups (with the
 group feasibility check) and closing the number (:mod:`solvers.rummikub.wide._steps`).  A
-colour's runs shorter than 3 must continue (else the state dies; the final state has
-none), then as many runs of 3+ as the tiles allow (a run that would start instead
+colour's runs shorter than L must continue (else the state dies; the final state has
+none), then as many runs of L+ as the tiles allow (a run that would start instead
 continues one just as well), the other tiles start runs.  A run joker goes only where a
-tile of its colour lies within two numbers (a run has a real tile and at most two jokers).
+tile of its colour lies within ``max(2, jokers)`` numbers (a run has a real tile).  With
+fewer jokers than L (the engine refuses more), no run or group of jokers alone is a set.
 At each close, states that a neighbour dominates are dropped.
 
 Least disturbance: a table set held out stays as it was (its tiles leave ``must``, its
@@ -26,7 +29,7 @@ jokers count as placed) and gains ``hold_gain``; the engine scales the objective
 above the most sets a table can hold, so holding is a tie-break after the objective's own.
 
 Inputs are clean integer arrays (the engine checks the position): ``must``/``opt`` (C, N)
-table / rack tiles (``must + opt <= 2``), ``must_j``/``opt_j`` jokers, ``weight`` (C, N)
+table / rack tiles (``must + opt <= copies``), ``must_j``/``opt_j`` jokers, ``weight`` (C, N)
 and ``joker_weight`` the gain of a rack tile / joker played, ``target`` the initial meld's
 threshold (-1 once melded), ``joker_meld`` 1 if a joker counts as the tile it stands for
 towards it.  The held-out sets (none: empty arrays): ``starts`` (N+1 offsets into
@@ -40,37 +43,47 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.rummikub.wide._codes import close_tables, code_tables, code_traits, shift_table
 from solvers.rummikub.wide._steps import MELD_AT, NEED_AT, hold_layer, sub_step
 from solvers.rummikub.wide._store import KEY_A, KEY_B, SCORE, close_layer, lookup, new_layer
 
 MAX_COLOURS = 8
 MAX_NUMBERS = 26
-HOLD_SLOTS = 46
+HOLD_SLOTS = 42
 NEG = np.int64(-(2**62))
 LAYER_HOLD, LAYER_COLOUR, LAYER_LAST = 0, 1, 2
 
 
 @njit(cache=True)
-def group_tables(colours):
-    """``(ok, cap)``: ``ok[real, two, jokers]`` whether ``real`` tiles given to a number's
-    groups (``two``: some colour gave two), with ``jokers`` jokers, split into groups of
-    3+ distinct colours with a real tile each: some ``k`` groups (two or more when a colour
-    gives two) with ``k <= real``, ``3k <= tiles <= colours*k`` (deal the real tiles
+def code_bits_of(codes):
+    """The bits of a colour code numbered below ``codes``."""
+    bits = 1
+    while (1 << bits) < codes:
+        bits += 1
+    return bits
+
+
+@njit(cache=True)
+def group_tables(colours, copies, jokers, min_len):
+    """``(ok, cap)``: ``ok[real, most, jokers]`` whether ``real`` tiles given to a number's
+    groups (``most``: the most one colour gave), with ``jokers`` jokers, split into groups
+    of ``min_len``+ distinct colours with a real tile each: some ``k`` groups with
+    ``most <= k <= real``, ``min_len*k <= tiles <= colours*k`` (deal the real tiles
     round-robin, then the jokers into the smallest groups).  ``cap``: the real count from
     which every larger one is feasible with any jokers; the DP counts at most ``cap``."""
-    full = np.zeros((2 * colours + 1, 2, 3), np.bool_)
-    for real in range(2 * colours + 1):
-        for two in range(2):
-            for j in range(3):
+    top = copies * colours
+    full = np.zeros((top + 1, copies + 1, jokers + 1), np.bool_)
+    for real in range(top + 1):
+        for most in range(copies + 1):
+            for j in range(jokers + 1):
                 tiles = real + j
                 if tiles == 0:
-                    full[real, two, j] = True
-                for k in range(1 + two, real + 1):
-                    if 3 * k <= tiles <= colours * k:
-                        full[real, two, j] = True
-    cap = 2 * colours
-    while all_feasible(full, 2 * colours, colours) and cap > 0 and all_feasible(
-            full, cap - 1, colours):
+                    full[real, most, j] = True
+                for k in range(max(1, most), real + 1):
+                    if min_len * k <= tiles <= colours * k:
+                        full[real, most, j] = True
+    cap = top
+    while cap > 0 and all_feasible(full, top, colours) and all_feasible(full, cap - 1, colours):
         cap -= 1
     return full[: cap + 1].copy(), cap
 
@@ -78,38 +91,39 @@ def group_tables(colours):
 @njit(cache=True)
 def all_feasible(full, real, colours):
     """Whether every profile with ``real`` tiles is feasible with any jokers (the
-    profiles that no colours can give are left out: more than ``colours`` tiles with no
-    colour giving two, fewer than 2 with one)."""
-    for two in range(2):
-        if (two == 0 and real > colours) or (two == 1 and real < 2):
+    profiles that no colours can give are left out: ``most`` of 0 with tiles, more tiles
+    than ``colours * most`` or fewer than ``most``)."""
+    for most in range(full.shape[1]):
+        if (most == 0) != (real == 0) or real > colours * most or real < most:
             continue
-        for j in range(3):
-            if not full[real, two, j]:
+        for j in range(full.shape[2]):
+            if not full[real, most, j]:
                 return False
     return True
 
 
 @njit(cache=True)
 def group_reach(ok, cap, order, real, v, jokers):
-    """``reach[step, real_g, two, jl]``: whether a profile after the number's colour at
+    """``reach[step, real_g, most, jl]``: whether a profile after the number's colour at
     ``step`` (in ``order``), with ``jl`` jokers left, can still end feasible: the later
-    colours give 0, 1 or 2 tiles each (as many as they have) and some jokers join."""
+    colours give as many tiles each as they have, or fewer, and some jokers join."""
     colours = order.shape[0]
-    reach = np.zeros((colours, cap + 1, 2, jokers + 1), np.bool_)
+    copies = ok.shape[1] - 1
+    reach = np.zeros((colours, cap + 1, copies + 1, jokers + 1), np.bool_)
     for g in range(cap + 1):
-        for two in range(2):
+        for most in range(copies + 1):
             for jl in range(jokers + 1):
-                for jg in range(min(jl, 2) + 1):
-                    if ok[g, two, jg]:
-                        reach[colours - 1, g, two, jl] = True
+                for jg in range(jl + 1):
+                    if ok[g, most, jg]:
+                        reach[colours - 1, g, most, jl] = True
     for step in range(colours - 2, -1, -1):
-        most = min(2, real[order[step + 1], v])
+        top = min(copies, real[order[step + 1], v])
         for g in range(cap + 1):
-            for two in range(2):
+            for most in range(copies + 1):
                 for jl in range(jokers + 1):
-                    for add in range(most + 1):
-                        if reach[step + 1, min(cap, g + add), two | (add == 2), jl]:
-                            reach[step, g, two, jl] = True
+                    for add in range(top + 1):
+                        if reach[step + 1, min(cap, g + add), max(most, add), jl]:
+                            reach[step, g, most, jl] = True
                             break
     return reach
 
@@ -129,58 +143,54 @@ def colour_order(must, opt):
 
 
 @njit(cache=True)
-def _near(must, opt):
-    """``near[c, v]``: whether a tile of colour c lies within two numbers of v+1.  A run
-    joker there needs one: a run holds a real tile and at most two jokers, so the nearest
-    real tile of a joker's run is at most two numbers away."""
+def _near(must, opt, jokers):
+    """``near[c, v]``: whether a tile of colour c lies within ``jokers`` numbers of v+1
+    (at least two).  A run joker there needs one: a run holds a real tile and at most
+    ``jokers`` jokers, so the nearest real tile of a joker's run is no farther."""
     colours, numbers = must.shape
     near = np.zeros((colours, numbers), np.bool_)
+    reach = max(2, jokers)
     for c in range(colours):
         for v in range(numbers):
-            for w in range(max(0, v - 2), min(numbers, v + 3)):
+            for w in range(max(0, v - reach), min(numbers, v + reach + 1)):
                 if must[c, w] + opt[c, w] > 0:
                     near[c, v] = True
     return near
 
 
 @njit(cache=True)
-def need_table(real, order, v, step):
-    """``need[c, code]``: the jokers that colour c's short runs of ``code`` will need at the
-    next two numbers beyond their tiles, for the colours done at number v+1 (``order``
-    up to ``step``; the key's ``need`` sums them), 0 for the others."""
-    colours, numbers = real.shape
-    need = np.zeros((colours, 128), np.int64)
+def need_table(needc, order, step):
+    """``need[c, code]``: the jokers that colour c's short runs of ``code`` will need at
+    the next numbers beyond their tiles, for the colours done at the number (``order`` up
+    to ``step``; the key's ``need`` sums them), 0 for the others."""
+    need = np.zeros_like(needc)
     for s in range(step + 1):
-        c = order[s]
-        rn1 = real[c, v + 1] if v + 1 < numbers else 0
-        rn2 = real[c, v + 2] if v + 2 < numbers else 0
-        for code in range(125):
-            a1, a2 = code % 5, (code // 5) % 5
-            need[c, code] = max(0, a1 + a2 - rn1) + max(0, a1 - rn2)
+        need[order[s]] = needc[order[s]]
     return need
 
 
 @njit(cache=True)
-def drop_dominated(rows, table, n, colours, need, first=0, stop=-1):
+def drop_dominated(rows, table, n, colours, cb, better, need, first=0, stop=-1):
     """The layer without the states that another one dominates, compacted; returns the
-    count kept.  In one colour, a run of length 1 that is one of length 2 or 3+ instead,
-    one of length 2 that is one of 3+, or one more run of 3+, never loses an option (longer
-    runs need fewer tiles, a long run may end anywhere), so a state with such a neighbour
-    of at least its score cannot be better (the order is strict: every state dropped keeps
-    a live dominator).  ``need`` (:func:`need_table`): the neighbour's ``need`` field."""
+    count kept.  In one colour, a run that is a class longer or more, or one more long run
+    (``better``, :func:`solvers.rummikub.wide._codes.code_traits`), never loses an option
+    (longer runs need fewer tiles, a long run may end anywhere), so a state with such a
+    neighbour of at least its score cannot be better (the order is strict: every state
+    dropped keeps a live dominator).  ``need`` (:func:`need_table`): the neighbour's
+    ``need`` field."""
+    cmask = (np.int64(1) << cb) - 1
     dropped = np.zeros(n, np.bool_)
     for i in range(n):
         a, b, score = rows[i, KEY_A], rows[i, KEY_B], rows[i, SCORE]
         for c in range(first, colours if stop < 0 else stop):
-            code = (a >> (7 * c)) & 127
-            a1, a2, a3 = code % 5, (code // 5) % 5, code // 25
-            base = a & ~(np.int64(127) << (7 * c))
-            for d1, d2, d3 in ((0, 0, 1), (-1, 1, 0), (0, -1, 1), (-1, 0, 1)):
-                if a1 + d1 < 0 or a2 + d2 < 0 or a1 + a2 + a3 + d1 + d2 + d3 > 4:
-                    continue
-                ncode = a1 + d1 + 5 * (a2 + d2) + 25 * (a3 + d3)
+            code = (a >> (cb * c)) & cmask
+            base = a & ~(cmask << (cb * c))
+            for e in range(better.shape[1]):
+                ncode = better[code, e]
+                if ncode < 0:
+                    break
                 nb = b + ((need[c, ncode] - need[c, code]) << NEED_AT)
-                j = lookup(rows, table, base | np.int64(ncode) << (7 * c), nb)
+                j = lookup(rows, table, base | ncode << (cb * c), nb)
                 if j >= 0 and rows[j, SCORE] >= score:
                     dropped[i] = True
                     break
@@ -196,18 +206,19 @@ def drop_dominated(rows, table, n, colours, need, first=0, stop=-1):
 
 
 @njit(cache=True)
-def _final(rows, n, colours, must_j, target):
-    """The best row whose runs are all 3+ long, with the table's jokers placed and (not
-    melded) nothing played or the threshold reached; -1 if none."""
+def _final(rows, n, colours, cb, short, must_j, target):
+    """The best row whose runs are all long enough, with the table's jokers placed and
+    (not melded) nothing played or the threshold reached; -1 if none."""
+    cmask = (np.int64(1) << cb) - 1
     best, at = NEG, -1
     for i in range(n):
         a, b = rows[i, KEY_A], rows[i, KEY_B]
-        short = False
+        bad = False
         for c in range(colours):
-            if ((a >> (7 * c)) & 127) % 25:
-                short = True
+            if short[(a >> (cb * c)) & cmask]:
+                bad = True
         meld = (b >> MELD_AT) & 127
-        if short or (b & 7) < must_j or (target > 0 and 0 < meld < target):
+        if bad or (b & 7) < must_j or (target > 0 and 0 < meld < target):
             continue
         if rows[i, SCORE] > best:
             best, at = rows[i, SCORE], i
@@ -232,20 +243,19 @@ def rack_bound(opt, weight, order, starts, hold_gain):
 
 
 @njit(cache=True)
-def keep_flexible(rows, n, colours, width):
-    """Keep the ``width`` states with the fewest obligations (open runs of length 1,
-    weight 2, and 2, weight 1, the jokers short runs need, then the jokers placed), in
-    their order; returns the count kept.  The search for *any* arrangement reaching a
+def keep_flexible(rows, n, colours, cb, duty, width):
+    """Keep the ``width`` states with the fewest obligations (the tiles their short runs
+    still need, ``duty``, twice the jokers they need, then the jokers placed), in their
+    order; returns the count kept.  The search for *any* arrangement reaching a
     score keeps them: short runs opened on speculation are what kills a narrow search."""
     if n <= width:
         return n
     pri = np.empty(n, np.int64)
     for i in range(n):
         a, b = rows[i, KEY_A], rows[i, KEY_B]
-        h = 2 * ((b >> NEED_AT) & 3)
+        h = 2 * ((b >> NEED_AT) & 7)
         for c in range(colours):
-            code = (a >> (7 * c)) & 127
-            h += 2 * (code % 5) + (code // 5) % 5
+            h += duty[(a >> (cb * c)) & ((np.int64(1) << cb) - 1)]
         pri[i] = 8 * h + (b & 7)
     idx = np.sort(np.argsort(pri, kind="mergesort")[:width])
     rows[:width] = rows[idx]
@@ -254,9 +264,11 @@ def keep_flexible(rows, n, colours, width):
 
 @njit(cache=True)
 def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain,
-               hold, floor, width, max_states, choice_out, group_jokers, held_out, stats):
-    """One pass over the numbers: fills ``choice_out[c, v] = (real tiles to runs, real tiles
-    to groups, run jokers, open runs of 3+ continued)``, ``group_jokers[v]`` and
+               hold, sizes, floor, width, max_states, choice_out, group_jokers, held_out,
+               stats):
+    """One pass over the numbers, with sets of ``sizes[0]``+ tiles and at most ``sizes[1]``
+    copies of a tile: fills ``choice_out[c, v] = (real tiles to runs, real tiles to
+    groups, run jokers, open runs of L+ continued)``, ``group_jokers[v]`` and
     ``held_out[set]``.  Returns ``(status, score, truncated)``: status 1 solved, 0 no
     arrangement, -1 more than ``max_states`` states (memory bound).  ``floor``: states
     whose score and all the rest could still add stay below it are not stored (the
@@ -266,9 +278,16 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
     the widest layer are added to its two entries."""
     colours, numbers = must.shape
     jokers = must_j + opt_j
-    ok, cap = group_tables(colours)
-    near = _near(must, opt)
+    min_len, copies = sizes
+    ok, cap = group_tables(colours, copies, jokers, min_len)
+    near = _near(must, opt, jokers)
     real = must + opt
+    digits, keys = code_tables(min_len, copies + jokers)
+    cb = code_bits_of(digits.shape[0])
+    shift = shift_table(digits, keys, copies + jokers)
+    short, duty, better = code_traits(digits)
+    closed = np.zeros((colours, digits.shape[0], jokers + 1), np.int64)
+    needc = np.zeros((colours, digits.shape[0]), np.int64)
     order = colour_order(must, opt)
     rem = rack_bound(opt, weight, order, hold[0], hold_gain)
     layers = numbers * (colours + 1)
@@ -283,6 +302,7 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
     used, n, count, truncated = 1, 1, 0, 0
     for v in range(numbers):
         reach = group_reach(ok, cap, order[v], real, v, jokers)
+        close_tables(digits, keys, copies + jokers, real, v, jokers, closed, needc)
         for step in range(-1, colours):
             c = order[v, step]
             if step < 0:
@@ -291,17 +311,17 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
                 rows, n = hold_layer(rows, n, v, jokers, joker_weight, hold_gain, hold)
                 layer_kind[count], layer_at[count] = LAYER_HOLD, v
             else:
-                rows, table, n = sub_step(rows, n, v, c, step, must, opt, real, weight,
-                                          joker_weight, jokers, target, joker_meld, hold, near,
-                                          reach, ok, cap, rem[v, step], floor)
+                rows, table, n = sub_step(rows, n, v, c, step, must, opt, weight, joker_weight,
+                                          jokers, target, joker_meld, hold, near, reach, ok,
+                                          cap, rem[v, step], floor, cb, shift, closed, needc)
                 last = step == colours - 1
-                n = drop_dominated(rows, table, n, colours,
-                                   need_table(real, order[v], v, -1 if last else step),
+                n = drop_dominated(rows, table, n, colours, cb, better,
+                                   need_table(needc, order[v], -1 if last else step),
                                    0 if last else c, colours if last else c + 1)
                 layer_kind[count] = LAYER_LAST if last else LAYER_COLOUR
                 layer_at[count] = v * colours + c
             if width > 0 and n > width:
-                n = keep_flexible(rows, n, colours, width)
+                n = keep_flexible(rows, n, colours, cb, duty, width)
                 truncated = 1
             layer_base[count] = used
             parents, choices, used = close_layer(rows, n, parents, choices, used)
@@ -316,7 +336,7 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
                 return 0, NEG, truncated
             if used > max_states:
                 return -1, NEG, truncated
-    at = _final(rows, n, colours, must_j, target)
+    at = _final(rows, n, colours, cb, short, must_j, target)
     if at < 0:
         return 0, NEG, truncated
     _replay(layer_base[count - 1] + at, count, layer_base, layer_kind, layer_at, parents,
@@ -341,11 +361,11 @@ def _replay(state, count, layer_base, layer_kind, layer_at, parents, choices, co
                     held_out[start_sets[starts[at] + t]] = 1
         else:
             v, c = at // colours, at % colours
-            k, g = ch & 7, (ch >> 3) & 3
+            k, g = ch & 7, (ch >> 3) & 7
             choice_out[c, v, 0] = k - g
             choice_out[c, v, 1] = g
-            choice_out[c, v, 2] = (ch >> 5) & 7
-            choice_out[c, v, 3] = (ch >> 8) & 7
+            choice_out[c, v, 2] = (ch >> 6) & 7
+            choice_out[c, v, 3] = (ch >> 9) & 15
             if layer_kind[layer] == LAYER_LAST:
-                group_jokers[v] = ch >> 11
+                group_jokers[v] = ch >> 13
         state = parents[state]

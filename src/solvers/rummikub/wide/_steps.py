@@ -29,10 +29,11 @@ from numba import njit
 
 from solvers.rummikub.wide._store import KEY_A, KEY_B, SCORE, new_layer, offer, room
 
-MELD_AT = 11
-HOLD_AT = 18
 NEED_AT = 3
-GROUP_AT = 5
+GROUP_AT = 6
+MOST_AT = 12
+MELD_AT = 15
+HOLD_AT = 22
 
 
 @njit(cache=True, inline="always")
@@ -73,122 +74,97 @@ def hold_layer(rows, n, v, jokers, joker_weight, hold_gain, hold):
     return out, size
 
 
-@njit(cache=True, inline="always")
-def _run_step(a1, a2, a3, t, jl, rn1, rn2, v, numbers):
-    """``t`` run tiles of one colour at number v+1 (short runs first, then runs of 3+, the
-    rest open runs), ``jl`` jokers left, ``rn1``/``rn2`` the colour's tiles at the next two
-    numbers: ``(fresh, long runs kept, jokers needed later, e3)``; ``fresh`` -1 when the
-    runs cannot all be completed."""
-    if t < a1 + a2:
-        return -1, 0, 0, 0
-    e3 = min(a3, t - a1 - a2)
-    fresh = t - a1 - a2 - e3
-    avail = jl + rn1 if v + 1 < numbers else 0
-    if fresh + a1 > avail:
-        return -1, 0, 0, 0
-    if fresh > 0 and (v + 2 >= numbers or fresh > rn2 + jl):
-        return -1, 0, 0, 0
-    need = max(0, fresh + a1 - rn1) + max(0, fresh - rn2)
-    return fresh, min(a2 + e3, avail - fresh - a1), need, e3
-
 
 @njit(cache=True)
-def sub_step(rows, n, v, c, step, must, opt, real, weight, joker_weight, jokers, target,
-             joker_meld, hold, near, reach, ok, cap, bound, floor):
+def sub_step(rows, n, v, c, step, must, opt, weight, joker_weight, jokers, target,
+             joker_meld, hold, near, reach, ok, cap, bound, floor, cb, shift, closed, needc):
     """Colour c at number v+1, the ``step``-th of the number (``reach[step]``: the group
     profiles that its later colours can still make feasible): real tiles to runs and
     groups, jokers to runs (only where ``near``).  The number's last colour also chooses
     the jokers joining its groups (their feasibility ``ok``) and closes the number: every
     colour's runs checked against the jokers left, the held-out slots of the sets ending
     here freed.  ``bound``: the most the rest of the position can still add (with the
-    jokers not yet placed), ``floor``: the score to reach.  Returns the layer, its hash
-    table and its size."""
-    colours, numbers = must.shape
+    jokers not yet placed), ``floor``: the score to reach.  Colour codes of ``cb`` bits,
+    moved by ``shift`` and checked by ``closed``/``needc`` (:mod:`solvers.rummikub.wide.
+    _codes`).  Returns the layer, its hash table and its size."""
+    colours = must.shape[0]
+    copies = shift.shape[1] - 1 - jokers
     end_mask, cells, cell_slot, cell_count = hold[4], hold[5], hold[6], hold[7]
     last = step == colours - 1
     out, table = new_layer(max(16, 4 * n))
     size = 0
-    shift = 7 * c
-    rn1 = real[c, v + 1] if v + 1 < numbers else 0
-    rn2 = real[c, v + 2] if v + 2 < numbers else 0
+    at = cb * c
+    cmask = (np.int64(1) << cb) - 1
     jw_pos = max(0, joker_weight)
     other = np.zeros(jokers + 1, np.int64)
     for i in range(n):
         a, b, score = rows[i, KEY_A], rows[i, KEY_B], rows[i, SCORE]
-        code = (a >> shift) & 127
-        a1, a2, a3 = code % 5, (code // 5) % 5, code // 25
+        code = (a >> at) & cmask
         ju = b & 7
-        need0 = (b >> NEED_AT) & 3
-        real_g, two = (b >> GROUP_AT) & 31, (b >> (GROUP_AT + 5)) & 1
+        need0 = (b >> NEED_AT) & 7
+        real_g, most = (b >> GROUP_AT) & 63, (b >> MOST_AT) & 7
         meld = (b >> MELD_AT) & 127
         held = b >> HOLD_AT
         lo = must[c, v] - held_tiles(held, v, c, colours, cells, cell_slot, cell_count)
-        other[:] = a & ~(np.int64(127) << shift)
+        other[:] = a & ~(cmask << at)
         group_jokers = 0
         if last:
-            need0 = _close_others(a, c, colours, v, numbers, real, jokers, other)
+            need0 = _close_others(a, c, cb, closed, needc, other)
             held &= ~end_mask[v]
             group_jokers = jokers
         spare = jokers - ju if near[c, v] else 0
         out, table = room(out, table, size,
-                          (opt[c, v] + 1) * 3 * (spare + 1) * (group_jokers + 1))
+                          (opt[c, v] + 1) * (copies + 1) * (spare + 1) * (group_jokers + 1))
         for k in range(lo, lo + opt[c, v] + 1):
             gain = score + (k - lo) * weight[c, v]
             if gain + bound + (jokers - ju) * jw_pos < floor:
                 continue
-            for g in range(min(k, 2) + 1):
+            for g in range(min(k, copies) + 1):
                 ng = min(cap, real_g + g)
-                ntwo = two | (1 if g == 2 else 0)
+                nmost = max(most, g)
                 for j in range(spare + 1):
+                    moved = shift[code, k - g + j]
+                    if moved < 0:
+                        continue
+                    fresh = moved & 0xFFFF
                     for jg in range(min(group_jokers, jokers - ju - j) + 1):
                         left = jokers - ju - j - jg
-                        if (not ok[ng, ntwo, jg] or other[left] < 0) if last else (
-                                not reach[step, ng, ntwo, left]):
+                        if (not ok[ng, nmost, jg] or other[left] < 0) if last else (
+                                not reach[step, ng, nmost, left]):
                             continue
-                        fresh, long_kept, need, e3 = _run_step(a1, a2, a3, k - g + j, left,
-                                                               rn1, rn2, v, numbers)
-                        if fresh < 0 or need0 + need > left:
+                        ncode = closed[c, fresh, left]
+                        if ncode < 0 or need0 + needc[c, fresh] > left:
                             continue
                         nb = ju + j + jg | held << HOLD_AT
                         if not last:
-                            nb |= (need0 + need) << NEED_AT | (ng | ntwo << 5) << GROUP_AT
+                            nb |= (need0 + needc[c, fresh]) << NEED_AT | ng << GROUP_AT | (
+                                nmost << MOST_AT)
                         if target >= 0:
                             nb |= min(target, meld + (k + (j + jg) * joker_meld) * (v + 1)
                                       ) << MELD_AT
-                        na = other[left] | np.int64(fresh + 5 * a1 + 25 * long_kept) << shift
-                        size = offer(out, table, size, na, nb,
+                        size = offer(out, table, size, other[left] | ncode << at, nb,
                                      gain + (j + jg) * joker_weight, i,
-                                     k | g << 3 | j << 5 | e3 << 8 | jg << 11)
+                                     k | g << 3 | j << 6 | (moved >> 16) << 9 | jg << 13)
     return out, table, size
 
 
 @njit(cache=True, inline="always")
-def _close_others(a, c, colours, v, numbers, real, jokers, other):
+def _close_others(a, c, cb, closed, needc, other):
     """The colour codes of ``a`` other than c's once the number closes with ``k`` jokers
-    left, for every k (``other[k]``, -1 if some short run cannot be completed; runs of 3+
+    left, for every k (``other[k]``, -1 if some short run cannot be completed; runs of L+
     beyond the next number's tiles end), and the jokers their short runs need."""
+    colours = closed.shape[0]
+    cmask = (np.int64(1) << cb) - 1
     need = 0
+    for k in range(other.shape[0]):
+        other[k] = 0
     for cc in range(colours):
         if cc == c:
             continue
-        code = (a >> (7 * cc)) & 127
-        a1, a2 = code % 5, (code // 5) % 5
-        rn1 = real[cc, v + 1] if v + 1 < numbers else 0
-        rn2 = real[cc, v + 2] if v + 2 < numbers else 0
-        need += max(0, a1 + a2 - rn1) + max(0, a1 - rn2)
-    for k in range(jokers + 1):
-        rest = np.int64(0)
-        for cc in range(colours):
-            if cc == c:
-                continue
-            code = (a >> (7 * cc)) & 127
-            a1, a2, a3 = code % 5, (code // 5) % 5, code // 25
-            avail = real[cc, v + 1] + k if v + 1 < numbers else 0
-            if a1 + a2 > avail:
-                rest = -1
-                break
-            rest |= np.int64(a1 + 5 * a2 + 25 * min(a3, avail - a1 - a2)) << (7 * cc)
-        other[k] = rest
+        code = (a >> (cb * cc)) & cmask
+        need += needc[cc, code]
+        for k in range(other.shape[0]):
+            if other[k] >= 0:
+                nc = closed[cc, code, k]
+                other[k] = -1 if nc < 0 else other[k] | nc << (cb * cc)
     return need
-
-

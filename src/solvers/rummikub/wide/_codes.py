@@ -1,0 +1,172 @@
+"""The wide DP's colour codes: a colour's open runs by length class, numbered.
+
+With sets of ``L`` tiles at least, an open run of length 1 .. L-1 must continue and one of
+L or more may end: class i holds the runs of length i+1 (the last class: L or more).  A
+colour has at most ``most`` open runs (its copies of a tile and the jokers), so its class
+counts ``(c_0, ..., c_{L-1})`` with sum <= ``most`` are C(L + most, L) codes, numbered in
+the order of their base-``most+1`` value (code 0: no open run).  The DP never computes on
+the digits: :func:`shift_table` (a number's tiles to one colour's runs) and
+:func:`close_tables` (the runs checked against the next numbers' tiles and the jokers
+left) are tables over the codes, built once per pass or per number.
+
+Every check is exact: a run of class i needs a tile (real or joker) at each of the next
+L-1-i numbers, so ``n_d`` short runs need a tile at number+d; more than that number's
+tiles and the jokers left kill the state, and the jokers beyond the tiles are summed
+(``need``, every cell taking its own joker).  Runs of L+ beyond what number+1 can extend
+end at once (the same state as the shorter list).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def code_tables(min_len, most):
+    """``(digits, keys)``: ``digits[code, i]`` the open runs of class i (length i+1; the
+    last class ``min_len`` or more) of each code, ``keys`` their base-``most+1`` values,
+    ascending (:func:`encode` searches them)."""
+    count = 1
+    for i in range(1, min_len + 1):  # C(min_len + most, min_len)
+        count = count * (most + i) // i
+    digits = np.zeros((count, min_len), np.int64)
+    keys = np.zeros(count, np.int64)
+    d = np.zeros(min_len, np.int64)
+    for code in range(count):
+        digits[code] = d
+        key, place = 0, 1
+        for i in range(min_len):
+            key += d[i] * place
+            place *= most + 1
+        keys[code] = key
+        i = 0  # the next digit string with sum <= most, in base-(most+1) order
+        while i < min_len:
+            d[i] += 1
+            if d.sum() <= most:
+                break
+            d[i] = 0
+            i += 1
+    return digits, keys
+
+
+@njit(cache=True, inline="always")
+def encode(d, keys, most):
+    """The code of class counts ``d``."""
+    key, place = 0, 1
+    for i in range(d.shape[0]):
+        key += d[i] * place
+        place *= most + 1
+    return np.searchsorted(keys, key)
+
+
+@njit(cache=True)
+def shift_table(digits, keys, most):
+    """``shift[code, t]``: the colour's code once ``t`` tiles of a number go to its runs
+    (the short ones first, then as many long ones as there are tiles, the rest start
+    runs), unchecked, as ``code | continued << 16`` (``continued``: long runs that go on);
+    -1 when ``t`` cannot cover the short runs or makes more than ``most`` runs."""
+    codes, min_len = digits.shape
+    shift = np.full((codes, most + 1), -1, np.int64)
+    new = np.zeros(min_len, np.int64)
+    for code in range(codes):
+        d = digits[code]
+        short = d[: min_len - 1].sum()
+        for t in range(short, most + 1):
+            cont = min(d[min_len - 1], t - short)
+            new[:] = 0
+            new[0] = t - short - cont
+            for i in range(1, min_len - 1):
+                new[i] = d[i - 1]
+            new[min_len - 1] += d[min_len - 2] + cont if min_len > 1 else cont
+            shift[code, t] = encode(new, keys, most) | cont << 16
+    return shift
+
+
+@njit(cache=True)
+def close_tables(digits, keys, most, real, v, jokers, closed, need):
+    """Fill ``closed[c, code, k]`` (colour c's code after number v+1 once checked against
+    the next numbers with ``k`` jokers left: -1 when its short runs cannot all be
+    completed; long runs beyond what number v+2 can extend end) and ``need[c, code]`` (the
+    jokers its short runs need beyond the tiles) for every colour."""
+    codes, min_len = digits.shape
+    colours, numbers = real.shape
+    cut = np.zeros(min_len, np.int64)
+    for c in range(colours):
+        for code in range(codes):
+            d = digits[code]
+            total, fail, first = 0, False, 0
+            for dist in range(1, min_len):
+                runs = d[: min_len - dist].sum()  # the runs needing a tile at index v+dist
+                if dist == 1:
+                    first = runs
+                if runs == 0:
+                    break
+                if v + dist >= numbers:
+                    fail = True
+                    break
+                total += max(0, runs - real[c, v + dist])
+            need[c, code] = total
+            for k in range(jokers + 1):
+                closed[c, code, k] = -1
+                if fail or total > k:
+                    continue
+                room = real[c, v + 1] + k - first if v + 1 < numbers else 0
+                if room < 0:
+                    continue
+                bad = False
+                for dist in range(2, min(min_len, numbers - v)):
+                    if d[: min_len - dist].sum() > real[c, v + dist] + k:
+                        bad = True
+                if bad:
+                    continue
+                cut[:] = d
+                cut[min_len - 1] = min(d[min_len - 1], room)
+                closed[c, code, k] = encode(cut, keys, most)
+
+
+@njit(cache=True)
+def code_traits(digits):
+    """``(short, duty, better)`` per code: whether it has a short run (no final state
+    may), its obligations (a run of length i counts L-i: the narrow pass keeps the fewest),
+    and the codes that dominate it, -1 padded: one run a class longer or more, or one more
+    long run (a longer run needs fewer tiles; a long run may end anywhere)."""
+    codes, min_len = digits.shape
+    short = np.zeros(codes, np.bool_)
+    duty = np.zeros(codes, np.int64)
+    better = np.full((codes, min_len * (min_len - 1) // 2 + 1), -1, np.int64)
+    index = {}
+    for code in range(codes):
+        key = 0
+        for i in range(min_len):
+            key = key * 16 + digits[code, i]
+        index[key] = code
+    for code in range(codes):
+        d = digits[code].copy()
+        for i in range(min_len - 1):
+            short[code] |= d[i] > 0
+            duty[code] += d[i] * (min_len - 1 - i)
+        at = 0
+        for i in range(min_len):
+            for j in range(i + 1, min_len + 1):
+                if (i == min_len - 1) != (j == min_len):
+                    continue
+                if j < min_len and d[i] == 0:
+                    continue
+                if j < min_len:
+                    d[i] -= 1
+                    d[j] += 1
+                else:  # one more long run
+                    d[min_len - 1] += 1
+                key = 0
+                for q in range(min_len):
+                    key = key * 16 + d[q]
+                if key in index:
+                    better[code, at] = index[key]
+                    at += 1
+                if j < min_len:
+                    d[i] += 1
+                    d[j] -= 1
+                else:
+                    d[min_len - 1] -= 1
+    return short, duty, better
