@@ -101,17 +101,11 @@ cdef inline void _place_card(Ctx* c, int s, int r) noexcept nogil:
             c.win_pos = c.pos
 
 
-cdef inline int _trick_start(Ctx* c, int seat, int target, TrickStart* ts,
-                             uint16_t* wm) noexcept nogil:
-    """The cheap answers at the start of a trick: 1 or 0 when one decides, else -1.
-
-    In order: target reached or out of reach, the last trick, quick tricks, later
-    tricks (their win ranks are the most general), the transposition table.
-    """
-    cdef int n = _cards(c, seat), answer
+cdef inline int _settled(Ctx* c, int n, int target, uint16_t* wm) noexcept nogil:
+    """The answers at a trick start with ``n`` tricks left that need no search: 1 or 0
+    when the target is reached or out of reach, the last trick played out, else -1.
+    Counts the trick start (by tricks left)."""
     c.trick_nodes[n] += 1
-    ts.n = n
-    ts.table_move = -1
     if c.tricks_max >= target:
         _clear(wm)
         return 1
@@ -120,9 +114,29 @@ cdef inline int _trick_start(Ctx* c, int seat, int target, TrickStart* ts,
         return 0
     if n == 1:
         return _last_trick(c, target, wm)
+    return -1
+
+
+cdef inline int _threshold(Ctx* c, int n, int target, bint leader_max) noexcept nogil:
+    """The question for the leader's side at a trick start with ``n`` tricks left: at
+    least this many of them?"""
+    return target - c.tricks_max if leader_max else n - target + c.tricks_max + 1
+
+
+cdef inline int _trick_start(Ctx* c, int seat, int target, TrickStart* ts,
+                             uint16_t* wm) noexcept nogil:
+    """The cheap answers at the start of a trick: 1 or 0 when one decides, else -1.
+
+    In order: target reached or out of reach, the last trick, quick tricks, later
+    tricks (their win ranks are the most general), the transposition table.
+    """
+    cdef int n = _cards(c, seat), answer = _settled(c, n, target, wm)
+    ts.n = n
+    ts.table_move = -1
+    if answer >= 0:
+        return answer
     ts.leader_max = (seat & 1) == c.max_side
-    # the question for the leader's side: at least `threshold` of the n tricks?
-    ts.threshold = target - c.tricks_max if ts.leader_max else n - target + c.tricks_max + 1
+    ts.threshold = _threshold(c, n, target, ts.leader_max)
     ts.lens = c.lens
     if c.features & FEATURE_TT:
         tt_prefetch(&c.tt, ts.lens, seat)

@@ -10,7 +10,7 @@ the probing mover's failure.
 
 from libc.stdint cimport uint16_t
 
-from solvers.bridge._node_steps cimport _cards, _clear, _last_trick
+from solvers.bridge._node_steps cimport _cards, _settled, _threshold
 from solvers.bridge._trans_table cimport tt_lookup
 from solvers.bridge._types cimport FEATURE_TT, Ctx
 
@@ -18,20 +18,13 @@ from solvers.bridge._types cimport FEATURE_TT, Ctx
 cdef inline bint horizon_answer(Ctx* c, int seat, int target, uint16_t* wm) noexcept nogil:
     """The answer at a probe's last trick start: exact when it favours the probing
     mover (``not c.probe_fail``), else ``c.probe_fail``."""
-    cdef int n = _cards(c, seat), threshold, move, answer
+    cdef int n = _cards(c, seat), move, answer = _settled(c, n, target, wm)
     cdef bint leader_max = (seat & 1) == c.max_side
-    c.trick_nodes[n] += 1
-    if c.tricks_max >= target:
-        _clear(wm)
-        return 1
-    if c.tricks_max + n < target:
-        _clear(wm)
-        return 0
-    if n == 1:
-        return _last_trick(c, target, wm)
+    if answer >= 0:
+        return answer
     if c.features & FEATURE_TT:
-        threshold = target - c.tricks_max if leader_max else n - target + c.tricks_max + 1
-        answer = tt_lookup(&c.tt, c.lens, seat, c.pat, threshold, c, wm, &move)
+        answer = tt_lookup(&c.tt, c.lens, seat, c.pat, _threshold(c, n, target, leader_max),
+                           c, wm, &move)
         if answer >= 0:
             return answer == leader_max
     # a stand-in answer depends on every card: no small-card pruning may rest on it
