@@ -38,10 +38,10 @@ cdef inline bint _play(Ctx* c, int seat, int s, int r, int target, int ply,
     cdef int tr[4]
     cdef uint32_t old_pat[4]
     cdef uint16_t old_remain[4]
-    cdef uint64_t unit = tt_length_unit(seat, s)
+    cdef uint64_t old_lens = c.lens
     cdef bint child
     c.hands[seat][s] ^= bit
-    c.lens -= unit
+    c.lens -= tt_length_unit(seat, s)
     _place_card(c, s, r)
     if c.pos < 3:
         c.pos += 1
@@ -81,7 +81,7 @@ cdef inline bint _play(Ctx* c, int seat, int s, int r, int target, int ply,
             cwm[ws] |= <uint16_t>(1u << wr)
     c.win_pos = old_win
     c.hands[seat][s] ^= bit
-    c.lens += unit
+    c.lens = old_lens
     return child
 
 
@@ -131,6 +131,9 @@ cdef inline bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogi
         # are still out; they leave when it is complete)
         c.lens = tt_lengths(c)
         tt_patterns(c, c.pat)
+        # the plies whose mover holds PROBE_TRICKS cards or more (the root's mover has
+        # not played to the root's trick yet)
+        c.probe_plies = 4 * (_cards(c, seat) - PROBE_TRICKS + 1) - c.pos
     if c.pos == 0:
         if ply == c.probe_horizon and ply > 0:
             return horizon_answer(c, seat, target, wm)
@@ -151,7 +154,7 @@ cdef inline bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogi
     for k in range(4):
         small[k] = -1
     i = -1
-    if c.pos > 0 and nm > 1 and c.probe_horizon == 0 and _cards(c, seat) >= PROBE_TRICKS:
+    if ply < c.probe_plies and c.pos > 0 and nm > 1 and c.probe_horizon == 0:
         i = _probe_cut(c, seat, moves, nm, target, ply, mover_max, cwm)
     if i >= 0:
         cut = 1

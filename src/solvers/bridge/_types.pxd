@@ -100,6 +100,8 @@ cdef struct Ctx:
                            # start, where the probe stops; 0 outside probes
     bint probe_fail        # the answer a probe's trick start gives when no cheap answer
                            # decides: the probing mover's failure
+    int probe_plies        # plies from the root of a search (below this) whose mover may
+                           # probe: those with _search.PROBE_TRICKS cards or more
     int features           # FEATURE_* bits in use
     int64_t nodes
     int64_t qt_cutoffs
