@@ -17,7 +17,7 @@ from libc.stdint cimport uint16_t, uint32_t, uint64_t
 
 from solvers.bridge._bits cimport lsb, msb, popcount
 from solvers.bridge._later_tricks cimport later_tricks
-from solvers.bridge._quick_tricks cimport quick_tricks, second_hand_tricks
+from solvers.bridge._quick_tricks cimport quick_tricks, second_hand_tricks, topped_lengths
 from solvers.bridge._trans_table cimport tt_lookup, tt_prefetch, tt_store
 from solvers.bridge._types cimport (
     FEATURE_LATER_TRICKS,
@@ -140,7 +140,9 @@ cdef inline int _trick_start(Ctx* c, int seat, int target, TrickStart* ts,
     ts.lens = c.lens
     if c.features & FEATURE_TT:
         tt_prefetch(&c.tt, ts.lens, seat)
-    if (c.features & FEATURE_QUICK_TRICKS) and quick_tricks(c, seat, ts.threshold, wm) >= ts.threshold:
+    # quick tricks cost about half a node: the ceiling rules most failing counts out first
+    if ((c.features & FEATURE_QUICK_TRICKS) and topped_lengths(c, seat) >= ts.threshold
+            and quick_tricks(c, seat, ts.threshold, wm) >= ts.threshold):
         c.qt_cutoffs += 1
         return ts.leader_max
     if (c.features & FEATURE_LATER_TRICKS) and later_tricks(c, seat, n, n - ts.threshold + 1, wm):

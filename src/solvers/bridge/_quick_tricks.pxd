@@ -347,6 +347,24 @@ cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noex
     return lead_total + partner_total
 
 
+cdef inline int topped_lengths(Ctx* c, int leader) noexcept nogil:
+    """A cheap ceiling on :func:`quick_tricks`: for every suit whose highest card still
+    out is the leader's side's, the longer of the side's two holdings.  Every trick the
+    counts below take is won in such a suit (a winner beats every card still out; the
+    opponents' void suits are the side's alone; the side's trumps count when the
+    opponents have none), and a suit gives the side at most one trick a round."""
+    cdef int s, a, b, total = 0, partner = (leader + 2) & 3
+    cdef unsigned int mine, his
+    for s in range(4):
+        mine = c.hands[leader][s]
+        his = c.hands[partner][s]
+        if (mine | his) >> msb(c.remain[s]) if c.remain[s] else 0:
+            a = popcount(mine)
+            b = popcount(his)
+            total += a if a > b else b
+    return total
+
+
 cdef inline int quick_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcept nogil:
     """Sure tricks for the leader's side; ``wm`` receives the win ranks relied upon.
 
