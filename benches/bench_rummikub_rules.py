@@ -35,7 +35,7 @@ width-generic DP of ``solvers/rummikub/wide``) on bench-like bands drawn from ea
 (:func:`wide_position`: tables of about 0-80 tiles of runs of 3-5 and groups of 3 to all
 colours, with and without jokers, 14-tile racks), melded with least disturbance off and on
 (the default) and still to meld (threshold 30), then with the wide DP's other tile-set
-options (copies 3-4, sets of 2, 4 or 5 tiles at least, three jokers: ``WIDE_ROWS``, the
+options (copies 3-4, three jokers, sets of 2, 4 or 5 tiles at least: ``WIDE_ROWS``, the
 positions restricted to them), with the states stored per position.
 
     .venv/bin/python benches/bench_rummikub_rules.py -n 10
@@ -309,6 +309,8 @@ WIDE_ROWS = (
     ("copies=4", {"copies": 4}, True),
     ("copies=4, least_disturbance off", {"copies": 4, "least_disturbance": False}, True),
     ("copies=4, initial meld 30", {"copies": 4, "least_disturbance": False}, False),
+    ("jokers=3", {"jokers": 3}, True),
+    ("jokers=3, initial meld 30", {"jokers": 3, "least_disturbance": False}, False),
     ("min_set_length=4", {"min_set_length": 4}, True),
     ("min_set_length=4 jokers=3", {"min_set_length": 4, "jokers": 3}, True),
     ("min_set_length=5 jokers=3", {"min_set_length": 5, "jokers": 3}, True),

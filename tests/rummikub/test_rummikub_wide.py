@@ -41,15 +41,15 @@ def test_wide_tile_sets_match_the_oracle(seed):
 
 
 def _generalised_case(seed: int, least: bool):
-    """A wide tile set with 1-4 copies, up to three jokers (fewer than the set length) and
-    sets of 2-6 tiles at least, within the wide DP's key (else redrawn)."""
+    """A wide tile set with 1-4 copies, up to three jokers (no more than the set length)
+    and sets of 2-6 tiles at least, within the wide DP's key (else redrawn)."""
     rng = random.Random(seed)
     while True:
         colours = rng.choice((3, 4, 5, 6, 8))
         numbers = rng.randint(14, 20) if colours <= 4 else rng.choice((8, 13, 17))
         length = rng.choice((2, 3, 3, 4, 5, 6))
         rules = Rules(least_disturbance=least, colours=colours, numbers=numbers,
-                      copies=rng.randint(1, 4), jokers=rng.randint(0, min(3, length - 1)),
+                      copies=rng.randint(1, 4), jokers=rng.randint(0, min(3, length)),
                       min_set_length=length, meld_threshold=rng.choice((0, 10, 30)))
         if not rules.unsupported():
             break
@@ -111,8 +111,8 @@ def test_wide_tiles_are_read_only_under_wide_rules():
 
 
 @pytest.mark.parametrize("options", [["joker_retrieval=official"], ["min_real_tiles=2"],
-                                     ["meld_continue=on"], ["jokers=3"],
-                                     ["min_set_length=2", "jokers=2"]])
+                                     ["meld_continue=on"],
+                                     ["min_set_length=2", "jokers=3"]])
 def test_wide_tile_sets_refuse_what_their_dp_lacks(options):
     for wide in ("colours=5", "numbers=14"):
         with pytest.raises(RuleError, match=rf"{wide} with .* not supported by the exact"):
@@ -137,6 +137,15 @@ def test_wide_generalised_by_hand():
     assert best_move([], "Y1 Y2 Y3", False, rules=rules).tiles == 0
     assert best_move([], "Y1 Y2 J", False, rules=Rules(colours=6, min_set_length=2,
                                                        jokers=1, meld_threshold=3)).tiles == 3
+    # as many jokers as the set length: jokers alone make no set, with a real tile they do
+    three = Rules(colours=6, numbers=15, jokers=3, meld_threshold=0)
+    assert best_move([], "J J J", False, rules=three).tiles == 0
+    assert best_move([], "J J J Y15", False, rules=three).tiles == 4
+    move = best_move([["K14", "K15", "J"], ["R1", "R2", "J"]], "J G7", rules=three)
+    assert move.tiles == 1 and all(any(not s.tile.is_joker for s in m) for m in move.table)
+    two = Rules(colours=5, min_set_length=2, jokers=2, meld_threshold=0)
+    assert best_move([], "J J", False, rules=two).tiles == 0
+    assert best_move([["K1", "J"]], "J", rules=two).tiles == 1
 
 
 def test_wide_batch_of_positions():

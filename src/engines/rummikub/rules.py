@@ -79,8 +79,9 @@ _WITH_LONGEST = {"min_real_tiles": 1, "meld_continue": False}
 # The wide tile sets (more than 4 colours or numbers past 13) are solved by the
 # width-generic DP (solvers/rummikub/wide), which carries the initial-meld options, free
 # retrieval, least disturbance, copies, jokers and min_set_length; these options must keep
-# these values with it, the jokers stay below min_set_length (no run of jokers alone is a
-# set) and the colour codes fit its 64-bit key word (wide_code_bits)
+# these values with it, the jokers stay within min_set_length (and 3: its key tracks the
+# one run of jokers alone that could make a set) and the colour codes fit its 64-bit key
+# word (wide_code_bits)
 _WITH_WIDE = {"min_real_tiles": 1, "joker_retrieval": "free", "meld_continue": False}
 # Why each tile-set option stops there (the state key of solvers/rummikub/_layout.py)
 LIMIT_REASONS = {
@@ -181,8 +182,8 @@ class Rules:
         ['min_set_length=13', 'min_set_length=13 with min_real_tiles=2']
         >>> Rules(min_set_length=6, meld_continue=True).unsupported()
         ['min_set_length=6 with meld_continue=true']
-        >>> Rules(colours=6, joker_retrieval="official", jokers=3).unsupported()
-        ['colours=6 with joker_retrieval=official', 'colours=6 with jokers=3 and min_set_length=3']
+        >>> Rules(colours=6, joker_retrieval="official", jokers=3, min_set_length=2).unsupported()
+        ['colours=6 with joker_retrieval=official', 'colours=6 with jokers=3 and min_set_length=2']
         """
         out = []
         for f in fields(self):
@@ -217,7 +218,7 @@ class Rules:
             wide = f"colours={self.colours}" if self.colours > 4 else f"numbers={self.numbers}"
             out += [f"{wide} with {name}={_text(getattr(self, name))}"
                     for name, alone in _WITH_WIDE.items() if getattr(self, name) != alone]
-            if self.jokers >= self.min_set_length:
+            if self.jokers > min(3, self.min_set_length):
                 out.append(f"{wide} with jokers={self.jokers} and "
                            f"min_set_length={self.min_set_length}")
             elif self.colours * wide_code_bits(self.min_set_length,

@@ -166,8 +166,8 @@ def arrange_choice(choice: np.ndarray, group_jokers: np.ndarray, colours: int,
                    min_len: int = 3) -> list[Meld]:
     """The sets of the DP's choices: per colour the runs (open runs shorter than
     ``min_len`` take the number's tiles first, then ``choice[c, v, 3]`` of the longer ones,
-    the rest close; the other tiles start runs), per number its groups
-    (:func:`split_groups`)."""
+    the rest close; the other tiles start runs; real tiles go to runs of jokers alone
+    first, then to the runs opened), per number its groups (:func:`split_groups`)."""
     numbers = choice.shape[1]
     melds: list[Meld] = []
     for c in range(colours):
@@ -176,12 +176,16 @@ def arrange_choice(choice: np.ndarray, group_jokers: np.ndarray, colours: int,
         for v in range(numbers + 1):
             real, jokers, longer = ((int(choice[c, v, 0]), int(choice[c, v, 2]),
                                      int(choice[c, v, 3])) if v < numbers else (0, 0, 0))
+            open_runs.sort(key=_has_real)  # (runs of jokers alone first)
             short = [r for r in open_runs if len(r) < min_len]
             long = [r for r in open_runs if len(r) >= min_len]
             melds += long[longer:]
             going = short + long[:longer]
             fresh = real + jokers - len(going)
-            going += [[] for _ in range(fresh)]
+            # real tiles to runs of jokers alone, then to the runs opened, then to the
+            # others: the order the DP's key assumes (solvers/rummikub/wide/_steps.bare_step)
+            going = ([r for r in going if not _has_real(r)] + [[] for _ in range(fresh)]
+                     + [r for r in going if _has_real(r)])
             tile = Tile(letter, v + 1)
             for k, run in enumerate(going):
                 run.append(Slot(tile, tile) if k < real else Slot(JOKER, tile))
@@ -190,6 +194,10 @@ def arrange_choice(choice: np.ndarray, group_jokers: np.ndarray, colours: int,
         given = [(c, int(choice[c, v, 1])) for c in range(colours) if choice[c, v, 1]]
         melds += split_groups(given, int(group_jokers[v]), v + 1, colours, min_len)
     return [tuple(m) for m in melds]
+
+
+def _has_real(run: list[Slot]) -> bool:
+    return any(not s.tile.is_joker for s in run)
 
 
 def split_groups(given: list[tuple[int, int]], jokers: int, number: int,

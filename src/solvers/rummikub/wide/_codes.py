@@ -64,7 +64,8 @@ def encode(d, keys, most):
 def shift_table(digits, keys, most):
     """``shift[code, t]``: the colour's code once ``t`` tiles of a number go to its runs
     (the short ones first, then as many long ones as there are tiles, the rest start
-    runs), unchecked, as ``code | continued << 16`` (``continued``: long runs that go on);
+    runs), unchecked, as ``code | continued << 16 | opened << 20`` (``continued``: long runs
+    that go on);
     -1 when ``t`` cannot cover the short runs or makes more than ``most`` runs."""
     codes, min_len = digits.shape
     shift = np.full((codes, most + 1), -1, np.int64)
@@ -79,7 +80,7 @@ def shift_table(digits, keys, most):
             for i in range(1, min_len - 1):
                 new[i] = d[i - 1]
             new[min_len - 1] += d[min_len - 2] + cont if min_len > 1 else cont
-            shift[code, t] = encode(new, keys, most) | cont << 16
+            shift[code, t] = encode(new, keys, most) | cont << 16 | new[0] << 20
     return shift
 
 

@@ -9,9 +9,11 @@ states have then played every rack tile so far, and the work is finding *an*
 arrangement: a narrow pass that keeps the most flexible states
 (:func:`~solvers.rummikub.wide._pass.keep_flexible`) nearly always finds one.  An answer
 reaching that bound is optimal; under least disturbance (each set kept worth less than
-any tile) it is a floor for the exact pass, which then only keeps states that still play
-the whole rack.  If the narrow pass finds none, the exact pass aims at the bound; if
-nothing reaches it, the plain pass decides.
+any tile) the exact pass then looks for a better answer only (one more set kept at least:
+the pass that fails proves the narrow answer optimal, and keeps fewer states than one at
+the answer's own score), keeping only states that still play the whole rack.  If the
+narrow pass finds none, the exact pass aims at the bound; if nothing reaches it, the plain
+pass decides.
 """
 
 from __future__ import annotations
@@ -95,14 +97,17 @@ def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
                 break
         if st < 0 or (st == 1 and sc >= floor and (not truncated or (aim == 0 and not held))):
             return st, sc  # (exact, or the whole rack without sets to keep: the most)
+        found = NEG
         if st == 1 and sc >= floor:
-            floor = sc  # (an answer: the optimum is at least this)
+            found, floor = sc, sc + 1  # (an answer: the exact pass looks for a better one)
         if truncated:
             st, sc, _t = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target,
                                     joker_meld, hold_gain, hold, sizes, floor, 0, max_states,
                                     choice_out, group_jokers, held_out, stats)
             if st < 0 or (st == 1 and sc >= floor):
                 return st, sc
+            if found > NEG:  # (none better: the narrow pass's answer, still in the arrays)
+                return 1, found
     return solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
                       hold_gain, hold, sizes, NEG, 0, max_states, choice_out, group_jokers,
                       held_out, stats)[:2]

@@ -11,7 +11,8 @@ sets).  The widths are array shapes here, not constants, and the key is two word
 - ``key_b``: jokers placed so far, inside a number the jokers its short runs need and its
   group profile, the initial-meld value so far capped at the threshold (a player who has
   not melded) and the slots of the held-out table sets that cover the number (least
-  disturbance: 42 slots); the layout in :mod:`solvers.rummikub.wide._steps`.
+  disturbance: 36 slots) and, with as many jokers as the set length, the run of jokers
+  alone; the layout in :mod:`solvers.rummikub.wide._steps`.
 
 Each number is a few layers: the held-out choice of the table sets that start there (only
 when some do), one sub-step per colour, fewest choices first (real tiles to runs and
@@ -21,7 +22,8 @@ colour's runs shorter than L must continue (else the state dies; the final state
 none), then as many runs of L+ as the tiles allow (a run that would start instead
 continues one just as well), the other tiles start runs.  A run joker goes only where a
 tile of its colour lies within ``max(2, jokers)`` numbers (a run has a real tile).  With
-fewer jokers than L (the engine refuses more), no run or group of jokers alone is a set.
+fewer jokers than L no run or group of jokers alone is a set; with L jokers the key tracks
+the one run that could be (the engine refuses more jokers).
 At each close, states that a neighbour dominates are dropped.
 
 Least disturbance: a table set held out stays as it was (its tiles leave ``must``, its
@@ -44,12 +46,12 @@ import numpy as np
 from numba import njit
 
 from solvers.rummikub.wide._codes import close_tables, code_tables, code_traits, shift_table
-from solvers.rummikub.wide._steps import MELD_AT, NEED_AT, hold_layer, sub_step
+from solvers.rummikub.wide._steps import BARE_AT, MELD_AT, NEED_AT, hold_layer, sub_step
 from solvers.rummikub.wide._store import KEY_A, KEY_B, SCORE, close_layer, lookup, new_layer
 
 MAX_COLOURS = 8
 MAX_NUMBERS = 26
-HOLD_SLOTS = 42
+HOLD_SLOTS = 36
 NEG = np.int64(-(2**62))
 LAYER_HOLD, LAYER_COLOUR, LAYER_LAST = 0, 1, 2
 
@@ -206,9 +208,9 @@ def drop_dominated(rows, table, n, colours, cb, better, need, first=0, stop=-1):
 
 
 @njit(cache=True)
-def _final(rows, n, colours, cb, short, must_j, target):
-    """The best row whose runs are all long enough, with the table's jokers placed and
-    (not melded) nothing played or the threshold reached; -1 if none."""
+def _final(rows, n, colours, cb, short, must_j, target, jokers):
+    """The best row whose runs are all long enough, none of jokers alone, with the table's
+    jokers placed and (not melded) nothing played or the threshold reached; -1 if none."""
     cmask = (np.int64(1) << cb) - 1
     best, at = NEG, -1
     for i in range(n):
@@ -218,6 +220,8 @@ def _final(rows, n, colours, cb, short, must_j, target):
             if short[(a >> (cb * c)) & cmask]:
                 bad = True
         meld = (b >> MELD_AT) & 127
+        if jokers > 0 and (b >> BARE_AT) & 3 == jokers:  # (jokers alone, full length)
+            bad = True
         if bad or (b & 7) < must_j or (target > 0 and 0 < meld < target):
             continue
         if rows[i, SCORE] > best:
@@ -313,7 +317,8 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
             else:
                 rows, table, n = sub_step(rows, n, v, c, step, must, opt, weight, joker_weight,
                                           jokers, target, joker_meld, hold, near, reach, ok,
-                                          cap, rem[v, step], floor, cb, shift, closed, needc)
+                                          cap, rem[v, step], floor, cb, shift, closed, needc,
+                                          jokers == min_len)
                 last = step == colours - 1
                 n = drop_dominated(rows, table, n, colours, cb, better,
                                    need_table(needc, order[v], -1 if last else step),
@@ -336,7 +341,7 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
                 return 0, NEG, truncated
             if used > max_states:
                 return -1, NEG, truncated
-    at = _final(rows, n, colours, cb, short, must_j, target)
+    at = _final(rows, n, colours, cb, short, must_j, target, jokers)
     if at < 0:
         return 0, NEG, truncated
     _replay(layer_base[count - 1] + at, count, layer_base, layer_kind, layer_at, parents,

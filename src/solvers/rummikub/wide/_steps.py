@@ -3,17 +3,18 @@ group jokers and its close (the widest layer is never stored).
 
 Key word B (word A: the colour codes, :mod:`solvers.rummikub.wide._pass`): jokers placed
 (bits 0-2); inside a number the jokers that the short runs of the colours done so far will
-need at the next two numbers (``need``, bits 3-4) and the group profile (bits 5-10: the real
-tiles given to the number's groups, capped where every larger count is feasible, and
-whether a colour gave two); the initial-meld value (bits 11-17) and the held-out slots
-(bits 18-63).
+need at the next numbers (``need``, bits 3-5) and the group profile (bits 6-11: the real
+tiles given to the number's groups, capped where every larger count is feasible; bits
+12-14: the most one colour gave); the initial-meld value (bits 15-21), the held-out slots
+(bits 22-57) and, with as many jokers as the set length, the run of jokers alone (bits
+58-62, :func:`bare_step`).
 
 Every prune is exact: a state dropped has no completion that the final state accepts (or,
-with a ``floor``, none that reaches it).  A colour's short runs (length 1 or 2) must
-continue at the next number, and a run opened here at the one after, each on a real tile
-or a joker: more of them than the tiles and the jokers left kill the state, and the jokers
-they need beyond the tiles are summed over the colours (``need``).  Runs of 3+ beyond what
-the next number can extend end now (their state is the same as the shorter list's).
+with a ``floor``, none that reaches it).  A colour's short runs (length 1 .. L-1) must
+continue at the next numbers, each on a real tile or a joker: more of them than the tiles
+and the jokers left kill the state, and the jokers they need beyond the tiles are summed
+over the colours (``need``).  Runs of L+ beyond what the next number can extend end now
+(their state is the same as the shorter list's).
 
 ``hold``, the held-out table sets (least disturbance; no set: empty arrays, ``starts``
 zeros): ``starts`` (N+1 offsets into ``start_sets``, the sets starting at each number),
@@ -34,6 +35,8 @@ GROUP_AT = 6
 MOST_AT = 12
 MELD_AT = 15
 HOLD_AT = 22
+HOLD_MASK = (1 << 36) - 1
+BARE_AT = 58
 
 
 @njit(cache=True, inline="always")
@@ -69,7 +72,10 @@ def hold_layer(rows, n, v, jokers, joker_weight, hold_gain, hold):
             ju = (b & 7) + add_j
             if ju > jokers:
                 continue
-            size = offer(out, table, size, a, (b & ~np.int64(7)) + ju | mask,
+            nb = (b & ~np.int64(7)) + ju | mask
+            if add_j > 0:  # (a run of jokers alone can no longer hold them all)
+                nb &= ~(np.int64(31) << BARE_AT)
+            size = offer(out, table, size, a, nb,
                          score + count * hold_gain + add_j * joker_weight, i, subset)
     return out, size
 
@@ -77,7 +83,8 @@ def hold_layer(rows, n, v, jokers, joker_weight, hold_gain, hold):
 
 @njit(cache=True)
 def sub_step(rows, n, v, c, step, must, opt, weight, joker_weight, jokers, target,
-             joker_meld, hold, near, reach, ok, cap, bound, floor, cb, shift, closed, needc):
+             joker_meld, hold, near, reach, ok, cap, bound, floor, cb, shift, closed, needc,
+             bare_on):
     """Colour c at number v+1, the ``step``-th of the number (``reach[step]``: the group
     profiles that its later colours can still make feasible): real tiles to runs and
     groups, jokers to runs (only where ``near``).  The number's last colour also chooses
@@ -86,7 +93,8 @@ def sub_step(rows, n, v, c, step, must, opt, weight, joker_weight, jokers, targe
     here freed.  ``bound``: the most the rest of the position can still add (with the
     jokers not yet placed), ``floor``: the score to reach.  Colour codes of ``cb`` bits,
     moved by ``shift`` and checked by ``closed``/``needc`` (:mod:`solvers.rummikub.wide.
-    _codes`).  Returns the layer, its hash table and its size."""
+    _codes`); ``bare_on``: track the run of jokers alone (:func:`bare_step`).  Returns the
+    layer, its hash table and its size."""
     colours = must.shape[0]
     copies = shift.shape[1] - 1 - jokers
     end_mask, cells, cell_slot, cell_count = hold[4], hold[5], hold[6], hold[7]
@@ -104,7 +112,8 @@ def sub_step(rows, n, v, c, step, must, opt, weight, joker_weight, jokers, targe
         need0 = (b >> NEED_AT) & 7
         real_g, most = (b >> GROUP_AT) & 63, (b >> MOST_AT) & 7
         meld = (b >> MELD_AT) & 127
-        held = b >> HOLD_AT
+        held = (b >> HOLD_AT) & HOLD_MASK
+        bare = (b >> BARE_AT) & 31
         lo = must[c, v] - held_tiles(held, v, c, colours, cells, cell_slot, cell_count)
         other[:] = a & ~(cmask << at)
         group_jokers = 0
@@ -136,6 +145,12 @@ def sub_step(rows, n, v, c, step, must, opt, weight, joker_weight, jokers, targe
                         if ncode < 0 or need0 + needc[c, fresh] > left:
                             continue
                         nb = ju + j + jg | held << HOLD_AT
+                        if bare_on:
+                            nbare = bare_step(bare, c, ju, k - g, j, jg, (moved >> 20) & 15,
+                                              (moved >> 16) & 15, jokers)
+                            if nbare < 0:
+                                continue
+                            nb |= nbare << BARE_AT
                         if not last:
                             nb |= (need0 + needc[c, fresh]) << NEED_AT | ng << GROUP_AT | (
                                 nmost << MOST_AT)
@@ -144,7 +159,7 @@ def sub_step(rows, n, v, c, step, must, opt, weight, joker_weight, jokers, targe
                                       ) << MELD_AT
                         size = offer(out, table, size, other[left] | ncode << at, nb,
                                      gain + (j + jg) * joker_weight, i,
-                                     k | g << 3 | j << 6 | (moved >> 16) << 9 | jg << 13)
+                                     k | g << 3 | j << 6 | ((moved >> 16) & 15) << 9 | jg << 13)
     return out, table, size
 
 
@@ -168,3 +183,32 @@ def _close_others(a, c, cb, closed, needc, other):
                 nc = closed[cc, code, k]
                 other[k] = -1 if nc < 0 else other[k] | nc << (cb * cc)
     return need
+
+
+@njit(cache=True, inline="always")
+def bare_step(bare, c, ju, ur, jr, jg, new, cont, jokers):
+    """With as many jokers as the set length L: the key's run of jokers alone after colour
+    ``c``'s step (``ur`` real tiles and ``jr`` jokers to its runs, ``jg`` jokers to groups,
+    ``new`` runs opened, ``cont`` long runs continued; ``ju`` jokers placed before), or -1
+    if it would end as a set of jokers alone.
+
+    Only a run holding every joker can be such a set, so ``bare`` (0: none) is the one
+    candidate, ``colour << 2 | length``: the run of jokers alone holding every joker placed
+    so far.  Real tiles go first to it, then to the runs opened, then to the others (a swap
+    of a real tile and a joker between such runs keeps both valid; the replay,
+    :func:`engines.rummikub.wide.arrange_choice`, gives real tiles to runs of jokers alone
+    first), so it opens only when no joker was placed before and one opened run more than
+    real tiles takes this colour's only joker; it takes the next joker only when its colour
+    places no real tile; it is forgotten once a joker goes elsewhere or it takes a real
+    tile.  At length L it holds every joker and must continue, with a real tile."""
+    if bare == 0:
+        if ju == 0 and jr == 1 and jg == 0 and new - ur == 1:
+            return np.int64(c << 2 | 1)
+        return np.int64(0)
+    if bare >> 2 == c:
+        if bare & 3 == jokers:
+            return np.int64(0) if cont > 0 else np.int64(-1)
+        if ur > 0 or jr != 1 or jg > 0:
+            return np.int64(0)
+        return np.int64(bare + 1)
+    return np.int64(bare) if jr == 0 and jg == 0 else np.int64(0)
