@@ -26,6 +26,7 @@ from itertools import combinations_with_replacement, permutations
 import numpy as np
 
 from engines.rummikub.least import WORK
+from engines.rummikub.moved import tiles_moved
 from engines.rummikub.position import Move, Position, _counts, _meld, objective_weights
 from engines.rummikub.rules import Rules
 from engines.rummikub.tiles import COLOURS
@@ -115,6 +116,7 @@ def _tables(sets: list, rules: Rules) -> dict:
                 slot_of[which[v, k]] = hold[3][v, k]
                 set_size[v, k] = set_start[which[v, k] + 1] - set_start[which[v, k]]
     run_type = np.zeros((n, _NNUM), np.int64)
+    places = np.zeros((_NNUM, _NCOL + 1), np.int64)  # table tiles per number: runs, groups
     runs_at = np.full((_NNUM, _NCOL, 4), -1, np.int64)
     group_of = np.full((_NNUM, HOLD_BITS), -1, np.int64)
     groups: list[list[tuple[int, int]]] = [[] for _ in range(_NNUM)]
@@ -125,10 +127,12 @@ def _tables(sets: list, rules: Rules) -> dict:
             v = numbers[0] - 1
             group_of[v, slot_of[i]] = len(groups[v])
             groups[v].append((sum(1 << c for c in colours if c >= 0), colours.count(-1)))
+            places[v, _NCOL] += len(colours)
             continue
         colour = next(c for c in colours if c >= 0)
         for number, c in zip(numbers, colours):
             run_type[i, number - 1] = 1 if c >= 0 else 2
+            places[number - 1, colour] += 1
             k = int((runs_at[number - 1, colour] >= 0).sum())
             runs_at[number - 1, colour, k] = i
     stays = np.full((_NNUM, 8, 81, 3), -1, np.int64)
@@ -137,20 +141,28 @@ def _tables(sets: list, rules: Rules) -> dict:
         stays[v, : table.shape[0]] = table
     return {"hold": hold, "which": which, "slot_of": slot_of, "set_size": set_size,
             "run_type": run_type, "runs_at": runs_at, "group_of": group_of,
-            "groups": groups, "stays": stays}
+            "groups": groups, "stays": stays, "places": places}
 
 
-def _bounds(rack: np.ndarray, weight: np.ndarray, later: np.ndarray, scale2: int
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _bounds(rack: np.ndarray, weight: np.ndarray, later: np.ndarray, scale2: int,
+            places: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``rem[v, c]`` (the rack's most gain after colour c of number v+1), ``before[v]``
-    (from number v+1 on) and ``bonus[v]`` (the sets starting after number v+1, and every
-    tile staying)."""
+    (from number v+1 on) and ``bonus[v, c]`` (the sets starting after number v+1, and the
+    table tiles that may still stay after that sub-step: ``places[v, c]`` counts the table's
+    run tiles of colour c at number v+1, ``places[v, 4]`` its group tiles there; column 4
+    of ``bonus``: after the layer holding sets out)."""
     gain = rack * np.maximum(weight, 0)
     flat = gain.T.ravel()  # (number, colour) in the pass's order
     after = np.concatenate([np.cumsum(flat[::-1])[::-1][1:], [0]])
     rem = after.reshape(_NNUM, _NCOL).astype(np.int64)
     before = np.cumsum(flat[::-1])[::-1].reshape(_NNUM, _NCOL)[:, 0].astype(np.int64)
-    bonus = (later * scale2 + scale2 - 1).astype(np.int64)
+    later_places = np.concatenate([np.cumsum(places.sum(axis=1)[::-1])[::-1][1:], [0]])
+    bonus = np.zeros((_NNUM, _NCOL + 1), np.int64)
+    for v in range(_NNUM):
+        bonus[v, _NCOL] = later[v] * scale2 + later_places[v] + places[v].sum()
+        for c in range(_NCOL):
+            bonus[v, c] = (later[v] * scale2 + later_places[v] + places[v, c + 1:_NCOL].sum()
+                           + (places[v, _NCOL] if c < _NCOL - 1 else 0))  # (groups: the close)
     return rem, before, bonus
 
 
@@ -171,19 +183,26 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
     optimum = int((weight * played).sum()) + joker_weight * played_j
     scale2 = sum(map(len, sets)) + 1
     scale1 = scale2 * (len(sets) + 1)
-    rem, before, bonus = _bounds(rack, weight * scale1, tables["hold"][5], scale2)
+    rem, before, bonus = _bounds(rack, weight * scale1, tables["hold"][5], scale2,
+                                 tables["places"])
     floor = (optimum + must_j * joker_weight) * scale1 + move.sets_kept * scale2
     steps = np.zeros((_NNUM, _NCOL), np.int64)
     held_out = np.zeros(_NNUM, np.int64)
     stats = np.zeros(1, np.int64)
-    best = heirs_pass(must, rack, must_j, rack_j, weight * scale1, joker_weight * scale1,
-                      rules.numbers, tables["hold"], tables["runs_at"], tables["slot_of"],
-                      tables["run_type"], tables["group_of"], tables["stays"],
-                      tables["set_size"], rem, before, bonus, scale2, floor, steps, held_out,
-                      stats)
-    WORK[0] += 1  # (least disturbance's counters: the bench reads them)
-    WORK[1] += int(stats[0])
-    if best == NEG:  # cannot happen: least disturbance's move reaches the floor
+    # the floor asks for as many tiles staying as least disturbance's move keeps (it
+    # reaches them: the pass finds it or one keeping more); without that target if not
+    staying = scale2 - 1 - tiles_moved(sets, move.table, (rules.colours, rules.numbers))
+    for target in (staying, 0):
+        best = heirs_pass(must, rack, must_j, rack_j, weight * scale1, joker_weight * scale1,
+                          rules.numbers, tables["hold"], tables["runs_at"], tables["slot_of"],
+                          tables["run_type"], tables["group_of"], tables["stays"],
+                          tables["set_size"], rem, before, bonus, scale2, floor + target,
+                          steps, held_out, stats)
+        WORK[0] += 1  # (least disturbance's counters: the bench reads them)
+        WORK[1] += int(stats[0])
+        if best != NEG:
+            break
+    else:  # cannot happen: least disturbance's move reaches the floor
         raise AssertionError("the fewest-tiles-moved pass missed the optimum")
     kept, new = _rebuild(sets, tables, steps, held_out, (rules.colours, rules.numbers))
     from engines.rummikub.arrays import _table_melds

@@ -220,6 +220,32 @@ def _waiting(w0, w1, c, v, field, done, runs_at, slot_of, run_type, t_slot, t_ty
     return q, linked_type
 
 
+@njit(cache=True)
+def _short_need(w0, w1, only, real, v, nnum):
+    """The jokers the open runs shorter than 3 (of colour ``only``, or all when -1) will need
+    at the next two numbers beyond their real tiles there (99: past the last number)."""
+    need = 0
+    for c in range(NCOL):
+        if only >= 0 and c != only:
+            continue
+        colour = _colour_field(w0, w1, c)
+        n1 = n2 = 0
+        for s in range(4):
+            d = (colour >> (6 * s)) & 63
+            if d & 3 == 1:
+                n1 += 1
+            elif d & 3 == 2:
+                n2 += 1
+        if n1 + n2 == 0:
+            continue
+        if v + 1 >= nnum or (n1 and v + 2 >= nnum):
+            return 99
+        need += max(0, n1 + n2 - real[c, v + 1])
+        if n1:
+            need += max(0, n1 - real[c, v + 2])
+    return need
+
+
 @njit(cache=True, inline="always")
 def _released_groups(field, group_of, v):
     """The number's table groups in play (bit per group index), from the held-out field."""
@@ -257,7 +283,7 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
     runs do and which waiting table runs adopt a run (and, at the last colour, the group
     jokers and the close).  Returns ``(n, table, bits, st)``."""
     weight, jw, jwpos, jokers, going_on, group_of = ctx[0], ctx[1], ctx[2], ctx[3], ctx[5], ctx[6]
-    group_stays, rem, bonus, floor = ctx[7], ctx[8], ctx[9], ctx[10]
+    group_stays, rem, bonus, floor, real, nnum = ctx[7], ctx[8], ctx[9], ctx[10], ctx[11], ctx[12]
     w0, w1, w2, sc = st[i, 0], st[i, 1], st[i, 2], st[i, 3]
     field = (w0 >> FIELD_AT) & FIELD_MASK
     done = (w1 >> DONE_AT) & FIELD_MASK
@@ -288,7 +314,9 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
             nsc = base + linked + gained
             ch = u | ug << 2 | jr << 4 | avec << 6 | code << 13
             if not last:
-                if nsc + rem[v, c] + (jokers - nju) * jwpos + bonus[v] < floor:
+                if nsc + rem[v, c] + (jokers - nju) * jwpos + bonus[v, c] < floor:
+                    continue
+                if _short_need(nw0, nw1, c, real, v, nnum) > jokers - nju:
                     continue
                 nw0 = (nw0 & ~(np.int64(3) << JU_AT)) | np.int64(nju) << JU_AT
                 nw1 = (nw1 & ~(np.int64(FIELD_MASK) << DONE_AT)) | np.int64(ndone) << DONE_AT
@@ -297,7 +325,10 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
             for jg in range(jokers - nju + 1):
                 cw0, cw1, csc = _closed(nw0, nw1, nsc, nju, field, ndone, going_on, v, gsub,
                                         nw2, jg, jw, group_stays)
-                if csc == NEG or csc + rem[v, c] + (jokers - nju - jg) * jwpos + bonus[v] < floor:
+                if csc == NEG or csc + rem[v, c] + (jokers - nju - jg) * jwpos \
+                        + bonus[v, c] < floor:
+                    continue
+                if _short_need(cw0, cw1, -1, real, v, nnum) > jokers - nju - jg:
                     continue
                 n = _relax(table, bits, end, n, st, cw0, cw1, np.int64(0), csc, i,
                            ch | jg << 23)
@@ -336,7 +367,7 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
                                   t_slot, t_type)
         for u in range(lo, lo + opt[c, v] + 1):
             if st[i, 3] + (u - lo) * weight[c, v] + rem[v, c] + (jokers - ju) * jwpos \
-                    + bonus[v] < floor:
+                    + bonus[v, c] < floor:
                 continue
             for ug in range(min(u, 2) + 1):
                 for jr in range(jokers - ju + 1):
@@ -407,15 +438,16 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     groups (-1: none); ``group_stays[v, groups in play, profile, group jokers]``: the
     released groups' most tiles staying (-1: no arrangement); ``set_size[v, k]``: the
     sizes of the starting sets; ``rem[v, c]``/``before[v]``: the rack's most gain after a
-    sub-step / from a number on; ``bonus[v]``: what the sets starting after number v+1
-    and the stays can still add.  Writes each sub-step's choice (``steps[v, c]``) and the
+    sub-step / from a number on; ``bonus[v, c]``: what the sets starting after number v+1
+    and the tiles still able to stay can add after colour c's sub-step (``bonus[v, 4]``:
+    after the layer holding sets out).  Writes each sub-step's choice (``steps[v, c]``) and the
     sets held out (``held_out[v]``); returns the best score less the table jokers' gain,
     or ``NEG``; ``stats[0]`` gains the states."""
     colour_bits, going_on, starting, set_jokers = hold[0], hold[1], hold[3], hold[4]
     jokers = must_j + opt_j
     jwpos = max(0, jw)
     ctx = (weight, jw, jwpos, jokers, colour_bits, going_on, group_of, group_stays, rem,
-           bonus, floor)
+           bonus, floor, must + opt, nnum)
     st = np.zeros((1024, STATE_COLUMNS), np.int64)
     st[0, 4] = -1
     bits = np.int64(10)
@@ -424,7 +456,7 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     for v in range(nnum):
         n, table, bits, st = _hold_layer(table, bits, start, end, st, v, starting,
                                          set_jokers, set_size, scale2, jokers, jw, jwpos,
-                                         floor, before[v] + bonus[v])
+                                         floor, before[v] + bonus[v, NCOL])
         start, end = end, n
         for c in range(NCOL):
             n, table, bits, st = _colour_layer(table, bits, start, end, st, c, v, ctx, must,
