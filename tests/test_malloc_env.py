@@ -15,9 +15,12 @@ _PROBE = "import engines.cli, engines.malloc_env as m; print(m.KEPT)"
 glibc = pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's malloc only")
 
 
+# (Dask's distributed sets MALLOC_TRIM_THRESHOLD_ in the environment of the tests' process)
+_NAMES = ("GLIBC_TUNABLES", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_")
+
+
 def _kept(extra: dict[str, str]) -> str:
-    names = ("GLIBC_TUNABLES", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_")
-    env = {k: v for k, v in os.environ.items() if k not in names} | extra
+    env = {k: v for k, v in os.environ.items() if k not in _NAMES} | extra
     out = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True,
                          text=True, check=True)  # fmt: skip
     return out.stdout.strip()
@@ -44,7 +47,7 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
 
 @glibc
 def test_blocks_made_and_freed_reuse_their_pages() -> None:
-    env = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}
+    env = {k: v for k, v in os.environ.items() if k not in _NAMES}
     out = subprocess.run([sys.executable, "-c", _FAULTS], env=env, capture_output=True,
                          text=True, check=True)  # fmt: skip
     # 74 pages a block: ~300 faults with the thresholds, ~3,900 with glibc's own (the
