@@ -11,7 +11,10 @@ arrangement: a narrow pass that keeps the most flexible states
 reaching that bound is optimal; under least disturbance (each set kept worth less than
 any tile) the exact pass then looks for a better answer only (one more set kept at least:
 the pass that fails proves the narrow answer optimal, and keeps fewer states than one at
-the answer's own score), keeping only states that still play the whole rack.  If the
+the answer's own score), keeping only states that still play the whole rack; wider
+narrow passes (2,048 and 16,384 states a layer) first raise that answer while they find a
+better one (the exact pass above the optimum keeps a few times fewer states than one below
+it: 2.95 M against 11.7 M on a dense 8 x 13 table, two sets short).  If the
 narrow pass finds none, the exact pass aims at the bound; if nothing reaches it, the plain
 pass decides.
 """
@@ -100,6 +103,21 @@ def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
         found = NEG
         if st == 1 and sc >= floor:
             found, floor = sc, sc + 1  # (an answer: the exact pass looks for a better one)
+            wider = 64 * width  # (sets to keep: wider narrow passes raise the answer first)
+            while held and truncated and wider <= 512 * width:
+                st, sc, truncated = solve_pass(must, opt, must_j, opt_j, weight, joker_weight,
+                                               target, joker_meld, hold_gain, hold, sizes,
+                                               floor, wider, max_states, choice_out,
+                                               group_jokers, held_out, stats)
+                if st < 0:
+                    return st, sc
+                if st == 1 and sc >= floor:
+                    found, floor = sc, sc + 1
+                    wider *= 8
+                elif truncated:
+                    break
+            if not truncated:  # (the last pass was exact: nothing above its answer)
+                return 1, found
         if truncated:
             st, sc, _t = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target,
                                     joker_meld, hold_gain, hold, sizes, floor, 0, max_states,
