@@ -358,7 +358,8 @@ cdef inline int topped_lengths(Ctx* c, int leader) noexcept nogil:
     for s in range(4):
         mine = c.hands[leader][s]
         his = c.hands[partner][s]
-        if (mine | his) >> msb(c.remain[s]) if c.remain[s] else 0:
+        # disjoint holdings: the larger mask holds the higher top card
+        if (mine | his) > (c.hands[(leader + 1) & 3][s] | c.hands[(leader + 3) & 3][s]):
             a = popcount(mine)
             b = popcount(his)
             total += a if a > b else b
