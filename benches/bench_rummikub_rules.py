@@ -11,7 +11,7 @@ solves: official joker retrieval, two real tiles per set, smaller tile sets (the
 positions restricted to them: table sets and rack tiles outside the tile set, or beyond its
 copies and jokers, dropped; a tile set of three jokers: the positions with jokers get the
 third in the rack; of three or four copies: the rack gets the third (and fourth) copy of up
-to three tiles the position holds twice), sets of at least 2 or 4-12 tiles (shorter table
+to three tiles the position holds twice), sets of at least 2 or 4-13 tiles (shorter table
 sets dropped) and meld then continue (the player still to meld, thresholds 10-127).  Median,
 90th percentile and maximum per row.
 
@@ -106,6 +106,7 @@ DP_ROWS = (
     ("min_set_length=6, melded", True, Rules(min_set_length=6)),
     ("min_set_length=8, melded", True, Rules(min_set_length=8)),
     ("min_set_length=12, melded", True, Rules(min_set_length=12)),
+    ("min_set_length=13, melded", True, Rules(min_set_length=13)),
     ("min_set_length=6, initial meld 30", False, Rules(min_set_length=6)),
     ("min_set_length=6 + joker_retrieval=official, melded", True,
      Rules(min_set_length=6, joker_retrieval="official")),
@@ -117,6 +118,8 @@ DP_ROWS = (
      Rules(min_set_length=5, min_real_tiles=2)),
     ("min_set_length=4 + min_real_tiles=2, initial meld 30", False,
      Rules(min_set_length=4, min_real_tiles=2)),
+    *((f"min_set_length={n} + min_real_tiles=2, melded", True,
+       Rules(min_set_length=n, min_real_tiles=2)) for n in (6, 9, 13)),
     ("min_set_length=2 + official + min_real_tiles=2, melded", True,
      Rules(min_set_length=2, joker_retrieval="official", min_real_tiles=2)),
     ("meld_continue, initial meld 30", False, Rules(meld_continue=True)),
@@ -224,6 +227,9 @@ LEAST_ROWS = (
     ("+ min_set_length=4", Rules(least_disturbance=True, min_set_length=4), True),
     ("+ min_set_length=2", Rules(least_disturbance=True, min_set_length=2), True),
     ("+ min_set_length=6", Rules(least_disturbance=True, min_set_length=6), True),
+    ("+ min_set_length=13", Rules(least_disturbance=True, min_set_length=13), True),
+    ("+ min_set_length=6 + min_real_tiles=2",
+     Rules(least_disturbance=True, min_set_length=6, min_real_tiles=2), True),
     ("+ min_set_length=4 + min_real_tiles=2",
      Rules(least_disturbance=True, min_set_length=4, min_real_tiles=2), True),
     ("+ jokers=3", Rules(least_disturbance=True, jokers=3), True),

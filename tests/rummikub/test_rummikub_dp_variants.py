@@ -38,7 +38,7 @@ def _random_rules(rng: random.Random) -> Rules:
 
 
 def _case(seed: int, longer: bool = False, pairs: bool = False, three: bool = False,
-          copies: int = 0, longest: bool = False, real2: bool = False):
+          copies: int = 0, longest: bool = False, real2: bool | str = False):
     rng = random.Random(seed)
     rules = _random_rules(rng)
     if copies:  # a third or fourth copy (sets of 3+, one real tile per set, up to two jokers)
@@ -48,15 +48,18 @@ def _case(seed: int, longer: bool = False, pairs: bool = False, three: bool = Fa
     if longer:  # sets of 4 or 5 tiles at least (not with two real tiles per set)
         rules = replace(rules, min_set_length=rng.choice((4, 5)), min_real_tiles=1,
                         numbers=max(rules.numbers, 7))
-    if longest:  # sets of 6..12 tiles at least (colour codes past 7 bits)
-        length = rng.randint(6, 12)
+    if longest:  # sets of 6..13 tiles at least (colour codes past 7 bits: two key words)
+        length = rng.randint(6, 13)
         rules = replace(rules, min_set_length=length, min_real_tiles=1,
                         numbers=max(rules.numbers, min(13, length + rng.randint(0, 4))))
     if pairs:  # sets of 2 tiles at least (not with two real tiles per set)
         rules = replace(rules, min_set_length=2, min_real_tiles=1)
-    if real2:  # two real tiles per set with sets of 2, 4 or 5 tiles at least
-        rules = replace(rules, min_set_length=rng.choice((2, 4, 5)), min_real_tiles=2,
-                        numbers=max(rules.numbers, 7), jokers=rng.choice((1, 2, 2)))
+    if real2:  # two real tiles per set with sets of 2, 4 or 5 tiles at least (or 6..13)
+        length = rng.choice((2, 4, 5)) if real2 is True else rng.randint(6, 13)
+        numbers = (max(rules.numbers, 7) if real2 is True
+                   else max(rules.numbers, min(13, length + rng.randint(1, 4))))
+        rules = replace(rules, min_set_length=length, min_real_tiles=2, numbers=numbers,
+                        jokers=rng.choice((1, 2, 2)))
     small = rng.random() < 0.5  # few tiles: the rules decide more answers
     # the jokers left mostly go to the rack: two real tiles per set bites where they are
     table, rack = random_table_and_rack(rng, rules, 3 if small else 12, 4 if small else 12, 0.8)
@@ -140,17 +143,17 @@ def test_longer_sets_match_the_oracle(seed):
 
 @pytest.mark.parametrize("seed", [*range(20), *range(1000, 1015), *range(2000, 2012),
                                   *range(3000, 3012), *range(4000, 4012), *range(5000, 5016),
-                                  *range(6000, 6016)])
+                                  *range(6000, 6016), *range(7000, 7016)])
 def test_least_disturbance_with_longer_sets(seed):
     # sets of 4 or 5 tiles at least (seeds below 1000), sets of 2 (1000 and up), a third
     # joker (2000 and up: seeds 350-361 of the draws), a third copy (3000 and up), a fourth
-    # (4000 and up), sets of 6..12 (5000 and up), two real tiles per set with sets of 2, 4
-    # or 5 (6000 and up)
+    # (4000 and up), sets of 6..13 (5000 and up), two real tiles per set with sets of 2, 4
+    # or 5 (6000 and up), with sets of 6..13 (7000 and up)
     rules, table, rack, melded = _case(
-        seed % 1000 + (500, 700, 350, 650, 950, 1100, 1300)[seed // 1000], longer=seed < 1000,
-        pairs=1000 <= seed < 2000, three=2000 <= seed < 3000,
-        copies=(0, 0, 0, 3, 4, 0, 0)[seed // 1000], longest=5000 <= seed < 6000,
-        real2=seed >= 6000)
+        seed % 1000 + (500, 700, 350, 650, 950, 1100, 1300, 1500)[seed // 1000],
+        longer=seed < 1000, pairs=1000 <= seed < 2000, three=2000 <= seed < 3000,
+        copies=(0, 0, 0, 3, 4, 0, 0, 0)[seed // 1000], longest=5000 <= seed < 6000,
+        real2=(False, True, "long")[(seed >= 6000) + (seed >= 7000)])
     rules = replace(rules, least_disturbance=True, joker_retrieval="free")
     dp = best_move(table, rack, melded, "tiles", rules)
     ip = reference_move(table, rack, melded, "tiles", rules)[0]
@@ -176,14 +179,14 @@ def test_longer_sets_by_hand():
 
 
 @pytest.mark.parametrize("seed", range(50))
-def test_sets_of_six_to_twelve_match_the_oracle(seed):
-    # min_set_length 6..12: C(L + 4, 4) class counts a colour, 210..1820 codes whose high
-    # bits sit apart in the key (solvers/rummikub/_layout.code_bits), free or official
+def test_sets_of_six_to_thirteen_match_the_oracle(seed):
+    # min_set_length 6..13: C(L + 4, 4) class counts a colour, 210..2380 codes whose high
+    # bits are in the second key word (solvers/rummikub/_layout.code_high), free or official
     # retrieval, melded or not, both objectives, the batch path too
     _oracle_and_batch(*_case(seed + 1200, longest=True))
 
 
-def test_sets_of_six_to_twelve_by_hand():
+def test_sets_of_six_to_thirteen_by_hand():
     six = Rules(least_disturbance=False, min_set_length=6)
     assert best_move([], "R1 R2 R3 R4 R5", rules=six).tiles == 0
     assert best_move([], "R1 R2 R3 R4 R5 J", rules=six).tiles == 6
@@ -201,6 +204,14 @@ def test_sets_of_six_to_twelve_by_hand():
     assert best_move([], run, rules=twelve).tiles == 0
     assert best_move([], run + " J", rules=twelve).tiles == 12
     assert best_move([], run + " J K13", rules=twelve).tiles == 13
+    # sets of 13: only the whole run of a colour, 1 to 13 (2,380 codes a colour)
+    thirteen = Rules(min_set_length=13, meld_threshold=0)
+    assert best_move([], run + " J", rules=thirteen).tiles == 0
+    assert best_move([], run + " J K13 R1 R2", rules=thirteen).tiles == 13
+    assert best_move([], run.replace("K", "O") + " J J", rules=thirteen).tiles == 13
+    whole = [f"B{n}" for n in range(1, 14)]
+    assert best_move([whole], "B7 R1", rules=thirteen).tiles == 0
+    assert best_move([whole], run + " K12 K13 J", rules=thirteen).tiles == 13  # no room: J
     # official retrieval: the table joker stands for R6; R6 from the rack frees it
     official = Rules(min_set_length=6, joker_retrieval="official")
     table = [["R3", "R4", "R5", "J", "R7", "R8"]]
@@ -211,7 +222,7 @@ def test_sets_of_six_to_twelve_by_hand():
 
 
 @pytest.mark.parametrize("options", [["min_set_length=6", "meld_continue=on"],
-                                     ["min_set_length=9", "min_real_tiles=2"],
+                                     ["min_set_length=13", "meld_continue=on"],
                                      ["min_set_length=4", "min_real_tiles=2",
                                       "meld_continue=on"]])
 def test_sets_of_six_and_more_with_what_the_dp_lacks_are_refused(options):
@@ -366,7 +377,7 @@ def test_four_copies_by_hand():
             best_move([], "R5 R6 R7", rules=Rules.parse(["copies=4", *options]))
 
 
-@pytest.mark.parametrize("option", ["jokers=4", "min_set_length=13"])
+@pytest.mark.parametrize("option", ["jokers=4", "min_set_length=14"])
 def test_tile_sets_beyond_the_state_key_are_refused(option):
     with pytest.raises(RuleError, match=r"beyond the tile sets .* state key holds"):
         best_move([], "K1 K2 K3", rules=Rules.parse([option]))
@@ -401,6 +412,32 @@ def test_two_real_tiles_with_other_lengths_by_hand():
     assert all(sum(not s.tile.is_joker for s in m) >= 2 for m in move.table)
     with pytest.raises(SetError, match="table set 1"):
         best_move([["K7", "J"]], "R2", rules=rules(2))
+
+
+@pytest.mark.parametrize("seed", range(50))
+def test_two_real_tiles_with_sets_of_six_and_more_match_the_oracle(seed):
+    # two real tiles per set with sets of 6..13 tiles at least: the list of runs short of
+    # real tiles keeps its key bits (the codes' high bits are in the second key word)
+    _oracle_and_batch(*_case(seed + 1600, real2="long"))
+
+
+def test_two_real_tiles_with_sets_of_six_and_more_by_hand():
+    def rules(length: int) -> Rules:
+        return Rules(min_set_length=length, min_real_tiles=2, meld_threshold=0)
+    assert best_move([], "R1 R2 R3 R4 J J", rules=rules(6)).tiles == 6
+    assert best_move([], "R1 J J R4 R5 R6", rules=rules(6)).tiles == 6
+    assert best_move([], "R1 J J K9 K10 K11", rules=rules(6)).tiles == 0
+    assert best_move([], "R5 J J R8 R9 R10 R11", rules=rules(7)).tiles == 7
+    run = " ".join(f"O{n}" for n in range(2, 13))
+    assert best_move([], run + " J J", rules=rules(13)).tiles == 13
+    assert best_move([], "O1 J J " + " ".join(f"O{n}" for n in range(4, 13)),
+                     rules=rules(13)).tiles == 0  # O1..O12: no O13
+    assert best_move([], "O1 J J " + " ".join(f"O{n}" for n in range(4, 14)),
+                     rules=rules(13)).tiles == 13
+    # a joker run of one real tile in a long table run: the rule holds there too
+    move = best_move([["K3", "K4", "K5", "K6", "K7", "K8"]], "J J K1 K2", rules=rules(6))
+    assert move.tiles == 4
+    assert all(sum(not s.tile.is_joker for s in m) >= 2 for m in move.table)
 
 
 @pytest.mark.parametrize("table", [[], [["O10", "O11", "O12"]], [["K2", "R2", "B2"]]])

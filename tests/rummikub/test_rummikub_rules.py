@@ -163,7 +163,7 @@ def test_meld_threshold_agrees_with_rummikub_solver() -> None:
     assert len(set(answers)) >= 3  # the positions are not all passes or all the same
 
 
-BEYOND_THE_KEY = [("jokers", 4), ("min_set_length", 13)]
+BEYOND_THE_KEY = [("jokers", 4), ("min_set_length", 14)]
 
 
 @pytest.mark.parametrize(("name", "value"), BEYOND_THE_KEY)
@@ -244,16 +244,28 @@ def test_cli_and_batch_solve_sets_of_six_and_more(tmp_path: Path,
     path.write_text(json.dumps(position))
     assert main(["rummikub", "best", str(path), "--json", "--rule", "min_set_length=6"]) == 0
     assert json.loads(capsys.readouterr().out)["tiles"] == 1
-    assert main(["rummikub", "best", str(path), "--json", "--rule", "min_set_length=13"]) != 0
-    assert "min_set_length=13 is beyond the tile sets" in capsys.readouterr().err
+    assert main(["rummikub", "best", str(path), "--json", "--rule", "min_set_length=14"]) != 0
+    assert "min_set_length=14 is beyond the tile sets" in capsys.readouterr().err
+    # sets of 13 (two key words a state) and two real tiles per set with sets of 6
+    thirteen = {"table": [], "rack": [*(f"O{n}" for n in range(1, 13)), "J", "K1"]}
+    path.write_text(json.dumps(thirteen))
+    assert main(["rummikub", "best", str(path), "--json", "--rule", "min_set_length=13"]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles"] == 13
+    assert main(["rummikub", "best", str(path), "--json", "--rule", "min_set_length=6",
+                 "--rule", "min_real_tiles=2"]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles"] == 13
     records = [dict(position, id="three"), dict(position, id="six",
                                                 rules={"min_set_length": 6}),
                dict(position, id="eight", rules={"min_set_length": 8},
                     table=[["R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8"]],
                     rack=["R9", "K1", "K2", "K3", "K4", "K5", "J"]),
-               dict(position, id="short", rules={"min_set_length": 8})]
+               dict(position, id="short", rules={"min_set_length": 8}),
+               dict(thirteen, id="thirteen", rules={"min_set_length": 13}),
+               dict(position, id="six-real2", rules={"min_set_length": 6, "min_real_tiles": 2},
+                    rack=["R7", "J", "K1", "K2", "K3", "K4", "K5"])]
     tiles, summary, bad = run_best_batch(tmp_path, records)
-    assert tiles == {"three": 6, "six": 1, "eight": 2}  # R9 and a joker extend the run
+    # R9 and a joker extend the run; under two real tiles K1..K5 and the joker make a run
+    assert tiles == {"three": 6, "six": 1, "eight": 2, "thirteen": 13, "six-real2": 7}
     assert summary.rejected == 1 and "fewer than 8 tiles" in str(bad[0])
 
 

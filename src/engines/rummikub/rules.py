@@ -4,15 +4,14 @@ The defaults are those of ``docs/rules/rummikub.md``.  The exact search (the dyn
 programme of :mod:`solvers.rummikub`) solves the initial-meld options (``meld_threshold``,
 ``meld_joker``), meld then continue (``meld_continue``: a DP over two arrangements at
 once, :mod:`solvers.rummikub._continue`), official joker retrieval (``joker_retrieval``),
-two real tiles per set (``min_real_tiles``, with sets of 2..5 tiles), the smaller tile sets its
+two real tiles per set (``min_real_tiles``), the smaller tile sets its
 state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..4, ``jokers`` 0..3)
-and sets of 2 or 4..12 tiles at least (``min_set_length`` 2..12), never by filtering the
+and sets of 2 or 4..13 tiles at least (``min_set_length`` 2..13), never by filtering the
 default's answer, ``least_disturbance``
 by holding table sets out inside it (:mod:`engines.rummikub.least`), and
 ``fewest_tiles_moved`` by one more pass following each table set's heir
 (:mod:`engines.rummikub.heirs`, under the rules document's sets).  The
-other options (larger tile sets, sets of 13+ tiles, two real tiles per
-set with sets of 6+)
+other options (larger tile sets, a fourth joker, sets of 14+ tiles)
 are named and checked here, but the search refuses them (:meth:`Rules.check_supported`)
 until the DP carries them; what each would cost the DP is in
 ``docs/rummikub-house-rules.md``.  The tests check the search, and solve the other
@@ -68,14 +67,14 @@ _WITH_THIRD = {"jokers": {"min_real_tiles": 1, "joker_retrieval": "free",
                "copies": {"min_real_tiles": 1, "min_set_length": 3, "meld_continue": False}}
 # The tile sets the DP's state key holds: four colour codes of up to seven open runs (four
 # copies and three jokers: numbered codes, solvers/rummikub/_lengths.py) and the numbers
-# 1..13; runs and groups of at least 2 to 12 tiles.  Past 4 colours or 13 numbers: the
+# 1..13; runs and groups of at least 2 to 13 tiles.  Past 4 colours or 13 numbers: the
 # width-generic DP (eight colour codes in a two-word key, numbers up to 26).
 SEARCH_LIMITS = {"colours": (1, 8), "numbers": (1, 26), "copies": (1, 4), "jokers": (0, 3),
-                 "min_set_length": (2, 12)}
-# Options that must keep these values with sets of 6+ tiles: their colour codes' high bits
-# take the key bits of the runs short of real tiles, and meld then continue's second key is
-# written for 7-bit colour codes (solvers/rummikub/_layout.code_bits)
-_WITH_LONGEST = {"min_real_tiles": 1, "meld_continue": False}
+                 "min_set_length": (2, 13)}
+# Options that must keep these values with sets of 6+ tiles: meld then continue's second key
+# is written for 7-bit colour codes (the DP's keep their high bits in a second key word that
+# meld then continue's pass does not carry: solvers/rummikub/_layout.code_high)
+_WITH_LONGEST = {"meld_continue": False}
 # The wide tile sets (more than 4 colours or numbers past 13) are solved by the
 # width-generic DP (solvers/rummikub/wide), which carries the initial-meld options, free
 # retrieval, least disturbance, copies, jokers and min_set_length; these options must keep
@@ -92,10 +91,8 @@ LIMIT_REASONS = {
               "in 3 bits of the key each)",
     "jokers": "the jokers placed take 2 bits of the key (0..3) and a colour's open runs a "
               "7-bit code of base-5 digits: with four jokers six runs, codes up to 150",
-    "min_set_length": "a colour's open runs by length class (1 .. L-1, L or more; at most "
-                      "four runs) are numbered in 11 bits of the key (7 in place, 4 in the "
-                      "bits of groups and lists, free with sets of 6+): 1820 codes for "
-                      "L = 12, 2380 for L = 13",
+    "min_set_length": "no run of 14 or more tiles fits 13 numbers, nor a group 4 "
+                      "colours (wider tile sets: the width-generic DP's own limits)",
 }
 _BOOLS = {"true": True, "on": True, "yes": True, "1": True,
           "false": False, "off": False, "no": False, "0": False}
@@ -178,8 +175,8 @@ class Rules:
     def unsupported(self) -> list[str]:
         """The options, as ``NAME=VALUE``, that the exact search does not solve yet.
 
-        >>> Rules(min_set_length=13, min_real_tiles=2).unsupported()
-        ['min_set_length=13', 'min_set_length=13 with min_real_tiles=2']
+        >>> Rules(min_set_length=14, jokers=4).unsupported()
+        ['jokers=4', 'min_set_length=14', 'jokers=4 with min_set_length=14']
         >>> Rules(min_set_length=6, meld_continue=True).unsupported()
         ['min_set_length=6 with meld_continue=true']
         >>> Rules(colours=6, joker_retrieval="official", jokers=3, min_set_length=2).unsupported()

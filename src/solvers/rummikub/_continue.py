@@ -28,12 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._dp import (
-    _close_others,
-    _colour_order,
-    _cover,
-    _official_tables,
-)
+from solvers.rummikub._dp import _colour_order
 from solvers.rummikub._groups import groups_within
 from solvers.rummikub._hold import held_parts, hold_inputs, hold_pairs, keep_best
 from solvers.rummikub._layout import (
@@ -57,11 +52,14 @@ from solvers.rummikub._layout import (
 )
 from solvers.rummikub._lengths import (
     bare_step,
+    close_others,
     closing_tables,
     length_closing,
     length_step,
     length_tables,
 )
+from solvers.rummikub._official import cover as _cover
+from solvers.rummikub._official import official_tables as _official_tables
 from solvers.rummikub._pairs import make_room
 from solvers.rummikub._pairs import rehash as _rehash
 from solvers.rummikub._pairs import relax as _relax
@@ -154,7 +152,7 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
     hold, tiles at number+1 and number+2 (all; a meld's), rack bound after this sub-step,
     jokers, rack jokers, the positive part of the joker weight).  Returns ``(n, table,
     bits, k1s, k2s, score, parent, choice)`` as ``_dp._sub_step``.  ``official``:
-    ``_dp._official_tables`` (the table jokers' places under official retrieval; the final
+    ``_official.official_tables`` (the table jokers' places under official retrieval; the final
     arrangement's key accounts for them inside a number as ``_dp._sub_step`` does).
     ``lengths``/``mlengths``: sets of 4 or 5 tiles at least, for each arrangement
     (``_run_options``).  ``hold_v``: least disturbance's tables at this colour and number
@@ -192,10 +190,10 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
         table, bits, k1s, k2s, score, parent, choice = make_room(
             table, bits, end, n, fanout, k1s, k2s, score, parent, choice)
         if last:
-            other_need, alive = _close_others(k1, c, jokers, capc, needc, other)
+            other_need, alive = close_others(k1, 0, c, jokers, capc, needc, other)
             if not alive:
                 continue
-            mother_need, alive = _close_others(k2, c, mjokers, capm, needm, mother)
+            mother_need, alive = close_others(k2, 0, c, mjokers, capm, needm, mother)
             if not alive:
                 continue
         sc = score[i]

@@ -42,7 +42,7 @@ import numpy as np
 from numba import njit
 
 from solvers.rummikub._groups import groups_within
-from solvers.rummikub._hold import held_state, hold_inputs, hold_step, keep_best
+from solvers.rummikub._hold import held_state, hold_inputs, hold_pairs, hold_step, keep_best
 from solvers.rummikub._layers import drop_dominated, keep_flexible, make_room, relax
 from solvers.rummikub._layout import (
     COVER_AT,
@@ -57,20 +57,21 @@ from solvers.rummikub._layout import (
     NEED_AT,
     NEG,
     NNUM,
-    OFFICIAL_AT,
     REAL2_BIT,
     SHORT_AT,
-    WIDE_CODE_MASK,
     code_at,
     code_bits,
+    code_high,
     copies,
     highest_number,
     joker_meld_factor,
     meld_target,
     min_set_length,
+    second_word,
 )
 from solvers.rummikub._lengths import (
     bare_step,
+    close_others,
     closing_arrays,
     closing_tables,
     length_closing,
@@ -78,6 +79,10 @@ from solvers.rummikub._lengths import (
     length_tables,
     triple_step,
 )
+from solvers.rummikub._official import cover as _cover
+from solvers.rummikub._official import official_tables as _official_tables
+from solvers.rummikub._pairs import make_room as make_pair_room
+from solvers.rummikub._pairs import relax as relax_pair
 from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, long_joker_runs, short_kinds
 
 # a sub-step's own choice is below this (four copies and three jokers: up to 399); the joker
@@ -112,88 +117,16 @@ def _colour_order(must, opt, weight):
     return order, rem
 
 
-@njit(cache=True, error_model="numpy", inline="always")
-def _cover(fam, eligible, units):
-    """Official retrieval: the subsets of a number's table jokers (0..2) that its choices can
-    account for, after ``units`` more resources each usable for the jokers of bit mask
-    ``eligible``.  ``fam`` has bit s-1 for subset s (the empty subset always counts)."""
-    full = fam << 1 | 1
-    for _ in range(min(units, 2)):
-        grown = full
-        for s in range(4):
-            if full >> s & 1:
-                for i in range(2):
-                    if eligible >> i & 1 and not s >> i & 1:
-                        grown |= 1 << (s | 1 << i)
-        full = grown
-    return full >> 1
-
-
-@njit(cache=True, error_model="numpy")
-def _official_tables(meld):
-    """Per number, the table jokers placed there (bit i: joker i of the number) that a rack
-    tile of colour c (``tile[v, c]``), a run joker of colour c (``run[v, c]``) or a group
-    joker (``group[v]``) can account for, and all of them (``full[v]``)."""
-    tile = np.zeros((NNUM, NCOL), np.int64)
-    run = np.zeros((NNUM, NCOL), np.int64)
-    group = np.zeros(NNUM, np.int64)
-    full = np.zeros(NNUM, np.int64)
-    for k in range(2):
-        place = (meld >> (OFFICIAL_AT + 10 * k)) & 1023
-        if place == 0:
-            continue
-        v = (place >> 2) & 15
-        bit = 1 if full[v] == 0 else 2
-        full[v] |= bit
-        what = place >> 6
-        if place & 2:  # a group joker: any colour its group lacks
-            group[v] |= bit
-            for c in range(NCOL):
-                if what >> c & 1:
-                    tile[v, c] |= bit
-        else:
-            run[v, what] |= bit
-            tile[v, what] |= bit
-    return tile, run, group, full
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def _close_others(key, c, jokers, capc, needc, other, wide=False):
-    """Close the colours of ``key`` other than ``c`` for every joker count left.
-
-    Fills ``other[k]`` (their closed codes, -1 if some short run cannot continue with k
-    jokers) and returns ``(jokers their pending runs need, whether any k survives)``;
-    ``wide``: codes past 127 (:func:`solvers.rummikub._layout.code_bits`)."""
-    other_need = 0
-    for cc in range(NCOL):
-        if cc != c:
-            other_need += needc[cc, code_at(key, cc, wide)]
-    alive = False
-    for k in range(jokers + 1):
-        rest = np.int64(0)
-        for cc in range(NCOL):
-            if cc == c:
-                continue
-            cl = capc[cc, code_at(key, cc, wide), k]
-            if cl < 0:
-                rest = -1
-                break
-            rest |= code_bits(cl, cc, wide)
-        other[k] = rest
-        if rest >= 0:
-            alive = True
-    return other_need, alive
-
-
 @njit(cache=True, error_model="numpy")
 def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, weight_cv,
-              joker_weight, floor, meld, any_ok, group_ok, capc, needc, other, variant):
+              joker_weight, floor, meld, any_ok, group_ok, capc, needc, other, variant, second):
     """Add every successor of the states ``start..end-1`` at this sub-step.
 
     ``step_info`` = (colour, v, step, must, must + opt, real tiles at number+1 and number+2,
     what the last colour can give to groups, the rack bound after this sub-step, jokers,
     the positive part of the joker weight).  Returns ``(n, table, bits, keys, score, parent,
-    choice)``: the new layer is ``end..n-1`` (the arrays may have grown).
+    choice, second)``: the new layer is ``end..n-1`` (the arrays may have grown);
+    ``second``: None, or the states' second key words (:mod:`solvers.rummikub._layout`).
 
     The whole loop nest of a sub-step stays in this one function (so it is longer than
     the project's 100 lines): split into functions (even with Numba's ``inline="always"``)
@@ -213,12 +146,16 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
     cover_full = cover_tile = cover_run = cover_group = 0
     real2 = 0
     triple = False  # three jokers: the run of all three alone tracked (_lengths.triple_step)
-    wide = False  # sets of 6+: codes past 127, their high bits apart (_layout.code_bits)
+    # Sets of 6+ (the only users of the second key word): codes past 127, their high bits
+    # in the second word (``second is None`` is decided when Numba compiles, as ``variant``)
+    wide = False
+    keys2 = second
+    if second is not None:
+        wide = True
     if variant is not None:
         off_tile, off_run, off_group, off_full, real2 = variant[:5]
         digits, binom, real_all = variant[8:11]  # sets of 4+ tiles (empty: sets of 3)
         long_sets = digits.shape[0] > 0
-        wide = digits.shape[0] > 128
         # sets of two tiles: runs of jokers alone tracked (two real tiles per set: listed)
         pairs = digits.shape[1] == 2 and not real2
         counts = variant[12]
@@ -248,10 +185,16 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         key = keys[i]
         if key < 0:  # dominated
             continue
-        table, bits, keys, score, parent, choice = make_room(
-            table, bits, end, n, fanout, keys, score, parent, choice)
+        key2 = np.int64(0)
+        if second is None:
+            table, bits, keys, score, parent, choice = make_room(
+                table, bits, end, n, fanout, keys, score, parent, choice)
+        else:
+            key2 = keys2[i]
+            table, bits, keys, keys2, score, parent, choice = make_pair_room(
+                table, bits, end, n, fanout, keys, keys2, score, parent, choice)
         if last:
-            other_need, alive = _close_others(key, c, jokers, capc, needc, other, wide)
+            other_need, alive = close_others(key, key2, c, jokers, capc, needc, other, wide)
             if not alive:  # another colour's short runs cannot continue
                 continue
         sc = score[i]
@@ -260,7 +203,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         held, hold_now, hold_closed, held_jokers = held_state(variant, key)  # least disturbance
         lo_s, hi_s = lo - held, hi - held
         need0 = (key >> NEED_AT) & 3
-        code = code_at(key, c, wide)
+        code = code_at(key, key2, c, wide)
         a1 = code % 5
         a2 = (code // 5) % 5
         a3 = code // 25
@@ -269,8 +212,8 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         n3 = (key >> N3_AT) & 7 if copies3 else 0
         n4 = (key >> N4_AT) & 7 if copies4 else 0
         # keep the other colours' codes only (sets of 6+: their high bits too)
-        base = key & (np.int64((1 << JOKERS_AT) - 1) | (WIDE_CODE_MASK if wide else 0)) & ~(
-            code_bits(2047, c, True) if wide else code_bits(127, c, False))
+        base = key & np.int64((1 << JOKERS_AT) - 1) & ~code_bits(127, c)
+        base2 = key2 & ~code_high(4095, c) if wide else np.int64(0)
         # two real tiles per set: this colour's joker runs by kind, the other colours' kept
         e10 = e21 = e20 = e31 = keep = 0
         if real2:
@@ -405,6 +348,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                                     continue  # a table joker left its place unreplaced
                                 k = jl - jg
                                 rest = other[k]
+                                rest2 = other[k + jokers + 1] if wide else np.int64(0)
                                 cl = capc[c, ncode, k]
                                 if rest < 0 or cl < 0 or other_need + needc[c, ncode] > k:
                                     continue
@@ -414,16 +358,25 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                                 nkey = (rest | code_bits(cl, c, wide)
                                         | ((jokers - k) << JOKERS_AT) | (gmv << MELD_AT)
                                         | (0 if triple and jg else short) | hold_closed)
-                                n = relax(table, bits, end, n, keys, score, parent, choice, nkey,
-                                          nsc + jg * joker_weight, i, ch0 * jb + jg + tc)
+                                if second is None:
+                                    n = relax(table, bits, end, n, keys, score, parent, choice,
+                                              nkey, nsc + jg * joker_weight, i, ch0 * jb + jg + tc)
+                                else:
+                                    n = relax_pair(table, bits, end, n, keys, keys2, score,
+                                                   parent, choice, nkey, rest2 | code_high(cl, c),
+                                                   nsc + jg * joker_weight, i, ch0 * jb + jg + tc)
                             continue
                         nkey = (base | code_bits(ncode, c, wide) | ((ju + jr) << JOKERS_AT)
                                 | (m1 << N1_AT) | (m2 << N2_AT) | (nmv << MELD_AT)
                                 | (need_c << NEED_AT) | short | (cover << COVER_AT) | hold_now
                                 | (m3 << N3_AT) | (m4 << N4_AT))
-                        n = relax(table, bits, end, n, keys, score, parent, choice, nkey, nsc, i,
-                                  ch0 + tc)
-    return n, table, bits, keys, score, parent, choice
+                        if second is None:
+                            n = relax(table, bits, end, n, keys, score, parent, choice, nkey, nsc,
+                                      i, ch0 + tc)
+                        else:
+                            n = relax_pair(table, bits, end, n, keys, keys2, score, parent, choice,
+                                           nkey, base2 | code_high(ncode, c), nsc, i, ch0 + tc)
+    return n, table, bits, keys, score, parent, choice, keys2
 
 
 @njit(cache=True, error_model="numpy")
@@ -514,17 +467,32 @@ def solve_pass(
     an arrangement that reaches ``floor``.  ``hold``: least disturbance (there ``beam``
     ranks states as :func:`solvers.rummikub._hold.keep_best` does).
     """
+    if second_word(meld):  # (a state of two key words: solvers.rummikub._layout)
+        return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
+                     choice_out, gj_out, stats, floor, beam, hold, np.zeros(1, np.int64))
+    return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
+                 gj_out, stats, floor, beam, hold, None)
+
+
+@njit(cache=True, error_model="numpy")
+def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
+          stats, floor, beam, hold, second):
+    """:func:`solve_pass`; ``second``: None, or an array when the states have a second key
+    word (Numba compiles each apart, so the one-word pass has no trace of it)."""
     jokers = must_j + opt_j
     any_ok = groups_within(group_ok)
     cap = 1024
     keys = np.empty(cap, np.int64)
+    keys2 = second
+    if second is not None:
+        keys2 = np.zeros(cap, np.int64)
     score = np.empty(cap, np.int64)
     parent = np.empty(cap, np.int64)
     choice = np.empty(cap, np.int16)
     # (np.int64, not literals: integer literals would make Numba compile the helpers
     # once more for each constant they are first called with)
     bits = np.int64(10)
-    table = np.full((1 << bits, 2), -1, np.int64)
+    table = np.full((1 << bits, 2 if second is None else 3), -1, np.int64)
     keys[0] = 0
     score[0] = 0
     parent[0] = -1
@@ -548,9 +516,15 @@ def solve_pass(
     for v in range(nnum):
         if hold is not None:  # (no state left: the colours' loop returns)
             layer += 1
-            n, table, bits, keys, score, parent, choice, cut = hold_step(
-                table, bits, start, end, keys, score, parent, choice, hold, v, joker_weight,
-                jokers, floor, rem[v - 1, NCOL - 1] if v else -NEG, beam, stats)
+            bound = rem[v - 1, NCOL - 1] if v else -NEG
+            if second is None:
+                n, table, bits, keys, score, parent, choice, cut = hold_step(
+                    table, bits, start, end, keys, score, parent, choice, hold, v,
+                    joker_weight, jokers, floor, bound, beam, stats)
+            else:
+                n, table, bits, keys, keys2, score, parent, choice, cut = hold_pairs(
+                    table, bits, start, end, keys, keys2, score, parent, choice, hold, v,
+                    joker_weight, jokers, floor, bound, beam, stats)
             truncated, start, end = truncated | cut, end, n
         for step in range(NCOL):
             if end == start:
@@ -571,24 +545,25 @@ def solve_pass(
                 length_closing(real_all, v, jokers, capc, needc, nnum, digits, binom)
             elif last:
                 closing_tables(must, opt, v, jokers, capc, needc, nnum, cps)
-            if use_variant:
+            if second is not None or use_variant:
                 variant = (off_tile, off_run, off_group, off_full, real2, colour_bits[v, c],
                            going_on[v], joker_bits[v], digits, binom, real_all, cps, counts)
-                n, table, bits, keys, score, parent, choice = _sub_step(
+                n, table, bits, keys, score, parent, choice, keys2 = _sub_step(
                     table, bits, start, end, keys, score, parent, choice, step_info,
                     weight[c, v], joker_weight, floor, meld, any_ok, group_ok, capc, needc,
-                    other, variant)
+                    other, variant, keys2)
             else:
-                n, table, bits, keys, score, parent, choice = _sub_step(
+                n, table, bits, keys, score, parent, choice, keys2 = _sub_step(
                     table, bits, start, end, keys, score, parent, choice, step_info,
                     weight[c, v], joker_weight, floor, meld, any_ok, group_ok, capc, needc,
-                    other, None)
+                    other, None, keys2)
             stats[0] += n - end
             stats[1] = max(stats[1], n - end)
             start, end = end, n
             # (the dominance of drop_dominated reads the digits of sets of 3)
             truncated |= _prune_layer(table, bits, start, end, keys, score,
-                                      last and digits.shape[0] == 0, beam, hold is not None)
+                                      last and digits.shape[0] == 0 and second is None, beam,
+                                      hold is not None)
     best = _best_final(keys, score, start, end, must_j, meld)
     if best < 0:
         return 0, NEG, truncated

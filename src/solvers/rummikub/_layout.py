@@ -23,12 +23,24 @@ end the turn there (a joker in a run at its tile, in a group at its number) or b
 by a rack tile it may stand for, played that turn; the key's bits 55-57 then record, inside
 the number, which of its table jokers the choices so far can account for.  Bit 35 asks for
 meld then continue, bits 36-38 and 41 give the minimum set length when it is not 3
-(:func:`min_set_length`: 2, 4 .. 12; past 5 a colour code needs up to 11 bits,
-:func:`code_bits`), bits 39-40 the copies of each tile beyond two
+(:func:`min_set_length`: 2, 4 .. 13; past 5 a colour code needs up to 12 bits,
+:func:`code_at`: the second key word below), bits 39-40 the copies of each tile beyond two
 (:func:`copies`; the colours that gave three tiles to a number's groups are then counted
 at :data:`N3_AT`, four tiles at :data:`N4_AT`; with four copies, or three copies and three
 jokers, a colour's six or seven open runs are numbered by :func:`solvers.rummikub._lengths.
 length_tables`, 84 or 120 codes, so the colour code keeps its 7 bits).
+
+The second key word (*word B*): a pass whose variant needs more than these 64 bits carries
+a second int64 a state (:func:`second_word` decides per pass; the DP's sub-step then gets
+the words as an array, else None, so Numba compiles the rules document's and the other
+house rules' sub-steps without it).  Its fields, by the variant that uses them (a field
+may be shared by variants that never come together: the rules refuse those by name):
+
+- bits 0-19, sets of 6+ tiles (:data:`WIDE_HIGH_AT`): colour c's code from its 8th bit on
+  at ``5 * c`` (codes up to 4,095; sets of 13 need 2,380);
+- bits 20-62: free.  To claim bits, add a named ``..._AT`` constant (and width) here
+  beside the others, make :func:`second_word` true for the variants that use them, and
+  refuse in ``engines/rummikub/rules.py`` the combinations whose fields overlap.
 """
 
 from __future__ import annotations
@@ -64,10 +76,9 @@ COPIES_AT = 39  # in the rules integer: the copies of each tile beyond two (2 bi
 # of three jokers alone at SHORT_AT, 4 bits)
 N3_AT = SHORT_AT + 4
 N4_AT = N3_AT + 3  # four copies: ... and four tiles
-# Sets of 6+ tiles (no groups: at most four colours; none of the lists at SHORT_AT): a
-# colour code of up to 11 bits keeps its low 7 at COLOUR_BITS * c and its high 4 at bits
-# 4c..4c+3 of a 16-bit field made of the key's bits 30-35 (N1_AT, N2_AT) and 45-54
-WIDE_CODE_MASK = np.int64(63 << N1_AT | 1023 << SHORT_AT)
+# The second key word (word B): sets of 6+ tiles keep their colour codes' high bits there
+WIDE_HIGH_AT = 0
+WIDE_HIGH_BITS = 5  # a colour's code bits 7..11 (codes up to 4,095)
 LENGTH_HIGH_AT = 41  # in the rules integer: the minimum set length's fourth bit (8..12)
 LENGTH_MASK = np.int64(7 << LENGTH_AT | 1 << LENGTH_HIGH_AT)
 
@@ -197,26 +208,41 @@ def colour_code(key, c):
 
 
 @njit(cache=True, inline="always")
-def code_at(key, c, wide):
-    """Colour ``c``'s code in state ``key``; ``wide``: codes past 127 (sets of 6+ tiles,
-    high bits in :data:`WIDE_CODE_MASK`'s field)."""
+def second_word(meld):
+    """Whether a pass under rules ``meld`` carries the second key word: sets of 6+ tiles
+    (colour codes past 127)."""
+    return min_set_length(meld) > 5
+
+
+@njit(cache=True, inline="always")
+def code_at(key, key2, c, wide):
+    """Colour ``c``'s code in state ``(key, key2)``; ``wide``: codes past 127 (sets of 6+
+    tiles), whose bits from the 8th on are in the second word (``key2``) at
+    :data:`WIDE_HIGH_AT`."""
     code = (key >> (COLOUR_BITS * c)) & 127
     if wide:
-        field = (key >> N1_AT) & 63 | ((key >> SHORT_AT) & 1023) << 6
-        code |= ((field >> (4 * c)) & 15) << 7
+        code |= ((key2 >> (WIDE_HIGH_AT + WIDE_HIGH_BITS * c)) & 31) << 7
     return code
 
 
 @njit(cache=True, inline="always")
-def code_bits(code, c, wide):
-    """The key bits of colour ``c``'s code ``code`` (the inverse of :func:`code_at`).
+def code_bits(code, c, wide=False):
+    """The first key word's bits of colour ``c``'s code ``code`` (``wide``: its low 7 bits;
+    else the code is below 128, and the one-word passes' code is as before the second word)."""
+    if wide:
+        code &= 127
+    return np.int64(code) << (COLOUR_BITS * c)
 
-    >>> key = code_bits(1819, 3, True) | code_bits(300, 1, True) | code_bits(5, 0, True)
-    >>> [int(code_at(key, c, True)) for c in range(4)], int(code_at(key, 1, False))
-    ([5, 300, 0, 1819], 44)
+
+@njit(cache=True, inline="always")
+def code_high(code, c):
+    """The second key word's bits of colour ``c``'s code ``code`` (the inverse of
+    :func:`code_at` with :func:`code_bits`).
+
+    >>> codes = ((5, 0), (300, 1), (2379, 3))
+    >>> key = sum(int(code_bits(x, c, True)) for x, c in codes)
+    >>> key2 = sum(int(code_high(x, c)) for x, c in codes)
+    >>> [int(code_at(key, key2, c, True)) for c in range(4)], int(code_at(key, key2, 1, False))
+    ([5, 300, 0, 2379], 44)
     """
-    if not wide:
-        return np.int64(code) << (COLOUR_BITS * c)
-    field = np.int64(code >> 7) << (4 * c)
-    return (np.int64(code & 127) << (COLOUR_BITS * c) | (field & 63) << N1_AT
-            | (field >> 6) << SHORT_AT)
+    return np.int64(code >> 7) << (WIDE_HIGH_AT + WIDE_HIGH_BITS * c)

@@ -7,9 +7,8 @@ continue) and L or more (they may end).  A colour has at most four open runs (tw
 two jokers), so the class counts ``(c_1, ..., c_L)`` with sum <= 4 are C(L + 4, 4) codes:
 70 for L = 4 and 126 for L = 5, within the colour code's 7 bits once numbered
 (:func:`length_tables`: a combinatorial number, no look-up table of every digit string).
-L = 6 .. 12 need 210 .. 1820 codes, 8 .. 11 bits: the key keeps their low 7 bits in place
-and the rest where groups and the other house rules' lists would be (none of them comes
-with sets of 6+: :func:`solvers.rummikub._layout.code_bits`).
+L = 6 .. 13 need 210 .. 2380 codes, 8 .. 12 bits: the key keeps their low 7 bits in place
+and the rest in the second key word (:func:`solvers.rummikub._layout.code_high`).
 
 :func:`length_step` is one colour's transition at one number (the DP's sub-step calls it
 under these rules only), :func:`length_closing` the tables that close a number.  A run of
@@ -27,14 +26,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._layout import NCOL
+from solvers.rummikub._layout import NCOL, code_at, code_bits, code_high
 
 MAX_OPEN = 4  # open runs of one colour: two copies and two jokers
 LENGTHS = (2, 4, 5)  # the minimum set lengths these tables carry (3: the DP's own digits)
-# Sets of 6 .. 12 tiles at least: C(L + 4, 4) codes, 210 .. 1820, past the colour code's 7
-# bits (their high bits elsewhere in the key: solvers.rummikub._layout.code_bits); 13 would
-# need 2,380 codes, 12 bits a colour
-MAX_LENGTH = 12
+# Sets of 6 .. 13 tiles at least: C(L + 4, 4) codes, 210 .. 2,380, past the colour code's 7
+# bits (their high bits in the second key word: solvers.rummikub._layout.code_high)
+MAX_LENGTH = 13
 
 
 @njit(cache=True, error_model="numpy")
@@ -240,11 +238,12 @@ def triple_step(bare, c, ju, ur, jr, new, k3):
 @njit(cache=True)
 def closing_arrays(digits, jokers):
     """The tables that close a number (:func:`closing_tables`, :func:`length_closing`; up
-    to 1,820 codes with sets of 12), the other colours' closed codes, and the scratch of
+    to 2,380 codes with sets of 13), the other colours' closed codes, and the scratch of
     :func:`solvers.rummikub._real2.long_joker_runs`."""
     codes = max(128, digits.shape[0])
     return (np.full((NCOL, codes, max(3, jokers + 1)), -1, np.int64),
-            np.zeros((NCOL, codes), np.int64), np.zeros(max(3, jokers + 1), np.int64),
+            np.zeros((NCOL, codes), np.int64),
+            np.zeros(max(3, jokers + 1) * (2 if codes > 128 else 1), np.int64),
             np.zeros(max(1, digits.shape[1]), np.int64))
 
 
@@ -283,3 +282,37 @@ def closing_tables(must, opt, v, jokers, capc, needc, nnum, cps=2):
                             capc[cc, cd, k] = -1
                         else:
                             capc[cc, cd, k] = b1 + 5 * b2 + 25 * min(b3, av - b1 - b2)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def close_others(key, key2, c, jokers, capc, needc, other, wide=False):
+    """Close the colours of state ``(key, key2)`` other than ``c`` for every joker count left.
+
+    Fills ``other[k]`` (their closed codes' key bits, -1 if some short run cannot continue
+    with k jokers; ``wide``, codes past 127: their second-word bits in ``other[k + jokers +
+    1]``, :func:`solvers.rummikub._layout.code_high`) and returns ``(jokers their pending
+    runs need, whether any k survives)``."""
+    other_need = 0
+    for cc in range(NCOL):
+        if cc != c:
+            other_need += needc[cc, code_at(key, key2, cc, wide)]
+    alive = False
+    for k in range(jokers + 1):
+        rest = np.int64(0)
+        rest2 = np.int64(0)
+        for cc in range(NCOL):
+            if cc == c:
+                continue
+            cl = capc[cc, code_at(key, key2, cc, wide), k]
+            if cl < 0:
+                rest = -1
+                break
+            rest |= code_bits(cl, cc, wide)
+            if wide:
+                rest2 |= code_high(cl, cc)
+        other[k] = rest
+        if wide:
+            other[k + jokers + 1] = rest2
+        if rest >= 0:
+            alive = True
+    return other_need, alive

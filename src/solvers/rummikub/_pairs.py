@@ -26,7 +26,7 @@ def grow(k1, k2, score, parent, choice, cap):
     b = np.empty(cap, np.int64)
     s = np.empty(cap, np.int64)
     p = np.empty(cap, np.int64)
-    c = np.empty(cap, np.int64)
+    c = np.empty(cap, choice.dtype)  # (int16 in the DP's two-word passes)
     a[:n] = k1
     b[:n] = k2
     s[:n] = score
