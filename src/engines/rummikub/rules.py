@@ -201,6 +201,9 @@ class Rules:
             out += [f"min_set_length={self.min_set_length} with {name}="
                     f"{_text(getattr(self, name))}" for name, alone in _WITH_LONGEST.items()
                     if getattr(self, name) != alone]
+        if self.wide_tiles and self.min_set_length > 12:  # (the wide DP's sets: 2..12)
+            out.append(f"min_set_length={self.min_set_length} with colours={self.colours} "
+                       f"and numbers={self.numbers}")
         if self.fewest_tiles_moved:
             out += [f"fewest_tiles_moved=true with {name}={_text(getattr(self, name))}"
                     for name, alone in _WITH_FEWEST.items() if getattr(self, name) != alone]
