@@ -90,3 +90,31 @@ def test_moves_against_the_brute_force_matching():
 def test_best_move_reports_it():
     move = best_move([["R3", "R4", "R5", "R6", "R7", "R8"]], "R5 R6")
     assert (move.sets_kept, move.tiles_moved) == (0, 2)
+
+
+def test_moves_read_the_table_in_their_rules_tile_set():
+    # numbers=10: the table's J stands for R7 (there is no R11), and R6 J R8 R9 R10 keeps it
+    # in place; read in the standard tile set it would be R11, moved.  Every path that makes
+    # a Move carries the rules' tile set: least disturbance on (the fast path's move, then
+    # the held-out passes) and off (the batch's lazy moves), copies and pickles too.
+    import copy
+    import pickle
+
+    from engines.rummikub.position import Position
+    from engines.rummikub.rules import Rules
+
+    table, rack = [["R8", "R9", "R10", "J"]], "R6"
+    pos = Position.from_strings(table, rack, numbers=10)
+    for rules in (Rules(numbers=10), Rules(numbers=10, least_disturbance=False)):
+        moves = [best_move(table, rack, rules=rules), *best_moves([pos, pos], rules=rules)]
+        for move in moves:
+            assert move.tile_set == (4, 10)
+            assert [[str(s) for s in m] for m in move.table] == [["R6", "J(R7)", "R8", "R9",
+                                                                  "R10"]]
+            assert (move.tiles, move.tiles_moved) == (1, 0)
+        for again in (copy.copy(moves[1]), pickle.loads(pickle.dumps(moves[2]))):
+            assert (again.tile_set, again.tiles_moved) == ((4, 10), 0)
+    # without a tile set (a Move made by hand): the standard reading, as before
+    standard = best_move(table, rack, rules=Rules(numbers=10))
+    standard.tile_set = None
+    assert standard.tiles_moved == 1

@@ -439,6 +439,7 @@ class _LazyMove(Move):
     table = _Made()
     new_sets = _Made()
     previous = _Made()
+    tile_set = _Made()
 
     def _make(self) -> None:
         from solvers._rummikub_objects import played_tiles
@@ -461,7 +462,7 @@ class _LazyMove(Move):
         else:
             table, new_sets = _table_melds(p.table, batch.tile_set) + melds, melds
         made = {"played": played_tiles(batch.played[i], _TILE_OF), "table": table,
-                "new_sets": new_sets, "previous": list(p.table)}  # fmt: skip
+                "new_sets": new_sets, "previous": list(p.table), "tile_set": batch.tile_set}
         for name, value in made.items():
             fields.setdefault(name, value)  # (one set by the caller stays)
 
@@ -486,7 +487,7 @@ class _LazyMove(Move):
     __hash__ = None  # type: ignore[assignment]  (as Move's: mutable)
 
     def __reduce__(self) -> tuple:
-        return (Move, (*self._fields(), self.previous))
+        return (Move, (*self._fields(), self.previous, self.tile_set))
 
     def __repr__(self) -> str:
         return repr(Move(*self._fields(), self.previous))

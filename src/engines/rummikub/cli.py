@@ -110,7 +110,6 @@ def _load_position(path: str, line: int | None = None, limits: dict | None = Non
 
 
 def _best(args: argparse.Namespace) -> int:
-    from engines.rummikub.moved import tiles_moved
     from engines.rummikub.position import best_moves
     from engines.rummikub.rules import Rules
     from engines.rummikub.sets import format_meld
@@ -120,8 +119,7 @@ def _best(args: argparse.Namespace) -> int:
     rules = Rules.parse(args.rule).check_supported()
     pos = _load_position(args.position, args.line, rules.position_limits())
     move = best_moves([pos], objective=args.objective, rules=rules)[0]
-    # (the table read in the rules' tile set, as the engine read it: Move does not know it)
-    moved = tiles_moved(move.previous, move.table, (rules.colours, rules.numbers))
+    moved = move.tiles_moved  # (the table read in the rules' tile set: Move.tile_set)
     rack = format_tiles(sort_tiles(pos.rack))
     if args.json:
         data = {"objective": args.objective, **move.to_json()}

@@ -296,7 +296,8 @@ def _passes(pos: Position, rules: Rules, weight: np.ndarray, joker_weight: int,
     table = [m for m, h in zip(_table_melds(sets, (rules.colours, rules.numbers)), held) if h]
     tiles = played_tiles(played, _TILE_OF)
     return Move(tiles, table + [_meld(code) for code in codes[:count].tolist()], len(tiles),
-                sum(t.number for t in tiles), previous=sets)
+                sum(t.number for t in tiles), previous=sets,
+                tile_set=(rules.colours, rules.numbers))
 
 
 # The options a relaxation drops (:func:`_relaxation`).  Measured on the bench bands (seed
@@ -348,7 +349,7 @@ def _relaxed_move(pos: Position, objective: str, rules: Rules, first: Move) -> M
         new_sets = solve_moves([replace(pos, table=(), rack=tuple(move.played))], "value",
                                None, own)[0].new_sets
     answer = Move(move.played, move.table, move.tiles, move.value, new_sets=new_sets,
-                  previous=list(pos.table))
+                  previous=list(pos.table), tile_set=(rules.colours, rules.numbers))
     return answer if not check_move(pos, answer, rules) else move.sets_kept
 
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from engines.arguments import as_list, instance_of, list_of
 from engines.rummikub.errors import PositionError, RuleError, TileError
-from engines.rummikub.moved import tiles_moved as moved_tiles
+from engines.rummikub.move import Move
 from engines.rummikub.rules import DEFAULT_RULES, Rules
 from engines.rummikub.sets import (
     SHORTEST_SET,
@@ -36,7 +36,6 @@ from engines.rummikub.sets import (
     meld_tiles,
     validate_set,
 )
-from engines.rummikub.steps import Step, move_steps
 from engines.rummikub.tiles import (
     COLOURS,
     JOKER,
@@ -138,80 +137,6 @@ class Position:
     @property
     def table_tiles(self) -> list[Tile]:
         return [t for s in self.table for t in s]
-
-
-@dataclass
-class Move:
-    """The answer: rack tiles played and the whole table after the move.
-
-    ``table`` is the complete table afterwards (for an initial meld: the old sets
-    unchanged followed by the new ones, listed in ``new_sets``).  ``tiles`` counts
-    the rack tiles played (jokers included), ``value`` their face value (a joker 0).
-    ``previous`` is the table before the move (what :meth:`steps` starts from).
-    """
-
-    played: list[Tile]
-    table: list[Meld]
-    tiles: int
-    value: int
-    new_sets: list[Meld] = field(default_factory=list)
-    previous: list[tuple[Tile, ...]] = field(default_factory=list, repr=False, compare=False)
-
-    def steps(self) -> list[Step]:
-        """The move as physical steps from :attr:`previous`: the fewest take / pick up / add /
-        lay down actions that turn it into :attr:`table` (proof in
-        :mod:`engines.rummikub.steps`).
-
-        >>> move = best_move([["K4", "O4", "R4"], ["B5", "B6", "B7"]], "B4 B8 K8")
-        >>> [str(s) for s in move.steps()]
-        ['add B4 B8 (from the rack) to set 2 [B5 B6 B7] -> B4 B5 B6 B7 B8']
-        """
-        return move_steps(self.previous, self.table, self.played)
-
-    @property
-    def sets_kept(self) -> int:
-        """Table sets the move leaves exactly as they were: the table afterwards holds a set
-        of exactly their tiles (each set of the table afterwards counts for one table set).
-        With ``least_disturbance`` (:class:`~engines.rummikub.rules.Rules`) this is the most
-        any optimal move keeps.
-
-        >>> best_move([["K4", "O4", "R4"], ["B5", "B6", "B7"]], "B4").sets_kept
-        1
-        """
-        after = Counter(tuple(sorted(meld_tiles(m))) for m in self.table)
-        kept = 0
-        for s in self.previous:
-            key = tuple(sorted(s))
-            if after[key] > 0:
-                after[key] -= 1
-                kept += 1
-        return kept
-
-    @property
-    def tiles_moved(self) -> int:
-        """Table tiles not in their set's heir (:mod:`engines.rummikub.moved`: positional).
-        >>> best_move([["R3", "R4", "R5", "R6", "R7", "R8"]], "R5 R6").tiles_moved
-        2
-        """
-        return moved_tiles(self.previous, self.table)
-
-    @property
-    def is_pass(self) -> bool:
-        return self.tiles == 0
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "played": [str(t) for t in self.played],
-            "sets": [[str(s.tile) for s in m] for m in self.table],
-            "annotated": [[str(s) for s in m] for m in self.table],
-            "tiles": self.tiles,
-            "value": self.value,
-        }
-
-    def __str__(self) -> str:
-        if self.is_pass:
-            return "no play (draw a tile)"
-        return f"play {format_tiles(self.played)} ({self.tiles} tiles, value {self.value})"
 
 
 _CELL = {c: i * 13 - 1 for i, c in enumerate(COLOURS)}

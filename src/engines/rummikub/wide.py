@@ -50,7 +50,10 @@ def solve_wide_moves(positions: Sequence[Position], objective: str, rules: Rules
     for i, p in enumerate(positions):
         rules.check_tiles(p.table, p.rack, f"positions[{i}]")
     with numba_threads(threads, RummikubInputError):
-        return [_solve(p, objective, rules, i) for i, p in enumerate(positions)]
+        moves = [_solve(p, objective, rules, i) for i, p in enumerate(positions)]
+    for move in moves:  # (what the table's jokers stand for: Move.tiles_moved)
+        move.tile_set = (rules.colours, rules.numbers)
+    return moves
 
 
 def _counts(tiles, colours: int, numbers: int) -> tuple[np.ndarray, int]:
