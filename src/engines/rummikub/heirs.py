@@ -212,7 +212,8 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
     tiles = Counter(slot.tile for m in table for slot in m)
     tiles.subtract(t for s in sets for t in s)
     out = sorted(tiles.elements(), key=lambda t: (t.is_joker, COLOURS.find(t.colour), t.number))
-    return Move(out, table, len(out), sum(t.number for t in out), previous=sets)
+    return Move(out, table, len(out), sum(t.number for t in out), previous=sets,
+                tile_set=(rules.colours, rules.numbers))
 
 
 class _Run:
