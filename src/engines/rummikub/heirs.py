@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache, lru_cache
-from itertools import combinations_with_replacement, permutations
+from itertools import combinations_with_replacement, product
 
 import numpy as np
 
@@ -68,15 +68,23 @@ def group_heirs(released: tuple[tuple[int, int], ...], profile: tuple[int, ...],
     jokers both hold (up to the fewer)."""
     best, chosen = -1, None
     for kinds in _partitions(profile, jokers, colours):
-        value = 0
-        if released:
-            slots = list(kinds) + [(0, 0)] * len(released)
-            value = max(sum((m & slots[k][0]).bit_count() + min(j, slots[k][1])
-                            for (m, j), k in zip(released, pick))
-                        for pick in permutations(range(len(slots)), len(released)))
+        value = _assignment([[(m & mask).bit_count() + min(j, jk) for mask, jk in kinds]
+                             for m, j in released]) if released else 0
         if value > best:
             best, chosen = value, kinds
     return best, chosen
+
+
+def _assignment(weights: list[list[int]]) -> int:
+    """The largest sum of one weight per row, each column taken once at most (a row may
+    take none): every choice (at most three rows and three columns here)."""
+    cols = len(weights[0])
+    best = 0
+    for pick in product(range(cols + 1), repeat=len(weights)):
+        used = [k for k in pick if k < cols]
+        if len(set(used)) == len(used):
+            best = max(best, sum(row[k] for row, k in zip(weights, pick) if k < cols))
+    return best
 
 
 def _profile_of(index: int) -> tuple[int, ...]:
@@ -119,14 +127,16 @@ def _tables(sets: list, rules: Rules) -> dict:
     places = np.zeros((_NNUM, _NCOL + 1), np.int64)  # table tiles per number: runs, groups
     runs_at = np.full((_NNUM, _NCOL, 4), -1, np.int64)
     group_of = np.full((_NNUM, HOLD_BITS), -1, np.int64)
-    groups: list[list[tuple[int, int]]] = [[] for _ in range(_NNUM)]
+    groups: list[list[tuple[int, ...]]] = [[] for _ in range(_NNUM)]
+    rest = np.zeros((_NNUM, _NCOL + 1, HOLD_BITS), np.int64)
     for i in range(n):
         numbers = slot_number[set_start[i]: set_start[i + 1]].tolist()
         colours = slot_colour[set_start[i]: set_start[i + 1]].tolist()
+        _rest_of(rest, numbers, colours, int(slot_of[i]))
         if len(set(numbers)) == 1:  # a group (a set read as both is a group)
             v = numbers[0] - 1
-            group_of[v, slot_of[i]] = len(groups[v])
-            groups[v].append((sum(1 << c for c in colours if c >= 0), colours.count(-1)))
+            groups[v].append((sum(1 << c for c in colours if c >= 0), colours.count(-1),
+                              int(slot_of[i])))
             places[v, _NCOL] += len(colours)
             continue
         colour = next(c for c in colours if c >= 0)
@@ -135,13 +145,34 @@ def _tables(sets: list, rules: Rules) -> dict:
             places[number - 1, colour] += 1
             k = int((runs_at[number - 1, colour] >= 0).sum())
             runs_at[number - 1, colour, k] = i
+    for v in range(_NNUM):  # (sorted: the tables are cached by the groups they hold)
+        groups[v].sort()
+        for k, (_mask, _jokers, slot) in enumerate(groups[v]):
+            group_of[v, slot] = k
+        groups[v] = [g[:2] for g in groups[v]]
     stays = np.full((_NNUM, 8, 81, 3), -1, np.int64)
     for v in range(_NNUM):
         table = _stays_table(tuple(groups[v]), rules.colours)
         stays[v, : table.shape[0]] = table
     return {"hold": hold, "which": which, "slot_of": slot_of, "set_size": set_size,
             "run_type": run_type, "runs_at": runs_at, "group_of": group_of,
-            "groups": groups, "stays": stays, "places": places}
+            "groups": groups, "stays": stays, "places": places, "rest": rest}
+
+
+def _rest_of(rest: np.ndarray, numbers: list[int], colours: list[int], slot: int) -> None:
+    """A set's ``rest[v, c, slot]``: its tiles that :func:`_bounds`' ``bonus[v, c]`` counts
+    (those at later numbers; a run's tile at v+1 when its colour comes later; a group's
+    tiles at v+1 before the close), and ``rest[v, 4, slot]`` its tiles from v+1 on."""
+    group = len(set(numbers)) == 1
+    colour = next(c for c in colours if c >= 0)
+    for v in range(min(numbers) - 1, max(numbers)):
+        rest[v, _NCOL, slot] = sum(x - 1 >= v for x in numbers)
+        later = sum(x - 1 > v for x in numbers)
+        for c in range(_NCOL):
+            here = len(numbers) if c < _NCOL - 1 else 0
+            if not group:
+                here = int(colour > c and v + 1 in numbers)
+            rest[v, c, slot] = later + here
 
 
 def _bounds(rack: np.ndarray, weight: np.ndarray, later: np.ndarray, scale2: int,
@@ -196,7 +227,8 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
         best = heirs_pass(must, rack, must_j, rack_j, weight * scale1, joker_weight * scale1,
                           rules.numbers, tables["hold"], tables["runs_at"], tables["slot_of"],
                           tables["run_type"], tables["group_of"], tables["stays"],
-                          tables["set_size"], rem, before, bonus, scale2, floor + target,
+                          tables["set_size"], rem, before, bonus, tables["rest"], scale2,
+                          floor + target,
                           steps, held_out, stats)
         WORK[0] += 1  # (least disturbance's counters: the bench reads them)
         WORK[1] += int(stats[0])

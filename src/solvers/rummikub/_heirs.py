@@ -247,6 +247,20 @@ def _short_need(w0, w1, only, real, v, nnum):
 
 
 @njit(cache=True, inline="always")
+def _lost(bits, rest):
+    """The table tiles that ``bonus`` counts but cannot stay any more: those of the sets
+    held out (already counted) and of the table runs whose heir ended (``rest[slot]``)."""
+    lost = 0
+    while bits:
+        b = 0
+        while not bits >> b & 1:
+            b += 1
+        lost += rest[b]
+        bits &= bits - 1
+    return lost
+
+
+@njit(cache=True, inline="always")
 def _released_groups(field, group_of, v):
     """The number's table groups in play (bit per group index), from the held-out field."""
     gsub = 0
@@ -284,6 +298,7 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
     jokers and the close).  Returns ``(n, table, bits, st)``."""
     weight, jw, jwpos, jokers, going_on, group_of = ctx[0], ctx[1], ctx[2], ctx[3], ctx[5], ctx[6]
     group_stays, rem, bonus, floor, real, nnum = ctx[7], ctx[8], ctx[9], ctx[10], ctx[11], ctx[12]
+    rest = ctx[13]
     w0, w1, w2, sc = st[i, 0], st[i, 1], st[i, 2], st[i, 3]
     field = (w0 >> FIELD_AT) & FIELD_MASK
     done = (w1 >> DONE_AT) & FIELD_MASK
@@ -303,6 +318,7 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
             if owner >= 2 and post_type[p] == linked_type[owner - 2]:
                 linked += 1
         ndone = done | ended
+        lost = _lost(field | ndone, rest[v, c])
         codes = (count + 1) ** q
         table, bits, st = _room(table, bits, end, n, codes * (jokers + 1), st)
         for code in range(codes):
@@ -314,7 +330,7 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
             nsc = base + linked + gained
             ch = u | ug << 2 | jr << 4 | avec << 6 | code << 13
             if not last:
-                if nsc + rem[v, c] + (jokers - nju) * jwpos + bonus[v, c] < floor:
+                if nsc + rem[v, c] + (jokers - nju) * jwpos + bonus[v, c] - lost < floor:
                     continue
                 if _short_need(nw0, nw1, c, real, v, nnum) > jokers - nju:
                     continue
@@ -326,7 +342,7 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
                 cw0, cw1, csc = _closed(nw0, nw1, nsc, nju, field, ndone, going_on, v, gsub,
                                         nw2, jg, jw, group_stays)
                 if csc == NEG or csc + rem[v, c] + (jokers - nju - jg) * jwpos \
-                        + bonus[v, c] < floor:
+                        + bonus[v, c] - lost < floor:
                     continue
                 if _short_need(cw0, cw1, -1, real, v, nnum) > jokers - nju - jg:
                     continue
@@ -340,6 +356,7 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
                   slot_of, run_type):
     """Colour ``c``'s sub-step at number v+1 for the states ``start..end-1``."""
     weight, jwpos, jokers, rem, bonus, floor = ctx[0], ctx[2], ctx[3], ctx[8], ctx[9], ctx[10]
+    rest = ctx[13]
     last = c == NCOL - 1
     post = np.zeros(8, np.int64)
     post_type = np.zeros(8, np.int64)
@@ -347,6 +364,7 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
     t_type = np.zeros(4, np.int64)
     desc = np.zeros(4, np.int64)
     n = end
+    before = c - 1 if c > 0 else NCOL
     for i in range(start, end):
         w0, w1 = st[i, 0], st[i, 1]
         field = (w0 >> FIELD_AT) & FIELD_MASK
@@ -366,8 +384,9 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
         q, linked_type = _waiting(w0, w1, c, v, field, done, runs_at, slot_of, run_type,
                                   t_slot, t_type)
         for u in range(lo, lo + opt[c, v] + 1):
+            # (the bound before this sub-step: its own tiles may still stay)
             if st[i, 3] + (u - lo) * weight[c, v] + rem[v, c] + (jokers - ju) * jwpos \
-                    + bonus[v, c] < floor:
+                    + bonus[v, before] - _lost(field | done, rest[v, before]) < floor:
                 continue
             for ug in range(min(u, 2) + 1):
                 for jr in range(jokers - ju + 1):
@@ -379,7 +398,7 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
 
 @njit(cache=True)
 def _hold_layer(table, bits, start, end, st, v, starting, set_jokers, set_size, scale2,
-                jokers, jw, jwpos, floor, bound):
+                jokers, jw, jwpos, floor, bound, rest):
     """The layer before number v+1's colours: every subset of the sets starting there held
     out (each gains ``scale2`` and its tiles, which all stay; its jokers count as placed)."""
     count = 0
@@ -389,6 +408,7 @@ def _hold_layer(table, bits, start, end, st, v, starting, set_jokers, set_size, 
     for i in range(start, end):
         w0, sc = st[i, 0], st[i, 3]
         field = (w0 >> FIELD_AT) & FIELD_MASK
+        done = (st[i, 1] >> DONE_AT) & FIELD_MASK
         ju = (w0 >> JU_AT) & 3
         table, bits, st = _room(table, bits, end, n, 1 << count, st)
         for subset in range(1 << count):
@@ -398,7 +418,8 @@ def _hold_layer(table, bits, start, end, st, v, starting, set_jokers, set_size, 
                     nfield |= 1 << starting[v, k]
                     nju += set_jokers[v, k]
                     nsc += scale2 + set_size[v, k] + set_jokers[v, k] * jw
-            if nju > jokers or nsc + bound + (jokers - nju) * jwpos < floor:
+            if nju > jokers or nsc + bound + (jokers - nju) * jwpos \
+                    - _lost(nfield | done, rest) < floor:
                 continue
             keep = np.int64(FIELD_MASK) << FIELD_AT | np.int64(3) << JU_AT
             nw0 = (w0 & ~keep) | np.int64(nju) << JU_AT | np.int64(nfield) << FIELD_AT
@@ -426,7 +447,7 @@ def _final(st, start, end, must_j):
 
 @njit(cache=True, nogil=True)
 def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_of, run_type,
-               group_of, group_stays, set_size, rem, before, bonus, scale2, floor, steps,
+               group_of, group_stays, set_size, rem, before, bonus, rest, scale2, floor, steps,
                held_out, stats):
     """The exact pass: the best arrangement whose score reaches ``floor`` (raw: the table
     jokers' gain included; the objective's ``weight`` and ``jw`` scaled above ``scale2``,
@@ -440,14 +461,15 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     sizes of the starting sets; ``rem[v, c]``/``before[v]``: the rack's most gain after a
     sub-step / from a number on; ``bonus[v, c]``: what the sets starting after number v+1
     and the tiles still able to stay can add after colour c's sub-step (``bonus[v, 4]``:
-    after the layer holding sets out).  Writes each sub-step's choice (``steps[v, c]``) and the
+    after the layer holding sets out); ``rest[v, c, slot]``: the tiles of the set in that
+    slot that ``bonus[v, c]`` counts.  Writes each sub-step's choice (``steps[v, c]``) and the
     sets held out (``held_out[v]``); returns the best score less the table jokers' gain,
     or ``NEG``; ``stats[0]`` gains the states."""
     colour_bits, going_on, starting, set_jokers = hold[0], hold[1], hold[3], hold[4]
     jokers = must_j + opt_j
     jwpos = max(0, jw)
     ctx = (weight, jw, jwpos, jokers, colour_bits, going_on, group_of, group_stays, rem,
-           bonus, floor, must + opt, nnum)
+           bonus, floor, must + opt, nnum, rest)
     st = np.zeros((1024, STATE_COLUMNS), np.int64)
     st[0, 4] = -1
     bits = np.int64(10)
@@ -456,7 +478,7 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     for v in range(nnum):
         n, table, bits, st = _hold_layer(table, bits, start, end, st, v, starting,
                                          set_jokers, set_size, scale2, jokers, jw, jwpos,
-                                         floor, before[v] + bonus[v, NCOL])
+                                         floor, before[v] + bonus[v, NCOL], rest[v, NCOL])
         start, end = end, n
         for c in range(NCOL):
             n, table, bits, st = _colour_layer(table, bits, start, end, st, c, v, ctx, must,
