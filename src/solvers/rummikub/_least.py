@@ -17,9 +17,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.rummikub._bound import sets_bound
 from solvers.rummikub._held import _held_pass
 from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS
-from solvers.rummikub._layout import HOLD_BITS, NCOL, NNUM
+from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM, copies
 from solvers.rummikub._melds import meld_codes
 
 JOKER_KIND = NCOL * NNUM
@@ -27,6 +28,15 @@ JOKER_KIND = NCOL * NNUM
 # more than HOLD_BITS sets cover a number, no answer reached the floor, an answer that is
 # not an arrangement
 UNCHANGED, FOUND, TOO_MANY, MISSED, NOT_SETS = 0, 1, -1, -2, -3
+# The narrow passes' states past which the exact passes stop at the linear relaxation's
+# bound on the sets kept (:func:`solvers.rummikub._bound.sets_bound`, 3-4 ms loaded): below,
+# the proof costs about what the bound does (jokers=3 80J seed 11: 208 k -> 35 k states, but
+# 27 k -> 23 k took 4 -> 8 ms; benches/README "A native bound on the sets kept")
+BOUND_FROM = 20_000
+# Exact passes asking for the bound itself (then one set less) before the engine's policy,
+# for where the narrow passes stop short of the best (four copies): off, not measured yet
+# (they may change a move among equally good ones)
+DESCENTS = 0
 
 
 @njit(cache=True, nogil=True)
@@ -159,44 +169,125 @@ def least_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_o
     the most sets kept, or -1 if no pass found an answer (the outputs then undefined); the
     answer (:func:`~solvers.rummikub._held.held_arrays`' choice, group jokers and sets held
     out) in the three output arrays; ``work`` gains the passes run and their states."""
+    passes = _Passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
+                     optimum, n_sets, choice, group_jokers, held_out, work)
+    kept, have, answer, proven, narrow_states = _narrow_passes(passes, kept, ceiling, narrow)
+    if proven:
+        return answer
+    return _exact_passes(passes, kept, have, answer, ceiling, narrow_states, exact_budget,
+                         wider, 0)
+
+
+@njit(cache=True, nogil=True)
+def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
+                   kept, optimum, ceiling, n_sets, narrow, exact_budget, wider, choice,
+                   group_jokers, held_out, work, slot_number, slot_colour, set_start, s0, s1):
+    """:func:`least_passes` whose exact passes, when the narrow ones searched at least
+    :data:`BOUND_FROM` states, stop at the linear relaxation's bound on the sets kept
+    (:func:`solvers.rummikub._bound.sets_bound` of the table sets ``s0..s1-1``): the
+    answer is the same, the proof that no move keeps more often unneeded."""
+    passes = _Passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
+                     optimum, n_sets, choice, group_jokers, held_out, work)
+    kept, have, answer, proven, narrow_states = _narrow_passes(passes, kept, ceiling, narrow)
+    if proven:
+        return answer
+    if narrow_states >= BOUND_FROM and _bound_applies(mode, must_j + rack_j):
+        ceiling = min(ceiling, sets_bound(must, rack, must_j, rack_j, weight, joker_weight,
+                                          optimum, mode, slot_number, slot_colour, set_start,
+                                          s0, s1)[0])
+        if have == 1 and kept >= ceiling:
+            return answer
+    return _exact_passes(passes, kept, have, answer, ceiling, narrow_states, exact_budget,
+                         wider, DESCENTS)
+
+
+@njit(cache=True, inline="always")
+def _bound_applies(mode, jokers):
+    """Whether the bound is worth its cost (a few ms): with three or four copies or three
+    jokers, whose proofs are the tails (not measured yet on the rules document's game), for
+    a melded player (meld then continue: two arrangements, not the bound's problem)."""
+    return (mode & 3 == 0 and not (mode >> CONTINUE_AT) & 1
+            and (copies(mode) > 2 or jokers > 2))
+
+
+@njit(cache=True, inline="always")
+def _Passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold, optimum,
+            n_sets, choice, group_jokers, held_out, work):
+    """What every pass of one position shares (a tuple: :func:`_pass_at` reads it)."""
     scale = n_sets + 1
-    base = (optimum + must_j * joker_weight) * scale
-    w_scaled = weight * scale
-    jw_scaled = joker_weight * scale
-    c2 = np.zeros_like(choice)
-    g2 = np.zeros_like(group_jokers)
-    h2 = np.zeros_like(held_out)
+    return (must, rack, must_j, rack_j, weight * scale, joker_weight * scale, mode, group_ok,
+            hold, (optimum + must_j * joker_weight) * scale, optimum, scale,
+            np.zeros_like(choice), np.zeros_like(group_jokers), np.zeros_like(held_out),
+            choice, group_jokers, held_out, work)
+
+
+@njit(cache=True, inline="always")
+def _pass_at(passes, floor_sets, width, budget):
+    """One pass of the position ``passes`` asking for ``floor_sets`` sets kept."""
+    (must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold, base, _optimum,
+     scale, c2, g2, h2, _choice, _group_jokers, _held_out, work) = passes
+    return _one_pass(must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold,
+                     base + floor_sets, width, scale, budget, c2, g2, h2, work)
+
+
+@njit(cache=True, inline="always")
+def _width_passes(passes, kept, have, answer, ceiling, width):
+    """:func:`_passes_at_width` on the position ``passes``."""
+    (must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold, base, optimum,
+     scale, c2, g2, h2, choice, group_jokers, held_out, work) = passes
+    return _passes_at_width(must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok,
+                            hold, base, kept, have, answer, optimum, ceiling, width, scale, c2,
+                            g2, h2, choice, group_jokers, held_out, work)
+
+
+@njit(cache=True, nogil=True)
+def _narrow_passes(passes, kept, ceiling, narrow):
+    """The narrow passes of :func:`least_passes`: ``(kept, have, answer, proven, states)``
+    (``have``: 1 once a pass found an answer, ``kept`` then its sets kept)."""
     have = 0
     answer = -1
     proven = False
-    narrow_states = 0
+    states_sum = 0
     for width in narrow:
         if proven:
             break
-        kept, have, answer, proven, states = _passes_at_width(
-            must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold, base,
-            kept, have, answer, optimum, ceiling, width, scale, c2, g2, h2, choice,
-            group_jokers, held_out, work)
-        narrow_states += states
+        kept, have, answer, proven, states = _width_passes(passes, kept, have, answer,
+                                                           ceiling, width)
+        states_sum += states
+    return kept, have, answer, proven, states_sum
+
+
+@njit(cache=True, nogil=True)
+def _exact_passes(passes, kept, have, answer, ceiling, narrow_states, exact_budget, wider,
+                  descents):
+    """The exact passes of :func:`least_passes` after the narrow ones (their results);
+    first, up to ``descents`` exact passes asking for the ``ceiling`` sets kept, one less
+    each time none reaches it (the bound is usually the answer: one pass finds it)."""
+    optimum, scale, c2, g2, h2 = passes[10], passes[11], passes[12], passes[13], passes[14]
+    choice, group_jokers, held_out = passes[15], passes[16], passes[17]
+    while descents > 0 and ceiling > kept + have:
+        descents -= 1
+        status, score, _states, _truncated = _pass_at(passes, ceiling, 0, 0)
+        if status == 1:
+            _keep(c2, g2, h2, choice, group_jokers, held_out)
+            return score - optimum * scale
+        ceiling -= 1
+    proven = False
     next_wider = 0
     while not proven:
         # the exact pass: within a budget while wider narrow passes remain
         budget = 0
         if next_wider < len(wider):
             budget = min(exact_budget[2], max(exact_budget[0], exact_budget[1] * narrow_states))
-        status, score, states, truncated = _one_pass(
-            must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold,
-            base + kept + have, 0, scale, budget, c2, g2, h2, work)
+        status, score, states, truncated = _pass_at(passes, kept + have, 0, budget)
         proven = truncated == 0
         if status == 1:  # (the floor stays: as the engine's loop always did)
             have, answer = 1, score - optimum * scale
             _keep(c2, g2, h2, choice, group_jokers, held_out)
         if proven:
             break
-        kept, have, answer, proven, states = _passes_at_width(
-            must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold, base,
-            kept, have, answer, optimum, ceiling, wider[next_wider], scale, c2, g2, h2, choice,
-            group_jokers, held_out, work)
+        kept, have, answer, proven, states = _width_passes(passes, kept, have, answer,
+                                                           ceiling, wider[next_wider])
         next_wider += 1
         narrow_states += states
     return answer
@@ -263,9 +354,11 @@ def least_one(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, 
     choice = np.zeros((NCOL, NNUM, 4), np.int64)
     group_jokers = np.zeros(NNUM, np.int64)
     held_out = np.zeros(NNUM, np.int64)
-    if least_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, tables,
-                    kept, optimum, ceiling, n_sets, narrow, exact_budget, wider, choice,
-                    group_jokers, held_out, work) < 0:
+    answer = bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok,
+                            tables, kept, optimum, ceiling, n_sets, narrow, exact_budget,
+                            wider, choice, group_jokers, held_out, work, slot_number,
+                            slot_colour, set_start, s0, s1)
+    if answer < 0:
         return MISSED, 0, 0
     count = meld_codes(choice, group_jokers, part_count, part_masks, codes, min_len)
     if count < 0:

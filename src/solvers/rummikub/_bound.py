@@ -1,0 +1,363 @@
+"""An upper bound on the table sets an optimal move keeps: the linear relaxation, natively.
+
+Least disturbance (:mod:`solvers.rummikub._least`) asks the DP for the optimum keeping more
+and more table sets; its last pass proves that no move keeps one set more, and on some
+rules (four copies, three jokers) that proof is most of the work.  A bound that equals the
+most sets kept ends the passes as soon as one reaches it (their ``ceiling``: the answer is
+then the same move, found sooner).
+
+The bound is the linear relaxation of "keep the most table sets, placing every table tile
+and rack tiles worth the optimum" over every valid set (a column per set: how many times
+it is laid; a column per table set: held out or not; a column per rack tile kind: how many
+are played), solved by column generation: a small bounded simplex
+(:func:`_simplex`) on the sets found so far, then the set of least reduced price
+(:func:`_cheapest_run`, :func:`_cheapest_group`: a run or group priced by the rows' duals)
+joins while one prices below zero.  Whatever the duals ``y`` reached, the bound is their
+Lagrangian value (:func:`_dual_bound`): ``y . b`` plus what each column could add at its
+reduced price within its bounds, the sets' at most the tiles' count over the shortest set
+length times the best reduced price: valid for any ``y``, so rounding or an iteration cap
+only loosens it.  The rows are the tile kinds present (table or rack), the jokers and the
+objective (scaled by its largest weight).  It relaxes what the passes' DP enforces beyond
+sets' shapes (official joker retrieval, two real tiles per set), so it is valid there too.
+Measured with HiGHS on the tests' integer programme (the flow model's LP): its floor equals
+the most sets kept in 55 of 60 tail positions (old/s10 report).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solvers.rummikub._layout import NCOL, NNUM, highest_number, min_set_length
+
+BIG_M = 1000.0  # an artificial's price (the objective counts sets: at most a few dozen)
+TOL = 1e-9
+MAX_ROUNDS = 80  # pricing rounds (columns join 17 at most a round)
+MAX_PIVOTS = 4000
+JOKER_ROW = NCOL * NNUM
+
+
+@njit(cache=True, inline="always")
+def _entry(idx, val, nnz, j, r, v):
+    """Add ``v`` at row ``r`` to the sparse column ``j``."""
+    for e in range(nnz[j]):
+        if idx[j, e] == r:
+            val[j, e] += v
+            return
+    idx[j, nnz[j]] = r
+    val[j, nnz[j]] = v
+    nnz[j] += 1
+
+
+@njit(cache=True, inline="always")
+def _reduced(y, cost, idx, val, nnz, j):
+    """Column ``j``'s reduced price under the duals ``y``."""
+    d = cost[j]
+    for e in range(nnz[j]):
+        d -= y[idx[j, e]] * val[j, e]
+    return d
+
+
+@njit(cache=True)
+def _simplex(idx, val, nnz, cost, upper, ncols, basis, status, xb, binv, pivots):
+    """Maximise ``cost . x`` over ``A x = b``, ``0 <= x <= upper`` (column j of A: the rows
+    ``idx[j, :nnz[j]]``, values ``val[j]``) from the basis ``basis`` (its inverse ``binv``,
+    values ``xb``; ``status``: 0 at the lower bound, 1 at the upper, 2 basic), updated in
+    place.  Returns the duals ``y`` and the pivots left."""
+    m = binv.shape[0]
+    y = np.zeros(m)
+    alpha = np.zeros(m)
+    while True:
+        y[:] = 0.0
+        for i in range(m):
+            c = cost[basis[i]]
+            if c != 0.0:
+                for k in range(m):
+                    y[k] += c * binv[i, k]
+        if pivots <= 0:
+            return y, pivots
+        best, q = TOL, -1
+        for j in range(ncols):
+            if status[j] == 2:
+                continue
+            d = _reduced(y, cost, idx, val, nnz, j)
+            gain = d if status[j] == 0 else -d
+            if gain > best:
+                best, q = gain, j
+        if q < 0:
+            return y, pivots
+        pivots -= 1
+        alpha[:] = 0.0
+        for e in range(nnz[q]):
+            r, v = idx[q, e], val[q, e]
+            for i in range(m):
+                alpha[i] += binv[i, r] * v
+        sign = 1.0 if status[q] == 0 else -1.0
+        step, leave, leave_to = upper[q], -1, 0
+        for i in range(m):
+            delta = -sign * alpha[i]
+            if delta < -TOL:
+                t = xb[i] / -delta
+                if t < step - TOL or (t < step + TOL and leave >= 0
+                                      and abs(alpha[i]) > abs(alpha[leave])):
+                    step, leave, leave_to = max(t, 0.0), i, 0
+            elif delta > TOL and upper[basis[i]] < np.inf:
+                t = (upper[basis[i]] - xb[i]) / delta
+                if t < step - TOL or (t < step + TOL and leave >= 0
+                                      and abs(alpha[i]) > abs(alpha[leave])):
+                    step, leave, leave_to = max(t, 0.0), i, 1
+        if step == np.inf:  # unbounded: cannot happen (every set is bounded by its tiles)
+            return y, 0
+        for i in range(m):
+            xb[i] -= sign * alpha[i] * step
+        if leave < 0:  # the entering column reaches its other bound
+            status[q] = 1 - status[q]
+            continue
+        entering = (0.0 if status[q] == 0 else upper[q]) + sign * step
+        status[basis[leave]] = leave_to
+        basis[leave] = q
+        status[q] = 2
+        xb[leave] = entering
+        pivot = alpha[leave]
+        for k in range(m):
+            binv[leave, k] /= pivot
+        for i in range(m):
+            if i != leave and alpha[i] != 0.0:
+                f = alpha[i]
+                for k in range(m):
+                    binv[i, k] -= f * binv[leave, k]
+
+
+@njit(cache=True)
+def _cheapest_run(y, row, joker_row, jokers, colour, numbers, min_len, out):
+    """The run of ``colour`` of least price ``y . tiles`` (``row[c, v]``: the tile's row,
+    -1 if absent; ``jokers``: the most a set may hold; a joker where it saves the most, at
+    least one real tile).  Writes its tiles' rows into ``out`` (joker: ``joker_row``) and
+    returns ``(price, length)``; length 0 if none."""
+    y_joker = y[joker_row] if joker_row >= 0 else 0.0
+    best, best_a, best_b = np.inf, -1, -1
+    saving = np.empty(NNUM)
+    for a in range(numbers):
+        for b in range(a + min_len - 1, numbers):
+            forced = 0
+            price = 0.0
+            n = 0
+            for v in range(a, b + 1):
+                if row[colour, v] < 0:
+                    forced += 1
+                    price += y_joker
+                else:
+                    price += y[row[colour, v]]
+                    saving[n] = y[row[colour, v]] - y_joker
+                    n += 1
+            if forced > jokers or n == 0:
+                continue
+            if jokers > forced and n > 1:
+                order = np.sort(saving[:n])
+                for k in range(min(jokers - forced, n - 1)):
+                    if order[n - 1 - k] <= 0.0:
+                        break
+                    price -= order[n - 1 - k]
+            if price < best:
+                best, best_a, best_b = price, a, b
+    if best_a < 0:
+        return np.inf, 0
+    # the jokers again, as chosen: the absent tiles, then the largest savings
+    length = best_b - best_a + 1
+    free = jokers
+    for v in range(best_a, best_b + 1):
+        out[v - best_a] = row[colour, v]
+        if row[colour, v] < 0:
+            out[v - best_a] = joker_row
+            free -= 1
+    real = 0
+    for v in range(best_a, best_b + 1):
+        real += row[colour, v] >= 0
+    while free > 0 and real > 1:
+        pick, most = -1, 0.0
+        for v in range(best_a, best_b + 1):
+            r = out[v - best_a]
+            if r != joker_row and y[r] - y_joker > most:
+                pick, most = v - best_a, y[r] - y_joker
+        if pick < 0:
+            break
+        out[pick] = joker_row
+        free -= 1
+        real -= 1
+    return best, length
+
+
+@njit(cache=True)
+def _cheapest_group(y, row, joker_row, jokers, number, min_len, out):
+    """The group of ``number`` of least price (distinct colours, jokers for missing ones,
+    at least one real tile): ``(price, size)``, its rows in ``out``; size 0 if none."""
+    y_joker = y[joker_row] if joker_row >= 0 else 0.0
+    best, best_mask, best_k = np.inf, 0, 0
+    for mask in range(1, 1 << NCOL):
+        price = 0.0
+        size = 0
+        for c in range(NCOL):
+            if mask >> c & 1:
+                if row[c, number] < 0:
+                    size = -1
+                    break
+                price += y[row[c, number]]
+                size += 1
+        if size < 0:
+            continue
+        for k in range(min(jokers, NCOL - size) + 1):
+            if size + k >= min_len and price + k * y_joker < best:
+                best, best_mask, best_k = price + k * y_joker, mask, k
+    if best_mask == 0:
+        return np.inf, 0
+    n = 0
+    for c in range(NCOL):
+        if best_mask >> c & 1:
+            out[n] = row[c, number]
+            n += 1
+    for _ in range(best_k):
+        out[n] = joker_row
+        n += 1
+    return best, n
+
+
+@njit(cache=True)
+def _price_sets(y, row, joker_row, jokers, numbers, min_len, idx, val, nnz, cost, upper, ncols,
+                room):
+    """Add to the columns from ``ncols`` on the cheapest run of each colour and group of
+    each number that price below zero (at most ``room``).  Returns the columns and the
+    least price of any set (``inf`` if none)."""
+    out = np.empty(NNUM, np.int64)
+    least = np.inf
+    for k in range(NCOL + numbers):
+        if k < NCOL:
+            price, size = _cheapest_run(y, row, joker_row, jokers, k, numbers, min_len, out)
+        else:
+            price, size = _cheapest_group(y, row, joker_row, jokers, k - NCOL, min_len, out)
+        if size == 0:
+            continue
+        least = min(least, price)
+        if price < -TOL and ncols < room:
+            nnz[ncols] = 0
+            for i in range(size):
+                _entry(idx, val, nnz, ncols, out[i], 1.0)
+            cost[ncols] = 0.0
+            upper[ncols] = np.inf
+            ncols += 1
+    return ncols, least
+
+
+@njit(cache=True)
+def _dual_bound(y, b, idx, val, nnz, cost, upper, first_real, first_sets, row, joker_row,
+                jokers, numbers, min_len, tiles):
+    """The Lagrangian bound of duals ``y`` (the objective row's, the last, taken <= 0):
+    ``y . b``, plus each played-tile or held-out column (``first_real..first_sets-1``) at
+    its best bound, plus the sets' most (``tiles`` over ``min_len`` sets at the best
+    reduced price)."""
+    m = len(y)
+    dual = y.copy()
+    dual[m - 1] = min(dual[m - 1], 0.0)
+    total = 0.0
+    for k in range(m):
+        total += dual[k] * b[k]
+    for j in range(first_real, first_sets):
+        d = _reduced(dual, cost, idx, val, nnz, j)
+        if d > 0.0:
+            total += d * upper[j]  # (the objective's slack has d <= 0: no infinite term)
+    _none, least = _price_sets(dual, row, joker_row, jokers, numbers, min_len, idx, val, nnz,
+                               cost, upper, 0, 0)  # (no room: only the least price)
+    if least < 0.0:
+        total += -least * tiles / min_len
+    return total
+
+
+@njit(cache=True)
+def sets_bound(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode, slot_number,
+               slot_colour, set_start, s0, s1):
+    """The most table sets (``s0..s1-1``, as :mod:`solvers.rummikub._least` gives them) a
+    move placing every table tile and rack tiles worth ``optimum`` (under ``weight`` and
+    ``joker_weight``) may keep, by the linear relaxation: ``(bound, pivots, columns)``,
+    the bound rounded down (at most the number of sets)."""
+    numbers = highest_number(mode)
+    min_len = min_set_length(mode)
+    n_sets = s1 - s0
+    row = np.full((NCOL, NNUM), -1, np.int64)
+    m = 0
+    tiles = must_j + rack_j
+    for c in range(NCOL):
+        for v in range(numbers):
+            if must[c, v] + rack[c, v] > 0:
+                row[c, v] = m
+                m += 1
+                tiles += must[c, v] + rack[c, v]
+    joker_row = -1
+    jokers = must_j + rack_j
+    if jokers > 0:
+        joker_row = m
+        m += 1
+    m += 1  # the objective's row
+    scale = max(abs(joker_weight), 1)
+    for c in range(NCOL):
+        for v in range(numbers):
+            scale = max(scale, abs(weight[c, v]))
+    b = np.zeros(m)
+    room = 2 * m + 1 + 2 * n_sets + (NCOL + numbers) * MAX_ROUNDS
+    idx = np.zeros((room, NNUM + 1), np.int64)  # a set's tiles: at most 13 rows
+    val = np.zeros((room, NNUM + 1))
+    nnz = np.zeros(room, np.int64)
+    cost = np.zeros(room)
+    upper = np.full(room, np.inf)
+    for c in range(NCOL):
+        for v in range(numbers):
+            if row[c, v] >= 0:
+                b[row[c, v]] = must[c, v]
+    if joker_row >= 0:
+        b[joker_row] = must_j
+    b[m - 1] = optimum / scale
+    basis = np.arange(m)
+    status = np.zeros(room, np.int64)
+    binv = np.zeros((m, m))
+    xb = np.abs(b)
+    for r in range(m):  # artificials: the first basis
+        binv[r, r] = 1.0 if b[r] >= 0 else -1.0
+        _entry(idx, val, nnz, r, r, binv[r, r])
+        cost[r] = -BIG_M
+        status[r] = 2
+    first_real = ncols = m
+    for c in range(NCOL):  # rack tiles played
+        for v in range(numbers):
+            if rack[c, v] > 0:
+                _entry(idx, val, nnz, ncols, row[c, v], -1.0)
+                _entry(idx, val, nnz, ncols, m - 1, weight[c, v] / scale)
+                upper[ncols] = rack[c, v]
+                ncols += 1
+    if rack_j > 0:
+        _entry(idx, val, nnz, ncols, joker_row, -1.0)
+        _entry(idx, val, nnz, ncols, m - 1, joker_weight / scale)
+        upper[ncols] = rack_j
+        ncols += 1
+    _entry(idx, val, nnz, ncols, m - 1, -1.0)  # the objective's slack
+    ncols += 1
+    for held in range(2):  # the table sets held out (price 1, at most once), then laid
+        for i in range(s0, s1):
+            for k in range(set_start[i], set_start[i + 1]):
+                r = joker_row if slot_colour[k] < 0 else row[slot_colour[k], slot_number[k] - 1]
+                _entry(idx, val, nnz, ncols, r, 1.0)
+            if held == 0:
+                cost[ncols] = 1.0
+                upper[ncols] = 1.0
+            ncols += 1
+    first_sets = ncols - n_sets
+    pivots = MAX_PIVOTS
+    y = np.zeros(m)
+    for _round in range(MAX_ROUNDS):
+        y, pivots = _simplex(idx, val, nnz, cost, upper, ncols, basis, status, xb, binv,
+                             pivots)
+        before = ncols
+        ncols, _least = _price_sets(y, row, joker_row, jokers, numbers, min_len, idx, val,
+                                    nnz, cost, upper, ncols, room)
+        if ncols == before or pivots <= 0:
+            break
+    bound = _dual_bound(y, b, idx, val, nnz, cost, upper, first_real, first_sets, row,
+                        joker_row, jokers, numbers, min_len, tiles)
+    return min(n_sets, np.int64(np.floor(bound + 1e-7))), MAX_PIVOTS - pivots, ncols

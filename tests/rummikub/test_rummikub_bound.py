@@ -1,0 +1,112 @@
+"""The linear relaxation's bound on the table sets kept (``solvers.rummikub._bound``).
+
+It must never be below the most sets an optimal move keeps (the passes stop at it: a bound
+too low would end them on a worse answer), under the rules document's game and the house
+rules the held-out passes solve; it should equal the most sets kept on most positions (it
+is there to skip the proof); and the passes that stop at it give the very same move.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engines.rummikub import Position, Rules, best_move, least
+from engines.rummikub.generate import rummikub_positions
+from engines.rummikub.position import _counts, objective_weights
+from engines.rummikub.sets import meld_tiles
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benches"))
+from bench_rummikub import band_positions
+from bench_rummikub_rules import restrict
+
+LEAST = Rules(least_disturbance=True)
+
+
+def _inputs(obj: dict, pos: Position, objective: str, rules: Rules):
+    """The kernels' inputs for ``pos`` (``obj``: as text): the plain DP's move, then
+    :func:`~solvers.rummikub._bound.sets_bound`'s arguments before the table sets' range."""
+    plain = best_move(obj["table"], obj["rack"], True, objective,
+                      replace(rules, least_disturbance=False))
+    weight, joker_weight = objective_weights(objective)
+    rack, rack_j = _counts(pos.rack)
+    must, must_j = _counts(pos.table_tiles)
+    played, played_j = _counts(t for m in plain.table for t in meld_tiles(m))
+    optimum = int((weight * (played - must)).sum()) + joker_weight * (played_j - must_j)
+    slot_number, slot_colour, set_start, _keys, _firsts = least.table_slots([pos.table], rules)
+    mode = int(rules.search_mode(True, list(pos.table)))
+    return plain, (must, rack, must_j, rack_j, weight, joker_weight, optimum, mode,
+                   slot_number, slot_colour, set_start)
+
+
+def _cases():
+    """Random positions (tables of 20-80 tiles, both objectives) and the bench bands' under
+    the house rules whose tails the bound is for (three jokers, four copies) and others."""
+    out = []
+    for i, obj in enumerate(rummikub_positions(24, 31, table_tiles=(20, 80), rack_size=(8, 14),
+                                               initial_meld_rate=0.0)):
+        out.append((obj, "tiles" if i % 3 else "value", LEAST))
+    for rules in (Rules(jokers=3), Rules(copies=4), Rules(copies=3),
+                  Rules(joker_retrieval="official"), Rules(min_real_tiles=2),
+                  Rules(min_set_length=4)):
+        for size, jokers in ((60, True), (80, False), (80, True)):
+            for p in band_positions(size, jokers, n=2, seed=3):
+                out.append((restrict(p, rules), "tiles", rules))
+    return out
+
+
+CASES = _cases()
+
+
+def test_the_bound_is_never_below_the_sets_kept_and_mostly_equal() -> None:
+    from solvers.rummikub._bound import sets_bound
+
+    counted = equal = 0
+    for obj, objective, rules in CASES:
+        pos = Position.from_strings(obj["table"], obj["rack"], max_jokers=rules.jokers,
+                                    max_copies=rules.copies)
+        plain, args = _inputs(obj, pos, objective, rules)
+        if plain.sets_kept == len(pos.table):
+            continue
+        best = best_move(obj["table"], obj["rack"], True, objective, rules).sets_kept
+        bound, _pivots, _columns = sets_bound(*args, 0, len(pos.table))
+        assert best <= bound <= len(pos.table), (obj, rules)
+        counted += 1
+        equal += bound == best
+    assert counted >= 30
+    assert equal >= 0.7 * counted, (equal, counted)
+
+
+@pytest.mark.parametrize("rules", [Rules(jokers=3), Rules(copies=4), LEAST])
+def test_passes_that_stop_at_the_bound_give_the_same_move(rules: Rules) -> None:
+    from solvers.rummikub._least import bounded_passes, hold_tables, least_passes
+
+    compared = 0
+    for obj, objective, case_rules in CASES:
+        if case_rules != rules:
+            continue
+        pos = Position.from_strings(obj["table"], obj["rack"], max_jokers=rules.jokers,
+                                    max_copies=rules.copies)
+        plain, args = _inputs(obj, pos, objective, rules)
+        if plain.sets_kept == len(pos.table):
+            continue
+        must, rack, must_j, rack_j, weight, joker_weight, optimum, mode, *slots = args
+        n = len(pos.table)
+        tables, crowded = hold_tables(*slots, 0, n, np.empty((13, 12), np.int64))
+        assert not crowded
+        answers = []
+        for passes in (least_passes, bounded_passes):
+            out = (np.zeros((4, 13, 4), np.int64), np.zeros(13, np.int64),
+                   np.zeros(13, np.int64), np.zeros(2, np.int64))
+            extra = (*slots, 0, n) if passes is bounded_passes else ()
+            kept = passes(must, rack, must_j, rack_j, weight, joker_weight, mode,
+                          rules.group_tables()[0], tables, plain.sets_kept, optimum, n, n,
+                          *least.policy(), *out, *extra)
+            answers.append((kept, *(a.tolist() for a in out[:3])))
+        assert answers[0] == answers[1], obj
+        compared += 1
+    assert compared >= 3
