@@ -383,6 +383,11 @@ def test_tile_sets_beyond_the_state_key_are_refused(option):
         best_move([], "K1 K2 K3", rules=Rules.parse([option]))
 
 
+def _two_real(length: int) -> Rules:
+    """Two real tiles per set, sets of ``length`` at least, no initial meld."""
+    return Rules(min_set_length=length, min_real_tiles=2, meld_threshold=0)
+
+
 @pytest.mark.parametrize("seed", range(50))
 def test_two_real_tiles_with_other_lengths_match_the_oracle(seed):
     # two real tiles per set with sets of 2, 4 or 5 tiles at least: the runs short of real
@@ -392,26 +397,24 @@ def test_two_real_tiles_with_other_lengths_match_the_oracle(seed):
 
 
 def test_two_real_tiles_with_other_lengths_by_hand():
-    def rules(length: int) -> Rules:
-        return Rules(min_set_length=length, min_real_tiles=2, meld_threshold=0)
-    assert best_move([], "R5 R6 J J", rules=rules(4)).tiles == 4
-    assert best_move([], "R5 J J", rules=rules(4)).tiles == 0
-    assert best_move([], "R5 J J K1", rules=rules(4)).tiles == 0
-    assert best_move([], "K5 R5 J J", rules=rules(4)).tiles == 4  # a group, two real
-    assert best_move([], "K5 J J O9", rules=rules(4)).tiles == 0
-    assert best_move([], "R1 R2 J J R5", rules=rules(5)).tiles == 5
-    assert best_move([], "R1 J J R4 K7", rules=rules(5)).tiles == 0  # R1 J J R4 + ?: no
-    assert best_move([], "R5 J", rules=rules(2)).tiles == 0
-    assert best_move([], "R5 R6", rules=rules(2)).tiles == 2
-    assert best_move([], "J J K9", rules=rules(2)).tiles == 0
-    assert best_move([], "K9 K10 J J", rules=rules(2)).tiles == 4
-    assert best_move([], "K5 J R9 B9", rules=rules(2)).tiles == 3  # R9 B9 J; K5 J has one
+    assert best_move([], "R5 R6 J J", rules=_two_real(4)).tiles == 4
+    assert best_move([], "R5 J J", rules=_two_real(4)).tiles == 0
+    assert best_move([], "R5 J J K1", rules=_two_real(4)).tiles == 0
+    assert best_move([], "K5 R5 J J", rules=_two_real(4)).tiles == 4  # a group, two real
+    assert best_move([], "K5 J J O9", rules=_two_real(4)).tiles == 0
+    assert best_move([], "R1 R2 J J R5", rules=_two_real(5)).tiles == 5
+    assert best_move([], "R1 J J R4 K7", rules=_two_real(5)).tiles == 0  # R1 J J R4 + ?: no
+    assert best_move([], "R5 J", rules=_two_real(2)).tiles == 0
+    assert best_move([], "R5 R6", rules=_two_real(2)).tiles == 2
+    assert best_move([], "J J K9", rules=_two_real(2)).tiles == 0
+    assert best_move([], "K9 K10 J J", rules=_two_real(2)).tiles == 4
+    assert best_move([], "K5 J R9 B9", rules=_two_real(2)).tiles == 3  # R9 B9 J; K5 J has one
     # a joker in a short run of two real tiles stays harmless; one real tile is not enough
-    move = best_move([["R3", "R4", "R5", "R6"]], "J J K1 K2", rules=rules(4))
+    move = best_move([["R3", "R4", "R5", "R6"]], "J J K1 K2", rules=_two_real(4))
     assert move.tiles == 4
     assert all(sum(not s.tile.is_joker for s in m) >= 2 for m in move.table)
     with pytest.raises(SetError, match="table set 1"):
-        best_move([["K7", "J"]], "R2", rules=rules(2))
+        best_move([["K7", "J"]], "R2", rules=_two_real(2))
 
 
 @pytest.mark.parametrize("seed", range(50))
@@ -422,20 +425,18 @@ def test_two_real_tiles_with_sets_of_six_and_more_match_the_oracle(seed):
 
 
 def test_two_real_tiles_with_sets_of_six_and_more_by_hand():
-    def rules(length: int) -> Rules:
-        return Rules(min_set_length=length, min_real_tiles=2, meld_threshold=0)
-    assert best_move([], "R1 R2 R3 R4 J J", rules=rules(6)).tiles == 6
-    assert best_move([], "R1 J J R4 R5 R6", rules=rules(6)).tiles == 6
-    assert best_move([], "R1 J J K9 K10 K11", rules=rules(6)).tiles == 0
-    assert best_move([], "R5 J J R8 R9 R10 R11", rules=rules(7)).tiles == 7
+    assert best_move([], "R1 R2 R3 R4 J J", rules=_two_real(6)).tiles == 6
+    assert best_move([], "R1 J J R4 R5 R6", rules=_two_real(6)).tiles == 6
+    assert best_move([], "R1 J J K9 K10 K11", rules=_two_real(6)).tiles == 0
+    assert best_move([], "R5 J J R8 R9 R10 R11", rules=_two_real(7)).tiles == 7
     run = " ".join(f"O{n}" for n in range(2, 13))
-    assert best_move([], run + " J J", rules=rules(13)).tiles == 13
+    assert best_move([], run + " J J", rules=_two_real(13)).tiles == 13
     assert best_move([], "O1 J J " + " ".join(f"O{n}" for n in range(4, 13)),
-                     rules=rules(13)).tiles == 0  # O1..O12: no O13
+                     rules=_two_real(13)).tiles == 0  # O1..O12: no O13
     assert best_move([], "O1 J J " + " ".join(f"O{n}" for n in range(4, 14)),
-                     rules=rules(13)).tiles == 13
+                     rules=_two_real(13)).tiles == 13
     # a joker run of one real tile in a long table run: the rule holds there too
-    move = best_move([["K3", "K4", "K5", "K6", "K7", "K8"]], "J J K1 K2", rules=rules(6))
+    move = best_move([["K3", "K4", "K5", "K6", "K7", "K8"]], "J J K1 K2", rules=_two_real(6))
     assert move.tiles == 4
     assert all(sum(not s.tile.is_joker for s in m) >= 2 for m in move.table)
 
