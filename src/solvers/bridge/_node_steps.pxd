@@ -190,5 +190,5 @@ cdef inline void _cover_sequence(Move* m, uint16_t* wm) noexcept nogil:
     """Cards searched for their whole group of equals: if the group's top card is at or
     above the lowest win rank of its suit, the whole group must stay above it."""
     cdef unsigned int w = wm[m.suit]
-    if w and m.rank >= lsb(w):
+    if w and msb(m.seq) >= lsb(w):
         wm[m.suit] = <uint16_t>(w | (m.seq & (~m.seq + 1u)))

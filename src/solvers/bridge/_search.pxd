@@ -85,6 +85,18 @@ cdef inline bint _play(Ctx* c, int seat, int s, int r, int target, int ply,
     return child
 
 
+cdef inline int _card_to_play(Ctx* c, Move* m) noexcept nogil:
+    """The card of a follower's group of equal cards to play: the highest when it beats
+    the card winning the trick so far, else the lowest, so that the higher ones stay in
+    hand: the win ranks below then name the higher cards, and the table entries above
+    pin fewer cards (when the group wins, the winning card's rank is pinned instead)."""
+    cdef int ws = c.trick_suit[c.win_pos]
+    if (m.suit == ws and m.rank > c.trick_rank[c.win_pos]) or (m.suit == c.trump
+                                                               and ws != c.trump):
+        return m.rank
+    return lsb(m.seq)
+
+
 cdef enum:
     # probe the moves of the second to fourth hand while at least this many tricks are
     # left (_probe_cut; benches/README, "Early-node probes": leads, or more nodes, lose)
@@ -107,7 +119,8 @@ cdef inline int _probe_cut(Ctx* c, int seat, Move* moves, int n, int target, int
     c.probe_horizon = ply + 4 - c.pos
     c.probe_fail = not mover_max
     for i in range(n):
-        if _play(c, seat, moves[i].suit, moves[i].rank, target, ply, cwm) == mover_max:
+        if _play(c, seat, moves[i].suit, _card_to_play(c, &moves[i]), target, ply,
+                 cwm) == mover_max:
             found = i
             break
     c.probe_horizon = 0
@@ -162,7 +175,7 @@ cdef inline bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogi
         r = moves[i].rank
     for i in range(nm if i < 0 else 0):
         s = moves[i].suit
-        r = moves[i].rank
+        r = _card_to_play(c, &moves[i]) if c.pos > 0 else moves[i].rank
         if r < small[s]:
             # small-card pruning: a lower card of this suit was searched and neither it
             # nor this one reaches the lowest rank that mattered below it: same result
