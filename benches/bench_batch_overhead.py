@@ -52,6 +52,7 @@ import engines.malloc_env  # (as the qipai command: freed memory kept for reuse)
 import engines.openmp_env  # noqa: F401  (as the qipai command: before libgomp loads)
 from engines.batch.inputs import BadInput
 from engines.batch.positions import positions
+from engines.batch.records import Payloads
 from engines.batch.runner import BatchSummary, run_batch
 from engines.batch.tasks import TASKS, get_task
 from engines.errors import InputError
@@ -134,8 +135,11 @@ def prepared(task_name: str, path: Path) -> list[Any]:
         raise InputError(str(item))
 
     summary = BatchSummary(task=task_name)
-    found = positions([str(path)], get_task(task_name), summary, refuse)
-    return [payload for _source, _line, _id, payload, _text in found]
+    task = get_task(task_name)
+    found = positions([str(path)], task, summary, refuse)
+    payloads = [payload for _source, _line, _id, payload, _text in found]
+    # (in the form the runner hands the solve: one buffer a chunk where the task takes it)
+    return Payloads.of(payloads) if task.payload_columns else payloads
 
 
 def time_raw(task_name: str, payloads: list[Any], threads: int, clock: KernelClock):
@@ -143,8 +147,10 @@ def time_raw(task_name: str, payloads: list[Any], threads: int, clock: KernelClo
     size = task.chunk_size
     clock.total = 0.0
     start, cpu = time.perf_counter(), time.process_time()
-    for lo in range(0, len(payloads), size):
-        task.solve(payloads[lo:lo + size], threads)
+    n = len(payloads)
+    cut = payloads.part if isinstance(payloads, Payloads) else lambda lo, hi: payloads[lo:hi]
+    for lo in range(0, n, size):
+        task.solve(cut(lo, min(n, lo + size)), threads)
     return time.perf_counter() - start, clock.total, time.process_time() - cpu
 
 
@@ -234,7 +240,7 @@ def main() -> None:
                 print(f"{name:20s} skipped: {exc}", flush=True)
                 continue
             n = len(payloads)
-            time_raw(name, payloads[: get_task(name).chunk_size * 2], 2, clock)  # warm-up
+            time_raw(name, payloads, 2, clock)  # warm-up
             rows = {}
             for threads in (1, 2):
                 best = {"raw": (float("inf"), 0.0, 0.0),

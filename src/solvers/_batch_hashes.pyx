@@ -26,6 +26,8 @@ from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.unicode cimport PyUnicode_DecodeASCII, PyUnicode_AsUTF8AndSize
 
+from solvers._batch_columns import select_fixed
+
 cdef extern from "Python.h":
     int PyUnicode_IS_ASCII(object)
     const char* PyUnicode_DATA(object)
@@ -221,20 +223,9 @@ def hex_join(bytes digests):
 
 def select(bytes digests, const uint8_t[:] mask, int want):
     """The digests whose ``mask`` entry is ``want``, in order."""
-    cdef Py_ssize_t i, k = 0, count = digest_count(digests)
-    if mask.shape[0] != count:
+    if digest_count(digests) != mask.shape[0]:
         raise ValueError("one mask entry per digest")
-    for i in range(count):
-        k += mask[i] == want
-    out = PyBytes_FromStringAndSize(NULL, DIGEST * k)
-    cdef char* dst = PyBytes_AS_STRING(out)
-    cdef const char* src = PyBytes_AS_STRING(digests)
-    k = 0
-    for i in range(count):
-        if mask[i] == want:
-            memcpy(dst + DIGEST * k, src + DIGEST * i, DIGEST)
-            k += 1
-    return out
+    return select_fixed(digests, DIGEST, mask, want)
 
 
 # -- a set of hashes -------------------------------------------------------------------------------

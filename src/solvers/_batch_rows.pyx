@@ -18,7 +18,10 @@ from libc.stdio cimport snprintf
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.unicode cimport PyUnicode_DecodeASCII
 
+from libc.stdint cimport int64_t
+
 from solvers._batch_buffers cimport Buffer, buffer_free, buffer_put, buffer_room
+from solvers._batch_columns cimport Strings
 
 
 cdef extern from "Python.h":
@@ -223,6 +226,17 @@ cdef class _FloatTexts:
         self.texts = [None] * SECONDS_CACHE
         self.next = 0
 
+    cdef bytes seconds(self, object value, list kept):
+        """:meth:`text` of a row's seconds (``None`` unless a finite float), kept alive in
+        ``kept`` while the rows are written."""
+        cdef bytes text
+        if type(value) is not float:
+            return None
+        text = self.text(value)
+        if text is not None:
+            kept.append(text)
+        return text
+
     @cython.boundscheck(False)
     @cython.wraparound(False)
     cdef bytes text(self, object value):
@@ -252,6 +266,7 @@ cdef struct _Row:
     long long line
     const char* input
     Py_ssize_t input_len
+    bint input_plain  # known to be a plain JSON value (the native reader's texts)
     const char* seconds
     Py_ssize_t seconds_len
     const char* result
@@ -276,6 +291,14 @@ cdef bint _gathered(_Row* row, object pid, object line, object text, object resu
     if row.id == NULL or row.input == NULL or type(line) is not int:
         return False
     row.line = <long long>line
+    row.input_plain = False
+    return _gathered_tail(row, result, error, seconds)
+
+
+cdef inline bint _gathered_tail(_Row* row, object result, object error,
+                                bytes seconds) noexcept:
+    """The seconds, result and error of one row into ``row``; False where one is not
+    ASCII."""
     row.seconds = PyBytes_AS_STRING(seconds)
     row.seconds_len = PyBytes_GET_SIZE(seconds)
     row.result = row.error = NULL
@@ -302,7 +325,12 @@ cdef bint _write_rows(const _Row* rows, Py_ssize_t count, Buffer* out) noexcept 
         out.n += 1 + _int_text(row.line, out.data + out.n + 1)
         out.data[out.n] = 44
         out.n += 1
-        if not _value(out, row.input, row.input_len) or not buffer_put(out, b",", 1) or \
+        if row.input_plain:
+            if not buffer_put(out, row.input, row.input_len):
+                return False
+        elif not _value(out, row.input, row.input_len):
+            return False
+        if not buffer_put(out, b",", 1) or \
                 not buffer_put(out, row.seconds, row.seconds_len):
             return False
         if row.error != NULL:
@@ -328,28 +356,35 @@ def block_json(list ids, list lines, list inputs, list results, list errors, lis
     cdef Py_ssize_t i, count = len(ids)
     cdef _FloatTexts floats = _FloatTexts()
     cdef _Row* rows
-    cdef Buffer out
-    cdef bint done
     cdef bytes text
     if not (len(lines) == len(inputs) == len(results) == len(errors) == len(seconds) == count):
         raise ValueError("one entry per row in every column")
-    rows = <_Row*>malloc(max(count, 1) * sizeof(_Row))
-    if rows == NULL:
-        raise MemoryError()
-    memset(&out, 0, sizeof(Buffer))
+    rows = _rows_room(count)
     kept = []  # the seconds' texts, alive while written
     try:
         for i in range(count):
-            value = seconds[i]
-            if type(value) is not float:
+            text = floats.seconds(seconds[i], kept)
+            if text is None or not _gathered(rows + i, ids[i], lines[i], inputs[i], results[i],
+                                             errors[i], text):
                 return None
-            text = floats.text(value)
-            if text is None:
-                return None
-            kept.append(text)
-            if not _gathered(rows + i, ids[i], lines[i], inputs[i], results[i], errors[i],
-                             text):
-                return None
+        return _rows_text(rows, count)
+    finally:
+        free(rows)
+
+
+cdef _Row* _rows_room(Py_ssize_t count) except NULL:
+    cdef _Row* rows = <_Row*>malloc(max(count, 1) * sizeof(_Row))
+    if rows == NULL:
+        raise MemoryError()
+    return rows
+
+
+cdef object _rows_text(const _Row* rows, Py_ssize_t count):
+    """The JSON array of ``count`` gathered rows, written without the GIL."""
+    cdef Buffer out
+    cdef bint done
+    memset(&out, 0, sizeof(Buffer))
+    try:
         with nogil:
             done = buffer_put(&out, b"[", 1) and _write_rows(rows, count, &out) and \
                 buffer_put(&out, b"]", 1)
@@ -357,5 +392,44 @@ def block_json(list ids, list lines, list inputs, list results, list errors, lis
             raise MemoryError()
         return PyUnicode_DecodeASCII(out.data, out.n, NULL)
     finally:
-        free(rows)
         buffer_free(&out)
+
+
+def block_json_columns(Strings ids, bytes lines, Strings inputs, list results, list errors,
+                       list seconds):
+    """:func:`block_json` of buffer-backed columns (:class:`solvers._batch_columns.Strings`
+    ids and inputs, int64 ``lines``): the rows' ids and inputs are read from the buffers
+    (no Python object a row), and inputs known ``plain`` are written as they are.  ``None``
+    where :func:`block_json` gives ``None`` (a text that is not ASCII)."""
+    cdef Py_ssize_t i, count = ids.count
+    cdef _FloatTexts floats = _FloatTexts()
+    cdef _Row* rows
+    cdef bytes text
+    cdef const int64_t* id_ends = <const int64_t*>PyBytes_AS_STRING(ids.ends)
+    cdef const int64_t* input_ends = <const int64_t*>PyBytes_AS_STRING(inputs.ends)
+    cdef const int64_t* line = <const int64_t*>PyBytes_AS_STRING(lines)
+    cdef const char* id_data = PyBytes_AS_STRING(ids.data)
+    cdef const char* input_data = PyBytes_AS_STRING(inputs.data)
+    if not (inputs.count == len(results) == len(errors) == len(seconds) == count and
+            PyBytes_GET_SIZE(lines) == 8 * count):
+        raise ValueError("one entry per row in every column")
+    if not (ids.text and inputs.text and ids.ascii and inputs.ascii):
+        return None
+    rows = _rows_room(count)
+    kept = []  # the seconds' texts, alive while written
+    try:
+        for i in range(count):
+            text = floats.seconds(seconds[i], kept)
+            if text is None:
+                return None
+            rows[i].id = id_data + (id_ends[i - 1] if i else 0)
+            rows[i].id_len = id_data + id_ends[i] - rows[i].id
+            rows[i].input = input_data + (input_ends[i - 1] if i else 0)
+            rows[i].input_len = input_data + input_ends[i] - rows[i].input
+            rows[i].input_plain = inputs.plain
+            rows[i].line = line[i]
+            if not _gathered_tail(rows + i, results[i], errors[i], text):
+                return None
+        return _rows_text(rows, count)
+    finally:
+        free(rows)

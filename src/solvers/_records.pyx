@@ -28,9 +28,9 @@ GIL) share, and a split would call them through function pointers in the hot loo
 """
 
 cimport cython
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memchr, memcmp, memset, memcpy
-from cpython.bytearray cimport PyByteArray_FromStringAndSize
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_FromStringAndSize
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeASCII
 
@@ -76,6 +76,7 @@ DEF TEXT_CAP = 32768
 DEF TOKEN_SLOTS = 1024  # open-addressing table of card tokens (a power of two)
 DEF PACK_CAP = 8192
 DEF MAX_ROWS = 32  # card lists counted in one line's first pass
+DEF SPAN = 5  # what _scan_lines keeps of a line read
 
 
 cdef class RecordSpec:
@@ -572,11 +573,12 @@ cdef bint _scan_lines(RecordSpec spec, const char* base, Py_ssize_t size, _Out o
                       Buffer* refer) noexcept nogil:
     """:func:`scan_text`'s reading, without the GIL: per line its status byte; per ``OK``
     line its canonical text and pack appended, and ``(text length, pack length, id start in
-    base or -1, id length)``; per ``REFER`` line its ``(start, end)``.  False: out of memory."""
-    cdef Py_ssize_t p = 0, q
+    base or -1, id length, line index in the block)``; per ``REFER`` line its ``(start,
+    end)``.  False: out of memory."""
+    cdef Py_ssize_t p = 0, q, line = 0
     cdef Py_ssize_t start[MAX_KEYS]
     cdef Py_ssize_t end[MAX_KEYS]
-    cdef Py_ssize_t span[4]
+    cdef Py_ssize_t span[SPAN]
     cdef const char* nl
     cdef uint8_t state
     cdef int key = spec.id_key
@@ -587,7 +589,7 @@ cdef bint _scan_lines(RecordSpec spec, const char* base, Py_ssize_t size, _Out o
         if not buffer_put(status, &state, 1):
             return False
         if state == S_OK:
-            span[0], span[1], span[2], span[3] = out.tn, out.pn, -1, 0
+            span[0], span[1], span[2], span[3], span[4] = out.tn, out.pn, -1, 0, line
             if key >= 0 and start[key] >= 0 and base[p + start[key]] == 34:
                 span[2], span[3] = p + start[key] + 1, end[key] - start[key] - 2
             if not (buffer_put(texts, out.text, out.tn) and buffer_put(packs, out.pack, out.pn)
@@ -598,7 +600,66 @@ cdef bint _scan_lines(RecordSpec spec, const char* base, Py_ssize_t size, _Out o
             if not buffer_put(refer, span, 2 * sizeof(Py_ssize_t)):
                 return False
         p = q + 1
+        line += 1
     return True
+
+
+cdef struct _Scanned:
+    # what _scan_lines made of a block (see there)
+    Buffer status
+    Buffer texts
+    Buffer packs
+    Buffer spans
+    Buffer refer
+    Py_ssize_t nok
+
+
+cdef int _scan_block(RecordSpec spec, str text, _Scanned* got) except -1:
+    """:func:`_scan_lines` of ``text`` (ASCII, else ValueError) into ``got`` (freed by
+    :func:`_scanned_free`, also when this raises), without the GIL."""
+    cdef Py_ssize_t size = PyUnicode_GET_LENGTH(text)
+    cdef const char* base
+    cdef _Out out = _Out()
+    cdef bint done
+    memset(got, 0, sizeof(_Scanned))
+    if not PyUnicode_IS_ASCII(text):
+        raise ValueError("the record scanner reads ASCII text")
+    base = PyUnicode_DATA(text)
+    with nogil:
+        done = _scan_lines(spec, base, size, out, &got.status, &got.texts, &got.packs,
+                           &got.spans, &got.refer)
+    if not done:
+        raise MemoryError("the record scanner: out of memory")
+    got.nok = got.spans.n // sizeof(Py_ssize_t) // SPAN
+    return 0
+
+
+cdef void _scanned_free(_Scanned* got) noexcept:
+    buffer_free(&got.status)
+    buffer_free(&got.texts)
+    buffer_free(&got.packs)
+    buffer_free(&got.spans)
+    buffer_free(&got.refer)
+
+
+cdef object _scanned_refer(_Scanned* got):
+    cdef Py_ssize_t i
+    cdef Py_ssize_t* span = <Py_ssize_t*>got.refer.data
+    return [(span[2 * i], span[2 * i + 1]) for i in range(got.refer.n // sizeof(span[0]) // 2)]
+
+
+cdef bytes _scanned_digests(_Scanned* got):
+    """The 16-byte BLAKE2b digest of each text read, one after the other (without the GIL)."""
+    cdef Py_ssize_t i, at = 0
+    cdef const Py_ssize_t* span
+    hashes = PyBytes_FromStringAndSize(NULL, 16 * got.nok)
+    cdef uint8_t* dst = <uint8_t*>PyBytes_AS_STRING(hashes)
+    with nogil:
+        for i in range(got.nok):
+            span = (<const Py_ssize_t*>got.spans.data) + SPAN * i
+            _blake2b16(<const uint8_t*>got.texts.data + at, span[0], dst + 16 * i)
+            at += span[0]
+    return hashes
 
 
 def scan_text(RecordSpec spec, str text, bint digests=False):
@@ -610,54 +671,93 @@ def scan_text(RecordSpec spec, str text, bint digests=False):
     BLAKE2b digest of each text (as :func:`solvers._batch_hashes.text_digests`), one after
     the other.  The lines are read and hashed without the GIL (the batch runner reads its
     blocks on worker threads)."""
-    cdef Py_ssize_t size = PyUnicode_GET_LENGTH(text), i, nok, at_text = 0, at_pack = 0
-    cdef const char* base
+    cdef Py_ssize_t i, at_text = 0, at_pack = 0
+    cdef const char* base = PyUnicode_DATA(text)
     cdef Py_ssize_t* span
-    cdef Buffer status, texts, packs, spans, refer
-    cdef bint done
-    cdef uint8_t* dst
-    cdef _Out out = _Out()
-    if not PyUnicode_IS_ASCII(text):
-        raise ValueError("scan_text reads ASCII text")
-    base = PyUnicode_DATA(text)
-    memset(&status, 0, sizeof(Buffer))
-    memset(&texts, 0, sizeof(Buffer))
-    memset(&packs, 0, sizeof(Buffer))
-    memset(&spans, 0, sizeof(Buffer))
-    memset(&refer, 0, sizeof(Buffer))
+    cdef _Scanned got
     try:
-        with nogil:
-            done = _scan_lines(spec, base, size, out, &status, &texts, &packs, &spans, &refer)
-        if not done:
-            raise MemoryError("scan_text: out of memory")
-        nok = spans.n // sizeof(span[0]) // 4
-        text_list, ids, pack_list = [None] * nok, [None] * nok, [None] * nok
-        for i in range(nok):
-            span = (<Py_ssize_t*>spans.data) + 4 * i
-            text_list[i] = PyUnicode_DecodeASCII(texts.data + at_text, span[0], NULL)
-            pack_list[i] = PyBytes_FromStringAndSize(packs.data + at_pack, span[1])
+        _scan_block(spec, text, &got)
+        text_list, ids, pack_list = [None] * got.nok, [None] * got.nok, [None] * got.nok
+        for i in range(got.nok):
+            span = (<Py_ssize_t*>got.spans.data) + SPAN * i
+            text_list[i] = PyUnicode_DecodeASCII(got.texts.data + at_text, span[0], NULL)
+            pack_list[i] = PyBytes_FromStringAndSize(got.packs.data + at_pack, span[1])
             if span[2] >= 0:
                 ids[i] = PyUnicode_DecodeASCII(base + span[2], span[3], NULL)
             at_text += span[0]
             at_pack += span[1]
-        span = <Py_ssize_t*>refer.data
-        found = [(span[2 * i], span[2 * i + 1]) for i in range(refer.n // sizeof(span[0]) // 2)]
-        result = (PyByteArray_FromStringAndSize(status.data, status.n), text_list, ids,
-                  pack_list, found)
-        if not digests:
-            return result
-        hashes = PyBytes_FromStringAndSize(NULL, 16 * nok)
-        dst = <uint8_t*>PyBytes_AS_STRING(hashes)
-        with nogil:
-            at_text = 0
-            for i in range(nok):
-                span = (<Py_ssize_t*>spans.data) + 4 * i
-                _blake2b16(<const uint8_t*>texts.data + at_text, span[0], dst + 16 * i)
-                at_text += span[0]
-        return result + (hashes,)
+        result = (PyByteArray_FromStringAndSize(got.status.data, got.status.n), text_list,
+                  ids, pack_list, _scanned_refer(&got))
+        return result + (_scanned_digests(&got),) if digests else result
     finally:
-        buffer_free(&status)
-        buffer_free(&texts)
-        buffer_free(&packs)
-        buffer_free(&spans)
-        buffer_free(&refer)
+        _scanned_free(&got)
+
+
+def scan_columns(RecordSpec spec, str text):
+    """:func:`scan_text` of ``text`` (ASCII: the caller checks) with ``digests``, its
+    columns as buffers (no Python object a line read): ``(status, texts, ids, packs,
+    lines, missing, refer, digests)``.  ``texts``, ``ids`` and ``packs`` are ``(data,
+    ends)`` pairs (the items one after the other and the int64 end of each) of the ``OK``
+    lines; ``lines`` each one's index in the block (int64); ``missing`` a bytearray, 1
+    where the line has no id (its ``ids`` item empty), or ``None`` when every line has
+    one; ``refer`` and ``digests`` as :func:`scan_text`'s."""
+    cdef Py_ssize_t i, nok, at = 0
+    cdef const char* base = PyUnicode_DATA(text)
+    cdef Py_ssize_t* span
+    cdef _Scanned got
+    cdef bint any_missing = False
+    cdef char* id_out
+    cdef uint8_t* miss
+    cdef int64_t* t_ends
+    cdef int64_t* p_ends
+    cdef int64_t* i_ends
+    cdef int64_t* at_line
+    try:
+        _scan_block(spec, text, &got)
+        nok = got.nok
+        text_ends = PyBytes_FromStringAndSize(NULL, 8 * nok)
+        pack_ends = PyBytes_FromStringAndSize(NULL, 8 * nok)
+        id_ends = PyBytes_FromStringAndSize(NULL, 8 * nok)
+        lines = PyBytes_FromStringAndSize(NULL, 8 * nok)
+        missing = bytearray(nok)
+        for i in range(nok):
+            span = (<Py_ssize_t*>got.spans.data) + SPAN * i
+            at += span[3] if span[2] >= 0 else 0
+        ids = PyBytes_FromStringAndSize(NULL, at)
+        id_out = PyBytes_AS_STRING(ids)
+        miss = <uint8_t*>PyByteArray_AS_STRING(missing)
+        t_ends = <int64_t*>PyBytes_AS_STRING(text_ends)
+        p_ends = <int64_t*>PyBytes_AS_STRING(pack_ends)
+        i_ends = <int64_t*>PyBytes_AS_STRING(id_ends)
+        at_line = <int64_t*>PyBytes_AS_STRING(lines)
+        with nogil:
+            _columns_of(got.spans.data, nok, base, id_out, t_ends, p_ends, i_ends, at_line, miss,
+                        &any_missing)
+        return (PyByteArray_FromStringAndSize(got.status.data, got.status.n),
+                (PyBytes_FromStringAndSize(got.texts.data, got.texts.n), text_ends),
+                (ids, id_ends), (PyBytes_FromStringAndSize(got.packs.data, got.packs.n), pack_ends),
+                lines, missing if any_missing else None, _scanned_refer(&got),
+                _scanned_digests(&got))
+    finally:
+        _scanned_free(&got)
+
+
+cdef void _columns_of(const char* spans, Py_ssize_t nok, const char* base, char* id_out,
+                      int64_t* text_ends, int64_t* pack_ends, int64_t* id_ends,
+                      int64_t* lines, uint8_t* missing, bint* any_missing) noexcept nogil:
+    """:func:`scan_columns`' ends, ids, line indexes and missing ids from the spans of
+    :func:`_scan_lines`."""
+    cdef Py_ssize_t i, t = 0, p = 0, d = 0
+    cdef const Py_ssize_t* span
+    for i in range(nok):
+        span = (<const Py_ssize_t*>spans) + SPAN * i
+        t += span[0]
+        p += span[1]
+        text_ends[i], pack_ends[i], lines[i] = t, p, span[4]
+        if span[2] >= 0:
+            memcpy(id_out + d, base + span[2], span[3])
+            d += span[3]
+        else:
+            missing[i] = 1
+            any_missing[0] = True
+        id_ends[i] = d

@@ -186,18 +186,23 @@ def test_small_chunks_share_transactions_but_none_waits_long(tmp_path):
 
 
 def test_forced_cards_of_refused_throws_are_named_as_the_engine_names_them():
+    from engines.batch.jsontext import canonical
     from engines.shengji.cards import RANKS
-    from engines.shengji.tasks import _context, _forced_names
+    from engines.shengji.tasks import _context, _throw_texts
 
     rng = np.random.default_rng(8)
     ctxs = [_context(RANKS[rng.integers(13)], ["S", "H", "C", "D", "NT"][rng.integers(5)])
             for _ in range(400)]  # fmt: skip
     forced = (rng.integers(0, 3, (400, 54)) * (rng.random((400, 54)) < 0.15)).astype(np.int8)
+    forced[::7] = 0  # refused throws with no forced cards too
     valid = rng.random(400) < 0.3
-    expected = [None if ok else ctx.sorted_names(row) for ok, row, ctx in
-                zip(valid, forced, ctxs)]  # fmt: skip
-    assert _forced_names(valid, forced, ctxs) == expected
-    assert _forced_names(np.ones(0, bool), np.zeros((0, 54), np.int8), []) == []
+    expected = [canonical({"valid": bool(ok), "forced": None if ok else ctx.sorted_names(row)},
+                          plain=True) for ok, row, ctx in zip(valid, forced, ctxs)]  # fmt: skip
+    codes = np.array([c.code for c in ctxs], dtype=np.uint8)
+    assert _throw_texts(valid, forced, codes) == expected
+    assert _throw_texts(np.ones(3, bool), forced[:3], codes[:3]) == expected[:0] + [
+        canonical({"valid": True, "forced": None}, plain=True)] * 3
+    assert _throw_texts(np.ones(0, bool), np.zeros((0, 54), np.int8), codes[:0]) == []
 
 
 @pytest.mark.parametrize("objective", ["tiles", "value"])

@@ -16,7 +16,9 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future
 from itertools import compress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
 
 from engines.batch.inputs import (
     BadInput,
@@ -26,8 +28,9 @@ from engines.batch.inputs import (
     jsonl_lines,
     read_inputs,
 )
-from engines.batch.records import SCAN_OK, SCAN_REFER, RecordReader
+from engines.batch.records import SCAN_OK, SCAN_REFER, Payloads, RecordReader
 from engines.batch.tasks import Task
+from solvers._batch_columns import Strings
 
 if TYPE_CHECKING:
     from engines.batch.runner import BatchSummary
@@ -55,16 +58,19 @@ def positions(
 
 def position_blocks(
     paths: Sequence[str], task: Task, summary: BatchSummary, bad: Callable[[BadInput], None],
-    readers: Executor | None = None,
+    readers: Executor | None = None, *, columns: bool = False,
 ) -> Iterator[Columns]:  # fmt: skip
     """:func:`positions` a block at a time, as columns: ``(sources, lines, ids, payloads,
     texts, digests)``, each a list (a block is never empty) but ``digests``, the input
     hashes when the native reader made them, else ``None``.  With ``readers`` (threads),
-    a reader that hashes (``scan_hashed``) reads the blocks ahead on those threads."""
+    a reader that hashes (``scan_hashed``) reads the blocks ahead on those threads.
+    With ``columns``, a block the native reader read whole (``scan_columns``) comes as
+    buffers: ``lines`` int64 bytes, ``ids`` and ``texts`` :class:`Strings`, ``payloads``
+    :class:`~engines.batch.records.Payloads` (no Python object a position)."""
     layout = task.records() if task.records is not None else None
     for path in paths:
         if layout is not None and input_format(path) == "jsonl":
-            yield from _scanned(path, task, layout, summary, bad, readers)
+            yield from _scanned(path, task, layout, summary, bad, readers, columns)
             continue
         rows: list[Position] = []
         for entry in read_inputs([path]):
@@ -114,9 +120,11 @@ def _scanned(
     summary: BatchSummary,
     bad: Callable[[BadInput], None],
     readers: Executor | None,
+    columns: bool = False,
 ) -> Iterator[Columns]:
     """:func:`position_blocks` of one JSON Lines file, read in blocks by the native scanner
-    (on ``readers`` ahead of use, when the scanner hashes without the GIL).
+    (on ``readers`` ahead of use, when the scanner hashes without the GIL; as buffers with
+    ``columns``, when it can).
 
     A line the scanner does not fully understand is read as before (``prepare``),
     so the payloads, texts, ids and error messages are those of the plain path.
@@ -124,13 +132,19 @@ def _scanned(
     with jsonl_lines(path) as (label, handle):
         name = Path(label).name
         first = 1
-        read = functools.partial(_scan_block, layout)
+        columns = columns and hasattr(layout, "scan_columns")
+        read = functools.partial(_scan_columns if columns else _scan_block, layout)
         blocks = _text_blocks(handle)
         if readers is not None and hasattr(layout, "scan_hashed"):
             scanned = _ahead(readers, read, blocks)
         else:
             scanned = map(read, blocks)
-        for status, texts, ids, packs, refer, digests in scanned:
+        for block in scanned:
+            if type(block) is _Buffers:
+                yield from _buffered_block(label, name, first, block, summary)
+                first += len(block.status)
+                continue
+            status, texts, ids, packs, refer, digests = block
             yield from _scanned_block(label, name, first, status, texts, ids, packs, refer,
                                       digests, task, summary, bad)  # fmt: skip
             first += len(status)
@@ -175,6 +189,62 @@ def _scan_block(layout: RecordReader, text: str) -> tuple[Any, ...]:
     texts, ids, packs = (list(compress(c, chosen)) for c in (texts, ids, packs))
     refer = list(compress(all_lines, status.translate(_REFERRED)))
     return status, texts, ids, packs, refer, None
+
+
+class _Buffers(NamedTuple):
+    """A block the native reader read whole (no line referred), as buffers
+    (:func:`solvers._records.scan_columns`)."""
+
+    status: bytearray
+    texts: Strings
+    ids: Strings
+    packs: Strings
+    lines: bytes  # each position's line index in the block, int64
+    missing: bytearray | None
+    digests: bytes
+
+
+def _scan_columns(layout: Any, text: str) -> _Buffers | tuple[Any, ...]:
+    """One block of lines read as buffers (:class:`_Buffers`), or, when a line is referred
+    to ``prepare`` or the text is not ASCII, as :func:`_scan_block` reads it."""
+    if not text.isascii():
+        return _scan_block(layout, text)
+    status, texts, ids, packs, lines, missing, spans, digests = layout.scan_columns(text)
+    if spans:
+        refer = [text[a : b + 1] for a, b in spans]  # with its newline, as a file's
+        return (status, Strings(*texts, True, True).tolist(), _ids(Strings(*ids, True, True),
+                missing), Strings(*packs, False).tolist(), refer, digests)  # fmt: skip
+    return _Buffers(status, Strings(*texts, True, True, True), Strings(*ids, True, True),
+                    Strings(*packs, False), lines, missing, digests)  # fmt: skip
+
+
+def _ids(ids: Strings, missing: bytearray | None) -> list[str | None]:
+    """The ids of a block as a list, ``None`` where the line has none."""
+    out: list[str | None] = ids.tolist()
+    for i in range(len(out)) if missing is not None else ():
+        if missing[i]:
+            out[i] = None
+    return out
+
+
+def _buffered_block(
+    label: str, name: str, first: int, block: _Buffers, summary: BatchSummary
+) -> Iterator[Columns]:
+    """The positions of a block the native reader read whole, as buffers (lines made
+    absolute, missing ids named ``file:line``)."""
+    ok = len(block.texts)
+    if not ok:
+        return
+    summary.positions += ok
+    local = np.frombuffer(block.lines, dtype=np.int64)
+    lines = (local + first).tobytes() if first else block.lines
+    ids: Any = block.ids
+    if block.missing is not None:
+        listed = _ids(ids, block.missing)
+        numbers = (local + first).tolist()
+        ids = Strings.of([pid if pid is not None else f"{name}:{number}"
+                          for pid, number in zip(listed, numbers)])  # fmt: skip
+    yield [label] * ok, lines, ids, Payloads(block.packs), block.texts, block.digests  # type: ignore[misc]
 
 
 def _text_blocks(handle: Any) -> Iterator[str]:

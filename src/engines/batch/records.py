@@ -31,6 +31,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from solvers import _records
+from solvers._batch_columns import Strings, pack_groups
 
 __all__ = [
     "CARDS",
@@ -39,9 +40,12 @@ __all__ = [
     "NULLABLE_CARDS",
     "SCAN_OK",
     "SCAN_REFER",
+    "Payloads",
     "RecordLayout",
     "RecordReader",
+    "grouped",
     "unpack",
+    "unpack_rows",
 ]
 
 #: Line states of :meth:`RecordLayout.scan`: read, to be read by ``prepare``, blank.
@@ -140,6 +144,11 @@ class RecordLayout:
         :func:`solvers._batch_hashes.text_digests`), read and hashed without the GIL."""
         return _records.scan_text(self.spec, text, True)  # type: ignore[no-any-return]
 
+    def scan_columns(self, text: str) -> tuple[Any, ...]:
+        """:meth:`scan_hashed` with the columns as buffers
+        (:func:`solvers._records.scan_columns`): no Python object a line read."""
+        return _records.scan_columns(self.spec, text)  # type: ignore[no-any-return]
+
     def offsets(self, kind: str, lists: int) -> dict[str, tuple[str, int]]:
         """Where each field of a packed ``kind`` payload starts (``lists``: card lists in
         its list-of-lists field)."""
@@ -166,8 +175,13 @@ def unpack(layout: RecordLayout, packs: Sequence[bytes]) -> dict[str, Any]:
     card lists the same plus ``"<name> present"`` booleans, lists of card lists
     (N, K, W) arrays.  ``"kind"`` is the kind's name.
     """
+    data = np.frombuffer(b"".join(packs), dtype=np.uint8)
+    return unpack_rows(layout, data.reshape(len(packs), -1))
+
+
+def unpack_rows(layout: RecordLayout, data: Any) -> dict[str, Any]:
+    """:func:`unpack` of packed payloads given as one (N, length) uint8 array."""
     width = len(layout.cards)
-    data = np.frombuffer(b"".join(packs), dtype=np.uint8).reshape(len(packs), -1)
     kind = list(layout.kinds)[data[0, 0]]
     fields = layout.kinds[kind]
     lists = 0
@@ -205,3 +219,108 @@ def payload_groups(payloads: Sequence[Any], dict_key: Callable[[Any], Any]) -> d
         groups.setdefault(key, []).append(i)
     return groups
 
+
+
+class Payloads(Sequence[Any]):
+    """A chunk's payloads in one buffer: the packed ones as a :class:`Strings` of bytes
+    (``packs``), the others (``prepare``'s dicts) in ``objects`` by row (their ``packs``
+    item is empty).  What the runner hands a task's solve for a task that reads records
+    natively (:func:`grouped` groups it for the engine calls without a Python object a
+    row); :meth:`tolist` gives the payloads one by one.
+
+    >>> p = Payloads.of([b"\\x01a", {"kind": "x"}, b"\\x01b"])
+    >>> p.tolist(), p.chosen(bytearray([1, 0, 0]), 0).tolist(), len(p.part(1, 3))
+    ([b'\\x01a', {'kind': 'x'}, b'\\x01b'], [{'kind': 'x'}, b'\\x01b'], 2)
+    """
+
+    __slots__ = ("objects", "packs")
+
+    def __init__(self, packs: Strings, objects: dict[int, Any] | None = None) -> None:
+        self.packs, self.objects = packs, objects or None
+
+    @classmethod
+    def of(cls, payloads: list[Any]) -> Payloads:
+        packs = [p if type(p) is bytes else b"" for p in payloads]
+        objects = {i: p for i, p in enumerate(payloads) if type(p) is not bytes}
+        return cls(Strings.of(packs, False), objects)
+
+    def __len__(self) -> int:
+        return len(self.packs)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return self.tolist()[i]
+        if self.objects is not None and i in self.objects:
+            return self.objects[i]
+        return self.packs[i]
+
+    def tolist(self) -> list[Any]:
+        out = self.packs.tolist()
+        for i, payload in (self.objects or {}).items():
+            out[i] = payload
+        return out
+
+    def part(self, lo: int, hi: int) -> Payloads:
+        objects = self.objects and {i - lo: p for i, p in self.objects.items() if lo <= i < hi}
+        return Payloads(self.packs.part(lo, hi), objects)
+
+    def chosen(self, status: bytearray, want: int) -> Payloads:
+        """The payloads whose ``status`` is ``want``."""
+        objects = None
+        if self.objects:
+            objects = {}
+            for i, payload in self.objects.items():
+                if status[i] == want:
+                    objects[status.count(want, 0, i)] = payload
+        return Payloads(self.packs.chosen(status, want), objects)
+
+    @staticmethod
+    def join(parts: Sequence[Payloads]) -> Payloads:
+        if len(parts) == 1:
+            return parts[0]
+        objects: dict[int, Any] = {}
+        at = 0
+        for p in parts:
+            for i, payload in (p.objects or {}).items():
+                objects[at + i] = payload
+            at += len(p)
+        return Payloads(Strings.join([p.packs for p in parts]), objects)
+
+
+def grouped(
+    payloads: Sequence[Any], dict_key: Callable[[Any], Any]
+) -> list[tuple[bool, Any, Any, Any]]:
+    """The rows of a chunk by what one batch call can take together, as ``(packed, key,
+    rows, what)``: packed payloads by ``(kind code, length)`` with ``what`` their (N,
+    length) uint8 array, ``prepare``'s dicts by ``dict_key(payload)`` with ``what`` the
+    list of them; ``rows`` the group's indexes in the chunk, increasing.  A
+    :class:`Payloads` chunk is grouped natively (no Python object a row).
+
+    >>> [(packed, key, list(rows)) for packed, key, rows, _ in grouped(
+    ...     Payloads.of([b"\\x01ab", {"kind": "x"}, b"\\x01cd"]), lambda p: p["kind"])]
+    [(True, (1, 3), [0, 2]), (False, 'x', [1])]
+    """
+    groups = pack_groups(payloads.packs) if isinstance(payloads, Payloads) else None
+    if groups is None:
+        listed = payloads.tolist() if isinstance(payloads, Payloads) else payloads
+        out: list[tuple[bool, Any, Any, Any]] = []
+        for key, rows in payload_groups(listed, dict_key).items():
+            ps = [listed[i] for i in rows]
+            if type(ps[0]) is bytes:
+                data = np.frombuffer(b"".join(ps), dtype=np.uint8).reshape(len(ps), -1)
+                out.append((True, key, rows, data))
+            else:
+                out.append((False, key, rows, ps))
+        return out
+    out = []
+    for kind, length, rows, data in groups:
+        index = np.frombuffer(rows, dtype=np.intp)
+        if kind >= 0:
+            out.append((True, (kind, length), index, np.frombuffer(data, dtype=np.uint8)
+                        .reshape(len(index), length)))  # fmt: skip
+            continue
+        objects = payloads.objects  # type: ignore[union-attr]
+        listed = [objects[i] for i in index.tolist()]
+        for key, sub in payload_groups(listed, dict_key).items():
+            out.append((False, key, index[sub], [listed[i] for i in sub]))
+    return out

@@ -2,8 +2,9 @@
 
 A fast task solves a position in a few microseconds, less than building a Python
 object per position would cost, so the runner moves positions in blocks of
-columns (:class:`Rows`): sources, lines, ids, payloads, canonical texts, and the
-input hashes as 16-byte digests (:func:`solvers._batch_hashes.text_digests`, the
+columns (:class:`Rows`): sources, lines (int64), ids, canonical texts and payloads
+in buffers (:class:`solvers._batch_columns.Strings`, :class:`engines.batch.records.Payloads`),
+and the input hashes as 16-byte digests (:func:`solvers._batch_hashes.text_digests`, the
 BLAKE2b digests of :func:`engines.batch.tasks.hash_text`).  Repeats within the
 input and positions already stored or claimed by another run are dropped a block
 at a time (:func:`todo`), and the rest is cut into chunks (:func:`chunks`).
@@ -12,6 +13,7 @@ at a time (:func:`todo`), and the rest is cut into chunks (:func:`chunks`).
 from __future__ import annotations
 
 import time
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from itertools import compress
@@ -19,8 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from engines.batch.inputs import BadInput
 from engines.batch.positions import position_blocks
+from engines.batch.records import Payloads
 from engines.batch.store import ResultStore
 from engines.batch.tasks import Task
+from solvers._batch_columns import Strings, select_fixed
 from solvers._batch_hashes import DigestSet, select, text_digests
 
 if TYPE_CHECKING:
@@ -37,56 +41,68 @@ _WANT = [bytes(1 if i == want else 0 for i in range(256)) for want in range(3)]
 
 
 class Rows:
-    """Positions, column by column; ``digests`` holds 16 bytes a position."""
+    """Positions, column by column: ``sources`` a list, ``lines`` int64 (8 bytes a
+    position), ``ids`` and ``texts`` :class:`Strings`, ``payloads`` :class:`Payloads`,
+    ``digests`` 16 bytes a position."""
 
     __slots__ = ("digests", "ids", "lines", "payloads", "sources", "texts")
 
     def __init__(
         self,
         sources: list[str],
-        lines: list[int],
-        ids: list[str],
-        payloads: list[Any],
-        texts: list[str],
+        lines: bytes,
+        ids: Strings,
+        payloads: Payloads,
+        texts: Strings,
         digests: bytes,
     ) -> None:
         self.sources, self.lines, self.ids = sources, lines, ids
         self.payloads, self.texts, self.digests = payloads, texts, digests
 
+    @classmethod
+    def of(cls, sources: list[str], lines: Sequence[int], ids: list[str], payloads: list[Any],
+           texts: list[str], digests: bytes) -> Rows:  # fmt: skip
+        """Rows of columns given as lists (one entry a position)."""
+        return cls(sources, array("q", lines).tobytes(), Strings.of(ids), Payloads.of(payloads),
+                   Strings.of(texts), digests)  # fmt: skip
+
     def __len__(self) -> int:
-        return len(self.ids)
+        return len(self.sources)
+
+    def line_list(self) -> list[int]:
+        return array("q", self.lines).tolist()
 
     def part(self, lo: int, hi: int) -> Rows:
-        return Rows(self.sources[lo:hi], self.lines[lo:hi], self.ids[lo:hi],
-                    self.payloads[lo:hi], self.texts[lo:hi],
+        return Rows(self.sources[lo:hi], self.lines[8 * lo : 8 * hi], self.ids.part(lo, hi),
+                    self.payloads.part(lo, hi), self.texts.part(lo, hi),
                     self.digests[16 * lo : 16 * hi])  # fmt: skip
 
     def split(self, k: int) -> tuple[Rows, Rows]:
         """The first ``k`` positions and the rest (``self`` itself when it has no more)."""
         if k >= len(self):
-            return self, Rows([], [], [], [], [], b"")
+            return self, self.part(len(self), len(self))
         return self.part(0, k), self.part(k, len(self))
 
     def chosen(self, status: bytearray, want: int) -> Rows:
         """The positions whose ``status`` is ``want``."""
         keep = status.translate(_WANT[want])
-        return Rows(list(compress(self.sources, keep)), list(compress(self.lines, keep)),
-                    list(compress(self.ids, keep)), list(compress(self.payloads, keep)),
-                    list(compress(self.texts, keep)),
+        return Rows(list(compress(self.sources, keep)), select_fixed(self.lines, 8, status, want),
+                    self.ids.chosen(status, want), self.payloads.chosen(status, want),
+                    self.texts.chosen(status, want),
                     select(self.digests, status, want))  # fmt: skip
 
     @staticmethod
     def join(parts: Sequence[Rows]) -> Rows:
         if len(parts) == 1:
             return parts[0]
-        out = Rows([], [], [], [], [], b"".join(p.digests for p in parts))
+        sources: list[str] = []
         for p in parts:
-            out.sources += p.sources
-            out.lines += p.lines
-            out.ids += p.ids
-            out.payloads += p.payloads
-            out.texts += p.texts
-        return out
+            sources += p.sources
+        return Rows(sources, b"".join([p.lines for p in parts]),
+                    Strings.join([p.ids for p in parts]),
+                    Payloads.join([p.payloads for p in parts]),
+                    Strings.join([p.texts for p in parts]),
+                    b"".join([p.digests for p in parts]))  # fmt: skip
 
 
 def todo(
@@ -129,11 +145,14 @@ def todo(
         shrink_total(len(rows) - fresh)
         return rows if fresh == len(rows) else rows.chosen(status, 0)
 
-    blocks = position_blocks(paths, task, summary, bad, readers)
+    blocks = position_blocks(paths, task, summary, bad, readers, columns=True)
     for sources, lines, ids, payloads, texts, hashed in blocks:
-        digests = text_digests(texts) if hashed is None else hashed
-        rows = Rows(sources, lines, ids, payloads, texts, digests)
-        first = seen.add_new(digests)
+        if type(texts) is Strings:  # the native reader's columns
+            rows = Rows(sources, lines, ids, payloads, texts, hashed)
+        else:
+            digests = text_digests(texts) if hashed is None else hashed
+            rows = Rows.of(sources, lines, ids, payloads, texts, digests)
+        first = seen.add_new(rows.digests)
         repeats = len(first) - first.count(1)
         if repeats:
             summary.duplicates += repeats

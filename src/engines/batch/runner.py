@@ -45,7 +45,7 @@ from engines.arguments import integer, list_of
 from engines.batch.inputs import BadInput, count_positions
 from engines.batch.rows import Rows, chunks, todo
 from engines.batch.store import ResultStore
-from engines.batch.store_rows import written_runs
+from engines.batch.store_rows import written_column_runs
 from engines.batch.store_writer import COMMIT_SECONDS, Writer
 from engines.batch.tasks import SolvedChunk, Task, get_task, solve_chunk
 from engines.errors import InputError, QipaiError
@@ -145,7 +145,7 @@ class _Backend:
 
     def submit_rows(self, task: Task, rows: Rows) -> Any:
         """:meth:`submit` of ``rows``' payloads; a backend may also write the rows' text."""
-        return self.submit(task, rows.payloads)
+        return self.submit(task, rows.payloads.tolist())
 
     def wait_one(self, futures: Sequence[Any], timeout: float | None = None) -> list[Any]:
         """The finished futures (at least one, or none after ``timeout`` seconds)."""
@@ -243,10 +243,11 @@ class _Written(NamedTuple):
 
 
 def _solved_and_written(task: Task, rows: Rows, threads: int) -> _Written:
-    solved = solve_chunk(task, rows.payloads, threads)
+    payloads = rows.payloads if task.payload_columns else rows.payloads.tolist()
+    solved = solve_chunk(task, payloads, threads)
     texts = task.json_texts(solved.results, solved.errors)
-    runs = written_runs(rows.sources, rows.ids, rows.lines, rows.texts, texts, solved.errors,
-                        solved.seconds)  # fmt: skip
+    runs = written_column_runs(rows.sources, rows.ids, rows.lines, rows.texts, texts,
+                               solved.errors, solved.seconds)  # fmt: skip
     return _Written(solved, texts, runs)
 
 

@@ -66,7 +66,7 @@ from typing import Any, TypeVar
 
 from engines import __version__
 from engines.batch.store_errors import StoreError, explain
-from engines.batch.store_rows import dumps_rows, written_runs
+from engines.batch.store_rows import dumps_rows, listed, written_runs
 from engines.batch.store_schema import PAGE_SIZE, SCHEMA, SCHEMA_VERSION
 from engines.batch.store_v1 import (
     STALE_AFTER_SECONDS,
@@ -490,15 +490,16 @@ class ResultStore:
 
     @_serialized
     def add_columns(
-        self, task: str, run_id: int, digests: bytes, columns: Sequence[list],
+        self, task: str, run_id: int, digests: bytes, columns: Sequence[Any],
         written: list[tuple[int, int, str]] | None = None,
     ) -> int:  # fmt: skip
         """:meth:`add_encoded` column by column: ``digests`` the input hashes (16 bytes each),
-        ``columns`` the lists ``ids, sources, lines, inputs, results, errors, seconds`` (JSON
-        text for inputs and results), stored as blocks of this qipai's version (one per run
-        of positions from the same source).  ``written``: blocks already written, ``(lo, hi,
-        text)`` of rows ``lo:hi`` of one source (:func:`engines.batch.store_rows.placed_runs`),
-        stored as they are when every row is new."""
+        ``columns`` ``ids, sources, lines, inputs, results, errors, seconds`` (lists; JSON text
+        for inputs and results; ids and inputs may be ``Strings``, lines int64 ``bytes``),
+        stored as blocks of this qipai's version (one per run of positions from one source).
+        ``written``: blocks already written, ``(lo, hi, text)`` of rows ``lo:hi`` of one
+        source (:func:`engines.batch.store_rows.placed_runs`), stored as they are when every
+        row is new."""
         now = time.time()
         with self._write(durable=True):
             self._db.execute("BEGIN IMMEDIATE")
@@ -506,11 +507,11 @@ class ResultStore:
             fresh = known.stored.absent_first(digests)
             if fresh.count(1) != len(fresh):
                 digests = select(digests, fresh, 1)
-                columns = [list(itertools.compress(c, fresh)) for c in columns]
+                columns = [list(itertools.compress(listed(c), fresh)) for c in columns]
                 written = None
             last = 0
             if written is None:
-                ids, sources, lines, inputs, results, errors, seconds = columns
+                ids, sources, lines, inputs, results, errors, seconds = map(listed, columns)
                 written = written_runs(sources, ids, lines, inputs, results, errors, seconds,
                                        any_text=True)  # fmt: skip
             for lo, hi, text in written or ():

@@ -7,10 +7,12 @@ write what it refuses (text that is not ASCII) and the chunks of :meth:`ResultSt
 from __future__ import annotations
 
 import json
+from array import array
 from typing import Any
 
 from engines.batch.jsontext import orjson
-from solvers._batch_rows import block_json
+from solvers._batch_columns import Strings
+from solvers._batch_rows import block_json, block_json_columns
 
 
 def source_runs(sources: list[str]) -> list[tuple[int, int]]:
@@ -45,6 +47,36 @@ def written_runs(
             text = dumps_block(*part)
         out.append((lo, hi, text))
     return out
+
+
+def written_column_runs(
+    sources: list[str], ids: Strings, lines: bytes, inputs: Strings,
+    results: list[str | None], errors: list[str | None], seconds: list[float],
+) -> list[tuple[int, int, str]] | None:  # fmt: skip
+    """:func:`written_runs` of buffer-backed columns (``ids`` and ``inputs``
+    :class:`Strings`, ``lines`` int64): the text written from the buffers
+    (:func:`block_json_columns`), ``None`` when a run is not ASCII."""
+    out = []
+    for lo, hi in source_runs(sources):
+        if hi - lo == len(sources):
+            text = block_json_columns(ids, lines, inputs, results, errors, seconds)
+        else:
+            text = block_json_columns(ids.part(lo, hi), lines[8 * lo : 8 * hi],
+                                      inputs.part(lo, hi), results[lo:hi], errors[lo:hi],
+                                      seconds[lo:hi])  # fmt: skip
+        if text is None:
+            return None
+        out.append((lo, hi, text))
+    return out
+
+
+def listed(column: Any) -> list[Any]:
+    """A column as a list: :class:`Strings` items, int64 ``bytes`` (lines) as ints."""
+    if type(column) is Strings:
+        return column.tolist()  # type: ignore[no-any-return]
+    if type(column) is bytes:
+        return array("q", column).tolist()
+    return column  # type: ignore[no-any-return]
 
 
 def placed_runs(

@@ -75,7 +75,10 @@ class Task:
     :mod:`engines.batch.records` for the records read that way (dict payloads
     of ``prepare`` for the others).  ``text_results``: ``solve`` returns each
     result's canonical JSON text (:meth:`json_text` of the
-    result), which is stored as it is.
+    result), which is stored as it is.  ``payload_columns``: the in-process runner
+    may hand ``solve`` a chunk's payloads as one
+    :class:`~engines.batch.records.Payloads` (packed payloads in one buffer; see
+    :func:`~engines.batch.records.grouped`) instead of a list.
     """
 
     name: str
@@ -93,6 +96,7 @@ class Task:
     plain_json: bool = False
     records: Callable[[], RecordReader] | None = None
     text_results: bool = False
+    payload_columns: bool = False
 
     def input_hash(self, payload: dict[str, Any]) -> str:
         """Hash of the canonical payload: equal positions get equal hashes."""

@@ -12,7 +12,7 @@ import argparse
 import functools
 import operator
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from engines.batch.generate import Generator, register_generator
@@ -22,8 +22,8 @@ from engines.batch.records import (
     CARDS,
     NAME,
     RecordLayout,
-    payload_groups,
-    unpack,
+    grouped,
+    unpack_rows,
 )
 from engines.batch.tasks import (
     Task,
@@ -153,15 +153,31 @@ def _context_table() -> list[Any]:
     return [_context(lv, tr) for lv in layout.names["level"] for tr in layout.names["trump"]]
 
 
-def _arrays(kind: str, ps: list[Any]) -> dict[str, Any]:
-    """The kind's count arrays and contexts of payloads of one kind (all packed or all dicts)."""
-    if type(ps[0]) is bytes:
-        fields = unpack(_layout(), ps)
-        table = _context_table()
-        codes = (fields["level"].astype("intp") * 5 + fields["trump"]).tolist()
-        fields["ctxs"] = [table[c] for c in codes]
+@functools.cache
+def _context_arrays() -> tuple[Any, Any]:
+    """:func:`_context_table` as an object array, and each context's ``code`` (uint8)."""
+    import numpy as np
+
+    table = _context_table()
+    objects = np.empty(len(table), dtype=object)
+    for i, ctx in enumerate(table):
+        objects[i] = ctx
+    return objects, np.array([ctx.code for ctx in table], dtype=np.uint8)
+
+
+def _arrays(kind: str, packed: bool, ps: Any) -> dict[str, Any]:
+    """The kind's count arrays, contexts (``"ctxs"``) and context codes (``"codes"``) of
+    payloads of one kind: packed (their (N, length) array) or dicts."""
+    import numpy as np
+
+    if packed:
+        fields = unpack_rows(_layout(), ps)
+        objects, codes = _context_arrays()
+        at = fields["level"].astype(np.intp) * 5 + fields["trump"]
+        fields["ctxs"], fields["codes"] = objects[at].tolist(), codes[at]
         return fields
-    out: dict[str, Any] = {"ctxs": [_context(p["level"], p["trump"]) for p in ps]}
+    ctxs = [_context(p["level"], p["trump"]) for p in ps]
+    out: dict[str, Any] = {"ctxs": ctxs, "codes": np.array([c.code for c in ctxs], np.uint8)}
     for name in _FIELDS[kind]:
         lists = [p[name] for p in ps]
         out[name] = _stacked_counts(lists) if name in ("plays", "others") else _counts(lists)
@@ -181,29 +197,65 @@ def _display_ranks() -> Any:
     return ranks
 
 
-def _forced_names(valid: Any, forced: Any, ctxs: list[Any]) -> list[list[str] | None]:
-    """``ctx.sorted_names(row)`` of each refused throw's forced cards (``None`` where the
-    throw stands), for all rows at once: cards sorted by (row, display rank), repeated by
-    their counts, then cut per row."""
+# canonical({"valid": ok, "forced": names}): a throw that stands, and a refused one's text
+# before and after its forced cards
+_STANDS = '{"forced":null,"valid":true}'
+_REFUSED = ('{"forced":[', '],"valid":false}')
+
+
+@functools.cache
+def _pieces() -> tuple[Any, Any]:
+    """The pieces of a refused throw's text as zero-padded uint8 rows, and their lengths:
+    each card's JSON string and a comma (rows 0-53), the text before the cards (54) and
+    after them (55)."""
     import numpy as np
 
-    codes = np.frombuffer(bytes([c.code for c in ctxs]), dtype=np.uint8)
-    counts = np.where(np.asarray(valid, dtype=bool)[:, None], 0, forced)
+    texts = [canonical(name, plain=True) + "," for name in _tables()[1]] + list(_REFUSED)
+    table = np.zeros((len(texts), 16), dtype=np.uint8)
+    for i, text in enumerate(texts):
+        table[i, : len(text)] = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    return table, np.array([len(t) for t in texts], dtype=np.intp)
+
+
+def _throw_texts(valid: Any, forced: Any, codes: Any) -> list[str]:
+    """``canonical({"valid": ok, "forced": names})`` of each throw, ``names`` the refused
+    throws' forced cards as ``ctx.sorted_names`` names them (``codes``: each row's context
+    code), written for all rows at once: the cards sorted by (row, display rank) and
+    repeated by their counts, each row's pieces (before, cards, after) gathered into one
+    text, then cut per row.  The throws that stand share one text."""
+    import numpy as np
+
+    valid = np.asarray(valid, dtype=bool)
+    out = np.full(len(valid), _STANDS, dtype=object)
+    refused = np.flatnonzero(~valid)
+    if not refused.size:
+        return out.tolist()  # type: ignore[no-any-return]
+    counts = np.asarray(forced)[refused]
     rows, cells = np.nonzero(counts)
-    order = np.argsort(rows * 64 + _display_ranks()[codes[rows], cells], kind="stable")
+    order = np.argsort(rows * 64 + _display_ranks()[codes[refused][rows], cells], kind="stable")
     rows, cells = rows[order], cells[order]
-    copies = counts[rows, cells]
-    names = np.array(_tables()[1], dtype=object)[np.repeat(cells, copies)].tolist()
-    ends = np.cumsum(np.bincount(np.repeat(rows, copies), minlength=len(ctxs))).tolist()
-    out: list[list[str] | None] = []
-    start = 0
-    for ok, end in zip(np.asarray(valid).tolist(), ends):
-        out.append(None if ok else names[start:end])
-        start = end
-    return out
+    copies = counts[rows, cells].astype(np.intp)
+    rows, cells = np.repeat(rows, copies), np.repeat(cells, copies)
+    per_row = np.bincount(rows, minlength=len(refused))
+    first = np.cumsum(per_row + 2) - (per_row + 2)  # each row's first piece (the "before")
+    seq = np.empty(int(first[-1] + per_row[-1] + 2), dtype=np.intp)
+    seq[first] = 54
+    seq[first + per_row + 1] = 55
+    before = np.cumsum(per_row) - per_row  # the row's cards before it, in the card order
+    seq[first[rows] + 1 + np.arange(len(rows)) - before[rows]] = cells
+    table, lengths = _pieces()
+    size = lengths[seq]
+    size[(first + per_row)[per_row > 0]] -= 1  # no comma after a row's last card
+    text = table[seq][np.arange(16) < size[:, None]].tobytes().decode("ascii")
+    ends = np.cumsum(size)
+    lo, hi = (ends[first] - size[first]).tolist(), ends[first + per_row + 1].tolist()
+    texts = np.empty(len(refused), dtype=object)
+    texts[:] = [text[a:b] for a, b in zip(lo, hi)]
+    out[refused] = texts
+    return out.tolist()  # type: ignore[no-any-return]
 
 
-def _solve(payloads: list[Any], threads: int) -> TimedResults:
+def _solve(payloads: Sequence[Any], threads: int) -> TimedResults:
     """One batch-API call per case kind (and payload form) in the chunk; each position is
     charged its share.  Payloads are packed bytes (:mod:`engines.batch.records`) or dicts;
     results are their canonical JSON text (``{"legal":true}``…), written from the arrays."""
@@ -216,12 +268,11 @@ def _solve(payloads: list[Any], threads: int) -> TimedResults:
     )
 
     kinds = list(_FIELDS)
-    groups = payload_groups(payloads, operator.itemgetter("kind"))
-    solved: list[tuple[list[int], list[str], float]] = []
-    for key, rows in groups.items():
-        kind = kinds[key[0]] if type(key) is tuple else key
+    solved: list[tuple[Any, list[str], float]] = []
+    for packed, key, rows, ps in grouped(payloads, operator.itemgetter("kind")):
+        kind = kinds[key[0]] if packed else key
         start = time.perf_counter()
-        a = _arrays(kind, [payloads[i] for i in rows])
+        a = _arrays(kind, packed, ps)
         ctxs = a["ctxs"]
         results: list[str]
         if kind == "follow_legal":
@@ -235,10 +286,7 @@ def _solve(payloads: list[Any], threads: int) -> TimedResults:
             results = answer_texts("winner", winners)
         else:
             valid, forced = check_throws(a["lead"], a["others"], ctxs, threads=threads)
-            results = [
-                canonical({"valid": ok, "forced": names}, plain=True)
-                for ok, names in zip(valid.tolist(), _forced_names(valid, forced, ctxs))
-            ]
+            results = _throw_texts(valid, forced, a["codes"])
         solved.append((rows, results, (time.perf_counter() - start) / len(rows)))
     return TimedResults.of_groups(len(payloads), solved)
 
@@ -264,6 +312,7 @@ register_task(
         plain_json=True,
         records=_layout,
         text_results=True,
+        payload_columns=True,
     )
 )
 

@@ -17,12 +17,12 @@ import argparse
 import functools
 import operator
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engines.batch.generate import Generator, register_generator
 from engines.batch.jsontext import canonical
-from engines.batch.records import CARDS, NULLABLE_CARDS, RecordLayout, payload_groups, unpack
+from engines.batch.records import CARDS, NULLABLE_CARDS, RecordLayout, grouped, unpack_rows
 from engines.batch.tasks import (
     Task,
     TimedResults,
@@ -122,16 +122,17 @@ def _layout() -> RecordLayout:
     )
 
 
-def _arrays(kind: str, ps: list[Any]) -> dict[str, Any]:
-    """(N, 15, 4) count arrays of payloads of one kind (all packed or all dicts); for
-    ``previous`` also ``"previous present"`` (a dict's ``None`` stays in ``"previous"``)."""
+def _arrays(kind: str, packed: bool, ps: Any) -> dict[str, Any]:
+    """(N, 15, 4) count arrays of payloads of one kind: packed (their (N, length) array)
+    or dicts; for ``previous`` also ``"previous present"`` (a dict's ``None`` stays in
+    ``"previous"``)."""
     import numpy as np
 
-    if type(ps[0]) is bytes:
-        fields = unpack(_layout(), ps)
+    if packed:
+        fields = unpack_rows(_layout(), ps)
         for name in _FIELDS[kind]:
             fields[name] = np.ascontiguousarray(fields[name].view(np.uint8)).reshape(-1, 15, 4)
-        fields.setdefault("previous present", np.ones(len(ps), dtype=bool))
+        fields.setdefault("previous present", np.ones(ps.shape[0], dtype=bool))
         return fields
     out: dict[str, Any] = {}
     for name in _FIELDS[kind]:
@@ -146,7 +147,7 @@ def _arrays(kind: str, ps: list[Any]) -> dict[str, Any]:
     return out
 
 
-def _legal_solve(payloads: list[Any], threads: int) -> TimedResults:
+def _legal_solve(payloads: Sequence[Any], threads: int) -> TimedResults:
     """One batch-API call per kind, policy and payload form in the chunk; payloads are
     packed bytes (:mod:`engines.batch.records`) or ``prepare``'s dicts; results are their
     canonical JSON text, written from the arrays."""
@@ -162,11 +163,9 @@ def _legal_solve(payloads: list[Any], threads: int) -> TimedResults:
 
     kinds = list(_layout().kinds)
     default = _default_straight_flush()
-    groups = payload_groups(payloads, operator.itemgetter("kind", "straight_flush"))
-    solved: list[tuple[list[int], list[str], float]] = []
-    for key, rows in groups.items():
-        ps = [payloads[i] for i in rows]
-        packed = type(ps[0]) is bytes
+    groups = grouped(payloads, operator.itemgetter("kind", "straight_flush"))
+    solved: list[tuple[Any, list[str], float]] = []
+    for packed, key, rows, ps in groups:
         kind, sf = (kinds[key[0]], default) if packed else key
         policy = Policy(sf)
         start = time.perf_counter()
@@ -178,7 +177,7 @@ def _legal_solve(payloads: list[Any], threads: int) -> TimedResults:
             results = [canonical({"next": int(s), "lead": bool(ld), "jiefeng": bool(j)},
                                  plain=True) for s, ld, j in zip(seat, lead, jiefeng)]  # fmt: skip
         else:
-            a = _arrays(kind, ps)
+            a = _arrays(kind, packed, ps)
             if kind == "classify":
                 codes = classify_many(a["cards"], policy, threads=threads)
                 distinct, where = np.unique(codes, return_inverse=True)
@@ -214,6 +213,7 @@ register_task(
         plain_json=True,
         records=_layout,
         text_results=True,
+        payload_columns=True,
     )
 )
 
