@@ -296,7 +296,7 @@ def grouped(
     list of them; ``rows`` the group's indexes in the chunk, increasing.  A
     :class:`Payloads` chunk is grouped natively (no Python object a row).
 
-    >>> [(packed, key, list(rows)) for packed, key, rows, _ in grouped(
+    >>> [(packed, key, [int(r) for r in rows]) for packed, key, rows, _ in grouped(
     ...     Payloads.of([b"\\x01ab", {"kind": "x"}, b"\\x01cd"]), lambda p: p["kind"])]
     [(True, (1, 3), [0, 2]), (False, 'x', [1])]
     """
