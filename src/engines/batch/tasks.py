@@ -26,6 +26,7 @@ engines.batch.tasks.UnknownTaskError: unknown batch task 'no-such-task'; known: 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import operator
@@ -131,8 +132,13 @@ def answer_texts(field: str, values: Any) -> list[str]:
     import numpy as np
 
     distinct, where = np.unique(values, return_inverse=True)
-    texts = [canonical({field: v}, plain=True) for v in distinct.tolist()]
+    texts = [_answer_text(field, v) for v in distinct.tolist()]
     return np.array(texts, dtype=object)[where.reshape(-1)].tolist()  # type: ignore[no-any-return]
+
+
+@functools.lru_cache(maxsize=4096, typed=True)  # typed: True and 1 are other answers
+def _answer_text(field: str, value: Any) -> str:
+    return canonical({field: value}, plain=True)
 
 
 def hash_text(text: str) -> str:
