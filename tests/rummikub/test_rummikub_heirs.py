@@ -80,3 +80,24 @@ def test_refused_with_other_rules():
                   {"jokers": 3}, {"numbers": 20}):
         with pytest.raises(RuleError, match="fewest_tiles_moved=true with"):
             best_move(["R1 R2 R3"], "R4", rules=Rules(fewest_tiles_moved=True, **extra))
+
+
+def test_native_group_table_matches_the_enumeration():
+    # The released groups' best stays per profile (solvers/rummikub/_heirs_groups.py)
+    # equal the Python enumeration of the partitions and heirs (group_heirs).
+    import random
+
+    from engines.rummikub.heirs import _GROUP_KINDS, _stays_table, group_heirs
+
+    rng = random.Random(5)
+    for colours in (4, 3):
+        for _ in range(6):
+            released = tuple(sorted(rng.choice(_GROUP_KINDS) for _ in range(rng.randint(0, 3))))
+            table = _stays_table(released, colours)
+            for sub in range(1 << len(released)):
+                chosen = tuple(g for k, g in enumerate(released) if sub >> k & 1)
+                for p in range(81):
+                    profile = tuple(p // 3 ** c % 3 for c in range(4))
+                    for jokers in range(3):
+                        assert table[sub, p, jokers] == group_heirs(chosen, profile, jokers,
+                                                                    colours)[0]

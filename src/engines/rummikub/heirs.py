@@ -34,27 +34,34 @@ from engines.rummikub.tiles import COLOURS
 __all__ = ["fewest_moved_move"]
 
 _NCOL, _NNUM = 4, 13
+DOMINANCE = True  # the pass drops dominated states at each number's close (False: a bench's A/B)
 # A group as (colour mask, jokers): 1..4 real colours, 3 or 4 tiles, up to two jokers.
 _GROUP_KINDS = [(mask, j) for mask in range(1, 16) for j in range(3)
                 if 3 <= mask.bit_count() + j <= 4]
 
 
 @cache
-def _partitions(profile: tuple[int, ...], jokers: int, colours: int
-                ) -> tuple[tuple[tuple[int, int], ...], ...]:
+def _partition_lists(colours: int) -> dict[tuple[tuple[int, ...], int], list]:
     """Every way (a multiset of :data:`_GROUP_KINDS`, groups of at most ``colours`` tiles)
-    to form groups of one number from ``profile[c]`` tiles of colour c (0..2) and
-    ``jokers`` jokers."""
+    to form groups of one number, by the tiles it takes: ``(profile, jokers)``,
+    ``profile[c]`` the tiles of colour c (0..2).  A number holds at most 8 real tiles and
+    2 jokers, so at most three groups."""
     kinds_here = [k for k in _GROUP_KINDS if k[0].bit_count() + k[1] <= colours]
-    tiles = sum(profile) + jokers
-    out = []
-    for n in range(tiles // 4 + (tiles % 4 > 0), tiles // 3 + 1):
+    out: dict[tuple[tuple[int, ...], int], list] = {}
+    for n in range(4):
         for kinds in combinations_with_replacement(kinds_here, n):
-            if sum(j for _, j in kinds) != jokers:
-                continue
-            if all(sum(m >> c & 1 for m, _ in kinds) == profile[c] for c in range(_NCOL)):
-                out.append(kinds)
-    return tuple(out)
+            profile = tuple(sum(m >> c & 1 for m, _ in kinds) for c in range(_NCOL))
+            jokers = sum(j for _, j in kinds)
+            if max(profile, default=0) <= 2 and jokers <= 2:
+                out.setdefault((profile, jokers), []).append(kinds)
+    return out
+
+
+def _partitions(profile: tuple[int, ...], jokers: int, colours: int
+                ) -> list[tuple[tuple[int, int], ...]]:
+    """Every way to form groups of one number from ``profile[c]`` tiles of colour c (0..2)
+    and ``jokers`` jokers (:func:`_partition_lists`)."""
+    return _partition_lists(colours).get((tuple(profile), jokers), [])
 
 
 @lru_cache(maxsize=100_000)
@@ -87,19 +94,37 @@ def _assignment(weights: list[list[int]]) -> int:
     return best
 
 
-def _profile_of(index: int) -> tuple[int, ...]:
-    return tuple(index // 3 ** c % 3 for c in range(_NCOL))
+@cache
+def partition_arrays(colours: int) -> tuple[np.ndarray, ...]:
+    """:func:`_partition_lists` as arrays for :func:`solvers.rummikub._heirs_groups.
+    group_stays`: ``(start, masks, jokers, sizes)``, the ways for ``(profile, jokers)`` at
+    ``start[profile * 3 + jokers]`` up to the next (profile: base 3, colour 0 lowest)."""
+    lists = _partition_lists(colours)
+    start, rows = [0], []
+    for key in range(81 * 3):
+        profile = tuple(key // 3 // 3 ** c % 3 for c in range(_NCOL))
+        rows += lists.get((profile, key % 3), [])
+        start.append(len(rows))
+    masks = np.zeros((max(1, len(rows)), 3), np.int64)
+    jokers = np.zeros_like(masks)
+    sizes = np.zeros(max(1, len(rows)), np.int64)
+    for i, kinds in enumerate(rows):
+        sizes[i] = len(kinds)
+        for g, (mask, j) in enumerate(kinds):
+            masks[i, g], jokers[i, g] = mask, j
+    return np.array(start, np.int64), masks, jokers, sizes
 
 
 @lru_cache(maxsize=4096)
 def _stays_table(released: tuple[tuple[int, int], ...], colours: int) -> np.ndarray:
-    """``[subset of released in play, profile, jokers]`` -> :func:`group_heirs`' value."""
+    """``[subset of released in play, profile, jokers]`` -> :func:`group_heirs`' value
+    (computed natively: :func:`solvers.rummikub._heirs_groups.group_stays`)."""
+    from solvers.rummikub._heirs_groups import group_stays
+
     out = np.full((1 << len(released), 81, 3), -1, np.int64)
-    for sub in range(1 << len(released)):
-        chosen = tuple(g for k, g in enumerate(released) if sub >> k & 1)
-        for p in range(81):
-            for j in range(3):
-                out[sub, p, j] = group_heirs(chosen, _profile_of(p), j, colours)[0]
+    masks = np.array([m for m, _ in released] + [0] * (3 - len(released)), np.int64)
+    jokers = np.array([j for _, j in released] + [0] * (3 - len(released)), np.int64)
+    group_stays(masks, jokers, len(released), *partition_arrays(colours), out)
     return out
 
 
@@ -219,7 +244,7 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
     floor = (optimum + must_j * joker_weight) * scale1 + move.sets_kept * scale2
     steps = np.zeros((_NNUM, _NCOL), np.int64)
     held_out = np.zeros(_NNUM, np.int64)
-    stats = np.zeros(1, np.int64)
+    stats = np.zeros(2, np.int64)
     # the floor asks for as many tiles staying as least disturbance's move keeps (it
     # reaches them: the pass finds it or one keeping more); without that target if not
     staying = scale2 - 1 - tiles_moved(sets, move.table, (rules.colours, rules.numbers))
@@ -227,9 +252,8 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
         best = heirs_pass(must, rack, must_j, rack_j, weight * scale1, joker_weight * scale1,
                           rules.numbers, tables["hold"], tables["runs_at"], tables["slot_of"],
                           tables["run_type"], tables["group_of"], tables["stays"],
-                          tables["set_size"], rem, before, bonus, tables["rest"], scale2,
-                          floor + target,
-                          steps, held_out, stats)
+                          tables["set_size"], rem, before, bonus, tables["rest"], scale1, scale2,
+                          floor + target, steps, held_out, stats, DOMINANCE)
         WORK[0] += 1  # (least disturbance's counters: the bench reads them)
         WORK[1] += int(stats[0])
         if best != NEG:

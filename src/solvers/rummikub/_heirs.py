@@ -33,92 +33,29 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.rummikub._heirs_prune import drop_dominated
+from solvers.rummikub._heirs_state import (
+    DONE_AT,
+    FIELD_AT,
+    FIELD_MASK,
+    JU_AT,
+    NEG,
+    SPENT,
+    STATE_COLUMNS,
+    colour_field,
+    packed,
+    relax,
+    room,
+    with_colour,
+)
 from solvers.rummikub._layout import HOLD_BITS, NCOL
-
-NEG = np.int64(-(2**62))
-JU_AT = 48
-FIELD_AT = 50
-DONE_AT = 48
-FIELD_MASK = (1 << HOLD_BITS) - 1
-SPENT = 1  # a descriptor's owner: 0 free, 1 spent, 2 + slot: the heir of that table run
-_MUL = (np.int64(-7046029254386353131), np.int64(-4658895280553007687),
-        np.int64(-7723592293110705685))
-STATE_COLUMNS = 6  # w0, w1, w2, score, parent, choice
-
-
-@njit(cache=True, inline="always")
-def _hash(a, b, c, bits):
-    h = (a * _MUL[0]) ^ (b * _MUL[1]) ^ (c * _MUL[2])
-    return (h >> (64 - bits)) & ((1 << bits) - 1)
-
-
-@njit(cache=True)
-def _room(table, bits, end, n, fanout, st):
-    """Room for ``fanout`` more states in the layer ``end..n-1``: ``(table, bits, st)``."""
-    if n + fanout > st.shape[0]:
-        grown = np.empty((2 * (n + fanout), STATE_COLUMNS), np.int64)
-        grown[:n] = st[:n]
-        st = grown
-    if 2 * (n - end + fanout) > (1 << bits):
-        while 2 * (n - end + fanout) > (1 << bits):
-            bits += 1
-        table = np.full(1 << bits, -1, np.int64)
-        mask = (1 << bits) - 1
-        for i in range(end, n):
-            h = _hash(st[i, 0], st[i, 1], st[i, 2], bits)
-            while table[h] >= end:
-                h = (h + 1) & mask
-            table[h] = i
-    return table, bits, st
-
-
-@njit(cache=True, inline="always")
-def _relax(table, bits, lo, n, st, a, b, c, sc, par, ch):
-    """Insert or improve state ``(a, b, c)`` of the layer from ``lo``; the new count."""
-    mask = (1 << bits) - 1
-    h = _hash(a, b, c, bits)
-    while True:
-        j = table[h]
-        if j < lo:
-            table[h] = n
-            st[n, 0], st[n, 1], st[n, 2], st[n, 3], st[n, 4], st[n, 5] = a, b, c, sc, par, ch
-            return n + 1
-        if st[j, 0] == a and st[j, 1] == b and st[j, 2] == c:
-            if sc > st[j, 3]:
-                st[j, 3], st[j, 4], st[j, 5] = sc, par, ch
-            return n
-        h = (h + 1) & mask
-
-
-@njit(cache=True, inline="always")
-def _colour_field(w0, w1, c):
-    """Colour ``c``'s 24 bits of descriptors."""
-    return ((w0 if c < 2 else w1) >> (24 * (c & 1))) & 0xFFFFFF
-
-
-@njit(cache=True, inline="always")
-def _with_colour(w0, w1, c, field):
-    shift = 24 * (c & 1)
-    if c < 2:
-        return (w0 & ~(np.int64(0xFFFFFF) << shift)) | (field << shift), w1
-    return w0, (w1 & ~(np.int64(0xFFFFFF) << shift)) | (field << shift)
-
-
-@njit(cache=True)
-def _packed(desc, count):
-    """Descriptors ``desc[:count]`` as a colour's 24 bits (sorted, largest first)."""
-    order = np.sort(desc[:count])[::-1]
-    field = np.int64(0)
-    for i in range(count):
-        field |= np.int64(order[i]) << (6 * i)
-    return field
 
 
 @njit(cache=True)
 def _close_owners(w0, w1, going_on):
     """At a number's close: heirs of table runs whose span ends there become spent."""
     for c in range(NCOL):
-        field = _colour_field(w0, w1, c)
+        field = colour_field(w0, w1, c)
         desc = np.zeros(4, np.int64)
         changed = False
         for i in range(4):
@@ -129,7 +66,7 @@ def _close_owners(w0, w1, going_on):
                 changed = True
             desc[i] = d
         if changed:
-            w0, w1 = _with_colour(w0, w1, c, _packed(desc, 4))
+            w0, w1 = with_colour(w0, w1, c, packed(desc, 4))
     return w0, w1
 
 
@@ -176,10 +113,12 @@ def _run_moves(desc, r, avec, ur, jr, post, post_type):
 
 
 @njit(cache=True)
-def _adopt(post, post_type, count, code, t_slot, t_type, q):
+def _adopt(picked, post, post_type, count, code, t_slot, t_type, q):
     """Apply adoption ``code`` (radix ``count + 1`` per waiting table run: 0 none, p + 1 the
-    run ``post[p]``, free, with the same tile type) to ``post``; returns the runs adopted,
-    or -1 when the code is not allowed."""
+    run ``post[p]``, free, with the same tile type) to ``picked`` (a copy of ``post``);
+    returns the runs adopted, or -1 when the code is not allowed.  Among equal free runs
+    (descriptor and tile type) the earlier ones are adopted first: the other orders make
+    the same state."""
     gained = 0
     for k in range(q):
         pick = code % (count + 1)
@@ -187,9 +126,12 @@ def _adopt(post, post_type, count, code, t_slot, t_type, q):
         if pick == 0:
             continue
         p = pick - 1
-        if post[p] >> 2 != 0 or post_type[p] != t_type[k]:
+        if picked[p] >> 2 != 0 or post_type[p] != t_type[k]:
             return -1
-        post[p] = (2 + t_slot[k]) << 2 | (post[p] & 3)
+        for e in range(p):
+            if post[e] == post[p] and post_type[e] == post_type[p] and picked[e] >> 2 == 0:
+                return -1
+        picked[p] = (2 + t_slot[k]) << 2 | (picked[p] & 3)
         gained += 1
     return gained
 
@@ -201,7 +143,7 @@ def _waiting(w0, w1, c, v, field, done, runs_at, slot_of, run_type, t_slot, t_ty
     ``linked_type[slot]`` the linked table run's tile type at v+1."""
     q = 0
     linked_type = np.zeros(HOLD_BITS, np.int64)
-    colour = _colour_field(w0, w1, c)
+    colour = colour_field(w0, w1, c)
     for k in range(runs_at.shape[2]):
         i = runs_at[v, c, k]
         if i < 0:
@@ -228,7 +170,7 @@ def _short_need(w0, w1, only, real, v, nnum):
     for c in range(NCOL):
         if only >= 0 and c != only:
             continue
-        colour = _colour_field(w0, w1, c)
+        colour = colour_field(w0, w1, c)
         n1 = n2 = 0
         for s in range(4):
             d = (colour >> (6 * s)) & 63
@@ -258,6 +200,22 @@ def _lost(bits, rest):
         lost += rest[b]
         bits &= bits - 1
     return lost
+
+
+@njit(cache=True, inline="always")
+def _reaches(sc, obj_more, bonus, lost, floor, scale1, scale2):
+    """Whether a state scoring ``sc`` may still reach ``floor``: its objective (the part
+    of the score in units of ``scale1``) with ``obj_more``, its sets held out (units of
+    ``scale2``) with those of ``bonus``, and its tiles staying with the rest of ``bonus``
+    less ``lost``, each reaching the floor's own.  Each must, not only their sum: no move
+    beats the optimum, none as good keeps more sets (the floor asks for both maxima), so
+    slack in one cannot pay for another."""
+    if sc - sc % scale1 + obj_more < floor - floor % scale1:
+        return False
+    kept_more = bonus - bonus % scale2
+    if sc % scale1 - sc % scale2 + kept_more < floor % scale1 - floor % scale2:
+        return False
+    return sc % scale2 + bonus % scale2 - lost >= floor % scale2
 
 
 @njit(cache=True, inline="always")
@@ -298,7 +256,7 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
     jokers and the close).  Returns ``(n, table, bits, st)``."""
     weight, jw, jwpos, jokers, going_on, group_of = ctx[0], ctx[1], ctx[2], ctx[3], ctx[5], ctx[6]
     group_stays, rem, bonus, floor, real, nnum = ctx[7], ctx[8], ctx[9], ctx[10], ctx[11], ctx[12]
-    rest = ctx[13]
+    rest, scale1, scale2 = ctx[13], ctx[14], ctx[15]
     w0, w1, w2, sc = st[i, 0], st[i, 1], st[i, 2], st[i, 3]
     field = (w0 >> FIELD_AT) & FIELD_MASK
     done = (w1 >> DONE_AT) & FIELD_MASK
@@ -320,33 +278,34 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
         ndone = done | ended
         lost = _lost(field | ndone, rest[v, c])
         codes = (count + 1) ** q
-        table, bits, st = _room(table, bits, end, n, codes * (jokers + 1), st)
+        table, bits, st = room(table, bits, end, n, codes * (jokers + 1), st)
         for code in range(codes):
             picked[:count] = post[:count]
-            gained = _adopt(picked, post_type, count, code, t_slot, t_type, q)
+            gained = _adopt(picked, post, post_type, count, code, t_slot, t_type, q)
             if gained < 0:
                 continue
-            nw0, nw1 = _with_colour(w0, w1, c, _packed(picked, count))
+            nw0, nw1 = with_colour(w0, w1, c, packed(picked, count))
             nsc = base + linked + gained
             ch = u | ug << 2 | jr << 4 | avec << 6 | code << 13
             if not last:
-                if nsc + rem[v, c] + (jokers - nju) * jwpos + bonus[v, c] - lost < floor:
+                if not _reaches(nsc, rem[v, c] + (jokers - nju) * jwpos, bonus[v, c], lost,
+                                floor, scale1, scale2):
                     continue
                 if _short_need(nw0, nw1, c, real, v, nnum) > jokers - nju:
                     continue
                 nw0 = (nw0 & ~(np.int64(3) << JU_AT)) | np.int64(nju) << JU_AT
                 nw1 = (nw1 & ~(np.int64(FIELD_MASK) << DONE_AT)) | np.int64(ndone) << DONE_AT
-                n = _relax(table, bits, end, n, st, nw0, nw1, nw2, nsc, i, ch)
+                n = relax(table, bits, end, n, st, nw0, nw1, nw2, nsc, i, ch)
                 continue
             for jg in range(jokers - nju + 1):
                 cw0, cw1, csc = _closed(nw0, nw1, nsc, nju, field, ndone, going_on, v, gsub,
                                         nw2, jg, jw, group_stays)
-                if csc == NEG or csc + rem[v, c] + (jokers - nju - jg) * jwpos \
-                        + bonus[v, c] - lost < floor:
+                if csc == NEG or not _reaches(csc, rem[v, c] + (jokers - nju - jg) * jwpos,
+                                              bonus[v, c], lost, floor, scale1, scale2):
                     continue
                 if _short_need(cw0, cw1, -1, real, v, nnum) > jokers - nju - jg:
                     continue
-                n = _relax(table, bits, end, n, st, cw0, cw1, np.int64(0), csc, i,
+                n = relax(table, bits, end, n, st, cw0, cw1, np.int64(0), csc, i,
                            ch | jg << 23)
     return n, table, bits, st
 
@@ -356,7 +315,7 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
                   slot_of, run_type):
     """Colour ``c``'s sub-step at number v+1 for the states ``start..end-1``."""
     weight, jwpos, jokers, rem, bonus, floor = ctx[0], ctx[2], ctx[3], ctx[8], ctx[9], ctx[10]
-    rest = ctx[13]
+    rest, scale1, scale2 = ctx[13], ctx[14], ctx[15]
     last = c == NCOL - 1
     post = np.zeros(8, np.int64)
     post_type = np.zeros(8, np.int64)
@@ -366,11 +325,13 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
     n = end
     before = c - 1 if c > 0 else NCOL
     for i in range(start, end):
+        if st[i, 3] == NEG:  # (dominated)
+            continue
         w0, w1 = st[i, 0], st[i, 1]
         field = (w0 >> FIELD_AT) & FIELD_MASK
         done = (w1 >> DONE_AT) & FIELD_MASK
         ju = (w0 >> JU_AT) & 3
-        colour = _colour_field(w0, w1, c)
+        colour = colour_field(w0, w1, c)
         r = 0
         for s in range(4):
             desc[s] = (colour >> (6 * s)) & 63
@@ -385,8 +346,9 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
                                   t_slot, t_type)
         for u in range(lo, lo + opt[c, v] + 1):
             # (the bound before this sub-step: its own tiles may still stay)
-            if st[i, 3] + (u - lo) * weight[c, v] + rem[v, c] + (jokers - ju) * jwpos \
-                    + bonus[v, before] - _lost(field | done, rest[v, before]) < floor:
+            if not _reaches(st[i, 3] + (u - lo) * weight[c, v], rem[v, c] + (jokers - ju) * jwpos,
+                            bonus[v, before], _lost(field | done, rest[v, before]), floor,
+                            scale1, scale2):
                 continue
             for ug in range(min(u, 2) + 1):
                 for jr in range(jokers - ju + 1):
@@ -398,7 +360,7 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
 
 @njit(cache=True)
 def _hold_layer(table, bits, start, end, st, v, starting, set_jokers, set_size, scale2,
-                jokers, jw, jwpos, floor, bound, rest):
+                jokers, jw, jwpos, floor, more, bonus, rest, scale1):
     """The layer before number v+1's colours: every subset of the sets starting there held
     out (each gains ``scale2`` and its tiles, which all stay; its jokers count as placed)."""
     count = 0
@@ -407,10 +369,12 @@ def _hold_layer(table, bits, start, end, st, v, starting, set_jokers, set_size, 
     n = end
     for i in range(start, end):
         w0, sc = st[i, 0], st[i, 3]
+        if sc == NEG:  # (dominated)
+            continue
         field = (w0 >> FIELD_AT) & FIELD_MASK
         done = (st[i, 1] >> DONE_AT) & FIELD_MASK
         ju = (w0 >> JU_AT) & 3
-        table, bits, st = _room(table, bits, end, n, 1 << count, st)
+        table, bits, st = room(table, bits, end, n, 1 << count, st)
         for subset in range(1 << count):
             nfield, nju, nsc = field, ju, sc
             for k in range(count):
@@ -418,12 +382,12 @@ def _hold_layer(table, bits, start, end, st, v, starting, set_jokers, set_size, 
                     nfield |= 1 << starting[v, k]
                     nju += set_jokers[v, k]
                     nsc += scale2 + set_size[v, k] + set_jokers[v, k] * jw
-            if nju > jokers or nsc + bound + (jokers - nju) * jwpos \
-                    - _lost(nfield | done, rest) < floor:
+            if nju > jokers or not _reaches(nsc, more + (jokers - nju) * jwpos, bonus,
+                                            _lost(nfield | done, rest), floor, scale1, scale2):
                 continue
             keep = np.int64(FIELD_MASK) << FIELD_AT | np.int64(3) << JU_AT
             nw0 = (w0 & ~keep) | np.int64(nju) << JU_AT | np.int64(nfield) << FIELD_AT
-            n = _relax(table, bits, end, n, st, nw0, st[i, 1], st[i, 2], nsc, i, subset)
+            n = relax(table, bits, end, n, st, nw0, st[i, 1], st[i, 2], nsc, i, subset)
     return n, table, bits, st
 
 
@@ -435,7 +399,7 @@ def _final(st, start, end, must_j):
         w0, w1 = st[i, 0], st[i, 1]
         ok = (w0 >> JU_AT) & 3 >= must_j
         for c in range(NCOL):
-            colour = _colour_field(w0, w1, c)
+            colour = colour_field(w0, w1, c)
             for s in range(4):
                 d = (colour >> (6 * s)) & 63
                 if d and d & 3 < 3:
@@ -447,12 +411,14 @@ def _final(st, start, end, must_j):
 
 @njit(cache=True, nogil=True)
 def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_of, run_type,
-               group_of, group_stays, set_size, rem, before, bonus, rest, scale2, floor, steps,
-               held_out, stats):
+               group_of, group_stays, set_size, rem, before, bonus, rest, scale1, scale2, floor,
+               steps, held_out, stats, dominance=True):
     """The exact pass: the best arrangement whose score reaches ``floor`` (raw: the table
-    jokers' gain included; the objective's ``weight`` and ``jw`` scaled above ``scale2``,
-    which is above the tiles that stay).  ``hold``: :func:`~solvers.rummikub._least.
-    hold_tables`' (colour bits, going on, -, starting slots, their jokers, -);
+    jokers' gain included; the objective's ``weight`` and ``jw`` in units of ``scale1``,
+    above the sets held out in units of ``scale2``, above the tiles that stay; the floor
+    asks for the optimum and the most sets kept, so each part is bounded on its own).
+    ``hold``: :func:`~solvers.rummikub._least.hold_tables`' (colour bits, going on, -,
+    starting slots, their jokers, -);
     ``runs_at[v, c, k]``: the table runs of colour c covering number v+1 (-1 after),
     ``slot_of``: each set's hold slot, ``run_type[set, v]``: its tile there (1 real, 2
     joker); ``group_of[v, slot]``: the index of the group in that slot among the number's
@@ -464,12 +430,13 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     after the layer holding sets out); ``rest[v, c, slot]``: the tiles of the set in that
     slot that ``bonus[v, c]`` counts.  Writes each sub-step's choice (``steps[v, c]``) and the
     sets held out (``held_out[v]``); returns the best score less the table jokers' gain,
-    or ``NEG``; ``stats[0]`` gains the states."""
+    or ``NEG``; ``stats[0]`` gains the states, ``stats[1]`` those dropped as dominated
+    (``dominance``: :func:`~solvers.rummikub._heirs_prune.drop_dominated` at each close)."""
     colour_bits, going_on, starting, set_jokers = hold[0], hold[1], hold[3], hold[4]
     jokers = must_j + opt_j
     jwpos = max(0, jw)
     ctx = (weight, jw, jwpos, jokers, colour_bits, going_on, group_of, group_stays, rem,
-           bonus, floor, must + opt, nnum, rest)
+           bonus, floor, must + opt, nnum, rest, scale1, scale2)
     st = np.zeros((1024, STATE_COLUMNS), np.int64)
     st[0, 4] = -1
     bits = np.int64(10)
@@ -478,7 +445,7 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     for v in range(nnum):
         n, table, bits, st = _hold_layer(table, bits, start, end, st, v, starting,
                                          set_jokers, set_size, scale2, jokers, jw, jwpos,
-                                         floor, before[v] + bonus[v, NCOL], rest[v, NCOL])
+                                         floor, before[v], bonus[v, NCOL], rest[v, NCOL], scale1)
         start, end = end, n
         for c in range(NCOL):
             n, table, bits, st = _colour_layer(table, bits, start, end, st, c, v, ctx, must,
@@ -487,6 +454,9 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
             start, end = end, n
             if start == end:
                 return NEG
+        if dominance and end - start > 1:
+            stats[1] += drop_dominated(table, bits, start, end, st,
+                                       np.zeros(end - start, np.bool_))
     best = _final(st, start, end, must_j)
     if best < 0:
         return NEG

@@ -1,0 +1,99 @@
+"""Fewest tiles moved: dropping the states of a closed number that a neighbour dominates.
+
+A state of the pass (:mod:`solvers.rummikub._heirs_state`) never loses an option, nor a
+point of score to come, when one of its colours' run descriptors is replaced by a
+*better* one or a done bit is cleared:
+
+- a longer length class, same owner (a longer run needs fewer tiles and may end sooner);
+- a free run for a spent one, or for the heir of a table run (a free run may be adopted
+  by that table run at every place the heir would have scored, and need not be);
+- one more free run of length 3+ (it may end at once);
+- a table run waiting for a heir instead of one whose heir ended (it may never adopt one).
+
+So a state with such a neighbour scoring at least as much cannot reach a better end.  The
+order is strict (each step makes a descriptor larger in (free first, class) or adds one
+or clears a bit), so every dropped state keeps a live dominator.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solvers.rummikub._heirs_state import (
+    DONE_AT,
+    FIELD_MASK,
+    NEG,
+    colour_field,
+    lookup,
+    packed,
+    with_colour,
+)
+from solvers.rummikub._layout import NCOL
+
+
+@njit(cache=True)
+def _beaten(table, bits, lo, st, w0, w1, w2, sc, c, desc, count, alt):
+    """Whether colour ``c``'s descriptors ``desc[:count]`` with one of them (or a new one)
+    made better lead to a state of the layer scoring at least ``sc``."""
+    for s in range(count + 1):
+        if s == count and count == 4:
+            break
+        if 0 < s < count and desc[s] == desc[s - 1]:
+            continue  # (equal descriptors: one try)
+        d = desc[s] if s < count else 0
+        owner, k = d >> 2, d & 3
+        for better_owner in range(2):
+            if better_owner == 1 and owner == 0:
+                break
+            new_owner = owner if better_owner == 0 else 0
+            for k2 in range(k, 4):
+                if s == count and k2 < 3:
+                    continue
+                if s < count and new_owner == owner and k2 == k:
+                    continue
+                alt[:count] = desc[:count]
+                alt[s] = new_owner << 2 | k2
+                a, b = with_colour(w0, w1, c, packed(alt, count + (s == count)))
+                j = lookup(table, bits, lo, a, b, w2, st)
+                if j >= 0 and st[j, 3] >= sc:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def drop_dominated(table, bits, lo, hi, st, dropped):
+    """Mark the states ``lo..hi-1`` (a closed number's layer) that a neighbour dominates
+    (their score set to ``NEG``); returns how many.  ``dropped``: work space, ``hi - lo``
+    booleans at least."""
+    desc = np.zeros(4, np.int64)
+    alt = np.zeros(5, np.int64)
+    for i in range(lo, hi):
+        w0, w1, w2, sc = st[i, 0], st[i, 1], st[i, 2], st[i, 3]
+        beaten = False
+        done = (w1 >> DONE_AT) & FIELD_MASK
+        while done and not beaten:
+            b = 0
+            while not done >> b & 1:
+                b += 1
+            done &= done - 1
+            j = lookup(table, bits, lo, w0, w1 & ~(np.int64(1) << (DONE_AT + b)), w2, st)
+            beaten = j >= 0 and st[j, 3] >= sc
+        for c in range(NCOL):
+            if beaten:
+                break
+            field = colour_field(w0, w1, c)
+            count = 0
+            for s in range(4):
+                d = (field >> (6 * s)) & 63
+                if d:
+                    desc[count] = d
+                    count += 1
+            beaten = _beaten(table, bits, lo, st, w0, w1, w2, sc, c, desc, count, alt)
+        dropped[i - lo] = beaten
+    count = 0
+    for i in range(lo, hi):
+        if dropped[i - lo]:
+            st[i, 3] = NEG
+            count += 1
+    return count
