@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._dp import _colour_order
+from solvers.rummikub._frame import CHOICE_BASE, MELD_CHOICES, colour_order, replay, step_choice
 from solvers.rummikub._groups import groups_within
 from solvers.rummikub._hold import held_parts, hold_inputs, hold_pairs, keep_best
 from solvers.rummikub._layout import (
@@ -64,9 +64,6 @@ from solvers.rummikub._pairs import make_room
 from solvers.rummikub._pairs import rehash as _rehash
 from solvers.rummikub._pairs import relax as _relax
 from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, short_kinds
-
-MAIN_CHOICES = 81  # a sub-step's choice of the final arrangement's tiles is below this
-MELD_CHOICES = MAIN_CHOICES * 22  # ... and with its joker combination (two real tiles)
 
 
 @njit(cache=True, inline="always")
@@ -240,7 +237,9 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                         if need > jl:
                             continue
                         sh1 = buf1[o1, 2] << SHORT_AT
-                        ch1 = ((u - ug) * 9 + ug * 3 + jr) * 3 + MAIN_CHOICES * buf1[o1, 3]
+                        # (the final arrangement's choice as _dp's; the meld's above it)
+                        ch1 = step_choice(u - ug, ug, jr, 3, 3)
+                        tc1 = CHOICE_BASE * buf1[o1, 3]
                         for mu in range(min(u - lo_s, mhi) + 1):
                             # a completed meld takes group tiles only to complete its groups
                             for mug in range(1 if done and mn1 + mn2 == 0 else mu + 1):
@@ -260,7 +259,7 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                         if mneed > mjl:
                                             continue
                                         sh2 = buf2[o2, 2] << SHORT_AT
-                                        ch2 = ((mu - mug) * 9 + mug * 3 + mjr) * 3
+                                        ch2 = step_choice(mu - mug, mug, mjr, 3, 3)
                                         if not last:
                                             a = (base1 | (ncode << (COLOUR_BITS * c))
                                                  | ((ju + jr) << JOKERS_AT) | (m1 << N1_AT)
@@ -272,7 +271,7 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                                  | (mneed << NEED_AT) | sh2)
                                             n = _relax(table, bits, end, n, k1s, k2s, score,
                                                        parent, choice, a, b, nsc, i,
-                                                       ch1 + MELD_CHOICES * ch2)
+                                                       ch1 + tc1 + MELD_CHOICES * ch2)
                                             continue
                                         # the last colour: group jokers of both arrangements, then
                                         # close the number (as ``_dp._sub_step``)
@@ -308,7 +307,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                                 n = _relax(table, bits, end, n, k1s, k2s, score,
                                                            parent, choice, a, b,
                                                            nsc + jg * joker_weight, i,
-                                                           ch1 + jg + MELD_CHOICES * (ch2 + mjg))
+                                                           ch1 * 3 + jg + tc1
+                                                           + MELD_CHOICES * (ch2 * 3 + mjg))
     return n, table, bits, k1s, k2s, score, parent, choice
 
 
@@ -349,29 +349,6 @@ def _prune(k1s, k2s, score, start, end, beam, target):
     return 1
 
 
-@njit(cache=True)
-def _replay(best, layers, order, parent, choice, choice_out, gj_out, held_out, per):
-    """Follow the parents from state ``best`` and write the final arrangement's choices
-    (``per`` layers a number: with least disturbance, a hold layer first, whose choice is
-    the subset of the sets starting there held out)."""
-    idx = best
-    for lay in range(layers, 0, -1):
-        v, step = (lay - 1) // per, (lay - 1) % per - (per - NCOL)
-        if step < 0:
-            held_out[v], idx = choice[idx], parent[idx]
-            continue
-        c = order[v, step]
-        ch = choice[idx] % MAIN_CHOICES
-        choice_out[c, v, 3] = (choice[idx] // MAIN_CHOICES) % 22
-        if step == NCOL - 1:
-            gj_out[v] = ch % 3
-        ch //= 3
-        choice_out[c, v, 0] = ch // 9
-        choice_out[c, v, 1] = (ch // 3) % 3
-        choice_out[c, v, 2] = ch % 3
-        idx = parent[idx]
-
-
 @njit(cache=True, error_model="numpy")
 def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
                   gj_out, stats, floor, beam, mopt, hold=None):
@@ -397,7 +374,7 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
     other, mother = np.zeros(3, np.int64), np.zeros(3, np.int64)
     none = np.zeros_like(must)
     official = _official_tables(meld)
-    order, rem = _colour_order(must, opt, weight)
+    order, rem = colour_order(must, opt, weight)
     colour_bits, going_on, joker_bits, held_out = hold_inputs(hold, rem)
     jw_pos = max(0, joker_weight)
     truncated = 0
@@ -463,6 +440,5 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
             best = i
     if best < 0:
         return 0, NEG, truncated
-    _replay(best, layer, order, parent, choice, choice_out, gj_out, held_out,
-            NCOL + (hold is not None))
+    replay(best, layer, order, parent, choice, choice_out, gj_out, held_out)
     return 1, score[best] - must_j * joker_weight, truncated

@@ -41,9 +41,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.rummikub._frame import (
+    CHOICE_BASE,
+    best_final,
+    colour_order,
+    prune_layer,
+    replay,
+    step_choice,
+)
 from solvers.rummikub._groups import groups_within
-from solvers.rummikub._hold import held_state, hold_inputs, hold_pairs, hold_step, keep_best
-from solvers.rummikub._layers import drop_dominated, keep_flexible, make_room, relax
+from solvers.rummikub._hold import held_state, hold_inputs, hold_pairs, hold_step
+from solvers.rummikub._layers import make_room, relax
 from solvers.rummikub._layout import (
     COVER_AT,
     JOKERS_AT,
@@ -56,7 +64,6 @@ from solvers.rummikub._layout import (
     NCOL,
     NEED_AT,
     NEG,
-    NNUM,
     REAL2_BIT,
     SHORT_AT,
     code_at,
@@ -72,7 +79,6 @@ from solvers.rummikub._layout import (
 from solvers.rummikub._lengths import (
     bare_step,
     close_others,
-    closing_arrays,
     closing_tables,
     length_closing,
     length_step,
@@ -85,48 +91,19 @@ from solvers.rummikub._pairs import make_room as make_pair_room
 from solvers.rummikub._pairs import relax as relax_pair
 from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, long_joker_runs, short_kinds
 
-# a sub-step's own choice is below this (four copies and three jokers: up to 399); the joker
-# combination of two real tiles per set is a multiple (up to 21 * 512: int16)
-CHOICE_BASE = 512
-
-
-@njit(cache=True, error_model="numpy")
-def _colour_order(must, opt, weight):
-    """``order[v]``: the colours of number v+1 in processing order; ``rem[v, step]``: bound.
-
-    Colours with fewer choices go first: intermediate layers stay small and the widest
-    branching goes straight into the (merged) boundary layer.  ``rem[v, step]`` is the
-    most that the rack tiles after sub-step (v, step) can still add; with the jokers still
-    unplaced it bounds every completion of a state.
-    """
-    order = np.zeros((NNUM, NCOL), np.int64)
-    for v in range(NNUM):
-        fan = np.empty(NCOL, np.int64)
-        for c in range(NCOL):
-            lo = must[c, v]
-            hi = lo + opt[c, v]
-            fan[c] = ((hi + 1) * (hi + 2) - lo * (lo + 1)) * 4 + c
-        order[v] = np.argsort(fan)
-    rem = np.zeros((NNUM, NCOL), np.int64)
-    acc = np.int64(0)
-    for v in range(NNUM - 1, -1, -1):
-        for step in range(NCOL - 1, -1, -1):
-            rem[v, step] = acc
-            c = order[v, step]
-            acc += opt[c, v] * max(0, weight[c, v])
-    return order, rem
-
 
 @njit(cache=True, error_model="numpy")
 def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, weight_cv,
-              joker_weight, floor, meld, any_ok, group_ok, capc, needc, other, variant, second):
+              joker_weight, floor, meld, any_ok, group_ok, capc, needc, other, variant, second,
+              long_codes):
     """Add every successor of the states ``start..end-1`` at this sub-step.
 
     ``step_info`` = (colour, v, step, must, must + opt, real tiles at number+1 and number+2,
     what the last colour can give to groups, the rack bound after this sub-step, jokers,
     the positive part of the joker weight).  Returns ``(n, table, bits, keys, score, parent,
     choice, second)``: the new layer is ``end..n-1`` (the arrays may have grown);
-    ``second``: None, or the states' second key words (:mod:`solvers.rummikub._layout`).
+    ``second``: None, or the states' second key words (:mod:`solvers.rummikub._layout`);
+    ``long_codes``: None, or the scratch of :func:`solvers.rummikub._real2.long_joker_runs`.
 
     The whole loop nest of a sub-step stays in this one function (so it is longer than
     the project's 100 lines): split into functions (even with Numba's ``inline="always"``)
@@ -152,13 +129,18 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
     keys2 = second
     if second is not None:
         wide = True
+    # Two real tiles per set over length-class codes (``long_codes`` is None unless the pass
+    # has them, decided when Numba compiles as ``second``): least disturbance's passes (this
+    # function's house-rules specialisation under the rules document's sets) pay nothing
+    long_real2 = False
     if variant is not None:
         off_tile, off_run, off_group, off_full, real2 = variant[:5]
         digits, binom, real_all = variant[8:11]  # sets of 4+ tiles (empty: sets of 3)
         long_sets = digits.shape[0] > 0
+        if long_codes is not None:
+            long_real2 = real2 != 0 and long_sets
         # sets of two tiles: runs of jokers alone tracked (two real tiles per set: listed)
         pairs = digits.shape[1] == 2 and not real2
-        counts = variant[12]
         cover_full = off_full[v]
         cover_tile = off_tile[v, c]
         cover_run = off_run[v, c]
@@ -258,7 +240,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                     # (``variant is not None`` is decided when Numba compiles: the default
                     # specialisation has no trace of the longer sets' code)
                     if variant is not None:
-                        if long_sets and real2:  # (the code: per joker combination)
+                        if long_real2:  # (the code: per joker combination)
                             ncode, need = 0, need0
                         elif long_sets:  # sets of 2, or 4+ tiles at least
                             ncode, need = length_step(code, t, jl, real_all, c, v, nnum,
@@ -310,7 +292,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                     if melding:
                         nmv = min(target, mv + number * (u + jr * jfac))
                     nsc = gain_u + jr * joker_weight
-                    ch0 = (ur * cb + ug) * jb + jr
+                    ch0 = step_choice(ur, ug, jr, cb, jb)
                     cover = 0
                     if cover_full:
                         cover = _cover(_cover(cover0, cover_tile, u - lo_s), cover_run, jr)
@@ -320,11 +302,12 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                         short = short0
                         tc = 0
                         need_c = need
-                        if real2 and long_sets:
-                            ncode, short, extra = long_joker_runs(
-                                combo, jr, t, code, e10, e21, e20, e31, keep, c, jl, real_all,
-                                v, nnum, digits, binom, counts)
-                            need_c += extra
+                        if long_real2:
+                            if long_codes is not None:  # (always here)
+                                ncode, short, extra = long_joker_runs(
+                                    combo, jr, t, code, e10, e21, e20, e31, keep, c, jl,
+                                    real_all, v, nnum, digits, binom, long_codes)
+                                need_c += extra
                             if short < 0 or need_c > jl:
                                 continue
                         elif real2:
@@ -380,76 +363,6 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
 
 
 @njit(cache=True, error_model="numpy")
-def _prune_layer(table, bits, start, end, keys, score, last, beam, held):
-    """Drop states of a finished layer; returns 1 if a beam cut it (the pass is heuristic).
-    With least disturbance (``held``), :func:`~solvers.rummikub._hold.keep_best` ranks."""
-    truncated = 0
-    if last and end - start > 1:
-        drop_dominated(table, bits, start, end, keys, score)
-    if held:
-        return keep_best(keys, score, start, end, beam)
-    if beam < 0 and end - start > -beam:
-        truncated = 1
-        keep_flexible(keys, start, end, -beam)
-    if beam > 0 and end - start > beam:
-        # heuristic pass: keep the best `beam` states (ties may keep a few more)
-        truncated = 1
-        thr = np.sort(score[start:end])[end - start - beam]
-        for i in range(start, end):
-            if score[i] < thr:
-                keys[i] = -1
-    return truncated
-
-
-@njit(cache=True, error_model="numpy")
-def _best_final(keys, score, start, end, must_j, meld):
-    """The best state of the terminal layer: table jokers placed, meld reached, no run
-    short of real tiles left open (-1: none)."""
-    best = -1
-    best_sc = NEG
-    for i in range(start, end):
-        key = keys[i]
-        if key < 0:
-            continue
-        if (key >> JOKERS_AT) & 3 < must_j:
-            continue
-        if meld & 3 and (key >> MELD_AT) & MELD_MASK < meld_target(meld):
-            continue
-        if key >> SHORT_AT:
-            continue
-        if score[i] > best_sc:
-            best_sc = score[i]
-            best = i
-    return best
-
-
-@njit(cache=True, error_model="numpy")
-def _replay(best, layers, order, parent, choice, choice_out, gj_out, held_out, jb=3, cb=3):
-    """Follow the parents from state ``best`` and write every sub-step's choice (``jb``,
-    ``cb``: the radix of its joker digits and of its real tiles' digits, 3, or 4 with three
-    jokers or copies)."""
-    idx = best
-    per = NCOL + (held_out.shape[0] > 0)
-    for lay in range(layers, 0, -1):
-        v, step = (lay - 1) // per, (lay - 1) % per - (per - NCOL)
-        if step < 0:
-            held_out[v], idx = choice[idx], parent[idx]
-            continue
-        c = order[v, step]
-        ch = np.int64(choice[idx])
-        choice_out[c, v, 3] = ch // CHOICE_BASE
-        ch %= CHOICE_BASE
-        if step == NCOL - 1:
-            gj_out[v] = ch % jb
-            ch //= jb
-        choice_out[c, v, 2] = ch % jb
-        ch //= jb
-        choice_out[c, v, 0] = ch // cb
-        choice_out[c, v, 1] = ch % cb
-        idx = parent[idx]
-
-
-@njit(cache=True, error_model="numpy")
 def solve_pass(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
     floor, beam, hold=None,
@@ -467,49 +380,56 @@ def solve_pass(
     an arrangement that reaches ``floor``.  ``hold``: least disturbance (there ``beam``
     ranks states as :func:`solvers.rummikub._hold.keep_best` does).
     """
+    # the longer sets' class tables (empty under sets of 3 with at most five runs a colour)
+    lengths = length_tables(min_set_length(meld), copies(meld) + max(2, must_j + opt_j))
+    classes = lengths[0].shape[1]
     if second_word(meld):  # (a state of two key words: solvers.rummikub._layout)
         return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                     choice_out, gj_out, stats, floor, beam, hold, np.zeros(1, np.int64))
+                     choice_out, gj_out, stats, floor, beam, hold, np.zeros(1, np.int64),
+                     np.zeros(classes, np.int64), lengths)
+    if (meld >> REAL2_BIT) & 1 and lengths[0].shape[0]:  # two real tiles, length classes
+        return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
+                     choice_out, gj_out, stats, floor, beam, hold, None,
+                     np.zeros(classes, np.int64), lengths)
     return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                 gj_out, stats, floor, beam, hold, None)
+                 gj_out, stats, floor, beam, hold, None, None, lengths)
 
 
 @njit(cache=True, error_model="numpy")
 def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
-          stats, floor, beam, hold, second):
+          stats, floor, beam, hold, second, long_codes, lengths):
     """:func:`solve_pass`; ``second``: None, or an array when the states have a second key
-    word (Numba compiles each apart, so the one-word pass has no trace of it)."""
+    word; ``long_codes``: None, or the scratch of two real tiles per set over length classes
+    (Numba compiles each apart, so a pass without them has no trace of them);
+    ``lengths``: :func:`solvers.rummikub._lengths.length_tables`."""
     jokers = must_j + opt_j
     any_ok = groups_within(group_ok)
     cap = 1024
-    keys = np.empty(cap, np.int64)
+    keys, score = np.empty(cap, np.int64), np.empty(cap, np.int64)
+    parent, choice = np.empty(cap, np.int64), np.empty(cap, np.int16)
     keys2 = second
     if second is not None:
         keys2 = np.zeros(cap, np.int64)
-    score = np.empty(cap, np.int64)
-    parent = np.empty(cap, np.int64)
-    choice = np.empty(cap, np.int16)
     # (np.int64, not literals: integer literals would make Numba compile the helpers
     # once more for each constant they are first called with)
     bits = np.int64(10)
     table = np.full((1 << bits, 2 if second is None else 3), -1, np.int64)
-    keys[0] = 0
-    score[0] = 0
-    parent[0] = -1
-    choice[0] = 0
-    start = np.int64(0)
-    end = np.int64(1)
-    layer = 0
-    order, rem = _colour_order(must, opt, weight)
-    jw_pos = max(0, joker_weight)
-    truncated = 0
+    keys[0], score[0], parent[0], choice[0] = 0, 0, -1, 0
+    start, end, layer = np.int64(0), np.int64(1), 0
+    order, rem = colour_order(must, opt, weight)
+    jw_pos, truncated = max(0, joker_weight), 0
     nnum = highest_number(meld)
     off_tile, off_run, off_group, off_full = _official_tables(meld)
     real2 = (meld >> REAL2_BIT) & 1
     colour_bits, going_on, joker_bits, held_out = hold_inputs(hold, rem)
     cps = copies(meld)
-    digits, binom = length_tables(min_set_length(meld), cps + max(2, jokers))  # (3, <6 runs: none)
-    capc, needc, other, counts = closing_arrays(digits, jokers)
+    digits, binom = lengths
+    # the tables that close a number (up to 2,380 codes with sets of 13) and the other
+    # colours' closed codes (codes past 127: their second-word bits too)
+    ncodes = max(128, digits.shape[0])
+    capc = np.full((NCOL, ncodes, max(3, jokers + 1)), -1, np.int64)
+    needc = np.zeros((NCOL, ncodes), np.int64)
+    other = np.zeros(max(3, jokers + 1) * (2 if ncodes > 128 else 1), np.int64)
     real_all = must + opt
     use_variant = (real2 or off_full.any() or hold is not None or digits.shape[0] > 0
                    or jokers > 2 or cps > 2)
@@ -547,26 +467,26 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
                 closing_tables(must, opt, v, jokers, capc, needc, nnum, cps)
             if second is not None or use_variant:
                 variant = (off_tile, off_run, off_group, off_full, real2, colour_bits[v, c],
-                           going_on[v], joker_bits[v], digits, binom, real_all, cps, counts)
+                           going_on[v], joker_bits[v], digits, binom, real_all, cps)
                 n, table, bits, keys, score, parent, choice, keys2 = _sub_step(
                     table, bits, start, end, keys, score, parent, choice, step_info,
                     weight[c, v], joker_weight, floor, meld, any_ok, group_ok, capc, needc,
-                    other, variant, keys2)
+                    other, variant, keys2, long_codes)
             else:
                 n, table, bits, keys, score, parent, choice, keys2 = _sub_step(
                     table, bits, start, end, keys, score, parent, choice, step_info,
                     weight[c, v], joker_weight, floor, meld, any_ok, group_ok, capc, needc,
-                    other, None, keys2)
+                    other, None, keys2, None)
             stats[0] += n - end
             stats[1] = max(stats[1], n - end)
             start, end = end, n
             # (the dominance of drop_dominated reads the digits of sets of 3)
-            truncated |= _prune_layer(table, bits, start, end, keys, score,
+            truncated |= prune_layer(table, bits, start, end, keys, score,
                                       last and digits.shape[0] == 0 and second is None, beam,
                                       hold is not None)
-    best = _best_final(keys, score, start, end, must_j, meld)
+    best = best_final(keys, score, start, end, must_j, meld)
     if best < 0:
         return 0, NEG, truncated
-    _replay(best, layer, order, parent, choice, choice_out, gj_out, held_out,
+    replay(best, layer, order, parent, choice, choice_out, gj_out, held_out,
             max(3, jokers + 1), max(3, cps + 1))
     return 1, score[best] - must_j * joker_weight, truncated

@@ -235,18 +235,6 @@ def triple_step(bare, c, ju, ur, jr, new, k3):
     return np.int64(bare) if jr == 0 else np.int64(0)
 
 
-@njit(cache=True)
-def closing_arrays(digits, jokers):
-    """The tables that close a number (:func:`closing_tables`, :func:`length_closing`; up
-    to 2,380 codes with sets of 13), the other colours' closed codes, and the scratch of
-    :func:`solvers.rummikub._real2.long_joker_runs`."""
-    codes = max(128, digits.shape[0])
-    return (np.full((NCOL, codes, max(3, jokers + 1)), -1, np.int64),
-            np.zeros((NCOL, codes), np.int64),
-            np.zeros(max(3, jokers + 1) * (2 if codes > 128 else 1), np.int64),
-            np.zeros(max(1, digits.shape[1]), np.int64))
-
-
 @njit(cache=True, error_model="numpy")
 def closing_tables(must, opt, v, jokers, capc, needc, nnum, cps=2):
     """Fill the tables that close number v+1 for every colour (codes of up to ``cps``
