@@ -15,7 +15,11 @@ hand low unless it wins surely or forces out the fourth hand's top card, win
 as cheaply as possible fourth hand, but overtake partner's winner in notrump
 when our cards then run; ruff when partner is not winning, discard low cards
 from long suits, keeping a guarded second-best card; plus, for the lead, the
-killer move of this ply.
+killer move of this ply.  Leads and the cards of a player void in the led suit
+get a weight each and are sorted; cards following suit fall into a few bands
+(wins surely; third hand high, or the card that forces out the fourth hand's top;
+second hand's cover; low), so they are put in band order directly, lowest card
+first within a band: the order the weights gave, without weighing and sorting.
 """
 
 from solvers.bridge._bits cimport lsb, msb, popcount
@@ -50,7 +54,6 @@ cdef inline int _add_suit(Ctx* c, int seat, int s, Move* out, int n) noexcept no
         out[i].suit = s
         out[i].rank = msb(seq)
         out[i].seq = <unsigned short>seq
-        out[i].weight = 0
         mine &= ~seq
     return n
 
@@ -195,20 +198,6 @@ cdef inline bint _partner_tops(Ctx* c, int seat, int lead_suit) noexcept nogil:
     return msb(pard) > c.trick_rank[0] and (not third or msb(pard) > msb(third))
 
 
-cdef struct FollowNode:
-    # facts of the trick so far, the same for every card the player may choose
-    int lead_suit, ws, wr
-    bint pard_has_it     # partner's card wins unless the fourth hand can still beat it
-    bint partner_tops    # second hand: partner, last to play, wins anyway
-    bint fourth_follows  # third hand: the fourth hand holds the led suit
-    int third_low        # third hand: the lowest of our cards that forces the fourth hand's
-                         # top card out, or -1 (then low)
-    bint honour          # second hand: the led card is one of the top four left
-    int later_top        # the later opponents' top card of the led suit (-1: none)
-    bint later_ruff      # a later opponent may ruff the led suit
-    int later_overruff   # the later opponents' top trump, among those void in the led suit
-
-
 cdef inline int _third_low(Ctx* c, int seat, int ls, int wr, bint pard_winning) noexcept nogil:
     """Third hand, able to beat the card winning the trick but not the fourth hand's top
     card, plays low, except the cheapest card that forces that top card out (one above the
@@ -233,101 +222,14 @@ cdef inline int _third_low(Ctx* c, int seat, int ls, int wr, bint pard_winning) 
     return -1
 
 
-cdef inline void _follow_node(Ctx* c, int seat, FollowNode* f) noexcept nogil:
-    cdef int pos = c.pos, trump = c.trump, ls = c.trick_suit[0], i, later, t
-    cdef bint pard_winning = (((c.leader + c.win_pos) & 3) ^ seat) & 1 == 0
-    f.lead_suit = ls
-    f.ws = c.trick_suit[c.win_pos]
-    f.wr = c.trick_rank[c.win_pos]
-    f.pard_has_it = pard_winning and (pos == 3 or not _fourth_beats(c, ls, f.ws, f.wr))
-    if f.pard_has_it:
-        return  # partner has the trick: the weights ask for no other fact
-    f.partner_tops = pos == 1 and _partner_tops(c, seat, ls)
-    f.fourth_follows = pos == 2 and c.hands[(c.leader + 3) & 3][ls] != 0
-    f.third_low = _third_low(c, seat, ls, f.wr, pard_winning) if f.fourth_follows else -1
-    f.honour = popcount(c.remain[ls] >> (c.trick_rank[0] + 1)) <= 3
-    f.later_top = -1
-    f.later_ruff = 0
-    f.later_overruff = -1
-    for i in range(pos + 1, 4):
-        later = (c.leader + i) & 3
-        if (later ^ seat) & 1 == 0:
-            continue  # partner
-        t = _top(c.hands[later][ls])
-        if t > f.later_top:
-            f.later_top = t
-        if t < 0 and trump != NOTRUMP:
-            t = _top(c.hands[later][trump])
-            if ls != trump and t >= 0:
-                f.later_ruff = 1
-            if t > f.later_overruff:
-                f.later_overruff = t
-
-
-cdef inline int _follow_weight(Ctx* c, FollowNode* f, int seat, int s, int r,
-                               unsigned int seq) noexcept nogil:
-    """Weight of a card for the 2nd, 3rd or 4th hand (following, ruffing or discarding)."""
-    cdef int pos = c.pos, trump = c.trump, w, n, top
-    cdef bint beats = (s == f.ws and r > f.wr) or (s == trump and f.ws != trump)
-    cdef bint sure
-    if s == f.lead_suit:
-        if f.pard_has_it:
-            return 20 - r  # partner has it: play low
-        if f.partner_tops:
-            return 20 - r  # partner, last to play, wins anyway: do not crash his winner
-        if beats:
-            # would the card still win against the players after us?
-            if (r > f.later_top and not f.later_ruff) or pos == 3:
-                return 80 - r  # win as cheaply as surely possible
-            if pos == 2:
-                if f.fourth_follows:
-                    if f.third_low >= 0 and (seq >> f.third_low) & 1:
-                        return 40 - r
-                    return 20 - r
-                return 50 - r  # third hand high
-            if f.honour:
-                return 45 - r  # second hand covers an honour (one of the top four cards left)
-            return 20 - r  # second hand low
-        return 20 - r
-    if s == trump and trump != NOTRUMP:
-        if f.pard_has_it:
-            return -20 - r  # do not ruff partner's winner
-        if beats:
-            # we ruff; a later opponent can overruff only when void in the led suit
-            sure = f.later_overruff < r
-            return (75 if sure else 40) - r
-        return -30 - r  # underruff: a waste
-    # discard: low cards from long suits, keep winners
-    n = popcount(c.hands[seat][s])
-    w = 2 * n - r
-    top = _top(c.remain[s])
-    if r == top:
-        w -= 20
-    elif n == 2 and msb(c.hands[seat][s]) == _top(c.remain[s] & ~(1u << top)):
-        w -= 6  # Kx: keep the guard of the second-best card (as DDS's discards)
-    return w
-
-
-cdef inline bint _cannot_beat(Ctx* c, int seat) noexcept nogil:
-    """Following suit, no card of ``seat`` beats the card winning the trick (it is
-    higher, or a ruff)."""
-    cdef int ls = c.trick_suit[0]
-    return c.trick_suit[c.win_pos] != ls or msb(c.hands[seat][ls]) < c.trick_rank[c.win_pos]
-
-
 cdef inline void _play_low(Move* moves, int n) noexcept nogil:
-    """Every card gets 20 - r (play low), the weight ``_follow_weight`` gives them when
-    partner has the trick, partner tops the suit or no card beats the trick: the moves
-    were generated high first, so the sorted order is their reverse (the insertion
-    sort's worst case)."""
+    """Lowest card first: the moves were generated high first, so reversed."""
     cdef int i
     cdef Move tmp
     for i in range(n // 2):
         tmp = moves[i]
         moves[i] = moves[n - 1 - i]
         moves[n - 1 - i] = tmp
-    for i in range(n):
-        moves[i].weight = 20 - moves[i].rank
 
 
 cdef inline void _overtake_first(Ctx* c, int seat, int ls, int wr, Move* moves,
@@ -357,15 +259,146 @@ cdef inline void _overtake_first(Ctx* c, int seat, int ls, int wr, Move* moves,
         moves[k] = moves[k - 1]
         k -= 1
     moves[0] = tmp
-    moves[0].weight = 40
 
 
-cdef inline void order_moves(Ctx* c, int seat, Move* moves, int n, int ply) noexcept nogil:
+cdef inline void _bands(Move* moves, int n, int sure, int beat, bint beaters_first,
+                        int special) noexcept nogil:
+    """Put the moves (generated high first) in band order, each band lowest card first:
+    the cards that win surely (``moves[:sure]``), then the card holding rank ``special``
+    when it is among the other cards that beat the trick (``moves[sure:beat]``), then
+    those before (``beaters_first``) or after the cards that do not beat it."""
+    cdef Move out[13]
+    cdef int i, k = 0, first = -1
+    for i in range(sure - 1, -1, -1):
+        out[k] = moves[i]
+        k += 1
+    if special >= 0:
+        for i in range(sure, beat):
+            if (moves[i].seq >> special) & 1:
+                first = i
+                out[k] = moves[i]
+                k += 1
+                break
+    if beaters_first:
+        for i in range(beat - 1, sure - 1, -1):
+            if i != first:
+                out[k] = moves[i]
+                k += 1
+    for i in range(n - 1, beat - 1, -1):
+        out[k] = moves[i]
+        k += 1
+    if not beaters_first:
+        for i in range(beat - 1, sure - 1, -1):
+            if i != first:
+                out[k] = moves[i]
+                k += 1
+    for i in range(n):
+        moves[i] = out[i]
+
+
+cdef inline void _follow_suit(Ctx* c, int seat, Move* moves, int n) noexcept nogil:
+    """Order the cards of the led suit (generated high first), DDS-like: a card that beats
+    the trick and every later opponent's card (no ruff possible, or fourth hand) first,
+    the cheapest first; then the third hand high (when the fourth hand cannot follow:
+    it may ruff), the cheapest card that forces the fourth hand's top card out (with the
+    fourth hand following; otherwise the third hand plays low), the second hand's cover
+    of an honour (one of the top four cards left); the rest low.  Low, too, when partner
+    has the trick (except the notrump overtake), when partner, last to play, tops the
+    suit, or when no card beats the trick."""
+    cdef int pos = c.pos, ls = c.trick_suit[0], trump = c.trump, wr, over, sure, beat
+    cdef int special = -1
+    cdef bint pard_winning, beaters_first = 1
+    cdef unsigned int later
+    wr = c.trick_rank[c.win_pos]
+    if c.trick_suit[c.win_pos] != ls or msb(c.hands[seat][ls]) < wr:
+        _play_low(moves, n)  # no card beats the trick (it is higher, or a ruff)
+        return
+    pard_winning = (((c.leader + c.win_pos) & 3) ^ seat) & 1 == 0
+    if pard_winning and (pos == 3 or not _fourth_beats(c, ls, ls, wr)):
+        _play_low(moves, n)
+        if trump == NOTRUMP:
+            _overtake_first(c, seat, ls, wr, moves, n)
+        return
+    if pos == 1 and _partner_tops(c, seat, ls):
+        _play_low(moves, n)
+        return
+    over = wr  # ranks above ``over`` win surely
+    if pos < 3:
+        # the one opponent still to play after us
+        later = c.hands[(seat + 1) & 3][ls]
+        if later:
+            if msb(later) > over:
+                over = msb(later)
+        elif trump != NOTRUMP and ls != trump and c.hands[(seat + 1) & 3][trump]:
+            over = 13  # he may ruff
+        if pos == 2:
+            if later:
+                special = _third_low(c, seat, ls, wr, pard_winning)
+                beaters_first = 0
+        else:
+            beaters_first = popcount(c.remain[ls] >> (c.trick_rank[0] + 1)) <= 3
+    sure = 0
+    while sure < n and moves[sure].rank > over:
+        sure += 1
+    beat = sure
+    while beat < n and moves[beat].rank > wr:
+        beat += 1
+    _bands(moves, n, sure, beat, beaters_first, special)
+
+
+cdef struct VoidNode:
+    # facts of the trick so far for a player void in the led suit
+    int ws, wr
+    bint pard_has_it     # partner's card wins unless the fourth hand can still beat it
+    int later_overruff   # the later opponents' top trump, among those void in the led suit
+
+
+cdef inline void _void_node(Ctx* c, int seat, VoidNode* f) noexcept nogil:
+    cdef int pos = c.pos, trump = c.trump, ls = c.trick_suit[0], i, later, t
+    cdef bint pard_winning = (((c.leader + c.win_pos) & 3) ^ seat) & 1 == 0
+    f.ws = c.trick_suit[c.win_pos]
+    f.wr = c.trick_rank[c.win_pos]
+    f.pard_has_it = pard_winning and (pos == 3 or not _fourth_beats(c, ls, f.ws, f.wr))
+    f.later_overruff = -1
+    if f.pard_has_it:
+        return  # partner has the trick: the weights ask for no other fact
+    for i in range(pos + 1, 4):
+        later = (c.leader + i) & 3
+        if (later ^ seat) & 1 == 0 or c.hands[later][ls]:
+            continue  # partner, or an opponent who follows suit
+        t = _top(c.hands[later][trump])
+        if t > f.later_overruff:
+            f.later_overruff = t
+
+
+cdef inline int _void_weight(Ctx* c, VoidNode* f, int seat, int s, int r) noexcept nogil:
+    """Weight of a card of a player void in the led suit (ruffing or discarding)."""
+    cdef int trump = c.trump, w, n, top
+    if s == trump:
+        if f.pard_has_it:
+            return -20 - r  # do not ruff partner's winner
+        if f.ws != trump or r > f.wr:
+            # we ruff; a later opponent can overruff only when void in the led suit
+            return (75 if f.later_overruff < r else 40) - r
+        return -30 - r  # underruff: a waste
+    # discard: low cards from long suits, keep winners
+    n = popcount(c.hands[seat][s])
+    w = 2 * n - r
+    top = _top(c.remain[s])
+    if r == top:
+        w -= 20
+    elif n == 2 and msb(c.hands[seat][s]) == _top(c.remain[s] & ~(1u << top)):
+        w -= 6  # Kx: keep the guard of the second-best card (as DDS's discards)
+    return w
+
+
+cdef inline void _weigh_and_sort(Ctx* c, int seat, Move* moves, int n, int ply) noexcept nogil:
+    """A weight per move (leads, or a player void in the led suit), then heaviest first."""
     cdef int i, j, suit = -1
     cdef Move tmp
     cdef int killer = c.killer[ply]
     cdef LeadSuit lead
-    cdef FollowNode follow
+    cdef VoidNode void
     if c.pos == 0:
         for i in range(n):
             if moves[i].suit != suit:
@@ -382,21 +415,10 @@ cdef inline void order_moves(Ctx* c, int seat, Move* moves, int n, int ply) noex
                 else:
                     moves[i].weight += 80
     else:
-        if moves[0].suit == c.trick_suit[0]:
-            if _cannot_beat(c, seat):
-                _play_low(moves, n)
-                return
-            _follow_node(c, seat, &follow)
-            if follow.pard_has_it or follow.partner_tops:
-                _play_low(moves, n)
-                if follow.pard_has_it and c.trump == NOTRUMP:
-                    _overtake_first(c, seat, follow.lead_suit, follow.wr, moves, n)
-                return
-        else:
-            _follow_node(c, seat, &follow)
+        if c.trump != NOTRUMP:
+            _void_node(c, seat, &void)
         for i in range(n):
-            moves[i].weight = _follow_weight(c, &follow, seat, moves[i].suit, moves[i].rank,
-                                             moves[i].seq)
+            moves[i].weight = _void_weight(c, &void, seat, moves[i].suit, moves[i].rank)
     # insertion sort, heaviest first (at most 13 moves)
     for i in range(1, n):
         tmp = moves[i]
@@ -405,3 +427,11 @@ cdef inline void order_moves(Ctx* c, int seat, Move* moves, int n, int ply) noex
             moves[j + 1] = moves[j]
             j -= 1
         moves[j + 1] = tmp
+
+
+cdef inline void order_moves(Ctx* c, int seat, Move* moves, int n, int ply) noexcept nogil:
+    """Put ``moves`` (``n`` > 1, as generated) in search order."""
+    if c.pos > 0 and moves[0].suit == c.trick_suit[0]:
+        _follow_suit(c, seat, moves, n)
+    else:
+        _weigh_and_sort(c, seat, moves, n, ply)
