@@ -3,7 +3,9 @@
 Every ``.pyx`` file below ``src/solvers`` becomes one extension module compiled
 with ``-O3``.  OpenMP is used when the compiler accepts ``-fopenmp``; where it
 does not, the same code builds without it and ``prange`` loops run serially.
-On x86-64 ``-mpopcnt`` is added (POPCNT is on every x86-64 CPU since 2008).
+On x86-64 ``-mpopcnt`` is added (POPCNT is on every x86-64 CPU since 2008) to every
+module but ``solvers._cpu``, which checks the CPU when ``solvers`` is imported and refuses
+one without POPCNT with a clear ImportError (instead of a crash by SIGILL).
 Set ``QIPAI_NATIVE_ARCH=1`` to add ``-march=native`` (off by default so that
 wheels run on any CPU of the target architecture).
 
@@ -58,6 +60,9 @@ _BIT_INSTRUCTIONS_PROBE = (
 # extensions that get the flags below on x86-64: a second build chosen at import by a CPU check
 _BIT_INSTRUCTION_MODULES = ("solvers.bridge._ab_kernel_bmi",)
 _BIT_INSTRUCTION_FLAGS = ["-mlzcnt", "-mbmi", "-mbmi2"]
+# extensions compiled without the instruction-set flags: the CPU check that runs before the rest
+_PLAIN_MODULES = ("solvers._cpu",)
+_POPCNT_BUILD_MACRO = ("QIPAI_POPCNT_BUILD", "1")  # tells the check the rest uses POPCNT
 # extensions built profile-guided, and the script that trains them
 _PGO_MODULES = ("solvers.bridge._ab_kernel", "solvers.bridge._ab_kernel_bmi")
 _PGO_TRAINING = SOURCE_ROOT / "solvers" / "bridge" / "_pgo_training.py"
@@ -108,19 +113,21 @@ class BuildExt(build_ext):
     def build_extensions(self) -> None:
         compiler_cmd = list(getattr(self.compiler, "compiler_so", None) or ["cc"])[:1]
         bit_flags: list[str] = []
+        arch_flags: list[str] = []
         if self.compiler.compiler_type == "msvc":
             compile_flags, link_flags = ["/O2", "/openmp"], []
         else:
             compile_flags = ["-O3", "-fno-strict-aliasing"]
             link_flags = []
             if os.environ.get("QIPAI_NATIVE_ARCH") == "1":
-                compile_flags.append("-march=native")
+                arch_flags = ["-march=native"]
             elif platform.machine().lower() in ("x86_64", "amd64") and _compiler_accepts(
                 compiler_cmd, ["-mpopcnt"], _POPCNT_PROBE
             ):
                 # every x86-64 CPU since 2008 has POPCNT; without the flag the bridge
-                # solver's popcounts become library calls
-                compile_flags.append("-mpopcnt")
+                # solver's popcounts become library calls (solvers._cpu refuses, at import,
+                # a CPU without it)
+                arch_flags = ["-mpopcnt"]
             if platform.machine().lower() in ("x86_64", "amd64") and _compiler_accepts(
                 compiler_cmd, _BIT_INSTRUCTION_FLAGS, _BIT_INSTRUCTIONS_PROBE
             ):
@@ -132,7 +139,12 @@ class BuildExt(build_ext):
                 else:
                     print("qipai: compiler has no OpenMP; building serial kernels", file=sys.stderr)
         for ext in self.extensions:
-            extra = bit_flags if ext.name in _BIT_INSTRUCTION_MODULES else []
+            if ext.name in _PLAIN_MODULES:
+                extra = []
+                if "-mpopcnt" in arch_flags:
+                    ext.define_macros = [*ext.define_macros, _POPCNT_BUILD_MACRO]
+            else:
+                extra = [*arch_flags, *(bit_flags if ext.name in _BIT_INSTRUCTION_MODULES else [])]
             ext.extra_compile_args = [*ext.extra_compile_args, *compile_flags, *extra]
             ext.extra_link_args = [*ext.extra_link_args, *link_flags]
         # an up-to-date kernel is left as it is (setuptools skips it), so not trained again
@@ -171,7 +183,7 @@ class BuildExt(build_ext):
         the built package); each kernel is then trained in its own process, side by side, and
         built again with its profile, or plainly when it has none.
         """
-        profiles = Path(self.build_temp).resolve() / "pgo-profiles"
+        profiles = self._profiles()
         shutil.rmtree(profiles, ignore_errors=True)  # a stale profile would not match the source
         plain = {ext.name: (ext.extra_compile_args, ext.extra_link_args) for ext in guided}
         for ext in guided:
@@ -213,7 +225,11 @@ class BuildExt(build_ext):
             print(f"qipai: {ext.name} training failed; plain build\n{result.stderr[-2000:]}",
                   file=sys.stderr)
             return False
-        return any((Path(self.build_temp).resolve() / "pgo-profiles" / ext.name).rglob("*.gcda"))
+        return any((self._profiles() / ext.name).rglob("*.gcda"))
+
+    def _profiles(self) -> Path:
+        """Where the training runs leave their profiles, one folder a kernel."""
+        return Path(self.build_temp).resolve() / "pgo-profiles"
 
 
 setup(ext_modules=_find_extensions(), cmdclass={"build_ext": BuildExt})
