@@ -9,8 +9,8 @@ the threshold).  Every combination of ``meld_threshold`` (0, 1, 30, 60, 127) and
 ``best_move``, after warm-up (compilation is excluded).  So are the other options the DP
 solves: official joker retrieval, two real tiles per set, smaller tile sets (the
 positions restricted to them: table sets and rack tiles outside the tile set, or beyond its
-copies and jokers, dropped; a tile set of three jokers: the positions with jokers get the
-third in the rack; of three or four copies: the rack gets the third (and fourth) copy of up
+copies and jokers, dropped; a tile set of three or four jokers: the positions with jokers get
+the others in the rack; of three or four copies: the rack gets the third (and fourth) copy of up
 to three tiles the position holds twice), sets of at least 2 or 4-13 tiles (shorter table
 sets dropped) and meld then continue (the player still to meld, thresholds 10-127).  Median,
 90th percentile and maximum per row.
@@ -95,6 +95,9 @@ DP_ROWS = (
     ("copies=4, initial meld 30", False, Rules(copies=4, least_disturbance=False)),
     ("copies=4 + joker_retrieval=official, melded", True,
      Rules(copies=4, joker_retrieval="official", least_disturbance=False)),
+    ("jokers=4, melded", True, Rules(jokers=4, least_disturbance=False)),
+    ("jokers=4, initial meld 30", False, Rules(jokers=4, least_disturbance=False)),
+    ("copies=3 jokers=4, melded", True, Rules(copies=3, jokers=4, least_disturbance=False)),
     ("copies=3 jokers=3, melded", True, Rules(copies=3, jokers=3, least_disturbance=False)),
     ("copies=4 jokers=3, melded", True, Rules(copies=4, jokers=3, least_disturbance=False)),
     ("copies=4 jokers=3, initial meld 30", False,
@@ -233,6 +236,7 @@ LEAST_ROWS = (
     ("+ min_set_length=4 + min_real_tiles=2",
      Rules(least_disturbance=True, min_set_length=4, min_real_tiles=2), True),
     ("+ jokers=3", Rules(least_disturbance=True, jokers=3), True),
+    ("+ jokers=4", Rules(least_disturbance=True, jokers=4), True),
     ("+ copies=3", Rules(least_disturbance=True, copies=3), True),
     ("+ copies=4", Rules(least_disturbance=True, copies=4), True),
     ("+ meld_continue, initial meld 30", Rules(least_disturbance=True, meld_continue=True),

@@ -8,7 +8,7 @@ from collections import Counter
 
 from rummikub_ip_reference import reference_move, validate_variant_set
 
-from engines.rummikub import best_move
+from engines.rummikub import best_move, best_moves
 from engines.rummikub.position import Position, check_move
 from engines.rummikub.rules import Rules
 from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
@@ -93,3 +93,11 @@ def same_as_the_oracle(rules: Rules, table, rack, melded: bool) -> None:
                       m.sets_kept if rules.least_disturbance else 0) for m in (dp, ip)]
         assert got == want, (rules, table, rack, melded, objective)
         check_answer(rules, table, rack, melded, dp)
+
+
+def oracle_and_batch(rules: Rules, table, rack, melded: bool) -> None:
+    """:func:`same_as_the_oracle`, and the same tiles through ``best_moves``."""
+    same_as_the_oracle(rules, table, rack, melded)
+    position = Position(table, rack, melded, **rules.position_limits())
+    batch = best_moves([position], "tiles", rules=rules)[0]
+    assert batch.tiles == best_move(table, rack, melded, "tiles", rules).tiles

@@ -209,8 +209,8 @@ def test_cli_refuses_unsupported_rules(tmp_path: Path,
                  "joker_retrieval=official"]) == 0
     assert json.loads(capsys.readouterr().out)["tiles"] == 0
     # a bad rule is named before the file is read
-    assert main(["rummikub", "best", "missing.json", "--rule", "jokers=4"]) != 0
-    assert "jokers=4 is beyond the tile sets" in capsys.readouterr().err
+    assert main(["rummikub", "best", "missing.json", "--rule", "min_set_length=14"]) != 0
+    assert "min_set_length=14 is beyond the tile sets" in capsys.readouterr().err
 
 
 def test_cli_and_batch_solve_longer_sets(tmp_path: Path,

@@ -41,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       "turn), joker_retrieval=official, min_real_tiles=2, "
                       "least_disturbance=off (on by default: among the optimal moves, "
                       "one keeping the most table sets), colours=1..4, numbers=1..13, copies=1..4, "
-                      "jokers=0..3, min_set_length=2..13; the others of "
+                      "jokers=0..4, min_set_length=2..13; the others of "
                       "docs/rummikub-house-rules.md are refused "
                       "by name")
     best.set_defaults(func=_best)

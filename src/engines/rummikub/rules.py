@@ -5,13 +5,13 @@ programme of :mod:`solvers.rummikub`) solves the initial-meld options (``meld_th
 ``meld_joker``), meld then continue (``meld_continue``: a DP over two arrangements at
 once, :mod:`solvers.rummikub._continue`), official joker retrieval (``joker_retrieval``),
 two real tiles per set (``min_real_tiles``), the smaller tile sets its
-state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..4, ``jokers`` 0..3)
+state key holds (``colours`` 1..4, ``numbers`` 1..13, ``copies`` 1..4, ``jokers`` 0..4)
 and sets of 2 or 4..13 tiles at least (``min_set_length`` 2..13), never by filtering the
 default's answer, ``least_disturbance``
 by holding table sets out inside it (:mod:`engines.rummikub.least`), and
 ``fewest_tiles_moved`` by one more pass following each table set's heir
 (:mod:`engines.rummikub.heirs`, under the rules document's sets).  The
-other options (larger tile sets, a fourth joker, sets of 14+ tiles)
+other options (larger tile sets, sets of 14+ tiles)
 are named and checked here, but the search refuses them (:meth:`Rules.check_supported`)
 until the DP carries them; what each would cost the DP is in
 ``docs/rummikub-house-rules.md``.  The tests check the search, and solve the other
@@ -69,8 +69,11 @@ _WITH_THIRD = {"jokers": {"min_real_tiles": 1, "joker_retrieval": "free",
 # copies and three jokers: numbered codes, solvers/rummikub/_lengths.py) and the numbers
 # 1..13; runs and groups of at least 2 to 13 tiles.  Past 4 colours or 13 numbers: the
 # width-generic DP (eight colour codes in a two-word key, numbers up to 26).
-SEARCH_LIMITS = {"colours": (1, 8), "numbers": (1, 26), "copies": (1, 4), "jokers": (0, 3),
+SEARCH_LIMITS = {"colours": (1, 8), "numbers": (1, 26), "copies": (1, 4), "jokers": (0, 4),
                  "min_set_length": (2, 13)}
+# A fourth joker (sets of 3+, as a third): up to three copies (four copies and four jokers:
+# eight open runs a colour, 165 codes, past the colour code's 7 bits)
+_FOURTH_JOKER_MOST = {"copies": 3}
 # Options that must keep these values with sets of 6+ tiles: meld then continue's second key
 # is written for 7-bit colour codes (the DP's keep their high bits in a second key word that
 # meld then continue's pass does not carry: solvers/rummikub/_layout.code_high)
@@ -89,8 +92,8 @@ LIMIT_REASONS = {
     "copies": "a colour's open runs are numbered in a 7-bit code (four copies and two jokers: "
               "84 codes) and the group profile counts colours giving 1 to 4 tiles (n3, n4 "
               "in 3 bits of the key each)",
-    "jokers": "the jokers placed take 2 bits of the key (0..3) and a colour's open runs a "
-              "7-bit code of base-5 digits: with four jokers six runs, codes up to 150",
+    "jokers": "the jokers placed take 3 bits of the keys (0..4), and at most two runs of "
+              "jokers alone that could become a set are listed (with five jokers three)",
     "min_set_length": "no run of 14 or more tiles fits 13 numbers, nor a group 4 "
                       "colours (wider tile sets: the width-generic DP's own limits)",
 }
@@ -176,7 +179,9 @@ class Rules:
         """The options, as ``NAME=VALUE``, that the exact search does not solve yet.
 
         >>> Rules(min_set_length=14, jokers=4).unsupported()
-        ['jokers=4', 'min_set_length=14', 'jokers=4 with min_set_length=14']
+        ['min_set_length=14', 'jokers=4 with min_set_length=14']
+        >>> Rules(jokers=4, copies=4).unsupported()
+        ['jokers=4 with copies=4']
         >>> Rules(min_set_length=6, meld_continue=True).unsupported()
         ['min_set_length=6 with meld_continue=true']
         >>> Rules(colours=6, joker_retrieval="official", jokers=3, min_set_length=2).unsupported()
@@ -214,6 +219,9 @@ class Rules:
                 out += [f"{option}={getattr(self, option)} with {name}="
                         f"{_text(getattr(self, name))}" for name, alone in alone_with.items()
                         if getattr(self, name) != alone]
+        if self.jokers > 3:
+            out += [f"jokers={self.jokers} with {name}={getattr(self, name)}"
+                    for name, most in _FOURTH_JOKER_MOST.items() if getattr(self, name) > most]
         if self.wide_tiles:
             wide = f"colours={self.colours}" if self.colours > 4 else f"numbers={self.numbers}"
             out += [f"{wide} with {name}={_text(getattr(self, name))}"

@@ -55,6 +55,7 @@ from solvers.rummikub._layers import make_room, relax
 from solvers.rummikub._layout import (
     COVER_AT,
     JOKERS_AT,
+    JOKERS_HIGH_AT,
     MELD_AT,
     MELD_MASK,
     N1_AT,
@@ -65,6 +66,7 @@ from solvers.rummikub._layout import (
     NEED_AT,
     NEG,
     REAL2_BIT,
+    RISKY_AT,
     SHORT_AT,
     code_at,
     code_bits,
@@ -90,6 +92,7 @@ from solvers.rummikub._official import official_tables as _official_tables
 from solvers.rummikub._pairs import make_room as make_pair_room
 from solvers.rummikub._pairs import relax as relax_pair
 from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, long_joker_runs, short_kinds
+from solvers.rummikub._risky import FIELD_MASK, OPTIONS, risky_close, risky_step
 
 
 @njit(cache=True, error_model="numpy")
@@ -116,6 +119,9 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
     cb = 3  # and of its real tiles' digits (copies + 1 with three or four copies)
     copies3 = False  # three copies: a colour may give three tiles to groups (n3 at N3_AT)
     copies4 = False  # four copies: ... and four (n4 at N4_AT)
+    # four jokers: the runs of jokers alone that could make a set listed in the second word
+    # (solvers.rummikub._risky), with the jokers placed' third bit
+    quad = False
     # ``variant`` is None under the rules document's sets and joker retrieval: Numba then
     # compiles this function without the house rules' code (a second specialisation takes
     # the tuple), so the default pays nothing for them.  Official retrieval: the table
@@ -128,7 +134,8 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
     wide = False
     keys2 = second
     if second is not None:
-        wide = True
+        wide = min_set_length(meld) > 5
+        quad = jokers > 3
     # Two real tiles per set over length-class codes (``long_codes`` is None unless the pass
     # has them, decided when Numba compiles as ``second``): least disturbance's passes (this
     # function's house-rules specialisation under the rules document's sets) pay nothing
@@ -146,7 +153,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         cover_run = off_run[v, c]
         cover_group = off_group[v]
         jb = max(3, jokers + 1)  # (three jokers: digits 0..3)
-        triple = jokers > 2
+        triple = jokers > 2 and not quad
         copies3 = variant[11] > 2
         copies4 = variant[11] > 3
         cb = max(3, variant[11] + 1)
@@ -159,7 +166,8 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
     # The most states one parent can add: room in the arrays and the hash table is made per
     # parent, which keeps the checks (and the arrays that a growth replaces) out of the
     # innermost loops (about 10% faster).
-    fanout = (hi - lo + 1) * cb * (jokers + 1) * (jokers + 1 if last else 1) * (15 if real2 else 1)
+    fanout = ((hi - lo + 1) * cb * (jokers + 1) * (jokers + 1 if last else 1) * (15 if real2 else 1)
+              * (OPTIONS if quad else 1))
     other_need = 0
     new = k3 = avail = 0
     n = end
@@ -181,6 +189,10 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                 continue
         sc = score[i]
         ju = (key >> JOKERS_AT) & 3
+        risky0 = q_cont = q_new = q_k3 = np.int64(0)
+        if quad:
+            ju |= ((key2 >> JOKERS_HIGH_AT) & 1) << 2
+            risky0 = (key2 >> RISKY_AT) & FIELD_MASK
         mv = (key >> MELD_AT) & MELD_MASK if melding else 0
         held, hold_now, hold_closed, held_jokers = held_state(variant, key)  # least disturbance
         lo_s, hi_s = lo - held, hi - held
@@ -248,6 +260,10 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                             need += need0
                             if ncode < 0 or need > jl:
                                 continue
+                            if quad:
+                                q_k3 = min(digits[code, 2], t - digits[code, 0] - digits[code, 1])
+                                q_cont = digits[code, 0] + digits[code, 1] + q_k3
+                                q_new = t - q_cont
                             if pairs:
                                 short0 = bare_step(bare, code, t, ur, c, v, nnum, real_all,
                                                    digits)
@@ -297,7 +313,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                     if cover_full:
                         cover = _cover(_cover(cover0, cover_tile, u - lo_s), cover_run, jr)
                     first = COMBO_FIRST[jr] if real2 else 0
-                    stop = COMBO_FIRST[jr + 1] if real2 else 1
+                    stop = COMBO_FIRST[jr + 1] if real2 else (OPTIONS if quad else 1)
                     for combo in range(first, stop):
                         short = short0
                         tc = 0
@@ -318,6 +334,11 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                         if real2:
                             short <<= SHORT_AT
                             tc = CHOICE_BASE * (combo + 1)
+                        risk = np.int64(0)
+                        if quad:
+                            risk = risky_step(risky0, c, combo, jr, q_cont, q_new, q_k3, jl)
+                            if risk < 0:
+                                continue
                         if last:
                             # Last colour: choose the group jokers and close the number at once
                             # (the widest layer is never stored).  Runs of length 1-2 must
@@ -338,18 +359,31 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                                 gmv = nmv
                                 if melding:
                                     gmv = min(target, nmv + number * jg * jfac)
+                                placed = jokers - k
+                                quad2 = np.int64(0)
+                                if quad:
+                                    quad2 = (risky_close(risk, k) << RISKY_AT
+                                             | (placed >> 2) << JOKERS_HIGH_AT)
+                                    placed &= 3
                                 nkey = (rest | code_bits(cl, c, wide)
-                                        | ((jokers - k) << JOKERS_AT) | (gmv << MELD_AT)
+                                        | (placed << JOKERS_AT) | (gmv << MELD_AT)
                                         | (0 if triple and jg else short) | hold_closed)
                                 if second is None:
                                     n = relax(table, bits, end, n, keys, score, parent, choice,
                                               nkey, nsc + jg * joker_weight, i, ch0 * jb + jg + tc)
                                 else:
                                     n = relax_pair(table, bits, end, n, keys, keys2, score,
-                                                   parent, choice, nkey, rest2 | code_high(cl, c),
+                                                   parent, choice, nkey,
+                                                   rest2 | code_high(cl, c) | quad2,
                                                    nsc + jg * joker_weight, i, ch0 * jb + jg + tc)
                             continue
-                        nkey = (base | code_bits(ncode, c, wide) | ((ju + jr) << JOKERS_AT)
+                        placed = ju + jr
+                        quad2 = np.int64(0)
+                        if quad:  # (need: 3 stands for 3 or 4, a bound the closing checks)
+                            quad2 = risk << RISKY_AT | (placed >> 2) << JOKERS_HIGH_AT
+                            placed &= 3
+                            need_c = min(need_c, 3)
+                        nkey = (base | code_bits(ncode, c, wide) | (placed << JOKERS_AT)
                                 | (m1 << N1_AT) | (m2 << N2_AT) | (nmv << MELD_AT)
                                 | (need_c << NEED_AT) | short | (cover << COVER_AT) | hold_now
                                 | (m3 << N3_AT) | (m4 << N4_AT))
@@ -358,7 +392,8 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                                       i, ch0 + tc)
                         else:
                             n = relax_pair(table, bits, end, n, keys, keys2, score, parent, choice,
-                                           nkey, base2 | code_high(ncode, c), nsc, i, ch0 + tc)
+                                           nkey, base2 | code_high(ncode, c) | quad2, nsc, i,
+                                           ch0 + tc)
     return n, table, bits, keys, score, parent, choice, keys2
 
 
@@ -383,7 +418,7 @@ def solve_pass(
     # the longer sets' class tables (empty under sets of 3 with at most five runs a colour)
     lengths = length_tables(min_set_length(meld), copies(meld) + max(2, must_j + opt_j))
     classes = lengths[0].shape[1]
-    if second_word(meld):  # (a state of two key words: solvers.rummikub._layout)
+    if second_word(meld, must_j + opt_j):  # (two key words a state: solvers.rummikub._layout)
         return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                      choice_out, gj_out, stats, floor, beam, hold, np.zeros(1, np.int64),
                      np.zeros(classes, np.int64), lengths)
@@ -484,7 +519,7 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
             truncated |= prune_layer(table, bits, start, end, keys, score,
                                       last and digits.shape[0] == 0 and second is None, beam,
                                       hold is not None)
-    best = best_final(keys, score, start, end, must_j, meld)
+    best = best_final(keys, score, start, end, must_j, meld, keys2)
     if best < 0:
         return 0, NEG, truncated
     replay(best, layer, order, parent, choice, choice_out, gj_out, held_out,

@@ -17,14 +17,17 @@ from solvers.rummikub._hold import keep_best
 from solvers.rummikub._layers import drop_dominated, keep_flexible
 from solvers.rummikub._layout import (
     JOKERS_AT,
+    JOKERS_HIGH_AT,
     MELD_AT,
     MELD_MASK,
     NCOL,
     NEG,
     NNUM,
+    RISKY_AT,
     SHORT_AT,
     meld_target,
 )
+from solvers.rummikub._risky import FIELD_MASK
 
 # a sub-step's own choice (:func:`step_choice`) is below this (four copies and three jokers:
 # up to 399); the joker combination of two real tiles per set is a multiple (up to 21 * 512:
@@ -92,16 +95,22 @@ def prune_layer(table, bits, start, end, keys, score, last, beam, held):
 
 
 @njit(cache=True, error_model="numpy")
-def best_final(keys, score, start, end, must_j, meld):
+def best_final(keys, score, start, end, must_j, meld, keys2):
     """The best state of the terminal layer: table jokers placed, meld reached, no run
-    short of real tiles left open (-1: none)."""
+    short of real tiles left open (-1: none); ``keys2``: None, or the second key words
+    (four jokers: the third bit of the jokers placed, and no run of jokers alone listed)."""
     best = -1
     best_sc = NEG
     for i in range(start, end):
         key = keys[i]
         if key < 0:
             continue
-        if (key >> JOKERS_AT) & 3 < must_j:
+        placed = (key >> JOKERS_AT) & 3
+        if keys2 is not None:
+            if (keys2[i] >> RISKY_AT) & FIELD_MASK:
+                continue
+            placed |= ((keys2[i] >> JOKERS_HIGH_AT) & 1) << 2
+        if placed < must_j:
             continue
         if meld & 3 and (key >> MELD_AT) & MELD_MASK < meld_target(meld):
             continue

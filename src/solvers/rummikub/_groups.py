@@ -5,7 +5,7 @@ missing colour.  House rules change the tables, not the DP: with fewer colours a
 holds at most that many tiles, with two real tiles per set a group needs two
 non-joker tiles, and with a minimum set length of 4 or 5 a group needs that many tiles
 (:func:`group_tables`).  At one number each colour supplies 0, 1 or 2 real tiles to
-groups and up to three jokers (the tile set's) join them.  Groups are colour-symmetric, so
+groups and up to four jokers (the tile set's) join them.  Groups are colour-symmetric, so
 feasibility depends only on how many colours supply one tile (``n1``), how
 many supply two (``n2``) and the joker count ``jg``.  Note the three-group
 case: 8 real tiles and a joker form 3 + 3 + 3.
@@ -24,7 +24,7 @@ from itertools import combinations
 import numpy as np
 from numba import njit
 
-MAX_JOKERS = 3  # the tables' joker counts 0..3 (a tile set of up to three jokers)
+MAX_JOKERS = 4  # the tables' joker counts 0..4 (a tile set of up to four jokers)
 
 
 def partition_groups(ug: list[int], jokers: int, colours: int = 4, min_real: int = 1,

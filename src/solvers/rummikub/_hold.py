@@ -38,6 +38,7 @@ from solvers.rummikub._layout import (
     HOLD_BITS,
     HOLD_KEY_MASK,
     JOKERS_AT,
+    JOKERS_HIGH_AT,
     NEG,
     NNUM,
     hold_field,
@@ -178,10 +179,16 @@ def hold_pairs(table, bits, start, end, k1s, k2s, score, parent, choice, hold, v
         for subset in range(fanout):
             nkey, nju, nsc = _held_successor(key, subset, count, starting, set_jokers,
                                              score[i], joker_weight)
+            k2 = k2s[i]
+            if jokers > 3:  # four jokers: the third bit in the second word (_layout)
+                nju += ((k2 >> JOKERS_HIGH_AT) & 1) << 2
             if nju > jokers or nsc + bound + (jokers - nju) * jw_pos < floor:
                 continue
+            if jokers > 3:
+                k2 = k2 & ~(np.int64(1) << JOKERS_HIGH_AT) | (nju >> 2) << JOKERS_HIGH_AT
+                nju &= 3
             n = relax_pair(table, bits, end, n, k1s, k2s, score, parent, choice,
-                           nkey | (nju << JOKERS_AT), k2s[i], nsc, i, subset)
+                           nkey | (nju << JOKERS_AT), k2, nsc, i, subset)
     stats[0] += n - end
     stats[1] = max(stats[1], n - end)
     cut = keep_best(k1s, score, end, n, beam)

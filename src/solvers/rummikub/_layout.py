@@ -38,7 +38,12 @@ may be shared by variants that never come together: the rules refuse those by na
 
 - bits 0-19, sets of 6+ tiles (:data:`WIDE_HIGH_AT`): colour c's code from its 8th bit on
   at ``5 * c`` (codes up to 4,095; sets of 13 need 2,380);
-- bits 20-62: free.  To claim bits, add a named ``..._AT`` constant (and width) here
+- bits 20-30, four jokers (sets of 3+, never with sets of 6+: the rules refuse it): the
+  jokers placed' third bit at :data:`JOKERS_HIGH_AT` (the low two stay at
+  :data:`JOKERS_AT`), and at :data:`RISKY_AT` two 5-bit slots (``colour << 3 | length``,
+  the length 1..3, 3 meaning 3 or more; 0: empty) listing the runs of jokers alone that
+  could still end as a set of jokers alone (:mod:`solvers.rummikub._risky`);
+- bits 31-62: free.  To claim bits, add a named ``..._AT`` constant (and width) here
   beside the others, make :func:`second_word` true for the variants that use them, and
   refuse in ``engines/rummikub/rules.py`` the combinations whose fields overlap.
 """
@@ -79,6 +84,10 @@ N4_AT = N3_AT + 3  # four copies: ... and four tiles
 # The second key word (word B): sets of 6+ tiles keep their colour codes' high bits there
 WIDE_HIGH_AT = 0
 WIDE_HIGH_BITS = 5  # a colour's code bits 7..11 (codes up to 4,095)
+# Four jokers (word B): the third bit of the jokers placed, and the risky runs' two slots
+JOKERS_HIGH_AT = 20
+RISKY_AT = 21
+RISKY_SLOT_BITS = 5
 LENGTH_HIGH_AT = 41  # in the rules integer: the minimum set length's fourth bit (8..12)
 LENGTH_MASK = np.int64(7 << LENGTH_AT | 1 << LENGTH_HIGH_AT)
 
@@ -208,10 +217,10 @@ def colour_code(key, c):
 
 
 @njit(cache=True, inline="always")
-def second_word(meld):
-    """Whether a pass under rules ``meld`` carries the second key word: sets of 6+ tiles
-    (colour codes past 127)."""
-    return min_set_length(meld) > 5
+def second_word(meld, jokers=2):
+    """Whether a pass under rules ``meld`` with ``jokers`` jokers carries the second key
+    word: sets of 6+ tiles (colour codes past 127), or four jokers."""
+    return min_set_length(meld) > 5 or jokers > 3
 
 
 @njit(cache=True, inline="always")

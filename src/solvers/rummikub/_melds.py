@@ -135,6 +135,113 @@ def _runs_two_real(choice, c, codes, m, min_len):
     return m
 
 
+@njit(cache=True, inline="always")
+def _bare(length, jmask):
+    """Whether a run of ``length`` with joker positions ``jmask`` holds jokers only."""
+    return jmask == (np.int64(1) << length) - 1
+
+
+@njit(cache=True)
+def _four_step(choice, c, v, option, now, after, codes, m, min_len, go):
+    """Colour ``c``'s runs ``now`` (rows: first number, length, joker mask) through number
+    v+1 into ``after`` as the DP's four-joker transition places tiles
+    (:mod:`solvers.rummikub._risky`): short runs continue, then long runs (those of jokers
+    alone first), the rest open new runs; jokers go first to continued runs holding a real
+    tile, then to the continued runs of jokers alone that ``option`` names (bit i: the i-th),
+    then to new runs.  Ended runs are appended to ``codes[m:]``; returns the new count,
+    -1 if the option does not fit or a run ends invalid."""
+    items = choice[c, v, 0] + choice[c, v, 2]
+    spare = choice[c, v, 2]
+    short = 0
+    for r in range(8):
+        go[r] = 0
+        if 0 < now[1, r] < min_len:
+            go[r] = 1
+            short += 1
+    if items < short:
+        return -1
+    left = items - short
+    for bare_first in (True, False):
+        for r in range(8):
+            if left > 0 and now[1, r] >= min_len and _bare(now[1, r], now[2, r]) == bare_first:
+                go[r] = 1
+                left -= 1
+    for r in range(8):  # jokers to the continued runs that hold a real tile
+        if go[r] and not _bare(now[1, r], now[2, r]) and spare > 0:
+            go[r] = 2
+            spare -= 1
+    k = 0
+    for r in range(8):
+        if go[r] and _bare(now[1, r], now[2, r]):
+            if (option >> k) & 1:
+                if spare == 0:
+                    return -1
+                go[r] = 2
+                spare -= 1
+            k += 1
+    if option >= 1 << k or spare > left:
+        return -1
+    n = 0
+    for r in range(8):
+        if now[1, r] == 0:
+            continue
+        if go[r] == 0:  # ends here
+            if now[1, r] < min_len or _bare(now[1, r], now[2, r]):
+                return -1
+            m = _emit_run(codes, m, c, now[0, r], now[1, r], now[2, r])
+            continue
+        after[0, n] = now[0, r]
+        after[1, n] = now[1, r] + 1
+        after[2, n] = now[2, r] | (np.int64(go[r] - 1) << (v + 1 - now[0, r]))
+        n += 1
+    for i in range(left):
+        if n == 8:
+            return -1
+        after[0, n], after[1, n], after[2, n] = v + 1, 1, 1 if i < spare else 0
+        n += 1
+    after[1, n:] = 0
+    return m
+
+
+@njit(cache=True)
+def _runs_four_jokers(choice, c, codes, m, min_len):
+    """Append colour ``c``'s runs to ``codes[m:]`` when four jokers are placed: a depth-first
+    search over :func:`_four_step`'s options at each number (the DP kept only the counts;
+    branches happen only where a joker may go to a run of jokers alone).  Returns the new
+    count, -1 if no placement makes every run valid."""
+    runs = np.zeros((NNUM + 1, 3, 8), np.int64)
+    at = np.zeros(NNUM + 1, np.int64)  # codes written before number v+1
+    tried = np.zeros(NNUM + 1, np.int64)
+    go = np.zeros(8, np.int64)
+    at[0] = m
+    v = 0
+    while v >= 0:
+        if v == NNUM:
+            out = at[v]
+            for r in range(8):
+                length, jmask = runs[v, 1, r], runs[v, 2, r]
+                if length > 0 and (length < min_len or _bare(length, jmask)):
+                    out = -1
+                    break
+                if length > 0:
+                    out = _emit_run(codes, out, c, runs[v, 0, r], length, jmask)
+            if out >= 0:
+                return out
+            v -= 1
+            continue
+        if tried[v] == 16:
+            tried[v] = 0
+            v -= 1
+            continue
+        tried[v] += 1
+        out = _four_step(choice, c, v, tried[v] - 1, runs[v], runs[v + 1], codes, at[v],
+                         min_len, go)
+        if out >= 0:
+            at[v + 1] = out
+            v += 1
+    return -1
+
+
 @njit(cache=True)
 def _group_codes(choice, group_jokers, part_count, part_masks, codes, m):
     """Append the groups of every number to ``codes[m:]``; returns the new count (-1: bad).
@@ -241,8 +348,10 @@ def meld_codes(choice, group_jokers, part_count, part_masks, codes, min_len=3):
     ['0x105040008', '0x10a0a03000d']
     """
     m = 0
-    # three jokers: a run of jokers alone takes real tiles first (_lengths.triple_step)
-    triple = choice[:, :, 2].sum() + group_jokers.sum() > 2
+    # three jokers: a run of jokers alone takes real tiles first (_lengths.triple_step);
+    # four: the DP's branches searched again (_runs_four_jokers)
+    placed = choice[:, :, 2].sum() + group_jokers.sum()
+    triple = placed > 2
     real_to = np.zeros(8, np.int64)
     # open runs of one colour, in the replay's order: first number, length, joker mask
     rs = np.zeros(8, np.int64)
@@ -253,16 +362,17 @@ def meld_codes(choice, group_jokers, part_count, part_masks, codes, min_len=3):
     tj = np.zeros(8, np.int64)
     for c in range(NCOL):
         busy = False
-        placed = False
+        two_real = False
         for v in range(NNUM):
             if choice[c, v, 0] + choice[c, v, 2] > 0:
                 busy = True
             if choice[c, v, 3] > 0:
-                placed = True
+                two_real = True
         if not busy:
             continue
-        if placed:
-            m = _runs_two_real(choice, c, codes, m, min_len)
+        if two_real or placed > 3:
+            m = (_runs_two_real(choice, c, codes, m, min_len) if two_real
+                 else _runs_four_jokers(choice, c, codes, m, min_len))
             if m < 0:
                 return -1
             continue

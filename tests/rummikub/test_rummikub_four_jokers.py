@@ -1,0 +1,140 @@
+"""A fourth joker (``Rules(jokers=4)``): the DP against the oracle and brute force.
+
+Four jokers can make a run of jokers alone three or four tiles long, which is no set.  The
+DP lists the runs of jokers alone that could still end so in its second key word
+(``solvers/rummikub/_risky.py``), and the replay searches the same joker placements
+(``_melds._runs_four_jokers``).  Random positions on random tile sets (2-4 colours, 5-13
+numbers, 1-3 copies), most jokers on the rack, melded or not, both objectives: the optimum
+(tiles, value, jokers played; with least disturbance the sets kept) is the integer
+programme's, and the DP's table is valid under the rules.  Small positions against the
+brute force of ``rummikub_variant_naive.py`` too.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from rummikub_random_sets import oracle_and_batch, random_table_and_rack, same_as_the_oracle
+
+from engines.rummikub import best_move
+from engines.rummikub.errors import RuleError, TileError
+from engines.rummikub.rules import Rules
+
+_SPEC = importlib.util.spec_from_file_location(
+    "rummikub_variant_naive", Path(__file__).resolve().parent / "rummikub_variant_naive.py")
+naive = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(naive)
+
+FOUR = Rules(jokers=4, least_disturbance=False)
+
+
+def _rules(rng: random.Random, least: bool = False) -> Rules:
+    return Rules(jokers=4, least_disturbance=least, colours=rng.randint(2, 4),
+                 numbers=rng.randint(5, 13), copies=rng.randint(1, 3),
+                 meld_threshold=rng.choice((0, 10, 30)),
+                 meld_joker=rng.choice(("stands-for", "zero")))
+
+
+def _case(seed: int, least: bool = False):
+    rng = random.Random(seed)
+    rules = _rules(rng, least)
+    small = rng.random() < 0.5
+    table, rack = random_table_and_rack(rng, rules, 3 if small else 10, 4 if small else 10, 0.9)
+    return rules, table, rack, rng.random() < 0.75
+
+
+def _joker_rich_case(seed: int):
+    """Every joker not on the table on the rack, beside one to four real tiles: runs of
+    jokers alone are the rule's only threat, and here they are cheap."""
+    rng = random.Random(seed)
+    rules = _rules(rng)
+    table, rack = random_table_and_rack(rng, rules, 2, rng.randint(1, 4), 1.0)
+    return rules, table, rack, rng.random() < 0.75
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_four_jokers_match_the_oracle(seed):
+    oracle_and_batch(*_case(seed + 1400))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_four_jokers_with_few_real_tiles_match_the_oracle(seed):
+    oracle_and_batch(*_joker_rich_case(seed + 1500))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_four_jokers_with_least_disturbance_match_the_oracle(seed):
+    same_as_the_oracle(*_case(seed + 1600, least=True))
+
+
+def _brute_case(seed: int):
+    rng = random.Random(seed)
+    spec = naive.Spec(rng.randint(2, 3), rng.randint(4, 7), rng.randint(1, 2), 4, 3, 1)
+    table = []
+    if rng.random() < 0.5:  # a run of the first colour with a joker, or a group with one
+        n = rng.randint(1, spec.numbers - 2)
+        table = [[(False, "K", n), (True, "K", n + 1), (False, "K", n + 2)]]
+        if spec.colours == 3 and rng.random() < 0.5:
+            table = [[(False, "K", n), (False, "R", n), (True, "O", n)]]
+    used = Counter((c, k) for s in table for j, c, k in s if not j)
+    pool = [(c, k) for c in spec.letters for k in range(1, spec.numbers + 1)
+            for _ in range(spec.copies - used[(c, k)])]
+    rack = rng.sample(pool, rng.randint(0, 5)) + ["J"] * rng.randint(2, 4 - len(table))
+    return spec, table, rack
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_four_jokers_match_brute_force(seed):
+    spec, table, rack = _brute_case(seed + 1700)
+    melded = bool(table) or seed % 2 == 0
+    objective = ("tiles", "value")[seed % 3 == 0]
+    rules = Rules(colours=spec.colours, numbers=spec.numbers, copies=spec.copies, jokers=4,
+                  meld_threshold=0, least_disturbance=False)
+    text = [[f"{c}{n}" if not j else "J" for j, c, n in s] for s in table]
+    move = best_move(text, ["J" if t == "J" else f"{t[0]}{t[1]}" for t in rack], melded,
+                     objective, rules)
+    best, _kept, _moved = naive.brute(spec, table, [], Counter(rack), objective,
+                                      melded=melded, threshold=0)
+    played = Counter("J" if t.is_joker else (t.colour, t.number) for t in move.played)
+    assert naive.score(played, objective) == best, (spec.__dict__, table, rack)
+    for m in move.table:
+        assert any(not s.tile.is_joker for s in m) and len(m) >= 3
+
+
+def test_four_jokers_by_hand():
+    assert best_move([], "J J J J", rules=FOUR).tiles == 0  # jokers alone: no set
+    assert best_move([], "J J J J R5", rules=FOUR).tiles == 5  # R5 with four jokers
+    assert best_move([], "J J J J R5 K9", rules=FOUR).tiles == 6  # R5 J J, K9 J J
+    assert best_move([["K1", "K2", "K3"]], "J J J J", rules=FOUR).tiles == 4
+    assert best_move([["R11", "R12", "R13"]], "J J J J", rules=FOUR).tiles == 4
+    assert best_move([], "R5 R10 J J J J", rules=FOUR).tiles == 6  # R5 J J J J R10
+    assert best_move([], "R1 R2 R5 R6 J J J J", rules=FOUR).tiles == 8
+    move = best_move([["K1", "K2", "K3"], ["O7", "O8", "O9"]], "J J J J B13", rules=FOUR)
+    assert move.tiles == 5 and all(any(not s.tile.is_joker for s in m) for m in move.table)
+    # four jokers in groups: K5 R5 J J twice (two copies)
+    assert best_move([], "K5 K5 R5 R5 J J J J", rules=FOUR).tiles == 8
+    assert best_move([], "R10 R11 J J J J", False, rules=FOUR).tiles == 6  # R8..R13: 63
+    assert best_move([], "J J J J", False, rules=replace(FOUR, meld_threshold=0)).tiles == 0
+    for copies in (1, 3):
+        rules = replace(FOUR, copies=copies)
+        assert best_move([], "J J J J", rules=rules).tiles == 0
+        assert best_move([], "B7 J J J J", rules=rules).tiles == 5
+    with pytest.raises(TileError, match="4 jokers"):
+        best_move([], "J J J J R5", rules=Rules(jokers=3))
+    for options in (["copies=4"], ["min_real_tiles=2"], ["joker_retrieval=official"],
+                    ["min_set_length=4"], ["meld_continue=on"]):
+        with pytest.raises(RuleError, match=r"jokers=4 with .*not supported by the exact"):
+            best_move([], "J J J J R5", rules=Rules.parse(["jokers=4", *options]))
+
+
+def test_four_jokers_least_disturbance_by_hand():
+    rules = Rules(jokers=4)
+    table = [["K1", "K2", "K3"], ["R4", "J", "R6"]]
+    move = best_move(table, "J J J R7", rules=rules)
+    assert move.tiles == 4 and move.sets_kept == 2  # R7 J J J beside both sets
+    assert sum(t.is_joker for t in move.played) == 3
