@@ -163,7 +163,7 @@ def test_meld_threshold_agrees_with_rummikub_solver() -> None:
     assert len(set(answers)) >= 3  # the positions are not all passes or all the same
 
 
-BEYOND_THE_KEY = [("jokers", 4), ("min_set_length", 14)]
+BEYOND_THE_KEY = [("min_set_length", 14)]
 
 
 @pytest.mark.parametrize(("name", "value"), BEYOND_THE_KEY)

@@ -92,7 +92,7 @@ from solvers.rummikub._official import official_tables as _official_tables
 from solvers.rummikub._pairs import make_room as make_pair_room
 from solvers.rummikub._pairs import relax as relax_pair
 from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, long_joker_runs, short_kinds
-from solvers.rummikub._risky import FIELD_MASK, OPTIONS, risky_close, risky_step
+from solvers.rummikub._risky import FIELD_MASK, OPTIONS, drop_listed, risky_close, risky_step
 
 
 @njit(cache=True, error_model="numpy")
@@ -515,6 +515,8 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
             stats[0] += n - end
             stats[1] = max(stats[1], n - end)
             start, end = end, n
+            if second is not None and jokers > 3:  # (four jokers: fewer runs listed dominate)
+                drop_listed(table, bits, start, end, keys, keys2, score)
             # (the dominance of drop_dominated reads the digits of sets of 3)
             truncated |= prune_layer(table, bits, start, end, keys, score,
                                       last and digits.shape[0] == 0 and second is None, beam,

@@ -24,6 +24,9 @@ go to the colour's listed runs and to new runs: which listed runs take one is a 
 (``option``: bit i, the colour's i-th listed run; at most four choices), the new runs
 take the rest (they are alike).  :func:`solvers.rummikub._melds.meld_codes` replays such a
 choice by searching the same placements.
+
+Listing a run only adds obligations, so a state whose list holds another's, with the same
+counts and no more score, is dominated (:func:`drop_listed`).
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._layout import RISKY_SLOT_BITS
+from solvers.rummikub._layout import RISKY_AT, RISKY_SLOT_BITS
+from solvers.rummikub._pairs import slot as pair_slot
 
 SLOT_MASK = (1 << RISKY_SLOT_BITS) - 1
 FIELD_MASK = (1 << 2 * RISKY_SLOT_BITS) - 1
@@ -104,3 +108,32 @@ def risky_close(field, left):
     if b != 0 and (b & 7) + left < 3:
         b = 0
     return _pack(a, b)
+
+
+@njit(cache=True)
+def drop_listed(table, bits, start, end, keys, keys2, score):
+    """Drop the states of the layer ``start..end-1`` (two-word keys, hash ``table``) that
+    list runs of jokers alone while the same state listing only some of them (or none) is
+    there with at least their score: every completion of the first completes the other."""
+    mask = (1 << bits) - 1
+    clear = ~(np.int64(FIELD_MASK) << RISKY_AT)
+    for i in range(start, end):
+        field = (keys2[i] >> RISKY_AT) & FIELD_MASK
+        if keys[i] < 0 or field == 0:
+            continue
+        a = field & SLOT_MASK
+        b = field >> RISKY_SLOT_BITS
+        for fewer in (0, a if b else -1, b if b else -1):
+            if fewer < 0:
+                continue
+            other = keys2[i] & clear | np.int64(fewer) << RISKY_AT
+            h = pair_slot(keys[i], other, bits)
+            while table[h, 2] >= start:
+                j = table[h, 2]
+                if table[h, 0] == keys[i] and table[h, 1] == other:
+                    if keys[j] >= 0 and score[j] >= score[i]:
+                        keys[i] = -1
+                    break
+                h = (h + 1) & mask
+            if keys[i] < 0:
+                break
