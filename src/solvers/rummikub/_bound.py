@@ -278,6 +278,103 @@ def sets_bound(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode, 
     move placing every table tile and rack tiles worth ``optimum`` (under ``weight`` and
     ``joker_weight``) may keep, by the linear relaxation: ``(bound, pivots, columns)``,
     the bound rounded down (at most the number of sets)."""
+    lp = _programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode,
+                    slot_number, slot_colour, set_start, s0, s1)
+    bound, pivots = _solve(lp, MAX_PIVOTS)
+    return min(s1 - s0, bound), MAX_PIVOTS - pivots, lp[0][0]
+
+
+@njit(cache=True)
+def later_bounds(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode,
+                 slot_number, slot_colour, set_start, s0, s1, later, caps):
+    """:func:`sets_bound`, and the same programme's bounds with other prices on the
+    held-out columns, each solved from the one before (the costs change, the basis stays
+    feasible): in ``later[v]`` (the sets starting after number v+1, as
+    :func:`solvers.rummikub._least.hold_tables` counts them) at most the bound on how many
+    of those an optimal move keeps; ``caps[v, 0]``: on how many of the sets starting at
+    numbers 1..v+1; ``caps[v, 1]``: on twice those plus the later ones; ``caps[13, 0]``:
+    the sets plus one (:func:`solvers.rummikub._hold._most_held` reads them).  Returns
+    ``(bound, pivots)``."""
+    lp = _programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode,
+                    slot_number, slot_colour, set_start, s0, s1)
+    bound, pivots = _solve(lp, MAX_PIVOTS)
+    n_sets = s1 - s0
+    bound = min(n_sets, bound)
+    cost, first_held = lp[1][3], lp[3][1]
+    first = np.empty(n_sets, np.int64)
+    for i in range(n_sets):
+        first[i] = _first_number(slot_number, set_start, s0 + i)
+    for v in range(NNUM):  # the sets starting at v+1 leave the objective
+        if later[v] > 0:
+            _price_held(cost, first_held, first, v + 1, 0.0)
+            most, pivots = _solve(lp, pivots)
+            later[v] = min(later[v], most, later[v - 1] if v > 0 else most)
+        else:
+            later[v] = 0
+    for v in range(NNUM):  # (all priced 0) the sets starting at v+1 join at price 1
+        _price_held(cost, first_held, first, v + 1, 1.0)
+        caps[v, 0], pivots = _solve(lp, pivots)
+    for v in range(NNUM - 1, -1, -1):  # those starting from v+2 go back to price 1
+        if v < NNUM - 1:
+            _price_held(cost, first_held, first, v + 2, 1.0)
+        for i in range(n_sets):
+            if first[i] <= v + 1:
+                cost[first_held + i] = 2.0
+        caps[v, 1], pivots = _solve(lp, pivots)
+    caps[NNUM, 0] = n_sets + 1
+    return bound, MAX_PIVOTS - pivots
+
+
+@njit(cache=True, inline="always")
+def _price_held(cost, first_held, first, number, price):
+    """Price the held-out columns of the sets starting at ``number``."""
+    for i in range(len(first)):
+        if first[i] == number:
+            cost[first_held + i] = price
+
+
+@njit(cache=True, inline="always")
+def _first_number(slot_number, set_start, i):
+    """The lowest number set ``i`` covers."""
+    lo = 99
+    for k in range(set_start[i], set_start[i + 1]):
+        lo = min(lo, slot_number[k])
+    return lo
+
+
+@njit(cache=True)
+def _solve(lp, pivots):
+    """Column generation on the programme ``lp`` (:func:`_programme`) from its basis, at
+    most ``pivots`` pivots: ``(the Lagrangian bound rounded down, pivots left)``."""
+    count, basis, status, xb, binv = lp[0]
+    idx, val, nnz, cost, upper = lp[1]
+    row, joker_row, jokers, numbers, min_len, tiles = lp[2]
+    b, first_real, first_sets = lp[3][0], lp[3][2], lp[3][3]
+    ncols = count[0]
+    room = len(nnz)
+    y = np.zeros(len(b))
+    for _round in range(MAX_ROUNDS):
+        y, pivots = _simplex(idx, val, nnz, cost, upper, ncols, basis, status, xb, binv,
+                             pivots)
+        before = ncols
+        ncols, _least = _price_sets(y, row, joker_row, jokers, numbers, min_len, idx, val,
+                                    nnz, cost, upper, ncols, room)
+        if ncols == before or pivots <= 0:
+            break
+    count[0] = ncols
+    bound = _dual_bound(y, b, idx, val, nnz, cost, upper, first_real, first_sets, row,
+                        joker_row, jokers, numbers, min_len, tiles)
+    return np.int64(np.floor(bound + 1e-7)), pivots
+
+
+@njit(cache=True)
+def _programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode, slot_number,
+               slot_colour, set_start, s0, s1):
+    """The linear programme of :func:`sets_bound` with the artificials as its basis:
+    ``((columns, basis, status, basic values, basis inverse), (the columns' rows, values,
+    entries, costs, upper bounds), (the tiles' rows, the jokers' row, jokers, numbers,
+    shortest set, tiles), (b, the first held-out column, the first real column, the first
+    set column))``."""
     numbers = highest_number(mode)
     min_len = min_set_length(mode)
     n_sets = s1 - s0
@@ -338,6 +435,7 @@ def sets_bound(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode, 
         ncols += 1
     _entry(idx, val, nnz, ncols, m - 1, -1.0)  # the objective's slack
     ncols += 1
+    first_held = ncols
     for held in range(2):  # the table sets held out (price 1, at most once), then laid
         for i in range(s0, s1):
             for k in range(set_start[i], set_start[i + 1]):
@@ -347,17 +445,6 @@ def sets_bound(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode, 
                 cost[ncols] = 1.0
                 upper[ncols] = 1.0
             ncols += 1
-    first_sets = ncols - n_sets
-    pivots = MAX_PIVOTS
-    y = np.zeros(m)
-    for _round in range(MAX_ROUNDS):
-        y, pivots = _simplex(idx, val, nnz, cost, upper, ncols, basis, status, xb, binv,
-                             pivots)
-        before = ncols
-        ncols, _least = _price_sets(y, row, joker_row, jokers, numbers, min_len, idx, val,
-                                    nnz, cost, upper, ncols, room)
-        if ncols == before or pivots <= 0:
-            break
-    bound = _dual_bound(y, b, idx, val, nnz, cost, upper, first_real, first_sets, row,
-                        joker_row, jokers, numbers, min_len, tiles)
-    return min(n_sets, np.int64(np.floor(bound + 1e-7))), MAX_PIVOTS - pivots, ncols
+    return ((np.array([ncols]), basis, status, xb, binv), (idx, val, nnz, cost, upper),
+            (row, joker_row, jokers, numbers, min_len, tiles),
+            (b, first_held, first_real, ncols - n_sets))

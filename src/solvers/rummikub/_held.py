@@ -62,10 +62,17 @@ def held_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, floor, hol
         np.ascontiguousarray(must, np.int64), np.ascontiguousarray(opt, np.int64),
         np.int64(must_j), np.int64(opt_j), np.ascontiguousarray(weight, np.int64),
         np.int64(joker_weight), np.int64(meld), GROUP_OK if group_ok is None else group_ok,
-        np.int64(floor), np.int64(beam), (*tables, held_out), choice, group_jokers, stats)
+        np.int64(floor), np.int64(beam), (*tables[:6], held_out, _no_caps()), choice,
+        group_jokers, stats)
     if status == 1 and score + must_j * joker_weight < floor:
         status = 0
     return status, score, choice, group_jokers, held_out, stats, truncated
+
+
+def _no_caps() -> np.ndarray:
+    """The held-out layers' caps when there are none (:func:`solvers.rummikub._hold.
+    _most_held`)."""
+    return np.zeros((NNUM + 1, 2), np.int64)
 
 
 def warm_held() -> None:

@@ -25,7 +25,8 @@ last the field bits of the sets holding any;
 ``starting[13, HOLD_BITS]``: the field bits of the sets starting at the number, -1 after
 the last; ``set_jokers[13, HOLD_BITS]``: their jokers; ``later[13]``: the sets starting
 after the number; ``held_out[13]``: output, the subset of ``starting`` held out, as the
-replay found it).
+replay found it; ``caps[14, 2]``: the most sets a state may hold out by each number,
+:func:`_most_held`, all 0 for none).
 """
 
 from __future__ import annotations
@@ -140,6 +141,7 @@ def hold_step(table, bits, start, end, keys, score, parent, choice, hold, v, jok
     starting, set_jokers, bound, count = _hold_setup(hold, v, bound)
     fanout = 1 << count
     jw_pos = max(0, joker_weight)
+    most, scale = _most_held(hold[7], v, floor)
     n = end
     for i in range(start, end):
         key = keys[i]
@@ -152,11 +154,27 @@ def hold_step(table, bits, start, end, keys, score, parent, choice, hold, v, jok
                                              score[i], joker_weight)
             if nju > jokers or nsc + bound + (jokers - nju) * jw_pos < floor:
                 continue
+            if scale > 1 and nsc % scale > most:  # (no caps: scale 1)
+                continue
             n = relax(table, bits, end, n, keys, score, parent, choice,
                       nkey | (nju << JOKERS_AT), nsc, i, subset)
     stats[0] += n - end
     stats[1] = max(stats[1], n - end)
     return n, table, bits, keys, score, parent, choice, keep_best(keys, score, end, n, beam)
+
+
+@njit(cache=True, inline="always")
+def _most_held(caps, v, floor):
+    """The most sets starting at numbers 1..v+1 a state may hold out and still reach
+    ``floor`` (its sets kept: the floor modulo the scale ``caps[13, 0]``), by the caps of
+    :func:`solvers.rummikub._bound.later_bounds`: ``caps[v, 0]`` the most an optimal move
+    keeps, ``caps[v, 1]`` the most of their double plus the later sets kept (a state
+    holding h keeps at most ``caps[v, 1] - h`` in all), and the scale (1 and no limit
+    when the scale is 0: no caps)."""
+    scale = caps[NNUM, 0]
+    if scale <= 0:
+        return np.int64(1) << 40, np.int64(1)
+    return min(caps[v, 0], caps[v, 1] - floor % scale), scale
 
 
 @njit(cache=True, error_model="numpy")

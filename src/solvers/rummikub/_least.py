@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._bound import sets_bound
+from solvers.rummikub._bound import later_bounds
 from solvers.rummikub._held import _held_pass
 from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS
 from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM, copies
@@ -104,9 +104,10 @@ def hold_tables(slot_number, slot_colour, set_start, s0, s1, which):
 
 @njit(cache=True, nogil=True)
 def _one_pass(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
-              floor, width, scale, budget, choice, group_jokers, held_out, work):
+              caps, floor, width, scale, budget, choice, group_jokers, held_out, work):
     """One held-out pass (:func:`solvers.rummikub._held.held_arrays` on this thread):
-    ``(status, score, states, truncated)``, the answer in the three output arrays."""
+    ``(status, score, states, truncated)``, the answer in the three output arrays
+    (``caps``: :func:`solvers.rummikub._hold._most_held`'s)."""
     choice[:] = 0
     group_jokers[:] = 0
     held_out[:] = 0
@@ -118,7 +119,7 @@ def _one_pass(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, 
         beam = ((budget + BUDGET_UNIT - 1) // BUDGET_UNIT) << BUDGET_AT
     status, score, truncated = _held_pass(
         must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, floor, beam,
-        (hold[0], hold[1], hold[2], hold[3], hold[4], hold[5], held_out), choice,
+        (hold[0], hold[1], hold[2], hold[3], hold[4], hold[5], held_out, caps), choice,
         group_jokers, stats)
     if status == 1 and score + must_j * joker_weight < floor:
         status = 0
@@ -136,7 +137,7 @@ def _keep(choice, group_jokers, held_out, best_choice, best_jokers, best_held):
 
 @njit(cache=True, inline="always")
 def _passes_at_width(must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold,
-                     base, kept, have, answer, optimum, ceiling, width, scale, c2, g2, h2,
+                     caps, base, kept, have, answer, optimum, ceiling, width, scale, c2, g2, h2,
                      choice, group_jokers, held_out, work):
     """Narrow passes of one beam ``width``: a positive width runs once; any other runs
     again while each pass finds a move keeping more sets and none proves the answer.
@@ -145,7 +146,7 @@ def _passes_at_width(must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, grou
     states_sum = 0
     while True:
         status, score, states, truncated = _one_pass(
-            must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold,
+            must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold, caps,
             base + kept + have, width, scale, 0, c2, g2, h2, work)
         states_sum += states
         proven = truncated == 0
@@ -192,9 +193,10 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
     if proven:
         return answer
     if narrow_states >= BOUND_FROM and _bound_applies(mode, must_j + rack_j):
-        ceiling = min(ceiling, sets_bound(must, rack, must_j, rack_j, weight, joker_weight,
-                                          optimum, mode, slot_number, slot_colour, set_start,
-                                          s0, s1)[0])
+        # (the passes' later sets and caps, in place)
+        ceiling = min(ceiling, later_bounds(must, rack, must_j, rack_j, weight, joker_weight,
+                                            optimum, mode, slot_number, slot_colour,
+                                            set_start, s0, s1, hold[5], passes[19])[0])
         if have == 1 and kept >= ceiling:
             return answer
     return _exact_passes(passes, kept, have, answer, ceiling, narrow_states, exact_budget,
@@ -213,31 +215,33 @@ def _bound_applies(mode, jokers):
 @njit(cache=True, inline="always")
 def _Passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold, optimum,
             n_sets, choice, group_jokers, held_out, work):
-    """What every pass of one position shares (a tuple: :func:`_pass_at` reads it)."""
+    """What every pass of one position shares (a tuple: :func:`_pass_at` reads it; last,
+    :func:`solvers.rummikub._hold._most_held`'s caps, none until :func:`bounded_passes`
+    sets them)."""
     scale = n_sets + 1
     return (must, rack, must_j, rack_j, weight * scale, joker_weight * scale, mode, group_ok,
             hold, (optimum + must_j * joker_weight) * scale, optimum, scale,
             np.zeros_like(choice), np.zeros_like(group_jokers), np.zeros_like(held_out),
-            choice, group_jokers, held_out, work)
+            choice, group_jokers, held_out, work, np.zeros((NNUM + 1, 2), np.int64))
 
 
 @njit(cache=True, inline="always")
 def _pass_at(passes, floor_sets, width, budget):
     """One pass of the position ``passes`` asking for ``floor_sets`` sets kept."""
     (must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold, base, _optimum,
-     scale, c2, g2, h2, _choice, _group_jokers, _held_out, work) = passes
+     scale, c2, g2, h2, _choice, _group_jokers, _held_out, work, caps) = passes
     return _one_pass(must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold,
-                     base + floor_sets, width, scale, budget, c2, g2, h2, work)
+                     caps, base + floor_sets, width, scale, budget, c2, g2, h2, work)
 
 
 @njit(cache=True, inline="always")
 def _width_passes(passes, kept, have, answer, ceiling, width):
     """:func:`_passes_at_width` on the position ``passes``."""
     (must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold, base, optimum,
-     scale, c2, g2, h2, choice, group_jokers, held_out, work) = passes
+     scale, c2, g2, h2, choice, group_jokers, held_out, work, caps) = passes
     return _passes_at_width(must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok,
-                            hold, base, kept, have, answer, optimum, ceiling, width, scale, c2,
-                            g2, h2, choice, group_jokers, held_out, work)
+                            hold, caps, base, kept, have, answer, optimum, ceiling, width,
+                            scale, c2, g2, h2, choice, group_jokers, held_out, work)
 
 
 @njit(cache=True, nogil=True)
