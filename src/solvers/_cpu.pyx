@@ -1,5 +1,6 @@
 # cython: language_level=3
-"""The CPU check of this build, run when ``solvers`` is imported, before any kernel.
+"""The CPU checks: this build's, run when ``solvers`` is imported, before any kernel, and
+the bridge search's choice of build (:func:`cpu_has_bit_instructions`).
 
 setup.py compiles every other extension of ``solvers`` with ``-mpopcnt`` on x86-64 (the
 bridge search's popcounts become one instruction), and GCC may use POPCNT anywhere in
@@ -18,8 +19,19 @@ cdef extern from *:
         if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
         return (c >> 23) & 1;
     }
+    /* LZCNT: CPUID 0x80000001 ECX bit 5 (ABM); BMI1, BMI2: leaf 7 EBX bits 3 and 8 */
+    static int qp_cpu_has_bit_instructions(void) {
+        unsigned int a, b, c, d;
+        if (__get_cpuid_max(0x80000000u, 0) < 0x80000001u) return 0;
+        __cpuid(0x80000001u, a, b, c, d);
+        if (!(c & (1u << 5))) return 0;
+        if (__get_cpuid_max(0, 0) < 7) return 0;
+        __cpuid_count(7, 0, a, b, c, d);
+        return (b & (1u << 3)) && (b & (1u << 8));
+    }
     #else
     static int qp_cpu_has_popcnt(void) { return 1; }
+    static int qp_cpu_has_bit_instructions(void) { return 0; }
     #endif
     /* setup.py defines it when the other extensions get -mpopcnt */
     #ifndef QIPAI_POPCNT_BUILD
@@ -27,6 +39,7 @@ cdef extern from *:
     #endif
     """
     int qp_cpu_has_popcnt() noexcept nogil
+    int qp_cpu_has_bit_instructions() noexcept nogil
     int QIPAI_POPCNT_BUILD
 
 
@@ -36,6 +49,12 @@ BUILT_WITH_POPCNT = bool(QIPAI_POPCNT_BUILD)
 def cpu_has_popcnt() -> bool:
     """Whether this CPU runs POPCNT (True off x86, where no build asks for it)."""
     return bool(qp_cpu_has_popcnt())
+
+
+def cpu_has_bit_instructions() -> bool:
+    """Whether this CPU runs LZCNT, BMI1 and BMI2 (always False off x86): the bridge
+    search's second build (:mod:`solvers.bridge._ab_search`) needs all three."""
+    return bool(qp_cpu_has_bit_instructions())
 
 
 def missing_instructions(built_with_popcnt: bool, has_popcnt: bool) -> list[str]:

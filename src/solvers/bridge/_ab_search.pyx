@@ -9,35 +9,12 @@ and node counts.  ``KERNEL_BUILD`` names the one in use; everything public of it
 
 import os
 
-cdef extern from *:
-    """
-    #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-    #include <cpuid.h>
-    /* LZCNT: CPUID 0x80000001 ECX bit 5 (ABM); BMI1, BMI2: leaf 7 EBX bits 3 and 8 */
-    static int qp_cpu_has_bit_instructions(void) {
-        unsigned int a, b, c, d;
-        if (__get_cpuid_max(0x80000000u, 0) < 0x80000001u) return 0;
-        __cpuid(0x80000001u, a, b, c, d);
-        if (!(c & (1u << 5))) return 0;
-        if (__get_cpuid_max(0, 0) < 7) return 0;
-        __cpuid_count(7, 0, a, b, c, d);
-        return (b & (1u << 3)) && (b & (1u << 8));
-    }
-    #else
-    static int qp_cpu_has_bit_instructions(void) { return 0; }
-    #endif
-    """
-    int qp_cpu_has_bit_instructions() noexcept nogil
-
-
-def cpu_has_bit_instructions() -> bool:
-    """Whether this CPU runs LZCNT, BMI1 and BMI2 (always False off x86)."""
-    return bool(qp_cpu_has_bit_instructions())
+from solvers._cpu import cpu_has_bit_instructions
 
 
 def _chosen_kernel():
     if os.environ.get("QIPAI_BRIDGE_KERNEL", "").strip().lower() != "generic":
-        if qp_cpu_has_bit_instructions():
+        if cpu_has_bit_instructions():
             try:
                 from solvers.bridge import _ab_kernel_bmi
             except ImportError:  # built without it (compiler lacking the flags)
