@@ -189,7 +189,7 @@ def test_a_schema_2_store_is_read_as_it_is_and_upgraded_when_written(tmp_path: P
     with ResultStore.open_existing(db) as store:
         assert store.count() == 300 and len(list(store.rows())) == 300
     with sqlite3.connect(db) as con:
-        assert con.execute("SELECT value FROM meta").fetchone() == ("3",)
+        assert con.execute("SELECT value FROM meta").fetchone() == ("4",)
     with ResultStore(db) as store:  # resumes across both tables
         summary = run_batch([_inputs(tmp_path, 300)], _square_task(), store, jobs=1,
                             on_bad_input=None)  # fmt: skip
@@ -210,3 +210,79 @@ def test_a_schema_2_store_with_a_live_old_run_is_not_upgraded(tmp_path: Path) ->
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT value FROM meta").fetchone() == ("2",)
         assert "blocks" not in {n for (n,) in con.execute("SELECT name FROM sqlite_master")}
+
+
+def _schema_3_store(path: Path, n: int) -> None:
+    """``_inputs``' first ``n`` positions stored, then the store marked schema 3 (the same
+    tables) with a claim in schema 3's form: hexadecimal text, of run 1 (finished)."""
+    with ResultStore(path) as store:
+        run_batch([_inputs(path.parent, n)], _square_task(), store, jobs=1, on_bad_input=None)
+    with sqlite3.connect(path) as con:
+        con.execute("UPDATE meta SET value='3' WHERE key='schema_version'")
+        con.execute("INSERT INTO claims (task, run_id, hashes) VALUES (?, 1, ?)",
+                    ("test-block-square", hash_text('{"x":0}')))  # fmt: skip
+
+
+def _live_run(path: Path) -> int:
+    with sqlite3.connect(path) as con:
+        return con.execute(
+            "INSERT INTO runs (task, inputs, mode, workers, solver_version, started_at, pid, "
+            "host, heartbeat) VALUES ('t', '[]', 'local', 1, '0.9', 1.0, ?, ?, 1e18)",
+            (os.getpid(), os.uname().nodename),
+        ).lastrowid
+
+
+def test_claims_are_digests_and_hex_claims_of_older_runs_still_count(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite"
+    digests = bytes(range(48))
+    with ResultStore(db) as a, ResultStore(db) as b:
+        run_a = a.begin_run("t", [], workers=1, mode="local")
+        run_b = b.begin_run("t", [], workers=1, mode="local")
+        assert a.claim_digests("t", digests, run_a) == bytearray(3)
+        row = a._db.execute("SELECT hashes FROM claims").fetchone()[0]
+        assert row == digests  # one blob: 16 bytes a position
+        # hexadecimal text (ResultStore.claim, and every claim of schema 3) is read too
+        assert b.claim("t", [digests[32:].hex(), bytes(range(100, 116)).hex()], run_b) == (
+            set(), {digests[32:].hex()})
+        more = digests + bytes(range(100, 116)) + bytes(range(200, 216))
+        assert a.claim_digests("t", more, run_a) == bytearray([0, 0, 0, 2, 0])
+        assert b.claim_digests("t", more, run_b) == bytearray([2, 2, 2, 0, 2])
+        a.end_run(run_a, computed=0, skipped=0, bad_inputs=0, status="finished")
+        assert b.claim_digests("t", more, run_b) == bytearray(5)
+
+
+def test_a_schema_3_store_is_upgraded_when_written_and_resumed(tmp_path: Path) -> None:
+    db = tmp_path / "v3.sqlite"
+    _schema_3_store(db, 40)
+    with ResultStore.open_existing(db) as store:  # read-only: untouched
+        assert store.count() == 40
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT value FROM meta").fetchone() == ("3",)
+    with ResultStore(db) as store:
+        summary = run_batch([_inputs(tmp_path, 60)], _square_task(), store, jobs=1,
+                            on_bad_input=None)  # fmt: skip
+        assert (summary.already_stored, summary.computed) == (40, 20)
+        # the run's own claims went with it; the finished older run's text claim is ignored
+        assert store._db.execute("SELECT typeof(hashes) FROM claims").fetchall() == [("text",)]
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT value FROM meta").fetchone() == ("4",)
+
+
+def test_a_schema_3_store_with_a_live_old_run_is_not_upgraded(tmp_path: Path) -> None:
+    db = tmp_path / "v3.sqlite"
+    _schema_3_store(db, 5)
+    _live_run(db)
+    with pytest.raises(StoreError, match=r"schema 3 .* still writing it"):
+        ResultStore(db)
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT value FROM meta").fetchone() == ("3",)
+
+
+def test_a_store_of_a_newer_schema_is_refused_by_name(tmp_path: Path) -> None:
+    db = tmp_path / "new.sqlite"
+    ResultStore(db).close()
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE meta SET value='5' WHERE key='schema_version'")
+    with pytest.raises(StoreError, match=r"result store schema 5, this qipai reads schemas 1 "
+                                         r"to 4; use the qipai that wrote it"):  # fmt: skip
+        ResultStore(db)

@@ -122,7 +122,7 @@ def test_a_schema_1_store_is_read_as_it_is_and_upgraded_when_written(tmp_path: P
     assert len(rows) == 5000 and all(rows[f"p{i}"]["result"] == {"sq": i * i} for i in range(5000))
     assert {r["input_hash"] for r in rows.values()} >= {r[1] for r in old}
     with sqlite3.connect(db) as con:
-        assert con.execute("SELECT value FROM meta").fetchone() == ("3",)
+        assert con.execute("SELECT value FROM meta").fetchone() == ("4",)
 
 
 def test_a_schema_1_store_with_a_live_old_run_is_not_upgraded(tmp_path: Path) -> None:

@@ -44,7 +44,7 @@ the next run that opens the database, and its claims are released.  A
 connection keeps the hashes it has seen stored and claimed in memory and reads
 only the chunks and claims written since (by row id), inside the write
 transaction that claims or stores, so the check stays exact with several
-writers.  A store of schema 1 or 2 is upgraded when opened for writing
+writers.  A store of schema 1, 2 or 3 is upgraded when opened for writing
 (:mod:`engines.batch.store_v1`), and read as it is when opened read-only.
 """
 
@@ -66,6 +66,7 @@ from typing import Any, TypeVar
 
 from engines import __version__
 from engines.batch.store_errors import StoreError, explain
+from engines.batch.store_known import Known, sync_known
 from engines.batch.store_rows import dumps_rows, listed, written_runs
 from engines.batch.store_schema import PAGE_SIZE, SCHEMA, SCHEMA_VERSION
 from engines.batch.store_v1 import (
@@ -74,9 +75,13 @@ from engines.batch.store_v1 import (
     is_dead,
     upgrade_from_v1,
     upgrade_from_v2,
+    upgrade_from_v3,
 )
 from engines.errors import InputError
-from solvers._batch_hashes import DigestSet, hex_join, select
+from solvers._batch_hashes import DigestSet, select
+
+#: Rows' text committed after which the store thread checkpoints the log (see _checkpoint).
+CHECKPOINT_BYTES = 4 << 20
 
 __all__ = ["STALE_AFTER_SECONDS", "EncodedRow", "ResultRow", "ResultStore", "StoreError"]
 
@@ -142,8 +147,9 @@ class ResultStore:
         self.readonly = readonly
         self._per_row = False
         self._blocks = True
-        self._known: dict[str, _Known] = {}
+        self._known: dict[str, Known] = {}
         self._sync_mode = "FULL"
+        self._logged = 0  # bytes of rows committed since the last checkpoint
         # One connection, used by the runner's thread (claims, bad lines) and its store
         # thread (results): one transaction at a time, with what it updates in _known.
         self._lock = threading.RLock()
@@ -184,7 +190,8 @@ class ResultStore:
                     "table has no schema_version); it was left untouched: pass another --db file"
                 )
             version = found[0]
-            if version not in ("1", "2", str(SCHEMA_VERSION)):
+            upgrades = {"1": upgrade_from_v1, "2": upgrade_from_v2, "3": upgrade_from_v3}
+            if version not in upgrades and version != str(SCHEMA_VERSION):
                 raise StoreError(
                     f"{self.path}: result store schema {version}, this qipai reads schemas 1 "
                     f"to {SCHEMA_VERSION}; use the qipai that wrote it, or a new --db file"
@@ -192,8 +199,8 @@ class ResultStore:
             # Older schemas are read as they are, and upgraded when written.
             self._per_row = version == "1" and self.readonly
             self._blocks = "blocks" in tables
-            if version in ("1", "2") and not self.readonly:
-                upgrade = upgrade_from_v1 if version == "1" else upgrade_from_v2
+            if version in upgrades and not self.readonly:
+                upgrade = upgrades[version]
                 try:
                     upgrade(self._db, self._create_statements)
                 except UpgradeRefused as exc:
@@ -328,43 +335,12 @@ class ResultStore:
 
     # -- results ------------------------------------------------------------------------
 
-    def _sync(self, task: str, *, claims: bool) -> _Known:
-        """Bring this connection's view of ``task`` up to date: the chunks (and claims)
-        written since it last looked, and which claiming runs still run.  Exact when
-        called inside a write transaction (nobody else writes meanwhile)."""
+    def _sync(self, task: str, *, claims: bool) -> Known:
+        """This connection's view of ``task``, brought up to date (:func:`sync_known`)."""
         known = self._known.get(task)
         if known is None:
-            known = self._known[task] = _Known()
-        cur = self._db.execute(
-            "SELECT chunk_id, hashes FROM chunks WHERE task=? AND chunk_id>? ORDER BY chunk_id",
-            (task, known.chunk_mark),
-        )
-        for chunk_id, hashes in cur:
-            known.stored.add_hex_text(hashes)
-            known.chunk_mark = chunk_id
-        if self._blocks:
-            cur = self._db.execute(
-                "SELECT block_id, digests FROM blocks WHERE task=? AND block_id>? "
-                "ORDER BY block_id",
-                (task, known.block_mark),
-            )
-            for block_id, digests in cur:
-                known.stored.add_digests(digests)
-                known.block_mark = block_id
-        if claims:
-            sql = "SELECT run_id FROM runs WHERE status='running'"
-            running = {run_id for (run_id,) in self._db.execute(sql)}
-            cur = self._db.execute(
-                "SELECT claim_id, run_id, hashes FROM claims WHERE task=? AND claim_id>? "
-                "ORDER BY claim_id",
-                (task, known.claim_mark),
-            )
-            for claim_id, run_id, hashes in cur:
-                known.claims.setdefault(run_id, DigestSet()).add_hex_text(hashes)
-                known.claim_mark = claim_id
-            for run_id in [r for r in known.claims if r not in running]:
-                del known.claims[run_id]
-        return known
+            known = self._known[task] = Known()
+        return sync_known(self._db, task, known, blocks=self._blocks, claims=claims)
 
     @_serialized
     def done_hashes(self, task: str, hashes: Iterable[str]) -> set[str]:
@@ -433,7 +409,7 @@ class ResultStore:
             if todo:
                 cur = self._db.execute(
                     "INSERT INTO claims (task, run_id, hashes) VALUES (?, ?, ?)",
-                    (task, run_id, hex_join(todo)),
+                    (task, run_id, todo),
                 )
         if todo:  # only once committed
             known.claims.setdefault(run_id, DigestSet()).add_digests(todo)
@@ -526,7 +502,18 @@ class ResultStore:
         if digests:  # only once committed
             known.stored.add_digests(digests)
             known.block_mark = max(known.block_mark, last)
+            self._logged += sum(len(text) for _lo, _hi, text in written or ())
+            if self._logged >= CHECKPOINT_BYTES:
+                self._checkpoint()
         return len(digests) // 16
+
+    def _checkpoint(self) -> None:
+        """Copy the log into the database now, on this (the store) thread, rather than when
+        the store closes (on the runner's thread); the log is then written from its start
+        again, so it stays small.  PASSIVE: a reader or writer elsewhere is not waited for."""
+        self._logged = 0
+        with self._lock, self._guard():
+            self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
 
     def add_bad_input(self, task: str, source: str, line: int, reason: str, run_id: int) -> None:
         with self._write(durable=False):
@@ -584,17 +571,3 @@ class ResultStore:
                 row["input"] = json.loads(row["input"])
                 row["result"] = None if row["result"] is None else json.loads(row["result"])
                 yield row
-
-
-class _Known:
-    """What one connection has read of a task's chunks and claims (see ``ResultStore._sync``):
-    the stored hashes, the claimed ones per running run, and the last row ids read."""
-
-    __slots__ = ("block_mark", "chunk_mark", "claim_mark", "claims", "stored")
-
-    def __init__(self) -> None:
-        self.stored = DigestSet()
-        self.claims: dict[int, DigestSet] = {}
-        self.chunk_mark = 0
-        self.block_mark = 0
-        self.claim_mark = 0

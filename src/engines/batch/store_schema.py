@@ -1,4 +1,4 @@
-"""The result store's SQL schema (version 3; :mod:`engines.batch.store_v1` upgrades version 1).
+"""The result store's SQL schema (version 4; :mod:`engines.batch.store_v1` upgrades 1 to 3).
 
 Schema 3 adds the table ``blocks``: what the batch runner stores, about half the bytes of
 schema 2's ``chunks`` rows (the source once a block, the input hashes as 16-byte digests,
@@ -7,11 +7,17 @@ inputs and results as JSON values rather than escaped strings, no ``null`` error
 ``blocks`` and the view over both (:data:`UPGRADE_FROM_2`), nothing is rewritten, and the
 general :meth:`~engines.batch.store.ResultStore.add` still writes ``chunks`` rows (its
 hashes need not be digests).
+
+Schema 4 has schema 3's tables; what changed is what a ``claims`` row may hold: the batch
+runner writes the hashes it claims as one blob of 16-byte digests (half the bytes of
+schema 3's hexadecimal text, with nothing to format), which a qipai of schema 3 would not
+read, so such a qipai refuses a store of schema 4 (it names the version) and a store of
+schema 3 is upgraded (its version changed) only when no run of an older qipai is alive.
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 #: Page size of a new store: a block of 2,048 positions is ~0.5 MB, and SQLite writes it
 #: twice (log and database) one page at a time (64 KiB pages: ~30 % less CPU than 4 KiB).
@@ -50,7 +56,8 @@ SCHEMA = (
         bad_inputs INTEGER NOT NULL DEFAULT 0,
         status TEXT NOT NULL DEFAULT 'running'
     )""",
-    # One row per claim transaction: the hashes (separated by spaces) a run will compute.
+    # One row per claim transaction: the hashes a run will compute, 16-byte digests in one
+    # blob (schema 4, the batch runner) or text separated by spaces (ResultStore.claim).
     """CREATE TABLE IF NOT EXISTS claims (
         claim_id INTEGER PRIMARY KEY AUTOINCREMENT,
         task TEXT NOT NULL,

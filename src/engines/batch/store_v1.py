@@ -9,7 +9,9 @@ one transaction, the first time a ``ResultStore`` opens it for writing; opened r
 is read as it is.
 
 A store of schema 2 becomes one of schema 3 (:func:`upgrade_from_v2`) the same way: its
-``chunks`` stay as they are, the table ``blocks`` and the view over both are added.
+``chunks`` stay as they are, the table ``blocks`` and the view over both are added; one of
+schema 3 becomes one of schema 4 (:func:`upgrade_from_v3`: claims may be digests) by its
+version number alone.
 """
 
 from __future__ import annotations
@@ -94,6 +96,17 @@ def upgrade_from_v2(db: sqlite3.Connection, create_schema: Callable[[], None]) -
             return
         for statement in UPGRADE_FROM_2:
             db.execute(statement)
+        create_schema()
+        db.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
+
+
+def upgrade_from_v3(db: sqlite3.Connection, create_schema: Callable[[], None]) -> None:
+    """Mark a store of schema 3 as one of schema 4 (the same tables; claims written as
+    digests from now on).  Raises :class:`UpgradeRefused` while a run recorded ``running``
+    is alive: an older qipai, which reads claims as text."""
+    with db:
+        if not _begin_upgrade(db, "3"):
+            return
         create_schema()
         db.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
 

@@ -1,0 +1,63 @@
+"""What one connection of a result store has read of a task: the stored input hashes and
+the hashes each running run claimed, brought up to date by :func:`sync_known`.
+
+A claim row holds the hashes a run claimed in one transaction: 16-byte digests in one
+blob (schema 4, the batch runner's claims) or hash strings separated by spaces (the
+general :meth:`~engines.batch.store.ResultStore.claim`, and every claim of schema 3).
+Both are read, so the claims of a run begun by an older qipai count as well.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from solvers._batch_hashes import DigestSet
+
+
+class Known:
+    """What one connection has read of a task's chunks, blocks and claims: the stored
+    hashes, the claimed ones per running run, and the last row ids read."""
+
+    __slots__ = ("block_mark", "chunk_mark", "claim_mark", "claims", "stored")
+
+    def __init__(self) -> None:
+        self.stored = DigestSet()
+        self.claims: dict[int, DigestSet] = {}
+        self.chunk_mark = 0
+        self.block_mark = 0
+        self.claim_mark = 0
+
+
+_NEW_CHUNKS = "SELECT chunk_id, hashes FROM chunks WHERE task=? AND chunk_id>? ORDER BY chunk_id"
+_NEW_BLOCKS = "SELECT block_id, digests FROM blocks WHERE task=? AND block_id>? ORDER BY block_id"
+_NEW_CLAIMS = (
+    "SELECT claim_id, run_id, hashes FROM claims WHERE task=? AND claim_id>? ORDER BY claim_id"
+)
+
+
+def sync_known(
+    db: sqlite3.Connection, task: str, known: Known, *, blocks: bool, claims: bool
+) -> Known:
+    """Bring ``known`` up to date with ``db``: the chunks and blocks (``blocks``: the store
+    has that table) written since it last looked, with ``claims`` the claims too, and which
+    claiming runs still run.  Exact when called inside a write transaction (nobody else
+    writes meanwhile)."""
+    for chunk_id, hashes in db.execute(_NEW_CHUNKS, (task, known.chunk_mark)):
+        known.stored.add_hex_text(hashes)
+        known.chunk_mark = chunk_id
+    for block_id, digests in db.execute(_NEW_BLOCKS, (task, known.block_mark)) if blocks else ():
+        known.stored.add_digests(digests)
+        known.block_mark = block_id
+    if claims:
+        running = {run_id for (run_id,) in db.execute("SELECT run_id FROM runs WHERE "
+                                                       "status='running'")}  # fmt: skip
+        for claim_id, run_id, hashes in db.execute(_NEW_CLAIMS, (task, known.claim_mark)):
+            claimed = known.claims.setdefault(run_id, DigestSet())
+            if type(hashes) is bytes:
+                claimed.add_digests(hashes)
+            else:
+                claimed.add_hex_text(hashes)
+            known.claim_mark = claim_id
+        for run_id in [r for r in known.claims if r not in running]:
+            del known.claims[run_id]
+    return known
