@@ -369,3 +369,23 @@ def test_bad_thread_counts_are_refused(bad: object) -> None:
 def test_bad_table_sizes_are_refused(bad: object) -> None:
     with pytest.raises(BridgeInputError, match="table_mb"):
         dd_tables([DEALS[0]["pbn"]], table_mb=bad)  # type: ignore[arg-type]
+
+
+def _short_suit_ending(rng: random.Random, size: int) -> Deal:
+    """Four hands of ``size`` cards from two suits: long suits with guarded
+    second-best cards, where the later-tricks count of a guarded suit decides often."""
+    suits = rng.sample(range(4), 2)
+    cards = rng.sample([Card(s, r) for s in suits for r in range(2, 15)], 4 * size)
+    return Deal([Hand.from_cards(cards[k * size : (k + 1) * size]) for k in range(4)])
+
+
+def test_notrump_endings_in_two_suits_agree_with_brute_force() -> None:
+    """Notrump endings where the leader's side often needs every trick and a suit it tops
+    is guarded by an opponent (_later_tricks._guarded_suit): exact against the minimax."""
+    rng = random.Random(17)
+    for k in range(150):
+        deal = _short_suit_ending(rng, 3 + k % 2)
+        leader = Seat(rng.randrange(4))
+        got = {(c.suit, c.rank): v for c, v in solve_position(deal, Strain.NOTRUMP, leader).items()}
+        hands = tuple(frozenset((c.suit, c.rank) for c in hand) for hand in deal.hands)
+        assert got == naive_solve(hands, 4, int(leader), ()), (k, deal.to_pbn())

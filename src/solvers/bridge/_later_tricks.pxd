@@ -21,10 +21,12 @@ built on the answer covers many positions):
   partner cannot ruff; and, with no trumps left, when the suits topped by the
   leader's side are too short to give him one lead a trick: the number of
   leads in such a suit is at most its length in the longer hand of the side,
-  and a suit topped by an opponent is never led to a trick the side wins.
+  and a suit topped by an opponent is never led to a trick the side wins.  A
+  suit whose opponents' best card sits with a long enough guard gives fewer
+  (``_guarded_suit``): the guard keeps that card to his last one.
 
 Win ranks: the cards each rule relies on (the counted trumps; the top card of
-each suit that must stay the opponents').
+each suit that must stay the opponents'; a guarded suit's best opponents' card).
 """
 
 from libc.stdint cimport uint16_t
@@ -148,28 +150,94 @@ cdef inline bint _no_winning_lead(Ctx* c, int leader, uint16_t* wm) noexcept nog
     return 1
 
 
+cdef inline int _guarded_suit(Ctx* c, int leader, int s, int* guard) noexcept nogil:
+    """Suit ``s``, topped by the leader's side: at most how many tricks led in it can the
+    side win while X, the opponents' best card, stays with its holder (``guard``)?  -1 when
+    the guard is too short to keep X to his last card.
+
+    The guard keeps X and plays a smaller card when a card above X is already in the
+    trick, else X, which wins unless a card above X comes after it: only when the side
+    hand after him holds one.  So each trick the side wins in the suit takes one of its
+    t cards above X, or, when the hand after the guard (F's partner) holds one, a lead of
+    one of F's other cards (F: the hand before the guard).  With more smaller cards than
+    that, the guard never has to play X, and discarding the suit only when it is all he
+    holds, he keeps X to his last card."""
+    cdef unsigned int opp = c.hands[(leader + 1) & 3][s] | c.hands[(leader + 3) & 3][s]
+    cdef unsigned int x, above
+    cdef int g, f, b
+    if not opp:
+        return -1
+    x = 1u << msb(opp)
+    above = c.remain[s] & ~((x << 1) - 1)
+    g = (leader + 1) & 3 if c.hands[(leader + 1) & 3][s] & x else (leader + 3) & 3
+    f = (g + 3) & 3
+    b = popcount(above)
+    if c.hands[f ^ 2][s] & above:
+        b += popcount(c.hands[f][s] & ~above)
+    if popcount(c.hands[g][s]) <= b:
+        return -1
+    guard[0] = g
+    return b
+
+
 cdef inline bint _leads_run_out(Ctx* c, int leader, int n, uint16_t* wm) noexcept nogil:
     """With no trumps left: are the suits topped by the leader's side too short for ``n``
-    winning leads?"""
-    cdef int s, h, a, b, total = 0
-    cdef unsigned int top
-    cdef uint16_t pins[4]
+    winning leads?  Each such suit gives at most its length in the longer hand of the side;
+    a suit topped by an opponent none (he keeps the top card).  A guarded suit
+    (``_guarded_suit``) may give fewer, one for each opponent, but its guard spends his
+    other cards first: the suits he tops then give their length in the side's longer hand
+    too."""
+    cdef int s, h, a, b, k, g, total = 0, mode = -1
+    cdef int longer[4]
+    cdef int tops[4]
+    cdef int cut[2]        # by opponent (0: the leader's left, 1: his right): the best cut
+    cdef int cut_suit[2]   # the suit giving it
+    cdef int topped[2]     # the longer lengths of the suits he tops
+    for k in range(2):
+        cut[k] = 0
+        cut_suit[k] = -1
+        topped[k] = 0
     for s in range(4):
-        pins[s] = 0
+        tops[s] = -1
+        longer[s] = 0
         if not c.remain[s]:
             continue
-        top = 1u << msb(c.remain[s])
-        h = _holder(c, s, top)
+        h = _holder(c, s, 1u << msb(c.remain[s]))
+        tops[s] = h
+        a = popcount(c.hands[leader][s])
+        b = popcount(c.hands[leader ^ 2][s])
+        longer[s] = a if a > b else b
         if ((h ^ leader) & 1) == 0:
-            a = popcount(c.hands[h][s])
-            b = popcount(c.hands[h ^ 2][s])
-            total += a if a > b else b
-            if total >= n:
-                return 0
-        elif c.remain[s] != c.hands[h][s]:
-            pins[s] = <uint16_t>top  # must stay the opponents' (unless nobody else has one)
+            total += longer[s]
+        else:
+            topped[((h - leader) & 3) >> 1] += longer[s]
+    if total >= n:
+        for s in range(4):
+            if tops[s] < 0 or ((tops[s] ^ leader) & 1):
+                continue
+            b = _guarded_suit(c, leader, s, &g)
+            k = ((g - leader) & 3) >> 1
+            if b >= 0 and longer[s] - b > cut[k]:
+                cut[k] = longer[s] - b
+                cut_suit[k] = s
+        if total - cut[0] + topped[0] < n:
+            mode = 0
+        elif total - cut[1] + topped[1] < n:
+            mode = 1
+        elif total - cut[0] - cut[1] + topped[0] + topped[1] < n:
+            mode = 2
+        else:
+            return 0
     for s in range(4):
-        wm[s] = pins[s]
+        wm[s] = 0
+        if tops[s] < 0:
+            continue
+        k = ((tops[s] - leader) & 3) >> 1
+        if (s == cut_suit[0] and mode != 1) or (s == cut_suit[1] and mode >= 1):
+            # X: the cards above it and X's holder decide the count
+            wm[s] = <uint16_t>(1u << msb(c.hands[(leader + 1) & 3][s] | c.hands[(leader + 3) & 3][s]))
+        elif ((tops[s] ^ leader) & 1) and mode != 2 and k != mode and c.remain[s] != c.hands[tops[s]][s]:
+            wm[s] = <uint16_t>(1u << msb(c.remain[s]))  # must stay the opponents'
     return 1
 
 
