@@ -34,7 +34,7 @@ from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_FromStringAndS
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeASCII
 
-from solvers._batch_buffers cimport Buffer, buffer_free, buffer_put
+from solvers._batch_buffers cimport Buffer, buffer_free, buffer_put, buffer_room
 from solvers._batch_hashes cimport _blake2b16
 from solvers._json_lex cimport _blank, _is_null, _next_item, _same, _string_end, _value_end, _ws
 
@@ -626,7 +626,12 @@ cdef int _scan_block(RecordSpec spec, str text, _Scanned* got) except -1:
         raise ValueError("the record scanner reads ASCII text")
     base = PyUnicode_DATA(text)
     with nogil:
-        done = _scan_lines(spec, base, size, out, &got.status, &got.texts, &got.packs,
+        # room for what a block of this size most often gives (a canonical text is no
+        # longer than its line), so the buffers are seldom copied while they grow
+        done = buffer_room(&got.texts, size) and buffer_room(&got.packs, size // 4) and \
+            buffer_room(&got.status, size // 64) and \
+            buffer_room(&got.spans, size // 64 * SPAN * sizeof(Py_ssize_t))
+        done = done and _scan_lines(spec, base, size, out, &got.status, &got.texts, &got.packs,
                            &got.spans, &got.refer)
     if not done:
         raise MemoryError("the record scanner: out of memory")

@@ -11,6 +11,7 @@ import concurrent.futures as cf
 import contextlib
 import time
 from collections import deque
+from collections.abc import Sequence
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
@@ -78,10 +79,8 @@ class Writer:
 
     def _commit(self, parts: list[Any], runs: list[Any]) -> int:
         """One transaction, on the store thread: the new rows of ``parts`` stored."""
-        rows = Rows.join([p[0] for p in parts])
-        joined = (list(chain.from_iterable(p[k] for p in parts)) for k in (1, 2, 3))
-        columns = [rows.ids, rows.sources, rows.lines, rows.texts, *joined]
-        return self.db.add_columns(self.task, self.run_id, rows.digests, columns,
+        digests = b"".join([p[0].digests for p in parts])
+        return self.db.add_columns(self.task, self.run_id, digests, _Columns(parts),
                                    placed_runs(runs, [len(p[0]) for p in parts]))  # fmt: skip
 
     def _reap(self, *, wait: bool, one: bool = False) -> None:
@@ -116,6 +115,29 @@ class Writer:
 
     def close(self) -> None:
         self.pool.shutdown(wait=True)
+
+
+class _Columns(Sequence[Any]):
+    """The columns of the rows of ``Writer`` parts for :meth:`ResultStore.add_columns`, joined
+    when first read: a commit whose rows' text was written ahead, every row new, reads
+    only the sources (no copy of the ids', texts' and payloads' buffers)."""
+
+    def __init__(self, parts: list[Any]) -> None:
+        self.parts = parts
+        self.sources = list(chain.from_iterable(p[0].sources for p in parts))
+        self.joined: list[Any] | None = None
+
+    def __len__(self) -> int:
+        return 7
+
+    def __getitem__(self, k: Any) -> Any:
+        if k == 1:
+            return self.sources
+        if self.joined is None:
+            rows = Rows.join([p[0] for p in self.parts])
+            rest = (list(chain.from_iterable(p[k] for p in self.parts)) for k in (1, 2, 3))
+            self.joined = [rows.ids, self.sources, rows.lines, rows.texts, *rest]
+        return self.joined[k]
 
 
 # Transactions handed to the store thread and not done yet, at most (then the runner waits).
