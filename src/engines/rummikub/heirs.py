@@ -35,6 +35,7 @@ __all__ = ["fewest_moved_move"]
 
 _NCOL, _NNUM = 4, 13
 DOMINANCE = True  # the pass drops dominated states at each number's close (False: a bench's A/B)
+SETTLE = True  # the pass merges free and spent runs where none can be adopted (False: an A/B)
 # A group as (colour mask, jokers): 1..4 real colours, 3 or 4 tiles, up to two jokers.
 _GROUP_KINDS = [(mask, j) for mask in range(1, 16) for j in range(3)
                 if 3 <= mask.bit_count() + j <= 4]
@@ -175,13 +176,31 @@ def _tables(sets: list, rules: Rules) -> dict:
         for k, (_mask, _jokers, slot) in enumerate(groups[v]):
             group_of[v, slot] = k
         groups[v] = [g[:2] for g in groups[v]]
+    adopters = _adopters(runs_at, slot_of) if SETTLE else np.full((_NNUM, _NCOL), -1, np.int64)
     stays = np.full((_NNUM, 8, 81, 3), -1, np.int64)
     for v in range(_NNUM):
         table = _stays_table(tuple(groups[v]), rules.colours)
         stays[v, : table.shape[0]] = table
     return {"hold": hold, "which": which, "slot_of": slot_of, "set_size": set_size,
             "run_type": run_type, "runs_at": runs_at, "group_of": group_of,
-            "groups": groups, "stays": stays, "places": places, "rest": rest}
+            "groups": groups, "stays": stays, "places": places, "rest": rest,
+            "adopters": adopters}
+
+
+def _adopters(runs_at: np.ndarray, slot_of: np.ndarray) -> np.ndarray:
+    """``[v, c]``: the slots of colour c's table runs that cover number v+1 and go on past
+    it, the only ones that may still adopt a run after colour c's sub-step there; -1 when
+    a run of colour c starts after number v+1 (:func:`solvers.rummikub._heirs._settled`)."""
+    out = np.zeros((_NNUM, _NCOL), np.int64)
+    for v in range(_NNUM - 1, -1, -1):
+        for c in range(_NCOL):
+            here = {int(i) for i in runs_at[v, c] if i >= 0}
+            after = [int(i) for i in runs_at[v + 1, c] if i >= 0] if v + 1 < _NNUM else []
+            if any(i not in here for i in after) or (v + 1 < _NNUM and out[v + 1, c] < 0):
+                out[v, c] = -1
+            else:
+                out[v, c] = sum(1 << int(slot_of[i]) for i in after)
+    return out
 
 
 def _rest_of(rest: np.ndarray, numbers: list[int], colours: list[int], slot: int) -> None:
@@ -253,7 +272,7 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
                           rules.numbers, tables["hold"], tables["runs_at"], tables["slot_of"],
                           tables["run_type"], tables["group_of"], tables["stays"],
                           tables["set_size"], rem, before, bonus, tables["rest"], scale1, scale2,
-                          floor + target, steps, held_out, stats, DOMINANCE)
+                          floor + target, tables["adopters"], steps, held_out, stats, DOMINANCE)
         WORK[0] += 1  # (least disturbance's counters: the bench reads them)
         WORK[1] += int(stats[0])
         if best != NEG:
@@ -341,6 +360,7 @@ def _rebuild(sets: list, tables: dict, steps: np.ndarray, held_out: np.ndarray,
                 pick, code = code % (len(post) + 1), code // (len(post) + 1)
                 if pick:
                     post[pick - 1].owner = 2 + slot
+            _settle(post, int(tables["adopters"][v, c]), field | done)
             runs[c] = post
         groups = tuple(g for k, g in enumerate(tables["groups"][v])
                        if not field >> int(np.flatnonzero(tables["group_of"][v] == k)[0]) & 1)
@@ -355,6 +375,16 @@ def _rebuild(sets: list, tables: dict, steps: np.ndarray, held_out: np.ndarray,
         done &= going
     codes += [run.code(c) for c in range(_NCOL) for run in runs[c]]
     return kept, [_meld(code) for code in codes]
+
+
+def _settle(runs: list[_Run], adopters: int, out: int) -> None:
+    """The pass's :func:`solvers.rummikub._heirs._settled` on the rebuild's ``runs`` of a
+    colour: free runs become spent when none of the colour's table runs ``adopters`` may
+    adopt one any more (``out``: those held out or done)."""
+    linked = sum(1 << (run.owner - 2) for run in runs if run.owner >= 2)
+    if adopters >= 0 and not adopters & ~(out | linked):
+        for run in runs:
+            run.owner = run.owner or 1
 
 
 def _waiting_runs(tables: dict, current: list[_Run], field: int, done: int, v: int,

@@ -71,6 +71,35 @@ def _close_owners(w0, w1, going_on):
 
 
 @njit(cache=True)
+def _settled(w0, w1, c, field, done, adopters):
+    """Colour ``c``'s free runs written as spent once no table run can adopt one any more
+    (``adopters``: :func:`~engines.rummikub.heirs._adopters`' mask for the number, -1 while
+    a table run of the colour starts later; each of its runs is held out, done or linked):
+    free and spent runs then act alike, and the states differing only there are one."""
+    if adopters < 0:
+        return w0, w1
+    colour = colour_field(w0, w1, c)
+    linked = 0
+    free = 0
+    for s in range(4):
+        d = (colour >> (6 * s)) & 63
+        if d >> 2 >= 2:
+            linked |= 1 << ((d >> 2) - 2)
+        elif d and d >> 2 == 0:
+            free += 1
+    if free == 0 or adopters & ~(field | done | linked):
+        return w0, w1
+    desc = np.zeros(4, np.int64)
+    count = 0
+    for s in range(4):
+        d = (colour >> (6 * s)) & 63
+        if d:
+            desc[count] = d if d >> 2 else SPENT << 2 | d
+            count += 1
+    return with_colour(w0, w1, c, packed(desc, count))
+
+
+@njit(cache=True)
 def _run_moves(desc, r, avec, ur, jr, post, post_type):
     """Apply the action vector ``avec`` (radix 3 per open run: 0 ends, 1 real tile, 2 joker)
     to the ``r`` runs ``desc``, then open new runs (real tiles, then jokers) for the rest of
@@ -256,7 +285,7 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
     jokers and the close).  Returns ``(n, table, bits, st)``."""
     weight, jw, jwpos, jokers, going_on, group_of = ctx[0], ctx[1], ctx[2], ctx[3], ctx[5], ctx[6]
     group_stays, rem, bonus, floor, real, nnum = ctx[7], ctx[8], ctx[9], ctx[10], ctx[11], ctx[12]
-    rest, scale1, scale2 = ctx[13], ctx[14], ctx[15]
+    rest, scale1, scale2, adopters = ctx[13], ctx[14], ctx[15], ctx[16][v, c]
     w0, w1, w2, sc = st[i, 0], st[i, 1], st[i, 2], st[i, 3]
     field = (w0 >> FIELD_AT) & FIELD_MASK
     done = (w1 >> DONE_AT) & FIELD_MASK
@@ -285,6 +314,7 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
             if gained < 0:
                 continue
             nw0, nw1 = with_colour(w0, w1, c, packed(picked, count))
+            nw0, nw1 = _settled(nw0, nw1, c, field, ndone, adopters)
             nsc = base + linked + gained
             ch = u | ug << 2 | jr << 4 | avec << 6 | code << 13
             if not last:
@@ -412,7 +442,7 @@ def _final(st, start, end, must_j):
 @njit(cache=True, nogil=True)
 def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_of, run_type,
                group_of, group_stays, set_size, rem, before, bonus, rest, scale1, scale2, floor,
-               steps, held_out, stats, dominance=True):
+               adopters, steps, held_out, stats, dominance=True):
     """The exact pass: the best arrangement whose score reaches ``floor`` (raw: the table
     jokers' gain included; the objective's ``weight`` and ``jw`` in units of ``scale1``,
     above the sets held out in units of ``scale2``, above the tiles that stay; the floor
@@ -428,15 +458,17 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     sub-step / from a number on; ``bonus[v, c]``: what the sets starting after number v+1
     and the tiles still able to stay can add after colour c's sub-step (``bonus[v, 4]``:
     after the layer holding sets out); ``rest[v, c, slot]``: the tiles of the set in that
-    slot that ``bonus[v, c]`` counts.  Writes each sub-step's choice (``steps[v, c]``) and the
-    sets held out (``held_out[v]``); returns the best score less the table jokers' gain,
-    or ``NEG``; ``stats[0]`` gains the states, ``stats[1]`` those dropped as dominated
+    slot that ``bonus[v, c]`` counts; ``adopters[v, c]``: the slots of colour c's table
+    runs going on past number v+1 (-1 while one starts later: :func:`_settled`).  Writes
+    each sub-step's choice (``steps[v, c]``) and the sets held out (``held_out[v]``);
+    returns the best score less the table jokers' gain, or ``NEG``; ``stats[0]`` gains
+    the states, ``stats[1]`` those dropped as dominated
     (``dominance``: :func:`~solvers.rummikub._heirs_prune.drop_dominated` at each close)."""
     colour_bits, going_on, starting, set_jokers = hold[0], hold[1], hold[3], hold[4]
     jokers = must_j + opt_j
     jwpos = max(0, jw)
     ctx = (weight, jw, jwpos, jokers, colour_bits, going_on, group_of, group_stays, rem,
-           bonus, floor, must + opt, nnum, rest, scale1, scale2)
+           bonus, floor, must + opt, nnum, rest, scale1, scale2, adopters)
     st = np.zeros((1024, STATE_COLUMNS), np.int64)
     st[0, 4] = -1
     bits = np.int64(10)
