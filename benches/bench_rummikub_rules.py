@@ -282,7 +282,7 @@ def _least(n: int, rows: str | None = None, seed: int = 11) -> None:
                     move = best_move(pos["table"], pos["rack"], melded, "tiles", rules)
                     times.append(1e3 * (time.thread_time() - t))
                     passes.append((least.WORK - work).tolist())
-                    if rules.fewest_tiles_moved:  # tiles moved: least disturbance's -> fewest
+                    if rules.fewest_moved:  # tiles moved: least disturbance's -> fewest
                         kept += move.tiles_moved
                         kept_plain += best_move(pos["table"], pos["rack"], melded, "tiles",
                                                 replace(rules, fewest_tiles_moved=False)

@@ -181,7 +181,7 @@ def reference_move(table: Iterable[Iterable[object]], rack: Iterable[object] | s
         joker_weight, melded=melded, threshold=rules.meld_threshold,
         joker_counts=rules.meld_joker == "stands-for", meld_continue=rules.meld_continue,
         official=rules.joker_retrieval == "official",
-        least_disturbance=rules.least_disturbance, fewest_moved=rules.fewest_tiles_moved)
+        least_disturbance=rules.least_disturbance, fewest_moved=rules.fewest_moved)
     if not result.feasible:  # cannot happen: the table's own sets are an arrangement
         raise PositionError("the table cannot be arranged")
     played = [Tile(letters[c], v + 1) for c in range(rules.colours)

@@ -101,3 +101,45 @@ def test_native_group_table_matches_the_enumeration():
                     for jokers in range(3):
                         assert table[sub, p, jokers] == group_heirs(chosen, profile, jokers,
                                                                     colours)[0]
+
+
+def test_auto_is_on_where_the_pass_solves_the_rules():
+    # fewest_tiles_moved="auto" (the tri-state a default can take): the pass where it
+    # solves the rules, no refusal elsewhere (the rules' answer without it)
+    from engines.rummikub.errors import RuleError
+
+    auto = Rules(fewest_tiles_moved="auto")
+    assert auto.fewest_moved and FEWEST.fewest_moved and not Rules().fewest_moved
+    assert Rules.parse(["fewest_tiles_moved=auto"]) == auto
+    assert Rules.from_json(auto.to_json()) == auto
+    assert auto.to_json() == {"fewest_tiles_moved": "auto"}
+    with pytest.raises(RuleError, match="must be true or false or auto"):
+        Rules(fewest_tiles_moved="sometimes")
+    table, rack = ["B1 B2 B3", "B4 B5 B6", "R1 R2 R3 R4"], "R5 B7"
+    assert _answer(best_move(table, rack, rules=auto)) == _answer(
+        best_move(table, rack, rules=FEWEST))
+    for extra in ({"copies": 3}, {"min_real_tiles": 2}, {"joker_retrieval": "official"},
+                  {"jokers": 3}, {"numbers": 20}, {"least_disturbance": False},
+                  {"meld_continue": True}):
+        rules = Rules(fewest_tiles_moved="auto", **extra)
+        assert not rules.fewest_moved and rules.unsupported() == []
+        assert rules.check_supported() is rules
+        if set(extra) & {"least_disturbance", "min_real_tiles"}:
+            plain = Rules(**extra)  # (two solved: the others' kernels are other tests')
+            assert _answer(best_move(table, rack, rules=rules)) == _answer(
+                best_move(table, rack, rules=plain))
+
+
+def test_the_names_path_steps_aside_when_the_default_moves_fewest(monkeypatch):
+    # the batch runner's names path has no hook for the pass: a default with fewest tiles
+    # moved on sends the default rules' rows through best_moves
+    import engines.rummikub.rules as rules_module
+    from engines.rummikub import tasks
+
+    assert tasks._names_path()
+    monkeypatch.setattr(rules_module, "DEFAULT_RULES", Rules(fewest_tiles_moved="auto"))
+    assert not tasks._names_path()
+    payloads = [{"table": [["B1", "B2", "B3"], ["B4", "B5", "B6"], ["R1", "R2", "R3", "R4"]],
+                 "rack": ["R5", "B7"], "initial_meld_done": True}]
+    monkeypatch.setattr(tasks, "_solve_moves", lambda p, o, t, r: ["moves", r])
+    assert tasks._solve_names(payloads, "tiles", 1) == ["moves", {}]

@@ -167,7 +167,7 @@ def _least_disturbing(positions: Sequence[Position], moves: list[Move], objectiv
         moves[i] = least_disturbing_move(positions[i], objective, rules, moves[i])
 
     _side_by_side(solve, range(len(need)), threads)
-    if rules.fewest_tiles_moved:  # then the fewest tiles moved (engines.rummikub.heirs)
+    if rules.fewest_moved:  # then the fewest tiles moved (engines.rummikub.heirs)
         from engines.rummikub.heirs import fewest_moved_move
 
         rows = [i for i in native if moves[i].sets_kept < len(positions[i].table)]

@@ -259,7 +259,7 @@ def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_
         from engines.rummikub.arrays import _name_melds
 
         _name_melds([move], [pos], rules, None)
-    if rules.fewest_tiles_moved:  # then the fewest tiles moved (melded: the rules allow)
+    if rules.fewest_moved:  # then the fewest tiles moved (melded: the rules allow)
         from engines.rummikub.heirs import fewest_moved_move
 
         move = fewest_moved_move(pos, objective, rules, move)

@@ -54,6 +54,13 @@ SEARCH_OPTIONS = ("meld_threshold", "meld_joker", "meld_continue", "least_distur
 _WITH_FEWEST = {"min_real_tiles": 1, "joker_retrieval": "free", "min_set_length": 3,
                 "meld_continue": False}
 _FEWEST_MOST = {"copies": 2, "jokers": 2, "colours": 4, "numbers": 13}
+# fewest_tiles_moved="auto": on where its pass solves the rules (least disturbance on, none
+# of the refusals above), off elsewhere, so that it can be the default without refusing any
+# rules that work without it.  The default stays off while the pass takes 0.2-4 s (medians,
+# up to 11 s) on the bench's 40J-80J positions (benches/README "Fewest tiles moved"; the
+# target is 50 ms): FEWEST_DEFAULT = FEWEST_AUTO turns it on (docs/CHANGELOG: answers change).
+FEWEST_AUTO = "auto"
+FEWEST_DEFAULT: bool | str = False
 # Options the search solves alone but not together with meld then continue (its DP carries
 # two arrangements: docs/rummikub-house-rules.md)
 _NOT_WITH_CONTINUE: dict[str, object] = {}
@@ -127,7 +134,9 @@ class Rules:
     tie-break after the objective's own; off: any optimal move, the plain DP's, faster).
     ``fewest_tiles_moved`` (with ``least_disturbance``): then the fewest table tiles moved,
     a tile counting as not moved when its set's heir (a run of its colour, a group of its
-    number) holds it at the same place (positional: :mod:`engines.rummikub.moved`).
+    number) holds it at the same place (positional: :mod:`engines.rummikub.moved`);
+    ``"auto"``: on where its pass solves the other options (:attr:`fewest_moved`), off
+    elsewhere; off by default (:data:`FEWEST_DEFAULT`).
 
     The tile set: ``colours`` (1..8, letters ``KROBGYPW``), ``numbers`` (1..26), ``copies``
     of each tile (1..4), ``jokers`` (0..4), and ``min_set_length`` (2..26; runs and groups
@@ -151,7 +160,7 @@ class Rules:
     min_real_tiles: int = 1
     meld_continue: bool = False
     least_disturbance: bool = True
-    fewest_tiles_moved: bool = False
+    fewest_tiles_moved: bool | str = FEWEST_DEFAULT
     colours: int = 4
     numbers: int = 13
     copies: int = 2
@@ -170,9 +179,12 @@ class Rules:
             raise RuleError(f"rule joker_retrieval={self.joker_retrieval!r}: choose "
                             f"{' or '.join(JOKER_RETRIEVAL_VALUES)}")
         for name in ("meld_continue", "least_disturbance", "fewest_tiles_moved"):
-            if type(getattr(self, name)) is not bool:
-                raise RuleError(f"rule {name}={getattr(self, name)!r}: must be true or false")
-        if self.fewest_tiles_moved and not self.least_disturbance:
+            value = getattr(self, name)
+            if type(value) is not bool and not (name == "fewest_tiles_moved"
+                                                and value == FEWEST_AUTO):
+                raise RuleError(f"rule {name}={value!r}: must be true or false"
+                                + (" or auto" if name == "fewest_tiles_moved" else ""))
+        if self.fewest_tiles_moved is True and not self.least_disturbance:
             raise RuleError("rule fewest_tiles_moved=true needs least_disturbance=true")
 
     def unsupported(self) -> list[str]:
@@ -209,11 +221,8 @@ class Rules:
         if self.wide_tiles and self.min_set_length > 12:  # (the wide DP's sets: 2..12)
             out.append(f"min_set_length={self.min_set_length} with colours={self.colours} "
                        f"and numbers={self.numbers}")
-        if self.fewest_tiles_moved:
-            out += [f"fewest_tiles_moved=true with {name}={_text(getattr(self, name))}"
-                    for name, alone in _WITH_FEWEST.items() if getattr(self, name) != alone]
-            out += [f"fewest_tiles_moved=true with {name}={getattr(self, name)}"
-                    for name, most in _FEWEST_MOST.items() if getattr(self, name) > most]
+        if self.fewest_tiles_moved is True:
+            out += self._fewest_refusals()
         for option, alone_with in _WITH_THIRD.items():
             if getattr(self, option) > 2 and not self.wide_tiles:  # (wide: below)
                 out += [f"{option}={getattr(self, option)} with {name}="
@@ -234,6 +243,29 @@ class Rules:
                 out.append(f"{wide} with min_set_length={self.min_set_length}, "
                            f"copies={self.copies} and jokers={self.jokers}")
         return out
+
+    def _fewest_refusals(self) -> list[str]:
+        """The options with which fewest tiles moved is refused (its pass's limits)."""
+        return ([f"fewest_tiles_moved=true with {name}={_text(getattr(self, name))}"
+                 for name, alone in _WITH_FEWEST.items() if getattr(self, name) != alone]
+                + [f"fewest_tiles_moved=true with {name}={getattr(self, name)}"
+                   for name, most in _FEWEST_MOST.items() if getattr(self, name) > most])
+
+    @property
+    def fewest_moved(self) -> bool:
+        """Whether the search breaks least disturbance's ties by the fewest tiles moved:
+        ``fewest_tiles_moved=True``, or ``"auto"`` where its pass solves these rules.
+
+        >>> Rules(fewest_tiles_moved="auto").fewest_moved
+        True
+        >>> Rules(fewest_tiles_moved="auto", copies=3).fewest_moved
+        False
+        >>> Rules(fewest_tiles_moved="auto", least_disturbance=False).fewest_moved
+        False
+        """
+        if self.fewest_tiles_moved == FEWEST_AUTO:
+            return self.least_disturbance and not self._fewest_refusals()
+        return self.fewest_tiles_moved is True
 
     @property
     def wide_tiles(self) -> bool:
@@ -433,7 +465,9 @@ class Rules:
                     lo, hi = _RANGES[name]
                     raise RuleError(f"rule {name}={text}: must be an integer {lo}..{hi}")
                 values[name] = int(text)
-            elif names[name] == "bool":
+            elif name == "fewest_tiles_moved" and text.lower() == FEWEST_AUTO:
+                values[name] = FEWEST_AUTO
+            elif names[name] in ("bool", "bool | str"):
                 if text.lower() not in _BOOLS:
                     raise RuleError(f"rule {name}={text}: must be true or false")
                 values[name] = _BOOLS[text.lower()]

@@ -249,12 +249,15 @@ def _names_path() -> bool:
     :func:`_solve_moves`).  Least disturbance reads the table's sets from the payload.
     Both objectives follow the default: ``rummikub-best-value`` stores sets too, and a
     user who reads them expects the same least-disturbing arrangement ``best_move``
-    gives."""
+    gives.  Fewest tiles moved (when the default turns it on) has no hook here: its pass
+    (:func:`engines.rummikub.heirs.fewest_moved_move`) takes the position and least
+    disturbance's move as objects, and costs far more than making them."""
     from engines.rummikub.rules import DEFAULT_RULES
 
     rules = DEFAULT_RULES
     return (rules.joker_retrieval == "free" and not rules.meld_continue
-            and rules.min_real_tiles == 1 and rules.standard_tiles)
+            and rules.min_real_tiles == 1 and rules.standard_tiles
+            and not rules.fewest_moved)
 
 
 def _unpacked(pack: bytes) -> dict[str, Any]:
