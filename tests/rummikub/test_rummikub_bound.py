@@ -57,6 +57,8 @@ def _cases():
         for size, jokers in ((60, True), (80, False), (80, True)):
             for p in band_positions(size, jokers, n=2, seed=3):
                 out.append((restrict(p, rules), "tiles", rules))
+    for p in band_positions(40, True, n=3, seed=3):  # (two-word passes: hold_pairs' caps)
+        out.append((restrict(p, Rules(jokers=4)), "tiles", Rules(jokers=4)))
     return out
 
 
@@ -95,7 +97,7 @@ def test_the_bound_is_never_below_the_sets_kept_and_mostly_equal() -> None:
     assert equal >= 0.7 * counted, (equal, counted)
 
 
-@pytest.mark.parametrize("rules", [Rules(jokers=3), Rules(copies=4), LEAST])
+@pytest.mark.parametrize("rules", [Rules(jokers=3), Rules(copies=4), Rules(jokers=4), LEAST])
 def test_passes_that_stop_at_the_bound_keep_as_many_sets(rules: Rules) -> None:
     """The bounded passes (the bound and its per-number caps prune: the most sets kept
     stays, a move among equally good ones may differ) give an arrangement keeping as many
@@ -131,7 +133,8 @@ def test_passes_that_stop_at_the_bound_keep_as_many_sets(rules: Rules) -> None:
     assert same >= 0.5 * compared, (same, compared)
 
 
-@pytest.mark.parametrize("rules", [Rules(jokers=3), Rules(copies=4), Rules(copies=3)])
+@pytest.mark.parametrize("rules", [Rules(jokers=3), Rules(copies=4), Rules(copies=3),
+                                   Rules(jokers=4)])
 def test_the_per_number_caps_hold_for_the_least_disturbing_move(rules: Rules) -> None:
     """``later_bounds``' caps bound the sets kept by number for every optimal move, so for
     the one least disturbance finds: among the sets starting after each number (``later``),

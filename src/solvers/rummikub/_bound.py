@@ -249,11 +249,11 @@ def _price_sets(y, row, joker_row, jokers, numbers, min_len, idx, val, nnz, cost
 
 @njit(cache=True)
 def _dual_bound(y, b, idx, val, nnz, cost, upper, first_real, first_sets, row, joker_row,
-                jokers, numbers, min_len, tiles):
+                jokers, numbers, min_len, tiles, least):
     """The Lagrangian bound of duals ``y`` (the objective row's, the last, taken <= 0):
     ``y . b``, plus each played-tile or held-out column (``first_real..first_sets-1``) at
     its best bound, plus the sets' most (``tiles`` over ``min_len`` sets at the best
-    reduced price)."""
+    reduced price ``least``: NaN to price them here)."""
     m = len(y)
     dual = y.copy()
     dual[m - 1] = min(dual[m - 1], 0.0)
@@ -264,8 +264,9 @@ def _dual_bound(y, b, idx, val, nnz, cost, upper, first_real, first_sets, row, j
         d = _reduced(dual, cost, idx, val, nnz, j)
         if d > 0.0:
             total += d * upper[j]  # (the objective's slack has d <= 0: no infinite term)
-    _none, least = _price_sets(dual, row, joker_row, jokers, numbers, min_len, idx, val, nnz,
-                               cost, upper, 0, 0)  # (no room: only the least price)
+    if np.isnan(least):
+        _none, least = _price_sets(dual, row, joker_row, jokers, numbers, min_len, idx, val,
+                                   nnz, cost, upper, 0, 0)  # (no room: only the least price)
     if least < 0.0:
         total += -least * tiles / min_len
     return total
@@ -302,25 +303,36 @@ def later_bounds(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode
     bound = min(n_sets, bound)
     cost, first_held = lp[1][3], lp[3][1]
     first = np.empty(n_sets, np.int64)
+    starts = np.zeros(NNUM + 2, np.bool_)  # (a number where no set starts: as the one before)
     for i in range(n_sets):
         first[i] = _first_number(slot_number, set_start, s0 + i)
+        starts[first[i]] = True
     for v in range(NNUM):  # the sets starting at v+1 leave the objective
         if later[v] > 0:
             _price_held(cost, first_held, first, v + 1, 0.0)
-            most, pivots = _solve(lp, pivots)
+            most = later[v - 1] if v > 0 else bound
+            if starts[v + 1]:
+                most, pivots = _solve(lp, pivots)
             later[v] = min(later[v], most, later[v - 1] if v > 0 else most)
         else:
             later[v] = 0
     for v in range(NNUM):  # (all priced 0) the sets starting at v+1 join at price 1
         _price_held(cost, first_held, first, v + 1, 1.0)
-        caps[v, 0], pivots = _solve(lp, pivots)
+        if v > 0 and not starts[v + 1]:
+            caps[v, 0] = caps[v - 1, 0]
+        else:
+            caps[v, 0], pivots = _solve(lp, pivots)
     for v in range(NNUM - 1, -1, -1):  # those starting from v+2 go back to price 1
         if v < NNUM - 1:
             _price_held(cost, first_held, first, v + 2, 1.0)
         for i in range(n_sets):
             if first[i] <= v + 1:
                 cost[first_held + i] = 2.0
-        caps[v, 1], pivots = _solve(lp, pivots)
+        if v == 0 or starts[v + 1]:
+            caps[v, 1], pivots = _solve(lp, pivots)
+    for v in range(1, NNUM):
+        if not starts[v + 1]:
+            caps[v, 1] = caps[v - 1, 1]
     caps[NNUM, 0] = n_sets + 1
     return bound, MAX_PIVOTS - pivots
 
@@ -353,17 +365,20 @@ def _solve(lp, pivots):
     ncols = count[0]
     room = len(nnz)
     y = np.zeros(len(b))
+    least = np.nan
     for _round in range(MAX_ROUNDS):
         y, pivots = _simplex(idx, val, nnz, cost, upper, ncols, basis, status, xb, binv,
                              pivots)
         before = ncols
-        ncols, _least = _price_sets(y, row, joker_row, jokers, numbers, min_len, idx, val,
-                                    nnz, cost, upper, ncols, room)
+        ncols, least = _price_sets(y, row, joker_row, jokers, numbers, min_len, idx, val,
+                                   nnz, cost, upper, ncols, room)
         if ncols == before or pivots <= 0:
             break
     count[0] = ncols
+    if y[len(y) - 1] > 0.0:  # (the bound's duals differ from these: price them again)
+        least = np.nan
     bound = _dual_bound(y, b, idx, val, nnz, cost, upper, first_real, first_sets, row,
-                        joker_row, jokers, numbers, min_len, tiles)
+                        joker_row, jokers, numbers, min_len, tiles, least)
     return np.int64(np.floor(bound + 1e-7)), pivots
 
 

@@ -187,6 +187,8 @@ def hold_pairs(table, bits, start, end, k1s, k2s, score, parent, choice, hold, v
     starting, set_jokers, bound, count = _hold_setup(hold, v, bound)
     fanout = 1 << count
     jw_pos = max(0, joker_weight)
+    most, scale = _most_held(hold[7], v, floor)
+    quad = jokers > 3  # four jokers: the third bit in the second word (_layout)
     n = end
     for i in range(start, end):
         key = k1s[i]
@@ -194,19 +196,23 @@ def hold_pairs(table, bits, start, end, k1s, k2s, score, parent, choice, hold, v
             continue
         table, bits, k1s, k2s, score, parent, choice = make_pair_room(
             table, bits, end, n, fanout, k1s, k2s, score, parent, choice)
+        k2 = k2s[i]
+        high = ((k2 >> JOKERS_HIGH_AT) & 1) << 2 if quad else 0
+        k2_rest = k2 & ~(np.int64(1) << JOKERS_HIGH_AT) if quad else k2
         for subset in range(fanout):
             nkey, nju, nsc = _held_successor(key, subset, count, starting, set_jokers,
                                              score[i], joker_weight)
-            k2 = k2s[i]
-            if jokers > 3:  # four jokers: the third bit in the second word (_layout)
-                nju += ((k2 >> JOKERS_HIGH_AT) & 1) << 2
+            nju += high
             if nju > jokers or nsc + bound + (jokers - nju) * jw_pos < floor:
                 continue
-            if jokers > 3:
-                k2 = k2 & ~(np.int64(1) << JOKERS_HIGH_AT) | (nju >> 2) << JOKERS_HIGH_AT
+            if scale > 1 and nsc % scale > most:  # (no caps: scale 1)
+                continue
+            nk2 = k2
+            if quad:
+                nk2 = k2_rest | (nju >> 2) << JOKERS_HIGH_AT
                 nju &= 3
             n = relax_pair(table, bits, end, n, k1s, k2s, score, parent, choice,
-                           nkey | (nju << JOKERS_AT), k2, nsc, i, subset)
+                           nkey | (nju << JOKERS_AT), nk2, nsc, i, subset)
     stats[0] += n - end
     stats[1] = max(stats[1], n - end)
     cut = keep_best(k1s, score, end, n, beam)
