@@ -37,6 +37,7 @@ from engines.rummikub.sets import (
     validate_set,
 )
 from engines.rummikub.tiles import (
+    ALL_COLOURS,
     COLOURS,
     JOKER,
     Tile,
@@ -139,18 +140,28 @@ class Position:
         return [t for s in self.table for t in s]
 
 
-_CELL = {c: i * 13 - 1 for i, c in enumerate(COLOURS)}
+# A tile's place in the flat counts, less its number: colour row times 13, less one (every
+# colour of the wide tile sets, in their order; other numbers: _cells)
+_CELL = {c: i * 13 - 1 for i, c in enumerate(ALL_COLOURS)}
 
 
-def _counts(tiles: Iterable[Tile]) -> tuple[np.ndarray, int]:
-    flat = [0] * 52
+def _cells(numbers: int) -> dict[str, int]:
+    return _CELL if numbers == 13 else {c: i * numbers - 1 for i, c in enumerate(ALL_COLOURS)}
+
+
+def _counts(tiles: Iterable[Tile], colours: int = len(COLOURS),
+            numbers: int = 13) -> tuple[np.ndarray, int]:
+    """The tiles per colour (``KROBGYPW`` order) and number, ``colours`` x ``numbers``, and
+    the jokers (the tiles are checked: each within the tile set)."""
+    cell = _cells(numbers)
+    flat = [0] * (colours * numbers)
     jokers = 0
     for colour, number in tiles:
         if colour == "J":
             jokers += 1
         else:
-            flat[_CELL[colour] + number] += 1
-    return np.array(flat, np.int64).reshape(4, 13), jokers
+            flat[cell[colour] + number] += 1
+    return np.array(flat, np.int64).reshape(colours, numbers), jokers
 
 
 def objective_weights(objective: str, colours: int = 4,

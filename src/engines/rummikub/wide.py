@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from engines.rummikub.errors import PositionError, RummikubInputError
-from engines.rummikub.position import Move, Position, objective_weights
+from engines.rummikub.position import Move, Position, _counts, objective_weights
 from engines.rummikub.rules import Rules
 from engines.rummikub.sets import Meld, Slot, validate_set
 from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
@@ -54,17 +54,6 @@ def solve_wide_moves(positions: Sequence[Position], objective: str, rules: Rules
     for move in moves:  # (what the table's jokers stand for: Move.tiles_moved)
         move.tile_set = (rules.colours, rules.numbers)
     return moves
-
-
-def _counts(tiles, colours: int, numbers: int) -> tuple[np.ndarray, int]:
-    out = np.zeros((colours, numbers), np.int64)
-    jokers = 0
-    for t in tiles:
-        if t.is_joker:
-            jokers += 1
-        else:
-            out[ALL_COLOURS.index(t.colour), t.number - 1] += 1
-    return out, jokers
 
 
 def _table_melds(pos: Position, rules: Rules) -> list[Meld]:
