@@ -435,9 +435,8 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
         ju = (k1 >> JOKERS_AT) & 3
         if ju < must_j or (k2 >> JOKERS_AT) & 3 > ju - must_j:
             continue
-        if score[i] > best_sc or (score[i] == best_sc and best >= 0 and (
-                k1 < k1s[best] or (k1 == k1s[best] and k2 < k2s[best]))):
-            best_sc = score[i]  # (equal scores: the smallest keys, as _frame.best_final)
+        if score[i] > best_sc:
+            best_sc = score[i]
             best = i
     if best < 0:
         return 0, NEG, truncated

@@ -50,9 +50,8 @@ from solvers.rummikub._frame import (
     step_choice,
 )
 from solvers.rummikub._groups import groups_within
-from solvers.rummikub._hold import WIDTH_BITS, held_state, hold_inputs, hold_pairs, hold_step
-from solvers.rummikub._layers import make_room
-from solvers.rummikub._layers import relax_ties as relax
+from solvers.rummikub._hold import held_state, hold_inputs, hold_pairs, hold_step
+from solvers.rummikub._layers import make_room, relax
 from solvers.rummikub._layout import (
     COVER_AT,
     JOKERS_AT,
@@ -91,7 +90,7 @@ from solvers.rummikub._lengths import (
 from solvers.rummikub._official import cover as _cover
 from solvers.rummikub._official import official_tables as _official_tables
 from solvers.rummikub._pairs import make_room as make_pair_room
-from solvers.rummikub._pairs import relax_ties as relax_pair
+from solvers.rummikub._pairs import relax as relax_pair
 from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, long_joker_runs, short_kinds
 from solvers.rummikub._risky import FIELD_MASK, OPTIONS, drop_listed, risky_close, risky_step
 
@@ -104,11 +103,9 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
 
     ``step_info`` = (colour, v, step, must, must + opt, real tiles at number+1 and number+2,
     what the last colour can give to groups, the rack bound after this sub-step, jokers,
-    the positive part of the joker weight, whether the pass is exact: the canonical
-    tie-break, :func:`solvers.rummikub._layers.relax_ties`).  Returns ``(n, table, bits,
-    keys, score, parent, choice, second)``: the new layer is ``end..n-1`` (the arrays may
-    have grown); ``second``: None, or the states' second key words
-    (:mod:`solvers.rummikub._layout`);
+    the positive part of the joker weight).  Returns ``(n, table, bits, keys, score, parent,
+    choice, second)``: the new layer is ``end..n-1`` (the arrays may have grown);
+    ``second``: None, or the states' second key words (:mod:`solvers.rummikub._layout`);
     ``long_codes``: None, or the scratch of :func:`solvers.rummikub._real2.long_joker_runs`.
 
     The whole loop nest of a sub-step stays in this one function (so it is longer than
@@ -117,8 +114,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
     loop moved out: 1.19-1.25 times the CPU time with ``inline="always"``, 1.22-1.74
     without (200 positions of the 60- and 80-tile bench bands, one thread, best of 15).
     """
-    c, v, step, lo, hi, real_next, real_next2, last_max, rem_after, jokers, jw_pos, exact = (
-        step_info)
+    c, v, step, lo, hi, real_next, real_next2, last_max, rem_after, jokers, jw_pos = step_info
     jb = 3  # the radix of the joker digits in a choice (constant in the default specialisation)
     cb = 3  # and of its real tiles' digits (copies + 1 with three or four copies)
     copies3 = False  # three copies: a colour may give three tiles to groups (n3 at N3_AT)
@@ -374,14 +370,12 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                                         | (0 if triple and jg else short) | hold_closed)
                                 if second is None:
                                     n = relax(table, bits, end, n, keys, score, parent, choice,
-                                              nkey, nsc + jg * joker_weight, i, ch0 * jb + jg + tc,
-                                              exact)
+                                              nkey, nsc + jg * joker_weight, i, ch0 * jb + jg + tc)
                                 else:
                                     n = relax_pair(table, bits, end, n, keys, keys2, score,
                                                    parent, choice, nkey,
                                                    rest2 | code_high(cl, c) | quad2,
-                                                   nsc + jg * joker_weight, i, ch0 * jb + jg + tc,
-                                                   exact)
+                                                   nsc + jg * joker_weight, i, ch0 * jb + jg + tc)
                             continue
                         placed = ju + jr
                         quad2 = np.int64(0)
@@ -395,11 +389,11 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                                 | (m3 << N3_AT) | (m4 << N4_AT))
                         if second is None:
                             n = relax(table, bits, end, n, keys, score, parent, choice, nkey, nsc,
-                                      i, ch0 + tc, exact)
+                                      i, ch0 + tc)
                         else:
                             n = relax_pair(table, bits, end, n, keys, keys2, score, parent, choice,
                                            nkey, base2 | code_high(ncode, c) | quad2, nsc, i,
-                                           ch0 + tc, exact)
+                                           ch0 + tc)
     return n, table, bits, keys, score, parent, choice, keys2
 
 
@@ -459,8 +453,6 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
     start, end, layer = np.int64(0), np.int64(1), 0
     order, rem = colour_order(must, opt, weight)
     jw_pos, truncated = max(0, joker_weight), 0
-    # no layer cut to a width (a budget only stops the pass): ties broken canonically
-    exact = (abs(beam) & ((1 << WIDTH_BITS) - 1)) == 0
     nnum = highest_number(meld)
     off_tile, off_run, off_group, off_full = _official_tables(meld)
     real2 = (meld >> REAL2_BIT) & 1
@@ -503,7 +495,7 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
             cl = order[v, NCOL - 1]
             last_max = min(cps, must[cl, v] + opt[cl, v])
             step_info = (c, np.int64(v), np.int64(step), lo, hi, real_next, real_next2,
-                         last_max, rem[v, step], jokers, jw_pos, exact)
+                         last_max, rem[v, step], jokers, jw_pos)
             if last and digits.shape[0]:
                 length_closing(real_all, v, jokers, capc, needc, nnum, digits, binom)
             elif last:

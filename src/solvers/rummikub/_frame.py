@@ -98,9 +98,7 @@ def prune_layer(table, bits, start, end, keys, score, last, beam, held):
 def best_final(keys, score, start, end, must_j, meld, keys2):
     """The best state of the terminal layer: table jokers placed, meld reached, no run
     short of real tiles left open (-1: none); ``keys2``: None, or the second key words
-    (four jokers: the third bit of the jokers placed, and no run of jokers alone listed);
-    among equal scores the smallest key (with :func:`solvers.rummikub._layers.first_way`,
-    the canonical tie-break)."""
+    (four jokers: the third bit of the jokers placed, and no run of jokers alone listed)."""
     best = -1
     best_sc = NEG
     for i in range(start, end):
@@ -118,7 +116,7 @@ def best_final(keys, score, start, end, must_j, meld, keys2):
             continue
         if key >> SHORT_AT:
             continue
-        if score[i] > best_sc or (score[i] == best_sc and best >= 0 and key < keys[best]):
+        if score[i] > best_sc:
             best_sc = score[i]
             best = i
     return best

@@ -62,21 +62,10 @@ def make_room(table, bits, end, n, fanout, keys, score, parent, choice):
 
 @njit(cache=True, inline="always")
 def relax(table, bits, lo, n, keys, score, parent, choice, nkey, nsc, par, ch):
-    """:func:`relax_ties` with the canonical tie-break."""
-    return relax_ties(table, bits, lo, n, keys, score, parent, choice, nkey, nsc, par, ch,
-                      True)
-
-
-@njit(cache=True, inline="always")
-def relax_ties(table, bits, lo, n, keys, score, parent, choice, nkey, nsc, par, ch, canon):
     """Insert or improve state ``nkey`` of the layer starting at ``lo``; returns the new count.
 
     A slot is free when its index is older than the layer (indices only grow), so the
-    table never needs clearing between layers.  Among ways in of equal score the state
-    keeps, with ``canon``, the smallest choice, then the parent of smallest key
-    (:func:`first_way`), else the first way in: the tie test costs 5 % more instructions
-    on the default rules, and a pass that cuts its layers to a width replays no canonical
-    arrangement anyway (:func:`solvers.rummikub._dp.solve_pass` asks it of the exact ones).
+    table never needs clearing between layers.
     """
     mask = (1 << bits) - 1
     h = ((nkey * _HASH_MUL) >> (64 - bits)) & mask
@@ -91,29 +80,12 @@ def relax_ties(table, bits, lo, n, keys, score, parent, choice, nkey, nsc, par, 
             choice[n] = ch
             return n + 1
         if table[h, 0] == nkey:
-            if nsc > score[j] or (canon and nsc == score[j] and first_way(
-                    ch, choice[j], keys[par], keys[parent[j]], 0, 0)):
+            if nsc > score[j]:
                 score[j] = nsc
                 parent[j] = par
                 choice[j] = ch
             return n
         h = (h + 1) & mask
-
-
-@njit(cache=True, inline="always")
-def first_way(ch, old_ch, par_key, old_key, par_key2, old_key2):
-    """Whether a way into a state (choice ``ch`` from a parent of key ``par_key``,
-    ``par_key2``) comes before the one it has (``old_ch``, ``old_key``, ``old_key2``) among
-    ways of equal score: the canonical tie-break.  It reads neither the order in which the
-    states were made nor their indices, so an exact pass (no beam cut) replays the same
-    arrangement whatever its floor and whatever else it pruned: every way into a state on
-    an optimal path that reaches the state's score lies on an optimal path itself, and a
-    floor at most the optimum keeps all of those."""
-    if ch != old_ch:
-        return ch < old_ch
-    if par_key != old_key:
-        return par_key < old_key
-    return par_key2 < old_key2
 
 
 @njit(cache=True, inline="always")

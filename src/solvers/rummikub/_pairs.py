@@ -10,8 +10,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._layers import first_way
-
 _MUL_A = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed int64
 _MUL_B = np.int64(-4658895280553007687)  # 0xBF58476D1CE4E5B9 as a signed int64
 
@@ -54,20 +52,11 @@ def rehash(k1, k2, lo, hi, bits):
 
 @njit(cache=True, inline="always")
 def relax(table, bits, lo, n, k1s, k2s, score, parent, choice, a, b, nsc, par, ch):
-    """:func:`relax_ties` with the canonical tie-break."""
-    return relax_ties(table, bits, lo, n, k1s, k2s, score, parent, choice, a, b, nsc, par, ch,
-                      True)
-
-
-@njit(cache=True, inline="always")
-def relax_ties(table, bits, lo, n, k1s, k2s, score, parent, choice, a, b, nsc, par, ch, canon):
     """Insert or improve state ``(a, b)`` of the layer starting at ``lo``; the new count.
 
-    The probe repeats :func:`solvers.rummikub._layers.relax_ties`' for two-word keys: one
-    probe for both (the second word compared unless None, decided when Numba compiles)
-    measured 8-11 % more CPU time on the rules document's positions (bench bands, best of
-    5).  Ties as there (``canon``: :func:`solvers.rummikub._layers.first_way` on the
-    parents' two words)."""
+    The probe repeats :func:`solvers.rummikub._layers.relax`'s for two-word keys: one probe
+    for both (the second word compared unless None, decided when Numba compiles) measured
+    8-11 % more CPU time on the rules document's positions (bench bands, best of 5)."""
     mask = (1 << bits) - 1
     h = slot(a, b, bits)
     while True:
@@ -83,8 +72,7 @@ def relax_ties(table, bits, lo, n, k1s, k2s, score, parent, choice, a, b, nsc, p
             choice[n] = ch
             return n + 1
         if table[h, 0] == a and table[h, 1] == b:
-            if nsc > score[j] or (canon and nsc == score[j] and first_way(
-                    ch, choice[j], k1s[par], k1s[parent[j]], k2s[par], k2s[parent[j]])):
+            if nsc > score[j]:
                 score[j] = nsc
                 parent[j] = par
                 choice[j] = ch
