@@ -84,31 +84,38 @@ def upgrade_from_v1(db: sqlite3.Connection, create_schema: Callable[[], None]) -
                      json.dumps([r[4:] for r in part], separators=(",", ":"))),
                 )  # fmt: skip
         db.execute("DROP TABLE results_v1")
-        db.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
+        _mark_current(db)
 
 
 def upgrade_from_v2(db: sqlite3.Connection, create_schema: Callable[[], None]) -> None:
     """Add schema 3's ``blocks`` table and the view over ``chunks`` and ``blocks``, in one
     transaction.  Raises :class:`UpgradeRefused` while a run recorded ``running`` is alive:
     an older qipai, which would not see the positions stored in ``blocks``."""
-    with db:
-        if not _begin_upgrade(db, "2"):
-            return
-        for statement in UPGRADE_FROM_2:
-            db.execute(statement)
-        create_schema()
-        db.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
+    _add_schema(db, "2", UPGRADE_FROM_2, create_schema)
 
 
 def upgrade_from_v3(db: sqlite3.Connection, create_schema: Callable[[], None]) -> None:
     """Mark a store of schema 3 as one of schema 4 (the same tables; claims written as
     digests from now on).  Raises :class:`UpgradeRefused` while a run recorded ``running``
     is alive: an older qipai, which reads claims as text."""
+    _add_schema(db, "3", (), create_schema)
+
+
+def _add_schema(db: sqlite3.Connection, version: str, statements: tuple[str, ...],
+                create_schema: Callable[[], None]) -> None:
+    """The upgrades that rewrite no rows: in one transaction, ``statements``, the current
+    schema's tables (those missing), and the version number."""
     with db:
-        if not _begin_upgrade(db, "3"):
+        if not _begin_upgrade(db, version):
             return
+        for statement in statements:
+            db.execute(statement)
         create_schema()
-        db.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
+        _mark_current(db)
+
+
+def _mark_current(db: sqlite3.Connection) -> None:
+    db.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
 
 
 def _begin_upgrade(db: sqlite3.Connection, version: str) -> bool:
