@@ -26,7 +26,8 @@ built on the answer covers many positions):
   (``_guarded_suit``): the guard keeps that card to his last one.
 
 Win ranks: the cards each rule relies on (the counted trumps; the top card of
-each suit that must stay the opponents'; a guarded suit's best opponents' card).
+each suit that must stay the opponents'; a guarded suit's best opponents' card, or the
+last of the guard's cards equal to it that the count relies on).
 """
 
 from libc.stdint cimport uint16_t
@@ -150,21 +151,27 @@ cdef inline bint _no_winning_lead(Ctx* c, int leader, uint16_t* wm) noexcept nog
     return 1
 
 
-cdef inline int _guarded_suit(Ctx* c, int leader, int s, int* guard) noexcept nogil:
+cdef inline int _guarded_suit(Ctx* c, int leader, int s, int* guard,
+                              unsigned int* pin) noexcept nogil:
     """Suit ``s``, topped by the leader's side: at most how many tricks led in it can the
     side win while X, the opponents' best card, stays with its holder (``guard``)?  -1 when
-    the guard is too short to keep X to his last card.
+    the guard is too short to keep X to his last card.  ``pin`` gets the lowest card whose
+    owner the count relies on (X, or the last of the guard's cards equal to X).
 
     The guard keeps X and plays a smaller card when a card above X is already in the
     trick, else X, which wins unless a card above X comes after it: only when the side
     hand after him holds one.  So each trick the side wins in the suit takes one of its
     t cards above X, or, when the hand after the guard (F's partner) holds one, a lead of
-    one of F's other cards (F: the hand before the guard).  With more smaller cards than
-    that, the guard never has to play X, and discarding the suit only when it is all he
-    holds, he keeps X to his last card."""
+    one of F's other cards (F: the hand before the guard) to which F's partner, who must
+    follow, plays one of his cards below X: at most the fewer of the two hands' cards
+    below X.  The guard's cards equal to X (his run down from X among the cards left),
+    played on the first such leads, make F's partner beat them with a card above X: each
+    but one takes away one of those leads.  With more smaller cards than that, the guard
+    never has to play X, and discarding the suit only when it is all he holds, he keeps X
+    to his last card."""
     cdef unsigned int opp = c.hands[(leader + 1) & 3][s] | c.hands[(leader + 3) & 3][s]
-    cdef unsigned int x, above
-    cdef int g, f, b
+    cdef unsigned int x, above, low, below
+    cdef int g, f, b, small, leads
     if not opp:
         return -1
     x = 1u << msb(opp)
@@ -172,8 +179,23 @@ cdef inline int _guarded_suit(Ctx* c, int leader, int s, int* guard) noexcept no
     g = (leader + 1) & 3 if c.hands[(leader + 1) & 3][s] & x else (leader + 3) & 3
     f = (g + 3) & 3
     b = popcount(above)
+    pin[0] = x
     if c.hands[f ^ 2][s] & above:
-        b += popcount(c.hands[f][s] & ~above)
+        small = popcount(c.hands[f ^ 2][s] & ~above)
+        leads = popcount(c.hands[f][s] & ~above)
+        if leads < small:
+            small = leads
+        # the guard's run of cards equal to X takes away all but one of them
+        low = x
+        below = c.remain[s] & (x - 1)
+        while below and (c.hands[g][s] >> msb(below)) & 1:
+            low = 1u << msb(below)
+            leads -= 1
+            below &= low - 1
+        if leads < small:
+            small = leads if leads > 0 else 0
+            pin[0] = low
+        b += small
     if popcount(c.hands[g][s]) <= b:
         return -1
     guard[0] = g
@@ -188,10 +210,12 @@ cdef inline bint _leads_run_out(Ctx* c, int leader, int n, uint16_t* wm) noexcep
     other cards first: the suits he tops then give their length in the side's longer hand
     too."""
     cdef int s, h, a, b, k, g, total = 0, mode = -1
+    cdef unsigned int x
     cdef int longer[4]
     cdef int tops[4]
     cdef int cut[2]        # by opponent (0: the leader's left, 1: his right): the best cut
     cdef int cut_suit[2]   # the suit giving it
+    cdef uint16_t cut_pin[2]  # and the lowest card its count relies on
     cdef int topped[2]     # the longer lengths of the suits he tops
     for k in range(2):
         cut[k] = 0
@@ -215,11 +239,12 @@ cdef inline bint _leads_run_out(Ctx* c, int leader, int n, uint16_t* wm) noexcep
         for s in range(4):
             if tops[s] < 0 or ((tops[s] ^ leader) & 1):
                 continue
-            b = _guarded_suit(c, leader, s, &g)
+            b = _guarded_suit(c, leader, s, &g, &x)
             k = ((g - leader) & 3) >> 1
             if b >= 0 and longer[s] - b > cut[k]:
                 cut[k] = longer[s] - b
                 cut_suit[k] = s
+                cut_pin[k] = <uint16_t>x
         if total - cut[0] + topped[0] < n:
             mode = 0
         elif total - cut[1] + topped[1] < n:
@@ -233,9 +258,10 @@ cdef inline bint _leads_run_out(Ctx* c, int leader, int n, uint16_t* wm) noexcep
         if tops[s] < 0:
             continue
         k = ((tops[s] - leader) & 3) >> 1
-        if (s == cut_suit[0] and mode != 1) or (s == cut_suit[1] and mode >= 1):
-            # X: the cards above it and X's holder decide the count
-            wm[s] = <uint16_t>(1u << msb(c.hands[(leader + 1) & 3][s] | c.hands[(leader + 3) & 3][s]))
+        if s == cut_suit[0] and mode != 1:
+            wm[s] = cut_pin[0]  # X (and its equals): the cards above and their holders
+        elif s == cut_suit[1] and mode >= 1:
+            wm[s] = cut_pin[1]
         elif ((tops[s] ^ leader) & 1) and mode != 2 and k != mode and c.remain[s] != c.hands[tops[s]][s]:
             wm[s] = <uint16_t>(1u << msb(c.remain[s]))  # must stay the opponents'
     return 1
