@@ -20,6 +20,9 @@ get a weight each and are sorted; cards following suit fall into a few bands
 (wins surely; third hand high, or the card that forces out the fourth hand's top;
 second hand's cover; low), so they are put in band order directly, lowest card
 first within a band: the order the weights gave, without weighing and sorting.
+A follower's first move is made alone (``first_follower_move``: the bands decided
+before any card is generated, or a void player's heaviest card found suit by suit), the
+rest (``follower_moves``) only when it does not cut off.
 """
 
 from solvers.bridge._bits cimport lsb, msb, popcount
@@ -232,27 +235,32 @@ cdef inline void _play_low(Move* moves, int n) noexcept nogil:
         moves[n - 1 - i] = tmp
 
 
-cdef inline void _overtake_first(Ctx* c, int seat, int ls, int wr, Move* moves,
-                                 int n) noexcept nogil:
-    """Notrump, partner's card wins the trick (the moves are in play-low order): when
-    our cards left after overtaking it with the cheapest card that beats it all stand
-    above the opponents' cards, as many as the longer opponent holds, the overtake
-    comes first: it unblocks the suit and keeps the lead to run it."""
+cdef inline int _overtake(Ctx* c, int seat, int ls, int wr) noexcept nogil:
+    """Notrump, partner's card wins the trick: when our cards left after overtaking it
+    with the cheapest card that beats it all stand above the opponents' cards, as many as
+    the longer opponent holds, that card (the overtake comes first: it unblocks the suit
+    and keeps the lead to run it); else -1."""
     cdef unsigned int mine = c.hands[seat][ls], over, rest
     cdef unsigned int lho = c.hands[(seat + 1) & 3][ls], rho = c.hands[(seat + 3) & 3][ls]
-    cdef int o, k = 0, opp_len
-    cdef Move tmp
+    cdef int o, opp_len
     over = mine & ~((2u << wr) - 1u)
     if not over:
-        return
+        return -1
     o = lsb(over)
     rest = mine & ~(1u << o)
     opp_len = popcount(lho)
     if popcount(rho) > opp_len:
         opp_len = popcount(rho)
     if not rest or popcount(rest >> (_top(lho | rho) + 1)) < opp_len:
-        return
-    while not (moves[k].seq >> o) & 1:
+        return -1
+    return o
+
+
+cdef inline void _to_front(Move* moves, int card) noexcept nogil:
+    """Move the move holding rank ``card`` to the front, the others keeping their order."""
+    cdef int k = 0
+    cdef Move tmp
+    while not (moves[k].seq >> card) & 1:
         k += 1
     tmp = moves[k]
     while k > 0:
@@ -296,32 +304,49 @@ cdef inline void _bands(Move* moves, int n, int sure, int beat, bint beaters_fir
         moves[i] = out[i]
 
 
-cdef inline void _follow_suit(Ctx* c, int seat, Move* moves, int n) noexcept nogil:
-    """Order the cards of the led suit (generated high first), DDS-like: a card that beats
-    the trick and every later opponent's card (no ruff possible, or fourth hand) first,
-    the cheapest first; then the third hand high (when the fourth hand cannot follow:
-    it may ruff), the cheapest card that forces the fourth hand's top card out (with the
-    fourth hand following; otherwise the third hand plays low), the second hand's cover
-    of an honour (one of the top four cards left); the rest low.  Low, too, when partner
-    has the trick (except the notrump overtake), when partner, last to play, tops the
-    suit, or when no card beats the trick."""
-    cdef int pos = c.pos, ls = c.trick_suit[0], trump = c.trump, wr, over, sure, beat
-    cdef int special = -1
-    cdef bint pard_winning, beaters_first = 1
-    cdef unsigned int later
+cdef struct FollowPlan:
+    # how the cards of the led suit are ordered at one node (``follow_plan``), decided
+    # before any of them is generated: the move tried first is known from it alone
+    bint low            # every card low first (then ``front`` first, when >= 0)
+    int front           # the notrump overtake's card, or -1
+    int over            # bands: ranks above ``over`` win surely (13: none)
+    int wr              # the rank of the card winning the trick
+    int special         # the forcing card of the third hand (``_third_low``), or -1
+    bint beaters_first  # the cards that beat the trick before those that do not
+    int first           # the lowest card of the move tried first
+
+
+cdef inline void follow_plan(Ctx* c, int seat, FollowPlan* p) noexcept nogil:
+    """Decide the order of the cards of the led suit (the player holds some), DDS-like: a
+    card that beats the trick and every later opponent's card (no ruff possible, or fourth
+    hand) first, the cheapest first; then the third hand high (when the fourth hand cannot
+    follow: it may ruff), the cheapest card that forces the fourth hand's top card out
+    (with the fourth hand following; otherwise the third hand plays low), the second hand's
+    cover of an honour (one of the top four cards left); the rest low.  Low, too, when
+    partner has the trick (except the notrump overtake), when partner, last to play, tops
+    the suit, or when no card beats the trick."""
+    cdef int pos = c.pos, ls = c.trick_suit[0], trump = c.trump, wr, over
+    cdef bint pard_winning
+    cdef unsigned int later, mine = c.hands[seat][ls], rest
     wr = c.trick_rank[c.win_pos]
-    if c.trick_suit[c.win_pos] != ls or msb(c.hands[seat][ls]) < wr:
-        _play_low(moves, n)  # no card beats the trick (it is higher, or a ruff)
-        return
+    p.wr = wr
+    p.low = 1
+    p.front = -1
+    p.first = lsb(mine)
+    if c.trick_suit[c.win_pos] != ls or msb(mine) < wr:
+        return  # no card beats the trick (it is higher, or a ruff)
     pard_winning = (((c.leader + c.win_pos) & 3) ^ seat) & 1 == 0
     if pard_winning and (pos == 3 or not _fourth_beats(c, ls, ls, wr)):
-        _play_low(moves, n)
         if trump == NOTRUMP:
-            _overtake_first(c, seat, ls, wr, moves, n)
+            p.front = _overtake(c, seat, ls, wr)
+            if p.front >= 0:
+                p.first = p.front
         return
     if pos == 1 and _partner_tops(c, seat, ls):
-        _play_low(moves, n)
         return
+    p.low = 0
+    p.special = -1
+    p.beaters_first = 1
     over = wr  # ranks above ``over`` win surely
     if pos < 3:
         # the one opponent still to play after us
@@ -333,17 +358,51 @@ cdef inline void _follow_suit(Ctx* c, int seat, Move* moves, int n) noexcept nog
             over = 13  # he may ruff
         if pos == 2:
             if later:
-                special = _third_low(c, seat, ls, wr, pard_winning)
-                beaters_first = 0
+                p.special = _third_low(c, seat, ls, wr, pard_winning)
+                p.beaters_first = 0
         else:
-            beaters_first = popcount(c.remain[ls] >> (c.trick_rank[0] + 1)) <= 3
+            p.beaters_first = popcount(c.remain[ls] >> (c.trick_rank[0] + 1)) <= 3
+    p.over = over
+    # the move tried first: the cheapest sure winner, else the forcing card, else the
+    # cheapest card that beats the trick or the lowest card, as the bands put them
+    rest = mine & ~((2u << over) - 1u)
+    if rest:
+        p.first = lsb(rest)
+    elif p.special >= 0:
+        p.first = p.special
+    else:
+        rest = mine & ~((2u << wr) - 1u)
+        if p.beaters_first or mine == rest:
+            p.first = lsb(rest)
+
+
+cdef inline void first_move(Ctx* c, int seat, int s, int low, Move* m) noexcept nogil:
+    """The move of ``seat``'s group of equal cards of suit ``s`` whose lowest card is
+    ``low`` (the group ``gen_moves`` makes of it)."""
+    cdef unsigned int mine = c.hands[seat][s]
+    cdef unsigned int above = c.remain[s] & ~mine & ~((2u << low) - 1u)
+    cdef unsigned int seq = mine & ((above & (~above + 1u)) - 1u) & ~((1u << low) - 1u)
+    m.suit = s
+    m.rank = msb(seq)
+    m.seq = <unsigned short>seq
+
+
+cdef inline void follow_order(Move* moves, int n, FollowPlan* p) noexcept nogil:
+    """Put the cards of the led suit (``n`` > 1 moves, generated high first) in the
+    order of ``p``: each band lowest card first."""
+    cdef int sure, beat
+    if p.low:
+        _play_low(moves, n)
+        if p.front >= 0:
+            _to_front(moves, p.front)
+        return
     sure = 0
-    while sure < n and moves[sure].rank > over:
+    while sure < n and moves[sure].rank > p.over:
         sure += 1
     beat = sure
-    while beat < n and moves[beat].rank > wr:
+    while beat < n and moves[beat].rank > p.wr:
         beat += 1
-    _bands(moves, n, sure, beat, beaters_first, special)
+    _bands(moves, n, sure, beat, p.beaters_first, p.special)
 
 
 cdef struct VoidNode:
@@ -392,6 +451,38 @@ cdef inline int _void_weight(Ctx* c, VoidNode* f, int seat, int s, int r) noexce
     return w
 
 
+cdef inline bint first_void(Ctx* c, int seat, Move* m) noexcept nogil:
+    """A player void in the led suit: the move ``order_moves`` puts first (the heaviest,
+    the first generated among equals), found without generating and weighing every card:
+    a discard's weight falls as its rank rises, so of a suit other than trumps only the
+    lowest group can be the heaviest.  True when it is the player's only move."""
+    cdef int s, k, w, best = -1000, groups = 0, n
+    cdef VoidNode void
+    cdef Move trumps[13]
+    cdef Move low
+    if c.trump != NOTRUMP:
+        _void_node(c, seat, &void)
+    for s in range(4):
+        if not c.hands[seat][s]:
+            continue
+        if s == c.trump:
+            n = _add_suit(c, seat, s, trumps, 0)
+            groups += n
+            for k in range(n):
+                w = _void_weight(c, &void, seat, s, trumps[k].rank)
+                if w > best:
+                    best = w
+                    m[0] = trumps[k]
+        else:
+            first_move(c, seat, s, lsb(c.hands[seat][s]), &low)
+            groups += 1 if low.seq == c.hands[seat][s] else 2
+            w = _void_weight(c, &void, seat, s, low.rank)
+            if w > best:
+                best = w
+                m[0] = low
+    return groups == 1
+
+
 cdef inline void _weigh_and_sort(Ctx* c, int seat, Move* moves, int n, int ply) noexcept nogil:
     """A weight per move (leads, or a player void in the led suit), then heaviest first."""
     cdef int i, j, suit = -1
@@ -431,7 +522,38 @@ cdef inline void _weigh_and_sort(Ctx* c, int seat, Move* moves, int n, int ply) 
 
 cdef inline void order_moves(Ctx* c, int seat, Move* moves, int n, int ply) noexcept nogil:
     """Put ``moves`` (``n`` > 1, as generated) in search order."""
+    cdef FollowPlan plan
     if c.pos > 0 and moves[0].suit == c.trick_suit[0]:
-        _follow_suit(c, seat, moves, n)
+        follow_plan(c, seat, &plan)
+        follow_order(moves, n, &plan)
     else:
         _weigh_and_sort(c, seat, moves, n, ply)
+
+
+cdef inline bint first_follower_move(Ctx* c, int seat, Move* m, FollowPlan* plan) noexcept nogil:
+    """The move ``order_moves`` puts first for a follower, made without generating and
+    ordering the others (most follower nodes cut off on it); ``plan`` keeps the order of
+    the led suit for ``follower_moves``.  True when it is the player's only move."""
+    cdef int ls = c.trick_suit[0]
+    cdef unsigned int mine = c.hands[seat][ls]
+    if not mine:
+        return first_void(c, seat, m)
+    first_move(c, seat, ls, lsb(mine), m)
+    if m.seq == mine:
+        return 1  # one group of equal cards: nothing to order
+    follow_plan(c, seat, plan)
+    if plan.first != lsb(m.seq):
+        first_move(c, seat, ls, plan.first, m)
+    return 0
+
+
+cdef inline int follower_moves(Ctx* c, int seat, Move* moves, FollowPlan* plan,
+                               int ply) noexcept nogil:
+    """All the moves of a follower whose first move (``first_follower_move``, not its only
+    one) did not cut off, in search order: that move first again."""
+    cdef int nm = gen_moves(c, seat, moves)
+    if moves[0].suit == c.trick_suit[0]:
+        follow_order(moves, nm, plan)
+    else:
+        order_moves(c, seat, moves, nm, ply)
+    return nm

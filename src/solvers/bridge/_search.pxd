@@ -6,7 +6,8 @@ take at least ``target`` tricks from here?"; ``wm`` gets the node's win ranks.
 At the start of a trick it first tries the cheap answers of :mod:`_node_steps`
 (target reached or out of reach, the last trick, quick tricks, later tricks, the
 transposition table), at the second hand the second-hand quick tricks; then it
-searches the moves (:mod:`_moves`) heaviest first, with small-card pruning, and
+searches the moves (:mod:`_moves`) heaviest first, with small-card pruning (a
+follower makes only the move tried first until it fails to cut off), and
 stores a trick start's result in the table; in the first two tricks a follower's
 moves are first probed for a cutoff within the trick (``_probe_cut``).  ``_play``
 plays a card, keeps the table key of the next trick up to date when the card
@@ -20,7 +21,8 @@ from libc.stdint cimport uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy
 
 from solvers.bridge._bits cimport lsb, popcount
-from solvers.bridge._moves cimport gen_moves, order_moves
+from solvers.bridge._moves cimport FollowPlan, first_follower_move, follower_moves, gen_moves
+from solvers.bridge._moves cimport order_moves
 from solvers.bridge._node_steps cimport TrickStart, _cards, _clear, _copy, _cover_sequence
 from solvers.bridge._node_steps cimport _place_card, _second_hand, _trick_result, _trick_start
 from solvers.bridge._probe cimport horizon_answer
@@ -132,7 +134,8 @@ cdef inline bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogi
     """Does the counted side take at least ``target`` tricks?  ``wm`` gets the win ranks."""
     cdef int seat = (c.leader + c.pos) & 3
     cdef int answer, i, k, nm, s, r
-    cdef bint mover_max = (seat & 1) == c.max_side, res, cut = 0
+    cdef bint mover_max = (seat & 1) == c.max_side, res, cut = 0, probe, complete = 1
+    cdef FollowPlan plan
     cdef Move moves[13]
     cdef uint16_t cwm[4]
     cdef uint16_t acc[4]
@@ -160,36 +163,49 @@ cdef inline bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogi
         answer = _second_hand(c, seat, target, mover_max, wm)
         if answer >= 0:
             return answer
-    nm = gen_moves(c, seat, moves)
-    if nm > 1:
-        order_moves(c, seat, moves, nm, ply)
+    probe = ply < c.probe_plies and c.pos > 0 and c.probe_horizon == 0
+    if c.pos > 0 and not probe:
+        # a follower: the move tried first alone, the others only when it does not cut off
+        nm = 1
+        complete = first_follower_move(c, seat, &moves[0], &plan)
+    else:
+        nm = gen_moves(c, seat, moves)
+        if nm > 1:
+            order_moves(c, seat, moves, nm, ply)
     _clear(acc)
     for k in range(4):
         small[k] = -1
     i = -1
-    if ply < c.probe_plies and c.pos > 0 and nm > 1 and c.probe_horizon == 0:
+    if probe and nm > 1:
         i = _probe_cut(c, seat, moves, nm, target, ply, mover_max, cwm)
     if i >= 0:
         cut = 1
         s = moves[i].suit
         r = moves[i].rank
-    for i in range(nm if i < 0 else 0):
-        s = moves[i].suit
-        r = _card_to_play(c, &moves[i]) if c.pos > 0 else moves[i].rank
-        if r < small[s]:
-            # small-card pruning: a lower card of this suit was searched and neither it
-            # nor this one reaches the lowest rank that mattered below it: same result
-            c.small_skips += 1
-            continue
-        if _play(c, seat, s, r, target, ply, cwm) == mover_max:
-            cut = 1
-            break
-        for k in range(4):
-            acc[k] |= cwm[k]
-        if c.features & FEATURE_SMALL_CARDS:
-            k = lsb(cwm[s]) if cwm[s] else 13
-            if r < k and k > small[s]:
-                small[s] = k
+    else:
+        i = 0
+        while i < nm:
+            s = moves[i].suit
+            r = _card_to_play(c, &moves[i]) if c.pos > 0 else moves[i].rank
+            if r < small[s]:
+                # small-card pruning: a lower card of this suit was searched and neither
+                # it nor this one reaches the lowest rank that mattered below it: same result
+                c.small_skips += 1
+                i += 1
+                continue
+            if _play(c, seat, s, r, target, ply, cwm) == mover_max:
+                cut = 1
+                break
+            for k in range(4):
+                acc[k] |= cwm[k]
+            if c.features & FEATURE_SMALL_CARDS:
+                k = lsb(cwm[s]) if cwm[s] else 13
+                if r < k and k > small[s]:
+                    small[s] = k
+            i += 1
+            if not complete:
+                complete = 1
+                nm = follower_moves(c, seat, moves, &plan, ply)
     if cut:
         c.killer[ply] = s * 16 + r
         if ply == 0:
