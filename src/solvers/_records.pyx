@@ -29,13 +29,14 @@ GIL) share, and a split would call them through function pointers in the hot loo
 
 cimport cython
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
 from libc.string cimport memchr, memcmp, memset, memcpy
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_FromStringAndSize
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeASCII
 
 from solvers._batch_buffers cimport Buffer, buffer_free, buffer_put, buffer_room
-from solvers._batch_hashes cimport _blake2b16
+from solvers._batch_hashes cimport blake2b16_many
 from solvers._json_lex cimport _blank, _is_null, _next_item, _same, _string_end, _value_end, _ws
 
 cdef extern from "Python.h":
@@ -107,6 +108,7 @@ cdef class RecordSpec:
     cdef int cell_start[MAX_CELLS]
     cdef int cell_len[MAX_CELLS]
     cdef char quoted[MAX_CELLS][8]  # '"SA",' and padding: the token as written in a list
+    cdef bint plain_tokens  # every token printable ASCII without quote or backslash
     cdef int quoted_len[MAX_CELLS]
     cdef int nkinds
     cdef int nitems[MAX_KINDS]
@@ -147,6 +149,8 @@ cdef class RecordSpec:
         self.width = len(cards)
         cells = bytearray()
         tokens = []
+        self.plain_tokens = all(32 <= c < 127 and c not in b'"\\'
+                                for name in cards for c in name.encode("ascii"))
         for i, name in enumerate(cards):
             raw = name.encode("ascii")
             if not 0 <= len(raw) <= 4:
@@ -201,7 +205,15 @@ cdef int _name_code(RecordSpec spec, int key, const char* s, Py_ssize_t a,
 
 
 cdef extern from *:
+    """
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    #define QIPAI_LITTLE_ENDIAN 1
+    #else
+    #define QIPAI_LITTLE_ENDIAN 0
+    #endif
+    """
     int _lowest "__builtin_ctzll"(uint64_t) noexcept nogil
+    bint LITTLE_ENDIAN "QIPAI_LITTLE_ENDIAN"
 
 
 cdef inline int _slot(uint32_t code) noexcept nogil:
@@ -225,6 +237,26 @@ cdef inline int _cell(RecordSpec spec, const char* s, Py_ssize_t a, Py_ssize_t b
     return -1
 
 
+cdef inline Py_ssize_t _quoted_token(RecordSpec spec, const char* s, Py_ssize_t p,
+                                     Py_ssize_t n) noexcept nogil:
+    """``p`` at an opening quote: the index after the closing quote when it is 2-5 bytes
+    on (a token of 1-4 characters) and 8 bytes can be read, else -1 (then the character loop
+    reads the string)."""
+    cdef uint64_t w, x, t
+    cdef int k
+    if p + 8 > n:
+        return -1
+    memcpy(&w, s + p, 8)  # (little-endian: byte i of the text is byte i of w)
+    x = (w >> 8) ^ 0x2222222222222222ULL  # zero bytes where a quote follows the opening one
+    t = (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL  # the lowest is exact
+    if t == 0:
+        return -1
+    k = _lowest(t) >> 3  # the token's length
+    if k < 1 or k > 4:
+        return -1
+    return p + k + 2
+
+
 cdef Py_ssize_t _card_list(RecordSpec spec, const char* s, Py_ssize_t p, Py_ssize_t n,
                            uint8_t* counts, uint64_t* masks) noexcept nogil:
     """Count the card tokens of the list at ``p`` into ``counts``, and into ``masks`` the
@@ -244,6 +276,22 @@ cdef Py_ssize_t _card_list(RecordSpec spec, const char* s, Py_ssize_t p, Py_ssiz
     while True:
         if p >= n or s[p] != 34:
             return -1
+        q = _quoted_token(spec, s, p, n) if LITTLE_ENDIAN and spec.plain_tokens else -1
+        if q > 0:
+            # the token and its closing quote found in one 8-byte word (the same token the
+            # character loop below finds: the text up to the first quote)
+            cell = _cell(spec, s, p + 1, q - 1)
+            if cell < 0 or counts[cell] >= 2:
+                return -1
+            counts[cell] += 1
+            masks[counts[cell] - 1] |= (<uint64_t>1) << cell
+            if q + 2 < n and s[q] == 44 and s[q + 1] == 32 and s[q + 2] == 34:
+                p = q + 2  # ', "': the next token, as json.dumps separates items
+                continue
+            p = _next_item(s, q, n, &closed)
+            if p < 0 or closed:
+                return p
+            continue
         q = _string_end(s, p, n)
         if q < 0:
             return -1
@@ -626,9 +674,9 @@ cdef int _scan_block(RecordSpec spec, str text, _Scanned* got) except -1:
         raise ValueError("the record scanner reads ASCII text")
     base = PyUnicode_DATA(text)
     with nogil:
-        # room for what a block of this size most often gives (a canonical text is no
-        # longer than its line), so the buffers are seldom copied while they grow
-        done = buffer_room(&got.texts, size) and buffer_room(&got.packs, size // 4) and \
+        # room for what a block of this size most often gives (canonical texts and packs
+        # shorter than their lines), so the buffers are seldom copied while they grow
+        done = buffer_room(&got.texts, size) and buffer_room(&got.packs, size) and \
             buffer_room(&got.status, size // 64) and \
             buffer_room(&got.spans, size // 64 * SPAN * sizeof(Py_ssize_t))
         done = done and _scan_lines(spec, base, size, out, &got.status, &got.texts, &got.packs,
@@ -657,14 +705,24 @@ cdef bytes _scanned_digests(_Scanned* got):
     """The 16-byte BLAKE2b digest of each text read, one after the other (without the GIL)."""
     cdef Py_ssize_t i, at = 0
     cdef const Py_ssize_t* span
-    hashes = PyBytes_FromStringAndSize(NULL, 16 * got.nok)
-    cdef uint8_t* dst = <uint8_t*>PyBytes_AS_STRING(hashes)
-    with nogil:
-        for i in range(got.nok):
-            span = (<const Py_ssize_t*>got.spans.data) + SPAN * i
-            _blake2b16(<const uint8_t*>got.texts.data + at, span[0], dst + 16 * i)
-            at += span[0]
-    return hashes
+    cdef const uint8_t** starts = <const uint8_t**>malloc(max(got.nok, 1) * sizeof(uint8_t*))
+    cdef int64_t* sizes = <int64_t*>malloc(max(got.nok, 1) * sizeof(int64_t))
+    cdef uint8_t* dst
+    try:
+        if starts == NULL or sizes == NULL:
+            raise MemoryError()
+        hashes = PyBytes_FromStringAndSize(NULL, 16 * got.nok)
+        dst = <uint8_t*>PyBytes_AS_STRING(hashes)
+        with nogil:
+            for i in range(got.nok):
+                span = (<const Py_ssize_t*>got.spans.data) + SPAN * i
+                starts[i], sizes[i] = <const uint8_t*>got.texts.data + at, span[0]
+                at += span[0]
+            blake2b16_many(starts, sizes, got.nok, dst)
+        return hashes
+    finally:
+        free(starts)
+        free(sizes)
 
 
 def scan_text(RecordSpec spec, str text, bint digests=False):

@@ -144,6 +144,32 @@ def test_card_lists_of_every_shape_are_read_exactly_or_referred():
     assert text_status == status and text_texts == [texts[i] for i in ok]
 
 
+def test_card_tokens_found_a_word_at_a_time_read_as_the_character_loop():
+    """The reader finds a card token and its closing quote in one 8-byte word where it can:
+    tokens empty, too long, with quotes, backslashes or spaces, cut off, at the end of the
+    line, and every separator are read as ``prepare`` reads them, or referred."""
+    layout = get_task("shengji-legal").records()
+    items = ['"S3"', '"D10"', '""', '"S"', '"S100"', '"S10000"', '"S\\\\"', '"S\\"3"',
+             '"BJ"', '"SJ "', '" S3"', '"S3', "S3", '"s3"']  # fmt: skip
+    lines = []
+    for a in items:
+        for b in items:
+            for sep in (", ", ",", " ,  ", ",\t"):
+                hand = f"[{a}{sep}{b}]"
+                lines.append(f'{{"kind": "follow_legal", "level": "5", "trump": "NT", '
+                             f'"lead": ["S3"], "play": ["S4"], "hand": {hand}}}')  # fmt: skip
+                lines.append(f'{{"hand": {hand}, "kind": "follow_legal", "level": "5", '
+                             f'"trump": "NT", "lead": ["S3"], "play": ["S4"]}}')  # fmt: skip
+    status, texts, _ids, _packs = layout.scan(lines)
+    assert 50 < list(status).count(SCAN_OK) < len(lines)
+    for i, line in enumerate(lines):
+        slow = _slow("shengji-legal", line, i + 1)
+        if status[i] == SCAN_OK:
+            assert slow is not None and texts[i] == slow[0], line
+        else:
+            assert status[i] == SCAN_REFER, line
+
+
 def test_scanner_refers_what_it_cannot_read_and_never_raises():
     layout = get_task("shengji-legal").records()
     odd = ['{"kind": "follow_legal"', "{" * 40, "[" * 40, '{"a": ' + "[" * 40 + "]" * 40 + "}",

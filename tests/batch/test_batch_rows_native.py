@@ -29,6 +29,25 @@ def test_digests_are_hashlib_blake2b_16(size: int) -> None:
     assert hashes.blake2b16(data) == hashlib.blake2b(data, digest_size=16).digest()
 
 
+@pytest.mark.parametrize("vector", [True, False])
+def test_text_digests_four_at_a_time_are_hashlib_blake2b_16(vector: bool) -> None:
+    # texts of every number of blocks (the AVX2 path takes 1-8 blocks, four texts of one
+    # count at a time, the rest one by one), shuffled so that each group mixes lengths
+    rng = random.Random(16)
+    sizes = [0, 1, 127, 128, 129, 255, 256, 257, 1023, 1024, 1025, 2000] * 3
+    sizes += [rng.randrange(0, 1200) for _ in range(600)]
+    rng.shuffle(sizes)
+    letters = "abcXYZ019 {}[]\",:\u00e9\u4e00"
+    texts = ["".join(rng.choice(letters) for _ in range(size)) for size in sizes]
+    was = hashes.set_vector_hashing(vector)
+    try:
+        digests = hashes.text_digests(texts)
+    finally:
+        hashes.set_vector_hashing(was)
+    expected = b"".join(hashlib.blake2b(t.encode(), digest_size=16).digest() for t in texts)
+    assert digests == expected
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.text(max_size=300), max_size=20))
 def test_text_digests_and_hexes_match_hash_text(texts: list[str]) -> None:
