@@ -50,12 +50,28 @@ cdef extern from *:
         a = a + b + (x); d = QB_ROTR(d ^ a, 32); c = c + d; b = QB_ROTR(b ^ c, 24); \
         a = a + b + (y); d = QB_ROTR(d ^ a, 16); c = c + d; b = QB_ROTR(b ^ c, 63); \
     } while (0)
-    #define QB_ROUND(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15) \
+    /* one round with the mixing G (the scalar QB_G, or the vector QX_G below) */
+    #define QB_ROUND(G, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15) \
         do { \
-        QB_G(v0, v4, v8, v12, m[s0], m[s1]); QB_G(v1, v5, v9, v13, m[s2], m[s3]); \
-        QB_G(v2, v6, v10, v14, m[s4], m[s5]); QB_G(v3, v7, v11, v15, m[s6], m[s7]); \
-        QB_G(v0, v5, v10, v15, m[s8], m[s9]); QB_G(v1, v6, v11, v12, m[s10], m[s11]); \
-        QB_G(v2, v7, v8, v13, m[s12], m[s13]); QB_G(v3, v4, v9, v14, m[s14], m[s15]); \
+        G(v0, v4, v8, v12, m[s0], m[s1]); G(v1, v5, v9, v13, m[s2], m[s3]); \
+        G(v2, v6, v10, v14, m[s4], m[s5]); G(v3, v7, v11, v15, m[s6], m[s7]); \
+        G(v0, v5, v10, v15, m[s8], m[s9]); G(v1, v6, v11, v12, m[s10], m[s11]); \
+        G(v2, v7, v8, v13, m[s12], m[s13]); G(v3, v4, v9, v14, m[s14], m[s15]); \
+        } while (0)
+    /* the twelve rounds, each with its message schedule */
+    #define QB_ROUNDS(G) do { \
+        QB_ROUND(G, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); \
+        QB_ROUND(G, 14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3); \
+        QB_ROUND(G, 11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4); \
+        QB_ROUND(G, 7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8); \
+        QB_ROUND(G, 9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13); \
+        QB_ROUND(G, 2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9); \
+        QB_ROUND(G, 12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11); \
+        QB_ROUND(G, 13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10); \
+        QB_ROUND(G, 6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5); \
+        QB_ROUND(G, 10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0); \
+        QB_ROUND(G, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); \
+        QB_ROUND(G, 14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3); \
         } while (0)
     static void qipai_blake2b_compress(uint64_t *h, const uint8_t *block, uint64_t count,
                                        int last) {
@@ -77,18 +93,7 @@ cdef extern from *:
         uint64_t v12 = qipai_blake2b_iv[4] ^ count, v13 = qipai_blake2b_iv[5];
         uint64_t v14 = last ? ~qipai_blake2b_iv[6] : qipai_blake2b_iv[6];
         uint64_t v15 = qipai_blake2b_iv[7];
-        QB_ROUND(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-        QB_ROUND(14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3);
-        QB_ROUND(11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4);
-        QB_ROUND(7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8);
-        QB_ROUND(9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13);
-        QB_ROUND(2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9);
-        QB_ROUND(12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11);
-        QB_ROUND(13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10);
-        QB_ROUND(6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5);
-        QB_ROUND(10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0);
-        QB_ROUND(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-        QB_ROUND(14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3);
+        QB_ROUNDS(QB_G);
         h[0] ^= v0 ^ v8; h[1] ^= v1 ^ v9; h[2] ^= v2 ^ v10; h[3] ^= v3 ^ v11;
         h[4] ^= v4 ^ v12; h[5] ^= v5 ^ v13; h[6] ^= v6 ^ v14; h[7] ^= v7 ^ v15;
     }
@@ -108,13 +113,6 @@ cdef extern from *:
         c = QX_ADD(c, d); b = QX_XOR(b, c); \
         b = _mm256_or_si256(_mm256_srli_epi64(b, 63), QX_ADD(b, b)); \
     } while (0)
-    #define QX_ROUND(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15) \
-        do { \
-        QX_G(v0, v4, v8, v12, m[s0], m[s1]); QX_G(v1, v5, v9, v13, m[s2], m[s3]); \
-        QX_G(v2, v6, v10, v14, m[s4], m[s5]); QX_G(v3, v7, v11, v15, m[s6], m[s7]); \
-        QX_G(v0, v5, v10, v15, m[s8], m[s9]); QX_G(v1, v6, v11, v12, m[s10], m[s11]); \
-        QX_G(v2, v7, v8, v13, m[s12], m[s13]); QX_G(v3, v4, v9, v14, m[s14], m[s15]); \
-        } while (0)
     /* data[j], n[j]: message j (blocks of 128 bytes each, the last one padded with zeros);
        out[j]: its 16-byte digest. */
     __attribute__((target("avx2")))
@@ -170,18 +168,7 @@ cdef extern from *:
             __m256i v14 = _mm256_set1_epi64x(
                 (long long)(final ? ~qipai_blake2b_iv[6] : qipai_blake2b_iv[6]));
             __m256i v15 = _mm256_set1_epi64x((long long)qipai_blake2b_iv[7]);
-            QX_ROUND(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-            QX_ROUND(14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3);
-            QX_ROUND(11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4);
-            QX_ROUND(7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8);
-            QX_ROUND(9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13);
-            QX_ROUND(2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9);
-            QX_ROUND(12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11);
-            QX_ROUND(13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10);
-            QX_ROUND(6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5);
-            QX_ROUND(10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0);
-            QX_ROUND(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-            QX_ROUND(14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3);
+            QB_ROUNDS(QX_G);
             h[0] = QX_XOR(h[0], QX_XOR(v0, v8)); h[1] = QX_XOR(h[1], QX_XOR(v1, v9));
             h[2] = QX_XOR(h[2], QX_XOR(v2, v10)); h[3] = QX_XOR(h[3], QX_XOR(v3, v11));
             h[4] = QX_XOR(h[4], QX_XOR(v4, v12)); h[5] = QX_XOR(h[5], QX_XOR(v5, v13));

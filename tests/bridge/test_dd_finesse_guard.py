@@ -16,20 +16,17 @@ import importlib.util
 import random
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from solvers.bridge import _ab_search
-
-_spec = importlib.util.spec_from_file_location("naive_dd", Path(__file__).with_name("naive_dd.py"))
+_spec = importlib.util.spec_from_file_location("endings", Path(__file__).with_name("endings.py"))
 assert _spec is not None and _spec.loader is not None
-_naive = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_naive)
+_endings = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_endings)
 
-Card = tuple[int, int]  # (suit 0..3 in S H D C order, rank 2..14)
-NOTRUMP = 4
+Card = _endings.Card
+NOTRUMP = _endings.NOTRUMP
 LATER_TRICKS_ONLY = 4
-ALL_FEATURES = 15
+FEATURE_SETS = (LATER_TRICKS_ONLY, _endings.ALL_FEATURES)
 
 
 def _finesse_ending(rng: random.Random, size: int) -> tuple[list[set[Card]], int]:
@@ -61,23 +58,6 @@ def _finesse_ending(rng: random.Random, size: int) -> tuple[list[set[Card]], int
     return hands, leader
 
 
-def _scores(hands: list[set[Card]], leader: int, features: int) -> dict[Card, int]:
-    masks = np.zeros((4, 4), dtype=np.uint16)
-    for seat, hand in enumerate(hands):
-        for suit, rank in hand:
-            masks[seat][suit] |= 1 << (rank - 2)
-    suits, ranks, values = _ab_search.solve_position(
-        masks, NOTRUMP, leader, np.zeros((0, 2), dtype=np.int32), features=features
-    )
-    return {(int(s), int(r) + 2): int(v) for s, r, v in zip(suits, ranks, values)}
-
-
-def _check(hands: list[set[Card]], leader: int) -> None:
-    expected = _naive.solve(tuple(frozenset(h) for h in hands), NOTRUMP, leader, ())
-    for features in (LATER_TRICKS_ONLY, ALL_FEATURES):
-        assert _scores(hands, leader, features) == expected, (hands, leader)
-
-
 def test_the_guards_run_stops_the_finesse() -> None:
     # South leads and needs every trick: North's heart ace over West's K Q J, and North's
     # 9 and 5 could win two finesses of South's small hearts; but West plays the jack
@@ -88,9 +68,9 @@ def test_the_guards_run_stops_the_finesse() -> None:
     south = {(1, 10), (1, 8), (1, 7)}
     west = {(1, 13), (1, 12), (1, 11)}
     hands = [north, east, south, west]
-    expected = _naive.solve(tuple(frozenset(h) for h in hands), NOTRUMP, 2, ())
+    expected = _endings.brute_force(hands, NOTRUMP, 2)
     assert max(expected.values()) < 3
-    _check(hands, 2)
+    _endings.check(hands, NOTRUMP, 2, FEATURE_SETS)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -98,4 +78,4 @@ def test_finesse_position_endings_agree_with_brute_force(seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(30):
         hands, leader = _finesse_ending(rng, rng.choice([3, 4, 4]))
-        _check(hands, leader)
+        _endings.check(hands, NOTRUMP, leader, FEATURE_SETS)

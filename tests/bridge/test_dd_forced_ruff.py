@@ -14,19 +14,16 @@ import importlib.util
 import random
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from solvers.bridge import _ab_search
-
-_spec = importlib.util.spec_from_file_location("naive_dd", Path(__file__).with_name("naive_dd.py"))
+_spec = importlib.util.spec_from_file_location("endings", Path(__file__).with_name("endings.py"))
 assert _spec is not None and _spec.loader is not None
-_naive = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_naive)
+_endings = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_endings)
 
-Card = tuple[int, int]  # (suit 0..3 in S H D C order, rank 2..14)
+Card = _endings.Card
 QUICK_TRICKS_ONLY = 2
-ALL_FEATURES = 15
+FEATURE_SETS = (QUICK_TRICKS_ONLY, _endings.ALL_FEATURES)
 
 
 def _forced_ruff_ending(rng: random.Random, size: int) -> tuple[list[set[Card]], int, int]:
@@ -56,23 +53,6 @@ def _forced_ruff_ending(rng: random.Random, size: int) -> tuple[list[set[Card]],
     return hands, trump, leader
 
 
-def _scores(hands: list[set[Card]], trump: int, leader: int, features: int) -> dict[Card, int]:
-    masks = np.zeros((4, 4), dtype=np.uint16)
-    for seat, hand in enumerate(hands):
-        for suit, rank in hand:
-            masks[seat][suit] |= 1 << (rank - 2)
-    suits, ranks, values = _ab_search.solve_position(
-        masks, trump, leader, np.zeros((0, 2), dtype=np.int32), features=features
-    )
-    return {(int(s), int(r) + 2): int(v) for s, r, v in zip(suits, ranks, values)}
-
-
-def _check(hands: list[set[Card]], trump: int, leader: int) -> None:
-    expected = _naive.solve(tuple(frozenset(h) for h in hands), trump, leader, ())
-    for features in (QUICK_TRICKS_ONLY, ALL_FEATURES):
-        assert _scores(hands, trump, leader, features) == expected, (hands, trump, leader)
-
-
 def test_partner_with_trumps_only_ruffs_the_leaders_winners() -> None:
     # spades trumps, North leads: North's side-suit aces, South holds only trumps
     # (each of North's winners is ruffed by partner, who must then lead a trump into
@@ -81,7 +61,7 @@ def test_partner_with_trumps_only_ruffs_the_leaders_winners() -> None:
     east = {(1, 3), (2, 3), (0, 14)}
     south = {(0, 2), (0, 3), (0, 4)}
     west = {(3, 14), (3, 13), (3, 12)}
-    _check([north, east, south, west], 0, 0)
+    _endings.check([north, east, south, west], 0, 0, FEATURE_SETS)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -89,4 +69,4 @@ def test_forced_ruff_endings_agree_with_brute_force(seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(25):
         hands, trump, leader = _forced_ruff_ending(rng, rng.choice([3, 4]))
-        _check(hands, trump, leader)
+        _endings.check(hands, trump, leader, FEATURE_SETS)
