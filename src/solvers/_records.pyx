@@ -276,34 +276,24 @@ cdef Py_ssize_t _card_list(RecordSpec spec, const char* s, Py_ssize_t p, Py_ssiz
     while True:
         if p >= n or s[p] != 34:
             return -1
+        # the token and its closing quote in one 8-byte word where it can be read so, else
+        # character by character (the same token either way: the text up to the first quote)
         q = _quoted_token(spec, s, p, n) if LITTLE_ENDIAN and spec.plain_tokens else -1
-        if q > 0:
-            # the token and its closing quote found in one 8-byte word (the same token the
-            # character loop below finds: the text up to the first quote)
-            cell = _cell(spec, s, p + 1, q - 1)
-            if cell < 0 or counts[cell] >= 2:
-                return -1
-            counts[cell] += 1
-            masks[counts[cell] - 1] |= (<uint64_t>1) << cell
-            if q + 2 < n and s[q] == 44 and s[q + 1] == 32 and s[q + 2] == 34:
-                p = q + 2  # ', "': the next token, as json.dumps separates items
-                continue
-            p = _next_item(s, q, n, &closed)
-            if p < 0 or closed:
-                return p
-            continue
-        q = _string_end(s, p, n)
         if q < 0:
-            return -1
+            q = _string_end(s, p, n)
+            if q < 0:
+                return -1
         cell = _cell(spec, s, p + 1, q - 1)
         if cell < 0 or counts[cell] >= 2:
             return -1
         counts[cell] += 1
         masks[counts[cell] - 1] |= (<uint64_t>1) << cell
+        if q + 2 < n and s[q] == 44 and s[q + 1] == 32 and s[q + 2] == 34:
+            p = q + 2  # ', "': the next token, as json.dumps separates items
+            continue
         p = _next_item(s, q, n, &closed)
         if p < 0 or closed:
             return p
-
 
 @cython.final
 cdef class _Out:
