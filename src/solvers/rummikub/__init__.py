@@ -8,8 +8,9 @@ Modules, one job each: ``_layout`` (board sizes, state-key bits), ``_layers`` (t
 store and its pruning), ``_dp`` (one pass of the DP), ``_exact`` (the passes that find the
 optimum; batches), ``_melds`` (choice -> packed sets), ``_position`` (one position in one
 call), ``_groups`` (group feasibility tables).  The kernels call each other across these
-files with ``cache=True``; :mod:`solvers._numba_cache` makes a change to any of them
-recompile all of them (Numba alone would keep stale callers).
+files with ``cache=True``; :mod:`solvers._numba_cache` makes a change to one of them
+recompile its kernels and those of every module that imports it, directly or not (Numba
+alone would keep stale callers).
 """
 
 from solvers._numba_cache import register_kernel_package

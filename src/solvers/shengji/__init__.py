@@ -10,8 +10,9 @@ per-row context index.  "Section N" in these modules is a section of the
 rules, ``docs/rules/shengji.md``.
 
 The kernels call each other across these files with ``cache=True``; registering the
-package with :mod:`solvers._numba_cache` makes a change to any file recompile every kernel
-(Numba alone would keep callers compiled against an older callee).
+package with :mod:`solvers._numba_cache` makes a change to a file recompile the kernels of
+every module that imports it, directly or not (Numba alone would keep callers compiled
+against an older callee).
 """
 
 from solvers._numba_cache import register_kernel_package
