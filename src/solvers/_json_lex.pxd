@@ -3,7 +3,8 @@
 character of every line): whitespace, strings, digits, array separators, ``null``, numbers,
 whole values (no objects, no escapes), short comparisons."""
 
-from libc.string cimport memcmp
+from libc.stdint cimport uint64_t
+from libc.string cimport memcmp, memcpy
 
 
 cdef inline Py_ssize_t _ws(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept nogil:
@@ -23,10 +24,48 @@ cdef inline bint _blank(const char* s, Py_ssize_t n) noexcept nogil:
     return True
 
 
+cdef extern from *:
+    """
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    #define QIPAI_LEX_LITTLE_ENDIAN 1
+    #else
+    #define QIPAI_LEX_LITTLE_ENDIAN 0
+    #endif
+    """
+    int _lex_lowest "__builtin_ctzll"(uint64_t) noexcept nogil
+    bint _LEX_LITTLE_ENDIAN "QIPAI_LEX_LITTLE_ENDIAN"
+
+
+cdef inline uint64_t _zero_bytes(uint64_t x) noexcept nogil:
+    """The high bit of each zero byte of ``x`` (exact for the lowest one: a borrow only
+    marks bytes above a zero byte)."""
+    return (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL
+
+
+cdef inline uint64_t _string_stops(uint64_t w) noexcept nogil:
+    """The high bit of each byte of ``w`` (8 characters of a string) that ends the fast
+    read of a JSON string: a quote, a backslash, a control character, DEL or a byte of 128
+    or more (exact for the lowest one, which is all the caller uses)."""
+    return (_zero_bytes(w ^ 0x2222222222222222ULL) | _zero_bytes(w ^ 0x5C5C5C5C5C5C5C5CULL)
+            | ((w - 0x2020202020202020ULL) & ~w & 0x8080808080808080ULL)
+            | _zero_bytes(w ^ 0x7F7F7F7F7F7F7F7FULL) | (w & 0x8080808080808080ULL))
+
+
 cdef inline Py_ssize_t _string_end(const char* s, Py_ssize_t p, Py_ssize_t n) noexcept nogil:
-    """``p`` at an opening quote: the index after the closing one, or -1 (escape, control)."""
+    """``p`` at an opening quote: the index after the closing one, or -1 (escape, control).
+    Eight characters at a time while eight can be read (little-endian builds): the first
+    byte that stops the read decides, as the character loop below would."""
     cdef char c
+    cdef uint64_t w, stops
     p += 1
+    if _LEX_LITTLE_ENDIAN:
+        while p + 8 <= n:
+            memcpy(&w, s + p, 8)  # (byte i of the text is byte i of w)
+            stops = _string_stops(w)
+            if stops:
+                p += _lex_lowest(stops) >> 3
+                return p + 1 if s[p] == 34 else -1
+            p += 8
     while p < n:
         c = s[p]
         if c == 34:

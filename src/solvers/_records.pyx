@@ -96,6 +96,11 @@ cdef class RecordSpec:
     cdef int key_start[MAX_KEYS]
     cdef int key_len[MAX_KEYS]
     cdef int key_type[MAX_KEYS]
+    # a key of 1-7 plain characters and its closing quote, as the 8 bytes after the opening
+    # quote read little-endian (masked to its length): one compare finds the key
+    cdef uint64_t key_word[MAX_KEYS]
+    cdef uint64_t key_mask[MAX_KEYS]
+    cdef bint key_fast[MAX_KEYS]
     cdef int id_key
     cdef int nnames[MAX_KEYS]
     cdef bytes name_text
@@ -134,6 +139,10 @@ cdef class RecordSpec:
             raw = key.encode("ascii")
             self.key_start[i], self.key_len[i] = len(buf), len(raw)
             buf += raw
+            self.key_fast[i] = 1 <= len(raw) <= 7 and all(32 <= c < 127 and c not in b'"\\'
+                                                         for c in raw)
+            self.key_word[i] = int.from_bytes(raw + b'"', "little") if self.key_fast[i] else 0
+            self.key_mask[i] = (1 << (8 * len(raw) + 8)) - 1 if self.key_fast[i] else 0
             self.key_type[i] = kind
             if kind == K_ID:
                 self.id_key = i
@@ -229,7 +238,12 @@ cdef inline int _cell(RecordSpec spec, const char* s, Py_ssize_t a, Py_ssize_t b
         return -1
     for k in range(b - a):
         code |= (<uint32_t><uint8_t>s[a + k]) << (8 * k)
-    i = _slot(code)
+    return _code_cell(spec, code)
+
+
+cdef inline int _code_cell(RecordSpec spec, uint32_t code) noexcept nogil:
+    """The cell of the token whose characters, little-endian, are ``code``, or -1."""
+    cdef int i = _slot(code)
     while spec.token_cell[i] >= 0:
         if spec.token_key[i] == code:
             return spec.token_cell[i]
@@ -238,10 +252,10 @@ cdef inline int _cell(RecordSpec spec, const char* s, Py_ssize_t a, Py_ssize_t b
 
 
 cdef inline Py_ssize_t _quoted_token(RecordSpec spec, const char* s, Py_ssize_t p,
-                                     Py_ssize_t n) noexcept nogil:
+                                     Py_ssize_t n, int* cell) noexcept nogil:
     """``p`` at an opening quote: the index after the closing quote when it is 2-5 bytes
-    on (a token of 1-4 characters) and 8 bytes can be read, else -1 (then the character loop
-    reads the string)."""
+    on (a token of 1-4 characters) and 8 bytes can be read, and (``cell``) the token's cell
+    or -1, from the same word; else -1 (then the character loop reads the string)."""
     cdef uint64_t w, x, t
     cdef int k
     if p + 8 > n:
@@ -254,6 +268,7 @@ cdef inline Py_ssize_t _quoted_token(RecordSpec spec, const char* s, Py_ssize_t 
     k = _lowest(t) >> 3  # the token's length
     if k < 1 or k > 4:
         return -1
+    cell[0] = _code_cell(spec, <uint32_t>((w >> 8) & ((1ULL << (8 * k)) - 1)))
     return p + k + 2
 
 
@@ -278,12 +293,12 @@ cdef Py_ssize_t _card_list(RecordSpec spec, const char* s, Py_ssize_t p, Py_ssiz
             return -1
         # the token and its closing quote in one 8-byte word where it can be read so, else
         # character by character (the same token either way: the text up to the first quote)
-        q = _quoted_token(spec, s, p, n) if LITTLE_ENDIAN and spec.plain_tokens else -1
+        q = _quoted_token(spec, s, p, n, &cell) if LITTLE_ENDIAN and spec.plain_tokens else -1
         if q < 0:
             q = _string_end(s, p, n)
             if q < 0:
                 return -1
-        cell = _cell(spec, s, p + 1, q - 1)
+            cell = _cell(spec, s, p + 1, q - 1)
         if cell < 0 or counts[cell] >= 2:
             return -1
         counts[cell] += 1
@@ -307,6 +322,9 @@ cdef class _Out:
     cdef int first[MAX_KEYS]
     cdef int nrows[MAX_KEYS]
     cdef int used
+    # the key found after each key (the last one is "the line's start") in the lines read
+    # so far: tried first (a file's lines most often spell their keys in one order)
+    cdef int follow[MAX_KEYS + 1]
     cdef uint8_t rows[MAX_ROWS][MAX_CELLS]
     cdef uint64_t masks[MAX_ROWS][2]
 
@@ -482,12 +500,29 @@ cdef Py_ssize_t _parsed_cards(RecordSpec spec, const char* s, Py_ssize_t p, Py_s
     return q
 
 
+cdef inline int _key_word(RecordSpec spec, const char* s, Py_ssize_t p, Py_ssize_t n,
+                          int guess) noexcept nogil:
+    """``p`` at the opening quote of a key: the key whose characters and closing quote
+    follow it, compared 8 bytes at a time (``guess`` first), or -1 (not found so: the
+    character loop decides)."""
+    cdef uint64_t w
+    cdef int i, key = guess if 0 <= guess < spec.nkeys else 0
+    if not LITTLE_ENDIAN or p + 9 > n:
+        return -1
+    memcpy(&w, s + p + 1, 8)
+    for i in range(spec.nkeys):
+        if spec.key_fast[key] and (w & spec.key_mask[key]) == spec.key_word[key]:
+            return key
+        key = key + 1 if key + 1 < spec.nkeys else 0
+    return -1
+
+
 cdef bint _fields(RecordSpec spec, const char* s, Py_ssize_t n,
                   Py_ssize_t* start, Py_ssize_t* end, _Out out) noexcept nogil:
     """Check the line is one object of the subset; the value span of each known key (card
     lists counted into ``out`` on the way)."""
     cdef Py_ssize_t p, q, k
-    cdef int key, found
+    cdef int key, found, before = MAX_KEYS
     cdef const char* keys = spec.key_ptr
     for key in range(spec.nkeys):
         start[key] = -1
@@ -503,15 +538,21 @@ cdef bint _fields(RecordSpec spec, const char* s, Py_ssize_t n,
     while True:
         if p >= n or s[p] != 34:
             return False
-        q = _string_end(s, p, n)
-        if q < 0:
-            return False
-        found = -1
-        k = q - p - 2
-        for key in range(spec.nkeys):
-            if spec.key_len[key] == k and _same(keys + spec.key_start[key], s + p + 1, k):
-                found = key
-                break
+        found = _key_word(spec, s, p, n, out.follow[before])
+        if found >= 0:
+            q = p + spec.key_len[found] + 2
+        else:
+            q = _string_end(s, p, n)
+            if q < 0:
+                return False
+            k = q - p - 2
+            for key in range(spec.nkeys):
+                if spec.key_len[key] == k and _same(keys + spec.key_start[key], s + p + 1, k):
+                    found = key
+                    break
+        if found >= 0:
+            out.follow[before] = found
+            before = found
         p = _ws(s, q, n)
         if p >= n or s[p] != 58:
             return False

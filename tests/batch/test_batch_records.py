@@ -170,6 +170,46 @@ def test_card_tokens_found_a_word_at_a_time_read_as_the_character_loop():
             assert status[i] == SCAN_REFER, line
 
 
+def test_keys_and_strings_read_a_word_at_a_time_read_as_the_character_loop():
+    """Keys found by one 8-byte compare (the key that followed the one before tried first)
+    and strings read eight characters at a time give what ``prepare`` gives, or refer the
+    line: keys in every order, near misses of the known keys, and a quote, escape, control
+    character or DEL at every offset of a key, an id, a name and an unknown value."""
+    layout = get_task("shengji-legal").records()
+    base = {"id": "g-1", "kind": "follow_legal", "level": "5", "trump": "NT",
+            "hand": ["S3", "S4"], "lead": ["S3"], "play": ["S4"]}  # fmt: skip
+    rng = random.Random(5)
+
+    def line(pairs):
+        return "{" + ", ".join(f'"{k}": {v}' for k, v in pairs) + "}"
+
+    plain = [(k, json.dumps(v)) for k, v in base.items()]
+    lines = []
+    for _ in range(40):
+        rng.shuffle(plain)
+        lines.append(line(plain))
+    for key in ["han", "hands", "Hand", "plays", "pla", "id ", "kind\\u0000", 'lev\\"el',
+                "trumpet", "a", "", "tags", "x" * 12, "hand\\", "play\u0001"]:  # fmt: skip
+        lines.append(line([*plain, (key, '["S5"]')]))
+        lines.append(line([(key, '"x"'), *plain]))
+    for offset in range(18):
+        for odd in ['\\"', "\\\\", "\\n", "\u0001", "\u007f", "\t", '"', "'"]:
+            text = "x" * offset + odd + "yyy"
+            for key in ("tags", "id", "level", "kind"):
+                lines.append(line([(k, v) for k, v in plain if k != key] + [(key, f'"{text}"')]))
+            lines.append(line([(text, "1"), *plain]))
+    status, texts, ids, _packs = layout.scan(lines)
+    assert 40 <= list(status).count(SCAN_OK) < len(lines) - 100
+    for i, text in enumerate(lines):
+        slow = _slow("shengji-legal", text, i + 1)
+        if status[i] == SCAN_OK:
+            assert slow is not None and (texts[i], ids[i]) == slow[:2], text
+        else:
+            assert status[i] == SCAN_REFER, text
+    text_status, text_texts, *_ = layout.scan_text("\n".join(lines))
+    assert text_status == status and text_texts == [t for t in texts if t is not None]
+
+
 def test_scanner_refers_what_it_cannot_read_and_never_raises():
     layout = get_task("shengji-legal").records()
     odd = ['{"kind": "follow_legal"', "{" * 40, "[" * 40, '{"a": ' + "[" * 40 + "]" * 40 + "}",
