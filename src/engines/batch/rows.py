@@ -116,7 +116,8 @@ def todo(
     lookup: int,
     readers: Executor | None = None,
 ) -> Iterator[Rows]:
-    """The positions still to solve, in input order and in blocks; counts the rest into
+    """The positions still to solve, in input order and in blocks (the blocks as read, or
+    parts of them: :func:`chunks` joins them once, into chunks); counts the rest into
     ``summary``.  Claims grow (doubling up to :data:`LOOKUP_MAX`) while they come less
     than a quarter second apart: fast tasks make few transactions (each a disk sync), slow
     ones leave positions unclaimed for a second run on the same store to share.  ``readers``:
@@ -126,24 +127,34 @@ def todo(
     count = 0
     last_claim: float | None = None
 
-    def claimed() -> Rows:
+    def claimed() -> list[Rows]:
         nonlocal lookup, last_claim, count
         now = time.perf_counter()
         if last_claim is not None and now - last_claim < _CLAIM_SECONDS:
             lookup = min(2 * lookup, max(lookup, LOOKUP_MAX))
         last_claim = now
-        rows = Rows.join(waiting)
+        parts = waiting[:]
         waiting.clear()
         count = 0
         # One transaction checks what is stored and claims the rest for this run; what
-        # another live run claimed is left to it.
-        status = db.claim_digests(task.name, rows.digests, run_id)
+        # another live run claimed is left to it.  (Only the digests are joined: the
+        # blocks' columns are copied once, into chunks.)
+        status = db.claim_digests(task.name, b"".join([p.digests for p in parts]), run_id)
         fresh = status.count(0)
         stored = status.count(1)
+        total = len(status)
         summary.already_stored += stored
-        summary.other_run += len(rows) - fresh - stored
-        shrink_total(len(rows) - fresh)
-        return rows if fresh == len(rows) else rows.chosen(status, 0)
+        summary.other_run += total - fresh - stored
+        shrink_total(total - fresh)
+        if fresh == total:
+            return parts
+        out, at = [], 0
+        for part in parts:
+            mine = status[at : at + len(part)]
+            at += len(part)
+            if mine.count(0):
+                out.append(part if mine.count(0) == len(part) else part.chosen(mine, 0))
+        return out
 
     blocks = position_blocks(paths, task, summary, bad, readers, columns=True)
     for sources, lines, ids, payloads, texts, hashed in blocks:
@@ -164,13 +175,9 @@ def todo(
             waiting.append(head)
             count += take
             if count >= lookup:
-                found = claimed()
-                if len(found):
-                    yield found
+                yield from claimed()
     if waiting:
-        found = claimed()
-        if len(found):
-            yield found
+        yield from claimed()
 
 
 def chunks(blocks: Iterable[Rows], size: Callable[[], int]) -> Iterator[Rows]:
