@@ -17,16 +17,23 @@ Layout (as DDS's TransTableL): a hash table of distributions, each owning a
 short list of entries in blocks of ``TT_BLOCK``; a lookup finds the
 distribution once and then scans its entries block by block: one vector compare
 of the 16 entries' signatures (the owners of the top two cards of each suit, one
-cache line a block) rules most of them out, and the rest are compared on four
-32-bit words.  A distribution keeps at
+cache line a block) rules most of them out, and the rest are compared in full
+(an entry is half a cache line).  A distribution keeps at
 most ``TT_BLOCK * TT_BLOCKS_PER_DIST`` entries and then overwrites its oldest,
 so a lookup costs a bounded scan however hard the deal.  Memory is fixed at
 allocation; when a pool is full, or for a new deal or strain, the table is
 cleared.
+
+The table is too large for the caches, so a lookup's time goes to waiting for
+memory: each cache line it needs only once the one before has been read costs a
+full wait.  So the distributions live in the hash table itself (open addressing),
+each with the first block of its list next to it (two thirds of the lookups scan
+one block), and the search prefetches the key's slot and that block's signatures
+at the start of a trick, before quick tricks (``tt_prefetch``): a lookup then
+mostly waits only for the entries it compares in full.
 """
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 from solvers.bridge._bits cimport kth_highest, lsb, msb, popcount
@@ -36,8 +43,9 @@ from solvers.bridge._types cimport (
     TT_NO_MOVE,
     Ctx,
     TransTable,
-    TTDist,
+    TTSlot,
     TTBlock,
+    TTEntry,
 )
 
 
@@ -45,16 +53,56 @@ cdef extern from *:
     """
     #include <stdlib.h>
     #include <stdint.h>
-    #ifdef _WIN32
-    #include <malloc.h>
-    static void* qp_alloc_lines(size_t n) { return _aligned_malloc(n, 64); }
-    static void qp_free_lines(void* p) { _aligned_free(p); }
-    #else
-    static void* qp_alloc_lines(size_t n) {
-        void* p = NULL;
-        return posix_memalign(&p, 64, n) == 0 ? p : NULL;
+    #include <string.h>
+    /* Zeroed memory for the table, on cache-line boundaries.  On Linux, whole 2 MiB
+       pages where the kernel gives them (transparent huge pages on request): the
+       table's lines are read at random over tens of MiB, and with 4 KiB pages nearly
+       every read first walks the page tables. */
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #define QP_HUGE ((size_t)2 << 20)
+    static size_t qp_table_span(size_t n) { return (n + QP_HUGE - 1) & ~(QP_HUGE - 1); }
+    static void* qp_alloc_table(size_t n) {
+        size_t span = qp_table_span(n);
+        char* raw = (char*)mmap(NULL, span + QP_HUGE, PROT_READ | PROT_WRITE,
+                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        char* p;
+        size_t head;
+        if (raw == (char*)MAP_FAILED)
+            return NULL;
+        p = (char*)(((uintptr_t)raw + QP_HUGE - 1) & ~(uintptr_t)(QP_HUGE - 1));
+        head = (size_t)(p - raw);
+        if (head)
+            munmap(raw, head);
+        if (QP_HUGE - head)
+            munmap(p + span, QP_HUGE - head);
+    #ifdef MADV_HUGEPAGE
+        madvise(p, span, MADV_HUGEPAGE);
+    #endif
+        return p;
     }
-    static void qp_free_lines(void* p) { free(p); }
+    static void qp_free_table(void* p, size_t n) {
+        if (p != NULL)
+            munmap(p, qp_table_span(n));
+    }
+    #elif defined(_WIN32)
+    #include <malloc.h>
+    static void* qp_alloc_table(size_t n) {
+        void* p = _aligned_malloc(n, 64);
+        if (p != NULL)
+            memset(p, 0, n);
+        return p;
+    }
+    static void qp_free_table(void* p, size_t n) { (void)n; _aligned_free(p); }
+    #else
+    static void* qp_alloc_table(size_t n) {
+        void* p = NULL;
+        if (posix_memalign(&p, 64, n) != 0)
+            return NULL;
+        memset(p, 0, n);
+        return p;
+    }
+    static void qp_free_table(void* p, size_t n) { (void)n; free(p); }
     #endif
 
     /* Bit j set where entry j of a block may match: its signature agrees with
@@ -99,8 +147,8 @@ cdef extern from *:
     }
     #endif
     """
-    void* qp_alloc_lines(size_t n) noexcept nogil
-    void qp_free_lines(void* p) noexcept nogil
+    void* qp_alloc_table(size_t n) noexcept nogil
+    void qp_free_table(void* p, size_t n) noexcept nogil
     unsigned int qp_sig_hits(const uint16_t* sig, const uint16_t* sigmask,
                              unsigned int owners) noexcept nogil
     unsigned int qp_sig_equal(const uint16_t* sig, const uint16_t* sigmask,
@@ -108,44 +156,55 @@ cdef extern from *:
 
 
 cdef inline size_t tt_bytes(int log_entries) noexcept nogil:
-    """Memory of a table of ``2**log_entries`` entries: blocks, distributions, bucket heads."""
-    return (<size_t>1 << (log_entries - 4)) * (sizeof(TTBlock) + sizeof(TTDist) + sizeof(int32_t))
+    """Memory of a table of ``2**log_entries`` entries: half of them in the slots' own
+    blocks, half in the blocks of longer lists."""
+    return (<size_t>1 << (log_entries - 5)) * (sizeof(TTSlot) + sizeof(TTBlock))
 
 
 cdef inline int tt_init(TransTable* tt, int log_entries) noexcept nogil:
     """Allocate ``2**log_entries`` entries; returns 0, or -1 when memory is short."""
-    tt.block_capacity = 1 << (log_entries - 4)
-    tt.dist_capacity = tt.block_capacity  # every distribution holds at least one block
-    tt.bucket_mask = (1 << (log_entries - 4)) - 1
-    # blocks on cache-line boundaries: a block's signatures and sigmasks are one line
-    tt.blocks = <TTBlock*>qp_alloc_lines(sizeof(TTBlock) * tt.block_capacity)
-    tt.dists = <TTDist*>malloc(sizeof(TTDist) * tt.dist_capacity)
-    tt.heads = <int32_t*>malloc(sizeof(int32_t) * (tt.bucket_mask + 1))
+    tt.slot_mask = (1u << (log_entries - 5)) - 1u
+    tt.dist_capacity = <int32_t>((tt.slot_mask + 1) // 4 * 3)
+    tt.block_capacity = 1 << (log_entries - 5)
+    # zeroed (every slot free: generation 0), on cache-line boundaries: a block's
+    # signatures and sigmasks are one line
+    tt.slots = <TTSlot*>qp_alloc_table(sizeof(TTSlot) * (tt.slot_mask + 1))
+    tt.blocks = <TTBlock*>qp_alloc_table(sizeof(TTBlock) * tt.block_capacity)
     tt.lookups = 0
     tt.probes = 0
     tt.hits = 0
     tt.stores = 0
     tt.resets = 0
-    if tt.blocks == NULL or tt.dists == NULL or tt.heads == NULL:
+    if tt.slots == NULL or tt.blocks == NULL:
         tt_free(tt)
         return -1
-    tt.dists_used = 1
-    tt_reset(tt)
+    tt.generation = 1
+    tt.dists_used = 0
+    tt.blocks_used = 0
     return 0
 
 
 cdef inline void tt_free(TransTable* tt) noexcept nogil:
-    qp_free_lines(tt.blocks)
-    free(tt.dists)
-    free(tt.heads)
+    qp_free_table(tt.slots, sizeof(TTSlot) * (tt.slot_mask + 1))
+    qp_free_table(tt.blocks, sizeof(TTBlock) * tt.block_capacity)
+    tt.slots = NULL
     tt.blocks = NULL
-    tt.dists = NULL
-    tt.heads = NULL
+
+
+cdef inline void _clear_slots(TransTable* tt) noexcept nogil:
+    cdef uint32_t i
+    for i in range(tt.slot_mask + 1):
+        tt.slots[i].dist.generation = 0
 
 
 cdef inline void tt_reset(TransTable* tt) noexcept nogil:
+    """Empty the table: a new generation makes every slot free (the slots are cleared
+    only when the generation number wraps around)."""
     if tt.dists_used:
-        memset(tt.heads, 0xFF, sizeof(int32_t) * (tt.bucket_mask + 1))
+        tt.generation += 1
+        if tt.generation == 0:
+            _clear_slots(tt)
+            tt.generation = 1
         tt.dists_used = 0
         tt.blocks_used = 0
 
@@ -195,9 +254,9 @@ cdef inline uint32_t tt_drop_slot(uint32_t p, int i) noexcept nogil:
         | ((p & ((1u << shift) - 1u)) << 2)
 
 
-cdef inline uint32_t _bucket(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
+cdef inline uint32_t _home(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
     cdef uint64_t h = (lens ^ (<uint64_t>leader * 0xD6E8FEB86659FD93ULL)) * 0x9E3779B97F4A7C15ULL
-    return <uint32_t>(h >> 40) & tt.bucket_mask
+    return <uint32_t>(h >> 40) & tt.slot_mask
 
 
 cdef extern from *:
@@ -208,19 +267,27 @@ cdef extern from *:
 
 
 cdef inline void tt_prefetch(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
-    """Start loading the distribution's bucket while the caller does other work."""
-    qp_prefetch(&tt.heads[_bucket(tt, lens, leader)])
+    """Start loading the distribution's slot while the caller does other work: its key
+    and the signatures of its first block (the block's entries come after them)."""
+    cdef TTSlot* slot = &tt.slots[_home(tt, lens, leader)]
+    qp_prefetch(&slot.dist)
+    qp_prefetch(&slot.first)
 
 
-cdef inline TTDist* _find_dist(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
-    cdef int32_t i = tt.heads[_bucket(tt, lens, leader)]
-    cdef TTDist* d
-    while i >= 0:
-        d = &tt.dists[i]
-        if d.lens == lens and d.leader == leader:
-            return d
-        i = d.next
-    return NULL
+cdef inline TTSlot* _find_slot(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
+    """The slot of the distribution, or the free slot where it would go."""
+    cdef uint32_t i = _home(tt, lens, leader)
+    cdef TTSlot* slot
+    while True:
+        slot = &tt.slots[i]
+        if slot.dist.generation != tt.generation or (slot.dist.lens == lens
+                                                     and slot.dist.leader == leader):
+            return slot
+        i = (i + 1) & tt.slot_mask
+
+
+cdef inline TTBlock* _block(TransTable* tt, TTSlot* slot, int b) noexcept nogil:
+    return &slot.first if b == 0 else &tt.blocks[slot.dist.blocks[b]]
 
 
 cdef inline uint32_t _top_owners(uint32_t* pat) noexcept nogil:
@@ -260,48 +327,87 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     gets the lead that reached the entry's lower bound (``suit * 16 + rank``), else
     -1.
     """
-    cdef TTDist* d
+    cdef TTSlot* slot
     cdef TTBlock* blk
-    cdef TTBlock* best = NULL
-    cdef int b, j, s, k, best_j = 0, best_pinned = 128
+    cdef TTEntry* e
+    cdef TTEntry* best = NULL
+    cdef int b, j, s, k, best_pinned = 128
     cdef unsigned int cand
     cdef uint32_t owners = _top_owners(pat)
     cdef uint32_t p0 = pat[0], p1 = pat[1], p2 = pat[2], p3 = pat[3]
     tt.lookups += 1
     move[0] = -1
-    d = _find_dist(tt, lens, leader)
-    if d == NULL:
+    slot = _find_slot(tt, lens, leader)
+    if slot.dist.generation != tt.generation:
         return -1
-    for b in range((d.count + TT_BLOCK - 1) // TT_BLOCK):
-        blk = &tt.blocks[d.blocks[b]]
+    for b in range((slot.dist.count + TT_BLOCK - 1) // TT_BLOCK):
+        blk = _block(tt, slot, b)
         # the signatures rule out most entries with one cache line; the rest are
         # compared in full, in slot order (so ties keep the oldest entry)
-        cand = qp_sig_hits(blk.signature, blk.sigmask, owners) & _live(b, d.count)
+        cand = qp_sig_hits(blk.signature, blk.sigmask, owners) & _live(b, slot.dist.count)
         while cand:
             j = lsb(cand)
             cand &= cand - 1u
-            if (((p0 & blk.mask[0][j]) ^ blk.pattern[0][j])
-                    | ((p1 & blk.mask[1][j]) ^ blk.pattern[1][j])
-                    | ((p2 & blk.mask[2][j]) ^ blk.pattern[2][j])
-                    | ((p3 & blk.mask[3][j]) ^ blk.pattern[3][j])):
+            e = &blk.entry[j]
+            if ((<uint64_t>(p0 ^ e.pattern[0]) >> e.shift[0])
+                    | (<uint64_t>(p1 ^ e.pattern[1]) >> e.shift[1])
+                    | (<uint64_t>(p2 ^ e.pattern[2]) >> e.shift[2])
+                    | (<uint64_t>(p3 ^ e.pattern[3]) >> e.shift[3])):
                 continue
             tt.probes += 1
-            if blk.lower[j] < threshold <= blk.upper[j]:
+            if e.lower < threshold <= e.upper:
                 continue
-            if blk.pinned[j] < best_pinned:
-                best = blk
-                best_j = j
-                best_pinned = blk.pinned[j]
+            if e.pinned < best_pinned:
+                best = e
+                best_pinned = e.pinned
     if best == NULL:
         return -1
     tt.hits += 1
     for s in range(4):
-        k = popcount(best.mask[s][best_j]) >> 1  # cards of the suit the entry depends on
+        k = (32 - best.shift[s]) >> 1  # cards of the suit the entry depends on
         wm[s] = <uint16_t>(1u << kth_highest(c.remain[s], k)) if k else 0
-    if best.lower[best_j] >= threshold:
-        move[0] = _move_of(c, leader, best.move[best_j])
+    if best.lower >= threshold:
+        move[0] = _move_of(c, leader, best.move)
         return 1
     return 0
+
+
+cdef inline TTBlock* _new_block(TransTable* tt, TTSlot* slot) noexcept nogil:
+    """The next block of the slot's list: the slot's own for a new distribution, else one
+    from the pool (NULL when the pool is used up)."""
+    cdef TTBlock* blk
+    cdef int j, s
+    if slot.dist.count == 0:
+        blk = &slot.first
+    else:
+        if tt.blocks_used >= tt.block_capacity:
+            return NULL
+        slot.dist.blocks[slot.dist.count // TT_BLOCK] = tt.blocks_used
+        blk = &tt.blocks[tt.blocks_used]
+        tt.blocks_used += 1
+    for j in range(TT_BLOCK):
+        # unused entries never match: pattern bits below the 13 cards are always 0
+        for s in range(4):
+            blk.entry[j].shift[s] = 0
+            blk.entry[j].pattern[s] = 1u
+    return blk
+
+
+cdef inline TTSlot* _claim(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
+    """A new distribution with an empty list in its free slot (the table emptied first
+    when it holds as many distributions as it may)."""
+    cdef TTSlot* slot
+    if tt.dists_used >= tt.dist_capacity:
+        tt_reset(tt)
+        tt.resets += 1
+    slot = _find_slot(tt, lens, leader)
+    tt.dists_used += 1
+    slot.dist.generation = tt.generation
+    slot.dist.lens = lens
+    slot.dist.leader = <uint8_t>leader
+    slot.dist.count = 0
+    slot.dist.cursor = 0
+    return slot
 
 
 cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* pat,
@@ -310,12 +416,13 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     ``move`` (``suit * 16 + rank``, or -1) is the lead that reached ``lower``."""
     cdef uint32_t mask[4]
     cdef uint32_t patm[4]
-    cdef int s, k, j, slot
+    cdef uint8_t shift[4]
+    cdef int s, k, j, pos
     cdef unsigned int cand, sig, sigmask
-    cdef uint32_t b, bucket
-    cdef int32_t di
-    cdef TTDist* d
+    cdef uint32_t b
+    cdef TTSlot* slot
     cdef TTBlock* blk
+    cdef TTEntry* e
     cdef uint8_t code = TT_NO_MOVE
     if move >= 0:
         # by its place among the suit's cards still out (see _move_of)
@@ -326,69 +433,58 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
             k = popcount(c.remain[s] & ~(b - 1u))
             mask[s] = 0xFFFFFFFFu << (32 - 2 * k) if k else 0u
         else:
+            k = 0
             mask[s] = 0u
+        shift[s] = <uint8_t>(32 - 2 * k)
         patm[s] = pat[s] & mask[s]
     sig = _top_owners(patm)
     sigmask = _top_owners(mask)
-    d = _find_dist(tt, lens, leader)
-    if d != NULL:
-        for k in range((d.count + TT_BLOCK - 1) // TT_BLOCK):
-            blk = &tt.blocks[d.blocks[k]]
-            cand = qp_sig_equal(blk.signature, blk.sigmask, sig, sigmask) & _live(k, d.count)
+    slot = _find_slot(tt, lens, leader)
+    if slot.dist.generation == tt.generation:
+        for k in range((slot.dist.count + TT_BLOCK - 1) // TT_BLOCK):
+            blk = _block(tt, slot, k)
+            cand = qp_sig_equal(blk.signature, blk.sigmask, sig, sigmask) \
+                & _live(k, slot.dist.count)
             while cand:
                 j = lsb(cand)
                 cand &= cand - 1u
-                if (blk.pattern[0][j] == patm[0] and blk.pattern[1][j] == patm[1]
-                        and blk.pattern[2][j] == patm[2] and blk.pattern[3][j] == patm[3]
-                        and blk.mask[0][j] == mask[0] and blk.mask[1][j] == mask[1]
-                        and blk.mask[2][j] == mask[2] and blk.mask[3][j] == mask[3]):
-                    if lower > blk.lower[j]:
-                        blk.lower[j] = <int8_t>lower
-                        blk.move[j] = code
-                    if upper < blk.upper[j]:
-                        blk.upper[j] = <int8_t>upper
+                e = &blk.entry[j]
+                if (e.pattern[0] == patm[0] and e.pattern[1] == patm[1]
+                        and e.pattern[2] == patm[2] and e.pattern[3] == patm[3]
+                        and e.shift[0] == shift[0] and e.shift[1] == shift[1]
+                        and e.shift[2] == shift[2] and e.shift[3] == shift[3]):
+                    if lower > e.lower:
+                        e.lower = <int8_t>lower
+                        e.move = code
+                    if upper < e.upper:
+                        e.upper = <int8_t>upper
                     return
-    if d == NULL or (d.count % TT_BLOCK == 0 and d.count < TT_BLOCK * TT_BLOCKS_PER_DIST):
-        # a new distribution and/or a new block
-        if tt.dists_used >= tt.dist_capacity or tt.blocks_used >= tt.block_capacity:
+    else:
+        slot = _claim(tt, lens, leader)
+    if slot.dist.count % TT_BLOCK == 0 and slot.dist.count < TT_BLOCK * TT_BLOCKS_PER_DIST:
+        if _new_block(tt, slot) == NULL:
+            # the pool is used up: start again with this distribution alone
             tt_reset(tt)
             tt.resets += 1
-            d = NULL
-        if d == NULL:
-            di = tt.dists_used
-            tt.dists_used += 1
-            d = &tt.dists[di]
-            d.lens = lens
-            d.leader = <uint8_t>leader
-            d.count = 0
-            d.cursor = 0
-            bucket = _bucket(tt, lens, leader)
-            d.next = tt.heads[bucket]
-            tt.heads[bucket] = di
-        blk = &tt.blocks[tt.blocks_used]
-        for s in range(4):
-            for j in range(TT_BLOCK):
-                # unused slots never match: pattern bits below the 13 cards are always 0
-                blk.mask[s][j] = 0xFFFFFFFFu
-                blk.pattern[s][j] = 1u
-        d.blocks[d.count // TT_BLOCK] = tt.blocks_used
-        tt.blocks_used += 1
-    if d.count < TT_BLOCK * TT_BLOCKS_PER_DIST:
-        slot = d.count
-        d.count += 1
+            slot = _claim(tt, lens, leader)
+            _new_block(tt, slot)
+    if slot.dist.count < TT_BLOCK * TT_BLOCKS_PER_DIST:
+        pos = slot.dist.count
+        slot.dist.count += 1
     else:
-        slot = d.cursor
-        d.cursor = <uint16_t>((d.cursor + 1) % (TT_BLOCK * TT_BLOCKS_PER_DIST))
+        pos = slot.dist.cursor
+        slot.dist.cursor = <uint16_t>((slot.dist.cursor + 1) % (TT_BLOCK * TT_BLOCKS_PER_DIST))
     tt.stores += 1
-    blk = &tt.blocks[d.blocks[slot // TT_BLOCK]]
-    j = slot % TT_BLOCK
+    blk = _block(tt, slot, pos // TT_BLOCK)
+    j = pos % TT_BLOCK
     blk.signature[j] = <uint16_t>sig
     blk.sigmask[j] = <uint16_t>sigmask
-    blk.pinned[j] = 0
+    e = &blk.entry[j]
+    e.pinned = 0
     for s in range(4):
-        blk.mask[s][j] = mask[s]
-        blk.pattern[s][j] = patm[s]
-        blk.pinned[j] += popcount(mask[s])
-    blk.lower[j] = <int8_t>lower
-    blk.upper[j] = <int8_t>upper
-    blk.move[j] = code
+        e.shift[s] = shift[s]
+        e.pattern[s] = patm[s]
+        e.pinned += 32 - shift[s]
+    e.lower = <int8_t>lower
+    e.upper = <int8_t>upper
+    e.move = code

@@ -27,39 +27,56 @@ cdef enum:
     TT_NO_MOVE = 0xFF
 
 
+cdef struct TTEntry:
+    # 32 bytes, half a cache line: a lookup that compares an entry in full reads one line
+    uint32_t pattern[4]   # owners (2 bits each) of the relevant top cards, highest first
+    uint8_t shift[4]      # 32 - 2 * (cards of the suit the entry depends on): the pattern
+                          # bits below the relevant cards, shifted out when comparing
+    int8_t lower          # bounds on the leader's side's tricks from this trick on
+    int8_t upper
+    uint8_t move          # the lead that reached ``lower``: suit * 16 + how many cards
+                          # still out in the suit rank above it; TT_NO_MOVE when none
+    uint8_t pinned        # 2-bit slots the entry depends on
+    uint8_t spare[8]
+
+
 cdef struct TTBlock:
-    # TT_BLOCK entries column by column, so that a lookup compares a whole block
-    # with vector instructions
+    # the signatures column by column, so that a lookup compares the whole block's
+    # with vector instructions (one cache line); then the entries, two a line
     uint16_t signature[TT_BLOCK]   # owners of the top two cards of each suit, as far as
     uint16_t sigmask[TT_BLOCK]     # the entry depends on them (2 bits a card)
-    uint32_t pattern[4][TT_BLOCK]  # owners (2 bits each) of the relevant top cards, highest first
-    uint32_t mask[4][TT_BLOCK]     # which of those 2-bit slots the entry depends on
-    int8_t lower[TT_BLOCK]         # bounds on the leader's side's tricks from this trick on
-    int8_t upper[TT_BLOCK]
-    uint8_t move[TT_BLOCK]         # the lead that reached ``lower``: suit * 16 + how many cards
-                                   # still out in the suit rank above it; TT_NO_MOVE when none
-    uint8_t pinned[TT_BLOCK]       # 2-bit slots the entry depends on (the set bits of ``mask``);
-                                   # also makes the block 640 bytes, ten whole cache lines
+    TTEntry entry[TT_BLOCK]        # 576 bytes in all, nine whole cache lines
 
 
 cdef struct TTDist:
+    # a distribution: its key and its list's blocks after the first; the fields a lookup
+    # reads first, with the first 12 blocks, in the first cache line
     uint64_t lens          # suit lengths of all four hands, 4 bits each
-    int32_t next           # next distribution in the same bucket, -1 at the end
-    int32_t blocks[TT_BLOCKS_PER_DIST]
     uint16_t count         # entries stored (at most TT_BLOCK * TT_BLOCKS_PER_DIST)
     uint16_t cursor        # next entry to overwrite once the list is full
+    uint16_t generation    # the slot is in use when this is the table's generation
     uint8_t leader
+    uint8_t spare
+    int32_t blocks[TT_BLOCKS_PER_DIST]  # blocks[0] unused: the slot's own block
+    uint8_t spare_end[48]  # 192 bytes, three whole cache lines
+
+
+cdef struct TTSlot:
+    # one distribution with the first block of its list next to it, so that one
+    # prefetch of the key's slot brings both (768 bytes, twelve cache lines)
+    TTDist dist
+    TTBlock first
 
 
 cdef struct TransTable:
-    TTBlock* blocks
+    TTSlot* slots          # open addressing on the distribution's hash, linear probing
+    uint32_t slot_mask
+    int32_t dists_used
+    int32_t dist_capacity  # at most this many distributions (3/4 of the slots)
+    uint16_t generation
+    TTBlock* blocks        # the blocks of the lists after their first
     int32_t block_capacity
     int32_t blocks_used
-    TTDist* dists
-    int32_t* heads
-    int32_t dist_capacity
-    int32_t dists_used
-    uint32_t bucket_mask
     int64_t lookups
     int64_t probes
     int64_t hits
