@@ -252,7 +252,7 @@ def least_arrays(slots: tuple, arrays: tuple, at: np.ndarray, objective: str, ru
             np.ascontiguousarray(mine[:, 52]), np.ascontiguousarray(rack[:, 52]), weight,
             joker_weight, np.ascontiguousarray(meld_modes[at], np.int64), group_ok,
             part_count, part_masks, rules.min_set_length, codes[at], counts[at], played[at],
-            set_first, slot_number, slot_colour, set_start, set_key, *policy(), status,
+            set_first, slot_number, slot_colour, set_start, set_key, *policy(rules), status,
             new_codes, new_counts, new_played, held, kept, work)  # fmt: skip
     order = np.argsort(-cost[at], kind="stable")
     workers = _workers(threads, n)

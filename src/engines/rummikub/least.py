@@ -160,10 +160,13 @@ def table_slots(tables: Sequence[Sequence[Any]], rules: Rules = DEFAULT_RULES,
     return tuple(np.array(a, np.int64) for a in (numbers, colours, starts, keys, firsts))
 
 
-def policy() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The passes' policy as the kernel reads it: :data:`NARROW`, :data:`EXACT_BUDGET`,
-    :data:`WIDER` (read at each call: tests change them)."""
-    return (np.array(NARROW, np.int64), np.array(EXACT_BUDGET, np.int64),
+def policy(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The passes' policy as the kernel reads it: :data:`NARROW`, :data:`EXACT_BUDGET`
+    then :data:`CUTS` (for ``rules`` of three or four copies or jokers, or None: the tile
+    sets they were measured on) and :data:`DESCENTS`, :data:`WIDER` (read at each call:
+    tests change them)."""
+    cuts = CUTS if rules is None or rules.copies > 2 or rules.jokers > 2 else 0
+    return (np.array(NARROW, np.int64), np.array((*EXACT_BUDGET, cuts, DESCENTS), np.int64),
             np.array(WIDER, np.int64))
 
 
@@ -207,6 +210,18 @@ NARROW = (256, -256)
 # below the best (measured: ...)
 EXACT_BUDGET = (100_000, 12, 400_000)  # states: at least, per narrow pass state, at most
 WIDER = (1024,)
+# The exact cuts of the held-out passes (bits of :data:`solvers.rummikub._least.FEWEST_HELD`
+# 1, ``TWINS`` 2; the kernel reads them after EXACT_BUDGET): the same sets kept, fewer
+# states.  FEWEST_HELD: copies=4 seeds 1-3, 60J/80/80J, 37.9 M -> 36.4 M states alone, and
+# it prunes the descents' passes (below: 28.7 M without it, 15.7 M with it); TWINS measured
+# +0.7 % states there (the narrow passes find less): off.  (benches/README #18, rktail)
+CUTS = 1
+# Exact passes asking for the linear relaxation's bound on the sets kept, then one set less,
+# before the passes above, where the bound was computed
+# (:func:`solvers.rummikub._least.bounded_passes`; the bound is usually the best, and a
+# pass at it prunes far more than one from the narrow passes' floor): with FEWEST_HELD,
+# copies=4 36.4 M -> 15.7 M states (one descent 17.6 M), jokers=4 25.3 M -> 19.8 M
+DESCENTS = 2
 # The held-out passes run and their states, summed (a bench's counters; threads that run
 # side by side may miss a few).
 WORK = np.zeros(2, np.int64)
@@ -288,7 +303,7 @@ def _passes(pos: Position, rules: Rules, weight: np.ndarray, joker_weight: int,
     status, count, _kept = least_position(
         must, rack, must_j, rack_jokers, weight, joker_weight, mode, group_ok, part_count,
         part_masks, rules.min_set_length, slot_number, slot_colour, set_start, set_key, kept,
-        optimum, ceiling, *policy(), codes, played, held, WORK)
+        optimum, ceiling, *policy(rules), codes, played, held, WORK)
     if status != FOUND:
         raise_for(status, count)
     from engines.rummikub.arrays import _table_melds

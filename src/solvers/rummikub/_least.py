@@ -19,7 +19,7 @@ from numba import njit
 
 from solvers.rummikub._bound import later_bounds
 from solvers.rummikub._held import _held_pass
-from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS
+from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, JOKERS_MASK, TWIN_AT, WIDTH_BITS
 from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM, copies
 from solvers.rummikub._melds import meld_codes
 
@@ -37,6 +37,14 @@ BOUND_FROM = 20_000
 # for where the narrow passes stop short of the best (four copies): off, not measured yet
 # (they may change a move among equally good ones)
 DESCENTS = 0
+# The exact cuts the engine's policy may ask for (``exact_budget[3]``, bits; none if absent):
+# a held-out state keeps the floor's sets less the most later ones
+# (:func:`solvers.rummikub._hold._most_held`'s fewest), twin table sets held out in order
+# (:func:`mark_twins`)
+FEWEST_HELD, TWINS = 1, 2
+# A ``work`` array longer than 2 gets, per pass in order, its sets asked for, width,
+# budget, states, status and whether it was truncated (probes: benches/README #18)
+TRACE = 6
 
 
 @njit(cache=True, nogil=True)
@@ -103,6 +111,34 @@ def hold_tables(slot_number, slot_colour, set_start, s0, s1, which):
 
 
 @njit(cache=True, nogil=True)
+def mark_twins(slot_number, slot_colour, set_start, s0, which, set_jokers):
+    """Mark in ``set_jokers`` (:func:`hold_tables`' fifth table, from bit
+    :data:`~solvers.rummikub._hold.TWIN_AT` on) each table set without jokers that starts
+    with an identical one before it in ``which``'s order: it is held out only with that one
+    (:mod:`solvers.rummikub._hold`, twin sets).  Returns how many are marked."""
+    marked = 0
+    tiles = np.zeros(HOLD_BITS, np.int64)
+    for v in range(NNUM):
+        for k in range(HOLD_BITS):
+            i = which[v, k]
+            if i < 0:
+                break
+            tiles[k] = -1
+            if set_jokers[v, k] & JOKERS_MASK:
+                continue
+            mask = np.int64(0)
+            for s in range(set_start[s0 + i], set_start[s0 + i + 1]):
+                mask |= np.int64(1) << (slot_colour[s] * NNUM + slot_number[s] - 1)
+            tiles[k] = mask
+            for j in range(k - 1, -1, -1):
+                if tiles[j] == mask:
+                    set_jokers[v, k] |= (j + 1) << TWIN_AT
+                    marked += 1
+                    break
+    return marked
+
+
+@njit(cache=True, nogil=True)
 def _one_pass(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
               caps, floor, width, scale, budget, choice, group_jokers, held_out, work):
     """One held-out pass (:func:`solvers.rummikub._held.held_arrays` on this thread):
@@ -125,6 +161,9 @@ def _one_pass(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, 
         status = 0
     work[0] += 1
     work[1] += stats[0]
+    at = 2 + TRACE * (work[0] - 1)
+    if len(work) >= at + TRACE:  # (a longer ``work``: each pass traced, for probes)
+        work[at:at + TRACE] = (floor % scale, width, budget, stats[0], status, truncated)
     return status, score, stats[0], truncated
 
 
@@ -171,7 +210,7 @@ def least_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_o
     answer (:func:`~solvers.rummikub._held.held_arrays`' choice, group jokers and sets held
     out) in the three output arrays; ``work`` gains the passes run and their states."""
     passes = _Passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
-                     optimum, n_sets, choice, group_jokers, held_out, work)
+                     optimum, n_sets, choice, group_jokers, held_out, work, _cuts(exact_budget))
     kept, have, answer, proven, narrow_states = _narrow_passes(passes, kept, ceiling, narrow)
     if proven:
         return answer
@@ -188,20 +227,22 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
     (:func:`solvers.rummikub._bound.sets_bound` of the table sets ``s0..s1-1``): the
     answer is the same, the proof that no move keeps more often unneeded."""
     passes = _Passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
-                     optimum, n_sets, choice, group_jokers, held_out, work)
+                     optimum, n_sets, choice, group_jokers, held_out, work, _cuts(exact_budget))
     kept, have, answer, proven, narrow_states = _narrow_passes(passes, kept, ceiling, narrow)
     if proven:
         return answer
     applies = _bound_applies(mode, must_j + rack_j)
-    if narrow_states >= BOUND_FROM and applies:
+    descents = 0  # (exact passes at the bound: only where it was computed)
+    if narrow_states >= _policy_at(exact_budget, 5, BOUND_FROM) and applies:
         # (the passes' later sets and caps, in place)
         ceiling = min(ceiling, later_bounds(must, rack, must_j, rack_j, weight, joker_weight,
                                             optimum, mode, slot_number, slot_colour,
                                             set_start, s0, s1, hold[5], passes[19])[0])
         if have == 1 and kept >= ceiling:
             return answer
+        descents = _policy_at(exact_budget, 4, DESCENTS)
     return _exact_passes(passes, kept, have, answer, ceiling, narrow_states, exact_budget,
-                         wider, DESCENTS, applies)
+                         wider, descents, applies)
 
 
 @njit(cache=True, inline="always")
@@ -214,16 +255,36 @@ def _bound_applies(mode, jokers):
 
 
 @njit(cache=True, inline="always")
+def _cuts(exact_budget):
+    """The policy's exact cuts (:data:`FEWEST_HELD`, :data:`TWINS`): ``exact_budget[3]``."""
+    return _policy_at(exact_budget, 3, 0)
+
+
+@njit(cache=True, inline="always")
+def _policy_at(exact_budget, at, default):
+    """``exact_budget[at]`` where the engine's policy gives it (after the budget: the cuts,
+    then for probes :data:`DESCENTS` and :data:`BOUND_FROM`), else ``default``."""
+    return exact_budget[at] if len(exact_budget) > at else default
+
+
+@njit(cache=True, inline="always")
 def _Passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold, optimum,
-            n_sets, choice, group_jokers, held_out, work):
+            n_sets, choice, group_jokers, held_out, work, cuts):
     """What every pass of one position shares (a tuple: :func:`_pass_at` reads it; last,
-    :func:`solvers.rummikub._hold._most_held`'s caps, none until :func:`bounded_passes`
-    sets them)."""
+    :func:`solvers.rummikub._hold._most_held`'s caps: none until :func:`bounded_passes`
+    sets them, unless ``cuts`` asks for :data:`FEWEST_HELD`, which needs the scale; not
+    for meld then continue, whose two arrangements it was not checked on)."""
     scale = n_sets + 1
+    caps = np.zeros((NNUM + 1, 2), np.int64)
+    if cuts & FEWEST_HELD and not (mode >> CONTINUE_AT) & 1:  # (no caps: hold any set)
+        caps[:NNUM, 0] = n_sets
+        caps[:NNUM, 1] = 3 * scale
+        caps[NNUM, 0] = scale
+        caps[NNUM, 1] = 1
     return (must, rack, must_j, rack_j, weight * scale, joker_weight * scale, mode, group_ok,
             hold, (optimum + must_j * joker_weight) * scale, optimum, scale,
             np.zeros_like(choice), np.zeros_like(group_jokers), np.zeros_like(held_out),
-            choice, group_jokers, held_out, work, np.zeros((NNUM + 1, 2), np.int64))
+            choice, group_jokers, held_out, work, caps)
 
 
 @njit(cache=True, inline="always")
@@ -367,6 +428,8 @@ def least_one(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, 
     tables, crowded = hold_tables(slot_number, slot_colour, set_start, s0, s1, which)
     if crowded:
         return TOO_MANY, crowded, 0
+    if _cuts(exact_budget) & TWINS:
+        mark_twins(slot_number, slot_colour, set_start, s0, which, tables[4])
     n_sets = s1 - s0
     choice = np.zeros((NCOL, NNUM, 4), np.int64)
     group_jokers = np.zeros(NNUM, np.int64)
