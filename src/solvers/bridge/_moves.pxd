@@ -8,32 +8,26 @@ another hand between them among the cards not yet gone in completed tricks
 or the J over a Q on the table differs).  ``Move.seq`` holds the group.
 
 Ordering: a weight per move by the seat's place in the trick, in the spirit
-of DDS's empirical weights: lead winners, lead towards partner's winners
-(before our own higher winners when partner is the shorter hand: his winner first unblocks),
-duck second hand (always when partner, last to play, tops the suit), third
-hand low unless it wins surely or forces out the fourth hand's top card, win
-as cheaply as possible fourth hand, but overtake partner's winner in notrump
-when our cards then run; ruff when partner is not winning, discard low cards
-from long suits, keeping a guarded second-best card; plus, for the lead, the
-killer move of this ply.  Leads and the cards of a player void in the led suit
-get a weight each and are sorted; cards following suit fall into a few bands
+of DDS's empirical weights: for leads, see :mod:`_leads`; duck second hand (always
+when partner, last to play, tops the suit), third hand low unless it wins surely or
+forces out the fourth hand's top card, win as cheaply as possible fourth hand, but
+overtake partner's winner in notrump when our cards then run; ruff when partner is not
+winning, discard low cards from long suits, keeping a guarded second-best card; plus,
+for the lead, the killer move of this ply.  Leads and the cards of a player void in the
+led suit get a weight each and are sorted; cards following suit fall into a few bands
 (wins surely; third hand high, or the card that forces out the fourth hand's top;
 second hand's cover; low), so they are put in band order directly, lowest card
 first within a band: the order the weights gave, without weighing and sorting.
-A follower's first move is made alone (``first_follower_move``: the bands decided
-before any card is generated, or a void player's heaviest card found suit by suit), the
-rest (``follower_moves``) only when it does not cut off.
+The move tried first is made alone where it often cuts off: a
+follower's (``first_follower_move``: the bands decided before any card is generated,
+or a void player's heaviest card found suit by suit) and the leader's killer when it
+is a sure winner (``_leads.killer_lead``); the rest (``later_moves``) only when it does
+not cut off.
 """
 
 from solvers.bridge._bits cimport lsb, msb, popcount
-from solvers.bridge._types cimport MAX_PLY, NOTRUMP, Ctx, Move
-
-
-cdef inline int _top(unsigned int mask) noexcept nogil:
-    """Index of the highest card in ``mask``, or -1 when empty."""
-    if mask:
-        return msb(mask)
-    return -1
+from solvers.bridge._leads cimport LeadSuit, _lead_suit, _lead_weight, _top, killer_lead
+from solvers.bridge._types cimport NOTRUMP, Ctx, Move
 
 
 cdef inline int _add_suit(Ctx* c, int seat, int s, Move* out, int n) noexcept nogil:
@@ -71,112 +65,6 @@ cdef inline int gen_moves(Ctx* c, int seat, Move* out) noexcept nogil:
     for s in range(4):
         n = _add_suit(c, seat, s, out, n)
     return n
-
-
-cdef inline int _alternatives(Ctx* c, int seat, int s) noexcept nogil:
-    """Cards ``seat`` may choose from when suit ``s`` is led (all of them when void)."""
-    cdef int k = popcount(c.hands[seat][s])
-    if k == 0:
-        k = popcount(c.hands[seat][0]) + popcount(c.hands[seat][1]) \
-            + popcount(c.hands[seat][2]) + popcount(c.hands[seat][3])
-    return k
-
-
-cdef inline bint _second_and_third(Ctx* c, int seat, int pard, int s, int second,
-                                   int third) noexcept nogil:
-    """The leader's side holds the second and third best cards of suit ``s``: partner
-    both, or one each with partner not down to a singleton (it must still follow)."""
-    cdef unsigned int mine = c.hands[seat][s], his = c.hands[pard][s]
-    if (his >> second) & 1 and (his >> third) & 1:
-        return 1
-    return ((((mine >> second) & 1 and (his >> third) & 1)
-             or ((his >> second) & 1 and (mine >> third) & 1))
-            and popcount(his) > 1)
-
-
-cdef struct LeadSuit:
-    # facts of one suit for the leader, the same for every card of it
-    int opp_top, pard_top, lho_top, second
-    bint ruff_risk, rho_over_top, rho_over, lho_caught, ours_next
-    bint nt              # notrump: the weights tuned for it (below)
-    bint short           # the leader holds fewer cards of the suit than partner
-    bint over_pard       # the leader holds more cards of the suit than partner and a card
-                         # above partner's top
-    int bonus            # the card-independent terms
-
-
-cdef inline void _lead_suit(Ctx* c, int seat, int s, LeadSuit* f) noexcept nogil:
-    cdef int lho = (seat + 1) & 3, rho = (seat + 3) & 3, pard = (seat + 2) & 3
-    cdef int trump = c.trump, top, second, third
-    cdef unsigned int lho_s = c.hands[lho][s], rho_s = c.hands[rho][s], pard_s = c.hands[pard][s]
-    f.opp_top = _top(lho_s | rho_s)
-    f.pard_top = _top(pard_s)
-    f.lho_top = _top(lho_s)
-    f.ruff_risk = 0
-    f.nt = trump == NOTRUMP
-    f.short = popcount(c.hands[seat][s]) < popcount(pard_s)
-    f.over_pard = (popcount(c.hands[seat][s]) > popcount(pard_s)
-                   and _top(c.hands[seat][s]) > f.pard_top)
-    if trump != NOTRUMP and s != trump:
-        f.ruff_risk = ((lho_s == 0 and c.hands[lho][trump] != 0)
-                       or (rho_s == 0 and c.hands[rho][trump] != 0))
-    f.rho_over_top = f.opp_top >= 0 and (rho_s >> f.opp_top) & 1
-    if f.nt and popcount(rho_s) == 1:
-        f.rho_over_top = 0  # a singleton falls under our winner
-    top = _top(c.remain[s])
-    second = _top(c.remain[s] & ~(1u << top))
-    f.second = second
-    f.rho_over = (rho_s >> top) & 1 or (second >= 0 and (rho_s >> second) & 1)
-    f.lho_caught = ((lho_s >> top) & 1 and second >= 0
-                    and ((c.hands[seat][s] | pard_s) >> second) & 1)
-    third = _top(c.remain[s] & ~(1u << top) & ~(1u << second)) if second >= 0 else -1
-    f.ours_next = third >= 0 and _second_and_third(c, seat, pard, s, second, third)
-    f.bonus = 0
-    if trump != NOTRUMP and s != trump and pard_s == 0 and c.hands[pard][trump]:
-        f.bonus += 45  # partner can ruff
-    if trump != NOTRUMP and s == trump and f.opp_top < 0:
-        f.bonus -= 30  # no trumps out: leading them wastes a tempo
-    if pard_s == 0 and (trump == NOTRUMP or c.hands[pard][trump] == 0):
-        f.bonus -= 45  # partner can neither follow nor ruff: he takes no trick in the suit
-    # short suits of the opponents are where tricks run out
-    f.bonus -= 14 * (_alternatives(c, lho, s) + _alternatives(c, rho, s))
-
-
-cdef inline int _lead_weight(LeadSuit* f, int r, unsigned int seq) noexcept nogil:
-    cdef int w
-    if r > f.opp_top and not f.ruff_risk:
-        w = 100 + r  # a winner; the top of the suit first keeps entries flexible
-        if f.pard_top > r and not f.short:
-            # partner's winner would cover it anyway; but the short hand's winner
-            # first unblocks partner's longer holding
-            w -= 30
-        if f.rho_over_top:
-            # cashing it promotes RHO's top card, which then sits over partner
-            w -= 60 if f.nt else 20
-    elif f.pard_top > f.opp_top and not f.ruff_risk:
-        w = 100 - r  # lead low towards partner's winner
-        if f.over_pard:
-            # before our own higher winners: the short hand's winner first unblocks
-            w += 20
-    else:
-        w = 30 - r
-        if f.ruff_risk:
-            w -= 20
-        # leading into the opponent sitting over the top cards tends to cost (in notrump
-        # the cards over it, below, say enough)
-        if f.lho_top > r and r + 1 < 13 and not f.nt:
-            w -= 10
-        if f.rho_over:
-            w -= 10  # RHO's high card sits over ours
-        elif f.lho_caught:
-            w += 45 if f.nt else 30  # LHO's top card is caught under our second-best
-        if f.ours_next:
-            # once the top card is gone, our side wins the next round: in notrump, where
-            # the suit then runs, before cashing winners
-            w += 90 if f.nt else 45
-        if r == f.second and (seq & (seq - 1)):
-            w += 25  # a sequence knocking out the top card
-    return w + f.bonus
 
 
 cdef inline bint _fourth_beats(Ctx* c, int lead_suit, int ws, int wr) noexcept nogil:
@@ -256,11 +144,12 @@ cdef inline int _overtake(Ctx* c, int seat, int ls, int wr) noexcept nogil:
     return o
 
 
-cdef inline void _to_front(Move* moves, int card) noexcept nogil:
-    """Move the move holding rank ``card`` to the front, the others keeping their order."""
+cdef inline void _to_front(Move* moves, int suit, int card) noexcept nogil:
+    """Move the move holding card (``suit``, rank ``card``) to the front, the others keeping
+    their order."""
     cdef int k = 0
     cdef Move tmp
-    while not (moves[k].seq >> card) & 1:
+    while not (moves[k].suit == suit and (moves[k].seq >> card) & 1):
         k += 1
     tmp = moves[k]
     while k > 0:
@@ -394,7 +283,7 @@ cdef inline void follow_order(Move* moves, int n, FollowPlan* p) noexcept nogil:
     if p.low:
         _play_low(moves, n)
         if p.front >= 0:
-            _to_front(moves, p.front)
+            _to_front(moves, moves[0].suit, p.front)
         return
     sure = 0
     while sure < n and moves[sure].rank > p.over:
@@ -533,7 +422,7 @@ cdef inline void order_moves(Ctx* c, int seat, Move* moves, int n, int ply) noex
 cdef inline bint first_follower_move(Ctx* c, int seat, Move* m, FollowPlan* plan) noexcept nogil:
     """The move ``order_moves`` puts first for a follower, made without generating and
     ordering the others (most follower nodes cut off on it); ``plan`` keeps the order of
-    the led suit for ``follower_moves``.  True when it is the player's only move."""
+    the led suit for ``later_moves``.  True when it is the player's only move."""
     cdef int ls = c.trick_suit[0]
     cdef unsigned int mine = c.hands[seat][ls]
     if not mine:
@@ -547,12 +436,18 @@ cdef inline bint first_follower_move(Ctx* c, int seat, Move* m, FollowPlan* plan
     return 0
 
 
-cdef inline int follower_moves(Ctx* c, int seat, Move* moves, FollowPlan* plan,
-                               int ply) noexcept nogil:
-    """All the moves of a follower whose first move (``first_follower_move``, not its only
-    one) did not cut off, in search order: that move first again."""
+cdef inline int later_moves(Ctx* c, int seat, Move* moves, FollowPlan* plan,
+                            int ply) noexcept nogil:
+    """All the moves of a node whose first move, made alone (``first_follower_move``, or
+    ``_leads.killer_lead``), did not cut off, in search order: that move first again."""
+    cdef Move first = moves[0]
     cdef int nm = gen_moves(c, seat, moves)
-    if moves[0].suit == c.trick_suit[0]:
+    if c.pos == 0:
+        # the killer lead first, the others in the order of their weights
+        if nm > 1:
+            order_moves(c, seat, moves, nm, ply)
+            _to_front(moves, first.suit, first.rank)
+    elif moves[0].suit == c.trick_suit[0]:
         follow_order(moves, nm, plan)
     else:
         order_moves(c, seat, moves, nm, ply)

@@ -7,7 +7,8 @@ At the start of a trick it first tries the cheap answers of :mod:`_node_steps`
 (target reached or out of reach, the last trick, quick tricks, later tricks, the
 transposition table), at the second hand the second-hand quick tricks; then it
 searches the moves (:mod:`_moves`) heaviest first, with small-card pruning (a
-follower makes only the move tried first until it fails to cut off), and
+follower, or a leader whose killer is a sure winner, makes only the move tried first
+until it fails to cut off), and
 stores a trick start's result in the table; in the first two tricks a follower's
 moves are first probed for a cutoff within the trick (``_probe_cut``).  ``_play``
 plays a card, keeps the table key of the next trick up to date when the card
@@ -21,7 +22,8 @@ from libc.stdint cimport uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy
 
 from solvers.bridge._bits cimport lsb, popcount
-from solvers.bridge._moves cimport FollowPlan, first_follower_move, follower_moves, gen_moves
+from solvers.bridge._leads cimport killer_lead
+from solvers.bridge._moves cimport FollowPlan, first_follower_move, gen_moves, later_moves
 from solvers.bridge._moves cimport order_moves
 from solvers.bridge._node_steps cimport TrickStart, _cards, _clear, _copy, _cover_sequence
 from solvers.bridge._node_steps cimport _place_card, _second_hand, _trick_result, _trick_start
@@ -164,10 +166,13 @@ cdef inline bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogi
         if answer >= 0:
             return answer
     probe = ply < c.probe_plies and c.pos > 0 and c.probe_horizon == 0
+    # a follower's first move, or a killer lead that wins surely, alone: the rest if it fails
     if c.pos > 0 and not probe:
-        # a follower: the move tried first alone, the others only when it does not cut off
         nm = 1
         complete = first_follower_move(c, seat, &moves[0], &plan)
+    elif c.pos == 0 and ply > 0 and killer_lead(c, seat, ply, &moves[0]):
+        nm = 1
+        complete = 0
     else:
         nm = gen_moves(c, seat, moves)
         if nm > 1:
@@ -205,7 +210,7 @@ cdef inline bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogi
             i += 1
             if not complete:
                 complete = 1
-                nm = follower_moves(c, seat, moves, &plan, ply)
+                nm = later_moves(c, seat, moves, &plan, ply)
     if cut:
         c.killer[ply] = s * 16 + r
         if ply == 0:
