@@ -34,8 +34,9 @@ UNCHANGED, FOUND, TOO_MANY, MISSED, NOT_SETS = 0, 1, -1, -2, -3
 # 27 k -> 23 k took 4 -> 8 ms; benches/README "A native bound on the sets kept")
 BOUND_FROM = 20_000
 # Exact passes asking for the bound itself (then one set less) before the engine's policy,
-# for where the narrow passes stop short of the best (four copies): off, not measured yet
-# (they may change a move among equally good ones)
+# for where the narrow passes stop short of the best (four copies): the fallback where the
+# policy array gives none; the engine gives ``engines.rummikub.least.DESCENTS`` (2, measured
+# there). They may change a move among equally good ones.
 DESCENTS = 0
 # The exact cuts the engine's policy may ask for (``exact_budget[3]``, bits; none if absent):
 # a held-out state keeps the floor's sets less the most later ones
