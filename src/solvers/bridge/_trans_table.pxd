@@ -27,10 +27,10 @@ cleared.
 The table is too large for the caches, so a lookup's time goes to waiting for
 memory: each cache line it needs only once the one before has been read costs a
 full wait.  So the distributions live in the hash table itself (open addressing),
-each with the first block of its list next to it (two thirds of the lookups scan
-one block), and the search prefetches the key's slot and that block's signatures
-at the start of a trick, before quick tricks (``tt_prefetch``): a lookup then
-mostly waits only for the entries it compares in full.
+each with the first block of its list right after its key (two thirds of the
+lookups scan one block), and the search prefetches the key's line and that whole
+block at the start of a trick, before quick tricks (``tt_prefetch``): a lookup then
+mostly finds its lines on their way.
 """
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -40,6 +40,7 @@ from solvers.bridge._bits cimport kth_highest, lsb, msb, popcount
 from solvers.bridge._types cimport (
     TT_BLOCK,
     TT_BLOCKS_PER_DIST,
+    TT_NEAR_BLOCKS,
     TT_NO_MOVE,
     Ctx,
     TransTable,
@@ -267,11 +268,16 @@ cdef extern from *:
 
 
 cdef inline void tt_prefetch(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
-    """Start loading the distribution's slot while the caller does other work: its key
-    and the signatures of its first block (the block's entries come after them)."""
+    """Start loading the distribution's slot while the caller does other work: its key,
+    then its first block (the signatures and the 16 entries).  Which entries a lookup
+    compares in full is known only once the signatures are read: loading the whole
+    block ahead takes that wait off the lookup too."""
     cdef TTSlot* slot = &tt.slots[_home(tt, lens, leader)]
+    cdef int j
     qp_prefetch(&slot.dist)
     qp_prefetch(&slot.first)
+    for j in range(0, TT_BLOCK, 2):
+        qp_prefetch(&slot.first.entry[j])
 
 
 cdef inline TTSlot* _find_slot(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
@@ -286,8 +292,13 @@ cdef inline TTSlot* _find_slot(TransTable* tt, uint64_t lens, int leader) noexce
         i = (i + 1) & tt.slot_mask
 
 
+cdef inline int32_t* _block_index(TTSlot* slot, int b) noexcept nogil:
+    """Where the slot keeps the pool index of block ``b`` >= 1 of its list."""
+    return &slot.dist.blocks[b] if b < TT_NEAR_BLOCKS else &slot.far_blocks[b - TT_NEAR_BLOCKS]
+
+
 cdef inline TTBlock* _block(TransTable* tt, TTSlot* slot, int b) noexcept nogil:
-    return &slot.first if b == 0 else &tt.blocks[slot.dist.blocks[b]]
+    return &slot.first if b == 0 else &tt.blocks[_block_index(slot, b)[0]]
 
 
 cdef inline uint32_t _top_owners(uint32_t* pat) noexcept nogil:
@@ -382,7 +393,7 @@ cdef inline TTBlock* _new_block(TransTable* tt, TTSlot* slot) noexcept nogil:
     else:
         if tt.blocks_used >= tt.block_capacity:
             return NULL
-        slot.dist.blocks[slot.dist.count // TT_BLOCK] = tt.blocks_used
+        _block_index(slot, slot.dist.count // TT_BLOCK)[0] = tt.blocks_used
         blk = &tt.blocks[tt.blocks_used]
         tt.blocks_used += 1
     for j in range(TT_BLOCK):

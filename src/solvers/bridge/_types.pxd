@@ -48,24 +48,29 @@ cdef struct TTBlock:
     TTEntry entry[TT_BLOCK]        # 576 bytes in all, nine whole cache lines
 
 
+cdef enum:
+    TT_NEAR_BLOCKS = 12      # block indices kept in the key's cache line (1 to 11 used)
+
+
 cdef struct TTDist:
-    # a distribution: its key and its list's blocks after the first; the fields a lookup
-    # reads first, with the first 12 blocks, in the first cache line
+    # a distribution: its key and the indices of its list's blocks 1 to 11, one cache
+    # line (64 bytes)
     uint64_t lens          # suit lengths of all four hands, 4 bits each
     uint16_t count         # entries stored (at most TT_BLOCK * TT_BLOCKS_PER_DIST)
     uint16_t cursor        # next entry to overwrite once the list is full
     uint16_t generation    # the slot is in use when this is the table's generation
     uint8_t leader
     uint8_t spare
-    int32_t blocks[TT_BLOCKS_PER_DIST]  # blocks[0] unused: the slot's own block
-    uint8_t spare_end[48]  # 192 bytes, three whole cache lines
+    int32_t blocks[TT_NEAR_BLOCKS]  # blocks[0] unused: the slot's own block
 
 
 cdef struct TTSlot:
-    # one distribution with the first block of its list next to it, so that one
-    # prefetch of the key's slot brings both (768 bytes, twelve cache lines)
+    # one distribution with the first block of its list right after its key's line, so
+    # that the lines a lookup reads first are adjacent (768 bytes, twelve cache lines)
     TTDist dist
     TTBlock first
+    int32_t far_blocks[TT_BLOCKS_PER_DIST - TT_NEAR_BLOCKS]  # the indices of blocks 12 on
+    uint8_t spare_end[48]
 
 
 cdef struct TransTable:
