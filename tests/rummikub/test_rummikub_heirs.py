@@ -62,6 +62,30 @@ def test_against_the_programme(objective):
     assert compared == 30 and fewer >= 1
 
 
+@pytest.mark.parametrize("objective", ["tiles", "value"])
+def test_both_directions_and_their_alternation_agree(objective, monkeypatch):
+    # The pass downwards (on the table with its numbers turned round, the objective's gains
+    # with them) and the two directions in turn with small slices (each stopped and resumed
+    # many times, either one finishing) find upwards' fewest tiles moved, and a valid move.
+    import engines.rummikub.heirs as heirs
+
+    cases = [(p["table"], p["rack"], FEWEST) for p in rummikub_positions(
+        14, seed=24, table_tiles=(12, 40), joker_rate=0.5, initial_meld_rate=0.0)]
+    short = Rules(fewest_tiles_moved=True, numbers=9)
+    cases += [(["R3 R4 R5 R6 R7 R8", "K7 B7 O7", "B1 B2 J"], "R5 R6 K8 J B9", short),
+              (["O7 O8 O9", "K9 R9 B9", "R2 R3 R4 R5"], "O9 R4 K2", short)]
+    for table, rack, rules in cases:
+        pos = Position.from_strings(table, rack)
+        answers = set()
+        for direction, slices in ((0, (0, 1)), (1, (0, 1)), (-1, (40, 2)), (-1, (1_000, 3))):
+            monkeypatch.setattr(heirs, "DIRECTION", direction)
+            monkeypatch.setattr(heirs, "ALTERNATE", slices)
+            move = best_move(table, rack, True, objective, rules)
+            assert check_move(pos, move, rules) == [], (table, rack, direction)
+            answers.add(_answer(move))
+        assert len(answers) == 1, (table, rack, answers)
+
+
 def test_best_moves_and_the_batch_path_agree():
     positions = [Position.from_strings(p["table"], p["rack"])
                  for p in rummikub_positions(12, seed=23, table_tiles=(20, 40),

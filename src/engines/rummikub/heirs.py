@@ -3,10 +3,13 @@
 Among the moves optimal for the objective that keep the most table sets, the one that moves
 the fewest table tiles under the positional definition of :mod:`engines.rummikub.moved`
 (what :attr:`~engines.rummikub.position.Move.tiles_moved` counts), found exactly by one
-more DP pass (:mod:`solvers.rummikub._heirs`) at the floor (optimum, sets kept).  This
-module builds the pass's tables (the table sets' hold slots, their runs' tiles, and the
-released groups' best heirs per number), and rebuilds the move from the pass's choices,
-following the heirs the pass chose.
+more DP pass (:mod:`solvers.rummikub._heirs`) at the floor (optimum, sets kept).  The
+pass runs over the numbers upwards and, on the table with its numbers turned round,
+downwards: the same answer, but one direction may need far fewer states (its bound on the
+tiles still able to stay is tight sooner), so both run in turn, resumed slice by slice,
+until one is done (:data:`DIRECTION`).  This module builds the pass's tables (the table
+sets' hold slots, their runs' tiles, and the released groups' best heirs per number), and
+rebuilds the move from the pass's choices, following the heirs the pass chose.
 
 >>> from engines.rummikub.position import best_move
 >>> from engines.rummikub.rules import Rules
@@ -29,13 +32,22 @@ from engines.rummikub.least import WORK
 from engines.rummikub.moved import tiles_moved
 from engines.rummikub.position import Move, Position, _counts, _meld, objective_weights
 from engines.rummikub.rules import Rules
-from engines.rummikub.tiles import COLOURS
+from engines.rummikub.sets import Meld, Slot
+from engines.rummikub.tiles import COLOURS, Tile
 
 __all__ = ["fewest_moved_move"]
 
 _NCOL, _NNUM = 4, 13
 DOMINANCE = True  # the pass drops dominated states at each number's close (False: a bench's A/B)
 SETTLE = True  # the pass merges free and spent runs where none can be adopted (False: an A/B)
+# The pass's order of numbers: 0 upwards, 1 downwards (the same answer; either may be far
+# cheaper), -1 both in turn, each going on where it stopped for a slice of states
+# (ALTERNATE: the first slice, then its factor each round) until one is done, except that
+# one that has got AHEAD layers further than the other (a wide pass is slow to go through
+# its layers) goes on alone.
+DIRECTION = -1
+ALTERNATE = (5_000, 2)
+AHEAD = 3
 # A group as (colour mask, jokers): 1..4 real colours, 3 or 4 tiles, up to two jokers.
 _GROUP_KINDS = [(mask, j) for mask in range(1, 16) for j in range(3)
                 if 3 <= mask.bit_count() + j <= 4]
@@ -245,50 +257,119 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
     """Among the moves of ``pos`` as good as ``move`` for the objective and keeping as many
     table sets (``move``: least disturbance's answer, keeping the most), one that moves the
     fewest table tiles (:mod:`engines.rummikub.moved`), exactly."""
-    from solvers.rummikub._heirs import NEG, heirs_pass
-
     sets = list(pos.table)
     if not sets or move.sets_kept == len(sets):
         return move  # (every table tile stays)
-    tables = _tables(sets, rules)
+    tile_set = (rules.colours, rules.numbers)
     weight, joker_weight = objective_weights(objective)
-    must, must_j = _counts(pos.table_tiles)
+    weight = weight[:, : rules.numbers]
+    staying = tiles_moved(sets, move.table, tile_set)
     rack, rack_j = _counts(pos.rack)
     played, played_j = _counts(move.played)
-    optimum = int((weight * played).sum()) + joker_weight * played_j
-    scale2 = sum(map(len, sets)) + 1
-    scale1 = scale2 * (len(sets) + 1)
-    rem, before, bonus = _bounds(rack, weight * scale1, tables["hold"][5], scale2,
-                                 tables["places"])
-    floor = (optimum + must_j * joker_weight) * scale1 + move.sets_kept * scale2
-    steps = np.zeros((_NNUM, _NCOL), np.int64)
-    held_out = np.zeros(_NNUM, np.int64)
-    stats = np.zeros(2, np.int64)
-    # the floor asks for as many tiles staying as least disturbance's move keeps (it
-    # reaches them: the pass finds it or one keeping more); without that target if not
-    staying = scale2 - 1 - tiles_moved(sets, move.table, (rules.colours, rules.numbers))
-    for target in (staying, 0):
-        best = heirs_pass(must, rack, must_j, rack_j, weight * scale1, joker_weight * scale1,
-                          rules.numbers, tables["hold"], tables["runs_at"], tables["slot_of"],
-                          tables["run_type"], tables["group_of"], tables["stays"],
-                          tables["set_size"], rem, before, bonus, tables["rest"], scale1, scale2,
-                          floor + target, tables["adopters"], steps, held_out, stats, DOMINANCE)
-        WORK[0] += 1  # (least disturbance's counters: the bench reads them)
-        WORK[1] += int(stats[0])
-        if best != NEG:
-            break
-    else:  # cannot happen: least disturbance's move reaches the floor
-        raise AssertionError("the fewest-tiles-moved pass missed the optimum")
-    kept, new = _rebuild(sets, tables, steps, held_out, (rules.colours, rules.numbers))
+    optimum = int((weight * played[:, : rules.numbers]).sum()) + joker_weight * played_j
+    turned = [_turned(s, rules.numbers) for s in sets]
+    ways = ((sets, rack, weight), (turned, rack[:, rules.numbers - 1:: -1], weight[:, ::-1]))
+    passes = [_Pass(ways[way][0], ways[way][1], rack_j, (ways[way][2], joker_weight), optimum,
+                    move.sets_kept, staying, rules)
+              for way in ((DIRECTION,) if DIRECTION >= 0 else (1, 0))]
+    budget = ALTERNATE[0] if len(passes) > 1 else 0
+    found = None
+    while found is None:  # (the directions in turn, each going on where it stopped)
+        lead = max(way.cursor[0] for way in passes) - AHEAD
+        for way in passes:
+            if way.cursor[0] >= lead:  # (one ahead by AHEAD layers goes on alone)
+                found = way.run(budget)
+                if found is not None:
+                    break
+        budget *= ALTERNATE[1]
+    kept, new = found
+    if way.sets is turned:
+        new = [_turned_meld(m, rules.numbers) for m in new]
     from engines.rummikub.arrays import _table_melds
 
-    table = [m for i, m in enumerate(_table_melds(sets, (rules.colours, rules.numbers)))
-             if i in kept] + new
+    table = [m for i, m in enumerate(_table_melds(sets, tile_set)) if i in kept] + new
     tiles = Counter(slot.tile for m in table for slot in m)
     tiles.subtract(t for s in sets for t in s)
     out = sorted(tiles.elements(), key=lambda t: (t.is_joker, COLOURS.find(t.colour), t.number))
     return Move(out, table, len(out), sum(t.number for t in out), previous=sets,
-                tile_set=(rules.colours, rules.numbers))
+                tile_set=tile_set)
+
+
+class _Pass:
+    """The pass (:func:`solvers.rummikub._heirs.heirs_pass`) on the table ``sets`` and the
+    rack's counts (``rack``, ``rack_j``), resumable: an arrangement as good as ``optimum``
+    for the objective (``weights``), keeping ``sets_kept`` sets and moving the fewest tiles
+    (``moved``: a move's, which the pass reaches)."""
+
+    def __init__(self, sets: list, rack: np.ndarray, rack_j: int,
+                 weights: tuple[np.ndarray, int], optimum: int, sets_kept: int, moved: int,
+                 rules: Rules) -> None:
+        self.sets, self.rules = sets, rules
+        self.tables = tables = _tables(sets, rules)
+        weight, joker_weight = weights
+        full = np.zeros((_NCOL, _NNUM), np.int64)
+        full[:, : weight.shape[1]] = weight
+        rack_full = np.zeros((_NCOL, _NNUM), np.int64)
+        rack_full[: rack.shape[0], : rack.shape[1]] = rack
+        must, must_j = _counts(t for s in sets for t in s)
+        scale2 = sum(map(len, sets)) + 1
+        scale1 = scale2 * (len(sets) + 1)
+        rem, before, bonus = _bounds(rack_full, full * scale1, tables["hold"][5], scale2,
+                                     tables["places"])
+        self.floor = (optimum + must_j * joker_weight) * scale1 + sets_kept * scale2
+        self.args = (must, rack_full, must_j, rack_j, full * scale1, joker_weight * scale1,
+                     rules.numbers, tables["hold"], tables["runs_at"], tables["slot_of"],
+                     tables["run_type"], tables["group_of"], tables["stays"],
+                     tables["set_size"], rem, before, bonus, tables["rest"], scale1, scale2)
+        self.steps = np.zeros((_NNUM, _NCOL), np.int64)
+        self.held_out = np.zeros(_NNUM, np.int64)
+        # the floor asks for as many tiles staying as least disturbance's move keeps (it
+        # reaches them: the pass finds it or one keeping more); without that target if not
+        self.targets = [scale2 - 1 - moved, 0]
+        self._start()
+
+    def _start(self) -> None:
+        from solvers.rummikub._heirs import new_pass
+
+        self.cursor, self.st, self.table = new_pass()
+        WORK[0] += 1  # (least disturbance's counters: the bench reads them)
+
+    def run(self, budget: int) -> tuple[set[int], list] | None:
+        """Go on for about ``budget`` more states (0: to the end): the sets kept and the new
+        sets (:func:`_rebuild`), or None when stopped."""
+        from solvers.rummikub._heirs import NEG, OVER, heirs_pass
+
+        stats = np.zeros(2, np.int64)
+        while True:
+            best, self.st, self.table = heirs_pass(
+                *self.args, self.floor + self.targets[0], self.tables["adopters"], self.steps,
+                self.held_out, stats, DOMINANCE, budget, self.cursor, self.st, self.table)
+            WORK[1] += int(stats[0])
+            stats[0] = 0
+            if best == OVER:
+                return None
+            if best != NEG:
+                return _rebuild(self.sets, self.tables, self.steps, self.held_out,
+                                (self.rules.colours, self.rules.numbers))
+            if len(self.targets) == 1:  # cannot happen: least disturbance's move reaches it
+                raise AssertionError("the fewest-tiles-moved pass missed the optimum")
+            self.targets.pop(0)
+            self._start()
+
+
+def _turned(tiles: tuple[Tile, ...], numbers: int) -> tuple[Tile, ...]:
+    """A table set with its numbers turned round (n -> ``numbers`` + 1 - n), a run's tiles
+    in the turned order: the pass downwards is the pass upwards on the turned table."""
+    return tuple(t if t.is_joker else Tile(t.colour, numbers + 1 - t.number)
+                 for t in reversed(tiles))
+
+
+def _turned_meld(meld: Meld, numbers: int) -> Meld:
+    """A meld of the turned table as a meld of the table (:func:`_turned`)."""
+    back = [Slot(s.tile if s.tile.is_joker else Tile(s.tile.colour, numbers + 1 - s.tile.number),
+                 Tile(s.stands_for.colour, numbers + 1 - s.stands_for.number)) for s in meld]
+    groups = len({s.stands_for.number for s in meld}) == 1
+    return tuple(back) if groups else tuple(reversed(back))
 
 
 class _Run:

@@ -50,6 +50,8 @@ from solvers.rummikub._heirs_state import (
 )
 from solvers.rummikub._layout import HOLD_BITS, NCOL
 
+OVER = NEG + 1  # heirs_pass: over its budget
+
 
 @njit(cache=True)
 def _close_owners(w0, w1, going_on):
@@ -439,10 +441,18 @@ def _final(st, start, end, must_j):
     return best
 
 
+def new_pass() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A pass not started, for :func:`heirs_pass`: ``(cursor, st, table)`` (the next
+    layer, the rows of the last layer, the hash table's bits; the states; the table)."""
+    st = np.zeros((1024, STATE_COLUMNS), np.int64)
+    st[0, 4] = -1
+    return np.array([0, 0, 1, 10], np.int64), st, np.full(1 << 10, -1, np.int64)
+
+
 @njit(cache=True, nogil=True)
 def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_of, run_type,
                group_of, group_stays, set_size, rem, before, bonus, rest, scale1, scale2, floor,
-               adopters, steps, held_out, stats, dominance=True):
+               adopters, steps, held_out, stats, dominance, budget, cursor, st, table):
     """The exact pass: the best arrangement whose score reaches ``floor`` (raw: the table
     jokers' gain included; the objective's ``weight`` and ``jw`` in units of ``scale1``,
     above the sets held out in units of ``scale2``, above the tiles that stay; the floor
@@ -461,37 +471,45 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     slot that ``bonus[v, c]`` counts; ``adopters[v, c]``: the slots of colour c's table
     runs going on past number v+1 (-1 while one starts later: :func:`_settled`).  Writes
     each sub-step's choice (``steps[v, c]``) and the sets held out (``held_out[v]``);
-    returns the best score less the table jokers' gain, or ``NEG``; ``stats[0]`` gains
-    the states, ``stats[1]`` those dropped as dominated
-    (``dominance``: :func:`~solvers.rummikub._heirs_prune.drop_dominated` at each close)."""
+    ``stats[0]`` gains the states, ``stats[1]`` those dropped as dominated
+    (``dominance``: :func:`~solvers.rummikub._heirs_prune.drop_dominated` at each close).
+    Resumable: it goes on from ``cursor``, ``st``, ``table`` (:func:`new_pass`), and when
+    ``budget`` > 0 it stops after the layer where the states of this call pass it.
+    Returns ``(score, st, table)``: the best score less the table jokers' gain, ``NEG``
+    (none reaches the floor) or ``OVER`` (stopped: call again with the arrays returned)."""
     colour_bits, going_on, starting, set_jokers = hold[0], hold[1], hold[3], hold[4]
     jokers = must_j + opt_j
     jwpos = max(0, jw)
     ctx = (weight, jw, jwpos, jokers, colour_bits, going_on, group_of, group_stays, rem,
            bonus, floor, must + opt, nnum, rest, scale1, scale2, adopters)
-    st = np.zeros((1024, STATE_COLUMNS), np.int64)
-    st[0, 4] = -1
-    bits = np.int64(10)
-    table = np.full(1 << bits, -1, np.int64)
-    start, end = np.int64(0), np.int64(1)
-    for v in range(nnum):
-        n, table, bits, st = _hold_layer(table, bits, start, end, st, v, starting,
-                                         set_jokers, set_size, scale2, jokers, jw, jwpos,
-                                         floor, before[v], bonus[v, NCOL], rest[v, NCOL], scale1)
-        start, end = end, n
-        for c in range(NCOL):
+    at_start = stats[0]
+    layer, start, end, bits = cursor[0], cursor[1], cursor[2], cursor[3]
+    while layer < nnum * (NCOL + 1):
+        v, c = layer // (NCOL + 1), layer % (NCOL + 1) - 1
+        if c < 0:
+            n, table, bits, st = _hold_layer(table, bits, start, end, st, v, starting,
+                                             set_jokers, set_size, scale2, jokers, jw, jwpos,
+                                             floor, before[v], bonus[v, NCOL], rest[v, NCOL],
+                                             scale1)
+        else:
             n, table, bits, st = _colour_layer(table, bits, start, end, st, c, v, ctx, must,
                                                opt, colour_bits, runs_at, slot_of, run_type)
             stats[0] += n - end
-            start, end = end, n
-            if start == end:
-                return NEG
-        if dominance and end - start > 1:
+            if stats.shape[0] > 2 + NCOL * v + c:  # (a trace: each layer's states)
+                stats[2 + NCOL * v + c] = n - end
+        start, end = end, n
+        layer += 1
+        if start == end:
+            return NEG, st, table
+        if c == NCOL - 1 and dominance and end - start > 1:
             stats[1] += drop_dominated(table, bits, start, end, st,
                                        np.zeros(end - start, np.bool_))
+        if 0 < budget < stats[0] - at_start and layer < nnum * (NCOL + 1):
+            cursor[0], cursor[1], cursor[2], cursor[3] = layer, start, end, bits
+            return OVER, st, table
     best = _final(st, start, end, must_j)
     if best < 0:
-        return NEG
+        return NEG, st, table
     idx = best
     for v in range(nnum - 1, -1, -1):
         for c in range(NCOL - 1, -1, -1):
@@ -499,4 +517,4 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
             idx = st[idx, 4]
         held_out[v] = st[idx, 5]
         idx = st[idx, 4]
-    return st[best, 3] - must_j * jw
+    return st[best, 3] - must_j * jw, st, table
