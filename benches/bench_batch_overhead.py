@@ -3,7 +3,8 @@
 For every registered task: generate inputs (``qipai gen``), then, alternating, time
 
 * **raw**: the task's own solve function (the engine's batch entry point plus result
-  formatting) on the prepared positions, in the runner's chunks, nothing else;
+  formatting) on the prepared positions, in the runner's chunks (growing as the runner's
+  grow while they solve quickly: :func:`engines.batch.runner._next_size`), nothing else;
 * **batch**: :func:`engines.batch.runner.run_batch` into a fresh SQLite database:
   reading, checking, canonical hashing, the same solve calls, storing.
 
@@ -53,7 +54,7 @@ import engines.openmp_env  # noqa: F401  (as the qipai command: before libgomp l
 from engines.batch.inputs import BadInput
 from engines.batch.positions import positions
 from engines.batch.records import Payloads
-from engines.batch.runner import BatchSummary, run_batch
+from engines.batch.runner import BatchSummary, _next_size, run_batch
 from engines.batch.tasks import TASKS, get_task
 from engines.errors import InputError
 
@@ -144,13 +145,19 @@ def prepared(task_name: str, path: Path) -> list[Any]:
 
 def time_raw(task_name: str, payloads: list[Any], threads: int, clock: KernelClock):
     task = get_task(task_name)
-    size = task.chunk_size
+    size = grown = task.chunk_size
     clock.total = 0.0
     start, cpu = time.perf_counter(), time.process_time()
     n = len(payloads)
     cut = payloads.part if isinstance(payloads, Payloads) else lambda lo, hi: payloads[lo:hi]
-    for lo in range(0, n, size):
-        task.solve(cut(lo, min(n, lo + size)), threads)
+    lo = 0
+    while lo < n:
+        hi = min(n, lo + grown)
+        spent = time.perf_counter()
+        task.solve(cut(lo, hi), threads)
+        if task.native_threads:  # the runner's chunks grow so (runner._NativeThreads)
+            grown = _next_size(grown, size, hi - lo, time.perf_counter() - spent)
+        lo = hi
     return time.perf_counter() - start, clock.total, time.process_time() - cpu
 
 
