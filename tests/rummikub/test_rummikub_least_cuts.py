@@ -2,11 +2,9 @@
 ``DESCENTS``): the same answer.
 
 ``FEWEST_HELD``: a held-out state must hold the pass floor's sets less the most of the later
-ones an optimal move keeps (every move reaching the floor is optimal for the objective);
-``TWINS``: of identical table sets without jokers starting at the same number, one is held
-out only with the one before it (the two are interchangeable).  Both drop only states that
-cannot reach a pass's floor or mirror a kept one, so the objective, the rack tiles played
-and the sets kept are those without them, whichever cuts are on.  ``DESCENTS``: exact
+ones an optimal move keeps (every move reaching the floor is optimal for the objective).  It
+drops only states that cannot reach a pass's floor, so the objective, the rack tiles played
+and the sets kept are those without it.  ``DESCENTS``: exact
 passes asking for the linear relaxation's bound on the sets kept, then one less, before the
 others (where the bound was computed); an exact pass finds the best move reaching its floor
 or proves there is none, so the answer keeps as many sets.
@@ -17,7 +15,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from engines.rummikub import Position, Rules, best_move, check_move, least
@@ -27,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benches"))
 from bench_rummikub import band_positions
 from bench_rummikub_rules import restrict
 
-POLICIES = ((0, 0), (1, 0), (2, 0), (3, 0), (1, 1), (1, 2), (3, 2))  # (CUTS, DESCENTS)
+POLICIES = ((0, 0), (1, 0), (1, 1), (1, 2), (0, 2))  # (CUTS, DESCENTS)
 
 
 def _answers(monkeypatch, table, rack, rules: Rules, objective: str = "tiles") -> list:
@@ -40,27 +37,6 @@ def _answers(monkeypatch, table, rack, rules: Rules, objective: str = "tiles") -
         assert check_move(pos, move, rules) == [], (cuts, descents, table, rack)
         out.append((sorted(map(str, move.played)), move.value, move.tiles, move.sets_kept))
     return out
-
-
-def test_twins_are_marked_in_order() -> None:
-    from solvers.rummikub._hold import JOKERS_MASK, TWIN_AT
-    from solvers.rummikub._least import hold_tables, mark_twins
-
-    rules = Rules(copies=4)
-    sets = [["R1", "R2", "R3"], ["R1", "R2", "R3"], ["B4", "K4", "O4"], ["R1", "R2", "R3"],
-            ["B4", "K4", "O4"], ["R1", "R2", "J"], ["B5", "B6", "B7"]]
-    slot_number, slot_colour, set_start, _keys, _firsts = least.table_slots([sets], rules)
-    which = np.empty((13, 12), np.int64)
-    tables, crowded = hold_tables(slot_number, slot_colour, set_start, 0, len(sets), which)
-    assert crowded == 0
-    set_jokers = tables[4]
-    assert mark_twins(slot_number, slot_colour, set_start, 0, which, set_jokers) == 3
-    # by number, each set (its index in ``sets``) and 1 + the starting set it follows
-    marks = {(v, int(which[v, k])): int(set_jokers[v, k] >> TWIN_AT)
-             for v in range(13) for k in range(12) if which[v, k] >= 0}
-    assert marks == {(0, 0): 0, (0, 1): 1, (0, 3): 2, (0, 5): 0,  # R1-R3 three times, R1 R2 J
-                     (3, 2): 0, (3, 4): 1, (4, 6): 0}
-    assert (set_jokers & JOKERS_MASK).sum() == 1  # the joker set's joker only
 
 
 @pytest.mark.parametrize("rules", [Rules(least_disturbance=True, copies=4),
@@ -78,7 +54,7 @@ def test_cuts_keep_the_answer_on_bench_bands(monkeypatch, rules: Rules) -> None:
             assert answers.count(answers[0]) == len(answers), (size, jokers, p, answers)
 
 
-def test_cuts_keep_the_answer_with_twin_sets(monkeypatch) -> None:
+def test_cuts_keep_the_answer_with_identical_sets(monkeypatch) -> None:
     # random tables with two of their sets laid a second time (four copies allow it)
     rules = Rules(least_disturbance=True, copies=4)
     for i, obj in enumerate(rummikub_positions(10, 41, table_tiles=(20, 60),

@@ -210,11 +210,11 @@ NARROW = (256, -256)
 # below the best (measured: ...)
 EXACT_BUDGET = (100_000, 12, 400_000)  # states: at least, per narrow pass state, at most
 WIDER = (1024,)
-# The exact cuts of the held-out passes (bits of :data:`solvers.rummikub._least.FEWEST_HELD`
-# 1, ``TWINS`` 2; the kernel reads them after EXACT_BUDGET): the same sets kept, fewer
-# states.  FEWEST_HELD: copies=4 seeds 1-3, 60J/80/80J, 37.9 M -> 36.4 M states alone, and
-# it prunes the descents' passes (below: 28.7 M without it, 15.7 M with it); TWINS measured
-# +0.7 % states there (the narrow passes find less): off.  (benches/README #18, rktail)
+# The exact cuts of the held-out passes (bits: :data:`solvers.rummikub._least.FEWEST_HELD`
+# 1; the kernel reads them after EXACT_BUDGET): the same sets kept, fewer states.
+# FEWEST_HELD: copies=4 seeds 1-3, 60J/80/80J, 37.9 M -> 36.4 M states alone, and it prunes
+# the descents' passes (below: 28.7 M without it, 15.7 M with it).  (benches/README #18,
+# rktail; twin table sets held out in order measured +0.7 % states and were removed)
 CUTS = 1
 # Exact passes asking for the linear relaxation's bound on the sets kept, then one set less,
 # before the passes above, where the bound was computed

@@ -23,17 +23,11 @@ cover the next number; ``joker_bits[13, HOLD_BITS + 1]``: per field bit, the num
 jokers (as :func:`solvers.rummikub._dp._official_tables` numbers them) that set holds, and
 last the field bits of the sets holding any;
 ``starting[13, HOLD_BITS]``: the field bits of the sets starting at the number, -1 after
-the last; ``set_jokers[13, HOLD_BITS]``: their jokers, and from bit :data:`TWIN_AT` on,
-1 + the index in ``starting`` of an identical set (no jokers) that must be held out for
-this one to be (0: none); ``later[13]``: the sets starting after the number;
+the last; ``set_jokers[13, HOLD_BITS]``: their jokers; ``later[13]``: the sets starting
+after the number;
 ``held_out[13]``: output, the subset of ``starting`` held out, as the replay found it;
 ``caps[14, 2]``: the most sets a state may hold out by each number, :func:`_most_held`,
 all 0 for none; ``caps[13, 1]`` bit 0: also the fewest).
-
-Twin sets: two identical table sets without jokers start at the same number and take
-two field bits of equal content, so a state holding the one and a state holding the other
-have the same completions and scores.  Marked (:func:`solvers.rummikub._least.mark_twins`),
-the second is held out only with the first: the same sets kept, fewer states.
 """
 
 from __future__ import annotations
@@ -54,10 +48,6 @@ from solvers.rummikub._layout import (
 )
 from solvers.rummikub._pairs import make_room as make_pair_room
 from solvers.rummikub._pairs import relax as relax_pair
-
-# ``set_jokers``' bits from here on: 1 + the twin to hold first (see the module's doc)
-TWIN_AT = 8
-JOKERS_MASK = (1 << TWIN_AT) - 1
 
 
 @njit(cache=True)
@@ -127,31 +117,11 @@ def _held_successor(key, subset, count, starting, set_jokers, sc, joker_weight):
     for b in range(count):
         if subset >> b & 1:
             field |= 1 << starting[b]
-            held_jokers += set_jokers[b] & JOKERS_MASK
+            held_jokers += set_jokers[b]
             kept += 1
     nju = ((key >> JOKERS_AT) & 3) + held_jokers
     base = key & ~HOLD_KEY_MASK & ~(np.int64(3) << JOKERS_AT)
     return base | hold_key(field), nju, sc + kept + held_jokers * joker_weight
-
-
-@njit(cache=True, inline="always")
-def _twins(set_jokers, count):
-    """The starting sets (bit b: the b-th) that are held out only with their twin."""
-    second = 0
-    for b in range(count):
-        if set_jokers[b] >> TWIN_AT:
-            second |= 1 << b
-    return second
-
-
-@njit(cache=True, inline="always")
-def _twin_broken(subset, second, set_jokers, count):
-    """Whether ``subset`` holds out a twin without the one it must follow."""
-    rest = subset & second
-    for b in range(count if rest else 0):
-        if rest >> b & 1 and not subset >> ((set_jokers[b] >> TWIN_AT) - 1) & 1:
-            return True
-    return False
 
 
 @njit(cache=True, error_model="numpy")
@@ -173,7 +143,6 @@ def hold_step(table, bits, start, end, keys, score, parent, choice, hold, v, jok
     fanout = 1 << count
     jw_pos = max(0, joker_weight)
     most, least, scale = _most_held(hold[7], hold[5], v, floor)
-    second = _twins(set_jokers, count)
     n = end
     for i in range(start, end):
         key = keys[i]
@@ -182,8 +151,6 @@ def hold_step(table, bits, start, end, keys, score, parent, choice, hold, v, jok
         table, bits, keys, score, parent, choice = make_room(
             table, bits, end, n, fanout, keys, score, parent, choice)
         for subset in range(fanout):
-            if second and _twin_broken(subset, second, set_jokers, count):
-                continue
             nkey, nju, nsc = _held_successor(key, subset, count, starting, set_jokers,
                                              score[i], joker_weight)
             if nju > jokers or nsc + bound + (jokers - nju) * jw_pos < floor:
@@ -231,7 +198,6 @@ def hold_pairs(table, bits, start, end, k1s, k2s, score, parent, choice, hold, v
     fanout = 1 << count
     jw_pos = max(0, joker_weight)
     most, least, scale = _most_held(hold[7], hold[5], v, floor)
-    second = _twins(set_jokers, count)
     quad = jokers > 3  # four jokers: the third bit in the second word (_layout)
     n = end
     for i in range(start, end):
@@ -244,8 +210,6 @@ def hold_pairs(table, bits, start, end, k1s, k2s, score, parent, choice, hold, v
         high = ((k2 >> JOKERS_HIGH_AT) & 1) << 2 if quad else 0
         k2_rest = k2 & ~(np.int64(1) << JOKERS_HIGH_AT) if quad else k2
         for subset in range(fanout):
-            if second and _twin_broken(subset, second, set_jokers, count):
-                continue
             nkey, nju, nsc = _held_successor(key, subset, count, starting, set_jokers,
                                              score[i], joker_weight)
             nju += high

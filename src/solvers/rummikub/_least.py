@@ -19,7 +19,7 @@ from numba import njit
 
 from solvers.rummikub._bound import later_bounds
 from solvers.rummikub._held import _held_pass
-from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, JOKERS_MASK, TWIN_AT, WIDTH_BITS
+from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS
 from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM, copies
 from solvers.rummikub._melds import meld_codes
 
@@ -40,9 +40,8 @@ BOUND_FROM = 20_000
 DESCENTS = 0
 # The exact cuts the engine's policy may ask for (``exact_budget[3]``, bits; none if absent):
 # a held-out state keeps the floor's sets less the most later ones
-# (:func:`solvers.rummikub._hold._most_held`'s fewest), twin table sets held out in order
-# (:func:`mark_twins`)
-FEWEST_HELD, TWINS = 1, 2
+# (:func:`solvers.rummikub._hold._most_held`'s fewest)
+FEWEST_HELD = 1
 # A ``work`` array longer than 2 gets, per pass in order, its sets asked for, width,
 # budget, states, status and whether it was truncated (probes: benches/README #18)
 TRACE = 6
@@ -109,34 +108,6 @@ def hold_tables(slot_number, slot_colour, set_start, s0, s1, which):
         set_jokers[first[i] - 1, k] = jokers
         which[first[i] - 1, k] = i
     return tables, 0
-
-
-@njit(cache=True, nogil=True)
-def mark_twins(slot_number, slot_colour, set_start, s0, which, set_jokers):
-    """Mark in ``set_jokers`` (:func:`hold_tables`' fifth table, from bit
-    :data:`~solvers.rummikub._hold.TWIN_AT` on) each table set without jokers that starts
-    with an identical one before it in ``which``'s order: it is held out only with that one
-    (:mod:`solvers.rummikub._hold`, twin sets).  Returns how many are marked."""
-    marked = 0
-    tiles = np.zeros(HOLD_BITS, np.int64)
-    for v in range(NNUM):
-        for k in range(HOLD_BITS):
-            i = which[v, k]
-            if i < 0:
-                break
-            tiles[k] = -1
-            if set_jokers[v, k] & JOKERS_MASK:
-                continue
-            mask = np.int64(0)
-            for s in range(set_start[s0 + i], set_start[s0 + i + 1]):
-                mask |= np.int64(1) << (slot_colour[s] * NNUM + slot_number[s] - 1)
-            tiles[k] = mask
-            for j in range(k - 1, -1, -1):
-                if tiles[j] == mask:
-                    set_jokers[v, k] |= (j + 1) << TWIN_AT
-                    marked += 1
-                    break
-    return marked
 
 
 @njit(cache=True, nogil=True)
@@ -257,7 +228,7 @@ def _bound_applies(mode, jokers):
 
 @njit(cache=True, inline="always")
 def _cuts(exact_budget):
-    """The policy's exact cuts (:data:`FEWEST_HELD`, :data:`TWINS`): ``exact_budget[3]``."""
+    """The policy's exact cuts (:data:`FEWEST_HELD`): ``exact_budget[3]``."""
     return _policy_at(exact_budget, 3, 0)
 
 
@@ -429,8 +400,6 @@ def least_one(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, 
     tables, crowded = hold_tables(slot_number, slot_colour, set_start, s0, s1, which)
     if crowded:
         return TOO_MANY, crowded, 0
-    if _cuts(exact_budget) & TWINS:
-        mark_twins(slot_number, slot_colour, set_start, s0, which, tables[4])
     n_sets = s1 - s0
     choice = np.zeros((NCOL, NNUM, 4), np.int64)
     group_jokers = np.zeros(NNUM, np.int64)
