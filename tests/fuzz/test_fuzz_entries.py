@@ -62,7 +62,10 @@ def run_in_child(name: str, inputs: list[tuple], tmp: Path) -> dict:
         cwd=workdir,
         capture_output=True,
         text=True,
-        timeout=max(300, EXAMPLES),
+        # a guard against hangs, not a time limit: the child's warm-up may compile a
+        # game's Numba kernels cold while other test workers compile theirs (CI under
+        # pytest-xdist on 2 cores took over 300 s there)
+        timeout=max(1800, EXAMPLES),
     )
     if done.returncode != 0:
         lines = progress.read_text().split() if progress.exists() else []
