@@ -46,6 +46,7 @@ from solvers.rummikub._heirs_state import (
     packed,
     relax,
     room,
+    sorted_field,
     with_colour,
 )
 from solvers.rummikub._layout import HOLD_BITS, NCOL
@@ -58,18 +59,21 @@ def _close_owners(w0, w1, going_on):
     """At a number's close: heirs of table runs whose span ends there become spent."""
     for c in range(NCOL):
         field = colour_field(w0, w1, c)
-        desc = np.zeros(4, np.int64)
-        changed = False
+        changed = field
         for i in range(4):
             d = (field >> (6 * i)) & 63
             owner = d >> 2
             if owner >= 2 and not going_on >> (owner - 2) & 1:
-                d = SPENT << 2 | (d & 3)
-                changed = True
-            desc[i] = d
-        if changed:
-            w0, w1 = with_colour(w0, w1, c, packed(desc, 4))
+                changed = (changed & ~(np.int64(63) << (6 * i))) | (SPENT << 2 | (d & 3)) << (6 * i)
+        if changed != field:
+            w0, w1 = with_colour(w0, w1, c, _resorted(changed))
     return w0, w1
+
+
+@njit(cache=True, inline="always")
+def _resorted(field):
+    """A colour's 24 bits with their descriptors sorted again (largest first)."""
+    return sorted_field(field & 63, (field >> 6) & 63, (field >> 12) & 63, (field >> 18) & 63)
 
 
 @njit(cache=True)
@@ -91,14 +95,12 @@ def _settled(w0, w1, c, field, done, adopters):
             free += 1
     if free == 0 or adopters & ~(field | done | linked):
         return w0, w1
-    desc = np.zeros(4, np.int64)
-    count = 0
+    spent = colour
     for s in range(4):
         d = (colour >> (6 * s)) & 63
-        if d:
-            desc[count] = d if d >> 2 else SPENT << 2 | d
-            count += 1
-    return with_colour(w0, w1, c, packed(desc, count))
+        if d and d >> 2 == 0:
+            spent |= (SPENT << 2) << (6 * s)
+    return with_colour(w0, w1, c, _resorted(spent))
 
 
 @njit(cache=True)
@@ -168,12 +170,13 @@ def _adopt(picked, post, post_type, count, code, t_slot, t_type, q):
 
 
 @njit(cache=True)
-def _waiting(w0, w1, c, v, field, done, runs_at, slot_of, run_type, t_slot, t_type):
+def _waiting(w0, w1, c, v, field, done, runs_at, slot_of, run_type, t_slot, t_type,
+             linked_type):
     """The released table runs of colour ``c`` covering number v+1 that have no heir yet
-    (slot, tile type there), and the match gains of the linked ones: ``(q, linked_type)``,
-    ``linked_type[slot]`` the linked table run's tile type at v+1."""
+    (slot, tile type there; returns how many), and the match gains of the linked ones:
+    ``linked_type[slot]`` (filled) the linked table run's tile type at v+1."""
     q = 0
-    linked_type = np.zeros(HOLD_BITS, np.int64)
+    linked_type[:] = 0
     colour = colour_field(w0, w1, c)
     for k in range(runs_at.shape[2]):
         i = runs_at[v, c, k]
@@ -190,7 +193,7 @@ def _waiting(w0, w1, c, v, field, done, runs_at, slot_of, run_type, t_slot, t_ty
         if not linked and not done >> b & 1:
             t_slot[q], t_type[q] = b, run_type[i, v]
             q += 1
-    return q, linked_type
+    return q
 
 
 @njit(cache=True)
@@ -280,11 +283,12 @@ def _closed(nw0, nw1, nsc, ju, field, done, going_on, v, gsub, w2, jg, jw, group
 
 @njit(cache=True)
 def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post, post_type,
-                t_slot, t_type, q, linked_type, avec_count, desc, r):
+                t_slot, t_type, q, linked_type, avec_count, desc, r, picked):
     """Every successor of state ``i`` placing ``u`` real tiles (``ug`` of them in groups)
     and ``jr`` jokers in colour ``c``'s runs at number v+1: each choice of what its open
     runs do and which waiting table runs adopt a run (and, at the last colour, the group
-    jokers and the close).  Returns ``(n, table, bits, st)``."""
+    jokers and the close; ``picked``: work space for 4 descriptors).  Returns ``(n, table,
+    bits, st)``."""
     weight, jw, jwpos, jokers, going_on, group_of = ctx[0], ctx[1], ctx[2], ctx[3], ctx[5], ctx[6]
     group_stays, rem, bonus, floor, real, nnum = ctx[7], ctx[8], ctx[9], ctx[10], ctx[11], ctx[12]
     rest, scale1, scale2, adopters = ctx[13], ctx[14], ctx[15], ctx[16][v, c]
@@ -296,7 +300,6 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
     nju = ju + jr
     gsub = _released_groups(field, group_of, v) if last else 0
     nw2 = w2 | np.int64(ug) << (2 * c)
-    picked = np.empty(4, np.int64)
     for avec in range(avec_count):
         count, ended = _run_moves(desc, r, avec, u - ug, jr, post, post_type)
         if count < 0:
@@ -354,6 +357,8 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
     t_slot = np.zeros(4, np.int64)
     t_type = np.zeros(4, np.int64)
     desc = np.zeros(4, np.int64)
+    linked_type = np.zeros(HOLD_BITS, np.int64)
+    picked = np.empty(4, np.int64)
     n = end
     before = c - 1 if c > 0 else NCOL
     for i in range(start, end):
@@ -374,8 +379,8 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
             mine &= mine - 1
             held += 1
         lo = must[c, v] - held
-        q, linked_type = _waiting(w0, w1, c, v, field, done, runs_at, slot_of, run_type,
-                                  t_slot, t_type)
+        q = _waiting(w0, w1, c, v, field, done, runs_at, slot_of, run_type, t_slot, t_type,
+                     linked_type)
         for u in range(lo, lo + opt[c, v] + 1):
             # (the bound before this sub-step: its own tiles may still stay)
             if not _reaches(st[i, 3] + (u - lo) * weight[c, v], rem[v, c] + (jokers - ju) * jwpos,
@@ -386,7 +391,7 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
                 for jr in range(jokers - ju + 1):
                     n, table, bits, st = _successors(
                         table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post,
-                        post_type, t_slot, t_type, q, linked_type, 3 ** r, desc, r)
+                        post_type, t_slot, t_type, q, linked_type, 3 ** r, desc, r, picked)
     return n, table, bits, st
 
 

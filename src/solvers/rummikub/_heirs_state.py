@@ -85,14 +85,29 @@ def with_colour(w0, w1, c, field):
     return w0, (w1 & ~(np.int64(0xFFFFFF) << shift)) | (field << shift)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def sorted_field(a, b, c, d):
+    """Four descriptors (0: none) as a colour's 24 bits, sorted, largest first (a sorting
+    network on scalars: no array made in the pass's inner loops)."""
+    if a < b:
+        a, b = b, a
+    if c < d:
+        c, d = d, c
+    if a < c:
+        a, c = c, a
+    if b < d:
+        b, d = d, b
+    if b < c:
+        b, c = c, b
+    return np.int64(a) | np.int64(b) << 6 | np.int64(c) << 12 | np.int64(d) << 18
+
+
+@njit(cache=True, inline="always")
 def packed(desc, count):
-    """Descriptors ``desc[:count]`` as a colour's 24 bits (sorted, largest first)."""
-    order = np.sort(desc[:count])[::-1]
-    field = np.int64(0)
-    for i in range(count):
-        field |= np.int64(order[i]) << (6 * i)
-    return field
+    """Descriptors ``desc[:count]`` (``count`` <= 4, each > 0) as a colour's 24 bits
+    (sorted, largest first)."""
+    return sorted_field(desc[0] if count > 0 else 0, desc[1] if count > 1 else 0,
+                        desc[2] if count > 2 else 0, desc[3] if count > 3 else 0)
 
 
 @njit(cache=True)
