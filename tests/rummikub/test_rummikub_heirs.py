@@ -66,7 +66,9 @@ def test_against_the_programme(objective):
 def test_both_directions_and_their_alternation_agree(objective, monkeypatch):
     # The pass downwards (on the table with its numbers turned round, the objective's gains
     # with them) and the two directions in turn with small slices (each stopped and resumed
-    # many times, either one finishing) find upwards' fewest tiles moved, and a valid move.
+    # many times, either one finishing) find upwards' fewest tiles moved, and a valid move;
+    # asking for one tile more than least disturbance's move (ABOVE, its move the answer
+    # when none) or for its own.
     import engines.rummikub.heirs as heirs
 
     cases = [(p["table"], p["rack"], FEWEST) for p in rummikub_positions(
@@ -77,9 +79,11 @@ def test_both_directions_and_their_alternation_agree(objective, monkeypatch):
     for table, rack, rules in cases:
         pos = Position.from_strings(table, rack)
         answers = set()
-        for direction, slices in ((0, (0, 1)), (1, (0, 1)), (-1, (40, 2)), (-1, (1_000, 3))):
+        for direction, slices, above in ((0, (0, 1), 0), (0, (0, 1), 1), (1, (0, 1), 1),
+                                         (-1, (40, 2), 1), (-1, (1_000, 3), 0)):
             monkeypatch.setattr(heirs, "DIRECTION", direction)
             monkeypatch.setattr(heirs, "ALTERNATE", slices)
+            monkeypatch.setattr(heirs, "ABOVE", above)
             move = best_move(table, rack, True, objective, rules)
             assert check_move(pos, move, rules) == [], (table, rack, direction)
             answers.add(_answer(move))

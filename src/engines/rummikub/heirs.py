@@ -46,6 +46,10 @@ SETTLE = True  # the pass merges free and spent runs where none can be adopted (
 # one that has got AHEAD layers further than the other (a wide pass is slow to go through
 # its layers) goes on alone.
 DIRECTION = -1
+# The pass asks for ABOVE more tiles staying than least disturbance's move keeps, which is
+# then the answer when none does (1: the pass proves no better move with one tile less of
+# slack; 0: it asks for the move's own and finds it or a better one).
+ABOVE = 1
 ALTERNATE = (5_000, 2)
 AHEAD = 3
 # A group as (colour mask, jokers): 1..4 real colours, 3 or 4 tiles, up to two jokers.
@@ -264,6 +268,8 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
     weight, joker_weight = objective_weights(objective)
     weight = weight[:, : rules.numbers]
     staying = tiles_moved(sets, move.table, tile_set)
+    if staying == 0:
+        return move  # (no tile moved: none moves fewer)
     rack, rack_j = _counts(pos.rack)
     played, played_j = _counts(move.played)
     optimum = int((weight * played[:, : rules.numbers]).sum()) + joker_weight * played_j
@@ -282,6 +288,8 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
                 if found is not None:
                     break
         budget *= ALTERNATE[1]
+    if found is False:
+        return move  # (none moves fewer tiles than least disturbance's move)
     kept, new = found
     if way.sets is turned:
         new = [_turned_meld(m, rules.numbers) for m in new]
@@ -323,9 +331,11 @@ class _Pass:
                      tables["set_size"], rem, before, bonus, tables["rest"], scale1, scale2)
         self.steps = np.zeros((_NNUM, _NCOL), np.int64)
         self.held_out = np.zeros(_NNUM, np.int64)
-        # the floor asks for as many tiles staying as least disturbance's move keeps (it
-        # reaches them: the pass finds it or one keeping more); without that target if not
-        self.targets = [scale2 - 1 - moved, 0]
+        # the floor asks for ABOVE more tiles staying than least disturbance's move keeps
+        # (with ABOVE 0 the pass reaches them: it finds that move or a better one; without
+        # that target if not)
+        self.floor_move = scale2 - 1 - moved
+        self.targets = [self.floor_move + ABOVE] + ([] if ABOVE else [0])
         self._start()
 
     def _start(self) -> None:
@@ -334,9 +344,10 @@ class _Pass:
         self.cursor, self.st, self.table = new_pass()
         WORK[0] += 1  # (least disturbance's counters: the bench reads them)
 
-    def run(self, budget: int) -> tuple[set[int], list] | None:
+    def run(self, budget: int) -> tuple[set[int], list] | bool | None:
         """Go on for about ``budget`` more states (0: to the end): the sets kept and the new
-        sets (:func:`_rebuild`), or None when stopped."""
+        sets (:func:`_rebuild`), False when none reaches the floor (it asked for more tiles
+        staying than least disturbance's move), or None when stopped."""
         from solvers.rummikub._heirs import NEG, OVER, heirs_pass
 
         stats = np.zeros(2, np.int64)
@@ -351,6 +362,8 @@ class _Pass:
             if best != NEG:
                 return _rebuild(self.sets, self.tables, self.steps, self.held_out,
                                 (self.rules.colours, self.rules.numbers))
+            if self.targets[0] > self.floor_move:
+                return False
             if len(self.targets) == 1:  # cannot happen: least disturbance's move reaches it
                 raise AssertionError("the fewest-tiles-moved pass missed the optimum")
             self.targets.pop(0)
