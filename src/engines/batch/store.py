@@ -11,10 +11,13 @@ costs), and the view ``results`` shows one row per position, with the same
 columns as before.
 Results are committed in small transactions, one per finished chunk (or per
 quarter second of small chunks), so an interrupted run (Ctrl-C, ``kill -9``,
-power loss) loses at most the chunks in flight and the last quarter second; the
-database runs in WAL mode, which keeps every committed transaction across a
-crash.  Rerunning the same command asks the store which hashes are already
-present and computes only the rest, so nothing is computed or stored twice.
+power loss) loses at most the chunks in flight and the last quarter second: every
+commit waits until it is on disk (``synchronous=FULL``), and a transaction cut short
+is undone from its rollback journal by the next connection (a store made before
+this journal was chosen keeps its write-ahead log:
+:data:`engines.batch.store_files.JOURNAL_MODE`).  Rerunning the same command asks
+the store which hashes are already present and computes only the rest, so nothing
+is computed or stored twice.
 
 >>> store = ResultStore(":memory:")
 >>> run = store.begin_run("demo-task", ["in.jsonl"], workers=1, mode="local")
@@ -50,6 +53,7 @@ writers.  A store of schema 1, 2 or 3 is upgraded when opened for writing
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import json
@@ -66,6 +70,7 @@ from typing import Any, TypeVar
 
 from engines import __version__
 from engines.batch.store_errors import StoreError, explain
+from engines.batch.store_files import BUSY_SECONDS, JOURNAL_MODE, connect_readonly, in_wal_mode
 from engines.batch.store_known import Known, sync_known
 from engines.batch.store_rows import dumps_rows, listed, written_runs
 from engines.batch.store_schema import PAGE_SIZE, SCHEMA, SCHEMA_VERSION
@@ -149,7 +154,9 @@ class ResultStore:
         self._blocks = True
         self._known: dict[str, Known] = {}
         self._sync_mode = "FULL"
+        self._wal = False  # a store in WAL mode (older stores)
         self._logged = 0  # bytes of rows committed since the last checkpoint
+        self._copies = itertools.count()  # names of the temporary tables of _read
         # One connection, used by the runner's thread (claims, bad lines) and its store
         # thread (results): one transaction at a time, with what it updates in _known.
         self._lock = threading.RLock()
@@ -163,15 +170,8 @@ class ResultStore:
 
     def _connect(self) -> sqlite3.Connection:
         if not self.readonly:
-            return sqlite3.connect(self.path, timeout=60.0, check_same_thread=False)
-        uri = Path(self.path).resolve().as_uri()
-        try:
-            db = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=60.0)
-            db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-            return db
-        except sqlite3.OperationalError:
-            # A WAL database in a folder we cannot write: read it as a fixed file.
-            return sqlite3.connect(f"{uri}?immutable=1", uri=True)
+            return sqlite3.connect(self.path, timeout=BUSY_SECONDS, check_same_thread=False)
+        return connect_readonly(self.path)
 
     def _check_or_create(self) -> None:
         sql = "SELECT name FROM sqlite_master WHERE type='table'"
@@ -215,12 +215,16 @@ class ResultStore:
             self._db.execute(f"PRAGMA page_size={PAGE_SIZE}")  # a new file: before any table
         if self.readonly:
             return
-        self._db.execute("PRAGMA journal_mode=WAL")
+        mode = self._db.execute("PRAGMA journal_mode").fetchone()[0]
+        if mode != "wal":
+            mode = self._db.execute(f"PRAGMA journal_mode={JOURNAL_MODE}").fetchone()[0]
+        self._wal = mode == "wal"
         # Results are committed with synchronous=FULL (a committed chunk survives power
-        # loss, not only a killed process), the schema and bookkeeping without waiting for
-        # the disk (see _write).
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._sync_mode = "NORMAL"
+        # loss, not only a killed process); in WAL mode the schema and bookkeeping without
+        # waiting for the disk (see _write).  A rollback journal commits everything so: with
+        # less, a power loss at the wrong moment could damage the file.
+        self._sync_mode = "NORMAL" if self._wal else "FULL"
+        self._db.execute(f"PRAGMA synchronous={self._sync_mode}")
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._create_statements()
@@ -240,11 +244,11 @@ class ResultStore:
     def _write(self, *, durable: bool) -> Iterator[None]:
         """One write transaction.  ``durable``: results, committed once on disk
         (``synchronous=FULL``).  Otherwise bookkeeping (runs, claims, bad lines), whose
-        commit does not wait for the disk: the next durable commit syncs it with its own
-        (the log is written in order), and a power loss before that undoes only what no
-        result depends on (a run record the next run reaps, claims, bad lines a rerun
-        reports again)."""
-        mode = "FULL" if durable else "NORMAL"
+        commit in a WAL store does not wait for the disk: the next durable commit syncs it
+        with its own (the log is written in order), and a power loss before that undoes
+        only what no result depends on (a run record the next run reaps, claims, bad lines
+        a rerun reports again).  With a rollback journal every commit is durable."""
+        mode = "FULL" if durable or not self._wal else "NORMAL"
         with self._lock, self._guard():
             if self._sync_mode != mode:
                 self._db.execute(f"PRAGMA synchronous={mode}")
@@ -270,6 +274,9 @@ class ResultStore:
         return cls(path, readonly=True)
 
     def close(self) -> None:
+        if not (self.readonly or self._wal):
+            with contextlib.suppress(sqlite3.Error):  # (the empty journal file deleted)
+                self._db.execute("PRAGMA journal_mode=DELETE")
         self._db.close()
 
     def __enter__(self) -> ResultStore:
@@ -503,9 +510,30 @@ class ResultStore:
             known.stored.add_digests(digests)
             known.block_mark = max(known.block_mark, last)
             self._logged += sum(len(text) for _lo, _hi, text in written or ())
-            if self._logged >= CHECKPOINT_BYTES:
+            if self._wal and self._logged >= CHECKPOINT_BYTES:
                 self._checkpoint()
         return len(digests) // 16
+
+    def _snapshots(self) -> bool:
+        """Whether a long read here holds no writer back: a WAL store (its readers read a
+        snapshot) or one in memory (nobody else writes it)."""
+        return self._wal or self.path == ":memory:" or in_wal_mode(self.path)
+
+    @contextmanager
+    def _read(self, sql: str, params: tuple[Any, ...]) -> Iterator[sqlite3.Cursor]:
+        """The rows of ``sql``.  Unless :meth:`_snapshots`, they are first copied into a
+        temporary table (native, one statement) and read from there: the store's lock is
+        held for the copy only, not while the caller handles each row (an export or a
+        report of millions of rows would hold every commit back meanwhile)."""
+        if self._snapshots():
+            yield self._db.execute(sql, params)
+            return
+        table = f"temp.rows_read_{next(self._copies)}"
+        self._db.execute(f"CREATE TEMP TABLE {table} AS {sql}", params)
+        try:
+            yield self._db.execute(f"SELECT * FROM {table} ORDER BY rowid")
+        finally:
+            self._db.execute(f"DROP TABLE {table}")
 
     def _checkpoint(self) -> None:
         """Copy the log into the database now, on this (the store) thread, rather than when
@@ -563,8 +591,7 @@ class ResultStore:
             sql += " WHERE task=?"
             params = (task,)
         sql += " ORDER BY task, source, line, position_id"
-        with self._guard():
-            cur = self._db.execute(sql, params)
+        with self._guard(), self._read(sql, params) as cur:
             names = [d[0] for d in cur.description]
             for raw in cur:
                 row = dict(zip(names, raw))
