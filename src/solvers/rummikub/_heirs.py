@@ -146,6 +146,32 @@ def _run_moves(desc, r, avec, ur, jr, post, post_type):
 
 
 @njit(cache=True)
+def _shapes(desc, r, avecs):
+    """The action vectors (:func:`_run_moves`) that the ``r`` runs ``desc`` allow whatever
+    the tiles (no short run ends; equal runs in one order), ascending, with the real tiles
+    and jokers each takes: ``avecs[k] = (avec, reals, jokers)``; returns how many."""
+    count = 0
+    for avec in range(3 ** r):
+        rest = avec
+        reals = jokers = 0
+        prev_a = 3
+        ok = True
+        for i in range(r):
+            a = rest % 3
+            rest //= 3
+            if (i > 0 and desc[i] == desc[i - 1] and a > prev_a) or (a == 0 and desc[i] & 3 < 3):
+                ok = False
+                break
+            prev_a = a
+            reals += a == 1
+            jokers += a == 2
+        if ok:
+            avecs[count, 0], avecs[count, 1], avecs[count, 2] = avec, reals, jokers
+            count += 1
+    return count
+
+
+@njit(cache=True)
 def _adopt(picked, post, post_type, count, code, t_slot, t_type, q):
     """Apply adoption ``code`` (radix ``count + 1`` per waiting table run: 0 none, p + 1 the
     run ``post[p]``, free, with the same tile type) to ``picked`` (a copy of ``post``);
@@ -283,12 +309,12 @@ def _closed(nw0, nw1, nsc, ju, field, done, going_on, v, gsub, w2, jg, jw, group
 
 @njit(cache=True)
 def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post, post_type,
-                t_slot, t_type, q, linked_type, avec_count, desc, r, picked):
+                t_slot, t_type, q, linked_type, avecs, shapes, desc, r, picked):
     """Every successor of state ``i`` placing ``u`` real tiles (``ug`` of them in groups)
     and ``jr`` jokers in colour ``c``'s runs at number v+1: each choice of what its open
-    runs do and which waiting table runs adopt a run (and, at the last colour, the group
-    jokers and the close; ``picked``: work space for 4 descriptors).  Returns ``(n, table,
-    bits, st)``."""
+    runs do (``avecs[:shapes]``: :func:`_shapes`) and which waiting table runs adopt a run
+    (and, at the last colour, the group jokers and the close; ``picked``: work space for 4
+    descriptors).  Returns ``(n, table, bits, st)``."""
     weight, jw, jwpos, jokers, going_on, group_of = ctx[0], ctx[1], ctx[2], ctx[3], ctx[5], ctx[6]
     group_stays, rem, bonus, floor, real, nnum = ctx[7], ctx[8], ctx[9], ctx[10], ctx[11], ctx[12]
     rest, scale1, scale2, adopters = ctx[13], ctx[14], ctx[15], ctx[16][v, c]
@@ -300,7 +326,10 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
     nju = ju + jr
     gsub = _released_groups(field, group_of, v) if last else 0
     nw2 = w2 | np.int64(ug) << (2 * c)
-    for avec in range(avec_count):
+    for k in range(shapes):
+        avec = avecs[k, 0]
+        if avecs[k, 1] > u - ug or avecs[k, 2] > jr:
+            continue
         count, ended = _run_moves(desc, r, avec, u - ug, jr, post, post_type)
         if count < 0:
             continue
@@ -359,6 +388,7 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
     desc = np.zeros(4, np.int64)
     linked_type = np.zeros(HOLD_BITS, np.int64)
     picked = np.empty(4, np.int64)
+    avecs = np.empty((81, 3), np.int64)
     n = end
     before = c - 1 if c > 0 else NCOL
     for i in range(start, end):
@@ -381,6 +411,7 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
         lo = must[c, v] - held
         q = _waiting(w0, w1, c, v, field, done, runs_at, slot_of, run_type, t_slot, t_type,
                      linked_type)
+        shapes = _shapes(desc, r, avecs)
         for u in range(lo, lo + opt[c, v] + 1):
             # (the bound before this sub-step: its own tiles may still stay)
             if not _reaches(st[i, 3] + (u - lo) * weight[c, v], rem[v, c] + (jokers - ju) * jwpos,
@@ -391,7 +422,8 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
                 for jr in range(jokers - ju + 1):
                     n, table, bits, st = _successors(
                         table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post,
-                        post_type, t_slot, t_type, q, linked_type, 3 ** r, desc, r, picked)
+                        post_type, t_slot, t_type, q, linked_type, avecs, shapes, desc, r,
+                        picked)
     return n, table, bits, st
 
 
