@@ -195,6 +195,9 @@ def test_forced_cards_of_refused_throws_are_named_as_the_engine_names_them():
             for _ in range(400)]  # fmt: skip
     forced = (rng.integers(0, 3, (400, 54)) * (rng.random((400, 54)) < 0.15)).astype(np.int8)
     forced[::7] = 0  # refused throws with no forced cards too
+    ones = np.arange(1, 400, 3)  # and with one forced card (or two copies of it)
+    forced[ones] = 0
+    forced[ones, rng.integers(0, 54, len(ones))] = rng.integers(1, 3, len(ones))
     valid = rng.random(400) < 0.3
     expected = [canonical({"valid": bool(ok), "forced": None if ok else ctx.sorted_names(row)},
                           plain=True) for ok, row, ctx in zip(valid, forced, ctxs)]  # fmt: skip

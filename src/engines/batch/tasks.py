@@ -122,8 +122,9 @@ class Task:
 
 def answer_texts(field: str, values: Any) -> list[str]:
     """The canonical JSON text of ``{field: value}`` for each value of the NumPy array
-    ``values`` (bool or int): one text per distinct value, shared, and no Python object
-    per answer but the list's reference (a batch of 2,048 answers holds a few values).
+    ``values`` (bool or int): texts shared (from a table for flags and answers 0 .. 255,
+    else one text per distinct value), no Python object per answer but the list's
+    reference (a batch of 2,048 answers holds a few values).
 
     >>> import numpy as np
     >>> answer_texts("legal", np.array([True, False, True]))
@@ -131,9 +132,39 @@ def answer_texts(field: str, values: Any) -> list[str]:
     """
     import numpy as np
 
+    values = np.asarray(values).reshape(-1)
+    if values.dtype == np.bool_:  # (no sort: a table of the two texts)
+        return _answer_table(field, True, 2)[values.view(np.uint8)].tolist()  # type: ignore[no-any-return]
+    small = (values >= 0) & (values < 256) if values.dtype.kind in "iu" else values[:0]
+    if not small.any():
+        return _distinct_texts(field, values).tolist()  # type: ignore[no-any-return]
+    # Answers 0 .. 255 from a table (of 1, 2, 4 ... 256 texts), no sort; the others below.
+    out = np.empty(len(values), dtype=object)
+    out[small] = _answer_table(field, False, 1 << int(values[small].max()).bit_length())[
+        values[small]]
+    if not small.all():
+        out[~small] = _distinct_texts(field, values[~small])
+    return out.tolist()  # type: ignore[no-any-return]
+
+
+def _distinct_texts(field: str, values: Any) -> Any:
+    """The texts of ``{field: v}`` of ``values``, one text made per distinct value."""
+    import numpy as np
+
     distinct, where = np.unique(values, return_inverse=True)
     texts = [_answer_text(field, v) for v in distinct.tolist()]
-    return np.array(texts, dtype=object)[where.reshape(-1)].tolist()  # type: ignore[no-any-return]
+    return np.array(texts, dtype=object)[where.reshape(-1)]
+
+
+@functools.lru_cache(maxsize=256)
+def _answer_table(field: str, flags: bool, size: int) -> Any:
+    """The texts of ``{field: v}`` for v = 0 .. size - 1 (False and True with ``flags``),
+    as an object array to index with the answers."""
+    import numpy as np
+
+    table = np.empty(size, dtype=object)
+    table[:] = [_answer_text(field, bool(v) if flags else v) for v in range(size)]
+    return table
 
 
 @functools.lru_cache(maxsize=4096, typed=True)  # typed: True and 1 are other answers

@@ -217,6 +217,16 @@ def _pieces() -> tuple[Any, Any]:
     return table, np.array([len(t) for t in texts], dtype=np.intp)
 
 
+@functools.cache
+def _single_texts() -> Any:
+    """The text of a refused throw whose forced cards are one card, by card (object array)."""
+    import numpy as np
+
+    texts = np.empty(54, dtype=object)
+    texts[:] = [_REFUSED[0] + canonical(name, plain=True) + _REFUSED[1] for name in _tables()[1]]
+    return texts
+
+
 def _throw_texts(valid: Any, forced: Any, codes: Any) -> list[str]:
     """``canonical({"valid": ok, "forced": names})`` of each throw, ``names`` the refused
     throws' forced cards as ``ctx.sorted_names`` names them (``codes``: each row's context
@@ -231,6 +241,13 @@ def _throw_texts(valid: Any, forced: Any, codes: Any) -> list[str]:
     if not refused.size:
         return out.tolist()  # type: ignore[no-any-return]
     counts = np.asarray(forced)[refused]
+    # Most refused throws force one card (no order to find): its text from a table.
+    single = counts.sum(axis=1, dtype=np.intp) == 1
+    if single.any():
+        out[refused[single]] = _single_texts()[counts[single].argmax(axis=1)]
+        refused, counts = refused[~single], counts[~single]
+        if not refused.size:
+            return out.tolist()  # type: ignore[no-any-return]
     rows, cells = np.nonzero(counts)
     order = np.argsort(rows * 64 + _display_ranks()[codes[refused][rows], cells], kind="stable")
     rows, cells = rows[order], cells[order]

@@ -147,6 +147,17 @@ def _arrays(kind: str, packed: bool, ps: Any) -> dict[str, Any]:
     return out
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _classified_text(code: int) -> str:
+    """The answer's text of a ``classify`` position whose combination code is ``code``
+    (few distinct codes: each text made once)."""
+    from engines.shuangkou.rules import Combination
+
+    combo = Combination.from_code(code)
+    return canonical({"valid": combo is not None, **(combo.as_dict() if combo else {})},
+                     plain=True)  # fmt: skip
+
+
 def _legal_solve(payloads: Sequence[Any], threads: int) -> TimedResults:
     """One batch-API call per kind, policy and payload form in the chunk; payloads are
     packed bytes (:mod:`engines.batch.records`) or ``prepare``'s dicts; results are their
@@ -159,7 +170,7 @@ def _legal_solve(payloads: Sequence[Any], threads: int) -> TimedResults:
         count_plays_many,
         trick_next_many,
     )
-    from engines.shuangkou.rules import Combination, Policy
+    from engines.shuangkou.rules import Policy
 
     kinds = list(_layout().kinds)
     default = _default_straight_flush()
@@ -181,11 +192,7 @@ def _legal_solve(payloads: Sequence[Any], threads: int) -> TimedResults:
             if kind == "classify":
                 codes = classify_many(a["cards"], policy, threads=threads)
                 distinct, where = np.unique(codes, return_inverse=True)
-                texts = []
-                for code in distinct.tolist():
-                    combo = Combination.from_code(code)
-                    texts.append(canonical({"valid": combo is not None,
-                                            **(combo.as_dict() if combo else {})}, plain=True))
+                texts = [_classified_text(code) for code in distinct.tolist()]
                 results = np.array(texts, dtype=object)[where.reshape(-1)].tolist()
             elif kind == "beats":
                 flags = beats_many(a["play"], a["previous"], policy, threads=threads)
