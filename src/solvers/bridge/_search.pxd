@@ -12,7 +12,9 @@ until it fails to cut off), and
 stores a trick start's result in the table; in the first two tricks a follower's
 moves are first probed for a cutoff within the trick (``_probe_cut``).  ``_play``
 plays a card, keeps the table key of the next trick up to date when the card
-completes a trick, recurses, and takes it all back.  The drivers and entry points live in ``_ab_search.pyx``.
+completes a trick (and starts loading its table slot when a probe stops there:
+the probe's last trick start asks the table at once), recurses, and takes it all
+back.  The drivers and entry points live in ``_ab_search.pyx``.
 
 Both functions are inline only to live in a ``.pxd`` (they call each other, so
 the C compiler keeps ``search`` a real function).
@@ -29,6 +31,7 @@ from solvers.bridge._node_steps cimport TrickStart, _cards, _clear, _copy, _cove
 from solvers.bridge._node_steps cimport _place_card, _second_hand, _trick_result, _trick_start
 from solvers.bridge._probe cimport horizon_answer
 from solvers.bridge._trans_table cimport tt_drop_slot, tt_length_unit, tt_lengths, tt_patterns
+from solvers.bridge._trans_table cimport tt_prefetch
 from solvers.bridge._types cimport FEATURE_QUICK_TRICKS, FEATURE_SMALL_CARDS, Ctx, Move
 
 
@@ -55,6 +58,9 @@ cdef inline bint _play(Ctx* c, int seat, int s, int r, int target, int ply,
         ws = c.trick_suit[c.win_pos]
         wr = c.trick_rank[c.win_pos]
         w = (c.leader + c.win_pos) & 3
+        if ply + 1 == c.probe_horizon:
+            # a probe stops at this trick start and asks the table alone
+            tt_prefetch(&c.tt, c.lens, w)
         memcpy(old_pat, c.pat, sizeof(old_pat))
         memcpy(old_remain, c.remain, sizeof(old_remain))
         for k in range(4):
