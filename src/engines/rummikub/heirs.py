@@ -40,6 +40,7 @@ __all__ = ["fewest_moved_move"]
 _NCOL, _NNUM = 4, 13
 DOMINANCE = True  # the pass drops dominated states at each number's close (False: a bench's A/B)
 SETTLE = True  # the pass merges free and spent runs where none can be adopted (False: an A/B)
+TWINS = True  # identical table sets held out and adopting in one order only (False: an A/B)
 # The pass's order of numbers: 0 upwards, 1 downwards (the same answer; either may be far
 # cheaper), -1 both in turn, each going on where it stopped for a slice of states
 # (ALTERNATE: the first slice, then its factor each round) until one is done, except that
@@ -193,6 +194,12 @@ def _tables(sets: list, rules: Rules) -> dict:
             group_of[v, slot] = k
         groups[v] = [g[:2] for g in groups[v]]
     adopters = _adopters(runs_at, slot_of) if SETTLE else np.full((_NNUM, _NCOL), -1, np.int64)
+    twin = np.full((_NNUM, HOLD_BITS), -1, np.int64)
+    for i in range(n if TWINS else 0):  # (identical sets: the pass names them in one order)
+        j = next((j for j in range(i) if sets[j] == sets[i]), -1)
+        if j >= 0:
+            for number in slot_number[set_start[i]: set_start[i + 1]].tolist():
+                twin[number - 1, slot_of[i]] = slot_of[j]
     stays = np.full((_NNUM, 8, 81, 3), -1, np.int64)
     for v in range(_NNUM):
         table = _stays_table(tuple(groups[v]), rules.colours)
@@ -200,7 +207,7 @@ def _tables(sets: list, rules: Rules) -> dict:
     return {"hold": hold, "which": which, "slot_of": slot_of, "set_size": set_size,
             "run_type": run_type, "runs_at": runs_at, "group_of": group_of,
             "groups": groups, "stays": stays, "places": places, "rest": rest,
-            "adopters": adopters}
+            "adopters": adopters, "twin": twin}
 
 
 def _adopters(runs_at: np.ndarray, slot_of: np.ndarray) -> np.ndarray:
@@ -353,8 +360,9 @@ class _Pass:
         stats = np.zeros(2, np.int64)
         while True:
             best, self.st, self.table = heirs_pass(
-                *self.args, self.floor + self.targets[0], self.tables["adopters"], self.steps,
-                self.held_out, stats, DOMINANCE, budget, self.cursor, self.st, self.table)
+                *self.args, self.floor + self.targets[0], self.tables["adopters"],
+                self.tables["twin"], self.steps, self.held_out, stats, DOMINANCE, budget,
+                self.cursor, self.st, self.table)
             WORK[1] += int(stats[0])
             stats[0] = 0
             if best == OVER:

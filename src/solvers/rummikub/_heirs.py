@@ -172,18 +172,27 @@ def _shapes(desc, r, avecs):
 
 
 @njit(cache=True)
-def _adopt(picked, post, post_type, count, code, t_slot, t_type, q):
+def _adopt(picked, post, post_type, count, code, t_slot, t_type, q, twin):
     """Apply adoption ``code`` (radix ``count + 1`` per waiting table run: 0 none, p + 1 the
     run ``post[p]``, free, with the same tile type) to ``picked`` (a copy of ``post``);
     returns the runs adopted, or -1 when the code is not allowed.  Among equal free runs
     (descriptor and tile type) the earlier ones are adopted first: the other orders make
-    the same state."""
+    the same state.  Of two identical table runs both waiting (``twin[slot]``: the slot
+    of the earlier one, which comes first), the later one adopts only with the earlier
+    one, a later run: the other choices are the same ones with the twins' names swapped."""
     gained = 0
+    whole = code
     for k in range(q):
         pick = code % (count + 1)
         code //= count + 1
         if pick == 0:
             continue
+        if twin[t_slot[k]] >= 0:
+            for e in range(k):
+                if t_slot[e] == twin[t_slot[k]]:
+                    first = whole // (count + 1) ** e % (count + 1)
+                    if first == 0 or first > pick:
+                        return -1
         p = pick - 1
         if picked[p] >> 2 != 0 or post_type[p] != t_type[k]:
             return -1
@@ -317,7 +326,7 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
     descriptors).  Returns ``(n, table, bits, st)``."""
     weight, jw, jwpos, jokers, going_on, group_of = ctx[0], ctx[1], ctx[2], ctx[3], ctx[5], ctx[6]
     group_stays, rem, bonus, floor, real, nnum = ctx[7], ctx[8], ctx[9], ctx[10], ctx[11], ctx[12]
-    rest, scale1, scale2, adopters = ctx[13], ctx[14], ctx[15], ctx[16][v, c]
+    rest, scale1, scale2, adopters, twin = ctx[13], ctx[14], ctx[15], ctx[16][v, c], ctx[17][v]
     w0, w1, w2, sc = st[i, 0], st[i, 1], st[i, 2], st[i, 3]
     field = (w0 >> FIELD_AT) & FIELD_MASK
     done = (w1 >> DONE_AT) & FIELD_MASK
@@ -344,7 +353,7 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
         table, bits, st = room(table, bits, end, n, codes * (jokers + 1), st)
         for code in range(codes):
             picked[:count] = post[:count]
-            gained = _adopt(picked, post, post_type, count, code, t_slot, t_type, q)
+            gained = _adopt(picked, post, post_type, count, code, t_slot, t_type, q, twin)
             if gained < 0:
                 continue
             nw0, nw1 = with_colour(w0, w1, c, packed(picked, count))
@@ -429,9 +438,10 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
 
 @njit(cache=True)
 def _hold_layer(table, bits, start, end, st, v, starting, set_jokers, set_size, scale2,
-                jokers, jw, jwpos, floor, more, bonus, rest, scale1):
+                jokers, jw, jwpos, floor, more, bonus, rest, scale1, twin):
     """The layer before number v+1's colours: every subset of the sets starting there held
-    out (each gains ``scale2`` and its tiles, which all stay; its jokers count as placed)."""
+    out (each gains ``scale2`` and its tiles, which all stay; its jokers count as placed),
+    a set with an earlier twin (``twin[slot]``) only with it."""
     count = 0
     while count < HOLD_BITS and starting[v, count] >= 0:
         count += 1
@@ -451,6 +461,8 @@ def _hold_layer(table, bits, start, end, st, v, starting, set_jokers, set_size, 
                     nfield |= 1 << starting[v, k]
                     nju += set_jokers[v, k]
                     nsc += scale2 + set_size[v, k] + set_jokers[v, k] * jw
+            if _twin_alone(nfield, subset, starting[v], twin, count):
+                continue
             if nju > jokers or not _reaches(nsc, more + (jokers - nju) * jwpos, bonus,
                                             _lost(nfield | done, rest), floor, scale1, scale2):
                 continue
@@ -458,6 +470,16 @@ def _hold_layer(table, bits, start, end, st, v, starting, set_jokers, set_size, 
             nw0 = (w0 & ~keep) | np.int64(nju) << JU_AT | np.int64(nfield) << FIELD_AT
             n = relax(table, bits, end, n, st, nw0, st[i, 1], st[i, 2], nsc, i, subset)
     return n, table, bits, st
+
+
+@njit(cache=True, inline="always")
+def _twin_alone(field, subset, starting, twin, count):
+    """Whether the ``subset`` of the ``count`` sets ``starting`` holds one out without its
+    earlier twin (``field``: the sets held out, with these)."""
+    for k in range(count):
+        if subset >> k & 1 and twin[starting[k]] >= 0 and not field >> twin[starting[k]] & 1:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -489,7 +511,7 @@ def new_pass() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 @njit(cache=True, nogil=True)
 def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_of, run_type,
                group_of, group_stays, set_size, rem, before, bonus, rest, scale1, scale2, floor,
-               adopters, steps, held_out, stats, dominance, budget, cursor, st, table):
+               adopters, twin, steps, held_out, stats, dominance, budget, cursor, st, table):
     """The exact pass: the best arrangement whose score reaches ``floor`` (raw: the table
     jokers' gain included; the objective's ``weight`` and ``jw`` in units of ``scale1``,
     above the sets held out in units of ``scale2``, above the tiles that stay; the floor
@@ -506,7 +528,11 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     and the tiles still able to stay can add after colour c's sub-step (``bonus[v, 4]``:
     after the layer holding sets out); ``rest[v, c, slot]``: the tiles of the set in that
     slot that ``bonus[v, c]`` counts; ``adopters[v, c]``: the slots of colour c's table
-    runs going on past number v+1 (-1 while one starts later: :func:`_settled`).  Writes
+    runs going on past number v+1 (-1 while one starts later: :func:`_settled`);
+    ``twin[v, slot]``: the slot of an identical table set (same tiles, joker places too)
+    coming earlier in the table, -1 if none (the later one is held out only with it and
+    adopts only after it: :func:`_adopt`; the other choices repeat these with the two
+    named the other way round).  Writes
     each sub-step's choice (``steps[v, c]``) and the sets held out (``held_out[v]``);
     ``stats[0]`` gains the states, ``stats[1]`` those dropped as dominated
     (``dominance``: :func:`~solvers.rummikub._heirs_prune.drop_dominated` at each close).
@@ -518,7 +544,7 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     jokers = must_j + opt_j
     jwpos = max(0, jw)
     ctx = (weight, jw, jwpos, jokers, colour_bits, going_on, group_of, group_stays, rem,
-           bonus, floor, must + opt, nnum, rest, scale1, scale2, adopters)
+           bonus, floor, must + opt, nnum, rest, scale1, scale2, adopters, twin)
     at_start = stats[0]
     layer, start, end, bits = cursor[0], cursor[1], cursor[2], cursor[3]
     while layer < nnum * (NCOL + 1):
@@ -527,7 +553,7 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
             n, table, bits, st = _hold_layer(table, bits, start, end, st, v, starting,
                                              set_jokers, set_size, scale2, jokers, jw, jwpos,
                                              floor, before[v], bonus[v, NCOL], rest[v, NCOL],
-                                             scale1)
+                                             scale1, twin[v])
         else:
             n, table, bits, st = _colour_layer(table, bits, start, end, st, c, v, ctx, must,
                                                opt, colour_bits, runs_at, slot_of, run_type)
