@@ -1,7 +1,8 @@
-"""The store's journal: a new store keeps a rollback journal, a WAL store stays WAL and
-resumes; readers and a writer of one store both finish (a reader never holds a commit
-back for longer than its copy); a transaction a killed writer left half done is undone
-before a read-only reader reads."""
+"""The store's journal: a new store keeps a write-ahead log; a store in a rollback journal
+(``store_files.JOURNAL_MODE``, measured against WAL) is converted when written and
+resumes; readers and a writer of a rollback-journal store all finish (a reader never
+holds a commit back for longer than its copy); a transaction a killed writer left half
+done is undone before a read-only reader reads."""
 
 from __future__ import annotations
 
@@ -38,33 +39,44 @@ def _rows(start: int, n: int) -> list[ResultRow]:
                       0.0) for i in range(start, start + n)]  # fmt: skip
 
 
-def test_a_new_store_keeps_a_rollback_journal(tmp_path: Path) -> None:
+@pytest.fixture
+def rollback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """New stores of the test keep a rollback journal."""
+    monkeypatch.setattr(store_module, "JOURNAL_MODE", "TRUNCATE")
+
+
+def test_a_new_store_keeps_a_write_ahead_log(tmp_path: Path) -> None:
     db = tmp_path / "r.sqlite"
     run_batch([str(_inputs(tmp_path, 300))], "shengji-legal", str(db), jobs=1, progress=False)
-    assert _journal(db) == "truncate" and not in_wal_mode(str(db))
-    assert not Path(f"{db}-wal").exists()
+    assert _journal(db) == "wal" and in_wal_mode(str(db))
     with ResultStore.open_existing(db) as store:
         assert store.count() == 300
 
 
-def test_a_wal_store_stays_wal_and_resumes(tmp_path: Path, monkeypatch) -> None:
+def test_a_rollback_journal_store_resumes_and_is_converted(tmp_path: Path, monkeypatch) -> None:
     inputs = _inputs(tmp_path, 600)
     half = tmp_path / "half.jsonl"
     half.write_text("".join(inputs.read_text().splitlines(keepends=True)[:300]))
     db = tmp_path / "r.sqlite"
-    with monkeypatch.context() as patch:  # a store made by the qipai before this journal
-        patch.setattr(store_module, "JOURNAL_MODE", "WAL")
+    with monkeypatch.context() as patch:
+        patch.setattr(store_module, "JOURNAL_MODE", "TRUNCATE")
         run_batch([str(half)], "shengji-legal", str(db), jobs=1, progress=False)
-    assert in_wal_mode(str(db))
+        assert not in_wal_mode(str(db)) and not Path(f"{db}-journal").exists()
+        with ResultStore.open_existing(db) as store:
+            assert store.count() == 300
     summary = run_batch([str(inputs)], "shengji-legal", str(db), jobs=1, progress=False)
     assert (summary.already_stored, summary.computed) == (300, 300)
-    assert _journal(db) == "wal"
+    assert in_wal_mode(str(db))
     with ResultStore.open_existing(db) as store:
         assert store.count() == 600
         assert len({row["input_hash"] for row in store.rows()}) == 600
 
 
-def test_readers_and_a_writer_of_one_store_all_finish(tmp_path: Path) -> None:
+@pytest.mark.parametrize("journal", ["TRUNCATE", "WAL"])
+def test_readers_and_a_writer_of_one_store_all_finish(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, journal: str
+) -> None:
+    monkeypatch.setattr(store_module, "JOURNAL_MODE", journal)
     db = tmp_path / "r.sqlite"
     writer = ResultStore(db)
     run = writer.begin_run("t", ["in.jsonl"], workers=1, mode="local")
@@ -98,6 +110,7 @@ def test_readers_and_a_writer_of_one_store_all_finish(tmp_path: Path) -> None:
     assert len(out.read_text().splitlines()) == 2000
 
 
+@pytest.mark.usefixtures("rollback")
 def test_a_reader_part_way_through_its_rows_does_not_hold_a_commit_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -126,6 +139,7 @@ os._exit(9)  # killed with the transaction half done
 """
 
 
+@pytest.mark.usefixtures("rollback")
 def test_a_transaction_a_killed_writer_left_half_done_is_undone_before_reading(
     tmp_path: Path,
 ) -> None:

@@ -11,11 +11,9 @@ costs), and the view ``results`` shows one row per position, with the same
 columns as before.
 Results are committed in small transactions, one per finished chunk (or per
 quarter second of small chunks), so an interrupted run (Ctrl-C, ``kill -9``,
-power loss) loses at most the chunks in flight and the last quarter second: every
-commit waits until it is on disk (``synchronous=FULL``), and a transaction cut short
-is undone from its rollback journal by the next connection (a store made before
-this journal was chosen keeps its write-ahead log:
-:data:`engines.batch.store_files.JOURNAL_MODE`).  Rerunning the same command asks
+power loss) loses at most the chunks in flight and the last quarter second; the
+database runs in WAL mode (:data:`engines.batch.store_files.JOURNAL_MODE`), which
+keeps every committed transaction across a crash.  Rerunning the same command asks
 the store which hashes are already present and computes only the rest, so nothing
 is computed or stored twice.
 
@@ -154,7 +152,7 @@ class ResultStore:
         self._blocks = True
         self._known: dict[str, Known] = {}
         self._sync_mode = "FULL"
-        self._wal = False  # a store in WAL mode (older stores)
+        self._wal = False  # the store is in WAL mode (see _check_or_create)
         self._logged = 0  # bytes of rows committed since the last checkpoint
         self._copies = itertools.count()  # names of the temporary tables of _read
         # One connection, used by the runner's thread (claims, bad lines) and its store

@@ -1,11 +1,11 @@
 """How the result store's SQLite file is opened: its journal, and reading it read-only.
 
-A new store keeps a rollback journal (:data:`JOURNAL_MODE`); a store made in WAL mode
-stays so.  A read-only connection cannot undo a transaction that a killed writer left
-half done (SQLite calls its journal "hot"), and would read half a transaction if it read
-the file as it is: :func:`connect_readonly` has it undone first, as any connection that
-may write does on opening, and reads a WAL store in a folder it cannot write as a fixed
-file.
+A new store keeps a write-ahead log (:data:`JOURNAL_MODE`).  A store in a rollback
+journal (converted when written) is read safely: a read-only connection cannot undo a
+transaction that a killed writer left half done (SQLite calls its journal "hot"), and
+would read half a transaction if it read the file as it is, so :func:`connect_readonly`
+has it undone first, as any connection that may write does on opening; it reads a WAL
+store in a folder it cannot write as a fixed file.
 
 >>> in_wal_mode("/no/such/file.sqlite")
 False
@@ -19,12 +19,15 @@ from pathlib import Path
 
 from engines.batch.store_errors import StoreError
 
-#: Journal of a new store: a rollback journal, emptied (truncated) after each commit.  The
-#: rows' pages, appended past the file's end, are written once (a write-ahead log writes
-#: them twice: the log, then the checkpoint), ~5 % of a fast task's run CPU.  Readers and
-#: a commit wait for each other (busy timeout), so ``ResultStore.rows`` copies what it
-#: reads first and holds a writer back only for the copy.
-JOURNAL_MODE = "TRUNCATE"
+#: Journal of a new store: a write-ahead log, whose bookkeeping commits (claims, runs) do
+#: not wait for the disk.  A rollback journal ("TRUNCATE") writes the rows once instead of
+#: twice (log, then checkpoint): 5-9 % less CPU a position for 升级/双扣 when the disk
+#: syncs in under a millisecond, but 37-55 syncs a 20,000-position run against 14 (each
+#: commit syncs two or three times), so 20-70 % more wall time and no CPU gained where a
+#: sync takes 4 ms (benches/README.md #16).  A store in another mode is converted when
+#: opened for writing; one in a rollback journal is read safely (:func:`connect_readonly`,
+#: ``ResultStore.rows``).
+JOURNAL_MODE = "WAL"
 
 #: How long a connection waits for another's lock (a commit, a reader's copy).
 BUSY_SECONDS = 60.0
