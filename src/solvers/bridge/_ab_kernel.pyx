@@ -28,7 +28,7 @@ has them.  ``_ab_search`` picks one at import; use that module, not these.
 
 from cython.parallel cimport parallel, prange, threadid
 from libc.stdint cimport int32_t, uint16_t
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free
 
 import numpy as np
 
@@ -38,6 +38,7 @@ from solvers.bridge._node_steps cimport _cards, _clear
 from solvers.bridge._root cimport (
     RootClasses,
     RootState,
+    _alloc_ctx,
     _class_learn,
     _class_value,
     _classes_clear,
@@ -161,11 +162,11 @@ cdef Ctx* _new_ctx(int features, int tt_bits) except NULL:
         _spare = NULL
         _ctx_reuse(c, features)
         return c
-    c = <Ctx*>malloc(sizeof(Ctx))
+    c = _alloc_ctx()
     if c == NULL:
         raise MemoryError()
     if _ctx_init(c, features, tt_bits) != 0:
-        free(c)
+        _free_ctx(c)
         raise MemoryError("cannot allocate the transposition table")
     return c
 
@@ -204,6 +205,20 @@ cdef void _release_contexts(Ctx** ctxs, int count, int tt_bits) noexcept:
         if ctxs[k] != NULL:
             _release_ctx(ctxs[k], tt_bits)
     free(ctxs)
+
+
+def batch_contexts(int count) -> list:
+    """``(address, bytes)`` of the search contexts a batch of ``count`` threads takes (as
+    ``_contexts`` does, with tables of the smallest size; then freed): each must lie on
+    cache lines of its own."""
+    cdef Ctx** ctxs = _contexts(count, MIN_TT_BITS)
+    cdef int k
+    try:
+        return [(<size_t>ctxs[k], <size_t>sizeof(Ctx)) for k in range(count)]
+    finally:
+        for k in range(count):
+            _free_ctx(ctxs[k])
+        free(ctxs)
 
 
 def drop_kept_table() -> None:
