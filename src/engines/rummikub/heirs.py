@@ -194,12 +194,8 @@ def _tables(sets: list, rules: Rules) -> dict:
             group_of[v, slot] = k
         groups[v] = [g[:2] for g in groups[v]]
     adopters = _adopters(runs_at, slot_of) if SETTLE else np.full((_NNUM, _NCOL), -1, np.int64)
-    twin = np.full((_NNUM, HOLD_BITS), -1, np.int64)
-    for i in range(n if TWINS else 0):  # (identical sets: the pass names them in one order)
-        j = next((j for j in range(i) if sets[j] == sets[i]), -1)
-        if j >= 0:
-            for number in slot_number[set_start[i]: set_start[i + 1]].tolist():
-                twin[number - 1, slot_of[i]] = slot_of[j]
+    twin = _twins(sets, slot_number, set_start, slot_of, run_type) if TWINS else \
+        np.full((_NNUM, HOLD_BITS), -1, np.int64)
     stays = np.full((_NNUM, 8, 81, 3), -1, np.int64)
     for v in range(_NNUM):
         table = _stays_table(tuple(groups[v]), rules.colours)
@@ -208,6 +204,36 @@ def _tables(sets: list, rules: Rules) -> dict:
             "run_type": run_type, "runs_at": runs_at, "group_of": group_of,
             "groups": groups, "stays": stays, "places": places, "rest": rest,
             "adopters": adopters, "twin": twin}
+
+
+def _twins(sets: list, slot_number: np.ndarray, set_start: np.ndarray, slot_of: np.ndarray,
+           run_type: np.ndarray) -> np.ndarray:
+    """``[v, slot]``: the slot of an earlier table set that is the same as the set in that
+    slot from number v+1 on (-1: none): for a group the same group; for a run one of its
+    colour covering v+1 with the same end and the same tiles (real or joker) from v+1 on,
+    so the two are the same for the rest of the pass (:func:`solvers.rummikub._heirs.
+    _adopt`, ``_twin_alone``)."""
+    from solvers.rummikub._layout import HOLD_BITS
+
+    twin = np.full((_NNUM, HOLD_BITS), -1, np.int64)
+    spans = [slot_number[set_start[i]: set_start[i + 1]].tolist() for i in range(len(sets))]
+    for i, numbers in enumerate(spans):
+        group = len(set(numbers)) == 1
+        for j in range(i):
+            if group or len(set(spans[j])) == 1:
+                if sets[j] == sets[i]:
+                    twin[numbers[0] - 1, slot_of[i]] = slot_of[j]
+                continue
+            colour = {t.colour for t in sets[i] if not t.is_joker}
+            if colour != {t.colour for t in sets[j] if not t.is_joker}:
+                continue
+            end = max(numbers)
+            if max(spans[j]) != end:
+                continue
+            for v in range(max(min(numbers), min(spans[j])) - 1, end):
+                if (run_type[i, v:end] == run_type[j, v:end]).all():
+                    twin[v, slot_of[i]] = slot_of[j]
+    return twin
 
 
 def _adopters(runs_at: np.ndarray, slot_of: np.ndarray) -> np.ndarray:

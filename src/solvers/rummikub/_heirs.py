@@ -475,10 +475,12 @@ def _hold_layer(table, bits, start, end, st, v, starting, set_jokers, set_size, 
 @njit(cache=True, inline="always")
 def _twin_alone(field, subset, starting, twin, count):
     """Whether the ``subset`` of the ``count`` sets ``starting`` holds one out without its
-    earlier twin (``field``: the sets held out, with these)."""
+    earlier twin starting with it (``field``: the sets held out, with these)."""
     for k in range(count):
         if subset >> k & 1 and twin[starting[k]] >= 0 and not field >> twin[starting[k]] & 1:
-            return True
+            for e in range(count):
+                if starting[e] == twin[starting[k]]:
+                    return True
     return False
 
 
