@@ -41,6 +41,7 @@ _NCOL, _NNUM = 4, 13
 DOMINANCE = True  # the pass drops dominated states at each number's close (False: a bench's A/B)
 SETTLE = True  # the pass merges free and spent runs where none can be adopted (False: an A/B)
 TWINS = True  # identical table sets held out and adopting in one order only (False: an A/B)
+JOKER_PLACES = True  # a joker's place stays only with one of the jokers left (False: an A/B)
 # The pass's order of numbers: 0 upwards, 1 downwards (the same answer; either may be far
 # cheaper), -1 both in turn, each going on where it stopped for a slice of states
 # (ALTERNATE: the first slice, then its factor each round) until one is done, except that
@@ -172,10 +173,13 @@ def _tables(sets: list, rules: Rules) -> dict:
     group_of = np.full((_NNUM, HOLD_BITS), -1, np.int64)
     groups: list[list[tuple[int, ...]]] = [[] for _ in range(_NNUM)]
     rest = np.zeros((_NNUM, _NCOL + 1, HOLD_BITS), np.int64)
+    rest_j = np.zeros_like(rest)
+    jokers_in = np.zeros((_NNUM, _NCOL + 1), np.int64)
     for i in range(n):
         numbers = slot_number[set_start[i]: set_start[i + 1]].tolist()
         colours = slot_colour[set_start[i]: set_start[i + 1]].tolist()
         _rest_of(rest, numbers, colours, int(slot_of[i]))
+        _joker_rest(rest_j, jokers_in, numbers, colours, int(slot_of[i]))
         if len(set(numbers)) == 1:  # a group (a set read as both is a group)
             v = numbers[0] - 1
             groups[v].append((sum(1 << c for c in colours if c >= 0), colours.count(-1),
@@ -203,7 +207,8 @@ def _tables(sets: list, rules: Rules) -> dict:
     return {"hold": hold, "which": which, "slot_of": slot_of, "set_size": set_size,
             "run_type": run_type, "runs_at": runs_at, "group_of": group_of,
             "groups": groups, "stays": stays, "places": places, "rest": rest,
-            "adopters": adopters, "twin": twin}
+            "adopters": adopters, "twin": twin,
+            "jokers_in": (jokers_in, rest_j) if JOKER_PLACES else (0 * jokers_in - 99, rest_j)}
 
 
 def _twins(sets: list, slot_number: np.ndarray, set_start: np.ndarray, slot_of: np.ndarray,
@@ -212,7 +217,7 @@ def _twins(sets: list, slot_number: np.ndarray, set_start: np.ndarray, slot_of: 
     slot from number v+1 on (-1: none): for a group the same group; for a run one of its
     colour covering v+1 with the same end and the same tiles (real or joker) from v+1 on,
     so the two are the same for the rest of the pass (:func:`solvers.rummikub._heirs.
-    _adopt`, ``_twin_alone``)."""
+    _adopt`, :func:`~solvers.rummikub._heirs_prune.twin_alone`)."""
     from solvers.rummikub._layout import HOLD_BITS
 
     twin = np.full((_NNUM, HOLD_BITS), -1, np.int64)
@@ -266,6 +271,27 @@ def _rest_of(rest: np.ndarray, numbers: list[int], colours: list[int], slot: int
             if not group:
                 here = int(colour > c and v + 1 in numbers)
             rest[v, c, slot] = later + here
+
+
+def _joker_rest(rest_j: np.ndarray, jokers_in: np.ndarray, numbers: list[int],
+                colours: list[int], slot: int) -> None:
+    """:func:`_rest_of` for a set's jokers only (``rest_j``), and their sum over the table
+    (``jokers_in[v, c]``: the jokers among the tiles ``bonus[v, c]`` counts; a joker's
+    place stays only if a joker is put there)."""
+    group = len(set(numbers)) == 1
+    colour = next(c for c in colours if c >= 0)
+    places = [x for x, c in zip(numbers, colours) if c < 0]
+    for v in range(_NNUM):
+        counted = [sum(x - 1 >= v for x in places)]
+        later = sum(x - 1 > v for x in places)
+        for c in range(_NCOL):
+            here = len(places) if group and c < _NCOL - 1 and v + 1 in numbers else 0
+            if not group:
+                here = int(colour > c and v + 1 in places)
+            counted.insert(c, later + here)
+        jokers_in[v] += counted
+        if min(numbers) - 1 <= v < max(numbers):
+            rest_j[v, :, slot] = counted
 
 
 def _bounds(rack: np.ndarray, weight: np.ndarray, later: np.ndarray, scale2: int,
@@ -387,7 +413,8 @@ class _Pass:
         while True:
             best, self.st, self.table = heirs_pass(
                 *self.args, self.floor + self.targets[0], self.tables["adopters"],
-                self.tables["twin"], self.steps, self.held_out, stats, DOMINANCE, budget,
+                self.tables["twin"], *self.tables["jokers_in"], self.steps, self.held_out,
+                stats, DOMINANCE, budget,
                 self.cursor, self.st, self.table)
             WORK[1] += int(stats[0])
             stats[0] = 0

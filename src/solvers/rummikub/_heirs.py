@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._heirs_prune import drop_dominated
+from solvers.rummikub._heirs_prune import drop_dominated, twin_alone
 from solvers.rummikub._heirs_state import (
     DONE_AT,
     FIELD_AT,
@@ -272,6 +272,14 @@ def _lost(bits, rest):
 
 
 @njit(cache=True, inline="always")
+def _joker_lost(bits, jokers_in, rest_j, left):
+    """The jokers' places among the table tiles still counted (``jokers_in`` less those of
+    the sets ``bits``) that cannot stay: a joker's place stays only with a joker, and only
+    ``left`` jokers are still to be placed."""
+    return max(0, jokers_in - _lost(bits, rest_j) - left)
+
+
+@njit(cache=True, inline="always")
 def _reaches(sc, obj_more, bonus, lost, floor, scale1, scale2):
     """Whether a state scoring ``sc`` may still reach ``floor``: its objective (the part
     of the score in units of ``scale1``) with ``obj_more``, its sets held out (units of
@@ -327,6 +335,7 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
     weight, jw, jwpos, jokers, going_on, group_of = ctx[0], ctx[1], ctx[2], ctx[3], ctx[5], ctx[6]
     group_stays, rem, bonus, floor, real, nnum = ctx[7], ctx[8], ctx[9], ctx[10], ctx[11], ctx[12]
     rest, scale1, scale2, adopters, twin = ctx[13], ctx[14], ctx[15], ctx[16][v, c], ctx[17][v]
+    jokers_in, rest_j = ctx[18][v, c], ctx[19][v, c]
     w0, w1, w2, sc = st[i, 0], st[i, 1], st[i, 2], st[i, 3]
     field = (w0 >> FIELD_AT) & FIELD_MASK
     done = (w1 >> DONE_AT) & FIELD_MASK
@@ -349,6 +358,7 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
                 linked += 1
         ndone = done | ended
         lost = _lost(field | ndone, rest[v, c])
+        lost_now = lost + _joker_lost(field | ndone, jokers_in, rest_j, jokers - nju)
         codes = (count + 1) ** q
         table, bits, st = room(table, bits, end, n, codes * (jokers + 1), st)
         for code in range(codes):
@@ -361,7 +371,7 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
             nsc = base + linked + gained
             ch = u | ug << 2 | jr << 4 | avec << 6 | code << 13
             if not last:
-                if not _reaches(nsc, rem[v, c] + (jokers - nju) * jwpos, bonus[v, c], lost,
+                if not _reaches(nsc, rem[v, c] + (jokers - nju) * jwpos, bonus[v, c], lost_now,
                                 floor, scale1, scale2):
                     continue
                 if _short_need(nw0, nw1, c, real, v, nnum) > jokers - nju:
@@ -373,8 +383,9 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
             for jg in range(jokers - nju + 1):
                 cw0, cw1, csc = _closed(nw0, nw1, nsc, nju, field, ndone, going_on, v, gsub,
                                         nw2, jg, jw, group_stays)
+                lost_now = lost + _joker_lost(field | ndone, jokers_in, rest_j, jokers - nju - jg)
                 if csc == NEG or not _reaches(csc, rem[v, c] + (jokers - nju - jg) * jwpos,
-                                              bonus[v, c], lost, floor, scale1, scale2):
+                                              bonus[v, c], lost_now, floor, scale1, scale2):
                     continue
                 if _short_need(cw0, cw1, -1, real, v, nnum) > jokers - nju - jg:
                     continue
@@ -423,9 +434,10 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
         shapes = _shapes(desc, r, avecs)
         for u in range(lo, lo + opt[c, v] + 1):
             # (the bound before this sub-step: its own tiles may still stay)
+            lost = _lost(field | done, rest[v, before]) + _joker_lost(
+                field | done, ctx[18][v, before], ctx[19][v, before], jokers - ju)
             if not _reaches(st[i, 3] + (u - lo) * weight[c, v], rem[v, c] + (jokers - ju) * jwpos,
-                            bonus[v, before], _lost(field | done, rest[v, before]), floor,
-                            scale1, scale2):
+                            bonus[v, before], lost, floor, scale1, scale2):
                 continue
             for ug in range(min(u, 2) + 1):
                 for jr in range(jokers - ju + 1):
@@ -438,10 +450,10 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
 
 @njit(cache=True)
 def _hold_layer(table, bits, start, end, st, v, starting, set_jokers, set_size, scale2,
-                jokers, jw, jwpos, floor, more, bonus, rest, scale1, twin):
+                jokers, jw, jwpos, floor, more, bonus, rest, scale1, twin, jokers_in):
     """The layer before number v+1's colours: every subset of the sets starting there held
     out (each gains ``scale2`` and its tiles, which all stay; its jokers count as placed),
-    a set with an earlier twin (``twin[slot]``) only with it."""
+    a set with an earlier twin (``twin[slot]``) only with it; ``rest``: ``(rest, rest_j)``."""
     count = 0
     while count < HOLD_BITS and starting[v, count] >= 0:
         count += 1
@@ -461,27 +473,17 @@ def _hold_layer(table, bits, start, end, st, v, starting, set_jokers, set_size, 
                     nfield |= 1 << starting[v, k]
                     nju += set_jokers[v, k]
                     nsc += scale2 + set_size[v, k] + set_jokers[v, k] * jw
-            if _twin_alone(nfield, subset, starting[v], twin, count):
+            if twin_alone(nfield, subset, starting[v], twin, count):
                 continue
+            lost = _lost(nfield | done, rest[0]) + _joker_lost(nfield | done, jokers_in,
+                                                               rest[1], jokers - nju)
             if nju > jokers or not _reaches(nsc, more + (jokers - nju) * jwpos, bonus,
-                                            _lost(nfield | done, rest), floor, scale1, scale2):
+                                            lost, floor, scale1, scale2):
                 continue
             keep = np.int64(FIELD_MASK) << FIELD_AT | np.int64(3) << JU_AT
             nw0 = (w0 & ~keep) | np.int64(nju) << JU_AT | np.int64(nfield) << FIELD_AT
             n = relax(table, bits, end, n, st, nw0, st[i, 1], st[i, 2], nsc, i, subset)
     return n, table, bits, st
-
-
-@njit(cache=True, inline="always")
-def _twin_alone(field, subset, starting, twin, count):
-    """Whether the ``subset`` of the ``count`` sets ``starting`` holds one out without its
-    earlier twin starting with it (``field``: the sets held out, with these)."""
-    for k in range(count):
-        if subset >> k & 1 and twin[starting[k]] >= 0 and not field >> twin[starting[k]] & 1:
-            for e in range(count):
-                if starting[e] == twin[starting[k]]:
-                    return True
-    return False
 
 
 @njit(cache=True)
@@ -513,7 +515,8 @@ def new_pass() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 @njit(cache=True, nogil=True)
 def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_of, run_type,
                group_of, group_stays, set_size, rem, before, bonus, rest, scale1, scale2, floor,
-               adopters, twin, steps, held_out, stats, dominance, budget, cursor, st, table):
+               adopters, twin, jokers_in, rest_j, steps, held_out, stats, dominance, budget, cursor,
+               st, table):
     """The exact pass: the best arrangement whose score reaches ``floor`` (raw: the table
     jokers' gain included; the objective's ``weight`` and ``jw`` in units of ``scale1``,
     above the sets held out in units of ``scale2``, above the tiles that stay; the floor
@@ -534,7 +537,9 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     ``twin[v, slot]``: the slot of an identical table set (same tiles, joker places too)
     coming earlier in the table, -1 if none (the later one is held out only with it and
     adopts only after it: :func:`_adopt`; the other choices repeat these with the two
-    named the other way round).  Writes
+    named the other way round); ``jokers_in[v, c]``, ``rest_j[v, c, slot]``: as ``bonus``'s
+    tiles and ``rest``, the jokers only (a joker's place stays only with a joker put
+    there: :func:`_joker_lost`).  Writes
     each sub-step's choice (``steps[v, c]``) and the sets held out (``held_out[v]``);
     ``stats[0]`` gains the states, ``stats[1]`` those dropped as dominated
     (``dominance``: :func:`~solvers.rummikub._heirs_prune.drop_dominated` at each close).
@@ -546,7 +551,8 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     jokers = must_j + opt_j
     jwpos = max(0, jw)
     ctx = (weight, jw, jwpos, jokers, colour_bits, going_on, group_of, group_stays, rem,
-           bonus, floor, must + opt, nnum, rest, scale1, scale2, adopters, twin)
+           bonus, floor, must + opt, nnum, rest, scale1, scale2, adopters, twin, jokers_in,
+           rest_j)
     at_start = stats[0]
     layer, start, end, bits = cursor[0], cursor[1], cursor[2], cursor[3]
     while layer < nnum * (NCOL + 1):
@@ -554,8 +560,9 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
         if c < 0:
             n, table, bits, st = _hold_layer(table, bits, start, end, st, v, starting,
                                              set_jokers, set_size, scale2, jokers, jw, jwpos,
-                                             floor, before[v], bonus[v, NCOL], rest[v, NCOL],
-                                             scale1, twin[v])
+                                             floor, before[v], bonus[v, NCOL],
+                                             (rest[v, NCOL], rest_j[v, NCOL]), scale1, twin[v],
+                                             jokers_in[v, NCOL])
         else:
             n, table, bits, st = _colour_layer(table, bits, start, end, st, c, v, ctx, must,
                                                opt, colour_bits, runs_at, slot_of, run_type)

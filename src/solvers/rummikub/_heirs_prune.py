@@ -1,4 +1,5 @@
-"""Fewest tiles moved: dropping the states of a closed number that a neighbour dominates.
+"""Fewest tiles moved: dropping the states of a closed number that a neighbour dominates
+(and the hold layer's rule for twin table sets, :func:`twin_alone`).
 
 A state of the pass (:mod:`solvers.rummikub._heirs_state`) never loses an option, nor a
 point of score to come, when one of its colours' run descriptors is replaced by a
@@ -97,3 +98,15 @@ def drop_dominated(table, bits, lo, hi, st, dropped):
             st[i, 3] = NEG
             count += 1
     return count
+
+
+@njit(cache=True, inline="always")
+def twin_alone(field, subset, starting, twin, count):
+    """Whether the ``subset`` of the ``count`` sets ``starting`` holds one out without its
+    earlier twin starting with it (``field``: the sets held out, with these)."""
+    for k in range(count):
+        if subset >> k & 1 and twin[starting[k]] >= 0 and not field >> twin[starting[k]] & 1:
+            for e in range(count):
+                if starting[e] == twin[starting[k]]:
+                    return True
+    return False
