@@ -272,11 +272,17 @@ def _lost(bits, rest):
 
 
 @njit(cache=True, inline="always")
-def _joker_lost(bits, jokers_in, rest_j, left):
+def _joker_places(bits, jokers_in, rest_j):
     """The jokers' places among the table tiles still counted (``jokers_in`` less those of
-    the sets ``bits``) that cannot stay: a joker's place stays only with a joker, and only
+    the sets ``bits``): each stays only with a joker put there (:func:`_joker_lost`)."""
+    return jokers_in - _lost(bits, rest_j)
+
+
+@njit(cache=True, inline="always")
+def _joker_lost(places, left):
+    """Of ``places`` jokers' places (:func:`_joker_places`), those that cannot stay: only
     ``left`` jokers are still to be placed."""
-    return max(0, jokers_in - _lost(bits, rest_j) - left)
+    return max(0, places - left)
 
 
 @njit(cache=True, inline="always")
@@ -358,7 +364,7 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
                 linked += 1
         ndone = done | ended
         lost = _lost(field | ndone, rest[v, c])
-        lost_now = lost + _joker_lost(field | ndone, jokers_in, rest_j, jokers - nju)
+        places = _joker_places(field | ndone, jokers_in, rest_j)
         codes = (count + 1) ** q
         table, bits, st = room(table, bits, end, n, codes * (jokers + 1), st)
         for code in range(codes):
@@ -371,8 +377,8 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
             nsc = base + linked + gained
             ch = u | ug << 2 | jr << 4 | avec << 6 | code << 13
             if not last:
-                if not _reaches(nsc, rem[v, c] + (jokers - nju) * jwpos, bonus[v, c], lost_now,
-                                floor, scale1, scale2):
+                if not _reaches(nsc, rem[v, c] + (jokers - nju) * jwpos, bonus[v, c],
+                                lost + _joker_lost(places, jokers - nju), floor, scale1, scale2):
                     continue
                 if _short_need(nw0, nw1, c, real, v, nnum) > jokers - nju:
                     continue
@@ -383,11 +389,12 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
             for jg in range(jokers - nju + 1):
                 cw0, cw1, csc = _closed(nw0, nw1, nsc, nju, field, ndone, going_on, v, gsub,
                                         nw2, jg, jw, group_stays)
-                lost_now = lost + _joker_lost(field | ndone, jokers_in, rest_j, jokers - nju - jg)
-                if csc == NEG or not _reaches(csc, rem[v, c] + (jokers - nju - jg) * jwpos,
-                                              bonus[v, c], lost_now, floor, scale1, scale2):
+                left = jokers - nju - jg
+                if csc == NEG or not _reaches(csc, rem[v, c] + left * jwpos, bonus[v, c],
+                                              lost + _joker_lost(places, left), floor, scale1,
+                                              scale2):
                     continue
-                if _short_need(cw0, cw1, -1, real, v, nnum) > jokers - nju - jg:
+                if _short_need(cw0, cw1, -1, real, v, nnum) > left:
                     continue
                 n = relax(table, bits, end, n, st, cw0, cw1, np.int64(0), csc, i,
                            ch | jg << 23)
@@ -432,10 +439,10 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
         q = _waiting(w0, w1, c, v, field, done, runs_at, slot_of, run_type, t_slot, t_type,
                      linked_type)
         shapes = _shapes(desc, r, avecs)
+        # (the bound before this sub-step: its own tiles may still stay)
+        lost = _lost(field | done, rest[v, before]) + _joker_lost(
+            _joker_places(field | done, ctx[18][v, before], ctx[19][v, before]), jokers - ju)
         for u in range(lo, lo + opt[c, v] + 1):
-            # (the bound before this sub-step: its own tiles may still stay)
-            lost = _lost(field | done, rest[v, before]) + _joker_lost(
-                field | done, ctx[18][v, before], ctx[19][v, before], jokers - ju)
             if not _reaches(st[i, 3] + (u - lo) * weight[c, v], rem[v, c] + (jokers - ju) * jwpos,
                             bonus[v, before], lost, floor, scale1, scale2):
                 continue
@@ -475,8 +482,8 @@ def _hold_layer(table, bits, start, end, st, v, starting, set_jokers, set_size, 
                     nsc += scale2 + set_size[v, k] + set_jokers[v, k] * jw
             if twin_alone(nfield, subset, starting[v], twin, count):
                 continue
-            lost = _lost(nfield | done, rest[0]) + _joker_lost(nfield | done, jokers_in,
-                                                               rest[1], jokers - nju)
+            lost = _lost(nfield | done, rest[0]) + _joker_lost(
+                _joker_places(nfield | done, jokers_in, rest[1]), jokers - nju)
             if nju > jokers or not _reaches(nsc, more + (jokers - nju) * jwpos, bonus,
                                             lost, floor, scale1, scale2):
                 continue
