@@ -31,8 +31,9 @@ cimport cython
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memchr, memcmp, memset, memcpy
-from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_FromStringAndSize
-from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.bytearray cimport (
+    PyByteArray_AS_STRING, PyByteArray_FromStringAndSize, PyByteArray_GET_SIZE)
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.unicode cimport PyUnicode_DecodeASCII
 
 from solvers._batch_buffers cimport Buffer, buffer_free, buffer_put, buffer_room
@@ -693,17 +694,50 @@ cdef struct _Scanned:
     Py_ssize_t nok
 
 
-cdef int _scan_block(RecordSpec spec, str text, _Scanned* got) except -1:
-    """:func:`_scan_lines` of ``text`` (ASCII, else ValueError) into ``got`` (freed by
-    :func:`_scanned_free`, also when this raises), without the GIL."""
-    cdef Py_ssize_t size = PyUnicode_GET_LENGTH(text)
+cdef inline bint _ascii_bytes(const char* s, Py_ssize_t n) noexcept nogil:
+    """Whether the ``n`` bytes at ``s`` are ASCII (eight at a time)."""
+    cdef Py_ssize_t i = 0
+    cdef uint64_t word, seen = 0
+    while i + 8 <= n:
+        memcpy(&word, s + i, 8)
+        seen |= word
+        i += 8
+    while i < n:
+        seen |= <uint8_t>s[i]
+        i += 1
+    return (seen & 0x8080808080808080ULL) == 0
+
+
+cdef const char* _block_text(object text, Py_ssize_t* size) except NULL:
+    """The characters of a block: a ``str``, or the bytes of a ``bytes`` or ``bytearray``
+    (the runner reads files as bytes: no decoding, no copy); ValueError unless ASCII."""
     cdef const char* base
+    cdef bint ascii
+    if type(text) is str:
+        size[0] = PyUnicode_GET_LENGTH(text)
+        ascii = PyUnicode_IS_ASCII(text)
+        base = PyUnicode_DATA(text)
+    elif type(text) is bytes or type(text) is bytearray:
+        if type(text) is bytes:
+            base, size[0] = PyBytes_AS_STRING(text), PyBytes_GET_SIZE(text)
+        else:
+            base, size[0] = PyByteArray_AS_STRING(text), PyByteArray_GET_SIZE(text)
+        with nogil:
+            ascii = _ascii_bytes(base, size[0])
+    else:
+        raise TypeError(f"the record scanner reads str, bytes or bytearray, got {type(text)}")
+    if not ascii:
+        raise ValueError("the record scanner reads ASCII text")
+    return base
+
+
+cdef int _scan_block(RecordSpec spec, const char* base, Py_ssize_t size,
+                     _Scanned* got) except -1:
+    """:func:`_scan_lines` of ``size`` ASCII characters at ``base`` into ``got`` (freed by
+    :func:`_scanned_free`, also when this raises), without the GIL."""
     cdef _Out out = _Out()
     cdef bint done
     memset(got, 0, sizeof(_Scanned))
-    if not PyUnicode_IS_ASCII(text):
-        raise ValueError("the record scanner reads ASCII text")
-    base = PyUnicode_DATA(text)
     with nogil:
         # room for what a block of this size most often gives (canonical texts and packs
         # shorter than their lines), so the buffers are seldom copied while they grow
@@ -765,12 +799,12 @@ def scan_text(RecordSpec spec, str text, bint digests=False):
     BLAKE2b digest of each text (as :func:`solvers._batch_hashes.text_digests`), one after
     the other.  The lines are read and hashed without the GIL (the batch runner reads its
     blocks on worker threads)."""
-    cdef Py_ssize_t i, at_text = 0, at_pack = 0
-    cdef const char* base = PyUnicode_DATA(text)
+    cdef Py_ssize_t i, at_text = 0, at_pack = 0, size
+    cdef const char* base = _block_text(text, &size)
     cdef Py_ssize_t* span
     cdef _Scanned got
     try:
-        _scan_block(spec, text, &got)
+        _scan_block(spec, base, size, &got)
         text_list, ids, pack_list = [None] * got.nok, [None] * got.nok, [None] * got.nok
         for i in range(got.nok):
             span = (<Py_ssize_t*>got.spans.data) + SPAN * i
@@ -787,16 +821,18 @@ def scan_text(RecordSpec spec, str text, bint digests=False):
         _scanned_free(&got)
 
 
-def scan_columns(RecordSpec spec, str text):
-    """:func:`scan_text` of ``text`` (ASCII: the caller checks) with ``digests``, its
-    columns as buffers (no Python object a line read): ``(status, texts, ids, packs,
-    lines, missing, refer, digests)``.  ``texts``, ``ids`` and ``packs`` are ``(data,
-    ends)`` pairs (the items one after the other and the int64 end of each) of the ``OK``
-    lines; ``lines`` each one's index in the block (int64); ``missing`` a bytearray, 1
-    where the line has no id (its ``ids`` item empty), or ``None`` when every line has
-    one; ``refer`` and ``digests`` as :func:`scan_text`'s."""
-    cdef Py_ssize_t i, nok, at = 0
-    cdef const char* base = PyUnicode_DATA(text)
+def scan_columns(RecordSpec spec, object text):
+    """:func:`scan_text` of ``text`` (ASCII, else ValueError: a ``str``, or a file's bytes as
+    ``bytes`` or ``bytearray``) with ``digests``, its columns as buffers (no Python object a
+    line read): ``(status, texts, ids, packs, lines, missing, refer, digests)``.  ``texts``,
+    ``ids`` and ``packs`` are ``(data, ends)`` pairs (the items one after the other and the
+    int64 end of each) of the ``OK`` lines; ``lines`` each one's index in the block
+    (int64); ``missing`` a bytearray, 1 where the line has no id (its ``ids`` item empty),
+    or ``None`` when every line has one; ``refer`` and ``digests`` as :func:`scan_text`'s."""
+    cdef Py_ssize_t i, nok, at = 0, size
+    # (a buffer held while it is read: a bytearray cannot be resized meanwhile)
+    cdef const unsigned char[::1] held = None if type(text) is str else text
+    cdef const char* base = _block_text(text, &size)
     cdef Py_ssize_t* span
     cdef _Scanned got
     cdef bint any_missing = False
@@ -807,7 +843,7 @@ def scan_columns(RecordSpec spec, str text):
     cdef int64_t* i_ends
     cdef int64_t* at_line
     try:
-        _scan_block(spec, text, &got)
+        _scan_block(spec, base, size, &got)
         nok = got.nok
         text_ends = PyBytes_FromStringAndSize(NULL, 8 * nok)
         pack_ends = PyBytes_FromStringAndSize(NULL, 8 * nok)

@@ -11,6 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from engines.batch.inputs import decoded
+from engines.batch.positions import _byte_blocks
 from engines.batch.runner import run_batch
 from engines.batch.tasks import get_task
 from engines.errors import InputError
@@ -90,6 +92,23 @@ def test_line_endings_and_blocks_read_as_the_plain_path_reads_them(
     rows, bad, (positions, _, _, _) = native
     assert positions == 298 and [line for line, _ in bad] == [41]
     assert rows[-1][2] == 300 and rows[3][1] == "caf\u00e9"
+
+
+@pytest.mark.parametrize("size", [5, 13, 64, 1000])
+def test_byte_blocks_hold_the_text_a_text_handle_reads(tmp_path: Path, size: int,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # the runner reads a file as bytes: blocks of whole lines, never cut inside \r\n or a
+    # UTF-8 character, decoded (where not ASCII or with \r) as a text handle reads them
+    monkeypatch.setattr("engines.batch.positions._SCAN_CHARS", size)
+    unit = b'{"a": 1}\r\n{"b": 2}\r{"c": 3}\n\r\n\r\r{"d": "\xc3\xa9\xff"}\r'
+    for data in (unit * 40 + b"tail", unit * 9, b"\r" * 30, b"x" * 100, b""):
+        path = tmp_path / "in.jsonl"
+        path.write_bytes(data)
+        with path.open("rb") as handle:
+            blocks = [decoded(block) for block in _byte_blocks(handle)]
+        with path.open(encoding="utf-8", errors="surrogateescape") as handle:
+            assert "".join(blocks) == handle.read()
+        assert all(block.endswith("\n") for block in blocks[:-1])
 
 
 def test_a_reader_of_line_lists_only_reads_as_before(tmp_path: Path, stored_run) -> None:

@@ -34,7 +34,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from engines.batch.jsontext import loads
 from engines.errors import InputError
@@ -170,19 +170,36 @@ def _read_jsonl(path: str) -> Iterator[Record | BadInput]:
 
 
 @contextlib.contextmanager
-def jsonl_lines(path: str) -> Iterator[tuple[str, TextIO]]:
-    """``(label, lines)`` of a JSON Lines file (``-``: standard input, labelled ``<stdin>``)."""
+def jsonl_lines(path: str, *, binary: bool = False) -> Iterator[tuple[str, Any]]:
+    """``(label, lines)`` of a JSON Lines file (``-``: standard input, labelled ``<stdin>``,
+    always as text); with ``binary``, a file's handle reads its bytes (the runner's native
+    reader decodes and splits them itself, as :func:`decoded` does)."""
     if path == "-":
         yield "<stdin>", sys.stdin
         return
     try:
         # Bytes that are not UTF-8 become lone surrogates, so that reading goes on and
         # jsonl_entry names the line (strict decoding would fail somewhere in a block).
-        handle = open(path, encoding="utf-8", errors="surrogateescape")  # noqa: SIM115
+        if binary:
+            handle: Any = open(path, "rb")  # noqa: SIM115
+        else:
+            handle = open(path, encoding="utf-8", errors="surrogateescape")  # noqa: SIM115
     except OSError as exc:
         raise InputError(f"{path}: cannot open: {exc.strerror}") from exc
     with handle:
         yield path, handle
+
+
+def decoded(data: bytes | bytearray) -> str:
+    """The text of a JSON Lines file's bytes as a text handle reads it: UTF-8 (bytes that are
+    not become lone surrogates) with universal newlines (``\\r\\n`` and ``\\r`` end a line as
+    ``\\n`` does).
+
+    >>> decoded(b'{"a": 1}\\r\\n{"b": 2}\\r{"c": "\\xe9"}\\n')
+    '{"a": 1}\\n{"b": 2}\\n{"c": "\\udce9"}\\n'
+    """
+    text = data.decode("utf-8", "surrogateescape")
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def jsonl_entry(label: str, number: int, text: str) -> Record | BadInput | None:

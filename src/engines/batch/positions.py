@@ -23,6 +23,7 @@ import numpy as np
 from engines.batch.inputs import (
     BadInput,
     Record,
+    decoded,
     input_format,
     jsonl_entry,
     jsonl_lines,
@@ -129,12 +130,14 @@ def _scanned(
     A line the scanner does not fully understand is read as before (``prepare``),
     so the payloads, texts, ids and error messages are those of the plain path.
     """
-    with jsonl_lines(path) as (label, handle):
+    columns = columns and hasattr(layout, "scan_columns")
+    # (a file read as buffers: read as bytes, split and decoded by the native reader)
+    binary = columns and path != "-"
+    with jsonl_lines(path, binary=binary) as (label, handle):
         name = Path(label).name
         first = 1
-        columns = columns and hasattr(layout, "scan_columns")
         read = functools.partial(_scan_columns if columns else _scan_block, layout)
-        blocks = _text_blocks(handle)
+        blocks = _byte_blocks(handle) if binary else _text_blocks(handle)
         if readers is not None and hasattr(layout, "scan_hashed"):
             scanned = _ahead(readers, read, blocks)
         else:
@@ -204,18 +207,27 @@ class _Buffers(NamedTuple):
     digests: bytes
 
 
-def _scan_columns(layout: Any, text: str) -> _Buffers | tuple[Any, ...]:
+def _scan_columns(layout: Any, text: str | bytearray) -> _Buffers | tuple[Any, ...]:
     """One block of lines read as buffers (:class:`_Buffers`), or, when a line is referred
-    to ``prepare`` or the text is not ASCII, as :func:`_scan_block` reads it."""
-    if not text.isascii():
-        return _scan_block(layout, text)
+    to ``prepare`` or the text is not ASCII, as :func:`_scan_block` reads it.  ``text``: a
+    block of :func:`_text_blocks`, or of :func:`_byte_blocks` (read as its text when it is
+    not ASCII or holds a ``\\r``: the text a text handle reads)."""
+    if not text.isascii() or (type(text) is not str and b"\r" in text):
+        text = text if type(text) is str else decoded(text)
+        if not text.isascii():
+            return _scan_block(layout, text)
     status, texts, ids, packs, lines, missing, spans, digests = layout.scan_columns(text)
     if spans:
-        refer = [text[a : b + 1] for a, b in spans]  # with its newline, as a file's
+        refer = [_line(text, a, b + 1) for a, b in spans]  # with its newline, as a file's
         return (status, Strings(*texts, True, True).tolist(), _ids(Strings(*ids, True, True),
                 missing), Strings(*packs, False).tolist(), refer, digests)  # fmt: skip
     return _Buffers(status, Strings(*texts, True, True, True), Strings(*ids, True, True),
                     Strings(*packs, False), lines, missing, digests)  # fmt: skip
+
+
+def _line(text: str | bytearray, a: int, b: int) -> str:
+    """``text[a:b]`` as a ``str`` (``text`` ASCII)."""
+    return text[a:b] if type(text) is str else text[a:b].decode("ascii")
 
 
 def _ids(ids: Strings, missing: bytearray | None) -> list[str | None]:
@@ -260,6 +272,33 @@ def _text_blocks(handle: Any) -> Iterator[str]:
         yield text[:cut] if rest else text
     if rest:
         yield rest
+
+
+def _byte_blocks(handle: Any) -> Iterator[bytearray]:
+    """The bytes of a binary ``handle`` in blocks of whole lines (the last one may lack its
+    newline), read into each block's buffer (one copy, no decoding).  A line ends at
+    ``\\n``; a block with a ``\\r`` is decoded as a text handle would (:func:`decoded`)."""
+    rest = b""
+    while True:
+        block = bytearray(len(rest) + _SCAN_CHARS)
+        block[: len(rest)] = rest
+        with memoryview(block) as view:
+            got = handle.readinto(view[len(rest) :])
+        if not got:
+            break
+        del block[len(rest) + got :]
+        cut = block.rfind(b"\n") + 1
+        if cut == 0 and b"\r" in block:
+            # (a file of \r-ended lines: cut after one not last, so never inside \r\n)
+            cut = block.rfind(b"\r", 0, len(block) - 1) + 1
+        if cut == 0:
+            rest = bytes(block)
+            continue
+        rest = bytes(block[cut:])
+        del block[cut:]
+        yield block
+    if rest:
+        yield bytearray(rest)
 
 
 def _scanned_block(

@@ -144,7 +144,7 @@ class RecordLayout:
         :func:`solvers._batch_hashes.text_digests`), read and hashed without the GIL."""
         return _records.scan_text(self.spec, text, True)  # type: ignore[no-any-return]
 
-    def scan_columns(self, text: str) -> tuple[Any, ...]:
+    def scan_columns(self, text: str | bytes | bytearray) -> tuple[Any, ...]:
         """:meth:`scan_hashed` with the columns as buffers
         (:func:`solvers._records.scan_columns`): no Python object a line read."""
         return _records.scan_columns(self.spec, text)  # type: ignore[no-any-return]
