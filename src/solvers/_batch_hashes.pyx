@@ -392,6 +392,8 @@ cdef class DigestSet:
 
     ``in``, :meth:`update` and :meth:`add_hex_text` take the store's hash
     strings; the block methods take digests (16 bytes each, one ``bytes``).
+    :meth:`add_later` keeps digests aside, put in the table only when the set is next read
+    (a run's own claims are most often never read).
     """
 
     cdef uint64_t* keys
@@ -399,6 +401,7 @@ cdef class DigestSet:
     cdef Py_ssize_t cap
     cdef Py_ssize_t count
     cdef set odd
+    cdef list later
 
     def __cinit__(self):
         self.cap = 0
@@ -406,6 +409,7 @@ cdef class DigestSet:
         self.keys = NULL
         self.used = NULL
         self.odd = set()
+        self.later = None
         self._grow(64)
 
     def __dealloc__(self):
@@ -457,6 +461,22 @@ cdef class DigestSet:
             self._grow(cap)
         return 0
 
+    cdef int _settle(self) except -1:
+        """Put the digests of :meth:`add_later` in the table (before any read)."""
+        cdef list later = self.later
+        if later is not None:
+            self.later = None
+            for digests in later:
+                self.add_digests(digests)
+        return 0
+
+    def add_later(self, bytes digests):
+        """:meth:`add_digests`, done when the set is next read (or added to otherwise)."""
+        digest_count(digests)
+        if self.later is None:
+            self.later = []
+        self.later.append(digests)
+
     cdef inline bint _add(self, const uint8_t* d) noexcept:
         return self._insert(_load64(d), _load64(d + 8))
 
@@ -464,11 +484,13 @@ cdef class DigestSet:
         return self.used[self._find(_load64(d), _load64(d + 8))] != 0
 
     def __len__(self):
+        self._settle()
         return self.count + len(self.odd)
 
     def __contains__(self, hash_text):
         cdef uint8_t d[DIGEST]
         cdef Py_ssize_t n
+        self._settle()
         if type(hash_text) is str and PyUnicode_IS_ASCII(hash_text):
             n = PyUnicode_GET_LENGTH(hash_text)
             if _unhex(PyUnicode_DATA(hash_text), n, d):
@@ -478,6 +500,7 @@ cdef class DigestSet:
     def update(self, hashes):
         """Add hash strings (any iterable of ``str``)."""
         cdef uint8_t d[DIGEST]
+        self._settle()
         for h in hashes:
             if type(h) is str and PyUnicode_IS_ASCII(h) and _unhex(
                 PyUnicode_DATA(h), PyUnicode_GET_LENGTH(h), d
@@ -492,6 +515,7 @@ cdef class DigestSet:
         cdef const char* s
         cdef Py_ssize_t n, p = 0, q
         cdef uint8_t d[DIGEST]
+        self._settle()
         if not PyUnicode_IS_ASCII(text):
             self.update(text.split())
             return
@@ -523,6 +547,7 @@ cdef class DigestSet:
         """A bytearray: 1 where the digest is in the set, else 0."""
         cdef Py_ssize_t i, count = digest_count(digests)
         cdef const uint8_t* src = <const uint8_t*>PyBytes_AS_STRING(digests)
+        self._settle()
         out = bytearray(count)
         cdef uint8_t[:] view = out
         for i in range(count):
@@ -535,20 +560,26 @@ cdef class DigestSet:
         cdef const uint8_t* src = <const uint8_t*>PyBytes_AS_STRING(digests)
         if status.shape[0] != count:
             raise ValueError("one status per digest")
+        self._settle()
         for i in range(count):
             if status[i] == 0 and self._has(src + DIGEST * i):
                 status[i] = <uint8_t>value
 
-    def absent_first(self, bytes digests):
-        """A bytearray: 1 where the digest is not in the set and not earlier in ``digests``."""
+    def absent_first(self, bytes digests, bint repeats=True):
+        """A bytearray: 1 where the digest is not in the set and not earlier in ``digests``
+        (``repeats=False``: the caller knows ``digests`` hold none, so no set of them is
+        made)."""
         cdef Py_ssize_t i, count = digest_count(digests)
         cdef const uint8_t* src = <const uint8_t*>PyBytes_AS_STRING(digests)
         cdef DigestSet seen = DigestSet()
-        seen._room(count)
+        self._settle()
+        if repeats:
+            seen._room(count)
         out = bytearray(count)
         cdef uint8_t[:] view = out
         for i in range(count):
-            view[i] = not self._has(src + DIGEST * i) and seen._add(src + DIGEST * i)
+            view[i] = not self._has(src + DIGEST * i) and (
+                not repeats or seen._add(src + DIGEST * i))
         return out
 
     def add_new(self, bytes digests):
@@ -556,6 +587,7 @@ cdef class DigestSet:
         occurrence, when a digest repeats in ``digests``), else 0."""
         cdef Py_ssize_t i, count = digest_count(digests)
         cdef const uint8_t* src = <const uint8_t*>PyBytes_AS_STRING(digests)
+        self._settle()
         self._room(count)
         out = bytearray(count)
         cdef uint8_t[:] view = out

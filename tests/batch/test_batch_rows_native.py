@@ -100,6 +100,35 @@ def test_digest_set_behaves_like_a_set_of_hash_strings(added, probed, odd) -> No
     assert all(hexes[i] in mine for i in probed)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 40)), st.lists(st.integers(0, 40)), st.integers(0, 5))
+def test_digests_added_later_are_in_the_set_when_read(added, probed, read) -> None:
+    digests = hashes.text_digests([str(i) for i in range(41)])
+    blob = b"".join(digests[16 * i : 16 * i + 16] for i in added)
+    probe = b"".join(digests[16 * i : 16 * i + 16] for i in probed)
+    eager, later = hashes.DigestSet(), hashes.DigestSet()
+    eager.add_digests(blob)
+    later.add_later(blob[: len(blob) // 32 * 16])
+    later.add_later(blob[len(blob) // 32 * 16 :])
+    if read == 0:
+        assert len(later) == len(eager)
+    elif read == 1:
+        assert later.present(probe) == eager.present(probe)
+    elif read == 2:
+        assert later.add_new(probe) == eager.add_new(probe)
+    elif read == 3:
+        status, expected = bytearray(len(probed)), bytearray(len(probed))
+        later.mark(probe, status, 2)
+        eager.mark(probe, expected, 2)
+        assert status == expected
+    elif read == 4:
+        assert [hash_text(str(i)) in later for i in probed] == [i in added for i in probed]
+    distinct = b"".join(digests[16 * i : 16 * i + 16] for i in dict.fromkeys(probed))
+    assert later.absent_first(distinct, False) == eager.absent_first(distinct) == \
+        eager.absent_first(distinct, False)  # fmt: skip
+    assert len(later) == len(eager)
+
+
 def test_digest_set_grows() -> None:
     texts = [f"t{i}" for i in range(50_000)]
     digests = hashes.text_digests(texts)

@@ -417,7 +417,8 @@ class ResultStore:
                     (task, run_id, todo),
                 )
         if todo:  # only once committed
-            known.claims.setdefault(run_id, DigestSet()).add_digests(todo)
+            # (into the set when read: only another run on this connection reads it)
+            known.claims.setdefault(run_id, DigestSet()).add_later(todo)
             known.claim_mark = int(cur.lastrowid)
         return status
 
@@ -472,7 +473,7 @@ class ResultStore:
     @_serialized
     def add_columns(
         self, task: str, run_id: int, digests: bytes, columns: Sequence[Any],
-        written: list[tuple[int, int, str]] | None = None,
+        written: list[tuple[int, int, str]] | None = None, *, distinct: bool = False,
     ) -> int:  # fmt: skip
         """:meth:`add_encoded` column by column: ``digests`` the input hashes (16 bytes each),
         ``columns`` ``ids, sources, lines, inputs, results, errors, seconds`` (lists; JSON text
@@ -480,12 +481,13 @@ class ResultStore:
         stored as blocks of this qipai's version (one per run of positions from one source).
         ``written``: blocks already written, ``(lo, hi, text)`` of rows ``lo:hi`` of one
         source (:func:`engines.batch.store_rows.placed_runs`), stored as they are when every
-        row is new."""
+        row is new.  ``distinct``: ``digests`` hold no repeats (the runner's: no set of them
+        is made here)."""
         now = time.time()
         with self._write(durable=True):
             self._db.execute("BEGIN IMMEDIATE")
             known = self._sync(task, claims=False)
-            fresh = known.stored.absent_first(digests)
+            fresh = known.stored.absent_first(digests, not distinct)
             if fresh.count(1) != len(fresh):
                 digests = select(digests, fresh, 1)
                 columns = [list(itertools.compress(listed(c), fresh)) for c in columns]

@@ -80,8 +80,10 @@ class Writer:
     def _commit(self, parts: list[Any], runs: list[Any]) -> int:
         """One transaction, on the store thread: the new rows of ``parts`` stored."""
         digests = b"".join([p[0].digests for p in parts])
+        # (the runner's positions: no repeats, see engines.batch.rows.todo)
         return self.db.add_columns(self.task, self.run_id, digests, _Columns(parts),
-                                   placed_runs(runs, [len(p[0]) for p in parts]))  # fmt: skip
+                                   placed_runs(runs, [len(p[0]) for p in parts]),
+                                   distinct=True)  # fmt: skip
 
     def _reap(self, *, wait: bool, one: bool = False) -> None:
         """Count the transactions done (all, waiting for them, with ``wait``; the oldest
