@@ -42,6 +42,8 @@ SCHEMA = (
         rows TEXT NOT NULL
     )""",
     "CREATE INDEX IF NOT EXISTS chunks_by_task ON chunks (task, chunk_id)",
+    # (pid, host, heartbeat: added to an older store's table by ALTER TABLE, see
+    # engines.batch.store._RUN_COLUMNS; a new one has them at once)
     """CREATE TABLE IF NOT EXISTS runs (
         run_id INTEGER PRIMARY KEY AUTOINCREMENT,
         task TEXT NOT NULL,
@@ -54,7 +56,10 @@ SCHEMA = (
         computed INTEGER NOT NULL DEFAULT 0,
         skipped INTEGER NOT NULL DEFAULT 0,
         bad_inputs INTEGER NOT NULL DEFAULT 0,
-        status TEXT NOT NULL DEFAULT 'running'
+        status TEXT NOT NULL DEFAULT 'running',
+        pid INTEGER,
+        host TEXT,
+        heartbeat REAL
     )""",
     # One row per claim transaction: the hashes a run will compute, 16-byte digests in one
     # blob (schema 4, the batch runner) or text separated by spaces (ResultStore.claim).
