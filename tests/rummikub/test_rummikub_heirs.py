@@ -68,7 +68,8 @@ def test_both_directions_and_their_alternation_agree(objective, monkeypatch):
     # with them) and the two directions in turn with small slices (each stopped and resumed
     # many times, either one finishing) find upwards' fewest tiles moved, and a valid move;
     # asking for one tile more than least disturbance's move (ABOVE, its move the answer
-    # when none) or for its own.
+    # when none) or for its own; after probes (PROBES: the answer when one finds a move, else
+    # the direction) or without.
     import engines.rummikub.heirs as heirs
 
     cases = [(p["table"], p["rack"], FEWEST) for p in rummikub_positions(
@@ -79,11 +80,13 @@ def test_both_directions_and_their_alternation_agree(objective, monkeypatch):
     for table, rack, rules in cases:
         pos = Position.from_strings(table, rack)
         answers = set()
-        for direction, slices, above in ((0, (0, 1), 0), (0, (0, 1), 1), (1, (0, 1), 1),
-                                         (-1, (40, 2), 1), (-1, (1_000, 3), 0)):
+        for direction, slices, above, probes in (
+                (0, (0, 1), 0, ()), (0, (0, 1), 1, ()), (1, (0, 1), 1, ()), (-1, (40, 2), 1, ()),
+                (-1, (1_000, 3), 0, ()), (-1, (40, 2), 1, (1,)), (-1, (100, 2), 1, (2, 4))):
             monkeypatch.setattr(heirs, "DIRECTION", direction)
             monkeypatch.setattr(heirs, "ALTERNATE", slices)
             monkeypatch.setattr(heirs, "ABOVE", above)
+            monkeypatch.setattr(heirs, "PROBES", probes)
             move = best_move(table, rack, True, objective, rules)
             assert check_move(pos, move, rules) == [], (table, rack, direction)
             answers.add(_answer(move))
@@ -213,3 +216,4 @@ def test_the_names_path_steps_aside_when_the_default_moves_fewest(monkeypatch):
                  "rack": ["R5", "B7"], "initial_meld_done": True}]
     monkeypatch.setattr(tasks, "_solve_moves", lambda p, o, t, r: ["moves", r])
     assert tasks._solve_names(payloads, "tiles", 1) == ["moves", {}]
+

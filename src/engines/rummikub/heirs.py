@@ -6,8 +6,9 @@ the fewest table tiles under the positional definition of :mod:`engines.rummikub
 more DP pass (:mod:`solvers.rummikub._heirs`) at the floor (optimum, sets kept).  The
 pass runs over the numbers upwards and, on the table with its numbers turned round,
 downwards: the same answer, but one direction may need far fewer states (its bound on the
-tiles still able to stay is tight sooner), so both run in turn, resumed slice by slice,
-until one is done (:data:`DIRECTION`).  This module builds the pass's tables (the table
+tiles still able to stay is tight sooner): a probe each way asking for at most one tile
+moved shows which (:data:`PROBES`), then that one runs (or both in turn, resumed slice by
+slice, until one is done: :data:`DIRECTION`).  This module builds the pass's tables (the table
 sets' hold slots, their runs' tiles, and the released groups' best heirs per number), and
 rebuilds the move from the pass's choices, following the heirs the pass chose.
 
@@ -53,6 +54,11 @@ DIRECTION = -1
 # slack; 0: it asks for the move's own and finds it or a better one).
 ABOVE = 1
 ALTERNATE = (5_000, 2)
+# Which direction is cheaper shows early: a probe each way asking for at most PROBES[0] tiles
+# moved, in turn until one is done (its answer if it finds one), the other going on to
+# PROBE_CAP times its states; then the cheaper alone, or within PROBE_CAP, the next probe.
+PROBES = (1,)
+PROBE_CAP = 2
 AHEAD = 3
 # A group as (colour mask, jokers): 1..4 real colours, 3 or 4 tiles, up to two jokers.
 _GROUP_KINDS = [(mask, j) for mask in range(1, 16) for j in range(3)
@@ -326,29 +332,62 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
     tile_set = (rules.colours, rules.numbers)
     weight, joker_weight = objective_weights(objective)
     weight = weight[:, : rules.numbers]
-    staying = tiles_moved(sets, move.table, tile_set)
-    if staying == 0:
+    moved = tiles_moved(sets, move.table, tile_set)
+    if moved == 0:
         return move  # (no tile moved: none moves fewer)
     rack, rack_j = _counts(pos.rack)
     played, played_j = _counts(move.played)
     optimum = int((weight * played[:, : rules.numbers]).sum()) + joker_weight * played_j
     turned = [_turned(s, rules.numbers) for s in sets]
     ways = ((sets, rack, weight), (turned, rack[:, rules.numbers - 1:: -1], weight[:, ::-1]))
-    passes = [_Pass(ways[way][0], ways[way][1], rack_j, (ways[way][2], joker_weight), optimum,
-                    move.sets_kept, staying, rules)
-              for way in ((DIRECTION,) if DIRECTION >= 0 else (1, 0))]
+
+    built: dict[int, dict] = {}
+
+    def made(way: int, above: int) -> _Pass:
+        if way not in built:
+            built[way] = _tables(ways[way][0], rules)
+        return _Pass(ways[way][0], ways[way][1], rack_j, (ways[way][2], joker_weight), optimum,
+                     move.sets_kept, moved, rules, above, built[way], way)
+
+    order = (DIRECTION,) if DIRECTION >= 0 else (1, 0)
+    for level in PROBES if len(order) > 1 else ():
+        if moved - level <= ABOVE:
+            break
+        probes = [made(way, moved - level) for way in (1, 0)]
+        found, way = _race(probes)
+        if found is not False:
+            return _made_move(sets, rules, turned, way, found)  # (it moves `level` at most)
+        other = probes[probes[0] is way]
+        if other.run(max(1, PROBE_CAP * way.states - other.states)) is None:
+            order = (way.way,)
+            break  # (the other needs PROBE_CAP times its states: clear enough)
+        order = ((way if way.states <= other.states else other).way,)
+        if max(way.states, other.states) >= PROBE_CAP * min(way.states, other.states):
+            break
+    found, way = _race([made(way, ABOVE) for way in order])
+    if found is False:
+        return move  # (none moves fewer tiles than least disturbance's move)
+    return _made_move(sets, rules, turned, way, found)
+
+
+def _race(passes: list[_Pass]) -> tuple[tuple[set[int], list] | bool, _Pass]:
+    """Run the ``passes`` in turn (:data:`ALTERNATE`, :data:`AHEAD`) until one is done: its
+    answer (:meth:`_Pass.run`) and that pass."""
     budget = ALTERNATE[0] if len(passes) > 1 else 0
-    found = None
-    while found is None:  # (the directions in turn, each going on where it stopped)
+    while True:  # (the directions in turn, each going on where it stopped)
         lead = max(way.cursor[0] for way in passes) - AHEAD
         for way in passes:
             if way.cursor[0] >= lead:  # (one ahead by AHEAD layers goes on alone)
                 found = way.run(budget)
                 if found is not None:
-                    break
+                    return found, way
         budget *= ALTERNATE[1]
-    if found is False:
-        return move  # (none moves fewer tiles than least disturbance's move)
+
+
+def _made_move(sets: list, rules: Rules, turned: list, way: _Pass,
+               found: tuple[set[int], list]) -> Move:
+    """The move of a pass's answer ``found`` (the table sets kept, the new sets)."""
+    tile_set = (rules.colours, rules.numbers)
     kept, new = found
     if way.sets is turned:
         new = [_turned_meld(m, rules.numbers) for m in new]
@@ -370,9 +409,10 @@ class _Pass:
 
     def __init__(self, sets: list, rack: np.ndarray, rack_j: int,
                  weights: tuple[np.ndarray, int], optimum: int, sets_kept: int, moved: int,
-                 rules: Rules) -> None:
+                 rules: Rules, above: int = 1, tables: dict | None = None, way: int = 0
+                 ) -> None:
         self.sets, self.rules = sets, rules
-        self.tables = tables = _tables(sets, rules)
+        self.tables = tables = tables or _tables(sets, rules)
         weight, joker_weight = weights
         full = np.zeros((_NCOL, _NNUM), np.int64)
         full[:, : weight.shape[1]] = weight
@@ -390,11 +430,11 @@ class _Pass:
                      tables["set_size"], rem, before, bonus, tables["rest"], scale1, scale2)
         self.steps = np.zeros((_NNUM, _NCOL), np.int64)
         self.held_out = np.zeros(_NNUM, np.int64)
-        # the floor asks for ABOVE more tiles staying than least disturbance's move keeps
-        # (with ABOVE 0 the pass reaches them: it finds that move or a better one; without
-        # that target if not)
+        # the floor asks for `above` more tiles staying than least disturbance's move keeps
+        # (0: the pass finds that move or a better one; without that target if not)
         self.floor_move = scale2 - 1 - moved
-        self.targets = [self.floor_move + ABOVE] + ([] if ABOVE else [0])
+        self.targets = [self.floor_move + above] + ([] if above else [0])
+        self.way, self.states = way, 0  # (its direction: 1 downwards; its states)
         self._start()
 
     def _start(self) -> None:
@@ -414,9 +454,9 @@ class _Pass:
             best, self.st, self.table = heirs_pass(
                 *self.args, self.floor + self.targets[0], self.tables["adopters"],
                 self.tables["twin"], *self.tables["jokers_in"], self.steps, self.held_out,
-                stats, DOMINANCE, budget,
-                self.cursor, self.st, self.table)
+                stats, DOMINANCE, budget, self.cursor, self.st, self.table)
             WORK[1] += int(stats[0])
+            self.states += int(stats[0])
             stats[0] = 0
             if best == OVER:
                 return None
