@@ -136,12 +136,17 @@ cdef inline bint _top_two_split(Ctx* c, int leader, int s) noexcept nogil:
 
 
 cdef inline int _leader_run(Ctx* c, int leader, int* cashed, unsigned int* rest_l,
-                            uint16_t* wm, int* tops) noexcept nogil:
+                            uint16_t* wm, int* tops, int* shared) noexcept nogil:
     """The leader's winners with nothing to ruff, suit by suit (``cashed``), the cards he
     keeps after them (``rest_l``) and their win ranks; returns their total.  ``tops``:
-    how many of a suit's counted cards are its top cards (-1: counted all or none)."""
-    cdef int s, t, high, k, lead_total = 0
+    how many of a suit's counted cards are its top cards (-1: counted all or none).
+
+    ``shared``: the most tricks of one suit the opponents are out of while the leader
+    and partner both hold cards of it: each round both follow and one of them wins, so
+    it gives as many tricks as the shorter of the two holdings, whatever the ranks."""
+    cdef int s, t, high, k, lead_total = 0, partner = (leader + 2) & 3
     cdef unsigned int mine, others, above
+    shared[0] = 0
     for s in range(4):
         # the leader's winners: his cards above every other hand's (no ruffs here), all
         # of his cards once they have drawn every other hand's
@@ -158,6 +163,14 @@ cdef inline int _leader_run(Ctx* c, int leader, int* cashed, unsigned int* rest_
             rest_l[s] = 0
             lead_total += cashed[s]
             continue
+        if others == c.hands[partner][s]:
+            # the opponents are out of the suit
+            k = popcount(others)
+            t = popcount(mine)
+            if t < k:
+                k = t
+            if k > shared[0]:
+                shared[0] = k
         high = msb(others) + 1
         above = mine >> high
         if not above:
@@ -227,24 +240,6 @@ cdef inline int _finesse_gain(unsigned int rest_p, unsigned int below, int q, in
     return 1
 
 
-cdef inline int _shared_suit(Ctx* c, int leader) noexcept nogil:
-    """The most tricks of one suit the opponents are out of while the leader and partner
-    both hold cards of it: each round both follow and one of them wins, so it gives as
-    many tricks as the shorter of the two holdings, whatever the ranks (no win rank)."""
-    cdef int s, a, b, best = 0
-    cdef int partner = (leader + 2) & 3
-    for s in range(4):
-        if c.hands[(leader + 1) & 3][s] | c.hands[(leader + 3) & 3][s]:
-            continue
-        a = popcount(c.hands[leader][s])
-        b = popcount(c.hands[partner][s])
-        if b < a:
-            a = b
-        if a > best:
-            best = a
-    return best
-
-
 cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcept nogil:
     """Notrump, or the opponents out of trumps: the leader cashes his winners, then
     crosses to partner, who cashes his.
@@ -269,12 +264,11 @@ cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noex
     cdef uint16_t pwm[4]
     cdef int tops[4]
     cdef int lead_total
-    k = _shared_suit(c, leader)
+    lead_total = _leader_run(c, leader, cashed, rest_l, wm, tops, &k)
     if k >= need:
         for s in range(4):
             wm[s] = 0
         return k
-    lead_total = _leader_run(c, leader, cashed, rest_l, wm, tops)
     if lead_total >= need:
         if lead_total > need:
             drop_spare(c, c.hands[leader], cashed, tops, NULL, lead_total - need, -1, wm)
