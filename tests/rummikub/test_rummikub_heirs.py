@@ -217,3 +217,35 @@ def test_the_names_path_steps_aside_when_the_default_moves_fewest(monkeypatch):
     monkeypatch.setattr(tasks, "_solve_moves", lambda p, o, t, r: ["moves", r])
     assert tasks._solve_names(payloads, "tiles", 1) == ["moves", {}]
 
+
+def test_look_ahead_losses_keep_the_answer_at_a_tight_floor(monkeypatch):
+    # The look-ahead bound on the tiles still lost (AHEAD_LOSSES: runs the next two numbers
+    # cannot hold) never drops the answer: asked for exactly its tiles staying (no slack to
+    # hide a wrong cut), each direction finds the fewest tiles moved found without it, in
+    # fewer states over all.
+    import engines.rummikub.heirs as heirs
+    from engines.rummikub import least
+
+    monkeypatch.setattr(heirs, "PROBES", ())
+    compared, states = 0, [0, 0]
+    for p in rummikub_positions(24, seed=27, table_tiles=(12, 44), joker_rate=0.5,
+                                initial_meld_rate=0.0):
+        pos = Position.from_strings(p["table"], p["rack"])
+        first = best_move(p["table"], p["rack"], True, "tiles")
+        if first.sets_kept == len(pos.table) or first.tiles_moved == 0:
+            continue
+        monkeypatch.setattr(heirs, "AHEAD_LOSSES", False)
+        monkeypatch.setattr(heirs, "DIRECTION", 0)
+        monkeypatch.setattr(heirs, "ABOVE", 1)
+        fewest = heirs.fewest_moved_move(pos, "tiles", FEWEST, first).tiles_moved
+        monkeypatch.setattr(heirs, "ABOVE", first.tiles_moved - fewest)
+        for ahead in (False, True):
+            monkeypatch.setattr(heirs, "AHEAD_LOSSES", ahead)
+            for direction in (0, 1):
+                monkeypatch.setattr(heirs, "DIRECTION", direction)
+                work = int(least.WORK[1])
+                move = heirs.fewest_moved_move(pos, "tiles", FEWEST, first)
+                states[ahead] += int(least.WORK[1]) - work
+                assert move.tiles_moved == fewest, (p, direction, ahead)
+        compared += 1
+    assert compared >= 10 and states[1] < states[0]

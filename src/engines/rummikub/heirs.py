@@ -43,6 +43,7 @@ DOMINANCE = True  # the pass drops dominated states at each number's close (Fals
 SETTLE = True  # the pass merges free and spent runs where none can be adopted (False: an A/B)
 TWINS = True  # identical table sets held out and adopting in one order only (False: an A/B)
 JOKER_PLACES = True  # a joker's place stays only with one of the jokers left (False: an A/B)
+AHEAD_LOSSES = True  # the runs the next two numbers cannot hold, as losses (False: an A/B)
 # The pass's order of numbers: 0 upwards, 1 downwards (the same answer; either may be far
 # cheaper), -1 both in turn, each going on where it stopped for a slice of states
 # (ALTERNATE: the first slice, then its factor each round) until one is done, except that
@@ -157,6 +158,7 @@ def _tables(sets: list, rules: Rules) -> dict:
     """The pass's tables for the table ``sets`` (see :func:`solvers.rummikub._heirs.
     heirs_pass`), and what the rebuild needs."""
     from engines.rummikub.least import raise_for, table_slots
+    from solvers.rummikub._heirs_ahead import run_bits_of
     from solvers.rummikub._layout import HOLD_BITS
     from solvers.rummikub._least import hold_tables
 
@@ -213,7 +215,8 @@ def _tables(sets: list, rules: Rules) -> dict:
     return {"hold": hold, "which": which, "slot_of": slot_of, "set_size": set_size,
             "run_type": run_type, "runs_at": runs_at, "group_of": group_of,
             "groups": groups, "stays": stays, "places": places, "rest": rest,
-            "adopters": adopters, "twin": twin,
+            "adopters": adopters, "twin": twin, "run_bits": run_bits_of(runs_at, slot_of)
+            if AHEAD_LOSSES else np.full((_NNUM, _NCOL), -1, np.int64),
             "jokers_in": (jokers_in, rest_j) if JOKER_PLACES else (0 * jokers_in - 99, rest_j)}
 
 
@@ -384,8 +387,7 @@ def _race(passes: list[_Pass]) -> tuple[tuple[set[int], list] | bool, _Pass]:
         budget *= ALTERNATE[1]
 
 
-def _made_move(sets: list, rules: Rules, turned: list, way: _Pass,
-               found: tuple[set[int], list]) -> Move:
+def _made_move(sets: list, rules: Rules, turned: list, way: _Pass, found: tuple) -> Move:
     """The move of a pass's answer ``found`` (the table sets kept, the new sets)."""
     tile_set = (rules.colours, rules.numbers)
     kept, new = found
@@ -453,8 +455,9 @@ class _Pass:
         while True:
             best, self.st, self.table = heirs_pass(
                 *self.args, self.floor + self.targets[0], self.tables["adopters"],
-                self.tables["twin"], *self.tables["jokers_in"], self.steps, self.held_out,
-                stats, DOMINANCE, budget, self.cursor, self.st, self.table)
+                self.tables["twin"], *self.tables["jokers_in"], self.tables["run_bits"],
+                self.steps, self.held_out, stats, DOMINANCE, budget, self.cursor, self.st,
+                self.table)
             WORK[1] += int(stats[0])
             self.states += int(stats[0])
             stats[0] = 0

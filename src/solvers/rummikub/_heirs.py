@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.rummikub._heirs_ahead import ahead_lost, short_need
 from solvers.rummikub._heirs_prune import drop_dominated, twin_alone
 from solvers.rummikub._heirs_state import (
     DONE_AT,
@@ -52,6 +53,7 @@ from solvers.rummikub._heirs_state import (
 from solvers.rummikub._layout import HOLD_BITS, NCOL
 
 OVER = NEG + 1  # heirs_pass: over its budget
+NEAR = 2
 
 
 @njit(cache=True)
@@ -231,32 +233,6 @@ def _waiting(w0, w1, c, v, field, done, runs_at, slot_of, run_type, t_slot, t_ty
     return q
 
 
-@njit(cache=True)
-def _short_need(w0, w1, only, real, v, nnum):
-    """The jokers the open runs shorter than 3 (of colour ``only``, or all when -1) will need
-    at the next two numbers beyond their real tiles there (99: past the last number)."""
-    need = 0
-    for c in range(NCOL):
-        if only >= 0 and c != only:
-            continue
-        colour = colour_field(w0, w1, c)
-        n1 = n2 = 0
-        for s in range(4):
-            d = (colour >> (6 * s)) & 63
-            if d & 3 == 1:
-                n1 += 1
-            elif d & 3 == 2:
-                n2 += 1
-        if n1 + n2 == 0:
-            continue
-        if v + 1 >= nnum or (n1 and v + 2 >= nnum):
-            return 99
-        need += max(0, n1 + n2 - real[c, v + 1])
-        if n1:
-            need += max(0, n1 - real[c, v + 2])
-    return need
-
-
 @njit(cache=True, inline="always")
 def _lost(bits, rest):
     """The table tiles that ``bonus`` counts but cannot stay any more: those of the sets
@@ -341,7 +317,7 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
     weight, jw, jwpos, jokers, going_on, group_of = ctx[0], ctx[1], ctx[2], ctx[3], ctx[5], ctx[6]
     group_stays, rem, bonus, floor, real, nnum = ctx[7], ctx[8], ctx[9], ctx[10], ctx[11], ctx[12]
     rest, scale1, scale2, adopters, twin = ctx[13], ctx[14], ctx[15], ctx[16][v, c], ctx[17][v]
-    jokers_in, rest_j = ctx[18][v, c], ctx[19][v, c]
+    jokers_in, rest_j, colour_bits, run_bits = ctx[18][v, c], ctx[19][v, c], ctx[4], ctx[20]
     w0, w1, w2, sc = st[i, 0], st[i, 1], st[i, 2], st[i, 3]
     field = (w0 >> FIELD_AT) & FIELD_MASK
     done = (w1 >> DONE_AT) & FIELD_MASK
@@ -377,10 +353,17 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
             nsc = base + linked + gained
             ch = u | ug << 2 | jr << 4 | avec << 6 | code << 13
             if not last:
-                if not _reaches(nsc, rem[v, c] + (jokers - nju) * jwpos, bonus[v, c],
-                                lost + _joker_lost(places, jokers - nju), floor, scale1, scale2):
+                more = rem[v, c] + (jokers - nju) * jwpos
+                jl = _joker_lost(places, jokers - nju)
+                if not _reaches(nsc, more, bonus[v, c], lost + jl, floor, scale1, scale2):
                     continue
-                if _short_need(nw0, nw1, c, real, v, nnum) > jokers - nju:
+                if nsc % scale2 + bonus[v, c] % scale2 - lost - jl - floor % scale2 < NEAR:
+                    ahead = ahead_lost(nw0, nw1, field, ndone, v, nnum, real, colour_bits,
+                                       run_bits, going_on, c) - (jokers - nju)
+                    if ahead > jl and not _reaches(nsc, more, bonus[v, c], lost + ahead, floor,
+                                                   scale1, scale2):
+                        continue
+                if short_need(nw0, nw1, c, real, v, nnum) > jokers - nju:
                     continue
                 nw0 = (nw0 & ~(np.int64(3) << JU_AT)) | np.int64(nju) << JU_AT
                 nw1 = (nw1 & ~(np.int64(FIELD_MASK) << DONE_AT)) | np.int64(ndone) << DONE_AT
@@ -390,11 +373,17 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
                 cw0, cw1, csc = _closed(nw0, nw1, nsc, nju, field, ndone, going_on, v, gsub,
                                         nw2, jg, jw, group_stays)
                 left = jokers - nju - jg
-                if csc == NEG or not _reaches(csc, rem[v, c] + left * jwpos, bonus[v, c],
-                                              lost + _joker_lost(places, left), floor, scale1,
-                                              scale2):
+                if csc == NEG:
                     continue
-                if _short_need(cw0, cw1, -1, real, v, nnum) > left:
+                more, jl = rem[v, c] + left * jwpos, _joker_lost(places, left)
+                if not _reaches(csc, more, bonus[v, c], lost + jl, floor, scale1, scale2):
+                    continue
+                ahead = ahead_lost(cw0, cw1, field, ndone, v, nnum, real, colour_bits, run_bits,
+                                   going_on, NCOL - 1) - left
+                if ahead > jl and not _reaches(csc, more, bonus[v, c], lost + ahead, floor,
+                                               scale1, scale2):
+                    continue
+                if short_need(cw0, cw1, -1, real, v, nnum) > left:
                     continue
                 n = relax(table, bits, end, n, st, cw0, cw1, np.int64(0), csc, i,
                            ch | jg << 23)
@@ -522,8 +511,8 @@ def new_pass() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 @njit(cache=True, nogil=True)
 def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_of, run_type,
                group_of, group_stays, set_size, rem, before, bonus, rest, scale1, scale2, floor,
-               adopters, twin, jokers_in, rest_j, steps, held_out, stats, dominance, budget, cursor,
-               st, table):
+               adopters, twin, jokers_in, rest_j, run_bits, steps, held_out, stats, dominance,
+               budget, cursor, st, table):
     """The exact pass: the best arrangement whose score reaches ``floor`` (raw: the table
     jokers' gain included; the objective's ``weight`` and ``jw`` in units of ``scale1``,
     above the sets held out in units of ``scale2``, above the tiles that stay; the floor
@@ -546,7 +535,9 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     adopts only after it: :func:`_adopt`; the other choices repeat these with the two
     named the other way round); ``jokers_in[v, c]``, ``rest_j[v, c, slot]``: as ``bonus``'s
     tiles and ``rest``, the jokers only (a joker's place stays only with a joker put
-    there: :func:`_joker_lost`).  Writes
+    there: :func:`_joker_lost`); ``run_bits[v, c]``: the slots of colour c's table runs at
+    number v+1 (:func:`~solvers.rummikub._heirs_ahead.ahead_lost`; -1 everywhere: not
+    used).  Writes
     each sub-step's choice (``steps[v, c]``) and the sets held out (``held_out[v]``);
     ``stats[0]`` gains the states, ``stats[1]`` those dropped as dominated
     (``dominance``: :func:`~solvers.rummikub._heirs_prune.drop_dominated` at each close).
@@ -559,7 +550,7 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     jwpos = max(0, jw)
     ctx = (weight, jw, jwpos, jokers, colour_bits, going_on, group_of, group_stays, rem,
            bonus, floor, must + opt, nnum, rest, scale1, scale2, adopters, twin, jokers_in,
-           rest_j)
+           rest_j, run_bits)
     at_start = stats[0]
     layer, start, end, bits = cursor[0], cursor[1], cursor[2], cursor[3]
     while layer < nnum * (NCOL + 1):
