@@ -68,7 +68,7 @@ from typing import Any, TypeVar
 
 from engines import __version__
 from engines.batch.store_errors import StoreError, explain
-from engines.batch.store_files import BUSY_SECONDS, JOURNAL_MODE, connect_readonly, in_wal_mode
+from engines.batch.store_files import BUSY_SECONDS, JOURNAL_MODE, connect, in_wal_mode
 from engines.batch.store_known import Known, sync_known
 from engines.batch.store_rows import dumps_rows, listed, written_runs
 from engines.batch.store_schema import PAGE_SIZE, SCHEMA, SCHEMA_VERSION
@@ -167,9 +167,7 @@ class ResultStore:
                 raise
 
     def _connect(self) -> sqlite3.Connection:
-        if not self.readonly:
-            return sqlite3.connect(self.path, timeout=BUSY_SECONDS, check_same_thread=False)
-        return connect_readonly(self.path)
+        return connect(self.path, readonly=self.readonly, journal=JOURNAL_MODE, busy=BUSY_SECONDS)
 
     def _check_or_create(self) -> None:
         sql = "SELECT name FROM sqlite_master WHERE type='table'"

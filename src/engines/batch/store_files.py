@@ -7,6 +7,10 @@ would read half a transaction if it read the file as it is, so :func:`connect_re
 has it undone first, as any connection that may write does on opening; it reads a WAL
 store in a folder it cannot write as a fixed file.
 
+A new store is built whole in a file of its own next to the target (:func:`create_new`:
+no journal, no disk syncs, its empty tables written once, not to the log and then to
+the database), synced once and linked into place, so a store file never exists half made.
+
 >>> in_wal_mode("/no/such/file.sqlite")
 False
 """
@@ -14,10 +18,13 @@ False
 from __future__ import annotations
 
 import contextlib
+import os
+import secrets
 import sqlite3
 from pathlib import Path
 
 from engines.batch.store_errors import StoreError
+from engines.batch.store_schema import PAGE_SIZE, SCHEMA, SCHEMA_VERSION
 
 #: Journal of a new store: a write-ahead log, whose bookkeeping commits (claims, runs) do
 #: not wait for the disk.  A rollback journal ("TRUNCATE") writes the rows once instead of
@@ -31,6 +38,15 @@ JOURNAL_MODE = "WAL"
 
 #: How long a connection waits for another's lock (a commit, a reader's copy).
 BUSY_SECONDS = 60.0
+
+
+def connect(path: str, *, readonly: bool, journal: str, busy: float) -> sqlite3.Connection:
+    """The store's connection: :func:`connect_readonly`, or one that writes, which first
+    creates a new store whole (:func:`create_new`) when nothing is at ``path``."""
+    if readonly:
+        return connect_readonly(path)
+    create_new(path, journal)
+    return sqlite3.connect(path, timeout=busy, check_same_thread=False)
 
 
 def connect_readonly(path: str) -> sqlite3.Connection:
@@ -76,3 +92,59 @@ def in_wal_mode(path: str) -> bool:
     except OSError:
         return False
     return header[:16] == b"SQLite format 3\x00" and header[18:20] == b"\x02\x02"
+
+
+def create_new(path: str, journal: str) -> bool:
+    """Create the store ``path`` whole when nothing is there yet; whether it did.
+
+    The schema is written into a new file beside ``path`` (no journal, no syncs: until it
+    is linked nobody else sees it), which is synced once, linked to ``path`` (which fails
+    if ``path`` appeared meanwhile: another run created it first) and then removed.  A
+    crash leaves either no ``path`` or a whole one (a hidden ``.NAME.*.creating`` file may
+    stay behind).  The folder is not synced here: SQLite syncs it when it creates the
+    store's log (or rollback journal) in it, on the first write and before any commit that
+    waits for the disk, and that makes the link durable too; a power loss before then
+    loses a store that holds nothing.  False (nothing done) for ``:memory:``, when ``path``
+    exists, or a ``-wal``/``-journal`` file of it does (a stale log of an earlier file of
+    that name: the in-place creation discards it, a whole store would replay it), or on any
+    failure: the caller then opens ``path`` as before, which creates it in place or reports
+    the fault as usual.
+    """
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return False
+    if any(os.path.lexists(path + end) for end in ("", "-wal", "-journal")):
+        return False
+    folder, name = os.path.split(os.path.abspath(path))
+    temp = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.creating")
+    try:
+        os.close(os.open(temp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+    except OSError:
+        return False
+    try:
+        _build(temp, journal)
+        with open(temp, "rb+") as handle:
+            os.fsync(handle.fileno())
+        os.link(temp, path)
+    except (OSError, sqlite3.Error):
+        return False
+    finally:
+        for end in ("", "-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                os.unlink(temp + end)
+    return True
+
+
+def _build(temp: str, journal: str) -> None:
+    """The empty store in ``temp``: in one transaction without journal nor syncs, then put
+    in WAL mode (the header's format bytes: no log is written) when ``journal`` is WAL."""
+    with contextlib.closing(sqlite3.connect(temp, isolation_level=None)) as db:
+        db.execute(f"PRAGMA page_size={PAGE_SIZE}")
+        db.execute("PRAGMA journal_mode=OFF")
+        db.execute("PRAGMA synchronous=OFF")
+        db.execute("BEGIN")
+        for statement in SCHEMA:
+            db.execute(statement)
+        db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+        db.execute("COMMIT")
+        if journal.upper() == "WAL":
+            db.execute("PRAGMA journal_mode=WAL").fetchone()
