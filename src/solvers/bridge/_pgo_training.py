@@ -3,8 +3,11 @@
 setup.py compiles ``_ab_kernel`` and ``_ab_kernel_bmi`` with ``-fprofile-generate``, runs this
 file once a kernel, then compiles them again with the recorded profile.  The work is a small
 copy of what the solver spends its time on: every opening lead of a deal scored (the lead
-simulation's call, in all five strains) and whole DD tables, one thread, on the deals below
-(fixed, so the build is reproducible; made once with Python's ``random``, no benchmark's seed).
+simulation's call) in notrump and whole DD tables (all five strains), one thread, on the deals
+below (fixed, so the build is reproducible; made once with Python's ``random``, no benchmark's
+seed).  The leads in notrump only: with a fifth of them in each strain, as before, the lead
+simulation (notrump) ran 1.2-1.5 % slower, tables and leads in spades 0.5-1 % slower
+(benches/README #17, "The PGO build trained on leads in notrump").
 
     python _pgo_training.py ROOT KERNEL
 
@@ -75,6 +78,7 @@ DEALS = (
     "1002223003221310133110200222110310132133130230132230",
 )
 TABLES = 6  # the first deals also solved as whole DD tables (20 strain-declarer cells each)
+NOTRUMP = 4  # the kernel's strain index
 CANNOT_RUN = 3
 
 
@@ -99,7 +103,7 @@ def train(kernel) -> None:
     """The training work on one kernel module."""
     hands = np.stack([deal_masks(deal) for deal in DEALS])
     for i in range(len(DEALS)):
-        kernel.lead_values(hands[i : i + 1], i % 5, i % 4, 1)
+        kernel.lead_values(hands[i : i + 1], NOTRUMP, i % 4, 1)
     for i in range(TABLES):
         kernel.dd_table(hands[i])
 
