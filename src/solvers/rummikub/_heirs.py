@@ -341,6 +341,15 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
         ndone = done | ended
         lost = _lost(field | ndone, rest[v, c])
         places = _joker_places(field | ndone, jokers_in, rest_j)
+        more = rem[v, c] + (jokers - nju) * jwpos
+        jl = _joker_lost(places, jokers - nju)
+        if not last:  # (what no adoption changes: the most it can gain, the short runs)
+            if not _reaches(base + linked + q, more, bonus[v, c], lost + jl, floor, scale1,
+                            scale2):
+                continue
+            sw0, sw1 = with_colour(w0, w1, c, packed(post, count))
+            if short_need(sw0, sw1, c, real, v, nnum) > jokers - nju:
+                continue
         codes = (count + 1) ** q
         table, bits, st = room(table, bits, end, n, codes * (jokers + 1), st)
         for code in range(codes):
@@ -353,8 +362,6 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
             nsc = base + linked + gained
             ch = u | ug << 2 | jr << 4 | avec << 6 | code << 13
             if not last:
-                more = rem[v, c] + (jokers - nju) * jwpos
-                jl = _joker_lost(places, jokers - nju)
                 if not _reaches(nsc, more, bonus[v, c], lost + jl, floor, scale1, scale2):
                     continue
                 if nsc % scale2 + bonus[v, c] % scale2 - lost - jl - floor % scale2 < NEAR:
@@ -363,8 +370,6 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
                     if ahead > jl and not _reaches(nsc, more, bonus[v, c], lost + ahead, floor,
                                                    scale1, scale2):
                         continue
-                if short_need(nw0, nw1, c, real, v, nnum) > jokers - nju:
-                    continue
                 nw0 = (nw0 & ~(np.int64(3) << JU_AT)) | np.int64(nju) << JU_AT
                 nw1 = (nw1 & ~(np.int64(FIELD_MASK) << DONE_AT)) | np.int64(ndone) << DONE_AT
                 n = relax(table, bits, end, n, st, nw0, nw1, nw2, nsc, i, ch)
