@@ -261,7 +261,7 @@ cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noex
     cdef unsigned int above, rest_p, rest_a, rest_b, others
     cdef int cashed[4]
     cdef unsigned int rest_l[4]  # the leader's cards of each suit left after his run
-    cdef uint16_t pwm[4]
+    cdef uint16_t w, best_lw = 0
     cdef int tops[4]
     cdef int lead_total
     lead_total = _leader_run(c, leader, cashed, rest_l, wm, tops, &k)
@@ -285,7 +285,6 @@ cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noex
     if not _reaches_partner(c, leader, cashed, rest_l):
         return lead_total
     for s in range(4):
-        pwm[s] = 0
         cs = cashed[s]
         rest_p = c.hands[partner][s]
         k = popcount(rest_p)
@@ -307,7 +306,7 @@ cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noex
                     spare += popcount(rest_p)
                 continue
             t = popcount(above)
-            pwm[s] = <uint16_t>(1u << (lsb(above) + high))
+            w = <uint16_t>(1u << (lsb(above) + high))
             k = popcount(rest_l[s])
             m = popcount(rest_a)
             if m > k:
@@ -323,6 +322,8 @@ cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noex
                     best_gain = gain
                     best_s = s
                     best_w = m
+                    best_lw = wm[s]  # the leader's win rank alone
+            wm[s] |= w
         else:
             t = popcount(rest_p)
         partner_total += t
@@ -331,11 +332,9 @@ cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noex
     if best_gain:
         # the leader crosses to partner in the suit of the finesse
         partner_total += best_gain
-        pwm[best_s] = <uint16_t>(1u << best_w)
+        wm[best_s] = best_lw | <uint16_t>(1u << best_w)
         if best_s != trump:
             spare -= best_gain
-    for s in range(4):
-        wm[s] |= pwm[s]
     if discards > spare:
         partner_total -= discards - spare
     return lead_total + partner_total
