@@ -4,8 +4,6 @@ in their set's heir) and against hand cases of the positional definition."""
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 from rummikub_ip_reference import reference_move
 
@@ -13,7 +11,6 @@ from engines.rummikub import best_move, best_moves
 from engines.rummikub.generate import rummikub_positions
 from engines.rummikub.position import Position, check_move
 from engines.rummikub.rules import Rules
-from solvers.rummikub._heirs_shapes import SHAPE_AT, shape_table
 
 FEWEST = Rules(fewest_tiles_moved=True)
 
@@ -252,23 +249,3 @@ def test_look_ahead_losses_keep_the_answer_at_a_tight_floor(monkeypatch):
                 assert move.tiles_moved == fewest, (p, direction, ahead)
         compared += 1
     assert compared >= 10 and states[1] < states[0]
-
-
-def test_shape_table_lists_each_descriptor_tuples_action_vectors() -> None:
-    """The table of run-action vectors against the vectors enumerated for each tuple of open
-    runs' descriptors: no short run ends (action 0), of equal neighbours the later one's
-    action is at most the earlier one's; (vector, real tiles, jokers), ascending."""
-    avecs, counts = shape_table()
-    for r in range(5):
-        for desc in itertools.product((1, 2, 3, 7, 23, 21), repeat=r):
-            want = []
-            for avec in range(3**r):
-                acts = [avec // 3**i % 3 for i in range(r)]
-                if any(a == 0 and d & 3 < 3 for a, d in zip(acts, desc)) or any(
-                        desc[i] == desc[i - 1] and acts[i] > acts[i - 1] for i in range(1, r)):
-                    continue
-                want.append((avec, acts.count(1), acts.count(2)))
-            short = sum(1 << i for i in range(r) if desc[i] & 3 < 3)
-            equal = sum(1 << (i - 1) for i in range(1, r) if desc[i] == desc[i - 1])
-            key = SHAPE_AT[r] + (short | equal << r)
-            assert [tuple(row) for row in avecs[key, : counts[key]]] == want

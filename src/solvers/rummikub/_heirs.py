@@ -35,7 +35,6 @@ from numba import njit
 
 from solvers.rummikub._heirs_ahead import ahead_lost, short_need
 from solvers.rummikub._heirs_prune import drop_dominated, twin_alone
-from solvers.rummikub._heirs_shapes import SHAPE_AT, shape_table
 from solvers.rummikub._heirs_state import (
     DONE_AT,
     FIELD_AT,
@@ -146,6 +145,32 @@ def _run_moves(desc, r, avec, ur, jr, post, post_type):
         post[count], post_type[count] = 1, 2
         count += 1
     return count, ended
+
+
+@njit(cache=True)
+def _shapes(desc, r, avecs):
+    """The action vectors (:func:`_run_moves`) that the ``r`` runs ``desc`` allow whatever
+    the tiles (no short run ends; equal runs in one order), ascending, with the real tiles
+    and jokers each takes: ``avecs[k] = (avec, reals, jokers)``; returns how many."""
+    count = 0
+    for avec in range(3 ** r):
+        rest = avec
+        reals = jokers = 0
+        prev_a = 3
+        ok = True
+        for i in range(r):
+            a = rest % 3
+            rest //= 3
+            if (i > 0 and desc[i] == desc[i - 1] and a > prev_a) or (a == 0 and desc[i] & 3 < 3):
+                ok = False
+                break
+            prev_a = a
+            reals += a == 1
+            jokers += a == 2
+        if ok:
+            avecs[count, 0], avecs[count, 1], avecs[count, 2] = avec, reals, jokers
+            count += 1
+    return count
 
 
 @njit(cache=True)
@@ -286,9 +311,9 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
                 t_slot, t_type, q, linked_type, avecs, shapes, desc, r, picked):
     """Every successor of state ``i`` placing ``u`` real tiles (``ug`` of them in groups)
     and ``jr`` jokers in colour ``c``'s runs at number v+1: each choice of what its open
-    runs do (``avecs[:shapes]``: :func:`~solvers.rummikub._heirs_shapes.shape_table`) and
-    which waiting table runs adopt a run (and, at the last colour, the group jokers and the
-    close; ``picked``: work space for 4 descriptors).  Returns ``(n, table, bits, st)``."""
+    runs do (``avecs[:shapes]``: :func:`_shapes`) and which waiting table runs adopt a run
+    (and, at the last colour, the group jokers and the close; ``picked``: work space for 4
+    descriptors).  Returns ``(n, table, bits, st)``."""
     weight, jw, jwpos, jokers, going_on, group_of = ctx[0], ctx[1], ctx[2], ctx[3], ctx[5], ctx[6]
     group_stays, rem, bonus, floor, real, nnum = ctx[7], ctx[8], ctx[9], ctx[10], ctx[11], ctx[12]
     rest, scale1, scale2, adopters, twin = ctx[13], ctx[14], ctx[15], ctx[16][v, c], ctx[17][v]
@@ -384,7 +409,7 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
     desc = np.zeros(4, np.int64)
     linked_type = np.zeros(HOLD_BITS, np.int64)
     picked = np.empty(4, np.int64)
-    shape_avecs, shape_counts = ctx[21], ctx[22]
+    avecs = np.empty((81, 3), np.int64)
     n = end
     before = c - 1 if c > 0 else NCOL
     for i in range(start, end):
@@ -395,14 +420,10 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
         done = (w1 >> DONE_AT) & FIELD_MASK
         ju = (w0 >> JU_AT) & 3
         colour = colour_field(w0, w1, c)
-        r = short = equal = 0
+        r = 0
         for s in range(4):
             desc[s] = (colour >> (6 * s)) & 63
             r += desc[s] > 0
-        for s in range(r):
-            short |= (desc[s] & 3 < 3) << s
-            if s > 0 and desc[s] == desc[s - 1]:
-                equal |= 1 << (s - 1)
         held = 0
         mine = field & colour_bits[v, c]
         while mine:
@@ -411,8 +432,7 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
         lo = must[c, v] - held
         q = _waiting(w0, w1, c, v, field, done, runs_at, slot_of, run_type, t_slot, t_type,
                      linked_type)
-        key = SHAPE_AT[r] + (short | equal << r)
-        avecs, shapes = shape_avecs[key], shape_counts[key]
+        shapes = _shapes(desc, r, avecs)
         # (the bound before this sub-step: its own tiles may still stay)
         lost = _lost(field | done, rest[v, before]) + _joker_lost(
             _joker_places(field | done, ctx[18][v, before], ctx[19][v, before]), jokers - ju)
@@ -533,10 +553,9 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     colour_bits, going_on, starting, set_jokers = hold[0], hold[1], hold[3], hold[4]
     jokers = must_j + opt_j
     jwpos = max(0, jw)
-    shape_avecs, shape_counts = shape_table()
     ctx = (weight, jw, jwpos, jokers, colour_bits, going_on, group_of, group_stays, rem,
            bonus, floor, must + opt, nnum, rest, scale1, scale2, adopters, twin, jokers_in,
-           rest_j, run_bits, shape_avecs, shape_counts)
+           rest_j, run_bits)
     at_start = stats[0]
     layer, start, end, bits = cursor[0], cursor[1], cursor[2], cursor[3]
     while layer < nnum * (NCOL + 1):
