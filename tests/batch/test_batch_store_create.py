@@ -114,12 +114,13 @@ def test_a_creation_killed_part_way_leaves_no_store(tmp_path: Path, where: str) 
     path = tmp_path / "r.sqlite"
     kill = {
         # killed while writing the tables, or once the file is whole and synced
-        "build": "store_files.SCHEMA = Cut()",
+        "build": "store_schema.SCHEMA = Cut()",
         "link": "os.link = lambda *a: os._exit(9)",
     }[where]
     script = (
         "import os\n"
         "import engines.batch.store_files as store_files\n"
+        "import engines.batch.store_schema as store_schema\n"
         "from engines.batch.store_schema import SCHEMA\n"
         "class Cut:\n"
         "    def __iter__(self):\n"

@@ -71,7 +71,7 @@ from engines.batch.store_errors import StoreError, explain
 from engines.batch.store_files import BUSY_SECONDS, JOURNAL_MODE, connect, in_wal_mode
 from engines.batch.store_known import Known, sync_known
 from engines.batch.store_rows import dumps_rows, listed, written_runs
-from engines.batch.store_schema import PAGE_SIZE, SCHEMA, SCHEMA_VERSION
+from engines.batch.store_schema import PAGE_SIZE, SCHEMA, SCHEMA_VERSION, create_tables
 from engines.batch.store_v1 import (
     STALE_AFTER_SECONDS,
     UpgradeRefused,
@@ -223,10 +223,7 @@ class ResultStore:
         self._db.execute(f"PRAGMA synchronous={self._sync_mode}")
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
-            self._create_statements()
-            self._db.execute(
-                "INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
-            )
+            create_tables(self._db)
             have = {row[1] for row in self._db.execute("PRAGMA table_info(runs)")}
             for name, kind in _RUN_COLUMNS.items():
                 if name not in have:

@@ -24,7 +24,7 @@ import sqlite3
 from pathlib import Path
 
 from engines.batch.store_errors import StoreError
-from engines.batch.store_schema import PAGE_SIZE, SCHEMA, SCHEMA_VERSION
+from engines.batch.store_schema import PAGE_SIZE, create_tables
 
 #: Journal of a new store: a write-ahead log, whose bookkeeping commits (claims, runs) do
 #: not wait for the disk.  A rollback journal ("TRUNCATE") writes the rows once instead of
@@ -142,9 +142,7 @@ def _build(temp: str, journal: str) -> None:
         db.execute("PRAGMA journal_mode=OFF")
         db.execute("PRAGMA synchronous=OFF")
         db.execute("BEGIN")
-        for statement in SCHEMA:
-            db.execute(statement)
-        db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+        create_tables(db)
         db.execute("COMMIT")
         if journal.upper() == "WAL":
             db.execute("PRAGMA journal_mode=WAL").fetchone()

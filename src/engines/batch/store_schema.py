@@ -17,6 +17,8 @@ schema 3 is upgraded (its version changed) only when no run of an older qipai is
 
 from __future__ import annotations
 
+import sqlite3
+
 SCHEMA_VERSION = 4
 
 #: Page size of a new store: a block of 2,048 positions is ~0.5 MB, and SQLite writes it
@@ -131,3 +133,11 @@ SCHEMA = (
 
 #: A store of schema 2 made one of schema 3 (in one transaction, with SCHEMA after it).
 UPGRADE_FROM_2 = ("DROP VIEW IF EXISTS results",)
+
+
+def create_tables(db: sqlite3.Connection) -> None:
+    """Every table, index and view of :data:`SCHEMA` that ``db`` lacks, and the
+    ``schema_version`` row when there is none (in the caller's transaction)."""
+    for statement in SCHEMA:
+        db.execute(statement)
+    db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
