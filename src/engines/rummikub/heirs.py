@@ -346,31 +346,31 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
 
     built: dict[int, dict] = {}
 
-    def made(way: int, above: int) -> _Pass:
-        if way not in built:
-            built[way] = _tables(ways[way][0], rules)
-        return _Pass(ways[way][0], ways[way][1], rack_j, (ways[way][2], joker_weight), optimum,
-                     move.sets_kept, moved, rules, above, built[way], way)
+    def made(direction: int, above: int) -> _Pass:
+        table, rack_there, weight_there = ways[direction]  # (1: the numbers turned round)
+        built[direction] = built.get(direction) or _tables(table, rules)
+        return _Pass(table, rack_there, rack_j, (weight_there, joker_weight), optimum,
+                     move.sets_kept, moved, rules, above, built[direction], direction)
 
     order = (DIRECTION,) if DIRECTION >= 0 else (1, 0)
     for level in PROBES if len(order) > 1 else ():
         if moved - level <= ABOVE:
             break
-        probes = [made(way, moved - level) for way in (1, 0)]
-        found, way = _race(probes)
+        probes = [made(direction, moved - level) for direction in (1, 0)]
+        found, first = _race(probes)
         if found is not False:
-            return _made_move(sets, rules, turned, way, found)  # (it moves `level` at most)
-        other = probes[probes[0] is way]
-        if other.run(max(1, PROBE_CAP * way.states - other.states)) is None:
-            order = (way.way,)
+            return _made_move(sets, rules, turned, first, found)  # (it moves `level` at most)
+        other = probes[probes[0] is first]
+        if other.run(max(1, PROBE_CAP * first.states - other.states)) is None:
+            order = (first.direction,)
             break  # (the other needs PROBE_CAP times its states: clear enough)
-        order = ((way if way.states <= other.states else other).way,)
-        if max(way.states, other.states) >= PROBE_CAP * min(way.states, other.states):
+        order = ((first if first.states <= other.states else other).direction,)
+        if max(first.states, other.states) >= PROBE_CAP * min(first.states, other.states):
             break
-    found, way = _race([made(way, ABOVE) for way in order])
+    found, last = _race([made(direction, ABOVE) for direction in order])
     if found is False:
         return move  # (none moves fewer tiles than least disturbance's move)
-    return _made_move(sets, rules, turned, way, found)
+    return _made_move(sets, rules, turned, last, found)
 
 
 def _race(passes: list[_Pass]) -> tuple[tuple[set[int], list] | bool, _Pass]:
@@ -378,20 +378,20 @@ def _race(passes: list[_Pass]) -> tuple[tuple[set[int], list] | bool, _Pass]:
     answer (:meth:`_Pass.run`) and that pass."""
     budget = ALTERNATE[0] if len(passes) > 1 else 0
     while True:  # (the directions in turn, each going on where it stopped)
-        lead = max(way.cursor[0] for way in passes) - AHEAD
-        for way in passes:
-            if way.cursor[0] >= lead:  # (one ahead by AHEAD layers goes on alone)
-                found = way.run(budget)
+        lead = max(one.cursor[0] for one in passes) - AHEAD
+        for one in passes:
+            if one.cursor[0] >= lead:  # (one ahead by AHEAD layers goes on alone)
+                found = one.run(budget)
                 if found is not None:
-                    return found, way
+                    return found, one
         budget *= ALTERNATE[1]
 
 
-def _made_move(sets: list, rules: Rules, turned: list, way: _Pass, found: tuple) -> Move:
+def _made_move(sets: list, rules: Rules, turned: list, done: _Pass, found: tuple) -> Move:
     """The move of a pass's answer ``found`` (the table sets kept, the new sets)."""
     tile_set = (rules.colours, rules.numbers)
     kept, new = found
-    if way.sets is turned:
+    if done.sets is turned:
         new = [_turned_meld(m, rules.numbers) for m in new]
     from engines.rummikub.arrays import _table_melds
 
@@ -411,7 +411,7 @@ class _Pass:
 
     def __init__(self, sets: list, rack: np.ndarray, rack_j: int,
                  weights: tuple[np.ndarray, int], optimum: int, sets_kept: int, moved: int,
-                 rules: Rules, above: int = 1, tables: dict | None = None, way: int = 0
+                 rules: Rules, above: int = 1, tables: dict | None = None, direction: int = 0
                  ) -> None:
         self.sets, self.rules = sets, rules
         self.tables = tables = tables or _tables(sets, rules)
@@ -436,7 +436,7 @@ class _Pass:
         # (0: the pass finds that move or a better one; without that target if not)
         self.floor_move = scale2 - 1 - moved
         self.targets = [self.floor_move + above] + ([] if above else [0])
-        self.way, self.states = way, 0  # (its direction: 1 downwards; its states)
+        self.direction, self.states = direction, 0  # (1: downwards; its states so far)
         self._start()
 
     def _start(self) -> None:
