@@ -17,3 +17,11 @@ def block_json_columns(
     errors: list[str | None],
     seconds: list[float],
 ) -> str | None: ...
+def block_json_parts(
+    parts: list[tuple[Strings, bytes, Strings]],
+    lo: int,
+    hi: int,
+    results: list[str | None],
+    errors: list[str | None],
+    seconds: list[float],
+) -> str | None: ...

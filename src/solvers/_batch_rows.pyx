@@ -409,35 +409,64 @@ def block_json_columns(Strings ids, bytes lines, Strings inputs, list results, l
     ids and inputs, int64 ``lines``): the rows' ids and inputs are read from the buffers
     (no Python object a row), and inputs known ``plain`` are written as they are.  ``None``
     where :func:`block_json` gives ``None`` (a text that is not ASCII)."""
-    cdef Py_ssize_t i, count = ids.count
+    return block_json_parts([(ids, lines, inputs)], 0, ids.count, results, errors, seconds)
+
+
+def block_json_parts(list parts, Py_ssize_t lo, Py_ssize_t hi, list results, list errors,
+                     list seconds):
+    """:func:`block_json_columns` of rows ``lo:hi`` of columns given in parts: ``parts`` a
+    list of ``(ids, lines, inputs)`` as there, one after the other (the blocks of a chunk,
+    read from their own buffers: the chunk's ids and inputs are never joined);
+    ``results``, ``errors`` and ``seconds`` one entry a row of all the parts."""
+    cdef Py_ssize_t i, k, at = 0, first, count = hi - lo
     cdef _FloatTexts floats = _FloatTexts()
     cdef _Row* rows
+    cdef _Row* row
     cdef bytes text
-    cdef const int64_t* id_ends = <const int64_t*>PyBytes_AS_STRING(ids.ends)
-    cdef const int64_t* input_ends = <const int64_t*>PyBytes_AS_STRING(inputs.ends)
-    cdef const int64_t* line = <const int64_t*>PyBytes_AS_STRING(lines)
-    cdef const char* id_data = PyBytes_AS_STRING(ids.data)
-    cdef const char* input_data = PyBytes_AS_STRING(inputs.data)
-    if not (inputs.count == len(results) == len(errors) == len(seconds) == count and
-            PyBytes_GET_SIZE(lines) == 8 * count):
+    cdef Strings ids, inputs
+    cdef bytes lines
+    cdef const int64_t* id_ends
+    cdef const int64_t* input_ends
+    cdef const int64_t* line
+    cdef const char* id_data
+    cdef const char* input_data
+    if not 0 <= lo <= hi <= len(results) or not len(results) == len(errors) == len(seconds):
         raise ValueError("one entry per row in every column")
-    if not (ids.text and inputs.text and ids.ascii and inputs.ascii):
-        return None
+    for ids, lines, inputs in parts:
+        if not (inputs.count == ids.count and PyBytes_GET_SIZE(lines) == 8 * ids.count):
+            raise ValueError("one entry per row in every column")
+        at += ids.count
+    if at != len(results):
+        raise ValueError("one entry per row in every column")
     rows = _rows_room(count)
     kept = []  # the seconds' texts, alive while written
+    at = 0
     try:
-        for i in range(count):
-            text = floats.seconds(seconds[i], kept)
-            if text is None:
+        for ids, lines, inputs in parts:
+            first, at = at, at + ids.count
+            if at <= lo or first >= hi:
+                continue
+            if not (ids.text and inputs.text and ids.ascii and inputs.ascii):
                 return None
-            rows[i].id = id_data + (id_ends[i - 1] if i else 0)
-            rows[i].id_len = id_data + id_ends[i] - rows[i].id
-            rows[i].input = input_data + (input_ends[i - 1] if i else 0)
-            rows[i].input_len = input_data + input_ends[i] - rows[i].input
-            rows[i].input_plain = inputs.plain
-            rows[i].line = line[i]
-            if not _gathered_tail(rows + i, results[i], errors[i], text):
-                return None
+            id_ends = <const int64_t*>PyBytes_AS_STRING(ids.ends)
+            input_ends = <const int64_t*>PyBytes_AS_STRING(inputs.ends)
+            line = <const int64_t*>PyBytes_AS_STRING(lines)
+            id_data = PyBytes_AS_STRING(ids.data)
+            input_data = PyBytes_AS_STRING(inputs.data)
+            for k in range(max(lo, first) - first, min(hi, at) - first):
+                i = first + k
+                text = floats.seconds(seconds[i], kept)
+                if text is None:
+                    return None
+                row = rows + (i - lo)
+                row.id = id_data + (id_ends[k - 1] if k else 0)
+                row.id_len = id_data + id_ends[k] - row.id
+                row.input = input_data + (input_ends[k - 1] if k else 0)
+                row.input_len = input_data + input_ends[k] - row.input
+                row.input_plain = inputs.plain
+                row.line = line[k]
+                if not _gathered_tail(row, results[i], errors[i], text):
+                    return None
         return _rows_text(rows, count)
     finally:
         free(rows)

@@ -10,6 +10,7 @@ store what the plain path stores.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -20,9 +21,11 @@ from tests.batch.test_batch_block_path import fast_and_plain_stores
 from tests.batch.test_batch_records import CASES, _lines
 
 from engines.batch.records import Payloads, grouped, payload_groups
+from engines.batch.rows import Rows
+from engines.batch.store_rows import written_column_runs
 from engines.batch.tasks import get_task
 from solvers._batch_columns import Strings, pack_groups, select_fixed
-from solvers._batch_rows import block_json, block_json_columns
+from solvers._batch_rows import block_json, block_json_columns, block_json_parts
 
 _ITEMS = st.lists(st.text(max_size=6), max_size=10)
 _STATUS = st.lists(st.integers(0, 2), max_size=10)
@@ -119,6 +122,60 @@ def test_block_json_columns_is_block_json(rows):
     got = block_json_columns(Strings.of(ids), lines_bytes, Strings.of(inputs), results, errors,
                              seconds)  # fmt: skip
     assert got == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.text(max_size=6), st.integers(-5, 2**40), _TEXT, _TEXT,
+                          st.none() | st.text(max_size=6), st.floats(0, 1e6, allow_nan=False)),
+                max_size=10), st.lists(st.integers(0, 10), max_size=4),
+       st.integers(0, 10), st.integers(0, 10))  # fmt: skip
+def test_block_json_parts_is_block_json_of_the_rows_asked(rows, cuts, lo, hi):
+    """Rows in parts cut anywhere (empty parts too), any range of them: the text of those
+    rows as one block."""
+    ids, lines, inputs, results, errors, seconds = (
+        [list(c) for c in zip(*rows)] if rows else [[] for _ in range(6)])  # fmt: skip
+    lo, hi = sorted((min(lo, len(rows)), min(hi, len(rows))))
+    bounds = [0, *sorted(min(c, len(rows)) for c in cuts), len(rows)]
+    parts = [(Strings.of(ids[a:b]), b"".join(n.to_bytes(8, "little", signed=True)
+                                             for n in lines[a:b]), Strings.of(inputs[a:b]))
+             for a, b in itertools.pairwise(bounds)]  # fmt: skip
+    expected = block_json(ids[lo:hi], lines[lo:hi], inputs[lo:hi], results[lo:hi],
+                          errors[lo:hi], seconds[lo:hi])  # fmt: skip
+    got = block_json_parts(parts, lo, hi, results, errors, seconds)
+    if got is None and expected is not None:  # (a part read is not ASCII outside the range)
+        assert any(not s.isascii() for a, b in itertools.pairwise(bounds) if a < hi and b > lo
+                   for s in ids[a:b] + inputs[a:b])  # fmt: skip
+        return
+    assert got == expected
+    with pytest.raises(ValueError):
+        block_json_parts(parts, lo, len(rows) + 1, results, errors, seconds)
+    with pytest.raises(ValueError):  # the parts hold fewer rows than the other columns
+        block_json_parts(parts, 0, 0, [*results, None], [*errors, None], [*seconds, 0.0])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a.jsonl", "b.jsonl"]), st.text(max_size=6),
+                          st.integers(0, 2**40), _TEXT, st.binary(max_size=4)), max_size=12),
+       st.lists(st.integers(0, 12), max_size=4))  # fmt: skip
+def test_rows_joined_in_parts_are_the_rows_joined_at_once(cases, cuts):
+    """A chunk joined from parts keeps them: its columns, joined when first asked, and the
+    text of its runs of one source, written from the parts, are those of the rows as one."""
+    sources, ids, lines, texts, packs = (
+        [list(c) for c in zip(*cases)] if cases else [[] for _ in range(5)])  # fmt: skip
+    digests = b"".join(i.to_bytes(16, "little") for i in range(len(cases)))
+    whole = Rows.of(sources, lines, ids, packs, texts, digests)
+    bounds = [0, *sorted(min(c, len(cases)) for c in cuts), len(cases)]
+    joined = Rows.join([whole.part(a, b) for a, b in itertools.pairwise(bounds)])
+    assert len(joined) == len(whole) and joined.sources == sources
+    assert (joined.lines, joined.digests) == (whole.lines, whole.digests)
+    assert joined.ids.tolist() == ids and joined.texts.tolist() == texts
+    assert joined.payloads.tolist() == packs
+    sizes = [b - a for a, b in itertools.pairwise(bounds)]
+    assert [len(p[0]) for p in joined.column_parts()] == (sizes if len(sizes) > 1 else [len(cases)])
+    results = [f"[{i}]" for i in range(len(cases))]
+    errors, seconds = [None] * len(cases), [0.25] * len(cases)
+    assert written_column_runs(sources, joined.column_parts(), results, errors, seconds) == \
+        written_column_runs(sources, whole.column_parts(), results, errors, seconds)
 
 
 def test_block_json_columns_writes_plain_inputs_as_they_are():

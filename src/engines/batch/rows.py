@@ -43,21 +43,56 @@ _WANT = [bytes(1 if i == want else 0 for i in range(256)) for want in range(3)]
 class Rows:
     """Positions, column by column: ``sources`` a list, ``lines`` int64 (8 bytes a
     position), ``ids`` and ``texts`` :class:`Strings`, ``payloads`` :class:`Payloads`,
-    ``digests`` 16 bytes a position."""
+    ``digests`` 16 bytes a position.
 
-    __slots__ = ("digests", "ids", "lines", "payloads", "sources", "texts")
+    Rows joined from several parts (:meth:`join`: a chunk made of blocks as read) keep
+    the parts, and join their ids, texts and payloads only when first asked: the rows'
+    text is written from the parts' own buffers (:meth:`column_parts`), so a chunk's
+    inputs are not copied into one buffer first."""
+
+    __slots__ = ("_ids", "_payloads", "_texts", "digests", "lines", "parts", "sources")
 
     def __init__(
         self,
         sources: list[str],
         lines: bytes,
-        ids: Strings,
-        payloads: Payloads,
-        texts: Strings,
+        ids: Strings | None,
+        payloads: Payloads | None,
+        texts: Strings | None,
         digests: bytes,
+        parts: Sequence[Rows] | None = None,
     ) -> None:
-        self.sources, self.lines, self.ids = sources, lines, ids
-        self.payloads, self.texts, self.digests = payloads, texts, digests
+        self.sources, self.lines, self._ids = sources, lines, ids
+        self._payloads, self._texts, self.digests = payloads, texts, digests
+        self.parts = parts
+
+    @property
+    def ids(self) -> Strings:
+        if self._ids is None:
+            self._ids = Strings.join([p.ids for p in self.parts or ()])
+        return self._ids
+
+    @property
+    def texts(self) -> Strings:
+        if self._texts is None:
+            self._texts = Strings.join([p.texts for p in self.parts or ()])
+        return self._texts
+
+    @property
+    def payloads(self) -> Payloads:
+        if self._payloads is None:
+            self._payloads = Payloads.join([p.payloads for p in self.parts or ()])
+        return self._payloads
+
+    def column_parts(self) -> list[tuple[Strings, bytes, Strings]]:
+        """``(ids, lines, texts)`` of each part, one after the other (one part: the rows'
+        own columns)."""
+        if self.parts is None:
+            return [(self.ids, self.lines, self.texts)]
+        out = []
+        for p in self.parts:
+            out += p.column_parts()
+        return out
 
     @classmethod
     def of(cls, sources: list[str], lines: Sequence[int], ids: list[str], payloads: list[Any],
@@ -93,16 +128,15 @@ class Rows:
 
     @staticmethod
     def join(parts: Sequence[Rows]) -> Rows:
+        """The rows of ``parts`` one after the other (ids, texts and payloads joined when
+        first asked for)."""
         if len(parts) == 1:
             return parts[0]
         sources: list[str] = []
         for p in parts:
             sources += p.sources
-        return Rows(sources, b"".join([p.lines for p in parts]),
-                    Strings.join([p.ids for p in parts]),
-                    Payloads.join([p.payloads for p in parts]),
-                    Strings.join([p.texts for p in parts]),
-                    b"".join([p.digests for p in parts]))  # fmt: skip
+        return Rows(sources, b"".join([p.lines for p in parts]), None, None, None,
+                    b"".join([p.digests for p in parts]), parts)  # fmt: skip
 
 
 def todo(

@@ -256,8 +256,8 @@ def _solved_and_written(task: Task, rows: Rows, threads: int) -> _Written:
     payloads = rows.payloads if task.payload_columns else rows.payloads.tolist()
     solved = solve_chunk(task, payloads, threads)
     texts = task.json_texts(solved.results, solved.errors)
-    runs = written_column_runs(rows.sources, rows.ids, rows.lines, rows.texts, texts,
-                               solved.errors, solved.seconds)  # fmt: skip
+    runs = written_column_runs(rows.sources, rows.column_parts(), texts, solved.errors,
+                               solved.seconds)  # fmt: skip
     return _Written(solved, texts, runs)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from engines.batch.jsontext import orjson
 from solvers._batch_columns import Strings
-from solvers._batch_rows import block_json, block_json_columns
+from solvers._batch_rows import block_json, block_json_parts
 
 
 def source_runs(sources: list[str]) -> list[tuple[int, int]]:
@@ -50,20 +50,16 @@ def written_runs(
 
 
 def written_column_runs(
-    sources: list[str], ids: Strings, lines: bytes, inputs: Strings,
+    sources: list[str], parts: list[tuple[Strings, bytes, Strings]],
     results: list[str | None], errors: list[str | None], seconds: list[float],
 ) -> list[tuple[int, int, str]] | None:  # fmt: skip
-    """:func:`written_runs` of buffer-backed columns (``ids`` and ``inputs``
-    :class:`Strings`, ``lines`` int64): the text written from the buffers
-    (:func:`block_json_columns`), ``None`` when a run is not ASCII."""
+    """:func:`written_runs` of buffer-backed columns given in parts (``(ids, lines,
+    inputs)``: ``ids`` and ``inputs`` :class:`Strings`, ``lines`` int64; see
+    :meth:`engines.batch.rows.Rows.column_parts`): the text written from the parts' buffers
+    (:func:`block_json_parts`), ``None`` when a run is not ASCII."""
     out = []
     for lo, hi in source_runs(sources):
-        if hi - lo == len(sources):
-            text = block_json_columns(ids, lines, inputs, results, errors, seconds)
-        else:
-            text = block_json_columns(ids.part(lo, hi), lines[8 * lo : 8 * hi],
-                                      inputs.part(lo, hi), results[lo:hi], errors[lo:hi],
-                                      seconds[lo:hi])  # fmt: skip
+        text = block_json_parts(parts, lo, hi, results, errors, seconds)
         if text is None:
             return None
         out.append((lo, hi, text))
