@@ -326,6 +326,12 @@ cdef class _Out:
     # the key found after each key (the last one is "the line's start") in the lines read
     # so far: tried first (a file's lines most often spell their keys in one order)
     cdef int follow[MAX_KEYS + 1]
+    # after each key, the last key of 1-7 plain characters found there that the spec does
+    # not know (e.g. "tags"), as _key_word's masked word (``unknown_mask`` 0: none yet): the
+    # next line's same key is known unknown at one compare
+    cdef uint64_t unknown_word[MAX_KEYS + 1]
+    cdef uint64_t unknown_mask[MAX_KEYS + 1]
+    cdef int unknown_len[MAX_KEYS + 1]
     cdef uint8_t rows[MAX_ROWS][MAX_CELLS]
     cdef uint64_t masks[MAX_ROWS][2]
 
@@ -403,7 +409,8 @@ cdef bint _render(RecordSpec spec, int kind, const char* s, Py_ssize_t n,
         key = spec.item_key[kind][i]
         a, b = start[key], end[key]
         if t == I_NAME:
-            code = _name_code(spec, key, s, a, b) if a >= 0 else -1
+            # (the kind's code is known: _scan_line found it)
+            code = kind if key == 0 else _name_code(spec, key, s, a, b) if a >= 0 else -1
             if code < 0 or not out.byte(code) or not out.put(s + a, b - a):
                 return False
         elif t == I_CARDS or t == I_NULLABLE_CARDS:
@@ -502,20 +509,39 @@ cdef Py_ssize_t _parsed_cards(RecordSpec spec, const char* s, Py_ssize_t p, Py_s
 
 
 cdef inline int _key_word(RecordSpec spec, const char* s, Py_ssize_t p, Py_ssize_t n,
-                          int guess) noexcept nogil:
+                          int before, _Out out) noexcept nogil:
     """``p`` at the opening quote of a key: the key whose characters and closing quote
-    follow it, compared 8 bytes at a time (``guess`` first), or -1 (not found so: the
-    character loop decides)."""
+    follow it, compared 8 bytes at a time (the one that followed ``before`` in the lines
+    read first), or -1 (not found so: the character loop decides), or -2: the key that
+    last followed ``before`` and that the spec does not know (``out.unknown_word``)."""
     cdef uint64_t w
-    cdef int i, key = guess if 0 <= guess < spec.nkeys else 0
+    cdef int i, guess = out.follow[before]
+    cdef int key = guess if 0 <= guess < spec.nkeys else 0
     if not LITTLE_ENDIAN or p + 9 > n:
         return -1
     memcpy(&w, s + p + 1, 8)
-    for i in range(spec.nkeys):
+    if spec.key_fast[key] and (w & spec.key_mask[key]) == spec.key_word[key]:
+        return key
+    if out.unknown_mask[before] and (w & out.unknown_mask[before]) == out.unknown_word[before]:
+        return -2
+    for i in range(spec.nkeys - 1):
+        key = key + 1 if key + 1 < spec.nkeys else 0
         if spec.key_fast[key] and (w & spec.key_mask[key]) == spec.key_word[key]:
             return key
-        key = key + 1 if key + 1 < spec.nkeys else 0
     return -1
+
+
+cdef inline void _unknown_key(const char* s, Py_ssize_t p, Py_ssize_t k, Py_ssize_t n,
+                              int before, _Out out) noexcept nogil:
+    """Keep the key ``s[p + 1 : p + 1 + k]`` (read by :func:`_string_end`: plain characters,
+    its closing quote after it), which the spec does not know, for :func:`_key_word`, when
+    it and its quote fit the 8 bytes that function compares."""
+    if LITTLE_ENDIAN and k <= 7 and p + 9 <= n:
+        memcpy(&out.unknown_word[before], s + p + 1, 8)
+        out.unknown_mask[before] = (<uint64_t>1 << (8 * k + 8)) - 1 if k < 7 else \
+            0xFFFFFFFFFFFFFFFFULL
+        out.unknown_word[before] &= out.unknown_mask[before]
+        out.unknown_len[before] = <int>k
 
 
 cdef bint _fields(RecordSpec spec, const char* s, Py_ssize_t n,
@@ -539,9 +565,12 @@ cdef bint _fields(RecordSpec spec, const char* s, Py_ssize_t n,
     while True:
         if p >= n or s[p] != 34:
             return False
-        found = _key_word(spec, s, p, n, out.follow[before])
+        found = _key_word(spec, s, p, n, before, out)
         if found >= 0:
             q = p + spec.key_len[found] + 2
+        elif found == -2:  # the unknown key kept (its word held its closing quote)
+            q = p + out.unknown_len[before] + 2
+            found = -1
         else:
             q = _string_end(s, p, n)
             if q < 0:
@@ -551,6 +580,8 @@ cdef bint _fields(RecordSpec spec, const char* s, Py_ssize_t n,
                 if spec.key_len[key] == k and _same(keys + spec.key_start[key], s + p + 1, k):
                     found = key
                     break
+            if found < 0:
+                _unknown_key(s, p, k, n, before, out)
         if found >= 0:
             out.follow[before] = found
             before = found

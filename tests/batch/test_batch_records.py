@@ -198,16 +198,46 @@ def test_keys_and_strings_read_a_word_at_a_time_read_as_the_character_loop():
             for key in ("tags", "id", "level", "kind"):
                 lines.append(line([(k, v) for k, v in plain if k != key] + [(key, f'"{text}"')]))
             lines.append(line([(text, "1"), *plain]))
-    status, texts, ids, _packs = layout.scan(lines)
+    status = _read_as_prepare_reads(layout, lines)
     assert 40 <= list(status).count(SCAN_OK) < len(lines) - 100
+
+
+def _read_as_prepare_reads(layout, lines: list[str], alone: bool = False) -> bytearray:
+    """The statuses of ``lines`` scanned as one list, each line read as ``prepare`` reads
+    it or referred, and the same statuses and texts from ``scan_text`` (with ``alone``,
+    from each line scanned on its own too)."""
+    status, texts, ids, _packs = layout.scan(lines)
     for i, text in enumerate(lines):
         slow = _slow("shengji-legal", text, i + 1)
         if status[i] == SCAN_OK:
             assert slow is not None and (texts[i], ids[i]) == slow[:2], text
         else:
             assert status[i] == SCAN_REFER, text
+        assert not alone or layout.scan([text])[0][0] == status[i], text
     text_status, text_texts, *_ = layout.scan_text("\n".join(lines))
     assert text_status == status and text_texts == [t for t in texts if t is not None]
+    return status
+
+
+def test_unknown_keys_kept_between_lines_read_as_the_character_loop():
+    """A key the spec does not know, kept after the key before it for the next lines (one
+    compare then), is told apart from known keys and other unknown keys at every length:
+    lines in one block, where each known or unknown key follows the same key in turn."""
+    layout = get_task("shengji-legal").records()
+    base = [("id", '"g-1"'), ("kind", '"follow_legal"'), ("level", '"5"'), ("trump", '"NT"'),
+            ("hand", '["S3", "S4"]'), ("lead", '["S3"]'), ("play", '["S4"]')]  # fmt: skip
+    keys = ["tags", "tag", "tagz", "", "t", "play", "pla", "plays", "level", "levels",
+            "trumpet", "trump_", "lead", "leads", "x" * 7, "x" * 8, "id", "i"]  # fmt: skip
+    rng = random.Random(7)
+    lines = []
+    for _ in range(300):
+        pairs = [p for p in base if p[0] == "id" or rng.random() < 0.9]
+        key = rng.choice(keys)
+        pairs.insert(rng.randrange(len(pairs) + 1), (key, '"x"' if rng.random() < 0.5 else
+                                                     '["S5"]'))  # fmt: skip
+        lines.append("{" + ", ".join(f'"{k}": {v}' for k, v in pairs) + "}")
+    # (each line also read alone: nothing kept from the lines before, the same status)
+    assert list(_read_as_prepare_reads(layout, lines, alone=True)).count(SCAN_OK) >= 60
 
 
 def test_scanner_refers_what_it_cannot_read_and_never_raises():
