@@ -11,13 +11,17 @@ cdef struct Buffer:
     char* data
     Py_ssize_t n
     Py_ssize_t cap
+    bint fixed  # ``data`` is not this buffer's (e.g. a str's characters): never grown
 
 
 cdef inline bint buffer_room(Buffer* b, Py_ssize_t k) noexcept nogil:
+    """Room for ``k`` more bytes (False: out of memory, or a fixed buffer full)."""
     cdef Py_ssize_t cap
     cdef char* grown
     if b.n + k <= b.cap:
         return True
+    if b.fixed:
+        return False
     cap = 2 * b.cap if 2 * b.cap > b.n + k else b.n + k
     if cap < 4096:
         cap = 4096

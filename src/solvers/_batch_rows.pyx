@@ -24,7 +24,12 @@ from solvers._batch_buffers cimport Buffer, buffer_free, buffer_put, buffer_room
 from solvers._batch_columns cimport Strings
 
 
+from cpython.ref cimport PyObject, Py_XDECREF
+
 cdef extern from "Python.h":
+    PyObject* PyUnicode_New(Py_ssize_t, Py_UCS4) except NULL
+    int PyUnicode_Resize(PyObject**, Py_ssize_t) except -1
+    void* PyUnicode_DATA_OF "PyUnicode_DATA"(PyObject*)
     int PyUnicode_IS_ASCII(object)
     const char* PyUnicode_DATA(object)
     Py_ssize_t PyUnicode_GET_LENGTH(object)
@@ -271,6 +276,7 @@ cdef struct _Row:
     Py_ssize_t seconds_len
     const char* result
     Py_ssize_t result_len
+    bint result_plain  # written as it is (:func:`_plain_value`), else as a string
     const char* error
     Py_ssize_t error_len
 
@@ -292,23 +298,38 @@ cdef bint _gathered(_Row* row, object pid, object line, object text, object resu
         return False
     row.line = <long long>line
     row.input_plain = False
-    return _gathered_tail(row, result, error, seconds)
+    return _gathered_tail(row, result, error, seconds, NULL)
+
+
+cdef struct _Last:
+    # the result object of the row before and whether it was plain: a chunk's results are
+    # a few shared texts (engines.batch.tasks.answer_texts), checked once a run of them
+    PyObject* result
+    bint plain
 
 
 cdef inline bint _gathered_tail(_Row* row, object result, object error,
-                                bytes seconds) noexcept:
+                                bytes seconds, _Last* last) noexcept:
     """The seconds, result and error of one row into ``row``; False where one is not
-    ASCII."""
+    ASCII.  ``last`` (or NULL): see :class:`_Last` (``result`` kept alive by the caller)."""
     row.seconds = PyBytes_AS_STRING(seconds)
     row.seconds_len = PyBytes_GET_SIZE(seconds)
     row.result = row.error = NULL
     row.result_len = row.error_len = 0
+    row.result_plain = False
     if error is not None:
         row.error = _ascii(error, &row.error_len)
         return row.error != NULL
     if result is not None:
         row.result = _ascii(result, &row.result_len)
-        return row.result != NULL
+        if row.result == NULL:
+            return False
+        if last != NULL and last.result == <PyObject*>result:
+            row.result_plain = last.plain
+        else:
+            row.result_plain = _plain_value(row.result, row.result_len)
+            if last != NULL:
+                last.result, last.plain = <PyObject*>result, row.result_plain
     return True
 
 
@@ -340,7 +361,9 @@ cdef bint _write_rows(const _Row* rows, Py_ssize_t count, Buffer* out) noexcept 
         elif row.result == NULL:
             if not buffer_put(out, b",null", 5):
                 return False
-        elif not buffer_put(out, b",", 1) or not _value(out, row.result, row.result_len):
+        elif not buffer_put(out, b",", 1) or not (
+                buffer_put(out, row.result, row.result_len) if row.result_plain
+                else _string(out, row.result, row.result_len)):
             return False
         if not buffer_put(out, b"]", 1):
             return False
@@ -380,27 +403,43 @@ cdef _Row* _rows_room(Py_ssize_t count) except NULL:
     return rows
 
 
+cdef inline Py_ssize_t _row_room(const _Row* row) noexcept nogil:
+    """The most room :func:`_write_rows` asks for a row, piece by piece (what it writes
+    is never more): its separator, the id as a string, the line and two commas, the input,
+    a comma and the seconds, then the result or the error, and the closing bracket."""
+    cdef Py_ssize_t k = 2 + (6 * row.id_len + 3) + 24 + 1 + row.seconds_len + 1
+    k += row.input_len if row.input_plain else 6 * row.input_len + 3
+    if row.error != NULL:
+        return k + 6 + 6 * row.error_len + 3
+    if row.result == NULL:
+        return k + 5
+    return k + 1 + (row.result_len if row.result_plain else 6 * row.result_len + 3)
+
+
 cdef object _rows_text(const _Row* rows, Py_ssize_t count):
-    """The JSON array of ``count`` gathered rows, written without the GIL."""
+    """The JSON array of ``count`` gathered rows, written without the GIL straight into
+    the characters of a ``str`` made as large as it can need (:func:`_row_room`), then
+    shrunk (no copy of the text, which is most of a block's bytes)."""
     cdef Buffer out
     cdef bint done
     cdef Py_ssize_t i, size = 2
+    cdef PyObject* text = NULL
     memset(&out, 0, sizeof(Buffer))
+    for i in range(count):
+        size += _row_room(rows + i)
+    text = PyUnicode_New(size, 127)
     try:
+        out.data, out.cap, out.fixed = <char*>PyUnicode_DATA_OF(text), size, True
         with nogil:
-            # room for the rows as they most often come out (no escapes), so the buffer is
-            # seldom copied while it grows: the texts, and 48 bytes a row for the rest
-            for i in range(count):
-                size += rows[i].id_len + rows[i].input_len + rows[i].seconds_len + \
-                    rows[i].result_len + rows[i].error_len + 48
-            done = buffer_room(&out, size) and buffer_put(&out, b"[", 1) and \
-                _write_rows(rows, count, &out) and \
+            done = buffer_put(&out, b"[", 1) and _write_rows(rows, count, &out) and \
                 buffer_put(&out, b"]", 1)
-        if not done:
-            raise MemoryError()
-        return PyUnicode_DecodeASCII(out.data, out.n, NULL)
+        if not done:  # (never: the room is what the writer can ask for)
+            raise MemoryError("the rows' text outgrew its room")
+        if out.n < size:
+            PyUnicode_Resize(&text, out.n)
+        return <object>text
     finally:
-        buffer_free(&out)
+        Py_XDECREF(text)
 
 
 def block_json_columns(Strings ids, bytes lines, Strings inputs, list results, list errors,
@@ -420,6 +459,7 @@ def block_json_parts(list parts, Py_ssize_t lo, Py_ssize_t hi, list results, lis
     ``results``, ``errors`` and ``seconds`` one entry a row of all the parts."""
     cdef Py_ssize_t i, k, at = 0, first, count = hi - lo
     cdef _FloatTexts floats = _FloatTexts()
+    cdef _Last last
     cdef _Row* rows
     cdef _Row* row
     cdef bytes text
@@ -441,6 +481,7 @@ def block_json_parts(list parts, Py_ssize_t lo, Py_ssize_t hi, list results, lis
     rows = _rows_room(count)
     kept = []  # the seconds' texts, alive while written
     at = 0
+    last.result = NULL
     try:
         for ids, lines, inputs in parts:
             first, at = at, at + ids.count
@@ -465,7 +506,7 @@ def block_json_parts(list parts, Py_ssize_t lo, Py_ssize_t hi, list results, lis
                 row.input_len = input_data + input_ends[k] - row.input
                 row.input_plain = inputs.plain
                 row.line = line[k]
-                if not _gathered_tail(row, results[i], errors[i], text):
+                if not _gathered_tail(row, results[i], errors[i], text, &last):
                     return None
         return _rows_text(rows, count)
     finally:

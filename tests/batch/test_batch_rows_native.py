@@ -21,6 +21,7 @@ from engines.batch.jsontext import canonical, canonical_items
 from engines.batch.tasks import hash_text
 from solvers import _batch_hashes as hashes
 from solvers import _batch_rows as rows
+from solvers._batch_columns import Strings
 
 
 @pytest.mark.parametrize("size", [0, 1, 111, 127, 128, 129, 255, 256, 257, 1000, 4096])
@@ -185,6 +186,32 @@ def test_block_json_decodes_to_the_rows(cases) -> None:
         else:
             assert decoded[4:] == [None, error]
     assert orjson.loads(text) == json.loads(text)
+
+
+def test_block_json_written_into_its_room_at_the_worst() -> None:
+    """Rows written straight into a ``str`` as large as the writer can ask for: texts of
+    control characters only (six characters each), the widest line numbers, shared result
+    texts plain and not plain in turn (each kept from the row before only when it is the
+    same object): the text decodes to the rows."""
+    control = "".join(chr(c) for c in range(32)) * 3
+    plain, odd = '{"legal":true}', "{" + control
+    results = [plain, plain, odd, odd, plain, None, odd]
+    errors = [None, None, None, None, None, control, None]
+    n = len(results)
+    ids = [control[: 7 * i] for i in range(n)]
+    lines = [-(2**63), 2**63 - 1, 0, -1, 10**18, 7, -(10**18)]
+    inputs = [control, "[]", "{", '{"a":1}', control[:1], "", "[" + control + "]"]
+    seconds = [0.5, 1e-300, 1e300, 0.0, 2.5, 3.0, 1.0]
+    text = rows.block_json(ids, lines, inputs, results, errors, seconds)
+    assert text is not None
+    for got, (pid, line, data, result, error) in zip(json.loads(text), zip(ids, lines, inputs,
+                                                                           results, errors)):
+        assert got[:2] == [pid, line] and (got[2] == data or got[2] == json.loads(data))
+        assert got[4:] == ([None, error] if error is not None else [json.loads(result) if
+                                                                     result == plain else result])
+    assert rows.block_json_parts([(Strings.of(ids), b"".join(x.to_bytes(8, "little", signed=True)
+                                                              for x in lines), Strings.of(inputs))],
+                                 0, n, results, errors, seconds) == text  # fmt: skip
 
 
 def test_block_json_refuses_mismatched_columns() -> None:
