@@ -33,7 +33,7 @@ from libc.stdlib cimport calloc, free
 import numpy as np
 
 from solvers.bridge._bits cimport built_for_bit_instructions, msb, popcount
-from solvers.bridge._moves cimport gen_moves, order_moves
+from solvers.bridge._moves cimport gen_moves, ordered_moves
 from solvers.bridge._node_steps cimport _cards, _clear
 from solvers.bridge._root cimport (
     RootClasses,
@@ -387,7 +387,7 @@ cdef void _score_moves(Ctx* c, int seat, Move* moves, int nm, int n_left, int gu
     cdef RootClasses classes
     cdef int i, best = -1
     _classes_clear(&classes)
-    order_moves(c, seat, moves, nm, 0)
+    ordered_moves(c, seat, moves, 0)  # the same moves as given, in search order
     for i in range(nm):
         scores[i] = _root_move_value(c, seat, &moves[i], n_left, best if best >= 0 else guess,
                                      &classes)
@@ -526,7 +526,7 @@ def solve_position(const uint16_t[:, :] hands, int trump, int leader,
             if target < 0 and optimal_only:
                 best = _value(c, 0, n_left, first_guess, &best_card, NULL)
             elif target >= 0:
-                order_moves(c, seat, moves, nm, 0)
+                ordered_moves(c, seat, moves, 0)
             else:
                 _score_moves(c, seat, moves, nm, n_left, first_guess, scores)
         if target >= 0 or optimal_only:

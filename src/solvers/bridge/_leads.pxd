@@ -7,7 +7,7 @@ Lead weights, in the spirit of DDS's empirical weights: lead winners, lead towar
 partner's winners (before our own higher winners when partner is the shorter hand: his
 winner first unblocks), ruffs for partner, low from suits where the opponents' high cards
 are caught or the next round is ours, and the suits the opponents are short in first.
-``_moves.order_moves`` weighs and sorts them.
+``_moves.lead_moves`` weighs them as it generates them, in weight order.
 """
 
 from solvers.bridge._bits cimport msb, popcount

@@ -14,7 +14,9 @@ forces out the fourth hand's top card, win as cheaply as possible fourth hand, b
 overtake partner's winner in notrump when our cards then run; ruff when partner is not
 winning, discard low cards from long suits, keeping a guarded second-best card; plus,
 for the lead, the killer move of this ply.  Leads and the cards of a player void in the
-led suit get a weight each and are sorted; cards following suit fall into a few bands
+led suit get a weight each as they are generated and are inserted in weight order
+(``lead_moves``, ``void_moves``: each move stored whole, as one 8-byte word, so that
+moving it on does not wait for its fields' stores); cards following suit fall into a few bands
 (wins surely; third hand high, or the card that forces out the fourth hand's top;
 second hand's cover; low), so they are put in band order directly, lowest card
 first within a band: the order the weights gave, without weighing and sorting.
@@ -25,9 +27,19 @@ is a sure winner (``_leads.killer_lead``); the rest (``later_moves``) only when 
 not cut off.
 """
 
+from libc.stdint cimport int64_t, uint32_t, uint64_t
+
 from solvers.bridge._bits cimport lsb, msb, popcount
 from solvers.bridge._leads cimport LeadSuit, _lead_suit, _lead_weight, _top, killer_lead
 from solvers.bridge._types cimport NOTRUMP, Ctx, Move
+
+
+cdef inline uint64_t _packed(int s, int r, unsigned int seq, int w) noexcept nogil:
+    """A ``Move`` as the 8-byte word it is in memory (little-endian: the weight on top), so
+    that the moves are stored and shifted whole: a move written field by field and then read
+    whole waits for the fields' stores to drain."""
+    return ((<uint64_t><uint32_t>w) << 32) | (<uint64_t>seq << 16) | (<uint64_t>r << 8) \
+        | <uint64_t>s
 
 
 cdef inline int _add_suit(Ctx* c, int seat, int s, Move* out, int n) noexcept nogil:
@@ -48,9 +60,7 @@ cdef inline int _add_suit(Ctx* c, int seat, int s, Move* out, int n) noexcept no
         above = others & (~(low << 1) + 1u)
         seq = mine & ((above & (~above + 1u)) - 1u)
         i -= 1
-        out[i].suit = s
-        out[i].rank = msb(seq)
-        out[i].seq = <unsigned short>seq
+        (<uint64_t*>out)[i] = _packed(s, msb(seq), seq, 0)
         mine &= ~seq
     return n
 
@@ -271,9 +281,7 @@ cdef inline void first_move(Ctx* c, int seat, int s, int low, Move* m) noexcept 
     cdef unsigned int mine = c.hands[seat][s]
     cdef unsigned int above = c.remain[s] & ~mine & ~((2u << low) - 1u)
     cdef unsigned int seq = mine & ((above & (~above + 1u)) - 1u) & ~((1u << low) - 1u)
-    m.suit = s
-    m.rank = msb(seq)
-    m.seq = <unsigned short>seq
+    (<uint64_t*>m)[0] = _packed(s, msb(seq), seq, 0)
 
 
 cdef inline void follow_order(Move* moves, int n, FollowPlan* p) noexcept nogil:
@@ -341,7 +349,7 @@ cdef inline int _void_weight(Ctx* c, VoidNode* f, int seat, int s, int r) noexce
 
 
 cdef inline bint first_void(Ctx* c, int seat, Move* m) noexcept nogil:
-    """A player void in the led suit: the move ``order_moves`` puts first (the heaviest,
+    """A player void in the led suit: the move ``void_moves`` puts first (the heaviest,
     the first generated among equals), found without generating and weighing every card:
     a discard's weight falls as its rank rises, so of a suit other than trumps only the
     lowest group can be the heaviest.  True when it is the player's only move."""
@@ -372,55 +380,112 @@ cdef inline bint first_void(Ctx* c, int seat, Move* m) noexcept nogil:
     return groups == 1
 
 
-cdef inline void _weigh_and_sort(Ctx* c, int seat, Move* moves, int n, int ply) noexcept nogil:
-    """A weight per move (leads, or a player void in the led suit), then heaviest first."""
-    cdef int i, j, suit = -1
-    cdef Move tmp
-    cdef int killer = c.killer[ply]
+cdef inline int _insert(uint64_t* out, int n, uint64_t m) noexcept nogil:
+    """Put the packed move ``m`` into ``out[:n]`` (heaviest first) after every move at least
+    as heavy: moves inserted in generation order come out as a stable sort puts them."""
+    cdef int64_t key = <int64_t>(m & 0xFFFFFFFF00000000u)
+    cdef int j = n - 1
+    while j >= 0 and <int64_t>out[j] < key:
+        out[j + 1] = out[j]
+        j -= 1
+    out[j + 1] = m
+    return n + 1
+
+
+cdef inline unsigned int _top_group(unsigned int mine, unsigned int others,
+                                    int* r) noexcept nogil:
+    """The group of equal cards of ``mine`` (not empty) that holds its highest card ``r``:
+    down to just above the highest card of ``others`` (another hand's) below it."""
+    cdef unsigned int below
+    r[0] = msb(mine)
+    below = others & ((1u << r[0]) - 1u)
+    if below:
+        return mine & ~((2u << msb(below)) - 1u)
+    return mine
+
+
+cdef inline int lead_moves(Ctx* c, int seat, Move* moves, int ply) noexcept nogil:
+    """The leader's moves, heaviest first (``_leads``' weights): each group of equal cards
+    weighed as it is generated (suit by suit, the highest group first, as ``gen_moves``)
+    and inserted in place, so that equal weights keep the order of generation."""
+    cdef uint64_t* out = <uint64_t*>moves
+    cdef int s, r, w, n = 0, killer = c.killer[ply]
+    cdef unsigned int mine, others, seq
     cdef LeadSuit lead
-    cdef VoidNode void
-    if c.pos == 0:
-        for i in range(n):
-            if moves[i].suit != suit:
-                suit = moves[i].suit
-                _lead_suit(c, seat, suit, &lead)
-            moves[i].weight = _lead_weight(&lead, moves[i].rank, moves[i].seq)
-            if killer == moves[i].suit * 16 + moves[i].rank:
+    for s in range(4):
+        mine = c.hands[seat][s]
+        if not mine:
+            continue
+        _lead_suit(c, seat, s, &lead)
+        others = c.remain[s] & ~mine
+        while mine:
+            seq = _top_group(mine, others, &r)
+            mine &= ~seq
+            w = _lead_weight(&lead, r, seq)
+            if killer == s * 16 + r:
                 # the lead that last cut off at this depth (or a table answer's lead); a
                 # bonus to followers' killers measured as doubling the search, so only
                 # leads get it; more for a winner, which then comes before the other
                 # winners (a bonus to every killer above 80 raised the medians)
-                if moves[i].rank > lead.opp_top and not lead.ruff_risk:
-                    moves[i].weight += 130
+                if r > lead.opp_top and not lead.ruff_risk:
+                    w += 130
                 else:
-                    moves[i].weight += 80
-    else:
-        if c.trump != NOTRUMP:
-            _void_node(c, seat, &void)
-        for i in range(n):
-            moves[i].weight = _void_weight(c, &void, seat, moves[i].suit, moves[i].rank)
-    # insertion sort, heaviest first (at most 13 moves)
-    for i in range(1, n):
-        tmp = moves[i]
-        j = i - 1
-        while j >= 0 and moves[j].weight < tmp.weight:
-            moves[j + 1] = moves[j]
-            j -= 1
-        moves[j + 1] = tmp
+                    w += 80
+            n = _insert(out, n, _packed(s, r, seq, w))
+    return n
 
 
-cdef inline void order_moves(Ctx* c, int seat, Move* moves, int n, int ply) noexcept nogil:
-    """Put ``moves`` (``n`` > 1, as generated) in search order."""
+cdef inline int void_moves(Ctx* c, int seat, Move* moves) noexcept nogil:
+    """The moves of a player void in the led suit, heaviest first (``_void_weight``),
+    weighed and inserted as they are generated, as ``lead_moves``."""
+    cdef uint64_t* out = <uint64_t*>moves
+    cdef int s, r, w, n = 0, top = -1, base = 0
+    cdef unsigned int mine, others, seq
+    cdef VoidNode void
+    if c.trump != NOTRUMP:
+        _void_node(c, seat, &void)
+    for s in range(4):
+        mine = c.hands[seat][s]
+        if not mine:
+            continue
+        others = c.remain[s] & ~mine
+        if s != c.trump:
+            # a discard's weight (``_void_weight``): the suit's terms once
+            top = msb(c.remain[s])
+            base = 2 * popcount(mine)
+            if base == 4 and msb(mine) != top and msb(mine) == _top(c.remain[s] & ~(1u << top)):
+                base -= 6
+        while mine:
+            seq = _top_group(mine, others, &r)
+            mine &= ~seq
+            if s == c.trump:
+                w = _void_weight(c, &void, seat, s, r)
+            elif r == top:
+                w = 2 * popcount(c.hands[seat][s]) - 20 - r
+            else:
+                w = base - r
+            n = _insert(out, n, _packed(s, r, seq, w))
+    return n
+
+
+cdef inline int ordered_moves(Ctx* c, int seat, Move* moves, int ply) noexcept nogil:
+    """All the moves of a node in search order; return the count."""
     cdef FollowPlan plan
-    if c.pos > 0 and moves[0].suit == c.trick_suit[0]:
+    cdef int ls, nm
+    if c.pos == 0:
+        return lead_moves(c, seat, moves, ply)
+    ls = c.trick_suit[0]
+    if not c.hands[seat][ls]:
+        return void_moves(c, seat, moves)
+    nm = _add_suit(c, seat, ls, moves, 0)
+    if nm > 1:
         follow_plan(c, seat, &plan)
-        follow_order(moves, n, &plan)
-    else:
-        _weigh_and_sort(c, seat, moves, n, ply)
+        follow_order(moves, nm, &plan)
+    return nm
 
 
 cdef inline bint first_follower_move(Ctx* c, int seat, Move* m, FollowPlan* plan) noexcept nogil:
-    """The move ``order_moves`` puts first for a follower, made without generating and
+    """The move ``ordered_moves`` puts first for a follower, made without generating and
     ordering the others (most follower nodes cut off on it); ``plan`` keeps the order of
     the led suit for ``later_moves``.  True when it is the player's only move."""
     cdef int ls = c.trick_suit[0]
@@ -441,14 +506,15 @@ cdef inline int later_moves(Ctx* c, int seat, Move* moves, FollowPlan* plan,
     """All the moves of a node whose first move, made alone (``first_follower_move``, or
     ``_leads.killer_lead``), did not cut off, in search order: that move first again."""
     cdef Move first = moves[0]
-    cdef int nm = gen_moves(c, seat, moves)
+    cdef int nm
     if c.pos == 0:
         # the killer lead first, the others in the order of their weights
+        nm = lead_moves(c, seat, moves, ply)
         if nm > 1:
-            order_moves(c, seat, moves, nm, ply)
             _to_front(moves, first.suit, first.rank)
-    elif moves[0].suit == c.trick_suit[0]:
+    elif c.hands[seat][c.trick_suit[0]]:
+        nm = _add_suit(c, seat, c.trick_suit[0], moves, 0)
         follow_order(moves, nm, plan)
     else:
-        order_moves(c, seat, moves, nm, ply)
+        nm = void_moves(c, seat, moves)
     return nm

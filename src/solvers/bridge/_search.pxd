@@ -25,8 +25,7 @@ from libc.string cimport memcpy
 
 from solvers.bridge._bits cimport lsb, popcount
 from solvers.bridge._leads cimport killer_lead
-from solvers.bridge._moves cimport FollowPlan, first_follower_move, gen_moves, later_moves
-from solvers.bridge._moves cimport order_moves
+from solvers.bridge._moves cimport FollowPlan, first_follower_move, later_moves, ordered_moves
 from solvers.bridge._node_steps cimport TrickStart, _cards, _clear, _copy, _cover_sequence
 from solvers.bridge._node_steps cimport _place_card, _second_hand, _trick_result, _trick_start
 from solvers.bridge._probe cimport horizon_answer
@@ -180,9 +179,7 @@ cdef inline bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogi
         nm = 1
         complete = 0
     else:
-        nm = gen_moves(c, seat, moves)
-        if nm > 1:
-            order_moves(c, seat, moves, nm, ply)
+        nm = ordered_moves(c, seat, moves, ply)
     _clear(acc)
     for k in range(4):
         small[k] = -1
