@@ -23,6 +23,30 @@ def test_version_is_the_installed_distribution_version():
     assert engines.__version__ == version("qipai")
 
 
+def test_version_read_from_the_first_metadata_folder_on_the_path(tmp_path, monkeypatch):
+    """``engines._installed_version`` reads what importlib.metadata would find, and leaves
+    what it cannot read plainly to importlib.metadata."""
+    from importlib.metadata import version
+
+    first, second, empty = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    (first / "Qipai-9.1.dist-info").mkdir(parents=True)
+    (first / "Qipai-9.1.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: qipai\nVersion: 9.1\n\nVersion: 0\n"
+    )
+    (second / "qipai.egg-info").mkdir(parents=True)
+    (second / "qipai.egg-info" / "PKG-INFO").write_text("Name: qipai\nVersion: 8.2\n")
+    empty.mkdir()
+    for path, expected in (([empty, first, second], "9.1"), ([second, first], "8.2")):
+        monkeypatch.setattr(sys, "path", [str(p) for p in path])
+        assert engines._installed_version() == expected == version("qipai")
+    # No Version header before the blank line: importlib.metadata decides.
+    (first / "Qipai-9.1.dist-info" / "METADATA").write_text("Name: qipai\n\nVersion: 7\n")
+    monkeypatch.setattr(sys, "path", [str(first), str(second)])
+    assert engines._installed_version() == version("qipai")
+    monkeypatch.setattr(sys, "path", [str(empty)])
+    assert engines._installed_version() == "0.0.0+source"
+
+
 def test_compiled_core_reports_its_threading():
     assert isinstance(solvers.openmp_available(), bool)
     threads = solvers.max_threads()
@@ -82,6 +106,14 @@ def test_demo_rejects_unknown_game(capsys):
     assert main(["demo", "chess"]) == 2
     err = capsys.readouterr().err
     assert "unknown game 'chess'" in err
+
+
+def test_a_game_command_parses_alike_with_its_group_alone():
+    argv = ["bridge", "lead", "KJ84.Q93.T72.A65", "--contract", "3NT", "--by", "S", "-n", "5"]
+    alone, full = build_parser(only="bridge").parse_args(argv), build_parser().parse_args(argv)
+    assert vars(alone).keys() == vars(full).keys()
+    assert all(getattr(alone, k) == getattr(full, k) for k in vars(full) if k != "func")
+    assert alone.func.__qualname__ == full.func.__qualname__
 
 
 def test_console_script_runs_as_module():

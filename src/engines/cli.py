@@ -29,8 +29,12 @@ TOP_LEVEL_MODULES: tuple[str, ...] = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser, with every installed command registered."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The full argument parser, with every installed command registered.
+
+    ``only``: a game's key, to register that group alone (a command of one game parses the
+    same without importing every other game's command modules).
+    """
     parser = argparse.ArgumentParser(
         prog="qipai",
         description="qipai: fast, exact solvers for card and tile games: "
@@ -40,6 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"qipai {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     for game in GAMES:
+        if only is not None and game.key != only:
+            continue
         group = commands.add_parser(game.key, help=game.help, description=game.help)
         group.set_defaults(func=_help_of(group))
         group_commands = group.add_subparsers(title=f"{game.key} commands", metavar="COMMAND")
@@ -47,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
             module = game_module(game, name)
             if module is not None:
                 module.register(group_commands)
-    for module_name in TOP_LEVEL_MODULES:
+    for module_name in TOP_LEVEL_MODULES if only is None else ():
         module = optional_module(module_name)
         if module is not None:
             module.register(commands)
@@ -65,8 +71,9 @@ def _help_of(parser: argparse.ArgumentParser):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``qipai`` console script; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    game = argv[0] if argv and any(g.key == argv[0] for g in GAMES) else None
+    args = build_parser(only=game).parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except InputError as exc:

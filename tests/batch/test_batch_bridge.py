@@ -228,7 +228,8 @@ def test_deal_payloads_equal_the_engines_text_whatever_the_spelling():
         variants += [pbn, deal.to_pbn(), deal.to_pbn(Seat(rng.randrange(4))), pbn.lower(),
                      pbn.replace("T", "10"),
                      " " + pbn, pbn.replace(" ", "  "), f'"{pbn}"', pbn.replace(".", "-", 1),
-                     pbn.replace("N:", "N: "), pbn[2:], pbn.replace(" ", " - ", 1)]  # fmt: skip
+                     pbn.replace("N:", "N: "), pbn[2:], pbn.replace(" ", " - ", 1),
+                     pbn + "\n", pbn.replace(".", "..", 1), pbn.replace("A", "AA", 1)]  # fmt: skip
         hands = pbn[2:].split(" ")
         variants.append("N:" + " ".join(hands[::-1]))
         variants.append("N:" + " ".join(h[::-1] for h in hands))  # suits' ranks reversed

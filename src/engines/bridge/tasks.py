@@ -21,7 +21,7 @@ vulnerability, so its payload leaves them out.
 from __future__ import annotations
 
 import argparse
-import functools
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
@@ -31,30 +31,21 @@ from engines.batch.inputs import BadInput, InputFormat, Record, register_input_f
 from engines.batch.tasks import Task, read_field, register_task
 from engines.errors import InputError
 
-
-@functools.cache
-def _canonical_suits() -> frozenset[str]:
-    """Every suit as the engine writes it: ranks high to low, ``T`` for the ten."""
-    ranks = "AKQJT98765432"
-    return frozenset(
-        "".join(r for i, r in enumerate(ranks) if mask >> i & 1) for mask in range(1 << 13)
-    )
+# A deal as the engine writes it: North first, one space between hands, every suit's ranks
+# high to low at most once each (``T`` for the ten; a void is empty).
+_SUIT = "A?K?Q?J?T?9?8?7?6?5?4?3?2?"
+_HAND = rf"{_SUIT}\.{_SUIT}\.{_SUIT}\.{_SUIT}"
+_CANONICAL_DEAL = re.compile(rf"N:{_HAND} {_HAND} {_HAND} {_HAND}")
 
 
 def _deal(obj: dict[str, Any]) -> str:
     text = read_field(obj, "pbn", "deal")
     if not isinstance(text, str):
         raise InputError("field 'pbn' must be a PBN deal string")
-    # A deal already written as the engine writes it (North first, one space between
-    # hands, canonical suits) is its own canonical text: parsing it would cost more than
-    # a small ending's solve.
-    if text.startswith("N:"):
-        hands = text[2:].split(" ")
-        suits = _canonical_suits()
-        if len(hands) == 4 and all(
-            len(parts := hand.split(".")) == 4 and all(s in suits for s in parts) for hand in hands
-        ):
-            return text
+    # A deal already written as the engine writes it is its own canonical text: parsing it
+    # would cost more than a small ending's solve.
+    if _CANONICAL_DEAL.fullmatch(text):
+        return text
     from engines.bridge.cards import Deal
 
     return Deal.from_pbn(text).to_pbn()
