@@ -126,3 +126,12 @@ def test_expression_functions_on_a_known_deal() -> None:
     assert check("balanced(S) and not semi_balanced(S) and !opens_1nt(N)")
     assert check("quick_tricks(E) == 2 and nltc(E) == 9 and cccc(N) == 9.8")
 
+
+
+@pytest.mark.parametrize(
+    "fixed", [{}, {"N": "AKQJT98765432..."}, {"E": "..AKQJT98765432.", "W": "2.3..5"}]
+)
+def test_sample_pbn_texts_are_the_deals_own(fixed):
+    """``DealSample.to_pbn`` writes from the masks what each dealt ``Deal`` writes."""
+    sample = deal(300, fixed=fixed, seed=7)
+    assert sample.to_pbn() == [d.to_pbn() for d in sample]

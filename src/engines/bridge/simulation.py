@@ -367,7 +367,7 @@ def simulate_lead(
         firsts = [g[0] for g in groups]
         tricks = values[:, [c.suit for c in firsts], [c.rank - 2 for c in firsts]]
     else:
-        payloads = [lead_payload(d.to_pbn(), trump, leader) for d in sample]
+        payloads = [lead_payload(pbn, trump, leader) for pbn in sample.to_pbn()]
         results = _solver(solver, threads)("bridge-lead", payloads)
         tricks = np.array([[r[str(g[0])] for g in groups] for r in results], dtype=np.int64)
     rows = _lead_rows(contract, vulnerable, groups, tricks.reshape(len(sample), len(groups)))
@@ -552,7 +552,7 @@ def simulate_contracts(
     chosen = _strain_filter(strains) or STRAINS
     kwargs = {} if max_tries is None else {"max_tries": max_tries}
     sample = deal(n, fixed=known, constraints=constraints, seed=seed, **kwargs)
-    payloads = [contracts_payload(d.to_pbn(), chosen) for d in sample]
+    payloads = [contracts_payload(pbn, chosen) for pbn in sample.to_pbn()]
     results = _solver(solver, threads)("bridge-contracts", payloads)
     tricks = {
         (seat, strain): np.array([r[f"{seat.char} {strain.symbol}"] for r in results], np.int64)

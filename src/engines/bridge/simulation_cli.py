@@ -194,7 +194,8 @@ def store_solver(
                         run_batch_distributed(client, [str(path)], task, store, **kwargs)
                 else:
                     run_batch([str(path)], task, store, jobs=threads, **kwargs)
-            wanted = {task.input_hash(task.prepare(p)) for p in payloads}
+            hashes = [task.input_hash(task.prepare(p)) for p in payloads]
+            wanted = set(hashes)
             found = {
                 row["input_hash"]: row
                 for row in store.rows(task_name)
@@ -203,8 +204,8 @@ def store_solver(
         finally:
             store.close()
         results = []
-        for payload in payloads:
-            row = found.get(task.input_hash(task.prepare(payload)))
+        for payload, key in zip(payloads, hashes):
+            row = found.get(key)
             if row is None or row["error"]:
                 reason = row["error"] if row else "no result stored"
                 raise QipaiError(f"{task_name}: deal {payload['pbn']}: {reason}")
