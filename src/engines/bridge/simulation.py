@@ -128,13 +128,10 @@ def solve_leads(payloads: list[dict[str, Any]], threads: int = 1) -> list[dict[s
         values = lead_values(
             hands, Strain.from_str(trump).suit_index, int(Seat.from_char(leader)), threads
         )
-        for i, cards in zip(indices, values):
-            out[i] = {
-                str(Card(suit, rank + 2)): int(cards[suit, rank])
-                for suit in range(4)
-                for rank in range(12, -1, -1)
-                if cards[suit, rank] >= 0
-            }
+        names = [[str(Card(suit, rank + 2)) for rank in range(13)] for suit in range(4)]
+        for i, cards in zip(indices, values.tolist()):  # lists: no numpy scalar a card
+            out[i] = {names[suit][rank]: cards[suit][rank] for suit in range(4)
+                      for rank in range(12, -1, -1) if cards[suit][rank] >= 0}  # fmt: skip
     return out
 
 
