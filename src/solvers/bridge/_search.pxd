@@ -44,7 +44,7 @@ cdef inline bint _play(Ctx* c, int seat, int s, int r, int target, int ply,
     cdef int tr[4]
     cdef uint32_t old_pat[4]
     cdef uint16_t old_remain[4]
-    cdef uint64_t old_lens = c.lens
+    cdef uint64_t old_lens = c.lens, cw
     cdef bint child
     c.hands[seat][s] ^= bit
     c.lens -= tt_length_unit(seat, s)
@@ -87,7 +87,10 @@ cdef inline bint _play(Ctx* c, int seat, int s, int r, int target, int ply,
         memcpy(c.remain, old_remain, sizeof(old_remain))
         memcpy(c.pat, old_pat, sizeof(old_pat))
         if same >= 2:
-            cwm[ws] |= <uint16_t>(1u << wr)
+            # the whole word at once: the caller reads it whole at a cutoff
+            memcpy(&cw, cwm, sizeof(cw))
+            cw |= <uint64_t>1 << (16 * ws + wr)
+            memcpy(cwm, &cw, sizeof(cw))
     c.win_pos = old_win
     c.hands[seat][s] ^= bit
     c.lens = old_lens
