@@ -186,9 +186,12 @@ cdef inline void _trick_result(Ctx* c, int seat, TrickStart* ts, bint res,
         tt_store(&c.tt, ts.lens, seat, ts.pat, c, wm, 0, ts.threshold - 1, -1)
 
 
-cdef inline void _cover_sequence(Move* m, uint16_t* wm) noexcept nogil:
+cdef inline void _cover_sequence(Move* m, uint64_t* wm) noexcept nogil:
     """Cards searched for their whole group of equals: if the group's top card is at or
-    above the lowest win rank of its suit, the whole group must stay above it."""
-    cdef unsigned int w = wm[m.suit]
+    above the lowest win rank of its suit, the whole group must stay above it.  ``wm`` is
+    the four suits' win ranks as one word (suit s at bits 16 s): ``search`` stores it
+    whole, as its caller reads it whole (narrow writes then a wide read stall)."""
+    cdef int sh = 16 * m.suit
+    cdef unsigned int w = <unsigned int>(wm[0] >> sh) & 0xFFFFu
     if w and msb(m.seq) >= lsb(w):
-        wm[m.suit] = <uint16_t>(w | (m.seq & (~m.seq + 1u)))
+        wm[0] |= <uint64_t>(m.seq & (~m.seq + 1u)) << sh

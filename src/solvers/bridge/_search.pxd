@@ -150,6 +150,7 @@ cdef inline bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogi
     cdef uint16_t cwm[4]
     cdef uint16_t acc[4]
     cdef int small[4]
+    cdef uint64_t cw
     cdef TrickStart ts
     c.nodes += 1
     if ply == 0:
@@ -232,9 +233,10 @@ cdef inline bint search(Ctx* c, int target, int ply, uint16_t* wm) noexcept nogi
     else:
         c.no_cut[c.pos] += 1
         res = not mover_max
-        _copy(wm, acc)
+        memcpy(&cw, acc, sizeof(cw))
         for i in range(nm):
-            _cover_sequence(&moves[i], wm)
+            _cover_sequence(&moves[i], &cw)
+        memcpy(wm, &cw, sizeof(cw))
     if c.pos == 0:
         _trick_result(c, seat, &ts, res, wm, s * 16 + r if cut else -1)
     return res
