@@ -25,6 +25,10 @@ speed-up on any number of cores.
     .venv/bin/python benches/bench_batch_overhead.py                 # every task
     .venv/bin/python benches/bench_batch_overhead.py shengji-legal --repeat 3
     .venv/bin/python benches/bench_batch_overhead.py rummikub-best --parts   # reading steps
+    .venv/bin/python benches/bench_batch_overhead.py shengji-legal --packed  # .qpk input
+
+``--packed``: the batch side reads the same positions from a packed file (``qipai pack``,
+:mod:`engines.batch.packed`) instead of the JSON Lines, for the tasks that have one.
 
 As the ``qipai`` command does, the bench bounds OpenMP's idle spinning before anything
 loads libgomp (:mod:`engines.openmp_env`; set ``GOMP_SPINCOUNT`` to measure another value).
@@ -129,6 +133,14 @@ def generate(task: str, folder: Path) -> Path:
     return path
 
 
+def packed(task: str, path: Path) -> Path:
+    """The positions of ``path`` as a packed file (``qipai pack``)."""
+    out = path.with_suffix(".qpk")
+    subprocess.run([QIPAI, "pack", "--task", task, str(path), "-o", str(out)], check=True,
+                   stderr=subprocess.DEVNULL)  # fmt: skip
+    return out
+
+
 def prepared(task_name: str, path: Path) -> list[Any]:
     """The payloads the runner hands the task's solve (packed where it reads them natively)."""
 
@@ -229,6 +241,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2, help="alternating runs (best kept)")
     parser.add_argument("--parts", action="store_true",
                         help="time the main thread's reading steps instead")  # fmt: skip
+    parser.add_argument("--packed", action="store_true",
+                        help="the batch side reads a packed file (qipai pack) of the inputs")
     args = parser.parse_args()
     names = args.tasks or [t for t in INPUTS if t in TASKS]
     with tempfile.TemporaryDirectory() as tmp:
@@ -247,6 +261,8 @@ def main() -> None:
                 print(f"{name:20s} skipped: {exc}", flush=True)
                 continue
             n = len(payloads)
+            if args.packed and get_task(name).records is not None:
+                path = packed(name, path)
             time_raw(name, payloads, 2, clock)  # warm-up
             rows = {}
             for threads in (1, 2):
@@ -260,11 +276,13 @@ def main() -> None:
                 rows[threads] = best
             for threads, best in rows.items():
                 (raw_w, raw_k, raw_c), (bat_w, bat_k, bat_c, bat_m) = best["raw"], best["batch"]
-                print(f"{name:20s} -j {threads}  {n:6d} positions  raw {n / raw_w:10,.1f}/s  "
+                kind = path.suffix[1:]
+                print(f"{name:20s} {kind:5s} -j {threads}  {n:6d} positions  "
+                      f"raw {n / raw_w:10,.1f}/s  "
                       f"batch {n / bat_w:10,.1f}/s  runner overhead {bat_w / raw_w - 1:+6.1%}  "
                       f"outside kernels: raw {1 - raw_k / raw_w:5.1%} batch "
                       f"{1 - bat_k / bat_w:5.1%}  CPU per position: raw "
-                      f"{raw_c / n * 1e6:,.1f} us batch {bat_c / n * 1e6:,.1f} us "
+                      f"{raw_c / n * 1e6:,.2f} us batch {bat_c / n * 1e6:,.2f} us "
                       f"({bat_c / raw_c - 1:+.0%}), main thread {bat_m / n * 1e6:,.2f} us "
                       f"({bat_m / bat_c:.0%} of the run's CPU)", flush=True)
 

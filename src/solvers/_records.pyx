@@ -114,6 +114,7 @@ cdef class RecordSpec:
     cdef int cell_start[MAX_CELLS]
     cdef int cell_len[MAX_CELLS]
     cdef char quoted[MAX_CELLS][8]  # '"SA",' and padding: the token as written in a list
+    cdef uint64_t used_cells  # the cells with a token (a count elsewhere: not a payload)
     cdef bint plain_tokens  # every token printable ASCII without quote or backslash
     cdef int quoted_len[MAX_CELLS]
     cdef int nkinds
@@ -174,6 +175,7 @@ cdef class RecordSpec:
             if raw:
                 tokens.append((int.from_bytes(raw, "little"), i))
         self.cell_text = bytes(cells)
+        self.used_cells = sum(1 << i for i, name in enumerate(cards) if name)
         for i in range(TOKEN_SLOTS):
             self.token_key[i], self.token_cell[i] = 0, -1
         for code, cell in tokens:
@@ -922,3 +924,183 @@ cdef void _columns_of(const char* spans, Py_ssize_t nok, const char* base, char*
             missing[i] = 1
             any_missing[0] = True
         id_ends[i] = d
+
+
+# -- packed payloads back to their canonical text ------------------------------------------------
+
+cdef Py_ssize_t _pack_row(RecordSpec spec, const uint8_t* pack, Py_ssize_t p, Py_ssize_t n,
+                          _Out out) noexcept nogil:
+    """The count row at ``pack[p]`` as the scanner writes a card list (``out.cards``): the
+    index after it, or -1 (too short, a count over 2, or a count in an unused cell).  Eight
+    cells at a time: each byte's low bit gathered into ``held``, its second bit into
+    ``twice`` (a multiply moves bit 0 of byte i to bit 56 + i)."""
+    cdef int cell
+    cdef uint64_t masks[2]
+    cdef uint64_t word, bad = 0
+    if p + spec.width > n:
+        return -1
+    masks[0] = 0
+    masks[1] = 0
+    for cell in range(0, spec.width, 8):
+        word = 0
+        memcpy(&word, pack + p + cell, 8 if spec.width - cell >= 8 else spec.width - cell)
+        # a byte over 2: a bit above the two lowest, or both of them
+        bad |= (word & 0xFCFCFCFCFCFCFCFCULL) | (word & (word >> 1) & 0x0101010101010101ULL)
+        masks[0] |= ((((word | (word >> 1)) & 0x0101010101010101ULL) *
+                      0x0102040810204080ULL) >> 56) << cell
+        masks[1] |= ((((word >> 1) & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56) << cell
+    if bad or (masks[0] & ~spec.used_cells) or not out.cards(spec, pack + p, masks):
+        return -1
+    return p + spec.width
+
+
+cdef bint _unpacked(RecordSpec spec, const uint8_t* pack, Py_ssize_t n, _Out out) noexcept nogil:
+    """The canonical text of one packed payload into ``out.text`` (as :func:`_render` writes
+    it from a line), and the payload into ``out.pack``; False: not a payload this spec's
+    scanner could have made (the wrong length, a code out of range, a third copy…)."""
+    cdef int i, t, key, code, kind, count, row
+    cdef Py_ssize_t p = 1, k
+    cdef const char* items = spec.item_ptr
+    out.tn = 0
+    out.pn = 0
+    if n < 1 or pack[0] >= spec.nkinds or spec.nitems[pack[0]] < 0:
+        return False
+    kind = pack[0]
+    if not out.put(b"{", 1) or not out.byte(kind):
+        return False
+    for i in range(spec.nitems[kind]):
+        t = spec.item_type[kind][i]
+        if not out.put(items + spec.item_start[kind][i], spec.item_len[kind][i]):
+            return False
+        if t == I_CONST:
+            continue
+        key = spec.item_key[kind][i]
+        if t == I_NAME:
+            if p >= n:
+                return False
+            code = pack[p] if key != 0 else kind
+            p += 1
+            if code >= spec.nnames[key] or (key == 0 and pack[p - 1] != kind) or \
+                    not out.byte(code) or not out.put(b'"', 1) or \
+                    not out.put(spec.name_ptr + spec.name_start[key][code],
+                                spec.name_len[key][code]) or not out.put(b'"', 1):
+                return False
+        elif t == I_CARDS:
+            p = _pack_row(spec, pack, p, n, out)
+            if p < 0:
+                return False
+        elif t == I_NULLABLE_CARDS:
+            if p >= n or pack[p] > 1 or not out.byte(pack[p]):
+                return False
+            p += 1
+            if pack[p - 1] == 0:
+                if p + spec.width > n or not out.put(b"null", 4):
+                    return False
+                for k in range(spec.width):
+                    if pack[p + k] or not out.byte(0):
+                        return False
+                p += spec.width
+                continue
+            p = _pack_row(spec, pack, p, n, out)
+            if p < 0:
+                return False
+        elif t == I_CARD_LISTS:
+            # (the scanner refers an empty list of lists: the engine reads it)
+            if p >= n or not 1 <= pack[p] <= MAX_LISTS or not out.byte(pack[p]) or \
+                    not out.put(b"[", 1):
+                return False
+            count = pack[p]
+            p += 1
+            for row in range(count):
+                if row and not out.put(b",", 1):
+                    return False
+                p = _pack_row(spec, pack, p, n, out)
+                if p < 0:
+                    return False
+            if not out.put(b"]", 1):
+                return False
+        else:
+            return False
+    return p == n and out.put(b"}", 1)
+
+
+def unpacked_texts(RecordSpec spec, bytes packs, bytes ends):
+    """The canonical text of each packed payload (``packs`` one after the other, ``ends``
+    the int64 end of each), as :func:`scan_columns` writes it for a line that packs alike,
+    and its input hash, without the GIL: ``(status, texts, digests)``.  ``status`` holds one
+    byte a payload: :data:`OK`, or :data:`REFER` for one this spec's scanner could not have
+    made (another length, a code out of range, a count over 2…: never trusted);
+    ``texts`` is the ``(data, ends)`` pair and ``digests`` the 16-byte BLAKE2b digests of
+    the ``OK`` ones only, in order."""
+    cdef Py_ssize_t count = PyBytes_GET_SIZE(ends) // 8, i, lo = 0, hi
+    cdef const int64_t* at = <const int64_t*>PyBytes_AS_STRING(ends)
+    cdef const uint8_t* base = <const uint8_t*>PyBytes_AS_STRING(packs)
+    cdef Py_ssize_t size = PyBytes_GET_SIZE(packs)
+    cdef _Out out = _Out()
+    cdef _Scanned got
+    cdef bint done = True
+    cdef uint8_t ok
+    if PyBytes_GET_SIZE(ends) % 8:
+        raise ValueError("ends must be int64")
+    memset(&got, 0, sizeof(_Scanned))
+    try:
+        with nogil:
+            for i in range(count):
+                hi = at[i]
+                if not lo <= hi <= size:
+                    done = False
+                    break
+                ok = S_OK if _unpacked(spec, base + lo, hi - lo, out) else S_REFER
+                lo = hi
+                if not buffer_put(&got.status, &ok, 1):
+                    done = False
+                    break
+                if ok == S_OK:
+                    got.nok += 1
+                    if not buffer_put(&got.texts, out.text, out.tn) or \
+                            not buffer_put(&got.spans, &out.tn, sizeof(Py_ssize_t)):
+                        done = False
+                        break
+        if not done:
+            if i < count and not 0 <= at[i] <= size:
+                raise ValueError("ends out of range")
+            raise MemoryError("unpacked_texts: out of memory")
+        text_ends = PyBytes_FromStringAndSize(NULL, 8 * got.nok)
+        _running_ends(<const Py_ssize_t*>got.spans.data, got.nok,
+                      <int64_t*>PyBytes_AS_STRING(text_ends))
+        status = PyByteArray_FromStringAndSize(got.status.data, got.status.n)
+        texts = PyBytes_FromStringAndSize(got.texts.data, got.texts.n)
+        return status, (texts, text_ends), _text_digests(texts, text_ends)
+    finally:
+        _scanned_free(&got)
+
+
+cdef void _running_ends(const Py_ssize_t* sizes, Py_ssize_t n, int64_t* ends) noexcept nogil:
+    cdef Py_ssize_t i, at = 0
+    for i in range(n):
+        at += sizes[i]
+        ends[i] = at
+
+
+cdef bytes _text_digests(bytes texts, bytes ends):
+    """The BLAKE2b digest of each text of a ``(data, ends)`` pair (without the GIL)."""
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(ends) // 8, i, lo = 0
+    cdef const int64_t* at = <const int64_t*>PyBytes_AS_STRING(ends)
+    cdef const uint8_t* base = <const uint8_t*>PyBytes_AS_STRING(texts)
+    cdef const uint8_t** starts = <const uint8_t**>malloc(max(n, 1) * sizeof(uint8_t*))
+    cdef int64_t* sizes = <int64_t*>malloc(max(n, 1) * sizeof(int64_t))
+    cdef uint8_t* dst
+    try:
+        if starts == NULL or sizes == NULL:
+            raise MemoryError()
+        hashes = PyBytes_FromStringAndSize(NULL, 16 * n)
+        dst = <uint8_t*>PyBytes_AS_STRING(hashes)
+        with nogil:
+            for i in range(n):
+                starts[i], sizes[i] = base + lo, at[i] - lo
+                lo = at[i]
+            blake2b16_many(starts, sizes, n, dst)
+        return hashes
+    finally:
+        free(starts)
+        free(sizes)

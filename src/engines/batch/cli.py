@@ -29,6 +29,7 @@ DEFAULT_DB = "qipai-results.sqlite"
 def register(subparsers: Any) -> None:
     _register_gen(subparsers)
     _register_batch(subparsers)
+    _register_pack(subparsers)
     _register_results(subparsers)
     _register_report(subparsers)
     _register_bench(subparsers)
@@ -62,6 +63,59 @@ def _gen(args: argparse.Namespace) -> int:
     records = args.generator.records(args)
     with open_output(args.output) as out:
         args.generator.write(records, out, args)
+    return 0
+
+
+# -- pack -------------------------------------------------------------------------------------
+
+
+def _register_pack(subparsers: Any) -> None:
+    pack = subparsers.add_parser(
+        "pack",
+        help="write JSON Lines positions of a 升级/双扣 task as a packed file for `qipai batch`",
+        description="Write the positions of JSON Lines FILEs as one packed positions file "
+        "(.qpk): count rows instead of text, read by `qipai batch --task TASK` without "
+        "parsing. Ids, canonical inputs and input hashes stay those of the JSON Lines, so a "
+        "store resumes either. For tasks with a native record reader (shengji-legal, "
+        "shuangkou-legal). A line that is not a position stops it (exit 2), naming the line.",
+    )
+    pack.add_argument("files", nargs="+", metavar="FILE", help="JSON Lines input")
+    pack.add_argument("--task", required=True, metavar="TASK", help="the task to read them for")
+    pack.add_argument("-o", "--output", required=True, metavar="OUT", help="packed file (.qpk)")
+    pack.set_defaults(func=_pack)
+
+
+def _pack(args: argparse.Namespace) -> int:
+    from engines.batch.inputs import BadInput, jsonl_entry
+    from engines.batch.packed import write_packed
+    from engines.batch.tasks import get_task
+
+    task = get_task(args.task)
+
+    def prepared(label: str, number: int, text: str) -> tuple[str, Any] | None:
+        entry = jsonl_entry(label, number, text)
+        if entry is None or isinstance(entry, BadInput):
+            if entry is not None:
+                raise InputError(str(entry))
+            return None
+        try:
+            return entry.position_id, task.json_text(task.prepare(entry.obj))
+        except KeyError as exc:
+            raise InputError(f"{label}:{number}: missing field {exc}") from None
+        except (ValueError, TypeError) as exc:
+            raise InputError(f"{label}:{number}: {exc}") from None
+
+    try:
+        handle = open(args.output, "wb")  # noqa: SIM115 (closed below)
+    except OSError as exc:
+        raise InputError(f"{args.output}: cannot write: {exc.strerror}") from exc
+    try:
+        with handle:
+            count = write_packed(task, args.files, handle, prepared)
+    except BaseException:
+        Path(args.output).unlink(missing_ok=True)
+        raise
+    print(f"{args.output}: {count} positions packed for {task.name}", file=sys.stderr)
     return 0
 
 

@@ -94,6 +94,8 @@ def _formats() -> dict[str, InputFormat]:
     from engines.batch.tasks import load_game_registrations
 
     load_game_registrations()
+    import engines.batch.packed  # noqa: F401  (registers the packed positions format)
+
     return INPUT_FORMATS
 
 

@@ -70,8 +70,12 @@ def position_blocks(
     :class:`~engines.batch.records.Payloads` (no Python object a position)."""
     layout = task.records() if task.records is not None else None
     for path in paths:
-        if layout is not None and input_format(path) == "jsonl":
+        fmt = input_format(path) if layout is not None else None
+        if fmt == "jsonl":
             yield from _scanned(path, task, layout, summary, bad, readers, columns)
+            continue
+        if fmt == "packed" and hasattr(layout, "spec"):
+            yield from _packed(path, task, layout, summary, bad, readers, columns)
             continue
         rows: list[Position] = []
         for entry in read_inputs([path]):
@@ -223,6 +227,44 @@ def _scan_columns(layout: Any, text: str | bytearray) -> _Buffers | tuple[Any, .
                 missing), Strings(*packs, False).tolist(), refer, digests)  # fmt: skip
     return _Buffers(status, Strings(*texts, True, True, True), Strings(*ids, True, True),
                     Strings(*packs, False), lines, missing, digests)  # fmt: skip
+
+
+def _packed(
+    path: str, task: Task, layout: Any, summary: BatchSummary, bad: Callable[[BadInput], None],
+    readers: Executor | None, columns: bool,
+) -> Iterator[Columns]:  # fmt: skip
+    """:func:`position_blocks` of one packed file (:mod:`engines.batch.packed`): each block's
+    texts written back and hashed natively (on ``readers`` ahead of use), a record's number
+    as its line."""
+    from engines.batch.packed import PackedBlock, bad_records, packed_blocks, unpacked
+
+    def read(block: PackedBlock | BadInput) -> Any:
+        return block if type(block) is BadInput else (block, unpacked(layout, block))
+
+    blocks = packed_blocks(path, task)
+    for item in _ahead(readers, read, blocks) if readers is not None else map(read, blocks):
+        if type(item) is BadInput:
+            summary.positions += 1
+            summary.rejected += 1
+            bad(item)
+            continue
+        block, (status, texts, ids, packs, digests) = item
+        failed = len(status) - status.count(0)
+        if failed:
+            summary.positions += failed
+            summary.rejected += failed
+            for entry in bad_records(path, block, status):
+                bad(entry)
+        numbers = np.flatnonzero(np.frombuffer(status, dtype=np.uint8) == 0) + block.first
+        if not len(numbers):
+            continue
+        summary.positions += len(numbers)
+        lines: Any = numbers.astype(np.int64).tobytes()
+        if columns:
+            yield [path] * len(numbers), lines, ids, Payloads(packs), texts, digests  # type: ignore[misc]
+        else:
+            yield ([path] * len(numbers), numbers.tolist(), ids.tolist(), packs.tolist(),
+                   texts.tolist(), digests)  # fmt: skip
 
 
 def _line(text: str | bytearray, a: int, b: int) -> str:

@@ -1,0 +1,243 @@
+"""Packed positions: a binary input of ``qipai batch`` for tasks read by a record layout.
+
+A 升级 or 双扣 position solves in about a microsecond; reading its JSON Lines record
+(parsing, the canonical text, the input hash) costs as much again.  A *packed* file
+holds each position as the runner's packed payload (:mod:`engines.batch.records`: the
+kind's code, name codes and count rows), so reading it is a copy: the runner writes
+the canonical text back from the counts (:func:`solvers._records.unpacked_texts`,
+without the GIL) and hashes it, so a position has the same input hash, canonical input
+and id whether it was read from JSON Lines or from its packed file, and one store
+resumes either.
+
+The file: a header line ``qipai-packed 1 TASK LAYOUT`` (``LAYOUT`` a fingerprint of the
+task's record layout: a file written for another layout is refused), then one record a
+position: one byte ``k``, two bytes ``m`` (little-endian), the id (``k`` ASCII bytes)
+and the payload (``m`` bytes).  Nothing in it is trusted: a payload the layout's own
+scanner could not have made (another length, a code out of range, a third copy of a
+card) is a bad input naming its record, as is an id that is not printable ASCII.
+``qipai pack TASK IN.jsonl -o OUT.qpk`` writes one from JSON Lines (a line the native
+reader does not read is packed from its canonical text, which ``prepare`` gives).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import struct
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
+
+from engines.batch.inputs import BadInput, InputFormat, Record, register_input_format
+from engines.errors import InputError
+from solvers._batch_columns import Strings, split_frames
+
+if TYPE_CHECKING:
+    from engines.batch.records import RecordLayout
+    from engines.batch.tasks import Task
+
+MAGIC = b"qipai-packed"
+VERSION = 1
+SUFFIXES = (".qpk",)
+# Bytes read a block (about 2,000 升级 positions).
+_BLOCK_BYTES = 1 << 18
+_MAX_ID = 255
+_MAX_PACK = 65535
+
+
+def fingerprint(layout: RecordLayout) -> str:
+    """What a packed payload's bytes mean to ``layout``: its kinds, fields, names and cards."""
+    spelled = json.dumps([{k: dict(v) for k, v in layout.kinds.items()},
+                          {k: list(v) for k, v in layout.names.items()}, list(layout.cards),
+                          dict(layout.constants), list(layout.null_only)],
+                         sort_keys=True)  # fmt: skip
+    return hashlib.blake2b(spelled.encode(), digest_size=8).hexdigest()
+
+
+def header(task: Task) -> bytes:
+    layout = fingerprint(_layout(task)).encode()
+    return b"%s %d %s %s\n" % (MAGIC, VERSION, task.name.encode(), layout)
+
+
+def _layout(task: Task) -> RecordLayout:
+    from engines.batch.records import RecordLayout
+
+    layout = task.records() if task.records is not None else None
+    if not isinstance(layout, RecordLayout):
+        raise InputError(f"task {task.name} has no record layout: its positions cannot be packed")
+    return layout
+
+
+def frame(position_id: str, pack: bytes, where: str) -> bytes:
+    """One record of a packed file (``where`` names the position in an error)."""
+    raw = position_id.encode("ascii", "replace")
+    if len(raw) > _MAX_ID or len(pack) > _MAX_PACK or any(c in b'"\\' or not 32 <= c < 127
+                                                         for c in raw):  # fmt: skip
+        raise InputError(f"{where}: id {position_id[:40]!r} cannot be packed (at most 255 "
+                         "printable ASCII characters, no quote or backslash)")  # fmt: skip
+    return struct.pack("<BH", len(raw), len(pack)) + raw + pack
+
+
+class PackedHeader(NamedTuple):
+    task: str
+    layout: str
+    size: int  # bytes of the header line
+
+
+def read_header(path: str, handle: BinaryIO) -> PackedHeader:
+    line = handle.readline(200)
+    parts = line.split()
+    if len(parts) != 4 or parts[0] != MAGIC or not line.endswith(b"\n"):
+        raise InputError(f"{path}: not a packed positions file (no '{MAGIC.decode()} ' header)")
+    if parts[1] != str(VERSION).encode():
+        raise InputError(f"{path}: packed positions version {parts[1].decode(errors='replace')}; "
+                         f"this qipai reads version {VERSION}")  # fmt: skip
+    return PackedHeader(parts[2].decode(errors="replace"), parts[3].decode(errors="replace"),
+                        len(line))  # fmt: skip
+
+
+class PackedBlock(NamedTuple):
+    """The whole records of one block: record numbers from ``first`` (1-based), one status
+    byte each (0 read, else bad), and ``ids`` and ``packs`` as ``(data, ends)`` pairs."""
+
+    first: int
+    status: bytearray
+    ids: tuple[bytes, bytes]
+    packs: tuple[bytes, bytes]
+
+
+def packed_blocks(path: str, task: Task) -> Iterator[PackedBlock | BadInput]:
+    """The records of a packed file for ``task`` in blocks; a truncated last record is a
+    :class:`BadInput`.  A file for another task or layout raises :class:`InputError`."""
+    layout = _layout(task)
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 (closed below; an error names the file)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot open: {exc.strerror}") from exc
+    with handle:
+        head = read_header(path, handle)
+        if head.task != task.name or head.layout != fingerprint(layout):
+            raise InputError(f"{path}: packed for task {head.task} (layout {head.layout}), not "
+                             f"for {task.name} (layout {fingerprint(layout)}): pack it again "
+                             "from its JSON Lines with this qipai")  # fmt: skip
+        rest, first = b"", 1
+        while data := handle.read(_BLOCK_BYTES):
+            data = rest + data if rest else data
+            status, ids, packs, end = split_frames(data, 0)
+            rest = data[end:]
+            if status:
+                yield PackedBlock(first, status, ids, packs)
+                first += len(status)
+        if rest:
+            yield BadInput(path, first, f"record {first} is cut short ({len(rest)} bytes at the "
+                           "end of the file)")  # fmt: skip
+
+
+def count_records(path: str) -> int:
+    """How many records a packed file holds (for progress bars)."""
+    total = 0
+    try:
+        with open(path, "rb") as handle:
+            read_header(path, handle)
+            rest = b""
+            while data := handle.read(_BLOCK_BYTES):
+                data = rest + data if rest else data
+                status, _ids, _packs, end = split_frames(data, 0)
+                rest = data[end:]
+                total += len(status)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot open: {exc.strerror}") from exc
+    return total
+
+
+def unpacked(layout: RecordLayout, block: PackedBlock) -> tuple[bytearray, Strings, Strings,
+                                                                Strings, bytes]:  # fmt: skip
+    """A block's positions: ``(status, texts, ids, packs, digests)``, the status 0 for each
+    record read and 1 for a bad one (its id or its payload); the columns of the read ones."""
+    from solvers._records import unpacked_texts
+
+    ids, packs = Strings(*block.ids, True, True), Strings(*block.packs, False)
+    bad_ids = block.status.count(1)
+    if bad_ids:
+        ids, packs = ids.chosen(block.status, 0), packs.chosen(block.status, 0)
+    read, texts, digests = unpacked_texts(layout.spec, packs.data, packs.ends)
+    status = bytearray(block.status)
+    if read.count(0) != len(read):
+        ids, packs = ids.chosen(read, 0), packs.chosen(read, 0)
+        at = iter(read)
+        for i, state in enumerate(status):
+            if state == 0:
+                status[i] = next(at)
+    return status, Strings(*texts, True, True, True), ids, packs, digests
+
+
+def bad_records(path: str, block: PackedBlock, status: bytearray) -> list[BadInput]:
+    """What is wrong with each bad record of a block (its number as the line)."""
+    out = []
+    for i, state in enumerate(status):
+        if state:
+            why = ("its id is not printable ASCII without quote or backslash"
+                   if block.status[i] else "its payload is not one this task's layout reads "
+                   "(another length, a code out of range or a count over 2)")  # fmt: skip
+            out.append(BadInput(path, block.first + i, f"packed record {block.first + i}: {why}"))
+    return out
+
+
+def read_records(path: str) -> Iterator[Record | BadInput]:
+    """Each position of a packed file as a :class:`Record` of its canonical payload and id
+    (the plain path: a task or a reader that takes records)."""
+    from engines.batch.tasks import get_task
+
+    with open(path, "rb") as handle:
+        task = get_task(read_header(path, handle).task)
+    layout = _layout(task)
+    for block in packed_blocks(path, task):
+        if isinstance(block, BadInput):
+            yield block
+            continue
+        status, texts, ids, _packs, _digests = unpacked(layout, block)
+        bad = iter(bad_records(path, block, status))
+        read = zip(ids.tolist(), texts.tolist())
+        for i, state in enumerate(status):
+            if state:
+                yield next(bad)
+                continue
+            pid, text = next(read)
+            yield Record(path, block.first + i, pid, json.loads(text))
+
+
+def write_packed(task: Task, paths: Sequence[str], out: BinaryIO,
+                 prepared: Callable[[str, int, str], tuple[str, Any] | None]) -> int:  # fmt: skip
+    """Write the positions of JSON Lines ``paths`` packed (header first); returns the count.
+    ``prepared(label, line, text)``: a line the native reader refers, as ``(id, canonical
+    text)`` through ``prepare`` (``None`` for a blank line; raises naming a bad one)."""
+    layout = _layout(task)
+    out.write(header(task))
+    count = 0
+    for path in paths:
+        name = Path(path).name
+        with open(path, "rb") as handle:
+            for number, line in enumerate(handle, 1):
+                status, _texts, ids, packs = layout.scan([line.decode("utf-8", "replace")])
+                where = f"{path}:{number}"
+                if status[0] == 2:
+                    continue
+                if status[0] == 0:
+                    pid, pack = ids[0] if ids[0] is not None else f"{name}:{number}", packs[0]
+                else:
+                    got = prepared(path, number, line.decode("utf-8", "replace"))
+                    if got is None:
+                        continue
+                    pid, text = got
+                    status, _texts, _ids, packs = layout.scan([text])
+                    if status[0] != 0:
+                        raise InputError(f"{where}: this position cannot be packed (the "
+                                         "native reader does not read it): keep JSON Lines")
+                    pack = packs[0]
+                out.write(frame(pid, pack, where))
+                count += 1
+    return count
+
+
+register_input_format(InputFormat("packed", SUFFIXES, lambda line: line.startswith("qipai-packed "),
+                                  read_records, count_records))  # fmt: skip

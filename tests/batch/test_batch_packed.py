@@ -1,0 +1,177 @@
+"""Packed positions (``qipai pack``, ``.qpk``): the same positions as their JSON Lines.
+
+A packed payload is written back to exactly the canonical text the scanner wrote for its
+line (so the input hash is the same), a payload the scanner could not have made is a bad
+record naming its number, and a run on a packed file stores what a run on the JSON Lines
+stores (ids, input hashes, inputs, results), resuming across the two.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import struct
+
+import pytest
+from tests.batch.test_batch_records import CASES, _lines
+
+from engines.batch.inputs import BadInput, input_format, read_inputs
+from engines.batch.packed import (
+    count_records,
+    frame,
+    header,
+    packed_blocks,
+    unpacked,
+    write_packed,
+)
+from engines.batch.runner import run_batch
+from engines.batch.store import ResultStore
+from engines.batch.tasks import get_task
+from engines.errors import InputError
+from solvers._records import unpacked_texts
+
+TASKS = ["shengji-legal", "shuangkou-legal"]
+
+
+def _scanned(task_name: str, seed: int):
+    layout = get_task(task_name).records()
+    lines = _lines(task_name, 40, seed)
+    status, texts, ids, packs = layout.scan(lines)
+    read = [i for i, state in enumerate(status) if state == 0]
+    return layout, [texts[i] for i in read], [ids[i] for i in read], [packs[i] for i in read]
+
+
+def _ends(items: list[bytes]) -> bytes:
+    out, at = [], 0
+    for item in items:
+        at += len(item)
+        out.append(at)
+    return struct.pack(f"<{len(out)}q", *out)
+
+
+@pytest.mark.parametrize("task_name", TASKS)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_payloads_are_written_back_to_the_scanners_text(task_name, seed):
+    layout, texts, _ids, packs = _scanned(task_name, seed)
+    assert len(packs) > 100
+    status, (data, ends), digests = unpacked_texts(layout.spec, b"".join(packs), _ends(packs))
+    assert list(status) == [0] * len(packs)
+    bounds = struct.unpack(f"<{len(packs)}q", ends)
+    got = [data[a:b].decode() for a, b in zip([0, *bounds], bounds)]
+    assert got == texts
+    from solvers._batch_hashes import text_digests
+
+    assert digests == text_digests(texts)
+
+
+@pytest.mark.parametrize("task_name", TASKS)
+def test_altered_payloads_are_read_only_as_the_scanner_reads_their_text(task_name):
+    """Every payload with a byte changed, cut or grown: refused, or written back to a text
+    that the scanner reads to the very same payload (nothing else is ever trusted)."""
+    layout, _texts, _ids, packs = _scanned(task_name, 3)
+    rng = random.Random(7)
+    altered = []
+    for pack in packs[:150]:
+        at = rng.randrange(len(pack))
+        altered += [pack[:at] + bytes([rng.choice([0, 1, 2, 3, 9, 255])]) + pack[at + 1 :],
+                    pack[:-1], pack + b"\x00", pack[:at] + pack[at + 1 :], b""]  # fmt: skip
+    status, (data, ends), _digests = unpacked_texts(layout.spec, b"".join(altered),
+                                                    _ends(altered))  # fmt: skip
+    bounds = struct.unpack(f"<{status.count(0)}q", ends)
+    texts = iter(data[a:b].decode() for a, b in zip([0, *bounds], bounds))
+    refused = 0
+    for pack, state in zip(altered, status):
+        if state:
+            refused += 1
+            continue
+        text = next(texts)
+        again_status, again_texts, _, again_packs = layout.scan([text])
+        assert again_status[0] == 0 and again_packs[0] == pack and again_texts[0] == text
+    assert 0 < refused < len(altered)
+
+
+def _pack(task_name: str, path, out) -> int:
+    with open(out, "wb") as handle:
+        return write_packed(get_task(task_name), [str(path)], handle, lambda *_: None)
+
+
+def _rows(db) -> list[tuple]:
+    with ResultStore.open_existing(db) as store:
+        rows = [(r["input_hash"], r["position_id"], r["input"], r["result"], r["error"])
+                for r in store.rows()]  # fmt: skip
+    return sorted(rows, key=lambda r: r[0])
+
+
+@pytest.mark.parametrize("task_name", TASKS)
+def test_a_packed_run_stores_what_the_json_lines_run_stores_and_resumes_it(tmp_path, task_name):
+    path = tmp_path / "in.jsonl"
+    cases = list(CASES[task_name](400, 4))
+    for case in cases[::7]:
+        case.pop("id", None)  # ids named after the JSON Lines file and line
+    path.write_text("".join(json.dumps(c) + "\n" for c in cases))
+    qpk = tmp_path / "in.qpk"
+    assert _pack(task_name, path, qpk) == 400 == count_records(str(qpk))
+    assert input_format(str(qpk)) == "packed"
+    for jobs in (1, 2):
+        a, b = tmp_path / f"a{jobs}.sqlite", tmp_path / f"b{jobs}.sqlite"
+        packed = run_batch([str(qpk)], task_name, str(a), jobs=jobs, progress=False)
+        plain = run_batch([str(path)], task_name, str(b), jobs=jobs, progress=False)
+        assert packed.computed == plain.computed > 300
+        assert packed.duplicates == plain.duplicates == 400 - plain.computed
+        assert _rows(a) == _rows(b)
+        again = run_batch([str(path)], task_name, str(a), jobs=jobs, progress=False)
+        assert (again.computed, again.already_stored) == (0, plain.computed)
+    # the plain path (records) reads the canonical payloads and ids
+    records = [r for r in read_inputs([str(qpk)]) if not isinstance(r, BadInput)]
+    task = get_task(task_name)
+    assert [task.json_text(task.prepare(r.obj)) for r in records[:50]] == \
+        [task.json_text(task.prepare(c)) for c in cases[:50]]  # fmt: skip
+    assert records[7].position_id == "in.jsonl:8"
+
+
+def test_bad_records_are_named_by_their_number_and_the_rest_is_stored(tmp_path):
+    task = get_task("shengji-legal")
+    _layout, _texts, _ids, packs = _scanned("shengji-legal", 4)
+    good = [frame(f"p{i}", pack, "x") for i, pack in enumerate(packs[:5])]
+    bad_id = struct.pack("<BH", 2, len(packs[0])) + b'a"' + packs[0]
+    bad_pack = frame("q", packs[1][:-1], "x")
+    path = tmp_path / "f.qpk"
+    path.write_bytes(header(task) + b"".join([good[0], bad_id, good[1], bad_pack, *good[2:]])
+                     + good[0][:4])  # fmt: skip
+    bad: list[BadInput] = []
+    summary = run_batch([str(path)], task, str(tmp_path / "s.sqlite"), jobs=1, progress=False,
+                        on_bad_input=bad.append)  # fmt: skip
+    assert summary.computed == 5
+    assert [(b.line, b.reason.split(":")[0]) for b in bad] == [
+        (2, "packed record 2"), (4, "packed record 4"), (8, "record 8 is cut short (4 bytes at "
+                                                         "the end of the file)")]  # fmt: skip
+    assert "id" in bad[0].reason and "payload" in bad[1].reason
+
+
+def test_a_file_for_another_task_or_not_packed_is_refused(tmp_path):
+    shengji, shuangkou = get_task("shengji-legal"), get_task("shuangkou-legal")
+    path = tmp_path / "f.qpk"
+    path.write_bytes(header(shuangkou))
+    with pytest.raises(InputError, match="packed for task shuangkou-legal"):
+        list(packed_blocks(str(path), shengji))
+    path.write_bytes(b"qipai-packed 9 shengji-legal 00\n")
+    with pytest.raises(InputError, match="version 9"):
+        list(packed_blocks(str(path), shengji))
+    path.write_bytes(b'{"kind": "follow_legal"}\n')
+    with pytest.raises(InputError, match="not a packed positions file"):
+        list(packed_blocks(str(path), shengji))
+    with pytest.raises(InputError, match="cannot be packed"):
+        frame('a"b', b"\x00", "f.jsonl:3")
+
+
+def test_unpacked_keeps_the_order_of_good_records(tmp_path):
+    task = get_task("shuangkou-legal")
+    layout, texts, _ids, packs = _scanned("shuangkou-legal", 5)
+    body = b"".join(frame(f"i{i}", p if i % 3 else p + b"\x07", "x") for i, p in enumerate(packs))
+    path = tmp_path / "f.qpk"
+    path.write_bytes(header(task) + body)
+    blocks = list(packed_blocks(str(path), task))
+    status, got, got_ids, _packs, _digests = unpacked(layout, blocks[0])
+    assert list(status) == [0 if i % 3 else 1 for i in range(len(packs))]
+    assert got.tolist() == [t for i, t in enumerate(texts) if i % 3]
+    assert got_ids.tolist() == [f"i{i}" for i in range(len(packs)) if i % 3]
