@@ -309,6 +309,17 @@ def pack_groups(Strings packs):
     return out
 
 
+def whole_frames(const uint8_t[::1] data):
+    """``(end, count)``: where the first record of ``data`` that is not whole starts, and
+    how many whole records come before it (records as :func:`split_frames` reads them)."""
+    cdef Py_ssize_t n = data.shape[0], p = 0, count = 0
+    cdef const uint8_t* s = &data[0] if n else NULL
+    while p + 3 <= n and p + 3 + s[p] + (s[p + 1] | (s[p + 2] << 8)) <= n:
+        p += 3 + s[p] + (s[p + 1] | (s[p + 2] << 8))
+        count += 1
+    return p, count
+
+
 def split_frames(const uint8_t[::1] data, Py_ssize_t start):
     """The records of a packed positions file (:mod:`engines.batch.packed`) in ``data`` from
     ``start``: each one byte ``k``, two bytes ``m`` (little-endian), ``k`` bytes of id and

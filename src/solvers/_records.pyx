@@ -966,16 +966,17 @@ cdef bint _unpacked(RecordSpec spec, const uint8_t* pack, Py_ssize_t n, _Out out
     if n < 1 or pack[0] >= spec.nkinds or spec.nitems[pack[0]] < 0:
         return False
     kind = pack[0]
-    if not out.put(b"{", 1) or not out.byte(kind):
-        return False
+    out.text[0] = 123  # "{", and the kind's code first in the pack, as _render writes them
+    out.tn = 1
+    out.pack[0] = <uint8_t>kind
+    out.pn = 1
     for i in range(spec.nitems[kind]):
-        t = spec.item_type[kind][i]
+        t, key = spec.item_type[kind][i], spec.item_key[kind][i]
         if not out.put(items + spec.item_start[kind][i], spec.item_len[kind][i]):
             return False
         if t == I_CONST:
-            continue
-        key = spec.item_key[kind][i]
-        if t == I_NAME:
+            pass
+        elif t == I_NAME:
             if p >= n:
                 return False
             code = pack[p] if key != 0 else kind

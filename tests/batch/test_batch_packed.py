@@ -171,7 +171,7 @@ def test_unpacked_keeps_the_order_of_good_records(tmp_path):
     path = tmp_path / "f.qpk"
     path.write_bytes(header(task) + body)
     blocks = list(packed_blocks(str(path), task))
-    status, got, got_ids, _packs, _digests = unpacked(layout, blocks[0])
+    _framed, status, got, got_ids, _packs, _digests = unpacked(layout, blocks[0])
     assert list(status) == [0 if i % 3 else 1 for i in range(len(packs))]
     assert got.tolist() == [t for i, t in enumerate(texts) if i % 3]
     assert got_ids.tolist() == [f"i{i}" for i in range(len(packs)) if i % 3]

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from engines.batch.inputs import BadInput, InputFormat, Record, register_input_format
 from engines.errors import InputError
-from solvers._batch_columns import Strings, split_frames
+from solvers._batch_columns import Strings, split_frames, whole_frames
 
 if TYPE_CHECKING:
     from engines.batch.records import RecordLayout
@@ -97,18 +97,17 @@ def read_header(path: str, handle: BinaryIO) -> PackedHeader:
 
 
 class PackedBlock(NamedTuple):
-    """The whole records of one block: record numbers from ``first`` (1-based), one status
-    byte each (0 read, else bad), and ``ids`` and ``packs`` as ``(data, ends)`` pairs."""
+    """Whole records of a packed file, numbered from ``first`` (1-based), as read:
+    :func:`unpacked` splits them (on a reading thread)."""
 
     first: int
-    status: bytearray
-    ids: tuple[bytes, bytes]
-    packs: tuple[bytes, bytes]
+    data: bytes
 
 
 def packed_blocks(path: str, task: Task) -> Iterator[PackedBlock | BadInput]:
-    """The records of a packed file for ``task`` in blocks; a truncated last record is a
-    :class:`BadInput`.  A file for another task or layout raises :class:`InputError`."""
+    """The records of a packed file for ``task`` in blocks of whole records; a truncated
+    last record is a :class:`BadInput`.  A file for another task or layout raises
+    :class:`InputError`."""
     layout = _layout(task)
     try:
         handle = open(path, "rb")  # noqa: SIM115 (closed below; an error names the file)
@@ -123,11 +122,11 @@ def packed_blocks(path: str, task: Task) -> Iterator[PackedBlock | BadInput]:
         rest, first = b"", 1
         while data := handle.read(_BLOCK_BYTES):
             data = rest + data if rest else data
-            status, ids, packs, end = split_frames(data, 0)
+            end, count = whole_frames(data)
             rest = data[end:]
-            if status:
-                yield PackedBlock(first, status, ids, packs)
-                first += len(status)
+            if count:
+                yield PackedBlock(first, data[:end] if rest else data)
+                first += count
         if rest:
             yield BadInput(path, first, f"record {first} is cut short ({len(rest)} bytes at the "
                            "end of the file)")  # fmt: skip
@@ -142,44 +141,48 @@ def count_records(path: str) -> int:
             rest = b""
             while data := handle.read(_BLOCK_BYTES):
                 data = rest + data if rest else data
-                status, _ids, _packs, end = split_frames(data, 0)
+                end, count = whole_frames(data)
                 rest = data[end:]
-                total += len(status)
+                total += count
     except OSError as exc:
         raise InputError(f"{path}: cannot open: {exc.strerror}") from exc
     return total
 
 
-def unpacked(layout: RecordLayout, block: PackedBlock) -> tuple[bytearray, Strings, Strings,
-                                                                Strings, bytes]:  # fmt: skip
-    """A block's positions: ``(status, texts, ids, packs, digests)``, the status 0 for each
+Unpacked = tuple[bytearray, bytearray, Strings, Strings, Strings, bytes]
+
+
+def unpacked(layout: RecordLayout, block: PackedBlock) -> Unpacked:
+    """A block's positions: ``(framed, status, texts, ids, packs, digests)``: ``framed``
+    one byte a record, 1 where its id is bad (:func:`split_frames`), ``status`` 0 for each
     record read and 1 for a bad one (its id or its payload); the columns of the read ones."""
     from solvers._records import unpacked_texts
 
-    ids, packs = Strings(*block.ids, True, True), Strings(*block.packs, False)
-    bad_ids = block.status.count(1)
-    if bad_ids:
-        ids, packs = ids.chosen(block.status, 0), packs.chosen(block.status, 0)
+    framed, id_pair, pack_pair, _end = split_frames(block.data, 0)
+    ids, packs = Strings(*id_pair, True, True), Strings(*pack_pair, False)
+    if framed.count(1):
+        ids, packs = ids.chosen(framed, 0), packs.chosen(framed, 0)
     read, texts, digests = unpacked_texts(layout.spec, packs.data, packs.ends)
-    status = bytearray(block.status)
+    status = bytearray(framed)
     if read.count(0) != len(read):
         ids, packs = ids.chosen(read, 0), packs.chosen(read, 0)
         at = iter(read)
         for i, state in enumerate(status):
             if state == 0:
                 status[i] = next(at)
-    return status, Strings(*texts, True, True, True), ids, packs, digests
+    return framed, status, Strings(*texts, True, True, True), ids, packs, digests
 
 
-def bad_records(path: str, block: PackedBlock, status: bytearray) -> list[BadInput]:
-    """What is wrong with each bad record of a block (its number as the line)."""
+def bad_records(path: str, first: int, framed: bytearray, status: bytearray) -> list[BadInput]:
+    """What is wrong with each bad record of a block of :func:`unpacked` (numbered from
+    ``first``)."""
     out = []
     for i, state in enumerate(status):
         if state:
             why = ("its id is not printable ASCII without quote or backslash"
-                   if block.status[i] else "its payload is not one this task's layout reads "
+                   if framed[i] else "its payload is not one this task's layout reads "
                    "(another length, a code out of range or a count over 2)")  # fmt: skip
-            out.append(BadInput(path, block.first + i, f"packed record {block.first + i}: {why}"))
+            out.append(BadInput(path, first + i, f"packed record {first + i}: {why}"))
     return out
 
 
@@ -195,8 +198,8 @@ def read_records(path: str) -> Iterator[Record | BadInput]:
         if isinstance(block, BadInput):
             yield block
             continue
-        status, texts, ids, _packs, _digests = unpacked(layout, block)
-        bad = iter(bad_records(path, block, status))
+        framed, status, texts, ids, _packs, _digests = unpacked(layout, block)
+        bad = iter(bad_records(path, block.first, framed, status))
         read = zip(ids.tolist(), texts.tolist())
         for i, state in enumerate(status):
             if state:

@@ -248,12 +248,12 @@ def _packed(
             summary.rejected += 1
             bad(item)
             continue
-        block, (status, texts, ids, packs, digests) = item
+        block, (framed, status, texts, ids, packs, digests) = item
         failed = len(status) - status.count(0)
         if failed:
             summary.positions += failed
             summary.rejected += failed
-            for entry in bad_records(path, block, status):
+            for entry in bad_records(path, block.first, framed, status):
                 bad(entry)
         numbers = np.flatnonzero(np.frombuffer(status, dtype=np.uint8) == 0) + block.first
         if not len(numbers):
