@@ -175,3 +175,24 @@ def test_unpacked_keeps_the_order_of_good_records(tmp_path):
     assert list(status) == [0 if i % 3 else 1 for i in range(len(packs))]
     assert got.tolist() == [t for i, t in enumerate(texts) if i % 3]
     assert got_ids.tolist() == [f"i{i}" for i in range(len(packs)) if i % 3]
+
+
+def test_qipai_pack_reads_lines_the_native_reader_refers_and_stops_at_a_bad_one(tmp_path, capsys):
+    from engines.cli import main
+
+    cases = list(CASES["shengji-legal"](30, 6))
+    odd = dict(cases[0], id="odd", hand=[c.lower() for c in cases[0]["hand"]])  # via prepare
+    path, out = tmp_path / "in.jsonl", tmp_path / "in.qpk"
+    path.write_text("".join(json.dumps(c) + "\n" for c in [*cases, odd]) + "\n")
+    assert get_task("shengji-legal").records().scan([json.dumps(odd)])[0][0] == 1
+    assert main(["pack", "--task", "shengji-legal", str(path), "-o", str(out)]) == 0
+    assert count_records(str(out)) == 31
+    records = [r for r in read_inputs([str(out)]) if not isinstance(r, BadInput)]
+    assert records[-1].position_id == "odd"
+    task = get_task("shengji-legal")
+    assert task.json_text(task.prepare(records[-1].obj)) == task.json_text(task.prepare(odd))
+    with path.open("a") as handle:
+        handle.write('{"kind": "follow_legal", "id": "bad"}\n')
+    assert main(["pack", "--task", "shengji-legal", str(path), "-o", str(out)]) == 2
+    assert not out.exists()
+    assert f"{path}:33" in capsys.readouterr().err
