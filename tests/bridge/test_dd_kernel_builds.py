@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import os
 import platform
+import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import numpy as np
@@ -98,3 +100,25 @@ def test_both_builds_give_the_same_answers_and_search_counts() -> None:
             values = kernel.lead_values(hands[None], 1, 0, 1).tolist()
             runs.append((table, table_stats, lead, lead_stats, values))
         assert runs[0] == runs[1]
+
+
+def _preprocess(source: Path, *defines: str) -> subprocess.CompletedProcess:
+    """The C preprocessor alone on the kernel's generated C (enough to reach an #error)."""
+    includes = [f"-I{sysconfig.get_paths()['include']}", f"-I{np.get_include()}"]
+    return subprocess.run(
+        ["gcc", "-E", *defines, *includes, str(source), "-o", os.devnull],
+        capture_output=True,
+        text=True,
+    )
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+def test_a_big_endian_build_is_refused() -> None:
+    # the search writes its win ranks and moves as whole little-endian words
+    source = Path(_ab_kernel.__file__).with_name("_ab_kernel.c")
+    if not source.exists():
+        pytest.skip("the kernel's generated C is not kept next to it")
+    assert _preprocess(source).returncode == 0
+    big = _preprocess(source, "-U__BYTE_ORDER__", "-D__BYTE_ORDER__=__ORDER_BIG_ENDIAN__")
+    assert big.returncode != 0
+    assert "assumes a little-endian CPU" in big.stderr

@@ -3,6 +3,12 @@
 
 cdef extern from *:
     """
+    /* The search keeps the four suits' win ranks as one 64-bit word (suit s at bits
+       16 s: _play's and _cover_sequence's whole-word writes) and a move as one 8-byte
+       word: a big-endian CPU would give wrong answers, so it gets a build error. */
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    #error "qipai: the bridge search assumes a little-endian CPU"
+    #endif
     static inline int qp_popcount(unsigned int x) { return __builtin_popcount(x); }
     /* index of the highest / lowest set bit; x must be non-zero, and for msb a card
        mask (below 2**13).  Built with LZCNT (-mlzcnt: the bridge search's second build,
