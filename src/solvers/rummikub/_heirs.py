@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from solvers.rummikub._heirs_ahead import ahead_lost, short_need
 from solvers.rummikub._heirs_prune import drop_dominated, twin_alone
@@ -56,7 +57,7 @@ OVER = NEG + 1  # heirs_pass: over its budget
 NEAR = 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _close_owners(w0, w1, going_on):
     """At a number's close: heirs of table runs whose span ends there become spent."""
     for c in range(NCOL):
@@ -78,7 +79,7 @@ def _resorted(field):
     return sorted_field(field & 63, (field >> 6) & 63, (field >> 12) & 63, (field >> 18) & 63)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _settled(w0, w1, c, field, done, adopters):
     """Colour ``c``'s free runs written as spent once no table run can adopt one any more
     (``adopters``: :func:`~engines.rummikub.heirs._adopters`' mask for the number, -1 while
@@ -105,7 +106,7 @@ def _settled(w0, w1, c, field, done, adopters):
     return with_colour(w0, w1, c, _resorted(spent))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _run_moves(desc, r, avec, ur, jr, post, post_type):
     """Apply the action vector ``avec`` (radix 3 per open run: 0 ends, 1 real tile, 2 joker)
     to the ``r`` runs ``desc``, then open new runs (real tiles, then jokers) for the rest of
@@ -147,7 +148,7 @@ def _run_moves(desc, r, avec, ur, jr, post, post_type):
     return count, ended
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _shapes(desc, r, avecs):
     """The action vectors (:func:`_run_moves`) that the ``r`` runs ``desc`` allow whatever
     the tiles (no short run ends; equal runs in one order), ascending, with the real tiles
@@ -173,7 +174,7 @@ def _shapes(desc, r, avecs):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _adopt(picked, post, post_type, count, code, t_slot, t_type, q, twin):
     """Apply adoption ``code`` (radix ``count + 1`` per waiting table run: 0 none, p + 1 the
     run ``post[p]``, free, with the same tile type) to ``picked`` (a copy of ``post``);
@@ -206,14 +207,14 @@ def _adopt(picked, post, post_type, count, code, t_slot, t_type, q, twin):
     return gained
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _waiting(w0, w1, c, v, field, done, runs_at, slot_of, run_type, t_slot, t_type,
              linked_type):
     """The released table runs of colour ``c`` covering number v+1 that have no heir yet
     (slot, tile type there; returns how many), and the match gains of the linked ones:
     ``linked_type[slot]`` (filled) the linked table run's tile type at v+1."""
     q = 0
-    linked_type[:] = 0
+    linked_type.fill(0)  # (no slice: a view costs two atomic reference counts)
     colour = colour_field(w0, w1, c)
     for k in range(runs_at.shape[2]):
         i = runs_at[v, c, k]
@@ -239,10 +240,7 @@ def _lost(bits, rest):
     held out (already counted) and of the table runs whose heir ended (``rest[slot]``)."""
     lost = 0
     while bits:
-        b = 0
-        while not bits >> b & 1:
-            b += 1
-        lost += rest[b]
+        lost += rest[trailing_zeros(bits)]
         bits &= bits - 1
     return lost
 
@@ -288,7 +286,7 @@ def _released_groups(field, group_of, v):
     return gsub
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _closed(nw0, nw1, nsc, ju, field, done, going_on, v, gsub, w2, jg, jw, group_stays):
     """The last colour's successor after ``jg`` group jokers, the number closed (the
     released groups' best stays added, spans ending here cleared): ``(w0, w1, score)``,
@@ -306,18 +304,19 @@ def _closed(nw0, nw1, nsc, ju, field, done, going_on, v, gsub, w2, jg, jw, group
     return w0, w1, nsc + jg * jw + stays
 
 
-@njit(cache=True)
-def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post, post_type,
+@njit(cache=True, inline="always")
+def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, lay, post, post_type,
                 t_slot, t_type, q, linked_type, avecs, shapes, desc, r, picked):
     """Every successor of state ``i`` placing ``u`` real tiles (``ug`` of them in groups)
     and ``jr`` jokers in colour ``c``'s runs at number v+1: each choice of what its open
     runs do (``avecs[:shapes]``: :func:`_shapes`) and which waiting table runs adopt a run
     (and, at the last colour, the group jokers and the close; ``picked``: work space for 4
-    descriptors).  Returns ``(n, table, bits, st)``."""
-    weight, jw, jwpos, jokers, going_on, group_of = ctx[0], ctx[1], ctx[2], ctx[3], ctx[5], ctx[6]
-    group_stays, rem, bonus, floor, real, nnum = ctx[7], ctx[8], ctx[9], ctx[10], ctx[11], ctx[12]
-    rest, scale1, scale2, adopters, twin = ctx[13], ctx[14], ctx[15], ctx[16][v, c], ctx[17][v]
-    jokers_in, rest_j, colour_bits, run_bits = ctx[18][v, c], ctx[19][v, c], ctx[4], ctx[20]
+    descriptors; ``lay``: the tables taken apart once a layer, as an array taken out of
+    a tuple or sliced costs atomic reference counts, half the pass's CPU).  Returns
+    ``(n, table, bits, st)``."""
+    (weight, jw, jwpos, jokers, going_on, group_of, group_stays, rem, bonus, floor, real,
+     nnum, rest_vc, scale1, scale2, adopters, twin, jokers_in, rest_j, colour_bits,
+     run_bits) = lay
     w0, w1, w2, sc = st[i, 0], st[i, 1], st[i, 2], st[i, 3]
     field = (w0 >> FIELD_AT) & FIELD_MASK
     done = (w1 >> DONE_AT) & FIELD_MASK
@@ -339,7 +338,7 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
             if owner >= 2 and post_type[p] == linked_type[owner - 2]:
                 linked += 1
         ndone = done | ended
-        lost = _lost(field | ndone, rest[v, c])
+        lost = _lost(field | ndone, rest_vc)
         places = _joker_places(field | ndone, jokers_in, rest_j)
         more = rem[v, c] + (jokers - nju) * jwpos
         jl = _joker_lost(places, jokers - nju)
@@ -353,7 +352,8 @@ def _successors(table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post
         codes = (count + 1) ** q
         table, bits, st = room(table, bits, end, n, codes * (jokers + 1), st)
         for code in range(codes):
-            picked[:count] = post[:count]
+            for p in range(count):  # (no slices here: each view costs two atomics)
+                picked[p] = post[p]
             gained = _adopt(picked, post, post_type, count, code, t_slot, t_type, q, twin)
             if gained < 0:
                 continue
@@ -402,6 +402,12 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
     weight, jwpos, jokers, rem, bonus, floor = ctx[0], ctx[2], ctx[3], ctx[8], ctx[9], ctx[10]
     rest, scale1, scale2 = ctx[13], ctx[14], ctx[15]
     last = c == NCOL - 1
+    before = c - 1 if c > 0 else NCOL
+    rest_before, jokers_before = rest[v, before], ctx[18][v, before]
+    rest_j_before = ctx[19][v, before]
+    lay = (weight, ctx[1], jwpos, jokers, ctx[5], ctx[6], ctx[7], rem, bonus, floor, ctx[11],
+           ctx[12], rest[v, c], scale1, scale2, ctx[16][v, c], ctx[17][v], ctx[18][v, c],
+           ctx[19][v, c], ctx[4], ctx[20])
     post = np.zeros(8, np.int64)
     post_type = np.zeros(8, np.int64)
     t_slot = np.zeros(4, np.int64)
@@ -411,7 +417,6 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
     picked = np.empty(4, np.int64)
     avecs = np.empty((81, 3), np.int64)
     n = end
-    before = c - 1 if c > 0 else NCOL
     for i in range(start, end):
         if st[i, 3] == NEG:  # (dominated)
             continue
@@ -434,8 +439,8 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
                      linked_type)
         shapes = _shapes(desc, r, avecs)
         # (the bound before this sub-step: its own tiles may still stay)
-        lost = _lost(field | done, rest[v, before]) + _joker_lost(
-            _joker_places(field | done, ctx[18][v, before], ctx[19][v, before]), jokers - ju)
+        lost = _lost(field | done, rest_before) + _joker_lost(
+            _joker_places(field | done, jokers_before, rest_j_before), jokers - ju)
         for u in range(lo, lo + opt[c, v] + 1):
             if not _reaches(st[i, 3] + (u - lo) * weight[c, v], rem[v, c] + (jokers - ju) * jwpos,
                             bonus[v, before], lost, floor, scale1, scale2):
@@ -443,7 +448,7 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
             for ug in range(min(u, 2) + 1):
                 for jr in range(jokers - ju + 1):
                     n, table, bits, st = _successors(
-                        table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, ctx, post,
+                        table, bits, end, n, st, i, c, v, last, u, ug, jr, lo, lay, post,
                         post_type, t_slot, t_type, q, linked_type, avecs, shapes, desc, r,
                         picked)
     return n, table, bits, st

@@ -44,7 +44,7 @@ def run_bits_of(runs_at: np.ndarray, slot_of: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def short_need(w0, w1, only, real, v, nnum):
     """The jokers the open runs shorter than 3 (of colour ``only``, or all when -1) will need
     at the next two numbers beyond their real tiles there (99: past the last number)."""
@@ -70,7 +70,7 @@ def short_need(w0, w1, only, real, v, nnum):
     return need
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ahead_lost(w0, w1, field, done, v, nnum, real, colour_bits, run_bits, going_on, upto):
     """The runs wanted beyond the real tiles at numbers v+2 and v+3 (0-based v+1, v+2),
     summed over the colours, for a state closed at number v+1 (``field``, ``done``: its

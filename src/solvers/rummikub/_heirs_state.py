@@ -33,7 +33,7 @@ def hash_of(a, b, c, bits):
     return (h >> (64 - bits)) & ((1 << bits) - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def room(table, bits, end, n, fanout, st):
     """Room for ``fanout`` more states in the layer ``end..n-1``: ``(table, bits, st)``."""
     if n + fanout > st.shape[0]:
