@@ -23,6 +23,7 @@ from rummikub_random_sets import oracle_and_batch, random_table_and_rack, same_a
 
 from engines.rummikub import best_move
 from engines.rummikub.errors import RuleError, TileError
+from engines.rummikub.position import Position
 from engines.rummikub.rules import Rules
 
 _SPEC = importlib.util.spec_from_file_location(
@@ -138,3 +139,48 @@ def test_four_jokers_least_disturbance_by_hand():
     move = best_move(table, "J J J R7", rules=rules)
     assert move.tiles == 4 and move.sets_kept == 2  # R7 J J J beside both sets
     assert sum(t.is_joker for t in move.played) == 3
+
+
+def test_wider_searches_for_the_whole_rack_keep_the_optimum():
+    # Large joker tables with four jokers (and four copies): the search for an arrangement
+    # playing the whole rack keeps 32 states a layer, then 512 and 2,048
+    # (solvers.rummikub._exact.WIDER_FLEXIBLE) before the exact pass.  The optimum equals
+    # the exact pass's alone (beam 0), and some positions need the wider searches.
+    import numpy as np
+
+    from engines.rummikub.generate import rummikub_positions
+    from engines.rummikub.position import _counts, objective_weights
+    from solvers.rummikub._dp import solve_pass
+    from solvers.rummikub._exact import _playable, playable_width, solve_arrays
+
+    weight, joker_weight = objective_weights("tiles")
+    missed = compared = 0
+    for copies in (2, 4):
+        rules = Rules(jokers=4, copies=copies, least_disturbance=False)
+        group_ok = rules.group_tables()[0]
+        for pos in rummikub_positions(12, seed=5, table_tiles=(55, 65), joker_rate=1.0):
+            if pos["rack"].count("J") + sum(s.count("J") for s in pos["table"]) == 0:
+                continue
+            p = Position.from_json(dict(pos, rack=pos["rack"] + ["J", "J"],
+                                        initial_meld_done=True), max_jokers=4,
+                                   max_copies=copies)
+            must, must_j = _counts(p.table_tiles)
+            rack, rack_j = _counts(p.rack)
+            mode = int(rules.search_mode(True, list(p.table)))
+            exact, passes = [
+                [int(a[0]) for a in solve_arrays(
+                    must[None], rack[None], np.array([must_j]), np.array([rack_j]),
+                    weight[None], np.array([joker_weight]), np.array([mode]), beam=beam,
+                    group_ok=group_ok)[:2]]
+                for beam in (0, 128)]
+            assert exact == passes, pos
+            opt = _playable(must, rack, must_j + rack_j, playable_width(mode))
+            target = must_j * joker_weight + rack_j * joker_weight + int((opt * weight).sum())
+            narrow = solve_pass(must, opt, must_j, rack_j, weight, joker_weight, mode, group_ok,
+                                np.zeros((4, 13, 4), np.int64), np.zeros(13, np.int64),
+                                np.zeros(2, np.int64), target, -32)
+            reached = exact[1] + must_j * joker_weight >= target
+            missed += reached and not (narrow[0] == 1 and narrow[1] + must_j * joker_weight
+                                       >= target)
+            compared += 1
+    assert compared >= 16 and missed >= 1, (compared, missed)
