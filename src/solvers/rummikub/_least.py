@@ -319,7 +319,7 @@ def _exact_passes(passes, kept, have, answer, ceiling, narrow_states, exact_budg
         ceiling -= 1
     proven = False
     next_wider = 0
-    if wider_first and have == 0 and len(wider) > 0:
+    if wider_first and (have == 0 or kept + have >= ceiling) and len(wider) > 0:
         kept, have, answer, proven, states = _width_passes(passes, kept, have, answer,
                                                            ceiling, wider[0])
         next_wider = 1
@@ -327,7 +327,7 @@ def _exact_passes(passes, kept, have, answer, ceiling, narrow_states, exact_budg
     while not proven:
         # the exact pass: within a budget while wider narrow passes remain
         budget = 0
-        if next_wider < len(wider):
+        if next_wider < len(wider) and kept + have < ceiling:
             budget = min(exact_budget[2], max(exact_budget[0], exact_budget[1] * narrow_states))
         status, score, states, truncated = _pass_at(passes, kept + have, 0, budget)
         proven = truncated == 0
