@@ -171,7 +171,8 @@ def _passes(
     the fewest open short runs (``beam // 4`` of them; ``beam // 2`` under two real tiles
     per set or official retrieval, whose obligations the narrow pass does not rank: measured
     1.4 ms instead of 64 ms on the slowest bench position) nearly always finds one, and any
-    answer reaching the target is optimal.  If it does not, the exact pass with that
+    answer reaching the target is optimal (with three or four jokers or copies it may miss:
+    then :data:`WIDER_FLEXIBLE`'s wider searches).  If it does not, the exact pass with that
     target decides; if nothing reaches the target: with jokers, a beam pass finds a legal
     score (its answer stands if it never truncated) and the exact pass prunes with that;
     without jokers the plain exact pass runs (it is cheap, at most ~20k states).
