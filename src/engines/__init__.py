@@ -19,7 +19,8 @@ def _installed_version() -> str:
     ``sys.path`` holding qipai's metadata, as that function looks it up, without importing
     importlib.metadata (~30 ms, as much as the rest of a short command's imports after
     numpy); anything unusual (two candidates in one folder, a zip on the path, no
-    ``Version`` line) is left to importlib.metadata."""
+    ``Version`` line) is left to importlib.metadata.  "0.0.0+source" when qipai is not
+    installed, "0.0.0+unknown" when its metadata has no version."""
     for entry in sys.path:
         try:
             names = [n for n in os.listdir(entry or ".") if _OURS.fullmatch(n)]
@@ -44,9 +45,12 @@ def _installed_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
-        return version("qipai")
+        found = version("qipai")
     except PackageNotFoundError:  # running from a source tree without installation
         return "0.0.0+source"
+    except KeyError:  # no Version header: importlib_metadata >= 8 raises, the stdlib gives None
+        found = None
+    return found or "0.0.0+unknown"
 
 
 __version__ = _installed_version()
