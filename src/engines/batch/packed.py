@@ -119,31 +119,35 @@ def packed_blocks(path: str, task: Task) -> Iterator[PackedBlock | BadInput]:
             raise InputError(f"{path}: packed for task {head.task} (layout {head.layout}), not "
                              f"for {task.name} (layout {fingerprint(layout)}): pack it again "
                              "from its JSON Lines with this qipai")  # fmt: skip
-        rest, first = b"", 1
-        while data := handle.read(_BLOCK_BYTES):
-            data = rest + data if rest else data
-            end, count = whole_frames(data)
-            rest = data[end:]
+        first, cut = 1, 0
+        for data, count, left in _whole_records(handle):
             if count:
-                yield PackedBlock(first, data[:end] if rest else data)
+                yield PackedBlock(first, data)
                 first += count
-        if rest:
-            yield BadInput(path, first, f"record {first} is cut short ({len(rest)} bytes at the "
+            cut = left
+        if cut:
+            yield BadInput(path, first, f"record {first} is cut short ({cut} bytes at the "
                            "end of the file)")  # fmt: skip
+
+
+def _whole_records(handle: BinaryIO) -> Iterator[tuple[bytes, int, int]]:
+    """``(data, count, left)`` a block read from ``handle`` (past the header): ``data`` its
+    ``count`` whole records, ``left`` the bytes of a record not yet whole, carried into the
+    next block (at the end: the truncated last record's)."""
+    rest = b""
+    while data := handle.read(_BLOCK_BYTES):
+        data = rest + data if rest else data
+        end, count = whole_frames(data)
+        rest = data[end:]
+        yield (data[:end] if rest else data), count, len(rest)
 
 
 def count_records(path: str) -> int:
     """How many records a packed file holds (for progress bars)."""
-    total = 0
     try:
         with open(path, "rb") as handle:
             read_header(path, handle)
-            rest = b""
-            while data := handle.read(_BLOCK_BYTES):
-                data = rest + data if rest else data
-                end, count = whole_frames(data)
-                rest = data[end:]
-                total += count
+            total = sum(count for _data, count, _left in _whole_records(handle))
     except OSError as exc:
         raise InputError(f"{path}: cannot open: {exc.strerror}") from exc
     return total
@@ -220,15 +224,16 @@ def write_packed(task: Task, paths: Sequence[str], out: BinaryIO,
     for path in paths:
         name = Path(path).name
         with open(path, "rb") as handle:
-            for number, line in enumerate(handle, 1):
-                status, _texts, ids, packs = layout.scan([line.decode("utf-8", "replace")])
+            for number, raw in enumerate(handle, 1):
+                line = raw.decode("utf-8", "replace")
+                status, _texts, ids, packs = layout.scan([line])
                 where = f"{path}:{number}"
                 if status[0] == 2:
                     continue
                 if status[0] == 0:
                     pid, pack = ids[0] if ids[0] is not None else f"{name}:{number}", packs[0]
                 else:
-                    got = prepared(path, number, line.decode("utf-8", "replace"))
+                    got = prepared(path, number, line)
                     if got is None:
                         continue
                     pid, text = got
