@@ -222,7 +222,7 @@ def dd_table(
     :class:`~engines.bridge.errors.InvalidDealError` naming every defect.
     ``strains`` (e.g. ``"NT"``, ``"S,H"`` or ``[Strain.SPADES]``) solves only
     those strains, like DDS's trump filter.  ``table_mb`` bounds the
-    transposition table (default about 84 MiB, see :func:`dd_tables`).
+    transposition table (default about 48 MiB, see :func:`dd_tables`).
 
     >>> table = dd_table("N:AKQJ.T98.765.432 T987.AKQ.432.J65 65432.J76.AKQ.T9 .5432.JT98.AKQ87",
     ...                  strains="NT")
@@ -251,7 +251,7 @@ def dd_tables(
 
     The native solver runs the deals in parallel with the GIL released; each
     thread owns one transposition table of at most ``table_mb`` MiB (default
-    :func:`table_mib`, about 84 MiB; smaller tables lose speed on hard deals,
+    :func:`table_mib`, about 48 MiB; smaller tables lose speed on hard deals,
     never exactness).  ``threads`` above the number of cores this process may
     run on is capped at that number (more threads than cores only cost
     memory), and at five per deal (one job per deal and strain).  So the

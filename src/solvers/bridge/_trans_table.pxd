@@ -16,21 +16,23 @@ the killer of the ply (as DDS keeps a best move per depth from its table).
 Layout (as DDS's TransTableL): a hash table of distributions, each owning a
 short list of entries in blocks of ``TT_BLOCK``; a lookup finds the
 distribution once and then scans its entries block by block: one vector compare
-of the 16 entries' signatures (the owners of the top two cards of each suit, one
-cache line a block) rules most of them out, and the rest are compared in full
-(an entry is half a cache line).  A distribution keeps at
-most ``TT_BLOCK * TT_BLOCKS_PER_DIST`` entries and then overwrites its oldest,
-so a lookup costs a bounded scan however hard the deal.  Memory is fixed at
-allocation; when a pool is full, or for a new deal or strain, the table is
-cleared.
+of the 16 entries' signatures (the owners of the top two cards of each suit as two
+bit planes, and which of those cards the entry depends on: 3 bytes an entry) rules
+most of them out, and the rest are compared in full (an entry is half a cache
+line).  A distribution keeps at most ``TT_BLOCK * TT_BLOCKS_PER_DIST`` entries and
+then overwrites its oldest, so a lookup costs a bounded scan however hard the deal.
+Memory is fixed at allocation; when a pool is full, or for a new deal or strain,
+the table is cleared.
 
 The table is too large for the caches, so a lookup's time goes to waiting for
 memory: each cache line it needs only once the one before has been read costs a
 full wait.  So the distributions live in the hash table itself (open addressing),
-each with the first block of its list right after its key (two thirds of the
-lookups scan one block), and the search prefetches the key's line and that whole
-block at the start of a trick, before quick tricks (``tt_prefetch``): a lookup then
-mostly finds its lines on their way.
+each slot holding the first block of its list (two thirds of the lookups scan one
+block), and a block's first line holds both the distribution's key and the block's
+signatures (a pool block's first line, the index of the next block): a lookup waits
+for one line before it knows which entries to read.  The search prefetches that line
+and the block's entries at the start of a trick, before quick tricks
+(``tt_prefetch``): a lookup then mostly finds its lines on their way.
 """
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -39,12 +41,11 @@ from libc.string cimport memset
 from solvers.bridge._bits cimport kth_highest, lsb, msb, popcount
 from solvers.bridge._types cimport (
     TT_BLOCK,
-    TT_BLOCKS_PER_DIST,
-    TT_NEAR_BLOCKS,
     TT_NO_MOVE,
     Ctx,
     TransTable,
-    TTSlot,
+    TT_GENERATIONS,
+    TT_LIST_ENTRIES,
     TTBlock,
     TTEntry,
 )
@@ -106,60 +107,84 @@ cdef extern from *:
     static void qp_free_table(void* p, size_t n) { (void)n; free(p); }
     #endif
 
-    /* Bit j set where entry j of a block may match: its signature agrees with
-       ``owners`` on its sigmask (16 entries of 16 bits, one cache line with the masks);
-       with ``exact``, where signature and sigmask equal ``owners`` and ``mask``. */
-    #if defined(__SSE2__) || defined(_M_X64)
-    #include <emmintrin.h>
-    static inline unsigned qp_sig_hits(const uint16_t* sig, const uint16_t* sigmask,
-                                       unsigned owners) {
-        __m128i o = _mm_set1_epi16((short)owners), z = _mm_setzero_si128();
-        __m128i a = _mm_and_si128(_mm_xor_si128(_mm_loadu_si128((const __m128i*)sig), o),
-                                  _mm_loadu_si128((const __m128i*)sigmask));
-        __m128i b = _mm_and_si128(_mm_xor_si128(_mm_loadu_si128((const __m128i*)(sig + 8)), o),
-                                  _mm_loadu_si128((const __m128i*)(sigmask + 8)));
-        return (unsigned)_mm_movemask_epi8(
-            _mm_packs_epi16(_mm_cmpeq_epi16(a, z), _mm_cmpeq_epi16(b, z)));
-    }
-    static inline unsigned qp_sig_equal(const uint16_t* sig, const uint16_t* sigmask,
-                                        unsigned owners, unsigned mask) {
-        __m128i o = _mm_set1_epi16((short)owners), m = _mm_set1_epi16((short)mask);
-        __m128i a = _mm_and_si128(_mm_cmpeq_epi16(_mm_loadu_si128((const __m128i*)sig), o),
-                                  _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i*)sigmask), m));
-        __m128i b = _mm_and_si128(
-            _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i*)(sig + 8)), o),
-            _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i*)(sigmask + 8)), m));
-        return (unsigned)_mm_movemask_epi8(_mm_packs_epi16(a, b));
+    /* The eight top cards' owners (4 bits a suit, as _top_owners gives them) as two
+       bit planes: the owners' low bits in bits 0-7, their high bits in bits 8-15. */
+    #if defined(__BMI2__)
+    #include <immintrin.h>
+    static inline unsigned qp_planes(unsigned owners) {
+        return _pext_u32(owners, 0x5555u) | (_pext_u32(owners, 0xAAAAu) << 8);
     }
     #else
-    static inline unsigned qp_sig_hits(const uint16_t* sig, const uint16_t* sigmask,
-                                       unsigned owners) {
+    static inline unsigned qp_even_bits(unsigned x) {
+        x &= 0x5555u;
+        x = (x | (x >> 1)) & 0x3333u;
+        x = (x | (x >> 2)) & 0x0F0Fu;
+        return (x | (x >> 4)) & 0x00FFu;
+    }
+    static inline unsigned qp_planes(unsigned owners) {
+        return qp_even_bits(owners) | (qp_even_bits(owners >> 1) << 8);
+    }
+    #endif
+
+    /* Bit j set where entry j of a block may match: its signature agrees with
+       ``planes`` on the cards of its mask (16 entries of 3 bytes, in the line of the
+       distribution's key); with ``exact``, where signature and mask equal ``planes``
+       and ``mask``. */
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    static inline unsigned qp_sig_hits(const uint8_t* high, const uint8_t* low,
+                                       const uint8_t* mask, unsigned planes) {
+        __m128i d = _mm_or_si128(
+            _mm_xor_si128(_mm_loadu_si128((const __m128i*)high),
+                          _mm_set1_epi8((char)(planes >> 8))),
+            _mm_xor_si128(_mm_loadu_si128((const __m128i*)low), _mm_set1_epi8((char)planes)));
+        d = _mm_and_si128(d, _mm_loadu_si128((const __m128i*)mask));
+        return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(d, _mm_setzero_si128()));
+    }
+    static inline unsigned qp_sig_equal(const uint8_t* high, const uint8_t* low,
+                                        const uint8_t* mask, unsigned planes,
+                                        unsigned cards) {
+        __m128i e = _mm_and_si128(
+            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)high),
+                           _mm_set1_epi8((char)(planes >> 8))),
+            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)low), _mm_set1_epi8((char)planes)));
+        e = _mm_and_si128(e, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)mask),
+                                            _mm_set1_epi8((char)cards)));
+        return (unsigned)_mm_movemask_epi8(e);
+    }
+    #else
+    static inline unsigned qp_sig_hits(const uint8_t* high, const uint8_t* low,
+                                       const uint8_t* mask, unsigned planes) {
         unsigned bits = 0;
         for (int j = 0; j < 16; j++)
-            bits |= (unsigned)(((owners ^ sig[j]) & sigmask[j]) == 0) << j;
+            bits |= (unsigned)((((high[j] ^ (planes >> 8)) | (low[j] ^ planes))
+                                & mask[j] & 0xFFu) == 0) << j;
         return bits;
     }
-    static inline unsigned qp_sig_equal(const uint16_t* sig, const uint16_t* sigmask,
-                                        unsigned owners, unsigned mask) {
+    static inline unsigned qp_sig_equal(const uint8_t* high, const uint8_t* low,
+                                        const uint8_t* mask, unsigned planes,
+                                        unsigned cards) {
         unsigned bits = 0;
         for (int j = 0; j < 16; j++)
-            bits |= (unsigned)(sig[j] == owners && sigmask[j] == mask) << j;
+            bits |= (unsigned)(high[j] == ((planes >> 8) & 0xFFu)
+                               && low[j] == (planes & 0xFFu) && mask[j] == cards) << j;
         return bits;
     }
     #endif
     """
     void* qp_alloc_table(size_t n) noexcept nogil
     void qp_free_table(void* p, size_t n) noexcept nogil
-    unsigned int qp_sig_hits(const uint16_t* sig, const uint16_t* sigmask,
-                             unsigned int owners) noexcept nogil
-    unsigned int qp_sig_equal(const uint16_t* sig, const uint16_t* sigmask,
-                              unsigned int owners, unsigned int mask) noexcept nogil
+    unsigned int qp_planes(unsigned int owners) noexcept nogil
+    unsigned int qp_sig_hits(const uint8_t* high, const uint8_t* low, const uint8_t* mask,
+                             unsigned int planes) noexcept nogil
+    unsigned int qp_sig_equal(const uint8_t* high, const uint8_t* low, const uint8_t* mask,
+                              unsigned int planes, unsigned int cards) noexcept nogil
 
 
 cdef inline size_t tt_bytes(int log_entries) noexcept nogil:
     """Memory of a table of ``2**log_entries`` entries: half of them in the slots' own
     blocks, half in the blocks of longer lists."""
-    return (<size_t>1 << (log_entries - 5)) * (sizeof(TTSlot) + sizeof(TTBlock))
+    return (<size_t>1 << (log_entries - 4)) * sizeof(TTBlock)
 
 
 cdef inline int tt_init(TransTable* tt, int log_entries) noexcept nogil:
@@ -168,8 +193,8 @@ cdef inline int tt_init(TransTable* tt, int log_entries) noexcept nogil:
     tt.dist_capacity = <int32_t>((tt.slot_mask + 1) // 4 * 3)
     tt.block_capacity = 1 << (log_entries - 5)
     # zeroed (every slot free: generation 0), on cache-line boundaries: a block's
-    # signatures and sigmasks are one line
-    tt.slots = <TTSlot*>qp_alloc_table(sizeof(TTSlot) * (tt.slot_mask + 1))
+    # first line holds the key and the signatures
+    tt.slots = <TTBlock*>qp_alloc_table(sizeof(TTBlock) * (tt.slot_mask + 1))
     tt.blocks = <TTBlock*>qp_alloc_table(sizeof(TTBlock) * tt.block_capacity)
     tt.lookups = 0
     tt.probes = 0
@@ -186,7 +211,7 @@ cdef inline int tt_init(TransTable* tt, int log_entries) noexcept nogil:
 
 
 cdef inline void tt_free(TransTable* tt) noexcept nogil:
-    qp_free_table(tt.slots, sizeof(TTSlot) * (tt.slot_mask + 1))
+    qp_free_table(tt.slots, sizeof(TTBlock) * (tt.slot_mask + 1))
     qp_free_table(tt.blocks, sizeof(TTBlock) * tt.block_capacity)
     tt.slots = NULL
     tt.blocks = NULL
@@ -195,7 +220,7 @@ cdef inline void tt_free(TransTable* tt) noexcept nogil:
 cdef inline void _clear_slots(TransTable* tt) noexcept nogil:
     cdef uint32_t i
     for i in range(tt.slot_mask + 1):
-        tt.slots[i].dist.generation = 0
+        tt.slots[i].tag = 0
 
 
 cdef inline void tt_reset(TransTable* tt) noexcept nogil:
@@ -203,7 +228,7 @@ cdef inline void tt_reset(TransTable* tt) noexcept nogil:
     only when the generation number wraps around)."""
     if tt.dists_used:
         tt.generation += 1
-        if tt.generation == 0:
+        if tt.generation == TT_GENERATIONS:
             _clear_slots(tt)
             tt.generation = 1
         tt.dists_used = 0
@@ -271,44 +296,52 @@ cdef extern from *:
 
 
 cdef inline void tt_prefetch(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
-    """Start loading the distribution's slot while the caller does other work: its key,
-    then its first block (the signatures and the 16 entries).  Which entries a lookup
-    compares in full is known only once the signatures are read: loading the whole
-    block ahead takes that wait off the lookup too.  The entries' lines go to L2 only
-    (most are never compared): into L1 as well, a lead simulation took 0.7 % longer on an
-    Intel Xeon (docs/CHANGELOG.md, 2026-12-03 "TT prefetch hints")."""
-    cdef TTSlot* slot = &tt.slots[_home(tt, lens, leader)]
+    """Start loading the distribution's slot while the caller does other work: its first
+    line (the key and the signatures), then the 16 entries.  Which entries a lookup
+    compares in full is known only once the signatures are read: loading them all ahead
+    takes that wait off the lookup too.  The entries' lines go to L2 only (most are never
+    compared): into L1 as well, a lead simulation took 0.7 % longer on an Intel Xeon
+    (docs/CHANGELOG.md, 2026-12-03 "TT prefetch hints")."""
+    cdef char* slot = <char*>&tt.slots[_home(tt, lens, leader)]
     cdef int j
-    qp_prefetch(&slot.dist)
-    qp_prefetch(&slot.first)
-    for j in range(0, TT_BLOCK, 2):
-        qp_prefetch_l2(&slot.first.entry[j])
+    qp_prefetch(slot)
+    for j in range(64, <int>sizeof(TTBlock), 64):
+        qp_prefetch_l2(slot + j)
 
 
-cdef inline TTSlot* _find_slot(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
+cdef inline uint16_t _tag(TransTable* tt, int leader) noexcept nogil:
+    return <uint16_t>((tt.generation << 2) | leader)
+
+
+cdef inline TTBlock* _find_slot(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
     """The slot of the distribution, or the free slot where it would go."""
     cdef uint32_t i = _home(tt, lens, leader)
-    cdef TTSlot* slot
+    cdef uint16_t tag = _tag(tt, leader)
+    cdef TTBlock* slot
     while True:
         slot = &tt.slots[i]
-        if slot.dist.generation != tt.generation or (slot.dist.lens == lens
-                                                     and slot.dist.leader == leader):
+        if (slot.tag >> 2) != tt.generation or (slot.lens == lens and slot.tag == tag):
             return slot
         i = (i + 1) & tt.slot_mask
 
 
-cdef inline int32_t* _block_index(TTSlot* slot, int b) noexcept nogil:
-    """Where the slot keeps the pool index of block ``b`` >= 1 of its list."""
-    return &slot.dist.blocks[b] if b < TT_NEAR_BLOCKS else &slot.far_blocks[b - TT_NEAR_BLOCKS]
+cdef inline bint _in_use(TransTable* tt, TTBlock* slot) noexcept nogil:
+    return (slot.tag >> 2) == tt.generation
 
 
-cdef inline TTBlock* _block(TransTable* tt, TTSlot* slot, int b) noexcept nogil:
-    return &slot.first if b == 0 else &tt.blocks[_block_index(slot, b)[0]]
+cdef inline int _list_length(TTBlock* slot) noexcept nogil:
+    """Entries in the slot's list."""
+    return slot.fill if slot.fill < TT_LIST_ENTRIES else TT_LIST_ENTRIES
 
 
 cdef inline uint32_t _top_owners(uint32_t* pat) noexcept nogil:
     """Owners of the top two cards of each suit, 4 bits a suit (the first pattern slots)."""
     return (pat[0] >> 28) | ((pat[1] >> 28) << 4) | ((pat[2] >> 28) << 8) | ((pat[3] >> 28) << 12)
+
+
+cdef inline int _pinned(unsigned int cards) noexcept nogil:
+    """Cards an entry depends on, of its ``cards``."""
+    return (cards & 15) + ((cards >> 4) & 15) + ((cards >> 8) & 15) + (cards >> 12)
 
 
 cdef inline unsigned int _live(int b, int count) noexcept nogil:
@@ -343,86 +376,69 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     gets the lead that reached the entry's lower bound (``suit * 16 + rank``), else
     -1.
     """
-    cdef TTSlot* slot
     cdef TTBlock* blk
     cdef TTEntry* e
     cdef TTEntry* best = NULL
-    cdef int b, j, s, k, best_pinned = 128
-    cdef unsigned int cand
-    cdef uint32_t owners = _top_owners(pat)
+    cdef int b, j, s, k, count, pinned, best_pinned = 128
+    cdef unsigned int cand, cards
+    cdef uint32_t planes = qp_planes(_top_owners(pat))
     cdef uint32_t p0 = pat[0], p1 = pat[1], p2 = pat[2], p3 = pat[3]
     tt.lookups += 1
     move[0] = -1
-    slot = _find_slot(tt, lens, leader)
-    if slot.dist.generation != tt.generation:
+    blk = _find_slot(tt, lens, leader)
+    if not _in_use(tt, blk):
         return -1
-    for b in range((slot.dist.count + TT_BLOCK - 1) // TT_BLOCK):
-        blk = _block(tt, slot, b)
-        # the signatures rule out most entries with one cache line; the rest are
+    count = _list_length(blk)
+    b = 0
+    while True:
+        # the signatures rule out most entries with the line already read; the rest are
         # compared in full, in slot order (so ties keep the oldest entry)
-        cand = qp_sig_hits(blk.signature, blk.sigmask, owners) & _live(b, slot.dist.count)
+        cand = qp_sig_hits(blk.sig_high, blk.sig_low, blk.sig_mask, planes) & _live(b, count)
         while cand:
             j = lsb(cand)
             cand &= cand - 1u
             e = &blk.entry[j]
-            if ((<uint64_t>(p0 ^ e.pattern[0]) >> e.shift[0])
-                    | (<uint64_t>(p1 ^ e.pattern[1]) >> e.shift[1])
-                    | (<uint64_t>(p2 ^ e.pattern[2]) >> e.shift[2])
-                    | (<uint64_t>(p3 ^ e.pattern[3]) >> e.shift[3])):
+            cards = e.cards
+            if ((<uint64_t>(p0 ^ e.pattern[0]) >> (32 - 2 * (cards & 15)))
+                    | (<uint64_t>(p1 ^ e.pattern[1]) >> (32 - 2 * ((cards >> 4) & 15)))
+                    | (<uint64_t>(p2 ^ e.pattern[2]) >> (32 - 2 * ((cards >> 8) & 15)))
+                    | (<uint64_t>(p3 ^ e.pattern[3]) >> (32 - 2 * (cards >> 12)))):
                 continue
             tt.probes += 1
-            if e.lower < threshold <= e.upper:
+            if (e.bounds & 15) < threshold <= (e.bounds >> 4):
                 continue
-            if e.pinned < best_pinned:
+            pinned = _pinned(cards)
+            if pinned < best_pinned:
                 best = e
-                best_pinned = e.pinned
+                best_pinned = pinned
+        b += 1
+        if b * TT_BLOCK >= count:
+            break
+        blk = &tt.blocks[blk.next]
     if best == NULL:
         return -1
     tt.hits += 1
     for s in range(4):
-        k = (32 - best.shift[s]) >> 1  # cards of the suit the entry depends on
+        k = (best.cards >> (4 * s)) & 15
         wm[s] = <uint16_t>(1u << kth_highest(c.remain[s], k)) if k else 0
-    if best.lower >= threshold:
+    if (best.bounds & 15) >= threshold:
         move[0] = _move_of(c, leader, best.move)
         return 1
     return 0
 
 
-cdef inline TTBlock* _new_block(TransTable* tt, TTSlot* slot) noexcept nogil:
-    """The next block of the slot's list: the slot's own for a new distribution, else one
-    from the pool (NULL when the pool is used up)."""
-    cdef TTBlock* blk
-    cdef int j, s
-    if slot.dist.count == 0:
-        blk = &slot.first
-    else:
-        if tt.blocks_used >= tt.block_capacity:
-            return NULL
-        _block_index(slot, slot.dist.count // TT_BLOCK)[0] = tt.blocks_used
-        blk = &tt.blocks[tt.blocks_used]
-        tt.blocks_used += 1
-    for j in range(TT_BLOCK):
-        # unused entries never match: pattern bits below the 13 cards are always 0
-        for s in range(4):
-            blk.entry[j].shift[s] = 0
-            blk.entry[j].pattern[s] = 1u
-    return blk
-
-
-cdef inline TTSlot* _claim(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
+cdef inline TTBlock* _claim(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
     """A new distribution with an empty list in its free slot (the table emptied first
     when it holds as many distributions as it may)."""
-    cdef TTSlot* slot
+    cdef TTBlock* slot
     if tt.dists_used >= tt.dist_capacity:
         tt_reset(tt)
         tt.resets += 1
     slot = _find_slot(tt, lens, leader)
     tt.dists_used += 1
-    slot.dist.generation = tt.generation
-    slot.dist.lens = lens
-    slot.dist.leader = <uint8_t>leader
-    slot.dist.count = 0
-    slot.dist.cursor = 0
+    slot.tag = _tag(tt, leader)
+    slot.lens = lens
+    slot.fill = 0
     return slot
 
 
@@ -432,12 +448,13 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     ``move`` (``suit * 16 + rank``, or -1) is the lead that reached ``lower``."""
     cdef uint32_t mask[4]
     cdef uint32_t patm[4]
-    cdef uint8_t shift[4]
-    cdef int s, k, j, pos
-    cdef unsigned int cand, sig, sigmask
+    cdef int s, k, j, pos, count
+    cdef unsigned int cand, planes, cards, depth = 0
     cdef uint32_t b
-    cdef TTSlot* slot
+    cdef TTBlock* slot
     cdef TTBlock* blk
+    cdef TTBlock* last = NULL
+    cdef TTBlock* target = NULL
     cdef TTEntry* e
     cdef uint8_t code = TT_NO_MOVE
     if move >= 0:
@@ -451,56 +468,62 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
         else:
             k = 0
             mask[s] = 0u
-        shift[s] = <uint8_t>(32 - 2 * k)
+        depth |= <unsigned int>k << (4 * s)
         patm[s] = pat[s] & mask[s]
-    sig = _top_owners(patm)
-    sigmask = _top_owners(mask)
+    planes = qp_planes(_top_owners(patm))
+    cards = qp_planes(_top_owners(mask)) & 0xFFu
     slot = _find_slot(tt, lens, leader)
-    if slot.dist.generation == tt.generation:
-        for k in range((slot.dist.count + TT_BLOCK - 1) // TT_BLOCK):
-            blk = _block(tt, slot, k)
-            cand = qp_sig_equal(blk.signature, blk.sigmask, sig, sigmask) \
-                & _live(k, slot.dist.count)
-            while cand:
-                j = lsb(cand)
-                cand &= cand - 1u
-                e = &blk.entry[j]
-                if (e.pattern[0] == patm[0] and e.pattern[1] == patm[1]
-                        and e.pattern[2] == patm[2] and e.pattern[3] == patm[3]
-                        and e.shift[0] == shift[0] and e.shift[1] == shift[1]
-                        and e.shift[2] == shift[2] and e.shift[3] == shift[3]):
-                    if lower > e.lower:
-                        e.lower = <int8_t>lower
-                        e.move = code
-                    if upper < e.upper:
-                        e.upper = <int8_t>upper
-                    return
-    else:
+    if not _in_use(tt, slot):
         slot = _claim(tt, lens, leader)
-    if slot.dist.count % TT_BLOCK == 0 and slot.dist.count < TT_BLOCK * TT_BLOCKS_PER_DIST:
-        if _new_block(tt, slot) == NULL:
+    pos = slot.fill % TT_LIST_ENTRIES
+    count = _list_length(slot)
+    blk = slot
+    for k in range((count + TT_BLOCK - 1) // TT_BLOCK):
+        if k:
+            blk = &tt.blocks[blk.next]
+        if k == pos // TT_BLOCK:
+            target = blk
+        cand = qp_sig_equal(blk.sig_high, blk.sig_low, blk.sig_mask, planes, cards) \
+            & _live(k, count)
+        while cand:
+            j = lsb(cand)
+            cand &= cand - 1u
+            e = &blk.entry[j]
+            if (e.pattern[0] == patm[0] and e.pattern[1] == patm[1]
+                    and e.pattern[2] == patm[2] and e.pattern[3] == patm[3]
+                    and e.cards == depth):
+                if lower > (e.bounds & 15):
+                    e.bounds = <uint8_t>((e.bounds & 0xF0) | lower)
+                    e.move = code
+                if upper < (e.bounds >> 4):
+                    e.bounds = <uint8_t>((e.bounds & 15) | (upper << 4))
+                return
+    if count == 0:
+        target = slot
+    elif target == NULL:
+        # a new block from the pool after the list's last one
+        if tt.blocks_used >= tt.block_capacity:
             # the pool is used up: start again with this distribution alone
             tt_reset(tt)
             tt.resets += 1
             slot = _claim(tt, lens, leader)
-            _new_block(tt, slot)
-    if slot.dist.count < TT_BLOCK * TT_BLOCKS_PER_DIST:
-        pos = slot.dist.count
-        slot.dist.count += 1
-    else:
-        pos = slot.dist.cursor
-        slot.dist.cursor = <uint16_t>((slot.dist.cursor + 1) % (TT_BLOCK * TT_BLOCKS_PER_DIST))
+            pos = 0
+            target = slot
+        else:
+            blk.next = tt.blocks_used
+            target = &tt.blocks[tt.blocks_used]
+            tt.blocks_used += 1
+    slot.fill += 1
+    if slot.fill == 2 * TT_LIST_ENTRIES:
+        slot.fill = TT_LIST_ENTRIES
     tt.stores += 1
-    blk = _block(tt, slot, pos // TT_BLOCK)
     j = pos % TT_BLOCK
-    blk.signature[j] = <uint16_t>sig
-    blk.sigmask[j] = <uint16_t>sigmask
-    e = &blk.entry[j]
-    e.pinned = 0
+    target.sig_high[j] = <uint8_t>(planes >> 8)
+    target.sig_low[j] = <uint8_t>planes
+    target.sig_mask[j] = <uint8_t>cards
+    e = &target.entry[j]
     for s in range(4):
-        e.shift[s] = shift[s]
         e.pattern[s] = patm[s]
-        e.pinned += 32 - shift[s]
-    e.lower = <int8_t>lower
-    e.upper = <int8_t>upper
+    e.cards = <uint16_t>depth
+    e.bounds = <uint8_t>(lower | (upper << 4))
     e.move = code

@@ -28,53 +28,44 @@ cdef enum:
 
 
 cdef struct TTEntry:
-    # 32 bytes, half a cache line: a lookup that compares an entry in full reads one line
+    # 20 bytes: a block's 16 entries take five cache lines after its first
     uint32_t pattern[4]   # owners (2 bits each) of the relevant top cards, highest first
-    uint8_t shift[4]      # 32 - 2 * (cards of the suit the entry depends on): the pattern
-                          # bits below the relevant cards, shifted out when comparing
-    int8_t lower          # bounds on the leader's side's tricks from this trick on
-    int8_t upper
-    uint8_t move          # the lead that reached ``lower``: suit * 16 + how many cards
-                          # still out in the suit rank above it; TT_NO_MOVE when none
-    uint8_t pinned        # 2-bit slots the entry depends on
-    uint8_t spare[8]
+    uint16_t cards        # how many cards of each suit the entry depends on (suit s at
+                          # bits 4 s): the pattern bits below them are not compared
+    uint8_t bounds        # lower | upper << 4: bounds on the leader's side's tricks from
+                          # this trick on
+    uint8_t move          # the lead that reached the lower bound: suit * 16 + how many
+                          # cards still out in the suit rank above it; TT_NO_MOVE when none
 
 
 cdef struct TTBlock:
-    # the signatures column by column, so that a lookup compares the whole block's
-    # with vector instructions (one cache line); then the entries, two a line
-    uint16_t signature[TT_BLOCK]   # owners of the top two cards of each suit, as far as
-    uint16_t sigmask[TT_BLOCK]     # the entry depends on them (2 bits a card)
-    TTEntry entry[TT_BLOCK]        # 576 bytes in all, nine whole cache lines
+    # one line for a lookup to wait on: the distribution's key (in a pool block only
+    # ``next`` is used) and the block's signatures column by column, so that a lookup
+    # compares the whole block's with vector instructions; then the entries, two a line
+    uint64_t lens          # suit lengths of all four hands, 4 bits each
+    uint16_t tag           # generation << 2 | leader: the slot is in use when its
+                           # generation is the table's
+    uint16_t fill          # entries stored, counting on from TT_LIST_ENTRIES as the
+                           # oldest are overwritten (then back to TT_LIST_ENTRIES at twice
+                           # that): the next entry goes to ``fill % TT_LIST_ENTRIES``
+    int32_t next           # pool index of the list's next block
+    # the owners of the top two cards of each suit as two bit planes (bit 2 s + i: the
+    # high / low bit of the owner of suit s's card i from the top), and which of those
+    # eight cards the entry depends on
+    uint8_t sig_high[TT_BLOCK]
+    uint8_t sig_low[TT_BLOCK]
+    uint8_t sig_mask[TT_BLOCK]
+    TTEntry entry[TT_BLOCK]        # 384 bytes in all, six whole cache lines
 
 
 cdef enum:
-    TT_NEAR_BLOCKS = 12      # block indices kept in the key's cache line (1 to 11 used)
-
-
-cdef struct TTDist:
-    # a distribution: its key and the indices of its list's blocks 1 to 11, one cache
-    # line (64 bytes)
-    uint64_t lens          # suit lengths of all four hands, 4 bits each
-    uint16_t count         # entries stored (at most TT_BLOCK * TT_BLOCKS_PER_DIST)
-    uint16_t cursor        # next entry to overwrite once the list is full
-    uint16_t generation    # the slot is in use when this is the table's generation
-    uint8_t leader
-    uint8_t spare
-    int32_t blocks[TT_NEAR_BLOCKS]  # blocks[0] unused: the slot's own block
-
-
-cdef struct TTSlot:
-    # one distribution with the first block of its list right after its key's line, so
-    # that the lines a lookup reads first are adjacent (768 bytes, twelve cache lines)
-    TTDist dist
-    TTBlock first
-    int32_t far_blocks[TT_BLOCKS_PER_DIST - TT_NEAR_BLOCKS]  # the indices of blocks 12 on
-    uint8_t spare_end[48]
+    TT_LIST_ENTRIES = TT_BLOCK * TT_BLOCKS_PER_DIST
+    TT_GENERATIONS = 1 << 14   # generation numbers that fit a tag
 
 
 cdef struct TransTable:
-    TTSlot* slots          # open addressing on the distribution's hash, linear probing
+    TTBlock* slots         # a distribution's key and the first block of its list: open
+                           # addressing on the distribution's hash, linear probing
     uint32_t slot_mask
     int32_t dists_used
     int32_t dist_capacity  # at most this many distributions (3/4 of the slots)
