@@ -25,6 +25,7 @@ from solvers.bridge._types cimport (
     FEATURE_TT,
     Ctx,
     Move,
+    TTVisit,
 )
 
 
@@ -36,6 +37,7 @@ cdef struct TrickStart:
     int threshold          # the question for the leader's side: >= threshold tricks?
     bint leader_max        # the leader's side is the counted side
     int table_move         # the lead of a table entry that answered (suit * 16 + rank), or -1
+    TTVisit visit          # what the table lookup saw, for the store
 
 
 cdef inline void _clear(uint16_t* wm) noexcept nogil:
@@ -153,7 +155,8 @@ cdef inline int _trick_start(Ctx* c, int seat, int target, TrickStart* ts,
     ts.pat[2] = c.pat[2]
     ts.pat[3] = c.pat[3]
     if c.features & FEATURE_TT:
-        answer = tt_lookup(&c.tt, ts.lens, seat, ts.pat, ts.threshold, c, wm, &ts.table_move)
+        answer = tt_lookup(&c.tt, ts.lens, seat, ts.pat, ts.threshold, c, wm, &ts.table_move,
+                           &ts.visit)
         if answer >= 0:
             return answer == ts.leader_max
     return -1
@@ -181,9 +184,9 @@ cdef inline void _trick_result(Ctx* c, int seat, TrickStart* ts, bint res,
     if not (c.features & FEATURE_TT):
         return
     if res == ts.leader_max:
-        tt_store(&c.tt, ts.lens, seat, ts.pat, c, wm, ts.threshold, ts.n, move)
+        tt_store(&c.tt, ts.lens, seat, ts.pat, c, wm, ts.threshold, ts.n, move, &ts.visit)
     else:
-        tt_store(&c.tt, ts.lens, seat, ts.pat, c, wm, 0, ts.threshold - 1, -1)
+        tt_store(&c.tt, ts.lens, seat, ts.pat, c, wm, 0, ts.threshold - 1, -1, &ts.visit)
 
 
 cdef inline void _cover_sequence(Move* m, uint64_t* wm) noexcept nogil:

@@ -12,7 +12,7 @@ from libc.stdint cimport uint16_t
 
 from solvers.bridge._node_steps cimport _cards, _settled, _threshold
 from solvers.bridge._trans_table cimport tt_lookup
-from solvers.bridge._types cimport FEATURE_TT, Ctx
+from solvers.bridge._types cimport FEATURE_TT, Ctx, TTVisit
 
 
 cdef inline bint horizon_answer(Ctx* c, int seat, int target, uint16_t* wm) noexcept nogil:
@@ -20,11 +20,12 @@ cdef inline bint horizon_answer(Ctx* c, int seat, int target, uint16_t* wm) noex
     mover (``not c.probe_fail``), else ``c.probe_fail``."""
     cdef int n = _cards(c, seat), move, answer = _settled(c, n, target, wm)
     cdef bint leader_max = (seat & 1) == c.max_side
+    cdef TTVisit visit  # no store follows here
     if answer >= 0:
         return answer
     if c.features & FEATURE_TT:
         answer = tt_lookup(&c.tt, c.lens, seat, c.pat, _threshold(c, n, target, leader_max),
-                           c, wm, &move)
+                           c, wm, &move, &visit)
         if answer >= 0:
             return answer == leader_max
     # a stand-in answer depends on every card: no small-card pruning may rest on it

@@ -46,8 +46,10 @@ from solvers.bridge._types cimport (
     TransTable,
     TT_GENERATIONS,
     TT_LIST_ENTRIES,
+    TT_SEEN,
     TTBlock,
     TTEntry,
+    TTVisit,
 )
 
 
@@ -365,7 +367,8 @@ cdef inline int _move_of(Ctx* c, int leader, int code) noexcept nogil:
 
 
 cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* pat,
-                          int threshold, Ctx* c, uint16_t* wm, int* move) noexcept nogil:
+                          int threshold, Ctx* c, uint16_t* wm, int* move,
+                          TTVisit* visit) noexcept nogil:
     """Is the leader's side sure to take >= threshold tricks? 1 yes, 0 no, -1 unknown.
 
     On an answer, ``wm`` gets the win ranks of the entry: in each suit the lowest
@@ -374,12 +377,12 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     win ranks, so a general answer here keeps the parent's entry general too (8 %
     fewer trick-start nodes than the first answering entry).  On a yes, ``move``
     gets the lead that reached the entry's lower bound (``suit * 16 + rank``), else
-    -1.
+    -1.  ``visit`` gets what the store at the same node needs (see ``TTVisit``).
     """
     cdef TTBlock* blk
     cdef TTEntry* e
     cdef TTEntry* best = NULL
-    cdef int b, j, s, k, count, pinned, best_pinned = 128
+    cdef int b, j, s, k, count, pinned, best_pinned = 128, matched = 0
     cdef unsigned int cand, cards
     cdef uint32_t planes = qp_planes(_top_owners(pat))
     cdef uint32_t p0 = pat[0], p1 = pat[1], p2 = pat[2], p3 = pat[3]
@@ -387,7 +390,10 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
     move[0] = -1
     blk = _find_slot(tt, lens, leader)
     if not _in_use(tt, blk):
+        visit.slot = NULL
         return -1
+    visit.slot = blk
+    visit.resets = tt.resets
     count = _list_length(blk)
     b = 0
     while True:
@@ -405,6 +411,9 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
                     | (<uint64_t>(p3 ^ e.pattern[3]) >> (32 - 2 * (cards >> 12)))):
                 continue
             tt.probes += 1
+            if matched < TT_SEEN:
+                visit.match[matched] = e
+            matched += 1
             if (e.bounds & 15) < threshold <= (e.bounds >> 4):
                 continue
             pinned = _pinned(cards)
@@ -415,6 +424,8 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
         if b * TT_BLOCK >= count:
             break
         blk = &tt.blocks[blk.next]
+    visit.last = blk
+    visit.matched = matched if matched <= TT_SEEN else TT_SEEN + 1
     if best == NULL:
         return -1
     tt.hits += 1
@@ -442,19 +453,84 @@ cdef inline TTBlock* _claim(TransTable* tt, uint64_t lens, int leader) noexcept 
     return slot
 
 
+cdef inline bint _refine(TTEntry* e, uint32_t* patm, unsigned int depth, int lower,
+                         int upper, uint8_t code) noexcept nogil:
+    """If ``e`` is the entry of ``patm`` and ``depth``, narrow its bounds: 1, else 0."""
+    if not (e.pattern[0] == patm[0] and e.pattern[1] == patm[1]
+            and e.pattern[2] == patm[2] and e.pattern[3] == patm[3] and e.cards == depth):
+        return 0
+    if lower > (e.bounds & 15):
+        e.bounds = <uint8_t>((e.bounds & 0xF0) | lower)
+        e.move = code
+    if upper < (e.bounds >> 4):
+        e.bounds = <uint8_t>((e.bounds & 15) | (upper << 4))
+    return 1
+
+
+cdef inline TTBlock* _refine_in_list(TransTable* tt, TTBlock* slot, uint32_t* patm,
+                                     unsigned int depth, unsigned int planes,
+                                     unsigned int cards, int lower, int upper,
+                                     uint8_t code) noexcept nogil:
+    """Narrow the bounds of the list's entry of ``patm`` and ``depth`` (its signature
+    ``planes`` and ``cards``): NULL, or where there is none, the list's last block."""
+    cdef int k, j, count = _list_length(slot)
+    cdef unsigned int cand
+    cdef TTBlock* blk = slot
+    for k in range((count + TT_BLOCK - 1) // TT_BLOCK):
+        if k:
+            blk = &tt.blocks[blk.next]
+        cand = qp_sig_equal(blk.sig_high, blk.sig_low, blk.sig_mask, planes, cards) \
+            & _live(k, count)
+        while cand:
+            j = lsb(cand)
+            cand &= cand - 1u
+            if _refine(&blk.entry[j], patm, depth, lower, upper, code):
+                return NULL
+    return blk
+
+
+cdef inline TTBlock* _next_place(TransTable* tt, TTBlock** slot, TTBlock* last, uint64_t lens,
+                                 int leader) noexcept nogil:
+    """The block where the next entry of the slot's list goes (``last``: the list's last
+    block); the table is emptied first when it needs a new block and the pool is used
+    up (then ``slot`` is the distribution's new slot)."""
+    cdef int count = _list_length(slot[0]), pos = slot[0].fill % TT_LIST_ENTRIES, k
+    cdef TTBlock* blk = slot[0]
+    if count == TT_LIST_ENTRIES:
+        # the list is full: its oldest entry is overwritten
+        for k in range(pos // TT_BLOCK):
+            blk = &tt.blocks[blk.next]
+        return blk
+    if count == 0 or pos % TT_BLOCK:
+        return last
+    if tt.blocks_used >= tt.block_capacity:
+        # the pool is used up: start again with this distribution alone
+        tt_reset(tt)
+        tt.resets += 1
+        slot[0] = _claim(tt, lens, leader)
+        return slot[0]
+    last.next = tt.blocks_used
+    tt.blocks_used += 1
+    return &tt.blocks[last.next]
+
+
 cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* pat,
-                          Ctx* c, uint16_t* wm, int lower, int upper, int move) noexcept nogil:
+                          Ctx* c, uint16_t* wm, int lower, int upper, int move,
+                          TTVisit* visit) noexcept nogil:
     """Record bounds ``lower <= leader side's tricks <= upper`` valid under ``wm``;
-    ``move`` (``suit * 16 + rank``, or -1) is the lead that reached ``lower``."""
+    ``move`` (``suit * 16 + rank``, or -1) is the lead that reached ``lower``;
+    ``visit``: what the lookup at this node saw.
+
+    An entry of the same pinned cards only narrows its bounds.  It would have matched
+    the lookup's position in full, so the lookup's matches are the only ones to look at,
+    unless they were more than it keeps or the table was emptied since."""
     cdef uint32_t mask[4]
     cdef uint32_t patm[4]
-    cdef int s, k, j, pos, count
-    cdef unsigned int cand, planes, cards, depth = 0
+    cdef int s, k, j
+    cdef unsigned int depth = 0, planes, cards
     cdef uint32_t b
-    cdef TTBlock* slot
-    cdef TTBlock* blk
-    cdef TTBlock* last = NULL
-    cdef TTBlock* target = NULL
+    cdef TTBlock* slot = visit.slot
+    cdef TTBlock* last
     cdef TTEntry* e
     cdef uint8_t code = TT_NO_MOVE
     if move >= 0:
@@ -472,58 +548,32 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
         patm[s] = pat[s] & mask[s]
     planes = qp_planes(_top_owners(patm))
     cards = qp_planes(_top_owners(mask)) & 0xFFu
-    slot = _find_slot(tt, lens, leader)
-    if not _in_use(tt, slot):
-        slot = _claim(tt, lens, leader)
-    pos = slot.fill % TT_LIST_ENTRIES
-    count = _list_length(slot)
-    blk = slot
-    for k in range((count + TT_BLOCK - 1) // TT_BLOCK):
-        if k:
-            blk = &tt.blocks[blk.next]
-        if k == pos // TT_BLOCK:
-            target = blk
-        cand = qp_sig_equal(blk.sig_high, blk.sig_low, blk.sig_mask, planes, cards) \
-            & _live(k, count)
-        while cand:
-            j = lsb(cand)
-            cand &= cand - 1u
-            e = &blk.entry[j]
-            if (e.pattern[0] == patm[0] and e.pattern[1] == patm[1]
-                    and e.pattern[2] == patm[2] and e.pattern[3] == patm[3]
-                    and e.cards == depth):
-                if lower > (e.bounds & 15):
-                    e.bounds = <uint8_t>((e.bounds & 0xF0) | lower)
-                    e.move = code
-                if upper < (e.bounds >> 4):
-                    e.bounds = <uint8_t>((e.bounds & 15) | (upper << 4))
+    if slot != NULL and visit.resets == tt.resets and visit.matched <= TT_SEEN:
+        for j in range(visit.matched):
+            if _refine(visit.match[j], patm, depth, lower, upper, code):
                 return
-    if count == 0:
-        target = slot
-    elif target == NULL:
-        # a new block from the pool after the list's last one
-        if tt.blocks_used >= tt.block_capacity:
-            # the pool is used up: start again with this distribution alone
-            tt_reset(tt)
-            tt.resets += 1
-            slot = _claim(tt, lens, leader)
-            pos = 0
-            target = slot
+        last = visit.last
+    else:
+        slot = _find_slot(tt, lens, leader)
+        if _in_use(tt, slot):
+            last = _refine_in_list(tt, slot, patm, depth, planes, cards, lower, upper, code)
+            if last == NULL:
+                return
         else:
-            blk.next = tt.blocks_used
-            target = &tt.blocks[tt.blocks_used]
-            tt.blocks_used += 1
+            slot = _claim(tt, lens, leader)
+            last = slot
+    last = _next_place(tt, &slot, last, lens, leader)
+    j = slot.fill % TT_LIST_ENTRIES % TT_BLOCK
     slot.fill += 1
     if slot.fill == 2 * TT_LIST_ENTRIES:
         slot.fill = TT_LIST_ENTRIES
     tt.stores += 1
-    j = pos % TT_BLOCK
-    target.sig_high[j] = <uint8_t>(planes >> 8)
-    target.sig_low[j] = <uint8_t>planes
-    target.sig_mask[j] = <uint8_t>cards
-    e = &target.entry[j]
+    e = &last.entry[j]
     for s in range(4):
         e.pattern[s] = patm[s]
     e.cards = <uint16_t>depth
     e.bounds = <uint8_t>(lower | (upper << 4))
     e.move = code
+    last.sig_high[j] = <uint8_t>(planes >> 8)
+    last.sig_low[j] = <uint8_t>planes
+    last.sig_mask[j] = <uint8_t>cards

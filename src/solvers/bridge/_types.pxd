@@ -63,6 +63,21 @@ cdef enum:
     TT_GENERATIONS = 1 << 14   # generation numbers that fit a tag
 
 
+cdef enum:
+    TT_SEEN = 4   # entries matching a position that a lookup keeps for its node's store
+
+
+cdef struct TTVisit:
+    # what a lookup that gave no answer leaves for the store at the same node: the search
+    # in between stores only distributions of fewer cards, so the distribution's list
+    # is as the lookup saw it unless the table was emptied meanwhile
+    TTBlock* slot          # the distribution's slot; NULL when it was not in the table
+    TTBlock* last          # the last block of its list
+    int64_t resets         # the table's resets at the lookup
+    int matched            # entries that matched the position in full; TT_SEEN + 1: more
+    TTEntry* match[TT_SEEN]
+
+
 cdef struct TransTable:
     TTBlock* slots         # a distribution's key and the first block of its list: open
                            # addressing on the distribution's hash, linear probing
