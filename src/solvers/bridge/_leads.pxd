@@ -1,7 +1,9 @@
 # cython: language_level=3
-"""The leader's side of move ordering: the facts of each suit for the lead (``_lead_suit``),
-a weight per lead (``_lead_weight``), and the killer lead tried before any lead is
-generated or weighed (``killer_lead``).
+"""The leader's side of move ordering: the terms of each suit's lead weights that do not
+depend on the card (``_lead_suit``; those of the cards that do not win, ``_low_leads``, only
+for a suit that has such cards), a weight per lead from them in a few operations
+(``winner_weight``, ``low_weight``), and the killer lead tried before any lead is generated
+or weighed (``killer_lead``).
 
 Lead weights, in the spirit of DDS's empirical weights: lead winners, lead towards
 partner's winners (before our own higher winners when partner is the shorter hand: his
@@ -43,88 +45,109 @@ cdef inline bint _second_and_third(Ctx* c, int seat, int pard, int s, int second
 
 
 cdef struct LeadSuit:
-    # facts of one suit for the leader, the same for every card of it
-    int opp_top, pard_top, lho_top, second
-    bint ruff_risk, rho_over_top, rho_over, lho_caught, ours_next
-    bint nt              # notrump: the weights tuned for it (below)
-    bint short           # the leader holds fewer cards of the suit than partner
-    bint over_pard       # the leader holds more cards of the suit than partner and a card
-                         # above partner's top
-    int bonus            # the card-independent terms
+    # the terms of one suit's lead weights that do not depend on the card (``_lead_suit``,
+    # ``_low_leads``), so that a card's weight is a few operations (``lead_weight``)
+    int win_above        # a card above this rank wins (12: none, an opponent may ruff)
+    int win_base         # a winner's weight less its rank
+    int unblock          # a winner under partner's top card here weighs 30 less (-1: none)
+    int low_base         # the weight of a card that does not win, plus its rank
+    int under            # such a card under LHO's top card here weighs 10 less (-1: none)
+    int second           # the second-best card still out: a sequence from it weighs 25 more
+    int bonus            # the card-independent terms shared by both kinds
+    bint ruff_risk
 
 
 cdef inline void _lead_suit(Ctx* c, int seat, int s, LeadSuit* f) noexcept nogil:
+    """The suit's card-independent terms, and those of its winners."""
     cdef int lho = (seat + 1) & 3, rho = (seat + 3) & 3, pard = (seat + 2) & 3
-    cdef int trump = c.trump, top, second, third
+    cdef int trump = c.trump, opp_top, pard_top, bonus = 0
     cdef unsigned int lho_s = c.hands[lho][s], rho_s = c.hands[rho][s], pard_s = c.hands[pard][s]
-    f.opp_top = _top(lho_s | rho_s)
-    f.pard_top = _top(pard_s)
-    f.lho_top = _top(lho_s)
+    cdef unsigned int mine = c.hands[seat][s]
+    opp_top = _top(lho_s | rho_s)
     f.ruff_risk = 0
-    f.nt = trump == NOTRUMP
-    f.short = popcount(c.hands[seat][s]) < popcount(pard_s)
-    f.over_pard = (popcount(c.hands[seat][s]) > popcount(pard_s)
-                   and _top(c.hands[seat][s]) > f.pard_top)
-    if trump != NOTRUMP and s != trump:
-        f.ruff_risk = ((lho_s == 0 and c.hands[lho][trump] != 0)
-                       or (rho_s == 0 and c.hands[rho][trump] != 0))
-    f.rho_over_top = f.opp_top >= 0 and (rho_s >> f.opp_top) & 1
-    if f.nt and popcount(rho_s) == 1:
-        f.rho_over_top = 0  # a singleton falls under our winner
-    top = _top(c.remain[s])
-    second = _top(c.remain[s] & ~(1u << top))
-    f.second = second
-    f.rho_over = (rho_s >> top) & 1 or (second >= 0 and (rho_s >> second) & 1)
-    f.lho_caught = ((lho_s >> top) & 1 and second >= 0
-                    and ((c.hands[seat][s] | pard_s) >> second) & 1)
-    third = _top(c.remain[s] & ~(1u << top) & ~(1u << second)) if second >= 0 else -1
-    f.ours_next = third >= 0 and _second_and_third(c, seat, pard, s, second, third)
-    f.bonus = 0
-    if trump != NOTRUMP and s != trump and pard_s == 0 and c.hands[pard][trump]:
-        f.bonus += 45  # partner can ruff
-    if trump != NOTRUMP and s == trump and f.opp_top < 0:
-        f.bonus -= 30  # no trumps out: leading them wastes a tempo
+    if trump != NOTRUMP:
+        if s != trump:
+            f.ruff_risk = ((lho_s == 0 and c.hands[lho][trump] != 0)
+                           or (rho_s == 0 and c.hands[rho][trump] != 0))
+            if pard_s == 0 and c.hands[pard][trump]:
+                bonus += 45  # partner can ruff
+        elif opp_top < 0:
+            bonus -= 30  # no trumps out: leading them wastes a tempo
     if pard_s == 0 and (trump == NOTRUMP or c.hands[pard][trump] == 0):
-        f.bonus -= 45  # partner can neither follow nor ruff: he takes no trick in the suit
+        bonus -= 45  # partner can neither follow nor ruff: he takes no trick in the suit
     # short suits of the opponents are where tricks run out
-    f.bonus -= 14 * (_alternatives(c, lho, s) + _alternatives(c, rho, s))
+    bonus -= 14 * (_alternatives(c, lho, s) + _alternatives(c, rho, s))
+    f.bonus = bonus
+    f.win_above = 12 if f.ruff_risk else opp_top
+    if not mine >> (f.win_above + 1):
+        return  # no winner: the rest of the terms are for winners
+    pard_top = _top(pard_s)
+    # a winner: the top of the suit first keeps entries flexible; partner's winner would
+    # cover it anyway, but the short hand's winner first unblocks partner's longer holding
+    f.unblock = pard_top if popcount(mine) >= popcount(pard_s) else -1
+    f.win_base = 100 + bonus
+    if opp_top >= 0 and (rho_s >> opp_top) & 1 and not (trump == NOTRUMP and popcount(rho_s) == 1):
+        # cashing it promotes RHO's top card, which then sits over partner (in notrump a
+        # singleton falls under our winner)
+        f.win_base -= 60 if trump == NOTRUMP else 20
 
 
-cdef inline int _lead_weight(LeadSuit* f, int r, unsigned int seq) noexcept nogil:
-    cdef int w
-    if r > f.opp_top and not f.ruff_risk:
-        w = 100 + r  # a winner; the top of the suit first keeps entries flexible
-        if f.pard_top > r and not f.short:
-            # partner's winner would cover it anyway; but the short hand's winner
-            # first unblocks partner's longer holding
-            w -= 30
-        if f.rho_over_top:
-            # cashing it promotes RHO's top card, which then sits over partner
-            w -= 60 if f.nt else 20
-    elif f.pard_top > f.opp_top and not f.ruff_risk:
-        w = 100 - r  # lead low towards partner's winner
-        if f.over_pard:
-            # before our own higher winners: the short hand's winner first unblocks
-            w += 20
-    else:
-        w = 30 - r
-        if f.ruff_risk:
-            w -= 20
+cdef inline void _low_leads(Ctx* c, int seat, int s, LeadSuit* f) noexcept nogil:
+    """The terms of the suit's cards that do not win (after ``_lead_suit``)."""
+    cdef int lho = (seat + 1) & 3, rho = (seat + 3) & 3, pard = (seat + 2) & 3
+    cdef int top, second, third, opp_top = f.win_above, pard_top
+    cdef bint nt = c.trump == NOTRUMP
+    cdef unsigned int lho_s = c.hands[lho][s], rho_s = c.hands[rho][s], pard_s = c.hands[pard][s]
+    cdef unsigned int mine = c.hands[seat][s]
+    f.under = -1
+    f.second = -1
+    if not f.ruff_risk:
+        pard_top = _top(pard_s)
+        if pard_top > opp_top:
+            f.low_base = 100 + f.bonus  # lead low towards partner's winner
+            if popcount(mine) > popcount(pard_s) and msb(mine) > pard_top:
+                # before our own higher winners: the short hand's winner first unblocks
+                f.low_base += 20
+            return
+    f.low_base = 30 + f.bonus
+    if f.ruff_risk:
+        f.low_base -= 20
+    if not nt:
         # leading into the opponent sitting over the top cards tends to cost (in notrump
         # the cards over it, below, say enough)
-        if f.lho_top > r and r + 1 < 13 and not f.nt:
-            w -= 10
-        if f.rho_over:
-            w -= 10  # RHO's high card sits over ours
-        elif f.lho_caught:
-            w += 45 if f.nt else 30  # LHO's top card is caught under our second-best
-        if f.ours_next:
-            # once the top card is gone, our side wins the next round: in notrump, where
-            # the suit then runs, before cashing winners
-            w += 90 if f.nt else 45
-        if r == f.second and (seq & (seq - 1)):
-            w += 25  # a sequence knocking out the top card
-    return w + f.bonus
+        f.under = _top(lho_s)
+    top = msb(c.remain[s])
+    second = _top(c.remain[s] & ~(1u << top))
+    if (rho_s >> top) & 1 or (second >= 0 and (rho_s >> second) & 1):
+        f.low_base -= 10  # RHO's high card sits over ours
+    elif (lho_s >> top) & 1 and second >= 0 and ((mine | pard_s) >> second) & 1:
+        f.low_base += 45 if nt else 30  # LHO's top card is caught under our second-best
+    if second < 0:
+        return
+    f.second = second  # a sequence knocking out the top card
+    third = _top(c.remain[s] & ~(1u << top) & ~(1u << second))
+    if third >= 0 and _second_and_third(c, seat, pard, s, second, third):
+        # once the top card is gone, our side wins the next round: in notrump, where
+        # the suit then runs, before cashing winners
+        f.low_base += 90 if nt else 45
+
+
+cdef inline int winner_weight(LeadSuit* f, int r) noexcept nogil:
+    """The weight of leading a group whose top card ``r`` wins (above ``f.win_above``)."""
+    if f.unblock > r:
+        return f.win_base + r - 30
+    return f.win_base + r
+
+
+cdef inline int low_weight(LeadSuit* f, int r, unsigned int seq) noexcept nogil:
+    """The weight of leading the group ``seq`` (top card ``r``) that does not win
+    (``_low_leads`` done)."""
+    cdef int w = f.low_base - r
+    if f.under > r:
+        w -= 10
+    if r == f.second and (seq & (seq - 1)):
+        w += 25
+    return w
 
 
 cdef inline bint killer_lead(Ctx* c, int seat, int ply, Move* m) noexcept nogil:

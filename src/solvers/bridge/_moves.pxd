@@ -30,7 +30,8 @@ not cut off.
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 
 from solvers.bridge._bits cimport lsb, msb, popcount
-from solvers.bridge._leads cimport LeadSuit, _lead_suit, _lead_weight, _top, killer_lead
+from solvers.bridge._leads cimport LeadSuit, _lead_suit, _low_leads, _top, killer_lead
+from solvers.bridge._leads cimport low_weight, winner_weight
 from solvers.bridge._types cimport NOTRUMP, Ctx, Move
 
 
@@ -407,7 +408,9 @@ cdef inline unsigned int _top_group(unsigned int mine, unsigned int others,
 cdef inline int lead_moves(Ctx* c, int seat, Move* moves, int ply) noexcept nogil:
     """The leader's moves, heaviest first (``_leads``' weights): each group of equal cards
     weighed as it is generated (suit by suit, the highest group first, as ``gen_moves``)
-    and inserted in place, so that equal weights keep the order of generation."""
+    and inserted in place, so that equal weights keep the order of generation.  A suit's
+    winners come first; the terms of the cards that do not win are worked out only when
+    the suit has such cards."""
     cdef uint64_t* out = <uint64_t*>moves
     cdef int s, r, w, n = 0, killer = c.killer[ply]
     cdef unsigned int mine, others, seq
@@ -418,19 +421,26 @@ cdef inline int lead_moves(Ctx* c, int seat, Move* moves, int ply) noexcept nogi
             continue
         _lead_suit(c, seat, s, &lead)
         others = c.remain[s] & ~mine
-        while mine:
+        while mine >> (lead.win_above + 1):
             seq = _top_group(mine, others, &r)
             mine &= ~seq
-            w = _lead_weight(&lead, r, seq)
+            w = winner_weight(&lead, r)
             if killer == s * 16 + r:
                 # the lead that last cut off at this depth (or a table answer's lead); a
                 # bonus to followers' killers measured as doubling the search, so only
                 # leads get it; more for a winner, which then comes before the other
                 # winners (a bonus to every killer above 80 raised the medians)
-                if r > lead.opp_top and not lead.ruff_risk:
-                    w += 130
-                else:
-                    w += 80
+                w += 130
+            n = _insert(out, n, _packed(s, r, seq, w))
+        if not mine:
+            continue
+        _low_leads(c, seat, s, &lead)
+        while mine:
+            seq = _top_group(mine, others, &r)
+            mine &= ~seq
+            w = low_weight(&lead, r, seq)
+            if killer == s * 16 + r:
+                w += 80
             n = _insert(out, n, _packed(s, r, seq, w))
     return n
 
