@@ -225,7 +225,7 @@ def _twins(sets: list, slot_number: np.ndarray, set_start: np.ndarray, slot_of: 
     """``[v, slot]``: the slot of an earlier table set that is the same as the set in that
     slot from number v+1 on (-1: none): for a group the same group; for a run one of its
     colour covering v+1 with the same end and the same tiles (real or joker) from v+1 on,
-    so the two are the same for the rest of the pass (:func:`solvers.rummikub._heirs.
+    so the two are the same for the rest of the pass (:func:`solvers.rummikub._heirs_step.
     _adopt`, :func:`~solvers.rummikub._heirs_prune.twin_alone`)."""
     from solvers.rummikub._layout import HOLD_BITS
 
@@ -253,7 +253,7 @@ def _twins(sets: list, slot_number: np.ndarray, set_start: np.ndarray, slot_of: 
 def _adopters(runs_at: np.ndarray, slot_of: np.ndarray) -> np.ndarray:
     """``[v, c]``: the slots of colour c's table runs that cover number v+1 and go on past
     it, the only ones that may still adopt a run after colour c's sub-step there; -1 when
-    a run of colour c starts after number v+1 (:func:`solvers.rummikub._heirs._settled`)."""
+    a run of colour c starts after number v+1 (:func:`solvers.rummikub._heirs_step._settled`)."""
     out = np.zeros((_NNUM, _NCOL), np.int64)
     for v in range(_NNUM - 1, -1, -1):
         for c in range(_NCOL):
@@ -576,7 +576,7 @@ def _rebuild(sets: list, tables: dict, steps: np.ndarray, held_out: np.ndarray,
 
 
 def _settle(runs: list[_Run], adopters: int, out: int) -> None:
-    """The pass's :func:`solvers.rummikub._heirs._settled` on the rebuild's ``runs`` of a
+    """The pass's :func:`solvers.rummikub._heirs_step._settled` on the rebuild's ``runs`` of a
     colour: free runs become spent when none of the colour's table runs ``adopters`` may
     adopt one any more (``out``: those held out or done)."""
     linked = sum(1 << (run.owner - 2) for run in runs if run.owner >= 2)

@@ -27,22 +27,24 @@ from solvers.rummikub._heirs_state import (
     NEG,
     colour_field,
     lookup,
-    packed,
+    resorted,
     with_colour,
 )
 from solvers.rummikub._layout import NCOL
 
 
 @njit(cache=True)
-def _beaten(table, bits, lo, st, w0, w1, w2, sc, c, desc, count, alt):
-    """Whether colour ``c``'s descriptors ``desc[:count]`` with one of them (or a new one)
-    made better lead to a state of the layer scoring at least ``sc``."""
+def _beaten(table, bits, lo, st, w0, w1, w2, sc, c, colour, count):
+    """Whether colour ``c``'s ``count`` descriptors (its 24 bits ``colour``, largest first)
+    with one of them (or a new one) made better lead to a state of the layer scoring at
+    least ``sc`` (the descriptors as bits of an int64: an array here, made or sliced per
+    try, cost atomic reference counts)."""
     for s in range(count + 1):
         if s == count and count == 4:
             break
-        if 0 < s < count and desc[s] == desc[s - 1]:
+        d = (colour >> (6 * s)) & 63 if s < count else 0
+        if 0 < s < count and d == (colour >> (6 * s - 6)) & 63:
             continue  # (equal descriptors: one try)
-        d = desc[s] if s < count else 0
         owner, k = d >> 2, d & 3
         for better_owner in range(2):
             if better_owner == 1 and owner == 0:
@@ -53,9 +55,8 @@ def _beaten(table, bits, lo, st, w0, w1, w2, sc, c, desc, count, alt):
                     continue
                 if s < count and new_owner == owner and k2 == k:
                     continue
-                alt[:count] = desc[:count]
-                alt[s] = new_owner << 2 | k2
-                a, b = with_colour(w0, w1, c, packed(alt, count + (s == count)))
+                alt = np.int64(new_owner << 2 | k2) << (6 * s)
+                a, b = with_colour(w0, w1, c, resorted(alt | colour & ~(np.int64(63) << (6 * s))))
                 j = lookup(table, bits, lo, a, b, w2, st)
                 if j >= 0 and st[j, 3] >= sc:
                     return True
@@ -67,8 +68,6 @@ def drop_dominated(table, bits, lo, hi, st, dropped):
     """Mark the states ``lo..hi-1`` (a closed number's layer) that a neighbour dominates
     (their score set to ``NEG``); returns how many.  ``dropped``: work space, ``hi - lo``
     booleans at least."""
-    desc = np.zeros(4, np.int64)
-    alt = np.zeros(5, np.int64)
     for i in range(lo, hi):
         w0, w1, w2, sc = st[i, 0], st[i, 1], st[i, 2], st[i, 3]
         beaten = False
@@ -83,14 +82,11 @@ def drop_dominated(table, bits, lo, hi, st, dropped):
         for c in range(NCOL):
             if beaten:
                 break
-            field = colour_field(w0, w1, c)
+            colour = colour_field(w0, w1, c)
             count = 0
             for s in range(4):
-                d = (field >> (6 * s)) & 63
-                if d:
-                    desc[count] = d
-                    count += 1
-            beaten = _beaten(table, bits, lo, st, w0, w1, w2, sc, c, desc, count, alt)
+                count += (colour >> (6 * s)) & 63 > 0
+            beaten = _beaten(table, bits, lo, st, w0, w1, w2, sc, c, colour, count)
         dropped[i - lo] = beaten
     count = 0
     for i in range(lo, hi):

@@ -103,11 +103,9 @@ def sorted_field(a, b, c, d):
 
 
 @njit(cache=True, inline="always")
-def packed(desc, count):
-    """Descriptors ``desc[:count]`` (``count`` <= 4, each > 0) as a colour's 24 bits
-    (sorted, largest first)."""
-    return sorted_field(desc[0] if count > 0 else 0, desc[1] if count > 1 else 0,
-                        desc[2] if count > 2 else 0, desc[3] if count > 3 else 0)
+def resorted(field):
+    """A colour's 24 bits with their descriptors (0: none) sorted again, largest first."""
+    return sorted_field(field & 63, (field >> 6) & 63, (field >> 12) & 63, (field >> 18) & 63)
 
 
 @njit(cache=True)
