@@ -80,8 +80,10 @@ from solvers.rummikub._layout import (
 )
 from solvers.rummikub._lengths import (
     bare_step,
+    class_dominators,
     close_others,
     closing_tables,
+    drop_dominated_classes,
     length_closing,
     length_step,
     length_tables,
@@ -459,6 +461,7 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
     colour_bits, going_on, joker_bits, held_out = hold_inputs(hold, rem)
     cps = copies(meld)
     digits, binom = lengths
+    dominators = class_dominators(digits, binom, not real2 and jokers != 3)
     # the tables that close a number (up to 2,380 codes with sets of 13) and the other
     # colours' closed codes (codes past 127: their second-word bits too)
     ncodes = max(128, digits.shape[0])
@@ -517,6 +520,9 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
             start, end = end, n
             if second is not None and jokers > 3:  # (four jokers: fewer runs listed dominate)
                 drop_listed(table, bits, start, end, keys, keys2, score)
+            if last and dominators.shape[0]:  # (sets of 3 over class codes)
+                drop_dominated_classes(table, bits, start, end, keys, keys2, score, dominators,
+                                       jokers > 3)
             # (the dominance of drop_dominated reads the digits of sets of 3)
             truncated |= prune_layer(table, bits, start, end, keys, score,
                                       last and digits.shape[0] == 0 and second is None, beam,

@@ -26,7 +26,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._layout import NCOL, code_at, code_bits, code_high
+from solvers.rummikub._layers import lookup
+from solvers.rummikub._layout import (
+    COLOUR_BITS,
+    NCOL,
+    RISKY_AT,
+    RISKY_SLOT_BITS,
+    code_at,
+    code_bits,
+    code_high,
+)
+from solvers.rummikub._pairs import slot as pair_slot
+from solvers.rummikub._risky import FIELD_MASK, SLOT_MASK
 
 MAX_OPEN = 4  # open runs of one colour: two copies and two jokers
 LENGTHS = (2, 4, 5)  # the minimum set lengths these tables carry (3: the DP's own digits)
@@ -304,3 +315,80 @@ def close_others(key, key2, c, jokers, capc, needc, other, wide=False):
         if rest >= 0:
             alive = True
     return other_need, alive
+
+
+@njit(cache=True)
+def class_dominators(digits, binom, usable):
+    """For sets of 3 over class codes (six or seven open runs a colour, :func:`length_tables`
+    ``(3, 6 | 7)``): ``dominators[code, k]`` the codes whose runs dominate ``code``'s as
+    :func:`solvers.rummikub._layers.drop_dominated` orders the DP's own digits (one more
+    long run; a run of length 1 or 2 one longer; a run of length 1 a long one), -1 where
+    that code has more runs than the tables hold.  Empty (no dominance) for other tables or
+    unless ``usable`` (not under two real tiles per set, nor three jokers, whose runs of
+    jokers alone the key lists apart)."""
+    n = digits.shape[0] if digits.shape[1] == 3 and usable else 0
+    most = 0
+    for code in range(n):
+        most = max(most, digits[code, 0] + digits[code, 1] + digits[code, 2])
+    dominators = np.full((n, 4), -1, np.int64)
+    counts = np.zeros(3, np.int64)
+    for code in range(n):
+        a1, a2, a3 = digits[code, 0], digits[code, 1], digits[code, 2]
+        for k in range(4):
+            b1, b2, b3 = a1, a2, a3 + 1  # (k 0: one more long run)
+            if k == 1:
+                b1, b2, b3 = a1 - 1, a2 + 1, a3
+            elif k == 2:
+                b1, b2, b3 = a1, a2 - 1, a3 + 1
+            elif k == 3:
+                b1, b2, b3 = a1 - 1, a2, a3 + 1
+            if min(b1, b2) < 0 or b1 + b2 + b3 > most:
+                continue
+            counts[0], counts[1], counts[2] = b1, b2, b3
+            dominators[code, k] = _rank_of(counts, binom)
+    return dominators
+
+
+@njit(cache=True)
+def drop_dominated_classes(table, bits, lo, hi, keys, keys2, score, dominators, quad):
+    """:func:`solvers.rummikub._layers.drop_dominated` over class codes (``dominators``:
+    :func:`class_dominators`); ``keys2``: None, or the states' second words (``table`` then
+    the pairs' hash table), where under four jokers (``quad``) a colour with a listed run of
+    jokers alone (:mod:`solvers.rummikub._risky`) is left as it is."""
+    mask = (1 << bits) - 1
+    for i in range(lo, hi):
+        key = keys[i]
+        if key < 0:
+            continue
+        sc = score[i]
+        key2 = keys2[i] if keys2 is not None else np.int64(0)
+        listed = (key2 >> RISKY_AT) & FIELD_MASK if quad else 0
+        slot_a, slot_b = listed & SLOT_MASK, listed >> RISKY_SLOT_BITS
+        dominated = False
+        for c in range(NCOL):
+            if (slot_a and slot_a >> 3 == c) or (slot_b and slot_b >> 3 == c):
+                continue
+            code = (key >> (COLOUR_BITS * c)) & 127
+            base = key & ~(np.int64(127) << (COLOUR_BITS * c))
+            for k in range(4):
+                better = dominators[code, k]
+                if better < 0:
+                    continue
+                other = base | better << (COLOUR_BITS * c)
+                if keys2 is None:
+                    j = lookup(table, bits, lo, other)
+                else:
+                    j = -1
+                    h = pair_slot(other, key2, bits)
+                    while table[h, 2] >= lo:
+                        if table[h, 0] == other and table[h, 1] == key2:
+                            j = table[h, 2]
+                            break
+                        h = (h + 1) & mask
+                if j >= 0 and score[j] >= sc:
+                    dominated = True
+                    break
+            if dominated:
+                break
+        if dominated:
+            keys[i] = -1
