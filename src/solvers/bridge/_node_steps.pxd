@@ -17,7 +17,8 @@ from libc.stdint cimport uint16_t, uint32_t, uint64_t
 
 from solvers.bridge._bits cimport lsb, msb, popcount
 from solvers.bridge._later_tricks cimport later_tricks
-from solvers.bridge._quick_tricks cimport quick_tricks, second_hand_tricks, topped_lengths
+from solvers.bridge._quick_tricks cimport quick_tricks, topped_lengths
+from solvers.bridge._second_hand cimport second_hand_tricks
 from solvers.bridge._trans_table cimport tt_lookup, tt_prefetch, tt_store
 from solvers.bridge._types cimport (
     FEATURE_LATER_TRICKS,

@@ -12,9 +12,12 @@ partner's winners are counted after the leader's run, so a second-best card
 behind the leader's top one (Ax opposite Kx) counts, and so does a finesse
 when the leader crosses in a suit where partner holds the top card and the
 next card below the LHO's best (KJ over the LHO's Q: the LHO plays before
-partner).  With the opponents out
-of trumps, every trump of the side wins a trick whenever it is played: the
-longer holding alone counts that many, and the leader's own trumps add to the
+partner).  When that falls short and partner's top cards of a suit would leave
+a card of the leader's high there (a blocked suit, or an opponent's short
+holding dropped), the same count runs from partner's side: the leader leads
+low to partner's top card, partner cashes first, then the leader.  With the
+opponents out of trumps, every trump of the side wins a trick whenever it is
+played: the longer holding alone counts that many, and the leader's own trumps add to the
 side winners he cashes first, whatever their ranks.  Two rules of DDS's that
 rely on suit lengths and the top two cards only (no lower card pinned, so the
 entries built on them stay general): a suit the opponents are out of gives as
@@ -36,7 +39,7 @@ only the cards the cutoff needs.
 
 from libc.stdint cimport uint16_t
 
-from solvers.bridge._bits cimport kth_highest, lsb, msb, popcount, top_winners
+from solvers.bridge._bits cimport kth_highest, lsb, msb, popcount
 from solvers.bridge._spare_pins cimport drop_spare
 from solvers.bridge._types cimport NOTRUMP, Ctx
 
@@ -240,7 +243,7 @@ cdef inline int _finesse_gain(unsigned int rest_p, unsigned int below, int q, in
     return 1
 
 
-cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcept nogil:
+cdef inline int _leader_first(Ctx* c, int leader, int need, uint16_t* wm) noexcept nogil:
     """Notrump, or the opponents out of trumps: the leader cashes his winners, then
     crosses to partner, who cashes his.
 
@@ -359,6 +362,58 @@ cdef inline int topped_lengths(Ctx* c, int leader) noexcept nogil:
     return total
 
 
+cdef inline int _unblocking_suit(Ctx* c, int leader) noexcept nogil:
+    """A suit where partner holds the top card and the leader a card that beats every
+    opponent's card left once partner has cashed his winners there (partner's top cards
+    unblock it, or drop an opponent's short holding); -1 when none."""
+    cdef int s, t, partner = (leader + 2) & 3
+    cdef unsigned int mine, his, rest, lho, rho
+    for s in range(4):
+        mine = c.hands[leader][s]
+        his = c.hands[partner][s]
+        rest = c.remain[s] & ~his
+        if not mine or his < rest:
+            continue  # disjoint holdings: the larger mask holds the higher top card
+        t = popcount(his >> (msb(rest) + 1))  # partner's cards above every other card
+        if popcount(mine) <= t:
+            continue
+        lho = c.hands[(leader + 1) & 3][s]
+        rho = c.hands[(leader + 3) & 3][s]
+        if popcount(lho) <= t:
+            lho = 0
+        if popcount(rho) <= t:
+            rho = 0
+        if mine > (lho | rho):
+            return s
+    return -1
+
+
+cdef inline int _no_ruff_tricks(Ctx* c, int leader, int need, uint16_t* wm,
+                                bint both_orders) noexcept nogil:
+    """:func:`_leader_first`, and when it falls short (``both_orders``), the same count
+    from partner's side where that can give more (:func:`_unblocking_suit`): the leader
+    leads low to partner's top card of that suit (the first trick of partner's run there:
+    the leader follows it with his lowest card either way) and partner is on lead.  Pins
+    that top card.  Calls itself for partner's count, so that GCC keeps it out of
+    ``search`` (inlined there, it left no room to inline ``_moves._add_suit``: suit
+    contracts and tables searched 1-2 % slower)."""
+    cdef int s, k = _leader_first(c, leader, need, wm)
+    cdef uint16_t pwm[4]
+    if k >= need or not both_orders:
+        return k
+    s = _unblocking_suit(c, leader)
+    if s < 0:
+        return k
+    k = _no_ruff_tricks(c, (leader + 2) & 3, need, pwm, 0)
+    if k >= need:
+        wm[0] = pwm[0]
+        wm[1] = pwm[1]
+        wm[2] = pwm[2]
+        wm[3] = pwm[3]
+        wm[s] |= <uint16_t>(1u << msb(c.remain[s]))
+    return k
+
+
 cdef inline int quick_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcept nogil:
     """Sure tricks for the leader's side; ``wm`` receives the win ranks relied upon.
 
@@ -373,7 +428,7 @@ cdef inline int quick_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcep
     cdef int tops[4]
     cdef int drawn = 0
     if c.trump == NOTRUMP:
-        return _no_ruff_tricks(c, leader, need, wm)
+        return _no_ruff_tricks(c, leader, need, wm, 1)
     if _opponents_trumpless(c, leader):
         w = popcount(c.hands[leader][c.trump])
         k = popcount(c.hands[partner][c.trump])
@@ -383,7 +438,7 @@ cdef inline int quick_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcep
             for s in range(4):
                 wm[s] = 0
             return w
-        return _no_ruff_tricks(c, leader, need, wm)
+        return _no_ruff_tricks(c, leader, need, wm, 1)
     drawn = _cashable(c, leader, c.trump, 0, &low)
     for s in range(4):
         wm[s] = 0
@@ -428,137 +483,4 @@ cdef inline int quick_tricks(Ctx* c, int leader, int need, uint16_t* wm) noexcep
                 wm[w] = pwm[w]
             total = p_total
             break
-    return total
-
-
-cdef inline int _trump_follow_up(Ctx* c, int seat, int hh, uint16_t* wm) noexcept nogil:
-    """Second hand, suit contract: ``hh`` (the second hand or his partner) wins the
-    current side-suit trick by rank and the third hand follows suit.  The winners
-    ``hh`` cashes next: his top trumps, then his side-suit winners while every
-    opponent with trumps left still follows.
-
-    The other hand of the side must never be forced to ruff (it would take the
-    lead): it needs a side-suit card for each side-suit trick counted.  The
-    third hand's card of the led suit is not known: all of its cards stay out,
-    and its length drops by one.
-    """
-    cdef int ls = c.trick_suit[0], t = c.trump, s, w, drawn, limit, k, total = 0
-    cdef int other = hh ^ 2, lead = (seat + 3) & 3, third = (seat + 1) & 3
-    cdef unsigned int mine, others
-    cdef int side_cards = 0, side_tricks = 1
-    for s in range(4):
-        if s != t:
-            side_cards += popcount(c.hands[other][s])
-    mine = c.hands[hh][t]
-    drawn = 0
-    if mine:
-        others = c.remain[t] & ~mine
-        drawn = top_winners(mine, others)
-        if drawn and others:
-            wm[t] |= <uint16_t>(1u << kth_highest(mine, drawn))
-    total = drawn
-    # side-suit cards the other hand plays: this trick, and the trump leads it cannot follow
-    if popcount(c.hands[other][t]) < drawn:
-        side_tricks += drawn - popcount(c.hands[other][t])
-    if side_cards < side_tricks:
-        return 0
-    for s in range(4):
-        if s == t:
-            continue
-        mine = c.hands[hh][s]
-        others = c.remain[s] & ~mine
-        if s == ls:
-            mine ^= 1u << msb(mine)  # the card that wins this trick
-            others &= ~(1u << c.trick_rank[0])
-        if not mine:
-            continue
-        w = top_winners(mine, others)
-        if w == 0:
-            continue
-        limit = 13
-        if popcount(c.hands[lead][t]) > drawn:
-            limit = popcount(c.hands[lead][s])
-        if popcount(c.hands[third][t]) > drawn:
-            k = popcount(c.hands[third][s]) - (1 if s == ls else 0)
-            if k < limit:
-                limit = k
-        if w > limit:
-            w = limit
-        if w > side_cards - side_tricks:
-            w = side_cards - side_tricks
-        if w <= 0:
-            continue
-        side_tricks += w
-        total += w
-        if others:
-            wm[s] |= <uint16_t>(1u << kth_highest(mine, w))
-    return total
-
-
-cdef inline int second_hand_tricks(Ctx* c, int seat, int need, uint16_t* wm) noexcept nogil:
-    """Sure tricks for the side of the second hand (``seat``, with partner still to play).
-
-    The side surely wins the current trick when one of its hands can beat the led
-    card and every card the third hand can play (no overruff possible); in a suit
-    contract also when it can ruff a suit the third hand still follows.  In
-    notrump the hand that wins then leads, so its top cards in every suit (the
-    led suit after the winning card included) are sure tricks too; in a suit
-    contract its top trumps and safe side-suit winners, when it wins a side suit
-    by rank that the third hand follows.  Those later tricks are counted only
-    when the side ``need``s more than this one.
-    """
-    cdef int ls = c.trick_suit[0], lr = c.trick_rank[0]
-    cdef int partner = (seat + 2) & 3, third = (seat + 1) & 3, hh, s, w, k, total
-    cdef unsigned int ours, mine, others, rest
-    cdef int trump = c.trump
-    cdef int counted[4]
-    cdef uint16_t later[4]  # hh's cards after this trick
-    cdef uint16_t base[4]
-    wm[0] = 0
-    wm[1] = 0
-    wm[2] = 0
-    wm[3] = 0
-    if trump != NOTRUMP and ls != trump and c.hands[third][ls] == 0 and c.hands[third][trump]:
-        return 0  # the third hand may ruff or overruff
-    ours = c.hands[seat][ls] | c.hands[partner][ls]
-    if ours:
-        if msb(ours) < lr or (c.hands[third][ls] and msb(ours) < msb(c.hands[third][ls])):
-            return 0
-        # the highest card of the suit on our side wins by rank
-        wm[ls] = <uint16_t>(1u << msb(ours))
-    else:
-        if trump == NOTRUMP or ls == trump:
-            return 0
-        if not (c.hands[seat][trump] or c.hands[partner][trump]):
-            return 0
-        return 1  # we ruff and the third hand follows suit: a win by suit, ranks aside
-    if need <= 1:
-        return 1
-    hh = seat if c.hands[seat][ls] >> msb(ours) else partner
-    if trump != NOTRUMP:
-        if ls == trump or not c.hands[third][ls]:
-            return 1
-        return 1 + _trump_follow_up(c, seat, hh, wm)
-    total = 1
-    for s in range(4):
-        counted[s] = 0
-        base[s] = wm[s]
-        mine = c.hands[hh][s]
-        if s == ls:
-            mine ^= 1u << msb(mine)  # the card that wins this trick
-        later[s] = <uint16_t>mine
-        if not mine:
-            continue
-        others = c.remain[s] & ~c.hands[hh][s]
-        if s == ls:
-            others &= ~(1u << lr)
-        w = top_winners(mine, others)
-        if w == 0:
-            continue
-        total += w
-        if others:
-            counted[s] = w
-            wm[s] |= <uint16_t>(1u << kth_highest(mine, w))
-    if total > need:
-        drop_spare(c, later, counted, counted, base, total - need, -1, wm)
     return total
