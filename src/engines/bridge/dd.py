@@ -188,7 +188,7 @@ def table_mib(bits: int | None = None) -> float:
     """MiB of one thread's transposition table (the default one when ``bits`` is None).
 
     >>> round(table_mib(), 1)
-    84.0
+    48.0
     """
     from solvers.bridge import _ab_search
 

@@ -146,7 +146,7 @@ cdef int _check_tt_bits(int tt_bits) except -1:
 
 
 # One context of the calls that solve a single deal or position, kept for the next such
-# call (taken and given back under the GIL): a fresh 84.0 MiB table costs each call its
+# call (taken and given back under the GIL): a fresh 48.0 MiB table costs each call its
 # page faults, about 5 % of a small opening-lead solve.  At most one is kept.
 cdef Ctx* _spare = NULL
 cdef int _spare_bits = 0
