@@ -36,7 +36,7 @@ from solvers.rummikub._layout import (
     code_bits,
     code_high,
 )
-from solvers.rummikub._pairs import slot as pair_slot
+from solvers.rummikub._pairs import lookup as pair_lookup
 from solvers.rummikub._risky import FIELD_MASK, SLOT_MASK
 
 MAX_OPEN = 4  # open runs of one colour: two copies and two jokers
@@ -355,7 +355,6 @@ def drop_dominated_classes(table, bits, lo, hi, keys, keys2, score, dominators, 
     :func:`class_dominators`); ``keys2``: None, or the states' second words (``table`` then
     the pairs' hash table), where under four jokers (``quad``) a colour with a listed run of
     jokers alone (:mod:`solvers.rummikub._risky`) is left as it is."""
-    mask = (1 << bits) - 1
     for i in range(lo, hi):
         key = keys[i]
         if key < 0:
@@ -378,13 +377,7 @@ def drop_dominated_classes(table, bits, lo, hi, keys, keys2, score, dominators, 
                 if keys2 is None:
                     j = lookup(table, bits, lo, other)
                 else:
-                    j = -1
-                    h = pair_slot(other, key2, bits)
-                    while table[h, 2] >= lo:
-                        if table[h, 0] == other and table[h, 1] == key2:
-                            j = table[h, 2]
-                            break
-                        h = (h + 1) & mask
+                    j = pair_lookup(table, bits, lo, other, key2)
                 if j >= 0 and score[j] >= sc:
                     dominated = True
                     break

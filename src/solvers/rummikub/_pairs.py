@@ -19,6 +19,19 @@ def slot(a, b, bits):
     return (((a * _MUL_A) ^ (b * _MUL_B)) >> (64 - bits)) & ((1 << bits) - 1)
 
 
+@njit(cache=True, inline="always")
+def lookup(table, bits, lo, a, b):
+    """Index of state ``(a, b)`` in the layer starting at ``lo``, or -1 (the two-word
+    :func:`solvers.rummikub._layers.lookup`)."""
+    mask = (1 << bits) - 1
+    h = slot(a, b, bits)
+    while table[h, 2] >= lo:
+        if table[h, 0] == a and table[h, 1] == b:
+            return table[h, 2]
+        h = (h + 1) & mask
+    return -1
+
+
 @njit(cache=True)
 def grow(k1, k2, score, parent, choice, cap):
     n = k1.shape[0]

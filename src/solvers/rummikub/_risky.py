@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from solvers.rummikub._layout import RISKY_AT, RISKY_SLOT_BITS
-from solvers.rummikub._pairs import slot as pair_slot
+from solvers.rummikub._pairs import lookup as pair_lookup
 
 SLOT_MASK = (1 << RISKY_SLOT_BITS) - 1
 FIELD_MASK = (1 << 2 * RISKY_SLOT_BITS) - 1
@@ -115,7 +115,6 @@ def drop_listed(table, bits, start, end, keys, keys2, score):
     """Drop the states of the layer ``start..end-1`` (two-word keys, hash ``table``) that
     list runs of jokers alone while the same state listing only some of them (or none) is
     there with at least their score: every completion of the first completes the other."""
-    mask = (1 << bits) - 1
     clear = ~(np.int64(FIELD_MASK) << RISKY_AT)
     for i in range(start, end):
         field = (keys2[i] >> RISKY_AT) & FIELD_MASK
@@ -127,13 +126,8 @@ def drop_listed(table, bits, start, end, keys, keys2, score):
             if fewer < 0:
                 continue
             other = keys2[i] & clear | np.int64(fewer) << RISKY_AT
-            h = pair_slot(keys[i], other, bits)
-            while table[h, 2] >= start:
-                j = table[h, 2]
-                if table[h, 0] == keys[i] and table[h, 1] == other:
-                    if keys[j] >= 0 and score[j] >= score[i]:
-                        keys[i] = -1
-                    break
-                h = (h + 1) & mask
+            j = pair_lookup(table, bits, start, keys[i], other)
+            if j >= 0 and keys[j] >= 0 and score[j] >= score[i]:
+                keys[i] = -1
             if keys[i] < 0:
                 break
