@@ -28,7 +28,9 @@ speed-up on any number of cores.
     .venv/bin/python benches/bench_batch_overhead.py shengji-legal --packed  # .qpk input
 
 ``--packed``: the batch side reads the same positions from a packed file (``qipai pack``,
-:mod:`engines.batch.packed`) instead of the JSON Lines, for the tasks that have one.
+:mod:`engines.batch.packed`) instead of the JSON Lines, for the tasks that have one, into a
+store of packed blocks (:mod:`engines.batch.store_packed`; ``--store-layout rows``: of rows,
+hashed by the canonical text, as the JSON Lines' run).
 
 As the ``qipai`` command does, the bench bounds OpenMP's idle spinning before anything
 loads libgomp (:mod:`engines.openmp_env`; set ``GOMP_SPINCOUNT`` to measure another value).
@@ -173,11 +175,13 @@ def time_raw(task_name: str, payloads: list[Any], threads: int, clock: KernelClo
     return time.perf_counter() - start, clock.total, time.process_time() - cpu
 
 
-def time_batch(task_name: str, path: Path, threads: int, clock: KernelClock, folder: Path):
+def time_batch(task_name: str, path: Path, threads: int, clock: KernelClock, folder: Path,
+               store_layout: str = "auto"):  # fmt: skip
     db = folder / f"{task_name}-{threads}-{time.monotonic_ns()}.sqlite"
     clock.total = 0.0
     start, cpu, main = time.perf_counter(), time.process_time(), time.thread_time()
-    summary = run_batch([str(path)], task_name, str(db), jobs=threads, progress=False)
+    summary = run_batch([str(path)], task_name, str(db), jobs=threads, progress=False,
+                        store_layout=store_layout)  # fmt: skip
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     main = time.thread_time() - main  # the main thread's CPU: the serial part of the run
     db.unlink()
@@ -243,6 +247,8 @@ def main() -> None:
                         help="time the main thread's reading steps instead")  # fmt: skip
     parser.add_argument("--packed", action="store_true",
                         help="the batch side reads a packed file (qipai pack) of the inputs")
+    parser.add_argument("--store-layout", choices=("auto", "rows"), default="auto",
+                        help="with --packed: packed blocks (auto) or rows")  # fmt: skip
     args = parser.parse_args()
     names = args.tasks or [t for t in INPUTS if t in TASKS]
     with tempfile.TemporaryDirectory() as tmp:
@@ -270,7 +276,8 @@ def main() -> None:
                         "batch": (float("inf"), 0.0, 0.0, 0.0)}  # fmt: skip
                 for _ in range(args.repeat):
                     raw = time_raw(name, payloads, threads, clock)
-                    batch = time_batch(name, path, threads, clock, folder)[:4]
+                    batch = time_batch(name, path, threads, clock, folder,
+                                       args.store_layout)[:4]  # fmt: skip
                     best["raw"] = min(best["raw"], raw)
                     best["batch"] = min(best["batch"], batch)
                 rows[threads] = best

@@ -360,3 +360,52 @@ def split_frames(const uint8_t[::1] data, Py_ssize_t start):
         ie[i], pe[i] = idn, pn
         p += 3 + k + m
     return status, (ids, id_ends), (packs, pack_ends), p
+
+
+def expanded_payloads(bytes data, bytes ends):
+    """The payloads of their compact forms (``data``, ``ends`` the int64 end of each; see
+    ``buffer_put_compact`` in ``_batch_buffers.pxd``) as ``(data, ends)``; ValueError when
+    one is not a compact form (a store's damaged block)."""
+    cdef Py_ssize_t count = PyBytes_GET_SIZE(ends) // 8, i, j, n, words, k, total = 0
+    cdef const int64_t* at = <const int64_t*>PyBytes_AS_STRING(ends)
+    cdef const uint8_t* src = <const uint8_t*>PyBytes_AS_STRING(data)
+    cdef int64_t lo = 0, hi
+    cdef uint8_t sym
+    cdef uint8_t* dst
+    cdef int64_t* out_ends
+    if PyBytes_GET_SIZE(ends) % 8:
+        raise ValueError("ends must be int64")
+    for i in range(count):  # the sizes first: one allocation
+        hi = at[i]
+        if not lo + 2 <= hi <= PyBytes_GET_SIZE(data):
+            raise ValueError("a compact payload out of its data")
+        total += src[lo] | (src[lo + 1] << 8)
+        lo = hi
+    if lo != PyBytes_GET_SIZE(data):
+        raise ValueError("bytes after the last compact payload")
+    out = PyBytes_FromStringAndSize(NULL, total)
+    out_ends_bytes = PyBytes_FromStringAndSize(NULL, 8 * count)
+    dst = <uint8_t*>PyBytes_AS_STRING(out)
+    out_ends = <int64_t*>PyBytes_AS_STRING(out_ends_bytes)
+    lo, total = 0, 0
+    for i in range(count):
+        hi = at[i]
+        n = src[lo] | (src[lo + 1] << 8)
+        words = (n + 3) >> 2
+        k = lo + 2 + words
+        if k > hi:
+            raise ValueError("a compact payload cut short")
+        for j in range(n):
+            sym = (src[lo + 2 + (j >> 2)] >> ((j & 3) * 2)) & 3
+            if sym == 3:
+                if k >= hi or src[k] < 3:
+                    raise ValueError("a compact payload with a wrong escape")
+                sym = src[k]
+                k += 1
+            dst[total + j] = sym
+        if k != hi or (n & 3 and src[lo + 1 + words] >> ((n & 3) * 2)):
+            raise ValueError("a compact payload with bytes to spare")
+        total += n
+        out_ends[i] = total
+        lo = hi
+    return out, out_ends_bytes

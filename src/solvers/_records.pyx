@@ -36,7 +36,13 @@ from cpython.bytearray cimport (
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.unicode cimport PyUnicode_DecodeASCII
 
-from solvers._batch_buffers cimport Buffer, buffer_free, buffer_put, buffer_room
+from solvers._batch_buffers cimport (
+    Buffer,
+    buffer_free,
+    buffer_put,
+    buffer_put_compact,
+    buffer_room,
+)
 from solvers._batch_hashes cimport blake2b16_many
 from solvers._json_lex cimport _blank, _is_null, _next_item, _same, _string_end, _value_end, _ws
 
@@ -336,6 +342,8 @@ cdef class _Out:
     cdef int unknown_len[MAX_KEYS + 1]
     cdef uint8_t rows[MAX_ROWS][MAX_CELLS]
     cdef uint64_t masks[MAX_ROWS][2]
+    # _unpacked checks a payload without writing its card lists (unpacked_texts, texts off)
+    cdef bint checking
 
     cdef inline bint put(self, const char* src, Py_ssize_t k) noexcept nogil:
         if self.tn + k > TEXT_CAP:
@@ -949,7 +957,9 @@ cdef Py_ssize_t _pack_row(RecordSpec spec, const uint8_t* pack, Py_ssize_t p, Py
         masks[0] |= ((((word | (word >> 1)) & 0x0101010101010101ULL) *
                       0x0102040810204080ULL) >> 56) << cell
         masks[1] |= ((((word >> 1) & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56) << cell
-    if bad or (masks[0] & ~spec.used_cells) or not out.cards(spec, pack + p, masks):
+    if bad or (masks[0] & ~spec.used_cells):
+        return -1
+    if not out.checking and not out.cards(spec, pack + p, masks):
         return -1
     return p + spec.width
 
@@ -1025,14 +1035,19 @@ cdef bint _unpacked(RecordSpec spec, const uint8_t* pack, Py_ssize_t n, _Out out
     return p == n and out.put(b"}", 1)
 
 
-def unpacked_texts(RecordSpec spec, bytes packs, bytes ends):
+def unpacked_texts(RecordSpec spec, bytes packs, bytes ends, bint texts=True):
     """The canonical text of each packed payload (``packs`` one after the other, ``ends``
     the int64 end of each), as :func:`scan_columns` writes it for a line that packs alike,
     and its input hash, without the GIL: ``(status, texts, digests)``.  ``status`` holds one
     byte a payload: :data:`OK`, or :data:`REFER` for one this spec's scanner could not have
     made (another length, a code out of range, a count over 2…: never trusted);
     ``texts`` is the ``(data, ends)`` pair and ``digests`` the 16-byte BLAKE2b digests of
-    the ``OK`` ones only, in order."""
+    the ``OK`` ones only, in order.  With ``texts`` off, the payloads are only checked (the
+    same status; a payload's text is a function of its bytes and back, so equal positions
+    have equal payloads) and no text is written: ``texts`` holds the ``OK`` payloads'
+    compact forms (2 bits a count byte: ``buffer_put_compact`` in ``_batch_buffers.pxd``,
+    :func:`solvers._batch_columns.expanded_payloads` reads them back) and ``digests``
+    are theirs."""
     cdef Py_ssize_t count = PyBytes_GET_SIZE(ends) // 8, i, lo = 0, hi
     cdef const int64_t* at = <const int64_t*>PyBytes_AS_STRING(ends)
     cdef const uint8_t* base = <const uint8_t*>PyBytes_AS_STRING(packs)
@@ -1041,9 +1056,11 @@ def unpacked_texts(RecordSpec spec, bytes packs, bytes ends):
     cdef _Scanned got
     cdef bint done = True
     cdef uint8_t ok
+    cdef Py_ssize_t kept
     if PyBytes_GET_SIZE(ends) % 8:
         raise ValueError("ends must be int64")
     memset(&got, 0, sizeof(_Scanned))
+    out.checking = not texts
     try:
         with nogil:
             for i in range(count):
@@ -1052,16 +1069,21 @@ def unpacked_texts(RecordSpec spec, bytes packs, bytes ends):
                     done = False
                     break
                 ok = S_OK if _unpacked(spec, base + lo, hi - lo, out) else S_REFER
-                lo = hi
                 if not buffer_put(&got.status, &ok, 1):
                     done = False
                     break
                 if ok == S_OK:
                     got.nok += 1
-                    if not buffer_put(&got.texts, out.text, out.tn) or \
-                            not buffer_put(&got.spans, &out.tn, sizeof(Py_ssize_t)):
+                    if texts and (not buffer_put(&got.texts, out.text, out.tn) or
+                                  not buffer_put(&got.spans, &out.tn, sizeof(Py_ssize_t))):
                         done = False
                         break
+                    if not texts:
+                        kept = buffer_put_compact(&got.texts, base + lo, hi - lo)
+                        if kept < 0 or not buffer_put(&got.spans, &kept, sizeof(Py_ssize_t)):
+                            done = False
+                            break
+                lo = hi
         if not done:
             if i < count and not 0 <= at[i] <= size:
                 raise ValueError("ends out of range")
@@ -1070,8 +1092,8 @@ def unpacked_texts(RecordSpec spec, bytes packs, bytes ends):
         _running_ends(<const Py_ssize_t*>got.spans.data, got.nok,
                       <int64_t*>PyBytes_AS_STRING(text_ends))
         status = PyByteArray_FromStringAndSize(got.status.data, got.status.n)
-        texts = PyBytes_FromStringAndSize(got.texts.data, got.texts.n)
-        return status, (texts, text_ends), _text_digests(texts, text_ends)
+        data = PyBytes_FromStringAndSize(got.texts.data, got.texts.n)
+        return status, (data, text_ends), _text_digests(data, text_ends)
     finally:
         _scanned_free(&got)
 

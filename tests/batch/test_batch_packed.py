@@ -114,7 +114,9 @@ def test_a_packed_run_stores_what_the_json_lines_run_stores_and_resumes_it(tmp_p
     assert input_format(str(qpk)) == "packed"
     for jobs in (1, 2):
         a, b = tmp_path / f"a{jobs}.sqlite", tmp_path / f"b{jobs}.sqlite"
-        packed = run_batch([str(qpk)], task_name, str(a), jobs=jobs, progress=False)
+        # (rows: the layout whose input hashes are the canonical text's, as JSON Lines')
+        packed = run_batch([str(qpk)], task_name, str(a), jobs=jobs, progress=False,
+                           store_layout="rows")  # fmt: skip
         plain = run_batch([str(path)], task_name, str(b), jobs=jobs, progress=False)
         assert packed.computed == plain.computed > 300
         assert packed.duplicates == plain.duplicates == 400 - plain.computed

@@ -164,6 +164,13 @@ def _register_batch(subparsers: Any) -> None:
     batch.add_argument(
         "--strict", action="store_true", help="stop at the first bad input line (exit 2)"
     )
+    batch.add_argument(
+        "--store-layout", choices=("auto", "rows", "packed"), default="auto",
+        help="how the task is kept in --db: rows (input hash of the canonical text), or "
+        "packed blocks (hash of the packed payload; packed inputs only, chosen once per "
+        "store and task). auto: packed blocks for packed inputs (qipai pack) when the store "
+        "has nothing of the task yet, else as the store has it",
+    )  # fmt: skip
     add_progress_flags(batch)
     dask = batch.add_mutually_exclusive_group()
     dask.add_argument(
@@ -203,6 +210,7 @@ def _batch(args: argparse.Namespace) -> int:
                     chunk_size=args.chunk_size,
                     strict=args.strict,
                     progress=args.progress,
+                    store_layout=args.store_layout,
                 )
         else:
             summary = run_batch(
@@ -213,6 +221,7 @@ def _batch(args: argparse.Namespace) -> int:
                 chunk_size=args.chunk_size,
                 strict=args.strict,
                 progress=args.progress,
+                store_layout=args.store_layout,
             )
     except BatchInterrupted as exc:
         print(f"qipai: {exc}", file=sys.stderr)

@@ -156,17 +156,19 @@ def count_records(path: str) -> int:
 Unpacked = tuple[bytearray, bytearray, Strings, Strings, Strings, bytes]
 
 
-def unpacked(layout: RecordLayout, block: PackedBlock) -> Unpacked:
+def unpacked(layout: RecordLayout, block: PackedBlock, *, texts: bool = True) -> Unpacked:
     """A block's positions: ``(framed, status, texts, ids, packs, digests)``: ``framed``
     one byte a record, 1 where its id is bad (:func:`split_frames`), ``status`` 0 for each
-    record read and 1 for a bad one (its id or its payload); the columns of the read ones."""
+    record read and 1 for a bad one (its id or its payload); the columns of the read ones.
+    Without ``texts``: no text is written; ``texts`` holds the payloads' compact forms
+    (bytes: 2 bits a count) and the digests are theirs (:mod:`engines.batch.store_packed`)."""
     from solvers._records import unpacked_texts
 
     framed, id_pair, pack_pair, _end = split_frames(block.data, 0)
     ids, packs = Strings(*id_pair, True, True), Strings(*pack_pair, False)
     if framed.count(1):
         ids, packs = ids.chosen(framed, 0), packs.chosen(framed, 0)
-    read, texts, digests = unpacked_texts(layout.spec, packs.data, packs.ends)
+    read, written, digests = unpacked_texts(layout.spec, packs.data, packs.ends, texts)
     status = bytearray(framed)
     if read.count(0) != len(read):
         ids, packs = ids.chosen(read, 0), packs.chosen(read, 0)
@@ -174,7 +176,8 @@ def unpacked(layout: RecordLayout, block: PackedBlock) -> Unpacked:
         for i, state in enumerate(status):
             if state == 0:
                 status[i] = next(at)
-    return framed, status, Strings(*texts, True, True, True), ids, packs, digests
+    out = Strings(*written, True, True, True) if texts else Strings(*written, False)
+    return framed, status, out, ids, packs, digests
 
 
 def bad_records(path: str, first: int, framed: bytearray, status: bytearray) -> list[BadInput]:

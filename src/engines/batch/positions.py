@@ -59,7 +59,7 @@ def positions(
 
 def position_blocks(
     paths: Sequence[str], task: Task, summary: BatchSummary, bad: Callable[[BadInput], None],
-    readers: Executor | None = None, *, columns: bool = False,
+    readers: Executor | None = None, *, columns: bool = False, payload_hashes: bool = False,
 ) -> Iterator[Columns]:  # fmt: skip
     """:func:`positions` a block at a time, as columns: ``(sources, lines, ids, payloads,
     texts, digests)``, each a list (a block is never empty) but ``digests``, the input
@@ -67,7 +67,12 @@ def position_blocks(
     a reader that hashes (``scan_hashed``) reads the blocks ahead on those threads.
     With ``columns``, a block the native reader read whole (``scan_columns``) comes as
     buffers: ``lines`` int64 bytes, ``ids`` and ``texts`` :class:`Strings`, ``payloads``
-    :class:`~engines.batch.records.Payloads` (no Python object a position)."""
+    :class:`~engines.batch.records.Payloads` (no Python object a position).
+    ``payload_hashes`` (packed files only, with ``columns``): no text is written; ``texts``
+    holds the payloads' compact forms and the digests are theirs
+    (:mod:`engines.batch.store_packed`)."""
+    if payload_hashes and not columns:
+        raise ValueError("payload hashes are read as columns")
     layout = task.records() if task.records is not None else None
     for path in paths:
         fmt = input_format(path) if layout is not None else None
@@ -75,7 +80,8 @@ def position_blocks(
             yield from _scanned(path, task, layout, summary, bad, readers, columns)
             continue
         if fmt == "packed" and hasattr(layout, "spec"):
-            yield from _packed(path, task, layout, summary, bad, readers, columns)
+            yield from _packed(path, task, layout, summary, bad, readers, columns,
+                               payload_hashes)  # fmt: skip
             continue
         rows: list[Position] = []
         for entry in read_inputs([path]):
@@ -231,15 +237,18 @@ def _scan_columns(layout: Any, text: str | bytearray) -> _Buffers | tuple[Any, .
 
 def _packed(
     path: str, task: Task, layout: Any, summary: BatchSummary, bad: Callable[[BadInput], None],
-    readers: Executor | None, columns: bool,
+    readers: Executor | None, columns: bool, payload_hashes: bool = False,
 ) -> Iterator[Columns]:  # fmt: skip
     """:func:`position_blocks` of one packed file (:mod:`engines.batch.packed`): each block's
-    texts written back and hashed natively (on ``readers`` ahead of use), a record's number
-    as its line."""
+    texts written back and hashed natively (on ``readers`` ahead of use; with
+    ``payload_hashes`` its payloads checked and hashed, no text), a record's number as its
+    line."""
     from engines.batch.packed import PackedBlock, bad_records, packed_blocks, unpacked
 
     def read(block: PackedBlock | BadInput) -> Any:
-        return block if type(block) is BadInput else (block, unpacked(layout, block))
+        if type(block) is BadInput:
+            return block
+        return block, unpacked(layout, block, texts=not payload_hashes)
 
     blocks = packed_blocks(path, task)
     for item in _ahead(readers, read, blocks) if readers is not None else map(read, blocks):

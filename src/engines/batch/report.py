@@ -144,6 +144,9 @@ def summary_text(store: ResultStore) -> str:
     lines = [f"results in {store.path}"]
     for s in stats:
         lines += s.lines()
+        if store.input_hashes(s.task) == "payload":
+            lines.append("  stored as packed blocks: input_hash is the BLAKE2b digest of the "
+                         "compact packed payload, not of the canonical text")  # fmt: skip
         for example in s.error_examples:
             lines.append(f"  error: {example}")
     bad = store.bad_inputs()

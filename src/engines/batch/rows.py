@@ -43,7 +43,9 @@ _WANT = [bytes(1 if i == want else 0 for i in range(256)) for want in range(3)]
 class Rows:
     """Positions, column by column: ``sources`` a list, ``lines`` int64 (8 bytes a
     position), ``ids`` and ``texts`` :class:`Strings`, ``payloads`` :class:`Payloads`,
-    ``digests`` 16 bytes a position.
+    ``digests`` 16 bytes a position.  For positions hashed by their payloads
+    (:mod:`engines.batch.store_packed`) ``texts`` holds the payloads' compact forms (bytes),
+    what the store keeps.
 
     Rows joined from several parts (:meth:`join`: a chunk made of blocks as read) keep
     the parts, and join their ids, texts and payloads only when first asked: the rows'
@@ -149,13 +151,15 @@ def todo(
     shrink_total: Callable[[int], None],
     lookup: int,
     readers: Executor | None = None,
+    payload_hashes: bool = False,
 ) -> Iterator[Rows]:
     """The positions still to solve, in input order and in blocks (the blocks as read, or
     parts of them: :func:`chunks` joins them once, into chunks); counts the rest into
     ``summary``.  Claims grow (doubling up to :data:`LOOKUP_MAX`) while they come less
     than a quarter second apart: fast tasks make few transactions (each a disk sync), slow
     ones leave positions unclaimed for a second run on the same store to share.  ``readers``:
-    threads that read (and hash) blocks of input ahead, for a task whose reader can."""
+    threads that read (and hash) blocks of input ahead, for a task whose reader can.
+    ``payload_hashes``: positions hashed by their payloads (packed files only; no text)."""
     seen = DigestSet()
     waiting: list[Rows] = []
     count = 0
@@ -190,7 +194,8 @@ def todo(
                 out.append(part if mine.count(0) == len(part) else part.chosen(mine, 0))
         return out
 
-    blocks = position_blocks(paths, task, summary, bad, readers, columns=True)
+    blocks = position_blocks(paths, task, summary, bad, readers, columns=True,
+                             payload_hashes=payload_hashes)  # fmt: skip
     for sources, lines, ids, payloads, texts, hashed in blocks:
         if type(texts) is Strings:  # the native reader's columns
             rows = Rows(sources, lines, ids, payloads, texts, hashed)

@@ -41,9 +41,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from engines.arguments import integer, list_of
+from engines.arguments import integer
 from engines.batch.inputs import BadInput, count_positions
 from engines.batch.rows import Rows, chunks, todo
+from engines.batch.run_checks import check_run_arguments, opened_store
 from engines.batch.store import ResultStore
 from engines.batch.store_rows import written_column_runs
 from engines.batch.store_writer import COMMIT_SECONDS, Writer
@@ -137,6 +138,8 @@ class _Backend:
     chunk_scale: int = 1
     # wait_one honours its timeout (then the runner may group small chunks per commit).
     timed_waits: bool = True
+    # submit_rows may write the rows' text on the helper thread (not for packed blocks)
+    write_rows: bool = True
     # Quick chunks grow (see _next_size): each costs a hand-off to a helper thread and an
     # engine call.
     grows: bool = False
@@ -240,6 +243,9 @@ class _NativeThreads(_Executor):
         return self.pool.submit(solve_chunk, task, payloads, self.threads)
 
     def submit_rows(self, task: Task, rows: Rows) -> cf.Future:
+        if not self.write_rows:
+            payloads = rows.payloads if task.payload_columns else rows.payloads.tolist()
+            return self.pool.submit(solve_chunk, task, payloads, self.threads)
         return self.pool.submit(_solved_and_written, task, rows, self.threads)
 
 
@@ -322,6 +328,7 @@ def run_batch(
     strict: bool = False,
     progress: bool | None = None,
     on_bad_input: Callable[[BadInput], None] | None = _print_bad,
+    store_layout: str = "auto",
 ) -> BatchSummary:
     """Run ``task`` on every position of ``paths`` on this machine, storing results in ``store``.
 
@@ -334,6 +341,11 @@ def run_batch(
     with ``strict=True`` the first one raises :class:`InputError`.
     ``progress=None`` shows a bar only on a terminal.  Ctrl-C raises
     :class:`BatchInterrupted` after storing every finished chunk.
+    ``store_layout`` (:data:`engines.batch.run_checks.STORE_LAYOUTS`): ``"auto"`` stores a
+    task read from packed files (``qipai pack``) as packed blocks when the store has nothing
+    of it yet (:mod:`engines.batch.store_packed`: its input hashes are then its payloads'),
+    ``"rows"`` always as rows (hashes of the canonical text, as before), ``"packed"`` as
+    packed blocks or not at all.
     """
     task_obj = task if isinstance(task, Task) else get_task(task)
     if jobs is not None and not 1 <= integer(jobs, "jobs") <= MAX_JOBS:
@@ -347,7 +359,8 @@ def run_batch(
     else:
         backend = _Processes(jobs)
     with _older_objects_frozen():
-        return _run(paths, task_obj, store, backend, chunk_size, strict, progress, on_bad_input)
+        return _run(paths, task_obj, store, backend, chunk_size, strict, progress, on_bad_input,
+                    store_layout)  # fmt: skip
 
 
 def run_batch_distributed(
@@ -360,6 +373,7 @@ def run_batch_distributed(
     strict: bool = False,
     progress: bool | None = None,
     on_bad_input: Callable[[BadInput], None] | None = _print_bad,
+    store_layout: str = "auto",
 ) -> BatchSummary:
     """:func:`run_batch` on a Dask cluster: ``client`` is a ``dask.distributed.Client``.
 
@@ -376,7 +390,8 @@ def run_batch_distributed(
     task_obj = task if isinstance(task, Task) else get_task(task)
     backend = _Dask(client)
     with _older_objects_frozen():
-        return _run(paths, task_obj, store, backend, chunk_size, strict, progress, on_bad_input)
+        return _run(paths, task_obj, store, backend, chunk_size, strict, progress, on_bad_input,
+                    store_layout)  # fmt: skip
 
 
 @contextlib.contextmanager
@@ -396,34 +411,15 @@ def _older_objects_frozen() -> Iterator[None]:
         gc.unfreeze()
 
 
-def _check_run_arguments(
-    paths: Any, store: Any, chunk_size: Any, strict: Any, progress: Any, on_bad_input: Any
-) -> None:
-    """Refuse arguments of the wrong type before anything is opened or written."""
-    list_of(paths, (str, os.PathLike), "paths")
-    if not isinstance(store, ResultStore | str | os.PathLike):
-        raise InputError(f"store must be a ResultStore or a database path, got {store!r}"[:300])
-    if chunk_size is not None and integer(chunk_size, "chunk_size") < 1:
-        raise InputError(f"chunk_size must be at least 1, got {chunk_size}")
-    if not isinstance(strict, bool) or not isinstance(progress, bool | None):
-        raise InputError(f"strict and progress must be True or False, got {strict!r}, {progress!r}")
-    if on_bad_input is not None and not callable(on_bad_input):
-        raise InputError(f"on_bad_input must be a function or None, got {on_bad_input!r}"[:300])
-
-
 def _run(
-    paths: Sequence[str],
-    task: Task,
-    store: ResultStore | str,
-    backend: _Backend,
-    chunk_size: int | None,
-    strict: bool,
-    progress: bool | None,
-    on_bad_input: Callable[[BadInput], None] | None,
-) -> BatchSummary:
-    _check_run_arguments(paths, store, chunk_size, strict, progress, on_bad_input)
+    paths: Sequence[str], task: Task, store: ResultStore | str, backend: _Backend,
+    chunk_size: int | None, strict: bool, progress: bool | None,
+    on_bad_input: Callable[[BadInput], None] | None, store_layout: str = "auto",
+) -> BatchSummary:  # fmt: skip
+    check_run_arguments(paths, store, chunk_size, strict, progress, on_bad_input, store_layout)
     own_store = not isinstance(store, ResultStore)
-    db = ResultStore(store) if not isinstance(store, ResultStore) else store
+    db, packed = opened_store(store, paths, task, store_layout)
+    backend.write_rows = not packed
     size = max(1, chunk_size or task.chunk_size * backend.chunk_scale)
     summary = BatchSummary(task=task.name)
     run_id = db.begin_run(task.name, list(paths), workers=backend.workers, mode=backend.mode)
@@ -450,7 +446,7 @@ def _run(
             raise InputError(str(item))
 
     per_commit = max(size, _COMMIT_ROWS) if backend.timed_waits else 1
-    writer = Writer(db, task.name, run_id, summary, per_commit)
+    writer = Writer(db, task.name, run_id, summary, per_commit, packed=packed)
 
     grown = size  # see _next_size
 
@@ -485,7 +481,7 @@ def _run(
     readers = _readers(task, backend)
     try:
         lookup = max(_LOOKUP_BATCH, size)
-        found = todo(paths, task, db, run_id, summary, bad, shrink_total, lookup, readers)
+        found = todo(paths, task, db, run_id, summary, bad, shrink_total, lookup, readers, packed)
         for chunk in chunks(found, lambda: grown):
             submit(chunk)
         while pending:

@@ -68,9 +68,19 @@ from typing import Any, TypeVar
 
 from engines import __version__
 from engines.batch.store_errors import StoreError, explain
-from engines.batch.store_files import BUSY_SECONDS, JOURNAL_MODE, connect, in_wal_mode
+from engines.batch.store_files import BUSY_SECONDS, JOURNAL_MODE, connect
 from engines.batch.store_known import Known, sync_known
-from engines.batch.store_rows import dumps_rows, listed, written_runs
+from engines.batch.store_packed import (
+    PACKED_SCHEMA_VERSION,
+    PackedColumns,
+    choose_payload_hashes,
+    fresh_columns,
+    has_packed_table,
+    insert_blocks,
+    task_hashes,
+)
+from engines.batch.store_read import StoreReading
+from engines.batch.store_rows import dumps_rows, listed, source_runs, written_runs
 from engines.batch.store_schema import PAGE_SIZE, SCHEMA, SCHEMA_VERSION, create_tables
 from engines.batch.store_v1 import (
     STALE_AFTER_SECONDS,
@@ -133,7 +143,7 @@ def _serialized(method: _Method) -> _Method:
     return locked  # type: ignore[return-value]
 
 
-class ResultStore:
+class ResultStore(StoreReading):
     """A result database; ``path`` is created when missing (``":memory:"`` works too).
 
     ``readonly=True`` opens an existing file without ever writing to it (nor
@@ -150,6 +160,7 @@ class ResultStore:
         self.readonly = readonly
         self._per_row = False
         self._blocks = True
+        self._packed = False  # the store has packed blocks (engines.batch.store_packed)
         self._known: dict[str, Known] = {}
         self._sync_mode = "FULL"
         self._wal = False  # the store is in WAL mode (see _check_or_create)
@@ -187,11 +198,13 @@ class ResultStore:
                 )
             version = found[0]
             upgrades = {"1": upgrade_from_v1, "2": upgrade_from_v2, "3": upgrade_from_v3}
-            if version not in upgrades and version != str(SCHEMA_VERSION):
+            if version not in upgrades and version not in (str(SCHEMA_VERSION),
+                                                           str(PACKED_SCHEMA_VERSION)):
                 raise StoreError(
                     f"{self.path}: result store schema {version}, this qipai reads schemas 1 "
-                    f"to {SCHEMA_VERSION}; use the qipai that wrote it, or a new --db file"
+                    f"to {PACKED_SCHEMA_VERSION}; use the qipai that wrote it, or a new --db file"
                 )
+            self._packed = has_packed_table(self._db)
             # Older schemas are read as they are, and upgraded when written.
             self._per_row = version == "1" and self.readonly
             self._blocks = "blocks" in tables
@@ -340,7 +353,8 @@ class ResultStore:
         known = self._known.get(task)
         if known is None:
             known = self._known[task] = Known()
-        return sync_known(self._db, task, known, blocks=self._blocks, claims=claims)
+        return sync_known(self._db, task, known, blocks=self._blocks, claims=claims,
+                          packed=self._packed)
 
     @_serialized
     def done_hashes(self, task: str, hashes: Iterable[str]) -> set[str]:
@@ -509,26 +523,44 @@ class ResultStore:
                 self._checkpoint()
         return len(digests) // 16
 
-    def _snapshots(self) -> bool:
-        """Whether a long read here holds no writer back: a WAL store (its readers read a
-        snapshot) or one in memory (nobody else writes it)."""
-        return self._wal or self.path == ":memory:" or in_wal_mode(self.path)
+    def input_hashes(self, task: str) -> str:
+        """What ``task``'s input hashes are digests of here: ``"text"`` (the canonical
+        text, every older store's) or ``"payload"`` (packed payloads: ``store_packed``)."""
+        with self._guard():
+            return task_hashes(self._db, task)
 
-    @contextmanager
-    def _read(self, sql: str, params: tuple[Any, ...]) -> Iterator[sqlite3.Cursor]:
-        """The rows of ``sql``.  Unless :meth:`_snapshots`, they are first copied into a
-        temporary table (native, one statement) and read from there: the store's lock is
-        held for the copy only, not while the caller handles each row (an export or a
-        report of millions of rows would hold every commit back meanwhile)."""
-        if self._snapshots():
-            yield self._db.execute(sql, params)
-            return
-        table = f"temp.rows_read_{next(self._copies)}"
-        self._db.execute(f"CREATE TEMP TABLE {table} AS {sql}", params)
-        try:
-            yield self._db.execute(f"SELECT * FROM {table} ORDER BY rowid")
-        finally:
-            self._db.execute(f"DROP TABLE {table}")
+    def payload_hashes(self, task: str, *, want: bool) -> bool:
+        """Whether ``task`` hashes payloads in this store: as recorded, else ``want`` when
+        the task has nothing stored or claimed here (then recorded: schema 5)."""
+        if not want or self.readonly:
+            return self.input_hashes(task) == "payload"
+        with self._write(durable=False):
+            self._db.execute("BEGIN IMMEDIATE")
+            chosen = choose_payload_hashes(self._db, task)
+        self._packed = self._packed or chosen
+        return chosen
+
+    @_serialized
+    def add_packed(self, task: str, run_id: int, digests: bytes, columns: PackedColumns) -> int:
+        """:meth:`add_columns` for a task that hashes payloads: the new positions of
+        ``columns`` (``digests`` their payloads' digests, no repeats) stored as packed blocks,
+        one a run of one source; returns how many were new."""
+        now = time.time()
+        with self._write(durable=True):
+            self._db.execute("BEGIN IMMEDIATE")
+            known = self._sync(task, claims=False)
+            digests, columns = fresh_columns(digests, columns,
+                                             known.stored.absent_first(digests, False))
+            last, written = insert_blocks(self._db, task, run_id, __version__, now, digests,
+                                          columns, source_runs(columns.sources))  # fmt: skip
+            self._db.execute("UPDATE runs SET heartbeat=? WHERE run_id=?", (now, run_id))
+        if digests:  # only once committed
+            known.stored.add_digests(digests)
+            known.packed_mark = max(known.packed_mark, last)
+            self._logged += written
+            if self._wal and self._logged >= CHECKPOINT_BYTES:
+                self._checkpoint()
+        return len(digests) // 16
 
     def _checkpoint(self) -> None:
         """Copy the log into the database now, on this (the store) thread, rather than when
@@ -544,52 +576,3 @@ class ResultStore:
                 "INSERT OR REPLACE INTO bad_inputs VALUES (?, ?, ?, ?, ?)",
                 (task, source, line, reason, run_id),
             )
-
-    def bad_inputs(self, task: str | None = None) -> list[dict[str, Any]]:
-        sql = "SELECT task, source, line, reason FROM bad_inputs"
-        with self._guard():
-            cur = (
-                self._db.execute(sql + " WHERE task=? ORDER BY source, line", (task,))
-                if task
-                else self._db.execute(sql + " ORDER BY task, source, line")
-            )
-            return [dict(zip(("task", "source", "line", "reason"), row)) for row in cur]
-
-    def count(self, task: str | None = None) -> int:
-        """How many positions are stored (for ``task``, or in all)."""
-        if self._per_row:
-            tables = [("SELECT COUNT(*) FROM results", "")]
-        else:
-            tables = [("SELECT SUM(size) FROM chunks", "")]
-            if self._blocks:
-                tables.append(("SELECT SUM(size) FROM blocks", ""))
-        where, params = (" WHERE task=?", (task,)) if task is not None else ("", ())
-        with self._guard():
-            return sum(
-                int(self._db.execute(sql + where, params).fetchone()[0] or 0) for sql, _ in tables
-            )
-
-    def tasks(self) -> list[str]:
-        tables = ["results"] if self._per_row else ["chunks", "blocks"][: 1 + self._blocks]
-        with self._guard():
-            sql = " UNION ".join(f"SELECT DISTINCT task FROM {t}" for t in tables)
-            return [t for (t,) in self._db.execute(sql + " ORDER BY task")]
-
-    def rows(self, task: str | None = None) -> Iterator[dict[str, Any]]:
-        """Every stored row in input order (file, line), with ``input``/``result`` decoded."""
-        sql = (
-            "SELECT task, position_id, source, line, input_hash, input, result, error, seconds, "
-            "solver_version, run_id, finished_at FROM results"
-        )
-        params: tuple[Any, ...] = ()
-        if task is not None:
-            sql += " WHERE task=?"
-            params = (task,)
-        sql += " ORDER BY task, source, line, position_id"
-        with self._guard(), self._read(sql, params) as cur:
-            names = [d[0] for d in cur.description]
-            for raw in cur:
-                row = dict(zip(names, raw))
-                row["input"] = json.loads(row["input"])
-                row["result"] = None if row["result"] is None else json.loads(row["result"])
-                yield row

@@ -18,36 +18,44 @@ class Known:
     """What one connection has read of a task's chunks, blocks and claims: the stored
     hashes, the claimed ones per running run, and the last row ids read."""
 
-    __slots__ = ("block_mark", "chunk_mark", "claim_mark", "claims", "stored")
+    __slots__ = ("block_mark", "chunk_mark", "claim_mark", "claims", "packed_mark", "stored")
 
     def __init__(self) -> None:
         self.stored = DigestSet()
         self.claims: dict[int, DigestSet] = {}
         self.chunk_mark = 0
         self.block_mark = 0
+        self.packed_mark = 0
         self.claim_mark = 0
 
 
 _NEW_CHUNKS = "SELECT chunk_id, hashes FROM chunks WHERE task=? AND chunk_id>? ORDER BY chunk_id"
 _NEW_BLOCKS = "SELECT block_id, digests FROM blocks WHERE task=? AND block_id>? ORDER BY block_id"
+_NEW_PACKED = (
+    "SELECT block_id, digests FROM packed_blocks WHERE task=? AND block_id>? ORDER BY block_id"
+)
 _NEW_CLAIMS = (
     "SELECT claim_id, run_id, hashes FROM claims WHERE task=? AND claim_id>? ORDER BY claim_id"
 )
 
 
 def sync_known(
-    db: sqlite3.Connection, task: str, known: Known, *, blocks: bool, claims: bool
+    db: sqlite3.Connection, task: str, known: Known, *, blocks: bool, claims: bool,
+    packed: bool = False,
 ) -> Known:
     """Bring ``known`` up to date with ``db``: the chunks and blocks (``blocks``: the store
-    has that table) written since it last looked, with ``claims`` the claims too, and which
-    claiming runs still run.  Exact when called inside a write transaction (nobody else
-    writes meanwhile)."""
+    has that table; ``packed``: its ``packed_blocks`` too) written since it last looked,
+    with ``claims`` the claims too, and which claiming runs still run.  Exact when called
+    inside a write transaction (nobody else writes meanwhile)."""
     for chunk_id, hashes in db.execute(_NEW_CHUNKS, (task, known.chunk_mark)):
         known.stored.add_hex_text(hashes)
         known.chunk_mark = chunk_id
     for block_id, digests in db.execute(_NEW_BLOCKS, (task, known.block_mark)) if blocks else ():
         known.stored.add_digests(digests)
         known.block_mark = block_id
+    for block_id, digests in db.execute(_NEW_PACKED, (task, known.packed_mark)) if packed else ():
+        known.stored.add_digests(digests)
+        known.packed_mark = block_id
     if claims:
         running = {run_id for (run_id,) in db.execute("SELECT run_id FROM runs WHERE "
                                                        "status='running'")}  # fmt: skip

@@ -13,6 +13,10 @@ runner writes the hashes it claims as one blob of 16-byte digests (half the byte
 schema 3's hexadecimal text, with nothing to format), which a qipai of schema 3 would not
 read, so such a qipai refuses a store of schema 4 (it names the version) and a store of
 schema 3 is upgraded (its version changed) only when no run of an older qipai is alive.
+
+Schema 5 is schema 4 with the table ``packed_blocks``, made (and the version changed) only
+when a task first chooses to be stored so (:mod:`engines.batch.store_packed`); a new store
+is of schema 4 until then.
 """
 
 from __future__ import annotations

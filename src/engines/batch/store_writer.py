@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines.batch.rows import Rows
 from engines.batch.store import ResultStore
+from engines.batch.store_packed import PackedColumns
 from engines.batch.store_rows import placed_runs
 
 if TYPE_CHECKING:
@@ -38,9 +39,10 @@ class Writer:
 
     def __init__(
         self, db: ResultStore, task: str, run_id: int, summary: BatchSummary,
-        rows_per_commit: int,
+        rows_per_commit: int, *, packed: bool = False,
     ) -> None:  # fmt: skip
         self.db, self.task, self.run_id, self.summary = db, task, run_id, summary
+        self.packed = packed  # stored as packed blocks (engines.batch.store_packed)
         self.rows_per_commit = rows_per_commit
         self.parts: list[tuple[Rows, list[str | None], list[str | None], list[float]]] = []
         self.runs: list[list[tuple[int, int, str]] | None] = []
@@ -80,6 +82,8 @@ class Writer:
     def _commit(self, parts: list[Any], runs: list[Any]) -> int:
         """One transaction, on the store thread: the new rows of ``parts`` stored."""
         digests = b"".join([p[0].digests for p in parts])
+        if self.packed:
+            return self.db.add_packed(self.task, self.run_id, digests, _packed_columns(parts))
         # (the runner's positions: no repeats, see engines.batch.rows.todo)
         return self.db.add_columns(self.task, self.run_id, digests, _Columns(parts),
                                    placed_runs(runs, [len(p[0]) for p in parts]),
@@ -140,6 +144,16 @@ class _Columns(Sequence[Any]):
             rest = (list(chain.from_iterable(p[k] for p in self.parts)) for k in (1, 2, 3))
             self.joined = [rows.ids, self.sources, rows.lines, rows.texts, *rest]
         return self.joined[k]
+
+
+def _packed_columns(parts: list[Any]) -> PackedColumns:
+    """The columns of ``Writer`` parts as packed blocks store them."""
+    rows = Rows.join([p[0] for p in parts])
+    if rows.texts.text:  # (positions hashed by payloads carry their compact forms)
+        raise RuntimeError("a position without its compact payload in a packed block")
+    results, errors, seconds = (list(chain.from_iterable(p[k] for p in parts)) for k in (1, 2, 3))
+    return PackedColumns.of(rows.sources, rows.lines, rows.ids, rows.texts, results, errors,
+                            seconds)  # fmt: skip
 
 
 # Transactions handed to the store thread and not done yet, at most (then the runner waits).

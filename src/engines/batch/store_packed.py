@@ -1,0 +1,264 @@
+"""Packed blocks: the result store's layout for a task read from packed positions (schema 5).
+
+A 升级 or 双扣 position solves in about a microsecond; writing its row as JSON text, with
+its canonical input written back from the packed payload, and storing that text cost more
+than the solve.  A task whose store *hashes payloads* keeps, in one ``packed_blocks`` row a
+block, the block's columns: input hashes, ids, lines, the payloads in their compact form
+(two bits a count byte: 180 bytes of a 升级 payload take ~48), the results' JSON texts, an
+error flag a position (when any) and the solver seconds (float64); the lines as differences
+and the texts' sizes in the fewest bytes that hold them (one a position, most often).  The input
+hash is the 16-byte BLAKE2b digest of the compact form, not of the canonical text (the
+compact form, the payload and the canonical text are functions of each other, so equal
+positions still have equal hashes).  The readers
+(:meth:`~engines.batch.store.ResultStore.rows`: ``qipai results``, export, report) write
+each row back as the other layouts store it: the canonical input from the payload
+(:func:`solvers._records.unpacked_texts`), the same ids, lines, results and seconds.
+
+Which hash a task's positions have is chosen once per store and task, when the task has
+nothing in it yet, and recorded in ``meta`` (key ``input_hash:TASK``, value ``payload``);
+without the key a task's hashes are those of its canonical text, as in every older store.
+The two never mix: a store that hashes a task's payloads reads only packed inputs for it
+(:func:`engines.batch.run_checks.payload_hashes`), since a JSON Lines position would get
+another hash than its packed twin and be solved and stored twice.  The schema becomes 5 when
+the first task chooses payload hashes (an older qipai refuses it, naming the version, rather
+than read half of it); other tasks' rows and the ``results`` view are unchanged (the view,
+plain SQL, does not show packed blocks' rows).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from array import array
+from collections.abc import Iterator
+from itertools import compress
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from solvers._batch_columns import Strings, expanded_payloads, select_fixed
+from solvers._batch_hashes import select
+
+#: The schema of a store in which some task hashes payloads.
+PACKED_SCHEMA_VERSION = 5
+#: ``meta`` value of a task whose input hashes are its payloads' digests.
+PAYLOAD = "payload"
+
+PACKED_SCHEMA = (
+    # (a block's bookkeeping as in the blocks table, then its columns; see PackedColumns)
+    """CREATE TABLE IF NOT EXISTS packed_blocks (
+        block_id INTEGER PRIMARY KEY AUTOINCREMENT, task TEXT NOT NULL,
+        run_id INTEGER NOT NULL, solver_version TEXT NOT NULL, finished_at REAL NOT NULL,
+        size INTEGER NOT NULL, source TEXT NOT NULL, digests BLOB NOT NULL,
+        ids BLOB NOT NULL, id_sizes BLOB NOT NULL, lines BLOB NOT NULL,
+        payloads BLOB NOT NULL, payload_sizes BLOB NOT NULL,
+        results BLOB NOT NULL, result_sizes BLOB NOT NULL,
+        errors BLOB NOT NULL, seconds BLOB NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS packed_blocks_by_task ON packed_blocks (task, block_id)",
+)
+
+
+def hash_key(task: str) -> str:
+    return f"input_hash:{task}"
+
+
+def has_packed_table(db: sqlite3.Connection) -> bool:
+    sql = "SELECT 1 FROM sqlite_master WHERE type='table' AND name='packed_blocks'"
+    return db.execute(sql).fetchone() is not None
+
+
+def task_hashes(db: sqlite3.Connection, task: str) -> str:
+    """``"payload"`` when ``task``'s input hashes are its payloads' digests, else ``"text"``."""
+    found = db.execute("SELECT value FROM meta WHERE key=?", (hash_key(task),)).fetchone()
+    return PAYLOAD if found is not None and found[0] == PAYLOAD else "text"
+
+
+def choose_payload_hashes(db: sqlite3.Connection, task: str) -> bool:
+    """Make ``task`` hash payloads in this store if it has nothing in it (no rows, no
+    claims): then record it, make the schema 5 and add the table; True if it now does
+    (inside the caller's write transaction)."""
+    if task_hashes(db, task) == PAYLOAD:
+        return True
+    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    for table in ("chunks", "blocks", "claims", "results", "packed_blocks"):
+        if table in tables and db.execute(f"SELECT 1 FROM {table} WHERE task=? LIMIT 1",
+                                          (task,)).fetchone():  # fmt: skip
+            return False
+    for statement in PACKED_SCHEMA:
+        db.execute(statement)
+    db.execute("INSERT INTO meta VALUES (?, ?)", (hash_key(task), PAYLOAD))
+    db.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(PACKED_SCHEMA_VERSION),))
+    return True
+
+
+class PackedColumns(NamedTuple):
+    """A block's positions for :func:`insert_blocks`: ``sources`` a list, ``lines`` int64
+    bytes, ``ids`` (text) and ``payloads`` (bytes) :class:`Strings`, ``results`` the
+    results' JSON texts (the error message where ``errors`` flags one) as :class:`Strings`,
+    ``errors`` one byte a position (1: refused) or empty when none was, ``seconds``
+    float64 bytes."""
+
+    sources: list[str]
+    lines: bytes
+    ids: Strings
+    payloads: Strings
+    results: Strings
+    errors: bytes
+    seconds: bytes
+
+    @classmethod
+    def of(cls, sources: list[str], lines: bytes, ids: Strings, payloads: Strings,
+           results: list[str | None], errors: list[str | None],
+           seconds: list[float]) -> PackedColumns:  # fmt: skip
+        """The columns of solved positions (``results[i]`` ``None`` where ``errors[i]`` is
+        the solver's message)."""
+        flags = b""
+        if errors.count(None) != len(errors):
+            flags = bytes(e is not None for e in errors)
+            results = [r if e is None else e for r, e in zip(results, errors)]
+        return cls(sources, lines, ids, payloads, Strings.of(results),
+                   flags, array("d", seconds).tobytes())  # fmt: skip
+
+    def chosen(self, status: bytearray, want: int) -> PackedColumns:
+        keep = status.translate(bytes(1 if i == want else 0 for i in range(256)))
+        return PackedColumns(
+            list(compress(self.sources, keep)), select_fixed(self.lines, 8, status, want),
+            self.ids.chosen(status, want), self.payloads.chosen(status, want),
+            self.results.chosen(status, want),
+            select_fixed(self.errors, 1, status, want) if self.errors else b"",
+            select_fixed(self.seconds, 8, status, want))  # fmt: skip
+
+    def part(self, lo: int, hi: int) -> PackedColumns:
+        errors = self.errors[lo:hi]
+        return PackedColumns(self.sources[lo:hi], self.lines[8 * lo : 8 * hi],
+                             self.ids.part(lo, hi), self.payloads.part(lo, hi),
+                             self.results.part(lo, hi), errors if errors.count(1) else b"",
+                             self.seconds[8 * lo : 8 * hi])  # fmt: skip
+
+
+def fresh_columns(digests: bytes, columns: PackedColumns, fresh: bytearray
+                  ) -> tuple[bytes, PackedColumns]:  # fmt: skip
+    """The digests and columns of the positions ``fresh`` marks 1 (the others are stored)."""
+    if fresh.count(1) == len(fresh):
+        return digests, columns
+    return select(digests, fresh, 1), columns.chosen(fresh, 1)
+
+
+_INSERT = (
+    "INSERT INTO packed_blocks (task, run_id, solver_version, finished_at, size, source, "
+    "digests, ids, id_sizes, lines, payloads, payload_sizes, results, result_sizes, errors, "
+    "seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def insert_blocks(db: sqlite3.Connection, task: str, run_id: int, version: str, now: float,
+                  digests: bytes, columns: PackedColumns,
+                  runs: list[tuple[int, int]]) -> tuple[int, int]:  # fmt: skip
+    """One ``packed_blocks`` row a run ``(lo, hi)`` of one source; returns the last row id
+    and the bytes written."""
+    last = written = 0
+    for lo, hi in runs:
+        c = columns if hi - lo == len(columns.sources) else columns.part(lo, hi)
+        values = (task, run_id, version, now, hi - lo, c.sources[0], digests[16 * lo : 16 * hi],
+                  c.ids.data, _sizes(c.ids), narrow(np.diff(_int64(c.lines), prepend=0)),
+                  c.payloads.data, _sizes(c.payloads), c.results.data, _sizes(c.results),
+                  c.errors, c.seconds)  # fmt: skip
+        last = int(db.execute(_INSERT, values).lastrowid)
+        written += sum(len(v) for v in values[6:])
+    return last, written
+
+
+# Integers in 1, 2, 4 or 8 bytes: a code byte (the index here), then the values.
+_WIDTHS = (np.uint8, np.uint16, np.uint32, np.int64)
+
+
+def narrow(values: Any) -> bytes:
+    """The int64 array ``values`` in the fewest bytes a value that hold them all."""
+    low, high = (int(values.min()), int(values.max())) if len(values) else (0, 0)
+    fits = [low >= 0 and high <= np.iinfo(t).max for t in _WIDTHS[:3]]
+    code = fits.index(True) if True in fits else 3
+    return bytes([code]) + values.astype(_WIDTHS[code]).tobytes()
+
+
+def widened(blob: bytes, count: int | None = None) -> Any:
+    """The int64 array of :func:`narrow`'s ``blob`` (of ``count`` values when given)."""
+    if not blob or blob[0] >= len(_WIDTHS):
+        raise ValueError("integers of an unknown width")
+    width = np.dtype(_WIDTHS[blob[0]]).itemsize
+    if (len(blob) - 1) % width or (count is not None and len(blob) - 1 != count * width):
+        raise ValueError("integers of another count")
+    return np.frombuffer(blob, _WIDTHS[blob[0]], offset=1).astype(np.int64)
+
+
+def _int64(data: bytes) -> Any:
+    return np.frombuffer(data, dtype=np.int64)
+
+
+def _sizes(strings: Strings) -> bytes:
+    return narrow(np.diff(_int64(strings.ends), prepend=0))
+
+
+def _strings(data: bytes, sizes: bytes, count: int, text: bool) -> Strings:
+    """The :class:`Strings` of ``data`` and its items' :func:`narrow` sizes."""
+    return Strings(data, np.cumsum(widened(sizes, count), dtype=np.int64).tobytes(), text)
+
+
+_NAMES = ("task", "position_id", "source", "line", "input_hash", "input", "result", "error",
+          "seconds", "solver_version", "run_id", "finished_at")  # fmt: skip
+_SELECT = (
+    "SELECT task, run_id, solver_version, finished_at, size, source, digests, ids, id_sizes, "
+    "lines, payloads, payload_sizes, results, result_sizes, errors, seconds FROM packed_blocks"
+)
+
+
+def packed_rows(db: sqlite3.Connection, task: str | None, spec_of: Any,
+                damaged: Any) -> list[Iterator[dict[str, Any]]]:  # fmt: skip
+    """The rows of each packed block (of ``task``, or all), each block's in input order, as
+    :meth:`~engines.batch.store.ResultStore.rows` gives them.  ``spec_of(task)``: the
+    task's record spec; ``damaged(why)``: the error to raise for a block that does not
+    read back."""
+    sql, params = (_SELECT + " WHERE task=?", (task,)) if task is not None else (_SELECT, ())
+    return [_block_rows(block, spec_of, damaged) for block in db.execute(sql, params).fetchall()]
+
+
+def _block_rows(block: tuple[Any, ...], spec_of: Any, damaged: Any) -> Iterator[dict[str, Any]]:
+    from solvers._records import unpacked_texts
+
+    task, run_id, version, finished, size, source, digests, *blobs = block
+    ids, id_sizes, lines, payloads, payload_sizes, results, result_sizes, errors, seconds = blobs
+    try:
+        if not all(type(b) is bytes for b in blobs) or type(digests) is not bytes or \
+                type(size) is not int or len(digests) != 16 * size or \
+                len(seconds) != 8 * size or len(errors) not in (0, size):  # fmt: skip
+            raise ValueError("columns of other lengths than its size")
+        columns = [_strings(data, sizes, size, text) for data, sizes, text in
+                   ((ids, id_sizes, True), (payloads, payload_sizes, False),
+                    (results, result_sizes, True))]  # fmt: skip
+        line_array = np.cumsum(widened(lines, size))
+        status, texts, _digests = unpacked_texts(spec_of(task), *expanded_payloads(
+            columns[1].data, columns[1].ends))  # fmt: skip
+        if status.count(0) != size:
+            raise ValueError("a payload this task does not read")
+        inputs = Strings(*texts, True, True).tolist()
+        pids, answers = columns[0].tolist(), columns[2].tolist()
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise damaged(f"a packed block of task {task} is damaged ({exc})") from None
+    second_list = array("d", seconds).tolist()
+    # (a block holds its chunks in the order they were solved: rows are read in line order)
+    line_list = line_array.tolist()
+    for i in np.argsort(line_array, kind="stable").tolist():
+        pid = pids[i]
+        refused = bool(errors) and errors[i] != 0
+        sec = second_list[i]
+        try:
+            result = None if refused else json.loads(answers[i])
+        except ValueError:
+            raise damaged(f"a packed block of task {task} is damaged (a result that is not "
+                          "JSON)") from None  # fmt: skip
+        digest = digests[16 * i : 16 * i + 16].hex()
+        yield dict(zip(_NAMES, (task, pid, source, line_list[i], digest, json.loads(inputs[i]),
+                                result, answers[i] if refused else None,
+                                sec if math.isfinite(sec) else None, version, run_id,
+                                finished)))  # fmt: skip

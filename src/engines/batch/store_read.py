@@ -1,0 +1,130 @@
+"""The reading side of a result store (:class:`~engines.batch.store.ResultStore` inherits it):
+counts, tasks, bad lines and every stored row, whichever table holds it (schema 1's
+``results``, schema 2's ``chunks``, schema 3's ``blocks``, schema 5's ``packed_blocks``)."""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any
+
+from engines.batch.store_errors import StoreError
+from engines.batch.store_files import in_wal_mode
+from engines.batch.store_packed import packed_rows
+
+
+class StoreReading:
+    """Reads of a result store (its connection ``_db``, behind ``_guard``)."""
+
+    path: str
+    _db: sqlite3.Connection
+    _lock: threading.RLock
+    _wal: bool
+    _per_row: bool
+    _blocks: bool
+    _packed: bool
+    _copies: itertools.count[int]
+
+    def _guard(self) -> AbstractContextManager[None]:
+        raise NotImplementedError
+
+    def _snapshots(self) -> bool:
+        """Whether a long read here holds no writer back: a WAL store (its readers read a
+        snapshot) or one in memory (nobody else writes it)."""
+        return self._wal or self.path == ":memory:" or in_wal_mode(self.path)
+
+    @contextmanager
+    def _read(self, sql: str, params: tuple[Any, ...]) -> Iterator[sqlite3.Cursor]:
+        """The rows of ``sql``.  Unless :meth:`_snapshots`, they are first copied into a
+        temporary table (native, one statement) and read from there: the store's lock is
+        held for the copy only, not while the caller handles each row (an export or a
+        report of millions of rows would hold every commit back meanwhile)."""
+        if self._snapshots():
+            yield self._db.execute(sql, params)
+            return
+        table = f"temp.rows_read_{next(self._copies)}"
+        self._db.execute(f"CREATE TEMP TABLE {table} AS {sql}", params)
+        try:
+            yield self._db.execute(f"SELECT * FROM {table} ORDER BY rowid")
+        finally:
+            self._db.execute(f"DROP TABLE {table}")
+
+    def bad_inputs(self, task: str | None = None) -> list[dict[str, Any]]:
+        sql = "SELECT task, source, line, reason FROM bad_inputs"
+        with self._guard():
+            cur = (
+                self._db.execute(sql + " WHERE task=? ORDER BY source, line", (task,))
+                if task
+                else self._db.execute(sql + " ORDER BY task, source, line")
+            )
+            return [dict(zip(("task", "source", "line", "reason"), row)) for row in cur]
+
+    def count(self, task: str | None = None) -> int:
+        """How many positions are stored (for ``task``, or in all)."""
+        if self._per_row:
+            tables = [("SELECT COUNT(*) FROM results", "")]
+        else:
+            tables = [("SELECT SUM(size) FROM chunks", "")]
+            if self._blocks:
+                tables.append(("SELECT SUM(size) FROM blocks", ""))
+            if self._packed:
+                tables.append(("SELECT SUM(size) FROM packed_blocks", ""))
+        where, params = (" WHERE task=?", (task,)) if task is not None else ("", ())
+        with self._guard():
+            return sum(
+                int(self._db.execute(sql + where, params).fetchone()[0] or 0) for sql, _ in tables
+            )
+
+    def tasks(self) -> list[str]:
+        tables = ["results"] if self._per_row else ["chunks", "blocks"][: 1 + self._blocks]
+        tables += ["packed_blocks"] if self._packed else []
+        with self._guard():
+            sql = " UNION ".join(f"SELECT DISTINCT task FROM {t}" for t in tables)
+            return [t for (t,) in self._db.execute(sql + " ORDER BY task")]
+
+    def rows(self, task: str | None = None) -> Iterator[dict[str, Any]]:
+        """Every stored row in input order (file, line), with ``input``/``result`` decoded."""
+        sql = (
+            "SELECT task, position_id, source, line, input_hash, input, result, error, seconds, "
+            "solver_version, run_id, finished_at FROM results"
+        )
+        params: tuple[Any, ...] = ()
+        if task is not None:
+            sql += " WHERE task=?"
+            params = (task,)
+        sql += " ORDER BY task, source, line, position_id"
+        with self._guard(), self._read(sql, params) as cur:
+            names = [d[0] for d in cur.description]
+            decoded = map(_decoded, (dict(zip(names, raw)) for raw in cur))
+            if not self._packed:
+                yield from decoded
+                return
+            blocks = packed_rows(self._db, task, _record_spec, self._damaged)
+            yield from heapq.merge(decoded, *blocks, key=_row_order)
+
+    def _damaged(self, why: str) -> StoreError:
+        return StoreError(f"{self.path}: {why}: the file is damaged; restore it from a copy, or "
+                          "rerun into a new --db file")
+
+
+def _decoded(row: dict[str, Any]) -> dict[str, Any]:
+    row["input"] = json.loads(row["input"])
+    row["result"] = None if row["result"] is None else json.loads(row["result"])
+    return row
+
+
+def _row_order(row: dict[str, Any]) -> tuple[Any, ...]:
+    return row["task"], row["source"], row["line"], row["position_id"]
+
+
+def _record_spec(task: str) -> Any:
+    """The record spec of ``task`` (a task whose store hashes payloads has one)."""
+    from engines.batch.tasks import get_task
+
+    return get_task(task).records().spec  # type: ignore[misc, union-attr]
+

@@ -1,0 +1,250 @@
+"""Packed blocks (schema 5): a task read from packed files stored as its columns, hashed by
+its payloads.
+
+The rows read back (``ResultStore.rows``: ``qipai results``, export, report) equal those of
+the rows layout but for the input hash, which is the payload's BLAKE2b digest; a store
+records which hash each task uses and refuses inputs that would mix them; it resumes, and a
+damaged block is an error naming the file, never a crash.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import json
+import random
+import sqlite3
+import struct
+
+import pytest
+from tests.batch.test_batch_records import CASES
+
+from engines.batch.packed import header, write_packed
+from engines.batch.report import summary_text
+from engines.batch.runner import run_batch
+from engines.batch.store import ResultStore, StoreError
+from engines.batch.tasks import TASKS, get_task, register_task
+from engines.errors import InputError
+from solvers._batch_columns import expanded_payloads
+from solvers._records import unpacked_texts
+
+TASK_NAMES = ["shengji-legal", "shuangkou-legal"]
+
+
+def _inputs(tmp_path, task_name: str, n: int, seed: int, name: str = "in"):
+    path = tmp_path / f"{name}.jsonl"
+    cases = list(CASES[task_name](n, seed))
+    for case in cases[::7]:
+        case.pop("id", None)  # ids named after the file and line
+    path.write_text("".join(json.dumps(c) + "\n" for c in cases))
+    qpk = tmp_path / f"{name}.qpk"
+    with open(qpk, "wb") as handle:
+        write_packed(get_task(task_name), [str(path)], handle, lambda *_: None)
+    return path, qpk
+
+
+def _compact(payload: bytes) -> bytes:
+    """The compact form of a payload, as the store keeps and hashes it: the length (2 bytes),
+    2 bits a byte (3: the byte follows the symbols), the bytes of 3 or more."""
+    symbols, extra = bytearray((len(payload) + 3) // 4), bytearray()
+    for i, v in enumerate(payload):
+        symbols[i >> 2] |= min(v, 3) << (2 * (i & 3))
+        if v >= 3:
+            extra.append(v)
+    return struct.pack("<H", len(payload)) + bytes(symbols) + bytes(extra)
+
+
+def _ends(items: list[bytes]) -> bytes:
+    return struct.pack(f"<{len(items)}q", *itertools.accumulate(map(len, items)))
+
+
+def test_compact_payloads_read_back_and_damaged_ones_are_refused():
+    rng = random.Random(11)
+    payloads = [bytes(rng.choice([0, 0, 0, 1, 2, 3, 7, 255]) for _ in range(rng.randrange(60)))
+                for _ in range(400)] + [b"", bytes(180), bytes([2] * 64)]  # fmt: skip
+    forms = [_compact(p) for p in payloads]
+    data, ends = expanded_payloads(b"".join(forms), _ends(forms))
+    assert data == b"".join(payloads) and ends == _ends(payloads)
+    refused = 0
+    for form in forms[:200]:
+        for _ in range(5):
+            bad = bytearray(form)
+            if rng.random() < 0.3 or not bad:
+                bad = bad[: rng.randrange(len(bad) + 1)] + bytes(rng.randrange(3))
+            else:
+                bad[rng.randrange(len(bad))] = rng.randrange(256)
+            try:
+                got, _ = expanded_payloads(bytes(bad), _ends([bytes(bad)]))
+            except ValueError:
+                refused += 1
+                continue
+            assert _compact(got) == bytes(bad)  # only a compact form is read
+    assert refused > 200
+
+
+def _rows(db, task=None) -> list[tuple]:
+    with ResultStore.open_existing(db) as store:
+        return [(r["task"], r["position_id"], r["line"], r["input"], r["result"], r["error"])
+                for r in store.rows(task)]  # fmt: skip
+
+
+@pytest.mark.parametrize("task_name", TASK_NAMES)
+def test_packed_blocks_read_back_as_rows_and_resume(tmp_path, task_name):
+    path, qpk = _inputs(tmp_path, task_name, 500, 3)
+    for jobs in (1, 2):
+        packed_db, rows_db = tmp_path / f"p{jobs}.sqlite", tmp_path / f"r{jobs}.sqlite"
+        packed = run_batch([str(qpk)], task_name, str(packed_db), jobs=jobs, progress=False,
+                           chunk_size=64)  # fmt: skip
+        plain = run_batch([str(qpk)], task_name, str(rows_db), jobs=jobs, progress=False,
+                          store_layout="rows")  # fmt: skip
+        assert packed.computed == plain.computed > 400
+        assert packed.duplicates == plain.duplicates
+        # the same rows but for the input hash (and the line: a record's number either way)
+        assert _rows(packed_db) == _rows(rows_db)
+        with ResultStore.open_existing(packed_db) as store:
+            assert store.input_hashes(task_name) == "payload"
+            assert store.count(task_name) == packed.computed
+            assert store.tasks() == [task_name]
+            hashes = {r["input_hash"] for r in store.rows()}
+        with ResultStore.open_existing(rows_db) as store:
+            assert store.input_hashes(task_name) == "text"
+            assert hashes.isdisjoint(r["input_hash"] for r in store.rows())
+        layout = get_task(task_name).records()
+        status, _texts, _ids, packs = layout.scan(path.read_text().splitlines())
+        read = [p for p, state in zip(packs, status) if state == 0]
+        _status, (forms, _form_ends), _digests = unpacked_texts(layout.spec, b"".join(read),
+                                                                _ends(read), False)  # fmt: skip
+        assert forms == b"".join(map(_compact, read))
+        assert hashes == {hashlib.blake2b(_compact(p), digest_size=16).hexdigest()
+                          for p, state in zip(packs, status) if state == 0}  # fmt: skip
+        again = run_batch([str(qpk)], task_name, str(packed_db), jobs=jobs, progress=False)
+        assert (again.computed, again.already_stored) == (0, packed.computed)
+    with sqlite3.connect(packed_db) as db:
+        assert db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() == ("5",)
+
+
+def test_a_packed_run_resumes_an_interrupted_one(tmp_path):
+    task_name = "shengji-legal"
+    _path, qpk = _inputs(tmp_path, task_name, 600, 5)
+    data = qpk.read_bytes()
+    head = data.index(b"\n") + 1
+    first = tmp_path / "first.qpk"
+    first.write_bytes(data[: head + (len(data) - head) // 3])  # cut inside a record
+    db = tmp_path / "s.sqlite"
+    part = run_batch([str(first)], task_name, str(db), jobs=2, progress=False,
+                     on_bad_input=None)  # fmt: skip
+    whole = run_batch([str(qpk)], task_name, str(db), jobs=1, progress=False)
+    assert part.computed > 100 and whole.already_stored == part.computed
+    fresh = tmp_path / "fresh.sqlite"
+    once = run_batch([str(qpk)], task_name, str(fresh), jobs=1, progress=False)
+    assert once.computed == part.computed + whole.computed
+    assert _rows(db) == _rows(fresh)
+
+
+def test_mixing_hashes_is_refused(tmp_path):
+    task_name = "shuangkou-legal"
+    path, qpk = _inputs(tmp_path, task_name, 100, 6)
+    db = str(tmp_path / "s.sqlite")
+    run_batch([str(qpk)], task_name, db, jobs=1, progress=False)
+    with pytest.raises(InputError, match="inputs must be packed too"):
+        run_batch([str(path)], task_name, db, jobs=1, progress=False)
+    with pytest.raises(InputError, match="stored here as packed blocks"):
+        run_batch([str(qpk)], task_name, db, jobs=1, progress=False, store_layout="rows")
+    with pytest.raises(InputError, match="needs packed inputs"):
+        run_batch([str(path)], task_name, db, jobs=1, progress=False, store_layout="packed")
+    # a store that holds the task's rows keeps text hashes for packed inputs too
+    other = str(tmp_path / "o.sqlite")
+    run_batch([str(path)], task_name, other, jobs=1, progress=False)
+    again = run_batch([str(qpk)], task_name, other, jobs=1, progress=False)
+    assert again.computed == 0 and again.already_stored > 80
+    with pytest.raises(InputError, match="hashed by their text"):
+        run_batch([str(qpk)], task_name, other, jobs=1, progress=False, store_layout="packed")
+    with ResultStore.open_existing(other) as store:
+        assert store.input_hashes(task_name) == "text"
+    with pytest.raises(InputError, match="store_layout must be"):
+        run_batch([str(qpk)], task_name, other, jobs=1, progress=False, store_layout="x")
+
+
+def test_other_tasks_rows_are_unchanged_and_read_in_order(tmp_path):
+    """A store of rows (schema 4) gets packed blocks of another task: schema 5, the first
+    task's rows as they were, every row read in task order."""
+    _p1, qpk = _inputs(tmp_path, "shengji-legal", 200, 7, "a")
+    plain, _q2 = _inputs(tmp_path, "shuangkou-legal", 200, 7, "b")
+    db = str(tmp_path / "s.sqlite")
+    run_batch([str(plain)], "shuangkou-legal", db, jobs=1, progress=False)
+    with sqlite3.connect(db) as con:
+        before = con.execute("SELECT * FROM blocks").fetchall()
+    assert _rows(db)[0][0] == "shuangkou-legal"
+    run_batch([str(qpk)], "shengji-legal", db, jobs=2, progress=False)
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT * FROM blocks").fetchall() == before
+    rows = _rows(db)
+    assert [r[0] for r in rows] == sorted(r[0] for r in rows)
+    assert _rows(db, "shuangkou-legal") == [r for r in rows if r[0] == "shuangkou-legal"]
+    with ResultStore.open_existing(db) as store:
+        assert store.tasks() == ["shengji-legal", "shuangkou-legal"]
+        text = summary_text(store)
+    assert text.count("stored as packed blocks") == 1
+
+
+def test_solver_errors_are_stored_in_packed_blocks(tmp_path):
+    base = get_task("shengji-legal")
+
+    def solve(payloads, threads):
+        if len(payloads) > 1:
+            raise RuntimeError("one at a time")  # then solved one by one
+        if payloads[0][-1] % 3 == 0:
+            raise ValueError("refused here")
+        return base.solve(payloads, threads)
+
+    name = "test-packed-errors"
+    task = TASKS[name] if name in TASKS else register_task(
+        dataclasses.replace(base, name=name, solve=solve, payload_columns=False))
+    path, _ = _inputs(tmp_path, "shengji-legal", 60, 8)
+    qpk = tmp_path / "e.qpk"
+    with open(qpk, "wb") as handle:
+        write_packed(task, [str(path)], handle, lambda *_: None)
+    assert qpk.read_bytes().startswith(header(task))
+    db = str(tmp_path / "s.sqlite")
+    summary = run_batch([str(qpk)], task, db, jobs=1, progress=False)
+    assert 0 < summary.solver_errors < summary.computed
+    rows = [r for r in ResultStore.open_existing(db).rows()]
+    refused = [r for r in rows if r["error"] is not None]
+    assert len(refused) == summary.solver_errors
+    assert all(r["result"] is None and "refused here" in r["error"] for r in refused)
+    assert all(r["result"] is not None for r in rows if r["error"] is None)
+
+
+def test_damaged_packed_blocks_are_errors_not_crashes(tmp_path):
+    _path, qpk = _inputs(tmp_path, "shuangkou-legal", 120, 9)
+    db = tmp_path / "s.sqlite"
+    total = run_batch([str(qpk)], "shuangkou-legal", str(db), jobs=1, progress=False).computed
+    with sqlite3.connect(db) as con:
+        good = con.execute("SELECT block_id, * FROM packed_blocks").fetchone()
+        names = [d[0] for d in con.execute("SELECT * FROM packed_blocks").description]
+    rng = random.Random(3)
+    blobs = [i for i, name in enumerate(names) if name in ("digests", "ids", "id_sizes", "lines",
+             "payloads", "payload_sizes", "results", "result_sizes", "errors", "seconds")]
+    failures = 0
+    for trial in range(120):
+        column = rng.choice(blobs)
+        value = bytearray(good[1 + column])
+        if value and trial % 3:
+            for _ in range(rng.randint(1, 4)):
+                value[rng.randrange(len(value))] = rng.randrange(256)
+        else:
+            value = value[: rng.randrange(len(value) + 1)] + bytes(rng.randrange(3))
+        with sqlite3.connect(db) as con:
+            con.execute(f"UPDATE packed_blocks SET {names[column]}=? WHERE block_id=?",
+                        (bytes(value), good[0]))  # fmt: skip
+        try:
+            rows = list(ResultStore.open_existing(db).rows())
+            assert len(rows) == total
+        except StoreError as exc:
+            failures += 1
+            assert "damaged" in str(exc)
+        with sqlite3.connect(db) as con:
+            con.execute(f"UPDATE packed_blocks SET {names[column]}=? WHERE block_id=?",
+                        (good[1 + column], good[0]))  # fmt: skip
+    assert failures > 20
