@@ -162,6 +162,15 @@ def test_mixing_hashes_is_refused(tmp_path):
         run_batch([str(qpk)], task_name, other, jobs=1, progress=False, store_layout="packed")
     with ResultStore.open_existing(other) as store:
         assert store.input_hashes(task_name) == "text"
+    # a run that chose text hashes meets a packed choice made meanwhile: its claims refuse
+    late = str(tmp_path / "late.sqlite")
+    with ResultStore(late) as store:
+        assert store.payload_hashes(task_name, want=False) is False
+        with ResultStore(late) as other:
+            assert other.payload_hashes(task_name, want=True) is True
+        run = store.begin_run(task_name, [str(path)], workers=1, mode="x")
+        with pytest.raises(StoreError, match="hashed by its packed payloads here meanwhile"):
+            store.claim_digests(task_name, bytes(16), run)
     with pytest.raises(InputError, match="store_layout must be"):
         run_batch([str(qpk)], task_name, other, jobs=1, progress=False, store_layout="x")
 

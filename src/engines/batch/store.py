@@ -161,6 +161,7 @@ class ResultStore(StoreReading):
         self._per_row = False
         self._blocks = True
         self._packed = False  # the store has packed blocks (engines.batch.store_packed)
+        self._hash_kinds: dict[str, str] = {}  # what payload_hashes chose, checked by claims
         self._known: dict[str, Known] = {}
         self._sync_mode = "FULL"
         self._wal = False  # the store is in WAL mode (see _check_or_create)
@@ -414,6 +415,11 @@ class ResultStore(StoreReading):
         one status a position, 0 claimed now, 1 stored, 2 claimed by another running run."""
         with self._write(durable=False):
             self._db.execute("BEGIN IMMEDIATE")
+            kind = self._hash_kinds.get(task)
+            if kind is not None and task_hashes(self._db, task) != kind:
+                # (another run chose packed blocks for the task after this one began)
+                raise StoreError(f"{self.path}: another run made task {task} hashed by its "
+                                 "packed payloads here meanwhile; rerun with packed inputs")
             known = self._sync(task, claims=True)
             status = known.stored.present(digests)
             for rid, claimed in known.claims.items():
@@ -533,11 +539,13 @@ class ResultStore(StoreReading):
         """Whether ``task`` hashes payloads in this store: as recorded, else ``want`` when
         the task has nothing stored or claimed here (then recorded: schema 5)."""
         if not want or self.readonly:
-            return self.input_hashes(task) == "payload"
-        with self._write(durable=False):
-            self._db.execute("BEGIN IMMEDIATE")
-            chosen = choose_payload_hashes(self._db, task)
+            chosen = self.input_hashes(task) == "payload"
+        else:
+            with self._write(durable=False):
+                self._db.execute("BEGIN IMMEDIATE")
+                chosen = choose_payload_hashes(self._db, task)
         self._packed = self._packed or chosen
+        self._hash_kinds[task] = "payload" if chosen else "text"
         return chosen
 
     @_serialized
