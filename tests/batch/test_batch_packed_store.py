@@ -11,19 +11,27 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import heapq
+import io
 import itertools
 import json
 import random
+import re
 import sqlite3
 import struct
+import tracemalloc
 
 import pytest
 from tests.batch.test_batch_records import CASES
 
+from engines.batch import store_packed
+from engines.batch.export import export
 from engines.batch.packed import header, write_packed
 from engines.batch.report import summary_text
 from engines.batch.runner import run_batch
 from engines.batch.store import ResultStore, StoreError
+from engines.batch.store_packed import block_order, block_rows
+from engines.batch.store_read import _record_spec
 from engines.batch.tasks import TASKS, get_task, register_task
 from engines.errors import InputError
 from solvers._batch_columns import expanded_payloads
@@ -257,3 +265,80 @@ def test_damaged_packed_blocks_are_errors_not_crashes(tmp_path):
             con.execute(f"UPDATE packed_blocks SET {names[column]}=? WHERE block_id=?",
                         (good[1 + column], good[0]))  # fmt: skip
     assert failures > 20
+
+
+def _export_text(db, task=None) -> str:
+    out = io.StringIO()
+    with ResultStore.open_existing(db) as store:
+        export(store, out, "jsonl", task=task)
+    return out.getvalue()
+
+
+def test_an_export_of_many_blocks_holds_a_few_at_a_time(tmp_path, monkeypatch):
+    """Blocks are read lazily, in the order of their first lines, a slice at a time: the
+    export equals the eager merge of every block (byte for byte), and its memory peak stays
+    that of a few blocks however many the store holds."""
+    _path, qpk = _inputs(tmp_path, "shengji-legal", 400, 4)
+    plain, _q = _inputs(tmp_path, "shuangkou-legal", 100, 4, "b")
+    db = str(tmp_path / "s.sqlite")
+    run_batch([str(qpk)], "shengji-legal", db, jobs=2, progress=False, chunk_size=32)
+    run_batch([str(plain)], "shuangkou-legal", db, jobs=1, progress=False)
+    with sqlite3.connect(db) as con:  # 40 more sources, newest first (block ids out of order)
+        names = [d[0] for d in con.execute("SELECT * FROM packed_blocks").description][1:]
+        columns = ", ".join(names)
+        for k in range(40, 0, -1):
+            con.execute(f"INSERT INTO packed_blocks ({columns}) SELECT "
+                        + columns.replace("source", f"'f{k:02d}.qpk' || source", 1)
+                        + " FROM packed_blocks WHERE source NOT LIKE 'f%'")  # fmt: skip
+    with ResultStore.open_existing(db) as store:
+        order = block_order(store._db, None)
+        eager = heapq.merge(
+            *(block_rows(store._db, key[3], _record_spec, store._damaged) for key in order),
+            store.rows("shuangkou-legal"),
+            key=lambda r: (r["task"], r["source"], r["line"], r["position_id"]))  # fmt: skip
+        want = _Sink()
+        export(_Rows(list(eager)), want, "jsonl")
+    monkeypatch.setattr(store_packed, "READ_SLICE", 50)
+    got = _Sink()
+    tracemalloc.start()
+    try:
+        with ResultStore.open_existing(db) as store:
+            export(store, got, "jsonl")
+        _size, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert got.digest.digest() == want.digest.digest() and got.lines > 41 * 300
+    assert peak < got.size / 16, (peak, got.size)  # (a block's columns: ~40 KB)
+
+
+def test_packed_export_equals_the_rows_layouts_but_hashes_and_seconds(tmp_path):
+    _path, qpk = _inputs(tmp_path, "shuangkou-legal", 300, 2)
+    texts = []
+    for layout in ("packed", "rows"):
+        db = str(tmp_path / f"{layout}.sqlite")
+        run_batch([str(qpk)], "shuangkou-legal", db, jobs=2, progress=False, chunk_size=16,
+                  store_layout=layout)  # fmt: skip
+        texts.append(re.sub(r'"(input_hash|seconds)": [^,]*,', "", _export_text(db)))
+    assert texts[0] == texts[1] and texts[0].count("\n") > 250
+
+
+class _Sink:
+    """An export's output, kept as its digest, size and line count only."""
+
+    def __init__(self):
+        self.digest, self.size, self.lines = hashlib.sha256(), 0, 0
+
+    def write(self, text: str) -> None:
+        self.digest.update(text.encode())
+        self.size += len(text)
+        self.lines += text.count("\n")
+
+
+class _Rows:
+    """A store's stand-in for export: the given rows."""
+
+    def __init__(self, rows):
+        self._rows = rows
+
+    def rows(self, task=None):
+        return iter(self._rows)

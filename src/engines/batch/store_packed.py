@@ -22,7 +22,11 @@ The two never mix: a store that hashes a task's payloads reads only packed input
 another hash than its packed twin and be solved and stored twice.  The schema becomes 5 when
 the first task chooses payload hashes (an older qipai refuses it, naming the version, rather
 than read half of it); other tasks' rows and the ``results`` view are unchanged (the view,
-plain SQL, does not show packed blocks' rows).
+plain SQL, does not show packed blocks' rows: their inputs are compact payloads that only
+:func:`solvers._records.unpacked_texts` writes back as text).  The readers take the blocks in
+the order of ``(task, source, first_line)`` (:func:`block_order`, an index) and open one only
+when the merge reaches its first line, so an export holds the blocks whose lines overlap
+(those of one run's chunks in flight), each writing back :data:`READ_SLICE` rows at a time.
 """
 
 from __future__ import annotations
@@ -50,13 +54,17 @@ PACKED_SCHEMA = (
     """CREATE TABLE IF NOT EXISTS packed_blocks (
         block_id INTEGER PRIMARY KEY AUTOINCREMENT, task TEXT NOT NULL,
         run_id INTEGER NOT NULL, solver_version TEXT NOT NULL, finished_at REAL NOT NULL,
-        size INTEGER NOT NULL, source TEXT NOT NULL, digests BLOB NOT NULL,
+        size INTEGER NOT NULL, source TEXT NOT NULL, first_line INTEGER NOT NULL,
+        digests BLOB NOT NULL,
         ids BLOB NOT NULL, id_sizes BLOB NOT NULL, lines BLOB NOT NULL,
         payloads BLOB NOT NULL, payload_sizes BLOB NOT NULL,
         results BLOB NOT NULL, result_sizes BLOB NOT NULL,
         errors BLOB NOT NULL, seconds BLOB NOT NULL
     )""",
     "CREATE INDEX IF NOT EXISTS packed_blocks_by_task ON packed_blocks (task, block_id)",
+    # (the readers' order: a block's rows are merged with the others' from its first line on)
+    "CREATE INDEX IF NOT EXISTS packed_blocks_in_order ON packed_blocks (task, source, "
+    "first_line, block_id)",
 )
 
 
@@ -148,8 +156,8 @@ def fresh_columns(digests: bytes, columns: PackedColumns, fresh: bytearray
 
 _INSERT = (
     "INSERT INTO packed_blocks (task, run_id, solver_version, finished_at, size, source, "
-    "digests, ids, id_sizes, lines, payloads, payload_sizes, results, result_sizes, errors, "
-    "seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "first_line, digests, ids, id_sizes, lines, payloads, payload_sizes, results, "
+    "result_sizes, errors, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -161,12 +169,13 @@ def insert_blocks(db: sqlite3.Connection, task: str, run_id: int, version: str, 
     last = written = 0
     for lo, hi in runs:
         c = columns if hi - lo == len(columns.sources) else columns.part(lo, hi)
-        values = (task, run_id, version, now, hi - lo, c.sources[0], digests[16 * lo : 16 * hi],
-                  c.ids.data, _sizes(c.ids), narrow(np.diff(_int64(c.lines), prepend=0)),
-                  c.payloads.data, _sizes(c.payloads), c.results.data, _sizes(c.results),
-                  c.errors, c.seconds)  # fmt: skip
+        lines = _int64(c.lines)
+        values = (task, run_id, version, now, hi - lo, c.sources[0], int(lines.min()),
+                  digests[16 * lo : 16 * hi], c.ids.data, _sizes(c.ids),
+                  narrow(np.diff(lines, prepend=0)), c.payloads.data, _sizes(c.payloads),
+                  c.results.data, _sizes(c.results), c.errors, c.seconds)  # fmt: skip
         last = int(db.execute(_INSERT, values).lastrowid)
-        written += sum(len(v) for v in values[6:])
+        written += sum(len(v) for v in values[7:])
     return last, written
 
 
@@ -207,25 +216,36 @@ def _strings(data: bytes, sizes: bytes, count: int, text: bool) -> Strings:
 
 _NAMES = ("task", "position_id", "source", "line", "input_hash", "input", "result", "error",
           "seconds", "solver_version", "run_id", "finished_at")  # fmt: skip
+_ORDER = "SELECT task, source, first_line, block_id FROM packed_blocks"
 _SELECT = (
     "SELECT task, run_id, solver_version, finished_at, size, source, digests, ids, id_sizes, "
-    "lines, payloads, payload_sizes, results, result_sizes, errors, seconds FROM packed_blocks"
+    "lines, payloads, payload_sizes, results, result_sizes, errors, seconds FROM packed_blocks "
+    "WHERE block_id=?"
 )
+#: Rows a block writes back at a time (their inputs' texts): a reader holds the compact
+#: columns of the blocks it has open (~100 bytes a 升级 position) and this many rows' texts.
+READ_SLICE = 1024
 
 
-def packed_rows(db: sqlite3.Connection, task: str | None, spec_of: Any,
-                damaged: Any) -> list[Iterator[dict[str, Any]]]:  # fmt: skip
-    """The rows of each packed block (of ``task``, or all), each block's in input order, as
-    :meth:`~engines.batch.store.ResultStore.rows` gives them.  ``spec_of(task)``: the
-    task's record spec; ``damaged(why)``: the error to raise for a block that does not
-    read back."""
-    sql, params = (_SELECT + " WHERE task=?", (task,)) if task is not None else (_SELECT, ())
-    return [_block_rows(block, spec_of, damaged) for block in db.execute(sql, params).fetchall()]
+def block_order(db: sqlite3.Connection, task: str | None) -> list[tuple[str, str, int, int]]:
+    """``(task, source, first line, block id)`` of each packed block (of ``task``, or all),
+    in the readers' order: a block's rows come after every row of an earlier key."""
+    sql, params = (_ORDER + " WHERE task=?", (task,)) if task is not None else (_ORDER, ())
+    return db.execute(sql + " ORDER BY task, source, first_line, block_id", params).fetchall()
+
+
+def block_rows(db: sqlite3.Connection, block_id: int, spec_of: Any,
+               damaged: Any) -> Iterator[dict[str, Any]]:  # fmt: skip
+    """The rows of one packed block in line order, as
+    :meth:`~engines.batch.store.ResultStore.rows` gives them, written back
+    :data:`READ_SLICE` at a time.  ``spec_of(task)``: the task's record spec;
+    ``damaged(why)``: the error to raise for a block that does not read back."""
+    block = db.execute(_SELECT, (block_id,)).fetchone()
+    if block is not None:  # (none is deleted: a store's blocks only grow)
+        yield from _block_rows(block, spec_of, damaged)
 
 
 def _block_rows(block: tuple[Any, ...], spec_of: Any, damaged: Any) -> Iterator[dict[str, Any]]:
-    from solvers._records import unpacked_texts
-
     task, run_id, version, finished, size, source, digests, *blobs = block
     ids, id_sizes, lines, payloads, payload_sizes, results, result_sizes, errors, seconds = blobs
     try:
@@ -237,28 +257,38 @@ def _block_rows(block: tuple[Any, ...], spec_of: Any, damaged: Any) -> Iterator[
                    ((ids, id_sizes, True), (payloads, payload_sizes, False),
                     (results, result_sizes, True))]  # fmt: skip
         line_array = np.cumsum(widened(lines, size))
-        status, texts, _digests = unpacked_texts(spec_of(task), *expanded_payloads(
-            columns[1].data, columns[1].ends))  # fmt: skip
-        if status.count(0) != size:
-            raise ValueError("a payload this task does not read")
-        inputs = Strings(*texts, True, True).tolist()
-        pids, answers = columns[0].tolist(), columns[2].tolist()
+        pids, forms, answers = (c.tolist() for c in columns)
     except (ValueError, UnicodeDecodeError) as exc:
         raise damaged(f"a packed block of task {task} is damaged ({exc})") from None
-    second_list = array("d", seconds).tolist()
+    spec, second_list, line_list = spec_of(task), array("d", seconds).tolist(), line_array.tolist()
     # (a block holds its chunks in the order they were solved: rows are read in line order)
-    line_list = line_array.tolist()
-    for i in np.argsort(line_array, kind="stable").tolist():
-        pid = pids[i]
-        refused = bool(errors) and errors[i] != 0
-        sec = second_list[i]
-        try:
-            result = None if refused else json.loads(answers[i])
-        except ValueError:
-            raise damaged(f"a packed block of task {task} is damaged (a result that is not "
-                          "JSON)") from None  # fmt: skip
-        digest = digests[16 * i : 16 * i + 16].hex()
-        yield dict(zip(_NAMES, (task, pid, source, line_list[i], digest, json.loads(inputs[i]),
-                                result, answers[i] if refused else None,
-                                sec if math.isfinite(sec) else None, version, run_id,
-                                finished)))  # fmt: skip
+    order = np.argsort(line_array, kind="stable").tolist()
+    for lo in range(0, size, READ_SLICE):
+        picked = order[lo : lo + READ_SLICE]
+        for i, text in zip(picked, _inputs(spec, [forms[i] for i in picked], task, damaged)):
+            refused = bool(errors) and errors[i] != 0
+            sec = second_list[i]
+            try:
+                result = None if refused else json.loads(answers[i])
+            except ValueError:
+                raise damaged(f"a packed block of task {task} is damaged (a result that is "
+                              "not JSON)") from None  # fmt: skip
+            digest = digests[16 * i : 16 * i + 16].hex()
+            yield dict(zip(_NAMES, (task, pids[i], source, line_list[i], digest, json.loads(text),
+                                    result, answers[i] if refused else None,
+                                    sec if math.isfinite(sec) else None, version, run_id,
+                                    finished)))  # fmt: skip
+
+
+def _inputs(spec: Any, forms: list[bytes], task: str, damaged: Any) -> list[str]:
+    """The canonical input texts of compact payloads ``forms``."""
+    from solvers._records import unpacked_texts
+
+    ends = np.cumsum([len(f) for f in forms], dtype=np.int64).tobytes()
+    try:
+        status, texts, _digests = unpacked_texts(spec, *expanded_payloads(b"".join(forms), ends))
+        if status.count(0) != len(forms):
+            raise ValueError("a payload this task does not read")
+        return Strings(*texts, True, True).tolist()
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise damaged(f"a packed block of task {task} is damaged ({exc})") from None

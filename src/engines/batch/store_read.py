@@ -15,7 +15,7 @@ from typing import Any
 
 from engines.batch.store_errors import StoreError
 from engines.batch.store_files import in_wal_mode
-from engines.batch.store_packed import packed_rows
+from engines.batch.store_packed import block_order, block_rows
 
 
 class StoreReading:
@@ -104,8 +104,33 @@ class StoreReading:
             if not self._packed:
                 yield from decoded
                 return
-            blocks = packed_rows(self._db, task, _record_spec, self._damaged)
-            yield from heapq.merge(decoded, *blocks, key=_row_order)
+            yield from self._merged(decoded, block_order(self._db, task))
+
+    def _merged(self, rows: Iterator[dict[str, Any]],
+                blocks: list[tuple[str, str, int, int]]) -> Iterator[dict[str, Any]]:  # fmt: skip
+        """``rows`` (in :func:`_row_order`) merged with the packed blocks' in the same order;
+        a block is opened only when the merge reaches its first line (``blocks``: their keys
+        in :func:`~engines.batch.store_packed.block_order`), so only the blocks whose lines
+        overlap are open at once, each writing its rows back a slice at a time."""
+        heap: list[tuple[tuple[Any, ...], int, dict[str, Any], Iterator[dict[str, Any]]]] = []
+        order = itertools.count()
+
+        def push(source: Iterator[dict[str, Any]]) -> None:
+            row = next(source, None)
+            if row is not None:
+                heapq.heappush(heap, (_row_order(row), next(order), row, source))
+
+        push(rows)
+        pending = iter(blocks)
+        block = next(pending, None)
+        while heap or block is not None:
+            while block is not None and (not heap or block[:3] <= heap[0][0][:3]):
+                push(block_rows(self._db, block[3], _record_spec, self._damaged))
+                block = next(pending, None)
+            if heap:
+                _key, _n, row, source = heapq.heappop(heap)
+                yield row
+                push(source)
 
     def _damaged(self, why: str) -> StoreError:
         return StoreError(f"{self.path}: {why}: the file is damaged; restore it from a copy, or "
