@@ -198,3 +198,33 @@ def test_qipai_pack_reads_lines_the_native_reader_refers_and_stops_at_a_bad_one(
     assert main(["pack", "--task", "shengji-legal", str(path), "-o", str(out)]) == 2
     assert not out.exists()
     assert f"{path}:33" in capsys.readouterr().err
+
+
+def test_blocks_cut_inside_records_read_every_record_once(tmp_path, monkeypatch):
+    """Blocks cut records anywhere (their bytes are carried into the next block): every
+    record is read once, in order, numbered from 1, and a truncated last one is a bad
+    input."""
+    from engines.batch import packed as packed_module
+
+    task = get_task("shengji-legal")
+    layout, texts, _ids, packs = _scanned("shengji-legal", 3)
+    body = b"".join(frame(f"i{i}", p, "x") for i, p in enumerate(packs))
+    path = tmp_path / "f.qpk"
+    path.write_bytes(header(task) + body + b"\x02")
+    for size in (150, 211, 1000, 1 << 21):
+        monkeypatch.setattr(packed_module, "_BLOCK_BYTES", size)
+        got, got_ids, firsts, cut = [], [], [], []
+        for block in packed_blocks(str(path), task):
+            if type(block) is BadInput:
+                cut.append(block)
+                continue
+            firsts.append(block.first)
+            _framed, status, block_texts, block_ids, _p, _d = unpacked(layout, block)
+            assert status.count(0) == len(status)
+            got += block_texts.tolist()
+            got_ids += block_ids.tolist()
+        assert got_ids == [f"i{i}" for i in range(len(packs))]
+        assert got == texts and firsts[0] == 1 and len(firsts) > (size < 1000) * 3
+        assert firsts == sorted(firsts)
+        assert len(cut) == 1 and cut[0].line == len(packs) + 1 and "cut short" in cut[0].reason
+        assert count_records(str(path)) == len(packs)
