@@ -342,3 +342,30 @@ class _Rows:
 
     def rows(self, task=None):
         return iter(self._rows)
+
+
+@pytest.mark.parametrize("journal", ["TRUNCATE", "WAL"])
+def test_a_reader_part_way_through_packed_blocks_holds_no_commit_back(tmp_path, monkeypatch,
+                                                                      journal):  # fmt: skip
+    """A reader opens blocks as it goes: a run that stores more blocks meanwhile commits (no
+    lock held between the reader's statements), and the reader gives the rows that were
+    there when it began."""
+    import engines.batch.store as store_module
+
+    monkeypatch.setattr(store_module, "JOURNAL_MODE", journal)
+    monkeypatch.setattr(store_module, "BUSY_SECONDS", 0.5)  # a held lock fails the commit
+    monkeypatch.setattr(store_packed, "READ_SLICE", 20)
+    _p1, first = _inputs(tmp_path, "shengji-legal", 300, 1, "a")
+    _p2, second = _inputs(tmp_path, "shengji-legal", 300, 2, "b")
+    db = str(tmp_path / "s.sqlite")
+    before = run_batch([str(first)], "shengji-legal", db, jobs=2, progress=False, chunk_size=16)
+    want = _rows(db)
+    with ResultStore.open_existing(db) as reader:
+        rows = reader.rows()
+        head = next(rows)
+        more = run_batch([str(second)], "shengji-legal", db, jobs=1, progress=False)
+        got = [head, *rows]
+    assert more.computed > 100 and len(got) == before.computed == len(want)
+    assert [(r["task"], r["position_id"], r["line"], r["input"], r["result"], r["error"])
+            for r in got] == want  # fmt: skip
+    assert len(_rows(db)) == before.computed + more.computed
