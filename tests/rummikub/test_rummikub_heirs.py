@@ -5,6 +5,8 @@ in their set's heir) and against hand cases of the positional definition."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rummikub_ip_reference import reference_move
 
 from engines.rummikub import best_move, best_moves
@@ -60,6 +62,22 @@ def test_against_the_programme(objective):
         fewer += move.tiles_moved < plain.tiles_moved
         compared += 1
     assert compared == 30 and fewer >= 1
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(1_000, 10**6), objective=st.sampled_from(["tiles", "value"]),
+       jokers=st.sampled_from([0.0, 0.5, 1.0]))
+def test_drawn_positions_match_the_programme(seed, objective, jokers):
+    # Positions drawn by hypothesis (small tables, jokers often): the pass's answer (one
+    # successors call a state, the store made room once for all of them) equals the
+    # programme's (tiles, value, sets kept, tiles moved), and its move is valid.
+    pos = next(iter(rummikub_positions(1, seed=seed, table_tiles=(6, 24), joker_rate=jokers,
+                                       initial_meld_rate=0.0)))
+    table, rack = pos["table"], pos["rack"]
+    move = best_move(table, rack, True, objective, FEWEST)
+    ref, moved = reference_move(table, rack, True, objective, FEWEST)
+    assert _answer(move) == (ref.tiles, ref.value, ref.sets_kept, moved), pos
+    assert check_move(Position.from_strings(table, rack), move, FEWEST) == []
 
 
 @pytest.mark.parametrize("objective", ["tiles", "value"])

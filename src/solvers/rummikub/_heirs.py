@@ -174,19 +174,21 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
         # (the bound before this sub-step: its own tiles may still stay)
         lost = lost_of(field | done, rest[v, before]) + joker_lost(
             joker_places(field | done, jokers_in[v, before], rest_j[v, before]), jokers - ju)
+        u_ok = fanout = 0  # (room once a state for all its successors)
         for u in range(lo, lo + opt[c, v] + 1):
             if not reaches(sc + (u - lo) * weight[c, v], rem[v, c] + (jokers - ju) * jwpos,
                            bonus[v, before], lost, floor, scale1, scale2):
                 continue
+            u_ok |= 1 << (u - lo)
             for ug in range(min(u, 2) + 1):
                 for jr in range(jokers - ju + 1):
                     fit = 0
                     for k in range(shapes):
                         fit += avecs[k, 1] <= u - ug and avecs[k, 2] <= jr
-                    fanout = fit * (u - ug + jr + 1) ** q * (jokers + 1 if last else 1)
-                    table, bits, st = room(table, bits, end, n, fanout, st)
-                    n = successors(table, bits, end, n, st, group_stays, avecs, lay, i, state,
-                                   u, ug, jr)
+                    fanout += fit * (u - ug + jr + 1) ** q * (jokers + 1 if last else 1)
+        if u_ok:
+            table, bits, st = room(table, bits, end, n, fanout, st)
+            n = successors(table, bits, end, n, st, group_stays, avecs, lay, i, state, u_ok)
     return n, table, bits, st
 
 

@@ -222,83 +222,94 @@ def _closed(nw0, nw1, ju, field, done, going_on):
 
 
 @njit(cache=True, inline="always")
-def successors(table, bits, end, n, st, group_stays, avecs, lay, i, state, u, ug, jr):
-    """Every successor of state ``i`` placing ``u`` real tiles (``ug`` of them in groups)
-    and ``jr`` jokers in the colour's runs: each choice of what its open runs do
-    (``avecs``: :func:`~solvers.rummikub._heirs._shapes`) and which waiting table runs
-    adopt a run (at the last colour, the group jokers and the close: ``group_stays``,
-    :func:`~solvers.rummikub._heirs.heirs_pass`').  ``lay``: the layer's
-    scalars, ``state``: the state's (:func:`~solvers.rummikub._heirs._colour_layer`).
-    The store has room for them.  Returns ``n``."""
+def successors(table, bits, end, n, st, group_stays, avecs, lay, i, state, u_ok):
+    """Every successor of state ``i``: for each count ``u`` of real tiles placed (``lo +
+    k`` for each bit k of ``u_ok``), ``ug`` of them in groups, and ``jr`` jokers in the
+    colour's runs, each choice of what its open runs do (``avecs``:
+    :func:`~solvers.rummikub._heirs._shapes`) and which waiting table runs adopt a run (at
+    the last colour, the group jokers and the close: ``group_stays``,
+    :func:`~solvers.rummikub._heirs.heirs_pass`').  ``lay``: the layer's scalars,
+    ``state``: the state's (:func:`~solvers.rummikub._heirs._colour_layer`).  One call a
+    state, the store having room for all of them: each array bound here costs two atomic
+    reference counts a call (the module's docstring).  Returns ``n``."""
     (v, c, last, wcv, jw, jwpos, jokers, going_on, rem, bonus, floor, scale1, scale2, adopters,
      jokers_in, rest, rest_j, near, far, ahead) = lay
     (w0, w1, w2, sc, field, done, ju, lo, colour, r, shapes, q, waiting, twins, linked_type,
      gsub) = state
-    base = sc + (u - lo) * wcv + jr * jw
-    nju = ju + jr
-    nw2 = w2 | np.int64(ug) << (2 * c)
-    profile = 0
-    for k in range(NCOL - 1, -1, -1):
-        profile = profile * 3 + ((nw2 >> (2 * k)) & 3)
-    more = rem + (jokers - nju) * jwpos
-    for k in range(shapes):
-        avec = avecs[k, 0]
-        if avecs[k, 1] > u - ug or avecs[k, 2] > jr:
-            continue
-        count, ended, post, types = _run_moves(colour, r, avec, u - ug, jr)
-        if count < 0:
-            continue
-        linked = 0
-        for p in range(count):
-            owner = (post >> (6 * p + 2)) & 15
-            if owner >= 2 and (types >> (2 * p)) & 3 == (linked_type >> (2 * (owner - 2))) & 3:
-                linked += 1
-        ndone = done | ended
-        lost = lost_of(field | ndone, rest)
-        places = joker_places(field | ndone, jokers_in, rest_j)
-        jl = joker_lost(places, jokers - nju)
-        if not last:  # (what no adoption changes: the most it can gain, the short runs)
-            if not reaches(base + linked + q, more, bonus, lost + jl, floor, scale1, scale2):
-                continue
-            sw0, sw1 = with_colour(w0, w1, c, resorted(post))
-            if short_need(sw0, sw1, c, near, far) > jokers - nju:
-                continue
-        for code in range((count + 1) ** q):
-            gained, picked = _adopt(post, types, count, code, waiting, twins, q)
-            if gained < 0:
-                continue
-            nw0, nw1 = with_colour(w0, w1, c, resorted(picked))
-            nw0, nw1 = _settled(nw0, nw1, c, field, ndone, adopters)
-            nsc = base + linked + gained
-            ch = u | ug << 2 | jr << 4 | avec << 6 | code << 13
-            if not last:
-                if not reaches(nsc, more, bonus, lost + jl, floor, scale1, scale2):
+    while u_ok:
+        u = lo + trailing_zeros(u_ok)
+        u_ok &= u_ok - 1
+        for combo in range((min(u, 2) + 1) * (jokers - ju + 1)):
+            ug, jr = combo // (jokers - ju + 1), combo % (jokers - ju + 1)
+            base = sc + (u - lo) * wcv + jr * jw
+            nju = ju + jr
+            nw2 = w2 | np.int64(ug) << (2 * c)
+            profile = 0
+            for k in range(NCOL - 1, -1, -1):
+                profile = profile * 3 + ((nw2 >> (2 * k)) & 3)
+            more = rem + (jokers - nju) * jwpos
+            for k in range(shapes):
+                if avecs[k, 1] > u - ug or avecs[k, 2] > jr:
                     continue
-                if nsc % scale2 + bonus % scale2 - lost - jl - floor % scale2 < NEAR:
-                    gone = ahead_lost(nw0, nw1, field, ndone, c, ahead) - (jokers - nju)
-                    if gone > jl and not reaches(nsc, more, bonus, lost + gone, floor, scale1,
-                                                 scale2):
+                avec = avecs[k, 0]
+                count, ended, post, types = _run_moves(colour, r, avec, u - ug, jr)
+                if count < 0:
+                    continue
+                linked = 0
+                for p in range(count):
+                    owner = (post >> (6 * p + 2)) & 15
+                    if owner >= 2 and ((types >> (2 * p)) & 3
+                                       == (linked_type >> (2 * (owner - 2))) & 3):
+                        linked += 1
+                ndone = done | ended
+                lost = lost_of(field | ndone, rest)
+                places = joker_places(field | ndone, jokers_in, rest_j)
+                jl = joker_lost(places, jokers - nju)
+                if not last:  # (what no adoption changes: the most it can gain, the short runs)
+                    if not reaches(base + linked + q, more, bonus, lost + jl, floor, scale1,
+                                   scale2):
                         continue
-                nw0 = (nw0 & ~(np.int64(3) << JU_AT)) | np.int64(nju) << JU_AT
-                nw1 = (nw1 & ~(np.int64(FIELD_MASK) << DONE_AT)) | np.int64(ndone) << DONE_AT
-                n = relax(table, bits, end, n, st, nw0, nw1, nw2, nsc, i, ch)
-                continue
-            cw0, cw1 = _closed(nw0, nw1, nju, field, ndone, going_on)
-            for jg in range(jokers - nju + 1):
-                stays = group_stays[v, gsub, profile, jg]
-                if stays < 0:
-                    continue
-                left = jokers - nju - jg
-                csc = nsc + jg * jw + stays
-                cmore, cjl = rem + left * jwpos, joker_lost(places, left)
-                if not reaches(csc, cmore, bonus, lost + cjl, floor, scale1, scale2):
-                    continue
-                gone = ahead_lost(cw0, cw1, field, ndone, NCOL - 1, ahead) - left
-                if gone > cjl and not reaches(csc, cmore, bonus, lost + gone, floor, scale1,
-                                              scale2):
-                    continue
-                if short_need(cw0, cw1, -1, near, far) > left:
-                    continue
-                jw0 = (cw0 & ~(np.int64(3) << JU_AT)) | np.int64(nju + jg) << JU_AT
-                n = relax(table, bits, end, n, st, jw0, cw1, np.int64(0), csc, i, ch | jg << 23)
+                    sw0, sw1 = with_colour(w0, w1, c, resorted(post))
+                    if short_need(sw0, sw1, c, near, far) > jokers - nju:
+                        continue
+                for code in range((count + 1) ** q):
+                    gained, picked = _adopt(post, types, count, code, waiting, twins, q)
+                    if gained < 0:
+                        continue
+                    nw0, nw1 = with_colour(w0, w1, c, resorted(picked))
+                    nw0, nw1 = _settled(nw0, nw1, c, field, ndone, adopters)
+                    nsc = base + linked + gained
+                    ch = u | ug << 2 | jr << 4 | avec << 6 | code << 13
+                    if not last:
+                        if not reaches(nsc, more, bonus, lost + jl, floor, scale1, scale2):
+                            continue
+                        if nsc % scale2 + bonus % scale2 - lost - jl - floor % scale2 < NEAR:
+                            gone = ahead_lost(nw0, nw1, field, ndone, c, ahead) - (jokers - nju)
+                            if gone > jl and not reaches(nsc, more, bonus, lost + gone, floor,
+                                                         scale1, scale2):
+                                continue
+                        nw0 = (nw0 & ~(np.int64(3) << JU_AT)) | np.int64(nju) << JU_AT
+                        nw1 = ((nw1 & ~(np.int64(FIELD_MASK) << DONE_AT))
+                               | np.int64(ndone) << DONE_AT)
+                        n = relax(table, bits, end, n, st, nw0, nw1, nw2, nsc, i, ch)
+                        continue
+                    cw0, cw1 = _closed(nw0, nw1, nju, field, ndone, going_on)
+                    for jg in range(jokers - nju + 1):
+                        stays = group_stays[v, gsub, profile, jg]
+                        if stays < 0:
+                            continue
+                        left = jokers - nju - jg
+                        csc = nsc + jg * jw + stays
+                        cmore, cjl = rem + left * jwpos, joker_lost(places, left)
+                        if not reaches(csc, cmore, bonus, lost + cjl, floor, scale1, scale2):
+                            continue
+                        gone = ahead_lost(cw0, cw1, field, ndone, NCOL - 1, ahead) - left
+                        if gone > cjl and not reaches(csc, cmore, bonus, lost + gone, floor,
+                                                      scale1, scale2):
+                            continue
+                        if short_need(cw0, cw1, -1, near, far) > left:
+                            continue
+                        jw0 = (cw0 & ~(np.int64(3) << JU_AT)) | np.int64(nju + jg) << JU_AT
+                        n = relax(table, bits, end, n, st, jw0, cw1, np.int64(0), csc, i,
+                                  ch | jg << 23)
     return n
