@@ -1,13 +1,21 @@
 """The DP's dominance over class codes (sets of 3 with six or seven open runs a colour:
-four copies or four jokers): which codes dominate which.  That the answers stay optimal is
-the oracle tests' part (``test_rummikub_dp_variants.py``'s four copies,
-``test_rummikub_four_jokers.py``)."""
+four copies, four jokers, three jokers with three or four copies): which codes dominate
+which, and small positions against brute force with least disturbance (the optimum and the
+most table sets kept).  The oracle tests check the rest (``test_rummikub_dp_variants.py``'s
+four copies and three jokers with more copies, ``test_rummikub_four_jokers.py``)."""
 
 from __future__ import annotations
+
+import importlib.util
+import random
+from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from engines.rummikub import best_move
+from engines.rummikub.rules import Rules
 from solvers.rummikub._lengths import _rank_of, class_dominators, length_tables
 
 
@@ -41,3 +49,52 @@ def test_no_dominance_where_the_key_lists_runs_apart():
     digits, binom = length_tables(3, 6)
     assert class_dominators(digits, binom, False).shape[0] == 0
     assert class_dominators(*length_tables(4), True).shape[0] == 0  # (sets of 4: not these)
+
+
+_SPEC = importlib.util.spec_from_file_location(
+    "rummikub_variant_naive", Path(__file__).resolve().parent / "rummikub_variant_naive.py")
+naive = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(naive)
+
+# (copies, jokers): six or seven open runs a colour, so the DP's closed layers drop
+# dominated class codes (three jokers: the run of jokers alone in the key beside them)
+TILE_SETS = ((3, 3), (4, 3), (4, 2), (2, 4))
+
+
+def _brute_case(seed: int):
+    """A small table of runs of one colour laid side by side (several open runs at once:
+    where the dominance bites), a few rack tiles and the jokers left."""
+    rng = random.Random(seed)
+    copies, jokers = TILE_SETS[seed % len(TILE_SETS)]
+    spec = naive.Spec(rng.randint(2, 3), rng.randint(4, 6), copies, jokers, 3, 1)
+    pool = Counter({(c, n): copies for c in spec.letters for n in range(1, spec.numbers + 1)})
+    table = []
+    for _ in range(rng.randint(1, 3)):
+        start = rng.randint(1, spec.numbers - 2)
+        run = [("K", n) for n in range(start, start + 3)]
+        if not Counter(run) - pool:
+            table.append([(False, c, n) for c, n in run])
+            pool -= Counter(run)
+    left = [t for t, k in pool.items() for _ in range(k)]
+    rack = rng.sample(left, rng.randint(1, 3)) + ["J"] * rng.randint(1, jokers)
+    return spec, table, rack
+
+
+@pytest.mark.parametrize("seed", range(48))
+def test_least_disturbance_under_class_dominance_matches_brute_force(seed):
+    # the optimum and its tie-break (the most table sets kept) are brute force's: the
+    # dominance drops states only where a neighbour at least as good is kept
+    spec, table, rack = _brute_case(seed + 2100)
+    objective = ("tiles", "value")[seed % 2]
+    rules = Rules(colours=spec.colours, numbers=spec.numbers, copies=spec.copies,
+                  jokers=spec.jokers, meld_threshold=0)
+    text = [[f"{c}{n}" for _, c, n in s] for s in table]
+    move = best_move(text, ["J" if t == "J" else f"{t[0]}{t[1]}" for t in rack], True,
+                     objective, rules)
+    best, most_kept, _moved = naive.brute(spec, table, [], Counter(rack), objective,
+                                          melded=True, threshold=0)
+    played = Counter("J" if t.is_joker else (t.colour, t.number) for t in move.played)
+    assert naive.score(played, objective) == best, (spec.__dict__, table, rack)
+    after = [[(s.tile.is_joker, s.stands_for.colour, s.stands_for.number) for s in m]
+             for m in move.table]
+    assert naive.kept([naive._key(s) for s in table], after) == move.sets_kept == most_kept

@@ -461,7 +461,7 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
     colour_bits, going_on, joker_bits, held_out = hold_inputs(hold, rem)
     cps = copies(meld)
     digits, binom = lengths
-    dominators = class_dominators(digits, binom, not real2 and jokers != 3)
+    dominators = class_dominators(digits, binom, not real2)
     # the tables that close a number (up to 2,380 codes with sets of 13) and the other
     # colours' closed codes (codes past 127: their second-word bits too)
     ncodes = max(128, digits.shape[0])

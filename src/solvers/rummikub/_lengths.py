@@ -324,8 +324,29 @@ def class_dominators(digits, binom, usable):
     :func:`solvers.rummikub._layers.drop_dominated` orders the DP's own digits (one more
     long run; a run of length 1 or 2 one longer; a run of length 1 a long one), -1 where
     that code has more runs than the tables hold.  Empty (no dominance) for other tables or
-    unless ``usable`` (not under two real tiles per set, nor three jokers, whose runs of
-    jokers alone the key lists apart)."""
+    unless ``usable`` (not under two real tiles per set, whose runs holding a joker the key
+    lists apart and :func:`solvers.rummikub._real2.long_joker_runs` moves between classes).
+
+    Why dropping a state ``A`` with such a neighbour ``B`` (the same key but colour c's
+    code, score at least A's) keeps the optimum, by induction over the numbers left: B's
+    runs of colour c are A's with one run longer or one long run more.  Take any choice
+    (tiles, jokers and groups at the next number) that A's completion makes; B makes the
+    same one, for the same gain: it continues its short runs (no more than A's), then its
+    long runs up to the tiles (at least as many), and opens the rest (no more), so each run
+    of B's successor is matched by a run of A's at most as long, and B's extra runs are
+    long (:func:`length_step`: the short runs to complete and the jokers they need are no
+    more; :func:`length_closing`: the same with the number's jokers).  So B's successor
+    dominates A's in the same order, or equals it, and a final state of A's completion is
+    one of B's.  Three jokers (``bare``, :func:`triple_step`, in the key's ``SHORT_AT``
+    bits, equal in A and B): a candidate run of jokers alone of colour c at length 3 must
+    continue as a long run (B continues at least as many), one of length 1-2 takes the
+    next joker under the same choice in both, and a candidate opens (``ju`` 0, one joker,
+    every tile to new runs) in B only if B has no run of colour c, nor then A (so not a
+    neighbour); where A opens one and B does not, B's successor has none, which only lifts
+    an obligation (with a joker placed none opens later).  Four jokers (:mod:`solvers.
+    rummikub._risky`): the listed runs of jokers alone are left out (a colour listing one
+    is skipped: its joker placement depends on the runs continued, not proved here).
+    ``tests/rummikub/test_rummikub_class_dominance.py`` checks it against brute force."""
     n = digits.shape[0] if digits.shape[1] == 3 and usable else 0
     most = 0
     for code in range(n):
