@@ -88,13 +88,13 @@ def test_least_disturbance_under_class_dominance_matches_brute_force(seed):
     objective = ("tiles", "value")[seed % 2]
     rules = Rules(colours=spec.colours, numbers=spec.numbers, copies=spec.copies,
                   jokers=spec.jokers, meld_threshold=0)
-    text = [[f"{c}{n}" for _, c, n in s] for s in table]
-    move = best_move(text, ["J" if t == "J" else f"{t[0]}{t[1]}" for t in rack], True,
-                     objective, rules)
     best, most_kept, _moved = naive.brute(spec, table, [], Counter(rack), objective,
                                           melded=True, threshold=0)
-    played = Counter("J" if t.is_joker else (t.colour, t.number) for t in move.played)
-    assert naive.score(played, objective) == best, (spec.__dict__, table, rack)
+    rack_text = ["J" if t == "J" else f"{t[0]}{t[1]}" for t in rack]
+    move = best_move([[f"{c}{n}" for _, c, n in s] for s in table], rack_text, True,
+                     objective, rules)
     after = [[(s.tile.is_joker, s.stands_for.colour, s.stands_for.number) for s in m]
              for m in move.table]
     assert naive.kept([naive._key(s) for s in table], after) == move.sets_kept == most_kept
+    played = Counter("J" if t.is_joker else (t.colour, t.number) for t in move.played)
+    assert naive.score(played, objective) == best, (spec.__dict__, table, rack)
