@@ -420,6 +420,17 @@ def _export_tags(board: PbnBoard) -> list[tuple[str, str]]:
     return ordered
 
 
+def _section_row(row: str) -> str:
+    """A section row as written: spaces normalised, never read back as an escape line.
+
+    A row that begins with ``%`` (text left after a comment closed on its line) is
+    indented, because a ``%`` in the first column starts a PBN escape line, which a
+    reader skips: without it the row would vanish on the next read.
+    """
+    row = " ".join(row.split())
+    return " " + row if row.startswith("%") else row
+
+
 def dumps(boards: Iterable[PbnBoard], *, header: bool = True) -> str:
     """Strict PBN export of ``boards`` (see the module docstring)."""
     out: list[str] = []
@@ -430,7 +441,7 @@ def dumps(boards: Iterable[PbnBoard], *, header: bool = True) -> str:
         for name, value in _export_tags(board):
             out.append(f'[{name} "{_escape(value)}"]')
             if name not in written:
-                out.extend(" ".join(row.split()) for row in board.sections.get(name, []))
+                out.extend(_section_row(row) for row in board.sections.get(name, []))
                 written.add(name)
         comments = list(board.comments)
         comments += [f"error: {e}" for e in board.errors if f"error: {e}" not in comments]
