@@ -14,9 +14,10 @@ forces out the fourth hand's top card, win as cheaply as possible fourth hand, b
 overtake partner's winner in notrump when our cards then run; ruff when partner is not
 winning, discard low cards from long suits, keeping a guarded second-best card; plus,
 for the lead, the killer move of this ply.  Leads and the cards of a player void in the
-led suit get a weight each as they are generated and are inserted in weight order
-(``lead_moves``, ``void_moves``: each move stored whole, as one 8-byte word, so that
-moving it on does not wait for its fields' stores); cards following suit fall into a few bands
+led suit get a weight each as they are generated and are then sorted by weight, a
+stable sort counting for each move the moves above it (``lead_moves``, ``void_moves``,
+``rank_sort``: each move stored whole, as one 8-byte word, so that moving it on does not
+wait for its fields' stores); cards following suit fall into a few bands
 (wins surely; third hand high, or the card that forces out the fourth hand's top;
 second hand's cover; low), so they are put in band order directly, lowest card
 first within a band: the order the weights gave, without weighing and sorting.
@@ -27,7 +28,7 @@ is a sure winner (``_leads.killer_lead``); the rest (``later_moves``) only when 
 not cut off.
 """
 
-from libc.stdint cimport int64_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, uint32_t, uint64_t
 
 from solvers.bridge._bits cimport lsb, msb, popcount
 from solvers.bridge._leads cimport LeadSuit, _lead_suit, _low_leads, _top, killer_lead
@@ -381,15 +382,54 @@ cdef inline bint first_void(Ctx* c, int seat, Move* m) noexcept nogil:
     return groups == 1
 
 
-cdef inline int _insert(uint64_t* out, int n, uint64_t m) noexcept nogil:
-    """Put the packed move ``m`` into ``out[:n]`` (heaviest first) after every move at least
-    as heavy: moves inserted in generation order come out as a stable sort puts them."""
-    cdef int64_t key = <int64_t>(m & 0xFFFFFFFF00000000u)
-    cdef int j = n - 1
-    while j >= 0 and <int64_t>out[j] < key:
-        out[j + 1] = out[j]
-        j -= 1
-    out[j + 1] = m
+cdef extern from *:
+    """
+    /* Heaviest first, by counting: move i goes to the place equal to the number of keys
+       above its key (the keys are distinct), with no branch on the keys: an insertion's
+       exit mispredicts (docs/CHANGELOG.md, "sorted by counting").
+       With SSE2 each key is compared with 16 at once; the places past n are masked out
+       of the count (their keys are never written). */
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static inline void qp_rank_sort(const uint64_t* moves, const int32_t* keys, int n,
+                                    uint64_t* out) {
+        const __m128i k0 = _mm_loadu_si128((const __m128i*)keys);
+        const __m128i k1 = _mm_loadu_si128((const __m128i*)(keys + 4));
+        const __m128i k2 = _mm_loadu_si128((const __m128i*)(keys + 8));
+        const __m128i k3 = _mm_loadu_si128((const __m128i*)(keys + 12));
+        const unsigned int live = (1u << n) - 1u;
+        for (int i = 0; i < n; i++) {
+            __m128i x = _mm_set1_epi32(keys[i]);
+            __m128i a = _mm_packs_epi32(_mm_cmpgt_epi32(k0, x), _mm_cmpgt_epi32(k1, x));
+            __m128i b = _mm_packs_epi32(_mm_cmpgt_epi32(k2, x), _mm_cmpgt_epi32(k3, x));
+            unsigned int above = (unsigned int)_mm_movemask_epi8(_mm_packs_epi16(a, b));
+            out[__builtin_popcount(above & live)] = moves[i];
+        }
+    }
+    #else
+    static inline void qp_rank_sort(const uint64_t* moves, const int32_t* keys, int n,
+                                    uint64_t* out) {
+        for (int i = 0; i < n; i++) {
+            int above = 0;
+            for (int j = 0; j < n; j++)
+                above += keys[j] > keys[i];
+            out[above] = moves[i];
+        }
+    }
+    #endif
+    """
+    # ``out[:n]``: ``moves[:n]`` by their ``keys`` (distinct; 16 of them readable), highest
+    # first
+    void rank_sort "qp_rank_sort"(const uint64_t* moves, const int32_t* keys, int n,
+                                  uint64_t* out) noexcept nogil
+
+
+cdef inline int _add(uint64_t* moves, int32_t* keys, int n, uint64_t m) noexcept nogil:
+    """Append the packed move ``m`` with its sort key for ``rank_sort``: its weight, ties
+    broken by the order of generation (the earlier move first, as a stable sort keeps
+    them: ``n`` < 16; the weights are a few hundred at most)."""
+    keys[n] = (<int32_t>(m >> 32)) * 16 + 15 - n
+    moves[n] = m
     return n + 1
 
 
@@ -407,11 +447,12 @@ cdef inline unsigned int _top_group(unsigned int mine, unsigned int others,
 
 cdef inline int lead_moves(Ctx* c, int seat, Move* moves, int ply) noexcept nogil:
     """The leader's moves, heaviest first (``_leads``' weights): each group of equal cards
-    weighed as it is generated (suit by suit, the highest group first, as ``gen_moves``)
-    and inserted in place, so that equal weights keep the order of generation.  A suit's
+    weighed as it is generated (suit by suit, the highest group first, as ``gen_moves``),
+    then sorted so that equal weights keep the order of generation.  A suit's
     winners come first; the terms of the cards that do not win are worked out only when
     the suit has such cards."""
-    cdef uint64_t* out = <uint64_t*>moves
+    cdef uint64_t made[13]
+    cdef int32_t keys[16]
     cdef int s, r, w, n = 0, killer = c.killer[ply]
     cdef unsigned int mine, others, seq
     cdef LeadSuit lead
@@ -431,7 +472,7 @@ cdef inline int lead_moves(Ctx* c, int seat, Move* moves, int ply) noexcept nogi
                 # leads get it; more for a winner, which then comes before the other
                 # winners (a bonus to every killer above 80 raised the medians)
                 w += 130
-            n = _insert(out, n, _packed(s, r, seq, w))
+            n = _add(made, keys, n, _packed(s, r, seq, w))
         if not mine:
             continue
         _low_leads(c, seat, s, &lead)
@@ -441,14 +482,16 @@ cdef inline int lead_moves(Ctx* c, int seat, Move* moves, int ply) noexcept nogi
             w = low_weight(&lead, r, seq)
             if killer == s * 16 + r:
                 w += 80
-            n = _insert(out, n, _packed(s, r, seq, w))
+            n = _add(made, keys, n, _packed(s, r, seq, w))
+    rank_sort(made, keys, n, <uint64_t*>moves)
     return n
 
 
 cdef inline int void_moves(Ctx* c, int seat, Move* moves) noexcept nogil:
     """The moves of a player void in the led suit, heaviest first (``_void_weight``),
-    weighed and inserted as they are generated, as ``lead_moves``."""
-    cdef uint64_t* out = <uint64_t*>moves
+    weighed as they are generated and sorted, as ``lead_moves``."""
+    cdef uint64_t made[13]
+    cdef int32_t keys[16]
     cdef int s, r, w, n = 0, top = -1, base = 0
     cdef unsigned int mine, others, seq
     cdef VoidNode void
@@ -474,7 +517,8 @@ cdef inline int void_moves(Ctx* c, int seat, Move* moves) noexcept nogil:
                 w = 2 * popcount(c.hands[seat][s]) - 20 - r
             else:
                 w = base - r
-            n = _insert(out, n, _packed(s, r, seq, w))
+            n = _add(made, keys, n, _packed(s, r, seq, w))
+    rank_sort(made, keys, n, <uint64_t*>moves)
     return n
 
 
