@@ -32,13 +32,22 @@ block), and a block's first line holds both the distribution's key and the block
 signatures (a pool block's first line, the index of the next block): a lookup waits
 for one line before it knows which entries to read.  The search prefetches that line
 and the block's entries at the start of a trick, before quick tricks
-(``tt_prefetch``): a lookup then mostly finds its lines on their way.
+(``tt_prefetch``): a lookup then mostly finds its lines on their way.  The slots in
+use are a region at the table's start, doubled as the distributions grow in number
+(``_grow``), so that a small search's slots lie on few pages (on a virtual machine the
+host may map memory in 4 KiB pages, each needing its own TLB entry).
 """
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memset
 
 from solvers.bridge._bits cimport kth_highest, lsb, msb, popcount
+from solvers.bridge._tt_native cimport (
+    qp_alloc_table,
+    qp_free_table,
+    qp_planes,
+    qp_sig_equal,
+    qp_sig_hits,
+)
 from solvers.bridge._types cimport (
     TT_BLOCK,
     TT_NO_MOVE,
@@ -51,136 +60,6 @@ from solvers.bridge._types cimport (
     TTEntry,
     TTVisit,
 )
-
-
-cdef extern from *:
-    """
-    #include <stdlib.h>
-    #include <stdint.h>
-    #include <string.h>
-    /* Zeroed memory for the table, on cache-line boundaries.  On Linux, whole 2 MiB
-       pages where the kernel gives them (transparent huge pages on request): the
-       table's lines are read at random over tens of MiB, and with 4 KiB pages nearly
-       every read first walks the page tables. */
-    #if defined(__linux__)
-    #include <sys/mman.h>
-    #define QP_HUGE ((size_t)2 << 20)
-    static size_t qp_table_span(size_t n) { return (n + QP_HUGE - 1) & ~(QP_HUGE - 1); }
-    static void* qp_alloc_table(size_t n) {
-        size_t span = qp_table_span(n);
-        char* raw = (char*)mmap(NULL, span + QP_HUGE, PROT_READ | PROT_WRITE,
-                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        char* p;
-        size_t head;
-        if (raw == (char*)MAP_FAILED)
-            return NULL;
-        p = (char*)(((uintptr_t)raw + QP_HUGE - 1) & ~(uintptr_t)(QP_HUGE - 1));
-        head = (size_t)(p - raw);
-        if (head)
-            munmap(raw, head);
-        if (QP_HUGE - head)
-            munmap(p + span, QP_HUGE - head);
-    #ifdef MADV_HUGEPAGE
-        madvise(p, span, MADV_HUGEPAGE);
-    #endif
-        return p;
-    }
-    static void qp_free_table(void* p, size_t n) {
-        if (p != NULL)
-            munmap(p, qp_table_span(n));
-    }
-    #elif defined(_WIN32)
-    #include <malloc.h>
-    static void* qp_alloc_table(size_t n) {
-        void* p = _aligned_malloc(n, 64);
-        if (p != NULL)
-            memset(p, 0, n);
-        return p;
-    }
-    static void qp_free_table(void* p, size_t n) { (void)n; _aligned_free(p); }
-    #else
-    static void* qp_alloc_table(size_t n) {
-        void* p = NULL;
-        if (posix_memalign(&p, 64, n) != 0)
-            return NULL;
-        memset(p, 0, n);
-        return p;
-    }
-    static void qp_free_table(void* p, size_t n) { (void)n; free(p); }
-    #endif
-
-    /* The eight top cards' owners (4 bits a suit, as _top_owners gives them) as two
-       bit planes: the owners' low bits in bits 0-7, their high bits in bits 8-15. */
-    #if defined(__BMI2__)
-    #include <immintrin.h>
-    static inline unsigned qp_planes(unsigned owners) {
-        return _pext_u32(owners, 0x5555u) | (_pext_u32(owners, 0xAAAAu) << 8);
-    }
-    #else
-    static inline unsigned qp_even_bits(unsigned x) {
-        x &= 0x5555u;
-        x = (x | (x >> 1)) & 0x3333u;
-        x = (x | (x >> 2)) & 0x0F0Fu;
-        return (x | (x >> 4)) & 0x00FFu;
-    }
-    static inline unsigned qp_planes(unsigned owners) {
-        return qp_even_bits(owners) | (qp_even_bits(owners >> 1) << 8);
-    }
-    #endif
-
-    /* Bit j set where entry j of a block may match: its signature agrees with
-       ``planes`` on the cards of its mask (16 entries of 3 bytes, in the line of the
-       distribution's key); with ``exact``, where signature and mask equal ``planes``
-       and ``mask``. */
-    #if defined(__SSE2__) || defined(_M_X64)
-    #include <emmintrin.h>
-    static inline unsigned qp_sig_hits(const uint8_t* high, const uint8_t* low,
-                                       const uint8_t* mask, unsigned planes) {
-        __m128i d = _mm_or_si128(
-            _mm_xor_si128(_mm_loadu_si128((const __m128i*)high),
-                          _mm_set1_epi8((char)(planes >> 8))),
-            _mm_xor_si128(_mm_loadu_si128((const __m128i*)low), _mm_set1_epi8((char)planes)));
-        d = _mm_and_si128(d, _mm_loadu_si128((const __m128i*)mask));
-        return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(d, _mm_setzero_si128()));
-    }
-    static inline unsigned qp_sig_equal(const uint8_t* high, const uint8_t* low,
-                                        const uint8_t* mask, unsigned planes,
-                                        unsigned cards) {
-        __m128i e = _mm_and_si128(
-            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)high),
-                           _mm_set1_epi8((char)(planes >> 8))),
-            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)low), _mm_set1_epi8((char)planes)));
-        e = _mm_and_si128(e, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)mask),
-                                            _mm_set1_epi8((char)cards)));
-        return (unsigned)_mm_movemask_epi8(e);
-    }
-    #else
-    static inline unsigned qp_sig_hits(const uint8_t* high, const uint8_t* low,
-                                       const uint8_t* mask, unsigned planes) {
-        unsigned bits = 0;
-        for (int j = 0; j < 16; j++)
-            bits |= (unsigned)((((high[j] ^ (planes >> 8)) | (low[j] ^ planes))
-                                & mask[j] & 0xFFu) == 0) << j;
-        return bits;
-    }
-    static inline unsigned qp_sig_equal(const uint8_t* high, const uint8_t* low,
-                                        const uint8_t* mask, unsigned planes,
-                                        unsigned cards) {
-        unsigned bits = 0;
-        for (int j = 0; j < 16; j++)
-            bits |= (unsigned)(high[j] == ((planes >> 8) & 0xFFu)
-                               && low[j] == (planes & 0xFFu) && mask[j] == cards) << j;
-        return bits;
-    }
-    #endif
-    """
-    void* qp_alloc_table(size_t n) noexcept nogil
-    void qp_free_table(void* p, size_t n) noexcept nogil
-    unsigned int qp_planes(unsigned int owners) noexcept nogil
-    unsigned int qp_sig_hits(const uint8_t* high, const uint8_t* low, const uint8_t* mask,
-                             unsigned int planes) noexcept nogil
-    unsigned int qp_sig_equal(const uint8_t* high, const uint8_t* low, const uint8_t* mask,
-                              unsigned int planes, unsigned int cards) noexcept nogil
 
 
 cdef inline size_t tt_bytes(int log_entries) noexcept nogil:
@@ -203,6 +82,8 @@ cdef inline int tt_init(TransTable* tt, int log_entries) noexcept nogil:
     tt.hits = 0
     tt.stores = 0
     tt.resets = 0
+    tt.moves = 0
+    tt.region_mask = _first_region(tt)
     if tt.slots == NULL or tt.blocks == NULL:
         tt_free(tt)
         return -1
@@ -219,22 +100,72 @@ cdef inline void tt_free(TransTable* tt) noexcept nogil:
     tt.blocks = NULL
 
 
-cdef inline void _clear_slots(TransTable* tt) noexcept nogil:
+cdef enum:
+    # slots in the region a new table starts with (3 MiB; an opening-lead solve stores
+    # about 5,000 distributions, at most ~23,000)
+    TT_FIRST_REGION = 1 << 13
+
+
+cdef inline uint32_t _first_region(TransTable* tt) noexcept nogil:
+    return tt.slot_mask if tt.slot_mask < TT_FIRST_REGION else TT_FIRST_REGION - 1
+
+
+cdef inline void _next_generation(TransTable* tt, bint keep) noexcept nogil:
+    """A new generation number: the slots of the current one become free (unless moved on,
+    see _grow).  When the numbers wrap around every slot is cleared, but with ``keep`` those
+    of the current generation."""
+    cdef uint16_t old = tt.generation
     cdef uint32_t i
-    for i in range(tt.slot_mask + 1):
-        tt.slots[i].tag = 0
+    tt.generation += 1
+    if tt.generation == TT_GENERATIONS:
+        for i in range(tt.slot_mask + 1):
+            if not keep or (tt.slots[i].tag >> 2) != old:
+                tt.slots[i].tag = 0
+        tt.generation = 1
 
 
 cdef inline void tt_reset(TransTable* tt) noexcept nogil:
     """Empty the table: a new generation makes every slot free (the slots are cleared
     only when the generation number wraps around)."""
     if tt.dists_used:
-        tt.generation += 1
-        if tt.generation == TT_GENERATIONS:
-            _clear_slots(tt)
-            tt.generation = 1
+        _next_generation(tt, 0)
+        tt.region_mask = _first_region(tt)
+        tt.moves += 1
         tt.dists_used = 0
         tt.blocks_used = 0
+
+
+cdef inline void _grow(TransTable* tt) noexcept nogil:
+    """Double the region of slots in use, its distributions rehashed into it.
+
+    The table is spread over all its slots only when a search needs them: in the region
+    a search's slots lie on fewer pages, and each 4 KiB page a lookup reads needs its own
+    TLB entry on a virtual machine whose host maps memory in 4 KiB pages (a page walk
+    otherwise).  A distribution's slot moves with its first block; its later blocks stay
+    in the pool.  The moved slots take a new generation: a slot of the old one still holds
+    a distribution to move, so one that lands there swaps it out and moves it on."""
+    cdef uint16_t old = tt.generation
+    cdef uint32_t i, t
+    cdef TTBlock carry, held
+    _next_generation(tt, 1)
+    tt.moves += 1
+    tt.region_mask = 2 * tt.region_mask + 1
+    for i in range((tt.region_mask + 1) // 2):
+        if (tt.slots[i].tag >> 2) != old:
+            continue
+        carry = tt.slots[i]
+        tt.slots[i].tag = 0
+        while True:
+            carry.tag = _tag(tt, carry.tag & 3)
+            t = _home(tt, carry.lens, carry.tag & 3)
+            while (tt.slots[t].tag >> 2) == tt.generation:
+                t = (t + 1) & tt.region_mask
+            if (tt.slots[t].tag >> 2) != old:
+                tt.slots[t] = carry
+                break
+            held = tt.slots[t]
+            tt.slots[t] = carry
+            carry = held
 
 
 cdef inline uint64_t tt_lengths(Ctx* c) noexcept nogil:
@@ -284,7 +215,7 @@ cdef inline uint32_t tt_drop_slot(uint32_t p, int i) noexcept nogil:
 
 cdef inline uint32_t _home(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
     cdef uint64_t h = (lens ^ (<uint64_t>leader * 0xD6E8FEB86659FD93ULL)) * 0x9E3779B97F4A7C15ULL
-    return <uint32_t>(h >> 40) & tt.slot_mask
+    return <uint32_t>(h >> 40) & tt.region_mask
 
 
 cdef extern from *:
@@ -324,7 +255,7 @@ cdef inline TTBlock* _find_slot(TransTable* tt, uint64_t lens, int leader) noexc
         slot = &tt.slots[i]
         if (slot.tag >> 2) != tt.generation or (slot.lens == lens and slot.tag == tag):
             return slot
-        i = (i + 1) & tt.slot_mask
+        i = (i + 1) & tt.region_mask
 
 
 cdef inline bint _in_use(TransTable* tt, TTBlock* slot) noexcept nogil:
@@ -393,7 +324,7 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
         visit.slot = NULL
         return -1
     visit.slot = blk
-    visit.resets = tt.resets
+    visit.moves = tt.moves
     count = _list_length(blk)
     b = 0
     while True:
@@ -440,11 +371,14 @@ cdef inline int tt_lookup(TransTable* tt, uint64_t lens, int leader, uint32_t* p
 
 cdef inline TTBlock* _claim(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
     """A new distribution with an empty list in its free slot (the table emptied first
-    when it holds as many distributions as it may)."""
+    when it holds as many distributions as it may, its region doubled when that is 3/4
+    full)."""
     cdef TTBlock* slot
     if tt.dists_used >= tt.dist_capacity:
         tt_reset(tt)
         tt.resets += 1
+    elif tt.dists_used >= (tt.region_mask + 1) // 4 * 3:
+        _grow(tt)
     slot = _find_slot(tt, lens, leader)
     tt.dists_used += 1
     slot.tag = _tag(tt, leader)
@@ -523,7 +457,8 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
 
     An entry of the same pinned cards only narrows its bounds.  It would have matched
     the lookup's position in full, so the lookup's matches are the only ones to look at,
-    unless they were more than it keeps or the table was emptied since."""
+    unless they were more than it keeps or the table was emptied (or its slots moved)
+    since."""
     cdef uint32_t mask[4]
     cdef uint32_t patm[4]
     cdef int s, k, j
@@ -548,7 +483,7 @@ cdef inline void tt_store(TransTable* tt, uint64_t lens, int leader, uint32_t* p
         patm[s] = pat[s] & mask[s]
     planes = qp_planes(_top_owners(patm))
     cards = qp_planes(_top_owners(mask)) & 0xFFu
-    if slot != NULL and visit.resets == tt.resets and visit.matched <= TT_SEEN:
+    if slot != NULL and visit.moves == tt.moves and visit.matched <= TT_SEEN:
         for j in range(visit.matched):
             if _refine(visit.match[j], patm, depth, lower, upper, code):
                 return

@@ -70,10 +70,10 @@ cdef enum:
 cdef struct TTVisit:
     # what a lookup that gave no answer leaves for the store at the same node: the search
     # in between stores only distributions of fewer cards, so the distribution's list
-    # is as the lookup saw it unless the table was emptied meanwhile
+    # is as the lookup saw it unless the table was emptied (or its slots moved) meanwhile
     TTBlock* slot          # the distribution's slot; NULL when it was not in the table
     TTBlock* last          # the last block of its list
-    int64_t resets         # the table's resets at the lookup
+    int64_t moves          # the table's moves at the lookup
     int matched            # entries that matched the position in full; TT_SEEN + 1: more
     TTEntry* match[TT_SEEN]
 
@@ -82,6 +82,8 @@ cdef struct TransTable:
     TTBlock* slots         # a distribution's key and the first block of its list: open
                            # addressing on the distribution's hash, linear probing
     uint32_t slot_mask
+    uint32_t region_mask   # the slots in use: the first region_mask + 1, doubled as the
+                           # distributions grow in number (see tt_reset)
     int32_t dists_used
     int32_t dist_capacity  # at most this many distributions (3/4 of the slots)
     uint16_t generation
@@ -93,6 +95,7 @@ cdef struct TransTable:
     int64_t hits
     int64_t stores
     int64_t resets
+    int64_t moves          # resets and regions doubled: the slots' contents moved
 
 
 cdef enum:
