@@ -369,3 +369,21 @@ def test_a_reader_part_way_through_packed_blocks_holds_no_commit_back(tmp_path, 
     assert [(r["task"], r["position_id"], r["line"], r["input"], r["result"], r["error"])
             for r in got] == want  # fmt: skip
     assert len(_rows(db)) == before.computed + more.computed
+
+
+def test_a_store_opened_before_another_run_packs_a_task_reads_its_blocks(tmp_path):
+    """A connection opened while the store had no packed blocks (a long-lived ResultStore,
+    a second run's) sees the blocks another process writes later: counts, tasks, rows and
+    stored hashes, as a connection opened afterwards does."""
+    task_name = "shuangkou-legal"
+    _path, qpk = _inputs(tmp_path, task_name, 80, 4)
+    db = str(tmp_path / "s.sqlite")
+    with ResultStore(db) as early:
+        done = run_batch([str(qpk)], task_name, db, jobs=1, progress=False).computed
+        with ResultStore.open_existing(db) as late:
+            rows = list(late.rows())
+        assert done > 50 and len(rows) == done
+        assert early.count(task_name) == done and early.tasks() == [task_name]
+        assert list(early.rows()) == rows
+        hashes = [r["input_hash"] for r in rows]
+        assert early.done_hashes(task_name, hashes) == set(hashes)

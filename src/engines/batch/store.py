@@ -355,7 +355,7 @@ class ResultStore(StoreReading):
         if known is None:
             known = self._known[task] = Known()
         return sync_known(self._db, task, known, blocks=self._blocks, claims=claims,
-                          packed=self._packed)
+                          packed=self._has_packed())
 
     @_serialized
     def done_hashes(self, task: str, hashes: Iterable[str]) -> set[str]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from engines.batch.store_errors import StoreError
 from engines.batch.store_files import in_wal_mode
-from engines.batch.store_packed import block_order, block_rows
+from engines.batch.store_packed import block_order, block_rows, has_packed_table
 
 
 class StoreReading:
@@ -32,6 +32,13 @@ class StoreReading:
 
     def _guard(self) -> AbstractContextManager[None]:
         raise NotImplementedError
+
+    def _has_packed(self) -> bool:
+        """Whether the store has packed blocks, looked up again until it has: another
+        connection may add them after this one opened the store."""
+        if not self._packed:
+            self._packed = has_packed_table(self._db)
+        return self._packed
 
     def _snapshots(self) -> bool:
         """Whether a long read here holds no writer back: a WAL store (its readers read a
@@ -66,24 +73,24 @@ class StoreReading:
 
     def count(self, task: str | None = None) -> int:
         """How many positions are stored (for ``task``, or in all)."""
-        if self._per_row:
-            tables = [("SELECT COUNT(*) FROM results", "")]
-        else:
-            tables = [("SELECT SUM(size) FROM chunks", "")]
-            if self._blocks:
-                tables.append(("SELECT SUM(size) FROM blocks", ""))
-            if self._packed:
-                tables.append(("SELECT SUM(size) FROM packed_blocks", ""))
         where, params = (" WHERE task=?", (task,)) if task is not None else ("", ())
         with self._guard():
+            if self._per_row:
+                tables = [("SELECT COUNT(*) FROM results", "")]
+            else:
+                tables = [("SELECT SUM(size) FROM chunks", "")]
+                if self._blocks:
+                    tables.append(("SELECT SUM(size) FROM blocks", ""))
+                if self._has_packed():
+                    tables.append(("SELECT SUM(size) FROM packed_blocks", ""))
             return sum(
                 int(self._db.execute(sql + where, params).fetchone()[0] or 0) for sql, _ in tables
             )
 
     def tasks(self) -> list[str]:
         tables = ["results"] if self._per_row else ["chunks", "blocks"][: 1 + self._blocks]
-        tables += ["packed_blocks"] if self._packed else []
         with self._guard():
+            tables += ["packed_blocks"] if self._has_packed() else []
             sql = " UNION ".join(f"SELECT DISTINCT task FROM {t}" for t in tables)
             return [t for (t,) in self._db.execute(sql + " ORDER BY task")]
 
@@ -98,10 +105,12 @@ class StoreReading:
             sql += " WHERE task=?"
             params = (task,)
         sql += " ORDER BY task, source, line, position_id"
+        with self._guard():
+            packed = self._has_packed()  # (before _read: a read of it after holds its lock)
         with self._guard(), self._read(sql, params) as cur:
             names = [d[0] for d in cur.description]
             decoded = map(_decoded, (dict(zip(names, raw)) for raw in cur))
-            if not self._packed:
+            if not packed:
                 yield from decoded
                 return
             yield from self._merged(decoded, block_order(self._db, task))
