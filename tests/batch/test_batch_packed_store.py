@@ -387,3 +387,25 @@ def test_a_store_opened_before_another_run_packs_a_task_reads_its_blocks(tmp_pat
         assert list(early.rows()) == rows
         hashes = [r["input_hash"] for r in rows]
         assert early.done_hashes(task_name, hashes) == set(hashes)
+
+
+def test_packed_blocks_of_a_task_this_qipai_lacks_are_a_store_error(tmp_path, monkeypatch):
+    """A packed task that is not registered in the reading process (a task registered by
+    the user's code, exported with plain ``qipai results export``): the export ends in a
+    StoreError naming the store and the task, not an unknown ``--task`` error."""
+    name = "test-packed-unregistered"
+    if name not in TASKS:
+        register_task(dataclasses.replace(get_task("shengji-legal"), name=name))
+    path, _ = _inputs(tmp_path, "shengji-legal", 30, 2)
+    qpk = tmp_path / "u.qpk"
+    with open(qpk, "wb") as handle:
+        write_packed(TASKS[name], [str(path)], handle, lambda *_: None)
+    db = tmp_path / "s.sqlite"
+    assert run_batch([str(qpk)], name, str(db), jobs=1, progress=False).computed > 20
+    monkeypatch.delitem(TASKS._tasks, name)
+    with pytest.raises(StoreError, match=rf"s\.sqlite: task {name} is stored here as packed"):
+        _export_text(db)
+    monkeypatch.setitem(TASKS._tasks, name, dataclasses.replace(get_task("shengji-legal"),
+                                                                name=name, records=None))
+    with pytest.raises(StoreError, match=rf"task {name} is stored here as packed"):
+        _export_text(db)

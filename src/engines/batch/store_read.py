@@ -16,6 +16,7 @@ from typing import Any
 from engines.batch.store_errors import StoreError
 from engines.batch.store_files import in_wal_mode
 from engines.batch.store_packed import block_order, block_rows, has_packed_table
+from engines.errors import InputError
 
 
 class StoreReading:
@@ -134,12 +135,23 @@ class StoreReading:
         block = next(pending, None)
         while heap or block is not None:
             while block is not None and (not heap or block[:3] <= heap[0][0][:3]):
-                push(block_rows(self._db, block[3], _record_spec, self._damaged))
+                push(block_rows(self._db, block[3], self._spec_of, self._damaged))
                 block = next(pending, None)
             if heap:
                 _key, _n, row, source = heapq.heappop(heap)
                 yield row
                 push(source)
+
+    def _spec_of(self, task: str) -> Any:
+        """:func:`_record_spec`, or an error naming the store when this process has no such
+        task (one the user's code registers) to write the inputs of its packed blocks back."""
+        try:
+            return _record_spec(task)
+        except (InputError, AttributeError, TypeError):
+            raise StoreError(f"{self.path}: task {task} is stored here as packed blocks, whose "
+                             "inputs only the task's record layout writes back, and this "
+                             "process has no such task: read the store where the task is "
+                             "registered (with its record layout)") from None  # fmt: skip
 
     def _damaged(self, why: str) -> StoreError:
         return StoreError(f"{self.path}: {why}: the file is damaged; restore it from a copy, or "
