@@ -260,7 +260,7 @@ def test_damaged_packed_blocks_are_errors_not_crashes(tmp_path):
             assert len(rows) == total
         except StoreError as exc:
             failures += 1
-            assert "damaged" in str(exc)
+            assert "damaged" in str(exc) and f"packed block {good[0]} of task" in str(exc)
         with sqlite3.connect(db) as con:
             con.execute(f"UPDATE packed_blocks SET {names[column]}=? WHERE block_id=?",
                         (good[1 + column], good[0]))  # fmt: skip

@@ -242,11 +242,13 @@ def block_rows(db: sqlite3.Connection, block_id: int, spec_of: Any,
     ``damaged(why)``: the error to raise for a block that does not read back."""
     block = db.execute(_SELECT, (block_id,)).fetchone()
     if block is not None:  # (none is deleted: a store's blocks only grow)
-        yield from _block_rows(block, spec_of, damaged)
+        yield from _block_rows(block_id, block, spec_of, damaged)
 
 
-def _block_rows(block: tuple[Any, ...], spec_of: Any, damaged: Any) -> Iterator[dict[str, Any]]:
+def _block_rows(block_id: int, block: tuple[Any, ...], spec_of: Any,
+                damaged: Any) -> Iterator[dict[str, Any]]:  # fmt: skip
     task, run_id, version, finished, size, source, digests, *blobs = block
+    where = f"packed block {block_id} of task {task}"  # (which row of packed_blocks)
     ids, id_sizes, lines, payloads, payload_sizes, results, result_sizes, errors, seconds = blobs
     try:
         if not all(type(b) is bytes for b in blobs) or type(digests) is not bytes or \
@@ -259,20 +261,19 @@ def _block_rows(block: tuple[Any, ...], spec_of: Any, damaged: Any) -> Iterator[
         line_array = np.cumsum(widened(lines, size))
         pids, forms, answers = (c.tolist() for c in columns)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise damaged(f"a packed block of task {task} is damaged ({exc})") from None
+        raise damaged(f"{where} is damaged ({exc})") from None
     spec, second_list, line_list = spec_of(task), array("d", seconds).tolist(), line_array.tolist()
     # (a block holds its chunks in the order they were solved: rows are read in line order)
     order = np.argsort(line_array, kind="stable").tolist()
     for lo in range(0, size, READ_SLICE):
         picked = order[lo : lo + READ_SLICE]
-        for i, text in zip(picked, _inputs(spec, [forms[i] for i in picked], task, damaged)):
+        for i, text in zip(picked, _inputs(spec, [forms[i] for i in picked], where, damaged)):
             refused = bool(errors) and errors[i] != 0
             sec = second_list[i]
             try:
                 result = None if refused else json.loads(answers[i])
             except ValueError:
-                raise damaged(f"a packed block of task {task} is damaged (a result that is "
-                              "not JSON)") from None  # fmt: skip
+                raise damaged(f"{where} is damaged (a result that is not JSON)") from None
             digest = digests[16 * i : 16 * i + 16].hex()
             yield dict(zip(_NAMES, (task, pids[i], source, line_list[i], digest, json.loads(text),
                                     result, answers[i] if refused else None,
@@ -280,7 +281,7 @@ def _block_rows(block: tuple[Any, ...], spec_of: Any, damaged: Any) -> Iterator[
                                     finished)))  # fmt: skip
 
 
-def _inputs(spec: Any, forms: list[bytes], task: str, damaged: Any) -> list[str]:
+def _inputs(spec: Any, forms: list[bytes], where: str, damaged: Any) -> list[str]:
     """The canonical input texts of compact payloads ``forms``."""
     from solvers._records import unpacked_texts
 
@@ -291,4 +292,4 @@ def _inputs(spec: Any, forms: list[bytes], task: str, damaged: Any) -> list[str]
             raise ValueError("a payload this task does not read")
         return Strings(*texts, True, True).tolist()
     except (ValueError, UnicodeDecodeError) as exc:
-        raise damaged(f"a packed block of task {task} is damaged ({exc})") from None
+        raise damaged(f"{where} is damaged ({exc})") from None
