@@ -409,3 +409,19 @@ def test_packed_blocks_of_a_task_this_qipai_lacks_are_a_store_error(tmp_path, mo
                                                                 name=name, records=None))
     with pytest.raises(StoreError, match=rf"task {name} is stored here as packed"):
         _export_text(db)
+
+
+@pytest.mark.parametrize("first_line", ["first_line + 1", "first_line - 1", "'x'"])
+def test_a_damaged_first_line_is_an_error_not_rows_out_of_order(tmp_path, first_line):
+    """The readers' order trusts each block's first_line: a block whose rows do not start
+    there (a damaged value, or one of another type) is refused like other damage."""
+    _path, qpk = _inputs(tmp_path, "shuangkou-legal", 120, 9)
+    db = tmp_path / "s.sqlite"
+    run_batch([str(qpk)], "shuangkou-legal", str(db), jobs=1, progress=False, chunk_size=16)
+    with sqlite3.connect(db) as con:
+        block = con.execute("SELECT max(block_id) FROM packed_blocks").fetchone()[0]
+        con.execute(f"UPDATE packed_blocks SET first_line={first_line} WHERE block_id=?",
+                    (block,))  # fmt: skip
+    with pytest.raises(StoreError, match=f"packed block {block} of task shuangkou-legal is "
+                       "damaged"):  # fmt: skip
+        _export_text(db)

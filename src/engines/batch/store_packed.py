@@ -216,9 +216,11 @@ def _strings(data: bytes, sizes: bytes, count: int, text: bool) -> Strings:
 
 _NAMES = ("task", "position_id", "source", "line", "input_hash", "input", "result", "error",
           "seconds", "solver_version", "run_id", "finished_at")  # fmt: skip
-_ORDER = "SELECT task, source, first_line, block_id FROM packed_blocks"
+# (first_line as an integer: the readers compare it with rows' lines; _block_rows checks it)
+_ORDER = "SELECT task, source, CAST(first_line AS INTEGER), block_id FROM packed_blocks"
 _SELECT = (
-    "SELECT task, run_id, solver_version, finished_at, size, source, digests, ids, id_sizes, "
+    "SELECT task, run_id, solver_version, finished_at, size, source, first_line, digests, ids, "
+    "id_sizes, "
     "lines, payloads, payload_sizes, results, result_sizes, errors, seconds FROM packed_blocks "
     "WHERE block_id=?"
 )
@@ -247,7 +249,7 @@ def block_rows(db: sqlite3.Connection, block_id: int, spec_of: Any,
 
 def _block_rows(block_id: int, block: tuple[Any, ...], spec_of: Any,
                 damaged: Any) -> Iterator[dict[str, Any]]:  # fmt: skip
-    task, run_id, version, finished, size, source, digests, *blobs = block
+    task, run_id, version, finished, size, source, first_line, digests, *blobs = block
     where = f"packed block {block_id} of task {task}"  # (which row of packed_blocks)
     ids, id_sizes, lines, payloads, payload_sizes, results, result_sizes, errors, seconds = blobs
     try:
@@ -259,6 +261,8 @@ def _block_rows(block_id: int, block: tuple[Any, ...], spec_of: Any,
                    ((ids, id_sizes, True), (payloads, payload_sizes, False),
                     (results, result_sizes, True))]  # fmt: skip
         line_array = np.cumsum(widened(lines, size))
+        if size and (type(first_line) is not int or int(line_array.min()) != first_line):
+            raise ValueError("lines that do not begin at its first line")
         pids, forms, answers = (c.tolist() for c in columns)
     except (ValueError, UnicodeDecodeError) as exc:
         raise damaged(f"{where} is damaged ({exc})") from None
