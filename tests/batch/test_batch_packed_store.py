@@ -155,7 +155,9 @@ def test_mixing_hashes_is_refused(tmp_path):
     path, qpk = _inputs(tmp_path, task_name, 100, 6)
     db = str(tmp_path / "s.sqlite")
     run_batch([str(qpk)], task_name, db, jobs=1, progress=False)
-    with pytest.raises(InputError, match="inputs must be packed too"):
+    # (naming the command that packs them as qipai pack reads its arguments)
+    with pytest.raises(InputError, match=rf"inputs must be packed too \(qipai pack --task "
+                       rf"{task_name} -o IN\.qpk IN\.jsonl\)"):  # fmt: skip
         run_batch([str(path)], task_name, db, jobs=1, progress=False)
     with pytest.raises(InputError, match="stored here as packed blocks"):
         run_batch([str(qpk)], task_name, db, jobs=1, progress=False, store_layout="rows")

@@ -15,7 +15,7 @@ position: one byte ``k``, two bytes ``m`` (little-endian), the id (``k`` ASCII b
 and the payload (``m`` bytes).  Nothing in it is trusted: a payload the layout's own
 scanner could not have made (another length, a code out of range, a third copy of a
 card) is a bad input naming its record, as is an id that is not printable ASCII.
-``qipai pack TASK IN.jsonl -o OUT.qpk`` writes one from JSON Lines (a line the native
+``qipai pack --task TASK -o OUT.qpk IN.jsonl`` writes one from JSON Lines (a line the native
 reader does not read is packed from its canonical text, which ``prepare`` gives).
 """
 

@@ -65,8 +65,8 @@ def payload_hashes(paths: Sequence[str], task: Task, db: ResultStore, layout: st
     chosen = db.payload_hashes(task.name, want=layout != "rows" and every)
     if chosen and not every:
         raise InputError(f"{db.path}: this store hashes the packed payloads of task "
-                         f"{task.name}, so its inputs must be packed too (qipai pack "
-                         f"{task.name} IN.jsonl -o IN.qpk), or use another --db file")
+                         f"{task.name}, so its inputs must be packed too (qipai pack --task "
+                         f"{task.name} -o IN.qpk IN.jsonl), or use another --db file")
     if chosen and layout == "rows":
         raise InputError(f"{db.path}: task {task.name} is stored here as packed blocks; "
                          "store layout rows needs another --db file")
