@@ -173,16 +173,21 @@ def test_mixing_hashes_is_refused(tmp_path):
     with ResultStore.open_existing(other) as store:
         assert store.input_hashes(task_name) == "text"
     # a run that chose text hashes meets a packed choice made meanwhile: its claims refuse
-    late = str(tmp_path / "late.sqlite")
-    with ResultStore(late) as store:
-        assert store.payload_hashes(task_name, want=False) is False
-        with ResultStore(late) as other:
-            assert other.payload_hashes(task_name, want=True) is True
-        run = store.begin_run(task_name, [str(path)], workers=1, mode="x")
-        with pytest.raises(StoreError, match="hashed by its packed payloads here meanwhile"):
-            store.claim_digests(task_name, bytes(16), run)
+    _claims_meet_another_choice(tmp_path / "late.sqlite", task_name, False, "packed payloads")
     with pytest.raises(InputError, match="store_layout must be"):
         run_batch([str(qpk)], task_name, other, jobs=1, progress=False, store_layout="x")
+
+
+def _claims_meet_another_choice(db, task_name: str, payloads: bool, then: str) -> None:
+    """A run chooses ``payloads`` (or text) hashes, another run the other before the first
+    claims: its claim is refused, naming the hashing the task has now (``then``)."""
+    with ResultStore(db) as store:
+        assert store.payload_hashes(task_name, want=payloads) is payloads
+        with ResultStore(db) as other:
+            assert other.payload_hashes(task_name, want=not payloads) is not payloads
+        run = store.begin_run(task_name, ["in"], workers=1, mode="x")
+        with pytest.raises(StoreError, match=f"hashed by its {then} here meanwhile"):
+            store.claim_digests(task_name, bytes(16), run)
 
 
 def test_other_tasks_rows_are_unchanged_and_read_in_order(tmp_path):
@@ -427,3 +432,24 @@ def test_a_damaged_first_line_is_an_error_not_rows_out_of_order(tmp_path, first_
     with pytest.raises(StoreError, match=f"packed block {block} of task shuangkou-legal is "
                        "damaged"):  # fmt: skip
         _export_text(db)
+
+
+def test_a_task_with_nothing_stored_follows_the_next_runs_inputs(tmp_path):
+    """The layout chosen by a run that stored and claimed nothing of the task (refused: a
+    packed file of another task) does not bind the next run: JSON Lines inputs then store
+    rows hashed by their text, after which a packed layout is refused as before."""
+    task_name = "shengji-legal"
+    path, qpk = _inputs(tmp_path, task_name, 40, 3)
+    _other_path, other = _inputs(tmp_path, "shuangkou-legal", 20, 3, "other")
+    db = str(tmp_path / "s.sqlite")
+    with pytest.raises(InputError, match="packed for task shuangkou-legal"):
+        run_batch([str(other)], task_name, db, jobs=1, progress=False)
+    assert run_batch([str(path)], task_name, db, jobs=1, progress=False).computed > 30
+    with ResultStore.open_existing(db) as store:
+        assert store.input_hashes(task_name) == "text"
+    with pytest.raises(InputError, match="hashed by their text"):
+        run_batch([str(qpk)], task_name, db, jobs=1, progress=False, store_layout="packed")
+    again = run_batch([str(qpk)], task_name, db, jobs=1, progress=False)
+    assert again.computed == 0 and again.already_stored > 30
+    # a packed run whose choice another run undid before its first claim: its claims refuse
+    _claims_meet_another_choice(tmp_path / "late.sqlite", task_name, True, "canonical text")

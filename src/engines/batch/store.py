@@ -415,11 +415,11 @@ class ResultStore(StoreReading):
         one status a position, 0 claimed now, 1 stored, 2 claimed by another running run."""
         with self._write(durable=False):
             self._db.execute("BEGIN IMMEDIATE")
-            kind = self._hash_kinds.get(task)
-            if kind is not None and task_hashes(self._db, task) != kind:
-                # (another run chose packed blocks for the task after this one began)
+            kind, now = self._hash_kinds.get(task), task_hashes(self._db, task)
+            if kind is not None and now != kind:  # (another run chose after this one did)
                 raise StoreError(f"{self.path}: another run made task {task} hashed by its "
-                                 "packed payloads here meanwhile; rerun with packed inputs")
+                                 f"{'packed payloads' if now == 'payload' else 'canonical text'}"
+                                 " here meanwhile; run again")  # fmt: skip
             known = self._sync(task, claims=True)
             status = known.stored.present(digests)
             for rid, claimed in known.claims.items():
@@ -536,14 +536,14 @@ class ResultStore(StoreReading):
             return task_hashes(self._db, task)
 
     def payload_hashes(self, task: str, *, want: bool) -> bool:
-        """Whether ``task`` hashes payloads in this store: as recorded, else ``want`` when
-        the task has nothing stored or claimed here (then recorded: schema 5)."""
-        if not want or self.readonly:
-            chosen = self.input_hashes(task) == "payload"
-        else:
+        """Whether ``task`` hashes payloads in this store: ``want`` when the task has nothing
+        stored or claimed here (then recorded: payloads make the store schema 5), else as
+        recorded."""
+        chosen = self.input_hashes(task) == "payload"
+        if chosen != want and not self.readonly:
             with self._write(durable=False):
                 self._db.execute("BEGIN IMMEDIATE")
-                chosen = choose_payload_hashes(self._db, task)
+                chosen = choose_payload_hashes(self._db, task, want)
         self._packed = self._packed or chosen
         self._hash_kinds[task] = "payload" if chosen else "text"
         return chosen

@@ -14,9 +14,10 @@ positions still have equal hashes).  The readers
 each row back as the other layouts store it: the canonical input from the payload
 (:func:`solvers._records.unpacked_texts`), the same ids, lines, results and seconds.
 
-Which hash a task's positions have is chosen once per store and task, when the task has
-nothing in it yet, and recorded in ``meta`` (key ``input_hash:TASK``, value ``payload``);
-without the key a task's hashes are those of its canonical text, as in every older store.
+Which hash a task's positions have is chosen per store and task by a run that finds nothing
+of the task in it (it binds once the task has rows or claims), and recorded in ``meta``
+(key ``input_hash:TASK``, value ``payload``); without the key a task's hashes are those of
+its canonical text, as in every older store.
 The two never mix: a store that hashes a task's payloads reads only packed inputs for it
 (:func:`engines.batch.run_checks.payload_hashes`), since a JSON Lines position would get
 another hash than its packed twin and be solved and stored twice.  The schema becomes 5 when
@@ -83,17 +84,22 @@ def task_hashes(db: sqlite3.Connection, task: str) -> str:
     return PAYLOAD if found is not None and found[0] == PAYLOAD else "text"
 
 
-def choose_payload_hashes(db: sqlite3.Connection, task: str) -> bool:
-    """Make ``task`` hash payloads in this store if it has nothing in it (no rows, no
-    claims): then record it, make the schema 5 and add the table; True if it now does
-    (inside the caller's write transaction)."""
-    if task_hashes(db, task) == PAYLOAD:
-        return True
+def choose_payload_hashes(db: sqlite3.Connection, task: str, want: bool = True) -> bool:
+    """Make ``task`` hash payloads in this store (``want``), or text again, if it has
+    nothing in it (no rows, no claims: a run that chose and was then refused binds no
+    other); payloads are recorded with the schema made 5 and the table added.  True if
+    the task now hashes payloads (inside the caller's write transaction)."""
+    chosen = task_hashes(db, task) == PAYLOAD
+    if chosen == want:
+        return chosen
     tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     for table in ("chunks", "blocks", "claims", "results", "packed_blocks"):
         if table in tables and db.execute(f"SELECT 1 FROM {table} WHERE task=? LIMIT 1",
                                           (task,)).fetchone():  # fmt: skip
-            return False
+            return chosen
+    if not want:
+        db.execute("DELETE FROM meta WHERE key=?", (hash_key(task),))
+        return False
     for statement in PACKED_SCHEMA:
         db.execute(statement)
     db.execute("INSERT INTO meta VALUES (?, ?)", (hash_key(task), PAYLOAD))
