@@ -29,7 +29,7 @@ from engines.batch.export import export
 from engines.batch.packed import header, write_packed
 from engines.batch.report import summary_text
 from engines.batch.runner import run_batch
-from engines.batch.store import ResultStore, StoreError
+from engines.batch.store import ResultRow, ResultStore, StoreError
 from engines.batch.store_packed import block_order, block_rows
 from engines.batch.store_read import _record_spec
 from engines.batch.tasks import TASKS, get_task, register_task
@@ -176,6 +176,22 @@ def test_mixing_hashes_is_refused(tmp_path):
     _claims_meet_another_choice(tmp_path / "late.sqlite", task_name, False, "packed payloads")
     with pytest.raises(InputError, match="store_layout must be"):
         run_batch([str(qpk)], task_name, other, jobs=1, progress=False, store_layout="x")
+
+
+def test_rows_added_by_the_api_to_a_packed_task_are_refused(tmp_path):
+    task_name = "shengji-legal"
+    _, qpk = _inputs(tmp_path, task_name, 50, 3)
+    db = str(tmp_path / "s.sqlite")
+    run_batch([str(qpk)], task_name, db, jobs=1, progress=False)
+    row = ResultRow(task_name, "ab" * 16, "p1", "f.jsonl", 1, {"x": 1}, {"y": 2}, None, 0.25)
+    with ResultStore(db) as store:
+        before = store.count(task_name)
+        run = store.begin_run(task_name, ["f.jsonl"], workers=1, mode="local")
+        with pytest.raises(StoreError, match="stored here as packed blocks"):
+            store.add([row], run)
+        assert store.count(task_name) == before
+        # another task in the same store still takes rows
+        assert store.add([dataclasses.replace(row, task="t")], run) == 1
 
 
 def _claims_meet_another_choice(db, task_name: str, payloads: bool, then: str) -> None:

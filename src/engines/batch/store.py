@@ -456,11 +456,17 @@ class ResultStore(StoreReading):
         Each row is ``(input_hash, position_id, source, line, input_json,
         result_json, error, seconds, solver_version)``; the batch runner makes
         the text with a faster encoder (:mod:`engines.batch.jsontext`).  The
-        rows not stored yet become one ``chunks`` row per solver version.
+        rows not stored yet become one ``chunks`` row per solver version.  A task whose
+        positions this store hashes by their packed payloads (``store_packed``) is refused:
+        rows hashed by their text would store its positions a second time.
         """
         now = time.time()
         with self._write(durable=True):
             self._db.execute("BEGIN IMMEDIATE")
+            if task_hashes(self._db, task) != "text":
+                raise StoreError(f"{self.path}: task {task} is stored here as packed blocks, "
+                                 "hashed by its packed payloads: rows hashed by their text "
+                                 "cannot be added to it; use another store")  # fmt: skip
             stored = self._sync(task, claims=False).stored
             fresh: dict[str, EncodedRow] = {}
             for row in rows:
