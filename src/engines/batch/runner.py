@@ -244,8 +244,7 @@ class _NativeThreads(_Executor):
 
     def submit_rows(self, task: Task, rows: Rows) -> cf.Future:
         if not self.write_rows:
-            payloads = rows.payloads if task.payload_columns else rows.payloads.tolist()
-            return self.pool.submit(solve_chunk, task, payloads, self.threads)
+            return self.submit(task, _chunk_payloads(task, rows))
         return self.pool.submit(_solved_and_written, task, rows, self.threads)
 
 
@@ -258,9 +257,14 @@ class _Written(NamedTuple):
     runs: list[tuple[int, int, str]] | None
 
 
+def _chunk_payloads(task: Task, rows: Rows) -> Any:
+    """``rows``' payloads as the in-process solver takes them: the columns themselves for a
+    task that reads them (``payload_columns``), else a list."""
+    return rows.payloads if task.payload_columns else rows.payloads.tolist()
+
+
 def _solved_and_written(task: Task, rows: Rows, threads: int) -> _Written:
-    payloads = rows.payloads if task.payload_columns else rows.payloads.tolist()
-    solved = solve_chunk(task, payloads, threads)
+    solved = solve_chunk(task, _chunk_payloads(task, rows), threads)
     texts = task.json_texts(solved.results, solved.errors)
     runs = written_column_runs(rows.sources, rows.column_parts(), texts, solved.errors,
                                solved.seconds)  # fmt: skip
