@@ -8,7 +8,8 @@ At the start of every trick the search tries, in order: the target already
 reached or out of reach, the last trick played out directly, quick tricks
 (:mod:`_quick_tricks`), later tricks (:mod:`_later_tricks`) and the
 transposition table (:mod:`_trans_table`); then it searches the ordered moves
-(:mod:`_moves`), with second-hand quick tricks (:mod:`_second_hand`) after a lead.  The recursion (``search``, ``_play``) lives in
+(:mod:`_moves`), with second-hand quick tricks (:mod:`_second_hand`) after a lead.
+The recursion (``search``, ``_play``) lives in
 :mod:`_search`, the steps of one node in :mod:`_node_steps`; setting up a deal
 or position and saving the root around a root move in :mod:`_root`.  Here: the
 drivers that call the search and the Python entry points.

@@ -46,7 +46,8 @@ cdef inline bint _second_and_third(Ctx* c, int seat, int pard, int s, int second
 
 cdef struct LeadSuit:
     # the terms of one suit's lead weights that do not depend on the card (``_lead_suit``,
-    # ``_low_leads``), so that a card's weight is a few operations (``lead_weight``)
+    # ``_low_leads``), so that a card's weight is a few operations (``winner_weight``,
+    # ``low_weight``)
     int win_above        # a card above this rank wins (12: none, an opponent may ruff)
     int win_base         # a winner's weight less its rank
     int unblock          # a winner under partner's top card here weighs 30 less (-1: none)
