@@ -311,55 +311,14 @@ def pack_groups(Strings packs):
 
 def whole_frames(const uint8_t[::1] data):
     """``(end, count)``: where the first record of ``data`` that is not whole starts, and
-    how many whole records come before it (records as :func:`split_frames` reads them)."""
+    how many whole records come before it (each one byte ``k``, two bytes ``m``
+    little-endian and ``k`` + ``m`` bytes: :func:`solvers._records.packed_records`)."""
     cdef Py_ssize_t n = data.shape[0], p = 0, count = 0
     cdef const uint8_t* s = &data[0] if n else NULL
     while p + 3 <= n and p + 3 + s[p] + (s[p + 1] | (s[p + 2] << 8)) <= n:
         p += 3 + s[p] + (s[p + 1] | (s[p + 2] << 8))
         count += 1
     return p, count
-
-
-def split_frames(const uint8_t[::1] data, Py_ssize_t start):
-    """The records of a packed positions file (:mod:`engines.batch.packed`) in ``data`` from
-    ``start``: each one byte ``k``, two bytes ``m`` (little-endian), ``k`` bytes of id and
-    ``m`` bytes of packed payload.  Returns ``(status, ids, packs, end)``: one status byte a
-    whole record (0, or 1 for an id that is not printable ASCII without quote or backslash:
-    the rows' JSON would need escapes), ``ids`` and ``packs`` ``(data, ends)`` pairs of
-    every whole record (int64 ends), and ``end`` where the first record not whole starts."""
-    cdef Py_ssize_t n = data.shape[0], p = start, count = 0, i, k, m, idn = 0, pn = 0
-    cdef const uint8_t* s = &data[0] if n else NULL
-    while p + 3 <= n:
-        k, m = s[p], s[p + 1] | (s[p + 2] << 8)
-        if p + 3 + k + m > n:
-            break
-        idn += k
-        pn += m
-        p += 3 + k + m
-        count += 1
-    status = bytearray(count)
-    ids, id_ends = PyBytes_FromStringAndSize(NULL, idn), PyBytes_FromStringAndSize(NULL, 8 * count)
-    packs, pack_ends = PyBytes_FromStringAndSize(NULL, pn), PyBytes_FromStringAndSize(NULL, 8 * count)
-    cdef char* id_out = PyBytes_AS_STRING(ids)
-    cdef char* pack_out = PyBytes_AS_STRING(packs)
-    cdef int64_t* ie = <int64_t*>PyBytes_AS_STRING(id_ends)
-    cdef int64_t* pe = <int64_t*>PyBytes_AS_STRING(pack_ends)
-    cdef uint8_t* st = <uint8_t*>PyByteArray_AS_STRING(status)
-    cdef uint8_t c
-    idn = pn = 0
-    p = start
-    for i in range(count):
-        k, m = s[p], s[p + 1] | (s[p + 2] << 8)
-        memcpy(id_out + idn, s + p + 3, k)
-        memcpy(pack_out + pn, s + p + 3 + k, m)
-        for c in s[p + 3 : p + 3 + k]:
-            if c < 32 or c > 126 or c == 34 or c == 92:
-                st[i] = 1
-        idn += k
-        pn += m
-        ie[i], pe[i] = idn, pn
-        p += 3 + k + m
-    return status, (ids, id_ends), (packs, pack_ends), p
 
 
 def expanded_payloads(bytes data, bytes ends):

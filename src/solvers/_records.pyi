@@ -32,3 +32,8 @@ def scan_columns(spec: RecordSpec, text: str | bytes | bytearray) -> tuple[Any, 
 def unpacked_texts(
     spec: RecordSpec, packs: bytes, ends: bytes, texts: bool = True
 ) -> tuple[bytearray, tuple[bytes, bytes], bytes]: ...
+def packed_records(
+    spec: RecordSpec, data: bytes | bytearray | memoryview, first: int = 0, texts: bool = False
+) -> tuple[
+    bytearray, tuple[bytes, bytes], tuple[bytes, bytes], tuple[bytes, bytes], bytes, bytes
+]: ...

@@ -1127,3 +1127,282 @@ cdef bytes _text_digests(bytes texts, bytes ends):
     finally:
         free(starts)
         free(sizes)
+
+
+# -- a packed file's records, read in one call ---------------------------------------------------
+
+DEF CELL_WORDS = 8  # MAX_CELLS / 8: a count row's 8-byte words
+
+# record status of packed_records: read, an id the rows' JSON cannot hold, a payload refused
+DEF P_ID = 1
+DEF P_PAYLOAD = 2
+
+
+cdef inline uint64_t _word(const uint8_t* s, Py_ssize_t k, const uint8_t* limit) noexcept nogil:
+    """The first ``k`` (1 to 8) bytes at ``s`` as a little-endian word, zeros above (one
+    8-byte load where the buffer, which ends at ``limit``, holds 8 bytes there)."""
+    cdef uint64_t w = 0
+    cdef Py_ssize_t i
+    if s + 8 <= limit:
+        memcpy(&w, s, 8)
+        return w if k >= 8 else w & ((1ULL << (8 * k)) - 1)
+    for i in range(k):
+        w |= (<uint64_t>s[i]) << (8 * i)
+    return w
+
+
+cdef inline bint _plain_id(const uint8_t* s, Py_ssize_t k, const uint8_t* limit) noexcept nogil:
+    """Whether the ``k`` bytes at ``s`` are printable ASCII without quote or backslash (an
+    id the rows' JSON holds without escapes), eight at a time: a byte under 32 or
+    over 126, or equal to 34 or 92, sets its high bit in ``bad`` (exact as to whether any
+    does; bytes past ``k`` read as ``A``)."""
+    cdef Py_ssize_t i = 0, take
+    cdef uint64_t w, q, b, bad = 0
+    while i < k:
+        take = k - i if k - i < 8 else 8
+        w = _word(s + i, take, limit)
+        if take < 8:
+            w |= 0x4141414141414141ULL & ~((1ULL << (8 * take)) - 1)
+        q = w ^ (0x2222222222222222ULL)
+        b = w ^ (0x5C5C5C5C5C5C5C5CULL)
+        bad |= w | ((w - 0x2020202020202020ULL) & ~w) | (w + 0x0101010101010101ULL) | ((q - 0x0101010101010101ULL) & ~q) | ((b - 0x0101010101010101ULL) & ~b)
+        i += 8
+    return (bad & 0x8080808080808080ULL) == 0
+
+
+cdef inline bint _row_ok(RecordSpec spec, const uint8_t* row, const uint64_t* unused,
+                         const uint8_t* limit) noexcept nogil:
+    """Whether a count row (``spec.width`` bytes at ``row``) is one :func:`_pack_row` takes:
+    every count 0, 1 or 2, none in an unused cell (``unused``: per 8 cells, 0xFF in the
+    bytes of the unused ones)."""
+    cdef int cell
+    cdef uint64_t w, bad = 0
+    for cell in range(0, spec.width, 8):
+        w = _word(row + cell, spec.width - cell, limit)
+        bad |= (w & 0xFCFCFCFCFCFCFCFCULL) | (w & (w >> 1) & 0x0101010101010101ULL) | (w & unused[cell >> 3])
+    return bad == 0
+
+
+cdef bint _payload_ok(RecordSpec spec, const uint8_t* pack, Py_ssize_t n,
+                      const uint64_t* unused, const uint8_t* limit) noexcept nogil:
+    """Whether :func:`_unpacked` takes the payload ``pack[:n]`` (the same checks, no text)."""
+    cdef int i, t, key, kind, row
+    cdef Py_ssize_t p = 1, k
+    if n < 1 or pack[0] >= spec.nkinds or spec.nitems[pack[0]] < 0:
+        return False
+    kind = pack[0]
+    for i in range(spec.nitems[kind]):
+        t, key = spec.item_type[kind][i], spec.item_key[kind][i]
+        if t == I_CONST:
+            continue
+        if t == I_NAME:
+            if p >= n or (pack[p] if key != 0 else kind) >= spec.nnames[key] or \
+                    (key == 0 and pack[p] != kind):
+                return False
+            p += 1
+            continue
+        if t == I_NULLABLE_CARDS:
+            if p >= n or pack[p] > 1:
+                return False
+            p += 1
+            if pack[p - 1] == 0:
+                if p + spec.width > n:
+                    return False
+                for k in range(spec.width):
+                    if pack[p + k]:
+                        return False
+                p += spec.width
+                continue
+            t = I_CARDS
+        if t == I_CARDS:
+            if p + spec.width > n or not _row_ok(spec, pack + p, unused, limit):
+                return False
+            p += spec.width
+        elif t == I_CARD_LISTS:
+            if p >= n or not 1 <= pack[p] <= MAX_LISTS:
+                return False
+            p += 1
+            for row in range(pack[p - 1]):
+                if p + spec.width > n or not _row_ok(spec, pack + p, unused, limit):
+                    return False
+                p += spec.width
+        else:
+            return False
+    return p == n
+
+
+cdef struct _Frames:
+    # a block's whole records (packed_records): how many, where they end, their id and
+    # payload bytes
+    Py_ssize_t count
+    Py_ssize_t end
+    Py_ssize_t id_bytes
+    Py_ssize_t pack_bytes
+
+
+cdef void _frames(const uint8_t* s, Py_ssize_t n, _Frames* got) noexcept nogil:
+    """Count the whole records of ``s[:n]`` (see :func:`packed_records`)."""
+    cdef Py_ssize_t p = 0, k, m
+    memset(got, 0, sizeof(_Frames))
+    while p + 3 <= n:
+        k, m = s[p], s[p + 1] | (s[p + 2] << 8)
+        if p + 3 + k + m > n:
+            break
+        got.id_bytes += k
+        got.pack_bytes += m
+        got.count += 1
+        p += 3 + k + m
+    got.end = p
+
+
+cdef struct _Columns:
+    # where packed_records writes a block's columns (the read records' only)
+    uint8_t* status
+    char* ids
+    int64_t* id_ends
+    char* packs
+    int64_t* pack_ends
+    int64_t* lines
+    int64_t* form_ends
+    Buffer forms
+    Py_ssize_t nok
+
+
+cdef inline void _copy(char* dst, const uint8_t* src, Py_ssize_t n) noexcept nogil:
+    """``memcpy`` of a few dozen bytes without its call or a ``rep movs`` (which GCC makes of
+    a copy of unknown size): 16 bytes at a time, the last 16 overlapping (never outside
+    ``dst[:n]``)."""
+    cdef Py_ssize_t i = 0
+    if n >= 16:
+        while i + 16 < n:
+            memcpy(dst + i, src + i, 16)
+            i += 16
+        memcpy(dst + n - 16, src + n - 16, 16)
+    elif n >= 8:
+        memcpy(dst, src, 8)
+        memcpy(dst + n - 8, src + n - 8, 8)
+    elif n >= 4:
+        memcpy(dst, src, 4)
+        memcpy(dst + n - 4, src + n - 4, 4)
+    else:
+        for i in range(n):
+            dst[i] = src[i]
+
+
+cdef void _unused_bytes(RecordSpec spec, uint64_t* unused) noexcept nogil:
+    """Per 8 cells of a count row, 0xFF in the bytes of the cells no token uses."""
+    cdef int cell
+    memset(unused, 0, CELL_WORDS * sizeof(uint64_t))
+    for cell in range(spec.width):
+        if not (spec.used_cells >> cell) & 1:
+            unused[cell >> 3] |= 0xFFULL << (8 * (cell & 7))
+
+
+cdef bint _read_frames(RecordSpec spec, const uint8_t* s, Py_ssize_t count, const uint8_t* limit,
+                       int64_t first, _Out out, _Columns* c) noexcept nogil:
+    """Each of the ``count`` records at ``s``: its status, and for a read one its id,
+    payload, line (``first`` + its index) and compact form (with ``out``: its canonical
+    text, written there first) into ``c``.  False: out of memory."""
+    cdef uint64_t unused[CELL_WORDS]
+    cdef Py_ssize_t i, p = 0, k, m, idn = 0, pn = 0, size
+    cdef const uint8_t* pack
+    cdef bint texts = out is not None
+    _unused_bytes(spec, unused)
+    for i in range(count):
+        k, m = s[p], s[p + 1] | (s[p + 2] << 8)
+        pack = s + p + 3 + k
+        if not _plain_id(s + p + 3, k, limit):
+            c.status[i] = P_ID
+        elif not (_unpacked(spec, pack, m, out) if texts else
+                  _payload_ok(spec, pack, m, unused, limit)):
+            c.status[i] = P_PAYLOAD
+        else:
+            c.status[i] = 0
+            _copy(c.ids + idn, s + p + 3, k)
+            _copy(c.packs + pn, pack, m)
+            idn += k
+            pn += m
+            if texts:
+                size = out.tn if buffer_put(&c.forms, out.text, out.tn) else -1
+            else:
+                size = buffer_put_compact(&c.forms, pack, m)
+            if size < 0:
+                return False
+            c.id_ends[c.nok], c.pack_ends[c.nok] = idn, pn
+            c.form_ends[c.nok], c.lines[c.nok] = c.forms.n, first + i
+            c.nok += 1
+        p += 3 + k + m
+    return True
+
+
+cdef bint _form_digests(_Columns* c, uint8_t* dst) noexcept nogil:
+    """The 16-byte BLAKE2b digest of each form of ``c`` into ``dst``.  False: no memory."""
+    cdef Py_ssize_t i, lo = 0
+    cdef const uint8_t** starts = <const uint8_t**>malloc(max(c.nok, 1) * sizeof(uint8_t*))
+    cdef int64_t* sizes = <int64_t*>malloc(max(c.nok, 1) * sizeof(int64_t))
+    cdef bint done = starts != NULL and sizes != NULL
+    if done:
+        for i in range(c.nok):
+            starts[i], sizes[i] = <const uint8_t*>c.forms.data + lo, c.form_ends[i] - lo
+            lo = c.form_ends[i]
+        blake2b16_many(starts, sizes, c.nok, dst)
+    free(starts)
+    free(sizes)
+    return done
+
+
+def packed_records(RecordSpec spec, const uint8_t[::1] data, int64_t first=0,
+                   bint texts=False):
+    """The whole records of a block of a packed positions file (each one byte ``k``, two
+    bytes ``m`` little-endian, ``k`` bytes of id, ``m`` bytes of packed payload; see
+    :mod:`engines.batch.packed`), read, checked, made compact and hashed in one call
+    without the GIL: ``(status, ids, packs, forms, digests, lines)``.
+
+    ``status``: one byte a whole record: 0 read, 1 an id that is not printable ASCII
+    without quote or backslash (the rows' JSON would need escapes), 2 a payload this
+    spec's scanner could not have made (as :func:`unpacked_texts` refuses it).  The rest
+    holds the read records only, in order: ``ids`` (ASCII), ``packs`` and ``forms`` are
+    ``(data, ends)`` pairs (int64 ends), ``forms`` the payloads' compact forms
+    (``buffer_put_compact``; with ``texts``: their canonical texts, as
+    :func:`unpacked_texts` writes them), ``digests`` the forms' 16-byte BLAKE2b digests
+    one after the other, ``lines`` each one's number (``first`` + its index, int64)."""
+    cdef Py_ssize_t n = data.shape[0]
+    cdef const uint8_t* s = &data[0] if n else NULL
+    cdef _Frames frames
+    cdef _Columns c
+    cdef _Out out = _Out() if texts else None
+    cdef bint done
+    cdef uint8_t* dst
+    with nogil:
+        _frames(s, n, &frames)
+    status = PyByteArray_FromStringAndSize(NULL, frames.count)
+    ids = PyBytes_FromStringAndSize(NULL, frames.id_bytes)
+    packs = PyBytes_FromStringAndSize(NULL, frames.pack_bytes)
+    ends = [PyBytes_FromStringAndSize(NULL, 8 * frames.count) for _ in range(4)]
+    memset(&c, 0, sizeof(_Columns))
+    c.status = <uint8_t*>PyByteArray_AS_STRING(status)
+    c.ids, c.packs = PyBytes_AS_STRING(ids), PyBytes_AS_STRING(packs)
+    c.id_ends, c.pack_ends = <int64_t*>PyBytes_AS_STRING(ends[0]), <int64_t*>PyBytes_AS_STRING(ends[1])
+    c.form_ends, c.lines = <int64_t*>PyBytes_AS_STRING(ends[2]), <int64_t*>PyBytes_AS_STRING(ends[3])
+    try:
+        with nogil:
+            # room for the compact forms most payloads make (a quarter of their bytes)
+            done = buffer_room(&c.forms, frames.pack_bytes // 3 + 64) and \
+                _read_frames(spec, s, frames.count, s + n, first, out, &c)
+        if not done:
+            raise MemoryError("packed_records: out of memory")
+        digests = PyBytes_FromStringAndSize(NULL, 16 * c.nok)
+        dst = <uint8_t*>PyBytes_AS_STRING(digests)
+        with nogil:
+            done = _form_digests(&c, dst)
+        if not done:
+            raise MemoryError("packed_records: out of memory")
+        forms = PyBytes_FromStringAndSize(c.forms.data, c.forms.n)
+    finally:
+        buffer_free(&c.forms)
+    if c.nok < frames.count:  # (bad records: the columns hold fewer items)
+        last = c.nok - 1
+        ids = ids[: c.id_ends[last] if c.nok else 0]
+        packs = packs[: c.pack_ends[last] if c.nok else 0]
+        ends = [e[: 8 * c.nok] for e in ends]
+    return (status, (ids, ends[0]), (packs, ends[1]), (forms, ends[2]), digests, ends[3])

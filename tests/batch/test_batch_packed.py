@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import struct
+from array import array
 
 import pytest
 from tests.batch.test_batch_records import CASES, _lines
@@ -28,7 +29,7 @@ from engines.batch.runner import run_batch
 from engines.batch.store import ResultStore
 from engines.batch.tasks import get_task
 from engines.errors import InputError
-from solvers._records import unpacked_texts
+from solvers._records import packed_records, unpacked_texts
 
 TASKS = ["shengji-legal", "shuangkou-legal"]
 
@@ -88,6 +89,41 @@ def test_altered_payloads_are_read_only_as_the_scanner_reads_their_text(task_nam
         again_status, again_texts, _, again_packs = layout.scan([text])
         assert again_status[0] == 0 and again_packs[0] == pack and again_texts[0] == text
     assert 0 < refused < len(altered)
+
+
+@pytest.mark.parametrize("task_name", TASKS)
+def test_packed_records_refuse_what_the_plain_checks_refuse(task_name):
+    """One native call a block (packed_records) reads, refuses and hashes altered records
+    exactly as the checks it replaced: ids printable ASCII without quote or backslash,
+    payloads as unpacked_texts takes them (texts or compact forms, the same digests)."""
+    layout, _texts, ids, packs = _scanned(task_name, 4)
+    rng = random.Random(11)
+    records = []
+    for pid, pack in zip(ids, packs):
+        at = rng.randrange(len(pack))
+        name = (pid or "x").encode()
+        raw = bytearray(name)
+        raw[rng.randrange(len(raw))] = rng.choice([0, 31, 32, 34, 92, 126, 127, 128, 255])
+        records += [(name, pack[:at] + bytes([rng.choice([2, 3, 9, 255])]) + pack[at + 1 :]),
+                    (name, pack), (bytes(raw), pack), (b"", pack[:at]),
+                    (rng.randbytes(rng.randrange(20)), pack)]  # fmt: skip
+    data = b"".join(struct.pack("<BH", len(i), len(p)) + i + p for i, p in records)
+    for texts in (True, False):
+        status, id_pair, pack_pair, forms, digests, lines = packed_records(layout.spec, data, 5,
+                                                                           texts)  # fmt: skip
+        plain_id = [all(32 <= c < 127 and c not in b'"\\' for c in i) for i, _p in records]
+        kept = [p for (i, p), ok in zip(records, plain_id) if ok]
+        checked, want_forms, want_digests = unpacked_texts(layout.spec, b"".join(kept), _ends(kept),
+                                                           texts)  # fmt: skip
+        checked = iter(checked)
+        assert list(status) == [0 if ok and not next(checked) else 2 if ok else 1
+                                for ok in plain_id]  # fmt: skip
+        read = [r for r, state in zip(records, status) if state == 0]
+        assert 0 < len(read) < len(records)
+        assert id_pair == (b"".join(i for i, _p in read), _ends([i for i, _p in read]))
+        assert pack_pair == (b"".join(p for _i, p in read), _ends([p for _i, p in read]))
+        assert (forms, digests) == (want_forms, want_digests)
+        assert array("q", lines).tolist() == [5 + i for i, state in enumerate(status) if state == 0]
 
 
 def _pack(task_name: str, path, out) -> int:
@@ -173,10 +209,11 @@ def test_unpacked_keeps_the_order_of_good_records(tmp_path):
     path = tmp_path / "f.qpk"
     path.write_bytes(header(task) + body)
     blocks = list(packed_blocks(str(path), task))
-    _framed, status, got, got_ids, _packs, _digests = unpacked(layout, blocks[0])
-    assert list(status) == [0 if i % 3 else 1 for i in range(len(packs))]
-    assert got.tolist() == [t for i, t in enumerate(texts) if i % 3]
-    assert got_ids.tolist() == [f"i{i}" for i in range(len(packs)) if i % 3]
+    got = unpacked(layout, blocks[0])
+    assert list(got.status) == [0 if i % 3 else 1 for i in range(len(packs))]
+    assert got.texts.tolist() == [t for i, t in enumerate(texts) if i % 3]
+    assert got.ids.tolist() == [f"i{i}" for i in range(len(packs)) if i % 3]
+    assert array("q", got.lines).tolist() == [i + 1 for i in range(len(packs)) if i % 3]
 
 
 def test_qipai_pack_reads_lines_the_native_reader_refers_and_stops_at_a_bad_one(tmp_path, capsys):
@@ -219,10 +256,10 @@ def test_blocks_cut_inside_records_read_every_record_once(tmp_path, monkeypatch)
                 cut.append(block)
                 continue
             firsts.append(block.first)
-            _framed, status, block_texts, block_ids, _p, _d = unpacked(layout, block)
-            assert status.count(0) == len(status)
-            got += block_texts.tolist()
-            got_ids += block_ids.tolist()
+            read = unpacked(layout, block)
+            assert read.status.count(0) == len(read.status)
+            got += read.texts.tolist()
+            got_ids += read.ids.tolist()
         assert got_ids == [f"i{i}" for i in range(len(packs))]
         assert got == texts and firsts[0] == 1 and len(firsts) > (size < 1000) * 3
         assert firsts == sorted(firsts)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from engines.batch.inputs import BadInput, InputFormat, Record, register_input_format
 from engines.errors import InputError
-from solvers._batch_columns import Strings, split_frames, whole_frames
+from solvers._batch_columns import Strings, whole_frames
 
 if TYPE_CHECKING:
     from engines.batch.records import RecordLayout
@@ -153,31 +153,42 @@ def count_records(path: str) -> int:
     return total
 
 
-Unpacked = tuple[bytearray, bytearray, Strings, Strings, Strings, bytes]
+class Unpacked(NamedTuple):
+    """A block's records read (:func:`unpacked`): ``framed`` one byte a record, 1 where its
+    id is bad; ``status`` 1 for a bad record (its id or its payload), else 0; the columns
+    of the read ones, in order: ``texts`` their canonical texts (or compact forms),
+    ``ids``, ``packs`` (payloads), ``digests`` (16 bytes each) and ``lines`` (their
+    numbers, int64)."""
+
+    framed: bytearray
+    status: bytearray
+    texts: Strings
+    ids: Strings
+    packs: Strings
+    digests: bytes
+    lines: bytes
+
+
+# packed_records' status -> framed (1: a bad id) and status (1: any bad record)
+_BAD_ID = bytes([1 if i == 1 else 0 for i in range(256)])
+_BAD = bytes([1 if i else 0 for i in range(256)])
 
 
 def unpacked(layout: RecordLayout, block: PackedBlock, *, texts: bool = True) -> Unpacked:
-    """A block's positions: ``(framed, status, texts, ids, packs, digests)``: ``framed``
-    one byte a record, 1 where its id is bad (:func:`split_frames`), ``status`` 0 for each
-    record read and 1 for a bad one (its id or its payload); the columns of the read ones.
-    Without ``texts``: no text is written; ``texts`` holds the payloads' compact forms
-    (bytes: 2 bits a count) and the digests are theirs (:mod:`engines.batch.store_packed`)."""
-    from solvers._records import unpacked_texts
+    """A block's positions, read, checked and hashed in one native call without the GIL
+    (:func:`solvers._records.packed_records`).  Without ``texts``: no text is written;
+    ``texts`` holds the payloads' compact forms (bytes: 2 bits a count) and the digests
+    are theirs (:mod:`engines.batch.store_packed`)."""
+    from solvers._records import packed_records
 
-    framed, id_pair, pack_pair, _end = split_frames(block.data, 0)
-    ids, packs = Strings(*id_pair, True, True), Strings(*pack_pair, False)
-    if framed.count(1):
-        ids, packs = ids.chosen(framed, 0), packs.chosen(framed, 0)
-    read, written, digests = unpacked_texts(layout.spec, packs.data, packs.ends, texts)
-    status = bytearray(framed)
-    if read.count(0) != len(read):
-        ids, packs = ids.chosen(read, 0), packs.chosen(read, 0)
-        at = iter(read)
-        for i, state in enumerate(status):
-            if state == 0:
-                status[i] = next(at)
-    out = Strings(*written, True, True, True) if texts else Strings(*written, False)
-    return framed, status, out, ids, packs, digests
+    status, id_pair, pack_pair, form_pair, digests, lines = packed_records(
+        layout.spec, block.data, block.first, texts)
+    framed = status
+    if status.count(0) != len(status):
+        framed, status = status.translate(_BAD_ID), status.translate(_BAD)
+    out = Strings(*form_pair, True, True, True) if texts else Strings(*form_pair, False)
+    return Unpacked(framed, status, out, Strings(*id_pair, True, True),
+                    Strings(*pack_pair, False), digests, lines)  # fmt: skip
 
 
 def bad_records(path: str, first: int, framed: bytearray, status: bytearray) -> list[BadInput]:
@@ -205,9 +216,10 @@ def read_records(path: str) -> Iterator[Record | BadInput]:
         if isinstance(block, BadInput):
             yield block
             continue
-        framed, status, texts, ids, _packs, _digests = unpacked(layout, block)
-        bad = iter(bad_records(path, block.first, framed, status))
-        read = zip(ids.tolist(), texts.tolist())
+        got = unpacked(layout, block)
+        bad = iter(bad_records(path, block.first, got.framed, got.status))
+        read = zip(got.ids.tolist(), got.texts.tolist())
+        status = got.status
         for i, state in enumerate(status):
             if state:
                 yield next(bad)

@@ -257,23 +257,24 @@ def _packed(
             summary.rejected += 1
             bad(item)
             continue
-        block, (framed, status, texts, ids, packs, digests) = item
-        failed = len(status) - status.count(0)
+        block, got = item
+        failed = len(got.status) - len(got.ids)
         if failed:
             summary.positions += failed
             summary.rejected += failed
-            for entry in bad_records(path, block.first, framed, status):
+            for entry in bad_records(path, block.first, got.framed, got.status):
                 bad(entry)
-        numbers = np.flatnonzero(np.frombuffer(status, dtype=np.uint8) == 0) + block.first
-        if not len(numbers):
+        count = len(got.ids)
+        if not count:
             continue
-        summary.positions += len(numbers)
-        lines: Any = numbers.astype(np.int64).tobytes()
+        summary.positions += count
         if columns:
-            yield [path] * len(numbers), lines, ids, Payloads(packs), texts, digests  # type: ignore[misc]
+            yield ([path] * count, got.lines, got.ids, Payloads(got.packs),  # type: ignore[misc]
+                   got.texts, got.digests)  # fmt: skip
         else:
-            yield ([path] * len(numbers), numbers.tolist(), ids.tolist(), packs.tolist(),
-                   texts.tolist(), digests)  # fmt: skip
+            yield ([path] * count, np.frombuffer(got.lines, dtype=np.int64).tolist(),
+                   got.ids.tolist(), got.packs.tolist(), got.texts.tolist(),
+                   got.digests)  # fmt: skip
 
 
 def _line(text: str | bytearray, a: int, b: int) -> str:
