@@ -9,8 +9,10 @@ stores (ids, input hashes, inputs, results), resuming across the two.
 from __future__ import annotations
 
 import json
+import os
 import random
 import struct
+import threading
 from array import array
 
 import pytest
@@ -265,3 +267,23 @@ def test_blocks_cut_inside_records_read_every_record_once(tmp_path, monkeypatch)
         assert firsts == sorted(firsts)
         assert len(cut) == 1 and cut[0].line == len(packs) + 1 and "cut short" in cut[0].reason
         assert count_records(str(path)) == len(packs)
+
+
+def test_a_packed_file_that_cannot_seek_carries_cut_records_over(tmp_path, monkeypatch):
+    """Through a pipe (no seeking back), a record cut by a block's end is joined to the rest
+    of its bytes: every record once, in order, and the truncated last one a bad input."""
+    from engines.batch import packed as packed_module
+
+    task = get_task("shuangkou-legal")
+    _layout, _texts, _ids, packs = _scanned("shuangkou-legal", 2)
+    body = b"".join(frame(f"i{i}", p, "x") for i, p in enumerate(packs))
+    pipe = tmp_path / "f.qpk"
+    os.mkfifo(pipe)
+    writer = threading.Thread(target=pipe.write_bytes, args=(header(task) + body + b"\x05",))
+    writer.start()
+    monkeypatch.setattr(packed_module, "_BLOCK_BYTES", 211)
+    blocks = list(packed_blocks(str(pipe), task))
+    writer.join()
+    ids = [i for b in blocks if type(b) is not BadInput for i in unpacked(task.records(), b).ids]
+    assert ids == [f"i{i}" for i in range(len(packs))]
+    assert type(blocks[-1]) is BadInput and blocks[-1].line == len(packs) + 1

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import struct
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -97,7 +98,8 @@ def read_header(path: str, handle: BinaryIO) -> PackedHeader:
 
 
 class PackedBlock(NamedTuple):
-    """Whole records of a packed file, numbered from ``first`` (1-based), as read:
+    """Whole records of a packed file, numbered from ``first`` (1-based), as read (``data``
+    may end with the first bytes of a record cut by the block's end, left unread):
     :func:`unpacked` splits them (on a reading thread)."""
 
     first: int
@@ -131,13 +133,22 @@ def packed_blocks(path: str, task: Task) -> Iterator[PackedBlock | BadInput]:
 
 
 def _whole_records(handle: BinaryIO) -> Iterator[tuple[bytes, int, int]]:
-    """``(data, count, left)`` a block read from ``handle`` (past the header): ``data`` its
-    ``count`` whole records, ``left`` the bytes of a record not yet whole, carried into the
-    next block (at the end: the truncated last record's)."""
+    """``(data, count, left)`` a block read from ``handle`` (past the header): ``data``
+    starts with ``count`` whole records, ``left`` the bytes of a record not yet whole at
+    the file's end (the truncated last record's).  A record cut by a block's end is read
+    again with the next block where the file can seek (``data`` then ends with its first
+    bytes, which :func:`solvers._records.packed_records` leaves: nothing is copied), else
+    its bytes are carried into the next block."""
     rest = b""
+    seekable = handle.seekable()
     while data := handle.read(_BLOCK_BYTES):
         data = rest + data if rest else data
         end, count = whole_frames(data)
+        if count and end < len(data) and seekable and len(data) - len(rest) == _BLOCK_BYTES:
+            handle.seek(end - len(data), os.SEEK_CUR)  # (not the file's end: read it again)
+            rest = b""
+            yield data, count, 0
+            continue
         rest = data[end:]
         yield (data[:end] if rest else data), count, len(rest)
 
