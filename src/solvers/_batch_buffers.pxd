@@ -3,7 +3,7 @@
 what they produce for a whole block of lines is kept here until Python objects are made
 of it (a ``realloc``'d area; a failed allocation returns False, never raises)."""
 
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, memset
 
@@ -54,24 +54,33 @@ cdef inline void buffer_free(Buffer* b) noexcept nogil:
 # the lowest bits (the byte itself when under 3, else 3), then the bytes of 3 or more in order.
 # 180 bytes of a 升级 payload become ~48, which is what a store that keeps payloads writes.
 
+cdef enum:
+    COMPACT_MARKS = 32  # offsets of bytes of 3 or more buffer_put_compact records
+
 cdef inline void _symbols(const uint8_t* src, Py_ssize_t n, uint8_t* sym,
-                          uint8_t* extra, Py_ssize_t* k) noexcept nogil:
-    """The symbols of ``src[:n]`` (n <= 8, ``sym`` zeroed) and its bytes of 3 or more."""
+                          uint8_t* extra, Py_ssize_t* k, Py_ssize_t at,
+                          uint16_t* marks) noexcept nogil:
+    """The symbols of ``src[:n]`` (n <= 8, ``sym`` zeroed) and its bytes of 3 or more (their
+    offsets, ``at`` + their index, into ``marks`` while it has room, when given)."""
     cdef Py_ssize_t i
     cdef uint8_t v
     for i in range(n):
         v = src[i]
         if v >= 3:
             sym[i >> 2] |= 3 << ((i & 3) * 2)
+            if marks != NULL and k[0] < COMPACT_MARKS:
+                marks[k[0]] = <uint16_t>(at + i)
             extra[k[0]] = v
             k[0] += 1
         else:
             sym[i >> 2] |= v << ((i & 3) * 2)
 
 
-cdef inline Py_ssize_t buffer_put_compact(Buffer* b, const uint8_t* src,
-                                          Py_ssize_t n) noexcept nogil:
-    """The compact form of ``src[:n]`` (n < 65536) appended: its size, or -1 (no memory)."""
+cdef inline Py_ssize_t buffer_put_compact(Buffer* b, const uint8_t* src, Py_ssize_t n,
+                                          uint16_t* marks=NULL) noexcept nogil:
+    """The compact form of ``src[:n]`` (n < 65536) appended: its size, or -1 (no memory).
+    ``marks`` (when given): the offsets of the first :data:`COMPACT_MARKS` bytes of 3 or
+    more (how many there are: the size less ``2 + (n + 3) // 4``)."""
     cdef Py_ssize_t i, words = (n + 3) >> 2, k = 0, at
     cdef uint64_t w
     cdef uint8_t* dst
@@ -94,10 +103,10 @@ cdef inline Py_ssize_t buffer_put_compact(Buffer* b, const uint8_t* src,
             dst[2 + (i >> 2)] = w & 255
             dst[3 + (i >> 2)] = w >> 8
         else:
-            _symbols(src + i, 8, dst + 2 + (i >> 2), extra, &k)
+            _symbols(src + i, 8, dst + 2 + (i >> 2), extra, &k, i, marks)
         i += 8
     if i < n:
-        _symbols(src + i, n - i, dst + 2 + (i >> 2), extra, &k)
+        _symbols(src + i, n - i, dst + 2 + (i >> 2), extra, &k, i, marks)
     at = 2 + words + k
     b.n += at
     return at

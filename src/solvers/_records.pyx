@@ -28,7 +28,7 @@ GIL) share, and a split would call them through function pointers in the hot loo
 """
 
 cimport cython
-from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memchr, memcmp, memset, memcpy
 from cpython.bytearray cimport (
@@ -37,6 +37,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes
 from cpython.unicode cimport PyUnicode_DecodeASCII
 
 from solvers._batch_buffers cimport (
+    COMPACT_MARKS,
     Buffer,
     buffer_free,
     buffer_put,
@@ -1183,9 +1184,40 @@ cdef inline bint _row_ok(RecordSpec spec, const uint8_t* row, const uint64_t* un
     return bad == 0
 
 
+cdef struct _Marks:
+    # the offsets in a payload of its bytes of 3 or more (buffer_put_compact), and how many
+    # (-1: more than it keeps, so a row is checked byte by byte); whether the spec has unused
+    # cells (else a row without such a byte is good)
+    uint16_t at[COMPACT_MARKS]
+    Py_ssize_t count
+    bint unused_cells
+
+
+cdef inline bint _marked_row_ok(RecordSpec spec, const uint8_t* pack, Py_ssize_t p,
+                                const uint64_t* unused, const uint8_t* limit,
+                                const _Marks* marks) noexcept nogil:
+    """:func:`_row_ok` of the row at ``pack[p]`` knowing where the payload's bytes over 2
+    are: none in the row, and (when the spec has unused cells) no count in one."""
+    cdef Py_ssize_t j
+    cdef int cell
+    cdef uint64_t bad = 0
+    if marks == NULL or marks.count < 0:
+        return _row_ok(spec, pack + p, unused, limit)
+    for j in range(marks.count):
+        if p <= marks.at[j] < p + spec.width:
+            return False
+    if marks.unused_cells:
+        for cell in range(0, spec.width, 8):
+            if unused[cell >> 3]:  # (most often only the last words hold unused cells)
+                bad |= _word(pack + p + cell, spec.width - cell, limit) & unused[cell >> 3]
+    return bad == 0
+
+
 cdef bint _payload_ok(RecordSpec spec, const uint8_t* pack, Py_ssize_t n,
-                      const uint64_t* unused, const uint8_t* limit) noexcept nogil:
-    """Whether :func:`_unpacked` takes the payload ``pack[:n]`` (the same checks, no text)."""
+                      const uint64_t* unused, const uint8_t* limit,
+                      const _Marks* marks) noexcept nogil:
+    """Whether :func:`_unpacked` takes the payload ``pack[:n]`` (the same checks, no text;
+    ``marks``, when given, where its bytes over 2 are)."""
     cdef int i, t, key, kind, row
     cdef Py_ssize_t p = 1, k
     if n < 1 or pack[0] >= spec.nkinds or spec.nitems[pack[0]] < 0:
@@ -1215,7 +1247,7 @@ cdef bint _payload_ok(RecordSpec spec, const uint8_t* pack, Py_ssize_t n,
                 continue
             t = I_CARDS
         if t == I_CARDS:
-            if p + spec.width > n or not _row_ok(spec, pack + p, unused, limit):
+            if p + spec.width > n or not _marked_row_ok(spec, pack, p, unused, limit, marks):
                 return False
             p += spec.width
         elif t == I_CARD_LISTS:
@@ -1223,7 +1255,8 @@ cdef bint _payload_ok(RecordSpec spec, const uint8_t* pack, Py_ssize_t n,
                 return False
             p += 1
             for row in range(pack[p - 1]):
-                if p + spec.width > n or not _row_ok(spec, pack + p, unused, limit):
+                if p + spec.width > n or not _marked_row_ok(spec, pack, p, unused, limit,
+                                                            marks):  # fmt: skip
                     return False
                 p += spec.width
         else:
@@ -1307,31 +1340,46 @@ cdef bint _read_frames(RecordSpec spec, const uint8_t* s, Py_ssize_t count, cons
     cdef Py_ssize_t i, p = 0, k, m, idn = 0, pn = 0, size
     cdef const uint8_t* pack
     cdef bint texts = out is not None
+    cdef _Marks marks
     _unused_bytes(spec, unused)
+    marks.unused_cells = spec.used_cells != ((1ULL << spec.width) - 1 if spec.width < 64 else
+                                             0xFFFFFFFFFFFFFFFFULL)  # fmt: skip
     for i in range(count):
         k, m = s[p], s[p + 1] | (s[p + 2] << 8)
         pack = s + p + 3 + k
-        if not _plain_id(s + p + 3, k, limit):
-            c.status[i] = P_ID
-        elif not (_unpacked(spec, pack, m, out) if texts else
-                  _payload_ok(spec, pack, m, unused, limit)):
-            c.status[i] = P_PAYLOAD
-        else:
-            c.status[i] = 0
-            _copy(c.ids + idn, s + p + 3, k)
-            _copy(c.packs + pn, pack, m)
-            idn += k
-            pn += m
-            if texts:
-                size = out.tn if buffer_put(&c.forms, out.text, out.tn) else -1
-            else:
-                size = buffer_put_compact(&c.forms, pack, m)
-            if size < 0:
-                return False
-            c.id_ends[c.nok], c.pack_ends[c.nok] = idn, pn
-            c.form_ends[c.nok], c.lines[c.nok] = c.forms.n, first + i
-            c.nok += 1
         p += 3 + k + m
+        if not _plain_id(pack - k, k, limit):
+            c.status[i] = P_ID
+            continue
+        if texts:
+            size = -1
+            if _unpacked(spec, pack, m, out):
+                size = out.tn if buffer_put(&c.forms, out.text, out.tn) else -2
+        else:
+            # the compact form first: where the bytes over 2 are spares most rows' check
+            size = buffer_put_compact(&c.forms, pack, m, marks.at)
+            if size >= 0:
+                marks.count = size - 2 - ((m + 3) >> 2)
+                if marks.count > COMPACT_MARKS:
+                    marks.count = -1
+                if not _payload_ok(spec, pack, m, unused, limit, &marks):
+                    c.forms.n -= size
+                    size = -1
+            else:
+                size = -2
+        if size == -2:
+            return False
+        if size < 0:
+            c.status[i] = P_PAYLOAD
+            continue
+        c.status[i] = 0
+        _copy(c.ids + idn, pack - k, k)
+        _copy(c.packs + pn, pack, m)
+        idn += k
+        pn += m
+        c.id_ends[c.nok], c.pack_ends[c.nok] = idn, pn
+        c.form_ends[c.nok], c.lines[c.nok] = c.forms.n, first + i
+        c.nok += 1
     return True
 
 
