@@ -26,6 +26,15 @@ from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.unicode cimport PyUnicode_DecodeASCII, PyUnicode_AsUTF8AndSize
 
+from solvers._blake2b cimport (
+    qipai_blake2b16_x4,
+    qipai_blake2b16_x8,
+    qipai_blake2b_compress,
+    qipai_blake2b_iv,
+    qipai_blake2b_x4_usable,
+    qipai_blake2b_x8_usable,
+)
+
 from solvers._batch_columns import select_fixed
 
 cdef extern from "Python.h":
@@ -35,170 +44,7 @@ cdef extern from "Python.h":
 
 DEF DIGEST = 16
 
-# -- BLAKE2b (RFC 7693), 16-byte digests, no key ------------------------------------------------
-
-cdef extern from *:
-    """
-    /* BLAKE2b's compression function (RFC 7693, section 3.2), its twelve rounds written
-       out so that every message-word index is a constant. */
-    static const uint64_t qipai_blake2b_iv[8] = {
-        0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
-        0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
-        0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
-    #define QB_ROTR(x, n) (((x) >> (n)) | ((x) << (64 - (n))))
-    #define QB_G(a, b, c, d, x, y) do { \
-        a = a + b + (x); d = QB_ROTR(d ^ a, 32); c = c + d; b = QB_ROTR(b ^ c, 24); \
-        a = a + b + (y); d = QB_ROTR(d ^ a, 16); c = c + d; b = QB_ROTR(b ^ c, 63); \
-    } while (0)
-    /* one round with the mixing G (the scalar QB_G, or the vector QX_G below) */
-    #define QB_ROUND(G, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15) \
-        do { \
-        G(v0, v4, v8, v12, m[s0], m[s1]); G(v1, v5, v9, v13, m[s2], m[s3]); \
-        G(v2, v6, v10, v14, m[s4], m[s5]); G(v3, v7, v11, v15, m[s6], m[s7]); \
-        G(v0, v5, v10, v15, m[s8], m[s9]); G(v1, v6, v11, v12, m[s10], m[s11]); \
-        G(v2, v7, v8, v13, m[s12], m[s13]); G(v3, v4, v9, v14, m[s14], m[s15]); \
-        } while (0)
-    /* the twelve rounds, each with its message schedule */
-    #define QB_ROUNDS(G) do { \
-        QB_ROUND(G, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); \
-        QB_ROUND(G, 14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3); \
-        QB_ROUND(G, 11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4); \
-        QB_ROUND(G, 7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8); \
-        QB_ROUND(G, 9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13); \
-        QB_ROUND(G, 2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9); \
-        QB_ROUND(G, 12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11); \
-        QB_ROUND(G, 13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10); \
-        QB_ROUND(G, 6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5); \
-        QB_ROUND(G, 10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0); \
-        QB_ROUND(G, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); \
-        QB_ROUND(G, 14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3); \
-        } while (0)
-    static void qipai_blake2b_compress(uint64_t *h, const uint8_t *block, uint64_t count,
-                                       int last) {
-        uint64_t m[16];
-    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        memcpy(m, block, 128);  /* the message words are little-endian: one copy */
-    #else
-        int i, k;
-        for (i = 0; i < 16; i++) {
-            uint64_t x = 0;
-            for (k = 0; k < 8; k++) x |= (uint64_t)block[8 * i + k] << (8 * k);
-            m[i] = x;
-        }
-    #endif
-        uint64_t v0 = h[0], v1 = h[1], v2 = h[2], v3 = h[3], v4 = h[4], v5 = h[5],
-                 v6 = h[6], v7 = h[7];
-        uint64_t v8 = qipai_blake2b_iv[0], v9 = qipai_blake2b_iv[1],
-                 v10 = qipai_blake2b_iv[2], v11 = qipai_blake2b_iv[3];
-        uint64_t v12 = qipai_blake2b_iv[4] ^ count, v13 = qipai_blake2b_iv[5];
-        uint64_t v14 = last ? ~qipai_blake2b_iv[6] : qipai_blake2b_iv[6];
-        uint64_t v15 = qipai_blake2b_iv[7];
-        QB_ROUNDS(QB_G);
-        h[0] ^= v0 ^ v8; h[1] ^= v1 ^ v9; h[2] ^= v2 ^ v10; h[3] ^= v3 ^ v11;
-        h[4] ^= v4 ^ v12; h[5] ^= v5 ^ v13; h[6] ^= v6 ^ v14; h[7] ^= v7 ^ v15;
-    }
-
-    /* Four messages of the same number of blocks at once, one in each 64-bit lane of AVX2
-       vectors (the same twelve rounds on the lanes; x86-64 with GCC or Clang only, called
-       where the CPU has AVX2: qipai_blake2b_x4_usable). */
-    #if defined(__GNUC__) && defined(__x86_64__)
-    #define QIPAI_BLAKE2B_X4 1
-    #include <immintrin.h>
-    #define QX_ADD _mm256_add_epi64
-    #define QX_XOR _mm256_xor_si256
-    #define QX_G(a, b, c, d, x, y) do { \
-        a = QX_ADD(QX_ADD(a, b), x); d = _mm256_shuffle_epi32(QX_XOR(d, a), 0xB1); \
-        c = QX_ADD(c, d); b = _mm256_shuffle_epi8(QX_XOR(b, c), rot24); \
-        a = QX_ADD(QX_ADD(a, b), y); d = _mm256_shuffle_epi8(QX_XOR(d, a), rot16); \
-        c = QX_ADD(c, d); b = QX_XOR(b, c); \
-        b = _mm256_or_si256(_mm256_srli_epi64(b, 63), QX_ADD(b, b)); \
-    } while (0)
-    /* data[j], n[j]: message j (blocks of 128 bytes each, the last one padded with zeros);
-       out[j]: its 16-byte digest. */
-    __attribute__((target("avx2")))
-    static void qipai_blake2b16_x4(const uint8_t *const *data, const int64_t *n,
-                                   int64_t blocks, uint8_t *const *out) {
-        const __m256i rot24 = _mm256_setr_epi8(3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9,
-            10, 3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10);
-        const __m256i rot16 = _mm256_setr_epi8(2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8,
-            9, 2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9);
-        __m256i h[8], m[16];
-        uint8_t last[4][128];
-        uint64_t words[8];
-        const uint8_t *p[4];
-        int64_t b;
-        int i, j, k;
-        for (i = 0; i < 8; i++) h[i] = _mm256_set1_epi64x((long long)qipai_blake2b_iv[i]);
-        h[0] = QX_XOR(h[0], _mm256_set1_epi64x(0x01010000 ^ 16));
-        for (b = 0; b < blocks; b++) {
-            int final = b == blocks - 1;
-            __m256i count;
-            for (j = 0; j < 4; j++) p[j] = data[j] + 128 * b;
-            if (final) {
-                for (j = 0; j < 4; j++) {
-                    memset(last[j], 0, 128);
-                    memcpy(last[j], p[j], (size_t)(n[j] - 128 * b));
-                    p[j] = last[j];
-                }
-                count = _mm256_setr_epi64x(n[0], n[1], n[2], n[3]);
-            } else {
-                count = _mm256_set1_epi64x(128 * (b + 1));
-            }
-            /* word w of the four messages into m[w]: 4x4 transposes of 32-byte rows */
-            for (k = 0; k < 4; k++) {
-                __m256i r0 = _mm256_loadu_si256((const __m256i *)(p[0] + 32 * k));
-                __m256i r1 = _mm256_loadu_si256((const __m256i *)(p[1] + 32 * k));
-                __m256i r2 = _mm256_loadu_si256((const __m256i *)(p[2] + 32 * k));
-                __m256i r3 = _mm256_loadu_si256((const __m256i *)(p[3] + 32 * k));
-                __m256i t0 = _mm256_unpacklo_epi64(r0, r1), t1 = _mm256_unpackhi_epi64(r0, r1);
-                __m256i t2 = _mm256_unpacklo_epi64(r2, r3), t3 = _mm256_unpackhi_epi64(r2, r3);
-                m[4 * k] = _mm256_permute2x128_si256(t0, t2, 0x20);
-                m[4 * k + 1] = _mm256_permute2x128_si256(t1, t3, 0x20);
-                m[4 * k + 2] = _mm256_permute2x128_si256(t0, t2, 0x31);
-                m[4 * k + 3] = _mm256_permute2x128_si256(t1, t3, 0x31);
-            }
-            __m256i v0 = h[0], v1 = h[1], v2 = h[2], v3 = h[3], v4 = h[4], v5 = h[5],
-                    v6 = h[6], v7 = h[7];
-            __m256i v8 = _mm256_set1_epi64x((long long)qipai_blake2b_iv[0]);
-            __m256i v9 = _mm256_set1_epi64x((long long)qipai_blake2b_iv[1]);
-            __m256i v10 = _mm256_set1_epi64x((long long)qipai_blake2b_iv[2]);
-            __m256i v11 = _mm256_set1_epi64x((long long)qipai_blake2b_iv[3]);
-            __m256i v12 = QX_XOR(_mm256_set1_epi64x((long long)qipai_blake2b_iv[4]), count);
-            __m256i v13 = _mm256_set1_epi64x((long long)qipai_blake2b_iv[5]);
-            __m256i v14 = _mm256_set1_epi64x(
-                (long long)(final ? ~qipai_blake2b_iv[6] : qipai_blake2b_iv[6]));
-            __m256i v15 = _mm256_set1_epi64x((long long)qipai_blake2b_iv[7]);
-            QB_ROUNDS(QX_G);
-            h[0] = QX_XOR(h[0], QX_XOR(v0, v8)); h[1] = QX_XOR(h[1], QX_XOR(v1, v9));
-            h[2] = QX_XOR(h[2], QX_XOR(v2, v10)); h[3] = QX_XOR(h[3], QX_XOR(v3, v11));
-            h[4] = QX_XOR(h[4], QX_XOR(v4, v12)); h[5] = QX_XOR(h[5], QX_XOR(v5, v13));
-            h[6] = QX_XOR(h[6], QX_XOR(v6, v14)); h[7] = QX_XOR(h[7], QX_XOR(v7, v15));
-        }
-        _mm256_storeu_si256((__m256i *)words, h[0]);
-        _mm256_storeu_si256((__m256i *)(words + 4), h[1]);
-        for (j = 0; j < 4; j++) {  /* little-endian: the words' bytes are the digest's */
-            memcpy(out[j], words + j, 8);
-            memcpy(out[j] + 8, words + 4 + j, 8);
-        }
-    }
-    static int qipai_blake2b_x4_usable(void) {
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx2");
-    }
-    #else
-    #define QIPAI_BLAKE2B_X4 0
-    static void qipai_blake2b16_x4(const uint8_t *const *data, const int64_t *n,
-                                   int64_t blocks, uint8_t *const *out) {}
-    static int qipai_blake2b_x4_usable(void) { return 0; }
-    #endif
-    """
-    const uint64_t* qipai_blake2b_iv
-    void qipai_blake2b_compress(uint64_t* h, const uint8_t* block, uint64_t count,
-                                int last) noexcept nogil
-    void qipai_blake2b16_x4(const uint8_t* const* data, const int64_t* n, int64_t blocks,
-                            uint8_t* const* out) noexcept nogil
-    int qipai_blake2b_x4_usable() noexcept nogil
-
+# -- BLAKE2b (RFC 7693), 16-byte digests, no key (its compression: _blake2b.pxd) ---------------
 
 cdef inline uint64_t _load64(const uint8_t* p) noexcept nogil:
     cdef uint64_t x = 0
@@ -227,25 +73,30 @@ cdef void _blake2b16(const uint8_t* data, Py_ssize_t n, uint8_t* out) noexcept n
             out[8 * i + k] = <uint8_t>(h[i] >> (8 * k))
 
 
-DEF X4_BLOCKS = 8  # texts of up to 8 blocks (1 KiB) are hashed four at a time
+DEF X4_BLOCKS = 8  # texts of up to 8 blocks (1 KiB) are hashed four (or eight) at a time
+DEF WIDEST = 8  # texts hashed at once by the widest kernel
 
-# whether qipai_blake2b16_x4 runs here (set_vector_hashing turns it off for tests)
+# whether qipai_blake2b16_x4 and _x8 run here (set_vector_hashing turns them off for tests)
 cdef bint _x4_usable = qipai_blake2b_x4_usable() != 0
 cdef bint _x4 = _x4_usable
+cdef bint _x8_usable = _x4_usable and qipai_blake2b_x8_usable() != 0
+cdef bint _x8 = _x8_usable
 
 
 cdef void blake2b16_many(const uint8_t* const* texts, const int64_t* sizes, Py_ssize_t count,
                          uint8_t* out) noexcept nogil:
     """The 16-byte digest of each text (``texts[i]``, ``sizes[i]`` bytes) into ``out``, one
-    after the other: four texts of the same number of blocks at a time where the CPU has
-    AVX2 (the digests of :func:`_blake2b16`), the others one by one."""
-    cdef const uint8_t* waiting[X4_BLOCKS][4]
-    cdef int64_t waiting_size[X4_BLOCKS][4]
-    cdef uint8_t* dest[X4_BLOCKS][4]
+    after the other: eight texts of the same number of blocks at a time where the CPU has
+    AVX-512F, else four where it has AVX2 (the digests of :func:`_blake2b16`), the others
+    one by one."""
+    cdef const uint8_t* waiting[X4_BLOCKS][WIDEST]
+    cdef int64_t waiting_size[X4_BLOCKS][WIDEST]
+    cdef uint8_t* dest[X4_BLOCKS][WIDEST]
     cdef int held[X4_BLOCKS]
+    cdef int width = 8 if _x8 else 4
     cdef Py_ssize_t i
     cdef int64_t n
-    cdef int b, k
+    cdef int b, k, start
     memset(held, 0, sizeof(held))
     for i in range(count):
         n = sizes[i]
@@ -255,21 +106,29 @@ cdef void blake2b16_many(const uint8_t* const* texts, const int64_t* sizes, Py_s
             continue
         k = held[b]
         waiting[b][k], waiting_size[b][k], dest[b][k] = texts[i], n, out + DIGEST * i
-        if k < 3:
+        if k < width - 1:
             held[b] = k + 1
             continue
-        qipai_blake2b16_x4(waiting[b], waiting_size[b], b + 1, dest[b])
+        if _x8:
+            qipai_blake2b16_x8(waiting[b], waiting_size[b], b + 1, dest[b])
+        else:
+            qipai_blake2b16_x4(waiting[b], waiting_size[b], b + 1, dest[b])
         held[b] = 0
     for b in range(X4_BLOCKS):
-        for k in range(held[b]):
+        start = 0
+        if held[b] >= 4:  # (eight at a time: four of those left)
+            qipai_blake2b16_x4(waiting[b], waiting_size[b], b + 1, dest[b])
+            start = 4
+        for k in range(start, held[b]):
             _blake2b16(waiting[b][k], waiting_size[b][k], dest[b][k])
 
 
 def set_vector_hashing(bint enabled):
-    """Hash four texts at a time with AVX2 where the CPU has it (the default), or never
-    (tests compare both ways): whether it is on now."""
-    global _x4
+    """Hash four or eight texts at a time with AVX2 or AVX-512 where the CPU has it (the
+    default), or never (tests compare both ways): whether it is on now."""
+    global _x4, _x8
     _x4 = enabled and _x4_usable
+    _x8 = enabled and _x8_usable
     return _x4
 
 

@@ -32,8 +32,9 @@ def test_digests_are_hashlib_blake2b_16(size: int) -> None:
 
 @pytest.mark.parametrize("vector", [True, False])
 def test_text_digests_four_at_a_time_are_hashlib_blake2b_16(vector: bool) -> None:
-    # texts of every number of blocks (the AVX2 path takes 1-8 blocks, four texts of one
-    # count at a time, the rest one by one), shuffled so that each group mixes lengths
+    # texts of every number of blocks (the vector paths take 1-8 blocks, eight (AVX-512) or
+    # four (AVX2, and four of those left) texts of one count at a time, the rest one by
+    # one), shuffled so that each group mixes lengths
     rng = random.Random(16)
     sizes = [0, 1, 127, 128, 129, 255, 256, 257, 1023, 1024, 1025, 2000] * 3
     sizes += [rng.randrange(0, 1200) for _ in range(600)]
