@@ -19,13 +19,16 @@ from concurrent.futures import Executor
 from itertools import compress
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from engines.batch.inputs import BadInput
 from engines.batch.positions import position_blocks
 from engines.batch.records import Payloads
 from engines.batch.store import ResultStore
 from engines.batch.tasks import Task
-from solvers._batch_columns import Strings, select_fixed
-from solvers._batch_hashes import DigestSet, select, text_digests
+from solvers._batch_columns import Strings
+from solvers._batch_hashes import DigestSet, text_digests
+from solvers._batch_views import gather_fixed, gather_strings
 
 if TYPE_CHECKING:
     from engines.batch.runner import BatchSummary
@@ -47,12 +50,15 @@ class Rows:
     (:mod:`engines.batch.store_packed`) ``texts`` holds the payloads' compact forms (bytes),
     what the store keeps.
 
-    Rows joined from several parts (:meth:`join`: a chunk made of blocks as read) keep
-    the parts, and join their ids, texts and payloads only when first asked: the rows'
-    text is written from the parts' own buffers (:meth:`column_parts`), so a chunk's
-    inputs are not copied into one buffer first."""
+    Rows made of others (:meth:`part`, :meth:`chosen`, :meth:`join`: the blocks as read,
+    cut into claims and chunks) are *views*: pieces of blocks, ``(block, lo, hi, mask)``
+    (the block's positions ``lo:hi``, those whose ``mask`` byte is 1 when it has one), and
+    each column is gathered from the blocks when first asked
+    (:mod:`solvers._batch_views`), by the thread that reads it: the runner's thread copies
+    no column, the solving thread gathers the payloads, the store thread the rest."""
 
-    __slots__ = ("_ids", "_payloads", "_texts", "digests", "lines", "parts", "sources")
+    __slots__ = ("_digests", "_ids", "_lines", "_payloads", "_sources", "_texts", "count",
+                 "pieces")  # fmt: skip
 
     def __init__(
         self,
@@ -62,38 +68,75 @@ class Rows:
         payloads: Payloads | None,
         texts: Strings | None,
         digests: bytes,
-        parts: Sequence[Rows] | None = None,
     ) -> None:
-        self.sources, self.lines, self._ids = sources, lines, ids
-        self._payloads, self._texts, self.digests = payloads, texts, digests
-        self.parts = parts
+        self._sources, self._lines, self._ids = sources, lines, ids
+        self._payloads, self._texts, self._digests = payloads, texts, digests
+        self.count = len(sources)
+        self.pieces: list[_Piece] | None = None
+
+    @classmethod
+    def _view(cls, pieces: list[_Piece]) -> Rows:
+        rows = cls.__new__(cls)
+        rows._sources = rows._lines = rows._ids = rows._payloads = rows._texts = None
+        rows._digests = None
+        rows.pieces = pieces
+        rows.count = sum([p[4] for p in pieces])
+        return rows
+
+    @property
+    def sources(self) -> list[str]:
+        if self._sources is None:
+            out: list[str] = []
+            for block, lo, hi, mask, _n in self.pieces or ():
+                got = block._sources[lo:hi]
+                out += got if mask is None else compress(got, mask[lo:hi])
+            self._sources = out
+        return self._sources
+
+    @property
+    def lines(self) -> bytes:
+        if self._lines is None:
+            self._lines = gather_fixed([(p[0]._lines, *p[1:4]) for p in self.pieces or ()], 8)
+        return self._lines
+
+    @property
+    def digests(self) -> bytes:
+        if self._digests is None:
+            self._digests = gather_fixed([(p[0]._digests, *p[1:4]) for p in self.pieces or ()],
+                                         16)  # fmt: skip
+        return self._digests
 
     @property
     def ids(self) -> Strings:
         if self._ids is None:
-            self._ids = Strings.join([p.ids for p in self.parts or ()])
+            self._ids = _gathered([(p[0].ids, *p[1:4]) for p in self.pieces or ()])
         return self._ids
 
     @property
     def texts(self) -> Strings:
         if self._texts is None:
-            self._texts = Strings.join([p.texts for p in self.parts or ()])
+            self._texts = _gathered([(p[0].texts, *p[1:4]) for p in self.pieces or ()])
         return self._texts
 
     @property
     def payloads(self) -> Payloads:
         if self._payloads is None:
-            self._payloads = Payloads.join([p.payloads for p in self.parts or ()])
+            pieces = self.pieces or ()
+            if all(p[0].payloads.objects is None for p in pieces):
+                self._payloads = Payloads(_gathered([(p[0].payloads.packs, *p[1:4])
+                                                     for p in pieces]))  # fmt: skip
+            else:  # (prepare's dicts among them: the plain path)
+                self._payloads = Payloads.join([_piece_payloads(p) for p in pieces])
         return self._payloads
 
     def column_parts(self) -> list[tuple[Strings, bytes, Strings]]:
-        """``(ids, lines, texts)`` of each part, one after the other (one part: the rows'
-        own columns)."""
-        if self.parts is None:
+        """``(ids, lines, texts)`` of each piece, one after the other (rows of their own
+        columns, or of one piece: the rows' own columns)."""
+        if self.pieces is None or len(self.pieces) == 1:
             return [(self.ids, self.lines, self.texts)]
         out = []
-        for p in self.parts:
-            out += p.column_parts()
+        for p in self.pieces:
+            out += Rows._view([p]).column_parts()
         return out
 
     @classmethod
@@ -104,41 +147,108 @@ class Rows:
                    Strings.of(texts), digests)  # fmt: skip
 
     def __len__(self) -> int:
-        return len(self.sources)
+        return self.count
 
     def line_list(self) -> list[int]:
         return array("q", self.lines).tolist()
 
+    def _own_pieces(self) -> list[_Piece]:
+        if self.pieces is None:
+            return [(self, 0, self.count, None, self.count)]
+        return self.pieces
+
     def part(self, lo: int, hi: int) -> Rows:
-        return Rows(self.sources[lo:hi], self.lines[8 * lo : 8 * hi], self.ids.part(lo, hi),
-                    self.payloads.part(lo, hi), self.texts.part(lo, hi),
-                    self.digests[16 * lo : 16 * hi])  # fmt: skip
+        """Positions ``lo:hi`` (``0 <= lo <= hi <= len``), as a view."""
+        if not 0 <= lo <= hi <= self.count:
+            raise IndexError("Rows part out of range")
+        pieces = self._own_pieces()
+        out: list[_Piece] = []
+        at = 0
+        for piece in pieces:
+            n = piece[4]
+            if n and lo < at + n and at < hi:
+                if at < lo:
+                    piece, at = _cut(piece, lo - at)[1], lo
+                if at + piece[4] > hi:
+                    piece = _cut(piece, hi - at)[0]
+                out.append(piece)
+            at += piece[4]
+            if at >= hi:
+                break
+        return Rows._view(out or [(pieces[0][0], 0, 0, None, 0)])
 
     def split(self, k: int) -> tuple[Rows, Rows]:
         """The first ``k`` positions and the rest (``self`` itself when it has no more)."""
-        if k >= len(self):
-            return self, self.part(len(self), len(self))
-        return self.part(0, k), self.part(k, len(self))
+        if k >= self.count:
+            return self, self.part(self.count, self.count)
+        return self.part(0, k), self.part(k, self.count)
 
     def chosen(self, status: bytearray, want: int) -> Rows:
-        """The positions whose ``status`` is ``want``."""
+        """The positions whose ``status`` is ``want``, as a view (its pieces' masks made
+        here; the columns are not copied)."""
         keep = status.translate(_WANT[want])
-        return Rows(list(compress(self.sources, keep)), select_fixed(self.lines, 8, status, want),
-                    self.ids.chosen(status, want), self.payloads.chosen(status, want),
-                    self.texts.chosen(status, want),
-                    select(self.digests, status, want))  # fmt: skip
+        if self.pieces is None:
+            return Rows._view([(self, 0, self.count, keep, keep.count(1))])
+        out: list[_Piece] = []
+        at = 0
+        for block, lo, hi, mask, n in self.pieces:
+            mine = keep[at : at + n]
+            at += n
+            kept = mine.count(1)
+            if kept == n:
+                out.append((block, lo, hi, mask, n))
+            elif kept:
+                out.append((block, lo, hi, _narrowed(block.count, lo, hi, mask, mine), kept))
+        return Rows._view(out or [(self.pieces[0][0], 0, 0, None, 0)])  # (never no piece)
 
     @staticmethod
     def join(parts: Sequence[Rows]) -> Rows:
-        """The rows of ``parts`` one after the other (ids, texts and payloads joined when
-        first asked for)."""
+        """The rows of ``parts`` one after the other (a view of their pieces)."""
         if len(parts) == 1:
             return parts[0]
-        sources: list[str] = []
+        pieces: list[_Piece] = []
         for p in parts:
-            sources += p.sources
-        return Rows(sources, b"".join([p.lines for p in parts]), None, None, None,
-                    b"".join([p.digests for p in parts]), parts)  # fmt: skip
+            pieces += p._own_pieces()
+        return Rows._view(pieces)
+
+
+# A piece of a view: (block, lo, hi, mask or None, how many positions it has).
+_Piece = tuple[Rows, int, int, "bytes | bytearray | None", int]
+
+
+def _gathered(pieces: list[Any]) -> Strings:
+    if len(pieces) == 1 and pieces[0][3] is None and pieces[0][1:3] == (0, len(pieces[0][0])):
+        return pieces[0][0]  # (a whole block's column as it is)
+    return gather_strings(pieces)
+
+
+def _cut(piece: _Piece, k: int) -> tuple[_Piece, _Piece]:
+    """A piece's first ``k`` positions and the rest."""
+    block, lo, hi, mask, n = piece
+    if mask is None:
+        return (block, lo, lo + k, None, k), (block, lo + k, hi, None, n - k)
+    kept = np.flatnonzero(np.frombuffer(mask, dtype=np.uint8, count=hi - lo, offset=lo))
+    at = lo + int(kept[k]) if k < n else hi
+    return (block, lo, at, mask, k), (block, at, hi, mask, n - k)
+
+
+def _narrowed(size: int, lo: int, hi: int, mask: bytes | bytearray | None,
+              keep: bytearray) -> bytearray:  # fmt: skip
+    """The mask of a block's positions ``lo:hi`` (of ``size``) kept by ``mask`` (all when
+    None) and then by ``keep`` (one byte a position kept by ``mask``)."""
+    out = bytearray(size)
+    if mask is None:
+        out[lo:hi] = keep
+        return out
+    kept = np.flatnonzero(np.frombuffer(mask, dtype=np.uint8, count=hi - lo, offset=lo)) + lo
+    np.frombuffer(out, dtype=np.uint8)[kept] = np.frombuffer(keep, dtype=np.uint8)
+    return out
+
+
+def _piece_payloads(piece: _Piece) -> Payloads:
+    block, lo, hi, mask, _n = piece
+    payloads = block.payloads.part(lo, hi)
+    return payloads if mask is None else payloads.chosen(bytearray(mask[lo:hi]), 1)
 
 
 def todo(
@@ -175,9 +285,9 @@ def todo(
         waiting.clear()
         count = 0
         # One transaction checks what is stored and claims the rest for this run; what
-        # another live run claimed is left to it.  (Only the digests are joined: the
-        # blocks' columns are copied once, into chunks.)
-        status = db.claim_digests(task.name, b"".join([p.digests for p in parts]), run_id)
+        # another live run claimed is left to it.  (Only the digests are gathered: the
+        # blocks' other columns are copied once, by the threads that read the chunks.)
+        status = db.claim_digests(task.name, Rows.join(parts).digests, run_id)
         fresh = status.count(0)
         stored = status.count(1)
         total = len(status)

@@ -243,8 +243,9 @@ class _NativeThreads(_Executor):
         return self.pool.submit(solve_chunk, task, payloads, self.threads)
 
     def submit_rows(self, task: Task, rows: Rows) -> cf.Future:
+        # (the chunk's payloads are gathered from its blocks on the helper thread)
         if not self.write_rows:
-            return self.submit(task, _chunk_payloads(task, rows))
+            return self.pool.submit(_solved_rows, task, rows, self.threads)
         return self.pool.submit(_solved_and_written, task, rows, self.threads)
 
 
@@ -263,8 +264,12 @@ def _chunk_payloads(task: Task, rows: Rows) -> Any:
     return rows.payloads if task.payload_columns else rows.payloads.tolist()
 
 
+def _solved_rows(task: Task, rows: Rows, threads: int) -> SolvedChunk:
+    return solve_chunk(task, _chunk_payloads(task, rows), threads)
+
+
 def _solved_and_written(task: Task, rows: Rows, threads: int) -> _Written:
-    solved = solve_chunk(task, _chunk_payloads(task, rows), threads)
+    solved = _solved_rows(task, rows, threads)
     texts = task.json_texts(solved.results, solved.errors)
     runs = written_column_runs(rows.sources, rows.column_parts(), texts, solved.errors,
                                solved.seconds)  # fmt: skip
