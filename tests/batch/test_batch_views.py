@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines.batch.rows import Rows, chunks
+from engines.batch.rows import Rows, _next_lookup, chunks
 from solvers._batch_columns import Strings
 from solvers._batch_views import gather_fixed, gather_strings
 
@@ -95,3 +95,10 @@ def test_views_cut_chosen_and_joined_are_the_lists_so_cut(sizes, data):
     columns = Rows.join(parts).column_parts()  # (a piece of a block each)
     assert [x for ids, _lines, _texts in columns for x in ids.tolist()] == [r[2] for r in want]
     assert b"".join(lines for _ids, lines, _texts in columns) == Rows.join(parts).lines
+
+
+def test_claims_grow_faster_the_faster_they_come():
+    assert _next_lookup(2048, 0.0) == 32768
+    assert _next_lookup(2048, 0.2) == 4096  # (doubling, as before)
+    assert _next_lookup(2048, 0.25) == 2048
+    assert _next_lookup(65536, 0.0) == 65536  # (never shrinks)

@@ -265,10 +265,11 @@ def todo(
 ) -> Iterator[Rows]:
     """The positions still to solve, in input order and in blocks (the blocks as read, or
     parts of them: :func:`chunks` joins them once, into chunks); counts the rest into
-    ``summary``.  Claims grow (doubling up to :data:`LOOKUP_MAX`) while they come less
-    than a quarter second apart: fast tasks make few transactions (each a disk sync), slow
-    ones leave positions unclaimed for a second run on the same store to share.  ``readers``:
-    threads that read (and hash) blocks of input ahead, for a task whose reader can.
+    ``summary``.  Claims grow (up to :data:`LOOKUP_MAX`: :func:`_next_lookup`) while they
+    come less than a quarter second apart: fast tasks make few transactions (each a disk
+    sync), slow ones leave positions unclaimed for a second run on the same store to share.
+    ``readers``: threads that read (and hash) blocks of input ahead, for a task whose reader
+    can.
     ``payload_hashes``: positions hashed by their payloads (packed files only; no text)."""
     seen = DigestSet()
     waiting: list[Rows] = []
@@ -278,8 +279,8 @@ def todo(
     def claimed() -> list[Rows]:
         nonlocal lookup, last_claim, count
         now = time.perf_counter()
-        if last_claim is not None and now - last_claim < _CLAIM_SECONDS:
-            lookup = min(2 * lookup, max(lookup, LOOKUP_MAX))
+        if last_claim is not None:
+            lookup = _next_lookup(lookup, now - last_claim)
         last_claim = now
         parts = waiting[:]
         waiting.clear()
@@ -327,6 +328,24 @@ def todo(
                 yield from claimed()
     if waiting:
         yield from claimed()
+
+
+def _next_lookup(lookup: int, spent: float) -> int:
+    """The size of the claim after one of ``lookup`` positions that came ``spent`` seconds
+    after the one before: while claims come less than :data:`_CLAIM_SECONDS` apart, twice as
+    many, and twice again while twice the positions would still come in less than that (a
+    fast task reaches :data:`LOOKUP_MAX` in one or two claims, each a transaction), never
+    more than :data:`LOOKUP_MAX` (nor less than ``lookup``).
+
+    >>> [_next_lookup(2048, spent) for spent in (0.001, 0.05, 0.1, 0.3)]
+    [32768, 8192, 4096, 2048]
+    """
+    if spent >= _CLAIM_SECONDS:
+        return lookup
+    grown, spent = 2 * lookup, 2 * spent
+    while grown < LOOKUP_MAX and 2 * spent < _CLAIM_SECONDS:
+        grown, spent = 2 * grown, 2 * spent
+    return min(grown, max(lookup, LOOKUP_MAX))
 
 
 def chunks(blocks: Iterable[Rows], size: Callable[[], int]) -> Iterator[Rows]:
