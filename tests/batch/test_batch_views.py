@@ -102,3 +102,16 @@ def test_claims_grow_faster_the_faster_they_come():
     assert _next_lookup(2048, 0.2) == 4096  # (doubling, as before)
     assert _next_lookup(2048, 0.25) == 2048
     assert _next_lookup(65536, 0.0) == 65536  # (never shrinks)
+
+
+def test_a_view_that_keeps_few_of_a_block_holds_its_own_copy():
+    """Positions chosen from a block (a resume that finds most of it stored) keep the block
+    alive only when they are a quarter of it or more: else they are copied out of it."""
+    block = _rows(1000, "a")
+    most = block.chosen(bytearray(1 if i in (3, 500) else 0 for i in range(1000)), 0)
+    assert most.pieces[0][0] is block and len(most) == 998
+    sparse = block.chosen(bytearray(0 if i % 7 else 1 for i in range(1000)), 1)
+    assert sparse.pieces[0][0] is not block and sparse.pieces[0][0].count == len(sparse) == 143
+    assert _listed(sparse) == [r for i, r in enumerate(_listed(block)) if i % 7 == 0]
+    dense = block.chosen(bytearray(1 if i % 2 else 0 for i in range(1000)), 1)
+    assert dense.pieces[0][0] is block and dense.pieces[0][3] is not None

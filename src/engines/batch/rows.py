@@ -185,21 +185,22 @@ class Rows:
 
     def chosen(self, status: bytearray, want: int) -> Rows:
         """The positions whose ``status`` is ``want``, as a view (its pieces' masks made
-        here; the columns are not copied)."""
+        here; the columns are not copied, but for a piece that keeps less than a quarter of
+        its block: those positions are copied, so that a view never holds much more memory
+        than its own positions take, whatever share of the input is dropped)."""
         keep = status.translate(_WANT[want])
-        if self.pieces is None:
-            return Rows._view([(self, 0, self.count, keep, keep.count(1))])
         out: list[_Piece] = []
         at = 0
-        for block, lo, hi, mask, n in self.pieces:
+        for block, lo, hi, mask, n in self._own_pieces():
             mine = keep[at : at + n]
             at += n
             kept = mine.count(1)
             if kept == n:
                 out.append((block, lo, hi, mask, n))
             elif kept:
-                out.append((block, lo, hi, _narrowed(block.count, lo, hi, mask, mine), kept))
-        return Rows._view(out or [(self.pieces[0][0], 0, 0, None, 0)])  # (never no piece)
+                piece = (block, lo, hi, _narrowed(block.count, lo, hi, mask, mine), kept)
+                out.append(piece if 4 * kept >= block.count else _copied(piece))
+        return Rows._view(out or [(self._own_pieces()[0][0], 0, 0, None, 0)])  # (a piece)
 
     @staticmethod
     def join(parts: Sequence[Rows]) -> Rows:
@@ -243,6 +244,13 @@ def _narrowed(size: int, lo: int, hi: int, mask: bytes | bytearray | None,
     kept = np.flatnonzero(np.frombuffer(mask, dtype=np.uint8, count=hi - lo, offset=lo)) + lo
     np.frombuffer(out, dtype=np.uint8)[kept] = np.frombuffer(keep, dtype=np.uint8)
     return out
+
+
+def _copied(piece: _Piece) -> _Piece:
+    """The positions of ``piece`` as a block of their own (their columns gathered)."""
+    rows = Rows._view([piece])
+    block = Rows(rows.sources, rows.lines, rows.ids, rows.payloads, rows.texts, rows.digests)
+    return (block, 0, block.count, None, block.count)
 
 
 def _piece_payloads(piece: _Piece) -> Payloads:
