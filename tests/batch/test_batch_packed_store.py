@@ -1,4 +1,4 @@
-"""Packed blocks (schema 5): a task read from packed files stored as its columns, hashed by
+"""Packed blocks (schema 6): a task read from packed files stored as its columns, hashed by
 its payloads.
 
 The rows read back (``ResultStore.rows``: ``qipai results``, export, report) equal those of
@@ -20,7 +20,9 @@ import re
 import sqlite3
 import struct
 import tracemalloc
+from array import array
 
+import numpy as np
 import pytest
 from tests.batch.test_batch_records import CASES
 
@@ -34,7 +36,8 @@ from engines.batch.store_packed import block_order, block_rows
 from engines.batch.store_read import _record_spec
 from engines.batch.tasks import TASKS, get_task, register_task
 from engines.errors import InputError
-from solvers._batch_columns import expanded_payloads
+from solvers._batch_columns import Strings, expanded_payloads
+from solvers._batch_store import distinct_items
 from solvers._records import unpacked_texts
 
 TASK_NAMES = ["shengji-legal", "shuangkou-legal"]
@@ -129,7 +132,7 @@ def test_packed_blocks_read_back_as_rows_and_resume(tmp_path, task_name):
         again = run_batch([str(qpk)], task_name, str(packed_db), jobs=jobs, progress=False)
         assert (again.computed, again.already_stored) == (0, packed.computed)
     with sqlite3.connect(packed_db) as db:
-        assert db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() == ("5",)
+        assert db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() == ("6",)
 
 
 def test_a_packed_run_resumes_an_interrupted_one(tmp_path):
@@ -207,7 +210,7 @@ def _claims_meet_another_choice(db, task_name: str, payloads: bool, then: str) -
 
 
 def test_other_tasks_rows_are_unchanged_and_read_in_order(tmp_path):
-    """A store of rows (schema 4) gets packed blocks of another task: schema 5, the first
+    """A store of rows (schema 4) gets packed blocks of another task: schema 6, the first
     task's rows as they were, every row read in task order."""
     _p1, qpk = _inputs(tmp_path, "shengji-legal", 200, 7, "a")
     plain, _q2 = _inputs(tmp_path, "shuangkou-legal", 200, 7, "b")
@@ -265,7 +268,8 @@ def test_damaged_packed_blocks_are_errors_not_crashes(tmp_path):
         names = [d[0] for d in con.execute("SELECT * FROM packed_blocks").description]
     rng = random.Random(3)
     blobs = [i for i, name in enumerate(names) if name in ("digests", "ids", "id_sizes", "lines",
-             "payloads", "payload_sizes", "results", "result_sizes", "errors", "seconds")]
+             "payloads", "payload_sizes", "results", "result_sizes", "result_codes", "errors",
+             "seconds", "second_codes")]
     failures = 0
     for trial in range(120):
         column = rng.choice(blobs)
@@ -469,3 +473,59 @@ def test_a_task_with_nothing_stored_follows_the_next_runs_inputs(tmp_path):
     assert again.computed == 0 and again.already_stored > 30
     # a packed run whose choice another run undid before its first claim: its claims refuse
     _claims_meet_another_choice(tmp_path / "late.sqlite", task_name, True, "canonical text")
+
+
+def test_a_store_of_the_first_packed_form_is_refused_naming_it(tmp_path):
+    """Schema 5 (packed blocks as a development qipai wrote them: seconds as float64, texts
+    a position) reads in no other way than its own: refused by name, not misread."""
+    _path, qpk = _inputs(tmp_path, "shengji-legal", 60, 2)
+    db = tmp_path / "s.sqlite"
+    run_batch([str(qpk)], "shengji-legal", str(db), jobs=1, progress=False)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE meta SET value='5' WHERE key='schema_version'")
+    for opened in (lambda: ResultStore.open_existing(db), lambda: ResultStore(db),
+                   lambda: run_batch([str(qpk)], "shengji-legal", str(db), progress=False)):
+        with pytest.raises(StoreError, match=r"schema 5, packed blocks in the form of a "
+                           r"development qipai .* reads schemas 1 to 4 and 6"):  # fmt: skip
+            opened()
+
+
+@pytest.mark.parametrize(("ids", "lines", "numbered"), [
+    (["gs6-000000", "gs6-000001", "gs6-000003"], [1, 2, 4], (b"gs6-", 6, -1)),
+    ([f"in.jsonl:{n}" for n in range(7, 13)], range(7, 13), (b"in.jsonl:", 1, 0)),
+    (["p100", "p98", "p99", "p101"], [100, 98, 99, 101], (b"p", 2, 0)),
+    (["局-09", "局-10"], [9, 10], ("局-".encode(), 2, 0)),
+    (["7", "8", "9", "10"], [1, 2, 3, 4], (b"", 1, 6)),
+    (["p09", "p010"], [9, 10], None),  # (zero-padded past its width)
+    (["p1", "p2", "q3"], [1, 2, 3], None),
+    (["p1", "p2", "p4"], [1, 2, 3], None),
+    (["a", "b"], [1, 2], None),
+    (["x12345678901234567890"], [1], None),
+    ([], [], None),
+])  # fmt: skip
+def test_numbered_ids_are_kept_as_their_form_and_read_back_exactly(ids, lines, numbered):
+    column, line_array = Strings.of(ids), np.array(lines, dtype=np.int64)
+    assert store_packed._numbered(column, line_array) == numbered
+    blob, sizes = store_packed._id_columns(column, line_array)
+    assert (blob == numbered[0]) if numbered else (blob, sizes) == (column.data,
+                                                                    store_packed._sizes(column))
+    assert store_packed._id_texts(blob, sizes, line_array, len(ids)) == ids
+
+
+def test_distinct_results_and_seconds_read_back_bit_for_bit():
+    seconds = [-0.0, 0.0, float("nan"), 5e-324, 1e-300, float("inf"), 0.0, -0.0, 2.5e-6]
+    data, _ends, codes = distinct_items(array("d", seconds).tobytes(), None, 8)
+    assert len(data) == 8 * 7
+    back = store_packed._picked(np.frombuffer(data, dtype=np.float64),
+                                store_packed._codes(codes), len(seconds))  # fmt: skip
+    assert array("d", back).tobytes() == array("d", seconds).tobytes()
+    for distinct in (3, 300, 70_000):  # (codes of 1, 2 and 4 bytes)
+        texts = [f'{{"count":{i % distinct}}}' for i in range(2 * distinct)] + ["", "é"]
+        column = Strings.of(texts)
+        data, ends, codes = distinct_items(column.data, column.ends, 0)
+        assert len(ends) == 8 * (distinct + 2)
+        picked = store_packed._picked(np.array(Strings(data, ends).tolist(), dtype=object),
+                                      store_packed._codes(codes), len(texts))  # fmt: skip
+        assert picked == texts
+    with pytest.raises(ValueError, match="codes of no distinct item"):
+        store_packed._picked(np.array(["a"], dtype=object), store_packed.narrow(np.array([1])), 1)

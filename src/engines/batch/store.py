@@ -77,6 +77,7 @@ from engines.batch.store_packed import (
     fresh_columns,
     has_packed_table,
     insert_blocks,
+    refused_schema,
     task_hashes,
 )
 from engines.batch.store_read import StoreReading
@@ -199,11 +200,14 @@ class ResultStore(StoreReading):
                 )
             version = found[0]
             upgrades = {"1": upgrade_from_v1, "2": upgrade_from_v2, "3": upgrade_from_v3}
+            if refused_schema(str(self.path), version):
+                raise StoreError(refused_schema(str(self.path), version))
             if version not in upgrades and version not in (str(SCHEMA_VERSION),
                                                            str(PACKED_SCHEMA_VERSION)):
                 raise StoreError(
                     f"{self.path}: result store schema {version}, this qipai reads schemas 1 "
-                    f"to {PACKED_SCHEMA_VERSION}; use the qipai that wrote it, or a new --db file"
+                    f"to 4 and {PACKED_SCHEMA_VERSION}; use the qipai that wrote it, or a new "
+                    "--db file"
                 )
             self._packed = has_packed_table(self._db)
             # Older schemas are read as they are, and upgraded when written.
@@ -543,7 +547,7 @@ class ResultStore(StoreReading):
 
     def payload_hashes(self, task: str, *, want: bool) -> bool:
         """Whether ``task`` hashes payloads in this store: ``want`` when the task has nothing
-        stored or claimed here (then recorded: payloads make the store schema 5), else as
+        stored or claimed here (then recorded: payloads make the store schema 6), else as
         recorded."""
         chosen = self.input_hashes(task) == "payload"
         if chosen != want and not self.readonly:

@@ -1,12 +1,20 @@
-"""Packed blocks: the result store's layout for a task read from packed positions (schema 5).
+"""Packed blocks: the result store's layout for a task read from packed positions (schema 6).
 
 A 升级 or 双扣 position solves in about a microsecond; writing its row as JSON text, with
 its canonical input written back from the packed payload, and storing that text cost more
 than the solve.  A task whose store *hashes payloads* keeps, in one ``packed_blocks`` row a
 block, the block's columns: input hashes, ids, lines, the payloads in their compact form
 (two bits a count byte: 180 bytes of a 升级 payload take ~48), the results' JSON texts, an
-error flag a position (when any) and the solver seconds (float64); the lines as differences
-and the texts' sizes in the fewest bytes that hold them (one a position, most often).  The input
+error flag a position (when any) and the solver seconds.  SQLite spends about 3 ns of CPU
+a byte it stores (writing it to the log, then checkpointing it), so every column but the
+hashes and payloads is kept in a few bytes a position (a 升级 position 73 bytes, was 106):
+the results' and the seconds' distinct values once a block (float64 bits, exact) and an
+index a position (:func:`~solvers._batch_store.distinct_items`: a block of answers holds a
+few hundred distinct texts, its seconds one a group solved together); ids numbered from
+the lines (a generator's ``gs6-000041``, the runner's ``in.jsonl:42``) as their prefix,
+width and offset; the lines as differences and the sizes and indices in the fewest bytes
+that hold them (:func:`narrow`: one a position, most often).  The input
+The input
 hash is the 16-byte BLAKE2b digest of the compact form, not of the canonical text (the
 compact form, the payload and the canonical text are functions of each other, so equal
 positions still have equal hashes).  The readers
@@ -20,14 +28,16 @@ of the task in it (it binds once the task has rows or claims), and recorded in `
 its canonical text, as in every older store.
 The two never mix: a store that hashes a task's payloads reads only packed inputs for it
 (:func:`engines.batch.run_checks.payload_hashes`), since a JSON Lines position would get
-another hash than its packed twin and be solved and stored twice.  The schema becomes 5 when
+another hash than its packed twin and be solved and stored twice.  The schema becomes 6 when
 the first task chooses payload hashes (an older qipai refuses it, naming the version, rather
-than read half of it); other tasks' rows and the ``results`` view are unchanged (the view,
-plain SQL, does not show packed blocks' rows: their inputs are compact payloads that only
-:func:`solvers._records.unpacked_texts` writes back as text).  The readers take the blocks in
-the order of ``(task, source, first_line)`` (:func:`block_order`, an index) and open one only
-when the merge reaches its first line, so an export holds the blocks whose lines overlap
-(those of one run's chunks in flight), each writing back :data:`READ_SLICE` rows at a time.
+than read half of it; schema 5, these blocks' first form, written only by a development
+qipai, is refused: :func:`refused_schema`); other tasks' rows and the ``results`` view are
+unchanged (the view, plain SQL, does not show packed blocks' rows: their inputs are compact
+payloads that only :func:`solvers._records.unpacked_texts` writes back as text).  The
+readers take the blocks in the order of ``(task, source, first_line)`` (:func:`block_order`,
+an index) and open one only when the merge reaches its first line, so an export holds the
+blocks whose lines overlap (those of one run's chunks in flight), each writing back
+:data:`READ_SLICE` rows at a time.
 """
 
 from __future__ import annotations
@@ -44,9 +54,13 @@ import numpy as np
 
 from solvers._batch_columns import Strings, expanded_payloads, select_fixed
 from solvers._batch_hashes import select
+from solvers._batch_store import distinct_items, numbered_ids
 
 #: The schema of a store in which some task hashes payloads.
-PACKED_SCHEMA_VERSION = 5
+PACKED_SCHEMA_VERSION = 6
+#: The schema of packed blocks in their first form (a development qipai's, never released):
+#: refused, naming it (:func:`refused_schema`), rather than read in the form of 6.
+FIRST_PACKED_SCHEMA = 5
 #: ``meta`` value of a task whose input hashes are its payloads' digests.
 PAYLOAD = "payload"
 
@@ -59,14 +73,23 @@ PACKED_SCHEMA = (
         digests BLOB NOT NULL,
         ids BLOB NOT NULL, id_sizes BLOB NOT NULL, lines BLOB NOT NULL,
         payloads BLOB NOT NULL, payload_sizes BLOB NOT NULL,
-        results BLOB NOT NULL, result_sizes BLOB NOT NULL,
-        errors BLOB NOT NULL, seconds BLOB NOT NULL
+        results BLOB NOT NULL, result_sizes BLOB NOT NULL, result_codes BLOB NOT NULL,
+        errors BLOB NOT NULL, seconds BLOB NOT NULL, second_codes BLOB NOT NULL
     )""",
     "CREATE INDEX IF NOT EXISTS packed_blocks_by_task ON packed_blocks (task, block_id)",
     # (the readers' order: a block's rows are merged with the others' from its first line on)
     "CREATE INDEX IF NOT EXISTS packed_blocks_in_order ON packed_blocks (task, source, "
     "first_line, block_id)",
 )
+
+
+def refused_schema(path: str, version: str) -> str | None:
+    """Why this qipai does not read a store of schema ``version`` (None: it does)."""
+    if version == str(FIRST_PACKED_SCHEMA):
+        return (f"{path}: result store schema 5, packed blocks in the form of a development "
+                "qipai that this one does not read (it reads schemas 1 to 4 and "
+                f"{PACKED_SCHEMA_VERSION}); use the qipai that wrote it, or a new --db file")
+    return None
 
 
 def hash_key(task: str) -> str:
@@ -160,11 +183,12 @@ def fresh_columns(digests: bytes, columns: PackedColumns, fresh: bytearray
     return select(digests, fresh, 1), columns.chosen(fresh, 1)
 
 
-_INSERT = (
-    "INSERT INTO packed_blocks (task, run_id, solver_version, finished_at, size, source, "
-    "first_line, digests, ids, id_sizes, lines, payloads, payload_sizes, results, "
-    "result_sizes, errors, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_COLUMNS = (
+    "task, run_id, solver_version, finished_at, size, source, first_line, digests, ids, "
+    "id_sizes, lines, payloads, payload_sizes, results, result_sizes, result_codes, errors, "
+    "seconds, second_codes"
 )
+_INSERT = f"INSERT INTO packed_blocks ({_COLUMNS}) VALUES ({', '.join(['?'] * 19)})"
 
 
 def insert_blocks(db: sqlite3.Connection, task: str, run_id: int, version: str, now: float,
@@ -176,24 +200,31 @@ def insert_blocks(db: sqlite3.Connection, task: str, run_id: int, version: str, 
     for lo, hi in runs:
         c = columns if hi - lo == len(columns.sources) else columns.part(lo, hi)
         lines = _int64(c.lines)
-        values = (task, run_id, version, now, hi - lo, c.sources[0], int(lines.min()),
-                  digests[16 * lo : 16 * hi], c.ids.data, _sizes(c.ids),
-                  narrow(np.diff(lines, prepend=0)), c.payloads.data, _sizes(c.payloads),
-                  c.results.data, _sizes(c.results), c.errors, c.seconds)  # fmt: skip
+        texts, text_ends, text_codes = distinct_items(c.results.data, c.results.ends, 0)
+        seconds, _ends, second_codes = distinct_items(c.seconds, None, 8)
+        first = int(lines.min()) if len(lines) else 0
+        values = (task, run_id, version, now, hi - lo, c.sources[0], first,
+                  digests[16 * lo : 16 * hi], *_id_columns(c.ids, lines),
+                  _line_column(lines, first), c.payloads.data, _sizes(c.payloads),
+                  texts, _sizes(Strings(texts, text_ends)), _codes(text_codes), c.errors,
+                  seconds, _codes(second_codes))  # fmt: skip
         last = int(db.execute(_INSERT, values).lastrowid)
         written += sum(len(v) for v in values[7:])
     return last, written
 
 
-# Integers in 1, 2, 4 or 8 bytes: a code byte (the index here), then the values.
-_WIDTHS = (np.uint8, np.uint16, np.uint32, np.int64)
+# Integers in 1, 2, 4 or 8 bytes: a code byte (the index here), then the values.  The
+# signed ones (codes 4 to 6) hold lines' differences where a block's chunks were solved out
+# of order (a jump back of a chunk's length fits 2 bytes, not 8).
+_WIDTHS = (np.uint8, np.uint16, np.uint32, np.int64, np.int8, np.int16, np.int32)
+_NARROWEST = (0, 4, 1, 5, 2, 6, 3)  # (the codes by width, unsigned first)
 
 
 def narrow(values: Any) -> bytes:
-    """The int64 array ``values`` in the fewest bytes a value that hold them all."""
+    """The integer array ``values`` in the fewest bytes a value that hold them all."""
     low, high = (int(values.min()), int(values.max())) if len(values) else (0, 0)
-    fits = [low >= 0 and high <= np.iinfo(t).max for t in _WIDTHS[:3]]
-    code = fits.index(True) if True in fits else 3
+    code = next(c for c in _NARROWEST if np.iinfo(_WIDTHS[c]).min <= low and
+                high <= np.iinfo(_WIDTHS[c]).max)  # fmt: skip
     return bytes([code]) + values.astype(_WIDTHS[code]).tobytes()
 
 
@@ -215,7 +246,71 @@ def _sizes(strings: Strings) -> bytes:
     return narrow(np.diff(_int64(strings.ends), prepend=0))
 
 
-def _strings(data: bytes, sizes: bytes, count: int, text: bool) -> Strings:
+# ``id_sizes`` of a block whose ids are numbered (see _numbered): this code byte, then the
+# width and the offset (int64 each); ``ids`` holds the prefix.
+_NUMBERED = 255
+
+
+def _id_columns(ids: Strings, lines: Any) -> tuple[bytes, bytes]:
+    """``(ids, id_sizes)`` of a block: numbered ids as their prefix, width and offset (no
+    byte a position), others as their texts and sizes."""
+    numbered = _numbered(ids, lines)
+    if numbered is None:
+        return ids.data, _sizes(ids)
+    prefix, width, offset = numbered
+    return prefix, bytes([_NUMBERED]) + np.array([width, offset], dtype=np.int64).tobytes()
+
+
+def _numbered(ids: Strings, lines: Any) -> tuple[bytes, int, int] | None:
+    """``(prefix, width, offset)`` when every id is ``prefix + str(line + offset).zfill(width)``
+    (a generator's ``gs6-000041``, the runner's ``in.jsonl:42``), else None: checked on
+    every id's bytes (:func:`~solvers._batch_store.numbered_ids`), not guessed."""
+    found = numbered_ids(ids.data, ids.ends, np.asarray(lines, dtype=np.int64).tobytes())
+    if found is None:
+        return None
+    prefix_size, width, offset = found
+    return ids.data[: prefix_size], width, offset  # (the first id's prefix: all share it)
+
+
+def _id_texts(ids: bytes, id_sizes: bytes, lines: Any, count: int) -> list[str]:
+    """The ids of a block (``lines`` its positions' lines) from :func:`_id_columns`' form."""
+    if id_sizes[:1] != bytes([_NUMBERED]):
+        return _strings(ids, id_sizes, count, True).tolist()  # type: ignore[no-any-return]
+    if len(id_sizes) != 17:
+        raise ValueError("numbered ids of another form")
+    width, offset = np.frombuffer(id_sizes, dtype=np.int64, offset=1).tolist()
+    prefix = ids.decode()
+    return [prefix + str(n).zfill(width) for n in (lines + offset).tolist()]
+
+
+def _line_column(lines: Any, first: int) -> bytes:
+    """A block's lines: the first line (int64; the readers check it against the column
+    ``first_line``), then each line's difference from the one before, from it on (one byte
+    a position in line order, two where chunks were solved out of order)."""
+    return np.int64(first).tobytes() + narrow(np.diff(lines, prepend=first))
+
+
+def _line_array(blob: bytes, count: int) -> Any:
+    """The int64 lines of :func:`_line_column`'s ``blob``."""
+    if len(blob) < 9:
+        raise ValueError("lines without their first")
+    return int(np.frombuffer(blob[:8], dtype=np.int64)[0]) + np.cumsum(widened(blob[8:], count))
+
+
+def _codes(codes: bytes) -> bytes:
+    """:func:`~solvers._batch_store.distinct_items`' codes (uint32) as :func:`narrow`'s."""
+    return narrow(np.frombuffer(codes, dtype=np.uint32))
+
+
+def _picked(distinct: Any, codes: bytes, count: int) -> list[Any]:
+    """The items of the NumPy array ``distinct`` that :func:`narrow`'s ``codes`` pick."""
+    picks = widened(codes, count)
+    if count and (int(picks.min()) < 0 or int(picks.max()) >= len(distinct)):
+        raise ValueError("codes of no distinct item")
+    return distinct[picks].tolist()  # type: ignore[no-any-return]
+
+
+def _strings(data: bytes, sizes: bytes, count: int | None, text: bool) -> Strings:
     """The :class:`Strings` of ``data`` and its items' :func:`narrow` sizes."""
     return Strings(data, np.cumsum(widened(sizes, count), dtype=np.int64).tobytes(), text)
 
@@ -224,12 +319,7 @@ _NAMES = ("task", "position_id", "source", "line", "input_hash", "input", "resul
           "seconds", "solver_version", "run_id", "finished_at")  # fmt: skip
 # (first_line as an integer: the readers compare it with rows' lines; _block_rows checks it)
 _ORDER = "SELECT task, source, CAST(first_line AS INTEGER), block_id FROM packed_blocks"
-_SELECT = (
-    "SELECT task, run_id, solver_version, finished_at, size, source, first_line, digests, ids, "
-    "id_sizes, "
-    "lines, payloads, payload_sizes, results, result_sizes, errors, seconds FROM packed_blocks "
-    "WHERE block_id=?"
-)
+_SELECT = f"SELECT {_COLUMNS} FROM packed_blocks WHERE block_id=?"
 #: Rows a block writes back at a time (their inputs' texts): a reader holds the compact
 #: columns of the blocks it has open (~100 bytes a 升级 position) and this many rows' texts.
 READ_SLICE = 1024
@@ -257,22 +347,24 @@ def _block_rows(block_id: int, block: tuple[Any, ...], spec_of: Any,
                 damaged: Any) -> Iterator[dict[str, Any]]:  # fmt: skip
     task, run_id, version, finished, size, source, first_line, digests, *blobs = block
     where = f"packed block {block_id} of task {task}"  # (which row of packed_blocks)
-    ids, id_sizes, lines, payloads, payload_sizes, results, result_sizes, errors, seconds = blobs
+    (ids, id_sizes, lines, payloads, payload_sizes, results, result_sizes, result_codes, errors,
+     seconds, second_codes) = blobs  # fmt: skip
     try:
         if not all(type(b) is bytes for b in blobs) or type(digests) is not bytes or \
                 type(size) is not int or len(digests) != 16 * size or \
-                len(seconds) != 8 * size or len(errors) not in (0, size):  # fmt: skip
+                len(seconds) % 8 or len(errors) not in (0, size):  # fmt: skip
             raise ValueError("columns of other lengths than its size")
-        columns = [_strings(data, sizes, size, text) for data, sizes, text in
-                   ((ids, id_sizes, True), (payloads, payload_sizes, False),
-                    (results, result_sizes, True))]  # fmt: skip
-        line_array = np.cumsum(widened(lines, size))
+        forms = _strings(payloads, payload_sizes, size, False).tolist()
+        texts = np.array(_strings(results, result_sizes, None, True).tolist(), dtype=object)
+        answers = _picked(texts, result_codes, size)
+        second_list = _picked(np.frombuffer(seconds, dtype=np.float64), second_codes, size)
+        line_array = _line_array(lines, size)
         if size and (type(first_line) is not int or int(line_array.min()) != first_line):
             raise ValueError("lines that do not begin at its first line")
-        pids, forms, answers = (c.tolist() for c in columns)
+        pids = _id_texts(ids, id_sizes, line_array, size)
     except (ValueError, UnicodeDecodeError) as exc:
         raise damaged(f"{where} is damaged ({exc})") from None
-    spec, second_list, line_list = spec_of(task), array("d", seconds).tolist(), line_array.tolist()
+    spec, line_list = spec_of(task), line_array.tolist()
     # (a block holds its chunks in the order they were solved: rows are read in line order)
     order = np.argsort(line_array, kind="stable").tolist()
     for lo in range(0, size, READ_SLICE):

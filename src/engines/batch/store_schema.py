@@ -14,9 +14,10 @@ schema 3's hexadecimal text, with nothing to format), which a qipai of schema 3 
 read, so such a qipai refuses a store of schema 4 (it names the version) and a store of
 schema 3 is upgraded (its version changed) only when no run of an older qipai is alive.
 
-Schema 5 is schema 4 with the table ``packed_blocks``, made (and the version changed) only
+Schema 6 is schema 4 with the table ``packed_blocks``, made (and the version changed) only
 when a task first chooses to be stored so (:mod:`engines.batch.store_packed`); a new store
-is of schema 4 until then.
+is of schema 4 until then.  Schema 5 was that table's first form, written only by a
+development qipai, and is refused by name (:func:`engines.batch.store_packed.refused_schema`).
 """
 
 from __future__ import annotations
