@@ -24,24 +24,27 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 
 
+cdef inline uint64_t _word(const unsigned char* p) noexcept nogil:
+    cdef uint64_t word
+    memcpy(&word, p, 8)  # (a fixed size: one load)
+    return word
+
+
 cdef inline uint64_t _hash(const unsigned char* p, Py_ssize_t n) noexcept nogil:
-    """A 64-bit mix of ``n`` bytes, eight at a time (equal items, equal hashes; no call to
-    the C library: a few bytes an item)."""
-    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ <uint64_t>n, word
-    cdef int shift = 0
-    while n >= 8:
-        memcpy(&word, p, 8)  # (a fixed size: one load)
-        h = (h ^ word) * 0xFF51AFD7ED558CCDULL
-        h ^= h >> 32
-        p += 8
-        n -= 8
-    word = 0
-    while n:
-        word |= <uint64_t>p[0] << shift
-        shift += 8
-        p += 1
-        n -= 1
-    h = (h ^ word) * 0xC4CEB9FE1A85EC53ULL
+    """A 64-bit mix of ``n`` bytes, eight at a time (the last eight overlapping the ones
+    before; equal items, equal hashes)."""
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ <uint64_t>n, word = 0
+    cdef Py_ssize_t at = 0
+    if n < 8:
+        for at in range(n):
+            word |= <uint64_t>p[at] << (8 * at)
+        h = (h ^ word) * 0xC4CEB9FE1A85EC53ULL
+    else:
+        while at + 8 < n:
+            h = (h ^ _word(p + at)) * 0xFF51AFD7ED558CCDULL
+            h ^= h >> 32
+            at += 8
+        h = (h ^ _word(p + n - 8)) * 0xC4CEB9FE1A85EC53ULL
     h ^= h >> 33
     h *= 0xFF51AFD7ED558CCDULL
     return h ^ (h >> 33)
@@ -139,13 +142,19 @@ cdef inline bint _same(const unsigned char* d, const int64_t* e, Py_ssize_t widt
     """Item ``j`` holds the bytes ``d[start:stop]``."""
     cdef Py_ssize_t j_start = _start(e, width, j)
     cdef Py_ssize_t j_stop = j_start + width if e == NULL else e[j]
-    cdef Py_ssize_t at
-    if j_stop - j_start != stop - start:
+    cdef Py_ssize_t at = 0, n = stop - start
+    if j_stop - j_start != n:
         return False
-    for at in range(stop - start):
-        if d[j_start + at] != d[start + at]:
+    if n < 8:
+        for at in range(n):
+            if d[j_start + at] != d[start + at]:
+                return False
+        return True
+    while at + 8 < n:
+        if _word(d + j_start + at) != _word(d + start + at):
             return False
-    return True
+        at += 8
+    return _word(d + j_start + n - 8) == _word(d + start + n - 8)
 
 
 @cython.boundscheck(False)
