@@ -4,7 +4,7 @@ distinct items.
 
 A block of 升级 or 双扣 answers holds a handful of distinct JSON texts, and its solver
 seconds a few distinct values (one a group of positions solved together): the store keeps
-each distinct item once and a small index a position, since SQLite spends about 3 ns of
+each distinct item once and a small index a position, since SQLite spends about a nanosecond of
 CPU a byte it writes.  :func:`distinct_items` finds them with a hash table, no Python
 object a position.
 

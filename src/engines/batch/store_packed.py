@@ -5,16 +5,15 @@ its canonical input written back from the packed payload, and storing that text 
 than the solve.  A task whose store *hashes payloads* keeps, in one ``packed_blocks`` row a
 block, the block's columns: input hashes, ids, lines, the payloads in their compact form
 (two bits a count byte: 180 bytes of a 升级 payload take ~48), the results' JSON texts, an
-error flag a position (when any) and the solver seconds.  SQLite spends about 3 ns of CPU
-a byte it stores (writing it to the log, then checkpointing it), so every column but the
-hashes and payloads is kept in a few bytes a position (a 升级 position 73 bytes, was 106):
+error flag a position (when any) and the solver seconds.  SQLite spends about a nanosecond
+of CPU a byte it stores (writing it to the log, then checkpointing it), so every column but the
+hashes and payloads is kept in a few bytes a position (a 升级 position 71 bytes, was 106):
 the results' and the seconds' distinct values once a block (float64 bits, exact) and an
 index a position (:func:`~solvers._batch_store.distinct_items`: a block of answers holds a
 few hundred distinct texts, its seconds one a group solved together); ids numbered from
 the lines (a generator's ``gs6-000041``, the runner's ``in.jsonl:42``) as their prefix,
 width and offset; the lines as differences and the sizes and indices in the fewest bytes
 that hold them (:func:`narrow`: one a position, most often).  The input
-The input
 hash is the 16-byte BLAKE2b digest of the compact form, not of the canonical text (the
 compact form, the payload and the canonical text are functions of each other, so equal
 positions still have equal hashes).  The readers
