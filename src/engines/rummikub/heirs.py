@@ -39,7 +39,7 @@ from engines.rummikub.tiles import COLOURS, Tile
 __all__ = ["fewest_moved_move"]
 
 _NCOL, _NNUM = 4, 13
-DOMINANCE = True  # the pass drops dominated states at each number's close (False: a bench's A/B)
+DOMINANCE = 7  # dominated states dropped: 1 at each close, 2/4 after colours 1/2 (0: an A/B)
 SETTLE = True  # the pass merges free and spent runs where none can be adopted (False: an A/B)
 TWINS = True  # identical table sets held out and adopting in one order only (False: an A/B)
 JOKER_PLACES = True  # a joker's place stays only with one of the jokers left (False: an A/B)

@@ -289,7 +289,8 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     (:func:`~solvers.rummikub._heirs_ahead.ahead_lost`; -1 everywhere: not used).  Writes
     each sub-step's choice (``steps[v, c]``) and the sets held out (``held_out[v]``);
     ``stats[0]`` gains the states, ``stats[1]`` those dropped as dominated
-    (``dominance``: :func:`~solvers.rummikub._heirs_prune.drop_dominated` at each close).
+    (:func:`~solvers.rummikub._heirs_prune.drop_dominated` after colour c's sub-step
+    where bit (c + 1) % 4 of ``dominance`` is set: bit 0 at each close, all colours).
     Resumable: it goes on from ``cursor``, ``st``, ``table`` (:func:`new_pass`), and when
     ``budget`` > 0 it stops after the layer where the states of this call pass it.
     Returns ``(score, st, table)``: the best score less the table jokers' gain, ``NEG``
@@ -321,9 +322,10 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
         layer += 1
         if start == end:
             return NEG, st, table
-        if c == NCOL - 1 and dominance and end - start > 1:
-            stats[1] += drop_dominated(table, bits, start, end, st,
-                                       np.zeros(end - start, np.bool_))
+        if c >= 0 and dominance >> ((c + 1) % NCOL) & 1 and end - start > 1:
+            stats[1] += drop_dominated(table, bits, start, end, st,  # (inside a number:
+                                       np.zeros(end - start, np.bool_),  # the colour placed)
+                                       -1 if c == NCOL - 1 else c)
         if 0 < budget < stats[0] - at_start and layer < nnum * (NCOL + 1):
             cursor[0], cursor[1], cursor[2], cursor[3] = layer, start, end, bits
             return OVER, st, table

@@ -1,5 +1,5 @@
-"""Fewest tiles moved: dropping the states of a closed number that a neighbour dominates
-(and the hold layer's rule for twin table sets, :func:`twin_alone`).
+"""Fewest tiles moved: dropping the states of a layer that a neighbour dominates (and the
+hold layer's rule for twin table sets, :func:`twin_alone`).
 
 A state of the pass (:mod:`solvers.rummikub._heirs_state`) never loses an option, nor a
 point of score to come, when one of its colours' run descriptors is replaced by a
@@ -13,7 +13,11 @@ point of score to come, when one of its colours' run descriptors is replaced by 
 
 So a state with such a neighbour scoring at least as much cannot reach a better end.  The
 order is strict (each step makes a descriptor larger in (free first, class) or adds one
-or clears a bit), so every dropped state keeps a live dominator.
+or clears a bit), so every dropped state keeps a live dominator.  Nothing in this depends
+on where in a number the layer is: inside a number the neighbour must also have given the
+same tiles to groups (``w2``, part of the key looked up), and the rest of the number treats
+both alike.  There only the colour just placed is tried (the others were tried at the last
+close, their parents').
 """
 
 from __future__ import annotations
@@ -64,14 +68,14 @@ def _beaten(table, bits, lo, st, w0, w1, w2, sc, c, colour, count):
 
 
 @njit(cache=True)
-def drop_dominated(table, bits, lo, hi, st, dropped):
-    """Mark the states ``lo..hi-1`` (a closed number's layer) that a neighbour dominates
-    (their score set to ``NEG``); returns how many.  ``dropped``: work space, ``hi - lo``
-    booleans at least."""
+def drop_dominated(table, bits, lo, hi, st, dropped, only=-1):
+    """Mark the states ``lo..hi-1`` (a layer) that a neighbour dominates (their score set
+    to ``NEG``); returns how many.  ``dropped``: work space, ``hi - lo`` booleans at least;
+    ``only``: that colour's descriptors alone (-1: all, and the done bits)."""
     for i in range(lo, hi):
         w0, w1, w2, sc = st[i, 0], st[i, 1], st[i, 2], st[i, 3]
         beaten = False
-        done = (w1 >> DONE_AT) & FIELD_MASK
+        done = (w1 >> DONE_AT) & FIELD_MASK if only < 0 else 0
         while done and not beaten:
             b = 0
             while not done >> b & 1:
@@ -82,6 +86,8 @@ def drop_dominated(table, bits, lo, hi, st, dropped):
         for c in range(NCOL):
             if beaten:
                 break
+            if only >= 0 and c != only:
+                continue
             colour = colour_field(w0, w1, c)
             count = 0
             for s in range(4):
