@@ -76,7 +76,7 @@ cdef void _blake2b16(const uint8_t* data, Py_ssize_t n, uint8_t* out) noexcept n
 DEF X4_BLOCKS = 8  # texts of up to 8 blocks (1 KiB) are hashed four (or eight) at a time
 DEF WIDEST = 8  # texts hashed at once by the widest kernel
 
-# whether qipai_blake2b16_x4 and _x8 run here (set_vector_hashing turns them off for tests)
+# whether qipai_blake2b16_x4 and _x8 run here (set_vector_hashing narrows them for tests)
 cdef bint _x4_usable = qipai_blake2b_x4_usable() != 0
 cdef bint _x4 = _x4_usable
 cdef bint _x8_usable = _x4_usable and qipai_blake2b_x8_usable() != 0
@@ -123,13 +123,13 @@ cdef void blake2b16_many(const uint8_t* const* texts, const int64_t* sizes, Py_s
             _blake2b16(waiting[b][k], waiting_size[b][k], dest[b][k])
 
 
-def set_vector_hashing(bint enabled):
-    """Hash four or eight texts at a time with AVX2 or AVX-512 where the CPU has it (the
-    default), or never (tests compare both ways): whether it is on now."""
+def set_vector_hashing(int widest):
+    """Hash up to ``widest`` texts at a time: 8 (AVX-512F, the default), 4 (AVX2) or 0 (one
+    by one), as far as the CPU has them (tests compare every way): the width used now."""
     global _x4, _x8
-    _x4 = enabled and _x4_usable
-    _x8 = enabled and _x8_usable
-    return _x4
+    _x4 = widest >= 4 and _x4_usable
+    _x8 = widest >= 8 and _x8_usable
+    return 8 if _x8 else 4 if _x4 else 0
 
 
 def blake2b16(bytes data):

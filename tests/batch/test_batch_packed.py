@@ -12,6 +12,7 @@ import json
 import os
 import random
 import struct
+import sys
 import threading
 from array import array
 
@@ -126,6 +127,71 @@ def test_packed_records_refuse_what_the_plain_checks_refuse(task_name):
         assert pack_pair == (b"".join(p for _i, p in read), _ends([p for _i, p in read]))
         assert (forms, digests) == (want_forms, want_digests)
         assert array("q", lines).tolist() == [5 + i for i, state in enumerate(status) if state == 0]
+
+
+def _guarded(data: bytes):
+    """``data`` in a memory map whose next page cannot be read: a read past its end faults."""
+    import ctypes
+    import mmap
+
+    page = mmap.PAGESIZE
+    pages = len(data) // page + 2
+    memory = mmap.mmap(-1, pages * page)
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    base = ctypes.addressof(ctypes.c_char.from_buffer(memory))
+    assert libc.mprotect(base + (pages - 1) * page, page, 0) == 0  # PROT_NONE
+    start = (pages - 1) * page - len(data)
+    memory[start : start + len(data)] = data
+    return memory, memoryview(memory)[start : start + len(data)]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="mprotect through ctypes")
+@pytest.mark.parametrize("task_name", TASKS)
+def test_packed_records_read_no_byte_past_a_damaged_blocks_end(task_name):
+    """Blocks cut anywhere, random bytes, lengths past the end, payloads cut, grown or full
+    of counts over 2, each ending just before a page that cannot be read: packed_records
+    reads only the block's whole records, with the statuses of the plain checks."""
+    layout, _texts, _ids, packs = _scanned(task_name, 5)
+    rng = random.Random(13)
+    for _ in range(150):
+        records = []
+        for pack in rng.sample(packs, rng.randrange(min(30, len(packs)))):
+            pack = bytearray(pack)
+            for _ in range(rng.choice([0, 0, 1, 40])):
+                pack[rng.randrange(len(pack))] = rng.choice([3, 4, 255])
+            pack = rng.choice([pack, pack[: rng.randrange(len(pack))], pack + b"\x01",
+                               rng.randbytes(rng.randrange(300))])  # fmt: skip
+            pid = rng.choice([b"p%d" % len(records), rng.randbytes(rng.randrange(9))])
+            records.append((pid, bytes(pack)))
+        data = b"".join(struct.pack("<BH", len(i), len(p)) + i + p for i, p in records)
+        data = data[: rng.randrange(len(data) + 1)] if rng.random() < 0.5 else data
+        data += rng.choice([b"", b"\x05\xff\xff", b"\x00\x10"])
+        memory, view = _guarded(data)
+        records = _whole_records(data)
+        plain = [all(32 <= c < 127 and c not in b'"\\' for c in i) for i, _p in records]
+        kept = [p for (_i, p), ok in zip(records, plain) if ok]
+        for texts in (False, True):
+            status, *_columns, digests, _lines = packed_records(layout.spec, view, 1, texts)
+            checked, _forms, want = unpacked_texts(layout.spec, b"".join(kept), _ends(kept), texts)
+            checked = iter(checked)
+            assert list(status) == [0 if ok and not next(checked) else 2 if ok else 1
+                                    for ok in plain]  # fmt: skip
+            assert digests == want
+        view.release()
+        memory.close()
+
+
+def _whole_records(data: bytes) -> list[tuple[bytes, bytes]]:
+    """The (id, payload) of each whole record at the start of ``data``."""
+    out, at = [], 0
+    while at + 3 <= len(data):
+        k, m = struct.unpack_from("<BH", data, at)
+        if at + 3 + k + m > len(data):
+            break
+        out.append((data[at + 3 : at + 3 + k], data[at + 3 + k : at + 3 + k + m]))
+        at += 3 + k + m
+    return out
 
 
 def _pack(task_name: str, path, out) -> int:
