@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import engines.batch.store
 import engines.batch.store_files as store_files
 from engines.batch.store import ResultRow, ResultStore
 from engines.batch.store_files import in_wal_mode
@@ -50,7 +51,7 @@ def test_a_new_store_is_the_file_an_in_place_creation_makes(
     assert in_wal_mode(str(made)) and not _leftovers(tmp_path)
     in_place = tmp_path / "in_place.sqlite"
     with monkeypatch.context() as patch:
-        patch.setattr(store_files, "create_new", lambda path, journal: False)
+        patch.setattr(store_files, "create_new", lambda path, journal, **_: False)
         ResultStore(in_place).close()
     assert _layout(made) == _layout(in_place)
     assert _layout(made)[1:] == ([("schema_version", str(SCHEMA_VERSION))], PAGE_SIZE, "ok")
@@ -93,8 +94,8 @@ def test_a_run_that_loses_the_race_opens_the_store_the_winner_made(
     build = store_files._build
     raced: list[int] = []
 
-    def racing(temp: str, journal: str) -> None:
-        build(temp, journal)
+    def racing(temp: str, journal: str, payload_task: str | None = None) -> None:
+        build(temp, journal, payload_task)
         if not raced:  # another run creates the store while this one builds its own
             raced.append(1)
             with ResultStore(path) as other:
@@ -154,3 +155,44 @@ def test_the_log_of_an_earlier_file_of_that_name_is_not_replayed(tmp_path: Path)
     with ResultStore.open_existing(path) as store:
         assert store.count() == 1
     assert _layout(path)[3] == "ok"
+
+
+def test_a_store_made_for_packed_blocks_is_the_one_a_run_chooses_them_in(
+    tmp_path: Path,
+) -> None:
+    """``payload_task``: the new store hashes that task's payloads from its creation, the file
+    a store created plain and then chosen so in (``payload_hashes``) is; an existing store,
+    or one where the task has rows, is left as it is."""
+    made = tmp_path / "made.sqlite"
+    with ResultStore(made, payload_task="t") as store:
+        assert store.input_hashes("t") == "payload" and store.input_hashes("u") == "text"
+        assert store.payload_hashes("t", want=True)
+    chosen = tmp_path / "chosen.sqlite"
+    with ResultStore(chosen) as store:
+        assert store.payload_hashes("t", want=True)
+    assert _layout(made) == _layout(chosen)
+    assert _layout(made)[1] == [("schema_version", "6"), ("input_hash:t", "payload")]
+    rows = tmp_path / "rows.sqlite"
+    with ResultStore(rows) as store:
+        store.add([_row(1)], store.begin_run("t", ["in.jsonl"], workers=1, mode="local"))
+    with ResultStore(rows, payload_task="t") as store:
+        assert store.input_hashes("t") == "text" and store.count("t") == 1
+
+
+def test_a_whole_store_is_opened_without_its_schema_statements(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store that has every table, index and view is opened without running the schema's
+    statements again; one that lacks some gets them when opened for writing."""
+    path = tmp_path / "r.sqlite"
+    ResultStore(path).close()
+    with monkeypatch.context() as patch:
+        patch.setattr(engines.batch.store, "create_tables", None)  # (not called)
+        ResultStore(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("DROP INDEX claims_by_task")
+        db.execute("DROP VIEW results")
+    ResultStore(path).close()
+    with sqlite3.connect(path) as db:
+        names = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+    assert {"claims_by_task", "results"} <= names and _layout(path)[3] == "ok"

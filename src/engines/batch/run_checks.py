@@ -40,24 +40,32 @@ def opened_store(store: ResultStore | str | os.PathLike[str], paths: Sequence[st
                  layout: str) -> tuple[ResultStore, bool]:  # fmt: skip
     """The run's store (opened here when given as a path) and whether it keeps ``task`` as
     packed blocks (:func:`payload_hashes`); a store opened here is closed again when that
-    refuses the run."""
-    db = store if isinstance(store, ResultStore) else ResultStore(store)
+    refuses the run.  A store created here for packed blocks is made so at once."""
+    every = _packed_inputs(paths, task)
+    want = layout != "rows" and every
+    db = store if isinstance(store, ResultStore) else ResultStore(
+        store, payload_task=task.name if want else None)  # fmt: skip
     try:
-        return db, payload_hashes(paths, task, db, layout)
+        return db, payload_hashes(paths, task, db, layout, every)
     except BaseException:
         if db is not store:
             db.close()
         raise
 
 
-def payload_hashes(paths: Sequence[str], task: Task, db: ResultStore, layout: str) -> bool:
-    """Whether this run stores packed blocks (:mod:`engines.batch.store_packed`), hashing
-    payloads: as the store has it for ``task``, else as ``layout`` asks (``"auto"``: when
-    every input is a packed file of a task with a record layout).  Refuses the mixes that
-    would store a position twice under two hashes."""
+def _packed_inputs(paths: Sequence[str], task: Task) -> bool:
+    """Whether every input is a packed file of a task with a record layout."""
     layout_of = task.records() if task.records is not None else None
     packable = hasattr(layout_of, "spec") and bool(paths)
-    every = packable and all(str(p) != "-" and input_format(str(p)) == "packed" for p in paths)
+    return packable and all(str(p) != "-" and input_format(str(p)) == "packed" for p in paths)
+
+
+def payload_hashes(paths: Sequence[str], task: Task, db: ResultStore, layout: str,
+                   every: bool) -> bool:  # fmt: skip
+    """Whether this run stores packed blocks (:mod:`engines.batch.store_packed`), hashing
+    payloads: as the store has it for ``task``, else as ``layout`` asks (``"auto"``: when
+    ``every`` input is a packed file of a task with a record layout: :func:`_packed_inputs`).
+    Refuses the mixes that would store a position twice under two hashes."""
     if layout == "packed" and not every:
         named = ", ".join(map(str, paths))[:200]
         raise InputError(f"a packed store layout needs packed inputs (qipai pack) of a task "

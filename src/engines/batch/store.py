@@ -71,18 +71,22 @@ from engines.batch.store_errors import StoreError, explain
 from engines.batch.store_files import BUSY_SECONDS, JOURNAL_MODE, connect
 from engines.batch.store_known import Known, sync_known
 from engines.batch.store_packed import (
-    PACKED_SCHEMA_VERSION,
     PackedColumns,
     choose_payload_hashes,
     fresh_columns,
-    has_packed_table,
     insert_blocks,
-    refused_schema,
     task_hashes,
 )
 from engines.batch.store_read import StoreReading
 from engines.batch.store_rows import dumps_rows, listed, source_runs, written_runs
-from engines.batch.store_schema import PAGE_SIZE, SCHEMA, SCHEMA_VERSION, create_tables
+from engines.batch.store_schema import (
+    PAGE_SIZE,
+    SCHEMA,
+    SCHEMA_NAMES,
+    SCHEMA_VERSION,
+    create_tables,
+    stored_version,
+)
 from engines.batch.store_v1 import (
     STALE_AFTER_SECONDS,
     UpgradeRefused,
@@ -148,10 +152,12 @@ class ResultStore(StoreReading):
     """A result database; ``path`` is created when missing (``":memory:"`` works too).
 
     ``readonly=True`` opens an existing file without ever writing to it (nor
-    to its folder).
+    to its folder).  ``payload_task``: a task that a store created here hashes by its packed
+    payloads from the start (:meth:`payload_hashes`; an existing store is left as it is).
     """
 
-    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
+    def __init__(self, path: str | Path, *, readonly: bool = False,
+                 payload_task: str | None = None) -> None:  # fmt: skip
         if not isinstance(path, str | os.PathLike) or not isinstance(readonly, bool):
             raise InputError(
                 f"ResultStore needs a database path and readonly True or False, got {path!r}, "
@@ -172,44 +178,21 @@ class ResultStore(StoreReading):
         # thread (results): one transaction at a time, with what it updates in _known.
         self._lock = threading.RLock()
         with self._guard():
-            self._db = self._connect()
+            self._db = connect(self.path, readonly=readonly, journal=JOURNAL_MODE,
+                               busy=BUSY_SECONDS, payload_task=payload_task)  # fmt: skip
             try:
                 self._check_or_create()
             except BaseException:
                 self._db.close()
                 raise
 
-    def _connect(self) -> sqlite3.Connection:
-        return connect(self.path, readonly=self.readonly, journal=JOURNAL_MODE, busy=BUSY_SECONDS)
-
     def _check_or_create(self) -> None:
-        sql = "SELECT name FROM sqlite_master WHERE type='table'"
-        tables = {name for (name,) in self._db.execute(sql)}
-        if tables and "meta" not in tables:
-            raise StoreError(
-                f"{self.path}: this SQLite file is not a qipai result database (it has tables "
-                f"{', '.join(sorted(tables)[:5])} and no qipai meta table); it was left "
-                "untouched: pass another --db file"
-            )
+        names = dict(self._db.execute("SELECT name, type FROM sqlite_master"))
+        tables = {name for name, kind in names.items() if kind == "table"}
         if tables:
-            found = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-            if found is None:
-                raise StoreError(
-                    f"{self.path}: this SQLite file is not a qipai result database (its meta "
-                    "table has no schema_version); it was left untouched: pass another --db file"
-                )
-            version = found[0]
+            version = stored_version(self.path, self._db, tables)
             upgrades = {"1": upgrade_from_v1, "2": upgrade_from_v2, "3": upgrade_from_v3}
-            if refused_schema(str(self.path), version):
-                raise StoreError(refused_schema(str(self.path), version))
-            if version not in upgrades and version not in (str(SCHEMA_VERSION),
-                                                           str(PACKED_SCHEMA_VERSION)):
-                raise StoreError(
-                    f"{self.path}: result store schema {version}, this qipai reads schemas 1 "
-                    f"to 4 and {PACKED_SCHEMA_VERSION}; use the qipai that wrote it, or a new "
-                    "--db file"
-                )
-            self._packed = has_packed_table(self._db)
+            self._packed = "packed_blocks" in tables
             # Older schemas are read as they are, and upgraded when written.
             self._per_row = version == "1" and self.readonly
             self._blocks = "blocks" in tables
@@ -222,7 +205,7 @@ class ResultStore(StoreReading):
                         f"{self.path}: a result store of schema {version} that this qipai "
                         f"upgrades to schema {SCHEMA_VERSION} when writing, but {exc}"
                     ) from None
-                self._blocks = True
+                self._blocks, names = True, {}
         elif self.readonly:
             raise StoreError(f"{self.path}: not a qipai result database (it is empty)")
         else:
@@ -239,13 +222,18 @@ class ResultStore(StoreReading):
         # less, a power loss at the wrong moment could damage the file.
         self._sync_mode = "NORMAL" if self._wal else "FULL"
         self._db.execute(f"PRAGMA synchronous={self._sync_mode}")
+        if names.keys() >= SCHEMA_NAMES and self._run_columns() >= _RUN_COLUMNS.keys():
+            return  # (what the transaction below would add is there: a store made whole)
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
             create_tables(self._db)
-            have = {row[1] for row in self._db.execute("PRAGMA table_info(runs)")}
+            have = self._run_columns()
             for name, kind in _RUN_COLUMNS.items():
                 if name not in have:
                     self._db.execute(f"ALTER TABLE runs ADD COLUMN {name} {kind}")
+
+    def _run_columns(self) -> set[str]:
+        return {row[1] for row in self._db.execute("PRAGMA table_info(runs)")}
 
     def _create_statements(self) -> None:
         for statement in SCHEMA:

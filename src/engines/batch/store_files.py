@@ -24,6 +24,7 @@ import sqlite3
 from pathlib import Path
 
 from engines.batch.store_errors import StoreError
+from engines.batch.store_packed import choose_payload_hashes
 from engines.batch.store_schema import PAGE_SIZE, create_tables
 
 #: Journal of a new store: a write-ahead log, whose bookkeeping commits (claims, runs) do
@@ -40,12 +41,14 @@ JOURNAL_MODE = "WAL"
 BUSY_SECONDS = 60.0
 
 
-def connect(path: str, *, readonly: bool, journal: str, busy: float) -> sqlite3.Connection:
+def connect(path: str, *, readonly: bool, journal: str, busy: float,
+            payload_task: str | None = None) -> sqlite3.Connection:  # fmt: skip
     """The store's connection: :func:`connect_readonly`, or one that writes, which first
-    creates a new store whole (:func:`create_new`) when nothing is at ``path``."""
+    creates a new store whole (:func:`create_new`) when nothing is at ``path``, with
+    ``payload_task`` hashing payloads already when given."""
     if readonly:
         return connect_readonly(path)
-    create_new(path, journal)
+    create_new(path, journal, payload_task=payload_task)
     return sqlite3.connect(path, timeout=busy, check_same_thread=False)
 
 
@@ -94,7 +97,7 @@ def in_wal_mode(path: str) -> bool:
     return header[:16] == b"SQLite format 3\x00" and header[18:20] == b"\x02\x02"
 
 
-def create_new(path: str, journal: str) -> bool:
+def create_new(path: str, journal: str, *, payload_task: str | None = None) -> bool:
     """Create the store ``path`` whole when nothing is there yet; whether it did.
 
     The schema is written into a new file beside ``path`` (no journal, no syncs: until it
@@ -109,6 +112,11 @@ def create_new(path: str, journal: str) -> bool:
     that name: the in-place creation discards it, a whole store would replay it), or on any
     failure: the caller then opens ``path`` as before, which creates it in place or reports
     the fault as usual.
+
+    ``payload_task``: a task that the new store hashes by its packed payloads from the start,
+    recorded as a run that chose so in it records it (``choose_payload_hashes``), but in the
+    same transaction rather than in one of its own after (which wrote the whole pages it
+    touched twice, to the log and the database: ~0.7 ms a run).
     """
     if not path or path == ":memory:" or path.startswith("file:"):
         return False
@@ -121,7 +129,7 @@ def create_new(path: str, journal: str) -> bool:
     except OSError:
         return False
     try:
-        _build(temp, journal)
+        _build(temp, journal, payload_task)
         with open(temp, "rb+") as handle:
             os.fsync(handle.fileno())
         os.link(temp, path)
@@ -134,7 +142,7 @@ def create_new(path: str, journal: str) -> bool:
     return True
 
 
-def _build(temp: str, journal: str) -> None:
+def _build(temp: str, journal: str, payload_task: str | None = None) -> None:
     """The empty store in ``temp``: in one transaction without journal nor syncs, then put
     in WAL mode (the header's format bytes: no log is written) when ``journal`` is WAL."""
     with contextlib.closing(sqlite3.connect(temp, isolation_level=None)) as db:
@@ -143,6 +151,8 @@ def _build(temp: str, journal: str) -> None:
         db.execute("PRAGMA synchronous=OFF")
         db.execute("BEGIN")
         create_tables(db)
+        if payload_task is not None:
+            choose_payload_hashes(db, payload_task)
         db.execute("COMMIT")
         if journal.upper() == "WAL":
             db.execute("PRAGMA journal_mode=WAL").fetchone()

@@ -22,7 +22,11 @@ development qipai, and is refused by name (:func:`engines.batch.store_packed.ref
 
 from __future__ import annotations
 
+import re
 import sqlite3
+
+from engines.batch.store_errors import StoreError
+from engines.batch.store_packed import PACKED_SCHEMA_VERSION, refused_schema
 
 SCHEMA_VERSION = 4
 
@@ -136,6 +140,10 @@ SCHEMA = (
     FROM blocks AS b, json_each(b.rows) AS r""",
 )
 
+#: The tables, indexes and view of :data:`SCHEMA`: a store that has them all (and the run
+#: columns) is opened without the write transaction of :func:`create_tables`.
+SCHEMA_NAMES = frozenset(re.search(r"IF NOT EXISTS (\w+)", s)[1] for s in SCHEMA)
+
 #: A store of schema 2 made one of schema 3 (in one transaction, with SCHEMA after it).
 UPGRADE_FROM_2 = ("DROP VIEW IF EXISTS results",)
 
@@ -146,3 +154,31 @@ def create_tables(db: sqlite3.Connection) -> None:
     for statement in SCHEMA:
         db.execute(statement)
     db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+
+
+def stored_version(path: str, db: sqlite3.Connection, tables: set[str]) -> str:
+    """The schema version of the store ``path`` (``db``, with ``tables``, some), one this qipai
+    reads (1 to 4 or :data:`~engines.batch.store_packed.PACKED_SCHEMA_VERSION`); a file that
+    is not a result store, or one of another schema, is refused by a :class:`StoreError`."""
+    if "meta" not in tables:
+        raise StoreError(
+            f"{path}: this SQLite file is not a qipai result database (it has tables "
+            f"{', '.join(sorted(tables)[:5])} and no qipai meta table); it was left "
+            "untouched: pass another --db file"
+        )
+    found = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+    if found is None:
+        raise StoreError(
+            f"{path}: this SQLite file is not a qipai result database (its meta "
+            "table has no schema_version); it was left untouched: pass another --db file"
+        )
+    version = found[0]
+    if refused_schema(path, version):
+        raise StoreError(refused_schema(path, version))
+    if version not in ("1", "2", "3", str(SCHEMA_VERSION), str(PACKED_SCHEMA_VERSION)):
+        raise StoreError(
+            f"{path}: result store schema {version}, this qipai reads schemas 1 "
+            f"to 4 and {PACKED_SCHEMA_VERSION}; use the qipai that wrote it, or a new "
+            "--db file"
+        )
+    return version
