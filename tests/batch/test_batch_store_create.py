@@ -196,3 +196,25 @@ def test_a_whole_store_is_opened_without_its_schema_statements(
     with sqlite3.connect(path) as db:
         names = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
     assert {"claims_by_task", "results"} <= names and _layout(path)[3] == "ok"
+
+
+def test_a_packed_run_makes_its_new_store_packed_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``qipai batch`` of packed files into a new store (the command line and run_batch with a
+    path) creates it hashing payloads: no transaction after it chooses them."""
+    from tests.batch.test_batch_packed_store import _inputs
+
+    from engines.batch.runner import run_batch
+    from engines.cli import main
+
+    _jsonl, qpk = _inputs(tmp_path, "shengji-legal", 40, 3)
+    monkeypatch.setattr(engines.batch.store, "choose_payload_hashes", None)  # (not called)
+    db = tmp_path / "cli.sqlite"
+    assert main(["batch", str(qpk), "--task", "shengji-legal", "--db", str(db), "-j", "1",
+                 "--no-progress"]) == 0  # fmt: skip
+    run_batch([str(qpk)], "shengji-legal", str(tmp_path / "api.sqlite"), jobs=1, progress=False)
+    for path in (db, tmp_path / "api.sqlite"):
+        with ResultStore.open_existing(path) as store:
+            assert store.input_hashes("shengji-legal") == "payload"
+            assert store.count("shengji-legal") == 40

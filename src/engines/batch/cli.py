@@ -198,9 +198,12 @@ def _batch(args: argparse.Namespace) -> int:
     for path in args.files:
         if path != "-" and not Path(path).is_file():
             raise InputError(f"{path}: no such input file")
-    store = ResultStore(args.db)
+    # (a local run opens and closes the store itself: a new one is made for packed blocks
+    # at once when the run stores them)
+    dask = args.dask_scheduler or args.dask_local
+    store = ResultStore(args.db) if dask else args.db
     try:
-        if args.dask_scheduler or args.dask_local:
+        if dask:
             with _dask_client(args.dask_scheduler, args.dask_local) as client:
                 summary = run_batch_distributed(
                     client,
@@ -228,7 +231,8 @@ def _batch(args: argparse.Namespace) -> int:
         print(f"qipai: {exc.summary}", file=sys.stderr)
         return 130
     finally:
-        store.close()
+        if isinstance(store, ResultStore):
+            store.close()
     print(f"{summary}; results in {args.db}", file=sys.stderr)
     return 1 if summary.solver_errors else 0
 
