@@ -30,9 +30,12 @@ from engines.batch.store_packed import PACKED_SCHEMA_VERSION, refused_schema
 
 SCHEMA_VERSION = 4
 
-#: Page size of a new store: a block of 2,048 positions is ~0.5 MB, and SQLite writes it
-#: twice (log and database) one page at a time (64 KiB pages: ~30 % less CPU than 4 KiB).
-PAGE_SIZE = 65536
+#: Page size of a new store: SQLite writes a block's bytes twice (log and database) one page
+#: at a time, so large pages cost less a byte (64 KiB: ~30 % less CPU than 4 KiB), but each
+#: small transaction (claims, runs, the index entries of a commit) and the new store's empty
+#: tables write whole pages: 32 KiB gives a run of 20,000 packed positions 3-7 % less CPU on
+#: the runner's main thread than 64 KiB, the same at 100,000 (benches/README #16).
+PAGE_SIZE = 32768
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS meta (
