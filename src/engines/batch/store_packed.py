@@ -44,7 +44,6 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
-from array import array
 from collections.abc import Iterator
 from itertools import compress
 from typing import Any, NamedTuple
@@ -53,7 +52,7 @@ import numpy as np
 
 from solvers._batch_columns import Strings, expanded_payloads, select_fixed
 from solvers._batch_hashes import select
-from solvers._batch_store import distinct_items, numbered_ids
+from solvers._batch_store import distinct_items, float64_bytes, numbered_ids
 
 #: The schema of a store in which some task hashes payloads.
 PACKED_SCHEMA_VERSION = 6
@@ -155,7 +154,7 @@ class PackedColumns(NamedTuple):
             flags = bytes(e is not None for e in errors)
             results = [r if e is None else e for r, e in zip(results, errors)]
         return cls(sources, lines, ids, payloads, Strings.of(results),
-                   flags, array("d", seconds).tobytes())  # fmt: skip
+                   flags, float64_bytes(seconds))  # fmt: skip
 
     def chosen(self, status: bytearray, want: int) -> PackedColumns:
         keep = status.translate(bytes(1 if i == want else 0 for i in range(256)))
