@@ -529,3 +529,63 @@ def test_distinct_results_and_seconds_read_back_bit_for_bit():
         assert picked == texts
     with pytest.raises(ValueError, match="codes of no distinct item"):
         store_packed._picked(np.array(["a"], dtype=object), store_packed.narrow(np.array([1])), 1)
+
+
+def _columns(count: int, first_line: int) -> store_packed.PackedColumns:
+    lines = list(range(first_line, first_line + count))
+    ids = [f"p{line}".encode() for line in lines]
+    forms = [bytes([line % 256]) * 3 for line in lines]  # (never read back: not payloads)
+    return store_packed.PackedColumns.of(
+        ["in"] * count, struct.pack(f"<{count}q", *lines), Strings(b"".join(ids), _ends(ids), True),
+        Strings(b"".join(forms), _ends(forms), False), ["1"] * count, [None] * count,
+        [0.5] * count)  # fmt: skip
+
+
+def test_claimed_positions_stored_meanwhile_by_another_connection_are_stored_once(tmp_path):
+    """A run's claimed positions are not looked up among the stored while nobody else stored
+    since its first claim; once another connection stored (a run reaped as stale that still
+    runs), they are, and what it stored is not stored again."""
+    task_name, db = "shengji-legal", str(tmp_path / "s.sqlite")
+    digests = [bytes([k]) * 16 for k in range(1, 5)]
+    with ResultStore(db) as store, ResultStore(db) as other:
+        assert store.payload_hashes(task_name, want=True)
+        assert other.payload_hashes(task_name, want=True)
+        run = store.begin_run(task_name, ["in"], workers=1, mode="x")
+        assert store.claim_digests(task_name, b"".join(digests), run) == bytearray(4)
+        assert store.add_packed(task_name, run, digests[0], _columns(1, 1), claimed=True) == 1
+        alive = other.begin_run(task_name, ["in"], workers=1, mode="x")
+        assert other.add_packed(task_name, alive, digests[1], _columns(1, 2)) == 1
+        assert store.add_packed(task_name, run, b"".join(digests[1:]), _columns(3, 2),
+                                claimed=True) == 2  # fmt: skip
+        assert store.count(task_name) == 4
+    with sqlite3.connect(db) as con:
+        blobs = b"".join(d for (d,) in con.execute("SELECT digests FROM packed_blocks"))
+    assert sorted(blobs[k : k + 16] for k in range(0, len(blobs), 16)) == digests
+
+
+def test_rows_of_a_transaction_that_failed_after_storing_them_are_not_stored_twice(
+    tmp_path, monkeypatch
+):
+    """A packed transaction that stored its rows and then failed (say, its checkpoint): the
+    runner hands its rows over again, and the store looks them up (not stored twice)."""
+    _path, qpk = _inputs(tmp_path, "shuangkou-legal", 300, 4)
+    monkeypatch.setattr("engines.batch.runner._COMMIT_ROWS", 4)
+    stored_by, calls = ResultStore.add_packed, []
+
+    def failing_after_the_second(self, *args, **kwargs):
+        calls.append(kwargs.get("claimed"))
+        new = stored_by(self, *args, **kwargs)
+        if len(calls) == 2:
+            raise StoreError("s.sqlite: the disk is full (test)")
+        return new
+
+    monkeypatch.setattr(ResultStore, "add_packed", failing_after_the_second)
+    db = str(tmp_path / "s.sqlite")
+    with pytest.raises(StoreError, match="disk is full"):
+        run_batch([str(qpk)], "shuangkou-legal", db, jobs=1, progress=False, chunk_size=16)
+    # (a transaction handed over before the failure was seen may skip the lookup: its rows
+    # are new; the failed one's rows, handed over again, are looked up)
+    assert calls[:2] == [True, True] and calls[-1] is False
+    with ResultStore.open_existing(db) as store:
+        hashes = [r["input_hash"] for r in store.rows("shuangkou-legal")]
+        assert store.count("shuangkou-legal") == len(hashes) == len(set(hashes)) > 16

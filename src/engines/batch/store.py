@@ -413,6 +413,7 @@ class ResultStore(StoreReading):
                                  f"{'packed payloads' if now == 'payload' else 'canonical text'}"
                                  " here meanwhile; run again")  # fmt: skip
             known = self._sync(task, claims=True)
+            known.claiming(run_id)
             status = known.stored.present(digests)
             for rid, claimed in known.claims.items():
                 if rid != run_id:
@@ -547,16 +548,18 @@ class ResultStore(StoreReading):
         return chosen
 
     @_serialized
-    def add_packed(self, task: str, run_id: int, digests: bytes, columns: PackedColumns) -> int:
+    def add_packed(self, task: str, run_id: int, digests: bytes, columns: PackedColumns, *,
+                   claimed: bool = False) -> int:  # fmt: skip
         """:meth:`add_columns` for a task that hashes payloads: the new positions of
         ``columns`` (``digests`` their payloads' digests, no repeats) stored as packed blocks,
-        one a run of one source; returns how many were new."""
+        one a run of one source; returns how many were new.  ``claimed``: all claimed by
+        ``run_id`` here, none stored yet (the runner's; see :meth:`Known.absent`)."""
         now = time.time()
         with self._write(durable=True):
             self._db.execute("BEGIN IMMEDIATE")
             known = self._sync(task, claims=False)
             digests, columns = fresh_columns(digests, columns,
-                                             known.stored.absent_first(digests, False))
+                                             known.absent(digests, run_id if claimed else None))
             last, written = insert_blocks(self._db, task, run_id, __version__, now, digests,
                                           columns, source_runs(columns.sources))  # fmt: skip
             self._db.execute("UPDATE runs SET heartbeat=? WHERE run_id=?", (now, run_id))

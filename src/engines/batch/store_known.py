@@ -16,9 +16,16 @@ from solvers._batch_hashes import DigestSet
 
 class Known:
     """What one connection has read of a task's chunks, blocks and claims: the stored
-    hashes, the claimed ones per running run, and the last row ids read."""
+    hashes, the claimed ones per running run, and the last row ids read.
 
-    __slots__ = ("block_mark", "chunk_mark", "claim_mark", "claims", "packed_mark", "stored")
+    ``foreign`` counts the stored rows read from the store (those of other connections:
+    this one's own are marked read when committed), and ``first_claims[run_id]`` its value
+    after the sync of the run's first claim here.  While ``foreign`` has not moved since,
+    nothing was stored by anyone else after the run's claims checked what was stored, so
+    a position the run claimed and has not stored is not stored (:meth:`absent`)."""
+
+    __slots__ = ("block_mark", "chunk_mark", "claim_mark", "claims", "first_claims", "foreign",
+                 "packed_mark", "stored")  # fmt: skip
 
     def __init__(self) -> None:
         self.stored = DigestSet()
@@ -27,6 +34,21 @@ class Known:
         self.block_mark = 0
         self.packed_mark = 0
         self.claim_mark = 0
+        self.foreign = 0
+        self.first_claims: dict[int, int] = {}
+
+    def claiming(self, run_id: int) -> None:
+        """``run_id`` claims now (just after a sync, in the claim's transaction)."""
+        self.first_claims.setdefault(run_id, self.foreign)
+
+    def absent(self, digests: bytes, claimed_by: int | None) -> bytearray | None:
+        """``stored.absent_first(digests, False)``, or None (every digest absent) when run
+        ``claimed_by`` claimed each here and has stored none, and no other connection
+        stored since its first claim (known after a sync in a write transaction: exact).
+        A 升级 position's lookup costs ~10 ns, in a table that outgrows the caches."""
+        if claimed_by is not None and self.first_claims.get(claimed_by) == self.foreign:
+            return None
+        return self.stored.absent_first(digests, False)
 
 
 _NEW_CHUNKS = "SELECT chunk_id, hashes FROM chunks WHERE task=? AND chunk_id>? ORDER BY chunk_id"
@@ -50,12 +72,15 @@ def sync_known(
     for chunk_id, hashes in db.execute(_NEW_CHUNKS, (task, known.chunk_mark)):
         known.stored.add_hex_text(hashes)
         known.chunk_mark = chunk_id
+        known.foreign += 1
     for block_id, digests in db.execute(_NEW_BLOCKS, (task, known.block_mark)) if blocks else ():
         known.stored.add_digests(digests)
         known.block_mark = block_id
+        known.foreign += 1
     for block_id, digests in db.execute(_NEW_PACKED, (task, known.packed_mark)) if packed else ():
         known.stored.add_digests(digests)
         known.packed_mark = block_id
+        known.foreign += 1
     if claims:
         running = {run_id for (run_id,) in db.execute("SELECT run_id FROM runs WHERE "
                                                        "status='running'")}  # fmt: skip

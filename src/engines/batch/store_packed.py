@@ -173,10 +173,11 @@ class PackedColumns(NamedTuple):
                              self.seconds[8 * lo : 8 * hi])  # fmt: skip
 
 
-def fresh_columns(digests: bytes, columns: PackedColumns, fresh: bytearray
+def fresh_columns(digests: bytes, columns: PackedColumns, fresh: bytearray | None
                   ) -> tuple[bytes, PackedColumns]:  # fmt: skip
-    """The digests and columns of the positions ``fresh`` marks 1 (the others are stored)."""
-    if fresh.count(1) == len(fresh):
+    """The digests and columns of the positions ``fresh`` marks 1 (the others are stored;
+    None: none is)."""
+    if fresh is None or fresh.count(1) == len(fresh):
         return digests, columns
     return select(digests, fresh, 1), columns.chosen(fresh, 1)
 

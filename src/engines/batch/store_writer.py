@@ -50,6 +50,7 @@ class Writer:
         self.since = time.perf_counter()
         self.pool = cf.ThreadPoolExecutor(max_workers=1, thread_name_prefix="qipai-store")
         self.flying: deque[tuple[cf.Future[int], list[Any], list[Any]]] = deque()
+        self.failed = False  # a transaction failed (its rows came back to the buffer)
 
     def add(
         self, rows: Rows, results: list[str | None], errors: list[str | None],
@@ -83,8 +84,11 @@ class Writer:
         """One transaction, on the store thread: the new rows of ``parts`` stored."""
         if self.packed:
             rows = Rows.join([p[0] for p in parts])
+            # (the runner's positions, each claimed by this run: none is stored, unless a
+            # transaction that failed had stored its rows before its error)
             return self.db.add_packed(self.task, self.run_id, rows.digests,
-                                      _packed_columns(rows, parts))  # fmt: skip
+                                      _packed_columns(rows, parts),
+                                      claimed=not self.failed)  # fmt: skip
         digests = b"".join([p[0].digests for p in parts])
         # (the runner's positions: no repeats, see engines.batch.rows.todo)
         return self.db.add_columns(self.task, self.run_id, digests, _Columns(parts),
@@ -100,6 +104,7 @@ class Writer:
                 computed = future.result()
             except BaseException:
                 if future.done():  # (not a Ctrl-C while waiting: that one is still running)
+                    self.failed = True
                     self.flying.popleft()
                     self.parts[:0], self.runs[:0] = parts, runs
                     self.waiting += sum(len(p[0]) for p in parts)
