@@ -496,6 +496,11 @@ def test_a_store_of_the_first_packed_form_is_refused_naming_it(tmp_path):
     (["p100", "p98", "p99", "p101"], [100, 98, 99, 101], (b"p", 2, 0)),
     (["局-09", "局-10"], [9, 10], ("局-".encode(), 2, 0)),
     (["7", "8", "9", "10"], [1, 2, 3, 4], (b"", 1, 6)),
+    # (consecutive lines: the digits are the last id's plus one, carries and a digit more)
+    ([f"g-{n:04d}" for n in range(996, 1003)], range(996, 1003), (b"g-", 4, 0)),
+    (["p98", "p99", "p100", "p101", "p7", "p8"], [98, 99, 100, 101, 7, 8], (b"p", 1, 0)),
+    (["p98", "p99", "p100", "p102"], [98, 99, 100, 101], None),
+    (["p0099", "p0100", "p0101", "p0111"], [99, 100, 101, 102], None),
     (["p09", "p010"], [9, 10], None),  # (zero-padded past its width)
     (["p1", "p2", "q3"], [1, 2, 3], None),
     (["p1", "p2", "p4"], [1, 2, 3], None),
