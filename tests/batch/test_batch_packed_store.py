@@ -37,7 +37,7 @@ from engines.batch.store_read import _record_spec
 from engines.batch.tasks import TASKS, get_task, register_task
 from engines.errors import InputError
 from solvers._batch_columns import Strings, expanded_payloads
-from solvers._batch_store import distinct_items
+from solvers._batch_store import distinct_items, distinct_texts
 from solvers._records import unpacked_texts
 
 TASK_NAMES = ["shengji-legal", "shuangkou-legal"]
@@ -594,3 +594,29 @@ def test_rows_of_a_transaction_that_failed_after_storing_them_are_not_stored_twi
     with ResultStore.open_existing(db) as store:
         hashes = [r["input_hash"] for r in store.rows("shuangkou-legal")]
         assert store.count("shuangkou-legal") == len(hashes) == len(set(hashes)) > 16
+
+
+def test_distinct_texts_and_a_blocks_results_equal_distinct_items_of_the_texts():
+    """distinct_texts (by object first, then by text) gives distinct_items' answer for the
+    texts' UTF-8, and a part or a selection of a commit's columns stores its results as
+    distinct_items of its own texts would (the block's order, its texts only)."""
+    rng = random.Random(5)
+    pool = ['{"legal":true}', '{"count":1}', "é", "\ud800x", "", *(f"t{k}" for k in range(40))]
+    for _ in range(200):
+        texts = [rng.choice(pool) if rng.random() < 0.6 else "".join(rng.choice(pool))
+                 for _ in range(rng.randint(0, 1500))]  # fmt: skip
+        column = Strings.of(texts)
+        assert distinct_texts(texts) == distinct_items(column.data, column.ends, 0)
+        if not texts:
+            continue
+        count = len(texts)
+        columns = store_packed.PackedColumns.of(
+            ["in"] * count, bytes(8 * count), column, column, texts, [None] * count, [0.0] * count)
+        lo, hi = sorted(rng.sample(range(count + 1), 2)) if count > 1 else (0, 1)
+        status = bytearray(rng.randint(0, 1) for _ in range(count))
+        for part, kept in ((columns, texts), (columns.part(lo, hi), texts[lo:hi]),
+                           (columns.chosen(status, 1), list(itertools.compress(texts, status)))):
+            if kept:
+                own = Strings.of(kept)
+                assert store_packed._block_results(part.results, part.result_codes) == \
+                    distinct_items(own.data, own.ends, 0)  # fmt: skip

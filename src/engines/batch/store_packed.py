@@ -52,7 +52,7 @@ import numpy as np
 
 from solvers._batch_columns import Strings, expanded_payloads, select_fixed
 from solvers._batch_hashes import select
-from solvers._batch_store import distinct_items, float64_bytes, numbered_ids
+from solvers._batch_store import distinct_items, distinct_texts, float64_bytes, numbered_ids
 
 #: The schema of a store in which some task hashes payloads.
 PACKED_SCHEMA_VERSION = 6
@@ -131,7 +131,8 @@ def choose_payload_hashes(db: sqlite3.Connection, task: str, want: bool = True) 
 class PackedColumns(NamedTuple):
     """A block's positions for :func:`insert_blocks`: ``sources`` a list, ``lines`` int64
     bytes, ``ids`` (text) and ``payloads`` (bytes) :class:`Strings`, ``results`` the
-    results' JSON texts (the error message where ``errors`` flags one) as :class:`Strings`,
+    distinct JSON texts of the results (the error message where ``errors`` flags one) as
+    :class:`Strings` and ``result_codes`` the index of each position's (uint32 bytes),
     ``errors`` one byte a position (1: refused) or empty when none was, ``seconds``
     float64 bytes."""
 
@@ -140,6 +141,7 @@ class PackedColumns(NamedTuple):
     ids: Strings
     payloads: Strings
     results: Strings
+    result_codes: bytes
     errors: bytes
     seconds: bytes
 
@@ -153,15 +155,16 @@ class PackedColumns(NamedTuple):
         if errors.count(None) != len(errors):
             flags = bytes(e is not None for e in errors)
             results = [r if e is None else e for r, e in zip(results, errors)]
-        return cls(sources, lines, ids, payloads, Strings.of(results),
-                   flags, float64_bytes(seconds))  # fmt: skip
+        texts, ends, codes = distinct_texts(results)
+        return cls(sources, lines, ids, payloads, Strings(texts, ends, True), codes, flags,
+                   float64_bytes(seconds))  # fmt: skip
 
     def chosen(self, status: bytearray, want: int) -> PackedColumns:
         keep = status.translate(bytes(1 if i == want else 0 for i in range(256)))
         return PackedColumns(
             list(compress(self.sources, keep)), select_fixed(self.lines, 8, status, want),
-            self.ids.chosen(status, want), self.payloads.chosen(status, want),
-            self.results.chosen(status, want),
+            self.ids.chosen(status, want), self.payloads.chosen(status, want), self.results,
+            select_fixed(self.result_codes, 4, status, want),
             select_fixed(self.errors, 1, status, want) if self.errors else b"",
             select_fixed(self.seconds, 8, status, want))  # fmt: skip
 
@@ -169,7 +172,8 @@ class PackedColumns(NamedTuple):
         errors = self.errors[lo:hi]
         return PackedColumns(self.sources[lo:hi], self.lines[8 * lo : 8 * hi],
                              self.ids.part(lo, hi), self.payloads.part(lo, hi),
-                             self.results.part(lo, hi), errors if errors.count(1) else b"",
+                             self.results, self.result_codes[4 * lo : 4 * hi],
+                             errors if errors.count(1) else b"",
                              self.seconds[8 * lo : 8 * hi])  # fmt: skip
 
 
@@ -199,7 +203,7 @@ def insert_blocks(db: sqlite3.Connection, task: str, run_id: int, version: str, 
     for lo, hi in runs:
         c = columns if hi - lo == len(columns.sources) else columns.part(lo, hi)
         lines = _int64(c.lines)
-        texts, text_ends, text_codes = distinct_items(c.results.data, c.results.ends, 0)
+        texts, text_ends, text_codes = _block_results(c.results, c.result_codes)
         seconds, _ends, second_codes = distinct_items(c.seconds, None, 8)
         first = int(lines.min()) if len(lines) else 0
         values = (task, run_id, version, now, hi - lo, c.sources[0], first,
@@ -210,6 +214,23 @@ def insert_blocks(db: sqlite3.Connection, task: str, run_id: int, version: str, 
         last = int(db.execute(_INSERT, values).lastrowid)
         written += sum(len(v) for v in values[7:])
     return last, written
+
+
+def _block_results(texts: Strings, codes: bytes) -> tuple[bytes, bytes, bytes]:
+    """A block's distinct results, their ends and its codes, as :func:`distinct_items` gives
+    them for its results' texts (``codes`` index ``texts``, a commit's distinct results):
+    those as they are when the block's codes meet them all in their order (a whole commit's
+    block), else renumbered in the order the block meets them."""
+    index = np.frombuffer(codes, dtype=np.uint32)
+    met = np.maximum.accumulate(index) if len(index) else index
+    if len(index) and index[0] == 0 and int(met[-1]) + 1 == len(texts) and \
+            (len(index) == 1 or int(np.diff(met).max()) <= 1):  # fmt: skip
+        return texts.data, texts.ends, codes
+    picks, _ends, renumbered = distinct_items(codes, None, 4)
+    ends = [0, *np.frombuffer(texts.ends, dtype=np.int64).tolist()]
+    chosen = [texts.data[ends[k] : ends[k + 1]] for k in np.frombuffer(picks, np.uint32).tolist()]
+    return b"".join(chosen), np.cumsum([len(t) for t in chosen], dtype=np.int64).tobytes(), \
+        renumbered  # fmt: skip
 
 
 # Integers in 1, 2, 4 or 8 bytes: a code byte (the index here), then the values.  The
