@@ -266,12 +266,14 @@ cdef inline Py_ssize_t _text_slot(const Py_ssize_t* table, Py_ssize_t size, cons
 
 cdef Py_ssize_t* _rehashed(Py_ssize_t* table, Py_ssize_t size, const uint64_t* hashes,
                            Py_ssize_t k) except NULL:
-    """A table of ``size`` slots holding the ``k`` distinct items (``table`` freed)."""
+    """A table of ``size`` slots holding the ``k`` distinct items (``table`` freed; kept,
+    still the caller's to free, when there is no memory for the new one)."""
     cdef Py_ssize_t j, slot
-    PyMem_Free(table)
-    table = <Py_ssize_t*>PyMem_Malloc(size * sizeof(Py_ssize_t))
-    if table == NULL:
+    cdef Py_ssize_t* grown = <Py_ssize_t*>PyMem_Malloc(size * sizeof(Py_ssize_t))
+    if grown == NULL:
         raise MemoryError()
+    PyMem_Free(table)
+    table = grown
     for slot in range(size):
         table[slot] = -1
     for j in range(k):
