@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines.batch.rows import Rows, _next_lookup, chunks
+from engines.batch.rows import LOOKUP_MAX, Rows, _next_lookup, chunks
 from solvers._batch_columns import Strings
 from solvers._batch_views import gather_fixed, gather_strings
 
@@ -98,7 +98,7 @@ def test_views_cut_chosen_and_joined_are_the_lists_so_cut(sizes, data):
 
 
 def test_claims_grow_faster_the_faster_they_come():
-    assert _next_lookup(2048, 0.0) == 32768
+    assert _next_lookup(2048, 0.0) == LOOKUP_MAX
     assert _next_lookup(2048, 0.2) == 4096  # (doubling, as before)
     assert _next_lookup(2048, 0.25) == 2048
     assert _next_lookup(65536, 0.0) == 65536  # (never shrinks)

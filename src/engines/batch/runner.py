@@ -59,8 +59,9 @@ _LOOKUP_BATCH = 256
 # Chunks of quick tasks grow up to this many times their size (see _run).
 _CHUNK_GROWTH = 8
 _QUICK_CHUNK = 0.02
-# Finished rows stored in one transaction at most (else every COMMIT_SECONDS).
-_COMMIT_ROWS = 16384
+# Finished rows stored in one transaction at most (else every COMMIT_SECONDS): the rows
+# waiting and those of the transactions in flight keep their blocks alive (see LOOKUP_MAX).
+_COMMIT_ROWS = 8192
 
 
 @dataclass
@@ -226,10 +227,11 @@ class _NativeThreads(_Executor):
         helpers = threads if per_chunk else 1
         self.pool = cf.ThreadPoolExecutor(max_workers=helpers, thread_name_prefix="qipai-solve")
         self.threads = 1 if per_chunk else threads
-        # four chunks a helper: one waits while a store transaction syncs to disk; but one a
-        # helper until the first is back, so that the chunks after it grow at once (see
-        # _next_size) rather than after the first four
-        self.all_slots, self.slots = 4 * helpers, helpers
+        # two chunks a helper (one solved, the next waiting: the store thread syncs to disk
+        # meanwhile, not this one; more would keep more blocks of input alive for nothing);
+        # but one a helper until the first is back, so that the chunks after it grow at once
+        # (see _next_size) rather than after the first two
+        self.all_slots, self.slots = 2 * helpers, helpers
         self.workers = threads
         self.chunk_scale = 1 if per_chunk else max(1, threads // 2)
         self.grows = True
