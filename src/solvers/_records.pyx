@@ -1106,28 +1106,38 @@ cdef void _running_ends(const Py_ssize_t* sizes, Py_ssize_t n, int64_t* ends) no
         ends[i] = at
 
 
-cdef bytes _text_digests(bytes texts, bytes ends):
-    """The BLAKE2b digest of each text of a ``(data, ends)`` pair (without the GIL)."""
-    cdef Py_ssize_t n = PyBytes_GET_SIZE(ends) // 8, i, lo = 0
-    cdef const int64_t* at = <const int64_t*>PyBytes_AS_STRING(ends)
-    cdef const uint8_t* base = <const uint8_t*>PyBytes_AS_STRING(texts)
+cdef bint _digests_at(const uint8_t* base, const int64_t* ends, Py_ssize_t n,
+                     uint8_t* dst) noexcept nogil:
+    """The 16-byte BLAKE2b digest of each of the ``n`` texts at ``base`` (ending at ``ends``,
+    running offsets) into ``dst``, one after the other.  False: no memory."""
+    cdef Py_ssize_t i, lo = 0
     cdef const uint8_t** starts = <const uint8_t**>malloc(max(n, 1) * sizeof(uint8_t*))
     cdef int64_t* sizes = <int64_t*>malloc(max(n, 1) * sizeof(int64_t))
+    cdef bint done = starts != NULL and sizes != NULL
+    if done:
+        for i in range(n):
+            starts[i], sizes[i] = base + lo, ends[i] - lo
+            lo = ends[i]
+        blake2b16_many(starts, sizes, n, dst)
+    free(starts)
+    free(sizes)
+    return done
+
+
+cdef bytes _text_digests(bytes texts, bytes ends):
+    """The BLAKE2b digest of each text of a ``(data, ends)`` pair (without the GIL)."""
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(ends) // 8
+    cdef const int64_t* at = <const int64_t*>PyBytes_AS_STRING(ends)
+    cdef const uint8_t* base = <const uint8_t*>PyBytes_AS_STRING(texts)
     cdef uint8_t* dst
-    try:
-        if starts == NULL or sizes == NULL:
-            raise MemoryError()
-        hashes = PyBytes_FromStringAndSize(NULL, 16 * n)
-        dst = <uint8_t*>PyBytes_AS_STRING(hashes)
-        with nogil:
-            for i in range(n):
-                starts[i], sizes[i] = base + lo, at[i] - lo
-                lo = at[i]
-            blake2b16_many(starts, sizes, n, dst)
-        return hashes
-    finally:
-        free(starts)
-        free(sizes)
+    cdef bint done
+    hashes = PyBytes_FromStringAndSize(NULL, 16 * n)
+    dst = <uint8_t*>PyBytes_AS_STRING(hashes)
+    with nogil:
+        done = _digests_at(base, at, n, dst)
+    if not done:
+        raise MemoryError()
+    return hashes
 
 
 # -- a packed file's records, read in one call ---------------------------------------------------
@@ -1438,22 +1448,6 @@ cdef bint _read_frames(RecordSpec spec, const uint8_t* s, Py_ssize_t count, cons
     return True
 
 
-cdef bint _form_digests(_Columns* c, uint8_t* dst) noexcept nogil:
-    """The 16-byte BLAKE2b digest of each form of ``c`` into ``dst``.  False: no memory."""
-    cdef Py_ssize_t i, lo = 0
-    cdef const uint8_t** starts = <const uint8_t**>malloc(max(c.nok, 1) * sizeof(uint8_t*))
-    cdef int64_t* sizes = <int64_t*>malloc(max(c.nok, 1) * sizeof(int64_t))
-    cdef bint done = starts != NULL and sizes != NULL
-    if done:
-        for i in range(c.nok):
-            starts[i], sizes[i] = <const uint8_t*>c.forms.data + lo, c.form_ends[i] - lo
-            lo = c.form_ends[i]
-        blake2b16_many(starts, sizes, c.nok, dst)
-    free(starts)
-    free(sizes)
-    return done
-
-
 def packed_records(RecordSpec spec, const uint8_t[::1] data, int64_t first=0,
                    bint texts=False):
     """The whole records of a block of a packed positions file (each one byte ``k``, two
@@ -1497,7 +1491,7 @@ def packed_records(RecordSpec spec, const uint8_t[::1] data, int64_t first=0,
         digests = _fresh_bytes(16 * c.nok)
         dst = <uint8_t*>PyBytes_AS_STRING(digests)
         with nogil:
-            done = _form_digests(&c, dst)
+            done = _digests_at(<const uint8_t*>c.forms.data, c.form_ends, c.nok, dst)
         if not done:
             raise MemoryError("packed_records: out of memory")
         forms = _fresh_bytes(c.forms.n)
