@@ -176,8 +176,8 @@ def stored_version(path: str, db: sqlite3.Connection, tables: set[str]) -> str:
             "table has no schema_version); it was left untouched: pass another --db file"
         )
     version = found[0]
-    if refused_schema(path, version):
-        raise StoreError(refused_schema(path, version))
+    if refusal := refused_schema(path, version):
+        raise StoreError(refusal)
     if version not in ("1", "2", "3", str(SCHEMA_VERSION), str(PACKED_SCHEMA_VERSION)):
         raise StoreError(
             f"{path}: result store schema {version}, this qipai reads schemas 1 "
