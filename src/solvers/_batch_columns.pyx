@@ -309,18 +309,6 @@ def pack_groups(Strings packs):
     return out
 
 
-def whole_frames(const uint8_t[::1] data):
-    """``(end, count)``: where the first record of ``data`` that is not whole starts, and
-    how many whole records come before it (each one byte ``k``, two bytes ``m``
-    little-endian and ``k`` + ``m`` bytes: :func:`solvers._records.packed_records`)."""
-    cdef Py_ssize_t n = data.shape[0], p = 0, count = 0
-    cdef const uint8_t* s = &data[0] if n else NULL
-    while p + 3 <= n and p + 3 + s[p] + (s[p + 1] | (s[p + 2] << 8)) <= n:
-        p += 3 + s[p] + (s[p + 1] | (s[p + 2] << 8))
-        count += 1
-    return p, count
-
-
 def expanded_payloads(bytes data, bytes ends):
     """The payloads of their compact forms (``data``, ``ends`` the int64 end of each; see
     ``buffer_put_compact`` in ``_batch_buffers.pxd``) as ``(data, ends)``; ValueError when

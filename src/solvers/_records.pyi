@@ -32,6 +32,7 @@ def scan_columns(spec: RecordSpec, text: str | bytes | bytearray) -> tuple[Any, 
 def unpacked_texts(
     spec: RecordSpec, packs: bytes, ends: bytes, texts: bool = True
 ) -> tuple[bytearray, tuple[bytes, bytes], bytes]: ...
+def whole_frames(data: bytes | bytearray) -> tuple[int, int]: ...
 def packed_records(
     spec: RecordSpec, data: bytes | bytearray | memoryview, first: int = 0, texts: bool = False
 ) -> tuple[

@@ -1298,6 +1298,15 @@ cdef void _frames(const uint8_t* s, Py_ssize_t n, _Frames* got) noexcept nogil:
     got.end = p
 
 
+def whole_frames(const uint8_t[::1] data):
+    """``(end, count)``: where the first record of ``data`` that is not whole starts, and
+    how many whole records come before it (records as :func:`packed_records` reads them)."""
+    cdef Py_ssize_t n = data.shape[0]
+    cdef _Frames frames
+    _frames(&data[0] if n else NULL, n, &frames)
+    return frames.end, frames.count
+
+
 cdef extern from *:
     """
     /* Fault in the whole pages of p[:n] writable in one madvise(MADV_POPULATE_WRITE, Linux

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from engines.batch.inputs import BadInput, InputFormat, Record, register_input_format
 from engines.errors import InputError
-from solvers._batch_columns import Strings, whole_frames
+from solvers._batch_columns import Strings
+from solvers._records import whole_frames
 
 if TYPE_CHECKING:
     from engines.batch.records import RecordLayout
