@@ -301,9 +301,13 @@ cdef class DigestSet:
         free(old_used)
         return 0
 
+    cdef inline Py_ssize_t _start(self, uint64_t a, uint64_t b) noexcept:
+        """The slot where the probe for (a, b) begins."""
+        return <Py_ssize_t>((a ^ (b >> 7)) & <uint64_t>(self.cap - 1))
+
     cdef inline Py_ssize_t _home(self, const uint8_t* d) noexcept:
         """The slot where the probe for digest ``d`` begins."""
-        return <Py_ssize_t>((_load64(d) ^ (_load64(d + 8) >> 7)) & <uint64_t>(self.cap - 1))
+        return self._start(_load64(d), _load64(d + 8))
 
     cdef inline void _prefetch(self, const uint8_t* d) noexcept:
         """Ask for the cache lines of digest ``d``'s slot ahead of its probe: the table
@@ -316,9 +320,13 @@ cdef class DigestSet:
     cdef inline void _place(self, uint64_t a, uint64_t b) noexcept:
         """Add (a, b), known to be absent (the table has room)."""
         cdef Py_ssize_t mask = self.cap - 1
-        cdef Py_ssize_t i = <Py_ssize_t>((a ^ (b >> 7)) & <uint64_t>mask)
+        cdef Py_ssize_t i = self._start(a, b)
         while self.used[i]:
             i = (i + 1) & mask
+        self._fill(i, a, b)
+
+    cdef inline void _fill(self, Py_ssize_t i, uint64_t a, uint64_t b) noexcept:
+        """Put (a, b) in the empty slot ``i``."""
         self.used[i] = 1
         self.keys[2 * i] = a
         self.keys[2 * i + 1] = b
@@ -327,7 +335,7 @@ cdef class DigestSet:
     cdef inline Py_ssize_t _find(self, uint64_t a, uint64_t b) noexcept:
         """The slot holding (a, b), or the empty slot where it would go."""
         cdef Py_ssize_t mask = self.cap - 1
-        cdef Py_ssize_t i = <Py_ssize_t>((a ^ (b >> 7)) & <uint64_t>mask)
+        cdef Py_ssize_t i = self._start(a, b)
         while self.used[i] and not (self.keys[2 * i] == a and self.keys[2 * i + 1] == b):
             i = (i + 1) & mask
         return i
@@ -337,10 +345,7 @@ cdef class DigestSet:
         cdef Py_ssize_t i = self._find(a, b)
         if self.used[i]:
             return False
-        self.used[i] = 1
-        self.keys[2 * i] = a
-        self.keys[2 * i + 1] = b
-        self.count += 1
+        self._fill(i, a, b)
         return True
 
     cdef int _room(self, Py_ssize_t more) except -1:
