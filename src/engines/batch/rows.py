@@ -191,9 +191,10 @@ class Rows:
         its block: those positions are copied, so that a view never holds much more memory
         than its own positions take, whatever share of the input is dropped)."""
         keep = status.translate(_WANT[want])
+        pieces = self._own_pieces()
         out: list[_Piece] = []
         at = 0
-        for block, lo, hi, mask, n in self._own_pieces():
+        for block, lo, hi, mask, n in pieces:
             mine = keep[at : at + n]
             at += n
             kept = mine.count(1)
@@ -202,7 +203,7 @@ class Rows:
             elif kept:
                 piece = (block, lo, hi, _narrowed(block.count, lo, hi, mask, mine), kept)
                 out.append(piece if 4 * kept >= block.count else _copied(piece))
-        return Rows._view(out or [(self._own_pieces()[0][0], 0, 0, None, 0)])  # (a piece)
+        return Rows._view(out or [(pieces[0][0], 0, 0, None, 0)])  # (empty: a piece still)
 
     @staticmethod
     def join(parts: Sequence[Rows]) -> Rows:
