@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Native helpers of the packed-block store (:mod:`engines.batch.store_packed`): a column's
-distinct items, numbered ids, the solver seconds' bits.
+distinct items, numbered ids, the solver seconds' bits, the stored payloads' digests.
 
 A block of 升级 or 双扣 answers holds a handful of distinct JSON texts, and its solver
 seconds a few distinct values (one a group of positions solved together): the store keeps
@@ -18,12 +18,14 @@ object a position.
 """
 
 cimport cython
-from libc.stdint cimport int64_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.float cimport PyFloat_AS_DOUBLE
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.object cimport PyObject
+
+from solvers._batch_hashes cimport blake2b16_many
 
 cdef extern from "Python.h":
     int PyUnicode_IS_ASCII(object)
@@ -395,3 +397,45 @@ cdef int64_t[19] _POWERS
 _POWERS[0] = 1
 for _i in range(1, 19):
     _POWERS[_i] = _POWERS[_i - 1] * 10
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def form_digests(bytes data, bytes ends):
+    """The 16-byte BLAKE2b digest of each item of ``data`` (ending at ``ends``, int64 bytes,
+    checked), one after the other: a schema-7 packed block's input hashes, which are its
+    stored compact payloads' digests (the reading threads hash the same bytes).
+
+    >>> from array import array
+    >>> from solvers._batch_hashes import blake2b16
+    >>> form_digests(b"abcd", array("q", [1, 4]).tobytes()) == blake2b16(b"a") + blake2b16(b"bcd")
+    True
+    """
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(ends) // 8, i
+    cdef const int64_t* e = <const int64_t*>PyBytes_AS_STRING(ends)
+    cdef const uint8_t* base = <const uint8_t*>PyBytes_AS_STRING(data)
+    cdef int64_t lo = 0
+    if PyBytes_GET_SIZE(ends) % 8 or (n and e[n - 1] != PyBytes_GET_SIZE(data)):
+        raise ValueError("ends that do not end the data")
+    for i in range(n):
+        if e[i] < lo:
+            raise ValueError("ends out of order")
+        lo = e[i]
+    cdef const uint8_t** starts = <const uint8_t**>PyMem_Malloc(max(n, 1) * sizeof(uint8_t*))
+    cdef int64_t* sizes = <int64_t*>PyMem_Malloc(max(n, 1) * sizeof(int64_t))
+    cdef uint8_t* dst
+    try:
+        if starts == NULL or sizes == NULL:
+            raise MemoryError()
+        out = PyBytes_FromStringAndSize(NULL, 16 * n)
+        dst = <uint8_t*>PyBytes_AS_STRING(out)
+        lo = 0
+        for i in range(n):
+            starts[i], sizes[i] = base + lo, e[i] - lo
+            lo = e[i]
+        with nogil:
+            blake2b16_many(starts, sizes, n, dst)
+        return out
+    finally:
+        PyMem_Free(starts)
+        PyMem_Free(sizes)

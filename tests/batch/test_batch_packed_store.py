@@ -37,6 +37,7 @@ from engines.batch.store_read import _record_spec
 from engines.batch.tasks import TASKS, get_task, register_task
 from engines.errors import InputError
 from solvers._batch_columns import Strings, expanded_payloads
+from solvers._batch_hashes import blake2b16
 from solvers._batch_store import distinct_items, distinct_texts
 from solvers._records import unpacked_texts
 
@@ -132,7 +133,7 @@ def test_packed_blocks_read_back_as_rows_and_resume(tmp_path, task_name):
         again = run_batch([str(qpk)], task_name, str(packed_db), jobs=jobs, progress=False)
         assert (again.computed, again.already_stored) == (0, packed.computed)
     with sqlite3.connect(packed_db) as db:
-        assert db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() == ("6",)
+        assert db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() == ("7",)
 
 
 def test_a_packed_run_resumes_an_interrupted_one(tmp_path):
@@ -486,7 +487,7 @@ def test_a_store_of_the_first_packed_form_is_refused_naming_it(tmp_path):
     for opened in (lambda: ResultStore.open_existing(db), lambda: ResultStore(db),
                    lambda: run_batch([str(qpk)], "shengji-legal", str(db), progress=False)):
         with pytest.raises(StoreError, match=r"schema 5, packed blocks in the form of a "
-                           r"development qipai .* reads schemas 1 to 4 and 6"):  # fmt: skip
+                           r"development qipai .* reads schemas 1 to 4, 6 and 7"):  # fmt: skip
             opened()
 
 
@@ -551,7 +552,7 @@ def test_claimed_positions_stored_meanwhile_by_another_connection_are_stored_onc
     since its first claim; once another connection stored (a run reaped as stale that still
     runs), they are, and what it stored is not stored again."""
     task_name, db = "shengji-legal", str(tmp_path / "s.sqlite")
-    digests = [bytes([k]) * 16 for k in range(1, 5)]
+    digests = [blake2b16(bytes([line]) * 3) for line in range(1, 5)]  # (_columns' forms')
     with ResultStore(db) as store, ResultStore(db) as other:
         assert store.payload_hashes(task_name, want=True)
         assert other.payload_hashes(task_name, want=True)
@@ -564,8 +565,9 @@ def test_claimed_positions_stored_meanwhile_by_another_connection_are_stored_onc
                                 claimed=True) == 2  # fmt: skip
         assert store.count(task_name) == 4
     with sqlite3.connect(db) as con:
-        blobs = b"".join(d for (d,) in con.execute("SELECT digests FROM packed_blocks"))
-    assert sorted(blobs[k : k + 16] for k in range(0, len(blobs), 16)) == digests
+        blobs = b"".join(store_packed.block_digests(con, *block) for block in
+                         con.execute("SELECT block_id, digests, size FROM packed_blocks"))
+    assert sorted(blobs[k : k + 16] for k in range(0, len(blobs), 16)) == sorted(digests)
 
 
 def test_rows_of_a_transaction_that_failed_after_storing_them_are_not_stored_twice(
@@ -620,3 +622,49 @@ def test_distinct_texts_and_a_blocks_results_equal_distinct_items_of_the_texts()
                 own = Strings.of(kept)
                 assert store_packed._block_results(part.results, part.result_codes) == \
                     distinct_items(own.data, own.ends, 0)  # fmt: skip
+
+
+def test_repeated_integers_and_lines_of_schema_7_read_back():
+    """Schema 7 writes a column of one repeated integer as its code and the value (9 bytes),
+    read back only with the count the block knows, and its lines from one before the first
+    (a line-ordered block's differences all 1)."""
+    for values in ([5], [7] * 1000, [-3] * 4, [2**40] * 3):
+        blob = store_packed.narrow(np.array(values, dtype=np.int64), True)
+        assert len(blob) == 9 and store_packed.widened(blob, len(values)).tolist() == values
+        with pytest.raises(ValueError, match="unknown width"):
+            store_packed.widened(blob)
+    assert store_packed.narrow(np.array([1, 2]), True) == store_packed.narrow(np.array([1, 2]))
+    assert store_packed.narrow(np.array([], dtype=np.int64), True) == bytes([0])
+    for lines in ([10, 11, 12, 13], [10, 14, 11, 12], [4]):
+        line_array = np.array(lines, dtype=np.int64)
+        blob = store_packed._line_column(line_array, min(lines) - 1, True)
+        assert store_packed._line_array(blob, len(lines)).tolist() == lines
+    assert len(store_packed._line_column(np.arange(10, 1010), 9, True)) == 17
+
+
+def test_a_store_of_schema_6_keeps_its_form_and_reads_like_one_of_7(tmp_path):
+    """A store whose packed table a qipai of schema 6 made: this qipai writes its blocks in
+    that form (digests stored, no repeated-integer column: the older qipai still reads them)
+    and resumes it; its rows equal those of a store of schema 7."""
+    _path, qpk = _inputs(tmp_path, "shuangkou-legal", 300, 4)
+    old, new = str(tmp_path / "six.sqlite"), str(tmp_path / "seven.sqlite")
+    with ResultStore(old) as store:
+        assert store.payload_hashes("shuangkou-legal", want=True)
+    with sqlite3.connect(old) as con:
+        con.execute("UPDATE meta SET value='6' WHERE key='schema_version'")
+    first = run_batch([str(qpk)], "shuangkou-legal", old, jobs=1, progress=False)
+    run_batch([str(qpk)], "shuangkou-legal", new, jobs=1, progress=False)
+    again = run_batch([str(qpk)], "shuangkou-legal", old, jobs=1, progress=False)
+    assert (again.computed, again.already_stored) == (0, first.computed) and first.computed
+    with sqlite3.connect(old) as con:
+        assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() == ("6",)
+        for size, digests, *codes in con.execute(
+                "SELECT size, digests, payload_sizes, second_codes, substr(lines, 9) "
+                "FROM packed_blocks"):  # (narrow()'s code bytes: none is 7, repeated)
+            assert len(digests) == 16 * size and [c[0] for c in codes] == [0, 0, 0]
+    with sqlite3.connect(new) as con:
+        assert {d for (d,) in con.execute("SELECT digests FROM packed_blocks")} == {b""}
+    with ResultStore.open_existing(old) as six, ResultStore.open_existing(new) as seven:
+        rows = [[{k: r[k] for k in r if k not in ("run_id", "finished_at", "seconds")}
+                 for r in store.rows()] for store in (six, seven)]  # fmt: skip
+    assert rows[0] == rows[1] and len(rows[0]) > 100

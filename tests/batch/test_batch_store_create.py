@@ -171,7 +171,7 @@ def test_a_store_made_for_packed_blocks_is_the_one_a_run_chooses_them_in(
     with ResultStore(chosen) as store:
         assert store.payload_hashes("t", want=True)
     assert _layout(made) == _layout(chosen)
-    assert _layout(made)[1] == [("schema_version", "6"), ("input_hash:t", "payload")]
+    assert _layout(made)[1] == [("schema_version", "7"), ("input_hash:t", "payload")]
     rows = tmp_path / "rows.sqlite"
     with ResultStore(rows) as store:
         store.add([_row(1)], store.begin_run("t", ["in.jsonl"], workers=1, mode="local"))

@@ -75,6 +75,7 @@ from engines.batch.store_packed import (
     choose_payload_hashes,
     fresh_columns,
     insert_blocks,
+    stores_digests,
     task_hashes,
 )
 from engines.batch.store_read import StoreReading
@@ -168,6 +169,7 @@ class ResultStore(StoreReading):
         self._per_row = False
         self._blocks = True
         self._packed = False  # the store has packed blocks (engines.batch.store_packed)
+        self._lean: bool | None = None  # they hold no digests (schema 7), once looked up
         self._hash_kinds: dict[str, str] = {}  # what payload_hashes chose, checked by claims
         self._known: dict[str, Known] = {}
         self._sync_mode = "FULL"
@@ -347,7 +349,7 @@ class ResultStore(StoreReading):
         if known is None:
             known = self._known[task] = Known()
         return sync_known(self._db, task, known, blocks=self._blocks, claims=claims,
-                          packed=self._has_packed())
+                          packed=self._has_packed(), damaged=self._damaged)
 
     @_serialized
     def done_hashes(self, task: str, hashes: Iterable[str]) -> set[str]:
@@ -536,7 +538,7 @@ class ResultStore(StoreReading):
 
     def payload_hashes(self, task: str, *, want: bool) -> bool:
         """Whether ``task`` hashes payloads in this store: ``want`` when the task has nothing
-        stored or claimed here (then recorded: payloads make the store schema 6), else as
+        stored or claimed here (then recorded: payloads make the store schema 7), else as
         recorded."""
         chosen = self.input_hashes(task) == "payload"
         if chosen != want and not self.readonly:
@@ -551,8 +553,9 @@ class ResultStore(StoreReading):
     def add_packed(self, task: str, run_id: int, digests: bytes, columns: PackedColumns, *,
                    claimed: bool = False) -> int:  # fmt: skip
         """:meth:`add_columns` for a task that hashes payloads: the new positions of
-        ``columns`` (``digests`` their payloads' digests, no repeats) stored as packed blocks,
-        one a run of one source; returns how many were new.  ``claimed``: all claimed by
+        ``columns`` (``digests`` their payloads' digests, no repeats: schema 7 does not store
+        them, its readers hash the payloads) stored as packed blocks, one a run of one source;
+        returns how many were new.  ``claimed``: all claimed by
         ``run_id`` here, none stored yet (the runner's; see :meth:`Known.absent`)."""
         now = time.time()
         with self._write(durable=True):
@@ -560,8 +563,11 @@ class ResultStore(StoreReading):
             known = self._sync(task, claims=False)
             digests, columns = fresh_columns(digests, columns,
                                              known.absent(digests, run_id if claimed else None))
+            if self._lean is None:  # (the table is there: its form is the store's for good)
+                self._lean = not stores_digests(self._db)
             last, written = insert_blocks(self._db, task, run_id, __version__, now, digests,
-                                          columns, source_runs(columns.sources))  # fmt: skip
+                                          columns, source_runs(columns.sources),
+                                          lean=self._lean)  # fmt: skip
             self._db.execute("UPDATE runs SET heartbeat=? WHERE run_id=?", (now, run_id))
         if digests:  # only once committed
             known.stored.add_digests(digests)

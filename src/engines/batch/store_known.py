@@ -10,7 +10,9 @@ Both are read, so the claims of a run begun by an older qipai count as well.
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
+from engines.batch.store_packed import block_digests
 from solvers._batch_hashes import DigestSet
 
 
@@ -54,7 +56,8 @@ class Known:
 _NEW_CHUNKS = "SELECT chunk_id, hashes FROM chunks WHERE task=? AND chunk_id>? ORDER BY chunk_id"
 _NEW_BLOCKS = "SELECT block_id, digests FROM blocks WHERE task=? AND block_id>? ORDER BY block_id"
 _NEW_PACKED = (
-    "SELECT block_id, digests FROM packed_blocks WHERE task=? AND block_id>? ORDER BY block_id"
+    "SELECT block_id, digests, size FROM packed_blocks WHERE task=? AND block_id>? "
+    "ORDER BY block_id"
 )
 _NEW_CLAIMS = (
     "SELECT claim_id, run_id, hashes FROM claims WHERE task=? AND claim_id>? ORDER BY claim_id"
@@ -63,12 +66,13 @@ _NEW_CLAIMS = (
 
 def sync_known(
     db: sqlite3.Connection, task: str, known: Known, *, blocks: bool, claims: bool,
-    packed: bool = False,
+    packed: bool = False, damaged: Any = ValueError,
 ) -> Known:
     """Bring ``known`` up to date with ``db``: the chunks and blocks (``blocks``: the store
     has that table; ``packed``: its ``packed_blocks`` too) written since it last looked,
     with ``claims`` the claims too, and which claiming runs still run.  Exact when called
-    inside a write transaction (nobody else writes meanwhile)."""
+    inside a write transaction (nobody else writes meanwhile).  ``damaged(why)``: the
+    error to raise for a packed block whose hashes do not read back."""
     for chunk_id, hashes in db.execute(_NEW_CHUNKS, (task, known.chunk_mark)):
         known.stored.add_hex_text(hashes)
         known.chunk_mark = chunk_id
@@ -77,8 +81,12 @@ def sync_known(
         known.stored.add_digests(digests)
         known.block_mark = block_id
         known.foreign += 1
-    for block_id, digests in db.execute(_NEW_PACKED, (task, known.packed_mark)) if packed else ():
-        known.stored.add_digests(digests)
+    for block_id, digests, size in db.execute(_NEW_PACKED, (task, known.packed_mark)) \
+            if packed else ():  # fmt: skip
+        try:
+            known.stored.add_digests(block_digests(db, block_id, digests, size))
+        except ValueError as exc:
+            raise damaged(f"packed block {block_id} of task {task} is damaged ({exc})") from None
         known.packed_mark = block_id
         known.foreign += 1
     if claims:

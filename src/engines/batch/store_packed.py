@@ -1,42 +1,44 @@
-"""Packed blocks: the result store's layout for a task read from packed positions (schema 6).
+"""Packed blocks: the result store's layout for a task read from packed positions (schema 7).
 
-A 升级 or 双扣 position solves in about a microsecond; writing its row as JSON text, with
-its canonical input written back from the packed payload, and storing that text cost more
-than the solve.  A task whose store *hashes payloads* keeps, in one ``packed_blocks`` row a
+A 升级 or 双扣 position solves in about a microsecond; writing its row as JSON text, with its
+canonical input written back from the packed payload, and storing that text cost more than
+the solve.  A task whose store *hashes payloads* keeps, in one ``packed_blocks`` row a
 block, the block's columns: input hashes, ids, lines, the payloads in their compact form
 (two bits a count byte: 180 bytes of a 升级 payload take ~48), the results' JSON texts, an
 error flag a position (when any) and the solver seconds.  SQLite spends about a nanosecond
-of CPU a byte it stores (writing it to the log, then checkpointing it), so every column but the
-hashes and payloads is kept in a few bytes a position (a 升级 position 71 bytes, was 106):
-the results' and the seconds' distinct values once a block (float64 bits, exact) and an
-index a position (:func:`~solvers._batch_store.distinct_items`: a block of answers holds a
-few hundred distinct texts, its seconds one a group solved together); ids numbered from
-the lines (a generator's ``gs6-000041``, the runner's ``in.jsonl:42``) as their prefix,
+of CPU a byte it stores (writing it to the log, then checkpointing it), so every column but
+the payloads is kept in a few bytes a position (a 升级 position 52 bytes; 71 in schema 6, 106
+before): the results' and the seconds' distinct values once a block (float64 bits, exact)
+and an index a position (:func:`~solvers._batch_store.distinct_items`: a block of answers
+holds a few hundred distinct texts, its seconds one a group solved together); ids numbered
+from the lines (a generator's ``gs6-000041``, the runner's ``in.jsonl:42``) as their prefix,
 width and offset; the lines as differences and the sizes and indices in the fewest bytes
-that hold them (:func:`narrow`: one a position, most often).  The input
-hash is the 16-byte BLAKE2b digest of the compact form, not of the canonical text (the
+that hold them (:func:`narrow`: one a position, most often; none where all are equal). The
+input hash is the 16-byte BLAKE2b digest of the compact form, not of the canonical text (the
 compact form, the payload and the canonical text are functions of each other, so equal
-positions still have equal hashes).  The readers
-(:meth:`~engines.batch.store.ResultStore.rows`: ``qipai results``, export, report) write
-each row back as the other layouts store it: the canonical input from the payload
+positions still have equal hashes), and is not stored: the readers hash the stored compact
+forms again (:func:`block_digests`: ~60 ns a 升级 position, 35 of them hashing, once a
+connection, where the 16 bytes cost the writer ~25 ns; schema 6's blocks hold them).  The
+readers (:meth:`~engines.batch.store.ResultStore.rows`: ``qipai results``, export, report)
+write each row back as the other layouts store it: the canonical input from the payload
 (:func:`solvers._records.unpacked_texts`), the same ids, lines, results and seconds.
 
 Which hash a task's positions have is chosen per store and task by a run that finds nothing
-of the task in it (it binds once the task has rows or claims), and recorded in ``meta``
-(key ``input_hash:TASK``, value ``payload``); without the key a task's hashes are those of
-its canonical text, as in every older store.
-The two never mix: a store that hashes a task's payloads reads only packed inputs for it
-(:func:`engines.batch.run_checks.payload_hashes`), since a JSON Lines position would get
-another hash than its packed twin and be solved and stored twice.  The schema becomes 6 when
-the first task chooses payload hashes (an older qipai refuses it, naming the version, rather
-than read half of it; schema 5, these blocks' first form, written only by a development
-qipai, is refused: :func:`refused_schema`); other tasks' rows and the ``results`` view are
-unchanged (the view, plain SQL, does not show packed blocks' rows: their inputs are compact
-payloads that only :func:`solvers._records.unpacked_texts` writes back as text).  The
-readers take the blocks in the order of ``(task, source, first_line)`` (:func:`block_order`,
-an index) and open one only when the merge reaches its first line, so an export holds the
-blocks whose lines overlap (those of one run's chunks in flight), each writing back
-:data:`READ_SLICE` rows at a time.
+of the task in it (it binds once the task has rows or claims), and recorded in ``meta`` (key
+``input_hash:TASK``, value ``payload``); without the key a task's hashes are those of its
+canonical text, as in every older store.  The two never mix: a store that hashes a task's
+payloads reads only packed inputs for it (:func:`engines.batch.run_checks.payload_hashes`),
+since a JSON Lines position would get another hash than its packed twin and be solved and
+stored twice.  The schema becomes 7 when the first task chooses payload hashes (an older
+qipai refuses it, naming the version, rather than read half of it; a store of schema 6 keeps
+that form; schema 5, these blocks' first form, written only by a development qipai, is
+refused: :func:`refused_schema`); other tasks' rows and the ``results`` view are unchanged
+(the view, plain SQL, does not show packed blocks' rows: their inputs are compact payloads
+that only :func:`solvers._records.unpacked_texts` writes back as text). The readers take the
+blocks in the order of ``(task, source, first_line)`` (:func:`block_order`, an index) and
+open one only when the merge reaches its first line, so an export holds the blocks whose
+lines overlap (those of one run's chunks in flight), each writing back :data:`READ_SLICE`
+rows at a time.
 """
 
 from __future__ import annotations
@@ -52,10 +54,23 @@ import numpy as np
 
 from solvers._batch_columns import Strings, expanded_payloads, select_fixed
 from solvers._batch_hashes import select
-from solvers._batch_store import distinct_items, distinct_texts, float64_bytes, numbered_ids
+from solvers._batch_store import (
+    distinct_items,
+    distinct_texts,
+    float64_bytes,
+    form_digests,
+    numbered_ids,
+)
 
-#: The schema of a store in which some task hashes payloads.
-PACKED_SCHEMA_VERSION = 6
+#: The schema of a store in which some task hashes payloads, made so by this qipai: its
+#: packed blocks hold no input hashes (``digests`` empty; the readers hash the stored
+#: payloads, :func:`block_digests`) and write a column of one repeated integer in 9 bytes
+#: (:func:`narrow`'s ``repeated``).
+PACKED_SCHEMA_VERSION = 7
+#: The schema of such a store made by a qipai before 7: its blocks hold their hashes (16
+#: bytes a position) and no repeated-integer column, and keep doing so when this qipai
+#: writes them, so that the older qipai still reads (and writes) the store.
+DIGESTS_SCHEMA_VERSION = 6
 #: The schema of packed blocks in their first form (a development qipai's, never released):
 #: refused, naming it (:func:`refused_schema`), rather than read in the form of 6.
 FIRST_PACKED_SCHEMA = 5
@@ -85,9 +100,17 @@ def refused_schema(path: str, version: str) -> str | None:
     """Why this qipai does not read a store of schema ``version`` (None: it does)."""
     if version == str(FIRST_PACKED_SCHEMA):
         return (f"{path}: result store schema 5, packed blocks in the form of a development "
-                "qipai that this one does not read (it reads schemas 1 to 4 and "
-                f"{PACKED_SCHEMA_VERSION}); use the qipai that wrote it, or a new --db file")
+                "qipai that this one does not read (it reads schemas 1 to 4, "
+                f"{DIGESTS_SCHEMA_VERSION} and {PACKED_SCHEMA_VERSION}); use the qipai that "
+                "wrote it, or a new --db file")  # fmt: skip
     return None
+
+
+def stores_digests(db: sqlite3.Connection) -> bool:
+    """Whether this store's packed blocks hold their input hashes (schema 6: see
+    :data:`DIGESTS_SCHEMA_VERSION`); it never changes once the store has the table."""
+    found = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+    return found is not None and found[0] == str(DIGESTS_SCHEMA_VERSION)
 
 
 def hash_key(task: str) -> str:
@@ -121,10 +144,12 @@ def choose_payload_hashes(db: sqlite3.Connection, task: str, want: bool = True) 
     if not want:
         db.execute("DELETE FROM meta WHERE key=?", (hash_key(task),))
         return False
-    for statement in PACKED_SCHEMA:
-        db.execute(statement)
+    if "packed_blocks" not in tables:  # (a store of schema 6 keeps its form: see above)
+        for statement in PACKED_SCHEMA:
+            db.execute(statement)
+        db.execute("UPDATE meta SET value=? WHERE key='schema_version'",
+                   (str(PACKED_SCHEMA_VERSION),))  # fmt: skip
     db.execute("INSERT INTO meta VALUES (?, ?)", (hash_key(task), PAYLOAD))
-    db.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(PACKED_SCHEMA_VERSION),))
     return True
 
 
@@ -195,10 +220,11 @@ _INSERT = f"INSERT INTO packed_blocks ({_COLUMNS}) VALUES ({', '.join(['?'] * 19
 
 
 def insert_blocks(db: sqlite3.Connection, task: str, run_id: int, version: str, now: float,
-                  digests: bytes, columns: PackedColumns,
-                  runs: list[tuple[int, int]]) -> tuple[int, int]:  # fmt: skip
+                  digests: bytes, columns: PackedColumns, runs: list[tuple[int, int]], *,
+                  lean: bool = True) -> tuple[int, int]:  # fmt: skip
     """One ``packed_blocks`` row a run ``(lo, hi)`` of one source; returns the last row id
-    and the bytes written."""
+    and the bytes written.  ``lean``: in the form of schema 7 (no digests, repeated
+    integers once), else of schema 6 (:func:`stores_digests`)."""
     last = written = 0
     for lo, hi in runs:
         c = columns if hi - lo == len(columns.sources) else columns.part(lo, hi)
@@ -206,11 +232,13 @@ def insert_blocks(db: sqlite3.Connection, task: str, run_id: int, version: str, 
         texts, text_ends, text_codes = _block_results(c.results, c.result_codes)
         seconds, _ends, second_codes = distinct_items(c.seconds, None, 8)
         first = int(lines.min()) if len(lines) else 0
+        # (schema 7's lines from one before the first: in line order, a repeated 1)
         values = (task, run_id, version, now, hi - lo, c.sources[0], first,
-                  digests[16 * lo : 16 * hi], *_id_columns(c.ids, lines),
-                  _line_column(lines, first), c.payloads.data, _sizes(c.payloads),
-                  texts, _sizes(Strings(texts, text_ends)), _codes(text_codes), c.errors,
-                  seconds, _codes(second_codes))  # fmt: skip
+                  b"" if lean else digests[16 * lo : 16 * hi], *_id_columns(c.ids, lines, lean),
+                  _line_column(lines, first - lean, lean), c.payloads.data,
+                  _sizes(c.payloads, lean), texts, _sizes(Strings(texts, text_ends)),
+                  _codes(text_codes, lean), c.errors, seconds,
+                  _codes(second_codes, lean))  # fmt: skip
         last = int(db.execute(_INSERT, values).lastrowid)
         written += sum(len(v) for v in values[7:])
     return last, written
@@ -235,14 +263,19 @@ def _block_results(texts: Strings, codes: bytes) -> tuple[bytes, bytes, bytes]:
 
 # Integers in 1, 2, 4 or 8 bytes: a code byte (the index here), then the values.  The
 # signed ones (codes 4 to 6) hold lines' differences where a block's chunks were solved out
-# of order (a jump back of a chunk's length fits 2 bytes, not 8).
+# of order (a jump back of a chunk's length fits 2 bytes, not 8).  Schema 7 adds code 7:
+# one value (int64) that every item repeats (a count the reader knows).
 _WIDTHS = (np.uint8, np.uint16, np.uint32, np.int64, np.int8, np.int16, np.int32)
 _NARROWEST = (0, 4, 1, 5, 2, 6, 3)  # (the codes by width, unsigned first)
+_REPEATED = len(_WIDTHS)
 
 
-def narrow(values: Any) -> bytes:
-    """The integer array ``values`` in the fewest bytes a value that hold them all."""
+def narrow(values: Any, repeated: bool = False) -> bytes:
+    """The integer array ``values`` in the fewest bytes a value that hold them all, or, with
+    ``repeated`` (schema 7, where the reader knows the count), as one value all repeat."""
     low, high = (int(values.min()), int(values.max())) if len(values) else (0, 0)
+    if repeated and low == high and len(values):
+        return bytes([_REPEATED]) + np.int64(low).tobytes()
     code = next(c for c in _NARROWEST if np.iinfo(_WIDTHS[c]).min <= low and
                 high <= np.iinfo(_WIDTHS[c]).max)  # fmt: skip
     return bytes([code]) + values.astype(_WIDTHS[code]).tobytes()
@@ -250,6 +283,8 @@ def narrow(values: Any) -> bytes:
 
 def widened(blob: bytes, count: int | None = None) -> Any:
     """The int64 array of :func:`narrow`'s ``blob`` (of ``count`` values when given)."""
+    if blob[:1] == bytes([_REPEATED]) and count is not None and len(blob) == 9:
+        return np.full(count, np.frombuffer(blob, np.int64, offset=1)[0], dtype=np.int64)
     if not blob or blob[0] >= len(_WIDTHS):
         raise ValueError("integers of an unknown width")
     width = np.dtype(_WIDTHS[blob[0]]).itemsize
@@ -262,8 +297,8 @@ def _int64(data: bytes) -> Any:
     return np.frombuffer(data, dtype=np.int64)
 
 
-def _sizes(strings: Strings) -> bytes:
-    return narrow(np.diff(_int64(strings.ends), prepend=0))
+def _sizes(strings: Strings, repeated: bool = False) -> bytes:
+    return narrow(np.diff(_int64(strings.ends), prepend=0), repeated)
 
 
 # ``id_sizes`` of a block whose ids are numbered (see _numbered): this code byte, then the
@@ -271,12 +306,12 @@ def _sizes(strings: Strings) -> bytes:
 _NUMBERED = 255
 
 
-def _id_columns(ids: Strings, lines: Any) -> tuple[bytes, bytes]:
+def _id_columns(ids: Strings, lines: Any, repeated: bool = False) -> tuple[bytes, bytes]:
     """``(ids, id_sizes)`` of a block: numbered ids as their prefix, width and offset (no
     byte a position), others as their texts and sizes."""
     numbered = _numbered(ids, lines)
     if numbered is None:
-        return ids.data, _sizes(ids)
+        return ids.data, _sizes(ids, repeated)
     prefix, width, offset = numbered
     return prefix, bytes([_NUMBERED]) + np.array([width, offset], dtype=np.int64).tobytes()
 
@@ -303,11 +338,13 @@ def _id_texts(ids: bytes, id_sizes: bytes, lines: Any, count: int) -> list[str]:
     return [prefix + str(n).zfill(width) for n in (lines + offset).tolist()]
 
 
-def _line_column(lines: Any, first: int) -> bytes:
-    """A block's lines: the first line (int64; the readers check it against the column
-    ``first_line``), then each line's difference from the one before, from it on (one byte
-    a position in line order, two where chunks were solved out of order)."""
-    return np.int64(first).tobytes() + narrow(np.diff(lines, prepend=first))
+def _line_column(lines: Any, first: int, repeated: bool = False) -> bytes:
+    """A block's lines: ``first`` (int64; the block's first line, or one before it: the
+    readers check the least line against the column ``first_line``), then each line's
+    difference from the one before, from it on (one byte a position in line order, two
+    where chunks were solved out of order; with ``repeated``, 9 bytes in all when each
+    line follows the one before)."""
+    return np.int64(first).tobytes() + narrow(np.diff(lines, prepend=first), repeated)
 
 
 def _line_array(blob: bytes, count: int) -> Any:
@@ -317,9 +354,9 @@ def _line_array(blob: bytes, count: int) -> Any:
     return int(np.frombuffer(blob[:8], dtype=np.int64)[0]) + np.cumsum(widened(blob[8:], count))
 
 
-def _codes(codes: bytes) -> bytes:
+def _codes(codes: bytes, repeated: bool = False) -> bytes:
     """:func:`~solvers._batch_store.distinct_items`' codes (uint32) as :func:`narrow`'s."""
-    return narrow(np.frombuffer(codes, dtype=np.uint32))
+    return narrow(np.frombuffer(codes, dtype=np.uint32), repeated)
 
 
 def _picked(distinct: Any, codes: bytes, count: int) -> list[Any]:
@@ -352,6 +389,25 @@ def block_order(db: sqlite3.Connection, task: str | None) -> list[tuple[str, str
     return db.execute(sql + " ORDER BY task, source, first_line, block_id", params).fetchall()
 
 
+def block_digests(db: sqlite3.Connection, block_id: int, digests: Any, size: Any) -> bytes:
+    """The input hashes of packed block ``block_id`` (``digests`` and ``size``: its columns):
+    as stored (schema 6), or its stored payloads' digests (schema 7's empty ``digests``:
+    the reading threads hashed the same compact forms, so they are the run's hashes
+    exactly).  ValueError: a damaged block."""
+    if type(digests) is not bytes or type(size) is not int:
+        raise ValueError("columns of other types")
+    if len(digests) == 16 * size:
+        return digests
+    if digests:
+        raise ValueError("digests of another length than its size")
+    payloads, sizes = db.execute("SELECT payloads, payload_sizes FROM packed_blocks WHERE "
+                                 "block_id=?", (block_id,)).fetchone()  # fmt: skip
+    if type(payloads) is not bytes or type(sizes) is not bytes:
+        raise ValueError("payloads of another type")
+    forms = _strings(payloads, sizes, size, False)
+    return form_digests(forms.data, forms.ends)  # type: ignore[no-any-return]
+
+
 def block_rows(db: sqlite3.Connection, block_id: int, spec_of: Any,
                damaged: Any) -> Iterator[dict[str, Any]]:  # fmt: skip
     """The rows of one packed block in line order, as
@@ -371,10 +427,13 @@ def _block_rows(block_id: int, block: tuple[Any, ...], spec_of: Any,
      seconds, second_codes) = blobs  # fmt: skip
     try:
         if not all(type(b) is bytes for b in blobs) or type(digests) is not bytes or \
-                type(size) is not int or len(digests) != 16 * size or \
+                type(size) is not int or len(digests) not in (0, 16 * size) or \
                 len(seconds) % 8 or len(errors) not in (0, size):  # fmt: skip
             raise ValueError("columns of other lengths than its size")
-        forms = _strings(payloads, payload_sizes, size, False).tolist()
+        stored_forms = _strings(payloads, payload_sizes, size, False)
+        forms = stored_forms.tolist()
+        if len(digests) != 16 * size:  # (schema 7: the stored payloads' digests)
+            digests = form_digests(stored_forms.data, stored_forms.ends)
         texts = np.array(_strings(results, result_sizes, None, True).tolist(), dtype=object)
         answers = _picked(texts, result_codes, size)
         second_list = _picked(np.frombuffer(seconds, dtype=np.float64), second_codes, size)

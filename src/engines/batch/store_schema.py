@@ -18,6 +18,9 @@ Schema 6 is schema 4 with the table ``packed_blocks``, made (and the version cha
 when a task first chooses to be stored so (:mod:`engines.batch.store_packed`); a new store
 is of schema 4 until then.  Schema 5 was that table's first form, written only by a
 development qipai, and is refused by name (:func:`engines.batch.store_packed.refused_schema`).
+Schema 7 is schema 6 whose packed blocks hold no input hashes (the readers hash the stored
+payloads) and a column of one repeated integer once: what this qipai makes when it adds
+the table; a store of schema 6 keeps the form of 6 (a qipai of 6 may write it too).
 """
 
 from __future__ import annotations
@@ -26,7 +29,11 @@ import re
 import sqlite3
 
 from engines.batch.store_errors import StoreError
-from engines.batch.store_packed import PACKED_SCHEMA_VERSION, refused_schema
+from engines.batch.store_packed import (
+    DIGESTS_SCHEMA_VERSION,
+    PACKED_SCHEMA_VERSION,
+    refused_schema,
+)
 
 SCHEMA_VERSION = 4
 
@@ -161,7 +168,7 @@ def create_tables(db: sqlite3.Connection) -> None:
 
 def stored_version(path: str, db: sqlite3.Connection, tables: set[str]) -> str:
     """The schema version of the store ``path`` (``db``, with ``tables``, some), one this qipai
-    reads (1 to 4 or :data:`~engines.batch.store_packed.PACKED_SCHEMA_VERSION`); a file that
+    reads (1 to 4, 6 or :data:`~engines.batch.store_packed.PACKED_SCHEMA_VERSION`); a file that
     is not a result store, or one of another schema, is refused by a :class:`StoreError`."""
     if "meta" not in tables:
         raise StoreError(
@@ -178,10 +185,12 @@ def stored_version(path: str, db: sqlite3.Connection, tables: set[str]) -> str:
     version = found[0]
     if refusal := refused_schema(path, version):
         raise StoreError(refusal)
-    if version not in ("1", "2", "3", str(SCHEMA_VERSION), str(PACKED_SCHEMA_VERSION)):
+    readable = ("1", "2", "3", str(SCHEMA_VERSION), str(DIGESTS_SCHEMA_VERSION),
+                str(PACKED_SCHEMA_VERSION))  # fmt: skip
+    if version not in readable:
         raise StoreError(
             f"{path}: result store schema {version}, this qipai reads schemas 1 "
-            f"to 4 and {PACKED_SCHEMA_VERSION}; use the qipai that wrote it, or a new "
-            "--db file"
+            f"to 4, {DIGESTS_SCHEMA_VERSION} and {PACKED_SCHEMA_VERSION}; use the qipai that "
+            "wrote it, or a new --db file"
         )
     return version
