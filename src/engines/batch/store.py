@@ -555,8 +555,8 @@ class ResultStore(StoreReading):
         """:meth:`add_columns` for a task that hashes payloads: the new positions of
         ``columns`` (``digests`` their payloads' digests, no repeats: schema 7 does not store
         them, its readers hash the payloads) stored as packed blocks, one a run of one source;
-        returns how many were new.  ``claimed``: all claimed by
-        ``run_id`` here, none stored yet (the runner's; see :meth:`Known.absent`)."""
+        returns how many were new.  ``claimed``: all claimed by ``run_id`` here, none stored
+        yet (the runner's; see :meth:`Known.absent`)."""
         now = time.time()
         with self._write(durable=True):
             self._db.execute("BEGIN IMMEDIATE")

@@ -1,6 +1,6 @@
 """The reading side of a result store (:class:`~engines.batch.store.ResultStore` inherits it):
 counts, tasks, bad lines and every stored row, whichever table holds it (schema 1's
-``results``, schema 2's ``chunks``, schema 3's ``blocks``, schema 6's ``packed_blocks``)."""
+``results``, schema 2's ``chunks``, schema 3's ``blocks``, schema 6 and 7's ``packed_blocks``)."""
 
 from __future__ import annotations
 
