@@ -343,11 +343,13 @@ class ResultStore(StoreReading):
 
     # -- results ------------------------------------------------------------------------
 
-    def _sync(self, task: str, *, claims: bool) -> Known:
-        """This connection's view of ``task``, brought up to date (:func:`sync_known`)."""
+    def _sync(self, task: str, *, claims: bool, own_run: int | None = None) -> Known:
+        """This connection's view of ``task``, brought up to date (:func:`sync_known`);
+        ``own_run``'s stored digests may stay aside (:meth:`Known.put_aside`)."""
         known = self._known.get(task)
         if known is None:
             known = self._known[task] = Known()
+        known.settle(own_run)
         return sync_known(self._db, task, known, blocks=self._blocks, claims=claims,
                           packed=self._has_packed(), damaged=self._damaged)
 
@@ -414,7 +416,7 @@ class ResultStore(StoreReading):
                 raise StoreError(f"{self.path}: another run made task {task} hashed by its "
                                  f"{'packed payloads' if now == 'payload' else 'canonical text'}"
                                  " here meanwhile; run again")  # fmt: skip
-            known = self._sync(task, claims=True)
+            known = self._sync(task, claims=True, own_run=run_id)
             known.claiming(run_id)
             status = known.stored.present(digests)
             for rid, claimed in known.claims.items():
@@ -560,7 +562,7 @@ class ResultStore(StoreReading):
         now = time.time()
         with self._write(durable=True):
             self._db.execute("BEGIN IMMEDIATE")
-            known = self._sync(task, claims=False)
+            known = self._sync(task, claims=False, own_run=run_id if claimed else None)
             digests, columns = fresh_columns(digests, columns,
                                              known.absent(digests, run_id if claimed else None))
             if self._lean is None:  # (the table is there: its form is the store's for good)
@@ -570,7 +572,10 @@ class ResultStore(StoreReading):
                                           lean=self._lean)  # fmt: skip
             self._db.execute("UPDATE runs SET heartbeat=? WHERE run_id=?", (now, run_id))
         if digests:  # only once committed
-            known.stored.add_digests(digests)
+            if claimed:
+                known.put_aside(run_id, digests)
+            else:
+                known.stored.add_digests(digests)
             known.packed_mark = max(known.packed_mark, last)
             self._logged += written
             if self._wal and self._logged >= CHECKPOINT_BYTES:

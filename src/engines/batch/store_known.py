@@ -26,8 +26,8 @@ class Known:
     nothing was stored by anyone else after the run's claims checked what was stored, so
     a position the run claimed and has not stored is not stored (:meth:`absent`)."""
 
-    __slots__ = ("block_mark", "chunk_mark", "claim_mark", "claims", "first_claims", "foreign",
-                 "packed_mark", "stored")  # fmt: skip
+    __slots__ = ("aside", "aside_run", "block_mark", "chunk_mark", "claim_mark", "claims",
+                 "first_claims", "foreign", "packed_mark", "stored")  # fmt: skip
 
     def __init__(self) -> None:
         self.stored = DigestSet()
@@ -38,6 +38,26 @@ class Known:
         self.claim_mark = 0
         self.foreign = 0
         self.first_claims: dict[int, int] = {}
+        # Digests run ``aside_run`` stored here, not yet in ``stored``: see put_aside.
+        self.aside: list[bytes] = []
+        self.aside_run: int | None = None
+
+    def put_aside(self, run_id: int, digests: bytes) -> None:
+        """``digests`` stored now by ``run_id``, each of them claimed by it here: kept out of
+        ``stored`` until something else reads it (:meth:`settle`).  The run's own reads need
+        none of them (it claims a position once, and stores only what it claimed), and a
+        run that is the only one on its connection never pays for putting them in."""
+        if self.aside_run != run_id:
+            self.settle()
+            self.aside_run = run_id
+        self.aside.append(digests)
+
+    def settle(self, unless_run: int | None = None) -> None:
+        """Put the digests set aside in ``stored`` (unless they are ``unless_run``'s)."""
+        if self.aside and self.aside_run != unless_run:
+            for digests in self.aside:
+                self.stored.add_digests(digests)
+            self.aside.clear()
 
     def claiming(self, run_id: int) -> None:
         """``run_id`` claims now (just after a sync, in the claim's transaction)."""
