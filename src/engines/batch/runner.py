@@ -262,8 +262,12 @@ class _Written(NamedTuple):
 
 def _chunk_payloads(task: Task, rows: Rows) -> Any:
     """``rows``' payloads as the in-process solver takes them: the columns themselves for a
-    task that reads them (``payload_columns``), else a list."""
-    return rows.payloads if task.payload_columns else rows.payloads.tolist()
+    task that reads them (``payload_columns``), else a list.  They are gathered into a view
+    of their own (``part``), dropped with the solve: kept in ``rows``, a chunk's gathered
+    payloads would live until its rows are stored (a 16,384-position 升级 chunk's 2.8 MB,
+    in fresh pages each time; freed, the solving thread's next chunk reuses them)."""
+    payloads = rows.part(0, len(rows)).payloads
+    return payloads if task.payload_columns else payloads.tolist()
 
 
 def _solved_rows(task: Task, rows: Rows, threads: int) -> SolvedChunk:
