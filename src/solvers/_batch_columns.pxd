@@ -15,5 +15,9 @@ cdef class Strings:
     cdef readonly bint text
     cdef readonly bint ascii
     cdef readonly bint plain
+    # bytes items that are packed payloads' compact forms (``buffer_put_compact``): what a
+    # block read for a store of packed blocks keeps of its payloads (:func:`pack_groups`
+    # and :func:`expanded_payloads` give the payloads back)
+    cdef readonly bint compact
 
     cdef object item(self, Py_ssize_t i)

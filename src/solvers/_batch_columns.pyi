@@ -7,9 +7,10 @@ class Strings:
     text: bool
     ascii: bool
     plain: bool
+    compact: bool
     def __init__(
         self, data: bytes, ends: bytes, text: bool = True, ascii: bool = False,
-        plain: bool = False,
+        plain: bool = False, compact: bool = False,
     ) -> None: ...
     def __len__(self) -> int: ...
     def __getitem__(self, i: int) -> Any: ...

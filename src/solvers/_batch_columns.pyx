@@ -40,10 +40,12 @@ cdef class Strings:
     """Items (``str`` when ``text``, else ``bytes``) held as ``data`` and ``ends`` (the end
     of each item in ``data``, int64).  ``ascii``: every item is ASCII; ``plain``: every item
     is a JSON text the row writer stores as a value as it is (set only by the native record
-    reader, whose canonical texts are plain by construction)."""
+    reader, whose canonical texts are plain by construction); ``compact``: bytes items that
+    are packed payloads' compact forms (see ``buffer_put_compact``), kept by every part,
+    selection and join."""
 
     def __init__(self, bytes data, bytes ends, bint text=True, bint ascii=False,
-                 bint plain=False):
+                 bint plain=False, bint compact=False):
         cdef Py_ssize_t i, n = PyBytes_GET_SIZE(ends) // 8
         cdef const int64_t* e = <const int64_t*>PyBytes_AS_STRING(ends)
         cdef int64_t last = 0
@@ -57,9 +59,10 @@ cdef class Strings:
             raise ValueError("the last end must be the data's length")
         self.data, self.ends, self.count = data, ends, n
         self.text, self.ascii, self.plain = text, ascii or not text, plain and text
+        self.compact = compact and not text
 
     def __reduce__(self):
-        return Strings, (self.data, self.ends, self.text, self.ascii, self.plain)
+        return Strings, (self.data, self.ends, self.text, self.ascii, self.plain, self.compact)
 
     def __len__(self):
         return self.count
@@ -150,8 +153,9 @@ cdef class Strings:
             return parts[0]
         first = parts[0]
         for p in parts:
-            if p.text != first.text:
-                raise ValueError("Strings.join: text and bytes items mixed")
+            if p.text != first.text or p.compact != first.compact:
+                raise ValueError("Strings.join: text and bytes items, or compact forms and "
+                                 "others, mixed")
             count += p.count
             size += PyBytes_GET_SIZE(p.data)
             ascii = ascii and p.ascii
@@ -167,7 +171,7 @@ cdef class Strings:
             size += PyBytes_GET_SIZE(p.data)
         data = b"".join([p.data for p in parts])
         out = Strings.__new__(Strings)
-        _set(out, data, ends, count, first.text, ascii, plain)
+        _set(out, data, ends, count, first.text, ascii, plain, first.compact)
         return out
 
     @staticmethod
@@ -216,20 +220,21 @@ cdef class Strings:
             PyMem_Free(where)
             PyMem_Free(sizes)
         made = Strings.__new__(Strings)
-        _set(made, data, ends, n, text, ascii, False)
+        _set(made, data, ends, n, text, ascii, False, False)
         return made
 
 
 cdef inline void _set(Strings s, bytes data, bytes ends, Py_ssize_t count, bint text,
-                      bint ascii, bint plain) noexcept:
+                      bint ascii, bint plain, bint compact) noexcept:
     s.data, s.ends, s.count = data, ends, count
-    s.text, s.ascii, s.plain = text, ascii, plain
+    s.text, s.ascii, s.plain, s.compact = text, ascii, plain, compact
 
 
 cdef Strings _made(bytes data, bytes ends, Strings like):
     """A part of ``like`` (its kind and flags) without the constructor's checks."""
     cdef Strings out = Strings.__new__(Strings)
-    _set(out, data, ends, PyBytes_GET_SIZE(ends) // 8, like.text, like.ascii, like.plain)
+    _set(out, data, ends, PyBytes_GET_SIZE(ends) // 8, like.text, like.ascii, like.plain,
+         like.compact)
     return out
 
 
@@ -256,13 +261,55 @@ def select_fixed(bytes data, Py_ssize_t width, const uint8_t[:] status, int want
 
 DEF MAX_GROUPS = 64
 
+# a compact form's symbol byte -> its four symbols, one a byte (3: a byte of 3 or more, one of
+# the form's extra bytes)
+cdef uint8_t _SPREAD[256][4]
+cdef int _b
+for _b in range(256):
+    _SPREAD[_b][0], _SPREAD[_b][1] = _b & 3, (_b >> 2) & 3
+    _SPREAD[_b][2], _SPREAD[_b][3] = (_b >> 4) & 3, _b >> 6
+
+
+cdef int64_t _form_size(const uint8_t* f, int64_t size) except -1:
+    """The payload length of the compact form ``f[:size]`` (ValueError when it cannot be one)."""
+    cdef int64_t n
+    if size < 2 or size < 2 + ((f[0] | (f[1] << 8)) + 3) // 4:
+        raise ValueError("not a compact payload")
+    n = f[0] | (f[1] << 8)
+    return n
+
+
+cdef int _expand(const uint8_t* f, int64_t size, uint8_t* dst, int64_t n) except -1:
+    """The payload (``n`` bytes, :func:`_form_size`'s) of the compact form ``f[:size]`` into
+    ``dst``: four symbols a byte from a table, the escapes (3) from the extra bytes in order;
+    ValueError when the form does not hold exactly them."""
+    cdef int64_t w, j, words = (n + 3) >> 2, x = 2 + words
+    cdef uint8_t b
+    for w in range(words):
+        b = f[2 + w]
+        if (b & (b >> 1) & 0x55) == 0 and 4 * w + 4 <= n:  # (no escape: the usual byte)
+            memcpy(dst + 4 * w, _SPREAD[b], 4)
+            continue
+        for j in range(4 * w, min(4 * w + 4, n)):
+            dst[j] = _SPREAD[b][j & 3]
+            if dst[j] == 3:
+                if x >= size or f[x] < 3:
+                    raise ValueError("a compact payload with a wrong escape")
+                dst[j] = f[x]
+                x += 1
+    if x != size or (n & 3 and f[1 + words] >> ((n & 3) * 2)):
+        raise ValueError("a compact payload with bytes to spare")
+    return 0
+
 
 def pack_groups(Strings packs):
     """The packed payloads by ``(kind code, length)``, in order of first appearance: a list
     of ``(kind, length, rows, data)``, ``rows`` the items' indexes (intp, native order) and
     ``data`` their bytes one after the other.  Empty items (payloads that are not packed)
     come as one group of kind -1 and length 0 (``data`` empty).  ``None`` when a chunk holds
-    more than 64 groups (the caller groups it the Python way)."""
+    more than 64 groups (the caller groups it the Python way).  A column of compact forms
+    (``packs.compact``) is grouped by its payloads, written out expanded (ValueError when an
+    item is not a compact form)."""
     cdef const int64_t* e = _ends(packs)
     cdef const uint8_t* src = <const uint8_t*>PyBytes_AS_STRING(packs.data)
     cdef Py_ssize_t i, g, ngroups = 0, n = packs.count
@@ -272,6 +319,7 @@ def pack_groups(Strings packs):
     cdef Py_ssize_t members[MAX_GROUPS]
     cdef Py_ssize_t filled[MAX_GROUPS]
     cdef int k
+    cdef bint compact = packs.compact
     cdef Py_ssize_t* row_at[MAX_GROUPS]
     cdef char* data_at[MAX_GROUPS]
     if packs.text:
@@ -280,8 +328,9 @@ def pack_groups(Strings packs):
     cdef int64_t[:] of_item = memoryview(groups).cast("q")
     for i in range(n):
         a = e[i - 1] if i else 0
-        size = e[i] - a
-        k = src[a] if size else -1
+        size = _form_size(src + a, e[i] - a) if compact else e[i] - a
+        k = (-1 if not size else src[a] if not compact else
+             src[a + 2] & 3 if src[a + 2] & 3 != 3 else src[a + 2 + (size + 3) // 4])
         for g in range(ngroups):
             if kind[g] == k and length[g] == size:
                 break
@@ -304,7 +353,11 @@ def pack_groups(Strings packs):
     for i in range(n):
         g = of_item[i]
         row_at[g][filled[g]] = i
-        memcpy(data_at[g] + length[g] * filled[g], src + e[i] - length[g], length[g])
+        if compact:
+            a = e[i - 1] if i else 0
+            _expand(src + a, e[i] - a, <uint8_t*>data_at[g] + length[g] * filled[g], length[g])
+        else:
+            memcpy(data_at[g] + length[g] * filled[g], src + e[i] - length[g], length[g])
         filled[g] += 1
     return out
 

@@ -102,8 +102,9 @@ def gather_strings(list pieces):
         s, lo, hi, mask = piece
         if first is None:
             first = s
-        elif s.text != first.text:
-            raise ValueError("gather_strings: text and bytes items mixed")
+        elif s.text != first.text or s.compact != first.compact:
+            raise ValueError("gather_strings: text and bytes items, or compact forms and "
+                             "others, mixed")
         _bounds(lo, hi, s.count)
         m = _mask(mask, s.count)
         e = <const int64_t*>PyBytes_AS_STRING(s.ends)
@@ -149,4 +150,5 @@ def gather_strings(list pieces):
     out.data, out.ends, out.count = data, ends, count
     text = first.text if first is not None else True
     out.text, out.ascii, out.plain = text, ascii or not text, plain and text
+    out.compact = first is not None and first.compact
     return out

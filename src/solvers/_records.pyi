@@ -34,7 +34,8 @@ def unpacked_texts(
 ) -> tuple[bytearray, tuple[bytes, bytes], bytes]: ...
 def whole_frames(data: bytes | bytearray) -> tuple[int, int]: ...
 def packed_records(
-    spec: RecordSpec, data: bytes | bytearray | memoryview, first: int = 0, texts: bool = False
+    spec: RecordSpec, data: bytes | bytearray | memoryview, first: int = 0, texts: bool = False,
+    packs: bool = True,
 ) -> tuple[
-    bytearray, tuple[bytes, bytes], tuple[bytes, bytes], tuple[bytes, bytes], bytes, bytes
+    bytearray, tuple[bytes, bytes], tuple[bytes, bytes] | None, tuple[bytes, bytes], bytes, bytes
 ]: ...

@@ -1448,17 +1448,19 @@ cdef bint _read_frames(RecordSpec spec, const uint8_t* s, Py_ssize_t count, cons
             continue
         c.status[i] = 0
         _copy(c.ids + idn, pack - k, k)
-        _copy(c.packs + pn, pack, m)
+        if c.packs != NULL:
+            _copy(c.packs + pn, pack, m)
+            pn += m
+            c.pack_ends[c.nok] = pn
         idn += k
-        pn += m
-        c.id_ends[c.nok], c.pack_ends[c.nok] = idn, pn
+        c.id_ends[c.nok] = idn
         c.form_ends[c.nok], c.lines[c.nok] = c.forms.n, first + i
         c.nok += 1
     return True
 
 
 def packed_records(RecordSpec spec, const uint8_t[::1] data, int64_t first=0,
-                   bint texts=False):
+                   bint texts=False, bint packs=True):
     """The whole records of a block of a packed positions file (each one byte ``k``, two
     bytes ``m`` little-endian, ``k`` bytes of id, ``m`` bytes of packed payload; see
     :mod:`engines.batch.packed`), read, checked, made compact and hashed in one call
@@ -1471,7 +1473,9 @@ def packed_records(RecordSpec spec, const uint8_t[::1] data, int64_t first=0,
     ``(data, ends)`` pairs (int64 ends), ``forms`` the payloads' compact forms
     (``buffer_put_compact``; with ``texts``: their canonical texts, as
     :func:`unpacked_texts` writes them), ``digests`` the forms' 16-byte BLAKE2b digests
-    one after the other, ``lines`` each one's number (``first`` + its index, int64)."""
+    one after the other, ``lines`` each one's number (``first`` + its index, int64).
+    Without ``packs``, ``packs`` is None (no copy of the payloads: a caller that solves from
+    the compact forms saves the block's largest column and its fresh pages)."""
     cdef Py_ssize_t n = data.shape[0]
     cdef const uint8_t* s = &data[0] if n else NULL
     cdef _Frames frames
@@ -1483,11 +1487,13 @@ def packed_records(RecordSpec spec, const uint8_t[::1] data, int64_t first=0,
         _frames(s, n, &frames)
     status = PyByteArray_FromStringAndSize(NULL, frames.count)
     ids = PyBytes_FromStringAndSize(NULL, frames.id_bytes)
-    packs = _fresh_bytes(frames.pack_bytes)
-    ends = [PyBytes_FromStringAndSize(NULL, 8 * frames.count) for _ in range(4)]
+    pack_data = _fresh_bytes(frames.pack_bytes) if packs else None
+    ends = [PyBytes_FromStringAndSize(NULL, 8 * frames.count if packs or i != 1 else 0)
+            for i in range(4)]
     memset(&c, 0, sizeof(_Columns))
     c.status = <uint8_t*>PyByteArray_AS_STRING(status)
-    c.ids, c.packs = PyBytes_AS_STRING(ids), PyBytes_AS_STRING(packs)
+    c.ids = PyBytes_AS_STRING(ids)
+    c.packs = PyBytes_AS_STRING(pack_data) if packs else NULL
     c.id_ends, c.pack_ends = <int64_t*>PyBytes_AS_STRING(ends[0]), <int64_t*>PyBytes_AS_STRING(ends[1])
     c.form_ends, c.lines = <int64_t*>PyBytes_AS_STRING(ends[2]), <int64_t*>PyBytes_AS_STRING(ends[3])
     try:
@@ -1510,6 +1516,8 @@ def packed_records(RecordSpec spec, const uint8_t[::1] data, int64_t first=0,
     if c.nok < frames.count:  # (bad records: the columns hold fewer items)
         last = c.nok - 1
         ids = ids[: c.id_ends[last] if c.nok else 0]
-        packs = packs[: c.pack_ends[last] if c.nok else 0]
+        if packs:
+            pack_data = pack_data[: c.pack_ends[last] if c.nok else 0]
         ends = [e[: 8 * c.nok] for e in ends]
-    return (status, (ids, ends[0]), (packs, ends[1]), (forms, ends[2]), digests, ends[3])
+    return (status, (ids, ends[0]), (pack_data, ends[1]) if packs else None, (forms, ends[2]),
+            digests, ends[3])

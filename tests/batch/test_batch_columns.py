@@ -12,20 +12,24 @@ from __future__ import annotations
 
 import itertools
 import json
+import pickle
 import random
+import struct
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.batch.test_batch_block_path import fast_and_plain_stores
+from tests.batch.test_batch_packed_store import _compact, _ends
 from tests.batch.test_batch_records import CASES, _lines
 
 from engines.batch.records import Payloads, grouped, payload_groups
 from engines.batch.rows import Rows
 from engines.batch.store_rows import written_column_runs
 from engines.batch.tasks import get_task
-from solvers._batch_columns import Strings, pack_groups, select_fixed
+from solvers._batch_columns import Strings, expanded_payloads, pack_groups, select_fixed
 from solvers._batch_rows import block_json, block_json_columns, block_json_parts
+from solvers._batch_views import gather_strings
 
 _ITEMS = st.lists(st.text(max_size=6), max_size=10)
 _STATUS = st.lists(st.integers(0, 2), max_size=10)
@@ -105,6 +109,38 @@ def test_pack_groups_gives_up_beyond_64_groups():
     assert pack_groups(packs) is None
     groups = grouped(Payloads(packs), lambda d: d)
     assert sorted(len(rows) for _, _, rows, _ in groups) == [1] * 69
+
+
+def _compact_column(payloads: list[bytes]) -> Strings:
+    forms = [_compact(p) for p in payloads]
+    return Strings(b"".join(forms), _ends(forms), False, compact=True)
+
+
+def test_compact_payloads_group_and_list_as_their_payloads():
+    """A column of compact forms (``Strings.compact``: what a block read for a store of
+    packed blocks keeps) groups and lists as the payloads themselves, and keeps its kind
+    through parts, selections, joins, gathers and pickling; a damaged form is refused."""
+    rng = random.Random(5)
+    payloads = [bytes([rng.choice([0, 1, 3, 9])]) + bytes(rng.choice([0, 0, 1, 2, 3, 200])
+                for _ in range(rng.choice([3, 8, 13, 16, 45]))) for _ in range(600)]  # fmt: skip
+    compact, plain = _compact_column(payloads), Strings.of(payloads, False)
+    assert compact.compact and not plain.compact
+    assert pack_groups(compact) == pack_groups(plain)
+    assert Payloads(compact).tolist() == payloads and Payloads(compact)[-1] == payloads[-1]
+    mask = bytearray(rng.randrange(2) for _ in payloads)
+    pieces = [(compact, 10, 400, None), (compact, 0, len(payloads), mask)]
+    for column in (compact.part(7, 99), compact.chosen(mask, 1),
+                   Strings.join([compact, compact.part(3, 9)]), gather_strings(pieces),
+                   pickle.loads(pickle.dumps(compact))):  # fmt: skip
+        assert column.compact
+        assert Payloads(column).tolist() == Strings(*expanded_payloads(column.data, column.ends),
+                                                    False).tolist()  # fmt: skip
+    with pytest.raises(ValueError):
+        Strings.join([compact, plain])
+    for cut in (1, 2, 5):
+        with pytest.raises(ValueError):
+            pack_groups(Strings(compact.data[:-cut], compact.ends[:-8] + struct.pack(
+                "<q", len(compact.data) - cut), False, compact=True))  # fmt: skip
 
 
 _TEXT = st.text(max_size=12) | st.sampled_from(['{"a":[1,"}"]}', "[]", "{", '"x"', "[1]"])

@@ -169,8 +169,8 @@ class Unpacked(NamedTuple):
     """A block's records read (:func:`unpacked`): ``framed`` one byte a record, 1 where its
     id is bad; ``status`` 1 for a bad record (its id or its payload), else 0; the columns
     of the read ones, in order: ``texts`` their canonical texts (or compact forms),
-    ``ids``, ``packs`` (payloads), ``digests`` (16 bytes each) and ``lines`` (their
-    numbers, int64)."""
+    ``ids``, ``packs`` (payloads, or the compact forms: the ``texts`` column itself),
+    ``digests`` (16 bytes each) and ``lines`` (their numbers, int64)."""
 
     framed: bytearray
     status: bytearray
@@ -190,17 +190,24 @@ def unpacked(layout: RecordLayout, block: PackedBlock, *, texts: bool = True) ->
     """A block's positions, read, checked and hashed in one native call without the GIL
     (:func:`solvers._records.packed_records`).  Without ``texts``: no text is written;
     ``texts`` holds the payloads' compact forms (bytes: 2 bits a count) and the digests
-    are theirs (:mod:`engines.batch.store_packed`)."""
+    are theirs (:mod:`engines.batch.store_packed`); ``packs`` is the same column
+    (``Strings.compact``: the solving threads expand a chunk's forms as they group them),
+    not a copy of the payloads, which would be the block's largest column (230 KB of 390 a
+    升级 block), alive until its rows are stored: fresh pages, a fault each (~1.5 µs)."""
     from solvers._records import packed_records
 
     status, id_pair, pack_pair, form_pair, digests, lines = packed_records(
-        layout.spec, block.data, block.first, texts)
+        layout.spec, block.data, block.first, texts, texts)
     framed = status
     if status.count(0) != len(status):
         framed, status = status.translate(_BAD_ID), status.translate(_BAD)
-    out = Strings(*form_pair, True, True, True) if texts else Strings(*form_pair, False)
-    return Unpacked(framed, status, out, Strings(*id_pair, True, True),
-                    Strings(*pack_pair, False), digests, lines)  # fmt: skip
+    if not texts:
+        forms = Strings(*form_pair, False, compact=True)
+        return Unpacked(framed, status, forms, Strings(*id_pair, True, True), forms, digests,
+                        lines)  # fmt: skip
+    return Unpacked(framed, status, Strings(*form_pair, True, True, True),
+                    Strings(*id_pair, True, True), Strings(*pack_pair, False), digests,
+                    lines)  # fmt: skip
 
 
 def bad_records(path: str, first: int, framed: bytearray, status: bytearray) -> list[BadInput]:

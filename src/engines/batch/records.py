@@ -31,7 +31,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from solvers import _records
-from solvers._batch_columns import Strings, pack_groups
+from solvers._batch_columns import Strings, expanded_payloads, pack_groups
 
 __all__ = [
     "CARDS",
@@ -226,7 +226,9 @@ class Payloads(Sequence[Any]):
     (``packs``), the others (``prepare``'s dicts) in ``objects`` by row (their ``packs``
     item is empty).  What the runner hands a task's solve for a task that reads records
     natively (:func:`grouped` groups it for the engine calls without a Python object a
-    row); :meth:`tolist` gives the payloads one by one.
+    row); :meth:`tolist` gives the payloads one by one.  ``packs`` may hold the payloads'
+    compact forms (``packs.compact``: a block read for a store of packed blocks keeps only
+    those), given back expanded.
 
     >>> p = Payloads.of([b"\\x01a", {"kind": "x"}, b"\\x01b"])
     >>> p.tolist(), p.chosen(bytearray([1, 0, 0]), 0).tolist(), len(p.part(1, 3))
@@ -252,10 +254,18 @@ class Payloads(Sequence[Any]):
             return self.tolist()[i]
         if self.objects is not None and i in self.objects:
             return self.objects[i]
+        if self.packs.compact:
+            at = i + len(self) if i < 0 else i
+            if not 0 <= at < len(self):
+                raise IndexError("Payloads index out of range")
+            return self.part(at, at + 1).tolist()[0]
         return self.packs[i]
 
     def tolist(self) -> list[Any]:
-        out = self.packs.tolist()
+        packs = self.packs
+        if packs.compact:
+            packs = Strings(*expanded_payloads(packs.data, packs.ends), False)
+        out = packs.tolist()
         for i, payload in (self.objects or {}).items():
             out[i] = payload
         return out

@@ -43,6 +43,7 @@ from typing import Any, NamedTuple
 
 from engines.arguments import integer
 from engines.batch.inputs import BadInput, count_positions
+from engines.batch.records import Payloads
 from engines.batch.rows import Rows, chunks, todo
 from engines.batch.run_checks import check_run_arguments, opened_store
 from engines.batch.store import ResultStore
@@ -262,11 +263,16 @@ class _Written(NamedTuple):
 
 def _chunk_payloads(task: Task, rows: Rows) -> Any:
     """``rows``' payloads as the in-process solver takes them: the columns themselves for a
-    task that reads them (``payload_columns``), else a list.  They are gathered into a view
-    of their own (``part``), dropped with the solve: kept in ``rows``, a chunk's gathered
-    payloads would live until its rows are stored (a 16,384-position 升级 chunk's 2.8 MB,
-    in fresh pages each time; freed, the solving thread's next chunk reuses them)."""
-    payloads = rows.part(0, len(rows)).payloads
+    task that reads them (``payload_columns``), else a list.  Positions hashed by their
+    payloads carry only their compact forms, as ``texts`` (:func:`engines.batch.packed.unpacked`):
+    those are gathered here, once for the solve (which expands them) and the store.  Other
+    payloads are gathered into a view of their own (``part``), dropped with the solve: kept
+    in ``rows``, a chunk's gathered payloads would live until its rows are stored (a
+    16,384-position 升级 chunk's 2.8 MB, in fresh pages each time; freed, the solving
+    thread's next chunk reuses them)."""
+    block = rows.pieces[0][0] if rows.pieces else rows
+    compact = block.texts.compact
+    payloads = Payloads(rows.texts) if compact else rows.part(0, len(rows)).payloads
     return payloads if task.payload_columns else payloads.tolist()
 
 
