@@ -19,7 +19,7 @@ from array import array
 import pytest
 from tests.batch.test_batch_records import CASES, _lines
 
-from engines.batch.inputs import BadInput, input_format, read_inputs
+from engines.batch.inputs import BadInput, expected_positions, input_format, read_inputs
 from engines.batch.packed import (
     count_records,
     frame,
@@ -28,6 +28,7 @@ from engines.batch.packed import (
     unpacked,
     write_packed,
 )
+from engines.batch.records import Payloads
 from engines.batch.runner import run_batch
 from engines.batch.store import ResultStore
 from engines.batch.tasks import get_task
@@ -233,6 +234,28 @@ def test_a_packed_run_stores_what_the_json_lines_run_stores_and_resumes_it(tmp_p
     assert [task.json_text(task.prepare(r.obj)) for r in records[:50]] == \
         [task.json_text(task.prepare(c)) for c in cases[:50]]  # fmt: skip
     assert records[7].position_id == "in.jsonl:8"
+
+
+@pytest.mark.parametrize("task_name", TASKS)
+def test_expected_positions_estimates_packed_and_json_lines_files(tmp_path, task_name):
+    """A run's digest set is sized from expected_positions: within a few per cent of the
+    count for files past its 64 KiB sample, exact for smaller ones, 0 for what it cannot
+    sample; and a block read for a store of packed blocks keeps one column of compact forms
+    as its texts and its payloads (no copy of the payloads)."""
+    path, qpk = tmp_path / "in.jsonl", tmp_path / "in.qpk"
+    path.write_text("".join(json.dumps(c) + "\n" for c in CASES[task_name](3000, 2)))
+    _pack(task_name, path, qpk)
+    assert os.path.getsize(qpk) > 1 << 16 and os.path.getsize(path) > 1 << 16
+    for f in (path, qpk):
+        assert abs(expected_positions([str(f)]) - 3000) < 150
+    small = tmp_path / "small.jsonl"
+    small.write_text("".join(json.dumps(c) + "\n" for c in CASES[task_name](40, 3)))
+    assert expected_positions([str(small), "-", str(tmp_path / "missing.jsonl")]) == 40
+    layout = get_task(task_name).records()
+    block = next(packed_blocks(str(qpk), get_task(task_name)))
+    got = unpacked(layout, block, texts=False)
+    assert got.packs is got.texts and got.packs.compact and len(got.packs) > 100
+    assert Payloads(got.packs).tolist() == unpacked(layout, block).packs.tolist()
 
 
 def test_bad_records_are_named_by_their_number_and_the_rest_is_stored(tmp_path):

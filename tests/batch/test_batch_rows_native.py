@@ -144,6 +144,16 @@ def test_digest_set_grows() -> None:
     assert len(found) == 25_000
 
 
+def test_a_reserved_digest_set_holds_what_a_growing_one_holds() -> None:
+    digests = hashes.text_digests([f"t{i}" for i in range(30_000)])
+    for reserved in (0, 100, 20_000, 10**12):
+        found = hashes.DigestSet()
+        found.reserve(reserved)
+        assert found.add_new(digests[: 16 * 20_000] + digests[:1600]).count(1) == 20_000
+        assert list(found.present(digests)) == [1] * 20_000 + [0] * 10_000
+        assert len(found) == 20_000
+
+
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=4)

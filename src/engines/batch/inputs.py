@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -148,6 +149,43 @@ def count_positions(paths: Sequence[str]) -> int:
         except OSError as exc:
             raise InputError(f"{path}: cannot open: {exc.strerror}") from exc
     return total
+
+
+# Bytes of a file's start sampled by expected_positions.
+_SAMPLE = 1 << 16
+
+
+def expected_positions(paths: Sequence[str]) -> int:
+    """About how many positions ``paths`` hold, from each file's size and the lines (JSON
+    Lines) or records (packed files) of its first 64 KiB, without reading the rest; a file
+    that cannot be sampled (standard input, another format, unreadable) adds nothing.  For
+    sizing a run's tables once rather than doubling them as they fill."""
+    total = 0
+    for path in paths:
+        try:
+            if path == "-" or input_format(path) not in ("jsonl", "packed"):
+                continue
+            with open(path, "rb") as handle:
+                size = os.fstat(handle.fileno()).st_size
+                head = handle.read(_SAMPLE)
+        except (OSError, InputError):
+            continue
+        total += _sampled_count(head, size)
+    return total
+
+
+def _sampled_count(head: bytes, size: int) -> int:
+    """The positions of a file of ``size`` bytes that starts with ``head``, estimated."""
+    cut = head.find(b"\n") + 1 if head.startswith(b"qipai-packed ") else -1
+    if cut > 0:  # a packed file: records after its header line
+        from solvers._records import whole_frames
+
+        end, count = whole_frames(head[cut:])
+        return round(count * (size - cut) / end) if count else 0
+    lines = head.count(b"\n")
+    if len(head) == size:  # the whole file
+        return lines + (not head.endswith(b"\n") and bool(head.strip()))
+    return round(lines * size / len(head))
 
 
 def read_inputs(paths: Sequence[str]) -> Iterator[Record | BadInput]:

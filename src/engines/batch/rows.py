@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from engines.batch.inputs import BadInput
+from engines.batch.inputs import BadInput, expected_positions
 from engines.batch.positions import position_blocks
 from engines.batch.records import Payloads
 from engines.batch.store import ResultStore
@@ -283,6 +283,7 @@ def todo(
     can.
     ``payload_hashes``: positions hashed by their payloads (packed files only; no text)."""
     seen = DigestSet()
+    seen.reserve(expected_positions(paths))
     waiting: list[Rows] = []
     count = 0
     last_claim: float | None = None
