@@ -111,18 +111,21 @@ def test_both_directions_and_their_alternation_agree(objective, monkeypatch):
         assert len(answers) == 1, (table, rack, answers)
 
 
-def test_dominance_inside_a_number_keeps_the_answer(monkeypatch):
+@pytest.mark.parametrize("option, masks", [("DOMINANCE", (0, 1, 7, 15)),
+                                           ("GROUP_BOUND", (0, 1, 2, 3))])
+def test_dominance_inside_a_number_keeps_the_answer(monkeypatch, option, masks):
     # Dropping dominated states after the first colours of a number too (heirs.DOMINANCE
-    # bits 2, 4, 8), not only at its close (1) or never (0): the same answer as the
-    # programme's fewest tiles moved, and a valid move.
+    # bits 2, 4, 8), not only at its close (1) or never (0); before a close, its groups'
+    # losses bounded and the profiles alike merged (heirs.GROUP_BOUND bits 1, 2): the same
+    # answer as the programme's fewest tiles moved, and a valid move.
     import engines.rummikub.heirs as heirs
 
     for p in rummikub_positions(8, seed=26, table_tiles=(20, 40), joker_rate=0.5,
                                 initial_meld_rate=0.0):
         pos = Position.from_strings(p["table"], p["rack"])
         answers = set()
-        for mask in (0, 1, 7, 15):
-            monkeypatch.setattr(heirs, "DOMINANCE", mask)
+        for mask in masks:
+            monkeypatch.setattr(heirs, option, mask)
             move = best_move(p["table"], p["rack"], True, "tiles", FEWEST)
             assert check_move(pos, move, FEWEST) == [], (p["table"], p["rack"], mask)
             answers.add(_answer(move))

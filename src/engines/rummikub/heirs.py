@@ -44,11 +44,11 @@ SETTLE = True  # the pass merges free and spent runs where none can be adopted (
 TWINS = True  # identical table sets held out and adopting in one order only (False: an A/B)
 JOKER_PLACES = True  # a joker's place stays only with one of the jokers left (False: an A/B)
 AHEAD_LOSSES = True  # the runs the next two numbers cannot hold, as losses (False: an A/B)
-# The pass's order of numbers: 0 upwards, 1 downwards (the same answer; either may be far
-# cheaper), -1 both in turn, each going on where it stopped for a slice of states
-# (ALTERNATE: the first slice, then its factor each round) until one is done, except that
-# one that has got AHEAD layers further than the other (a wide pass is slow to go through
-# its layers) goes on alone.
+GROUP_BOUND = 3  # before a close: 1 its groups' losses bounded, 2 alike profiles merged (A/B)
+# The pass's order of numbers: 0 upwards, 1 downwards (the same answer; either may be far cheaper),
+# -1 both in turn, each going on where it stopped for a slice of states (ALTERNATE: the first
+# slice, then its factor each round) until one is done, except that one that has got AHEAD layers
+# further than the other (a wide pass is slow to go through its layers) goes on alone.
 DIRECTION = -1
 # The pass asks for ABOVE more tiles staying than least disturbance's move keeps, which is
 # then the answer when none does (1: the pass proves no better move with one tile less of
@@ -456,8 +456,8 @@ class _Pass:
             best, self.st, self.table = heirs_pass(
                 *self.args, self.floor + self.targets[0], self.tables["adopters"],
                 self.tables["twin"], *self.tables["jokers_in"], self.tables["run_bits"],
-                self.steps, self.held_out, stats, DOMINANCE, budget, self.cursor, self.st,
-                self.table)
+                self.steps, self.held_out, stats, DOMINANCE, GROUP_BOUND, budget, self.cursor,
+                self.st, self.table)
             WORK[1] += int(stats[0])
             self.states += int(stats[0])
             stats[0] = 0

@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from solvers.rummikub._heirs_ahead import layer_words
+from solvers.rummikub._heirs_groups import group_deficits
 from solvers.rummikub._heirs_prune import drop_dominated, twin_alone
 from solvers.rummikub._heirs_state import (
     DONE_AT,
@@ -57,6 +58,7 @@ from solvers.rummikub._heirs_step import (
 from solvers.rummikub._layout import HOLD_BITS, NCOL
 
 OVER = NEG + 1  # heirs_pass: over its budget
+GROUP_LAYER = 64  # the fewest states of a layer whose successors see its groups' losses
 
 
 @njit(cache=True, inline="always")
@@ -137,7 +139,7 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
     made room for each tile count's successors here, so the inner loops take no array
     round a loop: :mod:`solvers.rummikub._heirs_step`)."""
     (weight, jw, jwpos, jokers, _, going_on, group_of, group_stays, rem, bonus, floor, real,
-     nnum, rest, scale1, scale2, adopters, twin, jokers_in, rest_j, run_bits) = ctx
+     nnum, rest, scale1, scale2, adopters, twin, jokers_in, rest_j, run_bits, group_bound) = ctx
     last = c == NCOL - 1
     before = c - 1 if c > 0 else NCOL
     near, far, ahead = layer_words(real, colour_bits, run_bits, going_on, v, nnum)
@@ -147,6 +149,15 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
            np.int64(adopters[v, c]), np.int64(jokers_in[v, c]), rest[v, c], rest_j[v, c],
            near, far, ahead)
     avecs = np.empty((81, 3), np.int64)
+    groups = group_stays  # (the close's; before it, what its groups must lose)
+    subsets = 1
+    for b in range(HOLD_BITS):
+        if group_of[v, b] >= 0:
+            subsets = max(subsets, 2 << group_of[v, b])
+    if not last:
+        groups = np.empty((1, subsets, group_stays.shape[2], 4), np.int64)
+        group_deficits(group_stays, real, v, c, groups,  # (a small layer: not worth it)
+                       group_bound if end - start >= GROUP_LAYER else 0, subsets)
     n = end
     for i in range(start, end):
         w0, w1, w2, sc = st[i, 0], st[i, 1], st[i, 2], st[i, 3]
@@ -170,7 +181,7 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
         shapes = _shapes(colour, r, avecs)
         state = (w0, w1, w2, sc, field, done, ju, lo, colour, np.int64(r), np.int64(shapes),
                  np.int64(q), waiting, twins, linked_type,
-                 np.int64(_released_groups(field, group_of, v) if last else 0))
+                 np.int64(_released_groups(field, group_of, v) if subsets > 1 else 0))
         # (the bound before this sub-step: its own tiles may still stay)
         lost = lost_of(field | done, rest[v, before]) + joker_lost(
             joker_places(field | done, jokers_in[v, before], rest_j[v, before]), jokers - ju)
@@ -188,7 +199,7 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
                     fanout += fit * (u - ug + jr + 1) ** q * (jokers + 1 if last else 1)
         if u_ok:
             table, bits, st = room(table, bits, end, n, fanout, st)
-            n = successors(table, bits, end, n, st, group_stays, avecs, lay, i, state, u_ok)
+            n = successors(table, bits, end, n, st, groups, avecs, lay, i, state, u_ok)
     return n, table, bits, st
 
 
@@ -260,7 +271,7 @@ def new_pass() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_of, run_type,
                group_of, group_stays, set_size, rem, before, bonus, rest, scale1, scale2, floor,
                adopters, twin, jokers_in, rest_j, run_bits, steps, held_out, stats, dominance,
-               budget, cursor, st, table):
+               group_bound, budget, cursor, st, table):
     """The exact pass: the best arrangement whose score reaches ``floor`` (raw: the table
     jokers' gain included; the objective's ``weight`` and ``jw`` in units of ``scale1``,
     above the sets held out in units of ``scale2``, above the tiles that stay; the floor
@@ -290,7 +301,10 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     each sub-step's choice (``steps[v, c]``) and the sets held out (``held_out[v]``);
     ``stats[0]`` gains the states, ``stats[1]`` those dropped as dominated
     (:func:`~solvers.rummikub._heirs_prune.drop_dominated` after colour c's sub-step
-    where bit (c + 1) % 4 of ``dominance`` is set: bit 0 at each close, all colours).
+    where bit (c + 1) % 4 of ``dominance`` is set: bit 0 at each close, all colours);
+    ``group_bound``: before each close, its groups' fewest tiles lost count (bit 0) and the
+    profiles giving its groups the same stays are one (bit 1;
+    :func:`~solvers.rummikub._heirs_groups.group_deficits`; 0: neither, an A/B).
     Resumable: it goes on from ``cursor``, ``st``, ``table`` (:func:`new_pass`), and when
     ``budget`` > 0 it stops after the layer where the states of this call pass it.
     Returns ``(score, st, table)``: the best score less the table jokers' gain, ``NEG``
@@ -301,7 +315,7 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     rest, rest_j = packed_rest(rest), packed_rest(rest_j)
     ctx = (weight, jw, jwpos, jokers, colour_bits, going_on, group_of, group_stays, rem,
            bonus, floor, must + opt, nnum, rest, scale1, scale2, adopters, twin, jokers_in,
-           rest_j, run_bits)
+           rest_j, run_bits, group_bound)
     at_start = stats[0]
     layer, start, end, bits = cursor[0], cursor[1], cursor[2], cursor[3]
     while layer < nnum * (NCOL + 1):

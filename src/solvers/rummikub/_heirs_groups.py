@@ -9,12 +9,16 @@ jokers both hold up to the fewer).  A number holds at most 8 real tiles and 2 jo
 at most three groups either side: the ways to form groups are few (267 for four colours,
 all profiles together), listed once by the engine (:func:`engines.rummikub.heirs.
 partition_arrays`) and scored here for every subset of the released groups at once.
+Before the close, the colours placed so far bound what those groups can keep, whatever the
+colours left give (:func:`group_deficits`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from solvers.rummikub._layout import NCOL
 
 PROFILES = 81  # tiles per colour 0..2 for four colours, base 3 (colour 0 the lowest digit)
 JOKER_COUNTS = 3  # group jokers 0..2
@@ -76,3 +80,74 @@ def group_stays(masks, jokers, count, part_start, part_mask, part_jokers, part_s
                 value = _best_heirs(weights, sub, cols)
                 if value > out[sub, profile, jg]:
                     out[sub, profile, jg] = value
+
+
+@njit(cache=True, inline="always")
+def _fits(tail, caps, later):
+    """Whether the ``later`` colours' digits ``tail`` (base 3) are within ``caps`` (2 bits
+    a colour)."""
+    for k in range(later):
+        if tail % 3 > (caps >> (2 * k)) & 3:
+            return False
+        tail //= 3
+    return True
+
+
+@njit(cache=True, inline="always")
+def _same_close(stays, v, sub, p, q, head, caps):
+    """Whether the colours' profiles ``p`` and ``q`` (base 3, below ``head``) give the
+    released groups ``sub`` the same stays whatever the later colours give (up to
+    ``caps``) with any group jokers."""
+    later = 0
+    while head * 3 ** later < PROFILES:
+        later += 1
+    for tail in range(PROFILES // head):
+        if _fits(tail, caps, later):
+            for jg in range(JOKER_COUNTS):
+                if stays[v, sub, p + tail * head, jg] != stays[v, sub, q + tail * head, jg]:
+                    return False
+    return True
+
+
+@njit(cache=True)
+def group_deficits(stays, real, v, c, out, bound, subsets):
+    """Fill ``out[0, subset, profile]`` for number v+1 after colour ``c``'s sub-step
+    (``stays``: :func:`group_stays`' tables per number; ``profile``: the tiles colours 0..c
+    gave to groups, the later colours' digits 0).  Columns 0..2, ``left`` group jokers at
+    most (bit 0 of ``bound``; else 0): the fewest tiles of the released groups ``subset``
+    that cannot stay, whatever the later colours give (each at most 2, and at most its
+    tiles there, ``real[colour, v]``): the released groups' own tiles, which they can always
+    keep, less the best completion; 99 where none forms groups.  Column 3: the profile as
+    ``w2`` (2 bits a colour) of the first profile giving the same stays whatever comes
+    (bit 1 of ``bound``; else its own): the states differing only there are one.  Colours
+    couple through the groups: this bounds the close's stays before its colours are placed
+    and merges profiles that colours permute (:func:`solvers.rummikub._heirs_step.
+    successors`).  Only the first ``subsets`` rows (the number's groups') are filled."""
+    head = 3 ** (c + 1)
+    caps = 0  # (the later colours' most tiles in groups, 2 bits a colour from c + 1)
+    for k in range(c + 1, NCOL):
+        caps |= min(2, real[k, v]) << (2 * (k - c - 1))
+    for sub in range(subsets):
+        full = -1
+        for p in range(PROFILES if bound & 1 else 0):
+            for jg in range(JOKER_COUNTS):
+                full = max(full, stays[v, sub, p, jg])
+        for p in range(head):
+            code = 0
+            for k in range(c + 1):
+                code |= (p // 3 ** k % 3) << (2 * k)
+            out[0, sub, p, JOKER_COUNTS] = code
+            for q in range(p if bound & 2 else 0):
+                if _same_close(stays, v, sub, p, q, head, caps):
+                    out[0, sub, p, JOKER_COUNTS] = out[0, sub, q, JOKER_COUNTS]
+                    break
+            for left in range(JOKER_COUNTS):
+                out[0, sub, p, left] = 0
+                if not bound & 1:
+                    continue
+                best = -1
+                for tail in range(PROFILES // head):
+                    if _fits(tail, caps, NCOL - 1 - c):
+                        for jg in range(left + 1):
+                            best = max(best, stays[v, sub, p + tail * head, jg])
+                out[0, sub, p, left] = full - best if best >= 0 else 99

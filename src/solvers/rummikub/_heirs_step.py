@@ -228,8 +228,9 @@ def successors(table, bits, end, n, st, group_stays, avecs, lay, i, state, u_ok)
     colour's runs, each choice of what its open runs do (``avecs``:
     :func:`~solvers.rummikub._heirs._shapes`) and which waiting table runs adopt a run (at
     the last colour, the group jokers and the close: ``group_stays``,
-    :func:`~solvers.rummikub._heirs.heirs_pass`').  ``lay``: the layer's scalars,
-    ``state``: the state's (:func:`~solvers.rummikub._heirs._colour_layer`).  One call a
+    :func:`~solvers.rummikub._heirs.heirs_pass`'; before it ``group_stays[0]``: the
+    layer's :func:`~solvers.rummikub._heirs_groups.group_deficits`).  ``lay``: the layer's
+    scalars, ``state``: the state's (:func:`~solvers.rummikub._heirs._colour_layer`).  One call a
     state, the store having room for all of them: each array bound here costs two atomic
     reference counts a call (the module's docstring).  Returns ``n``."""
     (v, c, last, wcv, jw, jwpos, jokers, going_on, rem, bonus, floor, scale1, scale2, adopters,
@@ -248,6 +249,12 @@ def successors(table, bits, end, n, st, group_stays, avecs, lay, i, state, u_ok)
             for k in range(NCOL - 1, -1, -1):
                 profile = profile * 3 + ((nw2 >> (2 * k)) & 3)
             more = rem + (jokers - nju) * jwpos
+            deficit = 0  # (before the close: its groups' fewest tiles lost, 99: none form)
+            if not last:
+                deficit = group_stays[0, gsub, profile, min(2, jokers - nju)]
+                if deficit >= 99:
+                    continue
+                nw2 = group_stays[0, gsub, profile, 3]  # (one of the profiles alike)
             for k in range(shapes):
                 if avecs[k, 1] > u - ug or avecs[k, 2] > jr:
                     continue
@@ -264,7 +271,7 @@ def successors(table, bits, end, n, st, group_stays, avecs, lay, i, state, u_ok)
                 ndone = done | ended
                 lost = lost_of(field | ndone, rest)
                 places = joker_places(field | ndone, jokers_in, rest_j)
-                jl = joker_lost(places, jokers - nju)
+                jl = max(joker_lost(places, jokers - nju), deficit)  # (may share tiles)
                 if not last:  # (what no adoption changes: the most it can gain, the short runs)
                     if not reaches(base + linked + q, more, bonus, lost + jl, floor, scale1,
                                    scale2):
