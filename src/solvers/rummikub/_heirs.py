@@ -155,9 +155,9 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
         if group_of[v, b] >= 0:
             subsets = max(subsets, 2 << group_of[v, b])
     if not last:
-        groups = np.empty((1, subsets, group_stays.shape[2], 4), np.int64)
-        group_deficits(group_stays, real, v, c, groups,  # (a small layer: not worth it)
-                       group_bound if end - start >= GROUP_LAYER else 0, subsets)
+        groups = np.empty((3 ** (NCOL - 1 - c), subsets, group_stays.shape[2], 4), np.int64)
+    bound = group_bound if end - start >= GROUP_LAYER else 0  # (a small layer: not worth it)
+    filled = 0  # (the caps whose table is made: made when a state needs it)
     n = end
     for i in range(start, end):
         w0, w1, w2, sc = st[i, 0], st[i, 1], st[i, 2], st[i, 3]
@@ -176,12 +176,30 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
             mine &= mine - 1
             held += 1
         lo = must[c, v] - held
+        caps = cap_bits = 0  # (the later colours' tiles there for groups, base 3 and 2 bits
+        for k in range(NCOL - 1, c, -1):  # a colour: not those held out or short runs need)
+            out_k = field & colour_bits[v, k]
+            taken = 0
+            while out_k:
+                out_k &= out_k - 1
+                taken += 1
+            runs_k = colour_field(w0, w1, k)
+            short = 0
+            for s in range(4):
+                short += 0 < (runs_k >> (6 * s)) & 3 < 3
+            taken += max(0, short - (jokers - ju))
+            cap = max(0, min(2, real[k, v] - taken))
+            caps, cap_bits = caps * 3 + cap, cap_bits << 2 | cap
+        if not last and not filled >> caps & 1:
+            group_deficits(group_stays, v, c, groups[caps], bound, subsets, cap_bits)
+            filled |= np.int64(1) << caps
         q, waiting, twins, linked_type = _waiting(w0, w1, c, v, field, done, runs_at, slot_of,
                                                   run_type, twin)
         shapes = _shapes(colour, r, avecs)
         state = (w0, w1, w2, sc, field, done, ju, lo, colour, np.int64(r), np.int64(shapes),
                  np.int64(q), waiting, twins, linked_type,
-                 np.int64(_released_groups(field, group_of, v) if subsets > 1 else 0))
+                 np.int64(_released_groups(field, group_of, v) if subsets > 1 else 0),
+                 np.int64(caps))
         # (the bound before this sub-step: its own tiles may still stay)
         lost = lost_of(field | done, rest[v, before]) + joker_lost(
             joker_places(field | done, jokers_in[v, before], rest_j[v, before]), jokers - ju)

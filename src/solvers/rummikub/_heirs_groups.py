@@ -110,13 +110,14 @@ def _same_close(stays, v, sub, p, q, head, caps):
 
 
 @njit(cache=True)
-def group_deficits(stays, real, v, c, out, bound, subsets):
-    """Fill ``out[0, subset, profile]`` for number v+1 after colour ``c``'s sub-step
+def group_deficits(stays, v, c, out, bound, subsets, caps):
+    """Fill ``out[subset, profile]`` for number v+1 after colour ``c``'s sub-step
     (``stays``: :func:`group_stays`' tables per number; ``profile``: the tiles colours 0..c
     gave to groups, the later colours' digits 0).  Columns 0..2, ``left`` group jokers at
     most (bit 0 of ``bound``; else 0): the fewest tiles of the released groups ``subset``
-    that cannot stay, whatever the later colours give (each at most 2, and at most its
-    tiles there, ``real[colour, v]``): the released groups' own tiles, which they can always
+    that cannot stay, whatever the later colours give (each at most its ``caps``, 2 bits a
+    colour from c+1: at most 2, its tiles there not held out, less those its short runs
+    need beyond the jokers left): the released groups' own tiles, which they can always
     keep, less the best completion; 99 where none forms groups.  Column 3: the profile as
     ``w2`` (2 bits a colour) of the first profile giving the same stays whatever comes
     (bit 1 of ``bound``; else its own): the states differing only there are one.  Colours
@@ -124,9 +125,6 @@ def group_deficits(stays, real, v, c, out, bound, subsets):
     and merges profiles that colours permute (:func:`solvers.rummikub._heirs_step.
     successors`).  Only the first ``subsets`` rows (the number's groups') are filled."""
     head = 3 ** (c + 1)
-    caps = 0  # (the later colours' most tiles in groups, 2 bits a colour from c + 1)
-    for k in range(c + 1, NCOL):
-        caps |= min(2, real[k, v]) << (2 * (k - c - 1))
     for sub in range(subsets):
         full = -1
         for p in range(PROFILES if bound & 1 else 0):
@@ -136,13 +134,13 @@ def group_deficits(stays, real, v, c, out, bound, subsets):
             code = 0
             for k in range(c + 1):
                 code |= (p // 3 ** k % 3) << (2 * k)
-            out[0, sub, p, JOKER_COUNTS] = code
+            out[sub, p, JOKER_COUNTS] = code
             for q in range(p if bound & 2 else 0):
                 if _same_close(stays, v, sub, p, q, head, caps):
-                    out[0, sub, p, JOKER_COUNTS] = out[0, sub, q, JOKER_COUNTS]
+                    out[sub, p, JOKER_COUNTS] = out[sub, q, JOKER_COUNTS]
                     break
             for left in range(JOKER_COUNTS):
-                out[0, sub, p, left] = 0
+                out[sub, p, left] = 0
                 if not bound & 1:
                     continue
                 best = -1
@@ -150,4 +148,4 @@ def group_deficits(stays, real, v, c, out, bound, subsets):
                     if _fits(tail, caps, NCOL - 1 - c):
                         for jg in range(left + 1):
                             best = max(best, stays[v, sub, p + tail * head, jg])
-                out[0, sub, p, left] = full - best if best >= 0 else 99
+                out[sub, p, left] = full - best if best >= 0 else 99

@@ -228,7 +228,7 @@ def successors(table, bits, end, n, st, group_stays, avecs, lay, i, state, u_ok)
     colour's runs, each choice of what its open runs do (``avecs``:
     :func:`~solvers.rummikub._heirs._shapes`) and which waiting table runs adopt a run (at
     the last colour, the group jokers and the close: ``group_stays``,
-    :func:`~solvers.rummikub._heirs.heirs_pass`'; before it ``group_stays[0]``: the
+    :func:`~solvers.rummikub._heirs.heirs_pass`'; before it ``group_stays[caps]``: the
     layer's :func:`~solvers.rummikub._heirs_groups.group_deficits`).  ``lay``: the layer's
     scalars, ``state``: the state's (:func:`~solvers.rummikub._heirs._colour_layer`).  One call a
     state, the store having room for all of them: each array bound here costs two atomic
@@ -236,7 +236,7 @@ def successors(table, bits, end, n, st, group_stays, avecs, lay, i, state, u_ok)
     (v, c, last, wcv, jw, jwpos, jokers, going_on, rem, bonus, floor, scale1, scale2, adopters,
      jokers_in, rest, rest_j, near, far, ahead) = lay
     (w0, w1, w2, sc, field, done, ju, lo, colour, r, shapes, q, waiting, twins, linked_type,
-     gsub) = state
+     gsub, caps) = state
     while u_ok:
         u = lo + trailing_zeros(u_ok)
         u_ok &= u_ok - 1
@@ -251,10 +251,10 @@ def successors(table, bits, end, n, st, group_stays, avecs, lay, i, state, u_ok)
             more = rem + (jokers - nju) * jwpos
             deficit = 0  # (before the close: its groups' fewest tiles lost, 99: none form)
             if not last:
-                deficit = group_stays[0, gsub, profile, min(2, jokers - nju)]
+                deficit = group_stays[caps, gsub, profile, min(2, jokers - nju)]
                 if deficit >= 99:
                     continue
-                nw2 = group_stays[0, gsub, profile, 3]  # (one of the profiles alike)
+                nw2 = group_stays[caps, gsub, profile, 3]  # (one of the profiles alike)
             for k in range(shapes):
                 if avecs[k, 1] > u - ug or avecs[k, 2] > jr:
                     continue
