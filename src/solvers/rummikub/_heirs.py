@@ -58,7 +58,7 @@ from solvers.rummikub._heirs_step import (
 from solvers.rummikub._layout import HOLD_BITS, NCOL
 
 OVER = NEG + 1  # heirs_pass: over its budget
-GROUP_LAYER = 64  # the fewest states of a layer whose successors see its groups' losses
+GROUP_LAYER = 16  # the fewest states of a layer whose successors see its groups' losses
 
 
 @njit(cache=True, inline="always")
