@@ -492,6 +492,7 @@ class ResultStore(StoreReading):
     def add_columns(
         self, task: str, run_id: int, digests: bytes, columns: Sequence[Any],
         written: list[tuple[int, int, str]] | None = None, *, distinct: bool = False,
+        claimed: bool = False,
     ) -> int:  # fmt: skip
         """:meth:`add_encoded` column by column: ``digests`` the input hashes (16 bytes each),
         ``columns`` ``ids, sources, lines, inputs, results, errors, seconds`` (lists; JSON text
@@ -500,13 +501,13 @@ class ResultStore(StoreReading):
         ``written``: blocks already written, ``(lo, hi, text)`` of rows ``lo:hi`` of one
         source (:func:`engines.batch.store_rows.placed_runs`), stored as they are when every
         row is new.  ``distinct``: ``digests`` hold no repeats (the runner's: no set of them
-        is made here)."""
-        now = time.time()
+        is made here).  ``claimed`` (with ``distinct``): as :meth:`add_packed`'s."""
+        now, own = time.time(), run_id if claimed and distinct else None
         with self._write(durable=True):
             self._db.execute("BEGIN IMMEDIATE")
-            known = self._sync(task, claims=False)
-            fresh = known.stored.absent_first(digests, not distinct)
-            if fresh.count(1) != len(fresh):
+            known = self._sync(task, claims=False, own_run=own)
+            fresh = known.absent(digests, own) if distinct else known.stored.absent_first(digests)
+            if fresh is not None and fresh.count(1) != len(fresh):
                 digests = select(digests, fresh, 1)
                 columns = [list(itertools.compress(listed(c), fresh)) for c in columns]
                 written = None
@@ -525,11 +526,8 @@ class ResultStore(StoreReading):
                 last = int(cur.lastrowid)
             self._db.execute("UPDATE runs SET heartbeat=? WHERE run_id=?", (now, run_id))
         if digests:  # only once committed
-            known.stored.add_digests(digests)
             known.block_mark = max(known.block_mark, last)
-            self._logged += sum(len(text) for _lo, _hi, text in written or ())
-            if self._wal and self._logged >= CHECKPOINT_BYTES:
-                self._checkpoint()
+            self._stored(known, own, digests, sum(len(t) for _lo, _hi, t in written or ()))
         return len(digests) // 16
 
     def input_hashes(self, task: str) -> str:
@@ -559,12 +557,11 @@ class ResultStore(StoreReading):
         them, its readers hash the payloads) stored as packed blocks, one a run of one source;
         returns how many were new.  ``claimed``: all claimed by ``run_id`` here, none stored
         yet (the runner's; see :meth:`Known.absent`)."""
-        now = time.time()
+        now, own = time.time(), run_id if claimed else None
         with self._write(durable=True):
             self._db.execute("BEGIN IMMEDIATE")
-            known = self._sync(task, claims=False, own_run=run_id if claimed else None)
-            digests, columns = fresh_columns(digests, columns,
-                                             known.absent(digests, run_id if claimed else None))
+            known = self._sync(task, claims=False, own_run=own)
+            digests, columns = fresh_columns(digests, columns, known.absent(digests, own))
             if self._lean is None:  # (the table is there: its form is the store's for good)
                 self._lean = not stores_digests(self._db)
             last, written = insert_blocks(self._db, task, run_id, __version__, now, digests,
@@ -572,15 +569,20 @@ class ResultStore(StoreReading):
                                           lean=self._lean)  # fmt: skip
             self._db.execute("UPDATE runs SET heartbeat=? WHERE run_id=?", (now, run_id))
         if digests:  # only once committed
-            if claimed:
-                known.put_aside(run_id, digests)
-            else:
-                known.stored.add_digests(digests)
             known.packed_mark = max(known.packed_mark, last)
-            self._logged += written
-            if self._wal and self._logged >= CHECKPOINT_BYTES:
-                self._checkpoint()
+            self._stored(known, own, digests, written)
         return len(digests) // 16
+
+    def _stored(self, known: Known, own: int | None, digests: bytes, logged: int) -> None:
+        """``digests`` committed (``logged`` bytes of rows): kept aside when run ``own``
+        claimed each, and the log checkpointed once :data:`CHECKPOINT_BYTES` wait."""
+        if own is not None:
+            known.put_aside(own, digests)
+        else:
+            known.stored.add_digests(digests)
+        self._logged += logged
+        if self._wal and self._logged >= CHECKPOINT_BYTES:
+            self._checkpoint()
 
     def _checkpoint(self) -> None:
         """Copy the log into the database now, on this (the store) thread, rather than when

@@ -90,10 +90,10 @@ class Writer:
                                       _packed_columns(rows, parts),
                                       claimed=not self.failed)  # fmt: skip
         digests = b"".join([p[0].digests for p in parts])
-        # (the runner's positions: no repeats, see engines.batch.rows.todo)
+        # (the runner's positions, claimed as above, no repeats: see engines.batch.rows.todo)
         return self.db.add_columns(self.task, self.run_id, digests, _Columns(parts),
                                    placed_runs(runs, [len(p[0]) for p in parts]),
-                                   distinct=True)  # fmt: skip
+                                   distinct=True, claimed=not self.failed)  # fmt: skip
 
     def _reap(self, *, wait: bool, one: bool = False) -> None:
         """Count the transactions done (all, waiting for them, with ``wait``; the oldest
