@@ -157,3 +157,21 @@ def test_a_transaction_a_killed_writer_left_half_done_is_undone_before_reading(
         assert store.count() == 300
         rows = list(store.rows())
     assert len(rows) == 300 and all(json.dumps(r["result"]) for r in rows)
+
+
+def test_a_runs_deleted_claims_are_not_written_again_as_zeros(tmp_path):
+    """``end_run`` deletes the run's claims (10 pages of digests here): their freed pages are
+    not rewritten (SQLite builds with SECURE_DELETE would log each one, then copy it into the
+    database at the next checkpoint); the claims are gone, the stored rows stay."""
+    path = str(tmp_path / "s.sqlite")
+    digests = b"".join(k.to_bytes(16, "little") for k in range(20_000))  # 320,000 bytes
+    with ResultStore(path) as store:
+        run = store.begin_run("t", ["in"], workers=1, mode="x")
+        assert store.claim_digests("t", digests, run) == bytearray(20_000)
+        store.add([ResultRow("t", "ab12", "p", "in", 1, {}, {}, None, 0.5)], run)
+        logged = Path(path + "-wal").stat().st_size
+        store.end_run(run, computed=1, skipped=0, bad_inputs=0, status="finished")
+        frames = (Path(path + "-wal").stat().st_size - logged) // (store_module.PAGE_SIZE + 24)
+        assert frames <= 5, frames
+        assert store._db.execute("SELECT COUNT(*) FROM claims").fetchone() == (0,)
+        assert store.count("t") == 1

@@ -49,7 +49,13 @@ def connect(path: str, *, readonly: bool, journal: str, busy: float,
     if readonly:
         return connect_readonly(path)
     create_new(path, journal, payload_task=payload_task)
-    return sqlite3.connect(path, timeout=busy, check_same_thread=False)
+    db = sqlite3.connect(path, timeout=busy, check_same_thread=False)
+    # What a write frees (a run's claims, deleted when it ends: 16 bytes a position it
+    # claimed) is not overwritten with zeros, which SQLite builds with SECURE_DELETE do (and
+    # so write every freed page to the log, then to the database): the claims hold digests
+    # that the stored blocks hold too.  ~1.5 ms of the main thread's CPU at 100,000 positions.
+    db.execute("PRAGMA secure_delete=FAST")
+    return db
 
 
 def connect_readonly(path: str) -> sqlite3.Connection:
