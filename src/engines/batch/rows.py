@@ -183,7 +183,19 @@ class Rows:
         """The first ``k`` positions and the rest (``self`` itself when it has no more)."""
         if k >= self.count:
             return self, self.part(self.count, self.count)
-        return self.part(0, k), self.part(k, self.count)
+        if k <= 0:
+            return self.part(0, k), self.part(k, self.count)
+        # (the parts ``0:k`` and ``k:``, but the piece at ``k`` cut once: cutting a masked
+        # piece finds its kept positions)
+        pieces = [p for p in self._own_pieces() if p[4]]
+        at = i = 0
+        while at + pieces[i][4] <= k:
+            at += pieces[i][4]
+            i += 1
+        if at == k:
+            return Rows._view(pieces[:i]), Rows._view(pieces[i:])
+        head, tail = _cut(pieces[i], k - at)
+        return Rows._view([*pieces[:i], head]), Rows._view([tail, *pieces[i + 1 :]])
 
     def chosen(self, status: bytearray, want: int) -> Rows:
         """The positions whose ``status`` is ``want``, as a view (its pieces' masks made
