@@ -517,8 +517,8 @@ def test_a_store_of_the_first_packed_form_is_refused_naming_it(tmp_path):
 ])  # fmt: skip
 def test_numbered_ids_are_kept_as_their_form_and_read_back_exactly(ids, lines, numbered):
     column, line_array = Strings.of(ids), np.array(lines, dtype=np.int64)
-    assert store_packed._numbered(column, line_array) == numbered
-    blob, sizes = store_packed._id_columns(column, line_array)
+    assert store_packed._numbered(column, line_array.tobytes()) == numbered
+    blob, sizes = store_packed._id_columns(column, line_array.tobytes())
     assert (blob == numbered[0]) if numbered else (blob, sizes) == (column.data,
                                                                     store_packed._sizes(column))
     assert store_packed._id_texts(blob, sizes, line_array, len(ids)) == ids
@@ -643,9 +643,9 @@ def test_repeated_integers_and_lines_of_schema_7_read_back():
     assert store_packed.narrow(np.array([], dtype=np.int64), True) == bytes([0])
     for lines in ([10, 11, 12, 13], [10, 14, 11, 12], [4]):
         line_array = np.array(lines, dtype=np.int64)
-        blob = store_packed._line_column(line_array, min(lines) - 1, True)
+        blob = store_packed._line_column(line_array.tobytes(), min(lines) - 1, True)
         assert store_packed._line_array(blob, len(lines)).tolist() == lines
-    assert len(store_packed._line_column(np.arange(10, 1010), 9, True)) == 17
+    assert len(store_packed._line_column(np.arange(10, 1010).tobytes(), 9, True)) == 17
 
 
 def test_a_store_of_schema_6_keeps_its_form_and_reads_like_one_of_7(tmp_path):

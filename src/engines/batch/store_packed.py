@@ -54,6 +54,7 @@ import numpy as np
 
 from solvers._batch_columns import Strings, expanded_payloads, select_fixed
 from solvers._batch_hashes import select
+from solvers._batch_narrow import codes_met_in_order, narrow_codes, narrow_steps
 from solvers._batch_store import (
     distinct_items,
     distinct_texts,
@@ -228,14 +229,13 @@ def insert_blocks(db: sqlite3.Connection, task: str, run_id: int, version: str, 
     last = written = 0
     for lo, hi in runs:
         c = columns if hi - lo == len(columns.sources) else columns.part(lo, hi)
-        lines = _int64(c.lines)
         texts, text_ends, text_codes = _block_results(c.results, c.result_codes)
         seconds, _ends, second_codes = distinct_items(c.seconds, None, 8)
-        first = int(lines.min()) if len(lines) else 0
+        first = int(_int64(c.lines).min()) if c.lines else 0
         # (schema 7's lines from one before the first: in line order, a repeated 1)
         values = (task, run_id, version, now, hi - lo, c.sources[0], first,
-                  b"" if lean else digests[16 * lo : 16 * hi], *_id_columns(c.ids, lines, lean),
-                  _line_column(lines, first - lean, lean), c.payloads.data,
+                  b"" if lean else digests[16 * lo : 16 * hi], *_id_columns(c.ids, c.lines, lean),
+                  _line_column(c.lines, first - lean, lean), c.payloads.data,
                   _sizes(c.payloads, lean), texts, _sizes(Strings(texts, text_ends)),
                   _codes(text_codes, lean), c.errors, seconds,
                   _codes(second_codes, lean))  # fmt: skip
@@ -249,10 +249,7 @@ def _block_results(texts: Strings, codes: bytes) -> tuple[bytes, bytes, bytes]:
     them for its results' texts (``codes`` index ``texts``, a commit's distinct results):
     those as they are when the block's codes meet them all in their order (a whole commit's
     block), else renumbered in the order the block meets them."""
-    index = np.frombuffer(codes, dtype=np.uint32)
-    met = np.maximum.accumulate(index) if len(index) else index
-    if len(index) and index[0] == 0 and int(met[-1]) + 1 == len(texts) and \
-            (len(index) == 1 or int(np.diff(met).max()) <= 1):  # fmt: skip
+    if codes_met_in_order(codes, len(texts)):
         return texts.data, texts.ends, codes
     picks, _ends, renumbered = distinct_items(codes, None, 4)
     ends = [0, *np.frombuffer(texts.ends, dtype=np.int64).tolist()]
@@ -272,7 +269,9 @@ _REPEATED = len(_WIDTHS)
 
 def narrow(values: Any, repeated: bool = False) -> bytes:
     """The integer array ``values`` in the fewest bytes a value that hold them all, or, with
-    ``repeated`` (schema 7, where the reader knows the count), as one value all repeat."""
+    ``repeated`` (schema 7, where the reader knows the count), as one value all repeat.
+    (The form's definition; the writer narrows its columns natively, in one pass each:
+    :mod:`solvers._batch_narrow`, tested equal to this.)"""
     low, high = (int(values.min()), int(values.max())) if len(values) else (0, 0)
     if repeated and low == high and len(values):
         return bytes([_REPEATED]) + np.int64(low).tobytes()
@@ -298,7 +297,7 @@ def _int64(data: bytes) -> Any:
 
 
 def _sizes(strings: Strings, repeated: bool = False) -> bytes:
-    return narrow(np.diff(_int64(strings.ends), prepend=0), repeated)
+    return narrow_steps(strings.ends, 0, repeated)
 
 
 # ``id_sizes`` of a block whose ids are numbered (see _numbered): this code byte, then the
@@ -306,9 +305,9 @@ def _sizes(strings: Strings, repeated: bool = False) -> bytes:
 _NUMBERED = 255
 
 
-def _id_columns(ids: Strings, lines: Any, repeated: bool = False) -> tuple[bytes, bytes]:
-    """``(ids, id_sizes)`` of a block: numbered ids as their prefix, width and offset (no
-    byte a position), others as their texts and sizes."""
+def _id_columns(ids: Strings, lines: bytes, repeated: bool = False) -> tuple[bytes, bytes]:
+    """``(ids, id_sizes)`` of a block (``lines`` int64 bytes): numbered ids as their prefix,
+    width and offset (no byte a position), others as their texts and sizes."""
     numbered = _numbered(ids, lines)
     if numbered is None:
         return ids.data, _sizes(ids, repeated)
@@ -316,11 +315,12 @@ def _id_columns(ids: Strings, lines: Any, repeated: bool = False) -> tuple[bytes
     return prefix, bytes([_NUMBERED]) + np.array([width, offset], dtype=np.int64).tobytes()
 
 
-def _numbered(ids: Strings, lines: Any) -> tuple[bytes, int, int] | None:
+def _numbered(ids: Strings, lines: bytes) -> tuple[bytes, int, int] | None:
     """``(prefix, width, offset)`` when every id is ``prefix + str(line + offset).zfill(width)``
-    (a generator's ``gs6-000041``, the runner's ``in.jsonl:42``), else None: checked on
-    every id's bytes (:func:`~solvers._batch_store.numbered_ids`), not guessed."""
-    found = numbered_ids(ids.data, ids.ends, np.asarray(lines, dtype=np.int64).tobytes())
+    for its line (``lines``: int64 bytes) (a generator's ``gs6-000041``, the runner's
+    ``in.jsonl:42``), else None: checked on every id's bytes
+    (:func:`~solvers._batch_store.numbered_ids`), not guessed."""
+    found = numbered_ids(ids.data, ids.ends, lines)
     if found is None:
         return None
     prefix_size, width, offset = found
@@ -338,13 +338,13 @@ def _id_texts(ids: bytes, id_sizes: bytes, lines: Any, count: int) -> list[str]:
     return [prefix + str(n).zfill(width) for n in (lines + offset).tolist()]
 
 
-def _line_column(lines: Any, first: int, repeated: bool = False) -> bytes:
-    """A block's lines: ``first`` (int64; the block's first line, or one before it: the
-    readers check the least line against the column ``first_line``), then each line's
-    difference from the one before, from it on (one byte a position in line order, two
-    where chunks were solved out of order; with ``repeated``, 9 bytes in all when each
-    line follows the one before)."""
-    return np.int64(first).tobytes() + narrow(np.diff(lines, prepend=first), repeated)
+def _line_column(lines: bytes, first: int, repeated: bool = False) -> bytes:
+    """A block's lines (``lines``: int64 bytes): ``first`` (int64; the block's first line,
+    or one before it: the readers check the least line against the column ``first_line``),
+    then each line's difference from the one before, from it on (one byte a position in
+    line order, two where chunks were solved out of order; with ``repeated``, 9 bytes in
+    all when each line follows the one before)."""
+    return np.int64(first).tobytes() + narrow_steps(lines, first, repeated)
 
 
 def _line_array(blob: bytes, count: int) -> Any:
@@ -356,7 +356,7 @@ def _line_array(blob: bytes, count: int) -> Any:
 
 def _codes(codes: bytes, repeated: bool = False) -> bytes:
     """:func:`~solvers._batch_store.distinct_items`' codes (uint32) as :func:`narrow`'s."""
-    return narrow(np.frombuffer(codes, dtype=np.uint32), repeated)
+    return narrow_codes(codes, repeated)
 
 
 def _picked(distinct: Any, codes: bytes, count: int) -> list[Any]:
