@@ -147,9 +147,9 @@ def test_fast_tasks_claim_in_growing_batches_slow_ones_in_small(tmp_path: Path, 
     sizes: list[int] = []
     claim = ResultStore.claim_digests
 
-    def recording(self, task, digests, run_id):
+    def recording(self, task, digests, run_id, **how):
         sizes.append(len(digests) // 16)
-        return claim(self, task, digests, run_id)
+        return claim(self, task, digests, run_id, **how)
 
     monkeypatch.setattr(ResultStore, "claim_digests", recording)
     with ResultStore(tmp_path / "fast.sqlite") as store:

@@ -303,6 +303,10 @@ def todo(
     def claimed() -> list[Rows]:
         nonlocal lookup, last_claim, count
         now = time.perf_counter()
+        # A claim that comes fast is kept in memory while no other run of the task runs
+        # (engines.batch.store_claims); the first and those of slow tasks are written (a
+        # run kept waiting by a slow solve would hold back another that wants its claims).
+        lazy = last_claim is not None and now - last_claim < _CLAIM_SECONDS
         if last_claim is not None:
             lookup = _next_lookup(lookup, now - last_claim)
         last_claim = now
@@ -312,7 +316,7 @@ def todo(
         # One transaction checks what is stored and claims the rest for this run; what
         # another live run claimed is left to it.  (Only the digests are gathered: the
         # blocks' other columns are copied once, by the threads that read the chunks.)
-        status = db.claim_digests(task.name, Rows.join(parts).digests, run_id)
+        status = db.claim_digests(task.name, Rows.join(parts).digests, run_id, lazy=lazy)
         fresh = status.count(0)
         stored = status.count(1)
         total = len(status)

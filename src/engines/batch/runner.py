@@ -71,11 +71,12 @@ class BatchSummary:
 
     Every position read is counted once: ``computed`` (stored now; a solver
     refusal is stored too and also counted in ``solver_errors``),
-    ``already_stored``, ``other_run`` (another live run on the same database
-    had claimed it), ``duplicates`` (repeated in the input), ``rejected`` (a
-    record the task could not read; also in ``bad_inputs``, with the lines that
-    were not records at all), or, after an interruption, still pending
-    (:attr:`unfinished`).
+    ``already_stored`` (also when another run, started meanwhile, stored it
+    first: see :meth:`ResultStore.claim_digests`), ``other_run`` (another live
+    run on the same database had claimed it), ``duplicates`` (repeated in the
+    input), ``rejected`` (a record the task could not read; also in
+    ``bad_inputs``, with the lines that were not records at all), or, after an
+    interruption, still pending (:attr:`unfinished`).
     """
 
     task: str

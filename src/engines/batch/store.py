@@ -39,9 +39,11 @@ Several ``qipai batch`` processes may write one database at once: before
 solving, a run *claims* the positions it will compute (one transaction that
 also checks what is stored), and skips the positions another live run has
 claimed; the claims go when the run ends (a claimed position that is stored
-counts as stored: :meth:`ResultStore.claim` looks at the results first).  A run
-whose process is gone (``kill -9``, power loss) is marked ``interrupted`` by
-the next run that opens the database, and its claims are released.  A
+counts as stored: :meth:`ResultStore.claim` looks at the results first).  The
+runner's claims of a fast task are kept in memory while no other run of the
+task runs, and written once one does (:mod:`engines.batch.store_claims`).  A
+run whose process is gone (``kill -9``, power loss) is marked ``interrupted``
+by the next run that opens the database, and its claims are released.  A
 connection keeps the hashes it has seen stored and claimed in memory and reads
 only the chunks and claims written since (by row id), inside the write
 transaction that claims or stores, so the check stays exact with several
@@ -64,9 +66,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from engines import __version__
+from engines.batch.store_claims import StoreClaims, kept_key, serialized
 from engines.batch.store_errors import StoreError, explain
 from engines.batch.store_files import BUSY_SECONDS, JOURNAL_MODE, connect
 from engines.batch.store_known import Known, sync_known
@@ -97,7 +100,7 @@ from engines.batch.store_v1 import (
     upgrade_from_v3,
 )
 from engines.errors import InputError
-from solvers._batch_hashes import DigestSet, select
+from solvers._batch_hashes import select
 
 #: Rows' text committed after which the store thread checkpoints the log (see _checkpoint).
 CHECKPOINT_BYTES = 4 << 20
@@ -135,21 +138,7 @@ EncodedRow = tuple[str, str, str, int, str, "str | None", "str | None", float, s
 _RUN_COLUMNS = {"pid": "INTEGER", "host": "TEXT", "heartbeat": "REAL"}
 
 
-_Method = TypeVar("_Method", bound=Any)
-
-
-def _serialized(method: _Method) -> _Method:
-    """Run ``method`` holding the store's lock (its transaction and the updates after it)."""
-
-    @functools.wraps(method)
-    def locked(self: ResultStore, *args: Any, **kwargs: Any) -> Any:
-        with self._lock:
-            return method(self, *args, **kwargs)
-
-    return locked  # type: ignore[return-value]
-
-
-class ResultStore(StoreReading):
+class ResultStore(StoreClaims, StoreReading):
     """A result database; ``path`` is created when missing (``":memory:"`` works too).
 
     ``readonly=True`` opens an existing file without ever writing to it (nor
@@ -172,6 +161,7 @@ class ResultStore(StoreReading):
         self._lean: bool | None = None  # they hold no digests (schema 7), once looked up
         self._hash_kinds: dict[str, str] = {}  # what payload_hashes chose, checked by claims
         self._known: dict[str, Known] = {}
+        self._kept: dict[int, list[bytes]] = {}  # see engines.batch.store_claims
         self._sync_mode = "FULL"
         self._wal = False  # the store is in WAL mode (see _check_or_create)
         self._logged = 0  # bytes of rows committed since the last checkpoint
@@ -312,6 +302,8 @@ class ResultStore(StoreReading):
                 (time.time(), computed, skipped, bad_inputs, status, run_id),
             )
             self._db.execute("DELETE FROM claims WHERE run_id=?", (run_id,))
+            self._db.execute("DELETE FROM meta WHERE key=?", (kept_key(run_id),))
+        self._kept.pop(run_id, None)
 
     def reap_stale_runs(self) -> list[int]:
         """Mark ``interrupted`` every ``running`` run whose process is gone; returns their ids.
@@ -333,6 +325,7 @@ class ResultStore(StoreReading):
                         (now, run_id),
                     )
                     self._db.execute("DELETE FROM claims WHERE run_id=?", (run_id,))
+                    self._db.execute("DELETE FROM meta WHERE key=?", (kept_key(run_id),))
         return stale
 
     def runs(self) -> list[dict[str, Any]]:
@@ -353,7 +346,7 @@ class ResultStore(StoreReading):
         return sync_known(self._db, task, known, blocks=self._blocks, claims=claims,
                           packed=self._has_packed(), damaged=self._damaged)
 
-    @_serialized
+    @serialized
     def done_hashes(self, task: str, hashes: Iterable[str]) -> set[str]:
         """The subset of ``hashes`` already stored for ``task``."""
         with self._guard():
@@ -375,65 +368,6 @@ class ResultStore(StoreReading):
             found.update(h for (h,) in cur)
         return found
 
-    @_serialized
-    def claim(self, task: str, hashes: Sequence[str], run_id: int) -> tuple[set[str], set[str]]:
-        """Claim the positions of ``hashes`` for ``run_id``: ``(stored, claimed by others)``.
-
-        In one write transaction: the hashes already stored and those another
-        running run claimed are returned; every other hash is claimed for this
-        run (one ``claims`` row), which must then store it or end
-        (:meth:`end_run` releases its claims).  A hash both stored and claimed
-        counts as stored.  Hashes hold no whitespace.
-        """
-        with self._write(durable=False):
-            self._db.execute("BEGIN IMMEDIATE")
-            known = self._sync(task, claims=True)
-            stored = {h for h in hashes if h in known.stored}
-            elsewhere = [claimed for rid, claimed in known.claims.items() if rid != run_id]
-            others = {
-                h for h in hashes if h not in stored and any(h in c for c in elsewhere)
-            }
-            todo = [h for h in dict.fromkeys(hashes) if h not in stored and h not in others]
-            if todo:
-                cur = self._db.execute(
-                    "INSERT INTO claims (task, run_id, hashes) VALUES (?, ?, ?)",
-                    (task, run_id, " ".join(todo)),
-                )
-        # Only once committed: a failed transaction claimed nothing.
-        if todo:
-            known.claims.setdefault(run_id, DigestSet()).update(todo)
-            known.claim_mark = int(cur.lastrowid)
-        return stored, others
-
-    @_serialized
-    def claim_digests(self, task: str, digests: bytes, run_id: int) -> bytearray:
-        """:meth:`claim` for hashes given as 16-byte digests (``hexes(digests)``, no repeats):
-        one status a position, 0 claimed now, 1 stored, 2 claimed by another running run."""
-        with self._write(durable=False):
-            self._db.execute("BEGIN IMMEDIATE")
-            kind, now = self._hash_kinds.get(task), task_hashes(self._db, task)
-            if kind is not None and now != kind:  # (another run chose after this one did)
-                raise StoreError(f"{self.path}: another run made task {task} hashed by its "
-                                 f"{'packed payloads' if now == 'payload' else 'canonical text'}"
-                                 " here meanwhile; run again")  # fmt: skip
-            known = self._sync(task, claims=True, own_run=run_id)
-            known.claiming(run_id)
-            status = known.stored.present(digests)
-            for rid, claimed in known.claims.items():
-                if rid != run_id:
-                    claimed.mark(digests, status, 2)
-            todo = select(digests, status, 0)
-            if todo:
-                cur = self._db.execute(
-                    "INSERT INTO claims (task, run_id, hashes) VALUES (?, ?, ?)",
-                    (task, run_id, todo),
-                )
-        if todo:  # only once committed
-            # (into the set when read: only another run on this connection reads it)
-            known.claims.setdefault(run_id, DigestSet()).add_later(todo)
-            known.claim_mark = int(cur.lastrowid)
-        return status
-
     def add(self, rows: Sequence[ResultRow], run_id: int) -> int:
         """Store ``rows`` in one transaction; returns how many were new."""
         dumps = functools.partial(json.dumps, sort_keys=True, separators=(",", ":"))
@@ -446,7 +380,7 @@ class ResultStore(StoreReading):
             )  # fmt: skip
         return sum(self.add_encoded(task, encoded, run_id) for task, encoded in by_task.items())
 
-    @_serialized
+    @serialized
     def add_encoded(self, task: str, rows: Sequence[EncodedRow], run_id: int) -> int:
         """:meth:`add` for rows of one task whose input and result are JSON text already.
 
@@ -488,7 +422,7 @@ class ResultStore(StoreReading):
         known.chunk_mark = max(known.chunk_mark, last)
         return len(fresh)
 
-    @_serialized
+    @serialized
     def add_columns(
         self, task: str, run_id: int, digests: bytes, columns: Sequence[Any],
         written: list[tuple[int, int, str]] | None = None, *, distinct: bool = False,
@@ -506,6 +440,7 @@ class ResultStore(StoreReading):
         with self._write(durable=True):
             self._db.execute("BEGIN IMMEDIATE")
             known = self._sync(task, claims=False, own_run=own)
+            shared = self._share_kept(task, own, known)
             fresh = known.absent(digests, own) if distinct else known.stored.absent_first(digests)
             if fresh is not None and fresh.count(1) != len(fresh):
                 digests = select(digests, fresh, 1)
@@ -525,7 +460,9 @@ class ResultStore(StoreReading):
                 )  # fmt: skip
                 last = int(cur.lastrowid)
             self._db.execute("UPDATE runs SET heartbeat=? WHERE run_id=?", (now, run_id))
-        if digests:  # only once committed
+        if shared:  # only once committed
+            del self._kept[run_id]
+        if digests:
             known.block_mark = max(known.block_mark, last)
             self._stored(known, own, digests, sum(len(t) for _lo, _hi, t in written or ()))
         return len(digests) // 16
@@ -549,7 +486,7 @@ class ResultStore(StoreReading):
         self._hash_kinds[task] = "payload" if chosen else "text"
         return chosen
 
-    @_serialized
+    @serialized
     def add_packed(self, task: str, run_id: int, digests: bytes, columns: PackedColumns, *,
                    claimed: bool = False) -> int:  # fmt: skip
         """:meth:`add_columns` for a task that hashes payloads: the new positions of
@@ -561,6 +498,7 @@ class ResultStore(StoreReading):
         with self._write(durable=True):
             self._db.execute("BEGIN IMMEDIATE")
             known = self._sync(task, claims=False, own_run=own)
+            shared = self._share_kept(task, own, known)
             digests, columns = fresh_columns(digests, columns, known.absent(digests, own))
             if self._lean is None:  # (the table is there: its form is the store's for good)
                 self._lean = not stores_digests(self._db)
@@ -568,7 +506,9 @@ class ResultStore(StoreReading):
                                           columns, source_runs(columns.sources),
                                           lean=self._lean)  # fmt: skip
             self._db.execute("UPDATE runs SET heartbeat=? WHERE run_id=?", (now, run_id))
-        if digests:  # only once committed
+        if shared:  # only once committed
+            del self._kept[run_id]
+        if digests:
             known.packed_mark = max(known.packed_mark, last)
             self._stored(known, own, digests, written)
         return len(digests) // 16

@@ -27,11 +27,13 @@ class Known:
     a position the run claimed and has not stored is not stored (:meth:`absent`)."""
 
     __slots__ = ("aside", "aside_run", "block_mark", "chunk_mark", "claim_mark", "claims",
-                 "first_claims", "foreign", "packed_mark", "stored")  # fmt: skip
+                 "first_claims", "foreign", "packed_mark", "running", "stored")  # fmt: skip
 
     def __init__(self) -> None:
         self.stored = DigestSet()
         self.claims: dict[int, DigestSet] = {}
+        # The runs of this task recorded ``running`` at the last sync of the claims.
+        self.running: set[int] = set()
         self.chunk_mark = 0
         self.block_mark = 0
         self.packed_mark = 0
@@ -58,6 +60,11 @@ class Known:
             for digests in self.aside:
                 self.stored.add_digests(digests)
             self.aside.clear()
+
+    def shared(self, run_id: int) -> bool:
+        """Whether another run than ``run_id`` runs on this task or holds claims of it (as
+        of the last sync of the claims)."""
+        return any(r != run_id for r in self.running) or any(r != run_id for r in self.claims)
 
     def claiming(self, run_id: int) -> None:
         """``run_id`` claims now (just after a sync, in the claim's transaction)."""
@@ -90,9 +97,10 @@ def sync_known(
 ) -> Known:
     """Bring ``known`` up to date with ``db``: the chunks and blocks (``blocks``: the store
     has that table; ``packed``: its ``packed_blocks`` too) written since it last looked,
-    with ``claims`` the claims too, and which claiming runs still run.  Exact when called
-    inside a write transaction (nobody else writes meanwhile).  ``damaged(why)``: the
-    error to raise for a packed block whose hashes do not read back."""
+    with ``claims`` the claims too, and which runs of the task (and which claiming runs)
+    still run.  Exact when called inside a write transaction (nobody else writes
+    meanwhile).  ``damaged(why)``: the error to raise for a packed block whose hashes do
+    not read back."""
     for chunk_id, hashes in db.execute(_NEW_CHUNKS, (task, known.chunk_mark)):
         known.stored.add_hex_text(hashes)
         known.chunk_mark = chunk_id
@@ -110,8 +118,9 @@ def sync_known(
         known.packed_mark = block_id
         known.foreign += 1
     if claims:
-        running = {run_id for (run_id,) in db.execute("SELECT run_id FROM runs WHERE "
-                                                       "status='running'")}  # fmt: skip
+        found = db.execute("SELECT run_id, task FROM runs WHERE status='running'").fetchall()
+        running = {run_id for run_id, _task in found}
+        known.running = {run_id for run_id, of in found if of == task}
         for claim_id, run_id, hashes in db.execute(_NEW_CLAIMS, (task, known.claim_mark)):
             claimed = known.claims.setdefault(run_id, DigestSet())
             if type(hashes) is bytes:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines.batch.rows import Rows
 from engines.batch.store import ResultStore
+from engines.batch.store_claims import COMMIT_PAUSE
 from engines.batch.store_packed import PackedColumns
 from engines.batch.store_rows import placed_runs
 
@@ -47,7 +48,7 @@ class Writer:
         self.parts: list[tuple[Rows, list[str | None], list[str | None], list[float]]] = []
         self.runs: list[list[tuple[int, int, str]] | None] = []
         self.waiting = 0
-        self.since = time.perf_counter()
+        self.since = self.looked = time.perf_counter()
         self.pool = cf.ThreadPoolExecutor(max_workers=1, thread_name_prefix="qipai-store")
         self.flying: deque[tuple[cf.Future[int], list[Any], list[Any]]] = deque()
         self.failed = False  # a transaction failed (its rows came back to the buffer)
@@ -66,8 +67,14 @@ class Writer:
 
     def store_if_due(self) -> None:
         self._reap(wait=False)
-        if self.parts and time.perf_counter() - self.since >= COMMIT_SECONDS:
+        now = time.perf_counter()
+        if self.parts and now - self.since >= COMMIT_SECONDS:
             self.store()
+        elif not self.parts and not self.flying and now - self.looked >= COMMIT_PAUSE:
+            # (no commit will come until a solve ends: another run may wait for the claims
+            # this one keeps in memory)
+            self.looked = now
+            self.db.share_kept_claims(self.task, self.run_id)
 
     def store(self) -> None:
         """Hand the rows waiting to the store thread (one transaction)."""
@@ -111,6 +118,8 @@ class Writer:
                 raise
             self.flying.popleft()
             self.summary.computed += computed
+            # (rows another run stored first: see engines.batch.store_claims)
+            self.summary.already_stored += sum(len(p[0]) for p in parts) - computed
             if one:
                 return
 
