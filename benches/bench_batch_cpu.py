@@ -1,5 +1,6 @@
-"""CPU per position of `run_batch` at ``-j 1``, whole process and main thread, and the bytes
-stored a position: for A/B runs of two builds on one input (run it from each tree in turn).
+"""CPU per position of `run_batch` (``-j 1`` unless ``--jobs``), whole process and main thread,
+and the bytes stored a position: for A/B runs of two builds on one input (run it from each
+tree in turn).
 
     .venv/bin/qipai gen shengji -n 20000 --seed 3 -o sj.jsonl
     .venv/bin/python benches/bench_batch_cpu.py shengji-legal sj.jsonl --repeat 3
@@ -27,14 +28,16 @@ def main() -> None:
     parser.add_argument("task")
     parser.add_argument("input")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
-    run_batch([args.input], args.task, ":memory:", jobs=1, progress=False, on_bad_input=None)
+    run_batch([args.input], args.task, ":memory:", jobs=args.jobs, progress=False,
+              on_bad_input=None)  # fmt: skip
     with tempfile.TemporaryDirectory() as folder:
         for i in range(args.repeat):
             db = Path(folder) / f"run{i}.sqlite"
             cpu, main_cpu, wall = time.process_time(), time.thread_time(), time.perf_counter()
-            summary = run_batch([args.input], args.task, str(db), jobs=1, progress=False,
-                                on_bad_input=None)  # fmt: skip
+            summary = run_batch([args.input], args.task, str(db), jobs=args.jobs,
+                                progress=False, on_bad_input=None)  # fmt: skip
             cpu, main_cpu = time.process_time() - cpu, time.thread_time() - main_cpu
             wall = time.perf_counter() - wall
             n = summary.positions

@@ -304,7 +304,7 @@ cdef class DigestSet:
         free(old_used)
         return 0
 
-    cdef inline Py_ssize_t _start(self, uint64_t a, uint64_t b) noexcept:
+    cdef inline Py_ssize_t _start(self, uint64_t a, uint64_t b) noexcept nogil:
         """The slot where the probe for (a, b) begins."""
         return <Py_ssize_t>((a ^ (b >> 7)) & <uint64_t>(self.cap - 1))
 
@@ -328,14 +328,14 @@ cdef class DigestSet:
             i = (i + 1) & mask
         self._fill(i, a, b)
 
-    cdef inline void _fill(self, Py_ssize_t i, uint64_t a, uint64_t b) noexcept:
+    cdef inline void _fill(self, Py_ssize_t i, uint64_t a, uint64_t b) noexcept nogil:
         """Put (a, b) in the empty slot ``i``."""
         self.used[i] = 1
         self.keys[2 * i] = a
         self.keys[2 * i + 1] = b
         self.count += 1
 
-    cdef inline Py_ssize_t _find(self, uint64_t a, uint64_t b) noexcept:
+    cdef inline Py_ssize_t _find(self, uint64_t a, uint64_t b) noexcept nogil:
         """The slot holding (a, b), or the empty slot where it would go."""
         cdef Py_ssize_t mask = self.cap - 1
         cdef Py_ssize_t i = self._start(a, b)
@@ -343,7 +343,7 @@ cdef class DigestSet:
             i = (i + 1) & mask
         return i
 
-    cdef inline bint _insert(self, uint64_t a, uint64_t b) noexcept:
+    cdef inline bint _insert(self, uint64_t a, uint64_t b) noexcept nogil:
         """Add (a, b) (the table has room); True when it was not there."""
         cdef Py_ssize_t i = self._find(a, b)
         if self.used[i]:
@@ -381,7 +381,7 @@ cdef class DigestSet:
             self.later = []
         self.later.append(digests)
 
-    cdef inline bint _add(self, const uint8_t* d) noexcept:
+    cdef inline bint _add(self, const uint8_t* d) noexcept nogil:
         return self._insert(_load64(d), _load64(d + 8))
 
     cdef inline bint _has(self, const uint8_t* d) noexcept:
@@ -492,13 +492,20 @@ cdef class DigestSet:
 
     def add_new(self, bytes digests):
         """Add every digest; a bytearray: 1 where it was not in the set before (its first
-        occurrence, when a digest repeats in ``digests``), else 0."""
+        occurrence, when a digest repeats in ``digests``), else 0.  The inserts run without
+        the GIL: one thread at a time may use the set (the runner's set of a run's digests
+        is checked on its reading threads, one block at a time, in the blocks' order:
+        :mod:`engines.batch.positions`)."""
         cdef Py_ssize_t i, count = digest_count(digests)
         cdef const uint8_t* src = <const uint8_t*>PyBytes_AS_STRING(digests)
         self._settle()
         self._room(count)
         out = bytearray(count)
         cdef uint8_t[:] view = out
-        for i in range(count):
-            view[i] = self._add(src + DIGEST * i)
+        cdef uint8_t* first = NULL
+        if count:
+            first = &view[0]
+        with nogil:
+            for i in range(count):
+                first[i] = self._add(src + DIGEST * i)
         return out

@@ -11,6 +11,7 @@ the id and the error message of every line are the same.
 from __future__ import annotations
 
 import functools
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future
@@ -35,11 +36,14 @@ from solvers._batch_columns import Strings
 
 if TYPE_CHECKING:
     from engines.batch.runner import BatchSummary
+    from solvers._batch_hashes import DigestSet
 
 Position = tuple[str, int, str, Any, str]  # source, line, position id, payload, canonical text
-# The same a block at a time: lists of sources, lines, ids, payloads and texts, and the
-# texts' 16-byte digests when the reader hashed them (else None).
-Columns = tuple[list[str], list[int], list[str], list[Any], list[str], bytes | None]
+# The same a block at a time: lists of sources, lines, ids, payloads and texts, the texts'
+# 16-byte digests when the reader hashed them (else None), and the positions' first
+# occurrences in the run when the reader checked them (see position_blocks; else None).
+Columns = tuple[list[str], list[int], list[str], list[Any], list[str], bytes | None,
+                bytearray | None]  # fmt: skip
 
 # Lines read per block of the plain path.
 _SCAN_LINES = 1024
@@ -60,6 +64,7 @@ def positions(
 def position_blocks(
     paths: Sequence[str], task: Task, summary: BatchSummary, bad: Callable[[BadInput], None],
     readers: Executor | None = None, *, columns: bool = False, payload_hashes: bool = False,
+    seen: DigestSet | None = None,
 ) -> Iterator[Columns]:  # fmt: skip
     """:func:`positions` a block at a time, as columns: ``(sources, lines, ids, payloads,
     texts, digests)``, each a list (a block is never empty) but ``digests``, the input
@@ -70,7 +75,11 @@ def position_blocks(
     :class:`~engines.batch.records.Payloads` (no Python object a position).
     ``payload_hashes`` (packed files only, with ``columns``): no text is written; ``texts``
     holds the payloads' compact forms and the digests are theirs
-    (:mod:`engines.batch.store_packed`)."""
+    (:mod:`engines.batch.store_packed`).
+    ``seen``: the run's digest set; a packed file's blocks are checked against it (and added
+    to it) where they are read (:class:`_FirstSeen`): their last column is then
+    :meth:`~solvers._batch_hashes.DigestSet.add_new`'s answer, 1 for a position's first
+    occurrence in the run; it is ``None`` for the blocks of other files, left to the caller."""
     if payload_hashes and not columns:
         raise ValueError("payload hashes are read as columns")
     layout = task.records() if task.records is not None else None
@@ -81,7 +90,7 @@ def position_blocks(
             continue
         if fmt == "packed" and hasattr(layout, "spec"):
             yield from _packed(path, task, layout, summary, bad, readers, columns,
-                               payload_hashes)  # fmt: skip
+                               payload_hashes, seen)  # fmt: skip
             continue
         rows: list[Position] = []
         for entry in read_inputs([path]):
@@ -98,7 +107,7 @@ def position_blocks(
 
 def _columns(rows: list[Position]) -> Columns:
     sources, lines, ids, payloads, texts = map(list, zip(*rows))
-    return sources, lines, ids, payloads, texts, None
+    return sources, lines, ids, payloads, texts, None, None
 
 
 def _prepared(
@@ -238,26 +247,34 @@ def _scan_columns(layout: Any, text: str | bytearray) -> _Buffers | tuple[Any, .
 def _packed(
     path: str, task: Task, layout: Any, summary: BatchSummary, bad: Callable[[BadInput], None],
     readers: Executor | None, columns: bool, payload_hashes: bool = False,
+    seen: DigestSet | None = None,
 ) -> Iterator[Columns]:  # fmt: skip
     """:func:`position_blocks` of one packed file (:mod:`engines.batch.packed`): each block's
     texts written back and hashed natively (on ``readers`` ahead of use; with
     ``payload_hashes`` its payloads checked and hashed, no text), a record's number as its
-    line."""
+    line; with ``seen``, its digests checked against the run's set there too."""
     from engines.batch.packed import PackedBlock, bad_records, packed_blocks, unpacked
 
-    def read(block: PackedBlock | BadInput) -> Any:
-        if type(block) is BadInput:
-            return block
-        return block, unpacked(layout, block, texts=not payload_hashes)
+    checks = _FirstSeen(seen) if seen is not None else None
 
-    blocks = packed_blocks(path, task)
+    def read(numbered: tuple[int, PackedBlock | BadInput]) -> Any:
+        index, block = numbered
+        got = None
+        try:
+            if type(block) is not BadInput:
+                got = unpacked(layout, block, texts=not payload_hashes)
+        finally:  # (every block takes its turn, read or not)
+            first = checks.check(index, got.digests if got else None) if checks else None
+        return block, got, first
+
+    blocks = enumerate(packed_blocks(path, task))
     for item in _ahead(readers, read, blocks) if readers is not None else map(read, blocks):
-        if type(item) is BadInput:
+        block, got, first = item
+        if type(block) is BadInput:
             summary.positions += 1
             summary.rejected += 1
-            bad(item)
+            bad(block)
             continue
-        block, got = item
         failed = len(got.status) - len(got.ids)
         if failed:
             summary.positions += failed
@@ -268,13 +285,44 @@ def _packed(
         if not count:
             continue
         summary.positions += count
+        firsts = first[0] if first is not None else None
         if columns:
             yield ([path] * count, got.lines, got.ids, Payloads(got.packs),  # type: ignore[misc]
-                   got.texts, got.digests)  # fmt: skip
+                   got.texts, got.digests, firsts)  # fmt: skip
         else:
             yield ([path] * count, np.frombuffer(got.lines, dtype=np.int64).tolist(),
                    got.ids.tolist(), got.packs.tolist(), got.texts.tolist(),
-                   got.digests)  # fmt: skip
+                   got.digests, firsts)  # fmt: skip
+
+
+class _FirstSeen:
+    """A run's digest set checked on the reading threads, a block at a time in the blocks'
+    order (a position repeated in the input is kept where it first comes), without a thread
+    ever waiting for another's read: a block read before the one ahead of it is left for
+    the thread that reads that one, which checks both before its own block is handed back.
+    The runner takes the blocks back in order, so a block's answer is there when it is
+    taken (:meth:`check`'s list, filled by whichever thread checked it).  The check is a
+    native call without the GIL (``DigestSet.add_new``) that the runner's thread no longer
+    makes."""
+
+    def __init__(self, seen: DigestSet) -> None:
+        self._seen = seen
+        self._turn = 0
+        self._left: dict[int, tuple[bytes | None, list[bytearray | None]]] = {}
+        self._lock = threading.Lock()
+
+    def check(self, index: int, digests: bytes | None) -> list[bytearray | None]:
+        """Block ``index``'s answer (``[first]``; ``[None]`` for a block of no positions),
+        filled by the time block ``index`` is taken back."""
+        answer: list[bytearray | None] = [None]
+        with self._lock:
+            self._left[index] = (digests, answer)
+            while self._turn in self._left:
+                waiting, out = self._left.pop(self._turn)
+                if waiting is not None:
+                    out[0] = self._seen.add_new(waiting)
+                self._turn += 1
+        return answer
 
 
 def _line(text: str | bytearray, a: int, b: int) -> str:
@@ -308,7 +356,8 @@ def _buffered_block(
         numbers = (local + first).tolist()
         ids = Strings.of([pid if pid is not None else f"{name}:{number}"
                           for pid, number in zip(listed, numbers)])  # fmt: skip
-    yield [label] * ok, lines, ids, Payloads(block.packs), block.texts, block.digests  # type: ignore[misc]
+    yield ([label] * ok, lines, ids, Payloads(block.packs), block.texts,  # type: ignore[misc]
+           block.digests, None)
 
 
 def _text_blocks(handle: Any) -> Iterator[str]:
@@ -371,7 +420,7 @@ def _scanned_block(
             if None in ids:
                 ids = [pid if pid is not None else f"{name}:{number}"
                        for pid, number in zip(ids, numbers)]  # fmt: skip
-            yield [label] * ok, numbers, ids, packs, texts, digests
+            yield [label] * ok, numbers, ids, packs, texts, digests, None
         return
     rows: list[Position] = []
     k = 0

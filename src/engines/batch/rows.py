@@ -333,15 +333,17 @@ def todo(
                 out.append(part if mine.count(0) == len(part) else part.chosen(mine, 0))
         return out
 
+    # (a packed file's blocks are checked against ``seen`` where they are read)
     blocks = position_blocks(paths, task, summary, bad, readers, columns=True,
-                             payload_hashes=payload_hashes)  # fmt: skip
-    for sources, lines, ids, payloads, texts, hashed in blocks:
+                             payload_hashes=payload_hashes, seen=seen)  # fmt: skip
+    for sources, lines, ids, payloads, texts, hashed, first in blocks:
         if type(texts) is Strings:  # the native reader's columns
             rows = Rows(sources, lines, ids, payloads, texts, hashed)
         else:
             digests = text_digests(texts) if hashed is None else hashed
             rows = Rows.of(sources, lines, ids, payloads, texts, digests)
-        first = seen.add_new(rows.digests)
+        if first is None:
+            first = seen.add_new(rows.digests)
         repeats = len(first) - first.count(1)
         if repeats:
             summary.duplicates += repeats
