@@ -104,8 +104,9 @@ def test_a_claim_waits_until_another_run_writes_the_claims_it_keeps(tmp_path):
 
 
 def test_a_claim_waits_for_kept_claims_a_bounded_time(tmp_path, monkeypatch):
-    """A run that keeps claims and never looks (stuck) holds another back only so long:
-    then positions may be solved twice, never stored twice (the commits look them up)."""
+    """A run that keeps claims and never looks (stopped, stuck) holds another back only so
+    long, and only once: then positions may be solved twice, never stored twice (the commits
+    look them up)."""
     monkeypatch.setattr("engines.batch.store_claims.SHARE_WAIT_SECONDS", 0.3)
     path = str(tmp_path / "s.sqlite")
     with ResultStore(path) as store, ResultStore(path) as other:
@@ -115,6 +116,11 @@ def test_a_claim_waits_for_kept_claims_a_bounded_time(tmp_path, monkeypatch):
         started = time.monotonic()
         assert other.claim_digests(TASK, b"".join(D[:4]), second) == bytearray([2, 0, 0, 0])
         assert time.monotonic() - started >= 0.3
+        # once: the run's later claims wait no more for it (a stopped run, Ctrl-Z, would
+        # otherwise hold back each of them by the whole wait)
+        started = time.monotonic()
+        assert other.claim_digests(TASK, D[4], second) == bytearray(1)
+        assert time.monotonic() - started < 0.25
         assert other.add_packed(TASK, second, b"".join(D[1:4]), _columns(3, 2),
                                 claimed=True) == 3  # fmt: skip
         assert store.add_packed(TASK, first, b"".join(D[:3]), _columns(3, 1),

@@ -162,6 +162,7 @@ class ResultStore(StoreClaims, StoreReading):
         self._hash_kinds: dict[str, str] = {}  # what payload_hashes chose, checked by claims
         self._known: dict[str, Known] = {}
         self._kept: dict[int, list[bytes]] = {}  # see engines.batch.store_claims
+        self._unanswered: set[int] = set()  # (the same)
         self._sync_mode = "FULL"
         self._wal = False  # the store is in WAL mode (see _check_or_create)
         self._logged = 0  # bytes of rows committed since the last checkpoint

@@ -9,9 +9,11 @@ run of the task (at its next claim, at its next commit, or every :data:`COMMIT_P
 seconds while it waits for a solve), removing the key.  A run's claims wait, up to
 :data:`SHARE_WAIT_SECONDS`, while another live run of the task keeps claims on another
 connection: a run that starts while another is mid-way so sees all the first one's
-claims, as when every claim is written.  Should the wait end first (or the second run be
-of an older qipai), positions may be solved twice but are never stored twice: a commit
-looks up what other connections stored (:meth:`Known.absent`).
+claims, as when every claim is written.  Should the wait end first (the other run stopped,
+``kill -STOP`` or Ctrl-Z, or stuck; or the second run of an older qipai), positions may be
+solved twice but are never stored twice: a commit looks up what other connections stored
+(:meth:`Known.absent`); and the claims of this connection wait no more for that run (a
+stopped run would otherwise hold back every claim of the other by the whole wait).
 """
 
 from __future__ import annotations
@@ -66,6 +68,8 @@ class StoreClaims:
     _hash_kinds: dict[str, str]
     # Claims each run of this connection keeps in memory (its key in meta written).
     _kept: dict[int, list[bytes]]
+    # Runs keeping claims elsewhere whose wait ran out: not waited for again.
+    _unanswered: set[int]
 
     def _write(self, *, durable: bool) -> AbstractContextManager[None]:
         raise NotImplementedError
@@ -112,7 +116,8 @@ class StoreClaims:
         one status a position, 0 claimed now, 1 stored, 2 claimed by another running run.
         ``lazy``: while no other run of the task runs, the claim is kept in memory (not the
         run's first: it binds the task's hashes, ``choose_payload_hashes``), see the module.
-        Waits first while another run keeps claims of the task elsewhere."""
+        Waits first while another run keeps claims of the task elsewhere (up to
+        :data:`SHARE_WAIT_SECONDS`, once for each such run)."""
         deadline = time.monotonic() + SHARE_WAIT_SECONDS
         while (status := self._claim_digests(task, digests, run_id, lazy, deadline)) is None:
             time.sleep(_POLL_SECONDS)
@@ -122,6 +127,7 @@ class StoreClaims:
     def _claim_digests(self, task: str, digests: bytes, run_id: int, lazy: bool,
                        deadline: float) -> bytearray | None:  # fmt: skip
         """One try of :meth:`claim_digests`: None when it must wait."""
+        keeping: set[int] = set()
         with self._write(durable=False):
             self._db.execute("BEGIN IMMEDIATE")
             kind, now = self._hash_kinds.get(task), task_hashes(self._db, task)
@@ -132,7 +138,8 @@ class StoreClaims:
             known = self._sync(task, claims=True, own_run=run_id)
             alone = not known.shared(run_id)
             shared = not alone and self._write_kept(task, run_id, known)
-            if time.monotonic() < deadline and self._kept_elsewhere(task, run_id, known):
+            keeping = self._kept_elsewhere(task, run_id, known) - self._unanswered
+            if keeping and time.monotonic() < deadline:
                 status = None
             else:
                 known.claiming(run_id)
@@ -155,6 +162,7 @@ class StoreClaims:
             del self._kept[run_id]
         if status is None:
             return None
+        self._unanswered |= keeping  # (claimed without them: the wait ran out)
         if todo:
             # (into the set when read: only another run on this connection reads it)
             known.claims.setdefault(run_id, DigestSet()).add_later(todo)
@@ -185,17 +193,17 @@ class StoreClaims:
                 and self._db.execute(_OTHER_RUN, (task, run_id)).fetchone() is not None
                 and self._write_kept(task, run_id, known))  # fmt: skip
 
-    def _kept_elsewhere(self, task: str, run_id: int, known: Known) -> bool:
-        """Whether another live run of ``task`` keeps claims on another connection (removing
+    def _kept_elsewhere(self, task: str, run_id: int, known: Known) -> set[int]:
+        """The other live runs of ``task`` that keep claims on another connection (removing
         the keys of runs gone: a run killed leaves its key)."""
-        found = False
+        found: set[int] = set()
         for key, of in self._db.execute("SELECT key, value FROM meta WHERE key GLOB ?",
                                         (f"{_KEPT}*",)).fetchall():  # fmt: skip
             rid = int(key[len(_KEPT) :])
             if of != task or rid == run_id or rid in self._kept:
                 continue
             if rid in known.running:
-                found = True
+                found.add(rid)
             else:
                 self._db.execute("DELETE FROM meta WHERE key=?", (key,))
         return found
