@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import pytest
 
 from engines.batch.runner import run_batch
 from engines.batch.store import ResultStore, StoreError
+from engines.batch.store_v1 import alive, is_dead
 from engines.batch.tasks import Task
 from engines.cli import main
 
@@ -108,6 +110,25 @@ def test_a_dead_running_run_is_marked_interrupted_on_the_next_start(tmp_path: Pa
         runs = {r["run_id"]: r["status"] for r in store.runs()}
         assert runs[dead] == "interrupted" and list(runs.values())[-1] == "finished"
         assert store.claim("test-fault-square", ["h1"], 999) == (set(), set())  # released
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="no /proc on this system")
+def test_a_killed_run_not_yet_reaped_is_not_alive() -> None:
+    """A run killed with kill -9 whose parent has not reaped it (a zombie, for good under an
+    init that does not reap) is dead: its claims are released by the next run."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        assert alive(child.pid)
+        child.kill()
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{child.pid}/stat").read_bytes().split(b") ")[-1][:1] != b"Z":
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert not alive(child.pid)  # (not reaped yet: os.kill(pid, 0) still succeeds)
+        assert is_dead(child.pid, socket.gethostname(), time.time(), time.time())
+    finally:
+        child.kill()
+        child.wait()
 
 
 def _made_db(tmp_path: Path) -> Path:

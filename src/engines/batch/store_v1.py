@@ -34,14 +34,28 @@ STALE_AFTER_SECONDS = 6 * 3600.0
 
 
 def alive(pid: int) -> bool:
-    """True when a process ``pid`` exists on this host (it may belong to another user)."""
+    """True when a process ``pid`` runs on this host (it may belong to another user); a
+    zombie (killed, not yet reaped by its parent) is not alive."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except (PermissionError, OSError):
         return True
-    return True
+    return not _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """Whether Linux's ``/proc`` says ``pid`` is a zombie: a run killed with ``kill -9`` stays
+    one until its parent reaps it, which an init that does not reap (a container's) never
+    does, and its claims would be left to it for :data:`STALE_AFTER_SECONDS`."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read()
+    except OSError:  # (no /proc: another system; or the process went meanwhile)
+        return False
+    # (the state follows the command's name in parentheses, which may hold anything)
+    return fields[fields.rfind(b")") + 1 :].split()[:1] == [b"Z"]
 
 
 def is_dead(pid: int | None, host: str | None, heartbeat: float | None, now: float) -> bool:
