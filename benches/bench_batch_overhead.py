@@ -64,7 +64,9 @@ from engines.batch.runner import BatchSummary, _next_size, run_batch
 from engines.batch.tasks import TASKS, get_task
 from engines.errors import InputError
 
-QIPAI = str(Path(sys.executable).with_name("qipai"))
+_SCRIPT = Path(sys.executable).with_name("qipai")
+# (where the package is not installed, e.g. built in place: the CLI's module)
+QIPAI = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "engines.cli"]
 
 # task -> (qipai gen arguments, input suffix)
 INPUTS = {
@@ -128,17 +130,19 @@ class KernelClock:
         return names
 
 
-def generate(task: str, folder: Path) -> Path:
+def generate(task: str, folder: Path, count: int | None = None) -> Path:
     args, suffix = INPUTS[task]
+    if count is not None:
+        args = [str(count) if i and args[i - 1] == "-n" else a for i, a in enumerate(args)]
     path = folder / f"{task}.{suffix}"
-    subprocess.run([QIPAI, "gen", *args, "-o", str(path)], check=True)
+    subprocess.run([*QIPAI, "gen", *args, "-o", str(path)], check=True)
     return path
 
 
 def packed(task: str, path: Path) -> Path:
     """The positions of ``path`` as a packed file (``qipai pack``)."""
     out = path.with_suffix(".qpk")
-    subprocess.run([QIPAI, "pack", "--task", task, str(path), "-o", str(out)], check=True,
+    subprocess.run([*QIPAI, "pack", "--task", task, str(path), "-o", str(out)], check=True,
                    stderr=subprocess.DEVNULL)  # fmt: skip
     return out
 
@@ -249,6 +253,10 @@ def main() -> None:
                         help="the batch side reads a packed file (qipai pack) of the inputs")
     parser.add_argument("--store-layout", choices=("auto", "rows"), default="auto",
                         help="with --packed: packed blocks (auto) or rows")  # fmt: skip
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2],
+                        help="thread counts (-j) to run each side with")  # fmt: skip
+    parser.add_argument("--count", type=int, default=None,
+                        help="positions to generate (default: each task's own, INPUTS)")
     args = parser.parse_args()
     names = args.tasks or [t for t in INPUTS if t in TASKS]
     with tempfile.TemporaryDirectory() as tmp:
@@ -256,7 +264,7 @@ def main() -> None:
         for name in names:
             clock = KernelClock()
             clock.install(get_task(name).game)
-            path = generate(name, folder)
+            path = generate(name, folder, args.count)
             if args.parts:
                 if INPUTS[name][1] == "jsonl":
                     parts(name, path)
@@ -269,9 +277,9 @@ def main() -> None:
             n = len(payloads)
             if args.packed and get_task(name).records is not None:
                 path = packed(name, path)
-            time_raw(name, payloads, 2, clock)  # warm-up
+            time_raw(name, payloads, max(args.threads), clock)  # warm-up
             rows = {}
-            for threads in (1, 2):
+            for threads in args.threads:
                 best = {"raw": (float("inf"), 0.0, 0.0),
                         "batch": (float("inf"), 0.0, 0.0, 0.0)}  # fmt: skip
                 for _ in range(args.repeat):
