@@ -58,7 +58,7 @@ def _reduced(y, cost, idx, val, nnz, j):
     return d
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _simplex(idx, val, nnz, cost, upper, ncols, basis, status, xb, binv, pivots):
     """Maximise ``cost . x`` over ``A x = b``, ``0 <= x <= upper`` (column j of A: the rows
     ``idx[j, :nnz[j]]``, values ``val[j]``) from the basis ``basis`` (its inverse ``binv``,
@@ -67,6 +67,7 @@ def _simplex(idx, val, nnz, cost, upper, ncols, basis, status, xb, binv, pivots)
     m = binv.shape[0]
     y = np.zeros(m)
     alpha = np.zeros(m)
+    pivot_row = np.empty(m)
     while True:
         y[:] = 0.0
         for i in range(m):
@@ -121,11 +122,12 @@ def _simplex(idx, val, nnz, cost, upper, ncols, basis, status, xb, binv, pivots)
         pivot = alpha[leave]
         for k in range(m):
             binv[leave, k] /= pivot
+            pivot_row[k] = binv[leave, k]
         for i in range(m):
             if i != leave and alpha[i] != 0.0:
                 f = alpha[i]
                 for k in range(m):
-                    binv[i, k] -= f * binv[leave, k]
+                    binv[i, k] -= f * pivot_row[k]
 
 
 @njit(cache=True)
@@ -136,30 +138,33 @@ def _cheapest_run(y, row, joker_row, jokers, colour, numbers, min_len, out):
     returns ``(price, length)``; length 0 if none."""
     y_joker = y[joker_row] if joker_row >= 0 else 0.0
     best, best_a, best_b = np.inf, -1, -1
-    saving = np.empty(NNUM)
+    top = np.empty(jokers + 1)  # the largest savings of a real tile so far, descending
     for a in range(numbers):
-        for b in range(a + min_len - 1, numbers):
-            forced = 0
-            price = 0.0
-            n = 0
-            for v in range(a, b + 1):
-                if row[colour, v] < 0:
-                    forced += 1
-                    price += y_joker
-                else:
-                    price += y[row[colour, v]]
-                    saving[n] = y[row[colour, v]] - y_joker
-                    n += 1
-            if forced > jokers or n == 0:
+        # each end b extends the run a..b-1: its price is the same sum in the same order,
+        # and the savings a joker may take are the largest so far (kept, not sorted anew)
+        forced = 0
+        price = 0.0
+        n = 0
+        for b in range(a, numbers):
+            if row[colour, b] < 0:
+                forced += 1
+                if forced > jokers:
+                    break  # (and for every longer run)
+                price += y_joker
+            else:
+                price += y[row[colour, b]]
+                _keep_largest(top, min(n, jokers), y[row[colour, b]] - y_joker)
+                n += 1
+            if b < a + min_len - 1 or n == 0:
                 continue
+            with_jokers = price
             if jokers > forced and n > 1:
-                order = np.sort(saving[:n])
                 for k in range(min(jokers - forced, n - 1)):
-                    if order[n - 1 - k] <= 0.0:
+                    if top[k] <= 0.0:
                         break
-                    price -= order[n - 1 - k]
-            if price < best:
-                best, best_a, best_b = price, a, b
+                    with_jokers -= top[k]
+            if with_jokers < best:
+                best, best_a, best_b = with_jokers, a, b
     if best_a < 0:
         return np.inf, 0
     # the jokers again, as chosen: the absent tiles, then the largest savings
@@ -185,6 +190,17 @@ def _cheapest_run(y, row, joker_row, jokers, colour, numbers, min_len, out):
         free -= 1
         real -= 1
     return best, length
+
+
+@njit(cache=True, inline="always")
+def _keep_largest(top, count, value):
+    """Insert ``value`` into the ``count`` largest values kept descending in ``top`` (one
+    more slot than those kept; the smallest falls off the end)."""
+    k = min(count, len(top) - 1)
+    while k > 0 and top[k - 1] < value:
+        top[k] = top[k - 1]
+        k -= 1
+    top[k] = value
 
 
 @njit(cache=True)
