@@ -29,6 +29,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import numba
+
 import engines.malloc_env  # (as the qipai command: freed memory kept for reuse)
 import engines.openmp_env  # noqa: F401  (as the qipai command: before libgomp loads)
 from bench_shengji_arrays import cases as shengji_cases
@@ -120,8 +122,27 @@ def rummikub(count: int, seed: int, threads: list[int], repeat: int) -> None:
     _report("best_moves", len(positions), "positions", runs)
 
 
+def _on_threads(count: int, call: Callable[[], Any]) -> Callable[[], Any]:
+    """``call`` with Numba's pool limited to ``count`` threads (the bare kernels take the
+    count only to size their chunks; the engine's calls limit the pool themselves)."""
+
+    def run() -> Any:
+        old = numba.get_num_threads()
+        numba.set_num_threads(min(count, numba.config.NUMBA_NUM_THREADS))
+        try:
+            return call()
+        finally:
+            numba.set_num_threads(old)
+
+    return run
+
+
 def shengji(tile: int, threads: list[int], repeat: int) -> None:
-    by_threads = {t: shengji_cases(tile, t) for t in threads}
+    by_threads = {
+        t: {name: (rows, whole, _on_threads(t, kernel))
+            for name, (rows, whole, kernel) in shengji_cases(tile, t).items()}
+        for t in threads
+    }  # fmt: skip
     for name, (rows, _whole, _kernel) in by_threads[threads[0]].items():
         for part, index in (("whole call", 1), ("kernel alone", 2)):
             for t in threads:
