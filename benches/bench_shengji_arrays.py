@@ -30,19 +30,25 @@ CASES = Path(__file__).resolve().parents[1] / "tests" / "data" / "shengji" / "ca
 
 
 def _rows(kind: str, tile: int):
-    recs = [r for _, r in read_jsonl(CASES) if r["kind"] == kind] * tile
-    return recs, [TrumpContext(r["level"], r["trump"]) for r in recs]
+    """The cases of ``kind`` (each parsed once: ``_stack`` tiles the arrays) and one context
+    per row, in the order of the cases repeated ``tile`` times."""
+    recs = [r for _, r in read_jsonl(CASES) if r["kind"] == kind]
+    return recs, [TrumpContext(r["level"], r["trump"]) for r in recs] * tile
 
 
-def _stack(recs, field):
-    return np.stack([parse_cards(r[field]) for r in recs])
+def _tiled(rows: np.ndarray, tile: int) -> np.ndarray:
+    return np.tile(rows, (tile, *([1] * (rows.ndim - 1))))
+
+
+def _stack(recs, field, tile):
+    return _tiled(np.stack([parse_cards(r[field]) for r in recs]), tile)
 
 
 def cases(tile: int, threads: int):
     """name -> (rows, whole call, kernel call on the same arrays)."""
     out = {}
     recs, ctxs = _rows("follow_legal", tile)
-    h, ld, p = (_stack(recs, f) for f in ("hand", "lead", "play"))
+    h, ld, p = (_stack(recs, f, tile) for f in ("hand", "lead", "play"))
     idx, es, ps, sc, ns, ms = arrays._contexts(ctxs, len(ctxs))
     if threads == 1:
         kernel = lambda: K.follow_legal_batch_serial(h, ld, p, idx, es, ps, ms)  # noqa: E731
@@ -51,15 +57,16 @@ def cases(tile: int, threads: int):
     out["are_legal_follows"] = (
         len(ctxs), lambda: arrays.are_legal_follows(h, ld, p, ctxs, threads=threads), kernel)
 
-    recs, ctxs2 = _rows("legal_follows_count", max(1, tile // 10))
-    h2, ld2 = _stack(recs, "hand"), _stack(recs, "lead")
+    tile2 = max(1, tile // 10)
+    recs, ctxs2 = _rows("legal_follows_count", tile2)
+    h2, ld2 = _stack(recs, "hand", tile2), _stack(recs, "lead", tile2)
     idx2 = arrays._contexts(ctxs2, len(ctxs2))[0]
     out["count_legal_follows"] = (
         len(ctxs2), lambda: arrays.count_legal_follows(h2, ld2, ctxs2, threads=threads),
         lambda: K.count_follows_batch(h2, ld2, idx2, es, ps, sc, ns, ms, threads))
 
     recs, ctxs3 = _rows("trick_winner", tile)
-    plays = np.stack([np.stack([parse_cards(x) for x in r["plays"]]) for r in recs])
+    plays = _tiled(np.stack([np.stack([parse_cards(x) for x in r["plays"]]) for r in recs]), tile)
     idx3 = arrays._contexts(ctxs3, len(ctxs3))[0]
     out["trick_winners"] = (
         len(ctxs3), lambda: arrays.trick_winners(plays, ctxs3, threads=threads),
@@ -67,8 +74,9 @@ def cases(tile: int, threads: int):
         else (lambda: K.trick_winner_batch(plays, idx3, es, ps, ms, 0, threads)))
 
     recs, ctxs4 = _rows("throw_valid", tile)
-    leads = _stack(recs, "lead")
-    others = np.stack([np.stack([parse_cards(x) for x in r["others"]]) for r in recs])
+    leads = _stack(recs, "lead", tile)
+    others = _tiled(np.stack([np.stack([parse_cards(x) for x in r["others"]]) for r in recs]),
+                    tile)  # fmt: skip
     idx4 = arrays._contexts(ctxs4, len(ctxs4))[0]
     out["check_throws"] = (
         len(ctxs4), lambda: arrays.check_throws(leads, others, ctxs4, threads=threads),
