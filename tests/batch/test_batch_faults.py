@@ -131,6 +131,35 @@ def test_a_killed_run_not_yet_reaped_is_not_alive() -> None:
         child.wait()
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="no /proc on this system")
+def test_another_users_killed_run_not_yet_reaped_is_not_alive(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As above for a run of another user, which ``os.kill(pid, 0)`` may not signal
+    (PermissionError): /proc still says it is a zombie."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    real_kill = os.kill
+
+    def refused(pid: int, sig: int) -> None:
+        if pid == child.pid and sig == 0:
+            raise PermissionError(1, "Operation not permitted")
+        real_kill(pid, sig)
+
+    try:
+        monkeypatch.setattr(os, "kill", refused)
+        assert alive(child.pid)
+        child.kill()
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{child.pid}/stat").read_bytes().split(b") ")[-1][:1] != b"Z":
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert not alive(child.pid)
+    finally:
+        monkeypatch.undo()
+        child.kill()
+        child.wait()
+
+
 def _made_db(tmp_path: Path) -> Path:
     db = tmp_path / "r.sqlite"
     with ResultStore(db) as store:

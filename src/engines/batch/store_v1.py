@@ -40,7 +40,9 @@ def alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except (PermissionError, OSError):
+    except PermissionError:  # (another user's process: it exists, but may be a zombie)
+        pass
+    except OSError:
         return True
     return not _zombie(pid)
 
