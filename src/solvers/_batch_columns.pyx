@@ -248,6 +248,8 @@ def select_fixed(bytes data, Py_ssize_t width, const uint8_t[:] status, int want
         raise ValueError("one status an item")
     for i in range(count):
         k += status[i] == want
+    if k == count:  # (every item: ``data`` itself, bytes being immutable)
+        return data
     out = PyBytes_FromStringAndSize(NULL, width * k)
     cdef char* dst = PyBytes_AS_STRING(out)
     cdef const char* src = PyBytes_AS_STRING(data)

@@ -453,6 +453,8 @@ cdef class DigestSet:
         cdef const uint8_t* src = <const uint8_t*>PyBytes_AS_STRING(digests)
         self._settle()
         out = bytearray(count)
+        if self.count == 0:  # (a run's first claims in a fresh store: nothing to probe)
+            return out
         cdef uint8_t[:] view = out
         for i in range(count):
             if i + _AHEAD < count:
@@ -467,6 +469,8 @@ cdef class DigestSet:
         if status.shape[0] != count:
             raise ValueError("one status per digest")
         self._settle()
+        if self.count == 0:
+            return
         for i in range(count):
             if status[i] == 0 and self._has(src + DIGEST * i):
                 status[i] = <uint8_t>value

@@ -71,6 +71,8 @@ def test_strings_refuse_ends_outside_their_data():
 def test_select_fixed_keeps_the_wanted_items():
     data = b"".join(i.to_bytes(8, "little") for i in range(5))
     assert select_fixed(data, 8, bytearray([1, 0, 1, 2, 0]), 0) == data[8:16] + data[32:]
+    assert select_fixed(data, 8, bytearray(5), 0) is data  # (every item: no copy)
+    assert select_fixed(data, 8, bytearray(5), 1) == b""
     with pytest.raises(ValueError):
         select_fixed(data, 8, bytearray(4), 0)
 

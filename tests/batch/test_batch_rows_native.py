@@ -106,6 +106,22 @@ def test_digest_set_behaves_like_a_set_of_hash_strings(added, probed, odd) -> No
     assert all(hexes[i] in mine for i in probed)
 
 
+def test_an_empty_digest_set_finds_nothing_and_then_what_is_added() -> None:
+    """(An empty set answers without probing: a run's claims in a fresh store.)"""
+    digests = hashes.text_digests([str(i) for i in range(6)])
+    found = hashes.DigestSet()
+    found.update(["odd", "not-a-digest"])
+    assert found.present(digests) == bytearray(6)
+    status = bytearray([0, 1, 0, 0, 0, 0])
+    found.mark(digests, status, 2)
+    assert status == bytearray([0, 1, 0, 0, 0, 0])
+    assert hashes.select(digests, found.present(digests), 0) is digests
+    found.add_later(digests[16:48])  # (settled by the read: the set is not empty then)
+    assert found.present(digests) == bytearray([0, 1, 1, 0, 0, 0])
+    found.mark(digests, status, 2)
+    assert status == bytearray([0, 1, 2, 0, 0, 0])
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(0, 40)), st.lists(st.integers(0, 40)), st.integers(0, 5))
 def test_digests_added_later_are_in_the_set_when_read(added, probed, read) -> None:

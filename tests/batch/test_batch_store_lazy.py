@@ -78,6 +78,31 @@ def _keeping(store: ResultStore) -> int:
     return run
 
 
+def _statements(store: ResultStore) -> list[str]:
+    """The SQL statements ``store``'s connection runs from now on."""
+    ran: list[str] = []
+    store._db.set_trace_callback(ran.append)
+    return ran
+
+
+def test_a_run_alone_looks_for_kept_claims_at_its_first_claim_only(tmp_path):
+    """The look in ``meta`` for other runs' kept claims is made at a run's first claim (it
+    removes the keys of runs gone) and again only while another run of the task runs."""
+    path = str(tmp_path / "s.sqlite")
+    with ResultStore(path) as store, ResultStore(path) as other:
+        ran = _statements(store)
+        run = _keeping(store)
+        assert sum("GLOB" in s for s in ran) == 1
+        ran.clear()
+        assert store.claim_digests(TASK, D[3], run, lazy=True) == bytearray(1)
+        assert ran and not any("GLOB" in s for s in ran)
+        rival = other.begin_run(TASK, ["in"], workers=1, mode="x")
+        assert store.claim_digests(TASK, D[4], run, lazy=True) == bytearray(1)
+        assert any("GLOB" in s for s in ran)  # (another run: its kept claims waited for)
+        _ended(other, rival)
+        _ended(store, run)
+
+
 def _claimed_meanwhile(store: ResultStore, run: int) -> tuple[threading.Thread, list]:
     got: list = []
     thread = threading.Thread(target=lambda: got.append(

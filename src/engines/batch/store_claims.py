@@ -195,8 +195,13 @@ class StoreClaims:
 
     def _kept_elsewhere(self, task: str, run_id: int, known: Known) -> set[int]:
         """The other live runs of ``task`` that keep claims on another connection (removing
-        the keys of runs gone: a run killed leaves its key)."""
+        the keys of runs gone: a run killed leaves its key).  Empty, without reading ``meta``
+        (~25 µs a claim), at a claim of a run alone on its task after its first claim here:
+        only a running run's key is waited for (run ids are never reused), and the keys of
+        runs gone before are removed at the first."""
         found: set[int] = set()
+        if run_id in known.first_claims and all(rid == run_id for rid in known.running):
+            return found
         for key, of in self._db.execute("SELECT key, value FROM meta WHERE key GLOB ?",
                                         (f"{_KEPT}*",)).fetchall():  # fmt: skip
             rid = int(key[len(_KEPT) :])
