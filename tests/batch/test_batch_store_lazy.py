@@ -103,6 +103,46 @@ def test_a_run_alone_looks_for_kept_claims_at_its_first_claim_only(tmp_path):
         _ended(store, run)
 
 
+def test_a_run_alone_that_keeps_claims_claims_without_a_transaction(tmp_path):
+    """While nothing changed since its last claim's transaction (SQLite's data_version: no
+    other connection committed; no run began or ended here), a claim of a run that keeps
+    its claims reads nothing: the transaction would find nothing new."""
+    path = str(tmp_path / "s.sqlite")
+    with ResultStore(path) as store, ResultStore(path) as other:
+        assert store.payload_hashes(TASK, want=True) and other.payload_hashes(TASK, want=True)
+        ran = _statements(store)
+        run = _keeping(store)
+        ran.clear()
+        assert store.claim_digests(TASK, D[3], run, lazy=True) == bytearray(1)
+        assert ran == ["PRAGMA data_version"]
+        other.add_bad_input(TASK, "in", 9, "bad", 999)  # (another connection commits)
+        ran.clear()
+        assert store.claim_digests(TASK, D[4], run, lazy=True) == bytearray(1)
+        assert "BEGIN IMMEDIATE" in ran
+        ran.clear()
+        assert store.claim_digests(TASK, D[5], run, lazy=True) == bytearray(1)
+        assert ran == ["PRAGMA data_version"] and _claim_rows(path) == 1
+        assert store.add_packed(TASK, run, D[1], _columns(1, 2), claimed=True) == 1
+        rival = other.begin_run(TASK, ["in"], workers=1, mode="x")
+        assert store.claim_digests(TASK, D[6], run, lazy=True) == bytearray(1)
+        assert _kept_keys(path) == []  # (the rival seen: what was kept is written)
+        assert other.claim_digests(TASK, b"".join(D), rival) == bytearray([2, 1, 2, 2, 2, 2, 2, 0])
+        _ended(other, rival)
+        _ended(store, run)
+
+
+def test_a_run_begun_on_the_same_connection_is_seen_by_the_next_claim(tmp_path):
+    path = str(tmp_path / "s.sqlite")
+    with ResultStore(path) as store:
+        run = _keeping(store)
+        assert _claim_rows(path) == 1
+        second = store.begin_run(TASK, ["in"], workers=1, mode="x")  # (no data_version change)
+        assert store.claim_digests(TASK, D[3], run, lazy=True) == bytearray(1)
+        assert _claim_rows(path) == 3 and _kept_keys(path) == []  # kept ones written, and D[3]
+        _ended(store, second)
+        _ended(store, run)
+
+
 def _claimed_meanwhile(store: ResultStore, run: int) -> tuple[threading.Thread, list]:
     got: list = []
     thread = threading.Thread(target=lambda: got.append(

@@ -163,6 +163,7 @@ class ResultStore(StoreClaims, StoreReading):
         self._known: dict[str, Known] = {}
         self._kept: dict[int, list[bytes]] = {}  # see engines.batch.store_claims
         self._unanswered: set[int] = set()  # (the same)
+        self._runs_epoch = 0  # runs begun, ended or reaped on this connection (the same)
         self._sync_mode = "FULL"
         self._wal = False  # the store is in WAL mode (see _check_or_create)
         self._logged = 0  # bytes of rows committed since the last checkpoint
@@ -290,6 +291,7 @@ class ResultStore(StoreClaims, StoreReading):
                 (task, json.dumps(list(inputs)), mode, workers, __version__, now,
                  os.getpid(), socket.gethostname(), now),
             )  # fmt: skip
+            self._runs_epoch += 1
         return int(cur.lastrowid)
 
     def end_run(
@@ -304,6 +306,7 @@ class ResultStore(StoreClaims, StoreReading):
             )
             self._db.execute("DELETE FROM claims WHERE run_id=?", (run_id,))
             self._db.execute("DELETE FROM meta WHERE key=?", (kept_key(run_id),))
+            self._runs_epoch += 1
         self._kept.pop(run_id, None)
 
     def reap_stale_runs(self) -> list[int]:
@@ -327,6 +330,7 @@ class ResultStore(StoreClaims, StoreReading):
                     )
                     self._db.execute("DELETE FROM claims WHERE run_id=?", (run_id,))
                     self._db.execute("DELETE FROM meta WHERE key=?", (kept_key(run_id),))
+                self._runs_epoch += 1
         return stale
 
     def runs(self) -> list[dict[str, Any]]:

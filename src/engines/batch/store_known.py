@@ -27,7 +27,8 @@ class Known:
     a position the run claimed and has not stored is not stored (:meth:`absent`)."""
 
     __slots__ = ("aside", "aside_run", "block_mark", "chunk_mark", "claim_mark", "claims",
-                 "first_claims", "foreign", "packed_mark", "running", "stored")  # fmt: skip
+                 "first_claims", "foreign", "packed_mark", "running", "stamp",
+                 "stored")  # fmt: skip
 
     def __init__(self) -> None:
         self.stored = DigestSet()
@@ -43,6 +44,9 @@ class Known:
         # Digests run ``aside_run`` stored here, not yet in ``stored``: see put_aside.
         self.aside: list[bytes] = []
         self.aside_run: int | None = None
+        # (the connection's data_version, runs epoch) in the last lazy claim's transaction:
+        # see engines.batch.store_claims
+        self.stamp: tuple[int, int] | None = None
 
     def put_aside(self, run_id: int, digests: bytes) -> None:
         """``digests`` stored now by ``run_id``, each of them claimed by it here: kept out of
