@@ -308,10 +308,12 @@ def _solve_pooled(
     group_jokers, stats = np.zeros((n, NNUM), np.int64), np.zeros((n, 2), np.int64)
     codes, counts = np.zeros((n, MAX_SETS), np.int64), np.full(n, -2, np.int64)
     played = np.zeros((n, N_KINDS), np.int64)
+    # (``weight`` writable: one position's broadcast weights are a read-only view, which
+    # would compile solve_range again for that type)
     args = (np.ascontiguousarray(table[:, :52]).reshape(n, 4, 13),
             np.ascontiguousarray(rack[:, :52]).reshape(n, 4, 13),
             np.ascontiguousarray(table[:, 52]), np.ascontiguousarray(rack[:, 52]),
-            np.ascontiguousarray(weight, np.int64), np.full(n, joker_weight, np.int64),
+            np.require(weight, np.int64, "CW"), np.full(n, joker_weight, np.int64),
             meld_modes, group_ok, status, best, choice, group_jokers, stats, BEAM,
             part_count, part_masks, rules.min_set_length, codes, counts, played)  # fmt: skip
     threads = min(numba.get_num_threads(), n)

@@ -158,7 +158,7 @@ def _passes_at_width(must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, grou
     while True:
         status, score, states, truncated = _one_pass(
             must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold, caps,
-            base + kept + have, width, scale, 0, c2, g2, h2, work)
+            base + kept + have, width, scale, np.int64(0), c2, g2, h2, work)
         states_sum += states
         proven = truncated == 0
         if status == 1:
@@ -264,8 +264,10 @@ def _pass_at(passes, floor_sets, width, budget):
     """One pass of the position ``passes`` asking for ``floor_sets`` sets kept."""
     (must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold, base, _optimum,
      scale, c2, g2, h2, _choice, _group_jokers, _held_out, work, caps) = passes
+    # (int64, not the callers' literal 0s: one compiled _one_pass, not three)
     return _one_pass(must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold,
-                     caps, base + floor_sets, width, scale, budget, c2, g2, h2, work)
+                     caps, base + floor_sets, np.int64(width), scale, np.int64(budget), c2,
+                     g2, h2, work)
 
 
 @njit(cache=True, inline="always")
