@@ -47,7 +47,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "warmup",
         help="compile or load every game's kernels now, so later runs start fast",
         description="Run each game's warm-up: Numba kernels compile on first use after "
-        "installation (up to about a minute per game) and load from the on-disk cache later.",
+        "installation (seconds; Rummikub's minutes) and load from the on-disk cache later.",
     )
     parser.add_argument(
         "games",
