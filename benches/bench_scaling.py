@@ -100,17 +100,13 @@ def bridge(deal_count: int, seed: int, threads: list[int], repeat: int, dds: boo
 
 
 def _check_tables(mine: list[dict[str, Any]], reference: list[Any]) -> None:
-    """Every trick count of ours equals DDS's (endplay's ``to_list()``: ``[strain][player]``,
-    strains S H D C NT, players N E S W)."""
-    strains = ("S", "H", "D", "C", "NT")
-    seats = ("N", "E", "S", "W")
+    """Every table of ours equals DDS's, read by ``qipai bench``'s reference adapter."""
+    from engines.bridge.bench import bridge_reference
+
+    as_ours = bridge_reference().answer
     for index, (table, theirs) in enumerate(zip(mine, reference, strict=True)):
-        grid = theirs.to_list()
-        for s, strain in enumerate(strains):
-            for p, seat in enumerate(seats):
-                if table[strain][seat] != grid[s][p]:
-                    raise AssertionError(f"deal {index}: {strain} by {seat}: ours "
-                                         f"{table[strain][seat]}, DDS {grid[s][p]}")  # fmt: skip
+        if table != as_ours(theirs):
+            raise AssertionError(f"deal {index}: ours {table}, DDS {as_ours(theirs)}")
     print(f"{'tables equal to DDS':34s} {len(mine)} deals", flush=True)
 
 
