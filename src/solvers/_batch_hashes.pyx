@@ -34,6 +34,7 @@ from solvers._blake2b cimport (
     qipai_blake2b_x4_usable,
     qipai_blake2b_x8_usable,
 )
+from solvers._hints cimport prefetch_read
 
 from solvers._batch_columns import select_fixed
 
@@ -43,9 +44,6 @@ cdef extern from "Python.h":
     Py_ssize_t PyUnicode_GET_LENGTH(object)
 
 DEF DIGEST = 16
-
-cdef extern from *:
-    void __builtin_prefetch(const void* address, int write, int locality) noexcept nogil
 
 # -- BLAKE2b (RFC 7693), 16-byte digests, no key (its compression: _blake2b.pxd) ---------------
 
@@ -317,8 +315,8 @@ cdef class DigestSet:
         outgrows the caches, and a block's digests fall in random slots (a lookup in a
         100,000-digest set, caches flushed: 16 -> 14 ns; inserts gained nothing)."""
         cdef Py_ssize_t i = self._home(d)
-        __builtin_prefetch(&self.used[i], 0, 1)
-        __builtin_prefetch(&self.keys[2 * i], 0, 1)
+        prefetch_read(&self.used[i], 1)
+        prefetch_read(&self.keys[2 * i], 1)
 
     cdef inline void _place(self, uint64_t a, uint64_t b) noexcept:
         """Add (a, b), known to be absent (the table has room)."""

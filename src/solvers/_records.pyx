@@ -45,6 +45,7 @@ from solvers._batch_buffers cimport (
     buffer_room,
 )
 from solvers._batch_hashes cimport blake2b16_many
+from solvers._hints cimport prefetch_read
 from solvers._json_lex cimport _blank, _is_null, _next_item, _same, _string_end, _value_end, _ws
 
 cdef extern from "Python.h":
@@ -1283,9 +1284,6 @@ cdef struct _Frames:
     Py_ssize_t pack_bytes
 
 
-cdef extern from *:
-    void __builtin_prefetch(const void* address, int write, int locality) noexcept nogil
-
 DEF FRAMES_AHEAD = 1024  # bytes of a block asked for ahead of the record being walked
 
 
@@ -1300,7 +1298,7 @@ cdef void _frames(const uint8_t* s, Py_ssize_t n, _Frames* got) noexcept nogil:
     memset(got, 0, sizeof(_Frames))
     while p + 3 <= n:
         while ahead < p + FRAMES_AHEAD and ahead < n:
-            __builtin_prefetch(s + ahead, 0, 3)
+            prefetch_read(s + ahead, 3)
             ahead += 64
         k, m = s[p], s[p + 1] | (s[p + 2] << 8)
         if p + 3 + k + m > n:

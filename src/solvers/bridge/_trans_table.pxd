@@ -40,6 +40,7 @@ host may map memory in 4 KiB pages, each needing its own TLB entry).
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
+from solvers._hints cimport prefetch_read
 from solvers.bridge._bits cimport kth_highest, lsb, msb, popcount
 from solvers.bridge._tt_native cimport (
     qp_alloc_table,
@@ -218,16 +219,6 @@ cdef inline uint32_t _home(TransTable* tt, uint64_t lens, int leader) noexcept n
     return <uint32_t>(h >> 40) & tt.region_mask
 
 
-cdef extern from *:
-    """
-    #define qp_prefetch(p) __builtin_prefetch(p)
-    /* into L2 only (PREFETCHT1): lines that may not be read at all */
-    #define qp_prefetch_l2(p) __builtin_prefetch(p, 0, 2)
-    """
-    void qp_prefetch(const void* p) noexcept nogil
-    void qp_prefetch_l2(const void* p) noexcept nogil
-
-
 cdef inline void tt_prefetch(TransTable* tt, uint64_t lens, int leader) noexcept nogil:
     """Start loading the distribution's slot while the caller does other work: its first
     line (the key and the signatures), then the 16 entries.  Which entries a lookup
@@ -237,9 +228,9 @@ cdef inline void tt_prefetch(TransTable* tt, uint64_t lens, int leader) noexcept
     (docs/CHANGELOG.md, 2026-12-03 "TT prefetch hints")."""
     cdef char* slot = <char*>&tt.slots[_home(tt, lens, leader)]
     cdef int j
-    qp_prefetch(slot)
+    prefetch_read(slot, 3)
     for j in range(64, <int>sizeof(TTBlock), 64):
-        qp_prefetch_l2(slot + j)
+        prefetch_read(slot + j, 2)
 
 
 cdef inline uint16_t _tag(TransTable* tt, int leader) noexcept nogil:
