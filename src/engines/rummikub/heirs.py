@@ -29,6 +29,7 @@ from itertools import combinations_with_replacement, product
 
 import numpy as np
 
+from engines.rummikub.heirs_later import with_later_kept
 from engines.rummikub.least import WORK
 from engines.rummikub.moved import tiles_moved
 from engines.rummikub.position import Move, Position, _counts, _meld, objective_weights
@@ -213,7 +214,7 @@ def _tables(sets: list, rules: Rules) -> dict:
         table = _stays_table(tuple(groups[v]), rules.colours)
         stays[v, : table.shape[0]] = table
     return {"hold": hold, "which": which, "slot_of": slot_of, "set_size": set_size,
-            "run_type": run_type, "runs_at": runs_at, "group_of": group_of,
+            "run_type": run_type, "runs_at": runs_at, "group_of": group_of, "later": hold[5],
             "groups": groups, "stays": stays, "places": places, "rest": rest,
             "adopters": adopters, "twin": twin, "run_bits": run_bits_of(runs_at, slot_of)
             if AHEAD_LOSSES else np.full((_NNUM, _NCOL), -1, np.int64),
@@ -305,11 +306,10 @@ def _joker_rest(rest_j: np.ndarray, jokers_in: np.ndarray, numbers: list[int],
 
 def _bounds(rack: np.ndarray, weight: np.ndarray, later: np.ndarray, scale2: int,
             places: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``rem[v, c]`` (the rack's most gain after colour c of number v+1), ``before[v]``
-    (from number v+1 on) and ``bonus[v, c]`` (the sets starting after number v+1, and the
-    table tiles that may still stay after that sub-step: ``places[v, c]`` counts the table's
-    run tiles of colour c at number v+1, ``places[v, 4]`` its group tiles there; column 4
-    of ``bonus``: after the layer holding sets out)."""
+    """``rem[v, c]`` (the rack's most gain after colour c of number v+1), ``before[v]`` (from
+    v+1 on), ``bonus[v, c]`` (``later[v]``, the sets starting after v+1 that may be kept, and
+    the table tiles that may still stay after that sub-step: ``places[v, c]`` its run tiles of
+    colour c at v+1, ``places[v, 4]`` its group tiles there; column 4: after the hold layer)."""
     gain = rack * np.maximum(weight, 0)
     flat = gain.T.ravel()  # (number, colour) in the pass's order
     after = np.concatenate([np.cumsum(flat[::-1])[::-1][1:], [0]])
@@ -343,12 +343,12 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
     optimum = int((weight * played[:, : rules.numbers]).sum()) + joker_weight * played_j
     turned = [_turned(s, rules.numbers) for s in sets]
     ways = ((sets, rack, weight), (turned, rack[:, rules.numbers - 1:: -1], weight[:, ::-1]))
-
-    built: dict[int, dict] = {}
+    built: dict[int, dict] = {}  # (per direction: the pass's tables)
 
     def made(direction: int, above: int) -> _Pass:
         table, rack_there, weight_there = ways[direction]  # (1: the numbers turned round)
-        built[direction] = built.get(direction) or _tables(table, rules)
+        built[direction] = built.get(direction) or with_later_kept(
+            _tables(table, rules), ways[direction], (rack_j, joker_weight, optimum), rules)
         return _Pass(table, rack_there, rack_j, (weight_there, joker_weight), optimum,
                      move.sets_kept, moved, rules, above, built[direction], direction)
 
@@ -423,7 +423,7 @@ class _Pass:
         must, must_j = _counts(t for s in sets for t in s)
         scale2 = sum(map(len, sets)) + 1
         scale1 = scale2 * (len(sets) + 1)
-        rem, before, bonus = _bounds(rack_full, full * scale1, tables["hold"][5], scale2,
+        rem, before, bonus = _bounds(rack_full, full * scale1, tables["later"], scale2,
                                      tables["places"])
         self.floor = (optimum + must_j * joker_weight) * scale1 + sets_kept * scale2
         self.args = (must, rack_full, must_j, rack_j, full * scale1, joker_weight * scale1,

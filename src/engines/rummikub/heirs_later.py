@@ -1,0 +1,51 @@
+"""The fewest-tiles-moved pass's bound on the table sets kept later, from the linear relaxation.
+
+The pass (:mod:`engines.rummikub.heirs`) prunes a state whose sets held out, plus those that
+may still be held out, fall short of least disturbance's count ``K``.  Counting every set
+that starts after a number as one that may still be kept lets a state that released more
+sets than any optimal move can live on until the table's end; the relaxation's bound on
+how many of them an optimal move keeps (:func:`solvers.rummikub._bound.later_bounds`, the
+one least disturbance's passes use) cuts it as soon as it has released too many.  Every
+move the pass looks for is optimal for the objective (its floor is the optimum), so the
+bound holds for each: the answer is the same, found in fewer states (benches/README.md
+"Fewest tiles moved").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engines.rummikub.position import _counts
+from engines.rummikub.rules import Rules
+
+__all__ = ["LATER_BOUND", "with_later_kept"]
+
+# Whether the pass reads the relaxation's bound (False: every later set counted, an A/B)
+LATER_BOUND = True
+
+
+def with_later_kept(tables: dict, way: tuple[list, np.ndarray, np.ndarray],
+                    rest: tuple[int, int, int], rules: Rules) -> dict:
+    """``tables`` (:func:`engines.rummikub.heirs._tables` of the table sets) with
+    ``"later"``: per number v+1, at most how many of the sets starting after it an optimal
+    move keeps.  ``way``: the table sets, the rack's counts and the objective's weights, in
+    one order of numbers (the pass's: maybe turned round); ``rest``: the rack's jokers, the
+    joker weight and the rack's gain of an optimal move."""
+    from engines.rummikub.least import table_slots
+    from solvers.rummikub._bound import later_bounds
+    from solvers.rummikub._layout import NCOL, NNUM
+
+    sets, rack, weight = way
+    rack_j, joker_weight, optimum = rest
+    later = np.array(tables["hold"][5], np.int64)  # (at most: every later set)
+    if LATER_BOUND and sets:
+        full_weight = np.zeros((NCOL, NNUM), np.int64)
+        full_weight[: weight.shape[0], : weight.shape[1]] = weight
+        full_rack = np.zeros((NCOL, NNUM), np.int64)
+        full_rack[: rack.shape[0], : rack.shape[1]] = rack
+        must, must_j = _counts(t for s in sets for t in s)
+        slot_number, slot_colour, set_start, _keys, _firsts = table_slots([sets], rules)
+        later_bounds(must, full_rack, must_j, rack_j, full_weight, joker_weight, optimum,
+                     int(rules.search_mode(True, sets)), slot_number, slot_colour, set_start,
+                     0, len(sets), later, np.zeros((NNUM + 1, 2), np.int64))
+    return {**tables, "later": later}
