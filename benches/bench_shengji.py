@@ -106,7 +106,7 @@ def kernel_legal(threads: int):
     numba.set_num_threads(threads)
     if threads == 1:
         return K.follow_legal_batch_serial(hands, leads, plays, idx, es, ps, ms)[0]
-    return K.follow_legal_batch(hands, leads, plays, idx, es, ps, ms, threads)[0]
+    return K.follow_legal_batch(hands, leads, plays, idx, es, ps, ms, threads, 0)[0]
 
 
 def oracle_legal():
@@ -136,7 +136,7 @@ def kernel_enumerate(rows=None, tile: int = 1):
 def kernel_count(threads: int):
     _, hands, leads, _, idx, (es, ps, sc, ns, ms) = positions()
     numba.set_num_threads(threads)
-    return K.count_follows_batch(hands, leads, idx, es, ps, sc, ns, ms, threads)[0]
+    return K.count_follows_batch(hands, leads, idx, es, ps, sc, ns, ms, threads, 0)[0]
 
 
 def oracle_enumerate(rows):

@@ -44,8 +44,9 @@ def _stack(recs, field, tile):
     return _tiled(np.stack([parse_cards(r[field]) for r in recs]), tile)
 
 
-def cases(tile: int, threads: int):
-    """name -> (rows, whole call, kernel call on the same arrays)."""
+def cases(tile: int, threads: int, chunk: int = 0):
+    """name -> (rows, whole call, kernel call on the same arrays); ``chunk``: rows per chunk
+    of the parallel kernels (0: theirs; the whole calls always use theirs)."""
     out = {}
     recs, ctxs = _rows("follow_legal", tile)
     h, ld, p = (_stack(recs, f, tile) for f in ("hand", "lead", "play"))
@@ -53,7 +54,8 @@ def cases(tile: int, threads: int):
     if threads == 1:
         kernel = lambda: K.follow_legal_batch_serial(h, ld, p, idx, es, ps, ms)  # noqa: E731
     else:
-        kernel = lambda: K.follow_legal_batch(h, ld, p, idx, es, ps, ms, threads)  # noqa: E731
+        kernel = lambda: K.follow_legal_batch(h, ld, p, idx, es, ps, ms, threads,  # noqa: E731
+                                              chunk)
     out["are_legal_follows"] = (
         len(ctxs), lambda: arrays.are_legal_follows(h, ld, p, ctxs, threads=threads), kernel)
 
@@ -63,7 +65,7 @@ def cases(tile: int, threads: int):
     idx2 = arrays._contexts(ctxs2, len(ctxs2))[0]
     out["count_legal_follows"] = (
         len(ctxs2), lambda: arrays.count_legal_follows(h2, ld2, ctxs2, threads=threads),
-        lambda: K.count_follows_batch(h2, ld2, idx2, es, ps, sc, ns, ms, threads))
+        lambda: K.count_follows_batch(h2, ld2, idx2, es, ps, sc, ns, ms, threads, chunk))
 
     recs, ctxs3 = _rows("trick_winner", tile)
     plays = _tiled(np.stack([np.stack([parse_cards(x) for x in r["plays"]]) for r in recs]), tile)
@@ -71,7 +73,7 @@ def cases(tile: int, threads: int):
     out["trick_winners"] = (
         len(ctxs3), lambda: arrays.trick_winners(plays, ctxs3, threads=threads),
         (lambda: K.trick_winner_batch_serial(plays, idx3, es, ps, ms, 0)) if threads == 1
-        else (lambda: K.trick_winner_batch(plays, idx3, es, ps, ms, 0, threads)))
+        else (lambda: K.trick_winner_batch(plays, idx3, es, ps, ms, 0, threads, chunk)))
 
     recs, ctxs4 = _rows("throw_valid", tile)
     leads = _stack(recs, "lead", tile)
@@ -80,7 +82,7 @@ def cases(tile: int, threads: int):
     idx4 = arrays._contexts(ctxs4, len(ctxs4))[0]
     out["check_throws"] = (
         len(ctxs4), lambda: arrays.check_throws(leads, others, ctxs4, threads=threads),
-        lambda: K.check_throw_batch(leads, others, idx4, es, ps, ms, threads))
+        lambda: K.check_throw_batch(leads, others, idx4, es, ps, ms, threads, chunk))
     return out
 
 

@@ -225,7 +225,8 @@ def are_legal_follows(
         if threads == 1 or n < 256:
             legal, err = K.follow_legal_batch_serial(h, ld, p, idx, es, ps, ms)
         else:
-            legal, err = K.follow_legal_batch(h, ld, p, idx, es, ps, ms, numba.get_num_threads())
+            legal, err = K.follow_legal_batch(h, ld, p, idx, es, ps, ms, numba.get_num_threads(),
+                                               0)
     _raise_first(err, [("hands", h), ("leads", ld), ("plays", p)], "leads", "hands and leads")
     return legal
 
@@ -243,7 +244,7 @@ def count_legal_follows(
     idx, es, ps, sc, ns, ms = _contexts(ctx, n)
     with _threads(threads):
         counts, err = K.count_follows_batch(h, ld, idx, es, ps, sc, ns, ms,
-                                            numba.get_num_threads())
+                                            numba.get_num_threads(), 0)
     _raise_first(err, [("hands", h), ("leads", ld)], "leads", "hands and leads")
     return counts
 
@@ -295,7 +296,7 @@ def trick_winners(
             winners, err = K.trick_winner_batch_serial(arr, idx, es, ps, ms, int(policy))
         else:
             winners, err = K.trick_winner_batch(arr, idx, es, ps, ms, int(policy),
-                                                numba.get_num_threads())
+                                                numba.get_num_threads(), 0)
     if err.any() and int(err[err != 0].min()) // CARD_BITS == EMPTY_LEAD:
         # an empty lead or a play of another size, and no bad count anywhere
         check_trick_sizes(arr.sum(axis=2, dtype=np.int64), "plays")
@@ -328,7 +329,7 @@ def check_throws(
     idx, es, ps, _, _, ms = _contexts(ctx, n)
     with _threads(threads):
         valid, forced, err = K.check_throw_batch(ld, oth, idx, es, ps, ms,
-                                                 numba.get_num_threads())
+                                                 numba.get_num_threads(), 0)
     _raise_first(err, [("leads", ld)] + [(names[k], oth[:, k]) for k in range(3)], "leads",
                  "leads and others")
     return valid, forced

@@ -21,10 +21,10 @@ from solvers.shengji._checks import (
     check_lead,
     deck_error,
 )
+from solvers.shengji._chunks import chunk_plan, claim_rows
 from solvers.shengji._structure import (
     MAX_PARTS,
     N_POS,
-    lambda_star,
     lambda_star_with,
     lead_suit,
     realises_with,
@@ -35,25 +35,32 @@ from solvers.shengji.tables import suit_masks
 
 
 @njit(cache=True, nogil=True)
-def _required_shape_into(h, lead, esuit, pos, pc, cnt, shape, lam):
-    """λ* of hand ``h`` against ``lead`` using caller buffers; returns (len λ*, |Hs|, n)."""
+def _required_shape_into(h, lead, esuit, pos, lam, work):
+    """λ* of hand ``h`` against ``lead`` using the scratch rows 1–6 of ``work`` (from
+    :func:`count_workspace`, or ``MAX_PARTS`` wide); returns (len λ*, |Hs|, n)."""
+    pc, cnt, shape = work[1], work[2], work[3]
     s = lead_suit(lead, esuit)
     n = suit_profile(lead, s, esuit, pos, pc, cnt)
     ns = shape_of(pc, shape)
     hs = suit_profile(h, s, esuit, pos, pc, cnt)
     if hs <= n:
         return 0, hs, n
-    nl = lambda_star(pc, shape, ns, lam)
+    nl = lambda_star_with(pc, shape, ns, lam, work[4], work[5], work[6])
     return nl, hs, n
 
 
 @njit(cache=True, nogil=True)
 def required_shape(h, lead, esuit, pos, lam):
     """Write λ* for hand ``h`` against ``lead`` (long-suit case); return (len λ*, |Hs|, n)."""
-    pc = np.zeros(N_POS, dtype=np.int64)
-    cnt = np.zeros(N_POS, dtype=np.int64)
-    shape = np.zeros(MAX_PARTS, dtype=np.int64)
-    return _required_shape_into(h, lead, esuit, pos, pc, cnt, shape, lam)
+    return _required_shape_into(h, lead, esuit, pos, lam, np.zeros((7, MAX_PARTS), dtype=np.int64))
+
+
+@njit(cache=True, nogil=True)
+def count_workspace():
+    """Scratch of :func:`count_follows_with`: rows (λ*, pair and card profiles, the lead's
+    shape, three buffers of λ*'s search, the hand's item caps, the count polynomial) and
+    the table of :func:`_count_with_pairs`."""
+    return np.zeros((9, 64), dtype=np.int64), np.zeros((64, MAX_PARTS + 1), dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -152,30 +159,35 @@ def _one_row(v):
 
 
 @njit(cache=True, nogil=True)
-def _legal_rows(hands, leads, plays, ctx, esuit_t, pos_t, mask_t, out, err, lo, hi):
-    work = follow_workspace()
+def _legal_rows(hands, leads, plays, ctx, esuit_t, pos_t, mask_t, out, err, lo, hi, work):
     for i in range(lo, hi):
         out[i], err[i] = follow_legal_row(hands, leads, plays, i, esuit_t, pos_t, mask_t, ctx[i],
                                           work)
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def follow_legal_batch(hands, leads, plays, ctx, esuit_t, pos_t, mask_t, nthreads):
+def follow_legal_batch(hands, leads, plays, ctx, esuit_t, pos_t, mask_t, nthreads, chunk):
     """Batch :func:`follow_legal_row` on ``nthreads`` threads: ``(legal, errors)``; row i uses
     context ``ctx[i]``.
 
-    Rows are split into a few chunks per thread, each with its own scratch
-    buffers, so threads never contend for the allocator.  (The thread count
-    is an argument: calling ``numba.get_num_threads`` inside would defeat the
-    on-disk cache.)
+    Each thread's worker claims chunks of ``chunk`` rows (0: :func:`chunk_rows` chooses)
+    until none is left (:mod:`solvers.shengji._chunks`), with its own scratch buffers,
+    so threads never contend for the allocator.  (The thread count is an argument:
+    calling ``numba.get_num_threads`` inside would defeat the on-disk cache.)
     """
     n = hands.shape[0]
-    out = np.zeros(n, dtype=np.bool_)
-    err = np.zeros(n, dtype=np.int32)
-    nchunks = min(n, 4 * max(nthreads, 1))
-    for k in prange(nchunks):
-        _legal_rows(hands, leads, plays, ctx, esuit_t, pos_t, mask_t, out, err,
-                    k * n // nchunks, (k + 1) * n // nchunks)
+    out = np.empty(n, dtype=np.bool_)  # (every row is written; np.zeros would be a
+    err = np.empty(n, dtype=np.int32)  # parallel loop of its own: one more thread wake-up)
+    size, workers, claimed = chunk_plan(n, nthreads, chunk)
+    for _ in prange(workers):
+        work = follow_workspace()
+        # this thread's copy of the positions table: follow_legal_row updates the reference
+        # count of the table it is given on every row, one cache line for every thread
+        pos = pos_t.copy()
+        lo, hi = claim_rows(claimed, size, n)
+        while lo < hi:
+            _legal_rows(hands, leads, plays, ctx, esuit_t, pos, mask_t, out, err, lo, hi, work)
+            lo, hi = claim_rows(claimed, size, n)
     return out, err
 
 
@@ -185,25 +197,30 @@ def follow_legal_batch_serial(hands, leads, plays, ctx, esuit_t, pos_t, mask_t):
     n = hands.shape[0]
     out = np.zeros(n, dtype=np.bool_)
     err = np.zeros(n, dtype=np.int32)
-    _legal_rows(hands, leads, plays, ctx, esuit_t, pos_t, mask_t, out, err, 0, n)
+    _legal_rows(hands, leads, plays, ctx, esuit_t, pos_t, mask_t, out, err, 0, n,
+                follow_workspace())
     return out, err
 
 
 @njit(cache=True, nogil=True)
 def _multiset_count(caps, nitems, m):
     """Number of distinct sub-multisets of size m (coefficient of x^m of ∏(1+x+…+x^cap))."""
-    poly = np.zeros(m + 1, dtype=np.int64)
+    return _multiset_count_into(caps, nitems, m, np.zeros(m + 1, dtype=np.int64))
+
+
+@njit(cache=True, nogil=True)
+def _multiset_count_into(caps, nitems, m, poly):
+    """:func:`_multiset_count` in ``poly`` (≥ m + 1 slots), one factor at a time in place:
+    the new coefficient of x^d sums old ones of lower degree, so d runs downwards."""
+    for d in range(m + 1):
+        poly[d] = 0
     poly[0] = 1
     for i in range(nitems):
-        new = np.zeros(m + 1, dtype=np.int64)
-        for d in range(m + 1):
-            if poly[d] == 0:
-                continue
-            for t in range(caps[i] + 1):
-                if d + t > m:
-                    break
-                new[d + t] += poly[d]
-        poly = new
+        for d in range(m, -1, -1):
+            total = 0
+            for t in range(min(caps[i], d) + 1):
+                total += poly[d - t]
+            poly[d] = total
     return poly[m]
 
 
@@ -411,72 +428,121 @@ def enumerate_follows(h, lead, esuit, pos, suit_cards, n_suit_cards):
 @njit(cache=True, nogil=True)
 def count_follows(h, lead, esuit, pos, suit_cards, n_suit_cards):
     """Number of distinct legal follows; closed form when no chain structure is required."""
+    work, table = count_workspace()
+    return count_follows_with(h, lead, esuit, pos, suit_cards, n_suit_cards, work, table)
+
+
+@njit(cache=True, nogil=True)
+def count_follows_with(h, lead, esuit, pos, suit_cards, n_suit_cards, work, table):
+    """:func:`count_follows` with the scratch of :func:`count_workspace`: no allocation
+    unless chains are required (then the follows are enumerated)."""
+    lam = work[0]
     s = lead_suit(lead, esuit)
-    lam = np.zeros(MAX_PARTS, dtype=np.int64)
-    nl, hs, n = required_shape(h, lead, esuit, pos, lam)
+    nl, hs, n = _required_shape_into(h, lead, esuit, pos, lam, work)
     if hs <= n or nl == 0:
-        caps = np.zeros(54, dtype=np.int64)
+        caps = work[7]
         nitems = 0
         for c in range(54):
             if h[c] > 0 and ((esuit[c] != s) == (hs <= n)):
                 caps[nitems] = h[c]
                 nitems += 1
-        return _multiset_count(caps, nitems, n - hs if hs <= n else n)
+        return _multiset_count_into(caps, nitems, n - hs if hs <= n else n, work[8])
     if lam[0] == 1:
-        return _count_with_pairs(h, s, esuit, n, nl)
+        return _count_with_pairs(h, s, esuit, n, nl, table)
     return enumerate_follows(h, lead, esuit, pos, suit_cards, n_suit_cards).shape[0]
 
 
 @njit(cache=True, nogil=True)
-def _count_with_pairs(h, s, esuit, n, k):
+def _count_with_pairs(h, s, esuit, n, k, dp):
     """n-sub-multisets of suit ``s`` of ``h`` holding at least ``k`` pairs.
 
     When λ* is k separate pairs, a play realises it exactly when it holds k
     pairs, so the count is a small DP over the suit's cards by (size, pairs
-    capped at k) instead of an enumeration.
+    capped at k) instead of an enumeration.  ``dp`` (≥ (n + 1, k + 1)) is updated in
+    place one card at a time: a size row gains from the two rows below it, so the
+    sizes run downwards.
     """
-    dp = np.zeros((n + 1, k + 1), dtype=np.int64)
+    for size in range(n + 1):
+        for pairs in range(k + 1):
+            dp[size, pairs] = 0
     dp[0, 0] = 1
     for c in range(54):
         if h[c] == 0 or esuit[c] != s:
             continue
-        new = dp.copy()  # taking 0 copies
-        for size in range(n):
+        for size in range(n, 0, -1):
             for pairs in range(k + 1):
-                ways = dp[size, pairs]
-                if ways == 0:
-                    continue
-                new[size + 1, pairs] += ways  # one copy
-                if h[c] == 2 and size + 2 <= n:
+                dp[size, pairs] += dp[size - 1, pairs]  # one copy
+            if h[c] == 2 and size >= 2:
+                for pairs in range(k + 1):  # both copies: one more pair
                     q = pairs + 1 if pairs < k else k
-                    new[size + 2, q] += ways  # both copies: one more pair
-        dp = new
+                    dp[size, q] += dp[size - 2, pairs]
     return dp[n, k]
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def count_follows_batch(hands, leads, ctx, esuit_t, pos_t, suit_cards_t, n_suit_cards_t, mask_t,
-                        nthreads):
-    """Batch :func:`count_follows` over rows on ``nthreads`` threads: ``(counts, errors)``.
+                        nthreads, chunk):
+    """Batch :func:`count_follows` over rows on ``nthreads`` threads: ``(counts, errors)``,
+    in chunks of ``chunk`` rows claimed as in :func:`follow_legal_batch`.
 
     Each row is checked first like :func:`follow_legal_row` checks hand and lead
     (error codes of :mod:`solvers.shengji._checks`; count 0 for a bad row).
     """
     n = hands.shape[0]
-    out = np.zeros(n, dtype=np.int64)
-    err = np.zeros(n, dtype=np.int32)
-    nchunks = min(n, 4 * max(nthreads, 1))
-    for j in prange(nchunks):
-        for i in range(j * n // nchunks, (j + 1) * n // nchunks):
-            k = ctx[i]
-            h1, h2, hbad = count_masks(hands, i)
-            l1, l2, lbad = count_masks(leads, i)
-            e, _ = _check_hand_and_lead(h1, h2, hbad, l1, l2, lbad, esuit_t, mask_t, k)
-            err[i] = e
-            if e == 0:
-                out[i] = count_follows(hands[i], leads[i], esuit_t[k], pos_t[k],
-                                       suit_cards_t[k], n_suit_cards_t[k])
+    size, workers, claimed = chunk_plan(n, nthreads, chunk)
+    out = np.empty(n, dtype=np.int64)  # (every row is written: no parallel loop of np.zeros)
+    err = np.empty(n, dtype=np.int32)
+    for _ in prange(workers):
+        rows = _count_buffers(hands, esuit_t, suit_cards_t)
+        lo, hi = claim_rows(claimed, size, n)
+        while lo < hi:
+            _count_rows(hands, leads, ctx, esuit_t, pos_t, suit_cards_t, n_suit_cards_t, mask_t,
+                        out, err, lo, hi, rows)
+            lo, hi = claim_rows(claimed, size, n)
     return out, err
+
+
+@njit(cache=True, nogil=True)
+def _count_buffers(hands, esuit_t, suit_cards_t):
+    """One worker's row and context copies for :func:`_count_rows`, and the scratch of
+    :func:`count_workspace`."""
+    work, table = count_workspace()
+    return (np.zeros(54, dtype=hands.dtype), np.zeros(54, dtype=hands.dtype),
+            np.zeros(54, dtype=esuit_t.dtype), np.zeros(54, dtype=esuit_t.dtype),
+            np.zeros(suit_cards_t.shape[1:], dtype=suit_cards_t.dtype),
+            np.zeros(suit_cards_t.shape[1], dtype=suit_cards_t.dtype), work, table)
+
+
+@njit(cache=True, nogil=True)
+def _count_rows(hands, leads, ctx, esuit_t, pos_t, suit_cards_t, n_suit_cards_t, mask_t, out, err,
+                lo, hi, rows):
+    """Rows ``lo:hi`` of :func:`count_follows_batch`.
+
+    ``rows`` (:func:`_count_buffers`) receives copies of each row and of its context's
+    tables: the shared arrays, or views of them, handed to a compiled call (even one row's
+    function) would update their reference counts, one cache line for all threads, on
+    every row.
+    """
+    hand, lead, esuit, pos, suit_cards, n_suit_cards, work, table = rows
+    for i in range(lo, hi):
+        k = ctx[i]
+        h1, h2, hbad = count_masks(hands, i)
+        l1, l2, lbad = count_masks(leads, i)
+        e, _ = _check_hand_and_lead(h1, h2, hbad, l1, l2, lbad, esuit_t, mask_t, k)
+        err[i] = e
+        out[i] = 0
+        if e != 0:
+            continue
+        for c in range(54):  # (element by element: a slice of a shared array is a view of it)
+            hand[c] = hands[i, c]
+            lead[c] = leads[i, c]
+            esuit[c] = esuit_t[k, c]
+            pos[c] = pos_t[k, c]
+        for s in range(suit_cards.shape[0]):
+            n_suit_cards[s] = n_suit_cards_t[k, s]
+            for j in range(suit_cards.shape[1]):
+                suit_cards[s, j] = suit_cards_t[k, s, j]
+        out[i] = count_follows_with(hand, lead, esuit, pos, suit_cards, n_suit_cards, work, table)
 
 
 @njit(cache=True, nogil=True)

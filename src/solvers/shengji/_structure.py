@@ -348,10 +348,20 @@ def decompose(cards, esuit, pos, comp_cards, comp_size, comp_top, comp_psuit):
     cards, its top position and the printed suit of its lowest card (jokers 4);
     components are ordered by (size, top, printed suit).  Returns the count.
     """
+    return decompose_with(cards, esuit, pos, comp_cards, comp_size, comp_top, comp_psuit,
+                          np.zeros((7, 54), dtype=np.int64), np.zeros((54, 54), dtype=np.int64))
+
+
+@njit(cache=True, nogil=True)
+def decompose_with(cards, esuit, pos, comp_cards, comp_size, comp_top, comp_psuit, scratch,
+                   sorted_cards):
+    """:func:`decompose` with scratch rows ``scratch`` (7, 54) and ``sorted_cards`` (54, 54),
+    both int64: no allocation."""
+    rest, pc, cnt, order = scratch[0], scratch[1], scratch[2], scratch[3]
+    cs, ct, cp = scratch[4], scratch[5], scratch[6]
+    for c in range(54):
+        rest[c] = cards[c]
     s = lead_suit(cards, esuit)
-    rest = cards.copy()
-    pc = np.zeros(N_POS, dtype=np.int64)
-    cnt = np.zeros(N_POS, dtype=np.int64)
     suit_profile(cards, s, esuit, pos, pc, cnt)
     n = 0
     p = 0
@@ -388,7 +398,8 @@ def decompose(cards, esuit, pos, comp_cards, comp_size, comp_top, comp_psuit):
             comp_psuit[n] = c // 13 if c < 52 else 4
             n += 1
     # insertion sort by (size, top, printed suit)
-    order = np.arange(n)
+    for i in range(n):
+        order[i] = i
     for i in range(1, n):
         v = order[i]
         j = i - 1
@@ -405,12 +416,15 @@ def decompose(cards, esuit, pos, comp_cards, comp_size, comp_top, comp_psuit):
             order[j + 1] = order[j]
             j -= 1
         order[j + 1] = v
-    cc = comp_cards[:n].copy()
-    cs = comp_size[:n].copy()
-    ct = comp_top[:n].copy()
-    cp = comp_psuit[:n].copy()
     for i in range(n):
-        comp_cards[i] = cc[order[i]]
+        for c in range(54):
+            sorted_cards[i, c] = comp_cards[i, c]
+        cs[i] = comp_size[i]
+        ct[i] = comp_top[i]
+        cp[i] = comp_psuit[i]
+    for i in range(n):
+        for c in range(54):
+            comp_cards[i, c] = sorted_cards[order[i], c]
         comp_size[i] = cs[order[i]]
         comp_top[i] = ct[order[i]]
         comp_psuit[i] = cp[order[i]]

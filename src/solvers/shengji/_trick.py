@@ -15,15 +15,16 @@ from solvers.shengji._checks import (
     deck_error,
     note_error,
 )
+from solvers.shengji._chunks import chunk_plan, claim_rows
 from solvers.shengji._structure import (
     MAX_PARTS,
     N_POS,
     chain_mask,
-    decompose,
+    decompose_with,
     lead_suit,
     longest_chain,
     pair_mask,
-    realises,
+    realises_with,
     shape_of,
     suit_profile,
 )
@@ -69,13 +70,15 @@ def check_throw(lead, others, esuit, pos, forced):
 def _throw_workspace():
     return (np.zeros((54, 54), dtype=np.int64), np.zeros(54, dtype=np.int64),
             np.zeros(54, dtype=np.int64), np.zeros(54, dtype=np.int64),
-            np.zeros(N_POS, dtype=np.int64), np.zeros(N_POS, dtype=np.int64))
+            np.zeros(N_POS, dtype=np.int64), np.zeros(N_POS, dtype=np.int64),
+            np.zeros((7, 54), dtype=np.int64), np.zeros((54, 54), dtype=np.int64))
 
 
 @njit(cache=True, nogil=True)
 def _check_throw_with(lead, others, esuit, pos, forced, work):
-    comp_cards, comp_size, comp_top, comp_psuit, pc, cnt = work
-    nc = decompose(lead, esuit, pos, comp_cards, comp_size, comp_top, comp_psuit)
+    comp_cards, comp_size, comp_top, comp_psuit, pc, cnt, scratch, sorted_cards = work
+    nc = decompose_with(lead, esuit, pos, comp_cards, comp_size, comp_top, comp_psuit, scratch,
+                        sorted_cards)
     for c in range(54):
         forced[c] = lead[c]
     if nc <= 1:
@@ -91,7 +94,7 @@ def _check_throw_with(lead, others, esuit, pos, forced, work):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _check_sets(first, fi, rest, esuit_t, mask_t, k, same_size):
     """Error code of a lead (row ``fi`` of ``first``) and the rows of ``rest`` (plays or
     hands sharing the two decks with it).  ``same_size``: the rows are the other plays of
@@ -112,41 +115,77 @@ def _check_sets(first, fi, rest, esuit_t, mask_t, k, same_size):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def check_throw_batch(leads, others, ctx, esuit_t, pos_t, mask_t, nthreads):
+def check_throw_batch(leads, others, ctx, esuit_t, pos_t, mask_t, nthreads, chunk):
     """Batch :func:`check_throw` on ``nthreads`` threads: ``(valid (N,), forced (N, 54),
-    errors (N,))``; ``others[i]`` is (3, 54), the other players' hands.
+    errors (N,))``; ``others[i]`` is (3, 54), the other players' hands.  Rows go in chunks
+    of ``chunk`` (0: automatic) claimed one at a time (:mod:`solvers.shengji._chunks`).
 
     Rows are checked first (codes of :mod:`solvers.shengji._checks`: counts of the
     lead and each hand, an empty or mixed lead, more than two copies of a card).
     """
     n = leads.shape[0]
-    valid = np.zeros(n, dtype=np.bool_)
-    forced = np.zeros((n, 54), dtype=np.int8)
-    err = np.zeros(n, dtype=np.int32)
-    nchunks = min(n, 4 * max(nthreads, 1))
-    for j in prange(nchunks):
-        work = _throw_workspace()
-        buf = np.zeros(54, dtype=np.int64)
-        for i in range(j * n // nchunks, (j + 1) * n // nchunks):
-            k = ctx[i]
-            err[i] = _check_sets(leads, i, others[i], esuit_t, mask_t, k, False)
-            if err[i] != 0:
-                continue
-            valid[i] = _check_throw_with(leads[i], others[i], esuit_t[k], pos_t[k], buf, work)
-            for c in range(54):
-                forced[i, c] = buf[c]
+    valid = np.empty(n, dtype=np.bool_)  # (every row is written: no parallel loop of np.zeros)
+    forced = np.empty((n, 54), dtype=np.int8)
+    err = np.empty(n, dtype=np.int32)
+    size, workers, claimed = chunk_plan(n, nthreads, chunk)
+    for _ in prange(workers):
+        copies = _throw_copies(esuit_t, pos_t, mask_t)
+        lo, hi = claim_rows(claimed, size, n)
+        while lo < hi:
+            _throw_rows(leads, others, ctx, esuit_t, pos_t, mask_t, valid, forced, err, lo, hi,
+                        copies)
+            lo, hi = claim_rows(claimed, size, n)
     return valid, forced, err
+
+
+@njit(cache=True, nogil=True)
+def _throw_rows(leads, others, ctx, esuit_t, pos_t, mask_t, valid, forced, err, lo, hi, copies):
+    """Rows ``lo:hi`` of :func:`check_throw_batch`, on this thread's copies of the row and
+    of the context tables (``copies``, from :func:`_throw_copies`; why: see
+    :func:`_winner_rows`)."""
+    lead, hands, esuit_t, pos_t, mask_t, buf, work = copies
+    for i in range(lo, hi):
+        k = ctx[i]
+        for c in range(54):
+            lead[c] = leads[i, c]
+            for o in range(3):
+                hands[o, c] = others[i, o, c]
+        err[i] = _check_sets(leads, i, hands, esuit_t, mask_t, k, False)
+        if err[i] != 0:
+            valid[i] = False
+            forced[i, :] = 0
+            continue
+        valid[i] = _check_throw_with(lead, hands, esuit_t[k], pos_t[k], buf, work)
+        for c in range(54):
+            forced[i, c] = buf[c]
+
+
+@njit(cache=True, nogil=True)
+def _throw_copies(esuit_t, pos_t, mask_t):
+    return (np.zeros(54, dtype=np.int8), np.zeros((3, 54), dtype=np.int8), esuit_t.copy(),
+            pos_t.copy(), mask_t.copy(), np.zeros(54, dtype=np.int64), _throw_workspace())
 
 
 @njit(cache=True, nogil=True)
 def trick_winner(plays, esuit, pos, policy):
     """Section 8: index of the winning play among ``plays`` (rows; row 0 is the lead)."""
+    return trick_winner_with(plays, esuit, pos, policy, winner_workspace())
+
+
+@njit(cache=True, nogil=True)
+def winner_workspace():
+    """Scratch rows of :func:`trick_winner_with`: pair and card profiles, the lead's shape,
+    chain starts."""
+    return np.zeros((4, MAX_PARTS), dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def trick_winner_with(plays, esuit, pos, policy, work):
+    """:func:`trick_winner` with scratch rows from :func:`winner_workspace` (no allocation)."""
+    pc, cnt, shape, starts = work[0], work[1], work[2], work[3]
     lead = plays[0]
     s = lead_suit(lead, esuit)
-    pc = np.zeros(N_POS, dtype=np.int64)
-    cnt = np.zeros(N_POS, dtype=np.int64)
     n = suit_profile(lead, s, esuit, pos, pc, cnt)
-    shape = np.zeros(MAX_PARTS, dtype=np.int64)
     ns = shape_of(pc, shape)
     best = 0
     best_class = -1
@@ -175,7 +214,7 @@ def trick_winner(plays, esuit, pos, policy):
         else:
             continue
         suit_profile(play, ps, esuit, pos, pc, cnt)
-        if not realises(pc, shape, ns):
+        if not realises_with(pc, shape, ns, starts):
             continue
         key = -1
         if ns == 0 or policy == WIN_HIGHEST_CARD:
@@ -195,7 +234,7 @@ def trick_winner(plays, esuit, pos, policy):
                     continue
                 for q in range(top - m + 1, top + 1):
                     pc[q] -= 1
-                fits = realises(pc, rest, ns - 1)
+                fits = realises_with(pc, rest, ns - 1, starts)
                 for q in range(top - m + 1, top + 1):
                     pc[q] += 1
                 if fits:
@@ -209,27 +248,45 @@ def trick_winner(plays, esuit, pos, policy):
 
 
 @njit(cache=True, nogil=True)
-def _winner_rows(plays, ctx, esuit_t, pos_t, mask_t, policy, out, err, lo, hi):
+def _winner_rows(plays, ctx, esuit_t, pos_t, mask_t, policy, out, err, lo, hi, copies):
+    """Rows ``lo:hi`` of :func:`trick_winner_batch`.  ``copies`` (:func:`_winner_copies`)
+    holds this thread's copy of the trick and of the context tables: the shared arrays,
+    or views of them, handed to compiled calls would update their reference counts, one
+    cache line for all threads, several times a row."""
+    trick, esuit_t, pos_t, mask_t, work = copies
     for i in range(lo, hi):
         k = ctx[i]
-        trick = plays[i]
+        for p in range(plays.shape[1]):
+            for c in range(54):
+                trick[p, c] = plays[i, p, c]
         err[i] = _check_sets(trick, 0, trick[1:], esuit_t, mask_t, k, True)
+        out[i] = 0
         if err[i] == 0:
-            out[i] = trick_winner(trick, esuit_t[k], pos_t[k], policy)
+            out[i] = trick_winner_with(trick, esuit_t[k], pos_t[k], policy, work)
+
+
+@njit(cache=True, nogil=True)
+def _winner_copies(plays, esuit_t, pos_t, mask_t):
+    return (np.zeros((plays.shape[1], 54), dtype=np.int8), esuit_t.copy(), pos_t.copy(),
+            mask_t.copy(), winner_workspace())
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def trick_winner_batch(plays, ctx, esuit_t, pos_t, mask_t, policy, nthreads):
+def trick_winner_batch(plays, ctx, esuit_t, pos_t, mask_t, policy, nthreads, chunk):
     """Batch :func:`trick_winner` over (N, P, 54) plays (P ≤ 4; a trick so far) on
     ``nthreads`` threads: ``(winners, errors)``, each trick checked first like
-    :func:`check_throw_batch` checks its sets."""
+    :func:`check_throw_batch` checks its sets, in chunks of ``chunk`` rows (0: automatic)
+    claimed one at a time (:mod:`solvers.shengji._chunks`)."""
     n = plays.shape[0]
-    out = np.zeros(n, dtype=np.int64)
-    err = np.zeros(n, dtype=np.int32)
-    nchunks = min(n, 4 * max(nthreads, 1))
-    for j in prange(nchunks):
-        _winner_rows(plays, ctx, esuit_t, pos_t, mask_t, policy, out, err, j * n // nchunks,
-                     (j + 1) * n // nchunks)
+    out = np.empty(n, dtype=np.int64)  # (every row is written: no parallel loop of np.zeros)
+    err = np.empty(n, dtype=np.int32)
+    size, workers, claimed = chunk_plan(n, nthreads, chunk)
+    for _ in prange(workers):
+        copies = _winner_copies(plays, esuit_t, pos_t, mask_t)
+        lo, hi = claim_rows(claimed, size, n)
+        while lo < hi:
+            _winner_rows(plays, ctx, esuit_t, pos_t, mask_t, policy, out, err, lo, hi, copies)
+            lo, hi = claim_rows(claimed, size, n)
     return out, err
 
 
@@ -239,7 +296,8 @@ def trick_winner_batch_serial(plays, ctx, esuit_t, pos_t, mask_t, policy):
     n = plays.shape[0]
     out = np.zeros(n, dtype=np.int64)
     err = np.zeros(n, dtype=np.int32)
-    _winner_rows(plays, ctx, esuit_t, pos_t, mask_t, policy, out, err, 0, n)
+    _winner_rows(plays, ctx, esuit_t, pos_t, mask_t, policy, out, err, 0, n,
+                 _winner_copies(plays, esuit_t, pos_t, mask_t))
     return out, err
 
 
