@@ -29,7 +29,11 @@ from solvers.rummikub._layout import (
 )
 
 
-@njit(cache=True)
+# The thin kernels between the entry kernels and the DP's passes are inlined into their
+# callers (Numba IR, ``inline="always"``): each kernel compiled apart links every callee's
+# code into its own and optimises and emits all of it again, 15-27 s of CPU each for
+# these on an empty cache (benches/README.md, "Cold compile"), for a branch or two of work.
+@njit(cache=True, inline="always")
 def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
                gj_out, stats, floor, beam):
     """One pass of the DP: :func:`solvers.rummikub._dp.solve_pass`, or under meld then
@@ -87,7 +91,7 @@ def _playable(must, opt, jokers, width=3):
     return left
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def solve_exact(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
     beam,
@@ -100,7 +104,7 @@ def solve_exact(
                    gj_out, stats, beam, NO_CAP)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _meld_continue(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
                    gj_out, stats, beam):
     """Meld then continue, exactly: first the melded player's optimum (an upper bound: the
@@ -131,7 +135,7 @@ def _meld_continue(must, opt, must_j, opt_j, weight, joker_weight, meld, group_o
                    gj_out, stats, beam, sc + must_j * joker_weight)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _has_meld(rack, jokers, weight, initial, group_ok, choice_out, gj_out, beam):
     """Whether tiles ``rack`` (and ``jokers``) hold an initial meld (mode ``initial``)."""
     st, _sc = _passes(np.zeros_like(rack), rack, np.int64(0), jokers, np.ones_like(weight),

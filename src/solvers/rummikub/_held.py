@@ -20,7 +20,9 @@ from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS
 from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM
 
 
-@njit(cache=True, nogil=True)  # passes of a batch's positions run side by side
+# (nogil: passes of a batch's positions run side by side; inlined into the least
+# disturbance kernels: solvers.rummikub._exact.solve_pass says why)
+@njit(cache=True, nogil=True, inline="always")
 def _held_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, floor, width,
                hold, choice_out, gj_out, stats):
     if (meld >> CONTINUE_AT) & 1:  # meld then continue: the final arrangement holds sets out

@@ -190,7 +190,7 @@ def least_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_o
                          wider, 0, False)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
                    kept, optimum, ceiling, n_sets, narrow, exact_budget, wider, choice,
                    group_jokers, held_out, work, slot_number, slot_colour, set_start, s0, s1):
@@ -280,7 +280,7 @@ def _width_passes(passes, kept, have, answer, ceiling, width):
                             scale, c2, g2, h2, choice, group_jokers, held_out, work)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _narrow_passes(passes, kept, ceiling, narrow):
     """The narrow passes of :func:`least_passes`: ``(kept, have, answer, proven, states)``
     (``have``: 1 once a pass found an answer, ``kept`` then its sets kept)."""
@@ -297,7 +297,7 @@ def _narrow_passes(passes, kept, ceiling, narrow):
     return kept, have, answer, proven, states_sum
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _exact_passes(passes, kept, have, answer, ceiling, narrow_states, exact_budget, wider,
                   descents, wider_first):
     """The exact passes of :func:`least_passes` after the narrow ones (their results);
@@ -386,7 +386,7 @@ def common_sets(first, second):
     return common
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def least_one(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, part_count,
               part_masks, min_len, slot_number, slot_colour, set_start, s0, s1, set_key,
               kept, optimum, ceiling, narrow, exact_budget, wider, codes, played, held, work):

@@ -347,7 +347,7 @@ def meld_codes(choice, group_jokers, part_count, part_masks, codes, min_len=3):
     >>> [hex(c) for c in codes[:n]]
     ['0x105040008', '0x10a0a03000d']
     """
-    m = 0
+    m = np.int64(0)  # (a literal 0 would compile the run helpers for it as well)
     # three jokers: a run of jokers alone takes real tiles first (_lengths.triple_step);
     # four: the DP's branches searched again (_runs_four_jokers)
     placed = choice[:, :, 2].sum() + group_jokers.sum()
