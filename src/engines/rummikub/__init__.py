@@ -43,16 +43,17 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 
 def warmup() -> None:
-    """Compile (first use after installation) or load every Rummikub kernel, the entry
-    kernels of the default rules' searches included: :func:`best_moves` runs its batch
-    kernels (``solve_range``, then least disturbance's ``least_range``) and
+    """Compile (first use after installation) or load every Rummikub kernel the engines
+    call, the entry kernels of the default rules' searches included: :func:`best_moves`
+    runs its batch kernels (``solve_range``, then least disturbance's ``least_range``) and
     :func:`best_move` its own (``solve_position``, ``least_position``), which the kernels'
     warm-up does not call.  The move R1-R5 breaks the table's only set, so least
-    disturbance runs on both paths."""
+    disturbance runs on both paths.  Not the kernels only tests and benches call
+    (:func:`solvers.rummikub.warmup`'s ``engine_only``)."""
     from engines.rummikub.position import Position, best_move, best_moves
     from solvers.rummikub import warmup as warm_kernels
 
-    warm_kernels()
+    warm_kernels(engine_only=True)
     table, rack = [["R1", "R2", "R3", "R4"]], ["R5", "B7"]
     best_move(table, rack)
     best_moves([Position.from_strings(table, rack, True)])
