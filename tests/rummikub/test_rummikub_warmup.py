@@ -12,7 +12,8 @@ import textwrap
 # Kernels the engine warm-up must not compile apart (nor load): the thread pool of
 # solve_arrays' batches and the held-out pass of the probes, which no engine search calls,
 # and the thin kernels inlined into their callers (compiled apart, each would optimise and
-# emit the whole DP again: minutes of CPU on an empty cache)
+# emit the whole DP again: minutes of CPU on an empty cache; they show only where they
+# compile, as a cached caller loads without its callees)
 APART = ("solve_batch", "_held_pass", "solve_exact", "_meld_continue", "_has_meld", "solve_pass",
          "least_one", "bounded_passes", "_narrow_passes", "_exact_passes")
 
