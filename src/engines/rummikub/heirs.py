@@ -29,7 +29,7 @@ from itertools import combinations_with_replacement, product
 
 import numpy as np
 
-from engines.rummikub.heirs_later import with_later_kept
+from engines.rummikub.heirs_later import kernel_layout, with_later_kept
 from engines.rummikub.least import WORK
 from engines.rummikub.moved import tiles_moved
 from engines.rummikub.position import Move, Position, _counts, _meld, objective_weights
@@ -416,10 +416,7 @@ class _Pass:
         self.sets, self.rules = sets, rules
         self.tables = tables = tables or _tables(sets, rules)
         weight, joker_weight = weights
-        full = np.zeros((_NCOL, _NNUM), np.int64)
-        full[:, : weight.shape[1]] = weight
-        rack_full = np.zeros((_NCOL, _NNUM), np.int64)
-        rack_full[: rack.shape[0], : rack.shape[1]] = rack
+        full, rack_full = kernel_layout(weight), kernel_layout(rack)
         must, must_j = _counts(t for s in sets for t in s)
         scale2 = sum(map(len, sets)) + 1
         scale1 = scale2 * (len(sets) + 1)

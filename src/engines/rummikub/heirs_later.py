@@ -18,10 +18,20 @@ import numpy as np
 from engines.rummikub.position import _counts
 from engines.rummikub.rules import Rules
 
-__all__ = ["LATER_BOUND", "with_later_kept"]
+__all__ = ["LATER_BOUND", "kernel_layout", "with_later_kept"]
 
 # Whether the pass reads the relaxation's bound (False: every later set counted, an A/B)
 LATER_BOUND = True
+
+
+def kernel_layout(counts: np.ndarray) -> np.ndarray:
+    """``counts`` (colours x numbers of the rules' tile set) in the kernels' full (colour,
+    number) layout, int64, zero beyond the tile set."""
+    from solvers.rummikub._layout import NCOL, NNUM
+
+    full = np.zeros((NCOL, NNUM), np.int64)
+    full[: counts.shape[0], : counts.shape[1]] = counts
+    return full
 
 
 def with_later_kept(tables: dict, way: tuple[list, np.ndarray, np.ndarray],
@@ -33,16 +43,13 @@ def with_later_kept(tables: dict, way: tuple[list, np.ndarray, np.ndarray],
     joker weight and the rack's gain of an optimal move."""
     from engines.rummikub.least import table_slots
     from solvers.rummikub._bound import later_bounds
-    from solvers.rummikub._layout import NCOL, NNUM
+    from solvers.rummikub._layout import NNUM
 
     sets, rack, weight = way
     rack_j, joker_weight, optimum = rest
     later = np.array(tables["hold"][5], np.int64)  # (at most: every later set)
     if LATER_BOUND and sets:
-        full_weight = np.zeros((NCOL, NNUM), np.int64)
-        full_weight[: weight.shape[0], : weight.shape[1]] = weight
-        full_rack = np.zeros((NCOL, NNUM), np.int64)
-        full_rack[: rack.shape[0], : rack.shape[1]] = rack
+        full_weight, full_rack = kernel_layout(weight), kernel_layout(rack)
         must, must_j = _counts(t for s in sets for t in s)
         slot_number, slot_colour, set_start, _keys, _firsts = table_slots([sets], rules)
         later_bounds(must, full_rack, must_j, rack_j, full_weight, joker_weight, optimum,
