@@ -17,6 +17,7 @@ from engines.shengji import arrays
 from engines.shengji.cards import parse_cards
 from engines.shengji.rules import TrumpContext
 from engines.verify import read_jsonl
+from solvers.shengji._structure import MAX_PARTS
 
 CASES = Path(__file__).resolve().parents[1] / "data" / "shengji" / "cases.jsonl"
 RECORDS = [r for _, r in read_jsonl(CASES)]
@@ -124,6 +125,12 @@ def _row_allocations(kernel, *rows_then_rest, nrows):
     return thrice - once
 
 
+def _asks_for_chains(hand, lead, esuit, pos):
+    lam = np.zeros(MAX_PARTS, dtype=np.int64)
+    nl, held, size = K.required_shape(hand, lead, esuit, pos, lam)
+    return held > size and nl > 0 and lam[0] > 1
+
+
 def test_a_row_costs_no_allocation():
     numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
     recs, idx, es, ps, _, _, ms = _kind("trick_winner")
@@ -137,10 +144,10 @@ def test_a_row_costs_no_allocation():
     recs, idx, es, ps, _, _, ms = _kind("follow_legal")
     h, ld, p = _stack(recs, "hand"), _stack(recs, "lead"), _stack(recs, "play")
     assert _row_allocations(K.follow_legal_batch, h, ld, p, idx, es, ps, ms, 2, 64, nrows=4) == 0
-    # counting: leads of one card or one pair never ask for chains (no enumeration)
+    # counting, chain leads included (counted by their sets of pairs, not enumerated)
     recs, idx, es, ps, sc, ns, ms = _kind("legal_follows_count")
-    short = [i for i, r in enumerate(recs) if len(r["lead"]) <= 2]
-    assert len(short) >= 5
-    h, ld = _stack(recs, "hand")[short], _stack(recs, "lead")[short]
-    assert _row_allocations(K.count_follows_batch, h, ld, idx[short], es, ps, sc, ns, ms, 2, 64,
+    h, ld = _stack(recs, "hand"), _stack(recs, "lead")
+    assert sum(_asks_for_chains(h[i], ld[i], es[idx[i]], ps[idx[i]]) for i in range(len(recs))) >= 5
+    # (chunks of 16 rows: two workers, each with its buffers, in both calls)
+    assert _row_allocations(K.count_follows_batch, h, ld, idx, es, ps, sc, ns, ms, 2, 16,
                             nrows=3) == 0

@@ -29,7 +29,7 @@ def test_enumeration_equals_brute_force(position):
     expected = oracle.legal_follows(names(hand), names(lead), lvl, tr)
     assert got == expected
     assert follows.count() == len(expected)
-    # a fresh view counts without enumerating (closed forms and the pair DP)
+    # a fresh view counts without enumerating (closed forms, the pair DP, sets of pairs)
     assert legal_follows(hand, lead, ctx).count() == len(expected)
 
 

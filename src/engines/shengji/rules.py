@@ -317,7 +317,7 @@ class LegalFollows:
         return self._rows
 
     def count(self) -> int:
-        """Number of legal follows (closed form where possible, no enumeration)."""
+        """Number of legal follows, counted without listing them (unless already listed)."""
         if self._rows is not None:
             return int(self._rows.shape[0])
         t = self._ctx.tables

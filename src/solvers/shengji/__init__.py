@@ -19,9 +19,11 @@ from solvers._numba_cache import register_kernel_package
 
 register_kernel_package(__file__)
 
-from solvers.shengji._follow import (  # noqa: E402 (after the cache registration)
+from solvers.shengji._count import (  # noqa: E402 (after the cache registration)
     count_follows,
     count_follows_batch,
+)
+from solvers.shengji._follow import (  # noqa: E402 (after the cache registration)
     enumerate_follows,
     enumerate_follows_batch,
     follow_legal,

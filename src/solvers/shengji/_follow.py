@@ -1,4 +1,5 @@
-"""Follow-suit legality (section 6.1), legal-follow enumeration and counting (section 6.3).
+"""Follow-suit legality (section 6.1) and the enumeration of legal follows (section 6.3;
+counting them without listing them is :mod:`solvers.shengji._count`).
 
 Inputs are count vectors of length 54 (``h`` the follower's hand including
 the play, ``lead`` the cards on the table, ``play`` the proposed follow) and
@@ -37,7 +38,8 @@ from solvers.shengji.tables import suit_masks
 @njit(cache=True, nogil=True)
 def _required_shape_into(h, lead, esuit, pos, lam, work):
     """λ* of hand ``h`` against ``lead`` using the scratch rows 1–6 of ``work`` (from
-    :func:`count_workspace`, or ``MAX_PARTS`` wide); returns (len λ*, |Hs|, n)."""
+    :func:`~solvers.shengji._count.count_workspace`, or ``MAX_PARTS`` wide); returns (len λ*,
+    |Hs|, n)."""
     pc, cnt, shape = work[1], work[2], work[3]
     s = lead_suit(lead, esuit)
     n = suit_profile(lead, s, esuit, pos, pc, cnt)
@@ -53,14 +55,6 @@ def _required_shape_into(h, lead, esuit, pos, lam, work):
 def required_shape(h, lead, esuit, pos, lam):
     """Write λ* for hand ``h`` against ``lead`` (long-suit case); return (len λ*, |Hs|, n)."""
     return _required_shape_into(h, lead, esuit, pos, lam, np.zeros((7, MAX_PARTS), dtype=np.int64))
-
-
-@njit(cache=True, nogil=True)
-def count_workspace():
-    """Scratch of :func:`count_follows_with`: rows (λ*, pair and card profiles, the lead's
-    shape, three buffers of λ*'s search, the hand's item caps, the count polynomial) and
-    the table of :func:`_count_with_pairs`."""
-    return np.zeros((9, 64), dtype=np.int64), np.zeros((64, MAX_PARTS + 1), dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -423,126 +417,6 @@ def enumerate_follows(h, lead, esuit, pos, suit_cards, n_suit_cards):
             out[r, items[j]] = k % 3
             k //= 3
     return out
-
-
-@njit(cache=True, nogil=True)
-def count_follows(h, lead, esuit, pos, suit_cards, n_suit_cards):
-    """Number of distinct legal follows; closed form when no chain structure is required."""
-    work, table = count_workspace()
-    return count_follows_with(h, lead, esuit, pos, suit_cards, n_suit_cards, work, table)
-
-
-@njit(cache=True, nogil=True)
-def count_follows_with(h, lead, esuit, pos, suit_cards, n_suit_cards, work, table):
-    """:func:`count_follows` with the scratch of :func:`count_workspace`: no allocation
-    unless chains are required (then the follows are enumerated)."""
-    lam = work[0]
-    s = lead_suit(lead, esuit)
-    nl, hs, n = _required_shape_into(h, lead, esuit, pos, lam, work)
-    if hs <= n or nl == 0:
-        caps = work[7]
-        nitems = 0
-        for c in range(54):
-            if h[c] > 0 and ((esuit[c] != s) == (hs <= n)):
-                caps[nitems] = h[c]
-                nitems += 1
-        return _multiset_count_into(caps, nitems, n - hs if hs <= n else n, work[8])
-    if lam[0] == 1:
-        return _count_with_pairs(h, s, esuit, n, nl, table)
-    return enumerate_follows(h, lead, esuit, pos, suit_cards, n_suit_cards).shape[0]
-
-
-@njit(cache=True, nogil=True)
-def _count_with_pairs(h, s, esuit, n, k, dp):
-    """n-sub-multisets of suit ``s`` of ``h`` holding at least ``k`` pairs.
-
-    When λ* is k separate pairs, a play realises it exactly when it holds k
-    pairs, so the count is a small DP over the suit's cards by (size, pairs
-    capped at k) instead of an enumeration.  ``dp`` (≥ (n + 1, k + 1)) is updated in
-    place one card at a time: a size row gains from the two rows below it, so the
-    sizes run downwards.
-    """
-    for size in range(n + 1):
-        for pairs in range(k + 1):
-            dp[size, pairs] = 0
-    dp[0, 0] = 1
-    for c in range(54):
-        if h[c] == 0 or esuit[c] != s:
-            continue
-        for size in range(n, 0, -1):
-            for pairs in range(k + 1):
-                dp[size, pairs] += dp[size - 1, pairs]  # one copy
-            if h[c] == 2 and size >= 2:
-                for pairs in range(k + 1):  # both copies: one more pair
-                    q = pairs + 1 if pairs < k else k
-                    dp[size, q] += dp[size - 2, pairs]
-    return dp[n, k]
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def count_follows_batch(hands, leads, ctx, esuit_t, pos_t, suit_cards_t, n_suit_cards_t, mask_t,
-                        nthreads, chunk):
-    """Batch :func:`count_follows` over rows on ``nthreads`` threads: ``(counts, errors)``,
-    in chunks of ``chunk`` rows claimed as in :func:`follow_legal_batch`.
-
-    Each row is checked first like :func:`follow_legal_row` checks hand and lead
-    (error codes of :mod:`solvers.shengji._checks`; count 0 for a bad row).
-    """
-    n = hands.shape[0]
-    size, workers, claimed = chunk_plan(n, nthreads, chunk)
-    out = np.empty(n, dtype=np.int64)  # (every row is written: no parallel loop of np.zeros)
-    err = np.empty(n, dtype=np.int32)
-    for _ in prange(workers):
-        rows = _count_buffers(hands, esuit_t, suit_cards_t)
-        lo, hi = claim_rows(claimed, size, n)
-        while lo < hi:
-            _count_rows(hands, leads, ctx, esuit_t, pos_t, suit_cards_t, n_suit_cards_t, mask_t,
-                        out, err, lo, hi, rows)
-            lo, hi = claim_rows(claimed, size, n)
-    return out, err
-
-
-@njit(cache=True, nogil=True)
-def _count_buffers(hands, esuit_t, suit_cards_t):
-    """One worker's row and context copies for :func:`_count_rows`, and the scratch of
-    :func:`count_workspace`."""
-    work, table = count_workspace()
-    return (np.zeros(54, dtype=hands.dtype), np.zeros(54, dtype=hands.dtype),
-            np.zeros(54, dtype=esuit_t.dtype), np.zeros(54, dtype=esuit_t.dtype),
-            np.zeros(suit_cards_t.shape[1:], dtype=suit_cards_t.dtype),
-            np.zeros(suit_cards_t.shape[1], dtype=suit_cards_t.dtype), work, table)
-
-
-@njit(cache=True, nogil=True)
-def _count_rows(hands, leads, ctx, esuit_t, pos_t, suit_cards_t, n_suit_cards_t, mask_t, out, err,
-                lo, hi, rows):
-    """Rows ``lo:hi`` of :func:`count_follows_batch`.
-
-    ``rows`` (:func:`_count_buffers`) receives copies of each row and of its context's
-    tables: the shared arrays, or views of them, handed to a compiled call (even one row's
-    function) would update their reference counts, one cache line for all threads, on
-    every row.
-    """
-    hand, lead, esuit, pos, suit_cards, n_suit_cards, work, table = rows
-    for i in range(lo, hi):
-        k = ctx[i]
-        h1, h2, hbad = count_masks(hands, i)
-        l1, l2, lbad = count_masks(leads, i)
-        e, _ = _check_hand_and_lead(h1, h2, hbad, l1, l2, lbad, esuit_t, mask_t, k)
-        err[i] = e
-        out[i] = 0
-        if e != 0:
-            continue
-        for c in range(54):  # (element by element: a slice of a shared array is a view of it)
-            hand[c] = hands[i, c]
-            lead[c] = leads[i, c]
-            esuit[c] = esuit_t[k, c]
-            pos[c] = pos_t[k, c]
-        for s in range(suit_cards.shape[0]):
-            n_suit_cards[s] = n_suit_cards_t[k, s]
-            for j in range(suit_cards.shape[1]):
-                suit_cards[s, j] = suit_cards_t[k, s, j]
-        out[i] = count_follows_with(hand, lead, esuit, pos, suit_cards, n_suit_cards, work, table)
 
 
 @njit(cache=True, nogil=True)
