@@ -29,7 +29,8 @@ from itertools import combinations_with_replacement, product
 
 import numpy as np
 
-from engines.rummikub.heirs_later import kernel_layout, with_later_kept
+from engines.rummikub.heirs_kept import kept_always
+from engines.rummikub.heirs_later import _joker_rest, _rest_of, kernel_layout, with_later_kept
 from engines.rummikub.least import WORK
 from engines.rummikub.moved import tiles_moved
 from engines.rummikub.position import Move, Position, _counts, _meld, objective_weights
@@ -267,43 +268,6 @@ def _adopters(runs_at: np.ndarray, slot_of: np.ndarray) -> np.ndarray:
     return out
 
 
-def _rest_of(rest: np.ndarray, numbers: list[int], colours: list[int], slot: int) -> None:
-    """A set's ``rest[v, c, slot]``: its tiles that :func:`_bounds`' ``bonus[v, c]`` counts
-    (those at later numbers; a run's tile at v+1 when its colour comes later; a group's
-    tiles at v+1 before the close), and ``rest[v, 4, slot]`` its tiles from v+1 on."""
-    group = len(set(numbers)) == 1
-    colour = next(c for c in colours if c >= 0)
-    for v in range(min(numbers) - 1, max(numbers)):
-        rest[v, _NCOL, slot] = sum(x - 1 >= v for x in numbers)
-        later = sum(x - 1 > v for x in numbers)
-        for c in range(_NCOL):
-            here = len(numbers) if c < _NCOL - 1 else 0
-            if not group:
-                here = int(colour > c and v + 1 in numbers)
-            rest[v, c, slot] = later + here
-
-
-def _joker_rest(rest_j: np.ndarray, jokers_in: np.ndarray, numbers: list[int],
-                colours: list[int], slot: int) -> None:
-    """:func:`_rest_of` for a set's jokers only (``rest_j``), and their sum over the table
-    (``jokers_in[v, c]``: the jokers among the tiles ``bonus[v, c]`` counts; a joker's
-    place stays only if a joker is put there)."""
-    group = len(set(numbers)) == 1
-    colour = next(c for c in colours if c >= 0)
-    places = [x for x, c in zip(numbers, colours) if c < 0]
-    for v in range(_NNUM):
-        counted = [sum(x - 1 >= v for x in places)]
-        later = sum(x - 1 > v for x in places)
-        for c in range(_NCOL):
-            here = len(places) if group and c < _NCOL - 1 and v + 1 in numbers else 0
-            if not group:
-                here = int(colour > c and v + 1 in places)
-            counted.insert(c, later + here)
-        jokers_in[v] += counted
-        if min(numbers) - 1 <= v < max(numbers):
-            rest_j[v, :, slot] = counted
-
-
 def _bounds(rack: np.ndarray, weight: np.ndarray, later: np.ndarray, scale2: int,
             places: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``rem[v, c]`` (the rack's most gain after colour c of number v+1), ``before[v]`` (from
@@ -341,6 +305,9 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
     rack, rack_j = _counts(pos.rack)
     played, played_j = _counts(move.played)
     optimum = int((weight * played[:, : rules.numbers]).sum()) + joker_weight * played_j
+    always = kept_always(sets, pos.rack, rules, (weight, joker_weight, optimum), move)
+    whole, sets = sets, [s for i, s in enumerate(sets) if i not in always]
+    back = (always, [i for i in range(len(whole)) if i not in always])  # (sets -> whole's)
     turned = [_turned(s, rules.numbers) for s in sets]
     ways = ((sets, rack, weight), (turned, rack[:, rules.numbers - 1:: -1], weight[:, ::-1]))
     built: dict[int, dict] = {}  # (per direction: the pass's tables)
@@ -350,7 +317,8 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
         built[direction] = built.get(direction) or with_later_kept(
             _tables(table, rules), ways[direction], (rack_j, joker_weight, optimum), rules)
         return _Pass(table, rack_there, rack_j, (weight_there, joker_weight), optimum,
-                     move.sets_kept, moved, rules, above, built[direction], direction)
+                     move.sets_kept - len(always), moved, rules, above, built[direction],
+                     direction)
 
     order = (DIRECTION,) if DIRECTION >= 0 else (1, 0)
     for level in PROBES if len(order) > 1 else ():
@@ -359,7 +327,7 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
         probes = [made(direction, moved - level) for direction in (1, 0)]
         found, first = _race(probes)
         if found is not False:
-            return _made_move(sets, rules, turned, first, found)  # (it moves `level` at most)
+            return _made_move(whole, rules, turned, first, found, back)  # (`level` at most)
         other = probes[probes[0] is first]
         if other.run(max(1, PROBE_CAP * first.states - other.states)) is None:
             order = (first.direction,)
@@ -370,7 +338,7 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
     found, last = _race([made(direction, ABOVE) for direction in order])
     if found is False:
         return move  # (none moves fewer tiles than least disturbance's move)
-    return _made_move(sets, rules, turned, last, found)
+    return _made_move(whole, rules, turned, last, found, back)
 
 
 def _race(passes: list[_Pass]) -> tuple[tuple[set[int], list] | bool, _Pass]:
@@ -387,10 +355,14 @@ def _race(passes: list[_Pass]) -> tuple[tuple[set[int], list] | bool, _Pass]:
         budget *= ALTERNATE[1]
 
 
-def _made_move(sets: list, rules: Rules, turned: list, done: _Pass, found: tuple) -> Move:
-    """The move of a pass's answer ``found`` (the table sets kept, the new sets)."""
+def _made_move(sets: list, rules: Rules, turned: list, done: _Pass, found: tuple,
+               back: tuple[set[int], list[int]]) -> Move:
+    """The move of a pass's answer ``found`` (the table sets kept, the new sets) on the
+    table ``sets`` less those kept by every move (``back``: those, and the pass's sets'
+    indices in ``sets``)."""
     tile_set = (rules.colours, rules.numbers)
     kept, new = found
+    kept = back[0] | {back[1][i] for i in kept}
     if done.sets is turned:
         new = [_turned_meld(m, rules.numbers) for m in new]
     from engines.rummikub.arrays import _table_melds

@@ -8,7 +8,8 @@ how many of them an optimal move keeps (:func:`solvers.rummikub._bound.later_bou
 one least disturbance's passes use) cuts it as soon as it has released too many.  Every
 move the pass looks for is optimal for the objective (its floor is the optimum), so the
 bound holds for each: the answer is the same, found in fewer states (benches/README.md
-"Fewest tiles moved").
+"Fewest tiles moved").  Also each table set's tiles that may still stay later, per number
+(:func:`_rest_of`, :func:`_joker_rest`: the pass's ``rest`` tables).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import numpy as np
 
 from engines.rummikub.position import _counts
 from engines.rummikub.rules import Rules
+
+_NCOL, _NNUM = 4, 13
 
 __all__ = ["LATER_BOUND", "kernel_layout", "with_later_kept"]
 
@@ -56,3 +59,41 @@ def with_later_kept(tables: dict, way: tuple[list, np.ndarray, np.ndarray],
                      int(rules.search_mode(True, sets)), slot_number, slot_colour, set_start,
                      0, len(sets), later, np.zeros((NNUM + 1, 2), np.int64))
     return {**tables, "later": later}
+
+
+def _rest_of(rest: np.ndarray, numbers: list[int], colours: list[int], slot: int) -> None:
+    """A set's ``rest[v, c, slot]``: its tiles that :func:`engines.rummikub.heirs._bounds`'
+    ``bonus[v, c]`` counts (those at later numbers; a run's tile at v+1 when its colour comes
+    later; a group's tiles at v+1 before the close), and ``rest[v, 4, slot]`` its tiles from
+    v+1 on."""
+    group = len(set(numbers)) == 1
+    colour = next(c for c in colours if c >= 0)
+    for v in range(min(numbers) - 1, max(numbers)):
+        rest[v, _NCOL, slot] = sum(x - 1 >= v for x in numbers)
+        later = sum(x - 1 > v for x in numbers)
+        for c in range(_NCOL):
+            here = len(numbers) if c < _NCOL - 1 else 0
+            if not group:
+                here = int(colour > c and v + 1 in numbers)
+            rest[v, c, slot] = later + here
+
+
+def _joker_rest(rest_j: np.ndarray, jokers_in: np.ndarray, numbers: list[int],
+                colours: list[int], slot: int) -> None:
+    """:func:`_rest_of` for a set's jokers only (``rest_j``), and their sum over the table
+    (``jokers_in[v, c]``: the jokers among the tiles ``bonus[v, c]`` counts; a joker's
+    place stays only if a joker is put there)."""
+    group = len(set(numbers)) == 1
+    colour = next(c for c in colours if c >= 0)
+    places = [x for x, c in zip(numbers, colours) if c < 0]
+    for v in range(_NNUM):
+        counted = [sum(x - 1 >= v for x in places)]
+        later = sum(x - 1 > v for x in places)
+        for c in range(_NCOL):
+            here = len(places) if group and c < _NCOL - 1 and v + 1 in numbers else 0
+            if not group:
+                here = int(colour > c and v + 1 in places)
+            counted.insert(c, later + here)
+        jokers_in[v] += counted
+        if min(numbers) - 1 <= v < max(numbers):
+            rest_j[v, :, slot] = counted
