@@ -30,7 +30,7 @@ from itertools import combinations_with_replacement, product
 import numpy as np
 
 from engines.rummikub.heirs_kept import kept_always
-from engines.rummikub.heirs_later import _joker_rest, _rest_of, kernel_layout, with_later_kept
+from engines.rummikub.heirs_later import joker_rest, kernel_layout, rest_of, with_later_kept
 from engines.rummikub.least import WORK
 from engines.rummikub.moved import tiles_moved
 from engines.rummikub.position import Move, Position, _counts, _meld, objective_weights
@@ -188,8 +188,8 @@ def _tables(sets: list, rules: Rules) -> dict:
     for i in range(n):
         numbers = slot_number[set_start[i]: set_start[i + 1]].tolist()
         colours = slot_colour[set_start[i]: set_start[i + 1]].tolist()
-        _rest_of(rest, numbers, colours, int(slot_of[i]))
-        _joker_rest(rest_j, jokers_in, numbers, colours, int(slot_of[i]))
+        rest_of(rest, numbers, colours, int(slot_of[i]))
+        joker_rest(rest_j, jokers_in, numbers, colours, int(slot_of[i]))
         if len(set(numbers)) == 1:  # a group (a set read as both is a group)
             v = numbers[0] - 1
             groups[v].append((sum(1 << c for c in colours if c >= 0), colours.count(-1),

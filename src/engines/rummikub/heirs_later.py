@@ -9,7 +9,7 @@ one least disturbance's passes use) cuts it as soon as it has released too many.
 move the pass looks for is optimal for the objective (its floor is the optimum), so the
 bound holds for each: the answer is the same, found in fewer states (benches/README.md
 "Fewest tiles moved").  Also each table set's tiles that may still stay later, per number
-(:func:`_rest_of`, :func:`_joker_rest`: the pass's ``rest`` tables).
+(:func:`rest_of`, :func:`joker_rest`: the pass's ``rest`` tables).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from engines.rummikub.rules import Rules
 
 _NCOL, _NNUM = 4, 13
 
-__all__ = ["LATER_BOUND", "kernel_layout", "with_later_kept"]
+__all__ = ["LATER_BOUND", "joker_rest", "kernel_layout", "rest_of", "with_later_kept"]
 
 # Whether the pass reads the relaxation's bound (False: every later set counted, an A/B)
 LATER_BOUND = True
@@ -61,7 +61,7 @@ def with_later_kept(tables: dict, way: tuple[list, np.ndarray, np.ndarray],
     return {**tables, "later": later}
 
 
-def _rest_of(rest: np.ndarray, numbers: list[int], colours: list[int], slot: int) -> None:
+def rest_of(rest: np.ndarray, numbers: list[int], colours: list[int], slot: int) -> None:
     """A set's ``rest[v, c, slot]``: its tiles that :func:`engines.rummikub.heirs._bounds`'
     ``bonus[v, c]`` counts (those at later numbers; a run's tile at v+1 when its colour comes
     later; a group's tiles at v+1 before the close), and ``rest[v, 4, slot]`` its tiles from
@@ -78,9 +78,9 @@ def _rest_of(rest: np.ndarray, numbers: list[int], colours: list[int], slot: int
             rest[v, c, slot] = later + here
 
 
-def _joker_rest(rest_j: np.ndarray, jokers_in: np.ndarray, numbers: list[int],
+def joker_rest(rest_j: np.ndarray, jokers_in: np.ndarray, numbers: list[int],
                 colours: list[int], slot: int) -> None:
-    """:func:`_rest_of` for a set's jokers only (``rest_j``), and their sum over the table
+    """:func:`rest_of` for a set's jokers only (``rest_j``), and their sum over the table
     (``jokers_in[v, c]``: the jokers among the tiles ``bonus[v, c]`` counts; a joker's
     place stays only if a joker is put there)."""
     group = len(set(numbers)) == 1
