@@ -46,8 +46,8 @@ def warmup() -> None:
     """Compile (first use after installation) or load every Rummikub kernel the engines
     call, the entry kernels of the default rules' searches included: :func:`best_moves`
     runs its batch kernels (``solve_range``, then least disturbance's ``least_range``) and
-    :func:`best_move` its own (``solve_position``, ``least_position``), which the kernels'
-    warm-up does not call.  The move R1-R5 breaks the table's only set, so least
+    :func:`best_move` its own (``solve_position``; ``least_position`` runs ``least_range``),
+    which the kernels' warm-up does not call.  The move R1-R5 breaks the table's only set, so least
     disturbance runs on both paths.  Not the kernels only tests and benches call
     (:func:`solvers.rummikub.warmup`'s ``engine_only``)."""
     from engines.rummikub.position import Position, best_move, best_moves

@@ -234,7 +234,7 @@ def least_arrays(slots: tuple, arrays: tuple, at: np.ndarray, objective: str, ru
     :func:`~engines.rummikub.least.least_disturbing_move` does."""
     from engines.rummikub.least import WORK, policy, raise_for
     from solvers.rummikub import MAX_SETS
-    from solvers.rummikub._least import least_range
+    from solvers.rummikub._least import least_range, plain_kept
 
     table, rack, meld_modes, codes, counts, played = arrays
     slot_number, slot_colour, set_start, set_key, set_first = slots
@@ -242,6 +242,9 @@ def least_arrays(slots: tuple, arrays: tuple, at: np.ndarray, objective: str, ru
     weight, joker_weight = objective_weights(objective)
     group_ok, part_count, part_masks = rules.group_tables()
     status, kept = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    optimum, ceiling = np.zeros(n, np.int64), np.diff(set_first)
+    plain_kept(codes[at], counts[at], played[at], set_first, set_key, weight, joker_weight,
+               kept, optimum)
     new_codes, new_counts = np.zeros((n, MAX_SETS), np.int64), np.zeros(n, np.int64)
     new_played = np.zeros((n, N_KINDS), np.int64)
     held = np.zeros((n, max(1, int(np.diff(set_first).max(initial=0)))), np.int64)
@@ -251,13 +254,15 @@ def least_arrays(slots: tuple, arrays: tuple, at: np.ndarray, objective: str, ru
             np.ascontiguousarray(rack[:, :52]).reshape(n, 4, 13),
             np.ascontiguousarray(mine[:, 52]), np.ascontiguousarray(rack[:, 52]), weight,
             joker_weight, np.ascontiguousarray(meld_modes[at], np.int64), group_ok,
-            part_count, part_masks, rules.min_set_length, codes[at], counts[at], played[at],
-            set_first, slot_number, slot_colour, set_start, set_key, *policy(rules), status,
+            part_count, part_masks, rules.min_set_length, set_first, slot_number,
+            slot_colour, set_start, set_key, optimum, ceiling, *policy(rules), status,
             new_codes, new_counts, new_played, held, kept, work)  # fmt: skip
     order = np.argsort(-cost[at], kind="stable")
+    order = order[kept[order] < ceiling[order]]  # (the others: UNCHANGED)
+    n = len(order)  # (0 where every plain move keeps every set)
     workers = _workers(threads, n)
     # a few positions a claim (each claim holds the GIL), fewer than the threads' share
-    step = n if workers == 1 else max(1, min(4, n // (16 * workers)))
+    step = max(1, n if workers <= 1 else min(4, n // (16 * workers)))
     _side_by_side(lambda lo: least_range(order, lo, min(lo + step, n), *args),
                   range(0, n, step), threads)
     WORK += work.sum(axis=0)

@@ -422,6 +422,10 @@ def solve_pass(
     # the longer sets' class tables (empty under sets of 3 with at most five runs a colour)
     lengths = length_tables(min_set_length(meld), copies(meld) + max(2, must_j + opt_j))
     classes = lengths[0].shape[1]
+    # (Numba compiles every branch here into each caller, whether its rules can take it or
+    # not; so _pass passes None, not its second words, to the default _sub_step: the
+    # two-word _pass compiles that call too, never taken, and would compile a _sub_step
+    # for it)
     if second_word(meld, must_j + opt_j):  # (two key words a state: solvers.rummikub._layout)
         return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                      choice_out, gj_out, stats, floor, beam, hold, np.zeros(1, np.int64),
@@ -512,11 +516,11 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
                     table, bits, start, end, keys, score, parent, choice, step_info,
                     weight[c, v], joker_weight, floor, meld, any_ok, group_ok, capc, needc,
                     other, variant, keys2, long_codes)
-            else:
-                n, table, bits, keys, score, parent, choice, keys2 = _sub_step(
+            else:  # (None, not keys2: see solve_pass)
+                n, table, bits, keys, score, parent, choice, _none = _sub_step(
                     table, bits, start, end, keys, score, parent, choice, step_info,
                     weight[c, v], joker_weight, floor, meld, any_ok, group_ok, capc, needc,
-                    other, None, keys2, None)
+                    other, None, None, None)
             stats[0] += n - end
             stats[1] = max(stats[1], n - end)
             start, end = end, n

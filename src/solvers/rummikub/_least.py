@@ -4,8 +4,9 @@
 :mod:`solvers.rummikub._held` ask the DP for the optimum keeping more and more table sets.
 Here the whole question runs natively, without the GIL: the held-out tables from the table
 sets (:func:`hold_tables`, an interval colouring), the passes the engine's policy names
-(:func:`least_passes`), and, for a batch (:func:`least_range`), the sets the plain move
-keeps, its optimum, and the answer's sets (packed codes), played tiles and sets kept.
+(:func:`least_passes`), and, for a batch (:func:`least_range`; the sets its plain moves
+keep and their optimum: :func:`plain_kept`), the answer's sets (packed codes), played tiles
+and sets kept.
 
 A table set is given by its slots: ``slot_number`` (the number the tile stands for, 1..13)
 and ``slot_colour`` (the real tile's colour, -1 for a joker), the sets one after the other
@@ -24,9 +25,9 @@ from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM, copies
 from solvers.rummikub._melds import meld_codes
 
 JOKER_KIND = NCOL * NNUM
-# least_range's statuses: the plain move keeps every set (kept as it is), the answer found,
-# more than HOLD_BITS sets cover a number, no answer reached the floor, an answer that is
-# not an arrangement
+# Least disturbance's statuses: the plain move keeps every set (kept as it is: the engine
+# leaves such positions out of least_range's order), the answer found, more than HOLD_BITS
+# sets cover a number, no answer reached the floor, an answer that is not an arrangement
 UNCHANGED, FOUND, TOO_MANY, MISSED, NOT_SETS = 0, 1, -1, -2, -3
 # The narrow passes' states past which the exact passes stop at the linear relaxation's
 # bound on the sets kept (:func:`solvers.rummikub._bound.sets_bound`, 3-4 ms loaded): below,
@@ -443,52 +444,69 @@ def least_one(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, 
 
 
 @njit(cache=True, nogil=True)
-def least_range(order, lo, hi, must, rack, must_j, rack_j, weight, joker_weight, modes,
-                group_ok, part_count, part_masks, min_len, plain_codes, plain_counts,
-                plain_played, set_first, slot_number, slot_colour, set_start, set_key,
-                narrow, exact_budget, wider, status, codes, counts, played, held, kept, work):
-    """:func:`least_one` for the positions ``order[lo:hi]`` of a batch, from their plain
-    moves (the DP's codes, counts and played tiles as :func:`~solvers.rummikub.solve_range`
-    writes them); position p's table sets are ``set_first[p]..set_first[p + 1] - 1``.
-    Writes ``status[p]`` (:data:`UNCHANGED` when the plain move keeps every set, then
-    nothing else), ``codes[p]``, ``counts[p]`` (sets, or the crowded number), ``played[p]``,
-    ``held[p]`` (by set, from the position's first), ``kept[p]`` and ``work[p]`` (passes,
-    states)."""
-    for k in range(lo, hi):
-        p = order[k]
-        s0, s1 = set_first[p], set_first[p + 1]
+def plain_kept(plain_codes, plain_counts, plain_played, set_first, set_key, weight,
+               joker_weight, kept, optimum):
+    """For each position p of a batch, from its plain move (the DP's codes, counts and
+    played tiles as :func:`~solvers.rummikub.solve_range` writes them; its table sets
+    ``set_first[p]..set_first[p + 1] - 1``): the table sets it keeps (``kept[p]``) and its
+    score under ``weight`` and ``joker_weight`` (``optimum[p]``), :func:`least_range`'s
+    inputs."""
+    for p in range(len(plain_counts)):
         after = np.empty(plain_counts[p], np.int64)
         for i in range(plain_counts[p]):
             after[i] = code_key(plain_codes[p, i])
-        first_kept = common_sets(set_key[s0:s1], after)
-        kept[p] = first_kept
-        if first_kept >= s1 - s0:
-            status[p] = UNCHANGED
-            continue
-        optimum = joker_weight * plain_played[p, JOKER_KIND]
+        kept[p] = common_sets(set_key[set_first[p]:set_first[p + 1]], after)
+        score = joker_weight * plain_played[p, JOKER_KIND]
         for c in range(NCOL):
             for v in range(NNUM):
-                optimum += weight[c, v] * plain_played[p, c * NNUM + v]
+                score += weight[c, v] * plain_played[p, c * NNUM + v]
+        optimum[p] = score
+
+
+@njit(cache=True, nogil=True)
+def least_range(order, lo, hi, must, rack, must_j, rack_j, weight, joker_weight, modes,
+                group_ok, part_count, part_masks, min_len, set_first, slot_number, slot_colour,
+                set_start, set_key, optimum, ceiling, narrow, exact_budget, wider, status,
+                codes, counts, played, held, kept, work):
+    """:func:`least_one` for the positions ``order[lo:hi]`` of a batch, from optimal moves
+    keeping ``kept[p]`` of their table sets (``optimum[p]``: their score; ``ceiling[p]``:
+    the most sets a move may keep; :func:`plain_kept`); position p's table sets are
+    ``set_first[p]..set_first[p + 1] - 1``.  Writes ``status[p]`` (:data:`FOUND`, or
+    :data:`TOO_MANY`, :data:`MISSED` or :data:`NOT_SETS`), ``codes[p]``, ``counts[p]``
+    (sets, or the crowded number), ``played[p]``, ``held[p]`` (by set, from the position's
+    first), ``kept[p]`` and ``work[p]`` (passes, states).  The one kernel of both the
+    engine's batches and its single positions (:func:`least_position`): each kernel Numba
+    compiles optimises and emits the whole DP below it again (a minute of CPU)."""
+    for k in range(lo, hi):
+        p = order[k]
+        s0, s1 = set_first[p], set_first[p + 1]
         found, count, sets_kept = least_one(
             must[p], rack[p], must_j[p], rack_j[p], weight, joker_weight, modes[p], group_ok,
             part_count, part_masks, min_len, slot_number, slot_colour, set_start, s0, s1,
-            set_key, first_kept, optimum, s1 - s0, narrow, exact_budget, wider, codes[p],
+            set_key, kept[p], optimum[p], ceiling[p], narrow, exact_budget, wider, codes[p],
             played[p], held[p, : s1 - s0], work[p])
         status[p] = found
         counts[p] = count
         kept[p] = sets_kept
 
 
+# (least_position's own reference: a bench may replace the module's least_range by a wrapper)
+_least_rows = least_range
 
-@njit(cache=True, nogil=True)
+
 def least_position(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok,
                    part_count, part_masks, min_len, slot_number, slot_colour, set_start,
                    set_key, kept, optimum, ceiling, narrow, exact_budget, wider, codes,
                    played, held, work):
-    """:func:`least_one` for one position's table (all the sets given) called from Python:
-    the engine's entries are this and :func:`least_range`, so that a bench may wrap them
-    (a kernel another kernel calls cannot be)."""
-    return least_one(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok,
-                     part_count, part_masks, min_len, slot_number, slot_colour, set_start, 0,
-                     len(set_key), set_key, kept, optimum, ceiling, narrow, exact_budget,
-                     wider, codes, played, held, work)
+    """:func:`least_one` for one position's table (all the sets given), through
+    :func:`least_range` on a batch of one: ``(status, sets in codes, sets kept)``."""
+    status, counts = np.zeros(1, np.int64), np.zeros(1, np.int64)
+    kept_out = np.array([kept], np.int64)
+    _least_rows(np.zeros(1, np.int64), 0, 1, must[None], rack[None],
+                np.array([must_j], np.int64), np.array([rack_j], np.int64), weight,
+                joker_weight, np.array([mode], np.int64), group_ok, part_count, part_masks,
+                min_len, np.array([0, len(set_key)], np.int64), slot_number, slot_colour,
+                set_start, set_key, np.array([optimum], np.int64),
+                np.array([ceiling], np.int64), narrow, exact_budget, wider, status,
+                codes[None], counts, played[None], held[None], kept_out, work[None])
+    return status[0], counts[0], kept_out[0]
