@@ -16,7 +16,7 @@ from solvers.rummikub._continue import continue_pass
 from solvers.rummikub._dp import solve_pass
 from solvers.rummikub._exact import _playable, playable_width
 from solvers.rummikub._groups import GROUP_OK
-from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS
+from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS, twin_classes
 from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM
 
 
@@ -64,8 +64,9 @@ def held_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, floor, hol
         np.ascontiguousarray(must, np.int64), np.ascontiguousarray(opt, np.int64),
         np.int64(must_j), np.int64(opt_j), np.ascontiguousarray(weight, np.int64),
         np.int64(joker_weight), np.int64(meld), GROUP_OK if group_ok is None else group_ok,
-        np.int64(floor), np.int64(beam), (*tables[:6], held_out, _no_caps()), choice,
-        group_jokers, stats)
+        np.int64(floor), np.int64(beam),
+        (*tables[:6], held_out, _no_caps(), twin_classes(*tables[:3])), choice, group_jokers,
+        stats)
     if status == 1 and score + must_j * joker_weight < floor:
         status = 0
     return status, score, choice, group_jokers, held_out, stats, truncated

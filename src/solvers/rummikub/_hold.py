@@ -27,7 +27,15 @@ the last; ``set_jokers[13, HOLD_BITS]``: their jokers; ``later[13]``: the sets s
 after the number;
 ``held_out[13]``: output, the subset of ``starting`` held out, as the replay found it;
 ``caps[14, 2]``: the most sets a state may hold out by each number, :func:`_most_held`,
-all 0 for none; ``caps[13, 1]`` bit 0: also the fewest).
+all 0 for none; ``caps[13, 1]`` bit 0: also the fewest; ``twins[13, HOLD_BITS // 2]``:
+:func:`twin_classes`, the field bits whose sets have the same future).
+
+Sets with the same future (going on from a number with the same tiles and jokers at every
+later number, to the same end: with three or four copies, runs of one colour that end
+together) are interchangeable: which of them a state holds out changes nothing after the
+number, only how many.  The hold layer gives a state's field its canonical form (the class's
+lowest bits, :func:`canonical_key`), so that the states differing only in which of them they
+hold merge there (their completions are the same, with the same gains).
 """
 
 from __future__ import annotations
@@ -143,11 +151,14 @@ def hold_step(table, bits, start, end, keys, score, parent, choice, hold, v, jok
     fanout = 1 << count
     jw_pos = max(0, joker_weight)
     most, least, scale = _most_held(hold[7], hold[5], v, floor)
+    twins = hold[8][v]
     n = end
     for i in range(start, end):
         key = keys[i]
         if key < 0:  # dominated
             continue
+        if twins[0]:
+            key = canonical_key(key, twins)
         table, bits, keys, score, parent, choice = make_room(
             table, bits, end, n, fanout, keys, score, parent, choice)
         for subset in range(fanout):
@@ -162,6 +173,76 @@ def hold_step(table, bits, start, end, keys, score, parent, choice, hold, v, jok
     stats[0] += n - end
     stats[1] = max(stats[1], n - end)
     return n, table, bits, keys, score, parent, choice, keep_best(keys, score, end, n, beam)
+
+
+@njit(cache=True, error_model="numpy")
+def twin_classes(colour_bits, going_on, joker_bits):
+    """``twins[v, k]``: the k-th class (a mask of field bits, 0 after the last) of at least
+    two table sets going on into number v+1 whose futures are the same: at v+1 and every
+    later number they cover, a real tile of the same colours, the same table jokers (as
+    ``joker_bits`` numbers them) and both going on or both ending.  A state holding out
+    some of a class may hold out any as many of them instead: the colour sub-steps and the
+    closing read the field only through these masks (:func:`held_parts`), and the two sets'
+    bits are free again together, once both end."""
+    twins = np.zeros((NNUM, HOLD_BITS // 2), np.int64)
+    for v in range(1, NNUM):
+        live = going_on[v - 1]
+        seen = np.int64(0)
+        k = 0
+        for a in range(HOLD_BITS):
+            if not live >> a & 1 or seen >> a & 1:
+                continue
+            members = np.int64(1) << a
+            for b in range(a + 1, HOLD_BITS):
+                if live >> b & 1 and not seen >> b & 1 and _same_future(
+                        colour_bits, going_on, joker_bits, a, b, v):
+                    members |= np.int64(1) << b
+            seen |= members
+            if members & (members - 1):
+                twins[v, k] = members
+                k += 1
+    return twins
+
+
+@njit(cache=True, inline="always")
+def _same_future(colour_bits, going_on, joker_bits, a, b, v):
+    """Whether the sets of field bits ``a`` and ``b``, both going on into number v+1, have
+    the same tiles from there to their end (which is then the same)."""
+    for u in range(v, NNUM):
+        for c in range(colour_bits.shape[1]):
+            if (colour_bits[u, c] >> a & 1) != (colour_bits[u, c] >> b & 1):
+                return False
+        if joker_bits[u, a] != joker_bits[u, b]:
+            return False
+        if (joker_bits[u, HOLD_BITS] >> a & 1) != (joker_bits[u, HOLD_BITS] >> b & 1):
+            return False
+        if (going_on[u] >> a & 1) != (going_on[u] >> b & 1):
+            return False
+        if not going_on[u] >> a & 1:
+            break
+    return True
+
+
+@njit(cache=True, inline="always")
+def canonical_key(key, twins):
+    """State ``key`` with the held-out field's bits of each class of ``twins``
+    (:func:`twin_classes` of the number) moved to the class's lowest bits."""
+    field = hold_field(key)
+    for k in range(twins.shape[0]):
+        members = twins[k]
+        if members == 0:
+            break
+        held = field & members
+        if held == 0 or held == members:
+            continue
+        low = np.int64(0)
+        rest = members
+        while held:
+            held &= held - 1
+            low |= rest & -rest
+            rest &= rest - 1
+        field = field & ~members | low
+    return key & ~HOLD_KEY_MASK | hold_key(field)
 
 
 @njit(cache=True, inline="always")
@@ -198,12 +279,15 @@ def hold_pairs(table, bits, start, end, k1s, k2s, score, parent, choice, hold, v
     fanout = 1 << count
     jw_pos = max(0, joker_weight)
     most, least, scale = _most_held(hold[7], hold[5], v, floor)
+    twins = hold[8][v]
     quad = jokers > 3  # four jokers: the third bit in the second word (_layout)
     n = end
     for i in range(start, end):
         key = k1s[i]
         if key < 0:  # cut by a narrow pass
             continue
+        if twins[0]:
+            key = canonical_key(key, twins)
         table, bits, k1s, k2s, score, parent, choice = make_pair_room(
             table, bits, end, n, fanout, k1s, k2s, score, parent, choice)
         k2 = k2s[i]

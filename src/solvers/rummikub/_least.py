@@ -20,7 +20,7 @@ from numba import njit
 
 from solvers.rummikub._bound import later_bounds
 from solvers.rummikub._held import _held_pass
-from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS
+from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS, twin_classes
 from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM, copies
 from solvers.rummikub._melds import meld_codes
 
@@ -128,8 +128,8 @@ def _one_pass(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, 
         beam = ((budget + BUDGET_UNIT - 1) // BUDGET_UNIT) << BUDGET_AT
     status, score, truncated = _held_pass(
         must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, floor, beam,
-        (hold[0], hold[1], hold[2], hold[3], hold[4], hold[5], held_out, caps), choice,
-        group_jokers, stats)
+        (hold[0], hold[1], hold[2], hold[3], hold[4], hold[5], held_out, caps,
+         twin_classes(hold[0], hold[1], hold[2])), choice, group_jokers, stats)
     if status == 1 and score + must_j * joker_weight < floor:
         status = 0
     work[0] += 1

@@ -1,0 +1,102 @@
+"""Table sets with the same future (runs of one colour going on to the same end): the hold
+layer holds out the lowest bits of their class, so states that differ only in which of them
+they hold merge (``solvers.rummikub._hold.twin_classes``, ``canonical_key``).  Checked on a
+hand table, and least disturbance on small tables of such runs against brute force (the
+optimum and the most table sets kept)."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engines.rummikub import Position, best_move, least
+from engines.rummikub.rules import Rules
+from solvers.rummikub._hold import canonical_key, twin_classes
+from solvers.rummikub._layout import hold_field, hold_key
+
+_SPEC = importlib.util.spec_from_file_location(
+    "rummikub_variant_naive", Path(__file__).resolve().parent / "rummikub_variant_naive.py")
+naive = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(naive)
+
+
+def _bit_of(tables, first: int) -> int:
+    """The field bit of the table set starting at number ``first`` (one there)."""
+    return int(tables[3][first - 1, 0])
+
+
+def test_runs_ending_together_are_one_class_from_their_common_numbers() -> None:
+    # R1-R5 and R3-R5 both go on into 4 and 5 with the same tiles; R2-R4 ends earlier
+    # and B6-B8 is alone
+    rules = Rules(copies=3)
+    pos = Position.from_strings(["R1 R2 R3 R4 R5", "R2 R3 R4", "R3 R4 R5", "B6 B7 B8"], "",
+                                **rules.position_limits())
+    tables = least.hold_tables(list(pos.table), rules)
+    twins = twin_classes(*tables[:3])
+    pair = 1 << _bit_of(tables, 1) | 1 << _bit_of(tables, 3)
+    assert _bit_of(tables, 1) != _bit_of(tables, 3)
+    assert twins[3].tolist() == [pair, 0, 0, 0, 0, 0]  # the hold layer of number 4
+    assert twins[4].tolist() == [pair, 0, 0, 0, 0, 0]  # of number 5
+    for v in (0, 1, 2, 5, 6, 7, 12):  # R3-R5 not yet going on, or both ended
+        assert not twins[v].any()
+
+
+def test_the_canonical_key_holds_the_lowest_bits_of_a_class() -> None:
+    twins = np.array([0b1010_0000, 0b0000_0111, 0, 0, 0, 0], np.int64)
+    base = np.int64(12345)  # (other key bits, below the field's)
+    for field, canonical in ((0b1000_0000, 0b0010_0000), (0b0010_0000, 0b0010_0000),
+                             (0b1010_0000, 0b1010_0000), (0b0000_0110, 0b0000_0011),
+                             (0b1000_0100, 0b0010_0001), (0b1_0000_0000, 0b1_0000_0000)):
+        key = canonical_key(base | hold_key(field), twins)
+        assert hold_field(key) == canonical
+        assert key & 0xFFFF == base
+    assert canonical_key(base | hold_key(0b10), np.zeros(6, np.int64)) == base | hold_key(0b10)
+
+
+# (copies, jokers): two copies and the rules document's jokers, and the house rules' more
+TILE_SETS = ((2, 2), (3, 2), (4, 2), (3, 3), (4, 3), (2, 4))
+
+
+def _runs_ending_together(seed: int):
+    """Runs of one colour of 3-5 tiles, several ending at the same number, two copies of
+    each at most beside the others, a few rack tiles and jokers."""
+    rng = random.Random(seed)
+    copies, jokers = TILE_SETS[seed % len(TILE_SETS)]
+    spec = naive.Spec(2, 6, copies, jokers, 3, 1)
+    pool = Counter({(c, n): copies for c in spec.letters for n in range(1, spec.numbers + 1)})
+    table = []
+    end = rng.randint(4, spec.numbers)
+    for _ in range(rng.randint(3, 4)):
+        colour = spec.letters[0] if rng.random() < 0.8 else spec.letters[1]
+        last = end if rng.random() < 0.7 else rng.randint(3, spec.numbers)
+        first = max(1, last - rng.randint(2, 4))
+        run = [(colour, n) for n in range(first, last + 1)]
+        if len(run) >= 3 and not Counter(run) - pool:
+            table.append([(False, c, n) for c, n in run])
+            pool -= Counter(run)
+    left = [t for t, k in pool.items() for _ in range(k)]
+    rack = rng.sample(left, rng.randint(1, 3)) + ["J"] * rng.randint(0, min(jokers, 2))
+    return spec, table, rack
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_least_disturbance_with_runs_ending_together_matches_brute_force(seed):
+    spec, table, rack = _runs_ending_together(seed + 3100)
+    objective = ("tiles", "value")[seed % 2]
+    rules = Rules(colours=spec.colours, numbers=spec.numbers, copies=spec.copies,
+                  jokers=spec.jokers, meld_threshold=0)
+    best, most_kept, _moved = naive.brute(spec, table, [], Counter(rack), objective,
+                                          melded=True, threshold=0)
+    rack_text = ["J" if t == "J" else f"{t[0]}{t[1]}" for t in rack]
+    move = best_move([[f"{c}{n}" for _, c, n in s] for s in table], rack_text, True,
+                     objective, rules)
+    after = [[(s.tile.is_joker, s.stands_for.colour, s.stands_for.number) for s in m]
+             for m in move.table]
+    assert naive.kept([naive._key(s) for s in table], after) == move.sets_kept == most_kept
+    played = Counter("J" if t.is_joker else (t.colour, t.number) for t in move.played)
+    assert naive.score(played, objective) == best, (spec.__dict__, table, rack)
