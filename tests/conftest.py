@@ -5,8 +5,9 @@ reference of the rules) and ``strategies.py`` (Hypothesis strategies) are not on
 ``sys.path``.  They are loaded here as ``<game>_oracle`` and ``<game>_strategies``
 (``import shengji_oracle``), names that can never clash between games, as are Rummikub's
 reference integer programme ``ip_model.py`` and ``ip_reference.py`` (``rummikub_ip_model``,
-``rummikub_ip_reference``: the reference depends on the model, loaded first) and its random
-table sets ``random_sets.py`` (``rummikub_random_sets``); the
+``rummikub_ip_reference``: the reference depends on the model, loaded first), its random
+table sets ``random_sets.py`` (``rummikub_random_sets``) and its brute-force check of least
+disturbance ``least_brute.py`` (``rummikub_least_brute``); the
 benchmarks load the oracles through :func:`load_helper` too
 (``runpy.run_path("tests/conftest.py")["load_helper"]("shengji", "oracle")``).
 """
@@ -19,7 +20,7 @@ from pathlib import Path
 from types import ModuleType
 
 HERE = Path(__file__).resolve().parent
-HELPERS = ("oracle", "strategies", "ip_model", "ip_reference", "random_sets")
+HELPERS = ("oracle", "strategies", "ip_model", "ip_reference", "random_sets", "least_brute")
 
 
 def load_helper(game: str, helper: str) -> ModuleType:

@@ -6,16 +6,13 @@ four copies and three jokers with more copies, ``test_rummikub_four_jokers.py``)
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
+from rummikub_least_brute import check_least_against_brute, naive
 
-from engines.rummikub import best_move
-from engines.rummikub.rules import Rules
 from solvers.rummikub._lengths import _rank_of, class_dominators, length_tables
 
 
@@ -50,11 +47,6 @@ def test_no_dominance_where_the_key_lists_runs_apart():
     assert class_dominators(digits, binom, False).shape[0] == 0
     assert class_dominators(*length_tables(4), True).shape[0] == 0  # (sets of 4: not these)
 
-
-_SPEC = importlib.util.spec_from_file_location(
-    "rummikub_variant_naive", Path(__file__).resolve().parent / "rummikub_variant_naive.py")
-naive = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(naive)
 
 # (copies, jokers): six or seven open runs a colour, so the DP's closed layers drop
 # dominated class codes (three jokers: the run of jokers alone in the key beside them)
@@ -104,16 +96,4 @@ def test_least_disturbance_under_class_dominance_matches_brute_force(seed):
     # dominance drops states only where a neighbour at least as good is kept (closed
     # layers, and inside a number the colour just placed: the last 48 seeds)
     spec, table, rack = _brute_case(seed + 2100) if seed < 96 else _two_colour_case(seed)
-    objective = ("tiles", "value")[seed % 2]
-    rules = Rules(colours=spec.colours, numbers=spec.numbers, copies=spec.copies,
-                  jokers=spec.jokers, meld_threshold=0)
-    best, most_kept, _moved = naive.brute(spec, table, [], Counter(rack), objective,
-                                          melded=True, threshold=0)
-    rack_text = ["J" if t == "J" else f"{t[0]}{t[1]}" for t in rack]
-    move = best_move([[f"{c}{n}" for _, c, n in s] for s in table], rack_text, True,
-                     objective, rules)
-    after = [[(s.tile.is_joker, s.stands_for.colour, s.stands_for.number) for s in m]
-             for m in move.table]
-    assert naive.kept([naive._key(s) for s in table], after) == move.sets_kept == most_kept
-    played = Counter("J" if t.is_joker else (t.colour, t.number) for t in move.played)
-    assert naive.score(played, objective) == best, (spec.__dict__, table, rack)
+    check_least_against_brute(spec, table, rack, ("tiles", "value")[seed % 2])

@@ -6,23 +6,17 @@ optimum and the most table sets kept)."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
+from rummikub_least_brute import check_least_against_brute, naive
 
-from engines.rummikub import Position, best_move, least
+from engines.rummikub import Position, least
 from engines.rummikub.rules import Rules
 from solvers.rummikub._hold import canonical_key, twin_classes
 from solvers.rummikub._layout import hold_field, hold_key
-
-_SPEC = importlib.util.spec_from_file_location(
-    "rummikub_variant_naive", Path(__file__).resolve().parent / "rummikub_variant_naive.py")
-naive = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(naive)
 
 
 def _bit_of(tables, first: int) -> int:
@@ -87,16 +81,4 @@ def _runs_ending_together(seed: int):
 @pytest.mark.parametrize("seed", range(60))
 def test_least_disturbance_with_runs_ending_together_matches_brute_force(seed):
     spec, table, rack = _runs_ending_together(seed + 3100)
-    objective = ("tiles", "value")[seed % 2]
-    rules = Rules(colours=spec.colours, numbers=spec.numbers, copies=spec.copies,
-                  jokers=spec.jokers, meld_threshold=0)
-    best, most_kept, _moved = naive.brute(spec, table, [], Counter(rack), objective,
-                                          melded=True, threshold=0)
-    rack_text = ["J" if t == "J" else f"{t[0]}{t[1]}" for t in rack]
-    move = best_move([[f"{c}{n}" for _, c, n in s] for s in table], rack_text, True,
-                     objective, rules)
-    after = [[(s.tile.is_joker, s.stands_for.colour, s.stands_for.number) for s in m]
-             for m in move.table]
-    assert naive.kept([naive._key(s) for s in table], after) == move.sets_kept == most_kept
-    played = Counter("J" if t.is_joker else (t.colour, t.number) for t in move.played)
-    assert naive.score(played, objective) == best, (spec.__dict__, table, rack)
+    check_least_against_brute(spec, table, rack, ("tiles", "value")[seed % 2])

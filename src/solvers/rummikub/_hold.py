@@ -31,11 +31,11 @@ all 0 for none; ``caps[13, 1]`` bit 0: also the fewest; ``twins[13, HOLD_BITS //
 :func:`twin_classes`, the field bits whose sets have the same future).
 
 Sets with the same future (going on from a number with the same tiles and jokers at every
-later number, to the same end: with three or four copies, runs of one colour that end
-together) are interchangeable: which of them a state holds out changes nothing after the
-number, only how many.  The hold layer gives a state's field its canonical form (the class's
-lowest bits, :func:`canonical_key`), so that the states differing only in which of them they
-hold merge there (their completions are the same, with the same gains).
+later number, to the same end: runs of one colour that end together, as R1-R5 and R3-R5
+from number 4 on) are interchangeable: which of them a state holds out changes nothing
+after the number, only how many.  The hold layer gives a state's field its canonical form
+(the class's lowest bits, :func:`canonical_key`), so that the states differing only in which
+of them they hold merge there (their completions are the same, with the same gains).
 """
 
 from __future__ import annotations
@@ -181,9 +181,9 @@ def twin_classes(colour_bits, going_on, joker_bits):
     two table sets going on into number v+1 whose futures are the same: at v+1 and every
     later number they cover, a real tile of the same colours, the same table jokers (as
     ``joker_bits`` numbers them) and both going on or both ending.  A state holding out
-    some of a class may hold out any as many of them instead: the colour sub-steps and the
-    closing read the field only through these masks (:func:`held_parts`), and the two sets'
-    bits are free again together, once both end."""
+    some of a class may hold out as many others of it instead: the colour sub-steps and the
+    closing read the field only through these masks (:func:`held_parts`), and the sets'
+    bits are free again together, once they end."""
     twins = np.zeros((NNUM, HOLD_BITS // 2), np.int64)
     for v in range(1, NNUM):
         live = going_on[v - 1]

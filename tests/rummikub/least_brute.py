@@ -1,0 +1,34 @@
+"""Least disturbance on a small tile set against brute force (``rummikub_variant_naive``):
+the optimum and its tie-break, the most table sets kept."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections import Counter
+from pathlib import Path
+
+from engines.rummikub import best_move
+from engines.rummikub.rules import Rules
+
+_SPEC = importlib.util.spec_from_file_location(
+    "rummikub_variant_naive", Path(__file__).resolve().parent / "rummikub_variant_naive.py")
+naive = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(naive)
+
+
+def check_least_against_brute(spec, table, rack, objective: str) -> None:
+    """Assert that ``best_move`` (melded, least disturbance on by default) plays brute
+    force's optimum and keeps its most table sets (``spec``: ``naive.Spec``; ``table``: sets
+    of ``(is_joker, colour, number)``; ``rack``: tiles ``(colour, number)`` and ``"J"``)."""
+    rules = Rules(colours=spec.colours, numbers=spec.numbers, copies=spec.copies,
+                  jokers=spec.jokers, meld_threshold=0)
+    best, most_kept, _moved = naive.brute(spec, table, [], Counter(rack), objective,
+                                          melded=True, threshold=0)
+    rack_text = ["J" if t == "J" else f"{t[0]}{t[1]}" for t in rack]
+    move = best_move([[f"{c}{n}" for _, c, n in s] for s in table], rack_text, True,
+                     objective, rules)
+    after = [[(s.tile.is_joker, s.stands_for.colour, s.stands_for.number) for s in m]
+             for m in move.table]
+    assert naive.kept([naive._key(s) for s in table], after) == move.sets_kept == most_kept
+    played = Counter("J" if t.is_joker else (t.colour, t.number) for t in move.played)
+    assert naive.score(played, objective) == best, (spec.__dict__, table, rack)
