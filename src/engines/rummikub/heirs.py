@@ -30,7 +30,14 @@ from itertools import combinations_with_replacement, product
 import numpy as np
 
 from engines.rummikub.heirs_kept import kept_always
-from engines.rummikub.heirs_later import joker_rest, kernel_layout, rest_of, with_later_kept
+from engines.rummikub.heirs_later import (
+    NCOL,
+    NNUM,
+    joker_rest,
+    kernel_layout,
+    rest_of,
+    with_later_kept,
+)
 from engines.rummikub.least import WORK
 from engines.rummikub.moved import tiles_moved
 from engines.rummikub.position import Move, Position, _counts, _meld, objective_weights
@@ -40,7 +47,6 @@ from engines.rummikub.tiles import COLOURS, Tile
 
 __all__ = ["fewest_moved_move"]
 
-_NCOL, _NNUM = 4, 13
 DOMINANCE = 7  # dominated states dropped: 1 at each close, 2/4 after colours 1/2 (0: an A/B)
 SETTLE = True  # the pass merges free and spent runs where none can be adopted (False: an A/B)
 TWINS = True  # identical table sets held out and adopting in one order only (False: an A/B)
@@ -78,7 +84,7 @@ def _partition_lists(colours: int) -> dict[tuple[tuple[int, ...], int], list]:
     out: dict[tuple[tuple[int, ...], int], list] = {}
     for n in range(4):
         for kinds in combinations_with_replacement(kinds_here, n):
-            profile = tuple(sum(m >> c & 1 for m, _ in kinds) for c in range(_NCOL))
+            profile = tuple(sum(m >> c & 1 for m, _ in kinds) for c in range(NCOL))
             jokers = sum(j for _, j in kinds)
             if max(profile, default=0) <= 2 and jokers <= 2:
                 out.setdefault((profile, jokers), []).append(kinds)
@@ -130,7 +136,7 @@ def partition_arrays(colours: int) -> tuple[np.ndarray, ...]:
     lists = _partition_lists(colours)
     start, rows = [0], []
     for key in range(81 * 3):
-        profile = tuple(key // 3 // 3 ** c % 3 for c in range(_NCOL))
+        profile = tuple(key // 3 // 3 ** c % 3 for c in range(NCOL))
         rows += lists.get((profile, key % 3), [])
         start.append(len(rows))
     masks = np.zeros((max(1, len(rows)), 3), np.int64)
@@ -165,26 +171,26 @@ def _tables(sets: list, rules: Rules) -> dict:
     from solvers.rummikub._least import hold_tables
 
     slot_number, slot_colour, set_start, _keys, _firsts = table_slots([sets], rules)
-    which = np.empty((_NNUM, HOLD_BITS), np.int64)
+    which = np.empty((NNUM, HOLD_BITS), np.int64)
     hold, crowded = hold_tables(slot_number, slot_colour, set_start, 0, len(sets), which)
     if crowded:
         raise_for(-1, crowded)
     n = len(sets)
     slot_of = np.zeros(n, np.int64)
-    set_size = np.zeros((_NNUM, HOLD_BITS), np.int64)
-    for v in range(_NNUM):
+    set_size = np.zeros((NNUM, HOLD_BITS), np.int64)
+    for v in range(NNUM):
         for k in range(HOLD_BITS):
             if which[v, k] >= 0:
                 slot_of[which[v, k]] = hold[3][v, k]
                 set_size[v, k] = set_start[which[v, k] + 1] - set_start[which[v, k]]
-    run_type = np.zeros((n, _NNUM), np.int64)
-    places = np.zeros((_NNUM, _NCOL + 1), np.int64)  # table tiles per number: runs, groups
-    runs_at = np.full((_NNUM, _NCOL, 4), -1, np.int64)
-    group_of = np.full((_NNUM, HOLD_BITS), -1, np.int64)
-    groups: list[list[tuple[int, ...]]] = [[] for _ in range(_NNUM)]
-    rest = np.zeros((_NNUM, _NCOL + 1, HOLD_BITS), np.int64)
+    run_type = np.zeros((n, NNUM), np.int64)
+    places = np.zeros((NNUM, NCOL + 1), np.int64)  # table tiles per number: runs, groups
+    runs_at = np.full((NNUM, NCOL, 4), -1, np.int64)
+    group_of = np.full((NNUM, HOLD_BITS), -1, np.int64)
+    groups: list[list[tuple[int, ...]]] = [[] for _ in range(NNUM)]
+    rest = np.zeros((NNUM, NCOL + 1, HOLD_BITS), np.int64)
     rest_j = np.zeros_like(rest)
-    jokers_in = np.zeros((_NNUM, _NCOL + 1), np.int64)
+    jokers_in = np.zeros((NNUM, NCOL + 1), np.int64)
     for i in range(n):
         numbers = slot_number[set_start[i]: set_start[i + 1]].tolist()
         colours = slot_colour[set_start[i]: set_start[i + 1]].tolist()
@@ -194,7 +200,7 @@ def _tables(sets: list, rules: Rules) -> dict:
             v = numbers[0] - 1
             groups[v].append((sum(1 << c for c in colours if c >= 0), colours.count(-1),
                               int(slot_of[i])))
-            places[v, _NCOL] += len(colours)
+            places[v, NCOL] += len(colours)
             continue
         colour = next(c for c in colours if c >= 0)
         for number, c in zip(numbers, colours):
@@ -202,23 +208,23 @@ def _tables(sets: list, rules: Rules) -> dict:
             places[number - 1, colour] += 1
             k = int((runs_at[number - 1, colour] >= 0).sum())
             runs_at[number - 1, colour, k] = i
-    for v in range(_NNUM):  # (sorted: the tables are cached by the groups they hold)
+    for v in range(NNUM):  # (sorted: the tables are cached by the groups they hold)
         groups[v].sort()
         for k, (_mask, _jokers, slot) in enumerate(groups[v]):
             group_of[v, slot] = k
         groups[v] = [g[:2] for g in groups[v]]
-    adopters = _adopters(runs_at, slot_of) if SETTLE else np.full((_NNUM, _NCOL), -1, np.int64)
+    adopters = _adopters(runs_at, slot_of) if SETTLE else np.full((NNUM, NCOL), -1, np.int64)
     twin = _twins(sets, slot_number, set_start, slot_of, run_type) if TWINS else \
-        np.full((_NNUM, HOLD_BITS), -1, np.int64)
-    stays = np.full((_NNUM, 8, 81, 3), -1, np.int64)
-    for v in range(_NNUM):
+        np.full((NNUM, HOLD_BITS), -1, np.int64)
+    stays = np.full((NNUM, 8, 81, 3), -1, np.int64)
+    for v in range(NNUM):
         table = _stays_table(tuple(groups[v]), rules.colours)
         stays[v, : table.shape[0]] = table
     return {"hold": hold, "which": which, "slot_of": slot_of, "set_size": set_size,
             "run_type": run_type, "runs_at": runs_at, "group_of": group_of, "later": hold[5],
             "groups": groups, "stays": stays, "places": places, "rest": rest,
             "adopters": adopters, "twin": twin, "run_bits": run_bits_of(runs_at, slot_of)
-            if AHEAD_LOSSES else np.full((_NNUM, _NCOL), -1, np.int64),
+            if AHEAD_LOSSES else np.full((NNUM, NCOL), -1, np.int64),
             "jokers_in": (jokers_in, rest_j) if JOKER_PLACES else (0 * jokers_in - 99, rest_j)}
 
 
@@ -231,7 +237,7 @@ def _twins(sets: list, slot_number: np.ndarray, set_start: np.ndarray, slot_of: 
     _adopt`, :func:`~solvers.rummikub._heirs_prune.twin_alone`)."""
     from solvers.rummikub._layout import HOLD_BITS
 
-    twin = np.full((_NNUM, HOLD_BITS), -1, np.int64)
+    twin = np.full((NNUM, HOLD_BITS), -1, np.int64)
     spans = [slot_number[set_start[i]: set_start[i + 1]].tolist() for i in range(len(sets))]
     for i, numbers in enumerate(spans):
         group = len(set(numbers)) == 1
@@ -256,12 +262,12 @@ def _adopters(runs_at: np.ndarray, slot_of: np.ndarray) -> np.ndarray:
     """``[v, c]``: the slots of colour c's table runs that cover number v+1 and go on past
     it, the only ones that may still adopt a run after colour c's sub-step there; -1 when
     a run of colour c starts after number v+1 (:func:`solvers.rummikub._heirs_step._settled`)."""
-    out = np.zeros((_NNUM, _NCOL), np.int64)
-    for v in range(_NNUM - 1, -1, -1):
-        for c in range(_NCOL):
+    out = np.zeros((NNUM, NCOL), np.int64)
+    for v in range(NNUM - 1, -1, -1):
+        for c in range(NCOL):
             here = {int(i) for i in runs_at[v, c] if i >= 0}
-            after = [int(i) for i in runs_at[v + 1, c] if i >= 0] if v + 1 < _NNUM else []
-            if any(i not in here for i in after) or (v + 1 < _NNUM and out[v + 1, c] < 0):
+            after = [int(i) for i in runs_at[v + 1, c] if i >= 0] if v + 1 < NNUM else []
+            if any(i not in here for i in after) or (v + 1 < NNUM and out[v + 1, c] < 0):
                 out[v, c] = -1
             else:
                 out[v, c] = sum(1 << int(slot_of[i]) for i in after)
@@ -277,15 +283,15 @@ def _bounds(rack: np.ndarray, weight: np.ndarray, later: np.ndarray, scale2: int
     gain = rack * np.maximum(weight, 0)
     flat = gain.T.ravel()  # (number, colour) in the pass's order
     after = np.concatenate([np.cumsum(flat[::-1])[::-1][1:], [0]])
-    rem = after.reshape(_NNUM, _NCOL).astype(np.int64)
-    before = np.cumsum(flat[::-1])[::-1].reshape(_NNUM, _NCOL)[:, 0].astype(np.int64)
+    rem = after.reshape(NNUM, NCOL).astype(np.int64)
+    before = np.cumsum(flat[::-1])[::-1].reshape(NNUM, NCOL)[:, 0].astype(np.int64)
     later_places = np.concatenate([np.cumsum(places.sum(axis=1)[::-1])[::-1][1:], [0]])
-    bonus = np.zeros((_NNUM, _NCOL + 1), np.int64)
-    for v in range(_NNUM):
-        bonus[v, _NCOL] = later[v] * scale2 + later_places[v] + places[v].sum()
-        for c in range(_NCOL):
-            bonus[v, c] = (later[v] * scale2 + later_places[v] + places[v, c + 1:_NCOL].sum()
-                           + (places[v, _NCOL] if c < _NCOL - 1 else 0))  # (groups: the close)
+    bonus = np.zeros((NNUM, NCOL + 1), np.int64)
+    for v in range(NNUM):
+        bonus[v, NCOL] = later[v] * scale2 + later_places[v] + places[v].sum()
+        for c in range(NCOL):
+            bonus[v, c] = (later[v] * scale2 + later_places[v] + places[v, c + 1:NCOL].sum()
+                           + (places[v, NCOL] if c < NCOL - 1 else 0))  # (groups: the close)
     return rem, before, bonus
 
 
@@ -399,8 +405,8 @@ class _Pass:
                      rules.numbers, tables["hold"], tables["runs_at"], tables["slot_of"],
                      tables["run_type"], tables["group_of"], tables["stays"],
                      tables["set_size"], rem, before, bonus, tables["rest"], scale1, scale2)
-        self.steps = np.zeros((_NNUM, _NCOL), np.int64)
-        self.held_out = np.zeros(_NNUM, np.int64)
+        self.steps = np.zeros((NNUM, NCOL), np.int64)
+        self.held_out = np.zeros(NNUM, np.int64)
         # the floor asks for `above` more tiles staying than least disturbance's move keeps
         # (0: the pass finds that move or a better one; without that target if not)
         self.floor_move = scale2 - 1 - moved
@@ -488,7 +494,7 @@ def _rebuild(sets: list, tables: dict, steps: np.ndarray, held_out: np.ndarray,
     """The table sets kept (indices) and the new sets (melds) of the pass's choices,
     following the heirs it chose (the same order of runs and adoptions as the pass)."""
     hold, which = tables["hold"], tables["which"]
-    runs: list[list[_Run]] = [[] for _ in range(_NCOL)]
+    runs: list[list[_Run]] = [[] for _ in range(NCOL)]
     kept: set[int] = set()
     codes: list[int] = []
     field = done = 0
@@ -498,9 +504,9 @@ def _rebuild(sets: list, tables: dict, steps: np.ndarray, held_out: np.ndarray,
             if which[v, k] >= 0 and held_out[v] >> k & 1:
                 kept.add(int(which[v, k]))
                 field |= 1 << int(hold[3][v, k])
-        profile = [0] * _NCOL
+        profile = [0] * NCOL
         jg = 0
-        for c in range(_NCOL):
+        for c in range(NCOL):
             ch = int(steps[v, c])
             u, ug, jr = ch & 3, ch >> 2 & 3, ch >> 4 & 3
             avec, code = ch >> 6 & 127, ch >> 13 & 1023
@@ -534,13 +540,13 @@ def _rebuild(sets: list, tables: dict, steps: np.ndarray, held_out: np.ndarray,
         _value, kinds = group_heirs(groups, tuple(profile), jg, colours)
         codes += [_group_code(v + 1, mask, j, colours) for mask, j in kinds or ()]
         going = int(hold[1][v])
-        for c in range(_NCOL):
+        for c in range(NCOL):
             for run in runs[c]:
                 if run.owner >= 2 and not going >> (run.owner - 2) & 1:
                     run.owner = 1
         field &= going
         done &= going
-    codes += [run.code(c) for c in range(_NCOL) for run in runs[c]]
+    codes += [run.code(c) for c in range(NCOL) for run in runs[c]]
     return kept, [_meld(code) for code in codes]
 
 

@@ -21,8 +21,7 @@ from collections import Counter
 
 import numpy as np
 
-from engines.rummikub.heirs_later import kernel_layout
-from engines.rummikub.least import table_slots
+from engines.rummikub.heirs_later import relaxation_inputs
 from engines.rummikub.position import Move, _counts
 from engines.rummikub.rules import Rules
 from engines.rummikub.sets import meld_tiles
@@ -50,12 +49,9 @@ def kept_always(sets: list, rack_tiles: tuple, rules: Rules,
     while True:  # (the sets proven leave the programme: the others' bounds may tighten)
         rest = [i for i in range(len(sets)) if i not in proven]
         table = [sets[i] for i in rest]
-        must, must_j = _counts(t for s in table for t in s)
-        slot_number, slot_colour, set_start, _keys, _firsts = table_slots([table], rules)
         kept = np.array([0 if i in held else -1 for i in rest], np.int64)
-        relaxed_kept(must, kernel_layout(rack), must_j, rack_j, kernel_layout(weight),
-                     joker_weight, optimum, int(rules.search_mode(True, table)), slot_number,
-                     slot_colour, set_start, 0, len(table), move.sets_kept - len(proven), kept)
+        relaxed_kept(*relaxation_inputs(table, (rack, weight), (rack_j, joker_weight, optimum),
+                                        rules), move.sets_kept - len(proven), kept)
         if not (kept == 1).any():
             return proven
         proven |= {rest[k] for k in np.flatnonzero(kept == 1).tolist()}
