@@ -17,14 +17,12 @@ it saved (docs/CHANGELOG.md, rkfew7).
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 
 from engines.rummikub.heirs_later import relaxation_inputs
-from engines.rummikub.position import Move, _counts
+from engines.rummikub.move import Move, kept_sets
+from engines.rummikub.position import _counts
 from engines.rummikub.rules import Rules
-from engines.rummikub.sets import meld_tiles
 
 __all__ = ["KEPT_ALWAYS", "kept_always"]
 
@@ -44,7 +42,7 @@ def kept_always(sets: list, rack_tiles: tuple, rules: Rules,
 
     weight, joker_weight, optimum = weights
     rack, rack_j = _counts(rack_tiles)
-    held = _held(sets, move)  # (a set the move releases is not kept by every move)
+    held = kept_sets(sets, move.table)  # (a set the move releases is not kept by every move)
     proven: set[int] = set()
     while True:  # (the sets proven leave the programme: the others' bounds may tighten)
         rest = [i for i in range(len(sets)) if i not in proven]
@@ -55,16 +53,3 @@ def kept_always(sets: list, rack_tiles: tuple, rules: Rules,
         if not (kept == 1).any():
             return proven
         proven |= {rest[k] for k in np.flatnonzero(kept == 1).tolist()}
-
-
-def _held(sets: list, move: Move) -> set[int]:
-    """The indices of the table ``sets`` that ``move`` keeps (its table holds their tiles as
-    one set; identical sets matched one to one)."""
-    pool = Counter(tuple(sorted(meld_tiles(m))) for m in move.table)
-    out = set()
-    for i, tiles in enumerate(sets):
-        key = tuple(sorted(tiles))
-        if pool[key] > 0:
-            pool[key] -= 1
-            out.add(i)
-    return out

@@ -18,7 +18,7 @@ from engines.rummikub.sets import Meld, meld_tiles
 from engines.rummikub.steps import Step, move_steps
 from engines.rummikub.tiles import Tile, format_tiles
 
-__all__ = ["Move"]
+__all__ = ["Move", "kept_sets"]
 
 
 @dataclass
@@ -64,14 +64,7 @@ class Move:
         >>> best_move([["K4", "O4", "R4"], ["B5", "B6", "B7"]], "B4").sets_kept
         1
         """
-        after = Counter(tuple(sorted(meld_tiles(m))) for m in self.table)
-        kept = 0
-        for s in self.previous:
-            key = tuple(sorted(s))
-            if after[key] > 0:
-                after[key] -= 1
-                kept += 1
-        return kept
+        return len(kept_sets(self.previous, self.table))
 
     @property
     def tiles_moved(self) -> int:
@@ -103,3 +96,17 @@ class Move:
         if self.is_pass:
             return "no play (draw a tile)"
         return f"play {format_tiles(self.played)} ({self.tiles} tiles, value {self.value})"
+
+
+def kept_sets(previous: list, table: list[Meld]) -> set[int]:
+    """The indices of the ``previous`` table sets (tiles) that ``table`` (melds) leaves exactly
+    as they were: it holds a set of exactly their tiles, each set of ``table`` matched to one
+    previous set at most."""
+    after = Counter(tuple(sorted(meld_tiles(m))) for m in table)
+    kept = set()
+    for i, tiles in enumerate(previous):
+        key = tuple(sorted(tiles))
+        if after[key] > 0:
+            after[key] -= 1
+            kept.add(i)
+    return kept
