@@ -9,6 +9,7 @@ from rummikub_ip_reference import reference_move
 
 from engines.rummikub import best_move, heirs, heirs_later
 from engines.rummikub.generate import rummikub_positions
+from engines.rummikub.heirs_turned import turned_set
 from engines.rummikub.least import _Oracle, table_slots
 from engines.rummikub.position import Position, _counts, objective_weights
 from engines.rummikub.rules import Rules
@@ -25,7 +26,7 @@ def _ways(pos: Position, objective: str) -> tuple[list, tuple[int, int, int]]:
     played, played_j = _counts(move.played)
     optimum = int((weight * played).sum()) + joker_weight * played_j
     sets = list(pos.table)
-    turned = [heirs._turned(s, 13) for s in sets]
+    turned = [turned_set(s, 13) for s in sets]
     return ([(sets, rack, weight), (turned, rack[:, ::-1], weight[:, ::-1])],
             (rack_j, joker_weight, optimum))
 

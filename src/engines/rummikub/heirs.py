@@ -7,8 +7,9 @@ more DP pass (:mod:`solvers.rummikub._heirs`) at the floor (optimum, sets kept).
 pass runs over the numbers upwards and, on the table with its numbers turned round,
 downwards: the same answer, but one direction may need far fewer states (its bound on the
 tiles still able to stay is tight sooner): a probe each way asking for at most one tile
-moved shows which (:data:`PROBES`), then that one runs (or both in turn, resumed slice by
-slice, until one is done: :data:`DIRECTION`).  This module builds the pass's tables (the table
+moved shows which (:data:`PROBES`), probes in it asking for 2, 4, ... tiles moved may find
+the answer far cheaper (:data:`DEEPEN`), then that one runs (or both in turn, resumed slice
+by slice, until one is done: :data:`DIRECTION`).  This module builds the pass's tables (the table
 sets' hold slots, their runs' tiles, and the released groups' best heirs per number), and
 rebuilds the move from the pass's choices, following the heirs the pass chose.
 
@@ -24,6 +25,7 @@ rebuilds the move from the pass's choices, following the heirs the pass chose.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from functools import cache, lru_cache
 from itertools import combinations_with_replacement, product
 
@@ -38,12 +40,12 @@ from engines.rummikub.heirs_later import (
     rest_of,
     with_later_kept,
 )
+from engines.rummikub.heirs_turned import turned_meld, turned_set
 from engines.rummikub.least import WORK
 from engines.rummikub.moved import tiles_moved
 from engines.rummikub.position import Move, Position, _counts, _meld, objective_weights
 from engines.rummikub.rules import Rules
-from engines.rummikub.sets import Meld, Slot
-from engines.rummikub.tiles import COLOURS, Tile
+from engines.rummikub.tiles import COLOURS
 
 __all__ = ["fewest_moved_move"]
 
@@ -68,6 +70,13 @@ ALTERNATE = (5_000, 2)
 # PROBE_CAP times its states; then the cheaper alone, or within PROBE_CAP, the next probe.
 PROBES = (1,)
 PROBE_CAP = 2
+# Then, where the chosen direction's last probe took DEEPEN[0] states or more, probes in that
+# direction alone asking for twice the tiles moved each time (the first that finds a move
+# gives the answer), while each takes DEEPEN[1] times its predecessor's states or more: a
+# pass's states grow with the tiles it may lose, so an answer that moves few tiles is found
+# far below the full pass's cost; once they grow slowly the full pass costs little more.
+# (0, 0): none.
+DEEPEN = (2_000, 3)
 AHEAD = 3
 # A group as (colour mask, jokers): 1..4 real colours, 3 or 4 tiles, up to two jokers.
 _GROUP_KINDS = [(mask, j) for mask in range(1, 16) for j in range(3)
@@ -314,7 +323,7 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
     always = kept_always(sets, pos.rack, rules, (weight, joker_weight, optimum), move)
     whole, sets = sets, [s for i, s in enumerate(sets) if i not in always]
     back = (always, [i for i in range(len(whole)) if i not in always])  # (sets -> whole's)
-    turned = [_turned(s, rules.numbers) for s in sets]
+    turned = [turned_set(s, rules.numbers) for s in sets]
     ways = ((sets, rack, weight), (turned, rack[:, rules.numbers - 1:: -1], weight[:, ::-1]))
     built: dict[int, dict] = {}  # (per direction: the pass's tables)
 
@@ -327,6 +336,7 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
                      direction)
 
     order = (DIRECTION,) if DIRECTION >= 0 else (1, 0)
+    probed = (0, 0)  # (the last probe's tiles moved and states, in the direction chosen)
     for level in PROBES if len(order) > 1 else ():
         if moved - level <= ABOVE:
             break
@@ -336,15 +346,39 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
             return _made_move(whole, rules, turned, first, found, back)  # (`level` at most)
         other = probes[probes[0] is first]
         if other.run(max(1, PROBE_CAP * first.states - other.states)) is None:
-            order = (first.direction,)
+            order, probed = (first.direction,), (level, first.states)
             break  # (the other needs PROBE_CAP times its states: clear enough)
-        order = ((first if first.states <= other.states else other).direction,)
+        cheaper = first if first.states <= other.states else other
+        order, probed = (cheaper.direction,), (level, cheaper.states)
         if max(first.states, other.states) >= PROBE_CAP * min(first.states, other.states):
             break
+    if len(order) == 1 and probed[1] >= DEEPEN[0] > 0:
+        found, deeper = _deepened(made, order[0], probed, moved)
+        if deeper is not None:
+            return _made_move(whole, rules, turned, deeper, found, back)
     found, last = _race([made(direction, ABOVE) for direction in order])
     if found is False:
         return move  # (none moves fewer tiles than least disturbance's move)
     return _made_move(whole, rules, turned, last, found, back)
+
+
+def _deepened(made: Callable[[int, int], _Pass], direction: int, probed: tuple[int, int],
+              moved: int) -> tuple[tuple[set[int], list] | bool, _Pass | None]:
+    """The probes of :data:`DEEPEN` in ``direction`` after the last one (``probed``: its
+    tiles moved at most, its states) found none: the answer of the first that finds a move
+    and that pass, or ``(False, None)`` when they stop (``moved``: least disturbance's
+    move's)."""
+    level, states = probed
+    while moved - 2 * level > ABOVE:
+        level *= 2
+        probe = made(direction, moved - level)
+        found = probe.run(0)
+        if found is not False:
+            return found, probe  # (none moves fewer than `level` / 2: the fewest)
+        if probe.states < DEEPEN[1] * states:
+            break  # (growing slowly: the full pass costs little more than this one)
+        states = probe.states
+    return False, None
 
 
 def _race(passes: list[_Pass]) -> tuple[tuple[set[int], list] | bool, _Pass]:
@@ -370,7 +404,7 @@ def _made_move(sets: list, rules: Rules, turned: list, done: _Pass, found: tuple
     kept, new = found
     kept = back[0] | {back[1][i] for i in kept}
     if done.sets is turned:
-        new = [_turned_meld(m, rules.numbers) for m in new]
+        new = [turned_meld(m, rules.numbers) for m in new]
     from engines.rummikub.arrays import _table_melds
 
     table = [m for i, m in enumerate(_table_melds(sets, tile_set)) if i in kept] + new
@@ -447,21 +481,6 @@ class _Pass:
                 raise AssertionError("the fewest-tiles-moved pass missed the optimum")
             self.targets.pop(0)
             self._start()
-
-
-def _turned(tiles: tuple[Tile, ...], numbers: int) -> tuple[Tile, ...]:
-    """A table set with its numbers turned round (n -> ``numbers`` + 1 - n), a run's tiles
-    in the turned order: the pass downwards is the pass upwards on the turned table."""
-    return tuple(t if t.is_joker else Tile(t.colour, numbers + 1 - t.number)
-                 for t in reversed(tiles))
-
-
-def _turned_meld(meld: Meld, numbers: int) -> Meld:
-    """A meld of the turned table as a meld of the table (:func:`_turned`)."""
-    back = [Slot(s.tile if s.tile.is_joker else Tile(s.tile.colour, numbers + 1 - s.tile.number),
-                 Tile(s.stands_for.colour, numbers + 1 - s.stands_for.number)) for s in meld]
-    groups = len({s.stands_for.number for s in meld}) == 1
-    return tuple(back) if groups else tuple(reversed(back))
 
 
 class _Run:

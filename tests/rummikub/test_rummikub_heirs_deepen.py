@@ -1,0 +1,52 @@
+"""Fewest tiles moved: the probes asking for twice the tiles moved each time after the
+one-tile probes (``heirs.DEEPEN``, engines/rummikub/heirs.py) against the reference integer
+programme (HiGHS, ``ip_model.py``) and against the pass without them."""
+
+from __future__ import annotations
+
+from rummikub_ip_reference import reference_move
+
+from engines.rummikub import best_move
+from engines.rummikub.generate import rummikub_positions
+from engines.rummikub.position import Position, check_move
+from engines.rummikub.rules import Rules
+
+FEWEST = Rules(fewest_tiles_moved=True)
+
+
+def _answer(move):
+    return move.tiles, move.value, move.sets_kept, move.tiles_moved
+
+
+def test_deepened_probes_find_the_programmes_fewest(monkeypatch):
+    # With the probes deepened after every one-tile probe that found nothing (from one state
+    # on, never stopping for slow growth), the answer equals the programme's and the pass's
+    # without them, and the move is valid; on these seeds a deepened probe finds the answer
+    # in each direction (upwards, and downwards on the turned table) at least once.
+    import engines.rummikub.heirs as heirs
+
+    found: list[int] = []
+    deepened = heirs._deepened
+
+    def counted(made, direction, probed, moved):
+        out = deepened(made, direction, probed, moved)
+        if out[1] is not None:
+            found.append(direction)
+        return out
+
+    monkeypatch.setattr(heirs, "_deepened", counted)
+    for seed in (33, 39):
+        for pos in rummikub_positions(60, seed=seed, table_tiles=(12, 30), joker_rate=0.5,
+                                      initial_meld_rate=0.0):
+            table, rack = pos["table"], pos["rack"]
+            monkeypatch.setattr(heirs, "DEEPEN", (0, 0))
+            plain = best_move(table, rack, True, "tiles", FEWEST)
+            monkeypatch.setattr(heirs, "DEEPEN", (1, 0))
+            calls = len(found)
+            move = best_move(table, rack, True, "tiles", FEWEST)
+            assert _answer(move) == _answer(plain), pos
+            assert check_move(Position.from_strings(table, rack), move, FEWEST) == [], pos
+            if len(found) > calls:
+                ref, moved = reference_move(table, rack, True, "tiles", FEWEST)
+                assert _answer(move) == (ref.tiles, ref.value, ref.sets_kept, moved), pos
+    assert sorted(set(found)) == [0, 1]
