@@ -8,6 +8,8 @@ from collections import Counter
 from pathlib import Path
 
 from engines.rummikub import best_move
+from engines.rummikub.least import _Oracle
+from engines.rummikub.position import Position, _counts, objective_weights
 from engines.rummikub.rules import Rules
 
 _SPEC = importlib.util.spec_from_file_location(
@@ -32,3 +34,15 @@ def check_least_against_brute(spec, table, rack, objective: str) -> None:
     assert naive.kept([naive._key(s) for s in table], after) == move.sets_kept == most_kept
     played = Counter("J" if t.is_joker else (t.colour, t.number) for t in move.played)
     assert naive.score(played, objective) == best, (spec.__dict__, table, rack)
+
+
+def held_at_optimum(pos: Position, objective: str) -> list[int]:
+    """Every set of table sets (bit masks) that some optimal move keeps: those held out
+    while the DP on the others still reaches the optimum, every subset enumerated."""
+    weight, joker_weight = objective_weights(objective)
+    rack, rack_j = _counts(pos.rack)
+    oracle = _Oracle(list(pos.table), rack, rack_j, weight, joker_weight)
+    full = (1 << len(pos.table)) - 1
+    target = oracle.solve(full)[0]
+    return [full & ~in_play for in_play in range(full + 1)
+            if oracle.solve(in_play)[0] == target]

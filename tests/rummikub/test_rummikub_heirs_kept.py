@@ -5,10 +5,10 @@ the fewest-tiles-moved answer with and without leaving them out of the pass."""
 from __future__ import annotations
 
 import pytest
+from rummikub_least_brute import held_at_optimum
 
 from engines.rummikub import best_move, heirs, heirs_kept
 from engines.rummikub.generate import rummikub_positions
-from engines.rummikub.least import _Oracle
 from engines.rummikub.moved import tiles_moved
 from engines.rummikub.position import Position, _counts, check_move, objective_weights
 from engines.rummikub.rules import Rules
@@ -29,15 +29,9 @@ def _small_positions(objective: str) -> list[Position]:
 def _kept_by_every(pos: Position, objective: str) -> set[int]:
     """The sets held out by every arrangement that reaches the optimum holding the most
     (every subset of the table held out, the DP on the others)."""
-    weight, joker_weight = objective_weights(objective)
-    rack, rack_j = _counts(pos.rack)
-    oracle = _Oracle(list(pos.table), rack, rack_j, weight, joker_weight)
-    full = (1 << len(pos.table)) - 1
-    target = oracle.solve(full)[0]
-    held = [full & ~in_play for in_play in range(full + 1)
-            if oracle.solve(in_play)[0] == target]
+    held = held_at_optimum(pos, objective)
     most = max(h.bit_count() for h in held)
-    every = full
+    every = (1 << len(pos.table)) - 1
     for h in held:
         if h.bit_count() == most:
             every &= h

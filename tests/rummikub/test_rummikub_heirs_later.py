@@ -6,11 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from rummikub_ip_reference import reference_move
+from rummikub_least_brute import held_at_optimum
 
 from engines.rummikub import best_move, heirs, heirs_later
 from engines.rummikub.generate import rummikub_positions
 from engines.rummikub.heirs_turned import turned_set
-from engines.rummikub.least import _Oracle, table_slots
+from engines.rummikub.least import table_slots
 from engines.rummikub.position import Position, _counts, objective_weights
 from engines.rummikub.rules import Rules
 
@@ -31,18 +32,6 @@ def _ways(pos: Position, objective: str) -> tuple[list, tuple[int, int, int]]:
             (rack_j, joker_weight, optimum))
 
 
-def _optimal_kept(pos: Position, objective: str) -> list[int]:
-    """Every set of table sets (bit masks) some optimal move keeps: those held out while
-    the DP on the others still reaches the optimum, enumerated."""
-    weight, joker_weight = objective_weights(objective)
-    rack, rack_j = _counts(pos.rack)
-    oracle = _Oracle(list(pos.table), rack, rack_j, weight, joker_weight)
-    full = (1 << len(pos.table)) - 1
-    target = oracle.solve(full)[0]
-    return [full & ~in_play for in_play in range(full + 1)
-            if oracle.solve(in_play)[0] == target]
-
-
 @pytest.mark.parametrize("objective", ["tiles", "value"])
 def test_the_bound_holds_for_every_optimal_move(objective):
     # For each order of numbers, every optimal move keeps at most later[v] of the sets
@@ -55,7 +44,7 @@ def test_the_bound_holds_for_every_optimal_move(objective):
         pos = Position.from_strings(p["table"], p["rack"])
         if not 2 <= len(pos.table) <= 8:
             continue
-        kept_sets = _optimal_kept(pos, objective)
+        kept_sets = held_at_optimum(pos, objective)
         ways, rest = _ways(pos, objective)
         for way in ways:
             later = heirs_later.with_later_kept(heirs._tables(way[0], FEWEST), way, rest,
