@@ -5,7 +5,9 @@ The rules' ``colours`` above 4 or ``numbers`` above 13 are past the fast kernels
 over wider arrays and a two-word key (:mod:`solvers.rummikub.wide`), one position a call,
 and builds the moves from its choices.  Least disturbance (on by default) is solved inside
 that DP: a table set may be held out whole, and each one held is worth less than any
-difference in the objective (:data:`_HOLD_SCALE`).
+difference in the objective (:data:`_HOLD_SCALE`).  Before an exact pass the kernel asks
+for the linear relaxation's bounds on the sets kept and on the aims in reach
+(:func:`_kept_bounds`), computed here so that the kernel package calls no other.
 
 >>> from engines.rummikub.position import Position
 >>> from engines.rummikub.rules import Rules
@@ -38,6 +40,9 @@ _HOLD_SCALE = 512
 MAX_STATES = 40_000_000
 # The narrow pass's states a layer (the search for an arrangement that plays the whole rack).
 WIDTH = 32
+# The kernel asks for the linear relaxation's bounds on the sets kept (and on the aims in
+# reach) before its exact passes; False: the same passes without them (tests compare)
+BOUNDS = True
 #: States stored and the widest layer, summed over the passes since it was last zeroed
 #: (the benches read it).
 STATS = np.zeros(2, np.int64)
@@ -108,8 +113,41 @@ def _hold_arrays(melds: list[Meld], colours: int, numbers: int) -> tuple[np.ndar
             np.array(cell_count, np.int64))
 
 
+def _kept_bounds(melds: list[Meld], starts: np.ndarray, must: np.ndarray, rack: np.ndarray,
+                 must_j: int, rack_j: int, weight: np.ndarray, jw: int, min_len: int,
+                 score: int, scale: int) -> np.ndarray:
+    """The bounds that :func:`solvers.rummikub.wide.solve_wide` asked for, by the linear
+    relaxation of the most table sets ``melds`` kept by a move at least as good in the
+    objective as ``score`` (:func:`solvers.rummikub._bound.shaped_later_bounds`; the DP's
+    score: the objective's ``weight``/``jw`` times ``scale``, plus one a set kept;
+    ``starts``: the held-out arrays' offsets of the sets starting at each number): per
+    number v+1 the most kept of the sets starting after it; last, the floor of that
+    objective (no set kept) and the most kept in all (negative: no move reaches it)."""
+    from solvers.rummikub._bound import shaped_later_bounds
+    from solvers.rummikub.wide._exact import playable
+
+    numbers = must.shape[1]
+    opt = playable(must, rack, must_j + rack_j, min_len)
+    objective = score // scale  # (the DP counts the table's jokers as placed)
+    optimum = objective - must_j * jw
+    slots = [(s.stands_for.number, -1 if s.tile.is_joker else ALL_COLOURS.index(s.tile.colour))
+             for m in melds for s in m]
+    bounds = np.empty(numbers + 2, np.int64)
+    later = bounds[:numbers]
+    later[:] = starts[numbers] - starts[1:]
+    most, _pivots = shaped_later_bounds(
+        must, opt, must_j, rack_j, weight, jw, optimum, numbers, min_len,
+        np.array([n for n, _ in slots], np.int64), np.array([c for _, c in slots], np.int64),
+        np.cumsum([0] + [len(m) for m in melds]).astype(np.int64), 0, len(melds), later,
+        np.zeros((0, 2), np.int64))  # (the caps on the sets kept so far: no gain measured)
+    bounds[numbers:] = (objective * scale, most)
+    return bounds
+
+
 def _solve(pos: Position, objective: str, rules: Rules, index: int) -> Move:
     from solvers.rummikub.wide import solve_wide
+    from solvers.rummikub.wide._exact import ASK, ASK_AIM
+    from solvers.rummikub.wide._pass import NEG
 
     colours, numbers = rules.colours, rules.numbers
     melded = pos.initial_meld_done
@@ -123,16 +161,23 @@ def _solve(pos: Position, objective: str, rules: Rules, index: int) -> Move:
         must, must_j = np.zeros((colours, numbers), np.int64), 0
         target, joker_meld = rules.meld_threshold, int(rules.meld_joker == "stands-for")
     hold = melded and rules.least_disturbance and bool(old)
-    if hold:
-        weight, jw = weight * _HOLD_SCALE, jw * _HOLD_SCALE
+    scaled = (weight * _HOLD_SCALE, jw * _HOLD_SCALE) if hold else (weight, jw)
     arrays = _hold_arrays(old if hold else [], colours, numbers)
     choice = np.zeros((colours, numbers, 4), np.int64)
     group_jokers = np.zeros(numbers, np.int64)
     held = np.zeros(len(old), np.int64)
     sizes = (rules.min_set_length, max(1, int((must + rack).max())))
-    status, _score = solve_wide(must, rack, must_j, rack_j, weight, jw, target, joker_meld, 1,
-                                arrays, sizes, MAX_STATES, choice, group_jokers, held, STATS,
-                                WIDTH)
+    bounds, resume, start = np.zeros(0, np.int64), 0 if BOUNDS else -1, NEG
+    while True:  # (the kernel asks for the bounds of an aim or of an answer, then goes on)
+        status, score = solve_wide(must, rack, must_j, rack_j, *scaled, target, joker_meld, 1,
+                                   arrays, bounds, sizes, MAX_STATES, choice, group_jokers,
+                                   held, STATS, WIDTH, resume, start)
+        if status not in (ASK, ASK_AIM):
+            break
+        bounds = _kept_bounds(old if hold else [], arrays[0], must, rack, must_j, rack_j,
+                              weight, jw, rules.min_set_length, score,
+                              _HOLD_SCALE if hold else 1)
+        resume, start = status, score
     if status < 0:
         raise PositionError(f"positions[{index}]: the wide tile set's search passed "
                             f"{MAX_STATES} states (memory bound)")

@@ -208,11 +208,12 @@ def _cheapest_group(y, row, joker_row, jokers, number, min_len, out):
     """The group of ``number`` of least price (distinct colours, jokers for missing ones,
     at least one real tile): ``(price, size)``, its rows in ``out``; size 0 if none."""
     y_joker = y[joker_row] if joker_row >= 0 else 0.0
+    colours = row.shape[0]
     best, best_mask, best_k = np.inf, 0, 0
-    for mask in range(1, 1 << NCOL):
+    for mask in range(1, 1 << colours):
         price = 0.0
         size = 0
-        for c in range(NCOL):
+        for c in range(colours):
             if mask >> c & 1:
                 if row[c, number] < 0:
                     size = -1
@@ -221,13 +222,13 @@ def _cheapest_group(y, row, joker_row, jokers, number, min_len, out):
                 size += 1
         if size < 0:
             continue
-        for k in range(min(jokers, NCOL - size) + 1):
+        for k in range(min(jokers, colours - size) + 1):
             if size + k >= min_len and price + k * y_joker < best:
                 best, best_mask, best_k = price + k * y_joker, mask, k
     if best_mask == 0:
         return np.inf, 0
     n = 0
-    for c in range(NCOL):
+    for c in range(colours):
         if best_mask >> c & 1:
             out[n] = row[c, number]
             n += 1
@@ -243,13 +244,14 @@ def _price_sets(y, row, joker_row, jokers, numbers, min_len, idx, val, nnz, cost
     """Add to the columns from ``ncols`` on the cheapest run of each colour and group of
     each number that price below zero (at most ``room``).  Returns the columns and the
     least price of any set (``inf`` if none)."""
-    out = np.empty(NNUM, np.int64)
+    colours = row.shape[0]
+    out = np.empty(max(row.shape[0], row.shape[1]), np.int64)
     least = np.inf
-    for k in range(NCOL + numbers):
-        if k < NCOL:
+    for k in range(colours + numbers):
+        if k < colours:
             price, size = _cheapest_run(y, row, joker_row, jokers, k, numbers, min_len, out)
         else:
-            price, size = _cheapest_group(y, row, joker_row, jokers, k - NCOL, min_len, out)
+            price, size = _cheapest_group(y, row, joker_row, jokers, k - colours, min_len, out)
         if size == 0:
             continue
         least = min(least, price)
@@ -312,18 +314,31 @@ def later_bounds(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode
     numbers 1..v+1; ``caps[v, 1]``: on twice those plus the later ones; ``caps[13, 0]``:
     the sets plus one (:func:`solvers.rummikub._hold._most_held` reads them).  Returns
     ``(bound, pivots)``."""
-    lp = _programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode,
-                    slot_number, slot_colour, set_start, s0, s1)
+    return shaped_later_bounds(must, rack, must_j, rack_j, weight, joker_weight, optimum,
+                               highest_number(mode), min_set_length(mode), slot_number,
+                               slot_colour, set_start, s0, s1, later, caps)
+
+
+@njit(cache=True)
+def shaped_later_bounds(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers,
+                        min_len, slot_number, slot_colour, set_start, s0, s1, later, caps):
+    """:func:`later_bounds` on any tile set: ``must.shape[0]`` colours, numbers
+    1..``numbers``, sets of ``min_len`` tiles at least; ``later`` and ``caps`` a row a
+    number of ``must`` (``caps`` one more: its last row, the sets plus one; no rows: no
+    caps, a third of the solves)."""
+    lp = programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers,
+                   min_len, slot_number, slot_colour, set_start, s0, s1)
     bound, pivots = _solve(lp, MAX_PIVOTS)
     n_sets = s1 - s0
+    top = later.shape[0]
     bound = min(n_sets, bound)
     cost, first_held = lp[1][3], lp[3][1]
     first = np.empty(n_sets, np.int64)
-    starts = np.zeros(NNUM + 2, np.bool_)  # (a number where no set starts: as the one before)
+    starts = np.zeros(top + 2, np.bool_)  # (a number where no set starts: as the one before)
     for i in range(n_sets):
         first[i] = _first_number(slot_number, set_start, s0 + i)
         starts[first[i]] = True
-    for v in range(NNUM):  # the sets starting at v+1 leave the objective
+    for v in range(top):  # the sets starting at v+1 leave the objective
         if later[v] > 0:
             _price_held(cost, first_held, first, v + 1, 0.0)
             most = later[v - 1] if v > 0 else bound
@@ -332,24 +347,26 @@ def later_bounds(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode
             later[v] = min(later[v], most, later[v - 1] if v > 0 else most)
         else:
             later[v] = 0
-    for v in range(NNUM):  # (all priced 0) the sets starting at v+1 join at price 1
+    if caps.shape[0] == 0:
+        return bound, MAX_PIVOTS - pivots
+    for v in range(top):  # (all priced 0) the sets starting at v+1 join at price 1
         _price_held(cost, first_held, first, v + 1, 1.0)
         if v > 0 and not starts[v + 1]:
             caps[v, 0] = caps[v - 1, 0]
         else:
             caps[v, 0], pivots = _solve(lp, pivots)
-    for v in range(NNUM - 1, -1, -1):  # those starting from v+2 go back to price 1
-        if v < NNUM - 1:
+    for v in range(top - 1, -1, -1):  # those starting from v+2 go back to price 1
+        if v < top - 1:
             _price_held(cost, first_held, first, v + 2, 1.0)
         for i in range(n_sets):
             if first[i] <= v + 1:
                 cost[first_held + i] = 2.0
         if v == 0 or starts[v + 1]:
             caps[v, 1], pivots = _solve(lp, pivots)
-    for v in range(1, NNUM):
+    for v in range(1, top):
         if not starts[v + 1]:
             caps[v, 1] = caps[v - 1, 1]
-    caps[NNUM, 0] = n_sets + 1
+    caps[top, 0] = n_sets + 1
     return bound, MAX_PIVOTS - pivots
 
 
@@ -406,13 +423,21 @@ def _programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode, 
     entries, costs, upper bounds), (the tiles' rows, the jokers' row, jokers, numbers,
     shortest set, tiles), (b, the first held-out column, the first real column, the first
     set column))``."""
-    numbers = highest_number(mode)
-    min_len = min_set_length(mode)
+    return programme(must, rack, must_j, rack_j, weight, joker_weight, optimum,
+                     highest_number(mode), min_set_length(mode), slot_number, slot_colour,
+                     set_start, s0, s1)
+
+
+@njit(cache=True)
+def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers, min_len,
+              slot_number, slot_colour, set_start, s0, s1):
+    """:func:`_programme` on any tile set (:func:`shaped_later_bounds`' arguments)."""
+    colours = must.shape[0]
     n_sets = s1 - s0
-    row = np.full((NCOL, NNUM), -1, np.int64)
+    row = np.full(must.shape, -1, np.int64)
     m = 0
     tiles = must_j + rack_j
-    for c in range(NCOL):
+    for c in range(colours):
         for v in range(numbers):
             if must[c, v] + rack[c, v] > 0:
                 row[c, v] = m
@@ -425,17 +450,18 @@ def _programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode, 
         m += 1
     m += 1  # the objective's row
     scale = max(abs(joker_weight), 1)
-    for c in range(NCOL):
+    for c in range(colours):
         for v in range(numbers):
             scale = max(scale, abs(weight[c, v]))
     b = np.zeros(m)
-    room = 2 * m + 1 + 2 * n_sets + (NCOL + numbers) * MAX_ROUNDS
-    idx = np.zeros((room, NNUM + 1), np.int64)  # a set's tiles: at most 13 rows
-    val = np.zeros((room, NNUM + 1))
+    room = 2 * m + 1 + 2 * n_sets + (colours + numbers) * MAX_ROUNDS
+    longest = max(must.shape[0], must.shape[1]) + 1  # (a set: a row a number or colour)
+    idx = np.zeros((room, longest), np.int64)
+    val = np.zeros((room, longest))
     nnz = np.zeros(room, np.int64)
     cost = np.zeros(room)
     upper = np.full(room, np.inf)
-    for c in range(NCOL):
+    for c in range(colours):
         for v in range(numbers):
             if row[c, v] >= 0:
                 b[row[c, v]] = must[c, v]
@@ -452,7 +478,7 @@ def _programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode, 
         cost[r] = -BIG_M
         status[r] = 2
     first_real = ncols = m
-    for c in range(NCOL):  # rack tiles played
+    for c in range(colours):  # rack tiles played
         for v in range(numbers):
             if rack[c, v] > 0:
                 _entry(idx, val, nnz, ncols, row[c, v], -1.0)

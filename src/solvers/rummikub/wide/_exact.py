@@ -8,15 +8,19 @@ every joker): on large tables the optimum usually plays the whole rack, the surv
 states have then played every rack tile so far, and the work is finding *an*
 arrangement: a narrow pass that keeps the most flexible states
 (:func:`~solvers.rummikub.wide._pass.keep_flexible`) nearly always finds one.  An answer
-reaching that bound is optimal; under least disturbance (each set kept worth less than
-any tile) the exact pass then looks for a better answer only (one more set kept at least:
-the pass that fails proves the narrow answer optimal, and keeps fewer states than one at
-the answer's own score), keeping only states that still play the whole rack; wider
-narrow passes (2,048 and 16,384 states a layer) first raise that answer while they find a
-better one (the exact pass above the optimum keeps a few times fewer states than one below
-it: 2.95 M against 11.7 M on a dense 8 x 13 table, two sets short).  If the
-narrow pass finds none, the exact pass aims at the bound; if nothing reaches it, the plain
-pass decides.
+reaching that bound is optimal.  If the narrow passes find none, the exact pass aims at
+it, then at the rack less its smallest gains; if nothing reaches them, the plain pass
+decides.
+
+Before an exact pass the kernel asks its caller for the linear relaxation's bounds
+(:func:`solve_wide`; the engine computes them: ``engines.rummikub.wide``): on the table
+sets kept under least disturbance, per number the most of those starting after it (the
+passes' floor counts no more), and whether any move reaches the aim at all (the aims it
+proves out of reach get no exact pass).  Under least disturbance (each set kept worth less
+than any tile) an answer found without proof is then raised by passes asking for one set
+more (:func:`_most_kept`): the pass that fails proves it optimal, and above the optimum,
+with the bounds, it keeps few states (187 k against 2.6 M without them on a dense 8 x 13
+table).
 """
 
 from __future__ import annotations
@@ -27,6 +31,9 @@ from numba import njit
 from solvers.rummikub.wide._pass import NEG, solve_pass
 
 AIMS = 6  # the whole rack, then short of one to five tiles; then the plain pass
+# Statuses of :func:`solve_wide` asking for the bounds: an answer keeping sets, unproven; an
+# aim that the narrow passes missed
+ASK, ASK_AIM = 2, 3
 
 
 @njit(cache=True)
@@ -70,62 +77,102 @@ def _items(opt, weight, opt_j, joker_weight):
     return np.sort(gains)
 
 
+@njit(cache=True, inline="always")
+def _pass(passes, bounds, floor, width):
+    """One pass (:func:`~solvers.rummikub.wide._pass.solve_pass`) of the position
+    ``passes`` (the arguments the passes share) from ``floor``, ``width`` states a layer."""
+    (must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain, hold,
+     sizes, max_states, choice_out, group_jokers, held_out, stats) = passes
+    return solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
+                      hold_gain, hold, bounds, sizes, floor, width, max_states, choice_out,
+                      group_jokers, held_out, stats)
+
+
 @njit(cache=True)
 def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain,
-               hold, sizes, max_states, choice_out, group_jokers, held_out, stats, width):
+               hold, bounds, sizes, max_states, choice_out, group_jokers, held_out, stats,
+               width, resume, start):
     """The exact optimum of one position (the arguments and results of
     :func:`~solvers.rummikub.wide._pass.solve_pass`, without its ``floor``); ``width``: the
     narrow pass's states a layer (0: the plain pass alone).  Returns ``(status, score)``.
 
     Aims, in turn, at the whole playable rack, then at it less its smallest gains, one more
     each time (:data:`AIMS` in all): narrow passes of ``width`` and ``8 * width`` states
-    first; one that drops no state is exact, so an aim that it misses is out of reach."""
+    first; one that drops no state is exact, so an aim that it misses is out of reach.
+
+    Where the bounds of ``solve_pass`` would help, the call returns what it needs instead
+    of searching without them, and the caller calls again with the bounds for the moves
+    reaching ``score`` (``bounds[numbers + 1]``: the most sets kept, negative when none
+    reaches it), ``resume`` that status and ``start`` that score (0 and ``NEG`` at first;
+    ``resume`` -1: the same passes without bounds, asking for none):
+    :data:`ASK_AIM`, an aim whose narrow passes found nothing (``score``: its floor; the
+    exact pass runs with the bounds, none when they prove the aim out of reach);
+    :data:`ASK`, under least disturbance an answer found without proof (``score``: its
+    score, the arrays hold it; :func:`_most_kept` looks for more sets kept)."""
+    none = np.zeros(0, np.int64)
     if width <= 0 or target >= 0:
-        return solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
-                          hold_gain, hold, sizes, NEG, 0, max_states, choice_out, group_jokers,
-                          held_out, stats)[:2]
+        return _pass((must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
+                      hold_gain, hold, sizes, max_states, choice_out, group_jokers, held_out,
+                      stats), none, NEG, 0)[:2]
     opt = playable(must, opt, must_j + opt_j, sizes[0])
+    passes = (must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain,
+              hold, sizes, max_states, choice_out, group_jokers, held_out, stats)
     gains = _items(opt, weight, opt_j, joker_weight)
     floor = must_j * max(0, joker_weight) + gains.sum()
     held = hold_gain > 0 and hold[0][-1] > 0  # least disturbance: sets to keep
+    if resume == ASK:  # (at the whole rack, at most the bounds' most sets kept)
+        top = bounds[-2] + bounds[-1] * hold_gain if bounds[-2] >= floor else -NEG
+        return _most_kept(passes, bounds, top, start, width)
     for aim in range(min(AIMS, gains.shape[0] + 1)):
         if aim > 0:
             floor -= gains[aim - 1]
+        if resume == ASK_AIM and floor >= start:  # (the aims searched before the call)
+            if floor > start or bounds[-1] < 0:  # (or out of reach by the relaxation)
+                continue
+            st, sc, _t = _pass(passes, bounds, floor, 0)
+            if st != 0:
+                return st, sc
+            continue
         for narrow in (width, 8 * width):
-            st, sc, truncated = solve_pass(must, opt, must_j, opt_j, weight, joker_weight,
-                                           target, joker_meld, hold_gain, hold, sizes, floor,
-                                           narrow, max_states, choice_out, group_jokers,
-                                           held_out, stats)
+            st, sc, truncated = _pass(passes, none, floor, narrow)
             if st < 0 or (st == 1 and sc >= floor) or not truncated:
                 break
         if st < 0 or (st == 1 and sc >= floor and (not truncated or (aim == 0 and not held))):
             return st, sc  # (exact, or the whole rack without sets to keep: the most)
-        found = NEG
         if st == 1 and sc >= floor:
-            found, floor = sc, sc + 1  # (an answer: the exact pass looks for a better one)
-            wider = 64 * width  # (sets to keep: wider narrow passes raise the answer first)
-            while held and truncated and wider <= 512 * width:
-                st, sc, truncated = solve_pass(must, opt, must_j, opt_j, weight, joker_weight,
-                                               target, joker_meld, hold_gain, hold, sizes,
-                                               floor, wider, max_states, choice_out,
-                                               group_jokers, held_out, stats)
-                if st < 0:
-                    return st, sc
-                if st == 1 and sc >= floor:
-                    found, floor = sc, sc + 1
-                    wider *= 8
-                elif truncated:
-                    break
-            if not truncated:  # (the last pass was exact: nothing above its answer)
-                return 1, found
+            if held:  # (sets to keep: the passes above it with the bounds)
+                return (ASK, sc) if resume >= 0 else _most_kept(passes, none, -NEG, sc, width)
+            found = sc  # (an answer: the exact pass looks for a better one)
+            st, sc, _t = _pass(passes, none, found + 1, 0)
+            return (st, sc) if st != 0 else (1, found)
+        if truncated and resume >= 0:  # (the exact pass next: with the bounds)
+            return ASK_AIM, floor
         if truncated:
-            st, sc, _t = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target,
-                                    joker_meld, hold_gain, hold, sizes, floor, 0, max_states,
-                                    choice_out, group_jokers, held_out, stats)
-            if st < 0 or (st == 1 and sc >= floor):
+            st, sc, _t = _pass(passes, none, floor, 0)
+            if st != 0:
                 return st, sc
-            if found > NEG:  # (none better: the narrow pass's answer, still in the arrays)
-                return 1, found
-    return solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
-                      hold_gain, hold, sizes, NEG, 0, max_states, choice_out, group_jokers,
-                      held_out, stats)[:2]
+    return _pass(passes, none, NEG, 0)[:2]
+
+
+@njit(cache=True)
+def _most_kept(passes, bounds, top, found, width):
+    """``(status, score)``: the most sets kept by a move playing the whole rack, above the
+    answer of score ``found`` (the arrays hold it), at most ``top`` by the bounds; passes
+    asking for one set more than the best found each time, narrow ones of ``8 * width``
+    states a layer, ``64 * width`` once one finds none, and the exact pass last, or once one
+    set short of ``top`` (with the bounds, the exact pass that fails above the optimum is
+    cheap: 187 k states on a dense 8 x 13 table where one at the optimum keeps 871 k, a
+    narrow one of 16,384 states a layer 411 k)."""
+    narrow = 8 * width
+    while found < top:
+        exact = found + 1 == top or narrow > 64 * width
+        st, sc, truncated = _pass(passes, bounds, found + 1, 0 if exact else narrow)
+        if st < 0:
+            return st, sc
+        if st == 1:
+            found = sc
+        elif not truncated:  # (an exact pass: none keeps more)
+            break
+        else:
+            narrow *= 8
+    return 1, found

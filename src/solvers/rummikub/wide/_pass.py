@@ -230,20 +230,34 @@ def _final(rows, n, colours, cb, short, must_j, target, jokers):
 
 
 @njit(cache=True)
-def rack_bound(opt, weight, order, starts, hold_gain):
+def rack_bound(opt, weight, order, starts, hold_gain, later):
     """``rem[v, step]``: the most that the rack tiles after sub-step ``step`` of number v+1
     (in ``order``) can still add, and the table sets starting after that number (each
-    held out gains ``hold_gain``)."""
+    held out gains ``hold_gain``; ``later[v]``: the most of them a move may keep);
+    ``rem[v, colours]``: the rack tiles' most from number v+1 on, alone."""
     colours, numbers = opt.shape
-    rem = np.zeros((numbers, colours), np.int64)
+    rem = np.zeros((numbers, colours + 1), np.int64)
     acc = np.int64(0)
     for v in range(numbers - 1, -1, -1):
-        later = (starts[numbers] - starts[v + 1]) * hold_gain
         for step in range(colours - 1, -1, -1):
-            rem[v, step] = acc + later
+            rem[v, step] = acc + later[v] * hold_gain
             c = order[v, step]
             acc += opt[c, v] * max(0, weight[c, v])
+        rem[v, colours] = acc
     return rem
+
+
+@njit(cache=True)
+def later_most(starts, bounds):
+    """Per number v+1, the most table sets starting after it that a move may keep: all of
+    them, or fewer by ``bounds[v]`` (:func:`solve_pass`)."""
+    numbers = starts.shape[0] - 1
+    later = np.empty(numbers, np.int64)
+    for v in range(numbers):
+        later[v] = starts[numbers] - starts[v + 1]
+        if bounds.shape[0] > 0:
+            later[v] = min(later[v], bounds[v])
+    return later
 
 
 @njit(cache=True)
@@ -268,8 +282,8 @@ def keep_flexible(rows, n, colours, cb, duty, width):
 
 @njit(cache=True)
 def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain,
-               hold, sizes, floor, width, max_states, choice_out, group_jokers, held_out,
-               stats):
+               hold, bounds, sizes, floor, width, max_states, choice_out, group_jokers,
+               held_out, stats):
     """One pass over the numbers, with sets of ``sizes[0]``+ tiles and at most ``sizes[1]``
     copies of a tile: fills ``choice_out[c, v] = (real tiles to runs, real tiles to
     groups, run jokers, open runs of L+ continued)``, ``group_jokers[v]`` and
@@ -278,8 +292,11 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
     whose score and all the rest could still add stay below it are not stored (the
     optimum survives whenever it reaches it); ``width > 0`` keeps that many states a layer
     (:func:`keep_flexible`; ``truncated`` 1 if it dropped any).  ``hold``: the held-out
-    sets' arrays (:mod:`solvers.rummikub.wide._steps`).  ``stats``: the states stored and
-    the widest layer are added to its two entries."""
+    sets' arrays (:mod:`solvers.rummikub.wide._steps`); ``bounds``: none (empty) or, per
+    number v+1, the most table sets starting after it that a move keeps if it reaches
+    ``bounds[numbers]`` (an objective's floor, no set kept; then ``bounds[numbers + 1]``,
+    the most sets kept in all), read by a pass whose floor is at least that.  ``stats``:
+    the states stored and the widest layer are added to its two entries."""
     colours, numbers = must.shape
     jokers = must_j + opt_j
     min_len, copies = sizes
@@ -293,7 +310,10 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
     closed = np.zeros((colours, digits.shape[0], jokers + 1), np.int64)
     needc = np.zeros((colours, digits.shape[0]), np.int64)
     order = colour_order(must, opt)
-    rem = rack_bound(opt, weight, order, hold[0], hold_gain)
+    if bounds.shape[0] > 0 and floor < bounds[numbers]:
+        bounds = np.zeros(0, np.int64)  # (a floor below their objective: they do not hold)
+    later = later_most(hold[0], bounds)
+    rem = rack_bound(opt, weight, order, hold[0], hold_gain, later)
     layers = numbers * (colours + 1)
     layer_base = np.zeros(layers + 1, np.int64)
     layer_kind = np.zeros(layers, np.int64)
@@ -312,7 +332,8 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
             if step < 0:
                 if hold[0][v + 1] == hold[0][v]:
                     continue
-                rows, n = hold_layer(rows, n, v, jokers, joker_weight, hold_gain, hold)
+                rows, n = hold_layer(rows, n, v, jokers, joker_weight, hold_gain, hold,
+                                     floor, rem[v, colours], later[v])
                 layer_kind[count], layer_at[count] = LAYER_HOLD, v
             else:
                 rows, table, n = sub_step(rows, n, v, c, step, must, opt, weight, joker_weight,

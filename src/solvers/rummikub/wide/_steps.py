@@ -51,14 +51,16 @@ def held_tiles(hold, v, c, colours, cells, cell_slot, cell_count):
 
 
 @njit(cache=True)
-def hold_layer(rows, n, v, jokers, joker_weight, hold_gain, hold):
+def hold_layer(rows, n, v, jokers, joker_weight, hold_gain, hold, floor, ahead, later):
     """The held-out choice of the table sets starting at number v+1 (a subset each state);
     a held set's jokers count as placed (and gain as placed jokers do, as they would when
-    the DP placed them)."""
+    the DP placed them).  A state is kept only if its score, ``ahead`` (the most the rack
+    tiles from v+1 on add), the jokers left and ``later`` sets kept may reach ``floor``."""
     starts, start_sets, set_slot, set_jokers = hold[0], hold[1], hold[2], hold[3]
     first, m = starts[v], starts[v + 1] - starts[v]
     out, table = new_layer(max(16, n * (1 << m)))
     size = 0
+    jw_pos = max(0, joker_weight)
     for i in range(n):
         a, b, score = rows[i, KEY_A], rows[i, KEY_B], rows[i, SCORE]
         for subset in range(1 << m):
@@ -72,11 +74,13 @@ def hold_layer(rows, n, v, jokers, joker_weight, hold_gain, hold):
             ju = (b & 7) + add_j
             if ju > jokers:
                 continue
+            nscore = score + count * hold_gain + add_j * joker_weight
+            if nscore + ahead + (jokers - ju) * jw_pos + later * hold_gain < floor:
+                continue
             nb = (b & ~np.int64(7)) + ju | mask
             if add_j > 0:  # (a run of jokers alone can no longer hold them all)
                 nb &= ~(np.int64(31) << BARE_AT)
-            size = offer(out, table, size, a, nb,
-                         score + count * hold_gain + add_j * joker_weight, i, subset)
+            size = offer(out, table, size, a, nb, nscore, i, subset)
     return out, size
 
 
