@@ -1,5 +1,5 @@
 """Least disturbance's exact cuts and descents (``engines.rummikub.least.CUTS``,
-``DESCENTS``): the same answer.
+``DESCENTS``, ``DESCENT_WIDTH``): the same answer.
 
 ``FEWEST_HELD``: a held-out state must hold the pass floor's sets less the most of the later
 ones an optimal move keeps (every move reaching the floor is optimal for the objective).  It
@@ -7,7 +7,10 @@ drops only states that cannot reach a pass's floor, so the objective, the rack t
 and the sets kept are those without it.  ``DESCENTS``: exact
 passes asking for the linear relaxation's bound on the sets kept, then one less, before the
 others (where the bound was computed); an exact pass finds the best move reaching its floor
-or proves there is none, so the answer keeps as many sets.
+or proves there is none, so the answer keeps as many sets; with ``DESCENT_WIDTH`` a narrow
+pass at the same floor first, whose move then keeps the bound's sets.  ``PLAIN_FIRST``: the
+passes start from the plain move as an answer (asking one set more), which stays when none
+keeps more.
 """
 
 from __future__ import annotations
@@ -24,17 +27,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benches"))
 from bench_rummikub import band_positions
 from bench_rummikub_rules import restrict
 
-POLICIES = ((0, 0), (1, 0), (1, 1), (1, 2), (0, 2))  # (CUTS, DESCENTS)
+# (CUTS, DESCENTS, DESCENT_WIDTH): CUTS bit 1 FEWEST_HELD, bit 2 PLAIN_FIRST
+POLICIES = ((0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 2, 0), (0, 2, 0), (2, 0, 0), (3, 2, 0),
+            (3, 2, 1024), (3, 3, -512), (2, 1, 256))
 
 
 def _answers(monkeypatch, table, rack, rules: Rules, objective: str = "tiles") -> list:
     out = []
     pos = Position.from_strings(table, rack, **rules.position_limits())
-    for cuts, descents in POLICIES:
+    for cuts, descents, width in POLICIES:
         monkeypatch.setattr(least, "CUTS", cuts)
         monkeypatch.setattr(least, "DESCENTS", descents)
+        monkeypatch.setattr(least, "DESCENT_WIDTH", width)
         move = best_move(table, rack, True, objective, rules)
-        assert check_move(pos, move, rules) == [], (cuts, descents, table, rack)
+        assert check_move(pos, move, rules) == [], (cuts, descents, width, table, rack)
         out.append((sorted(map(str, move.played)), move.value, move.tiles, move.sets_kept))
     return out
 

@@ -163,10 +163,16 @@ def table_slots(tables: Sequence[Sequence[Any]], rules: Rules = DEFAULT_RULES,
 def policy(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The passes' policy as the kernel reads it: :data:`NARROW`, :data:`EXACT_BUDGET`
     then :data:`CUTS` (for ``rules`` of three or four copies or jokers, or None: the tile
-    sets they were measured on) and :data:`DESCENTS`, :data:`WIDER` (read at each call:
-    tests change them)."""
-    cuts = CUTS if rules is None or rules.copies > 2 or rules.jokers > 2 else 0
-    return (np.array(NARROW, np.int64), np.array((*EXACT_BUDGET, cuts, DESCENTS), np.int64),
+    sets they were measured on), :data:`DESCENTS`, the kernel's ``BOUND_FROM`` and
+    :data:`DESCENT_WIDTH` (for four jokers, or None), :data:`WIDER` (read at each call: tests
+    change them)."""
+    from solvers.rummikub._least import BOUND_FROM
+
+    many = rules is None or rules.copies > 2 or rules.jokers > 2
+    width = DESCENT_WIDTH if rules is None or rules.jokers > 3 else 0
+    return (np.array(NARROW, np.int64),
+            np.array((*EXACT_BUDGET, CUTS if many else 0, DESCENTS, BOUND_FROM, width),
+                     np.int64),
             np.array(WIDER, np.int64))
 
 
@@ -215,13 +221,22 @@ WIDER = (1024,)
 # FEWEST_HELD: copies=4 seeds 1-3, 60J/80/80J, 37.9 M -> 36.4 M states alone, and it prunes
 # the descents' passes (below: 28.7 M without it, 15.7 M with it).  (benches/README #18,
 # rktail; twin table sets held out in order measured +0.7 % states and were removed)
-CUTS = 1
+# PLAIN_FIRST (2, not a cut: the plain move is the answer the passes start from, so they
+# ask for one set more than it keeps, and it stays when none keeps more): measured in
+# benches/README "Least disturbance" (rkj4b).
+CUTS = 3
 # Exact passes asking for the linear relaxation's bound on the sets kept, then one set less,
 # before the passes above, where the bound was computed
 # (:func:`solvers.rummikub._least.bounded_passes`; the bound is usually the best, and a
 # pass at it prunes far more than one from the narrow passes' floor): with FEWEST_HELD,
 # copies=4 36.4 M -> 15.7 M states (one descent 17.6 M), jokers=4 25.3 M -> 19.8 M
 DESCENTS = 2
+# Each descent's exact pass after a narrow pass of this width at the same floor (0: none),
+# with four jokers: reaching the bound, it is the answer.  Held-out states, seeds 11 and 1-7,
+# 20 a band (with PLAIN_FIRST): jokers=4 20J-80J 28.8 M -> 26.5 M; not set for copies=4
+# (34.2 M -> 35.9 M) nor three jokers (22.9 M -> 22.8 M, some positions slower); widths
+# -1,024, 4,096 and 16,384 found less (benches/README "Least disturbance", rkj4b)
+DESCENT_WIDTH = 1024
 # The held-out passes run and their states, summed (a bench's counters; threads that run
 # side by side may miss a few).
 WORK = np.zeros(2, np.int64)
@@ -270,7 +285,9 @@ def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_
     optimum = int((weight * (played - must)).sum()) + joker_weight * (played_jokers - must_j)
     move = _passes(pos, rules, weight, joker_weight, (must, must_j, rack, rack_jokers),
                    kept, optimum, ceiling)
-    if not pos.initial_meld_done:  # meld then continue: the meld its played tiles hold
+    if move is None:  # no move keeps more sets than the first
+        move = first if first is not None else _melds_move(pos, melds, rules)
+    elif not pos.initial_meld_done:  # meld then continue: the meld its played tiles hold
         from engines.rummikub.arrays import _name_melds
 
         _name_melds([move], [pos], rules, None)
@@ -281,16 +298,31 @@ def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_
     return move
 
 
+def _melds_move(pos: Position, melds: Sequence[Meld], rules: Rules) -> Move:
+    """The move whose table afterwards is ``melds`` (the rack tiles played: their tiles
+    beyond the table's)."""
+    rest = Counter(pos.table_tiles)
+    played = []
+    for tile in (t for m in melds for t in meld_tiles(m)):
+        if rest[tile] > 0:
+            rest[tile] -= 1
+        else:
+            played.append(tile)
+    return Move(played, list(melds), len(played), sum(t.number for t in played),
+                previous=list(pos.table), tile_set=(rules.colours, rules.numbers))
+
+
 def _passes(pos: Position, rules: Rules, weight: np.ndarray, joker_weight: int,
-            counts: tuple, kept: int, optimum: int, ceiling: int) -> Move:
+            counts: tuple, kept: int, optimum: int, ceiling: int) -> Move | None:
     """The held-out passes of :func:`least_disturbing_move` in one kernel call
     (:func:`solvers.rummikub._least.least_one`) from an optimal move keeping ``kept`` sets
     (``optimum``: its score), and the move they find (``counts``: the table's and the
-    rack's tile counts and jokers)."""
+    rack's tile counts and jokers); None when that move keeps the most
+    (:data:`solvers.rummikub._least.PLAIN_FIRST`)."""
     from engines.rummikub.position import _TILE_OF, _meld
     from solvers._rummikub_objects import played_tiles
     from solvers.rummikub import MAX_SETS
-    from solvers.rummikub._least import FOUND, least_position
+    from solvers.rummikub._least import FOUND, UNCHANGED, least_position
 
     sets = list(pos.table)
     must, must_j, rack, rack_jokers = counts
@@ -304,6 +336,8 @@ def _passes(pos: Position, rules: Rules, weight: np.ndarray, joker_weight: int,
         must, rack, must_j, rack_jokers, weight, joker_weight, mode, group_ok, part_count,
         part_masks, rules.min_set_length, slot_number, slot_colour, set_start, set_key, kept,
         optimum, ceiling, *policy(rules), codes, played, held, WORK)
+    if status == UNCHANGED:
+        return None
     if status != FOUND:
         raise_for(status, count)
     from engines.rummikub.arrays import _table_melds

@@ -26,7 +26,8 @@ from solvers.rummikub._melds import meld_codes
 
 JOKER_KIND = NCOL * NNUM
 # Least disturbance's statuses: the plain move keeps every set (kept as it is: the engine
-# leaves such positions out of least_range's order), the answer found, more than HOLD_BITS
+# leaves such positions out of least_range's order) or, under :data:`PLAIN_FIRST`, the most
+# (the engine keeps it), the answer found, more than HOLD_BITS
 # sets cover a number, no answer reached the floor, an answer that is not an arrangement
 UNCHANGED, FOUND, TOO_MANY, MISSED, NOT_SETS = 0, 1, -1, -2, -3
 # The narrow passes' states past which the exact passes stop at the linear relaxation's
@@ -43,6 +44,11 @@ DESCENTS = 0
 # a held-out state keeps the floor's sets less the most later ones
 # (:func:`solvers.rummikub._hold._most_held`'s fewest)
 FEWEST_HELD = 1
+# A policy bit beside the cuts: the plain move is an answer already, so the passes ask for
+# one set more than it keeps from the first (not for its sets, which a narrow pass may miss
+# while the plain move has them), and when none keeps more, least_one returns
+# :data:`UNCHANGED`: the engine keeps the plain move
+PLAIN_FIRST = 2
 # A ``work`` array longer than 2 gets, per pass in order, its sets asked for, width,
 # budget, states, status and whether it was truncated (probes: benches/README #18)
 TRACE = 6
@@ -184,11 +190,13 @@ def least_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_o
     out) in the three output arrays; ``work`` gains the passes run and their states."""
     passes = _Passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
                      optimum, n_sets, choice, group_jokers, held_out, work, _cuts(exact_budget))
-    kept, have, answer, proven, narrow_states = _narrow_passes(passes, kept, ceiling, narrow)
+    plain = _cuts(exact_budget) & PLAIN_FIRST != 0
+    kept, have, answer, proven, narrow_states = _narrow_passes(passes, kept, ceiling, narrow,
+                                                               plain)
     if proven:
         return answer
     return _exact_passes(passes, kept, have, answer, ceiling, narrow_states, exact_budget,
-                         wider, 0, False)
+                         wider, 0, False, False)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -201,9 +209,13 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
     answer is the same, the proof that no move keeps more often unneeded."""
     passes = _Passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
                      optimum, n_sets, choice, group_jokers, held_out, work, _cuts(exact_budget))
-    kept, have, answer, proven, narrow_states = _narrow_passes(passes, kept, ceiling, narrow)
+    plain = _cuts(exact_budget) & PLAIN_FIRST != 0
+    plain_kept = kept
+    kept, have, answer, proven, narrow_states = _narrow_passes(passes, kept, ceiling, narrow,
+                                                               plain)
     if proven:
         return answer
+    nothing = have == 0 or (plain and answer == plain_kept)  # (no pass found a move)
     applies = _bound_applies(mode, must_j + rack_j)
     descents = 0  # (exact passes at the bound: only where it was computed)
     if narrow_states >= _policy_at(exact_budget, 5, BOUND_FROM) and applies:
@@ -215,7 +227,7 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
             return answer
         descents = _policy_at(exact_budget, 4, DESCENTS)
     return _exact_passes(passes, kept, have, answer, ceiling, narrow_states, exact_budget,
-                         wider, descents, applies)
+                         wider, descents, applies, nothing)
 
 
 @njit(cache=True, inline="always")
@@ -282,12 +294,14 @@ def _width_passes(passes, kept, have, answer, ceiling, width):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _narrow_passes(passes, kept, ceiling, narrow):
+def _narrow_passes(passes, kept, ceiling, narrow, plain):
     """The narrow passes of :func:`least_passes`: ``(kept, have, answer, proven, states)``
-    (``have``: 1 once a pass found an answer, ``kept`` then its sets kept)."""
-    have = 0
-    answer = -1
-    proven = False
+    (``have``: 1 once a pass found an answer, ``kept`` then its sets kept; ``plain``
+    (:data:`PLAIN_FIRST`): the plain move, keeping ``kept``, is that answer from the start,
+    its arrays left unwritten)."""
+    have = 1 if plain else 0
+    answer = kept if plain else -1
+    proven = plain and kept >= ceiling
     states_sum = 0
     for width in narrow:
         if proven:
@@ -300,29 +314,39 @@ def _narrow_passes(passes, kept, ceiling, narrow):
 
 @njit(cache=True, nogil=True, inline="always")
 def _exact_passes(passes, kept, have, answer, ceiling, narrow_states, exact_budget, wider,
-                  descents, wider_first):
+                  descents, wider_first, nothing):
     """The exact passes of :func:`least_passes` after the narrow ones (their results);
     first, up to ``descents`` exact passes asking for the ``ceiling`` sets kept, one less
-    each time none reaches it (the bound is usually the answer: one pass finds it).
+    each time none reaches it (the bound is usually the answer: one pass finds it), each
+    after a narrow pass at the same floor where the policy gives its width
+    (``exact_budget[6]``): one that reaches the bound is the answer.
 
-    ``wider_first`` (the bounded passes' rules): when the narrow passes found nothing, the
-    first wider narrow pass runs before any exact pass.  The budgeted exact pass would
-    search from the plain move's floor and mostly stop at its budget (copies=4 60J seed 2:
-    340-490 k states spent so on each of the three slowest positions), while the wider pass,
-    pruned by the caps, often finds the best (the bound then ends the passes) or most of
-    it (rktail, benches/README)."""
+    ``wider_first`` (the bounded passes' rules): when the narrow passes found nothing
+    (``nothing``), the first wider narrow pass runs before any exact pass.  The budgeted
+    exact pass would search from the plain move's floor and mostly stop at its budget
+    (copies=4 60J seed 2: 340-490 k states spent so on each of the three slowest
+    positions), while the wider pass, pruned by the caps, often finds the best (the bound
+    then ends the passes) or most of it (rktail, benches/README)."""
     optimum, scale, c2, g2, h2 = passes[10], passes[11], passes[12], passes[13], passes[14]
     choice, group_jokers, held_out = passes[15], passes[16], passes[17]
+    descent_width = _policy_at(exact_budget, 6, 0)
     while descents > 0 and ceiling > kept + have:
         descents -= 1
-        status, score, _states, _truncated = _pass_at(passes, ceiling, 0, 0)
-        if status == 1:
-            _keep(c2, g2, h2, choice, group_jokers, held_out)
-            return score - optimum * scale
+        truncated = 1
+        if descent_width != 0:  # (one that is not truncated searched every state)
+            status, score, _states, truncated = _pass_at(passes, ceiling, descent_width, 0)
+            if status == 1:
+                _keep(c2, g2, h2, choice, group_jokers, held_out)
+                return score - optimum * scale
+        if truncated:
+            status, score, _states, _truncated = _pass_at(passes, ceiling, 0, 0)
+            if status == 1:
+                _keep(c2, g2, h2, choice, group_jokers, held_out)
+                return score - optimum * scale
         ceiling -= 1
     proven = False
     next_wider = 0
-    if wider_first and (have == 0 or kept + have >= ceiling) and len(wider) > 0:
+    if wider_first and (nothing or kept + have >= ceiling) and len(wider) > 0:
         kept, have, answer, proven, states = _width_passes(passes, kept, have, answer,
                                                            ceiling, wider[0])
         next_wider = 1
@@ -397,8 +421,10 @@ def least_one(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, 
     (``codes``), the rack tiles it plays (``played[53]``, the joker last) and the table
     sets it keeps as they are (``held[i]`` 1 for set ``s0 + i``); ``work`` gains the
     passes and their states (:func:`least_passes`).  Returns ``(status,
-    sets in codes, sets kept)``; status :data:`FOUND`, or :data:`TOO_MANY` (then the
-    second is the number too many sets cover), :data:`MISSED` or :data:`NOT_SETS`."""
+    sets in codes, sets kept)``; status :data:`FOUND`, :data:`UNCHANGED` (the policy's
+    :data:`PLAIN_FIRST`: no move keeps more than the optimal one given, nothing written),
+    or :data:`TOO_MANY` (then the second is the number too many sets cover),
+    :data:`MISSED` or :data:`NOT_SETS`."""
     which = np.empty((NNUM, HOLD_BITS), np.int64)
     tables, crowded = hold_tables(slot_number, slot_colour, set_start, s0, s1, which)
     if crowded:
@@ -413,6 +439,8 @@ def least_one(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, 
                             slot_colour, set_start, s0, s1)
     if answer < 0:
         return MISSED, 0, 0
+    if answer == kept and _cuts(exact_budget) & PLAIN_FIRST:  # (no pass found more)
+        return UNCHANGED, 0, kept
     count = meld_codes(choice, group_jokers, part_count, part_masks, codes, min_len)
     if count < 0:
         return NOT_SETS, 0, 0
@@ -471,12 +499,13 @@ def least_range(order, lo, hi, must, rack, must_j, rack_j, weight, joker_weight,
     """:func:`least_one` for the positions ``order[lo:hi]`` of a batch, from optimal moves
     keeping ``kept[p]`` of their table sets (``optimum[p]``: their score; ``ceiling[p]``:
     the most sets a move may keep; :func:`plain_kept`); position p's table sets are
-    ``set_first[p]..set_first[p + 1] - 1``.  Writes ``status[p]`` (:data:`FOUND`, or
-    :data:`TOO_MANY`, :data:`MISSED` or :data:`NOT_SETS`), ``codes[p]``, ``counts[p]``
-    (sets, or the crowded number), ``played[p]``, ``held[p]`` (by set, from the position's
-    first), ``kept[p]`` and ``work[p]`` (passes, states).  The one kernel of both the
-    engine's batches and its single positions (:func:`least_position`): each kernel Numba
-    compiles optimises and emits the whole DP below it again (a minute of CPU)."""
+    ``set_first[p]..set_first[p + 1] - 1``.  Writes ``status[p]`` (:data:`FOUND`,
+    :data:`UNCHANGED`, or :data:`TOO_MANY`, :data:`MISSED` or :data:`NOT_SETS`),
+    ``codes[p]``, ``counts[p]`` (sets, or the crowded number), ``played[p]``, ``held[p]``
+    (by set, from the position's first), ``kept[p]`` and ``work[p]`` (passes, states).
+    The one kernel of both the engine's batches and its single positions
+    (:func:`least_position`): each kernel Numba compiles optimises and emits the whole DP
+    below it again (a minute of CPU)."""
     for k in range(lo, hi):
         p = order[k]
         s0, s1 = set_first[p], set_first[p + 1]
