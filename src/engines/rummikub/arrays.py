@@ -230,7 +230,8 @@ def least_arrays(slots: tuple, arrays: tuple, at: np.ndarray, objective: str, ru
     ``(status, codes, counts, played, held, kept)`` for those rows: status
     :data:`~solvers.rummikub._least.FOUND` where the least-disturbing move replaces the
     plain one (its sets, played tiles, and the table sets it keeps, ``held``), 0 where the
-    plain move keeps every set; ``kept``: the sets each keeps.  Raises as
+    plain move stays (it keeps every set, or under the policy's ``PLAIN_FIRST`` as many as
+    any); ``kept``: the sets each keeps.  Raises as
     :func:`~engines.rummikub.least.least_disturbing_move` does."""
     from engines.rummikub.least import WORK, policy, raise_for
     from solvers.rummikub import MAX_SETS
