@@ -49,6 +49,7 @@ positions restricted to them), with the states stored per position.
 from __future__ import annotations
 
 import argparse
+import gc
 import itertools
 import random
 import runpy
@@ -389,6 +390,12 @@ def main() -> None:
                         help="time the wide tile sets (5-8 colours, numbers past 13)")
     args = parser.parse_args()
     warmup()
+    # The objects of the imports and warm-up (Numba's, NumPy's: ~120 K) left out of later
+    # collections, as `qipai batch` does: a full collection walking them costs 40-60 ms,
+    # which would land on whichever timed call it interrupts (benches/README "Least
+    # disturbance").
+    gc.collect()
+    gc.freeze()
     if args.wide:
         _wide(args.n, args.rows, args.seed)
         return
