@@ -248,7 +248,7 @@ def least_arrays(slots: tuple, arrays: tuple, at: np.ndarray, objective: str, ru
                kept, optimum)
     new_codes, new_counts = np.zeros((n, MAX_SETS), np.int64), np.zeros(n, np.int64)
     new_played = np.zeros((n, N_KINDS), np.int64)
-    held = np.zeros((n, max(1, int(np.diff(set_first).max(initial=0)))), np.int64)
+    held = np.zeros((n, max(1, int(ceiling.max(initial=0)))), np.int64)
     work = np.zeros((n, 2), np.int64)
     mine, rack = table[at], rack[at]
     args = (np.ascontiguousarray(mine[:, :52]).reshape(n, 4, 13),
