@@ -18,6 +18,22 @@ naive = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(naive)
 
 
+def runs_table(rng, spec, runs, rack_sizes: tuple[int, int], rack_jokers: tuple[int, int]):
+    """A small position of ``spec``'s tile set for :func:`check_least_against_brute`: the
+    table holds each run of ``runs`` (lists of ``(colour, number)``, drawn as the table
+    grows) that the tiles left still allow, the rack ``rng.randint(*rack_sizes)`` of the
+    tiles left and ``rng.randint(*rack_jokers)`` jokers.  Returns ``(table, rack)``."""
+    pool = Counter({(c, n): spec.copies for c in spec.letters
+                    for n in range(1, spec.numbers + 1)})
+    table = []
+    for run in runs:
+        if not Counter(run) - pool:
+            table.append([(False, c, n) for c, n in run])
+            pool -= Counter(run)
+    left = [t for t, k in pool.items() for _ in range(k)]
+    return table, rng.sample(left, rng.randint(*rack_sizes)) + ["J"] * rng.randint(*rack_jokers)
+
+
 def check_least_against_brute(spec, table, rack, objective: str) -> None:
     """Assert that ``best_move`` (melded, least disturbance on by default) plays brute
     force's optimum and keeps its most table sets (``spec``: ``naive.Spec``; ``table``: sets

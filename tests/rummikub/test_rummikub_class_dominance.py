@@ -7,11 +7,10 @@ four copies and three jokers with more copies, ``test_rummikub_four_jokers.py``)
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import numpy as np
 import pytest
-from rummikub_least_brute import check_least_against_brute, naive
+from rummikub_least_brute import check_least_against_brute, naive, runs_table
 
 from solvers.rummikub._lengths import _rank_of, class_dominators, length_tables
 
@@ -59,16 +58,13 @@ def _brute_case(seed: int):
     rng = random.Random(seed)
     copies, jokers = TILE_SETS[seed % len(TILE_SETS)]
     spec = naive.Spec(rng.randint(2, 3), rng.randint(4, 6), copies, jokers, 3, 1)
-    pool = Counter({(c, n): copies for c in spec.letters for n in range(1, spec.numbers + 1)})
-    table = []
-    for _ in range(rng.randint(2, 4)):
+
+    def run():
         start = rng.randint(1, spec.numbers - 2)
-        run = [("K", n) for n in range(start, start + 3)]
-        if not Counter(run) - pool:
-            table.append([(False, c, n) for c, n in run])
-            pool -= Counter(run)
-    left = [t for t, k in pool.items() for _ in range(k)]
-    rack = rng.sample(left, rng.randint(1, 4)) + ["J"] * rng.randint(1, jokers)
+        return [("K", n) for n in range(start, start + 3)]
+
+    table, rack = runs_table(rng, spec, (run() for _ in range(rng.randint(2, 4))), (1, 4),
+                             (1, jokers))
     return spec, table, rack
 
 
@@ -78,15 +74,15 @@ def _two_colour_case(seed: int):
     rng = random.Random(seed)
     copies, jokers = TILE_SETS[seed % len(TILE_SETS)]
     spec = naive.Spec(3, 5, copies, jokers, 3, 1)
-    pool = Counter({(c, n): copies for c in spec.letters for n in range(1, spec.numbers + 1)})
-    table = []
-    for colour in spec.letters[:2] + spec.letters[rng.randint(0, 1)]:
+
+    def run(colour):
         start = rng.randint(1, spec.numbers - 2)
-        run = [(colour, n) for n in range(start, start + 3)]
-        table.append([(False, c, n) for c, n in run])
-        pool -= Counter(run)
-    left = [t for t, k in pool.items() for _ in range(k)]
-    rack = rng.sample(left, rng.randint(1, 2)) + ["J"] * rng.randint(1, min(jokers, 3))
+        return [(colour, n) for n in range(start, start + 3)]
+
+    # (at most two runs of a colour, two copies at least: each fits)
+    colours = spec.letters[:2] + spec.letters[rng.randint(0, 1)]
+    table, rack = runs_table(rng, spec, (run(c) for c in colours), (1, 2),
+                             (1, min(jokers, 3)))
     return spec, table, rack
 
 

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import random
 import sys
-from collections import Counter
 from pathlib import Path
 
 import pytest
-from rummikub_least_brute import check_least_against_brute, naive
+from rummikub_least_brute import check_least_against_brute, naive, runs_table
 
 from engines.rummikub import Position, Rules, best_move, check_move
 from engines.rummikub.least import least_disturbing_move
@@ -60,17 +59,14 @@ def _small_table(seed: int):
     rng = random.Random(seed)
     copies, jokers = TILE_SETS[seed % len(TILE_SETS)]
     spec = naive.Spec(2, 5, copies, jokers, 3, 1)
-    pool = Counter({(c, n): copies for c in spec.letters for n in range(1, spec.numbers + 1)})
-    table = []
-    for _ in range(rng.randint(3, 5)):
+
+    def run():
         colour = rng.choice(spec.letters)
         first = rng.randint(1, spec.numbers - 2)
-        run = [(colour, n) for n in range(first, min(spec.numbers, first + rng.randint(2, 4)) + 1)]
-        if not Counter(run) - pool:
-            pool -= Counter(run)
-            table.append([(False, c, n) for c, n in run])
-    left = [t for t, k in pool.items() for _ in range(k)]
-    rack = rng.sample(left, rng.randint(1, 3)) + ["J"] * rng.randint(0, min(jokers, 2))
+        return [(colour, n) for n in range(first, min(spec.numbers, first + rng.randint(2, 4)) + 1)]
+
+    table, rack = runs_table(rng, spec, (run() for _ in range(rng.randint(3, 5))), (1, 3),
+                             (0, min(jokers, 2)))
     return spec, table, rack
 
 

@@ -7,11 +7,10 @@ optimum and the most table sets kept)."""
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import numpy as np
 import pytest
-from rummikub_least_brute import check_least_against_brute, naive
+from rummikub_least_brute import check_least_against_brute, naive, runs_table
 
 from engines.rummikub import Position, least
 from engines.rummikub.rules import Rules
@@ -62,19 +61,16 @@ def _runs_ending_together(seed: int):
     rng = random.Random(seed)
     copies, jokers = TILE_SETS[seed % len(TILE_SETS)]
     spec = naive.Spec(2, 6, copies, jokers, 3, 1)
-    pool = Counter({(c, n): copies for c in spec.letters for n in range(1, spec.numbers + 1)})
-    table = []
     end = rng.randint(4, spec.numbers)
-    for _ in range(rng.randint(3, 4)):
+
+    def run():
         colour = spec.letters[0] if rng.random() < 0.8 else spec.letters[1]
         last = end if rng.random() < 0.7 else rng.randint(3, spec.numbers)
         first = max(1, last - rng.randint(2, 4))
-        run = [(colour, n) for n in range(first, last + 1)]
-        if len(run) >= 3 and not Counter(run) - pool:
-            table.append([(False, c, n) for c, n in run])
-            pool -= Counter(run)
-    left = [t for t, k in pool.items() for _ in range(k)]
-    rack = rng.sample(left, rng.randint(1, 3)) + ["J"] * rng.randint(0, min(jokers, 2))
+        return [(colour, n) for n in range(first, last + 1)]
+
+    runs = (r for r in (run() for _ in range(rng.randint(3, 4))) if len(r) >= 3)
+    table, rack = runs_table(rng, spec, runs, (1, 3), (0, min(jokers, 2)))
     return spec, table, rack
 
 
