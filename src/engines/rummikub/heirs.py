@@ -9,7 +9,9 @@ downwards: the same answer, but one direction may need far fewer states (its bou
 tiles still able to stay is tight sooner): a probe each way asking for at most one tile
 moved shows which (:data:`PROBES`), probes in it asking for 2, 4, ... tiles moved may find
 the answer far cheaper (:data:`DEEPEN`), then that one runs (or both in turn, resumed slice
-by slice, until one is done: :data:`DIRECTION`).  This module builds the pass's tables (the table
+by slice, until one is done: :data:`DIRECTION`); where the optimum leaves rack tiles and the
+probes turn out dear, the move DP bounds the rack's gain to come (:mod:`~engines.rummikub.
+heirs_gain`).  This module builds the pass's tables (the table
 sets' hold slots, their runs' tiles, and the released groups' best heirs per number), and
 rebuilds the move from the pass's choices, following the heirs the pass chose.
 
@@ -31,6 +33,7 @@ from itertools import combinations_with_replacement, product
 
 import numpy as np
 
+from engines.rummikub.heirs_gain import GainBound, capped_gains
 from engines.rummikub.heirs_kept import kept_always
 from engines.rummikub.heirs_later import (
     NCOL,
@@ -41,6 +44,7 @@ from engines.rummikub.heirs_later import (
     with_later_kept,
 )
 from engines.rummikub.heirs_turned import turned_meld, turned_set
+from engines.rummikub.heirs_twins import twins_of
 from engines.rummikub.least import WORK
 from engines.rummikub.moved import tiles_moved
 from engines.rummikub.position import Move, Position, _counts, _meld, objective_weights
@@ -223,7 +227,7 @@ def _tables(sets: list, rules: Rules) -> dict:
             group_of[v, slot] = k
         groups[v] = [g[:2] for g in groups[v]]
     adopters = _adopters(runs_at, slot_of) if SETTLE else np.full((NNUM, NCOL), -1, np.int64)
-    twin = _twins(sets, slot_number, set_start, slot_of, run_type) if TWINS else \
+    twin = twins_of(sets, slot_number, set_start, slot_of, run_type) if TWINS else \
         np.full((NNUM, HOLD_BITS), -1, np.int64)
     stays = np.full((NNUM, 8, 81, 3), -1, np.int64)
     for v in range(NNUM):
@@ -235,36 +239,6 @@ def _tables(sets: list, rules: Rules) -> dict:
             "adopters": adopters, "twin": twin, "run_bits": run_bits_of(runs_at, slot_of)
             if AHEAD_LOSSES else np.full((NNUM, NCOL), -1, np.int64),
             "jokers_in": (jokers_in, rest_j) if JOKER_PLACES else (0 * jokers_in - 99, rest_j)}
-
-
-def _twins(sets: list, slot_number: np.ndarray, set_start: np.ndarray, slot_of: np.ndarray,
-           run_type: np.ndarray) -> np.ndarray:
-    """``[v, slot]``: the slot of an earlier table set that is the same as the set in that
-    slot from number v+1 on (-1: none): for a group the same group; for a run one of its
-    colour covering v+1 with the same end and the same tiles (real or joker) from v+1 on,
-    so the two are the same for the rest of the pass (:func:`solvers.rummikub._heirs_step.
-    _adopt`, :func:`~solvers.rummikub._heirs_prune.twin_alone`)."""
-    from solvers.rummikub._layout import HOLD_BITS
-
-    twin = np.full((NNUM, HOLD_BITS), -1, np.int64)
-    spans = [slot_number[set_start[i]: set_start[i + 1]].tolist() for i in range(len(sets))]
-    for i, numbers in enumerate(spans):
-        group = len(set(numbers)) == 1
-        for j in range(i):
-            if group or len(set(spans[j])) == 1:
-                if sets[j] == sets[i]:
-                    twin[numbers[0] - 1, slot_of[i]] = slot_of[j]
-                continue
-            colour = {t.colour for t in sets[i] if not t.is_joker}
-            if colour != {t.colour for t in sets[j] if not t.is_joker}:
-                continue
-            end = max(numbers)
-            if max(spans[j]) != end:
-                continue
-            for v in range(max(min(numbers), min(spans[j])) - 1, end):
-                if (run_type[i, v:end] == run_type[j, v:end]).all():
-                    twin[v, slot_of[i]] = slot_of[j]
-    return twin
 
 
 def _adopters(runs_at: np.ndarray, slot_of: np.ndarray) -> np.ndarray:
@@ -335,13 +309,14 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
                      move.sets_kept - len(always), moved, rules, above, built[direction],
                      direction)
 
+    gain = GainBound(built, ways, (rack_j, joker_weight, optimum), rules)
     order = (DIRECTION,) if DIRECTION >= 0 else (1, 0)
     probed = (0, 0)  # (the last probe's tiles moved and states, in the direction chosen)
     for level in PROBES if len(order) > 1 else ():
         if moved - level <= ABOVE:
             break
         probes = [made(direction, moved - level) for direction in (1, 0)]
-        found, first = _race(probes)
+        found, first = _race(probes, gain.gate())
         if found is not False:
             return _made_move(whole, rules, turned, first, found, back)  # (`level` at most)
         other = probes[probes[0] is first]
@@ -353,6 +328,7 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
         if max(first.states, other.states) >= PROBE_CAP * min(first.states, other.states):
             break
     if len(order) == 1 and probed[1] >= DEEPEN[0] > 0:
+        gain.prepare(order[0])
         found, deeper = _deepened(made, order[0], probed, moved)
         if deeper is not None:
             return _made_move(whole, rules, turned, deeper, found, back)
@@ -381,10 +357,14 @@ def _deepened(made: Callable[[int, int], _Pass], direction: int, probed: tuple[i
     return False, None
 
 
-def _race(passes: list[_Pass]) -> tuple[tuple[set[int], list] | bool, _Pass]:
+def _race(passes: list[_Pass], slow: tuple[int, Callable[[list[_Pass]], None]] | None = None
+          ) -> tuple[tuple[set[int], list] | bool, _Pass]:
     """Run the ``passes`` in turn (:data:`ALTERNATE`, :data:`AHEAD`) until one is done: its
-    answer (:meth:`_Pass.run`) and that pass."""
+    answer (:meth:`_Pass.run`) and that pass (``slow``: a first slice of states, and what
+    to call with the passes when none is done after it)."""
     budget = ALTERNATE[0] if len(passes) > 1 else 0
+    if slow is not None:
+        budget = slow[0]
     while True:  # (the directions in turn, each going on where it stopped)
         lead = max(one.cursor[0] for one in passes) - AHEAD
         for one in passes:
@@ -392,6 +372,9 @@ def _race(passes: list[_Pass]) -> tuple[tuple[set[int], list] | bool, _Pass]:
                 found = one.run(budget)
                 if found is not None:
                     return found, one
+        if slow is not None:
+            slow[1](passes)
+            budget, slow = ALTERNATE[0] // ALTERNATE[1], None
         budget *= ALTERNATE[1]
 
 
@@ -434,6 +417,7 @@ class _Pass:
         scale1 = scale2 * (len(sets) + 1)
         rem, before, bonus = _bounds(rack_full, full * scale1, tables["later"], scale2,
                                      tables["places"])
+        rem, before = capped_gains(rem, before, tables.get("gain_from"), scale1)
         self.floor = (optimum + must_j * joker_weight) * scale1 + sets_kept * scale2
         self.args = (must, rack_full, must_j, rack_j, full * scale1, joker_weight * scale1,
                      rules.numbers, tables["hold"], tables["runs_at"], tables["slot_of"],
@@ -447,6 +431,12 @@ class _Pass:
         self.targets = [self.floor_move + above] + ([] if above else [0])
         self.direction, self.states = direction, 0  # (1: downwards; its states so far)
         self._start()
+
+    def tighten(self, gain_from: np.ndarray | None) -> None:
+        """Bound the rack's gain to come by ``gain_from`` from now on (:mod:`engines.
+        rummikub.heirs_gain`; a tighter bound only drops states that cannot reach the floor)."""
+        rem, before = capped_gains(*self.args[14:16], gain_from, self.args[-2])  # (scale1)
+        self.args = (*self.args[:14], rem, before, *self.args[16:])
 
     def _start(self) -> None:
         from solvers.rummikub._heirs import new_pass
