@@ -159,6 +159,20 @@ def _wide_tile_set(meld, jokers):
     return copies(meld) > 2 or jokers > 2
 
 
+# Where the wider searches ran and missed the whole-rack target, the exact pass at the target
+# is skipped: the exact pass from the beam pass's floor finds the optimum whether it reaches
+# the target or not.  On the bench bands (seeds 11, 1-7; three or four copies or jokers) the
+# target was out of reach on 28 of the 29 positions that got that far, that pass's states
+# (30-80 % of the next one's) spent for nothing; where it was in reach, the pass from the
+# floor searched twice the states.  Not with three copies and four jokers: in reach on 2 of
+# 10, at 1.7 and 3.2 times the states (benches/README, rkj4c).
+@njit(cache=True, inline="always")
+def _skip_target_pass(meld, jokers):
+    """Whether :func:`_passes` skips the exact pass at the target after the wider searches
+    missed it (see above)."""
+    return not (copies(meld) > 2 and jokers > 3)
+
+
 @njit(cache=True)
 def _passes(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
@@ -177,7 +191,8 @@ def _passes(
     1.4 ms instead of 64 ms on the slowest bench position) nearly always finds one, and any
     answer reaching the target is optimal (with three or four jokers or copies it may miss:
     then :data:`WIDER_FLEXIBLE`'s wider searches).  If it does not, the exact pass with that
-    target decides; if nothing reaches the target: with jokers, a beam pass finds a legal
+    target decides (unless the wider searches ran: :func:`_skip_target_pass`); if nothing
+    reaches the target: with jokers, a beam pass finds a legal
     score (its answer stands if it never truncated) and the exact pass prunes with that;
     without jokers the plain exact pass runs (it is cheap, at most ~20k states).
     ``beam = 0`` runs the plain exact pass alone.  ``cap``: a raw score the optimum is known
@@ -210,7 +225,7 @@ def _passes(
             if st == 1 and sc + must_j * joker_weight >= target:
                 return st, sc
             stats[:] = 0
-        if truncated:
+        if truncated and not (widen and _skip_target_pass(meld, must_j + opt_j)):
             st, sc, _t = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld,
                                     group_ok, choice_out, gj_out, stats, target, NO_BEAM)
             if st == 1 and sc + must_j * joker_weight >= target:
