@@ -290,7 +290,8 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
     ``held_out[set]``.  Returns ``(status, score, truncated)``: status 1 solved, 0 no
     arrangement, -1 more than ``max_states`` states (memory bound).  ``floor``: states
     whose score and all the rest could still add stay below it are not stored (the
-    optimum survives whenever it reaches it); ``width > 0`` keeps that many states a layer
+    optimum survives whenever it reaches it; status 0 when no final state does, even if
+    one that left rack jokers out survived below it); ``width > 0`` keeps that many states a layer
     (:func:`keep_flexible`; ``truncated`` 1 if it dropped any).  ``hold``: the held-out
     sets' arrays (:mod:`solvers.rummikub.wide._steps`); ``bounds``: none (empty) or, per
     number v+1, the most table sets starting after it that a move keeps if it reaches
@@ -363,7 +364,7 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
             if used > max_states:
                 return -1, NEG, truncated
     at = _final(rows, n, colours, cb, short, must_j, target, jokers)
-    if at < 0:
+    if at < 0 or rows[at, SCORE] < floor:  # (rack jokers left out can end below the floor)
         return 0, NEG, truncated
     _replay(layer_base[count - 1] + at, count, layer_base, layer_kind, layer_at, parents,
             choices, colours, hold, choice_out, group_jokers, held_out)

@@ -109,6 +109,7 @@ def sub_step(rows, n, v, c, step, must, opt, weight, joker_weight, jokers, targe
     cmask = (np.int64(1) << cb) - 1
     jw_pos = max(0, joker_weight)
     other = np.zeros(jokers + 1, np.int64)
+    closes = np.ones(jokers + 1, np.bool_)
     for i in range(n):
         a, b, score = rows[i, KEY_A], rows[i, KEY_B], rows[i, SCORE]
         code = (a >> at) & cmask
@@ -122,7 +123,7 @@ def sub_step(rows, n, v, c, step, must, opt, weight, joker_weight, jokers, targe
         other[:] = a & ~(cmask << at)
         group_jokers = 0
         if last:
-            need0 = _close_others(a, c, cb, closed, needc, other)
+            need0 = _close_others(a, c, cb, closed, needc, other, closes)
             held &= ~end_mask[v]
             group_jokers = jokers
         spare = jokers - ju if near[c, v] else 0
@@ -142,7 +143,7 @@ def sub_step(rows, n, v, c, step, must, opt, weight, joker_weight, jokers, targe
                     fresh = moved & 0xFFFF
                     for jg in range(min(group_jokers, jokers - ju - j) + 1):
                         left = jokers - ju - j - jg
-                        if (not ok[ng, nmost, jg] or other[left] < 0) if last else (
+                        if (not ok[ng, nmost, jg] or not closes[left]) if last else (
                                 not reach[step, ng, nmost, left]):
                             continue
                         ncode = closed[c, fresh, left]
@@ -168,24 +169,27 @@ def sub_step(rows, n, v, c, step, must, opt, weight, joker_weight, jokers, targe
 
 
 @njit(cache=True, inline="always")
-def _close_others(a, c, cb, closed, needc, other):
+def _close_others(a, c, cb, closed, needc, other, closes):
     """The colour codes of ``a`` other than c's once the number closes with ``k`` jokers
-    left, for every k (``other[k]``, -1 if some short run cannot be completed; runs of L+
+    left, for every k (``other[k]``; ``closes[k]`` false if some short run cannot be
+    completed: no sentinel, eight colours of 8-bit codes use the key's sign bit; runs of L+
     beyond the next number's tiles end), and the jokers their short runs need."""
     colours = closed.shape[0]
     cmask = (np.int64(1) << cb) - 1
     need = 0
     for k in range(other.shape[0]):
         other[k] = 0
+        closes[k] = True
     for cc in range(colours):
         if cc == c:
             continue
         code = (a >> (cb * cc)) & cmask
         need += needc[cc, code]
         for k in range(other.shape[0]):
-            if other[k] >= 0:
+            if closes[k]:
                 nc = closed[cc, code, k]
-                other[k] = -1 if nc < 0 else other[k] | nc << (cb * cc)
+                closes[k] = nc >= 0
+                other[k] |= nc << (cb * cc) if nc >= 0 else 0
     return need
 
 
