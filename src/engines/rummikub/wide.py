@@ -7,7 +7,9 @@ and builds the moves from its choices.  Least disturbance (on by default) is sol
 that DP: a table set may be held out whole, and each one held is worth less than any
 difference in the objective (:data:`_HOLD_SCALE`).  Before an exact pass the kernel asks
 for the linear relaxation's bounds on the sets kept and on the aims in reach
-(:func:`_kept_bounds`), computed here so that the kernel package calls no other.
+(:func:`_kept_bounds`), computed here so that the kernel package calls no other; when the
+optimum leaves rack tiles out, the sets kept are searched per part left out
+(:func:`_kept_by_parts`).
 
 >>> from engines.rummikub.position import Position
 >>> from engines.rummikub.rules import Rules
@@ -21,7 +23,7 @@ for the linear relaxation's bounds on the sets kept and on the aims in reach
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -43,6 +45,9 @@ WIDTH = 32
 # The kernel asks for the linear relaxation's bounds on the sets kept (and on the aims in
 # reach) before its exact passes; False: the same passes without them (tests compare)
 BOUNDS = True
+# The most parts of the rack left out that the sets kept at an optimum short of the whole
+# rack are searched by, one at a time (:func:`_kept_by_parts`; more: over the whole rack)
+MAX_PARTS = 16
 #: States stored and the widest layer, summed over the passes since it was last zeroed
 #: (the benches read it).
 STATS = np.zeros(2, np.int64)
@@ -144,9 +149,49 @@ def _kept_bounds(melds: list[Meld], starts: np.ndarray, must: np.ndarray, rack: 
     return bounds
 
 
+def _kept_by_parts(search: Callable[..., tuple[int, int]],
+                   bound: Callable[..., np.ndarray], objective: int, must: np.ndarray,
+                   must_j: int, rack: np.ndarray, rack_j: int, scaled: tuple[np.ndarray, int],
+                   min_len: int, choice: np.ndarray, group_jokers: np.ndarray
+                   ) -> tuple[int, int]:
+    """``(status, score)``: the most table sets kept by a move of the objective's optimum
+    (``objective``, scaled: the kernel found it holding no set out, :data:`ASK_PARTS`; the
+    arrays hold such a move).  A move of that objective plays the playable rack less a part
+    whose gains make up the rest (:func:`solvers.rummikub.wide._exact.left_out`); per part,
+    the kernel's passes asking for one set more (``search`` resumed at ``ASK``) search the
+    rest with every tile of it played, which their floor enforces from the first number
+    (8 x 13, four copies: 0.59 M states proving one set more out of reach, 19.7 M over the
+    whole rack), with the relaxation's bounds for that rest (``bound``; a part that they
+    show cannot keep more than the best found is skipped), the answer's part first.  More
+    than :data:`MAX_PARTS` parts (or a gain not positive): the exact pass from the optimum
+    over the whole rack."""
+    from solvers.rummikub.wide._exact import ASK, EXACT, left_out, playable
+
+    weight, jw = scaled
+    opt = playable(must, rack, must_j + rack_j, min_len)
+    whole = (must_j + rack_j) * jw + int((opt * weight).sum())
+    parts = np.zeros((MAX_PARTS, opt.size + 1), np.int64)
+    count = MAX_PARTS + 1
+    if (jw > 0 or must_j + rack_j == 0) and bool((weight[opt > 0] > 0).all()):
+        count = left_out(opt, weight, rack_j, jw, whole - objective, parts)
+    if count > MAX_PARTS:
+        return search(rack, rack_j, bound(rack, rack_j, objective), EXACT, objective)
+    answer = np.append((opt - choice[:, :, 0] - choice[:, :, 1] + must).ravel(),
+                       rack_j + must_j - choice[:, :, 2].sum() - group_jokers.sum())
+    status, found = 1, objective
+    for i in sorted(range(count), key=lambda i: not np.array_equal(parts[i], answer)):
+        rest, rest_j = opt - parts[i, :-1].reshape(opt.shape), rack_j - int(parts[i, -1])
+        bounds = bound(rest, rest_j, objective)
+        if objective + bounds[-1] > found:  # (negative: no move plays the rest)
+            status, found = search(rest, rest_j, bounds, ASK, found)
+            if status < 0:
+                break
+    return status, found
+
+
 def _solve(pos: Position, objective: str, rules: Rules, index: int) -> Move:
     from solvers.rummikub.wide import solve_wide
-    from solvers.rummikub.wide._exact import ASK, ASK_AIM
+    from solvers.rummikub.wide._exact import ASK, ASK_AIM, ASK_PARTS
     from solvers.rummikub.wide._pass import NEG
 
     colours, numbers = rules.colours, rules.numbers
@@ -167,16 +212,26 @@ def _solve(pos: Position, objective: str, rules: Rules, index: int) -> Move:
     group_jokers = np.zeros(numbers, np.int64)
     held = np.zeros(len(old), np.int64)
     sizes = (rules.min_set_length, max(1, int((must + rack).max())))
+
+    def search(opt: np.ndarray, opt_j: int, bounds: np.ndarray, resume: int,
+               start: int) -> tuple[int, int]:
+        return solve_wide(must, opt, must_j, opt_j, *scaled, target, joker_meld, 1, arrays,
+                          bounds, sizes, MAX_STATES, choice, group_jokers, held, STATS, WIDTH,
+                          resume, start)
+
+    def bound(opt: np.ndarray, opt_j: int, score: int) -> np.ndarray:
+        return _kept_bounds(old if hold else [], arrays[0], must, opt, must_j, opt_j, weight,
+                            jw, rules.min_set_length, score, _HOLD_SCALE if hold else 1)
+
     bounds, resume, start = np.zeros(0, np.int64), 0 if BOUNDS else -1, NEG
     while True:  # (the kernel asks for the bounds of an aim or of an answer, then goes on)
-        status, score = solve_wide(must, rack, must_j, rack_j, *scaled, target, joker_meld, 1,
-                                   arrays, bounds, sizes, MAX_STATES, choice, group_jokers,
-                                   held, STATS, WIDTH, resume, start)
+        status, score = search(rack, rack_j, bounds, resume, start)
+        if status == ASK_PARTS:
+            status, score = _kept_by_parts(search, bound, score, must, must_j, rack, rack_j,
+                                           scaled, rules.min_set_length, choice, group_jokers)
         if status not in (ASK, ASK_AIM):
             break
-        bounds = _kept_bounds(old if hold else [], arrays[0], must, rack, must_j, rack_j,
-                              weight, jw, rules.min_set_length, score,
-                              _HOLD_SCALE if hold else 1)
+        bounds = bound(rack, rack_j, score)
         resume, start = status, score
     if status < 0:
         raise PositionError(f"positions[{index}]: the wide tile set's search passed "

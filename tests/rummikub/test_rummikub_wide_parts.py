@@ -1,0 +1,96 @@
+"""Least disturbance on wide tile sets when the optimum leaves rack tiles out.
+
+Once the narrow passes miss the whole rack, the kernel finds the objective's optimum by a
+pass that holds no table set out (status ``ASK_PARTS``), and the engine
+(:func:`engines.rummikub.wide._kept_by_parts`) searches the most sets kept per part of the
+rack that such a move leaves out (:func:`solvers.rummikub.wide._exact.left_out`).  Checked:
+``left_out`` lists exactly the parts of a gain (brute force), and on small positions, where
+narrow passes of one state a layer (``WIDTH = 1``) send most of them down that path (and
+``MAX_PARTS = 1`` down its fallback over the whole rack), the answers are the oracle's.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+from rummikub_random_sets import random_table_and_rack, same_as_the_oracle
+
+from engines.rummikub import best_move, wide
+from engines.rummikub.rules import Rules
+from solvers.rummikub.wide._exact import left_out
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_left_out_lists_every_part_of_a_gain(seed):
+    rng = random.Random(seed)
+    colours, numbers = rng.randint(1, 3), rng.randint(1, 4)
+    opt = np.array([[rng.choice((0, 0, 1, 2)) for _ in range(numbers)]
+                    for _ in range(colours)], np.int64)
+    weight = np.array([[rng.randint(1, 6) for _ in range(numbers)] for _ in range(colours)],
+                      np.int64)
+    opt_j, joker_weight = rng.randint(0, 2), rng.randint(1, 6)
+    counts = [*opt.ravel().tolist(), opt_j]
+    gains = [*weight.ravel().tolist(), joker_weight]
+    gain = rng.randint(0, 12)
+    want = sorted(take for take in itertools.product(*(range(k + 1) for k in counts))
+                  if sum(t * g for t, g in zip(take, gains)) == gain)
+    parts = np.zeros((64, colours * numbers + 1), np.int64)
+    count = left_out(opt, weight, opt_j, joker_weight, gain, parts)
+    assert sorted(tuple(row) for row in parts[:count].tolist()) == want
+    if want:  # (one row short: the count says there are more)
+        fewer = np.zeros((len(want) - 1, colours * numbers + 1), np.int64)
+        assert left_out(opt, weight, opt_j, joker_weight, gain, fewer) == len(want)
+
+
+def _case(seed: int) -> tuple[Rules, list, list]:
+    rng = random.Random(seed)
+    rules = Rules(colours=rng.choice((5, 6, 8)), numbers=rng.choice((8, 13)),
+                  copies=rng.choice((2, 3)), jokers=rng.choice((0, 1, 2)),
+                  min_set_length=rng.choice((3, 3, 4)))
+    table, rack = random_table_and_rack(rng, rules, 9, 9, 0.7)
+    return rules, table, rack
+
+
+def _counting(monkeypatch) -> list[int]:
+    """Narrow passes of one state a layer, and the calls of ``_kept_by_parts`` counted."""
+    calls: list[int] = []
+    searched = wide._kept_by_parts
+
+    def counted(*args):
+        calls.append(1)
+        return searched(*args)
+
+    monkeypatch.setattr(wide, "WIDTH", 1)
+    monkeypatch.setattr(wide, "_kept_by_parts", counted)
+    return calls
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_sets_kept_by_parts_match_the_oracle(seed, monkeypatch):
+    _counting(monkeypatch)
+    if seed % 3 == 2:  # (the fallback: the passes over the whole rack)
+        monkeypatch.setattr(wide, "MAX_PARTS", 1)
+    same_as_the_oracle(*_case(seed), True)
+
+
+def test_the_parts_are_searched_on_most_of_those_positions(monkeypatch):
+    calls = _counting(monkeypatch)
+    for seed in range(40):
+        rules, table, rack = _case(seed)
+        best_move(table, rack, True, "tiles", rules)
+    assert len(calls) >= 8
+
+
+def test_a_run_of_three_jokers_beside_a_second_copy():
+    """Found by the pass without held sets (8 x 26 bench, sets of 5 with three jokers):
+    R8 left out, P10 J J J P14 is a run of five, so five tiles.  Eight colours of 8-bit
+    codes fill the key: W's two runs at 8, closed before R's sub-step, set its sign bit,
+    which the close once read as "cannot be completed" (three tiles)."""
+    rules = Rules(colours=8, numbers=26, min_set_length=5, jokers=3, least_disturbance=False)
+    table = [["W6", "W7", "W8", "W9", "W10"], ["K8", "R8", "G8", "Y8", "P8"],
+             ["W4", "W5", "W6", "W7", "W8"]]
+    rack = ["R8", "P10", "P14", "J", "J", "J"]
+    assert best_move(table, rack, True, "tiles", rules).tiles == 5
