@@ -163,16 +163,18 @@ def table_slots(tables: Sequence[Sequence[Any]], rules: Rules = DEFAULT_RULES,
 def policy(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The passes' policy as the kernel reads it: :data:`NARROW`, :data:`EXACT_BUDGET`
     then :data:`CUTS` (for ``rules`` of three or four copies or jokers, or None: the tile
-    sets they were measured on), :data:`DESCENTS`, the kernel's ``BOUND_FROM`` and
-    :data:`DESCENT_WIDTH` (for four jokers, or None), :data:`WIDER` (read at each call: tests
+    sets they were measured on), :data:`DESCENTS`, the kernel's ``BOUND_FROM`` (with four
+    copies, or None: :data:`BOUND_FROM_FOUR_COPIES`), :data:`DESCENT_WIDTH` (for four
+    jokers, or None) and :data:`BRANCH_NODES`, :data:`WIDER` (read at each call: tests
     change them)."""
     from solvers.rummikub._least import BOUND_FROM
 
     many = rules is None or rules.copies > 2 or rules.jokers > 2
     width = DESCENT_WIDTH if rules is None or rules.jokers > 3 else 0
+    bound_from = BOUND_FROM_FOUR_COPIES if rules is None or rules.copies > 3 else BOUND_FROM
     return (np.array(NARROW, np.int64),
-            np.array((*EXACT_BUDGET, CUTS if many else 0, DESCENTS, BOUND_FROM, width),
-                     np.int64),
+            np.array((*EXACT_BUDGET, CUTS if many else 0, DESCENTS, bound_from, width,
+                      BRANCH_NODES), np.int64),
             np.array(WIDER, np.int64))
 
 
@@ -237,6 +239,16 @@ DESCENTS = 2
 # (34.2 M -> 35.9 M) nor three jokers (22.9 M -> 22.8 M, some positions slower); widths
 # -1,024, 4,096 and 16,384 found less (benches/README "Least disturbance", rkj4b)
 DESCENT_WIDTH = 1024
+# The nodes of the search that lowers the bound the descents start from, branching on the
+# sets held out (:mod:`solvers.rummikub._branch`; 0: none), where the bound is computed.
+# Held-out states, seeds 11 and 1-7, 20 a band (with the bound's rows of the optimum's
+# parts and BOUND_FROM_FOUR_COPIES): copies=4 25.54 M -> 24.29 M; 256 nodes no fewer
+# (benches/README "Least disturbance", rkc4b)
+BRANCH_NODES = 64
+# The narrow passes' states past which the bound is computed, with four copies (the
+# kernel's BOUND_FROM, 20,000, otherwise): copies=4 29.44 M -> 24.29 M states (40J
+# 5.94 M -> 3.33 M); 5,000: 24.13 M, no faster (benches/README, rkc4b)
+BOUND_FROM_FOUR_COPIES = 10_000
 # The held-out passes run and their states, summed (a bench's counters; threads that run
 # side by side may miss a few).
 WORK = np.zeros(2, np.int64)

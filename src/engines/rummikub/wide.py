@@ -144,7 +144,8 @@ def _kept_bounds(melds: list[Meld], starts: np.ndarray, must: np.ndarray, rack: 
         must, opt, must_j, rack_j, weight, jw, optimum, numbers, min_len,
         np.array([n for n, _ in slots], np.int64), np.array([c for _, c in slots], np.int64),
         np.cumsum([0] + [len(m) for m in melds]).astype(np.int64), 0, len(melds), later,
-        np.zeros((0, 2), np.int64))  # (the caps on the sets kept so far: no gain measured)
+        np.zeros((0, 2), np.int64),  # (the caps on the sets kept so far: no gain measured)
+        False)  # (a move at least as good as score: not the optimum's parts)
     bounds[numbers:] = (objective * scale, most)
     return bounds
 

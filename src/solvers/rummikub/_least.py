@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._bound import later_bounds
+from solvers.rummikub._branch import branched_later_bounds
 from solvers.rummikub._held import _held_pass
 from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS, twin_classes
 from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM, copies
@@ -205,8 +205,10 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
                    group_jokers, held_out, work, slot_number, slot_colour, set_start, s0, s1):
     """:func:`least_passes` whose exact passes, when the narrow ones searched at least
     :data:`BOUND_FROM` states, stop at the linear relaxation's bound on the sets kept
-    (:func:`solvers.rummikub._bound.sets_bound` of the table sets ``s0..s1-1``): the
-    answer is the same, the proof that no move keeps more often unneeded."""
+    (:func:`solvers.rummikub._bound.sets_bound` of the table sets ``s0..s1-1``, branched
+    on the sets held out within the policy's ``exact_budget[7]`` nodes:
+    :mod:`solvers.rummikub._branch`): the answer is the same, the proof that no move
+    keeps more often unneeded."""
     passes = _Passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
                      optimum, n_sets, choice, group_jokers, held_out, work, _cuts(exact_budget))
     plain = _cuts(exact_budget) & PLAIN_FIRST != 0
@@ -220,9 +222,10 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
     descents = 0  # (exact passes at the bound: only where it was computed)
     if narrow_states >= _policy_at(exact_budget, 5, BOUND_FROM) and applies:
         # (the passes' later sets and caps, in place)
-        ceiling = min(ceiling, later_bounds(must, rack, must_j, rack_j, weight, joker_weight,
-                                            optimum, mode, slot_number, slot_colour,
-                                            set_start, s0, s1, hold[5], passes[19])[0])
+        ceiling = min(ceiling, branched_later_bounds(
+            must, rack, must_j, rack_j, weight, joker_weight, optimum, mode, slot_number,
+            slot_colour, set_start, s0, s1, hold[5], passes[19], kept,
+            _policy_at(exact_budget, 7, 0))[0])
         if have == 1 and kept >= ceiling:
             return answer
         descents = _policy_at(exact_budget, 4, DESCENTS)

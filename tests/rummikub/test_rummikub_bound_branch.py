@@ -1,0 +1,85 @@
+"""The bound on the sets kept branched on the sets held out (``solvers.rummikub._branch``).
+
+It must stay at or above the most sets kept (brute force over the sets held out on small
+tables; the exact passes on the bench's), lower the relaxation's bound where that one is
+above it, and leave least disturbance's answer as it was.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engines.rummikub import Position, Rules, best_move, least
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benches"))
+from test_rummikub_bound import _inputs
+from test_rummikub_bound_parts import _most_kept_brute, small_tables
+
+from bench_rummikub import band_positions
+from bench_rummikub_rules import restrict
+
+COPIES4 = Rules(least_disturbance=True, copies=4)
+
+
+def _bounds(pos: Position, obj: dict, objective: str, rules: Rules, nodes: int
+            ) -> tuple[int, int, int]:
+    """(the relaxation's bound, the branched one, the plain move's sets kept)."""
+    from solvers.rummikub._branch import branched_later_bounds
+    from solvers.rummikub._least import hold_tables
+
+    plain, args = _inputs(obj, pos, objective, rules)
+    n = len(pos.table)
+    out = []
+    for budget in (0, nodes):
+        tables, _crowded = hold_tables(*args[8:], 0, n, np.empty((13, 12), np.int64))
+        bound, _pivots = branched_later_bounds(*args, 0, n, tables[5].copy(),
+                                               np.zeros((14, 2), np.int64), 0, budget)
+        out.append(bound)
+    return out[0], out[1], plain.sets_kept
+
+
+@pytest.mark.parametrize("rules", [Rules(least_disturbance=True, copies=4),
+                                   Rules(least_disturbance=True, copies=3, jokers=3)])
+def test_the_branched_bound_is_never_below_brute_force(rules: Rules) -> None:
+    checked = 0
+    for obj, pos, objective in small_tables(rules):
+        root, branched, _plain = _bounds(pos, obj, objective, rules, 10_000)
+        most = _most_kept_brute(pos, objective, rules)
+        assert most <= branched <= root, (obj, objective)
+        checked += 1
+    assert checked >= 20
+
+
+def test_the_branched_bound_reaches_the_most_kept_on_four_copies_tails() -> None:
+    """copies=4 60J seed 5: positions 3 and 19, the relaxation's bound 10 and 7, the most
+    kept 8 and 5 (and never below it on the band)."""
+    reached = {}
+    for i, p in enumerate(band_positions(60, True, n=20, seed=5)):
+        obj = restrict(p, COPIES4)
+        pos = Position.from_strings(obj["table"], obj["rack"], max_copies=4)
+        root, branched, _plain = _bounds(pos, obj, "tiles", COPIES4, least.BRANCH_NODES)
+        best = best_move(obj["table"], obj["rack"], True, "tiles", COPIES4).sets_kept
+        assert best <= branched <= root, i
+        reached[i] = (root, branched, best)
+    assert reached[3] == (10, 8, 8) and reached[19] == (7, 5, 5)
+
+
+def test_least_disturbance_keeps_as_many_sets_with_and_without_branching(monkeypatch) -> None:
+    """The bench's copies=4 60J seed 5 (its slowest band): the same tiles, value and sets
+    kept with the branched bound as without it."""
+    positions = [restrict(p, COPIES4) for p in band_positions(60, True, n=20, seed=5)]
+    answers = []
+    for nodes in (0, least.BRANCH_NODES):
+        monkeypatch.setattr(least, "BRANCH_NODES", nodes)
+        answers.append([(m.tiles, m.value, m.sets_kept) for m in (
+            best_move(p["table"], p["rack"], True, "tiles", COPIES4) for p in positions)])
+    assert answers[0] == answers[1]
+    plain = [best_move(p["table"], p["rack"], True, "tiles",
+                       replace(COPIES4, least_disturbance=False)).sets_kept for p in positions]
+    assert sum(a[2] for a in answers[1]) > sum(plain)
