@@ -528,10 +528,8 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
     if joker_row >= 0:
         b[joker_row] = must_j
     if parts[0] >= 0:
-        b[parts_row] = parts[0]
-        b[parts_row + 1] = parts[1]
-        if rack_j > 0:
-            b[parts_row + 2] = parts[2]
+        for k in range(3 if rack_j > 0 else 2):
+            b[parts_row + k] = parts[k]
     b[m - 1] = optimum / scale
     basis = np.arange(m)
     status = np.zeros(room, np.int64)
