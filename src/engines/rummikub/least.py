@@ -163,18 +163,23 @@ def table_slots(tables: Sequence[Sequence[Any]], rules: Rules = DEFAULT_RULES,
 def policy(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The passes' policy as the kernel reads it: :data:`NARROW`, :data:`EXACT_BUDGET`
     then :data:`CUTS` (for ``rules`` of three or four copies or jokers, or None: the tile
-    sets they were measured on), :data:`DESCENTS`, the kernel's ``BOUND_FROM`` (with four
-    copies, or None: :data:`BOUND_FROM_FOUR_COPIES`), :data:`DESCENT_WIDTH` (for four
-    jokers, or None) and :data:`BRANCH_NODES`, :data:`WIDER` (read at each call: tests
-    change them)."""
+    sets they were measured on; with four jokers, or None, also :data:`LEFT_OUT`),
+    :data:`DESCENTS`, the kernel's ``BOUND_FROM`` (with four copies, or None:
+    :data:`BOUND_FROM_FOUR_COPIES`; with four jokers :data:`BOUND_FROM_FOUR_JOKERS`),
+    :data:`DESCENT_WIDTH` (for four jokers, or None) and :data:`BRANCH_NODES`,
+    :data:`WIDER` (read at each call: tests change them)."""
     from solvers.rummikub._least import BOUND_FROM
 
     many = rules is None or rules.copies > 2 or rules.jokers > 2
-    width = DESCENT_WIDTH if rules is None or rules.jokers > 3 else 0
+    four_jokers = rules is None or rules.jokers > 3
+    width = DESCENT_WIDTH if four_jokers else 0
+    cuts = (CUTS if many else 0) | (LEFT_OUT if four_jokers else 0)
     bound_from = BOUND_FROM_FOUR_COPIES if rules is None or rules.copies > 3 else BOUND_FROM
+    if four_jokers:
+        bound_from = min(bound_from, BOUND_FROM_FOUR_JOKERS)
     return (np.array(NARROW, np.int64),
-            np.array((*EXACT_BUDGET, CUTS if many else 0, DESCENTS, bound_from, width,
-                      BRANCH_NODES), np.int64),
+            np.array((*EXACT_BUDGET, cuts, DESCENTS, bound_from, width, BRANCH_NODES),
+                     np.int64),
             np.array(WIDER, np.int64))
 
 
@@ -227,6 +232,10 @@ WIDER = (1024,)
 # ask for one set more than it keeps, and it stays when none keeps more): measured in
 # benches/README "Least disturbance" (rkj4b).
 CUTS = 3
+# With four jokers, also :data:`solvers.rummikub._least.LEFT_OUT` (4): the hold layers drop
+# the states that cannot leave out exactly the rack tiles the optimum leaves out (measured:
+# benches/README "Least disturbance", rkj4d)
+LEFT_OUT = 4
 # Exact passes asking for the linear relaxation's bound on the sets kept, then one set less,
 # before the passes above, where the bound was computed
 # (:func:`solvers.rummikub._least.bounded_passes`; the bound is usually the best, and a
@@ -249,6 +258,10 @@ BRANCH_NODES = 64
 # kernel's BOUND_FROM, 20,000, otherwise): copies=4 29.44 M -> 24.29 M states (40J
 # 5.94 M -> 3.33 M); 5,000: 24.13 M, no faster (benches/README, rkc4b)
 BOUND_FROM_FOUR_COPIES = 10_000
+# The same with four jokers (the lesser of the two applies), where LEFT_OUT leaves the
+# narrow passes fewer states: jokers=4 seeds 11 and 1-7, 20 a band, with LEFT_OUT, 22.10 M
+# -> 19.76 M held-out states (20,000 -> 10,000; 5,000: 19.44 M, no faster; rkj4d)
+BOUND_FROM_FOUR_JOKERS = 10_000
 # The held-out passes run and their states, summed (a bench's counters; threads that run
 # side by side may miss a few).
 WORK = np.zeros(2, np.int64)

@@ -18,6 +18,7 @@ from solvers.rummikub._exact import _playable, playable_width
 from solvers.rummikub._groups import GROUP_OK
 from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS, twin_classes
 from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM
+from solvers.rummikub._skips import no_skips
 
 
 # (nogil: passes of a batch's positions run side by side; inlined into the least
@@ -65,8 +66,8 @@ def held_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, floor, hol
         np.int64(must_j), np.int64(opt_j), np.ascontiguousarray(weight, np.int64),
         np.int64(joker_weight), np.int64(meld), GROUP_OK if group_ok is None else group_ok,
         np.int64(floor), np.int64(beam),
-        (*tables[:6], held_out, _no_caps(), twin_classes(*tables[:3])), choice, group_jokers,
-        stats)
+        (*tables[:6], held_out, _no_caps(), twin_classes(*tables[:3]), no_skips()), choice,
+        group_jokers, stats)
     if status == 1 and score + must_j * joker_weight < floor:
         status = 0
     return status, score, choice, group_jokers, held_out, stats, truncated

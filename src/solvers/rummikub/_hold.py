@@ -28,7 +28,9 @@ after the number;
 ``held_out[13]``: output, the subset of ``starting`` held out, as the replay found it;
 ``caps[14, 2]``: the most sets a state may hold out by each number, :func:`_most_held`,
 all 0 for none; ``caps[13, 1]`` bit 0: also the fewest; ``twins[13, HOLD_BITS // 2]``:
-:func:`twin_classes`, the field bits whose sets have the same future).
+:func:`twin_classes`, the field bits whose sets have the same future; ``skips``: the rack
+tiles a state may still leave out, :func:`solvers.rummikub._skips.skip_table`: a hold layer
+drops the states that cannot leave out the optimum's).
 
 Sets with the same future (going on from a number with the same tiles and jokers at every
 later number, to the same end: runs of one colour that end together, as R1-R5 and R3-R5
@@ -56,6 +58,7 @@ from solvers.rummikub._layout import (
 )
 from solvers.rummikub._pairs import make_room as make_pair_room
 from solvers.rummikub._pairs import relax as relax_pair
+from solvers.rummikub._skips import may_leave_out, most_jokers
 
 
 @njit(cache=True)
@@ -152,10 +155,13 @@ def hold_step(table, bits, start, end, keys, score, parent, choice, hold, v, jok
     jw_pos = max(0, joker_weight)
     most, least, scale = _most_held(hold[7], hold[5], v, floor)
     twins = hold[8][v]
+    skips = hold[9]
+    placeable = most_jokers(skips, jokers)
     n = end
     for i in range(start, end):
         key = keys[i]
-        if key < 0:  # dominated
+        if key < 0 or not may_leave_out(skips, v, score[i], (key >> JOKERS_AT) & 3,
+                                        joker_weight):  # (dominated, or the rack's wrong)
             continue
         if twins[0]:
             key = canonical_key(key, twins)
@@ -164,7 +170,7 @@ def hold_step(table, bits, start, end, keys, score, parent, choice, hold, v, jok
         for subset in range(fanout):
             nkey, nju, nsc = _held_successor(key, subset, count, starting, set_jokers,
                                              score[i], joker_weight)
-            if nju > jokers or nsc + bound + (jokers - nju) * jw_pos < floor:
+            if nju > placeable or nsc + bound + (placeable - nju) * jw_pos < floor:
                 continue
             if scale > 1 and not least <= nsc % scale <= most:  # (no caps: scale 1)
                 continue
@@ -281,23 +287,28 @@ def hold_pairs(table, bits, start, end, k1s, k2s, score, parent, choice, hold, v
     most, least, scale = _most_held(hold[7], hold[5], v, floor)
     twins = hold[8][v]
     quad = jokers > 3  # four jokers: the third bit in the second word (_layout)
+    skips = hold[9]
+    placeable = most_jokers(skips, jokers)
     n = end
     for i in range(start, end):
         key = k1s[i]
         if key < 0:  # cut by a narrow pass
             continue
+        k2 = k2s[i]
+        high = ((k2 >> JOKERS_HIGH_AT) & 1) << 2 if quad else 0
+        if not may_leave_out(skips, v, score[i], ((key >> JOKERS_AT) & 3) + high,
+                             joker_weight):
+            continue
         if twins[0]:
             key = canonical_key(key, twins)
         table, bits, k1s, k2s, score, parent, choice = make_pair_room(
             table, bits, end, n, fanout, k1s, k2s, score, parent, choice)
-        k2 = k2s[i]
-        high = ((k2 >> JOKERS_HIGH_AT) & 1) << 2 if quad else 0
         k2_rest = k2 & ~(np.int64(1) << JOKERS_HIGH_AT) if quad else k2
         for subset in range(fanout):
             nkey, nju, nsc = _held_successor(key, subset, count, starting, set_jokers,
                                              score[i], joker_weight)
             nju += high
-            if nju > jokers or nsc + bound + (jokers - nju) * jw_pos < floor:
+            if nju > placeable or nsc + bound + (placeable - nju) * jw_pos < floor:
                 continue
             if scale > 1 and not least <= nsc % scale <= most:  # (no caps: scale 1)
                 continue

@@ -23,6 +23,7 @@ from solvers.rummikub._held import _held_pass
 from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS, twin_classes
 from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM, copies
 from solvers.rummikub._melds import meld_codes
+from solvers.rummikub._skips import no_skips, skip_table
 
 JOKER_KIND = NCOL * NNUM
 # Least disturbance's statuses: the plain move keeps every set (kept as it is: the engine
@@ -49,6 +50,9 @@ FEWEST_HELD = 1
 # while the plain move has them), and when none keeps more, least_one returns
 # :data:`UNCHANGED`: the engine keeps the plain move
 PLAIN_FIRST = 2
+# A cut: the hold layers drop the states that cannot leave out exactly the rack tiles the
+# optimum leaves out (:mod:`solvers.rummikub._skips`)
+LEFT_OUT = 4
 # A ``work`` array longer than 2 gets, per pass in order, its sets asked for, width,
 # budget, states, status and whether it was truncated (probes: benches/README #18)
 TRACE = 6
@@ -119,10 +123,11 @@ def hold_tables(slot_number, slot_colour, set_start, s0, s1, which):
 
 @njit(cache=True, nogil=True)
 def _one_pass(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
-              caps, floor, width, scale, budget, choice, group_jokers, held_out, work):
+              caps, skips, floor, width, scale, budget, choice, group_jokers, held_out, work):
     """One held-out pass (:func:`solvers.rummikub._held.held_arrays` on this thread):
     ``(status, score, states, truncated)``, the answer in the three output arrays
-    (``caps``: :func:`solvers.rummikub._hold._most_held`'s)."""
+    (``caps``: :func:`solvers.rummikub._hold._most_held`'s; ``skips``:
+    :func:`solvers.rummikub._skips.skip_table`'s)."""
     choice[:] = 0
     group_jokers[:] = 0
     held_out[:] = 0
@@ -135,7 +140,7 @@ def _one_pass(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, 
     status, score, truncated = _held_pass(
         must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, floor, beam,
         (hold[0], hold[1], hold[2], hold[3], hold[4], hold[5], held_out, caps,
-         twin_classes(hold[0], hold[1], hold[2])), choice, group_jokers, stats)
+         twin_classes(hold[0], hold[1], hold[2]), skips), choice, group_jokers, stats)
     if status == 1 and score + must_j * joker_weight < floor:
         status = 0
     work[0] += 1
@@ -155,8 +160,8 @@ def _keep(choice, group_jokers, held_out, best_choice, best_jokers, best_held):
 
 @njit(cache=True, inline="always")
 def _passes_at_width(must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold,
-                     caps, base, kept, have, answer, optimum, ceiling, width, scale, c2, g2, h2,
-                     choice, group_jokers, held_out, work):
+                     caps, skips, base, kept, have, answer, optimum, ceiling, width, scale, c2,
+                     g2, h2, choice, group_jokers, held_out, work):
     """Narrow passes of one beam ``width``: a positive width runs once; any other runs
     again while each pass finds a move keeping more sets and none proves the answer.
     Returns the updated ``kept``, ``have``, ``answer``, whether the answer is proven, and
@@ -165,7 +170,7 @@ def _passes_at_width(must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, grou
     while True:
         status, score, states, truncated = _one_pass(
             must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold, caps,
-            base + kept + have, width, scale, np.int64(0), c2, g2, h2, work)
+            skips, base + kept + have, width, scale, np.int64(0), c2, g2, h2, work)
         states_sum += states
         proven = truncated == 0
         if status == 1:
@@ -258,42 +263,47 @@ def _policy_at(exact_budget, at, default):
 @njit(cache=True, inline="always")
 def _Passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold, optimum,
             n_sets, choice, group_jokers, held_out, work, cuts):
-    """What every pass of one position shares (a tuple: :func:`_pass_at` reads it; last,
+    """What every pass of one position shares (a tuple: :func:`_pass_at` reads it; at 19,
     :func:`solvers.rummikub._hold._most_held`'s caps: none until :func:`bounded_passes`
-    sets them, unless ``cuts`` asks for :data:`FEWEST_HELD`, which needs the scale; not
-    for meld then continue, whose two arrangements it was not checked on)."""
+    sets them, unless ``cuts`` asks for :data:`FEWEST_HELD`, which needs the scale; last,
+    the rack tiles a state may leave out where ``cuts`` asks for :data:`LEFT_OUT`; neither
+    for meld then continue, whose two arrangements they were not checked on)."""
     scale = n_sets + 1
     caps = np.zeros((NNUM + 1, 2), np.int64)
-    if cuts & FEWEST_HELD and not (mode >> CONTINUE_AT) & 1:  # (no caps: hold any set)
-        caps[:NNUM, 0] = n_sets
-        caps[:NNUM, 1] = 3 * scale
-        caps[NNUM, 0] = scale
-        caps[NNUM, 1] = 1
+    skips = no_skips()
+    if not (mode >> CONTINUE_AT) & 1:
+        if cuts & FEWEST_HELD:  # (no caps: hold any set)
+            caps[:NNUM, 0] = n_sets
+            caps[:NNUM, 1] = 3 * scale
+            caps[NNUM, 0] = scale
+            caps[NNUM, 1] = 1
+        if cuts & LEFT_OUT:
+            skips = skip_table(rack, rack_j, must_j, weight, joker_weight, optimum, scale)
     return (must, rack, must_j, rack_j, weight * scale, joker_weight * scale, mode, group_ok,
             hold, (optimum + must_j * joker_weight) * scale, optimum, scale,
             np.zeros_like(choice), np.zeros_like(group_jokers), np.zeros_like(held_out),
-            choice, group_jokers, held_out, work, caps)
+            choice, group_jokers, held_out, work, caps, skips)
 
 
 @njit(cache=True, inline="always")
 def _pass_at(passes, floor_sets, width, budget):
     """One pass of the position ``passes`` asking for ``floor_sets`` sets kept."""
     (must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold, base, _optimum,
-     scale, c2, g2, h2, _choice, _group_jokers, _held_out, work, caps) = passes
+     scale, c2, g2, h2, _choice, _group_jokers, _held_out, work, caps, skips) = passes
     # (int64, not the callers' literal 0s: one compiled _one_pass, not three)
     return _one_pass(must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold,
-                     caps, base + floor_sets, np.int64(width), scale, np.int64(budget), c2,
-                     g2, h2, work)
+                     caps, skips, base + floor_sets, np.int64(width), scale, np.int64(budget),
+                     c2, g2, h2, work)
 
 
 @njit(cache=True, inline="always")
 def _width_passes(passes, kept, have, answer, ceiling, width):
     """:func:`_passes_at_width` on the position ``passes``."""
     (must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold, base, optimum,
-     scale, c2, g2, h2, choice, group_jokers, held_out, work, caps) = passes
+     scale, c2, g2, h2, choice, group_jokers, held_out, work, caps, skips) = passes
     return _passes_at_width(must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok,
-                            hold, caps, base, kept, have, answer, optimum, ceiling, width,
-                            scale, c2, g2, h2, choice, group_jokers, held_out, work)
+                            hold, caps, skips, base, kept, have, answer, optimum, ceiling,
+                            width, scale, c2, g2, h2, choice, group_jokers, held_out, work)
 
 
 @njit(cache=True, nogil=True, inline="always")
