@@ -18,9 +18,10 @@ import numpy as np
 import pytest
 from rummikub_random_sets import random_table_and_rack, same_as_the_oracle
 
+import solvers.rummikub.wide as kernels
 from engines.rummikub import best_move, wide
 from engines.rummikub.rules import Rules
-from solvers.rummikub.wide._exact import left_out
+from solvers.rummikub.wide._exact import ASK_FREE, ASK_PARTS, left_out
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -82,6 +83,27 @@ def test_the_parts_are_searched_on_most_of_those_positions(monkeypatch):
         rules, table, rack = _case(seed)
         best_move(table, rack, True, "tiles", rules)
     assert len(calls) >= 8
+
+
+def test_the_objective_is_searched_from_an_aims_floor(monkeypatch):
+    """The pass that holds no set out starts from the floor of an aim that the relaxation
+    leaves in reach (the kernel asks for its bounds: ``ASK_FREE``), on most of the positions
+    that go down that path; the answers: :func:`test_sets_kept_by_parts_match_the_oracle`."""
+    statuses: list[int] = []
+    solve = kernels.solve_wide
+
+    def recorded(*args):
+        status, score = solve(*args)
+        statuses.append(int(status))
+        return status, score
+
+    monkeypatch.setattr(wide, "WIDTH", 1)
+    monkeypatch.setattr(kernels, "solve_wide", recorded)
+    for seed in range(40):
+        rules, table, rack = _case(seed)
+        best_move(table, rack, True, "tiles", rules)
+    assert statuses.count(ASK_PARTS) >= 8
+    assert statuses.count(ASK_FREE) >= statuses.count(ASK_PARTS)
 
 
 def test_a_run_of_three_jokers_beside_a_second_copy():

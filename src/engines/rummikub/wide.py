@@ -46,8 +46,9 @@ WIDTH = 32
 # reach) before its exact passes; False: the same passes without them (tests compare)
 BOUNDS = True
 # The most parts of the rack left out that the sets kept at an optimum short of the whole
-# rack are searched by, one at a time (:func:`_kept_by_parts`; more: over the whole rack)
-MAX_PARTS = 16
+# rack are searched by, one at a time (:func:`_kept_by_parts`; more: over the whole rack,
+# 1.52 M states where its 37 parts took 0.11 M: 8 x 13, sets of 4 with three jokers)
+MAX_PARTS = 64
 #: States stored and the widest layer, summed over the passes since it was last zeroed
 #: (the benches read it).
 STATS = np.zeros(2, np.int64)
@@ -163,9 +164,11 @@ def _kept_by_parts(search: Callable[..., tuple[int, int]],
     rest with every tile of it played, which their floor enforces from the first number
     (8 x 13, four copies: 0.59 M states proving one set more out of reach, 19.7 M over the
     whole rack), with the relaxation's bounds for that rest (``bound``; a part that they
-    show cannot keep more than the best found is skipped), the answer's part first.  More
-    than :data:`MAX_PARTS` parts (or a gain not positive): the exact pass from the optimum
-    over the whole rack."""
+    show cannot keep more than the best found is skipped, so is one whose rest holds a tile
+    that no set can hold: :func:`~solvers.rummikub.wide._exact.playable`), the answer's
+    part first, until the whole rack's bounds show that no part keeps more.  More than
+    :data:`MAX_PARTS` parts (or a gain not positive): the exact pass from the optimum over
+    the whole rack."""
     from solvers.rummikub.wide._exact import ASK, EXACT, left_out, playable
 
     weight, jw = scaled
@@ -175,13 +178,18 @@ def _kept_by_parts(search: Callable[..., tuple[int, int]],
     count = MAX_PARTS + 1
     if (jw > 0 or must_j + rack_j == 0) and bool((weight[opt > 0] > 0).all()):
         count = left_out(opt, weight, rack_j, jw, whole - objective, parts)
+    most = bound(rack, rack_j, objective)  # (the most kept whatever the part)
     if count > MAX_PARTS:
-        return search(rack, rack_j, bound(rack, rack_j, objective), EXACT, objective)
+        return search(rack, rack_j, most, EXACT, objective)
     answer = np.append((opt - choice[:, :, 0] - choice[:, :, 1] + must).ravel(),
                        rack_j + must_j - choice[:, :, 2].sum() - group_jokers.sum())
     status, found = 1, objective
     for i in sorted(range(count), key=lambda i: not np.array_equal(parts[i], answer)):
+        if found >= objective + most[-1]:
+            break
         rest, rest_j = opt - parts[i, :-1].reshape(opt.shape), rack_j - int(parts[i, -1])
+        if not np.array_equal(playable(must, rest, must_j + rest_j, min_len), rest):
+            continue  # (a tile of the rest that no set holds without the part: not all played)
         bounds = bound(rest, rest_j, objective)
         if objective + bounds[-1] > found:  # (negative: no move plays the rest)
             status, found = search(rest, rest_j, bounds, ASK, found)
@@ -192,7 +200,7 @@ def _kept_by_parts(search: Callable[..., tuple[int, int]],
 
 def _solve(pos: Position, objective: str, rules: Rules, index: int) -> Move:
     from solvers.rummikub.wide import solve_wide
-    from solvers.rummikub.wide._exact import ASK, ASK_AIM, ASK_PARTS
+    from solvers.rummikub.wide._exact import ASK, ASK_AIM, ASK_FREE, ASK_PARTS
     from solvers.rummikub.wide._pass import NEG
 
     colours, numbers = rules.colours, rules.numbers
@@ -230,7 +238,7 @@ def _solve(pos: Position, objective: str, rules: Rules, index: int) -> Move:
         if status == ASK_PARTS:
             status, score = _kept_by_parts(search, bound, score, must, must_j, rack, rack_j,
                                            scaled, rules.min_set_length, choice, group_jokers)
-        if status not in (ASK, ASK_AIM):
+        if status not in (ASK, ASK_AIM, ASK_FREE):
             break
         bounds = bound(rack, rack_j, score)
         resume, start = status, score

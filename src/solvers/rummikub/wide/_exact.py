@@ -22,8 +22,9 @@ more (:func:`_most_kept`): the pass that fails proves it optimal, and above the 
 with the bounds, it keeps few states (187 k against 2.6 M without them on a dense 8 x 13
 table).  When the whole rack is missed, the objective comes first, from a pass that holds
 no set out (the held-out subsets multiply the states: 0.81 M against 14.8 M + 19.7 M for
-the aims' exact passes on a dense 8 x 13 table with four copies), then the sets kept, per
-part of the rack that the optimum leaves out (every other tile played).
+the aims' exact passes on a dense 8 x 13 table with four copies), from the floor of the
+aim below the first one the relaxation leaves in reach (:func:`_free_aims`), then the sets
+kept, per part of the rack that the optimum leaves out (every other tile played).
 """
 
 from __future__ import annotations
@@ -38,8 +39,11 @@ AIMS = 6  # the whole rack, then short of one to five tiles; then the plain pass
 # aim that the narrow passes missed; under least disturbance, the objective's optimum short
 # of the whole rack, found without holding sets out (the sets kept: per part left out)
 ASK, ASK_AIM, ASK_PARTS = 2, 3, 4
+# the floor of an aim that the free passes come to (:func:`_free_aims`)
+ASK_FREE = 6
 # ``resume`` for the exact pass from ``start`` alone (with the bounds)
 EXACT = 5
+MOST_NARROW = 64
 
 
 @njit(cache=True)
@@ -117,8 +121,10 @@ def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
     score, the arrays hold it; :func:`_most_kept` looks for more sets kept, at most
     ``bounds[numbers]`` and the bounds' most when that is the whole rack's objective).
     Under least disturbance an aim that the narrow passes miss ends the aims: the exact
-    pass that holds no set out (:func:`_free_pass`) finds the objective's optimum, returned
-    with :data:`ASK_PARTS` (the arrays hold its move; the caller searches the sets kept per
+    pass that holds no set out (:func:`_free_pass`) finds the objective's optimum, from
+    the floor of an aim past the first that the relaxation leaves in reach (asked for by
+    :data:`ASK_FREE`, the floor as ``score``: :func:`_free_aims`), returned with
+    :data:`ASK_PARTS` (the arrays hold its move; the caller searches the sets kept per
     part of the rack left out, :func:`left_out`, calling again at ``ASK`` with that rack,
     or at :data:`EXACT` from that optimum over the whole rack)."""
     none = np.zeros(0, np.int64)
@@ -134,6 +140,8 @@ def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
     held = hold_gain > 0 and hold[0][-1] > 0  # least disturbance: sets to keep
     if resume == EXACT:
         return _pass(passes, bounds, start, 0)[:2]
+    if resume == ASK_FREE:
+        return _free_aims(passes, gains, floor, start, bounds[-1] >= 0)
     if resume == ASK:  # (at the whole rack, at most the bounds' most sets kept)
         top = bounds[-2] + bounds[-1] * hold_gain if bounds[-2] >= floor else -NEG
         return _most_kept(passes, bounds, top, start, width)
@@ -160,7 +168,7 @@ def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
             st, sc, _t = _pass(passes, none, found + 1, 0)
             return (st, sc) if st != 0 else (1, found)
         if truncated and resume >= 0 and held:  # (the objective first, then the sets)
-            break
+            return ASK_FREE, floor
         if truncated and resume >= 0:  # (the exact pass next: with the bounds)
             return ASK_AIM, floor
         if truncated:
@@ -184,17 +192,39 @@ def _most_kept(passes, bounds, top, found, width):
     narrow one of 16,384 states a layer 411 k)."""
     narrow = 8 * width
     while found < top:
-        exact = found + 1 == top or narrow > 64 * width
+        exact = found + 1 == top or narrow > MOST_NARROW * width
         st, sc, truncated = _pass(passes, bounds, found + 1, 0 if exact else narrow)
         if st < 0:
             return st, sc
         if st == 1:
             found = sc
-        elif not truncated:  # (an exact pass: none keeps more)
+        if not truncated:  # (an exact pass: its answer is the most, or none keeps more)
             break
-        else:
+        if st != 1:
             narrow *= 8
     return 1, found
+
+
+@njit(cache=True)
+def _free_aims(passes, gains, floor, start, reached):
+    """Under least disturbance, the objective's optimum by an exact pass holding no set
+    out (:func:`_free_pass`) once an aim's floor ``start`` is in reach by the relaxation
+    (``reached``; else :data:`ASK_FREE` with the next aim's floor; ``floor``: the whole
+    rack's).  Its floor is the next aim's, where the optimum nearly always lies, between
+    the two (at ``start``, the pass fails at about the cost of the one that finds it):
+    passes from lower floors when it finds none, from no floor once the aims are done."""
+    for aim in range(min(AIMS, gains.shape[0] + 1)):
+        if aim > 0:
+            floor -= gains[aim - 1]
+        if floor >= start:
+            continue
+        if not reached:
+            return ASK_FREE, floor
+        st, sc = _free_pass(passes, floor)
+        if st != 0:
+            return (ASK_PARTS, sc) if st == 1 else (st, sc)
+    st, sc = _free_pass(passes, NEG)
+    return (ASK_PARTS, sc) if st == 1 else (st, sc)
 
 
 @njit(cache=True)
