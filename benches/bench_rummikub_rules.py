@@ -345,6 +345,7 @@ def _wide(n: int, rows: str | None = None, seed: int = 11) -> None:
     from engines.rummikub import wide
     from engines.rummikub.errors import PositionError
 
+    wide.warmup()  # (the relaxation's kernels, first called from the engine: ~30 ms)
     print(f"{n} positions per band {BANDS} and joker variant; ms per position, states stored")
     print(f"{'tile set / rules':<52} {'median ms':>10} {'p90 ms':>8} {'max ms':>8} "
           f"{'max states':>11}")

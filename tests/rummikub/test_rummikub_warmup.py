@@ -54,3 +54,53 @@ def test_warmup_compiles_the_default_searches() -> None:
     apart, added = out.stdout.strip().splitlines()[-2:]
     assert apart == "[]", out.stdout
     assert added == "[]", out.stdout
+
+
+WIDE_SCRIPT = textwrap.dedent("""
+    import random
+    import sys
+    import numba.core.registry
+    from engines.rummikub import best_move, wide
+    from engines.rummikub.rules import Rules
+
+    def signatures():
+        return {(name, attr): len(value.overloads)
+                for name, module in list(sys.modules.items())
+                if name.startswith("solvers.rummikub")
+                for attr, value in vars(module).items()
+                if isinstance(value, numba.core.registry.CPUDispatcher)}
+
+    wide.warmup()
+    before = signatures()
+    asked, parts = [], []
+    bounds, searched = wide._kept_bounds, wide._kept_by_parts
+    wide._kept_bounds = lambda *a: asked.append(1) or bounds(*a)
+    wide._kept_by_parts = lambda *a: parts.append(1) or searched(*a)
+    wide.WIDTH = 1  # (narrow passes that miss: the bounds and the parts asked for)
+    rules = Rules(colours=6, numbers=20, copies=3, jokers=3)
+    rng = random.Random(5)
+    for _ in range(30):
+        table = []
+        for _ in range(rng.randint(4, 12)):
+            c, first = rng.choice("KRBOGY"), rng.randint(1, 16)
+            table.append([f"{c}{n}" for n in range(first, first + rng.randint(3, 5))])
+        rack = [f"{rng.choice('KRBOGY')}{rng.randint(1, 20)}" for _ in range(10)] + ["J"]
+        try:
+            best_move(table, rack, True, "tiles", rules)
+        except ValueError:  # (more copies than the tile set holds)
+            pass
+    after = signatures()
+    print(len(asked), len(parts))
+    print(sorted(key for key, n in after.items() if n > before.get(key, 0)))
+""")
+
+
+def test_wide_warmup_loads_what_the_wide_engine_calls() -> None:
+    """``engines.rummikub.wide.warmup()``: after it, least disturbance on a wide tile set
+    (the relaxation's bounds and the parts left out asked for) adds no signature."""
+    out = subprocess.run([sys.executable, "-c", WIDE_SCRIPT], capture_output=True, text=True,
+                         check=True)
+    counts, added = out.stdout.strip().splitlines()[-2:]
+    asked, parts = map(int, counts.split())
+    assert asked > 0 and parts > 0, out.stdout
+    assert added == "[]", out.stdout

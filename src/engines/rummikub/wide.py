@@ -67,6 +67,26 @@ def solve_wide_moves(positions: Sequence[Position], objective: str, rules: Rules
     return moves
 
 
+def warmup() -> None:
+    """Load (first use: compile) the kernels that this engine calls besides the DP's
+    entry: the linear relaxation (:func:`_kept_bounds`), ``playable`` and ``left_out``.
+    The first call of each loads it, about 30 ms in all, which would otherwise land on the
+    first position that asks for the bounds (a bench's; :func:`engines.rummikub.warmup`
+    leaves the wide kernels out: the standard tile set never calls them)."""
+    from solvers.rummikub.wide._exact import left_out
+
+    rules = Rules(colours=5)
+    pos = Position.from_strings([["K1", "K2", "K3"]], "K4 K5", **rules.position_limits())
+    solve_wide_moves([pos], "tiles", rules)
+    melds = _table_melds(pos, rules)
+    must, _ = _counts(pos.table_tiles, rules.colours, rules.numbers)
+    rack, _ = _counts(pos.rack, rules.colours, rules.numbers)
+    weight, jw = objective_weights("tiles", rules.colours, rules.numbers)
+    starts = _hold_arrays(melds, rules.colours, rules.numbers)[0]
+    _kept_bounds(melds, starts, must, rack, 0, 0, weight, jw, 3, 0, 1)
+    left_out(rack, weight, 0, jw, 0, np.zeros((1, rack.size + 1), np.int64))
+
+
 def _table_melds(pos: Position, rules: Rules) -> list[Meld]:
     return [validate_set(s, min_len=2, colours=rules.colours, numbers=rules.numbers)
             for s in pos.table]
