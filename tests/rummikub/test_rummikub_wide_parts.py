@@ -21,7 +21,8 @@ from rummikub_random_sets import random_table_and_rack, same_as_the_oracle
 import solvers.rummikub.wide as kernels
 from engines.rummikub import best_move, wide
 from engines.rummikub.rules import Rules
-from solvers.rummikub.wide._exact import ASK_FREE, ASK_PARTS, left_out
+from solvers.rummikub.wide._exact import ASK_FREE, ASK_PARTS, PLAYS, left_out
+from solvers.rummikub.wide._pass import NEG
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -74,6 +75,9 @@ def test_sets_kept_by_parts_match_the_oracle(seed, monkeypatch):
     _counting(monkeypatch)
     if seed % 3 == 2:  # (the fallback: the passes over the whole rack)
         monkeypatch.setattr(wide, "MAX_PARTS", 1)
+    if seed % 3 == 1:  # (the pass over the whole rack first, past its states: the parts)
+        monkeypatch.setattr(wide, "FEW_PARTS", 0)
+        monkeypatch.setattr(wide, "WHOLE_STATES", 1 if seed % 2 else wide.MAX_STATES)
     same_as_the_oracle(*_case(seed), True)
 
 
@@ -104,6 +108,45 @@ def test_the_objective_is_searched_from_an_aims_floor(monkeypatch):
         best_move(table, rack, True, "tiles", rules)
     assert statuses.count(ASK_PARTS) >= 8
     assert statuses.count(ASK_FREE) >= statuses.count(ASK_PARTS)
+
+
+def test_rests_that_no_move_plays_are_skipped_without_the_relaxation(monkeypatch):
+    """Per part, an exact pass holding no set out (``PLAYS``, at most ``PLAYS_STATES``
+    states) first: a rest it cannot play whole is skipped before its relaxation."""
+    plays: list[int] = []
+    searched = wide._kept_by_parts
+
+    def recorded(search, bound, *args):
+        def checked(opt, opt_j, bounds, resume, start, *most):
+            status, score = search(opt, opt_j, bounds, resume, start, *most)
+            if resume == PLAYS:
+                plays.append(int(status))
+            return status, score
+        return searched(checked, bound, *args)
+
+    monkeypatch.setattr(wide, "WIDTH", 1)
+    monkeypatch.setattr(wide, "_kept_by_parts", recorded)
+    for seed in range(400):
+        rules, table, rack = _case(seed)
+        best_move(table, rack, True, "tiles", rules)
+    assert 0 in plays and 1 in plays
+
+
+@pytest.mark.parametrize("reach", range(7))
+def test_the_free_passes_floor_bisects_the_aims(reach):
+    """The relaxation asked at most three times for six aims; the floor of the aim below
+    the highest in reach (none in reach, or the last: no floor)."""
+    floors = np.array([60, 50, 40, 30, 20, 10], np.int64)
+    asked: list[int] = []
+
+    def bound(score):
+        asked.append(score)
+        return np.array([0 if score <= floors[min(reach, 5)] and reach < 6 else -1])
+
+    want = floors[reach + 1] if reach + 1 < 6 else NEG
+    assert wide._free_floor(bound, floors, 60) == want
+    assert len(asked) <= 3
+    assert wide._free_floor(bound, floors, 40) == (want if reach >= 2 else 30)
 
 
 def test_a_run_of_three_jokers_beside_a_second_copy():

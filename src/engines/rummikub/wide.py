@@ -49,6 +49,9 @@ BOUNDS = True
 # rack are searched by, one at a time (:func:`_kept_by_parts`; more: over the whole rack,
 # 1.52 M states where its 37 parts took 0.11 M: 8 x 13, sets of 4 with three jokers)
 MAX_PARTS = 64
+# More parts than this: first the pass over the whole rack, if it stores at most
+# WHOLE_STATES (its fixed cost is one pass's; a part's, a pass and maybe a relaxation)
+FEW_PARTS, WHOLE_STATES = 16, 32_768
 #: States stored and the widest layer, summed over the passes since it was last zeroed
 #: (the benches read it).
 STATS = np.zeros(2, np.int64)
@@ -69,11 +72,12 @@ def solve_wide_moves(positions: Sequence[Position], objective: str, rules: Rules
 
 def warmup() -> None:
     """Load (first use: compile) the kernels that this engine calls besides the DP's
-    entry: the linear relaxation (:func:`_kept_bounds`), ``playable`` and ``left_out``.
+    entry: the linear relaxation (:func:`_kept_bounds`), ``playable``, ``left_out`` and
+    ``aim_floors``.
     The first call of each loads it, about 30 ms in all, which would otherwise land on the
     first position that asks for the bounds (a bench's; :func:`engines.rummikub.warmup`
     leaves the wide kernels out: the standard tile set never calls them)."""
-    from solvers.rummikub.wide._exact import left_out
+    from solvers.rummikub.wide._exact import aim_floors, left_out
 
     rules = Rules(colours=5)
     pos = Position.from_strings([["K1", "K2", "K3"]], "K4 K5", **rules.position_limits())
@@ -85,6 +89,7 @@ def warmup() -> None:
     starts = _hold_arrays(melds, rules.colours, rules.numbers)[0]
     _kept_bounds(melds, starts, must, rack, 0, 0, weight, jw, 3, 0, 1)
     left_out(rack, weight, 0, jw, 0, np.zeros((1, rack.size + 1), np.int64))
+    aim_floors(must, rack, 0, 0, weight, jw, 3)
 
 
 def _table_melds(pos: Position, rules: Rules) -> list[Meld]:
@@ -185,11 +190,13 @@ def _kept_by_parts(search: Callable[..., tuple[int, int]],
     (8 x 13, four copies: 0.59 M states proving one set more out of reach, 19.7 M over the
     whole rack), with the relaxation's bounds for that rest (``bound``; a part that they
     show cannot keep more than the best found is skipped, so is one whose rest holds a tile
-    that no set can hold: :func:`~solvers.rummikub.wide._exact.playable`), the answer's
-    part first, until the whole rack's bounds show that no part keeps more.  More than
-    :data:`MAX_PARTS` parts (or a gain not positive): the exact pass from the optimum over
-    the whole rack."""
-    from solvers.rummikub.wide._exact import ASK, EXACT, left_out, playable
+    that no set can hold, :func:`~solvers.rummikub.wide._exact.playable`, or that an exact
+    pass holding no set out, of at most ``PLAYS_STATES`` states, cannot play whole: it
+    costs less than the relaxation), the answer's part first, until the whole rack's bounds
+    show that no part keeps more.  More than :data:`MAX_PARTS` parts (or a gain not
+    positive): the exact pass from the optimum over the whole rack; more than
+    :data:`FEW_PARTS`: that pass first, if it stores at most :data:`WHOLE_STATES`."""
+    from solvers.rummikub.wide._exact import ASK, EXACT, PLAYS, left_out, playable
 
     weight, jw = scaled
     opt = playable(must, rack, must_j + rack_j, min_len)
@@ -201,6 +208,10 @@ def _kept_by_parts(search: Callable[..., tuple[int, int]],
     most = bound(rack, rack_j, objective)  # (the most kept whatever the part)
     if count > MAX_PARTS:
         return search(rack, rack_j, most, EXACT, objective)
+    if count > FEW_PARTS:  # (the pass over the whole rack, if it is cheap)
+        status, found = search(rack, rack_j, most, EXACT, objective, WHOLE_STATES)
+        if status >= 0:
+            return status, found
     answer = np.append((opt - choice[:, :, 0] - choice[:, :, 1] + must).ravel(),
                        rack_j + must_j - choice[:, :, 2].sum() - group_jokers.sum())
     status, found = 1, objective
@@ -210,6 +221,8 @@ def _kept_by_parts(search: Callable[..., tuple[int, int]],
         rest, rest_j = opt - parts[i, :-1].reshape(opt.shape), rack_j - int(parts[i, -1])
         if not np.array_equal(playable(must, rest, must_j + rest_j, min_len), rest):
             continue  # (a tile of the rest that no set holds without the part: not all played)
+        if search(rest, rest_j, np.zeros(0, np.int64), PLAYS, objective)[0] == 0:
+            continue  # (no move plays all of the rest, held sets or not: cheaper than the bounds)
         bounds = bound(rest, rest_j, objective)
         if objective + bounds[-1] > found:  # (negative: no move plays the rest)
             status, found = search(rest, rest_j, bounds, ASK, found)
@@ -218,9 +231,26 @@ def _kept_by_parts(search: Callable[..., tuple[int, int]],
     return status, found
 
 
+def _free_floor(bound: Callable[..., np.ndarray], floors: np.ndarray, highest: int) -> int:
+    """The floor that the passes holding no set out start from: the aims' ``floors`` at
+    or below ``highest`` (the aim the narrow passes missed) bisected by the relaxation
+    (``bound``; in reach: its most kept not negative) for the highest in reach, then the
+    next one's (the optimum nearly always lies between the two), or no floor."""
+    from solvers.rummikub.wide._pass import NEG
+
+    lo, hi = int(np.searchsorted(-floors, -highest)), len(floors)
+    while lo < hi:  # (in reach from ``hi`` on)
+        mid = (lo + hi) // 2
+        if bound(floors[mid])[-1] >= 0:
+            hi = mid
+        else:
+            lo = mid + 1
+    return int(floors[hi + 1]) if hi + 1 < len(floors) else int(NEG)
+
+
 def _solve(pos: Position, objective: str, rules: Rules, index: int) -> Move:
     from solvers.rummikub.wide import solve_wide
-    from solvers.rummikub.wide._exact import ASK, ASK_AIM, ASK_FREE, ASK_PARTS
+    from solvers.rummikub.wide._exact import ASK, ASK_AIM, ASK_FREE, ASK_PARTS, aim_floors
     from solvers.rummikub.wide._pass import NEG
 
     colours, numbers = rules.colours, rules.numbers
@@ -243,22 +273,30 @@ def _solve(pos: Position, objective: str, rules: Rules, index: int) -> Move:
     sizes = (rules.min_set_length, max(1, int((must + rack).max())))
 
     def search(opt: np.ndarray, opt_j: int, bounds: np.ndarray, resume: int,
-               start: int) -> tuple[int, int]:
+               start: int, most: int = MAX_STATES) -> tuple[int, int]:
         return solve_wide(must, opt, must_j, opt_j, *scaled, target, joker_meld, 1, arrays,
-                          bounds, sizes, MAX_STATES, choice, group_jokers, held, STATS, WIDTH,
+                          bounds, sizes, most, choice, group_jokers, held, STATS, WIDTH,
                           resume, start)
 
     def bound(opt: np.ndarray, opt_j: int, score: int) -> np.ndarray:
         return _kept_bounds(old if hold else [], arrays[0], must, opt, must_j, opt_j, weight,
                             jw, rules.min_set_length, score, _HOLD_SCALE if hold else 1)
 
-    bounds, resume, start = np.zeros(0, np.int64), 0 if BOUNDS else -1, NEG
+    def floors() -> np.ndarray:
+        return aim_floors(must, rack, must_j, rack_j, *scaled, rules.min_set_length)
+
+    none = np.zeros(0, np.int64)
+    bounds, resume, start = none, 0 if BOUNDS else -1, NEG
     while True:  # (the kernel asks for the bounds of an aim or of an answer, then goes on)
         status, score = search(rack, rack_j, bounds, resume, start)
         if status == ASK_PARTS:
             status, score = _kept_by_parts(search, bound, score, must, must_j, rack, rack_j,
                                            scaled, rules.min_set_length, choice, group_jokers)
-        if status not in (ASK, ASK_AIM, ASK_FREE):
+        if status == ASK_FREE:  # (the free passes' first floor, by the relaxation)
+            start = _free_floor(lambda f: bound(rack, rack_j, f), floors(), score)
+            bounds, resume = none, ASK_FREE
+            continue
+        if status not in (ASK, ASK_AIM):
             break
         bounds = bound(rack, rack_j, score)
         resume, start = status, score

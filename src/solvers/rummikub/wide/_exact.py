@@ -41,8 +41,12 @@ AIMS = 6  # the whole rack, then short of one to five tiles; then the plain pass
 ASK, ASK_AIM, ASK_PARTS = 2, 3, 4
 # the floor of an aim that the free passes come to (:func:`_free_aims`)
 ASK_FREE = 6
-# ``resume`` for the exact pass from ``start`` alone (with the bounds)
-EXACT = 5
+# ``resume`` for the exact pass from ``start`` alone (with the bounds); for the exact pass
+# holding no set out, the arrays left as they were (whether any move reaches ``start``)
+EXACT, PLAYS = 5, 7
+# The states that pass may store (-1 past them: not known; a relaxation's bounds cost about
+# as much as 5,000 states on 8 x 13)
+PLAYS_STATES = 4096
 MOST_NARROW = 64
 
 
@@ -140,8 +144,16 @@ def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
     held = hold_gain > 0 and hold[0][-1] > 0  # least disturbance: sets to keep
     if resume == EXACT:
         return _pass(passes, bounds, start, 0)[:2]
+    if resume == PLAYS:  # (whether a move reaches start holding no set out; arrays kept)
+        kept = (choice_out.copy(), group_jokers.copy(), held_out.copy())
+        st, sc = _free_pass(passes, start, PLAYS_STATES)
+        choice_out[:] = kept[0]
+        group_jokers[:] = kept[1]
+        held_out[:] = kept[2]
+        return st, sc
     if resume == ASK_FREE:
-        return _free_aims(passes, gains, floor, start, bounds[-1] >= 0)
+        return _free_aims(passes, aim_floors(must, opt, must_j, opt_j, weight, joker_weight,
+                                             sizes[0]), start)
     if resume == ASK:  # (at the whole rack, at most the bounds' most sets kept)
         top = bounds[-2] + bounds[-1] * hold_gain if bounds[-2] >= floor else -NEG
         return _most_kept(passes, bounds, top, start, width)
@@ -206,34 +218,45 @@ def _most_kept(passes, bounds, top, found, width):
 
 
 @njit(cache=True)
-def _free_aims(passes, gains, floor, start, reached):
-    """Under least disturbance, the objective's optimum by an exact pass holding no set
-    out (:func:`_free_pass`) once an aim's floor ``start`` is in reach by the relaxation
-    (``reached``; else :data:`ASK_FREE` with the next aim's floor; ``floor``: the whole
-    rack's).  Its floor is the next aim's, where the optimum nearly always lies, between
-    the two (at ``start``, the pass fails at about the cost of the one that finds it):
-    passes from lower floors when it finds none, from no floor once the aims are done."""
-    for aim in range(min(AIMS, gains.shape[0] + 1)):
+def aim_floors(must, opt, must_j, opt_j, weight, joker_weight, min_len):
+    """The floors of the aims (:data:`AIMS`): the whole playable rack, then less its
+    smallest gains, one more each time (the engine asks the relaxation which are in reach
+    when the kernel returns :data:`ASK_FREE`)."""
+    gains = _items(playable(must, opt, must_j + opt_j, min_len), weight, opt_j, joker_weight)
+    floor = must_j * max(0, joker_weight) + gains.sum()
+    floors = np.empty(min(AIMS, gains.shape[0] + 1), np.int64)
+    for aim in range(floors.shape[0]):
         if aim > 0:
             floor -= gains[aim - 1]
-        if floor >= start:
-            continue
-        if not reached:
-            return ASK_FREE, floor
-        st, sc = _free_pass(passes, floor)
-        if st != 0:
-            return (ASK_PARTS, sc) if st == 1 else (st, sc)
-    st, sc = _free_pass(passes, NEG)
-    return (ASK_PARTS, sc) if st == 1 else (st, sc)
+        floors[aim] = floor
+    return floors
 
 
 @njit(cache=True)
-def _free_pass(passes, floor):
+def _free_aims(passes, floors, start):
+    """Under least disturbance, the objective's optimum by exact passes holding no set out
+    (:func:`_free_pass`), from ``start`` (the caller's choice: the floor of the aim below
+    the highest that the relaxation leaves in reach, where the optimum nearly always lies;
+    from the highest the pass fails at about the cost of the one that finds it), then from
+    the lower aims' ``floors``, then from no floor."""
+    for aim in range(floors.shape[0] + 1):
+        floor = floors[aim] if aim < floors.shape[0] else NEG
+        if floor > start:
+            continue
+        st, sc = _free_pass(passes, floor)
+        if st != 0:
+            return (ASK_PARTS, sc) if st == 1 else (st, sc)
+    return 0, NEG
+
+
+@njit(cache=True)
+def _free_pass(passes, floor, most=-1):
     """``(status, score)`` of the exact pass from ``floor`` that holds no table set out:
     the objective's optimum if it reaches ``floor`` (which moves reach a score is a
     question of tiles alone: a held-out set is a set the pass may lay itself), in far
     fewer states than with the held-out subsets (8 x 13, four copies: 0.55 M against
-    14.8 M proving 20 tiles out of reach).  The arrays hold its move (no set held)."""
+    14.8 M proving 20 tiles out of reach).  The arrays hold its move (no set held).
+    ``most``: at most that many states (status -1 past them), else the passes' bound."""
     (must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain, _hold,
      sizes, max_states, choice_out, group_jokers, held_out, stats) = passes
     colours, numbers = must.shape
@@ -241,8 +264,8 @@ def _free_pass(passes, floor):
     free = (np.zeros(numbers + 1, np.int64), none, none, none, np.zeros(numbers, np.int64),
             np.zeros(numbers * colours + 1, np.int64), none, none)
     st, sc, _t = _pass((must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
-                        hold_gain, free, sizes, max_states, choice_out, group_jokers,
-                        held_out, stats), none, floor, 0)
+                        hold_gain, free, sizes, most if most > 0 else max_states, choice_out,
+                        group_jokers, held_out, stats), none, floor, 0)
     return st, sc
 
 
