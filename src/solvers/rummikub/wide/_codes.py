@@ -93,36 +93,34 @@ def close_tables(digits, keys, most, real, v, jokers, closed, need):
     codes, min_len = digits.shape
     colours, numbers = real.shape
     cut = np.zeros(min_len, np.int64)
+    runs = np.zeros((codes, min_len), np.int64)  # (the runs needing a tile at v+dist)
+    for code in range(codes):
+        for dist in range(1, min_len):
+            for i in range(min_len - dist):
+                runs[code, dist] += digits[code, i]
     for c in range(colours):
         for code in range(codes):
-            d = digits[code]
-            total, fail, first = 0, False, 0
+            total, fail, first = 0, False, runs[code, 1] if min_len > 1 else 0
+            worst = -(1 << 30)  # (the most runs past a number's tiles from v+2 on)
             for dist in range(1, min_len):
-                runs = d[: min_len - dist].sum()  # the runs needing a tile at index v+dist
-                if dist == 1:
-                    first = runs
-                if runs == 0:
+                if runs[code, dist] == 0:
                     break
                 if v + dist >= numbers:
                     fail = True
                     break
-                total += max(0, runs - real[c, v + dist])
+                total += max(0, runs[code, dist] - real[c, v + dist])
+                if dist >= 2:
+                    worst = max(worst, runs[code, dist] - real[c, v + dist])
             need[c, code] = total
             for k in range(jokers + 1):
                 closed[c, code, k] = -1
-                if fail or total > k:
+                if fail or total > k or worst > k:
                     continue
                 room = real[c, v + 1] + k - first if v + 1 < numbers else 0
                 if room < 0:
                     continue
-                bad = False
-                for dist in range(2, min(min_len, numbers - v)):
-                    if d[: min_len - dist].sum() > real[c, v + dist] + k:
-                        bad = True
-                if bad:
-                    continue
-                cut[:] = d
-                cut[min_len - 1] = min(d[min_len - 1], room)
+                cut[:] = digits[code]
+                cut[min_len - 1] = min(digits[code, min_len - 1], room)
                 closed[c, code, k] = encode(cut, keys, most)
 
 
