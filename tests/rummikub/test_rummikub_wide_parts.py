@@ -77,7 +77,7 @@ def test_sets_kept_by_parts_match_the_oracle(seed, monkeypatch):
         monkeypatch.setattr(wide, "MAX_PARTS", 1)
     if seed % 3 == 1:  # (the pass over the whole rack first, past its states: the parts)
         monkeypatch.setattr(wide, "FEW_PARTS", 0)
-        monkeypatch.setattr(wide, "WHOLE_STATES", 1 if seed % 2 else wide.MAX_STATES)
+        monkeypatch.setattr(wide, "PART_STATES", 1 if seed % 2 else wide.MAX_STATES)
     same_as_the_oracle(*_case(seed), True)
 
 

@@ -50,8 +50,9 @@ BOUNDS = True
 # 1.52 M states where its 37 parts took 0.11 M: 8 x 13, sets of 4 with three jokers)
 MAX_PARTS = 64
 # More parts than this: first the pass over the whole rack, if it stores at most
-# WHOLE_STATES (its fixed cost is one pass's; a part's, a pass and maybe a relaxation)
-FEW_PARTS, WHOLE_STATES = 16, 32_768
+# PART_STATES a part (its fixed cost is one pass's; a part's, a pass and maybe a relaxation;
+# 6 x 20 sets of 4 + three jokers, 55 parts: 0.18 M states by the parts, 0.11 M so)
+FEW_PARTS, PART_STATES = 16, 2_048
 #: States stored and the widest layer, summed over the passes since it was last zeroed
 #: (the benches read it).
 STATS = np.zeros(2, np.int64)
@@ -195,7 +196,7 @@ def _kept_by_parts(search: Callable[..., tuple[int, int]],
     costs less than the relaxation), the answer's part first, until the whole rack's bounds
     show that no part keeps more.  More than :data:`MAX_PARTS` parts (or a gain not
     positive): the exact pass from the optimum over the whole rack; more than
-    :data:`FEW_PARTS`: that pass first, if it stores at most :data:`WHOLE_STATES`."""
+    :data:`FEW_PARTS`: that pass first, if it stores at most :data:`PART_STATES` a part."""
     from solvers.rummikub.wide._exact import ASK, EXACT, PLAYS, left_out, playable
 
     weight, jw = scaled
@@ -209,7 +210,7 @@ def _kept_by_parts(search: Callable[..., tuple[int, int]],
     if count > MAX_PARTS:
         return search(rack, rack_j, most, EXACT, objective)
     if count > FEW_PARTS:  # (the pass over the whole rack, if it is cheap)
-        status, found = search(rack, rack_j, most, EXACT, objective, WHOLE_STATES)
+        status, found = search(rack, rack_j, most, EXACT, objective, PART_STATES * count)
         if status >= 0:
             return status, found
     answer = np.append((opt - choice[:, :, 0] - choice[:, :, 1] + must).ravel(),
