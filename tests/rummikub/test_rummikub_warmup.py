@@ -18,11 +18,10 @@ import textwrap
 APART = ("solve_batch", "_held_pass", "solve_exact", "_meld_continue", "_has_meld", "solve_pass",
          "least_one", "bounded_passes", "_narrow_passes", "_exact_passes", "least_position")
 
-SCRIPT = f"APART = {APART!r}\n" + textwrap.dedent("""
+# The compiled signatures of every kernel loaded (each script's first lines)
+SIGNATURES = textwrap.dedent("""
     import sys
     import numba.core.registry
-    import engines.rummikub
-    import solvers.rummikub
 
     def signatures():
         return {(name, attr): len(value.overloads)
@@ -30,6 +29,11 @@ SCRIPT = f"APART = {APART!r}\n" + textwrap.dedent("""
                 if name.startswith("solvers.rummikub")
                 for attr, value in vars(module).items()
                 if isinstance(value, numba.core.registry.CPUDispatcher)}
+""")
+
+SCRIPT = f"APART = {APART!r}\n" + SIGNATURES + textwrap.dedent("""
+    import engines.rummikub
+    import solvers.rummikub
 
     engines.rummikub.warmup()
     from engines.rummikub import Position, best_move, best_moves
@@ -56,19 +60,10 @@ def test_warmup_compiles_the_default_searches() -> None:
     assert added == "[]", out.stdout
 
 
-WIDE_SCRIPT = textwrap.dedent("""
+WIDE_SCRIPT = SIGNATURES + textwrap.dedent("""
     import random
-    import sys
-    import numba.core.registry
     from engines.rummikub import best_move, wide
     from engines.rummikub.rules import Rules
-
-    def signatures():
-        return {(name, attr): len(value.overloads)
-                for name, module in list(sys.modules.items())
-                if name.startswith("solvers.rummikub")
-                for attr, value in vars(module).items()
-                if isinstance(value, numba.core.registry.CPUDispatcher)}
 
     wide.warmup()
     before = signatures()
