@@ -53,7 +53,9 @@ from engines.rummikub.tiles import COLOURS
 
 __all__ = ["fewest_moved_move"]
 
-DOMINANCE = 7  # dominated states dropped: 1 at each close, 2/4 after colours 1/2 (0: an A/B)
+DOMINANCE = 167  # dominated states dropped: 1 at each close, 2/4 after colours 1/2; and of
+# states differing in their runs' owners (solvers.rummikub._heirs_owners) 16/32/64/128 after
+# colours 1-4 (128: at each close); 0: an A/B
 SETTLE = True  # the pass merges free and spent runs where none can be adopted (False: an A/B)
 TWINS = True  # identical table sets held out and adopting in one order only (False: an A/B)
 JOKER_PLACES = True  # a joker's place stays only with one of the jokers left (False: an A/B)

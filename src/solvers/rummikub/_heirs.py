@@ -35,6 +35,7 @@ from numba import njit
 
 from solvers.rummikub._heirs_ahead import layer_words
 from solvers.rummikub._heirs_groups import group_deficits
+from solvers.rummikub._heirs_owners import drop_owner_dominated, later_tops, slot_bits_of
 from solvers.rummikub._heirs_prune import drop_dominated, twin_alone
 from solvers.rummikub._heirs_state import (
     DONE_AT,
@@ -58,6 +59,10 @@ from solvers.rummikub._heirs_step import (
 from solvers.rummikub._layout import HOLD_BITS, NCOL
 
 OVER = NEG + 1  # heirs_pass: over its budget
+OWNERS = 4  # heirs_pass's dominance bits 4-7: drop_owner_dominated after colours 1-4
+# A layer of OWNERS_GATE[0] states or more where the owners' dominance drops under one state
+# in OWNERS_GATE[1] turns it off at that colour for the rest of the call (0: never)
+OWNERS_GATE = (2_000, 32)
 GROUP_LAYER = 16  # the fewest states of a layer whose successors see its groups' losses
 
 
@@ -319,7 +324,8 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     each sub-step's choice (``steps[v, c]``) and the sets held out (``held_out[v]``);
     ``stats[0]`` gains the states, ``stats[1]`` those dropped as dominated
     (:func:`~solvers.rummikub._heirs_prune.drop_dominated` after colour c's sub-step
-    where bit (c + 1) % 4 of ``dominance`` is set: bit 0 at each close, all colours);
+    where bit (c + 1) % 4 of ``dominance`` is set: bit 0 at each close, all colours; and
+    :func:`~solvers.rummikub._heirs_owners.drop_owner_dominated` where bit 4 + c is set);
     ``group_bound``: before each close, its groups' fewest tiles lost count (bit 0) and the
     profiles giving its groups the same stays are one (bit 1;
     :func:`~solvers.rummikub._heirs_groups.group_deficits`; 0: neither, an A/B).
@@ -335,6 +341,7 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
            bonus, floor, must + opt, nnum, rest, scale1, scale2, adopters, twin, jokers_in,
            rest_j, run_bits, group_bound)
     at_start = stats[0]
+    later = later_tops(runs_at, run_type)
     layer, start, end, bits = cursor[0], cursor[1], cursor[2], cursor[3]
     while layer < nnum * (NCOL + 1):
         v, c = layer // (NCOL + 1), layer % (NCOL + 1) - 1
@@ -358,6 +365,12 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
             stats[1] += drop_dominated(table, bits, start, end, st,  # (inside a number:
                                        np.zeros(end - start, np.bool_),  # the colour placed)
                                        -1 if c == NCOL - 1 else c)
+        if c >= 0 and dominance >> (OWNERS + c) & 1 and end - start > 1:
+            gone = drop_owner_dominated(start, end, st, slot_bits_of(runs_at, slot_of, v),
+                                        rest[v, c], later[v], scale1, scale2)
+            stats[1] += gone
+            if end - start >= OWNERS_GATE[0] and gone * OWNERS_GATE[1] < end - start:
+                dominance &= ~(1 << (OWNERS + c))  # (few alike here: not worth its cost)
         if 0 < budget < stats[0] - at_start and layer < nnum * (NCOL + 1):
             cursor[0], cursor[1], cursor[2], cursor[3] = layer, start, end, bits
             return OVER, st, table
