@@ -235,7 +235,8 @@ def least_arrays(slots: tuple, arrays: tuple, at: np.ndarray, objective: str, ru
     :func:`~engines.rummikub.least.least_disturbing_move` does."""
     from engines.rummikub.least import WORK, policy, raise_for
     from solvers.rummikub import MAX_SETS
-    from solvers.rummikub._least import least_range, plain_kept
+    from solvers.rummikub._kept import plain_kept
+    from solvers.rummikub._least import least_range
 
     table, rack, meld_modes, codes, counts, played = arrays
     slot_number, slot_colour, set_start, set_key, set_first = slots

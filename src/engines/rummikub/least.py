@@ -119,7 +119,7 @@ def _set_slots(tiles: Sequence[Tile], tile_set: tuple[int, int]
     """A table set as :mod:`solvers.rummikub._least` reads it: per slot of its meld (the
     jokers' stand-ins within ``tile_set``, the colours and numbers) the number it stands
     for and the real tile's colour (-1 for a joker), and its tiles' key
-    (:func:`solvers.rummikub._least.code_key`; a valid set holds no tile twice)."""
+    (:func:`solvers.rummikub._kept.code_key`; a valid set holds no tile twice)."""
     key = (*tile_set, *tiles)
     slots = _SLOTS.get(key)
     if slots is None:
@@ -166,8 +166,9 @@ def policy(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarr
     sets they were measured on; with four jokers, or None, also :data:`LEFT_OUT`),
     :data:`DESCENTS`, the kernel's ``BOUND_FROM`` (with four copies, or None:
     :data:`BOUND_FROM_FOUR_COPIES`; with four jokers :data:`BOUND_FROM_FOUR_JOKERS`),
-    :data:`DESCENT_WIDTH` (for four jokers, or None) and :data:`BRANCH_NODES`,
-    :data:`WIDER` (read at each call: tests change them)."""
+    :data:`DESCENT_WIDTH` (for four jokers, or None), :data:`BRANCH_NODES`,
+    :data:`CHECK_WIDTHS` and :data:`CHECK_AFTER`, :data:`WIDER` (read at each call: tests
+    change them)."""
     from solvers.rummikub._least import BOUND_FROM
 
     many = rules is None or rules.copies > 2 or rules.jokers > 2
@@ -178,8 +179,8 @@ def policy(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarr
     if four_jokers:
         bound_from = min(bound_from, BOUND_FROM_FOUR_JOKERS)
     return (np.array(NARROW, np.int64),
-            np.array((*EXACT_BUDGET, cuts, DESCENTS, bound_from, width, BRANCH_NODES),
-                     np.int64),
+            np.array((*EXACT_BUDGET, cuts, DESCENTS, bound_from, width, BRANCH_NODES,
+                      *CHECK_WIDTHS, CHECK_AFTER), np.int64),
             np.array(WIDER, np.int64))
 
 
@@ -256,6 +257,18 @@ DESCENT_WIDTH = 1024
 # parts and BOUND_FROM_FOUR_COPIES): copies=4 25.54 M -> 24.29 M; 256 nodes no fewer
 # (benches/README "Least disturbance", rkc4b)
 BRANCH_NODES = 64
+# Where the search above reaches the bound at a node holding out whole sets: an exact pass
+# at the bound within CHECK_AFTER states (where it ends there, it found the move or proved
+# there is none), then narrow passes of the CHECK_WIDTHS in turn (0: none), holding out only
+# the node's sets, look for a move keeping them (:func:`solvers.rummikub._least.
+# _at_the_bound`): one found is the answer, with no exact pass.  Held-out states, seeds 11
+# and 1-7, 20 a band (1,600 positions a row), with the branching on rack tiles: copies=4
+# 28.12 M -> 23.74 M, jokers=3 24.86 M -> 22.40 M, copies=3 23.82 M -> 22.00 M, jokers=4
+# 29.78 M -> 25.09 M.  copies=4, other orders: the two widths alone 23.85 M, 1,024 alone
+# 23.82 M (60J seed 2 #10 425 k states: 4,096 finds it), the exact pass first 25.50 M
+# (5,000: 24.75 M), an exact pass holding out the node's sets 26.88 M (benches/README)
+CHECK_WIDTHS = (1024, 4096)
+CHECK_AFTER = 25_000
 # The narrow passes' states past which the bound is computed, with four copies (the
 # kernel's BOUND_FROM, 20,000, otherwise): copies=4 29.44 M -> 24.29 M states (40J
 # 5.94 M -> 3.33 M); 5,000: 24.13 M, no faster (benches/README, rkc4b)

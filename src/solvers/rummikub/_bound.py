@@ -330,11 +330,21 @@ def shaped_later_bounds(must, rack, must_j, rack_j, weight, joker_weight, optimu
     number of ``must`` (``caps`` one more: its last row, the sets plus one; no rows: no
     caps, a third of the solves); ``exact``: ``optimum`` is the objective's optimum, not
     only a score to reach (:func:`programme`)."""
+    lp, bound, pivots = solved_programme(must, rack, must_j, rack_j, weight, joker_weight,
+                                         optimum, numbers, min_len, slot_number, slot_colour,
+                                         set_start, s0, s1, exact)
+    return later_and_caps(lp, bound, pivots, slot_number, set_start, s0, s1, later, caps)
+
+
+@njit(cache=True)
+def solved_programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers,
+                     min_len, slot_number, slot_colour, set_start, s0, s1, exact):
+    """:func:`programme` solved: ``(lp, its bound on all the sets kept (at most their
+    number), pivots left)``."""
     lp = programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers,
                    min_len, slot_number, slot_colour, set_start, s0, s1, exact)
     bound, pivots = _solve(lp, MAX_PIVOTS)
-    return later_and_caps(lp, min(s1 - s0, bound), pivots, slot_number, set_start, s0, s1,
-                          later, caps)
+    return lp, min(s1 - s0, bound), pivots
 
 
 @njit(cache=True)
@@ -504,8 +514,8 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
     if exact:
         parts = objective_parts(weight, joker_weight, optimum, rack, rack_j)
     parts_row = m  # (the rows of the tiles played, their value, the jokers played)
-    if parts[0] >= 0:
-        m += 3 if rack_j > 0 else 2
+    n_parts = 0 if parts[0] < 0 else 3 if rack_j > 0 else 2
+    m += n_parts
     m += 1  # the objective's row
     scale = max(abs(joker_weight), 1)
     for c in range(colours):
@@ -527,9 +537,8 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
                 b[row[c, v]] = must[c, v]
     if joker_row >= 0:
         b[joker_row] = must_j
-    if parts[0] >= 0:
-        for k in range(3 if rack_j > 0 else 2):
-            b[parts_row + k] = parts[k]
+    for k in range(n_parts):
+        b[parts_row + k] = parts[k]
     b[m - 1] = optimum / scale
     basis = np.arange(m)
     status = np.zeros(room, np.int64)

@@ -6,14 +6,18 @@ asking for it fail (rkj4b: a quarter of those positions' states) and the exact p
 searches from the narrow passes' floor.  With the held-out columns and the rack tiles
 played whole (the tile sets still fractional) the relaxation reached the most kept on 16
 of the 17 such positions tried (HiGHS on the same programme, copies=4 40J-80 seeds 1, 5 and
-11).  Here a small depth-first search branches on the held-out columns only, the most
-fractional first: a branch is a price, not a bound (``+P`` to hold the set out, ``-P`` to
-release it, ``P`` above any number of sets: the basis stays feasible, so each node is
-solved from the one before), and a node's bound is the relaxation's Lagrangian
-value less ``P`` per set held by branching, valid whatever the duals.  The search asks
-whether any node with every held-out column whole reaches a target, from the root's bound
-down: a target none reaches leaves the bound one lower.  Within a budget of nodes: when it
-runs out the target stands (valid: only proofs lower it).
+11).  Here a small depth-first search branches on the held-out columns, the most
+fractional first, then on the rack tiles held once (a column of upper bound 1: whole in
+every move): a branch is a price, not a bound (``+P`` to set the column to 1, ``-P`` to 0,
+``P`` above any number of sets: the basis stays feasible, so each node is solved from the
+one before), and a node's bound is the relaxation's Lagrangian value less ``P`` per column
+set to 1 by branching, valid whatever the duals (the terms added, ``-P x`` or
+``P (x - 1)``, are 0 on the branch's moves).  The search asks whether any node with every
+column it branches on whole reaches a target, from the root's bound down: a target none
+reaches leaves the bound one lower.  Within a budget of nodes: when it runs out the target
+stands (valid: only proofs lower it).  The node that reached the bound, where its held-out
+columns are whole, names table sets a move may keep (:func:`solvers.rummikub._least.
+_keeps_chosen` looks for one).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._bound import MAX_PIVOTS, _solve, later_and_caps, programme
+from solvers.rummikub._bound import MAX_PIVOTS, _solve, later_and_caps, solved_programme
 from solvers.rummikub._layout import highest_number, min_set_length
 
 WHOLE = 1e-6  # (a held-out column within this of 0 or 1 is whole)
@@ -30,62 +34,95 @@ WHOLE = 1e-6  # (a held-out column within this of 0 or 1 is whole)
 @njit(cache=True)
 def branched_later_bounds(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode,
                           slot_number, slot_colour, set_start, s0, s1, later, caps, lowest,
-                          nodes):
+                          nodes, chosen):
     """:func:`solvers.rummikub._bound.later_bounds` whose bound on all the sets kept is
     then branched (:func:`branched_bound`, at most ``nodes`` nodes; ``lowest``: sets kept
-    by a move in hand, where the search stops).  Returns ``(bound, pivots)``."""
-    lp = programme(must, rack, must_j, rack_j, weight, joker_weight, optimum,
-                   highest_number(mode), min_set_length(mode), slot_number, slot_colour,
-                   set_start, s0, s1, True)
-    bound, pivots = _solve(lp, MAX_PIVOTS)
-    bound = min(s1 - s0, bound)
+    by a move in hand, where the search stops).  Returns ``(bound, pivots, held)``:
+    ``held`` -1, or the sets held out (``chosen[i]`` 1 for set ``s0 + i``) by a node of
+    the search that reached the bound with every held-out column whole, a move to try."""
+    lp, bound, pivots = solved_programme(must, rack, must_j, rack_j, weight, joker_weight,
+                                         optimum, highest_number(mode), min_set_length(mode),
+                                         slot_number, slot_colour, set_start, s0, s1, True)
+    held = -1
     if nodes > 0 and bound > lowest:
-        bound = branched_bound(lp, s1 - s0, bound, lowest, nodes)
-    return later_and_caps(lp, bound, pivots, slot_number, set_start, s0, s1, later, caps)
+        bound, held = branched_bound(lp, s1 - s0, bound, lowest, nodes, chosen)
+    bound, pivots = later_and_caps(lp, bound, pivots, slot_number, set_start, s0, s1, later,
+                                   caps)
+    return bound, pivots, held if held >= bound else -1
 
 
 @njit(cache=True)
-def branched_bound(lp, n_sets, bound, lowest, nodes):
+def branched_bound(lp, n_sets, bound, lowest, nodes, chosen):
     """The bound ``bound`` of the solved programme ``lp`` lowered while a search of at most
-    ``nodes`` nodes proves that no node with its ``n_sets`` held-out columns whole reaches
-    it, down to ``lowest`` at most.  The held-out prices are 1 again on return (the basis
-    stays feasible for the next solves)."""
-    cost, first_held = lp[1][3], lp[3][1]
+    ``nodes`` nodes proves that no node with its ``n_sets`` held-out columns and its rack
+    tiles of one copy whole reaches it, down to ``lowest`` at most: ``(bound, held)``,
+    ``held`` the sets held out by the node that reached it (in ``chosen``), -1 if the
+    budget ended the search.  The prices are as they were on return (the basis stays
+    feasible for the next solves)."""
+    cost = lp[1][3]
+    columns, price, branch_of = _branch_columns(lp, n_sets)
     penalty = 2 * (n_sets + 1)
-    fix = np.zeros(n_sets, np.int64)
+    fix = np.zeros(len(columns), np.int64)
     pivots = MAX_PIVOTS  # (its own: the later sets' and caps' solves keep theirs)
+    held = -1
     while bound > lowest and nodes > 0 and pivots > 0:
-        reached, nodes, pivots = _reaches(lp, fix, penalty, bound, nodes, pivots)
-        fix[:] = 0
+        reached, nodes, pivots = _reaches(lp, columns, price, branch_of, n_sets, fix, penalty,
+                                          bound, nodes, pivots)
         if reached:
+            held = _whole_held(lp, n_sets, chosen)  # (-1 where the budget ended it)
             break
+        fix[:] = 0
         bound -= 1
-    for i in range(n_sets):
-        cost[first_held + i] = 1.0
-    return bound
+    for k in range(len(columns)):
+        cost[columns[k]] = price[k]
+    return bound, held
 
 
 @njit(cache=True)
-def _reaches(lp, fix, penalty, target, nodes, pivots):
-    """Whether a node of the depth-first search (``fix[i]``: 1 held out, -1 released, 0
-    free) reaches ``target`` with every held-out column whole, or the budget runs out:
-    ``(reached, nodes left, pivots left)``."""
-    n_sets = len(fix)
-    column = np.empty(n_sets, np.int64)  # the branches taken, by depth
-    second = np.zeros(n_sets, np.bool_)  # (the release branch, tried after the hold one)
+def _branch_columns(lp, n_sets):
+    """The columns branched on: the held-out ones, then the rack tiles' of one copy (whole
+    in every move: HiGHS with both whole reached the most kept where the held-out columns
+    alone did not).  Returns ``(columns, their prices, the branch of each column or -1)``."""
+    cost, upper = lp[1][3], lp[1][4]
+    first_held, first_real = lp[3][1], lp[3][2]
+    columns = np.empty(n_sets + first_held - first_real, np.int64)
+    for i in range(n_sets):
+        columns[i] = first_held + i
+    count = n_sets
+    for j in range(first_real, first_held):
+        if upper[j] == 1.0 and cost[j] == 0.0:
+            columns[count] = j
+            count += 1
+    columns = columns[:count]
+    branch_of = np.full(first_held + n_sets, -1, np.int64)
+    price = np.empty(count)
+    for k in range(count):
+        branch_of[columns[k]] = k
+        price[k] = cost[columns[k]]
+    return columns, price, branch_of
+
+
+@njit(cache=True)
+def _reaches(lp, columns, price, branch_of, n_sets, fix, penalty, target, nodes, pivots):
+    """Whether a node of the depth-first search (``fix[k]`` for column ``columns[k]``: 1 at
+    its upper bound, -1 at 0, 0 free) reaches ``target`` with every column branched on
+    whole, or the budget runs out: ``(reached, nodes left, pivots left)``."""
+    n_branch = len(fix)
+    column = np.empty(n_branch, np.int64)  # the branches taken, by depth
+    second = np.zeros(n_branch, np.bool_)  # (the branch to 0, tried after the other)
     depth = 0
-    value, pivots = _node(lp, fix, penalty, pivots)
+    value, pivots = _node(lp, columns, price, fix, penalty, pivots)
     nodes -= 1
     while True:
         if value >= target:
             if nodes <= 0 or pivots <= 0:
                 return True, nodes, pivots
-            i = _most_fractional(lp, fix)
-            if i < 0:
+            k = _most_fractional(lp, branch_of, n_sets, fix)
+            if k < 0:
                 return True, nodes, pivots
-            column[depth] = i
+            column[depth] = k
             second[depth] = False
-            fix[i] = 1
+            fix[k] = 1
             depth += 1
         else:
             while depth > 0 and second[depth - 1]:
@@ -95,35 +132,58 @@ def _reaches(lp, fix, penalty, target, nodes, pivots):
                 return False, nodes, pivots
             second[depth - 1] = True
             fix[column[depth - 1]] = -1
-        value, pivots = _node(lp, fix, penalty, pivots)
+        value, pivots = _node(lp, columns, price, fix, penalty, pivots)
         nodes -= 1
 
 
 @njit(cache=True, inline="always")
-def _node(lp, fix, penalty, pivots):
-    """The node ``fix``'s bound on the sets kept: the programme with the held-out columns
-    priced ``1 + penalty * fix``, less ``penalty`` per set it holds out."""
-    cost, first_held = lp[1][3], lp[3][1]
-    held = 0
-    for i in range(len(fix)):
-        cost[first_held + i] = 1.0 + penalty * fix[i]
-        held += fix[i] > 0
+def _node(lp, columns, price, fix, penalty, pivots):
+    """The node ``fix``'s bound on the sets kept: the programme with the columns branched
+    on priced ``price + penalty * fix``, less ``penalty`` per column it sets to 1."""
+    cost = lp[1][3]
+    raised = 0
+    for k in range(len(fix)):
+        cost[columns[k]] = price[k] + penalty * fix[k]
+        raised += fix[k] > 0
     value, pivots = _solve(lp, pivots)
-    return value - penalty * held, pivots
+    return value - penalty * raised, pivots
 
 
 @njit(cache=True)
-def _most_fractional(lp, fix):
-    """The free held-out column whose value in the basis is nearest one half (-1 if every
-    free one is whole)."""
+def _most_fractional(lp, branch_of, n_sets, fix):
+    """The free column branched on whose value in the basis is nearest one half, a
+    held-out one first (-1 if every free one is whole)."""
     status, xb, basis = lp[0][2], lp[0][3], lp[0][1]
-    first_held = lp[3][1]
-    n_sets = len(fix)
+    best_held, pick_held = 0.5 - WHOLE, -1
     best, pick = 0.5 - WHOLE, -1
     for r in range(len(basis)):
-        i = basis[r] - first_held
-        if 0 <= i < n_sets and fix[i] == 0 and status[basis[r]] == 2:
+        k = branch_of[basis[r]] if basis[r] < len(branch_of) else -1
+        if k >= 0 and fix[k] == 0 and status[basis[r]] == 2:
             off = abs(xb[r] - 0.5)
-            if off < best:
-                best, pick = off, i
-    return pick
+            if k < n_sets and off < best_held:
+                best_held, pick_held = off, k
+            elif k >= n_sets and off < best:
+                best, pick = off, k
+    return pick_held if pick_held >= 0 else pick
+
+
+@njit(cache=True)
+def _whole_held(lp, n_sets, chosen):
+    """The held-out columns of the basis (``chosen[i]``: 1 held out, 0 released) and how
+    many are held out; -1 if one is fractional."""
+    status, xb, basis = lp[0][2], lp[0][3], lp[0][1]
+    first_held = lp[3][1]
+    value = np.empty(n_sets)
+    for i in range(n_sets):
+        value[i] = 1.0 if status[first_held + i] == 1 else 0.0
+    for r in range(len(basis)):
+        i = basis[r] - first_held
+        if 0 <= i < n_sets:
+            value[i] = xb[r]
+    held = 0
+    for i in range(n_sets):
+        chosen[i] = np.int64(np.round(value[i]))
+        if abs(value[i] - chosen[i]) > WHOLE:
+            return -1
+        held += chosen[i]
+    return held

@@ -5,8 +5,8 @@
 Here the whole question runs natively, without the GIL: the held-out tables from the table
 sets (:func:`hold_tables`, an interval colouring), the passes the engine's policy names
 (:func:`least_passes`), and, for a batch (:func:`least_range`; the sets its plain moves
-keep and their optimum: :func:`plain_kept`), the answer's sets (packed codes), played tiles
-and sets kept.
+keep and their optimum: :func:`~solvers.rummikub._kept.plain_kept`), the answer's sets
+(packed codes), played tiles and sets kept.
 
 A table set is given by its slots: ``slot_number`` (the number the tile stands for, 1..13)
 and ``slot_colour`` (the real tile's colour, -1 for a joker), the sets one after the other
@@ -21,11 +21,11 @@ from numba import njit
 from solvers.rummikub._branch import branched_later_bounds
 from solvers.rummikub._held import _held_pass
 from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS, twin_classes
+from solvers.rummikub._kept import JOKER_KIND, code_key, common_sets
 from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM, copies
 from solvers.rummikub._melds import meld_codes
 from solvers.rummikub._skips import no_skips, skip_table
 
-JOKER_KIND = NCOL * NNUM
 # Least disturbance's statuses: the plain move keeps every set (kept as it is: the engine
 # leaves such positions out of least_range's order) or, under :data:`PLAIN_FIRST`, the most
 # (the engine keeps it), the answer found, more than HOLD_BITS
@@ -213,7 +213,10 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
     (:func:`solvers.rummikub._bound.sets_bound` of the table sets ``s0..s1-1``, branched
     on the sets held out within the policy's ``exact_budget[7]`` nodes:
     :mod:`solvers.rummikub._branch`): the answer is the same, the proof that no move
-    keeps more often unneeded."""
+    keeps more often unneeded.  Where the search reached the bound holding out whole
+    sets, an exact pass within ``exact_budget[10]`` states, then narrow passes of the
+    widths ``exact_budget[8:10]`` holding out those sets look for a move keeping as many
+    (:func:`_at_the_bound`): one is the answer."""
     passes = _Passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
                      optimum, n_sets, choice, group_jokers, held_out, work, _cuts(exact_budget))
     plain = _cuts(exact_budget) & PLAIN_FIRST != 0
@@ -226,16 +229,90 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
     applies = _bound_applies(mode, must_j + rack_j)
     descents = 0  # (exact passes at the bound: only where it was computed)
     if narrow_states >= _policy_at(exact_budget, 5, BOUND_FROM) and applies:
-        # (the passes' later sets and caps, in place)
-        ceiling = min(ceiling, branched_later_bounds(
+        chosen = np.zeros(s1 - s0, np.int64)
+        bound, _pivots, held = branched_later_bounds(  # (later sets and caps, in place)
             must, rack, must_j, rack_j, weight, joker_weight, optimum, mode, slot_number,
             slot_colour, set_start, s0, s1, hold[5], passes[19], kept,
-            _policy_at(exact_budget, 7, 0))[0])
+            _policy_at(exact_budget, 7, 0), chosen)
+        ceiling = min(ceiling, bound)
         if have == 1 and kept >= ceiling:
             return answer
+        if held == ceiling and len(exact_budget) > 10:
+            found = _at_the_bound(passes, ceiling, chosen, slot_number, slot_colour, set_start,
+                                  s0, s1, exact_budget[8:10], exact_budget[10])
+            if found > 0:
+                return ceiling
+            if found < 0:
+                ceiling -= 1
+            if have == 1 and kept >= ceiling:
+                return answer
         descents = _policy_at(exact_budget, 4, DESCENTS)
     return _exact_passes(passes, kept, have, answer, ceiling, narrow_states, exact_budget,
                          wider, descents, applies, nothing)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _at_the_bound(passes, ceiling, chosen, slot_number, slot_colour, set_start, s0, s1,
+                  widths, budget):
+    """Look for a move keeping ``ceiling`` sets, the bound: :func:`_keeps_chosen` on the
+    sets ``chosen`` with the narrow pass ``widths[0]``, an exact pass within ``budget``
+    states (where the caps prune well it ends there; none if 0), then ``widths[1]``.
+    Returns 1 if found (the answer in the output arrays), -1 if the exact pass proved that
+    none keeps as many, 0 if neither."""
+    for step in range(3):
+        if step == 1 and budget > 0:
+            status, _score, _states, truncated = _pass_at(passes, ceiling, 0, budget)
+            if status == 1:
+                _keep(passes[12], passes[13], passes[14], passes[15], passes[16], passes[17])
+                return 1
+            if not truncated:
+                return -1
+        elif step != 1 and widths[step // 2] != 0 and _keeps_chosen(
+                passes, chosen, ceiling, slot_number, slot_colour, set_start, s0, s1,
+                widths[step // 2]):
+            return 1
+    return 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _keeps_chosen(passes, chosen, held, slot_number, slot_colour, set_start, s0, s1, width):
+    """Whether a move keeping the ``held`` table sets ``chosen`` (``chosen[i]`` 1 for set
+    ``s0 + i``: the branched bound's node that reached it) reaches the optimum, found by a
+    narrow pass of ``width`` states per layer holding out only those sets.  Reaching
+    the bound, it is the answer (in the output arrays).  The exact pass at the bound looks
+    at every way to keep as many sets, and the narrow ones asking for the bound mostly miss
+    (copies=4 60J); with the sets fixed, a narrow pass mostly finds the move."""
+    (must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, _hold, base, _optimum,
+     scale, c2, g2, h2, choice, group_jokers, held_out, work, caps, _skips) = passes
+    first = np.zeros(held + 1, np.int64)  # the chosen sets' slots, one after the other
+    numbers = np.empty(len(slot_number), np.int64)
+    colours = np.empty(len(slot_number), np.int64)
+    k = 0
+    for i in range(s1 - s0):
+        if chosen[i]:
+            lo, hi = set_start[s0 + i], set_start[s0 + i + 1]
+            first[k + 1] = first[k] + hi - lo
+            numbers[first[k]:first[k + 1]] = slot_number[lo:hi]
+            colours[first[k]:first[k + 1]] = slot_colour[lo:hi]
+            k += 1
+    which = np.empty((NNUM, HOLD_BITS), np.int64)
+    tables, _crowded = hold_tables(numbers, colours, first, 0, held, which)
+    sub = held + 1  # (the scale of these sets' score)
+    status, _score, _states, _truncated = _one_pass(
+        must, rack, must_j, rack_j, w_scaled // scale * sub, jw_scaled // scale * sub, mode,
+        group_ok, tables, np.zeros_like(caps), no_skips(), base // scale * sub + held,
+        np.int64(width), sub, np.int64(0), c2, g2, h2, work)
+    if status != 1:
+        return False
+    choice[:] = c2
+    group_jokers[:] = g2
+    hold_tables(slot_number, slot_colour, set_start, s0, s1, which)  # (the whole table's)
+    for v in range(NNUM):
+        held_out[v] = 0
+        for k in range(HOLD_BITS):
+            if which[v, k] >= 0 and chosen[which[v, k]]:
+                held_out[v] |= np.int64(1) << k
+    return True
 
 
 @njit(cache=True, inline="always")
@@ -383,47 +460,6 @@ def _exact_passes(passes, kept, have, answer, ceiling, narrow_states, exact_budg
     return answer
 
 
-@njit(cache=True, inline="always")
-def code_key(code):
-    """The tiles of a packed set (:func:`~solvers.rummikub._melds.meld_codes`) as one
-    integer: bit ``13 * colour + number - 1`` per real tile, the jokers from bit 52 on
-    (a set holds no tile twice: two sets hold the same tiles when their keys are equal)."""
-    a, b, length = (code >> 32) & 255, (code >> 24) & 255, (code >> 16) & 255
-    mask = np.int64(0)
-    jokers = 0
-    if code >> 40:  # a group at number a
-        for c in range(NCOL):
-            if code >> c & 1:
-                mask |= np.int64(1) << (c * NNUM + a - 1)
-            elif code >> (4 + c) & 1:
-                jokers += 1
-    else:  # a run of colour a from number b
-        for i in range(length):
-            if code >> i & 1:
-                jokers += 1
-            else:
-                mask |= np.int64(1) << (a * NNUM + b + i - 1)
-    return mask | np.int64(jokers) << JOKER_KIND
-
-
-@njit(cache=True)
-def common_sets(first, second):
-    """How many sets of ``first`` a set of ``second`` matches one to one (both keys)."""
-    a = np.sort(first)
-    b = np.sort(second)
-    i = j = common = 0
-    while i < len(a) and j < len(b):
-        if a[i] == b[j]:
-            common += 1
-            i += 1
-            j += 1
-        elif a[i] < b[j]:
-            i += 1
-        else:
-            j += 1
-    return common
-
-
 @njit(cache=True, nogil=True, inline="always")
 def least_one(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, part_count,
               part_masks, min_len, slot_number, slot_colour, set_start, s0, s1, set_key,
@@ -485,34 +521,14 @@ def least_one(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, 
 
 
 @njit(cache=True, nogil=True)
-def plain_kept(plain_codes, plain_counts, plain_played, set_first, set_key, weight,
-               joker_weight, kept, optimum):
-    """For each position p of a batch, from its plain move (the DP's codes, counts and
-    played tiles as :func:`~solvers.rummikub.solve_range` writes them; its table sets
-    ``set_first[p]..set_first[p + 1] - 1``): the table sets it keeps (``kept[p]``) and its
-    score under ``weight`` and ``joker_weight`` (``optimum[p]``), :func:`least_range`'s
-    inputs."""
-    for p in range(len(plain_counts)):
-        after = np.empty(plain_counts[p], np.int64)
-        for i in range(plain_counts[p]):
-            after[i] = code_key(plain_codes[p, i])
-        kept[p] = common_sets(set_key[set_first[p]:set_first[p + 1]], after)
-        score = joker_weight * plain_played[p, JOKER_KIND]
-        for c in range(NCOL):
-            for v in range(NNUM):
-                score += weight[c, v] * plain_played[p, c * NNUM + v]
-        optimum[p] = score
-
-
-@njit(cache=True, nogil=True)
 def least_range(order, lo, hi, must, rack, must_j, rack_j, weight, joker_weight, modes,
                 group_ok, part_count, part_masks, min_len, set_first, slot_number, slot_colour,
                 set_start, set_key, optimum, ceiling, narrow, exact_budget, wider, status,
                 codes, counts, played, held, kept, work):
     """:func:`least_one` for the positions ``order[lo:hi]`` of a batch, from optimal moves
     keeping ``kept[p]`` of their table sets (``optimum[p]``: their score; ``ceiling[p]``:
-    the most sets a move may keep; :func:`plain_kept`); position p's table sets are
-    ``set_first[p]..set_first[p + 1] - 1``.  Writes ``status[p]`` (:data:`FOUND`,
+    the most sets a move may keep; :func:`~solvers.rummikub._kept.plain_kept`); position
+    p's table sets are ``set_first[p]..set_first[p + 1] - 1``.  Writes ``status[p]`` (:data:`FOUND`,
     :data:`UNCHANGED`, or :data:`TOO_MANY`, :data:`MISSED` or :data:`NOT_SETS`),
     ``codes[p]``, ``counts[p]`` (sets, or the crowded number), ``played[p]``, ``held[p]``
     (by set, from the position's first), ``kept[p]`` and ``work[p]`` (passes, states).
