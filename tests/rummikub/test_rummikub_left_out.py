@@ -1,17 +1,19 @@
 """The rack tiles a held-out state may still leave out (``solvers.rummikub._skips``, the
-engine's ``least.LEFT_OUT`` cut, on with four jokers): every move reaching a pass's floor
+engine's ``least.LEFT_OUT`` cut, on under every rule): every move reaching a pass's floor
 leaves out exactly the optimum's real tiles (count and value) and places its jokers, so a
 hold layer drops the states whose played tiles so far cannot be completed to that.
 
 Checked against brute force over every prefix of random racks, and through ``best_move``:
 the same tiles, value and sets kept with the cut and without it, on bench positions where
-it removes states."""
+it removes states (one a rule: the rules document, official retrieval, sets of 2 and 4,
+three jokers or copies, the relaxation of meld then continue)."""
 
 from __future__ import annotations
 
 import itertools
 import random
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -102,3 +104,38 @@ def test_the_same_answers_with_fewer_states(monkeypatch) -> None:
     assert states[on][0] == states[0][0]
     # (40J seed 11 #6: 294,648 held-out states without the cut, 203,237 with it)
     assert states[on][1] < states[0][1], states
+
+
+# (rules, melded, seed, band, jokers, index): a position where the cut drops states, per rule
+# (held-out states without it -> with it, on the bench's deals)
+_EVERY_RULE = [
+    (Rules(), True, 11, 20, False, 8),  # the rules document: 153 -> 97
+    (Rules(joker_retrieval="official"), True, 11, 20, True, 7),  # 407 -> 320
+    (Rules(min_set_length=4), True, 2, 20, False, 7),  # 94 -> 71
+    (Rules(min_set_length=2), True, 2, 20, True, 0),  # 1,809 -> 1,768
+    (Rules(jokers=3), True, 11, 20, False, 12),  # 89 -> 48
+    (Rules(copies=3), True, 11, 20, False, 0),  # 79 -> 28
+    # (the relaxation's passes, a melded player's turn: 931 -> 725)
+    (Rules(meld_continue=True), False, 11, 20, True, 15),
+]
+
+
+@pytest.mark.parametrize("rules, melded, seed, size, jokers, index", _EVERY_RULE)
+def test_the_cut_is_on_under_every_rule(monkeypatch, rules: Rules, melded: bool, seed: int,
+                                        size: int, jokers: bool, index: int) -> None:
+    rules = replace(rules, least_disturbance=True)
+    assert least.policy(rules)[1][3] & least.LEFT_OUT
+    p = restrict(band_positions(size, jokers, n=index + 1, seed=seed)[index], rules)
+    pos = Position.from_strings(p["table"], p["rack"], melded, **rules.position_limits())
+    found = {}
+    for cut in (least.LEFT_OUT, 0):
+        monkeypatch.setattr(least, "LEFT_OUT", cut)
+        work = least.WORK.copy()
+        move = best_move(p["table"], p["rack"], melded, "tiles", rules)
+        assert check_move(pos, move, rules) == [], p
+        found[cut] = ((sorted(map(str, move.played)), move.value, move.sets_kept),
+                      int((least.WORK - work)[1]))
+    off = found.pop(0)
+    on = found.popitem()[1]
+    assert on[0] == off[0]
+    assert on[1] < off[1], (on, off)

@@ -163,7 +163,7 @@ def table_slots(tables: Sequence[Sequence[Any]], rules: Rules = DEFAULT_RULES,
 def policy(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The passes' policy as the kernel reads it: :data:`NARROW`, :data:`EXACT_BUDGET`
     then :data:`CUTS` (for ``rules`` of three or four copies or jokers, or None: the tile
-    sets they were measured on; with four jokers, or None, also :data:`LEFT_OUT`),
+    sets they were measured on) and :data:`LEFT_OUT` (every rule),
     :data:`DESCENTS`, the kernel's ``BOUND_FROM`` (with four copies, or None:
     :data:`BOUND_FROM_FOUR_COPIES`; with four jokers :data:`BOUND_FROM_FOUR_JOKERS`),
     :data:`DESCENT_WIDTH` (for four jokers, or None), :data:`BRANCH_NODES`,
@@ -174,7 +174,7 @@ def policy(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarr
     many = rules is None or rules.copies > 2 or rules.jokers > 2
     four_jokers = rules is None or rules.jokers > 3
     width = DESCENT_WIDTH if four_jokers else 0
-    cuts = (CUTS if many else 0) | (LEFT_OUT if four_jokers else 0)
+    cuts = (CUTS if many else 0) | LEFT_OUT
     bound_from = BOUND_FROM_FOUR_COPIES if rules is None or rules.copies > 3 else BOUND_FROM
     if four_jokers:
         bound_from = min(bound_from, BOUND_FROM_FOUR_JOKERS)
@@ -233,11 +233,17 @@ WIDER = (1024,)
 # ask for one set more than it keeps, and it stays when none keeps more): measured in
 # benches/README "Least disturbance" (rkj4b).
 CUTS = 3
-# With four jokers, also :data:`solvers.rummikub._least.LEFT_OUT` (4): the hold layers drop
-# the states that cannot leave out exactly the rack tiles the optimum leaves out.  jokers=4
-# seeds 11 and 1-7, 20 a band, alone: 23.54 M -> 22.10 M held-out states (20J 3.18 M ->
-# 2.08 M, 40J 6.18 M -> 5.85 M; every 60J and 80J optimum plays the whole rack, which the
-# rack bound already asks for: the same states), the same answers (benches/README, rkj4d)
+# Under every rule, also :data:`solvers.rummikub._least.LEFT_OUT` (4): the hold layers drop
+# the states that cannot leave out exactly the rack tiles the optimum leaves out (exact
+# wherever every move reaching a pass's floor scores the optimum: the passes arrange the
+# rules' own moves, under official retrieval too, and a relaxation's run only where its
+# optimum is the rules'; the kernel leaves it off for meld then continue's two
+# arrangements).  jokers=4 seeds 11 and 1-7, 20 a band, alone: 23.54 M -> 22.10 M held-out
+# states (20J 3.18 M -> 2.08 M, 40J 6.18 M -> 5.85 M; every 60J and 80J optimum plays the
+# whole rack, which the rack bound already asks for: the same states), the same answers
+# (benches/README, rkj4d); the other rules, seeds 11 and 2, 20 a band: rules document
+# 8.68 M -> 8.02 M, sets of 4 2.27 M -> 0.99 M, copies=4 6.76 M -> 5.44 M, the same answers
+# (rkcut)
 LEFT_OUT = 4
 # Exact passes asking for the linear relaxation's bound on the sets kept, then one set less,
 # before the passes above, where the bound was computed
