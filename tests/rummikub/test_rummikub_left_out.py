@@ -6,7 +6,7 @@ hold layer drops the states whose played tiles so far cannot be completed to tha
 Checked against brute force over every prefix of random racks, and through ``best_move``:
 the same tiles, value and sets kept with the cut and without it, on bench positions where
 it removes states (one a rule: the rules document, official retrieval, sets of 2 and 4,
-three jokers or copies, the relaxation of meld then continue)."""
+three jokers or copies, meld then continue's relaxation and its own passes)."""
 
 from __future__ import annotations
 
@@ -117,6 +117,9 @@ _EVERY_RULE = [
     (Rules(copies=3), True, 11, 20, False, 0),  # 79 -> 28
     # (the relaxation's passes, a melded player's turn: 931 -> 725)
     (Rules(meld_continue=True), False, 11, 20, True, 15),
+    # (meld then continue's own two-arrangement passes, where the relaxation's move breaks
+    # the rule: 19,856 -> 9,217)
+    (Rules(meld_continue=True), False, 2, 40, False, 6),
 ]
 
 

@@ -237,8 +237,8 @@ CUTS = 3
 # the states that cannot leave out exactly the rack tiles the optimum leaves out (exact
 # wherever every move reaching a pass's floor scores the optimum: the passes arrange the
 # rules' own moves, under official retrieval too, and a relaxation's run only where its
-# optimum is the rules'; the kernel leaves it off for meld then continue's two
-# arrangements).  jokers=4 seeds 11 and 1-7, 20 a band, alone: 23.54 M -> 22.10 M held-out
+# optimum is the rules'; meld then continue's two-arrangement passes score the final
+# arrangement alone).  jokers=4 seeds 11 and 1-7, 20 a band, alone: 23.54 M -> 22.10 M held-out
 # states (20J 3.18 M -> 2.08 M, 40J 6.18 M -> 5.85 M; every 60J and 80J optimum plays the
 # whole rack, which the rack bound already asks for: the same states), the same answers
 # (benches/README, rkj4d); the other rules, seeds 11 and 2, 20 a band: rules document
