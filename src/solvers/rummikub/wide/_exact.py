@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub.wide._pass import NEG, solve_pass
+from solvers.rummikub.wide._pass import NEG, pass_setup, run_pass
 
 AIMS = 6  # the whole rack, then short of one to five tiles; then the plain pass
 # Statuses of :func:`solve_wide` asking for the bounds: an answer keeping sets, unproven; an
@@ -94,12 +94,24 @@ def _items(opt, weight, opt_j, joker_weight):
 @njit(cache=True, inline="always")
 def _pass(passes, bounds, floor, width):
     """One pass (:func:`~solvers.rummikub.wide._pass.solve_pass`) of the position
-    ``passes`` (the arguments the passes share) from ``floor``, ``width`` states a layer."""
+    ``passes`` (the arguments the passes share, with the tables they share:
+    :func:`_passes`) from ``floor``, ``width`` states a layer."""
     (must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain, hold,
-     sizes, max_states, choice_out, group_jokers, held_out, stats) = passes
-    return solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
-                      hold_gain, hold, bounds, sizes, floor, width, max_states, choice_out,
-                      group_jokers, held_out, stats)
+     sizes, max_states, choice_out, group_jokers, held_out, stats, setup) = passes
+    return run_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
+                    hold_gain, hold, bounds, sizes, floor, width, max_states, choice_out,
+                    group_jokers, held_out, stats, setup)
+
+
+@njit(cache=True)
+def _passes(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain,
+            hold, sizes, max_states, choice_out, group_jokers, held_out, stats):
+    """The arguments that the passes of one position share (:func:`_pass`), with the
+    tables built once for them all (:func:`~solvers.rummikub.wide._pass.pass_setup`; each
+    pass rebuilt them)."""
+    return (must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain,
+            hold, sizes, max_states, choice_out, group_jokers, held_out, stats,
+            pass_setup(must, opt, must_j + opt_j, sizes))
 
 
 @njit(cache=True)
@@ -133,12 +145,13 @@ def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
     or at :data:`EXACT` from that optimum over the whole rack)."""
     none = np.zeros(0, np.int64)
     if width <= 0 or target >= 0:
-        return _pass((must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
-                      hold_gain, hold, sizes, max_states, choice_out, group_jokers, held_out,
-                      stats), none, NEG, 0)[:2]
+        return _pass(_passes(must, opt, must_j, opt_j, weight, joker_weight, target,
+                             joker_meld, hold_gain, hold, sizes, max_states, choice_out,
+                             group_jokers, held_out, stats), none, NEG, 0)[:2]
     opt = playable(must, opt, must_j + opt_j, sizes[0])
-    passes = (must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain,
-              hold, sizes, max_states, choice_out, group_jokers, held_out, stats)
+    passes = _passes(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
+                     hold_gain, hold, sizes, max_states, choice_out, group_jokers, held_out,
+                     stats)
     gains = _items(opt, weight, opt_j, joker_weight)
     floor = must_j * max(0, joker_weight) + gains.sum()
     held = hold_gain > 0 and hold[0][-1] > 0  # least disturbance: sets to keep
@@ -258,14 +271,14 @@ def _free_pass(passes, floor, most=-1):
     14.8 M proving 20 tiles out of reach).  The arrays hold its move (no set held).
     ``most``: at most that many states (status -1 past them), else the passes' bound."""
     (must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain, _hold,
-     sizes, max_states, choice_out, group_jokers, held_out, stats) = passes
+     sizes, max_states, choice_out, group_jokers, held_out, stats, setup) = passes
     colours, numbers = must.shape
     none = np.zeros(0, np.int64)
     free = (np.zeros(numbers + 1, np.int64), none, none, none, np.zeros(numbers, np.int64),
             np.zeros(numbers * colours + 1, np.int64), none, none)
     st, sc, _t = _pass((must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
                         hold_gain, free, sizes, most if most > 0 else max_states, choice_out,
-                        group_jokers, held_out, stats), none, floor, 0)
+                        group_jokers, held_out, stats, setup), none, floor, 0)
     return st, sc
 
 

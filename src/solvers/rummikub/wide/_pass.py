@@ -298,19 +298,57 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
     ``bounds[numbers]`` (an objective's floor, no set kept; then ``bounds[numbers + 1]``,
     the most sets kept in all), read by a pass whose floor is at least that.  ``stats``:
     the states stored and the widest layer are added to its two entries."""
+    return run_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
+                    hold_gain, hold, bounds, sizes, floor, width, max_states, choice_out,
+                    group_jokers, held_out, stats, pass_setup(must, opt, must_j + opt_j, sizes))
+
+
+@njit(cache=True)
+def pass_setup(must, opt, jokers, sizes):
+    """The tables that every pass of one position (``must``, ``opt``, ``jokers``, ``sizes``)
+    reads, built once for all (:func:`run_pass`): the group tables, the joker reach, the
+    colour codes and their traits, the colour order, and per number the close tables and
+    the group reach, each built by the first pass that comes to that number (``ready``)."""
     colours, numbers = must.shape
-    jokers = must_j + opt_j
     min_len, copies = sizes
     ok, cap = group_tables(colours, copies, jokers, min_len)
-    near = _near(must, opt, jokers)
-    real = must + opt
     digits, keys = code_tables(min_len, copies + jokers)
+    codes = digits.shape[0]
+    closed = np.empty((numbers, colours, codes, jokers + 1), np.int64)
+    needc = np.empty((numbers, colours, codes), np.int64)
+    reach = np.empty((numbers, colours, cap + 1, copies + 1, jokers + 1), np.bool_)
+    return (ok, cap, _near(must, opt, jokers), must + opt, digits, keys,
+            shift_table(digits, keys, copies + jokers), code_traits(digits),
+            colour_order(must, opt), closed, needc, reach, np.zeros(numbers, np.bool_))
+
+
+@njit(cache=True)
+def _number_tables(setup, v, jokers):
+    """Number v+1's group reach and close tables (:func:`pass_setup`), built if no pass
+    came to it before."""
+    ok, cap, real, digits, keys, shift, order = setup[0], setup[1], setup[3], setup[4], setup[5], \
+        setup[6], setup[8]
+    closed, needc, reach, ready = setup[9:]
+    if not ready[v]:
+        reach[v] = group_reach(ok, cap, order[v], real, v, jokers)
+        close_tables(digits, keys, shift.shape[1] - 1, real, v, jokers, closed[v], needc[v])
+        ready[v] = True
+    return reach[v], closed[v], needc[v]
+
+
+@njit(cache=True)
+def run_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain,
+             hold, bounds, sizes, floor, width, max_states, choice_out, group_jokers,
+             held_out, stats, setup):
+    """:func:`solve_pass` with the position's tables ``setup`` (:func:`pass_setup`), which
+    the passes of a position share."""
+    colours, numbers = must.shape
+    jokers = must_j + opt_j
+    min_len = sizes[0]
+    ok, cap, near, digits, shift, order = setup[0], setup[1], setup[2], setup[4], setup[6], \
+        setup[8]
+    short, duty, better = setup[7]
     cb = code_bits_of(digits.shape[0])
-    shift = shift_table(digits, keys, copies + jokers)
-    short, duty, better = code_traits(digits)
-    closed = np.zeros((colours, digits.shape[0], jokers + 1), np.int64)
-    needc = np.zeros((colours, digits.shape[0]), np.int64)
-    order = colour_order(must, opt)
     if bounds.shape[0] > 0 and floor < bounds[numbers]:
         bounds = np.zeros(0, np.int64)  # (a floor below their objective: they do not hold)
     later = later_most(hold[0], bounds)
@@ -326,8 +364,7 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
     parents[0] = -1
     used, n, count, truncated = 1, 1, 0, 0
     for v in range(numbers):
-        reach = group_reach(ok, cap, order[v], real, v, jokers)
-        close_tables(digits, keys, copies + jokers, real, v, jokers, closed, needc)
+        reach, closed, needc = _number_tables(setup, v, jokers)
         for step in range(-1, colours):
             c = order[v, step]
             if step < 0:
@@ -337,10 +374,10 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
                                      floor, rem[v, colours], later[v])
                 layer_kind[count], layer_at[count] = LAYER_HOLD, v
             else:
-                rows, table, n = sub_step(rows, n, v, c, step, must, opt, weight, joker_weight,
-                                          jokers, target, joker_meld, hold, near, reach, ok,
-                                          cap, rem[v, step], floor, cb, shift, closed, needc,
-                                          jokers == min_len)
+                rows, table, n = sub_step(rows, n, v, c, step, must, opt, weight,
+                                          joker_weight, jokers, target, joker_meld, hold,
+                                          near, reach, ok, cap, rem[v, step], floor, cb,
+                                          shift, closed, needc, jokers == min_len)
                 last = step == colours - 1
                 n = drop_dominated(rows, table, n, colours, cb, better,
                                    need_table(needc, order[v], -1 if last else step),
@@ -359,10 +396,14 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
             for i in range(n):
                 parents[used - n + i] += prev
             count += 1
-            if n == 0:
-                return 0, NEG, truncated
-            if used > max_states:
-                return -1, NEG, truncated
+            if n == 0 or used > max_states:
+                break
+        if n == 0 or used > max_states:
+            break
+    if n == 0:
+        return 0, NEG, truncated
+    if used > max_states:
+        return -1, NEG, truncated
     at = _final(rows, n, colours, cb, short, must_j, target, jokers)
     if at < 0 or rows[at, SCORE] < floor:  # (rack jokers left out can end below the floor)
         return 0, NEG, truncated

@@ -1,0 +1,75 @@
+"""The wide DP's per-position tables (:func:`solvers.rummikub.wide._pass.pass_setup`),
+built once and shared by the passes of a position: each number's tables are built by the
+first pass that comes to it, are the tables a pass of its own builds, and passes sharing
+them (one dying early first) answer as passes that build their own."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from solvers.rummikub.wide._codes import close_tables
+from solvers.rummikub.wide._pass import NEG, group_reach, pass_setup, run_pass, solve_pass
+
+
+def _position(seed: int) -> tuple:
+    """A random melded position without held-out sets: the arguments of ``solve_pass``
+    before ``floor``, then those after ``width``."""
+    rng = random.Random(seed)
+    colours, numbers = rng.choice((5, 6, 8)), rng.choice((8, 13))
+    copies, min_len = rng.choice((2, 3)), rng.choice((3, 3, 4))
+    must = np.zeros((colours, numbers), np.int64)
+    must[0, :min_len] = 1  # (one run on the table)
+    opt = np.array([[rng.randint(0, copies - must[c, v]) * (rng.random() < 0.3)
+                     for v in range(numbers)] for c in range(colours)], np.int64)
+    weight = np.ones((colours, numbers), np.int64)
+    none = np.zeros(0, np.int64)
+    hold = (np.zeros(numbers + 1, np.int64), none, none, none, np.zeros(numbers, np.int64),
+            np.zeros(numbers * colours + 1, np.int64), none, none)
+    jokers = rng.randint(0, 2)
+    head = (must, opt, 0, jokers, weight, 1, -1, 1, 0, hold, none, (min_len, copies))
+    tail = (1 << 20, np.zeros((colours, numbers, 4), np.int64), np.zeros(numbers, np.int64),
+            none, np.zeros(2, np.int64))
+    return head, tail
+
+
+def _answer(result: tuple, tail: tuple) -> tuple:
+    status, score, truncated = result
+    return status, score, truncated, tail[1].tolist(), tail[2].tolist(), tail[4].tolist()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_passes_sharing_the_tables_answer_as_passes_building_their_own(seed):
+    head, tail = _position(seed)
+    must, opt, _mj, jokers = head[:4]
+    setup = pass_setup(must, opt, jokers, head[-1])
+    best = solve_pass(*head, NEG, 0, *tail)[1]
+    floors = (best + 1, best, NEG) if best > NEG else (NEG,)
+    for floor in floors:  # (above the optimum first: a pass that may die before the end)
+        tail[4][:] = 0
+        own = _answer(solve_pass(*head, floor, 0, *tail), tail)
+        tail[4][:] = 0
+        shared = _answer(run_pass(*head, floor, 0, *tail, setup), tail)
+        assert shared == own
+    assert setup[-1].all()  # (the last pass came to every number)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_each_numbers_tables_are_built_by_the_first_pass_coming_to_it(seed):
+    head, tail = _position(seed)
+    must, opt, _mj, jokers = head[:4]
+    ok, cap, _near, real, digits, keys, shift, _traits, order, closed, needc, reach, ready = (
+        pass_setup(must, opt, jokers, head[-1]))
+    assert not ready.any()
+    run_pass(*head, NEG, 0, *tail, (ok, cap, _near, real, digits, keys, shift, _traits, order,
+                                    closed, needc, reach, ready))
+    assert ready.all()
+    for v in range(must.shape[1]):
+        fresh_closed = np.zeros(closed[v].shape, np.int64)
+        fresh_need = np.zeros(needc[v].shape, np.int64)
+        close_tables(digits, keys, shift.shape[1] - 1, real, v, jokers, fresh_closed, fresh_need)
+        assert np.array_equal(closed[v], fresh_closed)
+        assert np.array_equal(needc[v], fresh_need)
+        assert np.array_equal(reach[v], group_reach(ok, cap, order[v], real, v, jokers))
