@@ -263,11 +263,12 @@ DESCENT_WIDTH = 1024
 # parts and BOUND_FROM_FOUR_COPIES): copies=4 25.54 M -> 24.29 M; 256 nodes no fewer
 # (benches/README "Least disturbance", rkc4b)
 BRANCH_NODES = 64
-# Where the search above reaches the bound at a node holding out whole sets: an exact pass
-# at the bound within CHECK_AFTER states (where it ends there, it found the move or proved
-# there is none), then narrow passes of the CHECK_WIDTHS in turn (0: none), holding out only
-# the node's sets, look for a move keeping them (:func:`solvers.rummikub._least.
-# _at_the_bound`): one found is the answer, with no exact pass.  Held-out states, seeds 11
+# Where the search above reaches the bound at a node holding out whole sets: a narrow pass
+# of CHECK_WIDTHS[0] states a layer holding out only the node's sets, an exact pass at the
+# bound within CHECK_AFTER states (where it ends there, it found the move or proved there is
+# none), then a narrow pass of CHECK_WIDTHS[1] (a width 0: none) look for a move keeping
+# as many (:func:`solvers.rummikub._least._at_the_bound`): one found is the answer, with no
+# exact pass.  Held-out states, seeds 11
 # and 1-7, 20 a band (1,600 positions a row), with the branching on rack tiles: copies=4
 # 28.12 M -> 23.74 M, jokers=3 24.86 M -> 22.40 M, copies=3 23.82 M -> 22.00 M, jokers=4
 # 29.78 M -> 25.09 M.  copies=4, other orders: the two widths alone 23.85 M, 1,024 alone
