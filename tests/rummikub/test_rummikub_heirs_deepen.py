@@ -35,6 +35,7 @@ def test_deepened_probes_find_the_programmes_fewest(monkeypatch):
         return out
 
     monkeypatch.setattr(heirs, "_deepened", counted)
+    monkeypatch.setattr(heirs, "LOWER", -1)  # (the probes deepened, not lowered)
     for seed in (33, 39):
         for pos in rummikub_positions(60, seed=seed, table_tiles=(12, 30), joker_rate=0.5,
                                       initial_meld_rate=0.0):

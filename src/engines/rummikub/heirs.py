@@ -43,11 +43,12 @@ from engines.rummikub.heirs_later import (
     rest_of,
     with_later_kept,
 )
+from engines.rummikub.heirs_rebuild import rebuild
 from engines.rummikub.heirs_turned import turned_meld, turned_set
 from engines.rummikub.heirs_twins import twins_of
 from engines.rummikub.least import WORK
 from engines.rummikub.moved import tiles_moved
-from engines.rummikub.position import Move, Position, _counts, _meld, objective_weights
+from engines.rummikub.position import Move, Position, _counts, objective_weights
 from engines.rummikub.rules import Rules
 from engines.rummikub.tiles import COLOURS
 
@@ -84,6 +85,13 @@ PROBE_CAP = 2
 # (0, 0): none.
 DEEPEN = (2_000, 3)
 AHEAD = 3
+# Where the full pass's floor (ABOVE) is at most LOWER tiles moved beyond the probes', they
+# keep the states that may reach it, and the one in the direction chosen is then lowered
+# round by round to what its waiting states may reach: each round expands only the states
+# the lower floor admits, so the answer costs about a pass at its own floor, not at the full
+# pass's.  Further away, the rounds (each copies the pass's rows) cost more than they save,
+# so DEEPEN and the full pass go on as before (-1: never, an A/B).
+LOWER = 6
 # A group as (colour mask, jokers): 1..4 real colours, 3 or 4 tiles, up to two jokers.
 _GROUP_KINDS = [(mask, j) for mask in range(1, 16) for j in range(3)
                 if 3 <= mask.bit_count() + j <= 4]
@@ -303,32 +311,40 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
     ways = ((sets, rack, weight), (turned, rack[:, rules.numbers - 1:: -1], weight[:, ::-1]))
     built: dict[int, dict] = {}  # (per direction: the pass's tables)
 
-    def made(direction: int, above: int) -> _Pass:
+    def made(direction: int, above: int, lowest: int | None = None) -> _Pass:
         table, rack_there, weight_there = ways[direction]  # (1: the numbers turned round)
         built[direction] = built.get(direction) or with_later_kept(
             _tables(table, rules), ways[direction], (rack_j, joker_weight, optimum), rules)
         return _Pass(table, rack_there, rack_j, (weight_there, joker_weight), optimum,
                      move.sets_kept - len(always), moved, rules, above, built[direction],
-                     direction)
+                     direction, lowest)
 
     gain = GainBound(built, ways, (rack_j, joker_weight, optimum), rules)
     order = (DIRECTION,) if DIRECTION >= 0 else (1, 0)
     probed = (0, 0)  # (the last probe's tiles moved and states, in the direction chosen)
+    chosen = None  # (that probe, done)
     for level in PROBES if len(order) > 1 else ():
         if moved - level <= ABOVE:
             break
-        probes = [made(direction, moved - level) for direction in (1, 0)]
+        lowest = ABOVE if moved - ABOVE - level <= LOWER else None  # (see LOWER)
+        probes = [made(direction, moved - level, lowest) for direction in (1, 0)]
         found, first = _race(probes, gain.gate())
         if found is not False:
             return _made_move(whole, rules, turned, first, found, back)  # (`level` at most)
         other = probes[probes[0] is first]
         if other.run(max(1, PROBE_CAP * first.states - other.states)) is None:
-            order, probed = (first.direction,), (level, first.states)
+            order, probed, chosen = (first.direction,), (level, first.states), first
             break  # (the other needs PROBE_CAP times its states: clear enough)
-        cheaper = first if first.states <= other.states else other
-        order, probed = (cheaper.direction,), (level, cheaper.states)
+        chosen = first if first.states <= other.states else other
+        order, probed = (chosen.direction,), (level, chosen.states)
         if max(first.states, other.states) >= PROBE_CAP * min(first.states, other.states):
             break
+    if chosen is not None and chosen.lowest < chosen.targets[0]:
+        if probed[1] >= DEEPEN[0]:
+            gain.prepare(order[0])
+            chosen.tighten(built[order[0]]["gain_from"])
+        found = _lowered(chosen)
+        return move if found is False else _made_move(whole, rules, turned, chosen, found, back)
     if len(order) == 1 and probed[1] >= DEEPEN[0] > 0:
         gain.prepare(order[0])
         found, deeper = _deepened(made, order[0], probed, moved)
@@ -338,6 +354,16 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
     if found is False:
         return move  # (none moves fewer tiles than least disturbance's move)
     return _made_move(whole, rules, turned, last, found, back)
+
+
+def _lowered(done: _Pass) -> tuple[set[int], list] | bool:
+    """The probe ``done`` (it found no move) lowered (:meth:`_Pass.lower`, :data:`LOWER`)
+    until it finds a move: its answer, False when none reaches its ``lowest``."""
+    while done.lower():
+        found = done.run(0)
+        if found is not False:
+            return found
+    return False
 
 
 def _deepened(made: Callable[[int, int], _Pass], direction: int, probed: tuple[int, int],
@@ -408,8 +434,8 @@ class _Pass:
 
     def __init__(self, sets: list, rack: np.ndarray, rack_j: int,
                  weights: tuple[np.ndarray, int], optimum: int, sets_kept: int, moved: int,
-                 rules: Rules, above: int = 1, tables: dict | None = None, direction: int = 0
-                 ) -> None:
+                 rules: Rules, above: int = 1, tables: dict | None = None, direction: int = 0,
+                 lowest: int | None = None) -> None:
         self.sets, self.rules = sets, rules
         self.tables = tables = tables or _tables(sets, rules)
         weight, joker_weight = weights
@@ -431,6 +457,9 @@ class _Pass:
         # (0: the pass finds that move or a better one; without that target if not)
         self.floor_move = scale2 - 1 - moved
         self.targets = [self.floor_move + above] + ([] if above else [0])
+        # the states that may reach `lowest` tiles more than the move's staying are kept, so
+        # that lowering the floor down to there (`lower`) expands only the states it admits
+        self.lowest = self.floor_move + (above if lowest is None else lowest)
         self.direction, self.states = direction, 0  # (1: downwards; its states so far)
         self._start()
 
@@ -440,10 +469,33 @@ class _Pass:
         rem, before = capped_gains(*self.args[14:16], gain_from, self.args[-2])  # (scale1)
         self.args = (*self.args[:14], rem, before, *self.args[16:])
 
-    def _start(self) -> None:
-        from solvers.rummikub._heirs import new_pass
+    def lower(self) -> bool:
+        """After a round that found no move: ask from now on for the most tiles staying
+        that a state waiting in this pass's rows may still reach (at least ``lowest``), the
+        next :meth:`run` going on from those rows (:func:`solvers.rummikub._heirs.
+        heirs_pass`); False when none is left."""
+        from solvers.rummikub._heirs_rounds import next_floor
 
-        self.cursor, self.st, self.table = new_pass()
+        last = self.rules.numbers * (NCOL + 1)
+        admit = next_floor(self.st, self.carry[3], last, self.args[2],
+                           self.floor + self.lowest, self.args[-1])
+        if admit < self.lowest:
+            return False
+        old = self.carry[3]
+        old[-1, 0] = self.targets[0]  # (what the last round admitted)
+        self.targets[0] = admit
+        self.carry = (self.st, old, np.empty(len(self.st), np.int64), _no_layers())
+        self._start(again=True)
+        return True
+
+    def _start(self, again: bool = False) -> None:
+        from solvers.rummikub._heirs import new_pass
+        from solvers.rummikub._heirs_state import STATE_COLUMNS
+
+        if not again:  # (no round before this one to carry over)
+            self.carry = (np.zeros((1, STATE_COLUMNS), np.int64), _no_layers(),
+                          np.zeros(1, np.int64), _no_layers())
+        self.cursor, self.st, self.table = new_pass(again)
         WORK[0] += 1  # (least disturbance's counters: the bench reads them)
 
     def run(self, budget: int) -> tuple[set[int], list] | bool | None:
@@ -455,17 +507,18 @@ class _Pass:
         stats = np.zeros(2, np.int64)
         while True:
             best, self.st, self.table = heirs_pass(
-                *self.args, self.floor + self.targets[0], self.tables["adopters"],
-                self.tables["twin"], *self.tables["jokers_in"], self.tables["run_bits"],
-                self.steps, self.held_out, stats, DOMINANCE, GROUP_BOUND, budget, self.cursor,
-                self.st, self.table)
+                *self.args, self.floor + min(self.lowest, self.targets[0]),
+                self.tables["adopters"], self.tables["twin"], *self.tables["jokers_in"],
+                self.tables["run_bits"], self.steps, self.held_out, stats, DOMINANCE,
+                GROUP_BOUND, self.targets[0], self.carry, budget, self.cursor, self.st,
+                self.table)
             WORK[1] += int(stats[0])
             self.states += int(stats[0])
             stats[0] = 0
             if best == OVER:
                 return None
             if best != NEG:
-                return _rebuild(self.sets, self.tables, self.steps, self.held_out,
+                return rebuild(self.sets, self.tables, self.steps, self.held_out,
                                 (self.rules.colours, self.rules.numbers))
             if self.targets[0] > self.floor_move:
                 return False
@@ -475,112 +528,6 @@ class _Pass:
             self._start()
 
 
-class _Run:
-    """An open run of the rebuild: length class, owner (as the pass's descriptors: 0 free,
-    1 spent, 2 + slot), first number, joker places."""
-
-    __slots__ = ("cls", "jokers", "owner", "start")
-
-    def __init__(self, start: int, joker: bool) -> None:
-        self.cls, self.owner, self.start, self.jokers = 1, 0, start, [joker]
-
-    @property
-    def desc(self) -> int:
-        return self.owner << 2 | self.cls
-
-    def code(self, colour: int) -> int:
-        mask = sum(1 << i for i, j in enumerate(self.jokers) if j)
-        return colour << 32 | self.start << 24 | len(self.jokers) << 16 | mask
-
-
-def _group_code(number: int, mask: int, jokers: int, colours: int) -> int:
-    missing = [c for c in range(colours) if not mask >> c & 1][:jokers]
-    jok = sum(1 << c for c in missing)
-    return (1 << 40 | number << 32 | number << 24 | (mask.bit_count() + jokers) << 16
-            | jok << 4 | mask)
-
-
-def _rebuild(sets: list, tables: dict, steps: np.ndarray, held_out: np.ndarray,
-             tile_set: tuple[int, int]) -> tuple[set[int], list]:
-    """The table sets kept (indices) and the new sets (melds) of the pass's choices,
-    following the heirs it chose (the same order of runs and adoptions as the pass)."""
-    hold, which = tables["hold"], tables["which"]
-    runs: list[list[_Run]] = [[] for _ in range(NCOL)]
-    kept: set[int] = set()
-    codes: list[int] = []
-    field = done = 0
-    colours, numbers = tile_set
-    for v in range(numbers):
-        for k in range(which.shape[1]):
-            if which[v, k] >= 0 and held_out[v] >> k & 1:
-                kept.add(int(which[v, k]))
-                field |= 1 << int(hold[3][v, k])
-        profile = [0] * NCOL
-        jg = 0
-        for c in range(NCOL):
-            ch = int(steps[v, c])
-            u, ug, jr = ch & 3, ch >> 2 & 3, ch >> 4 & 3
-            avec, code = ch >> 6 & 127, ch >> 13 & 1023
-            jg = ch >> 23 & 3
-            profile[c] = ug
-            current = sorted(runs[c], key=lambda run: -run.desc)
-            waiting = _waiting_runs(tables, current, field, done, v, c)
-            post: list[_Run] = []
-            for run in current:
-                action, avec = avec % 3, avec // 3
-                if action == 0:
-                    codes.append(run.code(c))
-                    if run.owner >= 2:
-                        done |= 1 << (run.owner - 2)
-                    continue
-                run.cls = min(3, run.cls + 1)
-                run.jokers.append(action == 2)
-                post.append(run)
-            jokers = sum(run.jokers[-1] for run in post)
-            reals = len(post) - jokers
-            post += [_Run(v + 1, False) for _ in range(u - ug - reals)]
-            post += [_Run(v + 1, True) for _ in range(jr - jokers)]
-            for slot in waiting:
-                pick, code = code % (len(post) + 1), code // (len(post) + 1)
-                if pick:
-                    post[pick - 1].owner = 2 + slot
-            _settle(post, int(tables["adopters"][v, c]), field | done)
-            runs[c] = post
-        groups = tuple(g for k, g in enumerate(tables["groups"][v])
-                       if not field >> int(np.flatnonzero(tables["group_of"][v] == k)[0]) & 1)
-        _value, kinds = group_heirs(groups, tuple(profile), jg, colours)
-        codes += [_group_code(v + 1, mask, j, colours) for mask, j in kinds or ()]
-        going = int(hold[1][v])
-        for c in range(NCOL):
-            for run in runs[c]:
-                if run.owner >= 2 and not going >> (run.owner - 2) & 1:
-                    run.owner = 1
-        field &= going
-        done &= going
-    codes += [run.code(c) for c in range(NCOL) for run in runs[c]]
-    return kept, [_meld(code) for code in codes]
-
-
-def _settle(runs: list[_Run], adopters: int, out: int) -> None:
-    """The pass's :func:`solvers.rummikub._heirs_step._settled` on the rebuild's ``runs`` of a
-    colour: free runs become spent when none of the colour's table runs ``adopters`` may
-    adopt one any more (``out``: those held out or done)."""
-    linked = sum(1 << (run.owner - 2) for run in runs if run.owner >= 2)
-    if adopters >= 0 and not adopters & ~(out | linked):
-        for run in runs:
-            run.owner = run.owner or 1
-
-
-def _waiting_runs(tables: dict, current: list[_Run], field: int, done: int, v: int,
-                  c: int) -> list[int]:
-    """The slots of colour c's released table runs at number v+1 without a heir yet (the
-    pass's order: :func:`solvers.rummikub._heirs._waiting`)."""
-    owners = {run.owner for run in current}
-    out = []
-    for i in tables["runs_at"][v, c]:
-        if i < 0:
-            break
-        slot = int(tables["slot_of"][i])
-        if not field >> slot & 1 and 2 + slot not in owners and not done >> slot & 1:
-            out.append(slot)
-    return out
+def _no_layers() -> np.ndarray:
+    """Each layer's rows of a round of the pass (``-1``: none yet)."""
+    return np.full((NNUM * (NCOL + 1) + 2, 2), -1, np.int64)  # (the last: the floor)

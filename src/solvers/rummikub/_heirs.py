@@ -37,8 +37,10 @@ from solvers.rummikub._heirs_ahead import layer_words
 from solvers.rummikub._heirs_groups import group_deficits
 from solvers.rummikub._heirs_owners import drop_owner_dominated, later_tops, slot_bits_of
 from solvers.rummikub._heirs_prune import drop_dominated, twin_alone
+from solvers.rummikub._heirs_rounds import admitted, carried, final, walked
 from solvers.rummikub._heirs_state import (
     DONE_AT,
+    EXPANDED,
     FIELD_AT,
     FIELD_MASK,
     JU_AT,
@@ -138,13 +140,15 @@ def _released_groups(field, group_of, v):
 
 
 @njit(cache=True)
-def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits, runs_at,
+def _colour_layer(table, bits, start, end, n, st, c, v, ctx, must, opt, colour_bits, runs_at,
                   slot_of, run_type):
-    """Colour ``c``'s sub-step at number v+1 for the states ``start..end-1`` (the store
-    made room for each tile count's successors here, so the inner loops take no array
-    round a loop: :mod:`solvers.rummikub._heirs_step`)."""
+    """Colour ``c``'s sub-step at number v+1 for the states ``start..end-1`` that the floor
+    admits (the layer's rows so far: ``end..n-1``; the store made room for each tile
+    count's successors here, so the inner loops take no array round a loop:
+    :mod:`solvers.rummikub._heirs_step`)."""
     (weight, jw, jwpos, jokers, _, going_on, group_of, group_stays, rem, bonus, floor, real,
-     nnum, rest, scale1, scale2, adopters, twin, jokers_in, rest_j, run_bits, group_bound) = ctx
+     nnum, rest, scale1, scale2, adopters, twin, jokers_in, rest_j, run_bits, group_bound,
+     admit) = ctx
     last = c == NCOL - 1
     before = c - 1 if c > 0 else NCOL
     near, far, ahead = layer_words(real, colour_bits, run_bits, going_on, v, nnum)
@@ -152,7 +156,7 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
            np.int64(jwpos), np.int64(jokers), np.int64(going_on[v]), np.int64(rem[v, c]),
            np.int64(bonus[v, c]), np.int64(floor), np.int64(scale1), np.int64(scale2),
            np.int64(adopters[v, c]), np.int64(jokers_in[v, c]), rest[v, c], rest_j[v, c],
-           near, far, ahead)
+           near, far, ahead, np.int64(admit))
     avecs = np.empty((81, 3), np.int64)
     groups = group_stays  # (the close's; before it, what its groups must lose)
     subsets = 1
@@ -163,11 +167,11 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
         groups = np.empty((3 ** (NCOL - 1 - c), subsets, group_stays.shape[2], 4), np.int64)
     bound = group_bound if end - start >= GROUP_LAYER else 0  # (a small layer: not worth it)
     filled = 0  # (the caps whose table is made: made when a state needs it)
-    n = end
     for i in range(start, end):
         w0, w1, w2, sc = st[i, 0], st[i, 1], st[i, 2], st[i, 3]
-        if sc == NEG:  # (dominated)
+        if sc == NEG or st[i, 6] < admit:  # (dominated; expanded, or waiting for the floor)
             continue
+        st[i, 6] = EXPANDED
         field = (w0 >> FIELD_AT) & FIELD_MASK
         done = (w1 >> DONE_AT) & FIELD_MASK
         ju = (w0 >> JU_AT) & 3
@@ -227,19 +231,20 @@ def _colour_layer(table, bits, start, end, st, c, v, ctx, must, opt, colour_bits
 
 
 @njit(cache=True)
-def _hold_layer(table, bits, start, end, st, v, starting, set_jokers, set_size, scale2,
-                jokers, jw, jwpos, floor, more, bonus, rest, scale1, twin, jokers_in):
+def _hold_layer(table, bits, start, end, n, st, v, starting, set_jokers, set_size, scale2,
+                jokers, jw, jwpos, floor, more, bonus, rest, scale1, twin, jokers_in, admit):
     """The layer before number v+1's colours: every subset of the sets starting there held
     out (each gains ``scale2`` and its tiles, which all stay; its jokers count as placed),
-    a set with an earlier twin (``twin[slot]``) only with it; ``rest``: ``(rest, rest_j)``."""
+    a set with an earlier twin (``twin[slot]``) only with it; ``rest``: ``(rest, rest_j)``;
+    the states admitted (``admit``) of ``start..end-1``, the layer's rows so far ``end..n-1``."""
     count = 0
     while count < HOLD_BITS and starting[v, count] >= 0:
         count += 1
-    n = end
     for i in range(start, end):
         w0, sc = st[i, 0], st[i, 3]
-        if sc == NEG:  # (dominated)
+        if sc == NEG or st[i, 6] < admit:  # (dominated; expanded, or waiting for the floor)
             continue
+        st[i, 6] = EXPANDED
         field = (w0 >> FIELD_AT) & FIELD_MASK
         done = (st[i, 1] >> DONE_AT) & FIELD_MASK
         ju = (w0 >> JU_AT) & 3
@@ -260,33 +265,38 @@ def _hold_layer(table, bits, start, end, st, v, starting, set_jokers, set_size, 
                 continue
             keep = np.int64(FIELD_MASK) << FIELD_AT | np.int64(3) << JU_AT
             nw0 = (w0 & ~keep) | np.int64(nju) << JU_AT | np.int64(nfield) << FIELD_AT
-            n = relax(table, bits, end, n, st, nw0, st[i, 1], st[i, 2], nsc, i, subset)
+            n = relax(table, bits, end, n, st, nw0, st[i, 1], st[i, 2], nsc, i, subset,
+                      nsc % scale2 + bonus % scale2 - lost)
     return n, table, bits, st
 
 
 @njit(cache=True)
-def _final(st, start, end, must_j):
-    """The best final state: no run shorter than 3 open, the table's jokers placed."""
-    best, best_sc = -1, NEG
-    for i in range(start, end):
-        w0, w1 = st[i, 0], st[i, 1]
-        ok = (w0 >> JU_AT) & 3 >= must_j
-        for c in range(NCOL):
-            colour = colour_field(w0, w1, c)
-            for s in range(4):
-                d = (colour >> (6 * s)) & 63
-                if d and d & 3 < 3:
-                    ok = False
-        if ok and st[i, 3] > best_sc:
-            best, best_sc = i, st[i, 3]
-    return best
+def _pruned(table, bits, start, new, end, st, c, v, dominance, admit, stats, ctx):
+    """The dominated states of the layer ``start..end-1`` after colour ``c``'s sub-step at
+    number v+1 dropped (:data:`OWNERS`; only those to be expanded at ``admit``, and for
+    the owners only when the round added states from ``new`` on); ``stats[1]`` counts
+    them.  Returns ``dominance``, less the owners' bit where they drop few here."""
+    runs_at, slot_of, rest, later, scale1, scale2 = ctx
+    if dominance >> ((c + 1) % NCOL) & 1:
+        stats[1] += drop_dominated(table, bits, start, end, st,  # (inside a number: the
+                                   np.zeros(end - start, np.bool_),  # colour placed)
+                                   -1 if c == NCOL - 1 else c, admit)
+    if dominance >> (OWNERS + c) & 1 and end > new:
+        gone = drop_owner_dominated(start, end, st, slot_bits_of(runs_at, slot_of, v), rest,
+                                    later, scale1, scale2)
+        stats[1] += gone
+        if end - start >= OWNERS_GATE[0] and gone * OWNERS_GATE[1] < end - start:
+            dominance &= ~(1 << (OWNERS + c))  # (few alike here: not worth its cost)
+    return dominance
 
 
-def new_pass() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def new_pass(again: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A pass not started, for :func:`heirs_pass`: ``(cursor, st, table)`` (the next
-    layer, the rows of the last layer, the hash table's bits; the states; the table)."""
+    layer, the rows of the last layer, the hash table's bits; the states; the table);
+    ``again``: the round after one at a higher floor (its first state expanded there)."""
     st = np.zeros((1024, STATE_COLUMNS), np.int64)
     st[0, 4] = -1
+    st[0, 6] = EXPANDED if again else np.int64(1) << 40
     return np.array([0, 0, 1, 10], np.int64), st, np.full(1 << 10, -1, np.int64)
 
 
@@ -294,7 +304,7 @@ def new_pass() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_of, run_type,
                group_of, group_stays, set_size, rem, before, bonus, rest, scale1, scale2, floor,
                adopters, twin, jokers_in, rest_j, run_bits, steps, held_out, stats, dominance,
-               group_bound, budget, cursor, st, table):
+               group_bound, admit, carry, budget, cursor, st, table):
     """The exact pass: the best arrangement whose score reaches ``floor`` (raw: the table
     jokers' gain included; the objective's ``weight`` and ``jw`` in units of ``scale1``,
     above the sets held out in units of ``scale2``, above the tiles that stay; the floor
@@ -329,6 +339,13 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     ``group_bound``: before each close, its groups' fewest tiles lost count (bit 0) and the
     profiles giving its groups the same stays are one (bit 1;
     :func:`~solvers.rummikub._heirs_groups.group_deficits`; 0: neither, an A/B).
+    The states whose tiles staying may reach ``floor`` are kept, those that may reach
+    ``admit`` (the tiles staying asked for, at least the floor's) expanded, the others wait
+    (:data:`~solvers.rummikub._heirs_state.STATE_COLUMNS`): with ``admit`` lowered, the
+    next round (:func:`new_pass` with ``again``) carries over each layer's rows and
+    expands only those newly admitted; ``carry``: ``(old_st, old_bounds, remap,
+    bounds)``, the last round's rows and each layer's rows there (``-1``: none), work
+    space, this round's layers (:func:`~solvers.rummikub._heirs_rounds.carried`).
     Resumable: it goes on from ``cursor``, ``st``, ``table`` (:func:`new_pass`), and when
     ``budget`` > 0 it stops after the layer where the states of this call pass it.
     Returns ``(score, st, table)``: the best score less the table jokers' gain, ``NEG``
@@ -339,49 +356,45 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     rest, rest_j = packed_rest(rest), packed_rest(rest_j)
     ctx = (weight, jw, jwpos, jokers, colour_bits, going_on, group_of, group_stays, rem,
            bonus, floor, must + opt, nnum, rest, scale1, scale2, adopters, twin, jokers_in,
-           rest_j, run_bits, group_bound)
+           rest_j, run_bits, group_bound, admit)
+    old_st, old_bounds, remap, bounds = carry
     at_start = stats[0]
     later = later_tops(runs_at, run_type)
     layer, start, end, bits = cursor[0], cursor[1], cursor[2], cursor[3]
     while layer < nnum * (NCOL + 1):
         v, c = layer // (NCOL + 1), layer % (NCOL + 1) - 1
+        if layer == 0:
+            bounds[0, 0], bounds[0, 1] = start, end
+            remap[0] = 0
+        n0, table, bits, st = carried(table, bits, end, st, old_st, old_bounds[layer + 1],
+                                       remap)
         if c < 0:
-            n, table, bits, st = _hold_layer(table, bits, start, end, st, v, starting,
+            n, table, bits, st = _hold_layer(table, bits, start, end, n0, st, v, starting,
                                              set_jokers, set_size, scale2, jokers, jw, jwpos,
                                              floor, before[v], bonus[v, NCOL],
                                              (rest[v, NCOL], rest_j[v, NCOL]), scale1, twin[v],
-                                             jokers_in[v, NCOL])
+                                             jokers_in[v, NCOL], admit)
         else:
-            n, table, bits, st = _colour_layer(table, bits, start, end, st, c, v, ctx, must,
-                                               opt, colour_bits, runs_at, slot_of, run_type)
-            stats[0] += n - end
+            n, table, bits, st = _colour_layer(table, bits, start, end, n0, st, c, v, ctx,
+                                               must, opt, colour_bits, runs_at, slot_of,
+                                               run_type)
+            fresh = admitted(st, end, n0, n, admit, old_bounds[-1, 0])
+            stats[0] += fresh
             if stats.shape[0] > 2 + NCOL * v + c:  # (a trace: each layer's states)
-                stats[2 + NCOL * v + c] = n - end
+                stats[2 + NCOL * v + c] = fresh
         start, end = end, n
         layer += 1
+        bounds[layer, 0], bounds[layer, 1] = start, end
         if start == end:
             return NEG, st, table
-        if c >= 0 and dominance >> ((c + 1) % NCOL) & 1 and end - start > 1:
-            stats[1] += drop_dominated(table, bits, start, end, st,  # (inside a number:
-                                       np.zeros(end - start, np.bool_),  # the colour placed)
-                                       -1 if c == NCOL - 1 else c)
-        if c >= 0 and dominance >> (OWNERS + c) & 1 and end - start > 1:
-            gone = drop_owner_dominated(start, end, st, slot_bits_of(runs_at, slot_of, v),
-                                        rest[v, c], later[v], scale1, scale2)
-            stats[1] += gone
-            if end - start >= OWNERS_GATE[0] and gone * OWNERS_GATE[1] < end - start:
-                dominance &= ~(1 << (OWNERS + c))  # (few alike here: not worth its cost)
+        if c >= 0 and end - start > 1:
+            dominance = _pruned(table, bits, start, n0, end, st, c, v, dominance, admit,
+                                stats, (runs_at, slot_of, rest[v, c], later[v], scale1, scale2))
         if 0 < budget < stats[0] - at_start and layer < nnum * (NCOL + 1):
             cursor[0], cursor[1], cursor[2], cursor[3] = layer, start, end, bits
             return OVER, st, table
-    best = _final(st, start, end, must_j)
+    best = final(st, start, end, must_j, floor, admit, scale2)
     if best < 0:
         return NEG, st, table
-    idx = best
-    for v in range(nnum - 1, -1, -1):
-        for c in range(NCOL - 1, -1, -1):
-            steps[v, c] = st[idx, 5]
-            idx = st[idx, 4]
-        held_out[v] = st[idx, 5]
-        idx = st[idx, 4]
+    walked(st, best, nnum, steps, held_out)
     return st[best, 3] - must_j * jw, st, table

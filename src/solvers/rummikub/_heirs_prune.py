@@ -68,11 +68,16 @@ def _beaten(table, bits, lo, st, w0, w1, w2, sc, c, colour, count):
 
 
 @njit(cache=True)
-def drop_dominated(table, bits, lo, hi, st, dropped, only=-1):
+def drop_dominated(table, bits, lo, hi, st, dropped, only=-1, admit=-1):
     """Mark the states ``lo..hi-1`` (a layer) that a neighbour dominates (their score set
     to ``NEG``); returns how many.  ``dropped``: work space, ``hi - lo`` booleans at least;
-    ``only``: that colour's descriptors alone (-1: all, and the done bits)."""
+    ``only``: that colour's descriptors alone (-1: all, and the done bits); ``admit``: only
+    the states to be expanded at that floor are checked (:func:`solvers.rummikub._heirs.
+    heirs_pass`: the others were, or wait for a lower floor)."""
     for i in range(lo, hi):
+        dropped[i - lo] = False
+        if st[i, 6] < admit:
+            continue
         w0, w1, w2, sc = st[i, 0], st[i, 1], st[i, 2], st[i, 3]
         beaten = False
         done = (w1 >> DONE_AT) & FIELD_MASK if only < 0 else 0

@@ -2,11 +2,14 @@
 
 The pass (:mod:`solvers.rummikub._heirs`) keeps each layer's states in rows of ``st``
 (``STATE_COLUMNS``: the words ``w0``, ``w1``, ``w2``, the score, the parent row, the
-choice) with an open-addressing hash table over the layer's rows (a slot whose row is
-older than the layer counts as free, so the table is never cleared).  ``w0``: colours 0
-and 1 (four 6-bit run descriptors each: owner << 2 | length class), the jokers placed at
-``JU_AT``, the held-out field at ``FIELD_AT``; ``w1``: colours 2 and 3, the done bits at
-``DONE_AT``; ``w2``: inside a number, the tiles each colour gave to groups.
+choice, and the state's bound on the tiles staying while it waits to be expanded,
+``EXPANDED`` once its successors are made: a pass whose floor is lowered then expands only
+the states the lower floor admits, :mod:`solvers.rummikub._heirs_rounds`) with an
+open-addressing hash table over the layer's rows (a slot whose row is older than the layer
+counts as free, so the table is never cleared).  ``w0``: colours 0 and 1 (four 6-bit run
+descriptors each: owner << 2 | length class), the jokers placed at ``JU_AT``, the held-out
+field at ``FIELD_AT``; ``w1``: colours 2 and 3, the done bits at ``DONE_AT``; ``w2``:
+inside a number, the tiles each colour gave to groups.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ FIELD_MASK = (1 << HOLD_BITS) - 1
 SPENT = 1  # a descriptor's owner: 0 free, 1 spent, 2 + slot: the heir of that table run
 _MUL = (np.int64(-7046029254386353131), np.int64(-4658895280553007687),
         np.int64(-7723592293110705685))
-STATE_COLUMNS = 6  # w0, w1, w2, score, parent, choice
+STATE_COLUMNS = 7  # w0, w1, w2, score, parent, choice, bound (EXPANDED: expanded)
+EXPANDED = -1
 
 
 @njit(cache=True, inline="always")
@@ -54,8 +58,9 @@ def room(table, bits, end, n, fanout, st):
 
 
 @njit(cache=True, inline="always")
-def relax(table, bits, lo, n, st, a, b, c, sc, par, ch):
-    """Insert or improve state ``(a, b, c)`` of the layer from ``lo``; the new count."""
+def relax(table, bits, lo, n, st, a, b, c, sc, par, ch, bound):
+    """Insert or improve state ``(a, b, c)`` of the layer from ``lo``; the new count
+    (``bound``: its tiles staying at most; an improved state is expanded again)."""
     mask = (1 << bits) - 1
     h = hash_of(a, b, c, bits)
     while True:
@@ -63,10 +68,11 @@ def relax(table, bits, lo, n, st, a, b, c, sc, par, ch):
         if j < lo:
             table[h] = n
             st[n, 0], st[n, 1], st[n, 2], st[n, 3], st[n, 4], st[n, 5] = a, b, c, sc, par, ch
+            st[n, 6] = bound
             return n + 1
         if st[j, 0] == a and st[j, 1] == b and st[j, 2] == c:
             if sc > st[j, 3]:
-                st[j, 3], st[j, 4], st[j, 5] = sc, par, ch
+                st[j, 3], st[j, 4], st[j, 5], st[j, 6] = sc, par, ch, bound
             return n
         h = (h + 1) & mask
 

@@ -234,7 +234,7 @@ def successors(table, bits, end, n, st, group_stays, avecs, lay, i, state, u_ok)
     state, the store having room for all of them: each array bound here costs two atomic
     reference counts a call (the module's docstring).  Returns ``n``."""
     (v, c, last, wcv, jw, jwpos, jokers, going_on, rem, bonus, floor, scale1, scale2, adopters,
-     jokers_in, rest, rest_j, near, far, ahead) = lay
+     jokers_in, rest, rest_j, near, far, ahead, admit) = lay
     (w0, w1, w2, sc, field, done, ju, lo, colour, r, shapes, q, waiting, twins, linked_type,
      gsub, caps) = state
     while u_ok:
@@ -290,15 +290,17 @@ def successors(table, bits, end, n, st, group_stays, avecs, lay, i, state, u_ok)
                     if not last:
                         if not reaches(nsc, more, bonus, lost + jl, floor, scale1, scale2):
                             continue
-                        if nsc % scale2 + bonus % scale2 - lost - jl - floor % scale2 < NEAR:
+                        stay = nsc % scale2 + bonus % scale2 - lost - jl
+                        if stay - admit < NEAR:  # (admit: at least the floor's tiles staying)
                             gone = ahead_lost(nw0, nw1, field, ndone, c, ahead) - (jokers - nju)
                             if gone > jl and not reaches(nsc, more, bonus, lost + gone, floor,
                                                          scale1, scale2):
                                 continue
+                            stay -= max(0, gone - jl)
                         nw0 = (nw0 & ~(np.int64(3) << JU_AT)) | np.int64(nju) << JU_AT
                         nw1 = ((nw1 & ~(np.int64(FIELD_MASK) << DONE_AT))
                                | np.int64(ndone) << DONE_AT)
-                        n = relax(table, bits, end, n, st, nw0, nw1, nw2, nsc, i, ch)
+                        n = relax(table, bits, end, n, st, nw0, nw1, nw2, nsc, i, ch, stay)
                         continue
                     cw0, cw1 = _closed(nw0, nw1, nju, field, ndone, going_on)
                     for jg in range(jokers - nju + 1):
@@ -310,13 +312,12 @@ def successors(table, bits, end, n, st, group_stays, avecs, lay, i, state, u_ok)
                         cmore, cjl = rem + left * jwpos, joker_lost(places, left)
                         if not reaches(csc, cmore, bonus, lost + cjl, floor, scale1, scale2):
                             continue
-                        gone = ahead_lost(cw0, cw1, field, ndone, NCOL - 1, ahead) - left
-                        if gone > cjl and not reaches(csc, cmore, bonus, lost + gone, floor,
-                                                      scale1, scale2):
+                        cjl = max(cjl, ahead_lost(cw0, cw1, field, ndone, NCOL - 1, ahead) - left)
+                        if not reaches(csc, cmore, bonus, lost + cjl, floor, scale1, scale2):
                             continue
                         if short_need(cw0, cw1, -1, near, far) > left:
                             continue
                         jw0 = (cw0 & ~(np.int64(3) << JU_AT)) | np.int64(nju + jg) << JU_AT
                         n = relax(table, bits, end, n, st, jw0, cw1, np.int64(0), csc, i,
-                                  ch | jg << 23)
+                                  ch | jg << 23, csc % scale2 + bonus % scale2 - lost - cjl)
     return n
