@@ -1,6 +1,7 @@
-"""Fewest tiles moved: the probes asking for twice the tiles moved each time after the
-one-tile probes (``heirs.DEEPEN``, engines/rummikub/heirs.py) against the reference integer
-programme (HiGHS, ``ip_model.py``) and against the pass without them."""
+"""Fewest tiles moved: after the one-tile probes, the probes asking for twice the tiles moved
+each time (``heirs.DEEPEN``, engines/rummikub/heirs.py) and the probe's floor lowered round
+by round (``heirs.LOWER``, solvers/rummikub/_heirs_rounds.py), against the reference integer
+programme (HiGHS, ``ip_model.py``) and against the passes without them."""
 
 from __future__ import annotations
 
@@ -16,6 +17,28 @@ FEWEST = Rules(fewest_tiles_moved=True)
 
 def _answer(move):
     return move.tiles, move.value, move.sets_kept, move.tiles_moved
+
+
+def _against_plain(monkeypatch, seeds, option, off, on, found):
+    """On random positions of the ``seeds``, the answer with ``heirs.<option>`` at ``on``
+    equals the one at ``off`` and, where ``found`` grew (the option found it), the
+    programme's; the move is valid."""
+    import engines.rummikub.heirs as heirs
+
+    for seed in seeds:
+        for pos in rummikub_positions(60, seed=seed, table_tiles=(12, 30), joker_rate=0.5,
+                                      initial_meld_rate=0.0):
+            table, rack = pos["table"], pos["rack"]
+            monkeypatch.setattr(heirs, option, off)
+            plain = best_move(table, rack, True, "tiles", FEWEST)
+            monkeypatch.setattr(heirs, option, on)
+            calls = len(found)
+            move = best_move(table, rack, True, "tiles", FEWEST)
+            assert _answer(move) == _answer(plain), pos
+            assert check_move(Position.from_strings(table, rack), move, FEWEST) == [], pos
+            if len(found) > calls:
+                ref, moved = reference_move(table, rack, True, "tiles", FEWEST)
+                assert _answer(move) == (ref.tiles, ref.value, ref.sets_kept, moved), pos
 
 
 def test_deepened_probes_find_the_programmes_fewest(monkeypatch):
@@ -36,18 +59,27 @@ def test_deepened_probes_find_the_programmes_fewest(monkeypatch):
 
     monkeypatch.setattr(heirs, "_deepened", counted)
     monkeypatch.setattr(heirs, "LOWER", -1)  # (the probes deepened, not lowered)
-    for seed in (33, 39):
-        for pos in rummikub_positions(60, seed=seed, table_tiles=(12, 30), joker_rate=0.5,
-                                      initial_meld_rate=0.0):
-            table, rack = pos["table"], pos["rack"]
-            monkeypatch.setattr(heirs, "DEEPEN", (0, 0))
-            plain = best_move(table, rack, True, "tiles", FEWEST)
-            monkeypatch.setattr(heirs, "DEEPEN", (1, 0))
-            calls = len(found)
-            move = best_move(table, rack, True, "tiles", FEWEST)
-            assert _answer(move) == _answer(plain), pos
-            assert check_move(Position.from_strings(table, rack), move, FEWEST) == [], pos
-            if len(found) > calls:
-                ref, moved = reference_move(table, rack, True, "tiles", FEWEST)
-                assert _answer(move) == (ref.tiles, ref.value, ref.sets_kept, moved), pos
+    _against_plain(monkeypatch, (33, 39), "DEEPEN", (0, 0), (1, 0), found)
     assert sorted(set(found)) == [0, 1]
+
+
+def test_lowered_rounds_find_the_fresh_passes_fewest(monkeypatch):
+    # With the probe lowered round by round after every one-tile probe that found nothing
+    # (whatever the full pass's floor), the answer equals the passes' started afresh (the
+    # probes deepened, then the full pass) and the programme's, and the move is valid; on
+    # these seeds a lowered round finds the answer, and rounds prove that none moves fewer
+    # tiles than least disturbance's move.
+    import engines.rummikub.heirs as heirs
+
+    found: list[bool] = []
+    proven: list[bool] = []
+    lowered = heirs._lowered
+
+    def counted(done):
+        out = lowered(done)
+        (proven if out is False else found).append(True)
+        return out
+
+    monkeypatch.setattr(heirs, "_lowered", counted)
+    _against_plain(monkeypatch, (33,), "LOWER", -1, 99, found)
+    assert found and proven
