@@ -290,11 +290,13 @@ def _pruned(table, bits, start, new, end, st, c, v, dominance, admit, stats, ctx
     return dominance
 
 
-def new_pass(again: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def new_pass(again: bool = False, rows: int = 1024) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A pass not started, for :func:`heirs_pass`: ``(cursor, st, table)`` (the next
     layer, the rows of the last layer, the hash table's bits; the states; the table);
-    ``again``: the round after one at a higher floor (its first state expanded there)."""
-    st = np.zeros((1024, STATE_COLUMNS), np.int64)
+    ``again``: the round after one at a higher floor (its first state expanded there),
+    ``rows`` the room that round's rows take (rows are written before they are read)."""
+    st = np.empty((max(rows, 1024), STATE_COLUMNS), np.int64)
+    st[0] = 0
     st[0, 4] = -1
     st[0, 6] = EXPANDED if again else np.int64(1) << 40
     return np.array([0, 0, 1, 10], np.int64), st, np.full(1 << 10, -1, np.int64)
@@ -366,8 +368,8 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
         if layer == 0:
             bounds[0, 0], bounds[0, 1] = start, end
             remap[0] = 0
-        n0, table, bits, st = carried(table, bits, end, st, old_st, old_bounds[layer + 1],
-                                       remap)
+        n0, table, bits, st = carried(table, bits, start, end, st, old_st,
+                                       old_bounds[layer + 1], remap, admit)
         if c < 0:
             n, table, bits, st = _hold_layer(table, bits, start, end, n0, st, v, starting,
                                              set_jokers, set_size, scale2, jokers, jw, jwpos,

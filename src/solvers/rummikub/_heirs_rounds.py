@@ -13,28 +13,47 @@ expanded before are not expanded again.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
-from solvers.rummikub._heirs_state import JU_AT, NEG, colour_field, relax, room
+from solvers.rummikub._heirs_state import JU_AT, NEG, STATE_COLUMNS, colour_field, relax, room
 from solvers.rummikub._layout import NCOL
 
 
 @njit(cache=True)
-def carried(table, bits, end, st, old_st, old, remap):
+def carried(table, bits, start, end, st, old_st, old, remap, admit):
     """The last round's rows ``old`` (a range of ``old_st``; ``old[0]`` -1: none) of the
     layer starting at ``end``, copied there as they were, their parents renamed (``remap``:
-    a row of the last round -> its copy, written here for these); returns ``(n, table,
-    bits, st)``, the layer's rows so far ``end..n-1``."""
+    a row of the last round -> its copy, written here for these), and entered in the hash
+    table only where a state of the layer before (``start..end-1``) or of these is expanded
+    at ``admit`` (else none joins them, and none is checked for dominance); returns ``(n,
+    table, bits, st)``, the layer's rows so far ``end..n-1``."""
     n = end
     if old[0] < 0:
         return n, table, bits, st
-    table, bits, st = room(table, bits, end, n, old[1] - old[0], st)
+    hashed = False
+    for i in range(start, end):
+        hashed |= st[i, 3] != NEG and st[i, 6] >= admit
+    for j in range(old[0], old[1]):
+        hashed |= old_st[j, 3] != NEG and old_st[j, 6] >= admit
+    count = old[1] - old[0]
+    if hashed:
+        table, bits, st = room(table, bits, end, n, count, st)
+    elif n + count > st.shape[0]:
+        grown = np.empty((2 * (n + count), STATE_COLUMNS), np.int64)
+        grown[:n] = st[:n]
+        st = grown
     for j in range(old[0], old[1]):
         parent = old_st[j, 4]
         remap[j] = n
-        n = relax(table, bits, end, n, st, old_st[j, 0], old_st[j, 1], old_st[j, 2],
-                  old_st[j, 3], remap[parent] if parent >= 0 else -1, old_st[j, 5],
-                  old_st[j, 6])
+        if hashed:
+            n = relax(table, bits, end, n, st, old_st[j, 0], old_st[j, 1], old_st[j, 2],
+                      old_st[j, 3], remap[parent] if parent >= 0 else -1, old_st[j, 5],
+                      old_st[j, 6])
+            continue
+        st[n] = old_st[j]
+        st[n, 4] = remap[parent] if parent >= 0 else -1
+        n += 1
     return n, table, bits, st
 
 
