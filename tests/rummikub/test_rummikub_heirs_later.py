@@ -75,3 +75,25 @@ def test_the_answer_is_the_same_with_and_without_the_bound(monkeypatch):
             answers.add((move.tiles, move.value, move.sets_kept, move.tiles_moved))
         ref, moved = reference_move(p["table"], p["rack"], True, "tiles", FEWEST)
         assert answers == {(ref.tiles, ref.value, ref.sets_kept, moved)}, p
+
+
+def test_the_later_bound_needs_no_caps():
+    # The pass reads only ``later``: with_later_kept asks later_bounds for no caps (a third
+    # of the solves); each later[v] is solved before the caps, so it equals the one of the
+    # call that also fills them.
+    from solvers.rummikub._bound import later_bounds
+
+    compared = 0
+    for p in rummikub_positions(12, seed=34, table_tiles=(24, 40), joker_rate=0.5,
+                                initial_meld_rate=0.0):
+        pos = Position.from_strings(p["table"], p["rack"])
+        ways, rest = _ways(pos, "tiles")
+        for way in ways:
+            tables = heirs._tables(way[0], FEWEST)
+            later = np.array(tables["hold"][5], np.int64)
+            later_bounds(*heirs_later.relaxation_inputs(way[0], way[1:], rest, FEWEST), later,
+                         np.zeros((14, 2), np.int64))
+            got = heirs_later.with_later_kept(tables, way, rest, FEWEST)["later"]
+            assert (got == later).all(), (p, got, later)
+            compared += bool((later < tables["hold"][5]).any())
+    assert compared >= 3, compared
