@@ -90,8 +90,9 @@ AHEAD = 3
 # round by round to what its waiting states may reach: each round expands only the states
 # the lower floor admits, so the answer costs about a pass at its own floor, not at the full
 # pass's.  Further away, the rounds (each copies the pass's rows) cost more than they save,
-# so DEEPEN and the full pass go on as before (-1: never, an A/B).
-LOWER = 6
+# so DEEPEN and the full pass go on as before (-1: never, an A/B).  (8, not 6: --least's
+# fewest row seed 11 80J #4 and 60J #3, 8 away, 105 -> 56 and 90 -> 61 ms; 10: dearer)
+LOWER = 8
 # A group as (colour mask, jokers): 1..4 real colours, 3 or 4 tiles, up to two jokers.
 _GROUP_KINDS = [(mask, j) for mask in range(1, 16) for j in range(3)
                 if 3 <= mask.bit_count() + j <= 4]
