@@ -41,6 +41,10 @@ AIMS = 6  # the whole rack, then short of one to five tiles; then the plain pass
 ASK, ASK_AIM, ASK_PARTS = 2, 3, 4
 # the floor of an aim that the free passes come to (:func:`_free_aims`)
 ASK_FREE = 6
+# an answer that a narrow pass found (``score``; the arrays hold it): is any better one in
+# reach?  The caller's bounds at the next objective above it (``resume`` ASK_ABOVE, ``start``
+# that score): out of reach, it is the optimum without the exact pass (:func:`_above`)
+ASK_ABOVE = 8
 # ``resume`` for the exact pass from ``start`` alone (with the bounds); for the exact pass
 # holding no set out, the arrays left as they were (whether any move reaches ``start``)
 EXACT, PLAYS = 5, 7
@@ -159,14 +163,16 @@ def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
         return _pass(passes, bounds, start, 0)[:2]
     if resume == PLAYS:  # (whether a move reaches start holding no set out; arrays kept)
         kept = (choice_out.copy(), group_jokers.copy(), held_out.copy())
-        st, sc = _free_pass(passes, start, PLAYS_STATES)
+        st, sc, _t = _free_pass(passes, start, PLAYS_STATES)
         choice_out[:] = kept[0]
         group_jokers[:] = kept[1]
         held_out[:] = kept[2]
         return st, sc
     if resume == ASK_FREE:
         return _free_aims(passes, aim_floors(must, opt, must_j, opt_j, weight, joker_weight,
-                                             sizes[0]), start)
+                                             sizes[0]), start, width)
+    if resume == ASK_ABOVE:
+        return _above(passes, bounds, start, held)
     if resume == ASK:  # (at the whole rack, at most the bounds' most sets kept)
         top = bounds[-2] + bounds[-1] * hold_gain if bounds[-2] >= floor else -NEG
         return _most_kept(passes, bounds, top, start, width)
@@ -190,6 +196,8 @@ def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
             if held:  # (sets to keep: the passes above it with the bounds)
                 return (ASK, sc) if resume >= 0 else _most_kept(passes, none, -NEG, sc, width)
             found = sc  # (an answer: the exact pass looks for a better one)
+            if resume >= 0:  # (unless the relaxation shows none: :func:`_above`)
+                return ASK_ABOVE, found
             st, sc, _t = _pass(passes, none, found + 1, 0)
             return (st, sc) if st != 0 else (1, found)
         if truncated and resume >= 0 and held:  # (the objective first, then the sets)
@@ -201,7 +209,7 @@ def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
             if st != 0:
                 return st, sc
     if held and resume >= 0:
-        st, sc = _free_pass(passes, NEG)
+        st, sc, _t = _free_pass(passes, NEG)
         return (ASK_PARTS, sc) if st == 1 else (st, sc)
     return _pass(passes, none, NEG, 0)[:2]
 
@@ -246,40 +254,66 @@ def aim_floors(must, opt, must_j, opt_j, weight, joker_weight, min_len):
 
 
 @njit(cache=True)
-def _free_aims(passes, floors, start):
-    """Under least disturbance, the objective's optimum by exact passes holding no set out
+def _free_aims(passes, floors, start, width):
+    """Under least disturbance, the objective's optimum by passes holding no set out
     (:func:`_free_pass`), from ``start`` (the caller's choice: the floor of the aim below
     the highest that the relaxation leaves in reach, where the optimum nearly always lies;
-    from the highest the pass fails at about the cost of the one that finds it), then from
-    the lower aims' ``floors``, then from no floor."""
+    from the highest the pass fails at about the cost of the one that finds it): narrow
+    ones of ``width`` and ``8 * width`` states a layer first (an answer they find goes to
+    :data:`ASK_ABOVE`: the relaxation nearly always shows that no better one is in reach,
+    where the exact pass from it stored 0.75 M states on a dense 8 x 13 table with four
+    copies), then exact ones from ``start``, from the lower aims' ``floors``, from no floor."""
+    for narrow in (width, 8 * width):
+        st, sc, truncated = _free_pass(passes, start, -1, narrow)
+        if st == 1:
+            return (ASK_ABOVE if truncated else ASK_PARTS), sc
+        if st < 0 or not truncated:  # (an exact pass found none: the exact ones below)
+            break
     for aim in range(floors.shape[0] + 1):
         floor = floors[aim] if aim < floors.shape[0] else NEG
         if floor > start:
             continue
-        st, sc = _free_pass(passes, floor)
+        st, sc, _t = _free_pass(passes, floor)
         if st != 0:
             return (ASK_PARTS, sc) if st == 1 else (st, sc)
     return 0, NEG
 
 
 @njit(cache=True)
-def _free_pass(passes, floor, most=-1):
-    """``(status, score)`` of the exact pass from ``floor`` that holds no table set out:
+def _above(passes, bounds, found, held):
+    """``(status, score)`` once a narrow pass found an answer of score ``found`` (the
+    arrays hold it; ``held``: one holding no set out, under least disturbance, whose sets
+    kept the caller searches next: :data:`ASK_PARTS`): the exact pass above it only if the
+    relaxation's ``bounds`` at the next objective leave one in reach (on the dense tables
+    they are tight: 8 x 13, four copies, 80 tiles: 0.75 M states saved)."""
+    if bounds[-1] >= 0:
+        if held:
+            st, sc, _t = _free_pass(passes, found + 1)
+        else:
+            st, sc, _t = _pass(passes, np.zeros(0, np.int64), found + 1, 0)
+        if st != 0:  # (a better one, or past the memory bound)
+            return (ASK_PARTS if held and st == 1 else st), sc
+    return (ASK_PARTS if held else 1), found
+
+
+@njit(cache=True)
+def _free_pass(passes, floor, most=-1, width=0):
+    """``(status, score, truncated)`` of the pass from ``floor`` that holds no table set out:
     the objective's optimum if it reaches ``floor`` (which moves reach a score is a
     question of tiles alone: a held-out set is a set the pass may lay itself), in far
     fewer states than with the held-out subsets (8 x 13, four copies: 0.55 M against
     14.8 M proving 20 tiles out of reach).  The arrays hold its move (no set held).
-    ``most``: at most that many states (status -1 past them), else the passes' bound."""
+    ``most``: at most that many states (status -1 past them), else the passes' bound;
+    ``width``: a narrow pass of that many states a layer (0: exact)."""
     (must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain, _hold,
      sizes, max_states, choice_out, group_jokers, held_out, stats, setup) = passes
     colours, numbers = must.shape
     none = np.zeros(0, np.int64)
     free = (np.zeros(numbers + 1, np.int64), none, none, none, np.zeros(numbers, np.int64),
             np.zeros(numbers * colours + 1, np.int64), none, none)
-    st, sc, _t = _pass((must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
-                        hold_gain, free, sizes, most if most > 0 else max_states, choice_out,
-                        group_jokers, held_out, stats, setup), none, floor, 0)
-    return st, sc
+    return _pass((must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
+                  hold_gain, free, sizes, most if most > 0 else max_states, choice_out,
+                  group_jokers, held_out, stats, setup), none, floor, width)
 
 
 @njit(cache=True)
