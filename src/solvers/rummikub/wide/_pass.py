@@ -14,10 +14,12 @@ sets).  The widths are array shapes here, not constants, and the key is two word
   disturbance: 36 slots) and, with as many jokers as the set length, the run of jokers
   alone; the layout in :mod:`solvers.rummikub.wide._steps`.
 
-Each number is a few layers: the held-out choice of the table sets that start there (only
-when some do), one sub-step per colour, fewest choices first (real tiles to runs and
-groups, jokers to runs), the last one also choosing the jokers joining groups (with the
-group feasibility check) and closing the number (:mod:`solvers.rummikub.wide._steps`).  A
+Each number is a few layers: one sub-step per colour, fewest choices first (real tiles to
+runs and groups, jokers to runs), the last one also choosing the jokers joining groups
+(with the group feasibility check) and closing the number
+(:mod:`solvers.rummikub.wide._steps`), and the held-out choice of the table sets that start
+there, each just before the sub-step of its first colour with a tile there
+(:func:`hold_steps`).  A
 colour's runs shorter than L must continue (else the state dies; the final state has
 none), then as many runs of L+ as the tiles allow (a run that would start instead
 continues one just as well), the other tiles start runs.  A run joker goes only where a
@@ -248,6 +250,32 @@ def rack_bound(opt, weight, order, starts, hold_gain, later):
 
 
 @njit(cache=True)
+def hold_steps(hold, v, order):
+    """``(decide, undecided)`` at number v+1: ``decide[step]``, the table sets starting there
+    (bits from the first, :mod:`solvers.rummikub.wide._steps`) whose held-out choice comes
+    just before sub-step ``step`` of ``order``: that of the first colour with a tile of
+    the set there (the last one for a set opened by a joker), so the states before it are
+    not multiplied by its choice; ``undecided[step]``: the sets still to choose after the
+    sub-step (each may still gain)."""
+    starts, start_sets, set_slot, cells, cell_slot = hold[0], hold[1], hold[2], hold[5], \
+        hold[6]
+    colours = order.shape[0]
+    decide = np.zeros(colours, np.int64)
+    undecided = np.zeros(colours, np.int64)
+    for t in range(starts[v + 1] - starts[v]):
+        slot = set_slot[start_sets[starts[v] + t]]
+        first = colours - 1
+        for step in range(colours - 1, -1, -1):
+            at = v * colours + order[step]
+            for e in range(cells[at], cells[at + 1]):
+                if cell_slot[e] == slot:
+                    first = step
+        decide[first] |= np.int64(1) << t
+        undecided[:first] += 1
+    return decide, undecided
+
+
+@njit(cache=True)
 def later_most(starts, bounds):
     """Per number v+1, the most table sets starting after it that a move may keep: all of
     them, or fewer by ``bounds[v]`` (:func:`solve_pass`)."""
@@ -353,7 +381,7 @@ def run_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
         bounds = np.zeros(0, np.int64)  # (a floor below their objective: they do not hold)
     later = later_most(hold[0], bounds)
     rem = rack_bound(opt, weight, order, hold[0], hold_gain, later)
-    layers = numbers * (colours + 1)
+    layers = numbers * 2 * colours
     layer_base = np.zeros(layers + 1, np.int64)
     layer_kind = np.zeros(layers, np.int64)
     layer_at = np.zeros(layers, np.int64)
@@ -365,19 +393,23 @@ def run_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
     used, n, count, truncated = 1, 1, 0, 0
     for v in range(numbers):
         reach, closed, needc = _number_tables(setup, v, jokers)
-        for step in range(-1, colours):
+        decide, undecided = hold_steps(hold, v, order[v])
+        for at in range(2 * colours):  # (the held-out choice before a colour step, if any)
+            step = at // 2
             c = order[v, step]
-            if step < 0:
-                if hold[0][v + 1] == hold[0][v]:
+            if at % 2 == 0:
+                if decide[step] == 0:
                     continue
+                ahead = rem[v, step - 1] - later[v] * hold_gain if step > 0 else rem[v, colours]
                 rows, n = hold_layer(rows, n, v, jokers, joker_weight, hold_gain, hold,
-                                     floor, rem[v, colours], later[v])
+                                     floor, ahead, later[v] + undecided[step], decide[step])
                 layer_kind[count], layer_at[count] = LAYER_HOLD, v
             else:
                 rows, table, n = sub_step(rows, n, v, c, step, must, opt, weight,
                                           joker_weight, jokers, target, joker_meld, hold,
-                                          near, reach, ok, cap, rem[v, step], floor, cb,
-                                          shift, closed, needc, jokers == min_len)
+                                          near, reach, ok, cap,
+                                          rem[v, step] + undecided[step] * hold_gain, floor,
+                                          cb, shift, closed, needc, jokers == min_len)
                 last = step == colours - 1
                 n = drop_dominated(rows, table, n, colours, cb, better,
                                    need_table(needc, order[v], -1 if last else step),

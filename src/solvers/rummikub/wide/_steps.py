@@ -51,19 +51,27 @@ def held_tiles(hold, v, c, colours, cells, cell_slot, cell_count):
 
 
 @njit(cache=True)
-def hold_layer(rows, n, v, jokers, joker_weight, hold_gain, hold, floor, ahead, later):
-    """The held-out choice of the table sets starting at number v+1 (a subset each state);
-    a held set's jokers count as placed (and gain as placed jokers do, as they would when
-    the DP placed them).  A state is kept only if its score, ``ahead`` (the most the rack
-    tiles from v+1 on add), the jokers left and ``later`` sets kept may reach ``floor``."""
+def hold_layer(rows, n, v, jokers, joker_weight, hold_gain, hold, floor, ahead, later,
+               choose):
+    """The held-out choice of the table sets starting at number v+1 that ``choose`` names
+    (bits from the first; a subset each state); a held set's jokers count as placed (and
+    gain as placed jokers do, as they would when the DP placed them).  A state is kept only
+    if its score, ``ahead`` (the most the rack tiles still to come add), the jokers left and
+    ``later`` sets kept may reach ``floor``."""
     starts, start_sets, set_slot, set_jokers = hold[0], hold[1], hold[2], hold[3]
     first, m = starts[v], starts[v + 1] - starts[v]
-    out, table = new_layer(max(16, n * (1 << m)))
+    choices = 1
+    for t in range(m):
+        if choose >> t & 1:
+            choices *= 2
+    out, table = new_layer(max(16, n * choices))
     size = 0
     jw_pos = max(0, joker_weight)
     for i in range(n):
         a, b, score = rows[i, KEY_A], rows[i, KEY_B], rows[i, SCORE]
-        for subset in range(1 << m):
+        subset = choose  # (then its subsets, ascending from none)
+        for _ in range(choices):
+            subset = (subset - choose) & choose
             add_j, mask, count = 0, np.int64(0), 0
             for t in range(m):
                 if subset >> t & 1:
