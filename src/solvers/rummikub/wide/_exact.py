@@ -140,13 +140,16 @@ def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
     :data:`ASK`, under least disturbance an answer found without proof (``score``: its
     score, the arrays hold it; :func:`_most_kept` looks for more sets kept, at most
     ``bounds[numbers]`` and the bounds' most when that is the whole rack's objective).
-    Under least disturbance an aim that the narrow passes miss ends the aims: the exact
-    pass that holds no set out (:func:`_free_pass`) finds the objective's optimum, from
-    the floor of an aim past the first that the relaxation leaves in reach (asked for by
+    Under least disturbance an aim that the narrow passes miss ends the aims: the passes
+    that hold no set out (:func:`_free_pass`, narrow first) find the objective's optimum,
+    from the floor of an aim past the first that the relaxation leaves in reach (asked for by
     :data:`ASK_FREE`, the floor as ``score``: :func:`_free_aims`), returned with
     :data:`ASK_PARTS` (the arrays hold its move; the caller searches the sets kept per
     part of the rack left out, :func:`left_out`, calling again at ``ASK`` with that rack,
-    or at :data:`EXACT` from that optimum over the whole rack)."""
+    or at :data:`EXACT` from that optimum over the whole rack).  :data:`ASK_ABOVE`: a
+    narrow pass's answer short of the whole rack (``score``; under least disturbance one
+    holding no set out), proven by the bounds at the next objective above it or by the
+    exact pass above it (:func:`_above`)."""
     none = np.zeros(0, np.int64)
     if width <= 0 or target >= 0:
         return _pass(_passes(must, opt, must_j, opt_j, weight, joker_weight, target,
