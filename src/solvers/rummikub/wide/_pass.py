@@ -19,11 +19,11 @@ runs and groups, jokers to runs), the last one also choosing the jokers joining 
 (with the group feasibility check) and closing the number
 (:mod:`solvers.rummikub.wide._steps`), and the held-out choice of the table sets that start
 there, each just before the sub-step of its first colour with a tile there
-(:func:`hold_steps`).  A
-colour's runs shorter than L must continue (else the state dies; the final state has
-none), then as many runs of L+ as the tiles allow (a run that would start instead
-continues one just as well), the other tiles start runs.  A run joker goes only where a
-tile of its colour lies within ``max(2, jokers)`` numbers (a run has a real tile).  With
+(:func:`hold_steps`).  A colour's runs shorter than L must continue (else the state dies;
+the final state has none), then as many runs of L+ as the tiles allow (a run that would
+start instead continues one just as well), the other tiles start runs.  A run joker goes
+only where a tile of its colour lies within ``max(2, jokers)`` numbers (a run has a real
+tile).  With
 fewer jokers than L no run or group of jokers alone is a set; with L jokers the key tracks
 the one run that could be (the engine refuses more jokers).
 At each close, states that a neighbour dominates are dropped.
