@@ -250,17 +250,83 @@ def _free_floor(bound: Callable[..., np.ndarray], floors: np.ndarray, highest: i
 
 
 def _solve(pos: Position, objective: str, rules: Rules, index: int) -> Move:
+    """The best move of ``pos``, searched with its numbers reversed where the rack lies
+    later than the table (:func:`_rack_later`; the same optimum)."""
+    colours, numbers = rules.colours, rules.numbers
+    melded = pos.initial_meld_done
+    old = _table_melds(pos, rules)
+    reverse = _rack_later(pos, rules)
+    status, choice, group_jokers, held = _search(pos, objective, rules, old, reverse)
+    if status < 0:
+        raise PositionError(f"positions[{index}]: the wide tile set's search passed "
+                            f"{MAX_STATES} states (memory bound)")
+    if status == 0:
+        if melded:  # cannot happen for a validated table
+            raise PositionError("the table cannot be arranged")
+        return Move([], old, 0, 0, previous=list(pos.table))
+    kept = [m for m, h in zip(old, held.tolist()) if h]
+    melds = arrange_choice(choice, group_jokers, colours, rules.min_set_length)
+    if reverse:
+        melds = [_reversed_meld(m, numbers) for m in melds]
+    melds = kept + melds
+    before = Counter(pos.table_tiles) if melded else Counter()
+    played = sorted((Counter(s.tile for m in melds for s in m) - before).elements(),
+                    key=Tile.sort_key)
+    value = sum(t.number for t in played)
+    if melded:
+        return Move(played, melds, len(played), value, previous=list(pos.table))
+    if not played:
+        return Move([], old, 0, 0, previous=list(pos.table))
+    return Move(played, old + melds, len(played), value, new_sets=melds,
+                previous=list(pos.table))
+
+
+def _rack_later(pos: Position, rules: Rules) -> bool:
+    """Whether the rack's tiles lie at higher numbers than the table's, on average, under
+    least disturbance: the passes then usually store far fewer states with the numbers
+    reversed (the rack tiles that a floor asks for come first, and a state missing one is
+    dropped early).  (Without it, the sets kept that a move reports are any of the
+    optimum's: the numbers as they are keep them as they were.)"""
+    def mean(tiles: Sequence[Tile]) -> float:
+        real = [t.number for t in tiles if not t.is_joker]
+        return sum(real) / len(real) if real else 0.0
+
+    return (pos.initial_meld_done and rules.least_disturbance and bool(pos.rack)
+            and bool(pos.table) and mean(pos.rack) > mean(pos.table_tiles))
+
+
+def _reversed_meld(meld: Meld, numbers: int) -> Meld:
+    """``meld`` with each number n read as ``numbers + 1 - n`` (a run's slots reversed, so
+    that they ascend again): a set of the reversed position, and back."""
+    def turned(t: Tile) -> Tile:
+        return t if t.is_joker else Tile(t.colour, numbers + 1 - t.number)
+
+    slots = tuple(Slot(turned(s.tile), turned(s.stands_for)) for s in meld)
+    is_run = len({s.stands_for.number for s in meld}) > 1
+    return slots[::-1] if is_run else slots
+
+
+def _search(pos: Position, objective: str, rules: Rules, old: list[Meld], reverse: bool
+            ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """``(status, choice, group_jokers, held)`` of the kernel's passes over ``pos``, the
+    numbers reversed if ``reverse`` (the tile counts, the objective's weights and the table
+    sets ``old``: the same optimum; the choices are the reversed position's)."""
     from solvers.rummikub.wide import _exact, solve_wide
     from solvers.rummikub.wide._exact import ASK, ASK_ABOVE, ASK_AIM, ASK_FREE, ASK_PARTS
     from solvers.rummikub.wide._pass import NEG
 
     colours, numbers = rules.colours, rules.numbers
     melded = pos.initial_meld_done
-    old = _table_melds(pos, rules)
+    turn = slice(None, None, -1 if reverse else 1)
+    if reverse:
+        old = [_reversed_meld(m, numbers) for m in old]
     rack, rack_j = _counts(pos.rack, colours, numbers)
+    rack = rack[:, turn].copy()
     weight, jw = objective_weights(objective, colours, numbers)
+    weight = weight[:, turn].copy()
     if melded:
         must, must_j = _counts(pos.table_tiles, colours, numbers)
+        must = must[:, turn].copy()
         target, joker_meld = -1, 1
     else:
         must, must_j = np.zeros((colours, numbers), np.int64), 0
@@ -314,25 +380,7 @@ def _solve(pos: Position, objective: str, rules: Rules, index: int) -> Move:
             break
         bounds = bound(rack, rack_j, score)
         resume, start = status, score
-    if status < 0:
-        raise PositionError(f"positions[{index}]: the wide tile set's search passed "
-                            f"{MAX_STATES} states (memory bound)")
-    if status == 0:
-        if melded:  # cannot happen for a validated table
-            raise PositionError("the table cannot be arranged")
-        return Move([], old, 0, 0, previous=list(pos.table))
-    kept = [m for m, h in zip(old, held.tolist()) if h]
-    melds = kept + arrange_choice(choice, group_jokers, colours, rules.min_set_length)
-    before = Counter(pos.table_tiles) if melded else Counter()
-    played = sorted((Counter(s.tile for m in melds for s in m) - before).elements(),
-                    key=Tile.sort_key)
-    value = sum(t.number for t in played)
-    if melded:
-        return Move(played, melds, len(played), value, previous=list(pos.table))
-    if not played:
-        return Move([], old, 0, 0, previous=list(pos.table))
-    return Move(played, old + melds, len(played), value, new_sets=melds,
-                previous=list(pos.table))
+    return status, choice, group_jokers, held
 
 
 def arrange_choice(choice: np.ndarray, group_jokers: np.ndarray, colours: int,
