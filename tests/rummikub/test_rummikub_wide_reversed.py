@@ -4,7 +4,8 @@ Under least disturbance, a melded position whose rack lies at higher numbers tha
 table, on average, is searched reversed (the tile counts, the objective's weights and the
 table sets; :func:`~engines.rummikub.wide._rack_later`), and its sets turned back.  Every
 position searched reversed: the answers (both objectives, least disturbance on and off)
-are the oracle's and valid.
+are the oracle's and valid; so are they where a search gives its orientation up
+(``TURN_STATES``) for the other one, and that one too for the first one unbounded.
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ def test_positions_searched_reversed_are_the_oracles(least, monkeypatch):
     reversed_searches: list[bool] = []
     search = wide._search
 
-    def recorded(pos, objective, rules, old, reverse):
+    def recorded(pos, objective, rules, old, reverse, most):
         reversed_searches.append(reverse)
-        return search(pos, objective, rules, old, reverse)
+        return search(pos, objective, rules, old, reverse, most)
 
     monkeypatch.setattr(wide, "_rack_later", lambda pos, rules: pos.initial_meld_done)
     monkeypatch.setattr(wide, "_search", recorded)
@@ -58,3 +59,31 @@ def test_the_rack_later_than_the_table_under_least_disturbance(rack, least, meld
     pos = Position.from_strings([["G4", "G5", "G6"], ["Y9", "G9", "B9"]], rack, melded,
                                 **rules.position_limits())
     assert wide._rack_later(pos, rules) is later
+
+
+@pytest.mark.parametrize("turns", (1, 2))
+def test_a_search_past_its_bound_goes_on_the_other_way(turns, monkeypatch):
+    searches: list[tuple[bool, int]] = []  # (per search: reversed, its bound)
+    given_up = [0]  # (the searches given up in this move's)
+    search = wide._search
+
+    def bounded(pos, objective, rules, old, reverse, most):
+        searches.append((reverse, most))
+        if most == wide.TURN_STATES and given_up[0] < turns:
+            given_up[0] += 1
+            return -1, None, None, None  # (as a pass past the bound returns)
+        given_up[0] = 0
+        return search(pos, objective, rules, old, reverse, most)
+
+    monkeypatch.setattr(wide, "_search", bounded)
+    for seed in range(12):
+        rng = random.Random(seed)
+        rules = Rules(colours=rng.choice((5, 6, 8)), numbers=rng.choice((8, 13)),
+                      copies=rng.choice((2, 3)), jokers=rng.choice((0, 1, 2)))
+        table, rack = random_table_and_rack(rng, rules, 9, 9, 0.7)
+        searches.clear()
+        same_as_the_oracle(rules, table, rack, True)
+        first = searches[0][0]
+        want = [(first, wide.TURN_STATES), (not first, wide.TURN_STATES)]
+        want += [(first, wide.MAX_STATES)] if turns == 2 else []
+        assert searches[: turns + 1] == want
