@@ -88,6 +88,9 @@ def test_no_cut_where_the_score_does_not_split() -> None:
 
 def test_the_same_answers_with_fewer_states(monkeypatch) -> None:
     rules = Rules(least_disturbance=True, jokers=4)
+    # (the narrow passes at the plain move's floor, which the bound skips with four jokers:
+    # there the exact pass at the bound stops at its budget either way)
+    monkeypatch.setattr(least, "BOUND_FIRST", 0)
     states = {}
     on = least.LEFT_OUT
     for cut in (on, 0):
@@ -142,3 +145,4 @@ def test_the_cut_is_on_under_every_rule(monkeypatch, rules: Rules, melded: bool,
     on = found.popitem()[1]
     assert on[0] == off[0]
     assert on[1] < off[1], (on, off)
+

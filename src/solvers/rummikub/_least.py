@@ -53,6 +53,10 @@ PLAIN_FIRST = 2
 # A cut: the hold layers drop the states that cannot leave out exactly the rack tiles the
 # optimum leaves out (:mod:`solvers.rummikub._skips`)
 LEFT_OUT = 4
+# A policy bit: where the bound applies (:func:`_bound_applies`), it comes first, before any
+# narrow pass (with four jokers the narrow passes at the plain move's floor mostly find
+# nothing, and the bound's own checks find the move: :func:`bounded_passes`)
+BOUND_FIRST = 8
 # A ``work`` array longer than 2 gets, per pass in order, its sets asked for, width,
 # budget, states, status and whether it was truncated (probes: benches/README #18)
 TRACE = 6
@@ -209,7 +213,8 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
                    kept, optimum, ceiling, n_sets, narrow, exact_budget, wider, choice,
                    group_jokers, held_out, work, slot_number, slot_colour, set_start, s0, s1):
     """:func:`least_passes` whose exact passes, when the narrow ones searched at least
-    :data:`BOUND_FROM` states, stop at the linear relaxation's bound on the sets kept
+    :data:`BOUND_FROM` states (or before any, under :data:`BOUND_FIRST`), stop at the
+    linear relaxation's bound on the sets kept
     (:func:`solvers.rummikub._bound.sets_bound` of the table sets ``s0..s1-1``, branched
     on the sets held out within the policy's ``exact_budget[7]`` nodes:
     :mod:`solvers.rummikub._branch`): the answer is the same, the proof that no move
@@ -221,14 +226,15 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
                      optimum, n_sets, choice, group_jokers, held_out, work, _cuts(exact_budget))
     plain = _cuts(exact_budget) & PLAIN_FIRST != 0
     plain_kept = kept
-    kept, have, answer, proven, narrow_states = _narrow_passes(passes, kept, ceiling, narrow,
-                                                               plain)
+    applies = _bound_applies(mode, must_j + rack_j)
+    first = applies and _cuts(exact_budget) & BOUND_FIRST != 0  # (no narrow pass)
+    kept, have, answer, proven, narrow_states = _narrow_passes(
+        passes, kept, ceiling, narrow[:0] if first else narrow, plain)
     if proven:
         return answer
     nothing = have == 0 or (plain and answer == plain_kept)  # (no pass found a move)
-    applies = _bound_applies(mode, must_j + rack_j)
     descents = 0  # (exact passes at the bound: only where it was computed)
-    if narrow_states >= _policy_at(exact_budget, 5, BOUND_FROM) and applies:
+    if (first or narrow_states >= _policy_at(exact_budget, 5, BOUND_FROM)) and applies:
         chosen = np.zeros(s1 - s0, np.int64)
         bound, _pivots, held = branched_later_bounds(  # (later sets and caps, in place)
             must, rack, must_j, rack_j, weight, joker_weight, optimum, mode, slot_number,

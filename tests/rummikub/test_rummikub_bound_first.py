@@ -1,0 +1,65 @@
+"""The bound before any narrow pass (``solvers.rummikub._least.BOUND_FIRST``, the engine's
+``least.BOUND_FIRST``, on with four jokers): where the bound applies (three or four jokers
+in play), the narrow passes at the plain move's floor are skipped and the bound's own
+checks look for the move.  The narrow passes only find moves to start from, so the tiles,
+value and sets kept are those without it; where the bound does not apply (no jokers in
+play) nothing changes, the narrow passes included."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from engines.rummikub import Position, Rules, best_move, check_move, least
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benches"))
+from bench_rummikub import band_positions
+from bench_rummikub_rules import restrict
+
+FOUR_JOKERS = Rules(least_disturbance=True, jokers=4)
+
+
+def _solve(monkeypatch, bit: int, size: int, jokers: bool, seed: int, indices) -> tuple:
+    """(answers, held-out states) of the bench positions under four jokers."""
+    monkeypatch.setattr(least, "BOUND_FIRST", bit)
+    answers = []
+    work = least.WORK.copy()
+    for index in indices:
+        p = restrict(band_positions(size, jokers, n=index + 1, seed=seed)[index], FOUR_JOKERS)
+        move = best_move(p["table"], p["rack"], True, "tiles", FOUR_JOKERS)
+        pos = Position.from_strings(p["table"], p["rack"], **FOUR_JOKERS.position_limits())
+        assert check_move(pos, move, FOUR_JOKERS) == [], p
+        answers.append((sorted(map(str, move.played)), move.value, move.tiles, move.sets_kept))
+    return answers, int((least.WORK - work)[1])
+
+
+def test_on_with_four_jokers_only() -> None:
+    assert least.policy(FOUR_JOKERS)[1][3] & least.BOUND_FIRST
+    assert least.policy(None)[1][3] & least.BOUND_FIRST
+    for rules in (Rules(), Rules(jokers=3), Rules(copies=4), Rules(copies=3)):
+        assert not least.policy(rules)[1][3] & least.BOUND_FIRST, rules
+
+
+@pytest.mark.parametrize("size, seed, indices", [
+    (40, 4, (13,)),  # 71,779 held-out states without it, 41,404 with it
+    (60, 7, (1, 0, 2)),  # 104,912 + ... -> 68,694 + ...
+    (20, 11, range(4)),
+])
+def test_the_same_answers_with_fewer_states(monkeypatch, size: int, seed: int,
+                                            indices) -> None:
+    on = least.BOUND_FIRST
+    with_it = _solve(monkeypatch, on, size, True, seed, indices)
+    without = _solve(monkeypatch, 0, size, True, seed, indices)
+    assert with_it[0] == without[0]
+    assert with_it[1] < without[1], (with_it, without)
+
+
+def test_no_change_where_the_bound_does_not_apply(monkeypatch) -> None:
+    # (no jokers in play, two copies: no bound, so the narrow passes run as before)
+    on = least.BOUND_FIRST
+    with_it = _solve(monkeypatch, on, 40, False, 2, range(6))
+    without = _solve(monkeypatch, 0, 40, False, 2, range(6))
+    assert with_it == without
+    assert with_it[1] > 0
