@@ -146,3 +146,22 @@ def test_the_cut_is_on_under_every_rule(monkeypatch, rules: Rules, melded: bool,
     assert on[0] == off[0]
     assert on[1] < off[1], (on, off)
 
+
+def test_the_cut_in_the_bounds_own_check(monkeypatch) -> None:
+    # jokers=4 40J seed 5 #11: the bound's node holds out whole sets, and the narrow pass
+    # holding out only those finds the move (``_least._keeps_chosen``), its one pass
+    # (35,780 held-out states without the cut, 10,906 with it)
+    rules = Rules(least_disturbance=True, jokers=4)
+    p = restrict(band_positions(40, True, n=12, seed=5)[11], rules)
+    pos = Position.from_strings(p["table"], p["rack"], **rules.position_limits())
+    found = []
+    for cut in (least.LEFT_OUT, 0):
+        monkeypatch.setattr(least, "LEFT_OUT", cut)
+        work = least.WORK.copy()
+        move = best_move(p["table"], p["rack"], True, "tiles", rules)
+        assert check_move(pos, move, rules) == [], p
+        passes, states = (least.WORK - work).tolist()
+        assert passes == 1, passes  # (that pass alone)
+        found.append(((sorted(map(str, move.played)), move.value, move.sets_kept), states))
+    assert found[0][0] == found[1][0]
+    assert found[0][1] < found[1][1], found

@@ -289,7 +289,7 @@ def _keeps_chosen(passes, chosen, held, slot_number, slot_colour, set_start, s0,
     at every way to keep as many sets, and the narrow ones asking for the bound mostly miss
     (copies=4 60J); with the sets fixed, a narrow pass mostly finds the move."""
     (must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, _hold, base, _optimum,
-     scale, c2, g2, h2, choice, group_jokers, held_out, work, caps, _skips) = passes
+     scale, c2, g2, h2, choice, group_jokers, held_out, work, caps, skips) = passes
     first = np.zeros(held + 1, np.int64)  # the chosen sets' slots, one after the other
     numbers = np.empty(len(slot_number), np.int64)
     colours = np.empty(len(slot_number), np.int64)
@@ -304,9 +304,11 @@ def _keeps_chosen(passes, chosen, held, slot_number, slot_colour, set_start, s0,
     which = np.empty((NNUM, HOLD_BITS), np.int64)
     tables, _crowded = hold_tables(numbers, colours, first, 0, held, which)
     sub = held + 1  # (the scale of these sets' score)
+    skips = skips.copy()  # (the left-out cut holds here too: its moves score the optimum)
+    skips[3] = sub
     status, _score, _states, _truncated = _one_pass(
         must, rack, must_j, rack_j, w_scaled // scale * sub, jw_scaled // scale * sub, mode,
-        group_ok, tables, np.zeros_like(caps), no_skips(), base // scale * sub + held,
+        group_ok, tables, np.zeros_like(caps), skips, base // scale * sub + held,
         np.int64(width), sub, np.int64(0), c2, g2, h2, work)
     if status != 1:
         return False
