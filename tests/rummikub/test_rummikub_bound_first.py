@@ -1,7 +1,7 @@
 """The bound before any narrow pass (``solvers.rummikub._least.BOUND_FIRST``, the engine's
-``least.BOUND_FIRST``, on with four jokers): where the bound applies (three or four jokers
-in play), the narrow passes at the plain move's floor are skipped and the bound's own
-checks look for the move.  The narrow passes only find moves to start from, so the tiles,
+``least.BOUND_FIRST``, on under every rule): where the bound applies (three or four copies
+or jokers in play), the narrow passes at the plain move's floor are skipped and the bound's
+own checks look for the move.  The narrow passes only find moves to start from, so the tiles,
 value and sets kept are those without it; where the bound does not apply (no jokers in
 play) nothing changes, the narrow passes included."""
 
@@ -21,43 +21,48 @@ from bench_rummikub_rules import restrict
 FOUR_JOKERS = Rules(least_disturbance=True, jokers=4)
 
 
-def _solve(monkeypatch, bit: int, size: int, jokers: bool, seed: int, indices) -> tuple:
-    """(answers, held-out states) of the bench positions under four jokers."""
+def _solve(monkeypatch, bit: int, size: int, jokers: bool, seed: int, indices,
+           rules: Rules = FOUR_JOKERS) -> tuple:
+    """(answers, held-out states) of the bench positions under ``rules``."""
     monkeypatch.setattr(least, "BOUND_FIRST", bit)
     answers = []
     work = least.WORK.copy()
     for index in indices:
-        p = restrict(band_positions(size, jokers, n=index + 1, seed=seed)[index], FOUR_JOKERS)
-        move = best_move(p["table"], p["rack"], True, "tiles", FOUR_JOKERS)
-        pos = Position.from_strings(p["table"], p["rack"], **FOUR_JOKERS.position_limits())
-        assert check_move(pos, move, FOUR_JOKERS) == [], p
+        p = restrict(band_positions(size, jokers, n=index + 1, seed=seed)[index], rules)
+        move = best_move(p["table"], p["rack"], True, "tiles", rules)
+        pos = Position.from_strings(p["table"], p["rack"], **rules.position_limits())
+        assert check_move(pos, move, rules) == [], p
         answers.append((sorted(map(str, move.played)), move.value, move.tiles, move.sets_kept))
     return answers, int((least.WORK - work)[1])
 
 
-def test_on_with_four_jokers_only() -> None:
-    assert least.policy(FOUR_JOKERS)[1][3] & least.BOUND_FIRST
-    assert least.policy(None)[1][3] & least.BOUND_FIRST
-    for rules in (Rules(), Rules(jokers=3), Rules(copies=4), Rules(copies=3)):
-        assert not least.policy(rules)[1][3] & least.BOUND_FIRST, rules
+def test_on_under_every_rule() -> None:
+    for rules in (FOUR_JOKERS, None, Rules(), Rules(jokers=3), Rules(copies=4),
+                  Rules(copies=3), Rules(joker_retrieval="official")):
+        assert least.policy(rules)[1][3] & least.BOUND_FIRST, rules
 
 
-@pytest.mark.parametrize("size, seed, indices", [
-    (40, 4, (13,)),  # 71,779 held-out states without it, 41,404 with it
-    (60, 7, (1, 0, 2)),  # 104,912 + ... -> 68,694 + ...
-    (20, 11, range(4)),
-])
-def test_the_same_answers_with_fewer_states(monkeypatch, size: int, seed: int,
-                                            indices) -> None:
+@pytest.mark.parametrize("rules, size, jokers, seed, indices", [
+    (FOUR_JOKERS, 40, True, 4, (13,)),  # 71,779 held-out states without it, 40,176 with it
+    (FOUR_JOKERS, 60, True, 7, (1, 0, 2)),  # 104,912 + ... -> 68,694 + ...
+    (FOUR_JOKERS, 20, True, 11, range(4)),
+    (Rules(least_disturbance=True, copies=4), 80, False, 11, range(3)),
+    (Rules(least_disturbance=True, copies=3), 40, True, 2, range(3)),
+    (Rules(least_disturbance=True, jokers=3), 60, True, 11, range(3)),
+], ids=["jokers4-40J", "jokers4-60J", "jokers4-20J", "copies4-80", "copies3-40J",
+        "jokers3-60J"])
+def test_the_same_answers_with_fewer_states(monkeypatch, rules: Rules, size: int,
+                                            jokers: bool, seed: int, indices) -> None:
     on = least.BOUND_FIRST
-    with_it = _solve(monkeypatch, on, size, True, seed, indices)
-    without = _solve(monkeypatch, 0, size, True, seed, indices)
+    with_it = _solve(monkeypatch, on, size, jokers, seed, indices, rules)
+    without = _solve(monkeypatch, 0, size, jokers, seed, indices, rules)
     assert with_it[0] == without[0]
     assert with_it[1] < without[1], (with_it, without)
 
 
 def test_no_change_where_the_bound_does_not_apply(monkeypatch) -> None:
-    # (no jokers in play, two copies: no bound, so the narrow passes run as before)
+    # (four jokers in the tile set, none in play, two copies: no bound, so the narrow
+    # passes run as before)
     on = least.BOUND_FIRST
     with_it = _solve(monkeypatch, on, 40, False, 2, range(6))
     without = _solve(monkeypatch, 0, 40, False, 2, range(6))

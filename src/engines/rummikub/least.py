@@ -163,9 +163,9 @@ def table_slots(tables: Sequence[Sequence[Any]], rules: Rules = DEFAULT_RULES,
 def policy(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The passes' policy as the kernel reads it: :data:`NARROW`, :data:`EXACT_BUDGET`
     then :data:`CUTS` (for ``rules`` of three or four copies or jokers, or None: the tile
-    sets they were measured on), :data:`LEFT_OUT` (every rule) and :data:`BOUND_FIRST` (four
-    jokers, or None), :data:`DESCENTS`, the kernel's ``BOUND_FROM`` (with four copies, or
-    None: :data:`BOUND_FROM_FOUR_COPIES`),
+    sets they were measured on), :data:`LEFT_OUT` and :data:`BOUND_FIRST` (every rule),
+    :data:`DESCENTS`, the kernel's ``BOUND_FROM`` (with four copies, or None:
+    :data:`BOUND_FROM_FOUR_COPIES`),
     :data:`DESCENT_WIDTH` (for four jokers, or None), :data:`BRANCH_NODES`,
     :data:`CHECK_WIDTHS` and :data:`CHECK_AFTER`, :data:`WIDER` (read at each call: tests
     change them)."""
@@ -174,7 +174,7 @@ def policy(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarr
     many = rules is None or rules.copies > 2 or rules.jokers > 2
     four_jokers = rules is None or rules.jokers > 3
     width = DESCENT_WIDTH if four_jokers else 0
-    cuts = (CUTS if many else 0) | LEFT_OUT | (BOUND_FIRST if four_jokers else 0)
+    cuts = (CUTS if many else 0) | LEFT_OUT | BOUND_FIRST
     bound_from = BOUND_FROM_FOUR_COPIES if rules is None or rules.copies > 3 else BOUND_FROM
     return (np.array(NARROW, np.int64),
             np.array((*EXACT_BUDGET, cuts, DESCENTS, bound_from, width, BRANCH_NODES,
@@ -274,17 +274,18 @@ BRANCH_NODES = 64
 # (5,000: 24.75 M), an exact pass holding out the node's sets 26.88 M (benches/README)
 CHECK_WIDTHS = (1024, 4096)
 CHECK_AFTER = 25_000
-# The narrow passes' states past which the bound is computed, with four copies (the
-# kernel's BOUND_FROM, 20,000, otherwise): copies=4 29.44 M -> 24.29 M states (40J
-# 5.94 M -> 3.33 M); 5,000: 24.13 M, no faster (benches/README, rkc4b)
+# The narrow passes' states past which the bound is computed where BOUND_FIRST (below) is
+# off, with four copies (the kernel's BOUND_FROM, 20,000, otherwise): copies=4 29.44 M ->
+# 24.29 M states (40J 5.94 M -> 3.33 M); 5,000: 24.13 M, no faster (benches/README, rkc4b)
 BOUND_FROM_FOUR_COPIES = 10_000
-# With four jokers, :data:`solvers.rummikub._least.BOUND_FIRST` (8, a bit beside the cuts):
-# where the bound applies (three or four jokers in play) it is computed before any narrow
-# pass, whose 256 and -256 states a layer at the plain move's floor mostly found nothing
-# there (the bound's own checks found the move).  jokers=4 seeds 11 and 1-7, 20 a band:
-# 15.05 M -> 2.91 M held-out states, the same answers; after one narrow pass of 256 (or
-# 128, 64) 8.87 M (5.89 M, 4.34 M); both narrow passes, then the bound 14.74 M (rkj4e,
-# benches/README "Least disturbance")
+# Under every rule, :data:`solvers.rummikub._least.BOUND_FIRST` (8, a bit beside the cuts):
+# where the bound applies (three or four copies or jokers in play) it is computed before any
+# narrow pass, whose 256 and -256 states a layer at the plain move's floor mostly found
+# nothing there (the bound's own checks found the move).  jokers=4 seeds 11 and 1-7, 20 a
+# band: 15.05 M -> 2.91 M held-out states, the same answers; after one narrow pass of 256
+# (or 128, 64) 8.87 M (5.89 M, 4.34 M); both narrow passes, then the bound 14.74 M.  Seeds
+# 11 and 1-7, 20J-80J, 60 and 80: copies=4 18.41 M -> 4.89 M, jokers=3 20.69 M -> 7.15 M,
+# copies=3 18.67 M -> 1.98 M, the same answers (rkj4e, benches/README "Least disturbance")
 BOUND_FIRST = 8
 # The held-out passes run and their states, summed (a bench's counters; threads that run
 # side by side may miss a few).
