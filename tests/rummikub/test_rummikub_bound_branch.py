@@ -45,6 +45,16 @@ def _bounds(pos: Position, obj: dict, objective: str, rules: Rules, nodes: int
     return out[0], out[1], plain.sets_kept
 
 
+def _checked_move(obj: dict) -> tuple[tuple[int, int, int], int]:
+    """copies=4 least disturbance on the bench position ``obj``: (tiles, value, sets kept)
+    of its move, checked valid, and the held-out passes' states."""
+    pos = Position.from_strings(obj["table"], obj["rack"], max_copies=4)
+    before = least.WORK.copy()
+    move = best_move(obj["table"], obj["rack"], True, "tiles", COPIES4)
+    assert check_move(pos, move, COPIES4) == []
+    return (move.tiles, move.value, move.sets_kept), int((least.WORK - before)[1])
+
+
 @pytest.mark.parametrize("rules", [Rules(least_disturbance=True, copies=4),
                                    Rules(least_disturbance=True, copies=3, jokers=3)])
 def test_the_branched_bound_is_never_below_brute_force(rules: Rules) -> None:
@@ -72,6 +82,20 @@ def test_the_branched_bound_reaches_the_most_kept_on_four_copies_tails() -> None
     assert reached[3] == (10, 8, 8) and reached[19] == (7, 5, 5) and reached[8] == (8, 6, 5)
 
 
+def test_branching_on_the_copies_played_reaches_the_most_kept() -> None:
+    """copies=4 60J seed 1 #4 and seed 3 #8: the relaxation's bound 11 and 10, the most kept
+    8.  Branching on the held-out columns and the rack tiles of one copy left 10 and 9: the
+    relaxation played the rack's tiles of two copies a fraction of times (seed 1: B3 0.83,
+    B11 1.83, B13 1.33).  Branching on how many copies of each are played reaches 8."""
+    reached = {}
+    for seed, i in ((1, 4), (3, 8)):
+        obj = restrict(band_positions(60, True, n=20, seed=seed)[i], COPIES4)
+        pos = Position.from_strings(obj["table"], obj["rack"], max_copies=4)
+        root, branched, _plain = _bounds(pos, obj, "tiles", COPIES4, least.BRANCH_NODES)
+        reached[seed] = (root, branched)
+    assert reached == {1: (11, 8), 3: (10, 8)}
+
+
 def test_least_disturbance_keeps_as_many_sets_with_and_without_branching(monkeypatch) -> None:
     """The bench's copies=4 60J seed 5 (its slowest band): the same tiles, value and sets
     kept with the branched bound as without it."""
@@ -90,19 +114,34 @@ def test_least_disturbance_keeps_as_many_sets_with_and_without_branching(monkeyp
 def test_the_sets_of_the_node_at_the_bound_give_the_move_without_the_exact_pass(
         monkeypatch) -> None:
     """copies=4 80J seed 3 #4: the branched bound, 13, is the most kept, and the node that
-    reached it holds out 13 whole sets; a narrow pass holding out only those finds a move
-    keeping them (``least.CHECK_WIDTHS``), where without it the exact pass at 13 takes
-    272 k states.  The same tiles, value and sets kept, a valid move, far fewer states."""
+    reached it holds out 13 whole sets; the DP's exact pass on the rest of the table
+    (``least.KEPT_EXACT``) finds a move keeping them, where without the tries the exact pass
+    at 13 takes 272 k states.  The same tiles, value and sets kept, a valid move, far fewer
+    states."""
     obj = restrict(band_positions(80, True, n=20, seed=3)[4], COPIES4)
-    pos = Position.from_strings(obj["table"], obj["rack"], max_copies=4)
     found = []
-    for widths, after in (((0, 0), 0), (least.CHECK_WIDTHS, least.CHECK_AFTER)):
+    for widths, after, exact in (((0, 0), 0, 0),
+                                 (least.CHECK_WIDTHS, least.CHECK_AFTER, least.KEPT_EXACT)):
         monkeypatch.setattr(least, "CHECK_WIDTHS", widths)
         monkeypatch.setattr(least, "CHECK_AFTER", after)
-        before = least.WORK.copy()
-        move = best_move(obj["table"], obj["rack"], True, "tiles", COPIES4)
-        assert check_move(pos, move, COPIES4) == []
-        found.append(((move.tiles, move.value, move.sets_kept), int((least.WORK - before)[1])))
+        monkeypatch.setattr(least, "KEPT_EXACT", exact)
+        found.append(_checked_move(obj))
     (without, states_without), (with_check, states_with) = found
     assert without == with_check == (20, 120, 13)
     assert states_with < states_without / 3, found
+
+
+def test_the_node_s_sets_checked_exactly_find_the_move_the_narrow_passes_missed(
+        monkeypatch) -> None:
+    """copies=4 60J seed 2 #10: the bound 5, the node that reached it keeps 5 sets.  The
+    narrow pass of 1,024 holding out only those and the exact pass within 25,000 miss the
+    move, the 4,096-wide one finds it (119 k states); the DP's exact pass on the rest of
+    the table (those sets' tiles out) finds it in 16 k.  The same move either way."""
+    obj = restrict(band_positions(60, True, n=20, seed=2)[10], COPIES4)
+    found = []
+    for exact in (0, least.KEPT_EXACT):
+        monkeypatch.setattr(least, "KEPT_EXACT", exact)
+        found.append(_checked_move(obj))
+    (narrow, states_narrow), (exact, states_exact) = found
+    assert narrow == exact and exact[2] == 5
+    assert states_exact < states_narrow / 2, found

@@ -162,8 +162,9 @@ def table_slots(tables: Sequence[Sequence[Any]], rules: Rules = DEFAULT_RULES,
 
 def policy(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The passes' policy as the kernel reads it: :data:`NARROW`, :data:`EXACT_BUDGET`
-    then :data:`CUTS` (for ``rules`` of three or four copies or jokers, or None: the tile
-    sets they were measured on), :data:`LEFT_OUT` and :data:`BOUND_FIRST` (every rule),
+    then :data:`CUTS` and :data:`KEPT_EXACT` (for ``rules`` of three or four copies or
+    jokers, or None: the tile sets they were measured on), :data:`LEFT_OUT` and
+    :data:`BOUND_FIRST` (every rule),
     :data:`DESCENTS`, the kernel's ``BOUND_FROM`` (with four copies, or None:
     :data:`BOUND_FROM_FOUR_COPIES`),
     :data:`DESCENT_WIDTH` (for four jokers, or None), :data:`BRANCH_NODES`,
@@ -174,7 +175,7 @@ def policy(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarr
     many = rules is None or rules.copies > 2 or rules.jokers > 2
     four_jokers = rules is None or rules.jokers > 3
     width = DESCENT_WIDTH if four_jokers else 0
-    cuts = (CUTS if many else 0) | LEFT_OUT | BOUND_FIRST
+    cuts = (CUTS | KEPT_EXACT if many else 0) | LEFT_OUT | BOUND_FIRST
     bound_from = BOUND_FROM_FOUR_COPIES if rules is None or rules.copies > 3 else BOUND_FROM
     return (np.array(NARROW, np.int64),
             np.array((*EXACT_BUDGET, cuts, DESCENTS, bound_from, width, BRANCH_NODES,
@@ -274,6 +275,13 @@ BRANCH_NODES = 64
 # (5,000: 24.75 M), an exact pass holding out the node's sets 26.88 M (benches/README)
 CHECK_WIDTHS = (1024, 4096)
 CHECK_AFTER = 25_000
+# (:data:`solvers.rummikub._least.KEPT_EXACT`, with CUTS) The node's sets are checked
+# instead by the DP's exact pass on the rest of the table (their tiles out: the plain DP's
+# problem with the optimum as its floor, 2-16 k states on copies=4 60J tails where the
+# narrow passes above took 30-120 k; they stay for official retrieval, whose sets held out
+# keep their jokers' places).  With the bound branched on the rack tiles' copies, copies=4
+# seeds 11 and 1-7, 20 a band: held-out states 18.72 M -> 16.69 M (benches/README, rkc4d)
+KEPT_EXACT = 16
 # The narrow passes' states past which the bound is computed where BOUND_FIRST (below) is
 # off, with four copies (the kernel's BOUND_FROM, 20,000, otherwise): copies=4 29.44 M ->
 # 24.29 M states (40J 5.94 M -> 3.33 M); 5,000: 24.13 M, no faster (benches/README, rkc4b)

@@ -332,17 +332,17 @@ def shaped_later_bounds(must, rack, must_j, rack_j, weight, joker_weight, optimu
     only a score to reach (:func:`programme`)."""
     lp, bound, pivots = solved_programme(must, rack, must_j, rack_j, weight, joker_weight,
                                          optimum, numbers, min_len, slot_number, slot_colour,
-                                         set_start, s0, s1, exact)
+                                         set_start, s0, s1, exact, False)
     return later_and_caps(lp, bound, pivots, slot_number, set_start, s0, s1, later, caps)
 
 
 @njit(cache=True)
 def solved_programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers,
-                     min_len, slot_number, slot_colour, set_start, s0, s1, exact):
+                     min_len, slot_number, slot_colour, set_start, s0, s1, exact, unit_rack):
     """:func:`programme` solved: ``(lp, its bound on all the sets kept (at most their
     number), pivots left)``."""
     lp = programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers,
-                   min_len, slot_number, slot_colour, set_start, s0, s1, exact)
+                   min_len, slot_number, slot_colour, set_start, s0, s1, exact, unit_rack)
     bound, pivots = _solve(lp, MAX_PIVOTS)
     return lp, min(s1 - s0, bound), pivots
 
@@ -447,7 +447,7 @@ def _programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode, 
     set column))``."""
     return programme(must, rack, must_j, rack_j, weight, joker_weight, optimum,
                      highest_number(mode), min_set_length(mode), slot_number, slot_colour,
-                     set_start, s0, s1, True)
+                     set_start, s0, s1, True, False)
 
 
 @njit(cache=True)
@@ -485,7 +485,7 @@ def objective_parts(weight, joker_weight, optimum, rack, rack_j):
 
 @njit(cache=True)
 def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers, min_len,
-              slot_number, slot_colour, set_start, s0, s1, exact):
+              slot_number, slot_colour, set_start, s0, s1, exact, unit_rack):
     """:func:`_programme` on any tile set (:func:`shaped_later_bounds`' arguments).
 
     ``exact``: ``optimum`` is the objective's optimum, so that every move counted scores
@@ -493,7 +493,9 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
     (:func:`objective_parts`), three rows more hold the rack's real tiles played, their
     value and the jokers played at the optimum's.  The one objective row alone lets the
     relaxation trade a fraction of a tile for value (copies=4 60J seed 11 #1, HiGHS on
-    the same programme: 11.0 -> 8.33 with the rows, the most sets kept 8)."""
+    the same programme: 11.0 -> 8.33 with the rows, the most sets kept 8).  ``unit_rack``:
+    a column of upper bound 1 a copy of a rack tile (the same relaxation;
+    :mod:`solvers.rummikub._branch` branches on how many copies are played)."""
     colours = must.shape[0]
     n_sets = s1 - s0
     row = np.full(must.shape, -1, np.int64)
@@ -522,9 +524,9 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
         for v in range(numbers):
             scale = max(scale, abs(weight[c, v]))
     b = np.zeros(m)
-    room = 2 * m + 1 + 2 * n_sets + (colours + numbers) * MAX_ROUNDS
+    room = 2 * m + 1 + 2 * n_sets + (colours + numbers) * MAX_ROUNDS + rack.sum() + rack_j
     # (a set: a row a number or colour; a rack tile's column: its row, the objective's and
-    # the two of the parts)
+    # the two of the parts; unit_rack: one a copy)
     longest = max(must.shape[0], must.shape[1], 3) + 1
     idx = np.zeros((room, longest), np.int64)
     val = np.zeros((room, longest))
@@ -552,20 +554,20 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
     first_real = ncols = m
     for c in range(colours):  # rack tiles played
         for v in range(numbers):
-            if rack[c, v] > 0:
+            for _column in range(rack[c, v] if unit_rack else min(rack[c, v], 1)):
                 _entry(idx, val, nnz, ncols, row[c, v], -1.0)
                 _entry(idx, val, nnz, ncols, m - 1, weight[c, v] / scale)
                 if parts[0] >= 0:
                     _entry(idx, val, nnz, ncols, parts_row, 1.0)
                     _entry(idx, val, nnz, ncols, parts_row + 1, v + 1.0)
-                upper[ncols] = rack[c, v]
+                upper[ncols] = 1 if unit_rack else rack[c, v]
                 ncols += 1
-    if rack_j > 0:
+    for _column in range(rack_j if unit_rack else min(rack_j, 1)):
         _entry(idx, val, nnz, ncols, joker_row, -1.0)
         _entry(idx, val, nnz, ncols, m - 1, joker_weight / scale)
         if parts[0] >= 0:
             _entry(idx, val, nnz, ncols, parts_row + 2, 1.0)
-        upper[ncols] = rack_j
+        upper[ncols] = 1 if unit_rack else rack_j
         ncols += 1
     _entry(idx, val, nnz, ncols, m - 1, -1.0)  # the objective's slack
     ncols += 1

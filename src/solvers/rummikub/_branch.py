@@ -7,17 +7,22 @@ searches from the narrow passes' floor.  With the held-out columns and the rack 
 played whole (the tile sets still fractional) the relaxation reached the most kept on 16
 of the 17 such positions tried (HiGHS on the same programme, copies=4 40J-80 seeds 1, 5 and
 11).  Here a small depth-first search branches on the held-out columns, the most
-fractional first, then on the rack tiles held once (a column of upper bound 1: whole in
-every move): a branch is a price, not a bound (``+P`` to set the column to 1, ``-P`` to 0,
+fractional first, then on the rack tiles played (a column a copy: whole in every move; a
+tile played x times, fractional: at least ceil(x) of its copies, or at most floor(x), one
+copy of one tile first): a branch is a price, not a bound (``+P`` to set the column to 1,
+``-P`` to 0,
 ``P`` above any number of sets: the basis stays feasible, so each node is solved from the
 one before), and a node's bound is the relaxation's Lagrangian value less ``P`` per column
 set to 1 by branching, valid whatever the duals (the terms added, ``-P x`` or
 ``P (x - 1)``, are 0 on the branch's moves).  The search asks whether any node with every
 column it branches on whole reaches a target, from the root's bound down: a target none
-reaches leaves the bound one lower.  Within a budget of nodes: when it runs out the target
-stands (valid: only proofs lower it).  The node that reached the bound, where its held-out
-columns are whole, names table sets a move may keep (:func:`solvers.rummikub._least.
-_keeps_chosen` looks for one).
+reaches leaves the bound one lower.  Within a budget of nodes a target: when it runs out
+the target stands (valid: only proofs lower it).  The node that reached the bound, where its
+held-out columns are whole, names table sets a move may keep (:func:`solvers.rummikub.
+_least._keeps_chosen` looks for one).  The rack tiles of two copies (copies=4 adds a third
+and fourth copy of up to three tiles) were the gap where only the tiles of one copy were
+branched on: copies=4 60J seed 1 #4 stayed at 10 with 2,000 nodes (B3, B11 and B13 played
+0.83, 1.83 and 1.33 times), 8 (the most kept) with their copies.
 """
 
 from __future__ import annotations
@@ -29,6 +34,9 @@ from solvers.rummikub._bound import MAX_PIVOTS, _solve, later_and_caps, solved_p
 from solvers.rummikub._layout import highest_number, min_set_length
 
 WHOLE = 1e-6  # (a held-out column within this of 0 or 1 is whole)
+# The pivots of the whole search (the later sets' and caps' solves keep theirs): a cap on
+# its work, past the nodes' budget (a target's 64 nodes bind first; not tuned)
+BRANCH_PIVOTS = 4 * MAX_PIVOTS
 
 
 @njit(cache=True)
@@ -36,13 +44,14 @@ def branched_later_bounds(must, rack, must_j, rack_j, weight, joker_weight, opti
                           slot_number, slot_colour, set_start, s0, s1, later, caps, lowest,
                           nodes, chosen):
     """:func:`solvers.rummikub._bound.later_bounds` whose bound on all the sets kept is
-    then branched (:func:`branched_bound`, at most ``nodes`` nodes; ``lowest``: sets kept
-    by a move in hand, where the search stops).  Returns ``(bound, pivots, held)``:
+    then branched (:func:`branched_bound`, at most ``nodes`` nodes a target; ``lowest``:
+    sets kept by a move in hand, where the search stops).  Returns ``(bound, pivots, held)``:
     ``held`` -1, or the sets held out (``chosen[i]`` 1 for set ``s0 + i``) by a node of
     the search that reached the bound with every held-out column whole, a move to try."""
     lp, bound, pivots = solved_programme(must, rack, must_j, rack_j, weight, joker_weight,
                                          optimum, highest_number(mode), min_set_length(mode),
-                                         slot_number, slot_colour, set_start, s0, s1, True)
+                                         slot_number, slot_colour, set_start, s0, s1, True,
+                                         True)
     held = -1
     if nodes > 0 and bound > lowest:
         bound, held = branched_bound(lp, s1 - s0, bound, lowest, nodes, chosen)
@@ -54,19 +63,21 @@ def branched_later_bounds(must, rack, must_j, rack_j, weight, joker_weight, opti
 @njit(cache=True)
 def branched_bound(lp, n_sets, bound, lowest, nodes, chosen):
     """The bound ``bound`` of the solved programme ``lp`` lowered while a search of at most
-    ``nodes`` nodes proves that no node with its ``n_sets`` held-out columns and its rack
-    tiles of one copy whole reaches it, down to ``lowest`` at most: ``(bound, held)``,
+    ``nodes`` nodes a target (renewed at each: a target proved out of reach spares an exact
+    pass of up to 140 k states, 64 nodes cost a few ms; copies=4 60J seed 5 #8 7 -> 6)
+    proves that no node with its ``n_sets`` held-out columns and its rack tiles played
+    whole reaches it, down to ``lowest`` at most: ``(bound, held)``,
     ``held`` the sets held out by the node that reached it (in ``chosen``), -1 if the
     budget ended the search.  The prices are as they were on return (the basis stays
     feasible for the next solves)."""
     cost = lp[1][3]
-    columns, price, branch_of = _branch_columns(lp, n_sets)
+    columns, price, tile_end = _branch_columns(lp, n_sets)
     penalty = 2 * (n_sets + 1)
     fix = np.zeros(len(columns), np.int64)
-    pivots = MAX_PIVOTS  # (its own: the later sets' and caps' solves keep theirs)
+    pivots = BRANCH_PIVOTS  # (its own: the later sets' and caps' solves keep theirs)
     held = -1
-    while bound > lowest and nodes > 0 and pivots > 0:
-        reached, nodes, pivots = _reaches(lp, columns, price, branch_of, n_sets, fix, penalty,
+    while bound > lowest and pivots > 0:
+        reached, _left, pivots = _reaches(lp, columns, price, tile_end, n_sets, fix, penalty,
                                           bound, nodes, pivots)
         if reached:
             held = _whole_held(lp, n_sets, chosen)  # (-1 where the budget ended it)
@@ -80,10 +91,12 @@ def branched_bound(lp, n_sets, bound, lowest, nodes, chosen):
 
 @njit(cache=True)
 def _branch_columns(lp, n_sets):
-    """The columns branched on: the held-out ones, then the rack tiles' of one copy (whole
-    in every move: HiGHS with both whole reached the most kept where the held-out columns
-    alone did not).  Returns ``(columns, their prices, the branch of each column or -1)``."""
-    cost, upper = lp[1][3], lp[1][4]
+    """The columns branched on: the held-out ones, then the rack tiles' (a column a copy,
+    :func:`solvers.rummikub._bound.programme`'s ``unit_rack``: HiGHS with both whole
+    reached the most kept where the held-out columns alone did not).  Returns
+    ``(columns, their prices, tile_end)``: the copies of column k's tile end before
+    column ``tile_end[k]`` (a held-out column: k + 1), one after the other."""
+    cost, upper, idx = lp[1][3], lp[1][4], lp[1][0]
     first_held, first_real = lp[3][1], lp[3][2]
     columns = np.empty(n_sets + first_held - first_real, np.int64)
     for i in range(n_sets):
@@ -94,22 +107,29 @@ def _branch_columns(lp, n_sets):
             columns[count] = j
             count += 1
     columns = columns[:count]
-    branch_of = np.full(first_held + n_sets, -1, np.int64)
+    tile_end = np.arange(1, count + 1)
+    for k in range(count - 2, n_sets - 1, -1):  # (a tile's copies: the same row, in a row)
+        if idx[columns[k], 0] == idx[columns[k + 1], 0]:
+            tile_end[k] = tile_end[k + 1]
     price = np.empty(count)
     for k in range(count):
-        branch_of[columns[k]] = k
         price[k] = cost[columns[k]]
-    return columns, price, branch_of
+    return columns, price, tile_end
 
 
 @njit(cache=True)
-def _reaches(lp, columns, price, branch_of, n_sets, fix, penalty, target, nodes, pivots):
+def _reaches(lp, columns, price, tile_end, n_sets, fix, penalty, target, nodes, pivots):
     """Whether a node of the depth-first search (``fix[k]`` for column ``columns[k]``: 1 at
     its upper bound, -1 at 0, 0 free) reaches ``target`` with every column branched on
-    whole, or the budget runs out: ``(reached, nodes left, pivots left)``."""
+    whole, or the budget runs out: ``(reached, nodes left, pivots left)``.  A branch on a
+    tile played a fractional x times (copies k..end-1): at least ceil(x) (copies k..k+j
+    at 1, j = floor(x)) or at most floor(x) (copies k+j..end-1 at 0), so that the
+    copies' order does not split the search again."""
     n_branch = len(fix)
-    column = np.empty(n_branch, np.int64)  # the branches taken, by depth
-    second = np.zeros(n_branch, np.bool_)  # (the branch to 0, tried after the other)
+    saved = np.empty((n_branch, n_branch), np.int64)  # the fixes before each depth's branch
+    first = np.empty(n_branch, np.int64)  # the branches taken, by depth: the copies
+    split = np.empty(n_branch, np.int64)  # k + j
+    second = np.zeros(n_branch, np.bool_)  # (the branch down, tried after the other)
     depth = 0
     value, pivots = _node(lp, columns, price, fix, penalty, pivots)
     nodes -= 1
@@ -117,21 +137,22 @@ def _reaches(lp, columns, price, branch_of, n_sets, fix, penalty, target, nodes,
         if value >= target:
             if nodes <= 0 or pivots <= 0:
                 return True, nodes, pivots
-            k = _most_fractional(lp, branch_of, n_sets, fix)
+            k, at = _most_fractional(lp, columns, tile_end, n_sets, fix)
             if k < 0:
                 return True, nodes, pivots
-            column[depth] = k
+            saved[depth] = fix
+            first[depth], split[depth] = k, at
             second[depth] = False
-            fix[k] = 1
+            fix[k:at + 1] = 1
             depth += 1
         else:
             while depth > 0 and second[depth - 1]:
                 depth -= 1
-                fix[column[depth]] = 0
             if depth == 0:
                 return False, nodes, pivots
+            fix[:] = saved[depth - 1]
             second[depth - 1] = True
-            fix[column[depth - 1]] = -1
+            fix[split[depth - 1]:tile_end[first[depth - 1]]] = -1
         value, pivots = _node(lp, columns, price, fix, penalty, pivots)
         nodes -= 1
 
@@ -150,21 +171,45 @@ def _node(lp, columns, price, fix, penalty, pivots):
 
 
 @njit(cache=True)
-def _most_fractional(lp, branch_of, n_sets, fix):
-    """The free column branched on whose value in the basis is nearest one half, a
-    held-out one first (-1 if every free one is whole)."""
-    status, xb, basis = lp[0][2], lp[0][3], lp[0][1]
-    best_held, pick_held = 0.5 - WHOLE, -1
-    best, pick = 0.5 - WHOLE, -1
+def _most_fractional(lp, columns, tile_end, n_sets, fix):
+    """The branch to take: ``(k, k + j)``, a held-out column (j 0) or a rack tile's copies
+    from k played x times, j = floor(x) and copy k + j free, whose fraction is nearest one
+    half: a held-out column first, then a tile of one copy, then of more (the search
+    proves what it proved branching on the first two alone within as many nodes, where
+    the copies' columns are as whole); (-1, -1) if every one is whole."""
+    value = _values(lp, columns)
+    best = np.full(3, 0.5 - WHOLE)  # (by kind: held out, one copy, more)
+    pick = np.full(3, -1, np.int64)
+    at = np.full(3, -1, np.int64)
+    k = 0
+    while k < len(columns):
+        x = value[k:tile_end[k]].sum()
+        j = np.int64(np.floor(x + WHOLE))
+        off = abs(x - j - 0.5)
+        kind = 0 if k < n_sets else 1 if tile_end[k] == k + 1 else 2
+        if k + j < tile_end[k] and fix[k + j] == 0 and off < best[kind]:
+            best[kind], pick[kind], at[kind] = off, k, k + j
+        k = tile_end[k]
+    for kind in range(3):
+        if pick[kind] >= 0:
+            return pick[kind], at[kind]
+    return -1, -1
+
+
+@njit(cache=True)
+def _values(lp, columns):
+    """The values of ``columns`` in the basis of ``lp``."""
+    status, xb, basis, upper = lp[0][2], lp[0][3], lp[0][1], lp[1][4]
+    value = np.empty(len(columns))
+    for k in range(len(columns)):
+        value[k] = upper[columns[k]] if status[columns[k]] == 1 else 0.0
+    where = np.full(len(status), -1, np.int64)
+    for k in range(len(columns)):
+        where[columns[k]] = k
     for r in range(len(basis)):
-        k = branch_of[basis[r]] if basis[r] < len(branch_of) else -1
-        if k >= 0 and fix[k] == 0 and status[basis[r]] == 2:
-            off = abs(xb[r] - 0.5)
-            if k < n_sets and off < best_held:
-                best_held, pick_held = off, k
-            elif k >= n_sets and off < best:
-                best, pick = off, k
-    return pick_held if pick_held >= 0 else pick
+        if where[basis[r]] >= 0:
+            value[where[basis[r]]] = xb[r]
+    return value
 
 
 @njit(cache=True)

@@ -21,8 +21,9 @@ from numba import njit
 from solvers.rummikub._branch import branched_later_bounds
 from solvers.rummikub._held import _held_pass
 from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS, twin_classes
+from solvers.rummikub._hold_tables import hold_tables
 from solvers.rummikub._kept import JOKER_KIND, code_key, common_sets
-from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM, copies
+from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM, OFFICIAL_AT, copies
 from solvers.rummikub._melds import meld_codes
 from solvers.rummikub._skips import no_skips, skip_table
 
@@ -57,72 +58,13 @@ LEFT_OUT = 4
 # narrow pass (with four jokers the narrow passes at the plain move's floor mostly find
 # nothing, and the bound's own checks find the move: :func:`bounded_passes`)
 BOUND_FIRST = 8
+# A policy bit beside the cuts: the sets of the branched bound's node are checked by an
+# exact pass on the rest of the table (:func:`_keeps_chosen`), not by narrow passes
+KEPT_EXACT = 16
+PLACES_MASK = (1 << 20) - 1  # (the table jokers' places in the rules integer: two of 10 bits)
 # A ``work`` array longer than 2 gets, per pass in order, its sets asked for, width,
 # budget, states, status and whether it was truncated (probes: benches/README #18)
 TRACE = 6
-
-
-@njit(cache=True, nogil=True)
-def hold_tables(slot_number, slot_colour, set_start, s0, s1, which):
-    """The held-out tables of :mod:`solvers.rummikub._hold` for the table sets ``s0..s1-1``
-    and, in ``which[v, k]`` (-1 after the last), the k-th set (0-based from ``s0``)
-    starting at number v+1.  Returns ``(tables, 0)``, or ``(tables, first)`` when more
-    than :data:`HOLD_BITS` sets cover the number ``first`` (where the set that found no
-    free bit starts)."""
-    n = s1 - s0
-    first = np.empty(n, np.int64)
-    last = np.empty(n, np.int64)
-    for i in range(n):
-        lo, hi = 99, 0
-        for k in range(set_start[s0 + i], set_start[s0 + i + 1]):
-            lo = min(lo, slot_number[k])
-            hi = max(hi, slot_number[k])
-        first[i], last[i] = lo, hi
-    spans = np.argsort((first * 64 + last) * 4096 + np.arange(n), kind="mergesort")
-    free_from = np.zeros(HOLD_BITS, np.int64)
-    where = np.zeros(n, np.int64)
-    colour_bits = np.zeros((NNUM, NCOL), np.int64)
-    going_on = np.zeros(NNUM, np.int64)
-    joker_bits = np.zeros((NNUM, HOLD_BITS + 1), np.int64)
-    starting = np.full((NNUM, HOLD_BITS), -1, np.int64)
-    set_jokers = np.zeros((NNUM, HOLD_BITS), np.int64)
-    later = np.zeros(NNUM, np.int64)
-    tables = (colour_bits, going_on, joker_bits, starting, set_jokers, later)
-    for i in spans:
-        bit = 0
-        while bit < HOLD_BITS and free_from[bit] > first[i]:
-            bit += 1
-        if bit == HOLD_BITS:
-            return tables, first[i]
-        free_from[bit] = last[i] + 1
-        where[i] = bit
-    jokers_at = np.zeros(NNUM + 1, np.int64)  # numbered per number as the official tables do
-    for i in range(n):
-        bit = np.int64(1) << where[i]
-        for k in range(set_start[s0 + i], set_start[s0 + i + 1]):
-            v = slot_number[k]
-            if slot_colour[k] < 0:
-                joker_bits[v - 1, where[i]] |= 1 if jokers_at[v] == 0 else 2
-                joker_bits[v - 1, HOLD_BITS] |= bit
-                jokers_at[v] += 1
-            else:
-                colour_bits[v - 1, slot_colour[k]] |= bit
-    which[:] = -1
-    for i in spans:
-        bit = np.int64(1) << where[i]
-        for v in range(first[i], last[i]):
-            going_on[v - 1] |= bit
-        later[: first[i] - 1] += 1
-        k = 0
-        while which[first[i] - 1, k] >= 0:
-            k += 1
-        starting[first[i] - 1, k] = where[i]
-        jokers = 0
-        for s in range(set_start[s0 + i], set_start[s0 + i + 1]):
-            jokers += slot_colour[s] < 0
-        set_jokers[first[i] - 1, k] = jokers
-        which[first[i] - 1, k] = i
-    return tables, 0
 
 
 @njit(cache=True, nogil=True)
@@ -245,7 +187,8 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
             return answer
         if held == ceiling and len(exact_budget) > 10:
             found = _at_the_bound(passes, ceiling, chosen, slot_number, slot_colour, set_start,
-                                  s0, s1, exact_budget[8:10], exact_budget[10])
+                                  s0, s1, exact_budget[8:10], exact_budget[10],
+                                  _cuts(exact_budget) & KEPT_EXACT != 0)
             if found > 0:
                 return ceiling
             if found < 0:
@@ -259,12 +202,16 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
 
 @njit(cache=True, nogil=True, inline="always")
 def _at_the_bound(passes, ceiling, chosen, slot_number, slot_colour, set_start, s0, s1,
-                  widths, budget):
+                  widths, budget, kept_exact):
     """Look for a move keeping ``ceiling`` sets, the bound: :func:`_keeps_chosen` on the
-    sets ``chosen`` with the narrow pass ``widths[0]``, an exact pass within ``budget``
-    states (where the caps prune well it ends there; none if 0), then ``widths[1]``.
-    Returns 1 if found (the answer in the output arrays), -1 if the exact pass proved that
-    none keeps as many, 0 if neither."""
+    sets ``chosen``, then an exact pass within ``budget`` states (where the caps prune well
+    it ends there; none if 0).  :func:`_keeps_chosen` is exact (the plain DP on the rest of
+    the table: ``kept_exact``, the policy's :data:`KEPT_EXACT`, not under official
+    retrieval, whose sets held out keep their jokers' places) or else the narrow pass
+    ``widths[0]`` before the exact one and ``widths[1]`` after.  Returns 1 if found (the
+    answer in the output arrays), -1 if the exact pass proved that none keeps as many, 0
+    if neither."""
+    exact = kept_exact and (passes[6] >> OFFICIAL_AT) & PLACES_MASK == 0
     for step in range(3):
         if step == 1 and budget > 0:
             status, _score, _states, truncated = _pass_at(passes, ceiling, 0, budget)
@@ -273,9 +220,9 @@ def _at_the_bound(passes, ceiling, chosen, slot_number, slot_colour, set_start, 
                 return 1
             if not truncated:
                 return -1
-        elif step != 1 and widths[step // 2] != 0 and _keeps_chosen(
-                passes, chosen, ceiling, slot_number, slot_colour, set_start, s0, s1,
-                widths[step // 2]):
+        elif step != 1 and (step == 0 or not exact) and (exact or widths[step // 2] != 0) \
+                and _keeps_chosen(passes, chosen, ceiling, slot_number, slot_colour,
+                                  set_start, s0, s1, 0 if exact else widths[step // 2]):
             return 1
     return 0
 
@@ -283,16 +230,22 @@ def _at_the_bound(passes, ceiling, chosen, slot_number, slot_colour, set_start, 
 @njit(cache=True, nogil=True, inline="always")
 def _keeps_chosen(passes, chosen, held, slot_number, slot_colour, set_start, s0, s1, width):
     """Whether a move keeping the ``held`` table sets ``chosen`` (``chosen[i]`` 1 for set
-    ``s0 + i``: the branched bound's node that reached it) reaches the optimum, found by a
-    narrow pass of ``width`` states per layer holding out only those sets.  Reaching
-    the bound, it is the answer (in the output arrays).  The exact pass at the bound looks
-    at every way to keep as many sets, and the narrow ones asking for the bound mostly miss
-    (copies=4 60J); with the sets fixed, a narrow pass mostly finds the move."""
-    (must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, _hold, base, _optimum,
+    ``s0 + i``: the branched bound's node that reached it) reaches the optimum: ``width``
+    0, the DP's exact pass on the rest of the table (the chosen sets' tiles and jokers
+    out: the plain DP's problem, with the optimum as its floor: copies=4 60J seed 2 #10
+    6 ms where the narrow passes below took 119 k states); else a narrow pass of ``width``
+    states per layer holding out only those sets (under official retrieval: they keep
+    their jokers' places).  Reaching the bound, it is the answer (in the output arrays).
+    The exact pass at the bound looks at every way to keep as many sets, and the narrow
+    ones asking for the bound mostly miss (copies=4 60J); with the sets fixed, the move
+    is the plain DP's."""
+    (must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, _hold, base, optimum,
      scale, c2, g2, h2, choice, group_jokers, held_out, work, caps, skips) = passes
     first = np.zeros(held + 1, np.int64)  # the chosen sets' slots, one after the other
     numbers = np.empty(len(slot_number), np.int64)
     colours = np.empty(len(slot_number), np.int64)
+    rest = must.copy()
+    rest_j = must_j
     k = 0
     for i in range(s1 - s0):
         if chosen[i]:
@@ -300,16 +253,29 @@ def _keeps_chosen(passes, chosen, held, slot_number, slot_colour, set_start, s0,
             first[k + 1] = first[k] + hi - lo
             numbers[first[k]:first[k + 1]] = slot_number[lo:hi]
             colours[first[k]:first[k + 1]] = slot_colour[lo:hi]
+            for s in range(lo, hi):
+                if slot_colour[s] < 0:
+                    rest_j -= 1
+                else:
+                    rest[slot_colour[s], slot_number[s] - 1] -= 1
             k += 1
     which = np.empty((NNUM, HOLD_BITS), np.int64)
-    tables, _crowded = hold_tables(numbers, colours, first, 0, held, which)
-    sub = held + 1  # (the scale of these sets' score)
-    skips = skips.copy()  # (the left-out cut holds here too: its moves score the optimum)
-    skips[3] = sub
-    status, _score, _states, _truncated = _one_pass(
-        must, rack, must_j, rack_j, w_scaled // scale * sub, jw_scaled // scale * sub, mode,
-        group_ok, tables, np.zeros_like(caps), skips, base // scale * sub + held,
-        np.int64(width), sub, np.int64(0), c2, g2, h2, work)
+    if width == 0:  # (no set to hold out: a plain pass)
+        tables, _crowded = hold_tables(numbers, colours, first, 0, 0, which)
+        joker_weight = jw_scaled // scale
+        status, _score, _states, _truncated = _one_pass(
+            rest, rack, rest_j, rack_j, w_scaled // scale, joker_weight, mode, group_ok,
+            tables, np.zeros_like(caps), no_skips(), optimum + rest_j * joker_weight,
+            np.int64(0), np.int64(1), np.int64(0), c2, g2, h2, work)
+    else:
+        tables, _crowded = hold_tables(numbers, colours, first, 0, held, which)
+        sub = held + 1  # (the scale of these sets' score)
+        skips = skips.copy()  # (the left-out cut holds here too: its moves score the optimum)
+        skips[3] = sub
+        status, _score, _states, _truncated = _one_pass(
+            must, rack, must_j, rack_j, w_scaled // scale * sub, jw_scaled // scale * sub,
+            mode, group_ok, tables, np.zeros_like(caps), skips,
+            base // scale * sub + held, np.int64(width), sub, np.int64(0), c2, g2, h2, work)
     if status != 1:
         return False
     choice[:] = c2
