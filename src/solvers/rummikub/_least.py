@@ -263,9 +263,12 @@ def _keeps_chosen(passes, chosen, held, slot_number, slot_colour, set_start, s0,
     if width == 0:  # (no set to hold out: a plain pass)
         tables, _crowded = hold_tables(numbers, colours, first, 0, 0, which)
         joker_weight = jw_scaled // scale
+        skips = skips.copy()  # (the left-out cut holds here too: these moves score the
+        skips[3] = 1  # optimum, placing the rest's table jokers and the same rack ones)
+        skips[6] -= must_j - rest_j
         status, _score, _states, _truncated = _one_pass(
             rest, rack, rest_j, rack_j, w_scaled // scale, joker_weight, mode, group_ok,
-            tables, np.zeros_like(caps), no_skips(), optimum + rest_j * joker_weight,
+            tables, np.zeros_like(caps), skips, optimum + rest_j * joker_weight,
             np.int64(0), np.int64(1), np.int64(0), c2, g2, h2, work)
     else:
         tables, _crowded = hold_tables(numbers, colours, first, 0, held, which)
