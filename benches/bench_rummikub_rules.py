@@ -29,6 +29,8 @@ options (meld then continue: the player still to meld, threshold 30), with the h
 passes and their states per position and the sets kept against the plain DP answer's; its
 last row adds ``fewest_tiles_moved`` (one more pass, :mod:`engines.rummikub.heirs`, counted
 with the passes) and shows the tiles moved instead (least disturbance's -> the fewest).
+``--combos`` prints the same table for two or three of those options together
+(``COMBO_ROWS``: the combinations the search solves; it refuses the others).
 
 ``--wide`` times the wide tile sets (more than 4 colours or numbers past 13: the
 width-generic DP of ``solvers/rummikub/wide``) on bench-like bands drawn from each tile set
@@ -41,6 +43,7 @@ positions restricted to them), with the states stored per position.
     .venv/bin/python benches/bench_rummikub_rules.py -n 10
     .venv/bin/python benches/bench_rummikub_rules.py -n 3 --integer-programme
     .venv/bin/python benches/bench_rummikub_rules.py -n 10 --least
+    .venv/bin/python benches/bench_rummikub_rules.py -n 10 --combos --seed 2
     .venv/bin/python benches/bench_rummikub_rules.py -n 10 --rows copies=4  # those rows only
     .venv/bin/python benches/bench_rummikub_rules.py -n 20 --least --rows copies=4 --seed 2
     .venv/bin/python benches/bench_rummikub_rules.py -n 5 --wide
@@ -244,6 +247,35 @@ LEAST_ROWS = (
      False),
     ("+ fewest_tiles_moved", Rules(fewest_tiles_moved=True), True),
 )
+# ``--combos``: least disturbance with two or three of the options above that the search
+# solves together (the other crossings are refused: tile sets of more copies or jokers go
+# with official retrieval or each other only, fewest_tiles_moved with none)
+COMBO_ROWS = (
+    *((f"+ joker_retrieval=official + copies={c}",
+       Rules(least_disturbance=True, joker_retrieval="official", copies=c), True) for c in (3, 4)),
+    *((f"+ copies={c} + jokers={j}", Rules(least_disturbance=True, copies=c, jokers=j), True)
+      for c, j in ((3, 3), (3, 4), (4, 3))),
+    ("+ official + min_set_length=4",
+     Rules(least_disturbance=True, joker_retrieval="official", min_set_length=4), True),
+    ("+ official + min_set_length=2",
+     Rules(least_disturbance=True, joker_retrieval="official", min_set_length=2), True),
+    ("+ min_real_tiles=2 + min_set_length=2",
+     Rules(least_disturbance=True, min_real_tiles=2, min_set_length=2), True),
+    *((f"+ official + min_real_tiles=2 + min_set_length={k}",
+       Rules(least_disturbance=True, joker_retrieval="official", min_real_tiles=2,
+             min_set_length=k), True) for k in (4, 2)),
+    *((f"+ meld_continue (initial meld 30) + {name}",
+       Rules(least_disturbance=True, meld_continue=True, **options), False)
+      for name, options in (
+          ("official", dict(joker_retrieval="official")),
+          ("min_real_tiles=2", dict(min_real_tiles=2)),
+          ("min_set_length=4", dict(min_set_length=4)),
+          ("min_set_length=2", dict(min_set_length=2)),
+          ("official + min_real_tiles=2", dict(joker_retrieval="official", min_real_tiles=2)),
+          ("official + min_set_length=4", dict(joker_retrieval="official", min_set_length=4)),
+          ("official + min_set_length=2", dict(joker_retrieval="official", min_set_length=2)),
+      )),
+)
 
 
 def _warm_least(rules: Rules, melded: bool, n: int, seed: int) -> None:
@@ -257,14 +289,14 @@ def _warm_least(rules: Rules, melded: bool, n: int, seed: int) -> None:
                 best_move(pos["table"], pos["rack"], melded, "tiles", rules)
 
 
-def _least(n: int, rows: str | None = None, seed: int = 11) -> None:
+def _least(n: int, rows: str | None = None, seed: int = 11, table: tuple = LEAST_ROWS) -> None:
     from engines.rummikub import least
 
     passes: list[list[int]] = []
     print(f"{n} positions per band; CPU ms per position through best_move (the plain DP's "
           "median first); held-out DP passes and their states per position (median / max); "
           "sets kept (plain DP answer -> least disturbance, summed over the band)")
-    for name, rules, melded in LEAST_ROWS:
+    for name, rules, melded in table:
         if rows is not None and rows not in name:
             continue
         print(f"{name}\n{'band':<6} {'DP ms':>6} {'median':>7} {'p90':>7} {'max':>7} "
@@ -382,6 +414,8 @@ def main() -> None:
                         help="time the tests' reference integer programme on the options it solves")
     parser.add_argument("--least", action="store_true",
                         help="time least_disturbance (the exact search) per band")
+    parser.add_argument("--combos", action="store_true",
+                        help="as --least, on the options' combinations (COMBO_ROWS)")
     parser.add_argument("--rows", default=None,
                         help="only the rows whose name holds this text (default: every row)")
     parser.add_argument("--seed", type=int, default=11,
@@ -400,8 +434,8 @@ def main() -> None:
     if args.wide:
         _wide(args.n, args.rows, args.seed)
         return
-    if args.least:
-        _least(args.n, args.rows, args.seed)
+    if args.least or args.combos:
+        _least(args.n, args.rows, args.seed, COMBO_ROWS if args.combos else LEAST_ROWS)
         return
     if args.integer_programme:
         _integer_programme(args.n)
