@@ -322,6 +322,11 @@ def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_
         first = solve_moves([pos], objective, None, replace(rules, least_disturbance=False))[0]
     if first is not None and _relaxation(pos, rules) is not None:
         relaxed = _relaxed_move(pos, objective, rules, first)
+        if not isinstance(relaxed, Move) and relaxed > first.sets_kept and _relaxation(
+                pos, rules, RELAXED_AGAIN) not in (None, _relaxation(pos, rules)):
+            # (the loosest relaxation's move is not allowed and leaves a gap: a closer one)
+            relaxed = min(relaxed, _relaxed_move(pos, objective, rules, first, RELAXED_AGAIN),
+                          key=lambda r: -1 if isinstance(r, Move) else r)
         if isinstance(relaxed, Move):
             return relaxed
         ceiling = relaxed
@@ -413,26 +418,33 @@ def _passes(pos: Position, rules: Rules, weight: np.ndarray, joker_weight: int,
 # joker retrieval, its optimum is often higher or its move breaks the rule (80J max
 # 55 -> 76 ms).
 RELAXED = ("meld_continue", "min_real_tiles")
+# Where dropping :data:`RELAXED` gives a move the rules do not allow (or another optimum),
+# the relaxation dropping only these is tried next, its bound the tighter: meld then
+# continue with two real tiles, seed 5 60J #5 of the ``--combos`` survey, 13.1 s (16.9 M
+# held-out states) -> ms (benches/README "option combinations")
+RELAXED_AGAIN = ("meld_continue",)
 
 
-def _relaxation(pos: Position, rules: Rules) -> tuple[Position, Rules] | None:
+def _relaxation(pos: Position, rules: Rules, dropped: tuple[str, ...] = RELAXED
+                ) -> tuple[Position, Rules] | None:
     """A position and rules under which every move ``rules`` allow ``pos`` is allowed, that
-    the held-out passes solve faster (the options of :data:`RELAXED`): a melded player's
+    the held-out passes solve faster (the options ``dropped``, :data:`RELAXED`): a melded player's
     turn for meld then continue, one real tile per set for two (free joker retrieval for
     official); ``None`` if none applies."""
     loose: dict = {}
-    if "meld_continue" in RELAXED and not pos.initial_meld_done:
+    if "meld_continue" in dropped and not pos.initial_meld_done:
         loose["meld_continue"] = False
-    if "joker_retrieval" in RELAXED and rules.joker_retrieval == "official":
+    if "joker_retrieval" in dropped and rules.joker_retrieval == "official":
         loose["joker_retrieval"] = "free"
-    if "min_real_tiles" in RELAXED and rules.min_real_tiles > 1:
+    if "min_real_tiles" in dropped and rules.min_real_tiles > 1:
         loose["min_real_tiles"] = 1
     if not loose:
         return None
     return replace(pos, initial_meld_done=True), replace(rules, **loose)
 
 
-def _relaxed_move(pos: Position, objective: str, rules: Rules, first: Move) -> Move | int:
+def _relaxed_move(pos: Position, objective: str, rules: Rules, first: Move,
+                  dropped: tuple[str, ...] = RELAXED) -> Move | int:
     """Least disturbance from a relaxation's (:func:`_relaxation`): when ``first`` (optimal
     under ``rules``) reaches the relaxation's optimum, every optimal move is one of the
     relaxation's optimal moves, so the relaxation's least-disturbing move keeps at least as
@@ -443,7 +455,7 @@ def _relaxed_move(pos: Position, objective: str, rules: Rules, first: Move) -> M
     from engines.rummikub.arrays import solve_moves
     from engines.rummikub.position import check_move
 
-    loose_pos, loose = _relaxation(pos, rules)
+    loose_pos, loose = _relaxation(pos, rules, dropped)
     plain = solve_moves([loose_pos], objective, None, replace(loose, least_disturbance=False))[0]
     if (plain.tiles, plain.value, _jokers(plain)) != (first.tiles, first.value, _jokers(first)):
         return len(pos.table)
