@@ -321,12 +321,7 @@ def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_
 
         first = solve_moves([pos], objective, None, replace(rules, least_disturbance=False))[0]
     if first is not None and _relaxation(pos, rules) is not None:
-        relaxed = _relaxed_move(pos, objective, rules, first)
-        if not isinstance(relaxed, Move) and relaxed > first.sets_kept and _relaxation(
-                pos, rules, RELAXED_AGAIN) not in (None, _relaxation(pos, rules)):
-            # (the loosest relaxation's move is not allowed and leaves a gap: a closer one)
-            relaxed = min(relaxed, _relaxed_move(pos, objective, rules, first, RELAXED_AGAIN),
-                          key=lambda r: -1 if isinstance(r, Move) else r)
+        relaxed = _relaxed_answer(pos, objective, rules, first)
         if isinstance(relaxed, Move):
             return relaxed
         ceiling = relaxed
@@ -421,16 +416,30 @@ RELAXED = ("meld_continue", "min_real_tiles")
 # Where dropping :data:`RELAXED` gives a move the rules do not allow (or another optimum),
 # the relaxation dropping only these is tried next, its bound the tighter: meld then
 # continue with two real tiles, seed 5 60J #5 of the ``--combos`` survey, 13.1 s (16.9 M
-# held-out states) -> ms (benches/README "option combinations")
+# held-out states) -> 0.22 s (benches/README "option combinations")
 RELAXED_AGAIN = ("meld_continue",)
+
+
+def _relaxed_answer(pos: Position, objective: str, rules: Rules, first: Move) -> Move | int:
+    """:func:`_relaxed_move` of :data:`RELAXED`; where that is only a bound above
+    ``first``'s sets kept, and dropping :data:`RELAXED_AGAIN` alone is a closer relaxation,
+    that one's move if the rules allow it, else the lesser of the two bounds."""
+    relaxed = _relaxed_move(pos, objective, rules, first)
+    if isinstance(relaxed, Move) or relaxed <= first.sets_kept:
+        return relaxed
+    closer = _relaxation(pos, rules, RELAXED_AGAIN)
+    if closer is None or closer == _relaxation(pos, rules):
+        return relaxed
+    again = _relaxed_move(pos, objective, rules, first, RELAXED_AGAIN)
+    return again if isinstance(again, Move) else min(relaxed, again)
 
 
 def _relaxation(pos: Position, rules: Rules, dropped: tuple[str, ...] = RELAXED
                 ) -> tuple[Position, Rules] | None:
     """A position and rules under which every move ``rules`` allow ``pos`` is allowed, that
-    the held-out passes solve faster (the options ``dropped``, :data:`RELAXED`): a melded player's
-    turn for meld then continue, one real tile per set for two (free joker retrieval for
-    official); ``None`` if none applies."""
+    the held-out passes solve faster (the options ``dropped``, by default :data:`RELAXED`): a
+    melded player's turn for meld then continue, one real tile per set for two (free joker
+    retrieval for official); ``None`` if none applies."""
     loose: dict = {}
     if "meld_continue" in dropped and not pos.initial_meld_done:
         loose["meld_continue"] = False
