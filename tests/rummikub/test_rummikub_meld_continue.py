@@ -173,3 +173,43 @@ def test_the_two_arrangement_pass_alone(seed):
         if status == 1:
             codes = np.zeros(64, np.int64)
             assert meld_codes(choice, gj, part_count, part_masks, codes) >= 0
+
+
+def test_room_per_parent_holds_every_run_option():
+    # The pass makes room per parent for all its successors (_continue._joker_choices:
+    # each run-joker count times its placements); a bound short of the options that
+    # _run_options lists would write past the arrays.  Random colour codes, lists of runs
+    # short of real tiles, tiles and jokers under two real tiles per set: never more
+    # options than the bound counts for that many run jokers (alone and at the last
+    # colour, where each also takes every count of group jokers).
+    import numpy as np
+
+    from solvers.rummikub._continue import _joker_choices, _run_options
+    from solvers.rummikub._lengths import length_tables
+    from solvers.rummikub._real2 import COMBO_T1, COMBO_T2
+
+    placements = [sum(int(a >= 0) + int(b >= 0) == jr for a, b in zip(COMBO_T1, COMBO_T2))
+                  for jr in range(3)]
+    for left in range(3):
+        assert _joker_choices(left, False, 1) == sum(placements[: left + 1])
+        assert _joker_choices(left, True, 1) == sum(
+            placements[jr] * (left - jr + 1) for jr in range(left + 1))
+        assert _joker_choices(left, True, 0) == sum(left - jr + 1 for jr in range(left + 1))
+    digits, binom = length_tables(3)
+    lengths = (digits, binom, np.full((4, 13), 2, np.int64))
+    buf = np.zeros((16, 4), np.int64)
+    rng = random.Random(18)
+    most = [0, 0, 0]
+    for _ in range(4000):
+        c = rng.randrange(4)
+        slots = [1 + 4 * rng.randrange(4) + rng.randrange(4) if rng.random() < 0.7 else 0
+                 for _ in range(2)]
+        short_key = max(slots) | min(slots) << 5
+        code = rng.randrange(3) + 5 * rng.randrange(3) + 25 * rng.randrange(3)
+        jr = rng.randrange(3)
+        t = jr + rng.randrange(4)
+        n = _run_options(code, short_key, c, t, jr, 2 - jr, rng.randrange(3), rng.randrange(3),
+                         rng.randrange(11), 13, rng.random() < 0.3, 1, buf, lengths)
+        assert n <= placements[jr], (code, short_key, c, t, jr)
+        most[jr] = max(most[jr], n)
+    assert min(most[1:]) > 1  # (the sample reaches several placements a joker count)

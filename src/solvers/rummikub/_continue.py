@@ -139,6 +139,25 @@ def _run_options(code, short_key, c, t, jr, jl, real_next, real_next2, v, nnum, 
     return n
 
 
+@njit(cache=True, inline="always")
+def _joker_choices(left, last, real2):
+    """The most successors one arrangement's jokers give a state at a sub-step (``left``
+    jokers not yet placed): run jokers, each with its placements under two real tiles per
+    set (``_real2.COMBO_FIRST``), times the group jokers at the last colour.
+
+    Counted per parent from the jokers it has left: the former bound, the same for every
+    parent (every joker count times 15 placements, squared), came to 984,150 successors
+    at a last colour with two jokers in each arrangement, and the arrays and hash table
+    made that large cost 40-100 ms of page faults a pass of 2-20 K states (meld then
+    continue with two real tiles, seed 7 0J #10: four passes 425 ms -> 8 ms in all).
+    """
+    total = 0
+    for jr in range(left + 1):
+        placements = COMBO_FIRST[jr + 1] - COMBO_FIRST[jr] if real2 else 1
+        total += placements * (left - jr + 1 if last else 1)
+    return total
+
+
 @njit(cache=True, error_model="numpy")
 def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, info, weight_cv,
                    joker_weight, floor, meld, any_ok, group_ok, capc, needc, capm, needm,
@@ -172,8 +191,6 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
     target = meld_target(meld)
     jfac = joker_meld_factor(meld)
     real2 = (meld >> REAL2_BIT) & 1
-    fanout = (hi - lo + 1) * 3 * (jokers + 1) * 9 * (mjokers + 1) * (
-        (jokers + 1) * (mjokers + 1) if last else 1) * (225 if real2 else 1)
     buf1 = np.zeros((16, 4), np.int64)
     buf2 = np.zeros((16, 4), np.int64)
     other_need = mother_need = 0
@@ -184,8 +201,6 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
         k2 = k2s[i]
         if k1 < 0:
             continue
-        table, bits, k1s, k2s, score, parent, choice = make_room(
-            table, bits, end, n, fanout, k1s, k2s, score, parent, choice)
         if last:
             other_need, alive = close_others(k1, 0, c, jokers, capc, needc, other)
             if not alive:
@@ -199,6 +214,11 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
         lo_s, hi_s = lo - held, hi - held
         ju = (k1 >> JOKERS_AT) & 3
         mju = (k2 >> JOKERS_AT) & 3
+        # (room per parent for all its successors: u, ug, mu, mug at most three values each)
+        fanout = ((hi - lo + 1) * 3 * _joker_choices(jokers - ju, last, real2) * 9
+                  * _joker_choices(mjokers - mju, last, real2))
+        table, bits, k1s, k2s, score, parent, choice = make_room(
+            table, bits, end, n, fanout, k1s, k2s, score, parent, choice)
         mv = (k2 >> MELD_AT) & MELD_MASK
         done = mv >= target
         need0 = (k1 >> NEED_AT) & 3
