@@ -404,7 +404,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
 @njit(cache=True, error_model="numpy", inline="always")
 def solve_pass(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
-    floor, beam, hold=None,
+    floor, beam, hold=None, budget=0,
 ):
     """One pass: fills ``choice_out[4, 13, 4]``, ``gj_out[13]``, ``stats[2]``.
 
@@ -417,11 +417,13 @@ def solve_pass(
     optimal when ``truncated`` is 0); ``beam < 0`` keeps the ``-beam`` states with the
     fewest obligations (:func:`solvers.rummikub._layers.keep_flexible`), a quick search for
     an arrangement that reaches ``floor``.  ``hold``: least disturbance (there ``beam``
-    ranks states as :func:`solvers.rummikub._hold.keep_best` does).
+    ranks states as :func:`solvers.rummikub._hold.keep_best` does).  ``budget > 0``: the
+    pass gives up (status -1) once it has stored more states than that.
     """
     # the longer sets' class tables (empty under sets of 3 with at most five runs a colour)
     lengths = length_tables(min_set_length(meld), copies(meld) + max(2, must_j + opt_j))
     classes = lengths[0].shape[1]
+    budget = np.int64(budget)  # (one type whether a caller passes it or not)
     # (Numba compiles every branch here into each caller, whether its rules can take it or
     # not; so _pass passes None, not its second words, to the default _sub_step: the
     # two-word _pass compiles that call too, never taken, and would compile a _sub_step
@@ -429,22 +431,22 @@ def solve_pass(
     if second_word(meld, must_j + opt_j):  # (two key words a state: solvers.rummikub._layout)
         return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                      choice_out, gj_out, stats, floor, beam, hold, np.zeros(1, np.int64),
-                     np.zeros(classes, np.int64), lengths)
+                     np.zeros(classes, np.int64), lengths, budget)
     if (meld >> REAL2_BIT) & 1 and lengths[0].shape[0]:  # two real tiles, length classes
         return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                      choice_out, gj_out, stats, floor, beam, hold, None,
-                     np.zeros(classes, np.int64), lengths)
+                     np.zeros(classes, np.int64), lengths, budget)
     return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                 gj_out, stats, floor, beam, hold, None, None, lengths)
+                 gj_out, stats, floor, beam, hold, None, None, lengths, budget)
 
 
 @njit(cache=True, error_model="numpy")
 def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
-          stats, floor, beam, hold, second, long_codes, lengths):
-    """:func:`solve_pass`; ``second``: None, or an array when the states have a second key
-    word; ``long_codes``: None, or the scratch of two real tiles per set over length classes
-    (Numba compiles each apart, so a pass without them has no trace of them);
-    ``lengths``: :func:`solvers.rummikub._lengths.length_tables`."""
+          stats, floor, beam, hold, second, long_codes, lengths, budget):
+    """:func:`solve_pass` (and its ``budget``); ``second``: None, or an array when the
+    states have a second key word; ``long_codes``: None, or the scratch of two real tiles
+    per set over length classes (Numba compiles each apart, so a pass without them has no
+    trace of them); ``lengths``: :func:`solvers.rummikub._lengths.length_tables`."""
     jokers = must_j + opt_j
     any_ok = groups_within(group_ok)
     cap = 1024
@@ -491,8 +493,8 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
                     joker_weight, jokers, floor, bound, beam, stats)
             truncated, start, end = truncated | cut, end, n
         for step in range(NCOL):
-            if end == start:
-                return 0, NEG, truncated
+            if end == start or 0 < budget < stats[0]:  # (no state left; the budget spent)
+                return (0 if end == start else -1), NEG, truncated
             layer += 1
             c = order[v, step]
             last = step == NCOL - 1

@@ -417,6 +417,26 @@ def meld_codes(choice, group_jokers, part_count, part_masks, codes, min_len=3):
 
 
 @njit(cache=True)
+def turned_codes(codes, m, nnum):
+    """The sets ``codes[:m]`` of a position with its numbers reversed (n read as
+    ``nnum + 1 - n``), as the sets of the position itself, sorted again: a run's slots
+    reversed so that they ascend, a group's number moved."""
+    for k in range(m):
+        code = codes[k]
+        if code >> 40:  # a group: number << 32 | number << 24
+            number = nnum + 1 - ((code >> 24) & 255)
+            code = code & ~np.int64(0xFFFF << 24) | np.int64(number) << 32 | np.int64(number) << 24
+        else:  # a run: start << 24 | length << 16 | joker mask (bit i: start + i)
+            start, length, jmask = (code >> 24) & 255, (code >> 16) & 255, code & 0xFFFF
+            mask = np.int64(0)
+            for i in range(length):
+                mask |= ((jmask >> i) & 1) << (length - 1 - i)
+            code = (code >> 32) << 32 | (nnum + 2 - start - length) << 24 | length << 16 | mask
+        codes[k] = code
+    _sort_codes(codes, m)
+
+
+@njit(cache=True)
 def meld_codes_batch(status, choice, group_jokers, part_count, part_masks, min_len=3):
     """:func:`meld_codes` for every solved position of a batch: ``(codes[n, MAX_SETS], counts)``.
 

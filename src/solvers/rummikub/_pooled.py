@@ -16,9 +16,9 @@ caller's single thread.
 
 from numba import njit
 
-from solvers.rummikub._exact import solve_exact
-from solvers.rummikub._layout import NCOL, NNUM
-from solvers.rummikub._melds import meld_codes
+from solvers.rummikub._exact import solve_either
+from solvers.rummikub._layout import NCOL, NNUM, highest_number
+from solvers.rummikub._melds import meld_codes, turned_codes
 
 JOKER_KIND = NCOL * NNUM  # the joker's column of ``played``
 
@@ -33,18 +33,23 @@ def solve_range(
     writing only their rows of the outputs, and then, for each solved position (status 1),
     ``meld_codes_batch``'s ``codes[p]``/``counts[p]`` (of the rules' ``part_count``,
     ``part_masks`` and ``min_len``) and ``played[p]``: the counts of the rack tiles the move
-    plays, in kind order (13 * colour + number - 1, the joker last).  An unsolved position
+    plays, in kind order (13 * colour + number - 1, the joker last).  Positions that
+    :func:`~solvers.rummikub._exact.solve_either` searched with their numbers reversed get
+    their choice and sets turned back.  An unsolved position
     keeps ``counts[p]`` and ``played[p]`` as they were (the caller's -2 and zeros)."""
     for k in range(lo, hi):
         p = order[k]
-        st, sc = solve_exact(must[p], opt[p], must_j[p], opt_j[p], weight[p], joker_weight[p],
-                             meld[p], group_ok, choice[p], group_jokers[p], stats[p], beam)
+        st, sc, back = solve_either(must[p], opt[p], must_j[p], opt_j[p], weight[p],
+                                    joker_weight[p], meld[p], group_ok, choice[p],
+                                    group_jokers[p], stats[p], beam)
         status[p] = st
         best[p] = sc
         if st != 1:
             continue
         counts[p] = meld_codes(choice[p], group_jokers[p], part_count, part_masks, codes[p],
                                min_len)
+        if back:  # (the choice of the position with its numbers reversed)
+            _turn_back(choice[p], group_jokers[p], codes[p], counts[p], highest_number(meld[p]))
         jokers = -must_j[p]
         for c in range(NCOL):
             for v in range(NNUM):
@@ -54,3 +59,17 @@ def solve_range(
         for v in range(NNUM):
             jokers += group_jokers[p, v]
         played[p, JOKER_KIND] = jokers
+
+
+@njit(cache=True, nogil=True)
+def _turn_back(choice, group_jokers, codes, count, nnum):
+    """A choice and its ``count`` sets (-1: none) found with the numbers reversed, as the
+    position's own."""
+    for v in range(nnum // 2):
+        w = nnum - 1 - v
+        for c in range(NCOL):
+            for k in range(choice.shape[2]):
+                choice[c, v, k], choice[c, w, k] = choice[c, w, k], choice[c, v, k]
+        group_jokers[v], group_jokers[w] = group_jokers[w], group_jokers[v]
+    if count > 0:
+        turned_codes(codes, count, nnum)

@@ -1,0 +1,119 @@
+"""The plain DP searched both ways (``solvers.rummikub._exact.solve_either``): with three or
+four copies or jokers, the passes run over the position as it is and over the position with
+its numbers reversed, under a budget of states that grows until one finishes; a choice found
+reversed is read back (``solvers.rummikub._pooled._turn_back``, ``_melds.turned_codes``).
+Checked: the budget stops a pass; the sets read backwards; on bench positions that only the
+reversed search solves within the first budget, the reversed answer and the engine's move
+(legal, the exact optimum of the forward pass alone, ``beam=0``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engines.rummikub import Position, Rules, best_move, check_move
+from engines.rummikub.position import _counts, objective_weights
+from solvers.rummikub._dp import solve_pass
+from solvers.rummikub._exact import TURN_STATES, _turnable, solve_arrays, solve_either
+from solvers.rummikub._layout import BEAM, NEG
+from solvers.rummikub._melds import MAX_SETS, turned_codes
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benches"))
+from bench_rummikub import band_positions
+from bench_rummikub_rules import restrict
+
+RULES = Rules(copies=3, jokers=4, least_disturbance=False)
+# (seed, table band, index) of jokers' bands: 0.3-0.4 M states a pass as they are, under
+# 10 k reversed (the bench's slowest plain moves of copies=3 + jokers=4)
+TURNED = ((7, 60, 1), (4, 40, 13))
+
+
+def _position(seed: int, size: int, index: int) -> tuple[dict, Position]:
+    p = restrict(band_positions(size, True, n=index + 1, seed=seed)[index], RULES)
+    return p, Position.from_strings(p["table"], p["rack"], True, **RULES.position_limits())
+
+
+def _arrays(pos: Position, objective: str = "tiles") -> tuple:
+    must, must_j = _counts(pos.table_tiles)
+    rack, rack_j = _counts(pos.rack)
+    weight, joker_weight = objective_weights(objective)
+    return (must, rack, np.int64(must_j), np.int64(rack_j), np.ascontiguousarray(weight),
+            np.int64(joker_weight), np.int64(RULES.search_mode(True)))
+
+
+def _outputs() -> tuple:
+    return np.zeros((4, 13, 4), np.int64), np.zeros(13, np.int64), np.zeros(2, np.int64)
+
+
+def test_a_budget_stops_the_pass() -> None:
+    must, rack, must_j, rack_j, weight, joker_weight, mode = _arrays(_position(*TURNED[0])[1])
+    group_ok = RULES.group_tables()[0]
+    whole = solve_pass(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok,
+                       *_outputs(), NEG, np.int64(0), None, 1_000)
+    assert whole[0] == -1
+    status, score, _ = solve_pass(must, rack, must_j, rack_j, weight, joker_weight, mode,
+                                  group_ok, *_outputs(), NEG, np.int64(BEAM))
+    assert status == 1 and score > 0
+
+
+def test_turned_codes_read_the_sets_backwards() -> None:
+    codes = np.zeros(MAX_SETS, np.int64)
+    # a run R5 R6 (joker as R7), a group of 10s (K O B), then as 13 numbers reversed
+    codes[0] = 1 << 32 | 5 << 24 | 3 << 16 | 0b100
+    codes[1] = 1 << 40 | 10 << 32 | 10 << 24 | 3 << 16 | 0b1101
+    turned_codes(codes, 2, 13)
+    assert codes[0] == 1 << 32 | 7 << 24 | 3 << 16 | 0b001  # (R7 joker) R8 R9
+    assert codes[1] == 1 << 40 | 4 << 32 | 4 << 24 | 3 << 16 | 0b1101
+    codes[0] = 1 << 40 | 2 << 32 | 2 << 24 | 3 << 16 | 0b0111  # groups sort after runs
+    codes[1] = 3 << 32 | 1 << 24 | 4 << 16 | 0b0011  # B1 B2 as jokers, B3 B4, of 10 numbers
+    turned_codes(codes, 2, 10)
+    assert codes[:2].tolist() == [3 << 32 | 7 << 24 | 4 << 16 | 0b1100,
+                                  1 << 40 | 9 << 32 | 9 << 24 | 3 << 16 | 0b0111]
+
+
+def test_only_melded_numbered_tile_sets_turn() -> None:
+    assert _turnable(np.int64(RULES.search_mode(True)), 4)
+    assert not _turnable(np.int64(RULES.search_mode(False)), 4)  # (the meld's value)
+    assert not _turnable(np.int64(Rules().search_mode(True)), 2)  # (the rules document's)
+
+
+@pytest.mark.parametrize("objective", ["tiles", "value"])
+def test_the_reversed_search_finds_the_optimum(objective: str) -> None:
+    for where in TURNED:
+        must, rack, must_j, rack_j, weight, joker_weight, mode = _arrays(_position(*where)[1],
+                                                                         objective)
+        choice, group_jokers, stats = _outputs()
+        status, score, back = solve_either(must, rack, must_j, rack_j, weight, joker_weight,
+                                           mode, RULES.group_tables()[0], choice,
+                                           group_jokers, stats, np.int64(BEAM))
+        exact = solve_arrays(must[None], rack[None], np.array([must_j]), np.array([rack_j]),
+                             weight[None], np.array([joker_weight]), np.array([mode]),
+                             parallel=False, beam=0, group_ok=RULES.group_tables()[0])
+        assert (status, score) == (exact[0][0], exact[1][0]), where
+        if objective == "tiles":  # (the forward passes pass the first budget there)
+            assert back and stats[0] < TURN_STATES, where
+
+
+def _tiles_and_value(choice: np.ndarray, group_jokers: np.ndarray, arrays: tuple) -> tuple:
+    """The tiles a choice of the kernel plays and their value (jokers: 0)."""
+    must, must_j = arrays[0], arrays[2]
+    real = choice[:, :, 0] + choice[:, :, 1] - must
+    jokers = int(choice[:, :, 2].sum() + group_jokers.sum() - must_j)
+    return int(real.sum()) + jokers, int((real * np.arange(1, 14)).sum())
+
+
+def test_turned_moves_are_legal_and_optimal() -> None:
+    for where in TURNED:
+        p, pos = _position(*where)
+        for objective in ("tiles", "value"):
+            move = best_move(p["table"], p["rack"], True, objective, RULES)
+            assert check_move(pos, move, RULES) == [], (where, objective)
+            arrays = _arrays(pos, objective)
+            _status, _best, choice, group_jokers, _stats = solve_arrays(
+                *(np.array([a]) for a in arrays), parallel=False, beam=0,
+                group_ok=RULES.group_tables()[0])
+            assert (move.tiles, move.value) == _tiles_and_value(choice[0], group_jokers[0],
+                                                                arrays), (where, objective)
