@@ -29,19 +29,22 @@ RULES = Rules(copies=3, jokers=4, least_disturbance=False)
 # (seed, table band, index) of jokers' bands: 0.3-0.4 M states a pass as they are, under
 # 10 k reversed (the bench's slowest plain moves of copies=3 + jokers=4)
 TURNED = ((7, 60, 1), (4, 40, 13))
+# numbers 1-11 only: positions whose plain move the reversed search answers
+ELEVEN = Rules(copies=3, jokers=4, numbers=11, least_disturbance=False)
+TURNED_ELEVEN = ((1, 40, 4), (1, 40, 16))
 
 
-def _position(seed: int, size: int, index: int) -> tuple[dict, Position]:
-    p = restrict(band_positions(size, True, n=index + 1, seed=seed)[index], RULES)
-    return p, Position.from_strings(p["table"], p["rack"], True, **RULES.position_limits())
+def _position(seed: int, size: int, index: int, rules: Rules = RULES) -> tuple[dict, Position]:
+    p = restrict(band_positions(size, True, n=index + 1, seed=seed)[index], rules)
+    return p, Position.from_strings(p["table"], p["rack"], True, **rules.position_limits())
 
 
-def _arrays(pos: Position, objective: str = "tiles") -> tuple:
+def _arrays(pos: Position, objective: str = "tiles", rules: Rules = RULES) -> tuple:
     must, must_j = _counts(pos.table_tiles)
     rack, rack_j = _counts(pos.rack)
     weight, joker_weight = objective_weights(objective)
     return (must, rack, np.int64(must_j), np.int64(rack_j), np.ascontiguousarray(weight),
-            np.int64(joker_weight), np.int64(RULES.search_mode(True)))
+            np.int64(joker_weight), np.int64(rules.search_mode(True)))
 
 
 def _outputs() -> tuple:
@@ -105,15 +108,16 @@ def _tiles_and_value(choice: np.ndarray, group_jokers: np.ndarray, arrays: tuple
     return int(real.sum()) + jokers, int((real * np.arange(1, 14)).sum())
 
 
-def test_turned_moves_are_legal_and_optimal() -> None:
-    for where in TURNED:
-        p, pos = _position(*where)
+@pytest.mark.parametrize("rules, positions", [(RULES, TURNED), (ELEVEN, TURNED_ELEVEN)])
+def test_turned_moves_are_legal_and_optimal(rules: Rules, positions: tuple) -> None:
+    for where in positions:
+        p, pos = _position(*where, rules)
         for objective in ("tiles", "value"):
-            move = best_move(p["table"], p["rack"], True, objective, RULES)
-            assert check_move(pos, move, RULES) == [], (where, objective)
-            arrays = _arrays(pos, objective)
+            move = best_move(p["table"], p["rack"], True, objective, rules)
+            assert check_move(pos, move, rules) == [], (where, objective)
+            arrays = _arrays(pos, objective, rules)
             _status, _best, choice, group_jokers, _stats = solve_arrays(
                 *(np.array([a]) for a in arrays), parallel=False, beam=0,
-                group_ok=RULES.group_tables()[0])
+                group_ok=rules.group_tables()[0])
             assert (move.tiles, move.value) == _tiles_and_value(choice[0], group_jokers[0],
                                                                 arrays), (where, objective)
