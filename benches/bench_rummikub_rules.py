@@ -30,7 +30,8 @@ passes and their states per position and the sets kept against the plain DP answ
 last row adds ``fewest_tiles_moved`` (one more pass, :mod:`engines.rummikub.heirs`, counted
 with the passes) and shows the tiles moved instead (least disturbance's -> the fewest).
 ``--combos`` prints the same table for two or three of those options together
-(``COMBO_ROWS``: the combinations the search solves; it refuses the others).
+(``COMBO_ROWS``: the combinations the search solves; it refuses the others; those with sets
+of 2 or 4+ and more copies or jokers are the width-generic DP's, its states in the table).
 
 ``--wide`` times the wide tile sets (more than 4 colours or numbers past 13: the
 width-generic DP of ``solvers/rummikub/wide``) on bench-like bands drawn from each tile set
@@ -247,9 +248,17 @@ LEAST_ROWS = (
      False),
     ("+ fewest_tiles_moved", Rules(fewest_tiles_moved=True), True),
 )
+# The crossings at 4 x 13 that the width-generic DP solves and the fast kernels do not
+WIDE_CROSSINGS = (
+    *((f"copies={c} + min_set_length={k}", dict(copies=c, min_set_length=k))
+      for c in (3, 4) for k in (4, 2)),
+    *((f"jokers=3 + min_set_length={k}", dict(jokers=3, min_set_length=k)) for k in (4, 5)),
+    ("copies=4 + jokers=3 + min_set_length=4", dict(copies=4, jokers=3, min_set_length=4)),
+)
 # ``--combos``: least disturbance with two or three of the options above that the search
 # solves together (the other crossings are refused: tile sets of more copies or jokers go
-# with official retrieval or each other only, fewest_tiles_moved with none)
+# with official retrieval or each other only, fewest_tiles_moved with none); with sets of 2
+# or 4+ they are the width-generic DP's (Rules.wide_search: its states in the table)
 COMBO_ROWS = (
     *((f"+ joker_retrieval=official + copies={c}",
        Rules(least_disturbance=True, joker_retrieval="official", copies=c), True) for c in (3, 4)),
@@ -275,6 +284,10 @@ COMBO_ROWS = (
           ("official + min_set_length=4", dict(joker_retrieval="official", min_set_length=4)),
           ("official + min_set_length=2", dict(joker_retrieval="official", min_set_length=2)),
       )),
+    *((f"+ {name} (wide DP)", Rules(least_disturbance=True, **options), True)
+      for name, options in WIDE_CROSSINGS),
+    ("+ copies=4 + min_set_length=4 (wide DP), initial meld 30",
+     Rules(least_disturbance=True, copies=4, min_set_length=4), False),
 )
 
 
@@ -290,7 +303,7 @@ def _warm_least(rules: Rules, melded: bool, n: int, seed: int) -> None:
 
 
 def _least(n: int, rows: str | None = None, seed: int = 11, table: tuple = LEAST_ROWS) -> None:
-    from engines.rummikub import least
+    from engines.rummikub import least, wide
 
     passes: list[list[int]] = []
     print(f"{n} positions per band; CPU ms per position through best_move (the plain DP's "
@@ -311,10 +324,12 @@ def _least(n: int, rows: str | None = None, seed: int = 11, table: tuple = LEAST
                 times, kept_plain, kept = [], 0, 0
                 for pos in positions:
                     work = least.WORK.copy()  # (the held-out passes and their states)
+                    stored = int(wide.STATS[0])  # (or the width-generic DP's states)
                     t = time.thread_time()
                     move = best_move(pos["table"], pos["rack"], melded, "tiles", rules)
                     times.append(1e3 * (time.thread_time() - t))
                     passes.append((least.WORK - work).tolist())
+                    passes[-1][1] += int(wide.STATS[0]) - stored
                     if rules.fewest_moved:  # tiles moved: least disturbance's -> fewest
                         kept += move.tiles_moved
                         kept_plain += best_move(pos["table"], pos["rack"], melded, "tiles",

@@ -382,3 +382,22 @@ def test_batch_task_solves_the_dp_house_rules(tmp_path: Path) -> None:
     assert tiles == {"free": 3, "two": 0, "small": 3}
     assert summary.rejected == 2
     assert "table set 1 [K7 J J]" in str(bad[0]) and "K9" in str(bad[1])
+
+
+def test_cli_and_batch_solve_crossings_by_the_wide_dp(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    # a third copy with sets of 4: past the fast kernels' key, solved by the width-generic
+    # DP (Rules.wide_search); with two real tiles per set neither DP solves it
+    position = {"table": [["R1", "R2", "R3", "R4"]], "rack": ["R1", "R2", "R3", "R4", "R1",
+                                                            "R2", "R3", "R4", "K9"]}
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(position))
+    assert main(["rummikub", "best", str(path), "--json", "--rule", "copies=3",
+                 "--rule", "min_set_length=4"]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles"] == 8
+    records = [dict(position, id="routed", rules={"copies": 3, "min_set_length": 4}),
+               dict(position, id="refused", rules={"copies": 3, "min_set_length": 4,
+                                                   "min_real_tiles": 2})]
+    tiles, summary, bad = run_best_batch(tmp_path, records)
+    assert tiles == {"routed": 8}
+    assert summary.rejected == 1 and "copies=3 with min_real_tiles=2" in str(bad[0])

@@ -343,7 +343,7 @@ def best_moves(
         if p.max_jokers > max(2, rules.jokers) or p.max_copies > max(2, rules.copies):
             check_counts([*p.table_tiles, *p.rack], f"positions[{i}]", rules.jokers,
                          rules.copies)  # (a Position read with more than the rules allow)
-    if rules.wide_tiles:  # past the fast kernels' 4 x 13 key: the width-generic DP
+    if rules.wide_search:  # past the fast kernels' key (4 x 13, crossings): the wide DP
         from engines.rummikub.wide import solve_wide_moves
         return solve_wide_moves(positions, objective, rules, threads)
     # (least disturbance: solve_moves holds table sets out, positions side by side)

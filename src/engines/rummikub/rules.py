@@ -10,8 +10,11 @@ and sets of 2 or 4..13 tiles at least (``min_set_length`` 2..13), never by filte
 default's answer, ``least_disturbance``
 by holding table sets out inside it (:mod:`engines.rummikub.least`), and
 ``fewest_tiles_moved`` by one more pass following each table set's heir
-(:mod:`engines.rummikub.heirs`, under the rules document's sets).  The
-other options (larger tile sets, sets of 14+ tiles)
+(:mod:`engines.rummikub.heirs`, under the rules document's sets).  Wide tile sets, and
+the crossings of options that the fast kernels' key cannot hold but the width-generic DP's
+can (a third or fourth copy with sets of 2 or 4..12, a third joker with sets of 4..12), go
+to that DP (:attr:`Rules.wide_search`).  The
+other options (larger tile sets, sets of 14+ tiles, the crossings neither DP holds)
 are named and checked here, but the search refuses them (:meth:`Rules.check_supported`)
 until the DP carries them; what each would cost the DP is in
 ``docs/rummikub-house-rules.md``.  The tests check the search, and solve the other
@@ -35,7 +38,8 @@ from dataclasses import dataclass, fields
 from math import comb
 
 from engines.rummikub.errors import PositionError, RuleError, SetError, TileError
-from engines.rummikub.tiles import ALL_COLOURS, COLOURS, Tile, format_tiles
+from engines.rummikub.retrieval import joker_places, retrieval_problems
+from engines.rummikub.tiles import ALL_COLOURS, Tile, format_tiles
 
 MAX_MELD_THRESHOLD = 127  # the DP keeps the meld value so far in 7 bits
 MELD_JOKER_VALUES = ("stands-for", "zero")
@@ -64,11 +68,14 @@ FEWEST_DEFAULT: bool | str = False
 # Options the search solves alone but not together with meld then continue (its DP carries
 # two arrangements: docs/rummikub-house-rules.md)
 _NOT_WITH_CONTINUE: dict[str, object] = {}
-# Options that must keep these values with a third joker or a third or fourth copy: the
-# DP's code for them (the runs short of real tiles, the table jokers' places, the length
-# classes, the second key of meld then continue) holds two (docs/rummikub-house-rules.md); a
-# third or fourth copy may come with official retrieval and with a third joker (six or seven
-# open runs a colour: numbered codes, solvers/rummikub/_lengths.py)
+# Options that must keep these values with a third joker or a third or fourth copy in the
+# fast kernels: their code for them (the runs short of real tiles, the table jokers' places,
+# the length classes, the second key of meld then continue) holds two
+# (docs/rummikub-house-rules.md); a third or fourth copy may come with official retrieval
+# and with a third joker (six or seven open runs a colour: numbered codes,
+# solvers/rummikub/_lengths.py).  Where the width-generic DP carries the crossing (sets of
+# 2 or 4..12 with free retrieval and one real tile per set), it solves it instead
+# (Rules.wide_search).
 _WITH_THIRD = {"jokers": {"min_real_tiles": 1, "joker_retrieval": "free",
                           "min_set_length": 3, "meld_continue": False},
                "copies": {"min_real_tiles": 1, "min_set_length": 3, "meld_continue": False}}
@@ -85,12 +92,12 @@ _FOURTH_JOKER_MOST = {"copies": 3}
 # is written for 7-bit colour codes (the DP's keep their high bits in a second key word that
 # meld then continue's pass does not carry: solvers/rummikub/_layout.code_high)
 _WITH_LONGEST = {"meld_continue": False}
-# The wide tile sets (more than 4 colours or numbers past 13) are solved by the
-# width-generic DP (solvers/rummikub/wide), which carries the initial-meld options, free
-# retrieval, least disturbance, copies, jokers and min_set_length; these options must keep
-# these values with it, the jokers stay within min_set_length (and 3: its key tracks the
-# one run of jokers alone that could make a set) and the colour codes fit its 64-bit key
-# word (wide_code_bits)
+# The wide tile sets (more than 4 colours or numbers past 13), and the crossings above that
+# the fast kernels refuse, are solved by the width-generic DP (solvers/rummikub/wide), which
+# carries the initial-meld options, free retrieval, least disturbance, copies, jokers and
+# min_set_length; these options must keep these values with it, the jokers stay within
+# min_set_length (and 3: its key tracks the one run of jokers alone that could make a set)
+# and the colour codes fit its 64-bit key word (wide_code_bits)
 _WITH_WIDE = {"min_real_tiles": 1, "joker_retrieval": "free", "meld_continue": False}
 # Why each tile-set option stops there (the state key of solvers/rummikub/_layout.py)
 LIMIT_REASONS = {
@@ -145,7 +152,8 @@ class Rules:
     The exact search solves ``meld_threshold``, ``meld_joker``, ``meld_continue``,
     ``least_disturbance`` (also with meld then continue: the final table keeps the sets),
     ``joker_retrieval``, ``min_real_tiles`` and the tile sets within
-    :data:`SEARCH_LIMITS`; the other options
+    :data:`SEARCH_LIMITS`, by the fast kernels or, for wide tile sets and the crossings
+    only it holds, the width-generic DP (:attr:`wide_search`); the other options
     must keep their defaults when solving (:meth:`check_supported`).
 
     >>> Rules(copies=5)
@@ -209,6 +217,19 @@ class Rules:
             out += [f"meld_continue=true with {name}={_text(getattr(self, name))}"
                     for name, alone in _NOT_WITH_CONTINUE.items()
                     if getattr(self, name) != alone]
+        if self.fewest_tiles_moved is True:
+            out += self._fewest_refusals()
+        if self.wide_tiles:
+            return out + self._wide_refusals()
+        fast = self._fast_refusals()
+        # (a crossing the fast kernels' key cannot hold goes to the width-generic DP where
+        # that DP carries it: wide_search; refused, it is named as the fast kernels see it)
+        return out + fast if fast and self._wide_refusals() else out
+
+    def _fast_refusals(self) -> list[str]:
+        """The crossings of options that the fast kernels' state key cannot hold (4 colours
+        and 13 numbers at most; docs/rummikub-house-rules.md)."""
+        out = []
         if self.meld_continue and self.min_real_tiles == 2 and self.min_set_length != 3:
             # (meld then continue's two-key DP lists the runs short of real tiles for sets
             # of 3 only: solvers/rummikub/_continue.py)
@@ -218,30 +239,33 @@ class Rules:
             out += [f"min_set_length={self.min_set_length} with {name}="
                     f"{_text(getattr(self, name))}" for name, alone in _WITH_LONGEST.items()
                     if getattr(self, name) != alone]
-        if self.wide_tiles and self.min_set_length > 12:  # (the wide DP's sets: 2..12)
-            out.append(f"min_set_length={self.min_set_length} with colours={self.colours} "
-                       f"and numbers={self.numbers}")
-        if self.fewest_tiles_moved is True:
-            out += self._fewest_refusals()
         for option, alone_with in _WITH_THIRD.items():
-            if getattr(self, option) > 2 and not self.wide_tiles:  # (wide: below)
+            if getattr(self, option) > 2:
                 out += [f"{option}={getattr(self, option)} with {name}="
                         f"{_text(getattr(self, name))}" for name, alone in alone_with.items()
                         if getattr(self, name) != alone]
         if self.jokers > 3:
             out += [f"jokers={self.jokers} with {name}={getattr(self, name)}"
                     for name, most in _FOURTH_JOKER_MOST.items() if getattr(self, name) > most]
-        if self.wide_tiles:
-            wide = f"colours={self.colours}" if self.colours > 4 else f"numbers={self.numbers}"
-            out += [f"{wide} with {name}={_text(getattr(self, name))}"
-                    for name, alone in _WITH_WIDE.items() if getattr(self, name) != alone]
-            if self.jokers > min(3, self.min_set_length):
-                out.append(f"{wide} with jokers={self.jokers} and "
-                           f"min_set_length={self.min_set_length}")
-            elif self.colours * wide_code_bits(self.min_set_length,
-                                               self.copies + self.jokers) > 64:
-                out.append(f"{wide} with min_set_length={self.min_set_length}, "
-                           f"copies={self.copies} and jokers={self.jokers}")
+        return out
+
+    def _wide_refusals(self) -> list[str]:
+        """The options that the width-generic DP does not carry (its transitions, its sets of
+        2..12, its joker runs and its 64-bit colour codes), named with the wide tile set."""
+        wide = f"colours={self.colours}" if self.colours > 4 else f"numbers={self.numbers}"
+        out = []
+        if self.min_set_length > 12:  # (the wide DP's sets: 2..12)
+            out.append(f"min_set_length={self.min_set_length} with colours={self.colours} "
+                       f"and numbers={self.numbers}")
+        out += [f"{wide} with {name}={_text(getattr(self, name))}"
+                for name, alone in _WITH_WIDE.items() if getattr(self, name) != alone]
+        if self.jokers > min(3, self.min_set_length):
+            out.append(f"{wide} with jokers={self.jokers} and "
+                       f"min_set_length={self.min_set_length}")
+        elif self.colours * wide_code_bits(self.min_set_length,
+                                           self.copies + self.jokers) > 64:
+            out.append(f"{wide} with min_set_length={self.min_set_length}, "
+                       f"copies={self.copies} and jokers={self.jokers}")
         return out
 
     def _fewest_refusals(self) -> list[str]:
@@ -274,6 +298,22 @@ class Rules:
         return self.colours > 4 or self.numbers > 13
 
     @property
+    def wide_search(self) -> bool:
+        """Whether the width-generic DP (:mod:`engines.rummikub.wide`) solves these rules:
+        a wide tile set, or a crossing at 4 x 13 or less that the fast kernels' key cannot
+        hold and the wide DP's can (a third or fourth copy with sets of 2 or 4..12, a third
+        joker with sets of 4..12: its colour codes count the open runs by length class
+        for any copies and jokers).  Every entry point routes by it
+        (:func:`~engines.rummikub.position.best_moves`).
+
+        >>> Rules(copies=3, min_set_length=4).wide_search, Rules(copies=3).wide_search
+        (True, False)
+        >>> Rules(copies=3, min_set_length=4, min_real_tiles=2).wide_search  # neither DP
+        False
+        """
+        return self.wide_tiles or (bool(self._fast_refusals()) and not self._wide_refusals())
+
+    @property
     def standard_tiles(self) -> bool:
         """Whether the tile set and set sizes are the rules document's (4 colours, 1..13,
         two copies, two jokers, sets of 3+ with one real tile)."""
@@ -297,6 +337,8 @@ class Rules:
         rule meld_continue=true with min_real_tiles=2 and min_set_length=4 is not supported
         by the exact search yet (each is solved alone; together they await the DP:
         docs/rummikub-house-rules.md)
+        >>> Rules(copies=3, min_set_length=4).check_supported().wide_search  # the wide DP's
+        True
         """
         if self is DEFAULT_RULES:  # the common case, without the walk over the fields
             return self
@@ -420,7 +462,7 @@ class Rules:
                     problems.append(f"set {i} [{format_meld(meld)}]: a joker stands for {t}, "
                                     "not in the tile set")
         if self.joker_retrieval == "official":
-            problems += _retrieval_problems(table, played, sets, letters, self.numbers)
+            problems += retrieval_problems(table, played, sets, letters, self.numbers)
         return problems
 
     def search_mode(self, melded: bool, table: Iterable[Iterable[Tile]] = ()) -> int:
@@ -505,85 +547,6 @@ class Rules:
         """What tiles ``(number stood for, is joker)`` count towards the initial meld."""
         zero = self.meld_joker == "zero"
         return sum(0 if joker and zero else number for number, joker in values)
-
-
-def joker_places(table: Iterable[Iterable[Tile]], colours: int = 4, numbers: int = 13
-                 ) -> tuple[int, ...]:
-    """The places of the jokers of ``table`` (valid sets of a tile set of ``colours`` and
-    ``numbers``) for official retrieval: a run joker's tile, a group joker's number and the
-    colours its group lacks (:func:`solvers.rummikub.joker_place`).
-
-    >>> from engines.rummikub.tiles import parse_tiles
-    >>> joker_places([parse_tiles("R3 R4 R5 J"), parse_tiles("K5 R5 J")])
-    (85, 787)
-    """
-    from engines.rummikub.sets import SHORTEST_SET, validate_set
-    from solvers.rummikub import joker_place
-
-    places = []
-    for s in table:
-        tiles = list(s)
-        if not any(t.is_joker for t in tiles):
-            continue
-        meld = validate_set(tiles, min_len=SHORTEST_SET, colours=colours, numbers=numbers)
-        run = len({slot.stands_for.colour for slot in meld}) == 1 and len(meld) > 1
-        real = {slot.tile.colour for slot in meld if not slot.tile.is_joker}
-        missing = sum(1 << i for i, c in enumerate(COLOURS) if c not in real)
-        for slot in meld:
-            if slot.tile.is_joker:
-                number = slot.stands_for.number
-                places.append(joker_place(number, COLOURS.index(slot.stands_for.colour))
-                              if run else joker_place(number, missing=missing))
-    return tuple(places)
-
-
-def _is_run(meld) -> bool:
-    return len(meld) > 1 and len({slot.stands_for.colour for slot in meld}) == 1
-
-
-def _retrieval_problems(table, played, sets, letters: str, numbers: int = 13) -> list[str]:
-    """Official retrieval: each table joker stays at its place (a run joker standing for the
-    same tile in a run, a group joker in a group of its number) or is freed by a tile it may
-    stand for played from the rack (the run tile, a colour its group lacks), one place or
-    tile a joker: a matching, by augmenting paths."""
-    from engines.rummikub.sets import SHORTEST_SET, validate_set
-
-    wants: list[tuple[str, set]] = []  # each table joker: what it is, what may account for it
-    for i, s in enumerate(table, start=1):
-        tiles = list(s)
-        if not any(t.is_joker for t in tiles):
-            continue
-        meld = validate_set(tiles, min_len=SHORTEST_SET, colours=len(letters), numbers=numbers)
-        real = {slot.tile.colour for slot in meld if not slot.tile.is_joker}
-        for slot in meld:
-            t = slot.stands_for
-            if not slot.tile.is_joker:
-                continue
-            if _is_run(meld):
-                may = {("run", t), ("tile", t)}
-            else:
-                may = {("group", t.number)} | {("tile", Tile(c, t.number))
-                                               for c in letters if c not in real}
-            wants.append((f"the joker of table set {i} (as {t})", may))
-    if not wants:
-        return []
-    places = [("run", slot.stands_for) if _is_run(m) else ("group", slot.stands_for.number)
-              for m in sets for slot in m if slot.tile.is_joker]
-    places += [("tile", t) for t in played if not t.is_joker]
-    owner = [-1] * len(places)
-
-    def augment(j: int, seen: set) -> bool:
-        for r, place in enumerate(places):
-            if r not in seen and place in wants[j][1]:
-                seen.add(r)
-                if owner[r] < 0 or augment(owner[r], seen):
-                    owner[r] = j
-                    return True
-        return False
-
-    return [f"joker retrieval (official): {what} left its place without a tile it stands "
-            "for played from the rack" for j, (what, _) in enumerate(wants)
-            if not augment(j, set())]
 
 
 def _text(value: object) -> str:
