@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from solvers.rummikub.wide._codes import close_tables
+from solvers.rummikub.wide._codes import close_tables, code_setup
 from solvers.rummikub.wide._pass import NEG, group_reach, pass_setup, run_pass, solve_pass
 
 
@@ -44,7 +44,7 @@ def _answer(result: tuple, tail: tuple) -> tuple:
 def test_passes_sharing_the_tables_answer_as_passes_building_their_own(seed):
     head, tail = _position(seed)
     must, opt, _mj, jokers = head[:4]
-    setup = pass_setup(must, opt, jokers, head[-1])
+    setup = pass_setup(must, opt, jokers, head[-1], code_setup(head[-1][0], head[-1][1] + jokers))
     best = solve_pass(*head, NEG, 0, *tail)[1]
     floors = (best + 1, best, NEG) if best > NEG else (NEG,)
     for floor in floors:  # (above the optimum first: a pass that may die before the end)
@@ -61,7 +61,7 @@ def test_each_numbers_tables_are_built_by_the_first_pass_coming_to_it(seed):
     head, tail = _position(seed)
     must, opt, _mj, jokers = head[:4]
     ok, cap, _near, real, digits, keys, shift, _traits, order, closed, needc, reach, ready = (
-        pass_setup(must, opt, jokers, head[-1]))
+        pass_setup(must, opt, jokers, head[-1], code_setup(head[-1][0], head[-1][1] + jokers)))
     assert not ready.any()
     run_pass(*head, NEG, 0, *tail, (ok, cap, _near, real, digits, keys, shift, _traits, order,
                                     closed, needc, reach, ready))
@@ -73,3 +73,39 @@ def test_each_numbers_tables_are_built_by_the_first_pass_coming_to_it(seed):
         assert np.array_equal(closed[v], fresh_closed)
         assert np.array_equal(needc[v], fresh_need)
         assert np.array_equal(reach[v], group_reach(ok, cap, order[v], real, v, jokers))
+
+
+@pytest.mark.parametrize(("min_len", "most"), [(2, 4), (4, 5), (5, 7)])
+def test_code_tables_are_kept_and_their_neighbours_are_a_brute_forces(min_len, most):
+    # the engine keeps one position's code tables for the next (built once: 0.1 s for sets
+    # of 12 with seven open runs); each code's dominating neighbours are the codes with one
+    # run a class longer or more, or one more long run (searched by key, not by a dict)
+    from engines.rummikub.wide import code_setup as kept
+
+    assert kept(min_len, most) is kept(min_len, most)
+    digits, _keys, _shift, (_short, _duty, better) = kept(min_len, most)
+    index = {tuple(d): code for code, d in enumerate(digits.tolist())}
+    for code, d in enumerate(digits.tolist()):
+        want = []
+        for i in range(min_len - 1):
+            for j in range(i + 1, min_len):
+                if d[i]:
+                    e = list(d)
+                    e[i], e[j] = e[i] - 1, e[j] + 1
+                    want.append(index[tuple(e)])
+        longer = (*d[:-1], d[-1] + 1)
+        want += [index[longer]] if longer in index else []
+        assert [x for x in better[code].tolist() if x >= 0] == want
+
+
+def test_close_tables_leave_codes_past_the_tiles_unset():
+    # a colour's code after number v+1 holds at most its tiles there and the jokers in runs
+    digits, keys, _shift, _traits = code_setup(4, 5)
+    real = np.array([[1, 0, 2, 1, 1, 0, 0], [0, 0, 0, 0, 0, 0, 0]], np.int64)
+    closed = np.zeros((2, digits.shape[0], 3), np.int64)
+    need = np.ones((2, digits.shape[0]), np.int64)
+    close_tables(digits, keys, 5, real, 2, 2, closed, need)
+    runs = digits.sum(axis=1)
+    assert (closed[0][runs > 4] == -1).all() and (need[0][runs > 4] == 0).all()
+    assert (closed[1][runs > 2] == -1).all() and (need[1][runs > 2] == 0).all()
+    assert (closed[0][runs <= 4] >= 0).any()

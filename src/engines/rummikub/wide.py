@@ -22,6 +22,7 @@ optimum leaves rack tiles out, the sets kept are searched per part left out
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -360,7 +361,8 @@ def _search(pos: Position, objective: str, rules: Rules, old: list[Meld], revers
                start: int, cap: int = MAX_STATES) -> tuple[int, int]:
         return solve_wide(must, opt, must_j, opt_j, *scaled, target, joker_meld, 1, arrays,
                           bounds, sizes, min(cap, most), choice, group_jokers, held, STATS,
-                          WIDTH, resume, start)
+                          code_setup(sizes[0], sizes[1] + must_j + opt_j), WIDTH, resume,
+                          start)
 
     def bound(opt: np.ndarray, opt_j: int, score: int) -> np.ndarray:
         return _kept_bounds(old if hold else [], arrays[0], must, opt, must_j, opt_j, weight,
@@ -396,6 +398,17 @@ def _search(pos: Position, objective: str, rules: Rules, old: list[Meld], revers
         bounds = bound(rack, rack_j, score)
         resume, start = status, score
     return status, choice, group_jokers, held
+
+
+@functools.lru_cache(maxsize=4)
+def code_setup(min_len: int, most: int) -> tuple:
+    """The colour codes' tables of sets of ``min_len``+ with at most ``most`` open runs a
+    colour (:func:`solvers.rummikub.wide._codes.code_setup`; read only), kept for the
+    next call: a position's passes, and the next positions', share them (sets of 12 with
+    four copies and three jokers: 0.1 s to build, about 35 MB)."""
+    from solvers.rummikub.wide._codes import code_setup as build
+
+    return build(min_len, most)
 
 
 def arrange_choice(choice: np.ndarray, group_jokers: np.ndarray, colours: int,

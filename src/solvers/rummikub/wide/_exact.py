@@ -109,22 +109,25 @@ def _pass(passes, bounds, floor, width):
 
 @njit(cache=True)
 def _passes(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain,
-            hold, sizes, max_states, choice_out, group_jokers, held_out, stats):
+            hold, sizes, max_states, choice_out, group_jokers, held_out, stats, codes):
     """The arguments that the passes of one position share (:func:`_pass`), with the
     tables built once for them all (:func:`~solvers.rummikub.wide._pass.pass_setup`; each
     pass rebuilt them)."""
     return (must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain,
             hold, sizes, max_states, choice_out, group_jokers, held_out, stats,
-            pass_setup(must, opt, must_j + opt_j, sizes))
+            pass_setup(must, opt, must_j + opt_j, sizes, codes))
 
 
 @njit(cache=True)
 def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain,
                hold, bounds, sizes, max_states, choice_out, group_jokers, held_out, stats,
-               width, resume, start):
+               codes, width, resume, start):
     """The exact optimum of one position (the arguments and results of
-    :func:`~solvers.rummikub.wide._pass.solve_pass`, without its ``floor``); ``width``: the
-    narrow pass's states a layer (0: the plain pass alone).  Returns ``(status, score)``.
+    :func:`~solvers.rummikub.wide._pass.solve_pass`, without its ``floor``); ``codes``: the
+    colour codes' tables (:func:`~solvers.rummikub.wide._codes.code_setup` of ``sizes[0]``
+    and ``sizes[1] + must_j + opt_j``, which the caller keeps from one call to the next);
+    ``width``: the narrow pass's states a layer (0: the plain pass alone).  Returns
+    ``(status, score)``.
 
     Aims, in turn, at the whole playable rack, then at it less its smallest gains, one more
     each time (:data:`AIMS` in all): narrow passes of ``width`` and ``8 * width`` states
@@ -154,11 +157,11 @@ def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
     if width <= 0 or target >= 0:
         return _pass(_passes(must, opt, must_j, opt_j, weight, joker_weight, target,
                              joker_meld, hold_gain, hold, sizes, max_states, choice_out,
-                             group_jokers, held_out, stats), none, NEG, 0)[:2]
+                             group_jokers, held_out, stats, codes), none, NEG, 0)[:2]
     opt = playable(must, opt, must_j + opt_j, sizes[0])
     passes = _passes(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
                      hold_gain, hold, sizes, max_states, choice_out, group_jokers, held_out,
-                     stats)
+                     stats, codes)
     gains = _items(opt, weight, opt_j, joker_weight)
     floor = must_j * max(0, joker_weight) + gains.sum()
     held = hold_gain > 0 and hold[0][-1] > 0  # least disturbance: sets to keep

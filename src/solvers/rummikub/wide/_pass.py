@@ -47,7 +47,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub.wide._codes import close_tables, code_tables, code_traits, shift_table
+from solvers.rummikub.wide._codes import close_tables, code_setup
 from solvers.rummikub.wide._steps import BARE_AT, MELD_AT, NEED_AT, hold_layer, sub_step
 from solvers.rummikub.wide._store import KEY_A, KEY_B, SCORE, close_layer, lookup, new_layer
 
@@ -328,25 +328,28 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
     the states stored and the widest layer are added to its two entries."""
     return run_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
                     hold_gain, hold, bounds, sizes, floor, width, max_states, choice_out,
-                    group_jokers, held_out, stats, pass_setup(must, opt, must_j + opt_j, sizes))
+                    group_jokers, held_out, stats,
+                    pass_setup(must, opt, must_j + opt_j, sizes,
+                               code_setup(sizes[0], sizes[1] + must_j + opt_j)))
 
 
 @njit(cache=True)
-def pass_setup(must, opt, jokers, sizes):
+def pass_setup(must, opt, jokers, sizes, codes):
     """The tables that every pass of one position (``must``, ``opt``, ``jokers``, ``sizes``)
     reads, built once for all (:func:`run_pass`): the group tables, the joker reach, the
-    colour codes and their traits, the colour order, and per number the close tables and
-    the group reach, each built by the first pass that comes to that number (``ready``)."""
+    colour codes and their traits (``codes``: :func:`~solvers.rummikub.wide._codes.
+    code_setup` of ``sizes[0]`` and ``sizes[1] + jokers``), the colour order, and per
+    number the close tables and the group reach, each built by the first pass that comes
+    to that number (``ready``)."""
     colours, numbers = must.shape
     min_len, copies = sizes
     ok, cap = group_tables(colours, copies, jokers, min_len)
-    digits, keys = code_tables(min_len, copies + jokers)
+    digits, keys, shift, traits = codes
     codes = digits.shape[0]
     closed = np.empty((numbers, colours, codes, jokers + 1), np.int64)
     needc = np.empty((numbers, colours, codes), np.int64)
     reach = np.empty((numbers, colours, cap + 1, copies + 1, jokers + 1), np.bool_)
-    return (ok, cap, _near(must, opt, jokers), must + opt, digits, keys,
-            shift_table(digits, keys, copies + jokers), code_traits(digits),
+    return (ok, cap, _near(must, opt, jokers), must + opt, digits, keys, shift, traits,
             colour_order(must, opt), closed, needc, reach, np.zeros(numbers, np.bool_))
 
 
