@@ -253,7 +253,8 @@ WIDE_CROSSINGS = (
     *((f"copies={c} + min_set_length={k}", dict(copies=c, min_set_length=k))
       for c in (3, 4) for k in (4, 2)),
     *((f"jokers=3 + min_set_length={k}", dict(jokers=3, min_set_length=k)) for k in (4, 5)),
-    ("copies=4 + jokers=3 + min_set_length=4", dict(copies=4, jokers=3, min_set_length=4)),
+    *((f"copies=4 + jokers=3 + min_set_length={k}", dict(copies=4, jokers=3, min_set_length=k))
+      for k in (4, 12)),
 )
 # ``--combos``: least disturbance with two or three of the options above that the search
 # solves together (the other crossings are refused: tile sets of more copies or jokers go
