@@ -69,7 +69,8 @@ def test_each_numbers_tables_are_built_by_the_first_pass_coming_to_it(seed):
     for v in range(must.shape[1]):
         fresh_closed = np.zeros(closed[v].shape, np.int64)
         fresh_need = np.zeros(needc[v].shape, np.int64)
-        close_tables(digits, keys, shift.shape[1] - 1, real, v, jokers, fresh_closed, fresh_need)
+        close_tables(digits, keys, shift.shape[1] - 1, real, v, jokers, fresh_closed, fresh_need,
+                     _traits[3])
         assert np.array_equal(closed[v], fresh_closed)
         assert np.array_equal(needc[v], fresh_need)
         assert np.array_equal(reach[v], group_reach(ok, cap, order[v], real, v, jokers))
@@ -83,7 +84,7 @@ def test_code_tables_are_kept_and_their_neighbours_are_a_brute_forces(min_len, m
     from engines.rummikub.wide import code_setup as kept
 
     assert kept(min_len, most) is kept(min_len, most)
-    digits, _keys, _shift, (_short, _duty, better) = kept(min_len, most)
+    digits, _keys, _shift, (_short, _duty, better, _runs) = kept(min_len, most)
     index = {tuple(d): code for code, d in enumerate(digits.tolist())}
     for code, d in enumerate(digits.tolist()):
         want = []
@@ -100,11 +101,11 @@ def test_code_tables_are_kept_and_their_neighbours_are_a_brute_forces(min_len, m
 
 def test_close_tables_leave_codes_past_the_tiles_unset():
     # a colour's code after number v+1 holds at most its tiles there and the jokers in runs
-    digits, keys, _shift, _traits = code_setup(4, 5)
+    digits, keys, _shift, traits = code_setup(4, 5)
     real = np.array([[1, 0, 2, 1, 1, 0, 0], [0, 0, 0, 0, 0, 0, 0]], np.int64)
     closed = np.zeros((2, digits.shape[0], 3), np.int64)
     need = np.ones((2, digits.shape[0]), np.int64)
-    close_tables(digits, keys, 5, real, 2, 2, closed, need)
+    close_tables(digits, keys, 5, real, 2, 2, closed, need, traits[3])
     runs = digits.sum(axis=1)
     assert (closed[0][runs > 4] == -1).all() and (need[0][runs > 4] == 0).all()
     assert (closed[1][runs > 2] == -1).all() and (need[1][runs > 2] == 0).all()
