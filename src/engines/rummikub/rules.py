@@ -75,10 +75,10 @@ _NOT_WITH_CONTINUE: dict[str, object] = {}
 # and with a third joker (six or seven open runs a colour: numbered codes,
 # solvers/rummikub/_lengths.py).  Where the width-generic DP carries the crossing (sets of
 # 2 or 4..12 with free retrieval and one real tile per set), it solves it instead
-# (Rules.wide_search).
+# (Rules.wide_search; min_set_length last: a refusal names first what neither DP carries).
 _WITH_THIRD = {"jokers": {"min_real_tiles": 1, "joker_retrieval": "free",
-                          "min_set_length": 3, "meld_continue": False},
-               "copies": {"min_real_tiles": 1, "min_set_length": 3, "meld_continue": False}}
+                          "meld_continue": False, "min_set_length": 3},
+               "copies": {"min_real_tiles": 1, "meld_continue": False, "min_set_length": 3}}
 # The tile sets the DP's state key holds: four colour codes of up to seven open runs (four
 # copies and three jokers: numbered codes, solvers/rummikub/_lengths.py) and the numbers
 # 1..13; runs and groups of at least 2 to 13 tiles.  Past 4 colours or 13 numbers: the
