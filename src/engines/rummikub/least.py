@@ -278,9 +278,10 @@ CHECK_AFTER = 25_000
 # (:data:`solvers.rummikub._least.KEPT_EXACT`, with CUTS) The node's sets are checked
 # instead by the DP's exact pass on the rest of the table (their tiles out: the plain DP's
 # problem with the optimum as its floor, 2-16 k states on copies=4 60J tails where the
-# narrow passes above took 30-120 k; they stay for official retrieval, whose sets held out
-# keep their jokers' places).  With the bound branched on the rack tiles' copies, copies=4
-# seeds 11 and 1-7, 20 a band: held-out states 18.72 M -> 16.69 M (benches/README, rkc4d)
+# narrow passes above took 30-120 k).  With the bound branched on the rack tiles' copies,
+# copies=4 seeds 11 and 1-7, 20 a band: held-out states 18.72 M -> 16.69 M (benches/README,
+# rkc4d).  Under official retrieval the rest keeps its own jokers' places only (the sets
+# held out keep theirs): official + copies=4, same seeds, 3.18 M -> 1.20 M (rkoffc4)
 KEPT_EXACT = 16
 # The narrow passes' states past which the bound is computed where BOUND_FIRST (below) is
 # off, with four copies (the kernel's BOUND_FROM, 20,000, otherwise): copies=4 29.44 M ->

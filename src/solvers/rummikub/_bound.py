@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from solvers.rummikub._layout import NCOL, NNUM, highest_number, min_set_length
+from solvers.rummikub._official import cheaper_rows, run_only_rows
 
 BIG_M = 1000.0  # an artificial's price (the objective counts sets: at most a few dozen)
 TOL = 1e-9
@@ -242,16 +243,18 @@ def _cheapest_group(y, row, joker_row, jokers, number, min_len, out):
 
 @njit(cache=True)
 def _price_sets(y, row, joker_row, jokers, numbers, min_len, idx, val, nnz, cost, upper, ncols,
-                room):
+                room, run_row):
     """Add to the columns from ``ncols`` on the cheapest run of each colour and group of
-    each number that price below zero (at most ``room``).  Returns the columns and the
-    least price of any set (``inf`` if none)."""
+    each number that price below zero (at most ``room``; ``run_row``: the rows of tiles
+    for runs only, -1 where none, a run taking the cheaper of the two).  Returns the
+    columns and the least price of any set (``inf`` if none)."""
     colours = row.shape[0]
     out = np.empty(max(row.shape[0], row.shape[1]), np.int64)
     least = np.inf
+    runs = cheaper_rows(y, row, run_row)
     for k in range(colours + numbers):
         if k < colours:
-            price, size = _cheapest_run(y, row, joker_row, jokers, k, numbers, min_len, out)
+            price, size = _cheapest_run(y, runs, joker_row, jokers, k, numbers, min_len, out)
         else:
             price, size = _cheapest_group(y, row, joker_row, jokers, k - colours, min_len, out)
         if size == 0:
@@ -269,7 +272,7 @@ def _price_sets(y, row, joker_row, jokers, numbers, min_len, idx, val, nnz, cost
 
 @njit(cache=True)
 def _dual_bound(y, b, idx, val, nnz, cost, upper, first_real, first_sets, row, joker_row,
-                jokers, numbers, min_len, tiles, least):
+                jokers, numbers, min_len, tiles, least, run_row):
     """The Lagrangian bound of duals ``y`` (the objective row's, the last, taken <= 0):
     ``y . b``, plus each played-tile or held-out column (``first_real..first_sets-1``) at
     its best bound, plus the sets' most (``tiles`` over ``min_len`` sets at the best
@@ -286,7 +289,7 @@ def _dual_bound(y, b, idx, val, nnz, cost, upper, first_real, first_sets, row, j
             total += d * upper[j]  # (the objective's slack has d <= 0: no infinite term)
     if np.isnan(least):
         _none, least = _price_sets(dual, row, joker_row, jokers, numbers, min_len, idx, val,
-                                   nnz, cost, upper, 0, 0)  # (no room: only the least price)
+                                   nnz, cost, upper, 0, 0, run_row)  # (no room: least price)
     if least < 0.0:
         total += -least * tiles / min_len
     return total
@@ -415,7 +418,7 @@ def _solve(lp, pivots):
     most ``pivots`` pivots: ``(the Lagrangian bound rounded down, pivots left)``."""
     count, basis, status, xb, binv = lp[0]
     idx, val, nnz, cost, upper = lp[1]
-    row, joker_row, jokers, numbers, min_len, tiles = lp[2]
+    row, joker_row, jokers, numbers, min_len, tiles, run_row = lp[2]
     b, first_real, first_sets = lp[3][0], lp[3][2], lp[3][3]
     ncols = count[0]
     room = len(nnz)
@@ -426,14 +429,14 @@ def _solve(lp, pivots):
                              pivots)
         before = ncols
         ncols, least = _price_sets(y, row, joker_row, jokers, numbers, min_len, idx, val,
-                                   nnz, cost, upper, ncols, room)
+                                   nnz, cost, upper, ncols, room, run_row)
         if ncols == before or pivots <= 0:
             break
     count[0] = ncols
     if y[len(y) - 1] > 0.0:  # (the bound's duals differ from these: price them again)
         least = np.nan
     bound = _dual_bound(y, b, idx, val, nnz, cost, upper, first_real, first_sets, row,
-                        joker_row, jokers, numbers, min_len, tiles, least)
+                        joker_row, jokers, numbers, min_len, tiles, least, run_row)
     return np.int64(np.floor(bound + 1e-7)), pivots
 
 
@@ -495,7 +498,9 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
     relaxation trade a fraction of a tile for value (copies=4 60J seed 11 #1, HiGHS on
     the same programme: 11.0 -> 8.33 with the rows, the most sets kept 8).  ``unit_rack``:
     a column of upper bound 1 a copy of a rack tile (the same relaxation;
-    :mod:`solvers.rummikub._branch` branches on how many copies are played)."""
+    :mod:`solvers.rummikub._branch` branches on how many copies are played).  A slot colour
+    ``-2 - c``: a table joker kept at its run tile's place, a tile for runs only
+    (:func:`solvers.rummikub._official.placed_run_jokers`)."""
     colours = must.shape[0]
     n_sets = s1 - s0
     row = np.full(must.shape, -1, np.int64)
@@ -507,26 +512,22 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
                 row[c, v] = m
                 m += 1
                 tiles += must[c, v] + rack[c, v]
+    run_only, run_row, m = run_only_rows(must.shape, slot_number, slot_colour, set_start, s0,
+                                         s1, m)
     joker_row = -1
-    jokers = must_j + rack_j
+    jokers = must_j + rack_j - run_only.sum()
     if jokers > 0:
         joker_row = m
         m += 1
-    parts = (-1, -1, -1)
-    if exact:
-        parts = objective_parts(weight, joker_weight, optimum, rack, rack_j)
+    parts = objective_parts(weight, joker_weight, optimum, rack, rack_j) if exact else (
+        -1, -1, -1)
     parts_row = m  # (the rows of the tiles played, their value, the jokers played)
     n_parts = 0 if parts[0] < 0 else 3 if rack_j > 0 else 2
-    m += n_parts
-    m += 1  # the objective's row
-    scale = max(abs(joker_weight), 1)
-    for c in range(colours):
-        for v in range(numbers):
-            scale = max(scale, abs(weight[c, v]))
+    m += n_parts + 1  # (the objective's row last)
+    scale = max(abs(joker_weight), 1, np.abs(weight[:, :numbers]).max())
     b = np.zeros(m)
     room = 2 * m + 1 + 2 * n_sets + (colours + numbers) * MAX_ROUNDS + rack.sum() + rack_j
-    # (a set: a row a number or colour; a rack tile's column: its row, the objective's and
-    # the two of the parts; unit_rack: one a copy)
+    # (a set: a row a number or colour; a rack tile: its row, the objective's, two parts)
     longest = max(must.shape[0], must.shape[1], 3) + 1
     idx = np.zeros((room, longest), np.int64)
     val = np.zeros((room, longest))
@@ -537,10 +538,11 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
         for v in range(numbers):
             if row[c, v] >= 0:
                 b[row[c, v]] = must[c, v]
+            if run_row[c, v] >= 0:
+                b[run_row[c, v]] = run_only[c, v]
     if joker_row >= 0:
-        b[joker_row] = must_j
-    for k in range(n_parts):
-        b[parts_row + k] = parts[k]
+        b[joker_row] = must_j - run_only.sum()
+    b[parts_row:parts_row + n_parts] = np.array(parts)[:n_parts]
     b[m - 1] = optimum / scale
     basis = np.arange(m)
     status = np.zeros(room, np.int64)
@@ -575,12 +577,13 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
     for held in range(2):  # the table sets held out (price 1, at most once), then laid
         for i in range(s0, s1):
             for k in range(set_start[i], set_start[i + 1]):
-                r = joker_row if slot_colour[k] < 0 else row[slot_colour[k], slot_number[k] - 1]
+                c, v = slot_colour[k], slot_number[k] - 1
+                r = joker_row if c == -1 else run_row[-2 - c, v] if c < 0 else row[c, v]
                 _entry(idx, val, nnz, ncols, r, 1.0)
             if held == 0:
                 cost[ncols] = 1.0
                 upper[ncols] = 1.0
             ncols += 1
     return ((np.array([ncols]), basis, status, xb, binv), (idx, val, nnz, cost, upper),
-            (row, joker_row, jokers, numbers, min_len, tiles),
+            (row, joker_row, jokers, numbers, min_len, tiles, run_row),
             (b, first_held, first_real, ncols - n_sets))

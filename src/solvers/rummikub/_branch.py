@@ -32,6 +32,7 @@ from numba import njit
 
 from solvers.rummikub._bound import MAX_PIVOTS, _solve, later_and_caps, solved_programme
 from solvers.rummikub._layout import highest_number, min_set_length
+from solvers.rummikub._official import placed_run_jokers
 
 WHOLE = 1e-6  # (a held-out column within this of 0 or 1 is whole)
 # The pivots of the whole search (the later sets' and caps' solves keep theirs): a cap on
@@ -48,10 +49,10 @@ def branched_later_bounds(must, rack, must_j, rack_j, weight, joker_weight, opti
     sets kept by a move in hand, where the search stops).  Returns ``(bound, pivots, held)``:
     ``held`` -1, or the sets held out (``chosen[i]`` 1 for set ``s0 + i``) by a node of
     the search that reached the bound with every held-out column whole, a move to try."""
+    colours = placed_run_jokers(mode, rack, slot_number, slot_colour, set_start, s0, s1)
     lp, bound, pivots = solved_programme(must, rack, must_j, rack_j, weight, joker_weight,
                                          optimum, highest_number(mode), min_set_length(mode),
-                                         slot_number, slot_colour, set_start, s0, s1, True,
-                                         True)
+                                         slot_number, colours, set_start, s0, s1, True, True)
     held = -1
     if nodes > 0 and bound > lowest:
         bound, held = branched_bound(lp, s1 - s0, bound, lowest, nodes, chosen)

@@ -23,8 +23,9 @@ from solvers.rummikub._held import _held_pass
 from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS, twin_classes
 from solvers.rummikub._hold_tables import hold_tables
 from solvers.rummikub._kept import JOKER_KIND, code_key, common_sets
-from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM, OFFICIAL_AT, copies
+from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM, copies
 from solvers.rummikub._melds import meld_codes
+from solvers.rummikub._official import without_held_places
 from solvers.rummikub._skips import no_skips, skip_table
 
 # Least disturbance's statuses: the plain move keeps every set (kept as it is: the engine
@@ -61,7 +62,6 @@ BOUND_FIRST = 8
 # A policy bit beside the cuts: the sets of the branched bound's node are checked by an
 # exact pass on the rest of the table (:func:`_keeps_chosen`), not by narrow passes
 KEPT_EXACT = 16
-PLACES_MASK = (1 << 20) - 1  # (the table jokers' places in the rules integer: two of 10 bits)
 # A ``work`` array longer than 2 gets, per pass in order, its sets asked for, width,
 # budget, states, status and whether it was truncated (probes: benches/README #18)
 TRACE = 6
@@ -206,12 +206,11 @@ def _at_the_bound(passes, ceiling, chosen, slot_number, slot_colour, set_start, 
     """Look for a move keeping ``ceiling`` sets, the bound: :func:`_keeps_chosen` on the
     sets ``chosen``, then an exact pass within ``budget`` states (where the caps prune well
     it ends there; none if 0).  :func:`_keeps_chosen` is exact (the plain DP on the rest of
-    the table: ``kept_exact``, the policy's :data:`KEPT_EXACT`, not under official
-    retrieval, whose sets held out keep their jokers' places) or else the narrow pass
+    the table: ``kept_exact``, the policy's :data:`KEPT_EXACT`) or else the narrow pass
     ``widths[0]`` before the exact one and ``widths[1]`` after.  Returns 1 if found (the
     answer in the output arrays), -1 if the exact pass proved that none keeps as many, 0
     if neither."""
-    exact = kept_exact and (passes[6] >> OFFICIAL_AT) & PLACES_MASK == 0
+    exact = kept_exact
     for step in range(3):
         if step == 1 and budget > 0:
             status, _score, _states, truncated = _pass_at(passes, ceiling, 0, budget)
@@ -231,14 +230,14 @@ def _at_the_bound(passes, ceiling, chosen, slot_number, slot_colour, set_start, 
 def _keeps_chosen(passes, chosen, held, slot_number, slot_colour, set_start, s0, s1, width):
     """Whether a move keeping the ``held`` table sets ``chosen`` (``chosen[i]`` 1 for set
     ``s0 + i``: the branched bound's node that reached it) reaches the optimum: ``width``
-    0, the DP's exact pass on the rest of the table (the chosen sets' tiles and jokers
-    out: the plain DP's problem, with the optimum as its floor: copies=4 60J seed 2 #10
-    6 ms where the narrow passes below took 119 k states); else a narrow pass of ``width``
-    states per layer holding out only those sets (under official retrieval: they keep
-    their jokers' places).  Reaching the bound, it is the answer (in the output arrays).
-    The exact pass at the bound looks at every way to keep as many sets, and the narrow
-    ones asking for the bound mostly miss (copies=4 60J); with the sets fixed, the move
-    is the plain DP's."""
+    0, the DP's exact pass on the rest of the table (the chosen sets' tiles, jokers and
+    official places out: the plain DP's problem, with the optimum as its floor: copies=4
+    60J seed 2 #10 6 ms where the narrow passes below took 119 k states); else a narrow
+    pass of ``width`` states per layer holding out only those sets (under official
+    retrieval: they keep their jokers' places).  Reaching the bound, it is the answer
+    (in the output arrays).  The exact pass at the bound looks at every way to keep as
+    many sets, and the narrow ones asking for the bound mostly miss (copies=4 60J); with
+    the sets fixed, the move is the plain DP's."""
     (must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, _hold, base, optimum,
      scale, c2, g2, h2, choice, group_jokers, held_out, work, caps, skips) = passes
     first = np.zeros(held + 1, np.int64)  # the chosen sets' slots, one after the other
@@ -266,8 +265,9 @@ def _keeps_chosen(passes, chosen, held, slot_number, slot_colour, set_start, s0,
         skips = skips.copy()  # (the left-out cut holds here too: these moves score the
         skips[3] = 1  # optimum, placing the rest's table jokers and the same rack ones)
         skips[6] -= must_j - rest_j
-        status, _score, _states, _truncated = _one_pass(
-            rest, rack, rest_j, rack_j, w_scaled // scale, joker_weight, mode, group_ok,
+        status, _score, _states, _truncated = _one_pass(  # (official: the rest's places)
+            rest, rack, rest_j, rack_j, w_scaled // scale, joker_weight,
+            without_held_places(mode, chosen, slot_colour, set_start, s0, s1), group_ok,
             tables, np.zeros_like(caps), skips, optimum + rest_j * joker_weight,
             np.int64(0), np.int64(1), np.int64(0), c2, g2, h2, work)
     else:

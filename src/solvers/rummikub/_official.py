@@ -58,3 +58,88 @@ def official_tables(meld):
             run[v, what] |= bit
             tile[v, what] |= bit
     return tile, run, group, full
+
+
+
+@njit(cache=True)
+def placed_run_jokers(mode, rack, slot_number, slot_colour, set_start, s0, s1):
+    """Official retrieval (the table jokers' places in ``mode``), for the linear relaxation
+    of the sets kept (:func:`solvers.rummikub._bound.programme`): ``slot_colour`` with each
+    table run joker of the sets ``s0..s1-1`` that no rack tile can free (the rack lacks the
+    tile it stands for) as ``-2 - c``, c its run's colour: a tile of that run's only.
+
+    Such a joker's place takes a joker standing for its tile in a run, its own or another
+    (jokers are alike), in every move the DP counts, so the relaxation may count that slot
+    as the place's own tile, for runs only, and stays a relaxation.  Free retrieval's bound
+    lets the joker go where it keeps more sets: official + copies=4 seed 2 80J #4, bound 13
+    (the free-retrieval answer) where the most kept is 11."""
+    colours = slot_colour.copy()
+    if (mode >> OFFICIAL_AT) & ((1 << 20) - 1) == 0:  # (free retrieval, or no table joker)
+        return colours
+    for i in range(s0, s1):
+        lo, hi = set_start[i], set_start[i + 1]
+        colour = -1
+        group = True
+        for k in range(lo, hi):
+            if slot_colour[k] >= 0:
+                colour = slot_colour[k]
+            group = group and slot_number[k] == slot_number[lo]
+        if group or colour < 0:
+            continue
+        for k in range(lo, hi):
+            if slot_colour[k] < 0 and rack[colour, slot_number[k] - 1] == 0:
+                colours[k] = -2 - colour
+    return colours
+
+
+
+@njit(cache=True)
+def run_only_rows(shape, slot_number, slot_colour, set_start, s0, s1, first):
+    """The tiles for runs only, by colour and number (``shape``): the table jokers of the
+    sets ``s0..s1-1`` kept at a run tile's place (``slot_colour`` ``-2 - c``:
+    :func:`placed_run_jokers`); their rows of the programme from ``first`` (-1: none); the
+    next row."""
+    count = np.zeros(shape, np.int64)
+    for k in range(set_start[s0], set_start[s1]):
+        if slot_colour[k] < -1:
+            count[-2 - slot_colour[k], slot_number[k] - 1] += 1
+    rows = np.full(shape, -1, np.int64)
+    for c in range(shape[0]):
+        for v in range(shape[1]):
+            if count[c, v] > 0:
+                rows[c, v] = first
+                first += 1
+    return count, rows, first
+
+
+@njit(cache=True)
+def cheaper_rows(y, row, run_row):
+    """The tiles' rows for runs (``row``, or ``run_row`` where there is one, -1 where none)
+    where the duals ``y`` price it lower: what a run's slot takes."""
+    if run_row.max() < 0:
+        return row
+    runs = row.copy()
+    for c in range(row.shape[0]):
+        for v in range(row.shape[1]):
+            r = run_row[c, v]
+            if r >= 0 and (row[c, v] < 0 or y[r] < y[row[c, v]]):
+                runs[c, v] = r
+    return runs
+
+
+@njit(cache=True)
+def without_held_places(mode, chosen, slot_colour, set_start, s0, s1):
+    """``mode`` without the places of the table jokers of the sets held out (``chosen[i]``
+    1 for set ``s0 + i``; places in the table's joker order, :func:`engines.rummikub.rules.
+    joker_places`'): the rule of the rest of the table.  Each held-out joker stays at its
+    own place, so a move of the rest under this rule, with those sets kept, is a move of
+    the whole (a matching that gives a held-out joker's place to another joker is not
+    looked at: a move only it allows is left to the held-out passes)."""
+    joker = 0
+    for i in range(s1 - s0):
+        for k in range(set_start[s0 + i], set_start[s0 + i + 1]):
+            if slot_colour[k] < 0:
+                if chosen[i] and joker < 2:
+                    mode &= ~(np.int64(1023) << (OFFICIAL_AT + 10 * joker))
+                joker += 1
+    return mode
