@@ -59,9 +59,13 @@ def test_against_the_programme(objective):
         assert check_move(Position.from_strings(table, rack), move, FEWEST) == []
         plain = best_move(table, rack, True, objective)
         assert move.tiles_moved <= plain.tiles_moved
-        fewer += move.tiles_moved < plain.tiles_moved
+        # (that the option moves fewer: against the plain DP's arrangement, 11 of the 30;
+        # least disturbance's own, among equally good ones as its passes find them, moves
+        # as few as the fewest on all but 0-3)
+        loose = best_move(table, rack, True, objective, Rules(least_disturbance=False))
+        fewer += move.tiles_moved < loose.tiles_moved
         compared += 1
-    assert compared == 30 and fewer >= 1
+    assert compared == 30 and fewer >= 5
 
 
 @settings(max_examples=12, deadline=None)

@@ -163,8 +163,8 @@ def table_slots(tables: Sequence[Sequence[Any]], rules: Rules = DEFAULT_RULES,
 def policy(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The passes' policy as the kernel reads it: :data:`NARROW`, :data:`EXACT_BUDGET`
     then :data:`CUTS` and :data:`KEPT_EXACT` (for ``rules`` of three or four copies or
-    jokers, or None: the tile sets they were measured on), :data:`LEFT_OUT` and
-    :data:`BOUND_FIRST` (every rule),
+    jokers, or None: the tile sets they were measured on), :data:`LEFT_OUT`,
+    :data:`BOUND_FIRST` and :data:`BOUND_ANY` (every rule),
     :data:`DESCENTS`, the kernel's ``BOUND_FROM`` (with four copies, or None:
     :data:`BOUND_FROM_FOUR_COPIES`),
     :data:`DESCENT_WIDTH` (for four jokers, or None), :data:`BRANCH_NODES`,
@@ -175,7 +175,7 @@ def policy(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarr
     many = rules is None or rules.copies > 2 or rules.jokers > 2
     four_jokers = rules is None or rules.jokers > 3
     width = DESCENT_WIDTH if four_jokers else 0
-    cuts = (CUTS | KEPT_EXACT if many else 0) | LEFT_OUT | BOUND_FIRST
+    cuts = (CUTS | KEPT_EXACT if many else 0) | LEFT_OUT | BOUND_FIRST | BOUND_ANY
     bound_from = BOUND_FROM_FOUR_COPIES if rules is None or rules.copies > 3 else BOUND_FROM
     return (np.array(NARROW, np.int64),
             np.array((*EXACT_BUDGET, cuts, DESCENTS, bound_from, width, BRANCH_NODES,
@@ -288,7 +288,8 @@ KEPT_EXACT = 16
 # 24.29 M states (40J 5.94 M -> 3.33 M); 5,000: 24.13 M, no faster (benches/README, rkc4b)
 BOUND_FROM_FOUR_COPIES = 10_000
 # Under every rule, :data:`solvers.rummikub._least.BOUND_FIRST` (8, a bit beside the cuts):
-# where the bound applies (three or four copies or jokers in play) it is computed before any
+# where the bound applies (three or four copies or jokers in play; with BOUND_ANY, below,
+# every melded position) it is computed before any
 # narrow pass, whose 256 and -256 states a layer at the plain move's floor mostly found
 # nothing there (the bound's own checks found the move).  jokers=4 seeds 11 and 1-7, 20 a
 # band: 15.05 M -> 2.91 M held-out states, the same answers; after one narrow pass of 256
@@ -296,6 +297,13 @@ BOUND_FROM_FOUR_COPIES = 10_000
 # 11 and 1-7, 20J-80J, 60 and 80: copies=4 18.41 M -> 4.89 M, jokers=3 20.69 M -> 7.15 M,
 # copies=3 18.67 M -> 1.98 M, the same answers (rkj4e, benches/README "Least disturbance")
 BOUND_FIRST = 8
+# Under every rule, :data:`solvers.rummikub._least.BOUND_ANY` (32): the bound (and so
+# BOUND_FIRST) applies with two copies and at most two jokers in play too, the rules
+# document's game.  Its tails were exact passes proving that no move keeps one set more
+# (seed 6 60J #0: 938,677 held-out states, 6 passes; seed 3 80J #6: 914,893), where the
+# bound is the most kept: the rules document's bands 20-80J, seeds 1-7, 20 a band, 31.09 M
+# -> 1.52 M held-out states, the same answers (benches/README "Least disturbance", rkdef)
+BOUND_ANY = 32
 # The held-out passes run and their states, summed (a bench's counters; threads that run
 # side by side may miss a few).
 WORK = np.zeros(2, np.int64)

@@ -62,6 +62,9 @@ BOUND_FIRST = 8
 # A policy bit beside the cuts: the sets of the branched bound's node are checked by an
 # exact pass on the rest of the table (:func:`_keeps_chosen`), not by narrow passes
 KEPT_EXACT = 16
+# A policy bit: the bound applies with two copies and at most two jokers too (a melded
+# player's passes; :func:`_bound_applies`)
+BOUND_ANY = 32
 # A ``work`` array longer than 2 gets, per pass in order, its sets asked for, width,
 # budget, states, status and whether it was truncated (probes: benches/README #18)
 TRACE = 6
@@ -168,7 +171,7 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
                      optimum, n_sets, choice, group_jokers, held_out, work, _cuts(exact_budget))
     plain = _cuts(exact_budget) & PLAIN_FIRST != 0
     plain_kept = kept
-    applies = _bound_applies(mode, must_j + rack_j)
+    applies = _bound_applies(mode, must_j + rack_j, _cuts(exact_budget) & BOUND_ANY != 0)
     first = applies and _cuts(exact_budget) & BOUND_FIRST != 0  # (no narrow pass)
     kept, have, answer, proven, narrow_states = _narrow_passes(
         passes, kept, ceiling, narrow[:0] if first else narrow, plain)
@@ -293,12 +296,13 @@ def _keeps_chosen(passes, chosen, held, slot_number, slot_colour, set_start, s0,
 
 
 @njit(cache=True, inline="always")
-def _bound_applies(mode, jokers):
+def _bound_applies(mode, jokers, any_tiles):
     """Whether the bound is worth its cost (a few ms): with three or four copies or three
-    jokers, whose proofs are the tails (not measured yet on the rules document's game), for
-    a melded player (meld then continue: two arrangements, not the bound's problem)."""
+    jokers, whose proofs are the tails, or whatever the tiles where the policy asks
+    (``any_tiles``: :data:`BOUND_ANY`), for a melded player (meld then continue: two
+    arrangements, not the bound's problem)."""
     return (mode & 3 == 0 and not (mode >> CONTINUE_AT) & 1
-            and (copies(mode) > 2 or jokers > 2))
+            and (any_tiles or copies(mode) > 2 or jokers > 2))
 
 
 @njit(cache=True, inline="always")
