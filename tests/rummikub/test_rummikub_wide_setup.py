@@ -1,7 +1,8 @@
 """The wide DP's per-position tables (:func:`solvers.rummikub.wide._pass.pass_setup`),
-built once and shared by the passes of a position: each number's tables are built by the
-first pass that comes to it, are the tables a pass of its own builds, and passes sharing
-them (one dying early first) answer as passes that build their own."""
+built once and shared by the passes of a position: each number's group reach is built by
+the first pass that comes to it and each code's close entries by the first state that
+holds it, they are the tables a pass of its own builds, and passes sharing them (one dying
+early first) answer as passes that build their own."""
 
 from __future__ import annotations
 
@@ -60,12 +61,12 @@ def test_passes_sharing_the_tables_answer_as_passes_building_their_own(seed):
 def test_each_numbers_tables_are_built_by_the_first_pass_coming_to_it(seed):
     head, tail = _position(seed)
     must, opt, _mj, jokers = head[:4]
-    ok, cap, _near, real, digits, keys, shift, _traits, order, closed, needc, reach, ready = (
-        pass_setup(must, opt, jokers, head[-1], code_setup(head[-1][0], head[-1][1] + jokers)))
-    assert not ready.any()
-    run_pass(*head, NEG, 0, *tail, (ok, cap, _near, real, digits, keys, shift, _traits, order,
-                                    closed, needc, reach, ready))
-    assert ready.all()
+    setup = pass_setup(must, opt, jokers, head[-1], code_setup(head[-1][0], head[-1][1] + jokers))
+    ok, cap, _near, real, digits, keys, shift, _traits, order = setup[:9]
+    closed, needc, known, reach, ready = setup[9:]
+    assert not ready.any() and not known.any()
+    run_pass(*head, NEG, 0, *tail, setup)
+    assert ready.all() and known.shape[2] == 0  # (few codes: the whole tables, not lazy ones)
     for v in range(must.shape[1]):
         fresh_closed = np.zeros(closed[v].shape, np.int64)
         fresh_need = np.zeros(needc[v].shape, np.int64)
@@ -74,6 +75,51 @@ def test_each_numbers_tables_are_built_by_the_first_pass_coming_to_it(seed):
         assert np.array_equal(closed[v], fresh_closed)
         assert np.array_equal(needc[v], fresh_need)
         assert np.array_equal(reach[v], group_reach(ok, cap, order[v], real, v, jokers))
+
+
+def _long_sets_position(seed: int) -> tuple:
+    """``_position`` at 4 x 13 with four copies, three jokers and sets of 12 (50,388 codes
+    a colour): a rack of two long runs' tiles and some more."""
+    head, tail = _position(seed)
+    rng = random.Random(seed)
+    must = np.zeros((4, 13), np.int64)
+    opt = np.zeros((4, 13), np.int64)
+    for c in rng.sample(range(4), 2):
+        first = rng.randint(0, 1)
+        opt[c, first:first + 12] = 1
+    opt += np.array([[rng.random() < 0.3 for _ in range(13)] for _ in range(4)], np.int64)
+    hold = (np.zeros(14, np.int64), *head[9][1:4], np.zeros(13, np.int64),
+            np.zeros(4 * 13 + 1, np.int64), *head[9][6:])
+    head = (must, opt, 0, 3, np.ones((4, 13), np.int64), 1, -1, 1, 0, hold, head[10], (12, 4))
+    return head, (tail[0], np.zeros((4, 13, 4), np.int64), np.zeros(13, np.int64), *tail[3:])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_passes_fill_only_the_codes_their_states_hold(seed):
+    # filling every code's close entries was most of such a position's time (4 x 13, sets
+    # of 12, seven open runs: 50,388 codes a colour); the entries a pass reads unfilled
+    # hold junk here, so a read past close_entry would change the answer
+    head, tail = _long_sets_position(seed)
+    must, opt, _mj, jokers = head[:4]
+    codes = code_setup(12, 4 + jokers)
+    full = pass_setup(must, opt, jokers, head[-1], codes)
+    lazy = pass_setup(must, opt, jokers, head[-1], codes)
+    digits, keys, _shift, traits = codes
+    for v in range(13):
+        close_tables(digits, keys, 7, full[3], v, jokers, full[9][v], full[10][v], traits[3])
+    full[11][:] = True
+    lazy[9][:] = 5
+    lazy[10][:] = -3
+    answers = []
+    for setup in (full, lazy):
+        tail[4][:] = 0
+        answers.append(_answer(run_pass(*head, NEG, 0, *tail, setup), tail))
+    assert answers[0] == answers[1] and answers[0][0] == 1
+    assert 0 < lazy[11].sum() < lazy[11].size // 20
+    for v in range(13):  # (the entries filled are the whole tables')
+        filled = lazy[11][v]
+        assert np.array_equal(lazy[9][v][filled], full[9][v][filled])
+        assert np.array_equal(lazy[10][v][filled], full[10][v][filled])
 
 
 @pytest.mark.parametrize(("min_len", "most"), [(2, 4), (4, 5), (5, 7)])

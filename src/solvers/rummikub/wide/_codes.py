@@ -7,7 +7,8 @@ counts ``(c_0, ..., c_{L-1})`` with sum <= ``most`` are C(L + most, L) codes, nu
 the order of their base-``most+1`` value (code 0: no open run).  The DP never computes on
 the digits: :func:`shift_table` (a number's tiles to one colour's runs) and
 :func:`close_tables` (the runs checked against the next numbers' tiles and the jokers
-left) are tables over the codes, built once per pass or per number.
+left) are tables over the codes, built once per pass or, for the codes that states hold,
+per number (:func:`close_entry`).
 
 Every check is exact: a run of class i needs a tile (real or joker) at each of the next
 L-1-i numbers, so ``n_d`` short runs need a tile at number+d; more than that number's
@@ -85,7 +86,7 @@ def shift_table(digits, keys, most):
 
 
 @njit(cache=True)
-def close_tables(digits, keys, most, real, v, jokers, closed, need, runs):
+def close_tables(digits, keys, most, real, v, jokers, closed, need, runs, colour=-1, only=-1):
     """Fill ``closed[c, code, k]`` (colour c's code after number v+1 once checked against
     the next numbers with ``k`` jokers left: -1 when its short runs cannot all be
     completed; long runs beyond what number v+2 can extend end) and ``need[c, code]`` (the
@@ -93,12 +94,13 @@ def close_tables(digits, keys, most, real, v, jokers, closed, need, runs):
     than colour c's tiles of number v+1 and the ``jokers`` is no state's (each of its runs
     took a tile there: :func:`shift_table`), so its entries are left at -1 and 0, unread
     (4 x 13, sets of 12, seven open runs: most of the 50,388 codes).  ``runs``:
-    :func:`short_runs`."""
+    :func:`short_runs`.  ``colour`` and ``only`` not negative: that colour's entries of code
+    ``only`` alone (:func:`close_entry`)."""
     codes, min_len = digits.shape
     colours, numbers = real.shape
     cut = np.zeros(min_len, np.int64)
-    for c in range(colours):
-        for code in range(codes):
+    for c in range(colours) if colour < 0 else range(colour, colour + 1):
+        for code in range(codes) if only < 0 else range(only, only + 1):
             if runs[code, 0] > real[c, v] + jokers:
                 need[c, code] = 0
                 closed[c, code] = -1
@@ -128,6 +130,20 @@ def close_tables(digits, keys, most, real, v, jokers, closed, need, runs):
                 cut[:] = digits[code]
                 cut[min_len - 1] = room
                 closed[c, code, k] = encode(cut, keys, most)
+
+
+@njit(cache=True, inline="always")
+def close_entry(close, c, code):
+    """Fill colour c's entries of ``code`` in number v+1's close tables, unless done
+    before: ``close`` is ``(closed, need, known, digits, keys, most, real, v, jokers,
+    runs)`` (:func:`close_tables`; ``known[c, code]``: filled).  The passes fill the codes
+    their states hold and those states' dominating neighbours, not every code: 4 x 13,
+    sets of 12 with seven open runs, has 50,388 codes a colour, a pass's states hold a few
+    hundred (filling them all was most of such a position's time)."""
+    if not close[2][c, code]:  # (lazy tables: solvers.rummikub.wide._pass.fill_codes)
+        close_tables(close[3], close[4], close[5], close[6], close[7], close[8], close[0],
+                     close[1], close[9], c, code)
+        close[2][c, code] = True
 
 
 @njit(cache=True)

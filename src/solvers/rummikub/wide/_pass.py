@@ -47,7 +47,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub.wide._codes import close_tables, code_setup
+from solvers.rummikub.wide._codes import close_entry, close_tables, code_setup
 from solvers.rummikub.wide._steps import BARE_AT, MELD_AT, NEED_AT, hold_layer, sub_step
 from solvers.rummikub.wide._store import KEY_A, KEY_B, SCORE, close_layer, lookup, new_layer
 
@@ -56,6 +56,11 @@ MAX_NUMBERS = 26
 HOLD_SLOTS = 36
 NEG = np.int64(-(2**62))
 LAYER_HOLD, LAYER_COLOUR, LAYER_LAST = 0, 1, 2
+# Above this many codes a colour, a number's close tables are filled per code as the states
+# come to it (:func:`fill_codes`), not whole (4 x 13, sets of 12 with seven open runs: 50,388
+# codes a colour, a pass's states hold a few hundred; filling them all was most of such a
+# position's time; below it, whole tables cost less than the per-layer fill)
+LAZY_CODES = 4096
 
 
 @njit(cache=True)
@@ -346,28 +351,62 @@ def pass_setup(must, opt, jokers, sizes, codes):
     ok, cap = group_tables(colours, copies, jokers, min_len)
     digits, keys, shift, traits = codes
     codes = digits.shape[0]
-    # (int32: half the memory a position's passes fault in, 84 -> 42 MB for sets of 12
-    # with seven open runs; codes and the jokers needed fit)
+    # (lazy ones, :func:`fill_codes`, fault in only the pages of the codes states hold;
+    # int32: half the memory a position's passes fault in; codes and the jokers needed fit)
     closed = np.empty((numbers, colours, codes, jokers + 1), np.int32)
     needc = np.empty((numbers, colours, codes), np.int32)
+    known = np.zeros((numbers, colours, codes if codes > LAZY_CODES else 0), np.bool_)
     reach = np.empty((numbers, colours, cap + 1, copies + 1, jokers + 1), np.bool_)
     return (ok, cap, _near(must, opt, jokers), must + opt, digits, keys, shift, traits,
-            colour_order(must, opt), closed, needc, reach, np.zeros(numbers, np.bool_))
+            colour_order(must, opt), closed, needc, known, reach, np.zeros(numbers, np.bool_))
 
 
 @njit(cache=True)
 def _number_tables(setup, v, jokers):
     """Number v+1's group reach and close tables (:func:`pass_setup`), built if no pass
-    came to it before."""
+    came to it before (lazy close tables, more than :data:`LAZY_CODES` codes: each code's
+    entries filled by the first pass whose states hold it, :func:`fill_codes`)."""
     ok, cap, real, digits, keys, shift, order = setup[0], setup[1], setup[3], setup[4], setup[5], \
         setup[6], setup[8]
-    closed, needc, reach, ready = setup[9:]
+    closed, needc, known, reach, ready = setup[9:]
     if not ready[v]:
         reach[v] = group_reach(ok, cap, order[v], real, v, jokers)
-        close_tables(digits, keys, shift.shape[1] - 1, real, v, jokers, closed[v], needc[v],
-                     setup[7][3])
+        if known.shape[2] == 0:
+            close_tables(digits, keys, shift.shape[1] - 1, real, v, jokers, closed[v], needc[v],
+                         setup[7][3])
         ready[v] = True
-    return reach[v], closed[v], needc[v]
+    return reach[v], closed[v], needc[v], known[v]
+
+
+@njit(cache=True)
+def fill_codes(rows, n, c, v, setup, jokers, known, before, last):
+    """Fill the lazy close entries (:func:`_number_tables`) that the next sub-step of
+    colour c reads (``before``: every code its tiles can make of a row's, and at the last
+    colour the other colours' codes) or that :func:`drop_dominated` reads after it (a row's
+    code of colour c and its dominating neighbours; none at the last colour, whose need is
+    not in the key)."""
+    real, digits, keys, shift, closed, needc = setup[3], setup[4], setup[5], setup[6], \
+        setup[9][v], setup[10][v]
+    better, runs = setup[7][2], setup[7][3]
+    colours = real.shape[0]
+    cb = code_bits_of(digits.shape[0])
+    close = (closed, needc, known, digits, keys, shift.shape[1] - 1, real, v, jokers, runs)
+    cmask = (np.int64(1) << cb) - 1
+    for i in range(n):
+        a = rows[i, KEY_A]
+        code = (a >> (cb * c)) & cmask
+        if before:
+            for t in range(shift.shape[1]):
+                if shift[code, t] >= 0:
+                    close_entry(close, c, shift[code, t] & 0xFFFF)
+            for cc in range(colours if last else 0):
+                close_entry(close, cc, (a >> (cb * cc)) & cmask)
+        elif not last:
+            close_entry(close, c, code)
+            for e in range(better.shape[1]):
+                if better[code, e] < 0:
+                    break
+                close_entry(close, c, better[code, e])
 
 
 @njit(cache=True)
@@ -398,7 +437,8 @@ def run_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
     parents[0] = -1
     used, n, count, truncated = 1, 1, 0, 0
     for v in range(numbers):
-        reach, closed, needc = _number_tables(setup, v, jokers)
+        reach, closed, needc, known = _number_tables(setup, v, jokers)
+        lazy = known.shape[1] > 0
         decide, undecided = hold_steps(hold, v, order[v])
         for at in range(2 * colours):  # (the held-out choice before a colour step, if any)
             step = at // 2
@@ -411,12 +451,16 @@ def run_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
                                      floor, ahead, later[v] + undecided[step], decide[step])
                 layer_kind[count], layer_at[count] = LAYER_HOLD, v
             else:
+                last = step == colours - 1
+                if lazy:
+                    fill_codes(rows, n, c, v, setup, jokers, known, True, last)
                 rows, table, n = sub_step(rows, n, v, c, step, must, opt, weight,
                                           joker_weight, jokers, target, joker_meld, hold,
                                           near, reach, ok, cap,
                                           rem[v, step] + undecided[step] * hold_gain, floor,
                                           cb, shift, closed, needc, jokers == min_len)
-                last = step == colours - 1
+                if lazy:
+                    fill_codes(rows, n, c, v, setup, jokers, known, False, last)
                 n = drop_dominated(rows, table, n, colours, cb, better,
                                    need_table(needc, order[v], -1 if last else step),
                                    0 if last else c, colours if last else c + 1)
