@@ -23,6 +23,7 @@ from solvers.rummikub._layout import (
     NO_BEAM,
     NO_CAP,
     OFFICIAL_AT,
+    OFFICIAL_PLACES,
     REAL2_BIT,
     copies,
     highest_number,
@@ -287,7 +288,6 @@ def _passes(
 # way resumes at the pass it gave up (the passes before give the same answers again), and
 # the best score either way found so far is its exact pass's floor (benches/README, rkcxj).
 TURN_STATES = 32_768
-OFFICIAL_PLACES = (1 << 20) - 1  # (the rules integer's table-joker places)
 
 
 @njit(cache=True, inline="always")

@@ -74,6 +74,7 @@ HOLD_KEY_MASK = np.int64(MELD_MASK << MELD_AT | 31 << HOLD_HIGH_AT)
 REAL2_BIT = 10
 NUMBERS_AT = 11
 OFFICIAL_AT = 15  # in the rules integer: two 10-bit table-joker places
+OFFICIAL_PLACES = (1 << 20) - 1  # (those 20 bits: none set under free retrieval or no joker)
 CONTINUE_AT = 35  # in the rules integer: meld then continue (solvers.rummikub._continue)
 LENGTH_AT = 36  # in the rules integer: the minimum set length when not 3 (3 bits)
 COPIES_AT = 39  # in the rules integer: the copies of each tile beyond two (2 bits)

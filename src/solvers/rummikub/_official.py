@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._layout import NCOL, NNUM, OFFICIAL_AT
+from solvers.rummikub._layout import NCOL, NNUM, OFFICIAL_AT, OFFICIAL_PLACES
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -60,7 +60,6 @@ def official_tables(meld):
     return tile, run, group, full
 
 
-
 @njit(cache=True)
 def placed_run_jokers(mode, rack, slot_number, slot_colour, set_start, s0, s1):
     """Official retrieval (the table jokers' places in ``mode``), for the linear relaxation
@@ -74,7 +73,7 @@ def placed_run_jokers(mode, rack, slot_number, slot_colour, set_start, s0, s1):
     lets the joker go where it keeps more sets: official + copies=4 seed 2 80J #4, bound 13
     (the free-retrieval answer) where the most kept is 11."""
     colours = slot_colour.copy()
-    if (mode >> OFFICIAL_AT) & ((1 << 20) - 1) == 0:  # (free retrieval, or no table joker)
+    if (mode >> OFFICIAL_AT) & OFFICIAL_PLACES == 0:  # (free retrieval, or no table joker)
         return colours
     for i in range(s0, s1):
         lo, hi = set_start[i], set_start[i + 1]
@@ -90,7 +89,6 @@ def placed_run_jokers(mode, rack, slot_number, slot_colour, set_start, s0, s1):
             if slot_colour[k] < 0 and rack[colour, slot_number[k] - 1] == 0:
                 colours[k] = -2 - colour
     return colours
-
 
 
 @njit(cache=True)
