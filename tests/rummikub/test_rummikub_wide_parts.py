@@ -118,7 +118,7 @@ def test_rests_that_no_move_plays_are_skipped_without_the_relaxation(monkeypatch
 
     def recorded(search, bound, *args):
         def checked(opt, opt_j, bounds, resume, start, *most):
-            status, score = search(opt, opt_j, bounds, resume, start, *most)
+            status, score = yield from search(opt, opt_j, bounds, resume, start, *most)
             if resume == PLAYS:
                 plays.append(int(status))
             return status, score

@@ -5,7 +5,8 @@ table, on average, is searched reversed (the tile counts, the objective's weight
 table sets; :func:`~engines.rummikub.wide._rack_later`), and its sets turned back.  Every
 position searched reversed: the answers (both objectives, least disturbance on and off)
 are the oracle's and valid; so are they where a search gives its orientation up
-(``TURN_STATES``) for the other one, and that one too for the first one unbounded.
+(``TURN_STATES``) for the other one, the two then going on in turn under twice the budget
+each round, each from the pass where it stopped.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import random
 import pytest
 from rummikub_random_sets import random_table_and_rack, same_as_the_oracle
 
-from engines.rummikub import wide
+from engines.rummikub import best_move, wide
 from engines.rummikub.position import Position
 from engines.rummikub.rules import Rules
 
@@ -61,29 +62,61 @@ def test_the_rack_later_than_the_table_under_least_disturbance(rack, least, meld
     assert wide._rack_later(pos, rules) is later
 
 
-@pytest.mark.parametrize("turns", (1, 2))
-def test_a_search_past_its_bound_goes_on_the_other_way(turns, monkeypatch):
-    searches: list[tuple[bool, int]] = []  # (per search: reversed, its bound)
-    given_up = [0]  # (the searches given up in this move's)
+def _case(seed: int) -> tuple[Rules, list, list]:
+    rng = random.Random(seed)
+    rules = Rules(colours=rng.choice((5, 6, 8)), numbers=rng.choice((8, 13)),
+                  copies=rng.choice((2, 3)), jokers=rng.choice((0, 1, 2)))
+    return (rules, *random_table_and_rack(rng, rules, 9, 9, 0.7))
+
+
+def test_searches_past_their_budget_go_on_in_turn_with_twice_it(monkeypatch):
+    """Under a budget of 64 states a pass the two ways take turns, the budget doubling
+    after each round of both, until one finishes: the oracle's answers."""
+    turns: list[tuple[bool, int]] = []  # (per turn of a move: reversed, the budget)
     search = wide._search
 
-    def bounded(pos, objective, rules, old, reverse, most):
-        searches.append((reverse, most))
-        if most == wide.TURN_STATES and given_up[0] < turns:
-            given_up[0] += 1
-            return -1, None, None, None  # (as a pass past the bound returns)
-        given_up[0] = 0
-        return search(pos, objective, rules, old, reverse, most)
+    def recorded(pos, objective, rules, old, reverse, budget):
+        searching = search(pos, objective, rules, old, reverse, budget)
+        while True:
+            turns.append((reverse, budget[0]))
+            try:
+                next(searching)
+            except StopIteration as stop:
+                return stop.value
+            yield
 
-    monkeypatch.setattr(wide, "_search", bounded)
+    monkeypatch.setattr(wide, "TURN_STATES", 64)
+    monkeypatch.setattr(wide, "_search", recorded)
+    rounds = 0
     for seed in range(12):
-        rng = random.Random(seed)
-        rules = Rules(colours=rng.choice((5, 6, 8)), numbers=rng.choice((8, 13)),
-                      copies=rng.choice((2, 3)), jokers=rng.choice((0, 1, 2)))
-        table, rack = random_table_and_rack(rng, rules, 9, 9, 0.7)
-        searches.clear()
+        rules, table, rack = _case(seed)
+        turns.clear()
+        best_move(table, rack, True, "tiles", rules)
+        first = turns[0][0]
+        assert turns == [(first ^ (k % 2 == 1), 64 << (k // 2)) for k in range(len(turns))]
+        rounds += len(turns) >= 3
         same_as_the_oracle(rules, table, rack, True)
-        first = searches[0][0]
-        want = [(first, wide.TURN_STATES), (not first, wide.TURN_STATES)]
-        want += [(first, wide.MAX_STATES)] if turns == 2 else []
-        assert searches[: turns + 1] == want
+    assert rounds >= 4  # (moves where both ways stopped at 64 states)
+
+
+def test_a_search_resumed_stores_each_state_once():
+    """A way's search stopped at 64 states a pass and resumed under twice the budget each
+    time stores the same states as without a budget (every pass finished before it
+    stopped is not run again, the stopped pass goes on from its last layer), and finds
+    the same arrangement."""
+    resumed = 0
+    for seed in range(12):
+        rules, table, rack = _case(seed)
+        pos = Position(table, rack, True, **rules.position_limits())
+        old = wide._table_melds(pos, rules)
+        found = []
+        for start in (wide.MAX_STATES, 64):
+            wide.STATS[:] = 0
+            budget = [start]
+            searching = wide._search(pos, "tiles", rules, old, False, budget)
+            while (got := wide._went_on(searching)) is None:
+                budget[0] *= 2
+            found.append((int(wide.STATS[0]), got[0], *(a.tolist() for a in got[1:])))
+            resumed += budget[0] > start
+        assert found[0] == found[1]
+    assert resumed >= 4

@@ -14,6 +14,8 @@ import pytest
 from solvers.rummikub.wide._codes import close_tables, code_setup
 from solvers.rummikub.wide._pass import NEG, group_reach, pass_setup, run_pass, solve_pass
 
+NONE = np.zeros(0, np.int64)  # (run_pass's save: no pass kept)
+
 
 def _position(seed: int) -> tuple:
     """A random melded position without held-out sets: the arguments of ``solve_pass``
@@ -52,7 +54,7 @@ def test_passes_sharing_the_tables_answer_as_passes_building_their_own(seed):
         tail[4][:] = 0
         own = _answer(solve_pass(*head, floor, 0, *tail), tail)
         tail[4][:] = 0
-        shared = _answer(run_pass(*head, floor, 0, *tail, setup), tail)
+        shared = _answer(run_pass(*head, floor, 0, *tail, setup, NONE), tail)
         assert shared == own
     assert setup[-1].all()  # (the last pass came to every number)
 
@@ -65,7 +67,7 @@ def test_each_numbers_tables_are_built_by_the_first_pass_coming_to_it(seed):
     ok, cap, _near, real, digits, keys, shift, _traits, order = setup[:9]
     closed, needc, known, reach, ready = setup[9:]
     assert not ready.any() and not known.any()
-    run_pass(*head, NEG, 0, *tail, setup)
+    run_pass(*head, NEG, 0, *tail, setup, NONE)
     assert ready.all() and known.shape[2] == 0  # (few codes: the whole tables, not lazy ones)
     for v in range(must.shape[1]):
         fresh_closed = np.zeros(closed[v].shape, np.int64)
@@ -113,7 +115,7 @@ def test_passes_fill_only_the_codes_their_states_hold(seed):
     answers = []
     for setup in (full, lazy):
         tail[4][:] = 0
-        answers.append(_answer(run_pass(*head, NEG, 0, *tail, setup), tail))
+        answers.append(_answer(run_pass(*head, NEG, 0, *tail, setup, NONE), tail))
     assert answers[0] == answers[1] and answers[0][0] == 1
     assert 0 < lazy[11].sum() < lazy[11].size // 20
     for v in range(13):  # (the entries filled are the whole tables')

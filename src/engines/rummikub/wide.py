@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 
 import numpy as np
 
@@ -43,8 +43,8 @@ _HOLD_SCALE = 512
 MAX_STATES = 40_000_000
 # The narrow pass's states a layer (the search for an arrangement that plays the whole rack).
 WIDTH = 32
-# Under least disturbance, a pass past this many states gives its orientation up for the
-# other one, with the same bound, then that first one goes on without it (:func:`_solve`;
+# Under least disturbance, a pass past this many states stops its orientation for the other
+# one, then each goes on in turn from where it stopped with twice the budget (:func:`_solve`;
 # where the heuristic of :func:`_rack_later` misses: 8 x 13, three jokers, 80J #0 of the
 # bench's seed 31, 1.35 M states reversed, 24 k as it is)
 TURN_STATES = 131_072
@@ -183,11 +183,11 @@ def _kept_bounds(melds: list[Meld], starts: np.ndarray, must: np.ndarray, rack: 
     return bounds
 
 
-def _kept_by_parts(search: Callable[..., tuple[int, int]],
+def _kept_by_parts(search: Callable[..., Generator[None, None, tuple[int, int]]],
                    bound: Callable[..., np.ndarray], objective: int, must: np.ndarray,
                    must_j: int, rack: np.ndarray, rack_j: int, scaled: tuple[np.ndarray, int],
                    min_len: int, choice: np.ndarray, group_jokers: np.ndarray
-                   ) -> tuple[int, int]:
+                   ) -> Generator[None, None, tuple[int, int]]:
     """``(status, score)``: the most table sets kept by a move of the objective's optimum
     (``objective``, scaled: the kernel found it holding no set out, :data:`ASK_PARTS`; the
     arrays hold such a move).  A move of that objective plays the playable rack less a part
@@ -214,9 +214,10 @@ def _kept_by_parts(search: Callable[..., tuple[int, int]],
         count = left_out(opt, weight, rack_j, jw, whole - objective, parts)
     most = bound(rack, rack_j, objective)  # (the most kept whatever the part)
     if count > MAX_PARTS:
-        return search(rack, rack_j, most, EXACT, objective)
+        return (yield from search(rack, rack_j, most, EXACT, objective))
     if count > FEW_PARTS:  # (the pass over the whole rack, if it is cheap)
-        status, found = search(rack, rack_j, most, EXACT, objective, PART_STATES * count)
+        status, found = yield from search(rack, rack_j, most, EXACT, objective,
+                                          PART_STATES * count)
         if status >= 0:
             return status, found
     answer = np.append((opt - choice[:, :, 0] - choice[:, :, 1] + must).ravel(),
@@ -228,11 +229,12 @@ def _kept_by_parts(search: Callable[..., tuple[int, int]],
         rest, rest_j = opt - parts[i, :-1].reshape(opt.shape), rack_j - int(parts[i, -1])
         if not np.array_equal(playable(must, rest, must_j + rest_j, min_len), rest):
             continue  # (a tile of the rest that no set holds without the part: not all played)
-        if search(rest, rest_j, np.zeros(0, np.int64), PLAYS, objective)[0] == 0:
+        plays = yield from search(rest, rest_j, np.zeros(0, np.int64), PLAYS, objective)
+        if plays[0] == 0:
             continue  # (no move plays all of the rest, held sets or not: cheaper than the bounds)
         bounds = bound(rest, rest_j, objective)
         if objective + bounds[-1] > found:  # (negative: no move plays the rest)
-            status, found = search(rest, rest_j, bounds, ASK, found)
+            status, found = yield from search(rest, rest_j, bounds, ASK, found)
             if status < 0:
                 break
     return status, found
@@ -258,20 +260,13 @@ def _free_floor(bound: Callable[..., np.ndarray], floors: np.ndarray, highest: i
 def _solve(pos: Position, objective: str, rules: Rules, index: int) -> Move:
     """The best move of ``pos``, searched with its numbers reversed where the rack lies
     later than the table (:func:`_rack_later`; the same optimum); under least disturbance
-    a pass past :data:`TURN_STATES` states gives that way up for the other one, then for
-    the first one without that bound."""
+    a pass past :data:`TURN_STATES` states stops that way for the other one, then the two
+    go on in turn, each from the pass where it stopped, with twice the budget each round
+    (:func:`_ways`)."""
     colours, numbers = rules.colours, rules.numbers
     melded = pos.initial_meld_done
     old = _table_melds(pos, rules)
-    reverse = _rack_later(pos, rules)
-    tries = [(reverse, MAX_STATES)]
-    if melded and rules.least_disturbance:  # (the heuristic's misses: the other way round)
-        tries = [(reverse, TURN_STATES), (not reverse, TURN_STATES), *tries]
-    for reverse, most in tries:
-        status, choice, group_jokers, held = _search(pos, objective, rules, old, reverse,
-                                                     most)
-        if status >= 0:
-            break
+    reverse, (status, choice, group_jokers, held) = _ways(pos, objective, rules, old)
     if status < 0:
         raise PositionError(f"positions[{index}]: the wide tile set's search passed "
                             f"{MAX_STATES} states (memory bound)")
@@ -294,6 +289,46 @@ def _solve(pos: Position, objective: str, rules: Rules, index: int) -> Move:
         return Move([], old, 0, 0, previous=list(pos.table))
     return Move(played, old + melds, len(played), value, new_sets=melds,
                 previous=list(pos.table))
+
+
+def _ways(pos: Position, objective: str, rules: Rules, old: list[Meld]
+          ) -> tuple[bool, tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
+    """``(reverse, found)``: the first orientation's search to finish (:func:`_search`),
+    the heuristic's one (:func:`_rack_later`) first; under least disturbance, a search
+    that stops at its budget (:data:`TURN_STATES`) hands over to the other one, and the
+    two go on in turn, twice the budget each round, up to :data:`MAX_STATES`.  A stopped
+    search keeps its pass (:mod:`solvers.rummikub.wide._resume`): no work is done twice
+    (seed 4's copies=4 + jokers=3 + sets of 4, 80J #4: 256 k and 220 k states the two
+    ways, where starting each try over stored 578 k)."""
+    reverse = _rack_later(pos, rules)
+    turning = pos.initial_meld_done and rules.least_disturbance
+    budget = [TURN_STATES if turning else MAX_STATES]  # (read by the searches as they go on)
+    ways = [(reverse, _search(pos, objective, rules, old, reverse, budget))]
+    found = _went_on(ways[0][1])  # (never stops at MAX_STATES: it ends with status -1)
+    turn = 0
+    while found is None:
+        if len(ways) == 1:
+            ways.append((not reverse, _search(pos, objective, rules, old, not reverse, budget)))
+        elif turn == 1:
+            budget[0] = min(2 * budget[0], MAX_STATES)
+        turn = 1 - turn
+        found = _went_on(ways[turn][1])
+    return ways[turn][0], found
+
+
+def _room(budget: int) -> int:
+    """The budget for which a search's ``save`` array makes room: none past the last."""
+    return budget if budget < MAX_STATES else 0
+
+
+def _went_on(search: Generator[None, None, tuple]) -> tuple | None:
+    """What ``search`` found, going on from where it stopped (or starting); None if it
+    stopped again at its budget."""
+    try:
+        next(search)
+    except StopIteration as stop:
+        return stop.value
+    return None
 
 
 def _rack_later(pos: Position, rules: Rules) -> bool:
@@ -322,12 +357,14 @@ def _reversed_meld(meld: Meld, numbers: int) -> Meld:
 
 
 def _search(pos: Position, objective: str, rules: Rules, old: list[Meld], reverse: bool,
-            most: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+            budget: list[int]) -> Generator[None, None, tuple]:
     """``(status, choice, group_jokers, held)`` of the kernel's passes over ``pos``, the
     numbers reversed if ``reverse`` (the tile counts, the objective's weights and the table
-    sets ``old``: the same optimum; the choices are the reversed position's); -1 once a
-    pass stores more than ``most`` states."""
-    from solvers.rummikub.wide import _exact, solve_wide
+    sets ``old``: the same optimum; the choices are the reversed position's), -1 past
+    :data:`MAX_STATES` states in a pass; a generator that stops (yields) each time a pass
+    passes ``budget[0]`` states below that, to go on from that pass when it is resumed
+    (the budget raised: :func:`_ways`)."""
+    from solvers.rummikub.wide import _exact, _resume, solve_wide
     from solvers.rummikub.wide._exact import ASK, ASK_ABOVE, ASK_AIM, ASK_FREE, ASK_PARTS
     from solvers.rummikub.wide._pass import NEG
 
@@ -357,12 +394,22 @@ def _search(pos: Position, objective: str, rules: Rules, old: list[Meld], revers
     held = np.zeros(len(old), np.int64)
     sizes = (rules.min_set_length, max(1, int((must + rack).max())))
 
+    save = np.zeros(0, np.int64)  # (a pass stopped at the budget: _resume)
+
     def search(opt: np.ndarray, opt_j: int, bounds: np.ndarray, resume: int,
-               start: int, cap: int = MAX_STATES) -> tuple[int, int]:
-        return solve_wide(must, opt, must_j, opt_j, *scaled, target, joker_meld, 1, arrays,
-                          bounds, sizes, min(cap, most), choice, group_jokers, held, STATS,
-                          code_setup(sizes[0], sizes[1] + must_j + opt_j), WIDTH, resume,
-                          start)
+               start: int, cap: int = MAX_STATES) -> Generator[None, None, tuple[int, int]]:
+        nonlocal save  # (none kept under the memory bound alone)
+        save = (_resume.fresh_save(save, budget[0]) if budget[0] < MAX_STATES
+                else np.zeros(0, np.int64))
+        while True:
+            status, score = solve_wide(
+                must, opt, must_j, opt_j, *scaled, target, joker_meld, 1, arrays, bounds,
+                sizes, min(cap, budget[0]), choice, group_jokers, held, STATS,
+                code_setup(sizes[0], sizes[1] + must_j + opt_j), save, WIDTH, resume, start)
+            if status >= 0 or budget[0] >= MAX_STATES or not _resume.stopped(save):
+                return status, score
+            yield  # (stopped at the budget: the same call again, going on, once raised)
+            save = _resume.raised_save(save, budget[0], _room(budget[0]))
 
     def bound(opt: np.ndarray, opt_j: int, score: int) -> np.ndarray:
         return _kept_bounds(old if hold else [], arrays[0], must, opt, must_j, opt_j, weight,
@@ -381,10 +428,11 @@ def _search(pos: Position, objective: str, rules: Rules, old: list[Meld], revers
     none = np.zeros(0, np.int64)
     bounds, resume, start = none, 0 if BOUNDS else -1, NEG
     while True:  # (the kernel asks for the bounds of an aim or of an answer, then goes on)
-        status, score = search(rack, rack_j, bounds, resume, start)
+        status, score = yield from search(rack, rack_j, bounds, resume, start)
         if status == ASK_PARTS:
-            status, score = _kept_by_parts(search, bound, score, must, must_j, rack, rack_j,
-                                           scaled, rules.min_set_length, choice, group_jokers)
+            status, score = yield from _kept_by_parts(
+                search, bound, score, must, must_j, rack, rack_j, scaled,
+                rules.min_set_length, choice, group_jokers)
         if status == ASK_FREE:  # (the free passes' first floor, by the relaxation)
             start = _free_floor(lambda f: bound(rack, rack_j, f), floors(), score)
             bounds, resume = none, ASK_FREE

@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 from solvers.rummikub.wide._pass import NEG, pass_setup, run_pass
+from solvers.rummikub.wide._resume import gives_up, keep_result, kept_result, pass_begun
 
 AIMS = 6  # the whole rack, then short of one to five tiles; then the plain pass
 # Statuses of :func:`solve_wide` asking for the bounds: an answer keeping sets, unproven; an
@@ -101,32 +102,41 @@ def _pass(passes, bounds, floor, width):
     ``passes`` (the arguments the passes share, with the tables they share:
     :func:`_passes`) from ``floor``, ``width`` states a layer."""
     (must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain, hold,
-     sizes, max_states, choice_out, group_jokers, held_out, stats, setup) = passes
-    return run_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
-                    hold_gain, hold, bounds, sizes, floor, width, max_states, choice_out,
-                    group_jokers, held_out, stats, setup)
+     sizes, max_states, choice_out, group_jokers, held_out, stats, setup, save) = passes
+    ordinal = pass_begun(save) if save.shape[0] > 0 else 0
+    kept, st, sc, truncated = kept_result(save, ordinal)
+    if kept:  # (it finished before the call gave up: the same result)
+        return st, sc, truncated
+    st, sc, truncated = run_pass(must, opt, must_j, opt_j, weight, joker_weight, target,
+                                 joker_meld, hold_gain, hold, bounds, sizes, floor, width,
+                                 max_states, choice_out, group_jokers, held_out, stats, setup,
+                                 save)
+    if st >= 0 or not gives_up(save, max_states):
+        keep_result(save, ordinal, st, sc, truncated)
+    return st, sc, truncated
 
 
 @njit(cache=True)
 def _passes(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain,
-            hold, sizes, max_states, choice_out, group_jokers, held_out, stats, codes):
+            hold, sizes, max_states, choice_out, group_jokers, held_out, stats, codes, save):
     """The arguments that the passes of one position share (:func:`_pass`), with the
     tables built once for them all (:func:`~solvers.rummikub.wide._pass.pass_setup`; each
     pass rebuilt them)."""
     return (must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain,
             hold, sizes, max_states, choice_out, group_jokers, held_out, stats,
-            pass_setup(must, opt, must_j + opt_j, sizes, codes))
+            pass_setup(must, opt, must_j + opt_j, sizes, codes), save)
 
 
 @njit(cache=True)
 def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain,
                hold, bounds, sizes, max_states, choice_out, group_jokers, held_out, stats,
-               codes, width, resume, start):
+               codes, save, width, resume, start):
     """The exact optimum of one position (the arguments and results of
     :func:`~solvers.rummikub.wide._pass.solve_pass`, without its ``floor``); ``codes``: the
     colour codes' tables (:func:`~solvers.rummikub.wide._codes.code_setup` of ``sizes[0]``
     and ``sizes[1] + must_j + opt_j``, which the caller keeps from one call to the next);
-    ``width``: the narrow pass's states a layer (0: the plain pass alone).  Returns
+    ``width``: the narrow pass's states a layer (0: the plain pass alone); ``save``: the
+    call's passes kept, to go on from (:mod:`~solvers.rummikub.wide._resume`).  Returns
     ``(status, score)``.
 
     Aims, in turn, at the whole playable rack, then at it less its smallest gains, one more
@@ -157,11 +167,11 @@ def solve_wide(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
     if width <= 0 or target >= 0:
         return _pass(_passes(must, opt, must_j, opt_j, weight, joker_weight, target,
                              joker_meld, hold_gain, hold, sizes, max_states, choice_out,
-                             group_jokers, held_out, stats, codes), none, NEG, 0)[:2]
+                             group_jokers, held_out, stats, codes, save), none, NEG, 0)[:2]
     opt = playable(must, opt, must_j + opt_j, sizes[0])
     passes = _passes(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
                      hold_gain, hold, sizes, max_states, choice_out, group_jokers, held_out,
-                     stats, codes)
+                     stats, codes, save)
     gains = _items(opt, weight, opt_j, joker_weight)
     floor = must_j * max(0, joker_weight) + gains.sum()
     held = hold_gain > 0 and hold[0][-1] > 0  # least disturbance: sets to keep
@@ -312,14 +322,14 @@ def _free_pass(passes, floor, most=-1, width=0):
     ``most``: at most that many states (status -1 past them), else the passes' bound;
     ``width``: a narrow pass of that many states a layer (0: exact)."""
     (must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain, _hold,
-     sizes, max_states, choice_out, group_jokers, held_out, stats, setup) = passes
+     sizes, max_states, choice_out, group_jokers, held_out, stats, setup, save) = passes
     colours, numbers = must.shape
     none = np.zeros(0, np.int64)
     free = (np.zeros(numbers + 1, np.int64), none, none, none, np.zeros(numbers, np.int64),
             np.zeros(numbers * colours + 1, np.int64), none, none)
     return _pass((must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
                   hold_gain, free, sizes, most if most > 0 else max_states, choice_out,
-                  group_jokers, held_out, stats, setup), none, floor, width)
+                  group_jokers, held_out, stats, setup, save), none, floor, width)
 
 
 @njit(cache=True)

@@ -48,8 +48,9 @@ import numpy as np
 from numba import njit
 
 from solvers.rummikub.wide._codes import close_entry, close_tables, code_setup
+from solvers.rummikub.wide._resume import gives_up, pass_start, save_pass
 from solvers.rummikub.wide._steps import BARE_AT, MELD_AT, NEED_AT, hold_layer, sub_step
-from solvers.rummikub.wide._store import KEY_A, KEY_B, SCORE, close_layer, lookup, new_layer
+from solvers.rummikub.wide._store import KEY_A, KEY_B, SCORE, close_layer, lookup
 
 MAX_COLOURS = 8
 MAX_NUMBERS = 26
@@ -335,7 +336,8 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_mel
                     hold_gain, hold, bounds, sizes, floor, width, max_states, choice_out,
                     group_jokers, held_out, stats,
                     pass_setup(must, opt, must_j + opt_j, sizes,
-                               code_setup(sizes[0], sizes[1] + must_j + opt_j)))
+                               code_setup(sizes[0], sizes[1] + must_j + opt_j)),
+                    np.zeros(0, np.int64))
 
 
 @njit(cache=True)
@@ -412,9 +414,11 @@ def fill_codes(rows, n, c, v, setup, jokers, known, before, last):
 @njit(cache=True)
 def run_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain,
              hold, bounds, sizes, floor, width, max_states, choice_out, group_jokers,
-             held_out, stats, setup):
+             held_out, stats, setup, save):
     """:func:`solve_pass` with the position's tables ``setup`` (:func:`pass_setup`), which
-    the passes of a position share."""
+    the passes of a position share; ``save``: where a pass given up at the budget is kept
+    and from which the call's given-up pass goes on (:mod:`solvers.rummikub.wide._resume`;
+    empty: none)."""
     colours, numbers = must.shape
     jokers = must_j + opt_j
     min_len = sizes[0]
@@ -426,21 +430,15 @@ def run_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
         bounds = np.zeros(0, np.int64)  # (a floor below their objective: they do not hold)
     later = later_most(hold[0], bounds)
     rem = rack_bound(opt, weight, order, hold[0], hold_gain, later)
-    layers = numbers * 2 * colours
-    layer_base = np.zeros(layers + 1, np.int64)
-    layer_kind = np.zeros(layers, np.int64)
-    layer_at = np.zeros(layers, np.int64)
-    parents = np.zeros(1024, np.int64)
-    choices = np.zeros(1024, np.int64)
-    rows, _ = new_layer(1)
-    rows[0, KEY_A] = rows[0, KEY_B] = rows[0, SCORE] = 0
-    parents[0] = -1
-    used, n, count, truncated = 1, 1, 0, 0
-    for v in range(numbers):
+    (v0, at0, rows, n, used, count, truncated, layer_base, layer_kind, layer_at, parents,
+     choices) = pass_start(save, numbers * 2 * colours)  # (or where a kept pass stopped)
+    at = at0  # (the last layer's step, should a resumed pass stop before another)
+    for v in range(v0, numbers):
         reach, closed, needc, known = _number_tables(setup, v, jokers)
         lazy = known.shape[1] > 0
         decide, undecided = hold_steps(hold, v, order[v])
-        for at in range(2 * colours):  # (the held-out choice before a colour step, if any)
+        for at in range(at0 + 1 if v == v0 else 0, 2 * colours):  # (a held-out choice, then
+            # a colour step)
             step = at // 2
             c = order[v, step]
             if at % 2 == 0:
@@ -485,6 +483,9 @@ def run_pass(must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld,
     if n == 0:
         return 0, NEG, truncated
     if used > max_states:
+        if gives_up(save, max_states):  # (kept to go on with a larger budget)
+            save_pass(save, v, at, rows, n, used, count, truncated, layer_base, layer_kind,
+                      layer_at, parents, choices)
         return -1, NEG, truncated
     at = _final(rows, n, colours, cb, short, must_j, target, jokers)
     if at < 0 or rows[at, SCORE] < floor:  # (rack jokers left out can end below the floor)
