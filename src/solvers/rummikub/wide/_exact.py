@@ -100,7 +100,9 @@ def _items(opt, weight, opt_j, joker_weight):
 def _pass(passes, bounds, floor, width):
     """One pass (:func:`~solvers.rummikub.wide._pass.solve_pass`) of the position
     ``passes`` (the arguments the passes share, with the tables they share:
-    :func:`_passes`) from ``floor``, ``width`` states a layer."""
+    :func:`_passes`) from ``floor``, ``width`` states a layer; a pass that the call, made
+    before under a smaller budget, finished is not run again, and the one it stopped goes
+    on (:mod:`~solvers.rummikub.wide._resume`)."""
     (must, opt, must_j, opt_j, weight, joker_weight, target, joker_meld, hold_gain, hold,
      sizes, max_states, choice_out, group_jokers, held_out, stats, setup, save) = passes
     ordinal = pass_begun(save) if save.shape[0] > 0 else 0
