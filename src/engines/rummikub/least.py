@@ -168,8 +168,8 @@ def policy(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarr
     :data:`DESCENTS`, the kernel's ``BOUND_FROM`` (with four copies, or None:
     :data:`BOUND_FROM_FOUR_COPIES`),
     :data:`DESCENT_WIDTH` (for four jokers, or None), :data:`BRANCH_NODES`,
-    :data:`CHECK_WIDTHS` and :data:`CHECK_AFTER`, :data:`WIDER` (read at each call: tests
-    change them)."""
+    :data:`CHECK_WIDTHS` and :data:`CHECK_AFTER`, :data:`NOGOOD_ROUNDS`, :data:`WIDER`
+    (read at each call: tests change them)."""
     from solvers.rummikub._least import BOUND_FROM
 
     many = rules is None or rules.copies > 2 or rules.jokers > 2
@@ -179,7 +179,7 @@ def policy(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarr
     bound_from = BOUND_FROM_FOUR_COPIES if rules is None or rules.copies > 3 else BOUND_FROM
     return (np.array(NARROW, np.int64),
             np.array((*EXACT_BUDGET, cuts, DESCENTS, bound_from, width, BRANCH_NODES,
-                      *CHECK_WIDTHS, CHECK_AFTER), np.int64),
+                      *CHECK_WIDTHS, CHECK_AFTER, NOGOOD_ROUNDS), np.int64),
             np.array(WIDER, np.int64))
 
 
@@ -307,6 +307,15 @@ BOUND_FIRST = 8
 # bound is the most kept: the rules document's bands 20-80J, seeds 1-7, 20 a band, 31.09 M
 # -> 1.52 M held-out states, the same answers (benches/README "Least disturbance", rkdef)
 BOUND_ANY = 32
+# The branched bound's nodes whose sets the exact check of KEPT_EXACT proves no move keeps
+# all of, ruled out one after the other while the search goes on from there, each with
+# BRANCH_NODES more nodes (0: none; :func:`solvers.rummikub._least._checked_bound`; not
+# under official retrieval where such a set holds a table joker): the bound falls to the
+# most kept, whose node's sets a move keeps, with no exact pass.  Two real tiles + sets of
+# 2, seeds 11 and 1-7, 20 a band, each position's best of two runs of each interleaved:
+# 15.92 -> 10.68 s CPU, held-out states 17.21 M -> 2.17 M, over 50 ms 28 -> 9 (seed 4 40J
+# #13 1,770 -> 243 ms); 32 and 64 rounds 10.93 and 10.92 s (benches/README, rks2)
+NOGOOD_ROUNDS = 256
 # The held-out passes run and their states, summed (a bench's counters; threads that run
 # side by side may miss a few).
 WORK = np.zeros(2, np.int64)

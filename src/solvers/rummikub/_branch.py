@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from solvers.rummikub._bound import MAX_PIVOTS, _solve, later_and_caps, solved_programme
-from solvers.rummikub._layout import highest_number, min_set_length
+from solvers.rummikub._layout import OFFICIAL_AT, OFFICIAL_PLACES, highest_number, min_set_length
 from solvers.rummikub._official import placed_run_jokers
 
 WHOLE = 1e-6  # (a held-out column within this of 0 or 1 is whole)
@@ -49,45 +49,99 @@ def branched_later_bounds(must, rack, must_j, rack_j, weight, joker_weight, opti
     sets kept by a move in hand, where the search stops).  Returns ``(bound, pivots, held)``:
     ``held`` -1, or the sets held out (``chosen[i]`` 1 for set ``s0 + i``) by a node of
     the search that reached the bound with every held-out column whole, a move to try."""
-    colours = placed_run_jokers(mode, rack, slot_number, slot_colour, set_start, s0, s1)
-    lp, bound, pivots = solved_programme(must, rack, must_j, rack_j, weight, joker_weight,
-                                         optimum, highest_number(mode), min_set_length(mode),
-                                         slot_number, colours, set_start, s0, s1, True, True)
+    lp, bound, pivots = branch_programme(must, rack, must_j, rack_j, weight, joker_weight,
+                                         optimum, mode, slot_number, slot_colour, set_start,
+                                         s0, s1)
     held = -1
     if nodes > 0 and bound > lowest:
-        bound, held = branched_bound(lp, s1 - s0, bound, lowest, nodes, chosen)
+        bound, held = branched_bound(lp, s1 - s0, bound, lowest, nodes, chosen,
+                                     np.zeros((0, s1 - s0), np.int64), new_search(lp, s1 - s0))
     bound, pivots = later_and_caps(lp, bound, pivots, slot_number, set_start, s0, s1, later,
                                    caps)
     return bound, pivots, held if held >= bound else -1
 
 
 @njit(cache=True)
-def branched_bound(lp, n_sets, bound, lowest, nodes, chosen):
+def branch_programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode,
+                     slot_number, slot_colour, set_start, s0, s1):
+    """The programme that :func:`branched_bound` branches, solved: ``(lp, bound, pivots
+    left)`` (:func:`solvers.rummikub._bound.solved_programme`, a column a copy of a rack
+    tile; under official retrieval the table run jokers no rack tile frees are tiles of
+    their places, for runs only)."""
+    colours = placed_run_jokers(mode, rack, slot_number, slot_colour, set_start, s0, s1)
+    return solved_programme(must, rack, must_j, rack_j, weight, joker_weight, optimum,
+                            highest_number(mode), min_set_length(mode), slot_number, colours,
+                            set_start, s0, s1, True, True)
+
+
+@njit(cache=True)
+def branched_bound(lp, n_sets, bound, lowest, nodes, chosen, nogoods, search):
     """The bound ``bound`` of the solved programme ``lp`` lowered while a search of at most
     ``nodes`` nodes a target (renewed at each: a target proved out of reach spares an exact
     pass of up to 140 k states, 64 nodes cost a few ms; copies=4 60J seed 5 #8 7 -> 6)
     proves that no node with its ``n_sets`` held-out columns and its rack tiles played
     whole reaches it, down to ``lowest`` at most: ``(bound, held)``,
     ``held`` the sets held out by the node that reached it (in ``chosen``), -1 if the
-    budget ended the search.  The prices are as they were on return (the basis stays
+    budget ended the search.  ``nogoods``: sets (1 each) that no move keeps all of, as
+    the caller proved (:func:`_nogood_column`: no node that holds one out reaches a
+    target); ``search`` (:func:`new_search`): where the search stopped, from where a call
+    with more of them goes on.  The prices are as they were on return (the basis stays
     feasible for the next solves)."""
     cost = lp[1][3]
     columns, price, tile_end = _branch_columns(lp, n_sets)
     penalty = 2 * (n_sets + 1)
-    fix = np.zeros(len(columns), np.int64)
+    fix, at = search[0], search[5]
     pivots = BRANCH_PIVOTS  # (its own: the later sets' and caps' solves keep theirs)
     held = -1
+    if at[2] == 0:  # (a new search, not one going on from its last node)
+        fix[:] = 0
+        at[0], at[1] = 0, nodes
     while bound > lowest and pivots > 0:
-        reached, _left, pivots = _reaches(lp, columns, price, tile_end, n_sets, fix, penalty,
-                                          bound, nodes, pivots)
+        reached, left, pivots = _reaches(lp, columns, price, tile_end, n_sets, search,
+                                         penalty, bound, at[1], pivots, nogoods)
+        at[1] = left
         if reached:
+            at[2] = 1
             held = _whole_held(lp, n_sets, chosen)  # (-1 where the budget ended it)
+            if held >= 0 and _holding(chosen, nogoods) >= 0:
+                held = -1  # (the budget ended it at a node no move reaches)
             break
         fix[:] = 0
+        at[0], at[1], at[2] = 0, nodes, 0
         bound -= 1
     for k in range(len(columns)):
         cost[columns[k]] = price[k]
     return bound, held
+
+
+@njit(cache=True)
+def rules_out(mode, chosen, slot_colour, set_start, s0):
+    """Whether the exact check of the sets ``chosen`` (``chosen[i]`` 1 for set ``s0 + i``;
+    the DP on the rest of the table), failing, proves that no move keeps them all: a move
+    keeping them is a move of the rest, unless under official retrieval one of them holds
+    a table joker, whose place the rest's rule leaves out
+    (:func:`solvers.rummikub._official.without_held_places`: a matching that gives it to
+    another joker is not looked at)."""
+    if not (mode >> OFFICIAL_AT) & OFFICIAL_PLACES:
+        return True
+    for i in range(len(chosen)):
+        if chosen[i]:
+            for k in range(set_start[s0 + i], set_start[s0 + i + 1]):
+                if slot_colour[k] < 0:
+                    return False
+    return True
+
+
+@njit(cache=True)
+def new_search(lp, n_sets):
+    """The state of :func:`branched_bound`'s search: ``(fix, the fixes before each depth's
+    branch, the branches taken by depth (the copies), k + j, whether the branch down was
+    taken, (depth, nodes left, 1 where it stopped at a node that reached the target))``
+    (:func:`_reaches`)."""
+    n_branch = len(_branch_columns(lp, n_sets)[0])
+    return (np.zeros(n_branch, np.int64), np.empty((n_branch, n_branch), np.int64),
+            np.empty(n_branch, np.int64), np.empty(n_branch, np.int64),
+            np.zeros(n_branch, np.bool_), np.zeros(3, np.int64))
 
 
 @njit(cache=True)
@@ -119,32 +173,38 @@ def _branch_columns(lp, n_sets):
 
 
 @njit(cache=True)
-def _reaches(lp, columns, price, tile_end, n_sets, fix, penalty, target, nodes, pivots):
+def _reaches(lp, columns, price, tile_end, n_sets, search, penalty, target, nodes, pivots,
+             nogoods):
     """Whether a node of the depth-first search (``fix[k]`` for column ``columns[k]``: 1 at
     its upper bound, -1 at 0, 0 free) reaches ``target`` with every column branched on
     whole, or the budget runs out: ``(reached, nodes left, pivots left)``.  A branch on a
     tile played a fractional x times (copies k..end-1): at least ceil(x) (copies k..k+j
     at 1, j = floor(x)) or at most floor(x) (copies k+j..end-1 at 0), so that the
-    copies' order does not split the search again."""
-    n_branch = len(fix)
-    saved = np.empty((n_branch, n_branch), np.int64)  # the fixes before each depth's branch
-    first = np.empty(n_branch, np.int64)  # the branches taken, by depth: the copies
-    split = np.empty(n_branch, np.int64)  # k + j
-    second = np.zeros(n_branch, np.bool_)  # (the branch down, tried after the other)
-    depth = 0
+    copies' order does not split the search again.  A node whose columns are all whole
+    but that holds out all of a set of ``nogoods`` branches on one of those sets (held
+    out, then not): once the branches hold out all of one, the node reaches nothing."""
+    fix, saved, first, split, second, at = search
+    depth = at[0]  # (0, or the node a call before stopped at: solved again)
     value, pivots = _node(lp, columns, price, fix, penalty, pivots)
     nodes -= 1
     while True:
+        k = j = -1
         if value >= target:
             if nodes <= 0 or pivots <= 0:
+                at[0] = depth
                 return True, nodes, pivots
-            k, at = _most_fractional(lp, columns, tile_end, n_sets, fix)
+            k, j = _most_fractional(lp, columns, tile_end, n_sets, fix)
             if k < 0:
-                return True, nodes, pivots
+                k = _nogood_column(lp, columns, n_sets, fix, nogoods)
+                j = k
+                if k == -1:
+                    at[0] = depth
+                    return True, nodes, pivots
+        if k >= 0:
             saved[depth] = fix
-            first[depth], split[depth] = k, at
+            first[depth], split[depth] = k, j
             second[depth] = False
-            fix[k:at + 1] = 1
+            fix[k:j + 1] = 1
             depth += 1
         else:
             while depth > 0 and second[depth - 1]:
@@ -154,6 +214,9 @@ def _reaches(lp, columns, price, tile_end, n_sets, fix, penalty, target, nodes, 
             fix[:] = saved[depth - 1]
             second[depth - 1] = True
             fix[split[depth - 1]:tile_end[first[depth - 1]]] = -1
+        if _holding(fix, nogoods) >= 0:  # (the fixes hold out sets no move keeps)
+            value = target - 1
+            continue
         value, pivots = _node(lp, columns, price, fix, penalty, pivots)
         nodes -= 1
 
@@ -169,6 +232,38 @@ def _node(lp, columns, price, fix, penalty, pivots):
         raised += fix[k] > 0
     value, pivots = _solve(lp, pivots)
     return value - penalty * raised, pivots
+
+
+@njit(cache=True)
+def _nogood_column(lp, columns, n_sets, fix, nogoods):
+    """At a node whose columns are all whole: the held-out column to branch on, of the
+    first of ``nogoods`` the node holds all out (one not fixed yet), -2 if the fixes hold
+    all of it out already (the node reaches nothing), -1 if it holds none of them all."""
+    if len(nogoods) == 0:
+        return -1
+    held = (_values(lp, columns)[:n_sets] > 0.5).astype(np.int64)
+    g = _holding(held, nogoods)
+    if g < 0:
+        return -1
+    for i in range(n_sets):
+        if nogoods[g, i] and fix[i] == 0:
+            return i
+    return -2
+
+
+@njit(cache=True)
+def _holding(held, nogoods):
+    """The first row of ``nogoods`` whose sets ``held`` (positive where a set is held out)
+    holds all, -1 if none."""
+    for g in range(len(nogoods)):
+        every = True
+        for i in range(len(nogoods[g])):
+            if nogoods[g, i] and held[i] <= 0:
+                every = False
+                break
+        if every:
+            return g
+    return -1
 
 
 @njit(cache=True)

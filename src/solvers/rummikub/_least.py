@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._branch import branched_later_bounds
+from solvers.rummikub._bound import later_and_caps
+from solvers.rummikub._branch import branch_programme, branched_bound, new_search, rules_out
 from solvers.rummikub._held import _held_pass
 from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS, twin_classes
 from solvers.rummikub._hold_tables import hold_tables
@@ -181,10 +182,12 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
     descents = 0  # (exact passes at the bound: only where it was computed)
     if (first or narrow_states >= _policy_at(exact_budget, 5, BOUND_FROM)) and applies:
         chosen = np.zeros(s1 - s0, np.int64)
-        bound, _pivots, held = branched_later_bounds(  # (later sets and caps, in place)
-            must, rack, must_j, rack_j, weight, joker_weight, optimum, mode, slot_number,
-            slot_colour, set_start, s0, s1, hold[5], passes[19], kept,
-            _policy_at(exact_budget, 7, 0), chosen)
+        bound, held, found = _checked_bound(  # (later sets and caps, in place)
+            passes, weight, joker_weight, slot_number, slot_colour, set_start, s0, s1, kept,
+            _policy_at(exact_budget, 7, 0),
+            _policy_at(exact_budget, 11, 0) if _cuts(exact_budget) & KEPT_EXACT else 0, chosen)
+        if found:
+            return bound
         ceiling = min(ceiling, bound)
         if have == 1 and kept >= ceiling:
             return answer
@@ -201,6 +204,43 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
         descents = _policy_at(exact_budget, 4, DESCENTS)
     return _exact_passes(passes, kept, have, answer, ceiling, narrow_states, exact_budget,
                          wider, descents, applies, nothing)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _checked_bound(passes, weight, joker_weight, slot_number, slot_colour, set_start, s0, s1,
+                   lowest, nodes, rounds, chosen):
+    """The branched bound (later sets and caps in place) whose node holding out whole sets
+    is checked exactly (:func:`_keeps_chosen`), ``rounds`` times at most: sets that no
+    move keeps all of (:func:`~solvers.rummikub._branch.rules_out`) are ruled out and the
+    search goes on from that node (a target no other node reaches: one lower).  Returns
+    ``(bound, held, found)``: ``found``, a move keeps the ``held`` sets ``chosen``, the
+    bound (the answer in the output arrays); else ``held`` -1 or sets to try."""
+    must, rack, must_j, rack_j, mode, hold, optimum = (
+        passes[0], passes[1], passes[2], passes[3], passes[6], passes[8], passes[10])
+    lp, bound, pivots = branch_programme(must, rack, must_j, rack_j, weight, joker_weight,
+                                         optimum, mode, slot_number, slot_colour, set_start,
+                                         s0, s1)
+    nogoods = np.zeros((rounds, s1 - s0), np.int64)  # (the sets ruled out, a row each)
+    held = -1
+    search = new_search(lp, s1 - s0)  # (each call goes on from the node before)
+    if nodes > 0 and bound > lowest:
+        bound, held = branched_bound(lp, s1 - s0, bound, lowest, nodes, chosen, nogoods[:0],
+                                     search)
+    for r in range(rounds):
+        if held != bound:
+            break
+        if _keeps_chosen(passes, chosen, held, slot_number, slot_colour, set_start, s0, s1,
+                         0):
+            return bound, held, True
+        if not rules_out(mode, chosen, slot_colour, set_start, s0):
+            break
+        nogoods[r] = chosen
+        search[5][1] += nodes  # (a budget more a set ruled out: each one a proof)
+        bound, held = branched_bound(lp, s1 - s0, bound, lowest, nodes, chosen,
+                                     nogoods[:r + 1], search)
+    bound, _pivots = later_and_caps(lp, bound, pivots, slot_number, set_start, s0, s1,
+                                    hold[5], passes[19])
+    return bound, held if held >= bound else -1, False
 
 
 @njit(cache=True, nogil=True, inline="always")
