@@ -5,6 +5,8 @@ programme (HiGHS, ``ip_model.py``) and against the passes without them."""
 
 from __future__ import annotations
 
+from itertools import islice
+
 from rummikub_ip_reference import reference_move
 
 from engines.rummikub import best_move
@@ -83,3 +85,33 @@ def test_lowered_rounds_find_the_fresh_passes_fewest(monkeypatch):
     monkeypatch.setattr(heirs, "_lowered", counted)
     _against_plain(monkeypatch, (33,), "LOWER", -1, 99, found)
     assert found and proven
+
+
+def test_a_small_probe_is_deepened(monkeypatch):
+    # A one-tile probe of fewer than 2,000 states is deepened too (heirs.DEEPEN from one
+    # state): on this table of 23 sets, least disturbance's move moves 14 tiles, the chosen
+    # probe finds none in under 1,000 states, and a deepened probe finds the answer (3 tiles
+    # moved) where the full pass would search every state losing up to 13; the answer equals
+    # the programme's and the passes' without deepening.
+    import engines.rummikub.heirs as heirs
+
+    pos = next(islice(rummikub_positions(40, seed=30, table_tiles=(40, 80), joker_rate=0.5,
+                                         initial_meld_rate=0.0), 8, None))
+    table, rack = pos["table"], pos["rack"]
+    found: list[tuple[int, int]] = []
+    deepened = heirs._deepened
+
+    def counted(made, direction, probed, moved):
+        out = deepened(made, direction, probed, moved)
+        if out[1] is not None:
+            found.append(probed)
+        return out
+
+    monkeypatch.setattr(heirs, "_deepened", counted)
+    move = best_move(table, rack, True, "tiles", FEWEST)
+    assert found and found[0][1] < 2_000
+    assert check_move(Position.from_strings(table, rack), move, FEWEST) == []
+    monkeypatch.setattr(heirs, "DEEPEN", (0, 0))
+    assert _answer(best_move(table, rack, True, "tiles", FEWEST)) == _answer(move)
+    ref, moved = reference_move(table, rack, True, "tiles", FEWEST)
+    assert _answer(move) == (ref.tiles, ref.value, ref.sets_kept, moved) == (14, 98, 18, 3)
