@@ -83,10 +83,12 @@ PROBE_CAP = 2
 # pass's states grow with the tiles it may lose, so an answer that moves few tiles is found
 # far below the full pass's cost; once they grow slowly the full pass costs little more.
 # (0, 0): none.  (From one state, not 2,000: a small probe says nothing of the full pass,
-# --least seed 7 80J #9 probed 1,977 states, then 383 K in the full pass, 263 -> 45 ms; the
-# move DP's bound on the rack's gain, computed for every deepened or lowered probe now: 162
-# positions 513 K -> 435 K states, the same CPU.)
+# --least seed 7 80J #9 probed 1,977 states, then 383 K in the full pass, 263 -> 45 ms.)
 DEEPEN = (1, 3)
+# The move DP's bound on the rack's gain (heirs_gain) is computed before the deepened probes
+# or the lowered rounds where the one-tile probe took GAIN_PROBE states or more (a DP solve
+# that smaller passes do not repay)
+GAIN_PROBE = 2_000
 AHEAD = 3
 # Where the full pass's floor (ABOVE) is at most LOWER tiles moved beyond the probes', they
 # keep the states that may reach it, and the one in the direction chosen is then lowered
@@ -344,13 +346,14 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
         if max(first.states, other.states) >= PROBE_CAP * min(first.states, other.states):
             break
     if chosen is not None and chosen.lowest < chosen.targets[0]:
-        if probed[1] >= DEEPEN[0]:
+        if probed[1] >= GAIN_PROBE:
             gain.prepare(order[0])
             chosen.tighten(built[order[0]]["gain_from"])
         found = _lowered(chosen)
         return move if found is False else _made_move(whole, rules, turned, chosen, found, back)
     if len(order) == 1 and probed[1] >= DEEPEN[0] > 0:
-        gain.prepare(order[0])
+        if probed[1] >= GAIN_PROBE:
+            gain.prepare(order[0])
         found, deeper = _deepened(made, order[0], probed, moved)
         if deeper is not None:
             return _made_move(whole, rules, turned, deeper, found, back)
