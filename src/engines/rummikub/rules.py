@@ -60,9 +60,10 @@ _WITH_FEWEST = {"min_real_tiles": 1, "joker_retrieval": "free", "min_set_length"
 _FEWEST_MOST = {"copies": 2, "jokers": 2, "colours": 4, "numbers": 13}
 # fewest_tiles_moved="auto": on where its pass solves the rules (least disturbance on, none
 # of the refusals above), off elsewhere, so that it can be the default without refusing any
-# rules that work without it.  The default stays off while the pass takes 0.2-4 s (medians,
-# up to 11 s) on the bench's 40J-80J positions (benches/README "Fewest tiles moved"; the
-# target is 50 ms): FEWEST_DEFAULT = FEWEST_AUTO turns it on (docs/CHANGELOG: answers change).
+# rules that work without it.  The default stays off while best_move with it takes over 50 ms
+# (the target) on 16 of the --least rules-document row's 1,400 positions of seeds 1-7, up to
+# 180 ms (benches/README "Fewest tiles moved"): FEWEST_DEFAULT = FEWEST_AUTO turns it on
+# (docs/CHANGELOG: answers change).
 FEWEST_AUTO = "auto"
 FEWEST_DEFAULT: bool | str = False
 # Options the search solves alone but not together with meld then continue (its DP carries
