@@ -43,6 +43,24 @@ def _against_plain(monkeypatch, seeds, option, off, on, found):
                 assert _answer(move) == (ref.tiles, ref.value, ref.sets_kept, moved), pos
 
 
+def _deepened_finds(monkeypatch) -> list[tuple[int, tuple[int, int]]]:
+    """``heirs._deepened`` made to record, each time a deepened probe finds the answer, its
+    direction and the one-tile probe before it (tiles moved at most, states): the list."""
+    import engines.rummikub.heirs as heirs
+
+    found: list[tuple[int, tuple[int, int]]] = []
+    deepened = heirs._deepened
+
+    def counted(made, direction, probed, moved):
+        out = deepened(made, direction, probed, moved)
+        if out[1] is not None:
+            found.append((direction, probed))
+        return out
+
+    monkeypatch.setattr(heirs, "_deepened", counted)
+    return found
+
+
 def test_deepened_probes_find_the_programmes_fewest(monkeypatch):
     # With the probes deepened after every one-tile probe that found nothing (from one state
     # on, never stopping for slow growth), the answer equals the programme's and the pass's
@@ -50,19 +68,10 @@ def test_deepened_probes_find_the_programmes_fewest(monkeypatch):
     # in each direction (upwards, and downwards on the turned table) at least once.
     import engines.rummikub.heirs as heirs
 
-    found: list[int] = []
-    deepened = heirs._deepened
-
-    def counted(made, direction, probed, moved):
-        out = deepened(made, direction, probed, moved)
-        if out[1] is not None:
-            found.append(direction)
-        return out
-
-    monkeypatch.setattr(heirs, "_deepened", counted)
+    found = _deepened_finds(monkeypatch)
     monkeypatch.setattr(heirs, "LOWER", -1)  # (the probes deepened, not lowered)
     _against_plain(monkeypatch, (33, 39), "DEEPEN", (0, 0), (1, 0), found)
-    assert sorted(set(found)) == [0, 1]
+    assert sorted({direction for direction, _ in found}) == [0, 1]
 
 
 def test_lowered_rounds_find_the_fresh_passes_fewest(monkeypatch):
@@ -98,18 +107,9 @@ def test_a_small_probe_is_deepened(monkeypatch):
     pos = next(islice(rummikub_positions(40, seed=30, table_tiles=(40, 80), joker_rate=0.5,
                                          initial_meld_rate=0.0), 8, None))
     table, rack = pos["table"], pos["rack"]
-    found: list[tuple[int, int]] = []
-    deepened = heirs._deepened
-
-    def counted(made, direction, probed, moved):
-        out = deepened(made, direction, probed, moved)
-        if out[1] is not None:
-            found.append(probed)
-        return out
-
-    monkeypatch.setattr(heirs, "_deepened", counted)
+    found = _deepened_finds(monkeypatch)
     move = best_move(table, rack, True, "tiles", FEWEST)
-    assert found and found[0][1] < 2_000
+    assert found and found[0][1][1] < 2_000
     assert check_move(Position.from_strings(table, rack), move, FEWEST) == []
     monkeypatch.setattr(heirs, "DEEPEN", (0, 0))
     assert _answer(best_move(table, rack, True, "tiles", FEWEST)) == _answer(move)
