@@ -271,6 +271,9 @@ COMBO_ROWS = (
      Rules(least_disturbance=True, joker_retrieval="official", min_set_length=2), True),
     ("+ min_real_tiles=2 + min_set_length=2",
      Rules(least_disturbance=True, min_real_tiles=2, min_set_length=2), True),
+    *((f"+ min_real_tiles=2 + jokers=3{name}",
+       Rules(least_disturbance=True, min_real_tiles=2, jokers=3), melded)
+      for name, melded in (("", True), (", initial meld 30", False))),
     *((f"+ official + min_real_tiles=2 + min_set_length={k}",
        Rules(least_disturbance=True, joker_retrieval="official", min_real_tiles=2,
              min_set_length=k), True) for k in (4, 2)),

@@ -295,6 +295,26 @@ def test_cli_and_batch_solve_three_jokers(tmp_path: Path,
     assert summary.rejected == 1 and "3 jokers" in str(bad[0])
 
 
+def test_cli_and_batch_solve_three_jokers_with_two_real_tiles(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # two real tiles per set with a third joker: R5 J J J is no set there, R1 J J J R5 is
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps({"table": [], "rack": ["R5", "J", "J", "J"]}))
+    for rules, tiles in ((["jokers=3", "min_real_tiles=2"], 0), (["jokers=3"], 4)):
+        assert main(["rummikub", "best", str(path), "--json",
+                     *(word for rule in rules for word in ("--rule", rule))]) == 0
+        assert json.loads(capsys.readouterr().out)["tiles"] == tiles
+    both = {"jokers": 3, "min_real_tiles": 2}
+    records = [{"id": "five", "table": [], "rack": ["R1", "R5", "J", "J", "J"], "rules": both},
+               {"id": "none", "table": [], "rack": ["R5", "J", "J", "J"], "rules": both},
+               {"id": "one", "table": [], "rack": ["R5", "J", "J", "J"], "rules": {"jokers": 3}},
+               {"id": "refused", "table": [], "rack": ["R5", "J", "J", "J", "J"],
+                "rules": {"jokers": 4, "min_real_tiles": 2}}]
+    tiles, summary, bad = run_best_batch(tmp_path, records)
+    assert tiles == {"five": 5, "none": 0, "one": 4}
+    assert summary.rejected == 1 and "jokers=4 with min_real_tiles=2" in str(bad[0])
+
+
 @pytest.mark.parametrize("copies", [3, 4])
 def test_cli_and_batch_solve_more_copies(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                          copies: int) -> None:

@@ -70,15 +70,17 @@ FEWEST_DEFAULT: bool | str = False
 # two arrangements: docs/rummikub-house-rules.md)
 _NOT_WITH_CONTINUE: dict[str, object] = {}
 # Options that must keep these values with a third joker or a third or fourth copy in the
-# fast kernels: their code for them (the runs short of real tiles, the table jokers' places,
-# the length classes, the second key of meld then continue) holds two
+# fast kernels: their code for them (the table jokers' places, the length classes, the
+# second key of meld then continue; for copies the runs short of real tiles) holds two
 # (docs/rummikub-house-rules.md); a third or fourth copy may come with official retrieval
 # and with a third joker (six or seven open runs a colour: numbered codes,
-# solvers/rummikub/_lengths.py).  Where the width-generic DP carries the crossing (sets of
-# 2 or 4..12 with free retrieval and one real tile per set), it solves it instead
-# (Rules.wide_search; min_set_length last: a refusal names first what neither DP carries).
-_WITH_THIRD = {"jokers": {"min_real_tiles": 1, "joker_retrieval": "free",
-                          "meld_continue": False, "min_set_length": 3},
+# solvers/rummikub/_lengths.py), a third joker with two real tiles per set (sets of 3: a
+# third run short of real tiles listed in the second key word, solvers/rummikub/_real2.py).
+# Where the width-generic DP carries the crossing (sets of 2 or 4..12 with free retrieval
+# and one real tile per set), it solves it instead (Rules.wide_search; min_set_length last:
+# a refusal names first what neither DP carries).
+_WITH_THIRD = {"jokers": {"joker_retrieval": "free", "meld_continue": False,
+                          "min_set_length": 3},
                "copies": {"min_real_tiles": 1, "meld_continue": False, "min_set_length": 3}}
 # The tile sets the DP's state key holds: four colour codes of up to seven open runs (four
 # copies and three jokers: numbered codes, solvers/rummikub/_lengths.py) and the numbers
@@ -87,8 +89,9 @@ _WITH_THIRD = {"jokers": {"min_real_tiles": 1, "joker_retrieval": "free",
 SEARCH_LIMITS = {"colours": (1, 8), "numbers": (1, 26), "copies": (1, 4), "jokers": (0, 4),
                  "min_set_length": (2, 13)}
 # A fourth joker (sets of 3+, as a third): up to three copies (four copies and four jokers:
-# eight open runs a colour, 165 codes, past the colour code's 7 bits)
-_FOURTH_JOKER_MOST = {"copies": 3}
+# eight open runs a colour, 165 codes, past the colour code's 7 bits) and one real tile per
+# set (the four-joker transitions list runs of jokers alone, not runs short of real tiles)
+_FOURTH_JOKER_MOST = {"copies": 3, "min_real_tiles": 1}
 # Options that must keep these values with sets of 6+ tiles: meld then continue's second key
 # is written for 7-bit colour codes (the DP's keep their high bits in a second key word that
 # meld then continue's pass does not carry: solvers/rummikub/_layout.code_high)

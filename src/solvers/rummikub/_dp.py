@@ -5,12 +5,13 @@ state between number v-1 and v records, per colour, the open runs ending at v-1 
 (1, 2, >= 3), the jokers placed so far and, in initial-meld mode, the meld value so far
 capped at the threshold (layout: :mod:`solvers.rummikub._layout`).
 
-Two real tiles per set (a house rule): with at most two jokers, only the runs that hold a
-joker and fewer than two real tiles can break the rule, and there are at most two of them.
-They leave the colour codes and are listed apart (colour and kind: one joker; a joker and
-a real tile; two jokers; two jokers and a real tile), so the transition chooses which runs
-take this number's jokers, those runs must continue (the last two kinds with a real tile),
-and the final state lists none.  Groups need only their feasibility table
+Two real tiles per set (a house rule): only the runs that hold a joker and fewer than two
+real tiles can break the rule, and there are at most as many as jokers.  They leave the
+colour codes and are listed apart (colour and kind: one joker; a joker and a real tile;
+two jokers; two jokers and a real tile; with three jokers also three jokers alone, the list's
+third slot in the second key word: :mod:`solvers.rummikub._real2`), so the transition
+chooses which runs take this number's jokers, those runs must continue (with a real tile
+where the kind needs it), and the final state lists none.  Groups need only their feasibility table
 (:func:`solvers.rummikub._groups.group_tables`).  A highest number below 13 ends the pass
 there.  Each number is processed colour
 by colour, fewest choices first (sub-steps that also carry how many colours gave one or
@@ -68,6 +69,7 @@ from solvers.rummikub._layout import (
     REAL2_BIT,
     RISKY_AT,
     SHORT_AT,
+    SHORT_HIGH_AT,
     code_at,
     code_bits,
     code_high,
@@ -93,7 +95,16 @@ from solvers.rummikub._official import cover as _cover
 from solvers.rummikub._official import official_tables as _official_tables
 from solvers.rummikub._pairs import make_room as make_pair_room
 from solvers.rummikub._pairs import relax as relax_pair
-from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, long_joker_runs, short_kinds
+from solvers.rummikub._real2 import (
+    COMBO3_FIRST,
+    COMBO3_ORDER,
+    COMBO_FIRST,
+    joker_runs,
+    joker_runs3,
+    long_joker_runs,
+    short_kinds,
+    short_kinds3,
+)
 from solvers.rummikub._risky import FIELD_MASK, OPTIONS, drop_listed, risky_close, risky_step
 
 
@@ -155,7 +166,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         cover_run = off_run[v, c]
         cover_group = off_group[v]
         jb = max(3, jokers + 1)  # (three jokers: digits 0..3)
-        triple = jokers > 2 and not quad
+        triple = jokers > 2 and not quad and not real2
         copies3 = variant[11] > 2
         copies4 = variant[11] > 3
         cb = max(3, variant[11] + 1)
@@ -211,10 +222,14 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         base = key & np.int64((1 << JOKERS_AT) - 1) & ~code_bits(127, c)
         base2 = key2 & ~code_high(4095, c) if wide else np.int64(0)
         # two real tiles per set: this colour's joker runs by kind, the other colours' kept
-        e10 = e21 = e20 = e31 = keep = 0
+        e10 = e21 = e20 = e31 = e30 = keep = 0
         if real2:
-            e10, e21, e20, e31, keep = short_kinds((key >> SHORT_AT) & 1023, c)
-        md = e10 + e21 + e20 + e31
+            if second is None:
+                e10, e21, e20, e31, keep = short_kinds((key >> SHORT_AT) & 1023, c)
+            else:  # (three jokers: the list's third slot in the second word)
+                e10, e21, e20, e31, e30, keep = short_kinds3(
+                    (key >> SHORT_AT) & 1023 | ((key2 >> SHORT_HIGH_AT) & 31) << 10, c)
+        md = e10 + e21 + e20 + e31 + e30
         cover0 = (key >> COVER_AT) & 7 if cover_full else 0
         bare = short0 = np.int64(0)
         if variant is not None:  # runs of jokers alone: _lengths.bare_step, triple_step
@@ -316,8 +331,15 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                         cover = _cover(_cover(cover0, cover_tile, u - lo_s), cover_run, jr)
                     first = COMBO_FIRST[jr] if real2 else 0
                     stop = COMBO_FIRST[jr + 1] if real2 else (OPTIONS if quad else 1)
-                    for combo in range(first, stop):
+                    # (three jokers: their combinations in order; ``second is not None``
+                    # alone, as Numba prunes it, so the one-word passes have no trace of it)
+                    if second is not None:  # noqa: SIM102
+                        if real2 and not long_real2:
+                            first, stop = COMBO3_FIRST[jr], COMBO3_FIRST[jr + 1]
+                    for pick in range(first, stop):
+                        combo = pick
                         short = short0
+                        short2 = np.int64(0)  # (three jokers: the list's third slot)
                         tc = 0
                         need_c = need
                         if long_real2:
@@ -329,8 +351,17 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                             if short < 0 or need_c > jl:
                                 continue
                         elif real2:
-                            ncode, short = joker_runs(combo, jr, new, a1, a2, k3, e10, e21, e20,
-                                                      e31, keep, c, avail)
+                            if second is None:
+                                ncode, short = joker_runs(combo, jr, new, a1, a2, k3, e10, e21,
+                                                          e20, e31, keep, c, avail)
+                            else:
+                                combo = COMBO3_ORDER[pick]
+                                ncode, short = joker_runs3(combo, jr, new, a1, a2, k3, e10, e21,
+                                                           e20, e31, e30, keep, c, avail)
+                                if short < 0:
+                                    continue
+                                short2 = (short >> 10) << SHORT_HIGH_AT
+                                short &= 1023
                             if short < 0:
                                 continue
                         if real2:
@@ -376,7 +407,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                                 else:
                                     n = relax_pair(table, bits, end, n, keys, keys2, score,
                                                    parent, choice, nkey,
-                                                   rest2 | code_high(cl, c) | quad2,
+                                                   rest2 | code_high(cl, c) | quad2 | short2,
                                                    nsc + jg * joker_weight, i, ch0 * jb + jg + tc)
                             continue
                         placed = ju + jr
@@ -394,8 +425,8 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                                       i, ch0 + tc)
                         else:
                             n = relax_pair(table, bits, end, n, keys, keys2, score, parent, choice,
-                                           nkey, base2 | code_high(ncode, c) | quad2, nsc, i,
-                                           ch0 + tc)
+                                           nkey, base2 | code_high(ncode, c) | quad2 | short2,
+                                           nsc, i, ch0 + tc)
     return n, table, bits, keys, score, parent, choice, keys2
 
 

@@ -30,11 +30,12 @@ from solvers.rummikub._layout import (
 from solvers.rummikub._risky import FIELD_MASK
 
 # a sub-step's own choice (:func:`step_choice`) is below this (four copies and three jokers:
-# up to 399); the joker combination of two real tiles per set is a multiple (up to 21 * 512:
-# int16); meld then continue (:mod:`solvers.rummikub._continue`) adds its meld's own choice
-# times MELD_CHOICES, which :func:`replay` leaves aside
+# up to 399); the joker combination of two real tiles per set is a multiple (up to 33 * 512
+# with three jokers, solvers.rummikub._real2.COMBO3_ORDER: int16); meld then continue
+# (:mod:`solvers.rummikub._continue`) adds its meld's own choice times MELD_CHOICES, which
+# :func:`replay` leaves aside
 CHOICE_BASE = 512
-MELD_CHOICES = CHOICE_BASE * 22
+MELD_CHOICES = CHOICE_BASE * 34
 
 
 @njit(cache=True, inline="always")

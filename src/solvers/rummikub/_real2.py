@@ -1,10 +1,11 @@
 """Two real tiles per set: the runs short of real tiles, and where a number's jokers go.
 
-With at most two jokers, only the runs that hold a joker and fewer than two real tiles can
-break the rule, and there are at most two of them.  They leave the colour codes and are
+Only the runs that hold a joker and fewer than two real tiles can break the rule, and there
+are at most as many as jokers.  They leave the colour codes and are
 listed apart in the state key (:data:`solvers.rummikub._layout.SHORT_AT`, two 5-bit slots
 ``1 + 4 * colour + kind``; kinds: one joker; a joker and a real tile; two jokers; two
-jokers and a real tile).  The DP's sub-step (:mod:`solvers.rummikub._dp`) and the meld
+jokers and a real tile; with three jokers, :func:`short_kinds3`, also three jokers, in a
+third slot in the second key word).  The DP's sub-step (:mod:`solvers.rummikub._dp`) and the meld
 then continue pass (:mod:`solvers.rummikub._continue`) both choose, per colour and
 number, which open runs take that number's jokers with :func:`joker_runs`.
 """
@@ -22,9 +23,21 @@ from solvers.rummikub._lengths import class_rank
 # of one joker and one real tile (4).  Combination i (of COMBO_FIRST[jr] ..
 # COMBO_FIRST[jr+1]-1 for jr jokers) places its jokers as COMBO_T1[i], COMBO_T2[i] (-1:
 # none); the DP's choice records i + 1 so the replay can follow it.
+#
+# With three jokers (:func:`joker_runs3`) a joker may also go to a run of two jokers (5) or
+# to a run of one real tile and length 3+ (6), and three jokers at one number (none placed
+# before, so no run listed) go to new, one-real-tile or harmless runs: combinations 21-22
+# and 23-32, appended so that the first 21 keep their numbers; COMBO3_ORDER[COMBO3_FIRST[jr]
+# .. COMBO3_FIRST[jr+1]-1] are those of jr jokers (a third target in COMBO_T3).
+_TRIPLES = [(a, b, d) for a in range(3) for b in range(a, 3) for d in range(b, 3)]
 COMBO_FIRST = np.array([0, 1, 6, 21], np.int64)
-COMBO_T1 = np.array([-1, 0, 1, 2, 3, 4] + [a for a in range(5) for b in range(a, 5)], np.int64)
-COMBO_T2 = np.array([-1] * 6 + [b for a in range(5) for b in range(a, 5)], np.int64)
+COMBO_T1 = np.array([-1, 0, 1, 2, 3, 4] + [a for a in range(5) for b in range(a, 5)] + [5, 6]
+                    + [a for a, _, _ in _TRIPLES], np.int64)
+COMBO_T2 = np.array([-1] * 6 + [b for a in range(5) for b in range(a, 5)] + [-1, -1]
+                    + [b for _, b, _ in _TRIPLES], np.int64)
+COMBO_T3 = np.array([-1] * 23 + [d for _, _, d in _TRIPLES], np.int64)
+COMBO3_FIRST = np.array([0, 1, 8, 23, 33], np.int64)
+COMBO3_ORDER = np.array([0, 1, 2, 3, 4, 5, 21, 22, *range(6, 21), *range(23, 33)], np.int64)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -164,3 +177,90 @@ def long_joker_runs(combo, jr, t, code, e10, e21, e20, e31, keep, c, jl, real, v
         total += counts[i]
     return (class_rank(total, counts[width - 1], 0, 0, 0, counts.reshape(1, -1), binom),
             short_pack(keep, c, x0, d21, x3, d31), need)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def short_pack3(keep, c, d10, d21, d20, d31, d30):
+    """:func:`short_pack` over three 5-bit slots (three jokers): ``keep`` (other colours'
+    entries, from the lowest slot up) plus colour ``c``'s runs by kind, ``d30`` the runs of
+    three jokers alone; the slots in descending order, so that a list of two packs as
+    :func:`short_pack` does (-1: over three)."""
+    a = keep & 31
+    b = (keep >> 5) & 31
+    d = keep >> 10
+    n = (a > 0) + (b > 0) + (d > 0)
+    for kind in range(5):
+        count = (d10 if kind == 0 else d21 if kind == 1 else d20 if kind == 2
+                 else d31 if kind == 3 else d30)
+        for _ in range(count):
+            entry = 17 + c if kind == 4 else 1 + 4 * c + kind
+            if n == 0:
+                a = entry
+            elif n == 1:
+                b = entry
+            elif n == 2:
+                d = entry
+            else:
+                return -1
+            n += 1
+    if b > a:
+        a, b = b, a
+    if d > b:
+        b, d = d, b
+        if b > a:
+            a, b = b, a
+    return a | (b << 5) | (d << 10)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def short_kinds3(short_key, c):
+    """:func:`short_kinds` over three slots (``short_key``: 15 bits): colour ``c``'s runs
+    short of real tiles by kind and the other colours' entries, ``(e10, e21, e20, e31, e30,
+    keep)``, ``e30`` the runs of three jokers alone."""
+    e10 = e21 = e20 = e31 = e30 = 0
+    keep = 0
+    for slot in (short_key & 31, (short_key >> 5) & 31, short_key >> 10):
+        if slot == 0:
+            continue
+        colour = slot - 17 if slot > 16 else (slot - 1) >> 2
+        if colour != c:
+            keep = keep << 5 | slot
+            continue
+        kind = 4 if slot > 16 else (slot - 1) & 3
+        e10 += kind == 0
+        e21 += kind == 1
+        e20 += kind == 2
+        e31 += kind == 3
+        e30 += kind == 4
+    return e10, e21, e20, e31, e30, keep
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def joker_runs3(combo, jr, new, a1, a2, k3, e10, e21, e20, e31, e30, keep, c, avail):
+    """:func:`joker_runs` with three jokers: a joker may also go to a run of two jokers (it
+    becomes three jokers alone, ``e30``) or to a run of one real tile and length 3+ (it
+    stays one).  Every listed run continues: one of three jokers alone takes a real tile
+    (one real tile and length 4), a run of one real tile and length 3+ takes a joker or a
+    real tile (then it is long)."""
+    t1 = COMBO_T1[combo]
+    t2 = COMBO_T2[combo]
+    t3 = COMBO_T3[combo]
+    x0 = (t1 == 0) + (t2 == 0) + (t3 == 0)
+    x1 = (t1 == 1) + (t2 == 1) + (t3 == 1)
+    xh = (t1 == 2) + (t2 == 2) + (t3 == 2)
+    x3 = (t1 == 3) + (t2 == 3) + (t3 == 3)
+    x4 = (t1 == 4) + (t2 == 4) + (t3 == 4)
+    x5 = (t1 == 5) + (t2 == 5)
+    x6 = (t1 == 6) + (t2 == 6)
+    # (as joker_runs: a joker that could go where it stays harmless goes there)
+    if (x0 > new or x1 > a1 or xh > a2 + k3 or x3 > e10 or x4 > e21 or x5 > e20 or x6 > e31
+            or (xh < jr and xh < a2 + k3)):
+        return 0, -1
+    d21 = x1 + e10 - x3
+    d31 = x4 + e20 - x5 + x6 + e30
+    must_next = new + a1 - x1 + d21 + x3 + d31 + x5
+    if must_next > avail:
+        return 0, -1
+    long_runs = a2 + k3 + e21 - x4 + e31 - x6
+    code = new - x0 + 5 * (a1 - x1) + 25 * min(long_runs, avail - must_next)
+    return code, short_pack3(keep, c, x0, d21, x3, d31, x5)
