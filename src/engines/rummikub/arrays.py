@@ -114,8 +114,20 @@ def solve_moves(
     positions: Sequence[Position], objective: str = "tiles", threads: int | None = None,
     rules: Rules = DEFAULT_RULES,
 ) -> list[Move]:
-    """The best move of every position (see :func:`~engines.rummikub.position.best_moves`)."""
+    """The best move of every position (see :func:`~engines.rummikub.position.best_moves`;
+    meld then continue with least disturbance: :mod:`engines.rummikub.continue_least`)."""
+    from engines.rummikub.continue_least import continue_moves, routes
+
     positions = positions if isinstance(positions, list | tuple) else list(positions)
+    if positions and routes(rules):
+        return continue_moves(positions, objective, threads, rules, _solve_moves)
+    return _solve_moves(positions, objective, threads, rules)
+
+
+def _solve_moves(
+    positions: Sequence[Position], objective: str, threads: int | None, rules: Rules,
+) -> list[Move]:
+    """:func:`solve_moves` with no other route (``positions`` a list or tuple)."""
     if not positions:
         with numba_threads(threads, RummikubInputError):
             return []

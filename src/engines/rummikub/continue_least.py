@@ -1,0 +1,75 @@
+"""Meld then continue with least disturbance: the melded player's plain move solved once.
+
+The meld-then-continue DP (:mod:`solvers.rummikub._exact`, ``_meld_continue``) first solves
+the position as a melded player's (the same move without the meld's condition: an upper
+bound); where that move's played tiles hold a meld worth the threshold, it is the answer.
+Least disturbance's relaxation (:func:`engines.rummikub.least._relaxation`) then solved
+that same melded position again for its plain move.  Here the melded position is solved
+first, once (where the rack holds a meld at all): where its move's tiles hold a meld it is
+the plain answer (the DP's own), the meld-then-continue DP runs only for the other
+positions, and the relaxation takes the melded move as its plain move.  The answers are the
+same; a position whose melded move holds a meld spends one DP less.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from engines.rummikub.position import Move, Position
+from engines.rummikub.rules import Rules
+
+Solve = Callable[[Sequence[Position], str, "int | None", Rules], list[Move]]
+
+
+def routes(rules: Rules) -> bool:
+    """Whether :func:`continue_moves` solves a batch under ``rules`` (meld then continue with
+    least disturbance and a threshold: with none, the DP solves a first play as a melded
+    player's)."""
+    return rules.meld_continue and rules.least_disturbance and rules.meld_threshold > 0
+
+
+def continue_moves(positions: Sequence[Position], objective: str, threads: int | None,
+                   rules: Rules, solve: Solve) -> list[Move]:
+    """The best moves of ``positions`` under ``rules`` (:func:`routes`), as
+    :func:`engines.rummikub.arrays.solve_moves` finds them (``solve``: it, without this
+    route); the positions still to meld as the module says, the others through ``solve``."""
+    from engines.rummikub.arrays import _side_by_side
+    from engines.rummikub.least import least_disturbing_move
+
+    moves: dict[int, Move] = {}
+    done = [i for i, p in enumerate(positions) if p.initial_meld_done]
+    for i, move in zip(done, solve([positions[i] for i in done], objective, threads, rules)):
+        moves[i] = move
+    plain = replace(rules, least_disturbance=False)
+    own = replace(plain, meld_continue=False)
+    first = [i for i, p in enumerate(positions) if not p.initial_meld_done]
+    # (a rack holding no meld: no move, which the meld-then-continue DP finds first, fast)
+    racks = solve([Position((), positions[i].rack, False) for i in first], "value", threads,
+                  own)
+    todo = [i for i, meld in zip(first, racks) if meld.played]
+    melded = solve([replace(positions[i], initial_meld_done=True) for i in todo], objective,
+                   threads, own)
+    playing = [k for k, move in enumerate(melded) if move.played]
+    melds = solve([Position((), tuple(melded[k].played), False) for k in playing], "value",
+                  threads, own)
+    held = {k: meld.new_sets for k, meld in zip(playing, melds) if meld.played}
+    rest = [i for k, i in enumerate(todo) if k not in held] + [
+        i for i, meld in zip(first, racks) if not meld.played]
+    for i, move in zip(rest, solve([positions[i] for i in rest], objective, threads, plain)):
+        moves[i] = move
+    for k, new_sets in held.items():
+        move, pos = melded[k], positions[todo[k]]
+        moves[todo[k]] = Move(move.played, move.table, move.tiles, move.value,
+                              new_sets=new_sets, previous=list(pos.table),
+                              tile_set=(rules.colours, rules.numbers))
+    known = dict(zip(todo, melded))
+    need = [i for i in first
+            if positions[i].table and moves[i].sets_kept < len(positions[i].table)]
+
+    def least(n: int) -> None:
+        i = need[n]
+        moves[i] = least_disturbing_move(positions[i], objective, rules, moves[i], known.get(i))
+
+    _side_by_side(least, range(len(need)), threads)
+    return [moves[i] for i in range(len(positions))]
