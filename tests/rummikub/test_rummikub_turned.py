@@ -1,7 +1,8 @@
 """The plain DP searched both ways (``solvers.rummikub._exact.solve_either``): with three or
-four copies or jokers, the passes run over the position as it is and over the position with
-its numbers reversed, under a budget of states that grows until one finishes; a choice found
-reversed is read back (``solvers.rummikub._pooled._turn_back``, ``_melds.turned_codes``).
+four copies or jokers, or two real tiles per set over sets of two tiles, the passes run over
+the position as it is and over the position with its numbers reversed, under a budget of
+states that grows until one finishes; a choice found reversed is read back
+(``solvers.rummikub._pooled._turn_back``, ``_melds.turned_codes``).
 Checked: the budget stops a pass; the sets read backwards; on bench positions that only the
 reversed search solves within the first budget, the reversed answer and the engine's move
 (legal, the exact optimum of the forward pass alone, ``beam=0``)."""
@@ -32,6 +33,9 @@ TURNED = ((7, 60, 1), (4, 40, 13))
 # numbers 1-11 only: positions whose plain move the reversed search answers
 ELEVEN = Rules(copies=3, jokers=4, numbers=11, least_disturbance=False)
 TURNED_ELEVEN = ((1, 40, 4), (1, 40, 16))
+# two real tiles per set over sets of two tiles: 0.1-0.45 s as they are, 2-6 ms reversed
+PAIRS = Rules(min_real_tiles=2, min_set_length=2, least_disturbance=False)
+TURNED_PAIRS = ((6, 60, 0), (4, 40, 13), (5, 40, 11))
 
 
 def _position(seed: int, size: int, index: int, rules: Rules = RULES) -> tuple[dict, Position]:
@@ -81,20 +85,26 @@ def test_only_melded_numbered_tile_sets_turn() -> None:
     assert _turnable(np.int64(RULES.search_mode(True)), 4)
     assert not _turnable(np.int64(RULES.search_mode(False)), 4)  # (the meld's value)
     assert not _turnable(np.int64(Rules().search_mode(True)), 2)  # (the rules document's)
+    assert _turnable(np.int64(PAIRS.search_mode(True)), 2)
+    assert not _turnable(np.int64(PAIRS.search_mode(False)), 2)
+    assert not _turnable(np.int64(Rules(min_set_length=2).search_mode(True)), 2)
+    assert not _turnable(np.int64(Rules(min_real_tiles=2).search_mode(True)), 2)
 
 
 @pytest.mark.parametrize("objective", ["tiles", "value"])
-def test_the_reversed_search_finds_the_optimum(objective: str) -> None:
-    for where in TURNED:
-        must, rack, must_j, rack_j, weight, joker_weight, mode = _arrays(_position(*where)[1],
-                                                                         objective)
+@pytest.mark.parametrize("rules, positions", [(RULES, TURNED), (PAIRS, TURNED_PAIRS)])
+def test_the_reversed_search_finds_the_optimum(objective: str, rules: Rules,
+                                               positions: tuple) -> None:
+    for where in positions:
+        must, rack, must_j, rack_j, weight, joker_weight, mode = _arrays(
+            _position(*where, rules)[1], objective, rules)
         choice, group_jokers, stats = _outputs()
         status, score, back = solve_either(must, rack, must_j, rack_j, weight, joker_weight,
-                                           mode, RULES.group_tables()[0], choice,
+                                           mode, rules.group_tables()[0], choice,
                                            group_jokers, stats, np.int64(BEAM))
         exact = solve_arrays(must[None], rack[None], np.array([must_j]), np.array([rack_j]),
                              weight[None], np.array([joker_weight]), np.array([mode]),
-                             parallel=False, beam=0, group_ok=RULES.group_tables()[0])
+                             parallel=False, beam=0, group_ok=rules.group_tables()[0])
         assert (status, score) == (exact[0][0], exact[1][0]), where
         if objective == "tiles":  # (the forward passes pass the first budget there)
             assert back and stats[0] < TURN_STATES, where
@@ -108,7 +118,8 @@ def _tiles_and_value(choice: np.ndarray, group_jokers: np.ndarray, arrays: tuple
     return int(real.sum()) + jokers, int((real * np.arange(1, 14)).sum())
 
 
-@pytest.mark.parametrize("rules, positions", [(RULES, TURNED), (ELEVEN, TURNED_ELEVEN)])
+@pytest.mark.parametrize("rules, positions", [(RULES, TURNED), (ELEVEN, TURNED_ELEVEN),
+                                              (PAIRS, TURNED_PAIRS)])
 def test_turned_moves_are_legal_and_optimal(rules: Rules, positions: tuple) -> None:
     for where in positions:
         p, pos = _position(*where, rules)
