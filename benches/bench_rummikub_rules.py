@@ -274,6 +274,12 @@ COMBO_ROWS = (
     *((f"+ min_real_tiles=2 + jokers=3{name}",
        Rules(least_disturbance=True, min_real_tiles=2, jokers=3), melded)
       for name, melded in (("", True), (", initial meld 30", False))),
+    *((f"+ min_real_tiles=2 + copies=3{name}",
+       Rules(least_disturbance=True, min_real_tiles=2, copies=3), melded)
+      for name, melded in (("", True), (", initial meld 30", False))),
+    ("+ official + min_real_tiles=2 + copies=3",
+     Rules(least_disturbance=True, joker_retrieval="official", min_real_tiles=2, copies=3),
+     True),
     *((f"+ official + min_real_tiles=2 + min_set_length={k}",
        Rules(least_disturbance=True, joker_retrieval="official", min_real_tiles=2,
              min_set_length=k), True) for k in (4, 2)),

@@ -70,6 +70,23 @@ def random_table_and_rack(rng: random.Random, rules: Rules, most_sets: int, most
     return table, rack
 
 
+def random_case(draw_rules, seed: int, least: bool = False, few: bool = False,
+                few_most: int = 5, most_rack: int = 12):
+    """A random position under ``draw_rules(rng, least)``: up to 3 or 10 table sets and a
+    rack of up to 5 or ``most_rack`` tiles, melded with 3 in 4; ``few``: every joker not on
+    the table on the rack, beside one to ``few_most`` real tiles (where the runs short of
+    real tiles are two real tiles per set's only threat)."""
+    rng = random.Random(seed)
+    rules = draw_rules(rng, least)
+    if few:
+        table, rack = random_table_and_rack(rng, rules, 2, rng.randint(1, few_most), 1.0)
+    else:
+        small = rng.random() < 0.5
+        table, rack = random_table_and_rack(rng, rules, 3 if small else 10,
+                                            5 if small else most_rack, 0.8)
+    return rules, table, rack, rng.random() < 0.75
+
+
 def check_answer(rules: Rules, table, rack, melded: bool, move) -> None:
     """``move`` plays rack tiles, keeps every table tile (melded), and its sets and the move
     are valid under ``rules`` (the oracle's set reader, ``check_move``)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from rummikub_random_sets import oracle_and_batch, random_table_and_rack, same_as_the_oracle
+from rummikub_random_sets import oracle_and_batch, random_case, same_as_the_oracle
 
 from engines.rummikub import best_move, best_moves
 from engines.rummikub.errors import RuleError
@@ -33,17 +33,7 @@ def _rules(rng: random.Random, least: bool) -> Rules:
 
 
 def _case(seed: int, least: bool = False, few: bool = False):
-    """A random position; ``few``: every joker not on the table on the rack, beside one to
-    five real tiles (where the runs short of real tiles are the rule's only threat)."""
-    rng = random.Random(seed)
-    rules = _rules(rng, least)
-    if few:
-        table, rack = random_table_and_rack(rng, rules, 2, rng.randint(1, 5), 1.0)
-    else:
-        small = rng.random() < 0.5
-        table, rack = random_table_and_rack(rng, rules, 3 if small else 10,
-                                            5 if small else 12, 0.8)
-    return rules, table, rack, rng.random() < 0.75
+    return random_case(_rules, seed, least, few)
 
 
 @pytest.mark.parametrize("seed", range(60))

@@ -71,7 +71,7 @@ FEWEST_DEFAULT: bool | str = False
 _NOT_WITH_CONTINUE: dict[str, object] = {}
 # Options that must keep these values with a third joker or a third or fourth copy in the
 # fast kernels: their code for them (the table jokers' places, the length classes, the
-# second key of meld then continue; for copies the runs short of real tiles) holds two
+# second key of meld then continue) holds two
 # (docs/rummikub-house-rules.md); a third or fourth copy may come with official retrieval
 # and with a third joker (six or seven open runs a colour: numbered codes,
 # solvers/rummikub/_lengths.py), a third joker with two real tiles per set (sets of 3: a
@@ -81,7 +81,12 @@ _NOT_WITH_CONTINUE: dict[str, object] = {}
 # a refusal names first what neither DP carries).
 _WITH_THIRD = {"jokers": {"joker_retrieval": "free", "meld_continue": False,
                           "min_set_length": 3},
-               "copies": {"min_real_tiles": 1, "meld_continue": False, "min_set_length": 3}}
+               "copies": {"meld_continue": False, "min_set_length": 3}}
+# Two real tiles per set with a third copy: up to two jokers (five open runs a colour, the
+# runs short of real tiles listed in the second key word, clear of the group count n3);
+# a fourth copy, or a third joker (numbered codes: the length classes' joker runs know two
+# slots, solvers/rummikub/_real2.long_joker_runs), is refused
+_REAL2_THIRD_COPY_MOST = {"copies": 3, "jokers": 2}
 # The tile sets the DP's state key holds: four colour codes of up to seven open runs (four
 # copies and three jokers: numbered codes, solvers/rummikub/_lengths.py) and the numbers
 # 1..13; runs and groups of at least 2 to 13 tiles.  Past 4 colours or 13 numbers: the
@@ -243,6 +248,11 @@ class Rules:
             out += [f"min_set_length={self.min_set_length} with {name}="
                     f"{_text(getattr(self, name))}" for name, alone in _WITH_LONGEST.items()
                     if getattr(self, name) != alone]
+        if self.copies > 2 and self.min_real_tiles == 2 and (
+                self.min_set_length != 3 or any(getattr(self, name) > most for name, most
+                                                in _REAL2_THIRD_COPY_MOST.items())):
+            out.append(f"copies={self.copies} with min_real_tiles=2"
+                       + (f" and jokers={self.jokers}" if self.jokers > 2 else ""))
         for option, alone_with in _WITH_THIRD.items():
             if getattr(self, option) > 2:
                 out += [f"{option}={getattr(self, option)} with {name}="

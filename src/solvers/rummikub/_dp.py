@@ -226,6 +226,8 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         if real2:
             if second is None:
                 e10, e21, e20, e31, keep = short_kinds((key >> SHORT_AT) & 1023, c)
+            elif copies3:  # (three copies: n3 is at N3_AT, the whole list in word B)
+                e10, e21, e20, e31, e30, keep = short_kinds3((key2 >> SHORT_HIGH_AT) & 32767, c)
             else:  # (three jokers: the list's third slot in the second word)
                 e10, e21, e20, e31, e30, keep = short_kinds3(
                     (key >> SHORT_AT) & 1023 | ((key2 >> SHORT_HIGH_AT) & 31) << 10, c)
@@ -360,8 +362,12 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                                                            e20, e31, e30, keep, c, avail)
                                 if short < 0:
                                     continue
-                                short2 = (short >> 10) << SHORT_HIGH_AT
-                                short &= 1023
+                                if copies3:
+                                    short2 = short << SHORT_HIGH_AT
+                                    short = 0
+                                else:
+                                    short2 = (short >> 10) << SHORT_HIGH_AT
+                                    short &= 1023
                             if short < 0:
                                 continue
                         if real2:

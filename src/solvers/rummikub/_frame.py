@@ -25,6 +25,7 @@ from solvers.rummikub._layout import (
     NNUM,
     RISKY_AT,
     SHORT_AT,
+    SHORT_HIGH_AT,
     meld_target,
 )
 from solvers.rummikub._risky import FIELD_MASK
@@ -108,8 +109,8 @@ def best_final(keys, score, start, end, must_j, meld, keys2):
             continue
         placed = (key >> JOKERS_AT) & 3
         if keys2 is not None:
-            if (keys2[i] >> RISKY_AT) & FIELD_MASK:
-                continue
+            if (keys2[i] >> RISKY_AT) & FIELD_MASK or keys2[i] >> SHORT_HIGH_AT:
+                continue  # (a run of jokers alone, or short of real tiles, listed)
             placed |= ((keys2[i] >> JOKERS_HIGH_AT) & 1) << 2
         if placed < must_j:
             continue

@@ -8,7 +8,8 @@ far (``ju``) at 28, inside a number the colours that gave one / two tiles to gro
 7 bits) at 36, and inside a number the jokers that the short runs of the colours done so
 far will need at number+1, at 43.  With two real tiles per set, the runs that hold a joker
 and fewer than two real tiles are kept out of the colour codes and listed at 45
-(:data:`SHORT_AT`: two 5-bit slots, with three jokers a third in the second word, see
+(:data:`SHORT_AT`: two 5-bit slots, with three jokers a third in the second word, with
+three copies the whole list there, see
 :mod:`solvers.rummikub._dp`); with sets of two tiles the same bits (45-52) hold the runs
 of jokers alone (:func:`solvers.rummikub._lengths.bare_step`).
 
@@ -47,7 +48,10 @@ may be shared by variants that never come together: the rules refuse those by na
   nor four jokers: the rules refuse them): the third slot of the list of runs short of real
   tiles (:data:`SHORT_HIGH_AT`; the first two stay at :data:`SHORT_AT`,
   :func:`solvers.rummikub._real2.short_kinds3`);
-- bits 36-62: free.  To claim bits, add a named ``..._AT`` constant (and width) here
+- bits 31-45, two real tiles per set with three copies (up to two jokers; sets of 3): the
+  whole list, its three slots from :data:`SHORT_HIGH_AT` (the first word's :data:`SHORT_AT`
+  bits hold :data:`N3_AT` then, the list's there stay 0);
+- bits 46-62: free.  To claim bits, add a named ``..._AT`` constant (and width) here
   beside the others, make :func:`second_word` true for the variants that use them, and
   refuse in ``engines/rummikub/rules.py`` the combinations whose fields overlap.
 """
@@ -94,6 +98,7 @@ JOKERS_HIGH_AT = 20
 RISKY_AT = 21
 RISKY_SLOT_BITS = 5
 # Two real tiles per set and three jokers (word B): the third slot of the short runs' list
+# (three copies: the whole list, 15 bits from here)
 SHORT_HIGH_AT = 31
 LENGTH_HIGH_AT = 41  # in the rules integer: the minimum set length's fourth bit (8..12)
 LENGTH_MASK = np.int64(7 << LENGTH_AT | 1 << LENGTH_HIGH_AT)
@@ -226,9 +231,11 @@ def colour_code(key, c):
 @njit(cache=True, inline="always")
 def second_word(meld, jokers=2):
     """Whether a pass under rules ``meld`` with ``jokers`` jokers carries the second key
-    word: sets of 6+ tiles (colour codes past 127), four jokers, or three with two real
-    tiles per set (a third run short of real tiles listed)."""
-    return min_set_length(meld) > 5 or jokers > 3 or (jokers > 2 and (meld >> REAL2_BIT) & 1 == 1)
+    word: sets of 6+ tiles (colour codes past 127), four jokers, or two real tiles per set
+    with three jokers (a third run short of real tiles listed) or three copies (the list
+    leaves :data:`N3_AT`'s bits)."""
+    return min_set_length(meld) > 5 or jokers > 3 or (
+        (jokers > 2 or copies(meld) > 2) and (meld >> REAL2_BIT) & 1 == 1)
 
 
 @njit(cache=True, inline="always")
