@@ -32,7 +32,7 @@ from numba import njit
 
 from solvers.rummikub._bound import MAX_PIVOTS, _solve, later_and_caps, solved_programme
 from solvers.rummikub._layout import OFFICIAL_AT, OFFICIAL_PLACES, highest_number, min_set_length
-from solvers.rummikub._official import placed_run_jokers
+from solvers.rummikub._official import held_places_proven, placed_run_jokers
 
 WHOLE = 1e-6  # (a held-out column within this of 0 or 1 is whole)
 # The pivots of the whole search (the later sets' and caps' solves keep theirs): a cap on
@@ -118,18 +118,13 @@ def branched_bound(lp, n_sets, bound, lowest, nodes, chosen, nogoods, search):
 def rules_out(mode, chosen, slot_colour, set_start, s0):
     """Whether the exact check of the sets ``chosen`` (``chosen[i]`` 1 for set ``s0 + i``;
     the DP on the rest of the table), failing, proves that no move keeps them all: a move
-    keeping them is a move of the rest, unless under official retrieval one of them holds
-    a table joker, whose place the rest's rule leaves out
-    (:func:`solvers.rummikub._official.without_held_places`: a matching that gives it to
-    another joker is not looked at)."""
+    keeping them is a move of the rest, under official retrieval too unless one of them
+    holds a table joker whose place another table joker may take and that one may not
+    take all it may (:func:`solvers.rummikub._official.held_places_proven`: the rest's rule,
+    :func:`~solvers.rummikub._official.without_held_places`, leaves that matching out)."""
     if not (mode >> OFFICIAL_AT) & OFFICIAL_PLACES:
         return True
-    for i in range(len(chosen)):
-        if chosen[i]:
-            for k in range(set_start[s0 + i], set_start[s0 + i + 1]):
-                if slot_colour[k] < 0:
-                    return False
-    return True
+    return held_places_proven(mode, chosen, slot_colour, set_start, s0, s0 + len(chosen))
 
 
 @njit(cache=True)

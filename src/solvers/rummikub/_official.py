@@ -141,3 +141,35 @@ def without_held_places(mode, chosen, slot_colour, set_start, s0, s1):
                     mode &= ~(np.int64(1023) << (OFFICIAL_AT + 10 * joker))
                 joker += 1
     return mode
+
+
+@njit(cache=True)
+def held_places_proven(mode, chosen, slot_colour, set_start, s0, s1):
+    """Whether the rest of the table's rule (:func:`without_held_places`) loses no move
+    that keeps the sets ``chosen``: each held-out table joker's place serves none of the
+    other table jokers, or only those that may take whatever it may (a run joker of the
+    same tile; a group joker of its number whose group lacks every colour its own lacks).
+
+    A move keeping the chosen sets, valid, matches each table joker to a place or tile it
+    may take (a held-out joker standing where it stood is its own place's).  Where a
+    released joker took a held-out one's place and that one took something else, the two
+    swap: each held-out joker at its own place, the released ones matched within the rest,
+    the rest's move valid under its own rule.  Two group jokers of one number whose
+    missing colours differ may not swap (the held-out one's tile is not the other's):
+    not proven then, nor with more table jokers than the rules integer places."""
+    places = np.zeros(2, np.int64)  # (held, by joker: 1 held out, 0 released)
+    joker = 0
+    for i in range(s1 - s0):
+        for k in range(set_start[s0 + i], set_start[s0 + i + 1]):
+            if slot_colour[k] < 0:
+                if joker == 2:
+                    return False
+                places[joker] = chosen[i]
+                joker += 1
+    if joker < 2 or places[0] == places[1]:  # (no released joker beside a held-out one)
+        return True
+    held = (mode >> (OFFICIAL_AT + 10 * (0 if places[0] else 1))) & 1023
+    other = (mode >> (OFFICIAL_AT + 10 * (1 if places[0] else 0))) & 1023
+    if not (held & 2 and other & 2) or (held >> 2) & 15 != (other >> 2) & 15:
+        return True  # (a run joker's place, or another number's: the other never takes it)
+    return (held >> 6) & ~(other >> 6) == 0
