@@ -42,6 +42,16 @@ def _answers(positions: list[dict], rules: Rules, objectives: list[str]
     return answers, int((least.WORK - before)[1])
 
 
+def _with_and_without_rounds(monkeypatch, positions: list[dict], rules: Rules,
+                             objectives: list[str]) -> list[tuple[list, int]]:
+    """:func:`_answers` with no set ruled out (0 rounds), then with ``least.NOGOOD_ROUNDS``."""
+    found = []
+    for rounds in (0, least.NOGOOD_ROUNDS):
+        monkeypatch.setattr(least, "NOGOOD_ROUNDS", rounds)
+        found.append(_answers(positions, rules, objectives))
+    return found
+
+
 def test_ruling_out_sets_keeps_the_most_kept_of_brute_force(monkeypatch) -> None:
     """Small tables under two real tiles + sets of 2 (40 positions; the sets ruled out
     change the passes on 15 of them): the same answers as without, the most kept by brute
@@ -50,10 +60,7 @@ def test_ruling_out_sets_keeps_the_most_kept_of_brute_force(monkeypatch) -> None
     tables = list(small_tables(rules))
     positions = [obj for obj, _pos, _objective in tables]
     objectives = [objective for _obj, _pos, objective in tables]
-    found = []
-    for rounds in (0, least.NOGOOD_ROUNDS):
-        monkeypatch.setattr(least, "NOGOOD_ROUNDS", rounds)
-        found.append(_answers(positions, rules, objectives))
+    found = _with_and_without_rounds(monkeypatch, positions, rules, objectives)
     (without, states_without), (with_rounds, states_with) = found
     assert without == with_rounds
     most = [_most_kept_brute(pos, objective, rules) for _obj, pos, objective in tables]
@@ -82,10 +89,7 @@ def test_the_sets_of_2_tail_needs_no_exact_pass(monkeypatch) -> None:
     optimum).  Without ruling sets out, exact passes at 9 and 8 took 1.13 M states each;
     with it, the nodes' sets ruled out lower the bound to 8, whose node gives the move."""
     obj = restrict(band_positions(40, True, n=14, seed=4)[13], REAL2_SETS2)
-    found = []
-    for rounds in (0, least.NOGOOD_ROUNDS):
-        monkeypatch.setattr(least, "NOGOOD_ROUNDS", rounds)
-        found.append(_answers([obj], REAL2_SETS2, ["tiles"]))
+    found = _with_and_without_rounds(monkeypatch, [obj], REAL2_SETS2, ["tiles"])
     (without, states_without), (with_rounds, states_with) = found
     assert without == with_rounds == [(11, 92, 8)]
     assert _keepable(obj, REAL2_SETS2, 9) == 0 and _keepable(obj, REAL2_SETS2, 8) > 0

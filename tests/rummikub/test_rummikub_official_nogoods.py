@@ -23,7 +23,7 @@ from engines.rummikub.generate import rummikub_positions
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benches"))
 from test_rummikub_bound_parts import _most_kept_brute
-from test_rummikub_nogoods import _answers
+from test_rummikub_nogoods import _with_and_without_rounds
 
 from bench_rummikub import band_positions
 from bench_rummikub_rules import restrict
@@ -67,10 +67,7 @@ def test_the_official_sets_of_2_tail_needs_no_exact_pass(monkeypatch) -> None:
     out, the bound falls to the most kept (9) with no exact pass (2.29 M states before)."""
     obj = restrict(band_positions(40, True, n=14, seed=4)[13], OFFICIAL_REAL2_SETS2)
     assert sum(t == "J" for s in obj["table"] for t in s) == 1
-    found = []
-    for rounds in (0, least.NOGOOD_ROUNDS):
-        monkeypatch.setattr(least, "NOGOOD_ROUNDS", rounds)
-        found.append(_answers([obj], OFFICIAL_REAL2_SETS2, ["tiles"]))
+    found = _with_and_without_rounds(monkeypatch, [obj], OFFICIAL_REAL2_SETS2, ["tiles"])
     (without, states_without), (with_rounds, states_with) = found
     assert without == with_rounds == [(10, 80, 9)]
     assert states_with < states_without / 100, found
@@ -95,10 +92,7 @@ def test_official_sets_ruled_out_keep_the_most_kept_of_brute_force(monkeypatch,
     tables = list(_tables_with_jokers(rules))
     positions = [obj for obj, _pos, _objective in tables]
     objectives = [objective for _obj, _pos, objective in tables]
-    found = []
-    for rounds in (0, least.NOGOOD_ROUNDS):
-        monkeypatch.setattr(least, "NOGOOD_ROUNDS", rounds)
-        found.append(_answers(positions, rules, objectives))
+    found = _with_and_without_rounds(monkeypatch, positions, rules, objectives)
     assert found[0][0] == found[1][0]
     most = [_most_kept_brute(pos, objective, rules) for _obj, pos, objective in tables]
     assert [kept for _tiles, _value, kept in found[1][0]] == most
