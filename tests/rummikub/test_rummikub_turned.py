@@ -1,7 +1,7 @@
-"""The plain DP searched both ways (``solvers.rummikub._exact.solve_either``): with three or
-four copies or jokers, or two real tiles per set over sets of two tiles, the passes run over
-the position as it is and over the position with its numbers reversed, under a budget of
-states that grows until one finishes; a choice found reversed is read back
+"""The plain DP searched both ways (``solvers.rummikub._exact.solve_either``): for a melded
+player (not meld then continue), the passes run over the position as it is and over the
+position with its numbers reversed (official retrieval's table jokers' places too), under a
+budget of states that grows until one finishes; a choice found reversed is read back
 (``solvers.rummikub._pooled._turn_back``, ``_melds.turned_codes``).
 Checked: the budget stops a pass; the sets read backwards; on bench positions that only the
 reversed search solves within the first budget, the reversed answer and the engine's move
@@ -17,6 +17,8 @@ import pytest
 
 from engines.rummikub import Position, Rules, best_move, check_move
 from engines.rummikub.position import _counts, objective_weights
+from engines.rummikub.tiles import Tile, parse_tiles
+from solvers.rummikub import _exact
 from solvers.rummikub._dp import solve_pass
 from solvers.rummikub._exact import TURN_STATES, _turnable, solve_arrays, solve_either
 from solvers.rummikub._layout import BEAM, NEG
@@ -36,6 +38,18 @@ TURNED_ELEVEN = ((1, 40, 4), (1, 40, 16))
 # two real tiles per set over sets of two tiles: 0.1-0.45 s as they are, 2-6 ms reversed
 PAIRS = Rules(min_real_tiles=2, min_set_length=2, least_disturbance=False)
 TURNED_PAIRS = ((6, 60, 0), (4, 40, 13), (5, 40, 11))
+# sets of two tiles alone, two real tiles alone: 20-45 ms as they are, 1-3 ms reversed
+SETS_OF_2 = Rules(min_set_length=2, least_disturbance=False)
+TURNED_SETS_OF_2 = ((4, 40, 13),)
+REAL_2 = Rules(min_real_tiles=2, least_disturbance=False)
+TURNED_REAL_2 = ((6, 60, 0), (7, 60, 1), (6, 60, 18))
+# official retrieval, table jokers at their places read backwards: 0.2-0.35 s as they are,
+# 1 ms reversed (official + both), 70 ms and 2 ms (official + sets of 2)
+OFFICIAL = Rules(joker_retrieval="official", min_real_tiles=2, min_set_length=2,
+                 least_disturbance=False)
+TURNED_OFFICIAL = ((5, 60, 16), (6, 60, 0))
+OFFICIAL_2 = Rules(joker_retrieval="official", min_set_length=2, least_disturbance=False)
+TURNED_OFFICIAL_2 = ((2, 80, 9),)
 
 
 def _position(seed: int, size: int, index: int, rules: Rules = RULES) -> tuple[dict, Position]:
@@ -48,7 +62,7 @@ def _arrays(pos: Position, objective: str = "tiles", rules: Rules = RULES) -> tu
     rack, rack_j = _counts(pos.rack)
     weight, joker_weight = objective_weights(objective)
     return (must, rack, np.int64(must_j), np.int64(rack_j), np.ascontiguousarray(weight),
-            np.int64(joker_weight), np.int64(rules.search_mode(True)))
+            np.int64(joker_weight), np.int64(rules.search_mode(True, pos.table)))
 
 
 def _outputs() -> tuple:
@@ -81,18 +95,33 @@ def test_turned_codes_read_the_sets_backwards() -> None:
                                   1 << 40 | 9 << 32 | 9 << 24 | 3 << 16 | 0b0111]
 
 
-def test_only_melded_numbered_tile_sets_turn() -> None:
-    assert _turnable(np.int64(RULES.search_mode(True)), 4)
-    assert not _turnable(np.int64(RULES.search_mode(False)), 4)  # (the meld's value)
-    assert not _turnable(np.int64(Rules().search_mode(True)), 2)  # (the rules document's)
-    assert _turnable(np.int64(PAIRS.search_mode(True)), 2)
-    assert not _turnable(np.int64(PAIRS.search_mode(False)), 2)
-    assert not _turnable(np.int64(Rules(min_set_length=2).search_mode(True)), 2)
-    assert not _turnable(np.int64(Rules(min_real_tiles=2).search_mode(True)), 2)
+def test_melded_rules_turn_unless_tied_to_the_numbers() -> None:
+    for rules in (RULES, PAIRS, SETS_OF_2, REAL_2, OFFICIAL, Rules(), Rules(min_set_length=4)):
+        assert _turnable(np.int64(rules.search_mode(True)))
+        assert not _turnable(np.int64(rules.search_mode(False)))  # (the meld's value)
+    table = [parse_tiles("R4 J R6"), parse_tiles("K9 O9 J")]
+    assert _turnable(np.int64(OFFICIAL.search_mode(True, table)))
+    continued = Rules(meld_continue=True, min_set_length=2)
+    assert not _turnable(np.int64(continued.search_mode(False)))
+
+
+def test_table_jokers_places_read_backwards() -> None:
+    table = [parse_tiles("R4 J R6"), parse_tiles("K9 O9 J")]
+    for numbers in (13, 11):
+        rules = Rules(joker_retrieval="official", numbers=numbers)
+        back = [[t if t.is_joker else Tile(t.colour, numbers + 1 - t.number)
+                 for t in reversed(s)] for s in table]
+        assert _exact.turned_rules(np.int64(rules.search_mode(True, table)), numbers) == (
+            rules.search_mode(True, back))
+    assert _exact.turned_rules(np.int64(Rules().search_mode(True, table)), 13) == 0
 
 
 @pytest.mark.parametrize("objective", ["tiles", "value"])
-@pytest.mark.parametrize("rules, positions", [(RULES, TURNED), (PAIRS, TURNED_PAIRS)])
+@pytest.mark.parametrize("rules, positions", [(RULES, TURNED), (PAIRS, TURNED_PAIRS),
+                                              (SETS_OF_2, TURNED_SETS_OF_2),
+                                              (REAL_2, TURNED_REAL_2),
+                                              (OFFICIAL, TURNED_OFFICIAL),
+                                              (OFFICIAL_2, TURNED_OFFICIAL_2)])
 def test_the_reversed_search_finds_the_optimum(objective: str, rules: Rules,
                                                positions: tuple) -> None:
     for where in positions:
@@ -119,7 +148,11 @@ def _tiles_and_value(choice: np.ndarray, group_jokers: np.ndarray, arrays: tuple
 
 
 @pytest.mark.parametrize("rules, positions", [(RULES, TURNED), (ELEVEN, TURNED_ELEVEN),
-                                              (PAIRS, TURNED_PAIRS)])
+                                              (PAIRS, TURNED_PAIRS),
+                                              (SETS_OF_2, TURNED_SETS_OF_2),
+                                              (REAL_2, TURNED_REAL_2),
+                                              (OFFICIAL, TURNED_OFFICIAL),
+                                              (OFFICIAL_2, TURNED_OFFICIAL_2)])
 def test_turned_moves_are_legal_and_optimal(rules: Rules, positions: tuple) -> None:
     for where in positions:
         p, pos = _position(*where, rules)

@@ -23,7 +23,6 @@ from solvers.rummikub._layout import (
     NO_BEAM,
     NO_CAP,
     OFFICIAL_AT,
-    OFFICIAL_PLACES,
     REAL2_BIT,
     copies,
     highest_number,
@@ -277,35 +276,48 @@ def _passes(
     return st, sc
 
 
-# Tile sets of three or four copies or jokers (melded; not under official retrieval or meld
-# then continue, whose tables and meld are tied to the numbers): the passes store far
-# fewer states over the position with its numbers reversed (n read as 14 - n) on about
-# half the slow positions, far more on others, and no cheap sign of the rack or the table
-# told which (the rack's mean number against the table's: right on 9 of the 12 slowest of
+# Over the numbers as they run, the passes store far fewer states than over the position
+# with its numbers reversed (n read as 14 - n) on about half the slow positions, far more on
+# others, and no cheap sign of the rack or the table told which (with three or four copies
+# or jokers, the rack's mean number against the table's: right on 9 of the 12 slowest of
 # copies=4 + jokers=3, at 8.7 ms as it is and 336 ms reversed on the worst miss).  So
 # :func:`solve_either` runs both ways in rounds, the position as it is first, each way's
 # passes under a budget of states that grows fourfold a round, until one way finishes; a
 # way resumes at the pass it gave up (the passes before give the same answers again), and
 # the best score either way found so far is its exact pass's floor (benches/README, rkcxj).
+# A position whose passes stay within the first budget is solved as before, so only the
+# slow ones turn: of seeds 11 and 1-7 (1,600 positions a rule set), 1 under sets of 2
+# (4 40J #13: 40 ms as it is, 2 ms reversed), 10 under two real tiles (6 60J #0: 39 ms,
+# 1 ms), 4 under the rules document's, 9 under official retrieval with both (its table
+# jokers' places read backwards: 5 60J #16, 349 ms, 1 ms), none under sets of 4 or more
+# (benches/README, rks2b, rkboth2).  A first budget of 8 k states costs more in all (sets
+# of 2: 1.31 -> 1.89 s; two real tiles: 0.77 -> 0.95 s): many positions need 8-30 k states
+# either way.
 TURN_STATES = 32_768
 
 
 @njit(cache=True, inline="always")
-def _turnable(meld, jokers):
+def _turnable(meld):
     """Whether :func:`solve_either` may search the position with its numbers reversed
-    (:data:`TURN_STATES`, :func:`_pairs_real2`)."""
-    return ((_wide_tile_set(meld, jokers) or _pairs_real2(meld)) and meld & 3 == 0
-            and not (meld >> CONTINUE_AT) & 1 and not (meld >> OFFICIAL_AT) & OFFICIAL_PLACES)
+    (:data:`TURN_STATES`): a melded player's (the initial meld's value, and meld then
+    continue's, are sums of the numbers); the rules are the same read backwards, official
+    retrieval's table jokers at their places read backwards too (:func:`turned_rules`)."""
+    return meld & 3 == 0 and not (meld >> CONTINUE_AT) & 1
 
 
-# Two real tiles per set over sets of two tiles: there too one way often searches two orders
-# of magnitude fewer states than the other (seed 6 60J #0: 361-454 ms as it is, 1.5 ms
-# reversed; seed 4 40J #13: 178 ms, 3.2 ms; seed 5 40J #11: 106 ms, 5.7 ms), so
-# :func:`solve_either` runs both ways in rounds there as well (benches/README, rks2b).
 @njit(cache=True, inline="always")
-def _pairs_real2(meld):
-    """Whether the rules ask two real tiles per set and allow sets of two tiles."""
-    return (meld >> REAL2_BIT) & 1 and min_set_length(meld) == 2
+def turned_rules(meld, nnum):
+    """``meld`` with the places of its table jokers (official retrieval,
+    :func:`solvers.rummikub._layout.joker_place`) at the numbers 1..``nnum`` read backwards:
+    a run joker stands for its colour's tile there, a group joker's group lacks the same
+    colours."""
+    out = meld
+    for k in range(2):
+        at = OFFICIAL_AT + 10 * k + 2  # (the place's number - 1: 4 bits)
+        if (meld >> (at - 2)) & 1023:
+            v = (meld >> at) & 15
+            out = out & ~(np.int64(15) << at) | np.int64(nnum - 1 - v) << at
+    return out
 
 
 @njit(cache=True, inline="always")
@@ -325,12 +337,12 @@ def solve_either(
     """:func:`solve_exact`, and whether its choice is the reversed position's
     (:data:`TURN_STATES`): ``(status, score, reversed)``; the caller reads the choice
     backwards (:func:`solvers.rummikub._melds.turned_codes`)."""
-    if beam <= 0 or not _turnable(meld, must_j + opt_j):
+    if beam <= 0 or not _turnable(meld):
         st, sc = solve_exact(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                              choice_out, gj_out, stats, beam)
         return st, sc, False
     nnum = highest_number(meld)
-    back = (turned(must, nnum), turned(opt, nnum), turned(weight, nnum))
+    back = (turned(must, nnum), turned(opt, nnum), turned(weight, nnum), turned_rules(meld, nnum))
     ways = np.zeros((2, 4), np.int64)  # (each way's share of _passes)
     ways[:, 1] = NEG
     budget = np.int64(TURN_STATES)
@@ -343,8 +355,9 @@ def solve_either(
                 st, sc = _passes(must, opt, must_j, opt_j, weight, joker_weight, meld,
                                  group_ok, choice_out, gj_out, stats, beam, NO_CAP, ways[way])
             else:
-                st, sc = _passes(back[0], back[1], must_j, opt_j, back[2], joker_weight, meld,
-                                 group_ok, choice_out, gj_out, stats, beam, NO_CAP, ways[way])
+                st, sc = _passes(back[0], back[1], must_j, opt_j, back[2], joker_weight,
+                                 back[3], group_ok, choice_out, gj_out, stats, beam, NO_CAP,
+                                 ways[way])
             if st >= 0:
                 return st, sc, way == 1
         budget *= 4
