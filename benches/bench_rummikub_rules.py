@@ -293,6 +293,9 @@ COMBO_ROWS = (
           ("official + min_real_tiles=2", dict(joker_retrieval="official", min_real_tiles=2)),
           ("official + min_set_length=4", dict(joker_retrieval="official", min_set_length=4)),
           ("official + min_set_length=2", dict(joker_retrieval="official", min_set_length=2)),
+          ("min_set_length=6", dict(min_set_length=6)),
+          ("min_set_length=13", dict(min_set_length=13)),
+          ("official + min_set_length=6", dict(joker_retrieval="official", min_set_length=6)),
       )),
     *((f"+ {name} (wide DP)", Rules(least_disturbance=True, **options), True)
       for name, options in WIDE_CROSSINGS),

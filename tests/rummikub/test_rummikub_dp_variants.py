@@ -214,8 +214,9 @@ def test_sets_of_six_to_thirteen_by_hand():
         best_move([["R1", "R2", "R3", "R4", "R5"]], "R6", rules=six)
 
 
-@pytest.mark.parametrize("options", [["min_set_length=6", "meld_continue=on"],
-                                     ["min_set_length=13", "meld_continue=on"],
+@pytest.mark.parametrize("options", [["min_set_length=6", "min_real_tiles=2",
+                                      "meld_continue=on"],
+                                     ["min_set_length=13", "jokers=3", "meld_continue=on"],
                                      ["min_set_length=4", "min_real_tiles=2",
                                       "meld_continue=on"]])
 def test_sets_of_six_and_more_with_what_the_dp_lacks_are_refused(options):

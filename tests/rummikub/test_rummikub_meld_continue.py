@@ -20,12 +20,12 @@ from rummikub_ip_reference import reference_move
 from rummikub_random_sets import random_set
 
 from engines.rummikub import best_move, best_moves
-from engines.rummikub.position import Position, check_move
+from engines.rummikub.position import Position, check_move, objective_weights
 from engines.rummikub.rules import Rules
 from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
 
 
-def _case(seed: int, longer: bool = False, pairs: bool = False):
+def _case(seed: int, longer: bool = False, pairs: bool = False, longest: bool = False):
     rng = random.Random(seed)
     rules = Rules(least_disturbance=False, meld_continue=True, colours=rng.randint(3, 4),
                   numbers=rng.randint(6, 13),
@@ -39,6 +39,10 @@ def _case(seed: int, longer: bool = False, pairs: bool = False):
                         numbers=max(rules.numbers, 7))
     if pairs:  # sets of 2 tiles at least (not with two real tiles per set)
         rules = replace(rules, min_set_length=2, min_real_tiles=1)
+    if longest:  # sets of 6..13 tiles at least (not with two real tiles per set)
+        length = rng.randint(6, 13)
+        rules = replace(rules, min_set_length=length, min_real_tiles=1,
+                        numbers=max(rules.numbers, min(13, length + rng.randint(0, 4))))
     letters = ALL_COLOURS[: rules.colours]
     pool = Counter({Tile(c, n): rules.copies for c in letters
                     for n in range(1, rules.numbers + 1)})
@@ -54,6 +58,13 @@ def _case(seed: int, longer: bool = False, pairs: bool = False):
     left = [t for t, k in pool.items() for _ in range(k)]
     rack = rng.sample(left, min(len(left), rng.randint(3, 12)))
     rack += [JOKER] * sum(rng.random() < 0.6 for _ in range(jokers))
+    if longest and rng.random() < 0.8:  # a run of L-1..L+1 tiles: a meld within reach
+        size = min(rules.numbers, rules.min_set_length + rng.randint(-1, 1))
+        colour = rng.choice(letters)
+        first = rng.randint(1, rules.numbers - size + 1)
+        left_over = pool - Counter(rack)
+        rack += [t for t in (Tile(colour, n) for n in range(first, first + size))
+                 if left_over[t] > 0]
     return rules, table, rack, rng.random() < 0.15
 
 
@@ -82,6 +93,35 @@ def test_meld_continue_with_longer_sets_matches_the_oracle(seed):
             ip.tiles, ip.value, ip.played.count(JOKER)), (rules, table, rack, melded, objective)
         position = Position(table, rack, melded, min(3, rules.min_set_length))
         assert check_move(position, dp, rules) == []
+
+
+def _score(move, objective: str) -> int:
+    weight, joker_weight = objective_weights(objective)
+    return sum(joker_weight if t.is_joker else weight["KROB".index(t.colour), t.number - 1]
+               for t in move.played)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_meld_continue_with_sets_of_six_and_more_matches_the_oracle(seed):
+    # min_set_length 6..13: colour codes past 7 bits, both arrangements' high bits in the
+    # pair's free fields (solvers/rummikub/_continue._spilled); least disturbance off, then
+    # on (the sets kept compared where the oracle's second solve held its own optimum: on
+    # 78-point melds HiGHS's feasibility tolerance lets it drop a joker worth 9 of ~8e7)
+    rules, table, rack, _melded = _case(seed + 500, longest=True)
+    position = Position(table, rack, False)
+    least = replace(rules, least_disturbance=True)
+    for objective in ("tiles", "value"):
+        dp = best_move(table, rack, False, objective, rules)
+        ip = reference_move(table, rack, False, objective, rules)[0]
+        assert (dp.tiles, dp.value, dp.played.count(JOKER)) == (
+            ip.tiles, ip.value, ip.played.count(JOKER)), (rules, table, rack, objective)
+        assert check_move(position, dp, rules) == []
+        kept = best_move(table, rack, False, objective, least)
+        ip_kept = reference_move(table, rack, False, objective, least)[0]
+        assert _score(kept, objective) == _score(ip, objective), (rules, table, rack)
+        if _score(ip_kept, objective) == _score(ip, objective):
+            assert kept.sets_kept == ip_kept.sets_kept, (rules, table, rack, objective)
+        assert check_move(position, kept, least) == []
 
 
 def test_meld_then_continue_by_hand():
@@ -139,12 +179,13 @@ def test_meld_continue_on_bench_positions():
     assert changed >= 3
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", [*range(40), *range(1000, 1030)])
 def test_the_two_arrangement_pass_alone(seed):
     # The engine's answer usually comes from the cheap exits (no meld in the rack, or the
     # melded optimum's tiles hold one), so the DP over both arrangements is checked here on
     # its own: its exact pass (no bound, no beam) reaches the optimum of the oracle-checked
-    # answer, and its arrangement is a table (the replay packs it into sets).
+    # answer, and its arrangement is a table (the replay packs it into sets).  Seeds 1000
+    # and up: sets of 6..13 tiles (the pair's spilled high bits).
     import numpy as np
 
     from engines.rummikub.arrays import position_arrays
@@ -152,7 +193,8 @@ def test_the_two_arrangement_pass_alone(seed):
     from solvers.rummikub import meld_codes
     from solvers.rummikub._exact import solve_pass
 
-    rules, table, rack, _melded = _case(seed)
+    rules, table, rack, _melded = _case(seed % 1000 + (500 if seed >= 1000 else 0),
+                                       longest=seed >= 1000)
     if rules.meld_threshold == 0:
         rules = replace(rules, meld_threshold=10)
     pos = Position(tuple(map(tuple, table)), tuple(rack), False)

@@ -97,10 +97,6 @@ SEARCH_LIMITS = {"colours": (1, 8), "numbers": (1, 26), "copies": (1, 4), "joker
 # eight open runs a colour, 165 codes, past the colour code's 7 bits) and one real tile per
 # set (the four-joker transitions list runs of jokers alone, not runs short of real tiles)
 _FOURTH_JOKER_MOST = {"copies": 3, "min_real_tiles": 1}
-# Options that must keep these values with sets of 6+ tiles: meld then continue's second key
-# is written for 7-bit colour codes (the DP's keep their high bits in a second key word that
-# meld then continue's pass does not carry: solvers/rummikub/_layout.code_high)
-_WITH_LONGEST = {"meld_continue": False}
 # The wide tile sets (more than 4 colours or numbers past 13), and the crossings above that
 # the fast kernels refuse, are solved by the width-generic DP (solvers/rummikub/wide), which
 # carries the initial-meld options, free retrieval, least disturbance, copies, jokers and
@@ -211,8 +207,8 @@ class Rules:
         ['min_set_length=14', 'jokers=4 with min_set_length=14']
         >>> Rules(jokers=4, copies=4).unsupported()
         ['jokers=4 with copies=4']
-        >>> Rules(min_set_length=6, meld_continue=True).unsupported()
-        ['min_set_length=6 with meld_continue=true']
+        >>> Rules(min_set_length=6, meld_continue=True, jokers=3).unsupported()
+        ['jokers=3 with meld_continue=true', 'jokers=3 with min_set_length=6']
         >>> Rules(colours=6, joker_retrieval="official", jokers=3, min_set_length=2).unsupported()
         ['colours=6 with joker_retrieval=official', 'colours=6 with jokers=3 and min_set_length=2']
         """
@@ -244,10 +240,6 @@ class Rules:
             # of 3 only: solvers/rummikub/_continue.py)
             out.append("meld_continue=true with min_real_tiles=2 and "
                        f"min_set_length={self.min_set_length}")
-        if self.min_set_length > 5:
-            out += [f"min_set_length={self.min_set_length} with {name}="
-                    f"{_text(getattr(self, name))}" for name, alone in _WITH_LONGEST.items()
-                    if getattr(self, name) != alone]
         if self.copies > 2 and self.min_real_tiles == 2 and (
                 self.min_set_length != 3 or any(getattr(self, name) > most for name, most
                                                 in _REAL2_THIRD_COPY_MOST.items())):

@@ -21,6 +21,15 @@ meld's word from multiplying the states after the meld is made.
 
 The score (and so the bound that prunes) is the final arrangement's alone.  A pair of
 keys is stored as two int64 arrays with a hash table of three columns.
+
+Sets of 6+ tiles: a colour's code (:mod:`solvers.rummikub._lengths`, up to 2,380 codes)
+needs up to 12 bits, and the melded DP keeps the bits past the 7th in its second key word
+(:func:`solvers.rummikub._layout.code_high`: 20 bits a state).  The pair carries both
+arrangements' 40 such bits in fields these rules leave free in its own two words
+(:func:`_spilled`): no group holds 6 tiles, so the groups' counts ``n1, n2`` are always 0,
+and the runs short of real tiles or of jokers alone are never listed (the rules refuse two
+real tiles per set with sets of 6+, and the jokers alone cannot make one).  That variant is
+a specialisation of its own (``high``), so the other rules' passes compile without it.
 """
 
 from __future__ import annotations
@@ -44,6 +53,9 @@ from solvers.rummikub._layout import (
     NEG,
     REAL2_BIT,
     SHORT_AT,
+    code_at,
+    code_bits,
+    code_high,
     colour_code,
     highest_number,
     joker_meld_factor,
@@ -64,6 +76,39 @@ from solvers.rummikub._pairs import make_room
 from solvers.rummikub._pairs import rehash as _rehash
 from solvers.rummikub._pairs import relax as _relax
 from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, short_kinds
+
+# Sets of 6+: one arrangement's colour-code high bits (the second key word's 20 bits at
+# WIDE_HIGH_AT), both arrangements' as one 40-bit field (the final one's low), of which the
+# first key holds 16 bits (6 at N1_AT, 10 at SHORT_AT, below COVER_AT) and the meld's key
+# 24 (6 at N1_AT, 18 at SHORT_AT, up to bit 62)
+_HIGH_BITS = 20
+_HIGH_MASK = np.int64((1 << _HIGH_BITS) - 1)
+_GROUP_BITS = 6  # n1 and n2
+
+
+@njit(cache=True, inline="always")
+def _spill_of(k1, k2):
+    """Both arrangements' colour-code high bits of the pair ``(k1, k2)`` (sets of 6+), the
+    final arrangement's in the low :data:`_HIGH_BITS` (the inverse of :func:`_spilled`)."""
+    return (((k1 >> N1_AT) & 63) | ((k1 >> SHORT_AT) & 1023) << 6
+            | ((k2 >> N1_AT) & 63) << 16 | ((k2 >> SHORT_AT) & 262143) << 22)
+
+
+@njit(cache=True, inline="always")
+def _spilled(high1, high2):
+    """The two keys' bits holding the final arrangement's and the meld's colour-code high
+    bits ``high1``, ``high2`` (second-key-word fields, :func:`solvers.rummikub._layout.
+    code_high`).
+
+    >>> h1, h2 = 0b10101 << 15 | 7, 31 << 15 | 0b11 << 5
+    >>> b1, b2 = _spilled(h1, h2)
+    >>> spill = int(_spill_of(b1, b2))
+    >>> (spill & 0xFFFFF, spill >> 20) == (h1, h2), int(b1) >> COVER_AT, int(b2) >> 63
+    (True, 0, 0)
+    """
+    spill = high1 | high2 << _HIGH_BITS
+    return ((spill & 63) << N1_AT | ((spill >> 6) & 1023) << SHORT_AT,
+            ((spill >> 16) & 63) << N1_AT | (spill >> 22) << SHORT_AT)
 
 
 @njit(cache=True, inline="always")
@@ -161,7 +206,7 @@ def _joker_choices(left, last, real2):
 @njit(cache=True, error_model="numpy")
 def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, info, weight_cv,
                    joker_weight, floor, meld, any_ok, group_ok, capc, needc, capm, needm,
-                   other, mother, official, lengths, mlengths, hold_v):
+                   other, mother, official, lengths, mlengths, hold_v, high):
     """Every successor of the states ``start..end-1`` at one sub-step (colour of a number).
 
     ``info`` = (colour, v, step, table tiles, table + rack tiles, rack tiles a meld may
@@ -173,7 +218,9 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
     ``lengths``/``mlengths``: sets of 4 or 5 tiles at least, for each arrangement
     (``_run_options``).  ``hold_v``: least disturbance's tables at this colour and number
     (``_hold.held_parts``; empty joker bits when off): the final arrangement's held-out
-    sets place their tiles and keep their jokers.
+    sets place their tiles and keep their jokers.  ``high``: None, or (sets of 6+) the
+    colour codes' high bits spilled into the pair's free fields (:func:`_spilled`; decided
+    when Numba compiles, so the other passes hold no trace of it).
 
     The loop nest stays in this one function, so it is longer than the project's 100
     lines: like ``_dp._sub_step`` (measured 1.3-1.8 times slower split into functions).
@@ -191,6 +238,9 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
     target = meld_target(meld)
     jfac = joker_meld_factor(meld)
     real2 = (meld >> REAL2_BIT) & 1
+    wide = False
+    if high is not None:
+        wide = True
     buf1 = np.zeros((16, 4), np.int64)
     buf2 = np.zeros((16, 4), np.int64)
     other_need = mother_need = 0
@@ -201,11 +251,16 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
         k2 = k2s[i]
         if k1 < 0:
             continue
+        high1 = high2 = np.int64(0)
+        if wide:
+            spill = _spill_of(k1, k2)
+            high1, high2 = spill & _HIGH_MASK, spill >> _HIGH_BITS
         if last:
-            other_need, alive = close_others(k1, 0, c, jokers, capc, needc, other)
+            other_need, alive = close_others(k1, high1, c, jokers, capc, needc, other, wide)
             if not alive:
                 continue
-            mother_need, alive = close_others(k2, 0, c, mjokers, capm, needm, mother)
+            mother_need, alive = close_others(k2, high2, c, mjokers, capm, needm, mother,
+                                              wide)
             if not alive:
                 continue
         sc = score[i]
@@ -226,19 +281,24 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
         mneed0 = (k2 >> NEED_AT) & 3
         short1 = (k1 >> SHORT_AT) & 1023
         short2 = (k2 >> SHORT_AT) & 1023
-        code = colour_code(k1, c)
-        mcode = colour_code(k2, c)
+        code = code_at(k1, high1, c, wide)
+        mcode = code_at(k2, high2, c, wide)
         n1 = (k1 >> N1_AT) & 7
         n2 = (k1 >> N2_AT) & 7
         mn1 = (k2 >> N1_AT) & 7
         mn2 = (k2 >> N2_AT) & 7
+        groups = 1
+        if wide:  # (those fields hold the high bits: no groups, no listed runs)
+            short1 = short2 = n1 = n2 = mn1 = mn2 = groups = 0
         base1 = k1 & ~(np.int64(127) << (COLOUR_BITS * c)) & colour_mask
         base2 = k2 & ~(np.int64(127) << (COLOUR_BITS * c)) & colour_mask
+        rest_high1 = high1 & ~code_high(4095, c)
+        rest_high2 = high2 & ~code_high(4095, c)
         for u in range(lo_s, hi_s + 1):
             gain_u = sc + (u - lo_s) * weight_cv
             if gain_u + rem_after + (jokers - ju) * jw_pos < floor:
                 continue
-            for ug in range(u + 1):
+            for ug in range(u * groups + 1):
                 m1 = n1 + (1 if ug == 1 else 0)
                 m2 = n2 + (1 if ug == 2 else 0)
                 for jr in range(jokers - ju + 1):
@@ -262,7 +322,7 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                         tc1 = CHOICE_BASE * buf1[o1, 3]
                         for mu in range(min(u - lo_s, mhi) + 1):
                             # a completed meld takes group tiles only to complete its groups
-                            for mug in range(1 if done and mn1 + mn2 == 0 else mu + 1):
+                            for mug in range(1 if done and mn1 + mn2 == 0 else mu * groups + 1):
                                 mm1 = mn1 + (1 if mug == 1 else 0)
                                 mm2 = mn2 + (1 if mug == 2 else 0)
                                 for mjr in range(mjokers - mju + 1):
@@ -281,21 +341,27 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                         sh2 = buf2[o2, 2] << SHORT_AT
                                         ch2 = step_choice(mu - mug, mug, mjr, 3, 3)
                                         if not last:
-                                            a = (base1 | (ncode << (COLOUR_BITS * c))
+                                            a = (base1 | code_bits(ncode, c, wide)
                                                  | ((ju + jr) << JOKERS_AT) | (m1 << N1_AT)
                                                  | (m2 << N2_AT) | (need << NEED_AT)
                                                  | (cover << COVER_AT) | sh1 | hold_now)
-                                            b = (base2 | (mcd << (COLOUR_BITS * c))
+                                            b = (base2 | code_bits(mcd, c, wide)
                                                  | ((mju + mjr) << JOKERS_AT) | (mm1 << N1_AT)
                                                  | (mm2 << N2_AT) | (nmv << MELD_AT)
                                                  | (mneed << NEED_AT) | sh2)
+                                            if wide:
+                                                s1, s2 = _spilled(
+                                                    rest_high1 | code_high(ncode, c),
+                                                    rest_high2 | code_high(mcd, c))
+                                                a |= s1
+                                                b |= s2
                                             n = _relax(table, bits, end, n, k1s, k2s, score,
                                                        parent, choice, a, b, nsc, i,
                                                        ch1 + tc1 + MELD_CHOICES * ch2)
                                             continue
                                         # the last colour: group jokers of both arrangements, then
                                         # close the number (as ``_dp._sub_step``)
-                                        for jg in range(jl + 1):
+                                        for jg in range(jl * groups + 1):
                                             k = jl - jg
                                             if not group_ok[m1, m2, jg]:
                                                 continue
@@ -308,10 +374,10 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                             if (rest < 0 or cl < 0
                                                     or other_need + needc[c, ncode] > k):
                                                 continue
-                                            a = (rest | (cl << (COLOUR_BITS * c))
+                                            a = (rest | code_bits(cl, c, wide)
                                                  | ((jokers - k) << JOKERS_AT) | sh1
                                                  | hold_closed)
-                                            for mjg in range(mjl + 1):
+                                            for mjg in range(mjl * groups + 1):
                                                 mk = mjl - mjg
                                                 if not group_ok[mm1, mm2, mjg]:
                                                     continue
@@ -321,11 +387,19 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                                         or mother_need + needm[c, mcd] > mk):
                                                     continue
                                                 gmv = min(target, nmv + number * mjg * jfac)
-                                                b = (mrest | (mcl << (COLOUR_BITS * c))
+                                                b = (mrest | code_bits(mcl, c, wide)
                                                      | ((mjokers - mk) << JOKERS_AT)
                                                      | (gmv << MELD_AT) | sh2)
+                                                wa = a
+                                                if wide:
+                                                    s1, s2 = _spilled(
+                                                        other[k + jokers + 1] | code_high(cl, c),
+                                                        mother[mk + mjokers + 1]
+                                                        | code_high(mcl, c))
+                                                    wa = a | s1
+                                                    b |= s2
                                                 n = _relax(table, bits, end, n, k1s, k2s, score,
-                                                           parent, choice, a, b,
+                                                           parent, choice, wa, b,
                                                            nsc + jg * joker_weight, i,
                                                            ch1 * 3 + jg + tc1
                                                            + MELD_CHOICES * (ch2 * 3 + mjg))
@@ -333,12 +407,13 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
 
 
 @njit(cache=True)
-def _prune(k1s, k2s, score, start, end, beam, target):
+def _prune(k1s, k2s, score, start, end, beam, target, wide):
     """Beam cuts of a finished layer; returns 1 if one cut it (the pass is heuristic).
 
     ``beam > 0`` keeps the best-scored states; ``beam < 0`` keeps the ``-beam`` with the
     fewest obligations (open runs of length 1 and 2 in either arrangement, then how far
-    the meld is from the threshold), as ``_layers.keep_flexible``.
+    the meld is from the threshold), as ``_layers.keep_flexible``; ``wide``: sets of 6+,
+    whose keys hold no list of short runs (:func:`_spilled`), the codes' low bits ranked.
     """
     width = abs(beam)
     if beam == 0 or end - start <= width:
@@ -355,7 +430,7 @@ def _prune(k1s, k2s, score, start, end, beam, target):
         if k1s[i] >= 0:
             h = 2 * (((k1s[i] >> NEED_AT) & 3) + ((k2s[i] >> NEED_AT) & 3))
             for key in (k1s[i], k2s[i]):
-                short = (key >> SHORT_AT) & 1023
+                short = 0 if wide else (key >> SHORT_AT) & 1023
                 h += 2 * ((short & 31) > 0) + 2 * ((short >> 5) > 0)
             for c in range(NCOL):
                 for key in (k1s[i], k2s[i]):
@@ -379,6 +454,21 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
     it than were played.  ``hold``: least disturbance (``_hold``: the final arrangement
     holds table sets out, a layer before each number; ``beam`` then ranks as
     ``_hold.keep_best``)."""
+    if min_set_length(meld) > 5:  # (codes past 127: the pass's own specialisation)
+        return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
+                     choice_out, gj_out, stats, floor, beam, mopt, hold, True)
+    return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
+                 gj_out, stats, floor, beam, mopt, hold, None)
+
+
+@njit(cache=True, error_model="numpy")
+def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
+          stats, floor, beam, mopt, hold, high):
+    """:func:`continue_pass`; ``high``: None, or the sets of 6+'s specialisation
+    (:func:`_continue_step`)."""
+    wide = False
+    if high is not None:
+        wide = True
     jokers = must_j + opt_j
     any_ok = groups_within(group_ok)
     # the first layer: one state (both arrangements empty), its own parent -1
@@ -388,10 +478,14 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
     bits = np.int64(10)
     table = _rehash(k1s, k2s, 0, 1, bits)
     start, end, layer = np.int64(0), np.int64(1), 0
-    # closing tables and closed codes of the other colours, of each arrangement
-    capc, capm = np.full((NCOL, 128, 3), -1, np.int64), np.full((NCOL, 128, 3), -1, np.int64)
-    needc, needm = np.zeros((NCOL, 128), np.int64), np.zeros((NCOL, 128), np.int64)
-    other, mother = np.zeros(3, np.int64), np.zeros(3, np.int64)
+    digits, binom = length_tables(min_set_length(meld))  # (empty for sets of 3)
+    # closing tables and closed codes of the other colours, of each arrangement (sets of
+    # 6+: the closed codes' high bits after them, _lengths.close_others)
+    codes = max(128, digits.shape[0])
+    capc = np.full((NCOL, codes, 3), -1, np.int64)
+    capm = np.full((NCOL, codes, 3), -1, np.int64)
+    needc, needm = np.zeros((NCOL, codes), np.int64), np.zeros((NCOL, codes), np.int64)
+    other, mother = np.zeros(6, np.int64), np.zeros(6, np.int64)
     none = np.zeros_like(must)
     official = _official_tables(meld)
     order, rem = colour_order(must, opt, weight)
@@ -400,7 +494,6 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
     truncated = 0
     nnum = highest_number(meld)
     target = meld_target(meld)
-    digits, binom = length_tables(min_set_length(meld))  # (empty for sets of 3)
     lengths, mlengths = (digits, binom, must + opt), (digits, binom, mopt)
     for v in range(nnum):
         if hold is not None:  # (no state left: the colours' loop returns)
@@ -434,7 +527,7 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
                 table, bits, start, end, k1s, k2s, score, parent, choice, info, weight[c, v],
                 joker_weight, floor, meld, any_ok, group_ok, capc, needc, capm, needm, other,
                 mother, official, lengths, mlengths,
-                (colour_bits[v, c], going_on[v], joker_bits[v]))
+                (colour_bits[v, c], going_on[v], joker_bits[v]), high)
             stats[0] += n - end
             stats[1] = max(stats[1], n - end)
             start = end
@@ -442,7 +535,7 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
             if hold is not None:
                 truncated |= keep_best(k1s, score, start, end, beam)
             else:
-                truncated |= _prune(k1s, k2s, score, start, end, beam, target)
+                truncated |= _prune(k1s, k2s, score, start, end, beam, target, wide)
     best = -1
     best_sc = NEG
     for i in range(start, end):
@@ -450,7 +543,7 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
         k2 = k2s[i]
         if k1 < 0 or (k2 >> MELD_AT) & MELD_MASK < target:
             continue
-        if (k1 >> SHORT_AT) & 1023 or (k2 >> SHORT_AT) & 1023:
+        if not wide and ((k1 >> SHORT_AT) & 1023 or (k2 >> SHORT_AT) & 1023):
             continue  # a run short of real tiles left open
         ju = (k1 >> JOKERS_AT) & 3
         if ju < must_j or (k2 >> JOKERS_AT) & 3 > ju - must_j:
