@@ -1,7 +1,8 @@
 """Fewest tiles moved: after the one-tile probes, the probes asking for twice the tiles moved
 each time (``heirs.DEEPEN``, engines/rummikub/heirs.py) and the probe's floor lowered round
-by round (``heirs.LOWER``, solvers/rummikub/_heirs_rounds.py), against the reference integer
-programme (HiGHS, ``ip_model.py``) and against the passes without them."""
+by round (``heirs.LOWER``, solvers/rummikub/_heirs_rounds.py), with the other direction's
+rounds as a rival (``heirs.RIVAL``), against the reference integer programme (HiGHS,
+``ip_model.py``) and against the passes without them."""
 
 from __future__ import annotations
 
@@ -61,6 +62,21 @@ def _deepened_finds(monkeypatch) -> list[tuple[int, tuple[int, int]]]:
     return found
 
 
+def _lowered_records(monkeypatch, record) -> None:
+    """``heirs._lowered`` made to call ``record(done, out)`` with the probe it lowers and
+    what it returns (the answer or False, and the pass that gave it)."""
+    import engines.rummikub.heirs as heirs
+
+    lowered = heirs._lowered
+
+    def counted(done, rival=None):
+        out = lowered(done, rival)
+        record(done, out)
+        return out
+
+    monkeypatch.setattr(heirs, "_lowered", counted)
+
+
 def test_deepened_probes_find_the_programmes_fewest(monkeypatch):
     # With the probes deepened after every one-tile probe that found nothing (from one state
     # on, never stopping for slow growth), the answer equals the programme's and the pass's
@@ -80,18 +96,10 @@ def test_lowered_rounds_find_the_fresh_passes_fewest(monkeypatch):
     # probes deepened, then the full pass) and the programme's, and the move is valid; on
     # these seeds a lowered round finds the answer, and rounds prove that none moves fewer
     # tiles than least disturbance's move.
-    import engines.rummikub.heirs as heirs
-
     found: list[bool] = []
     proven: list[bool] = []
-    lowered = heirs._lowered
-
-    def counted(done):
-        out = lowered(done)
-        (proven if out is False else found).append(True)
-        return out
-
-    monkeypatch.setattr(heirs, "_lowered", counted)
+    _lowered_records(monkeypatch, lambda done, out: (proven if out[0] is False else found
+                                                     ).append(True))
     _against_plain(monkeypatch, (33,), "LOWER", -1, 99, found)
     assert found and proven
 
@@ -115,3 +123,20 @@ def test_a_small_probe_is_deepened(monkeypatch):
     assert _answer(best_move(table, rack, True, "tiles", FEWEST)) == _answer(move)
     ref, moved = reference_move(table, rack, True, "tiles", FEWEST)
     assert _answer(move) == (ref.tiles, ref.value, ref.sets_kept, moved) == (14, 98, 18, 3)
+
+
+def test_the_rival_direction_leads_where_its_rounds_are_cheaper(monkeypatch):
+    # With the other direction's probe lowered after every first round (whatever its
+    # growth, without a cap on the rival's states), the answer equals the one of the chosen
+    # direction's rounds alone and, where the rival found it, the programme's; on these
+    # seeds the rival finds the answer, and the chosen direction keeps the lead elsewhere.
+    by_rival: list[bool] = []
+    kept: list[bool] = []
+
+    def record(done, out):
+        if out[0] is not False:
+            (by_rival if out[1] is not done else kept).append(True)
+
+    _lowered_records(monkeypatch, record)
+    _against_plain(monkeypatch, (33, 39), "RIVAL", (0, 0), (1e-9, 1e9), by_rival)
+    assert by_rival and kept

@@ -9,7 +9,9 @@ downwards: the same answer, but one direction may need far fewer states (its bou
 tiles still able to stay is tight sooner): a probe each way asking for at most one tile
 moved shows which (:data:`PROBES`), probes in it asking for 2, 4, ... tiles moved may find
 the answer far cheaper (:data:`DEEPEN`), then that one runs (or both in turn, resumed slice
-by slice, until one is done: :data:`DIRECTION`); where the optimum leaves rack tiles and the
+by slice, until one is done: :data:`DIRECTION`), or near the answer the chosen probe is
+lowered round by round (:data:`LOWER`), the other direction's taking over where its round is
+cheaper (:data:`RIVAL`); where the optimum leaves rack tiles and the
 probes turn out dear, the move DP bounds the rack's gain to come (:mod:`~engines.rummikub.
 heirs_gain`).  This module builds the pass's tables (the table
 sets' hold slots, their runs' tiles, and the released groups' best heirs per number), and
@@ -98,6 +100,13 @@ AHEAD = 3
 # so DEEPEN and the full pass go on as before (-1: never, an A/B).  (8, not 6: --least's
 # fewest row seed 11 80J #4 and 60J #3, 8 away, 105 -> 56 and 90 -> 61 ms; 10: dearer)
 LOWER = 8
+# Where the chosen probe's first lowered round takes RIVAL[0] times its states or more, the
+# other direction's probe (when done too) is lowered once, for up to RIVAL[1] times that
+# round's states, and goes on in its place where it takes fewer: which direction is cheaper
+# may show only below the probes (--least seed 5 60J #8: one-tile probes 2.1 K states upwards
+# and 3.7 K downwards, then rounds of 5.1, 12.9, 24.5 K ... upwards and 5.0, 7.7, 9.9 K
+# ... downwards); (0, 0): the probes' choice alone (an A/B)
+RIVAL = (2, 1)
 # A group as (colour mask, jokers): 1..4 real colours, 3 or 4 tiles, up to two jokers.
 _GROUP_KINDS = [(mask, j) for mask in range(1, 16) for j in range(3)
                 if 3 <= mask.bit_count() + j <= 4]
@@ -328,7 +337,7 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
     gain = GainBound(built, ways, (rack_j, joker_weight, optimum), rules)
     order = (DIRECTION,) if DIRECTION >= 0 else (1, 0)
     probed = (0, 0)  # (the last probe's tiles moved and states, in the direction chosen)
-    chosen = None  # (that probe, done)
+    chosen = rival = None  # (that probe, done; the other direction's, when done too)
     for level in PROBES if len(order) > 1 else ():
         if moved - level <= ABOVE:
             break
@@ -342,6 +351,7 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
             order, probed, chosen = (first.direction,), (level, first.states), first
             break  # (the other needs PROBE_CAP times its states: clear enough)
         chosen = first if first.states <= other.states else other
+        rival = probes[probes[0] is chosen]
         order, probed = (chosen.direction,), (level, chosen.states)
         if max(first.states, other.states) >= PROBE_CAP * min(first.states, other.states):
             break
@@ -349,8 +359,10 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
         if probed[1] >= GAIN_PROBE:
             gain.prepare(order[0])
             chosen.tighten(built[order[0]]["gain_from"])
-        found = _lowered(chosen)
-        return move if found is False else _made_move(whole, rules, turned, chosen, found, back)
+        if rival is not None and "gain_from" in built[rival.direction]:
+            rival.tighten(built[rival.direction]["gain_from"])
+        found, done = _lowered(chosen, rival)
+        return move if found is False else _made_move(whole, rules, turned, done, found, back)
     if len(order) == 1 and probed[1] >= DEEPEN[0] > 0:
         if probed[1] >= GAIN_PROBE:
             gain.prepare(order[0])
@@ -363,14 +375,31 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
     return _made_move(whole, rules, turned, last, found, back)
 
 
-def _lowered(done: _Pass) -> tuple[set[int], list] | bool:
+def _lowered(done: _Pass, rival: _Pass | None = None
+             ) -> tuple[tuple[set[int], list] | bool, _Pass]:
     """The probe ``done`` (it found no move) lowered (:meth:`_Pass.lower`, :data:`LOWER`)
-    until it finds a move: its answer, False when none reaches its ``lowest``."""
+    until it finds a move: its answer and the pass that found it, False when none reaches
+    its ``lowest``.  ``rival``: the other direction's probe (done too), lowered once where
+    the first round took :data:`RIVAL` times the probe's states, for up to that round's
+    states: it goes on in place of ``done`` where it took fewer (each round is exact)."""
+    probe = done.states
     while done.lower():
+        start = done.states
         found = done.run(0)
         if found is not False:
-            return found
-    return False
+            return found, done
+        cost = done.states - start
+        if rival is not None and 0 < RIVAL[0] * probe <= cost:
+            if not rival.lower():
+                return False, done  # (none of its states reaches `lowest`: no such move)
+            start = rival.states
+            found = rival.run(max(1, int(RIVAL[1] * cost)))
+            if found is not None and found is not False:
+                return found, rival
+            if found is False and rival.states - start < cost:
+                done = rival  # (cheaper at this floor: it goes on)
+        rival = None
+    return False, done
 
 
 def _deepened(made: Callable[[int, int], _Pass], direction: int, probed: tuple[int, int],
