@@ -280,6 +280,13 @@ COMBO_ROWS = (
     ("+ official + min_real_tiles=2 + copies=3",
      Rules(least_disturbance=True, joker_retrieval="official", min_real_tiles=2, copies=3),
      True),
+    *((f"+ min_real_tiles=2 + copies=3 + jokers=3{name}",
+       Rules(least_disturbance=True, min_real_tiles=2, copies=3, jokers=3), melded)
+      for name, melded in (("", True), (", initial meld 30", False))),
+    ("+ min_real_tiles=2 + copies=4", Rules(least_disturbance=True, min_real_tiles=2, copies=4),
+     True),
+    ("+ min_real_tiles=2 + copies=4 + jokers=3",
+     Rules(least_disturbance=True, min_real_tiles=2, copies=4, jokers=3), True),
     *((f"+ official + min_real_tiles=2 + min_set_length={k}",
        Rules(least_disturbance=True, joker_retrieval="official", min_real_tiles=2,
              min_set_length=k), True) for k in (4, 2)),

@@ -313,7 +313,8 @@ def test_three_copies_by_hand():
         best_move([], "R5 R5 R5")
     with pytest.raises(TileError, match="3 copies"):
         best_moves([Position.from_strings([], "R5 R5 R5", max_copies=3)])
-    for options in (["min_real_tiles=2", "jokers=3"], ["min_set_length=13"], ["meld_continue=on"]):
+    for options in (["min_real_tiles=2", "min_set_length=4"], ["min_set_length=13"],
+                    ["meld_continue=on"]):
         # (sets of 2 or 4-12: the wide DP, test_rummikub_wide_route)
         with pytest.raises(RuleError, match=r"copies=3 with .* not supported by the exact"):
             best_move([], "R5 R6 R7", rules=Rules.parse(["copies=3", *options]))
@@ -368,7 +369,8 @@ def test_four_copies_by_hand():
     everything = [f"{c}{n}" for c in "KROB" for n in range(1, 14) for _ in range(4)]
     with pytest.raises(PositionError, match="210 tiles, more than the search's answer"):
         best_move([], " ".join([*everything, "J", "J"]), rules=four)
-    for options in (["min_real_tiles=2"], ["min_set_length=13"], ["meld_continue=on"]):
+    for options in (["min_real_tiles=2", "min_set_length=4"], ["min_set_length=13"],
+                    ["meld_continue=on"]):
         # (sets of 2 or 4-12: the wide DP, test_rummikub_wide_route)
         with pytest.raises(RuleError, match=r"copies=4 with .* not supported by the exact"):
             best_move([], "R5 R6 R7", rules=Rules.parse(["copies=4", *options]))

@@ -242,7 +242,7 @@ def test_keep_best_keeps_what_a_stable_sort_keeps(seed: int) -> None:
         expected = sorted(order[:abs(width)])
         beam = int(np.sign(width)) * (abs(width) | scale << WIDTH_BITS)
         got = keys.copy()
-        cut = keep_best(got, score, start, start + n, beam)
+        cut = keep_best(got, score, start, start + n, beam, None, False)
         assert [i for i in range(start, start + n) if got[i] >= 0] == expected
         assert cut == (len(live) > abs(width))
         assert (got[:start] == keys[:start]).all()

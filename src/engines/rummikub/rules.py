@@ -82,11 +82,6 @@ _NOT_WITH_CONTINUE: dict[str, object] = {}
 _WITH_THIRD = {"jokers": {"joker_retrieval": "free", "meld_continue": False,
                           "min_set_length": 3},
                "copies": {"meld_continue": False, "min_set_length": 3}}
-# Two real tiles per set with a third copy: up to two jokers (five open runs a colour, the
-# runs short of real tiles listed in the second key word, clear of the group count n3);
-# a fourth copy, or a third joker (numbered codes: the length classes' joker runs know two
-# slots, solvers/rummikub/_real2.long_joker_runs), is refused
-_REAL2_THIRD_COPY_MOST = {"copies": 3, "jokers": 2}
 # The tile sets the DP's state key holds: four colour codes of up to seven open runs (four
 # copies and three jokers: numbered codes, solvers/rummikub/_lengths.py) and the numbers
 # 1..13; runs and groups of at least 2 to 13 tiles.  Past 4 colours or 13 numbers: the
@@ -240,11 +235,12 @@ class Rules:
             # of 3 only: solvers/rummikub/_continue.py)
             out.append("meld_continue=true with min_real_tiles=2 and "
                        f"min_set_length={self.min_set_length}")
-        if self.copies > 2 and self.min_real_tiles == 2 and (
-                self.min_set_length != 3 or any(getattr(self, name) > most for name, most
-                                                in _REAL2_THIRD_COPY_MOST.items())):
-            out.append(f"copies={self.copies} with min_real_tiles=2"
-                       + (f" and jokers={self.jokers}" if self.jokers > 2 else ""))
+        # two real tiles per set with a third or fourth copy: sets of 3 only (the runs
+        # short of real tiles listed in the second key word, clear of the group counts n3
+        # and n4; six or seven open runs a colour, three copies and three jokers or four
+        # copies: numbered codes, solvers/rummikub/_real2.long_joker_runs3)
+        if self.copies > 2 and self.min_real_tiles == 2 and self.min_set_length != 3:
+            out.append(f"copies={self.copies} with min_real_tiles=2")
         for option, alone_with in _WITH_THIRD.items():
             if getattr(self, option) > 2:
                 out += [f"{option}={getattr(self, option)} with {name}="

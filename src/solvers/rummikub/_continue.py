@@ -533,7 +533,7 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
             start = end
             end = n
             if hold is not None:
-                truncated |= keep_best(k1s, score, start, end, beam)
+                truncated |= keep_best(k1s, score, start, end, beam, None, False)
             else:
                 truncated |= _prune(k1s, k2s, score, start, end, beam, target, wide)
     best = -1

@@ -102,6 +102,7 @@ from solvers.rummikub._real2 import (
     joker_runs,
     joker_runs3,
     long_joker_runs,
+    long_joker_runs3,
     short_kinds,
     short_kinds3,
 )
@@ -336,7 +337,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                     # (three jokers: their combinations in order; ``second is not None``
                     # alone, as Numba prunes it, so the one-word passes have no trace of it)
                     if second is not None:  # noqa: SIM102
-                        if real2 and not long_real2:
+                        if real2 and (copies3 or not long_real2):
                             first, stop = COMBO3_FIRST[jr], COMBO3_FIRST[jr + 1]
                     for pick in range(first, stop):
                         combo = pick
@@ -345,11 +346,23 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                         tc = 0
                         need_c = need
                         if long_real2:
-                            if long_codes is not None:  # (always here)
+                            extra = 0
+                            # (three or four copies: numbered codes, the list in word B;
+                            # ``second is not None`` alone, pruned when Numba compiles)
+                            if copies3:
+                                if second is not None:
+                                    combo = COMBO3_ORDER[pick]
+                                    ncode, short, extra = long_joker_runs3(
+                                        combo, jr, t, code, e10, e21, e20, e31, e30, keep, c,
+                                        jl, real_all, v, nnum, digits, binom, long_codes)
+                                    if short >= 0:
+                                        short2 = short << SHORT_HIGH_AT
+                                        short = 0
+                            elif long_codes is not None:  # (always here)
                                 ncode, short, extra = long_joker_runs(
                                     combo, jr, t, code, e10, e21, e20, e31, keep, c, jl,
                                     real_all, v, nnum, digits, binom, long_codes)
-                                need_c += extra
+                            need_c += extra
                             if short < 0 or need_c > jl:
                                 continue
                         elif real2:
@@ -571,7 +584,7 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
             # (the dominance of drop_dominated reads the digits of sets of 3)
             truncated |= prune_layer(table, bits, start, end, keys, score,
                                       last and digits.shape[0] == 0 and second is None, beam,
-                                      hold is not None)
+                                      hold is not None, keys2, cps > 2)
     best = best_final(keys, score, start, end, must_j, meld, keys2)
     if best < 0:
         return 0, NEG, truncated

@@ -75,17 +75,19 @@ def colour_order(must, opt, weight):
 
 
 @njit(cache=True, error_model="numpy")
-def prune_layer(table, bits, start, end, keys, score, last, beam, held):
+def prune_layer(table, bits, start, end, keys, score, last, beam, held, keys2, copies3):
     """Drop states of a finished layer; returns 1 if a beam cut it (the pass is heuristic).
-    With least disturbance (``held``), :func:`~solvers.rummikub._hold.keep_best` ranks."""
+    With least disturbance (``held``), :func:`~solvers.rummikub._hold.keep_best` ranks.
+    ``keys2``: None, or the states' second words, ``copies3``: three or four copies (their
+    obligations: :func:`~solvers.rummikub._layers.obligations_pair`)."""
     truncated = 0
     if last and end - start > 1:
         drop_dominated(table, bits, start, end, keys, score)
     if held:
-        return keep_best(keys, score, start, end, beam)
+        return keep_best(keys, score, start, end, beam, keys2, copies3)
     if beam < 0 and end - start > -beam:
         truncated = 1
-        keep_flexible(keys, start, end, -beam)
+        keep_flexible(keys, start, end, -beam, keys2, copies3)
     if beam > 0 and end - start > beam:
         # heuristic pass: keep the best `beam` states (ties may keep a few more)
         truncated = 1

@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._layers import make_room, obligations, relax
+from solvers.rummikub._layers import make_room, obligations, obligations_pair, relax
 from solvers.rummikub._layout import (
     HOLD_BITS,
     HOLD_KEY_MASK,
@@ -178,7 +178,8 @@ def hold_step(table, bits, start, end, keys, score, parent, choice, hold, v, jok
                       nkey | (nju << JOKERS_AT), nsc, i, subset)
     stats[0] += n - end
     stats[1] = max(stats[1], n - end)
-    return n, table, bits, keys, score, parent, choice, keep_best(keys, score, end, n, beam)
+    return (n, table, bits, keys, score, parent, choice,
+            keep_best(keys, score, end, n, beam, None, False))
 
 
 @njit(cache=True, error_model="numpy")
@@ -320,7 +321,7 @@ def hold_pairs(table, bits, start, end, k1s, k2s, score, parent, choice, hold, v
                            nkey | (nju << JOKERS_AT), nk2, nsc, i, subset)
     stats[0] += n - end
     stats[1] = max(stats[1], n - end)
-    cut = keep_best(k1s, score, end, n, beam)
+    cut = keep_best(k1s, score, end, n, beam, None, False)
     return n, table, bits, k1s, k2s, score, parent, choice, cut
 
 
@@ -333,7 +334,7 @@ BUDGET_UNIT = 1024
 
 
 @njit(cache=True)
-def keep_best(keys, score, start, end, beam):
+def keep_best(keys, score, start, end, beam, keys2, copies3):
     """Keep ``width`` states of a layer (``abs(beam)``'s low :data:`WIDTH_BITS` bits): a
     positive ``beam`` the most sets held out so far, the fewest obligations first among
     equals; a negative one the fewest obligations, the most sets held out first among
@@ -348,7 +349,8 @@ def keep_best(keys, score, start, end, beam):
     jokers early would come first (measured: 7.3 M -> 5.7 M states over 90 positions of
     the 40J/60J/80J bands, seeds 1-2).  One priority per state and a selection
     (``np.partition``), not a sort: the same states as sorting by that rank, then by
-    priority (stable), at a fraction of the cost."""
+    priority (stable), at a fraction of the cost.  ``keys2``: None, or the states' second
+    words (:func:`solvers.rummikub._layers.obligations_pair`, with ``copies3``)."""
     budget = (abs(beam) >> BUDGET_AT) * BUDGET_UNIT
     if budget > 0 and end > budget:
         keys[start:end] = -1
@@ -377,10 +379,15 @@ def keep_best(keys, score, start, end, beam):
         key = keys[start + r]
         if key < 0:
             pri[r] = np.int64(1) << 62
-        elif flexible:
-            pri[r] = obligations(key) * span + (top - rank[r])
+            continue
+        if keys2 is None:
+            owed = obligations(key)
         else:
-            pri[r] = (top - rank[r]) * 256 + obligations(key)
+            owed = obligations_pair(key, keys2[start + r], copies3)
+        if flexible:
+            pri[r] = owed * span + (top - rank[r])
+        else:
+            pri[r] = (top - rank[r]) * 256 + owed
     cut = np.partition(pri, width - 1)[width - 1]
     room = width
     for r in range(end - start):

@@ -13,7 +13,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._layout import JOKERS_AT, NCOL, NEED_AT, SHORT_AT, colour_code
+from solvers.rummikub._layout import (
+    JOKERS_AT,
+    NCOL,
+    NEED_AT,
+    SHORT_AT,
+    SHORT_HIGH_AT,
+    colour_code,
+)
 
 _HASH_MUL = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed int64
 
@@ -148,31 +155,59 @@ def drop_dominated(table, bits, lo, hi, keys, score):
 
 
 @njit(cache=True, inline="always")
-def obligations(key):
-    """What state ``key`` still owes, as :func:`keep_flexible` ranks it (under 256)."""
-    h = 2 * ((key >> NEED_AT) & 3)
-    short = (key >> SHORT_AT) & 1023
-    h += 2 * ((short & 31) > 0) + 2 * ((short >> 5) > 0)
+def _slots(field):
+    """The filled 5-bit slots of a list of runs short of real tiles (up to three)."""
+    return (field & 31 > 0) + ((field >> 5) & 31 > 0) + (field >> 10 > 0)
+
+
+@njit(cache=True, inline="always")
+def _owed(key, listed):
+    """:func:`obligations` with ``listed`` runs short of real tiles."""
+    h = 2 * ((key >> NEED_AT) & 3) + 2 * listed
     for c in range(NCOL):
         code = colour_code(key, c)
         h += 2 * (code % 5) + (code // 5) % 5
     return 4 * h + ((key >> JOKERS_AT) & 3)
 
 
+@njit(cache=True, inline="always")
+def obligations(key):
+    """What state ``key`` still owes, as :func:`keep_flexible` ranks it (under 256)."""
+    return _owed(key, _slots((key >> SHORT_AT) & 1023))
+
+
+@njit(cache=True, inline="always")
+def obligations_pair(key, key2, copies3):
+    """:func:`obligations` of a two-word state ``(key, key2)``; ``copies3`` (three or four
+    copies): the list is in word B (:data:`solvers.rummikub._layout.SHORT_HIGH_AT`, three
+    slots), and inside a number word A's list bits hold the group counts at ``N3_AT``.
+    Else word A's two slots, as :func:`obligations` (a third joker's third slot in word B
+    is left out: counted, the ranking changed which of equal arrangements a pass returned)."""
+    if copies3:
+        return _owed(key, _slots((key2 >> SHORT_HIGH_AT) & 32767))
+    return obligations(key)
+
+
 @njit(cache=True)
-def keep_flexible(keys, start, end, width):
+def keep_flexible(keys, start, end, width, keys2, copies3):
     """Keep the ``width`` states of a layer with the fewest obligations (drop the rest).
 
     Obligations: open runs of length 1 (weight 2) and 2 (weight 1), which must continue,
     runs short of real tiles (two real tiles per set; weight 2), the jokers that short runs
     will need, and, last, the jokers already placed.  Used by
     the search for *any* arrangement reaching a target score, where every surviving state
-    has the same score so far; equal states keep their order (stable sort).
+    has the same score so far; equal states keep their order (stable sort).  ``keys2``:
+    None, or the states' second words (:func:`obligations_pair`, with ``copies3``).
     """
     pri = np.empty(end - start, np.int64)
     for i in range(start, end):
         key = keys[i]
-        pri[i - start] = obligations(key) if key >= 0 else np.int64(1) << 40
+        if key < 0:
+            pri[i - start] = np.int64(1) << 40
+        elif keys2 is None:
+            pri[i - start] = obligations(key)
+        else:
+            pri[i - start] = obligations_pair(key, keys2[i], copies3)
     idx = np.argsort(pri, kind="mergesort")
     for r in range(width, end - start):
         keys[start + idx[r]] = -1

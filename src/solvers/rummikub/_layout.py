@@ -48,9 +48,10 @@ may be shared by variants that never come together: the rules refuse those by na
   nor four jokers: the rules refuse them): the third slot of the list of runs short of real
   tiles (:data:`SHORT_HIGH_AT`; the first two stay at :data:`SHORT_AT`,
   :func:`solvers.rummikub._real2.short_kinds3`);
-- bits 31-45, two real tiles per set with three copies (up to two jokers; sets of 3): the
-  whole list, its three slots from :data:`SHORT_HIGH_AT` (the first word's :data:`SHORT_AT`
-  bits hold :data:`N3_AT` then, the list's there stay 0);
+- bits 31-45, two real tiles per set with three or four copies (up to three jokers; sets
+  of 3): the whole list, its three slots from :data:`SHORT_HIGH_AT` (the first word's
+  :data:`SHORT_AT` bits hold :data:`N3_AT` and :data:`N4_AT` then, the list's there stay 0;
+  six or seven open runs a colour: :func:`solvers.rummikub._real2.long_joker_runs3`);
 - bits 46-62: free.  To claim bits, add a named ``..._AT`` constant (and width) here
   beside the others, make :func:`second_word` true for the variants that use them, and
   refuse in ``engines/rummikub/rules.py`` the combinations whose fields overlap.
@@ -232,8 +233,8 @@ def colour_code(key, c):
 def second_word(meld, jokers=2):
     """Whether a pass under rules ``meld`` with ``jokers`` jokers carries the second key
     word: sets of 6+ tiles (colour codes past 127), four jokers, or two real tiles per set
-    with three jokers (a third run short of real tiles listed) or three copies (the list
-    leaves :data:`N3_AT`'s bits)."""
+    with three jokers (a third run short of real tiles listed) or three or four copies (the
+    list leaves :data:`N3_AT`'s bits)."""
     return min_set_length(meld) > 5 or jokers > 3 or (
         (jokers > 2 or copies(meld) > 2) and (meld >> REAL2_BIT) & 1 == 1)
 

@@ -7,7 +7,9 @@ listed apart in the state key (:data:`solvers.rummikub._layout.SHORT_AT`, two 5-
 jokers and a real tile; with three jokers, :func:`short_kinds3`, also three jokers, in a
 third slot in the second key word).  The DP's sub-step (:mod:`solvers.rummikub._dp`) and the meld
 then continue pass (:mod:`solvers.rummikub._continue`) both choose, per colour and
-number, which open runs take that number's jokers with :func:`joker_runs`.
+number, which open runs take that number's jokers with :func:`joker_runs`; over the length
+classes' numbered codes (sets of 2 or 4+, or six or seven open runs a colour: three copies
+and three jokers, or four copies) with :func:`long_joker_runs` or :func:`long_joker_runs3`.
 """
 
 from __future__ import annotations
@@ -89,6 +91,19 @@ def _combo_targets(combo):
     t2 = COMBO_T2[combo]
     return ((t1 == 0) + (t2 == 0), (t1 == 1) + (t2 == 1), (t1 == 2) + (t2 == 2),
             (t1 == 3) + (t2 == 3), (t1 == 4) + (t2 == 4))
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _combo_targets3(combo):
+    """:func:`_combo_targets` over three jokers (``COMBO_T3`` too) and the two targets they
+    add: ``(x0, x1, xh, x3, x4, x5, x6)``, x5 to a run of two jokers, x6 to a run of one
+    real tile and length 3+."""
+    t1 = COMBO_T1[combo]
+    t2 = COMBO_T2[combo]
+    t3 = COMBO_T3[combo]
+    return ((t1 == 0) + (t2 == 0) + (t3 == 0), (t1 == 1) + (t2 == 1) + (t3 == 1),
+            (t1 == 2) + (t2 == 2) + (t3 == 2), (t1 == 3) + (t2 == 3) + (t3 == 3),
+            (t1 == 4) + (t2 == 4) + (t3 == 4), (t1 == 5) + (t2 == 5), (t1 == 6) + (t2 == 6))
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -242,16 +257,7 @@ def joker_runs3(combo, jr, new, a1, a2, k3, e10, e21, e20, e31, e30, keep, c, av
     stays one).  Every listed run continues: one of three jokers alone takes a real tile
     (one real tile and length 4), a run of one real tile and length 3+ takes a joker or a
     real tile (then it is long)."""
-    t1 = COMBO_T1[combo]
-    t2 = COMBO_T2[combo]
-    t3 = COMBO_T3[combo]
-    x0 = (t1 == 0) + (t2 == 0) + (t3 == 0)
-    x1 = (t1 == 1) + (t2 == 1) + (t3 == 1)
-    xh = (t1 == 2) + (t2 == 2) + (t3 == 2)
-    x3 = (t1 == 3) + (t2 == 3) + (t3 == 3)
-    x4 = (t1 == 4) + (t2 == 4) + (t3 == 4)
-    x5 = (t1 == 5) + (t2 == 5)
-    x6 = (t1 == 6) + (t2 == 6)
+    x0, x1, xh, x3, x4, x5, x6 = _combo_targets3(combo)
     # (as joker_runs: a joker that could go where it stays harmless goes there)
     if (x0 > new or x1 > a1 or xh > a2 + k3 or x3 > e10 or x4 > e21 or x5 > e20 or x6 > e31
             or (xh < jr and xh < a2 + k3)):
@@ -264,3 +270,48 @@ def joker_runs3(combo, jr, new, a1, a2, k3, e10, e21, e20, e31, e30, keep, c, av
     long_runs = a2 + k3 + e21 - x4 + e31 - x6
     code = new - x0 + 5 * (a1 - x1) + 25 * min(long_runs, avail - must_next)
     return code, short_pack3(keep, c, x0, d21, x3, d31, x5)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def long_joker_runs3(combo, jr, t, code, e10, e21, e20, e31, e30, keep, c, jl, real, v, nnum,
+                     digits, binom, counts):
+    """:func:`long_joker_runs` with :func:`joker_runs3`'s kinds and targets (the list's
+    three slots, :func:`short_pack3`), for sets of 3 over numbered codes: three copies and
+    three jokers, or four copies (six or seven open runs a colour, ``digits`` of three
+    classes: length 1, 2, 3+).  Returns ``(code, list, need)`` as :func:`long_joker_runs`.
+
+    A run leaving the list took its second real tile and is long: a joker and a real tile,
+    or one real tile and length 3+, then a real tile.  The runs of length 2 in the code hold
+    two real tiles, so a joker there stays harmless."""
+    a1 = digits[code, 0]
+    short = a1 + digits[code, 1]
+    listed = e10 + e21 + e20 + e31 + e30
+    if t < short + listed:
+        return 0, -1, 0
+    k3 = min(digits[code, 2], t - short - listed)
+    new = t - short - listed - k3
+    x0, x1, xh, x3, x4, x5, x6 = _combo_targets3(combo)
+    harmless = digits[code, 1] + k3
+    if (x0 > new or x1 > a1 or xh > harmless or x3 > e10 or x4 > e21 or x5 > e20 or x6 > e31
+            or (xh < jr and xh < harmless)):
+        return 0, -1, 0
+    d21 = x1 + e10 - x3
+    d31 = x4 + e20 - x5 + x6 + e30
+    counts[0] = new - x0
+    counts[1] = a1 - x1
+    counts[2] = digits[code, 1] + k3 + e21 - x4 + e31 - x6
+    # every listed run and every run of length 1 or 2 needs a tile at number+1; the runs
+    # of length 1 one at number+2 too (the listed ones counted at number+1 only: a bound)
+    waiting = x0 + d21 + x3 + d31 + x5 + counts[0] + counts[1]
+    avail = jl + real[c, v + 1] if v + 1 < nnum else 0
+    if waiting > avail:
+        return 0, -1, 0
+    counts[2] = min(counts[2], avail - waiting)
+    need = max(0, waiting - real[c, v + 1]) if waiting > 0 else 0
+    if counts[0] > 0:
+        if v + 2 >= nnum:
+            return 0, -1, 0
+        need += max(0, counts[0] - real[c, v + 2])
+    return (class_rank(counts[0] + counts[1] + counts[2], counts[2], 0, 0, 0,
+                       counts.reshape(1, -1), binom),
+            short_pack3(keep, c, x0, d21, x3, d31, x5), need)
