@@ -516,9 +516,7 @@ def _least_disturbing(model: _Model, sol: np.ndarray, table: list[TableSet],
     """Least disturbance, lexicographically: with the objective held at its optimum, keep
     the most sets (two solves are much faster than one with mixed weights); with ``heirs``,
     then, with the kept count held too, the most table tiles in their set's continuation."""
-    best = float(sum(model.cost[col] * sol[col] for col in range(len(model.cost))))
-    model.row({col: model.cost[col] for col in range(len(model.cost)) if model.cost[col]},
-              best, np.inf)
+    _hold_optimum(model, sol)
     model.cost = [0.0] * len(model.cost)
     for col in kept:
         model.cost[col] = 1.0
@@ -533,6 +531,32 @@ def _least_disturbing(model: _Model, sol: np.ndarray, table: list[TableSet],
                 model.cost[col] += a
         sol = model.solve()
     return sol
+
+
+def _hold_optimum(model: _Model, sol: np.ndarray) -> None:
+    """Hold the objective at ``sol``'s optimum in the later solves.
+
+    The weights are lexicographic (``major * 10**k + minor``, the minor parts of any
+    solution summing to less than half a major unit): one row ``score >= best`` with
+    coefficients near 10**7 let HiGHS's tolerances drop a few minor units (seed 21795 of
+    test_rummikub_heirs: a tile fewer at the same value), so the major and the minor sums
+    are held by two rows of small coefficients."""
+    costs = {col: c for col, c in enumerate(model.cost) if c}
+    if not costs:
+        return
+    unit = 10 ** len(str(int(max(abs(c) for c in costs.values()))))
+    while unit > 1:  # the largest unit whose minor parts can never sum to one major unit
+        unit //= 10
+        major = {col: float(round(c / unit)) for col, c in costs.items()}
+        minor = {col: c - unit * major[col] for col, c in costs.items()}
+        if 2 * sum(abs(m) * model.upper[col] for col, m in minor.items()) < unit:
+            break
+    else:
+        major, minor = costs, {}
+    for part in (major, minor):
+        terms = {col: a for col, a in part.items() if a}
+        if terms:
+            model.row(terms, float(sum(a * sol[col] for col, a in terms.items())), np.inf)
 
 
 def _official_rows(model: _Model, final: _Arrangement, table: list[TableSet],
