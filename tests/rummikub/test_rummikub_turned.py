@@ -3,9 +3,10 @@ player (not meld then continue), the passes run over the position as it is and o
 position with its numbers reversed (official retrieval's table jokers' places too), under a
 budget of states that grows until one finishes; a choice found reversed is read back
 (``solvers.rummikub._pooled._turn_back``, ``_melds.turned_codes``).
-Checked: the budget stops a pass; the sets read backwards; on bench positions that only the
-reversed search solves within the first budget, the reversed answer and the engine's move
-(legal, the exact optimum of the forward pass alone, ``beam=0``)."""
+Checked: the budget stops a pass; a way cut in its last pass resumes there, its budget
+growing sixteenfold (``_exact.next_budget``); the sets read backwards; on bench positions
+that only the reversed search solves within the first budget, the reversed answer and the
+engine's move (legal, the exact optimum of the forward pass alone, ``beam=0``)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,18 @@ from engines.rummikub.position import _counts, objective_weights
 from engines.rummikub.tiles import Tile, parse_tiles
 from solvers.rummikub import _exact
 from solvers.rummikub._dp import solve_pass
-from solvers.rummikub._exact import TURN_STATES, _turnable, solve_arrays, solve_either
-from solvers.rummikub._layout import BEAM, NEG
+from solvers.rummikub._exact import (
+    LAST_PASS,
+    LAST_PASS_GROWTH,
+    ROUND_GROWTH,
+    TURN_STATES,
+    _passes,
+    _turnable,
+    next_budget,
+    solve_arrays,
+    solve_either,
+)
+from solvers.rummikub._layout import BEAM, NEG, NO_CAP
 from solvers.rummikub._melds import MAX_SETS, turned_codes
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benches"))
@@ -50,6 +61,10 @@ OFFICIAL = Rules(joker_retrieval="official", min_real_tiles=2, min_set_length=2,
 TURNED_OFFICIAL = ((5, 60, 16), (6, 60, 0))
 OFFICIAL_2 = Rules(joker_retrieval="official", min_set_length=2, least_disturbance=False)
 TURNED_OFFICIAL_2 = ((2, 80, 9),)
+# both ways dear (official retrieval, four copies): 145 k states as it is, 108 k reversed;
+# the last pass as it is alone stores 134 k, past the fourfold second budget (131 k)
+BOTH_DEAR = Rules(joker_retrieval="official", copies=4, least_disturbance=False)
+BOTH_DEAR_AT = (2, 80, 18)
 
 
 def _position(seed: int, size: int, index: int, rules: Rules = RULES) -> tuple[dict, Position]:
@@ -165,3 +180,38 @@ def test_turned_moves_are_legal_and_optimal(rules: Rules, positions: tuple) -> N
                 group_ok=rules.group_tables()[0])
             assert (move.tiles, move.value) == _tiles_and_value(choice[0], group_jokers[0],
                                                                 arrays), (where, objective)
+
+
+def test_a_way_cut_in_its_last_pass_resumes_there_with_a_larger_budget() -> None:
+    must, rack, must_j, rack_j, weight, joker_weight, mode = _arrays(
+        _position(*BOTH_DEAR_AT, BOTH_DEAR)[1], rules=BOTH_DEAR)
+    group_ok = BOTH_DEAR.group_tables()[0]
+    args = (must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok)
+    share = np.array([TURN_STATES, NEG, 0, 0], np.int64)
+    assert _passes(*args, *_outputs(), np.int64(BEAM), NO_CAP, share)[0] == -1
+    assert share[2] == LAST_PASS
+    assert next_budget(np.int64(TURN_STATES), share) == TURN_STATES * LAST_PASS_GROWTH
+    share[0] = 1 << 40  # (resumed: the last pass alone, from the floor the others found)
+    choice, group_jokers, stats = _outputs()
+    resumed = _passes(*args, choice, group_jokers, stats, np.int64(BEAM), NO_CAP, share)
+    whole = _passes(*args, *_outputs(), np.int64(BEAM), NO_CAP, _exact._unbounded())
+    assert resumed == whole and resumed[0] == 1
+    assert stats[0] > TURN_STATES * ROUND_GROWTH  # (the fourfold budget would cut it again)
+    earlier = np.array([TURN_STATES, NEG, 2, 0], np.int64)
+    assert next_budget(np.int64(TURN_STATES), earlier) == TURN_STATES * ROUND_GROWTH
+
+
+def test_both_ways_dear_the_way_in_its_last_pass_finishes() -> None:
+    must, rack, must_j, rack_j, weight, joker_weight, mode = _arrays(
+        _position(*BOTH_DEAR_AT, BOTH_DEAR)[1], rules=BOTH_DEAR)
+    group_ok = BOTH_DEAR.group_tables()[0]
+    choice, group_jokers, stats = _outputs()
+    status, score, back = solve_either(must, rack, must_j, rack_j, weight, joker_weight, mode,
+                                       group_ok, choice, group_jokers, stats, np.int64(BEAM))
+    exact = solve_arrays(must[None], rack[None], np.array([must_j]), np.array([rack_j]),
+                         weight[None], np.array([joker_weight]), np.array([mode]),
+                         parallel=False, beam=0, group_ok=group_ok)
+    assert (status, score) == (exact[0][0], exact[1][0])
+    # (as it is, cut in its last pass in the first round: the second round's budget holds
+    # that pass, which a fourfold one would cut again, the reversed way then finishing)
+    assert not back and stats[0] > TURN_STATES * ROUND_GROWTH

@@ -175,6 +175,11 @@ def _skip_target_pass(meld, jokers):
     return not (copies(meld) > 2 and jokers > 3)
 
 
+# :func:`_passes`' ``share[2]`` once its last pass (the exact pass from the floor) began: past
+# every other pass's index, so a call resumed there runs that pass alone.
+LAST_PASS = len(WIDER_FLEXIBLE) + 4
+
+
 @njit(cache=True, inline="always")
 def _unbounded():
     """:func:`_passes`' ``share`` for passes without a budget, knowing no score."""
@@ -222,8 +227,9 @@ def _passes(
     rounds (:func:`_unbounded`: none): the states the passes may store in all (0: no bound;
     past it, status -1), a raw score some arrangement reaches (NEG: none; the exact pass
     prunes below it if no pass here finds more), and the passes done before (the next one,
-    and whether the last search was cut: those done give the same answers again, so the
-    passes resume there); all updated.  Returns ``(status, score)``.
+    :data:`LAST_PASS` once the last exact pass began, and whether the last search was cut:
+    those done give the same answers again, so the passes resume there); all updated.
+    Returns ``(status, score)``.
     """
     floor = NEG
     known = share[1]  # (a score found before this call)
@@ -269,6 +275,7 @@ def _passes(
         if st == 1:
             floor = sc + must_j * joker_weight
         stats[:] = 0
+    share[2] = LAST_PASS
     st, sc, _t = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                             choice_out, gj_out, stats, max(floor, known), NO_BEAM, share[0])
     if _spent(share, st, sc + must_j * joker_weight, stats):
@@ -282,9 +289,10 @@ def _passes(
 # or jokers, the rack's mean number against the table's: right on 9 of the 12 slowest of
 # copies=4 + jokers=3, at 8.7 ms as it is and 336 ms reversed on the worst miss).  So
 # :func:`solve_either` runs both ways in rounds, the position as it is first, each way's
-# passes under a budget of states that grows fourfold a round, until one way finishes; a
-# way resumes at the pass it gave up (the passes before give the same answers again), and
-# the best score either way found so far is its exact pass's floor (benches/README, rkcxj).
+# passes under a budget of states that grows each round (:data:`LAST_PASS_GROWTH`), until
+# one way finishes; a way resumes at the pass it gave up (the passes before give the same
+# answers again), and the best score either way found so far is its exact pass's floor
+# (benches/README, rkcxj).
 # A position whose passes stay within the first budget is solved as before, so only the
 # slow ones turn: of seeds 11 and 1-7 (1,600 positions a rule set), 1 under sets of 2
 # (4 40J #13: 40 ms as it is, 2 ms reversed), 10 under two real tiles (6 60J #0: 39 ms,
@@ -294,6 +302,16 @@ def _passes(
 # of 2: 1.31 -> 1.89 s; two real tiles: 0.77 -> 0.95 s): many positions need 8-30 k states
 # either way.
 TURN_STATES = 32_768
+
+# A way cut in its last pass (:data:`LAST_PASS`) has no pass left that a round could finish
+# and keep: each round stores that pass's states again from its first layer.  So its next
+# budget grows sixteenfold, not fourfold (fewer restarts); a way cut before it still grows
+# fourfold.  Where both ways are dear (official retrieval with three or four copies: 145 k
+# states as it is, 108 k reversed, on copies=4 seed 2 80J #18), the rounds stored 285 k
+# states, now 202 k; 687 k -> 379 k and 326 k -> 207 k on two others; the positions whose
+# rounds end within the first budget do not change (benches/README, rkturn2).
+LAST_PASS_GROWTH = 16
+ROUND_GROWTH = 4
 
 
 @njit(cache=True, inline="always")
@@ -345,10 +363,10 @@ def solve_either(
     back = (turned(must, nnum), turned(opt, nnum), turned(weight, nnum), turned_rules(meld, nnum))
     ways = np.zeros((2, 4), np.int64)  # (each way's share of _passes)
     ways[:, 1] = NEG
-    budget = np.int64(TURN_STATES)
+    budgets = np.full(2, TURN_STATES, np.int64)
     while True:
         for way in range(2):
-            ways[way, 0] = budget
+            ways[way, 0] = budgets[way]
             ways[way, 1] = max(ways[0, 1], ways[1, 1])  # (a score is a score both ways)
             stats[:] = 0
             if way == 0:
@@ -360,7 +378,14 @@ def solve_either(
                                  ways[way])
             if st >= 0:
                 return st, sc, way == 1
-        budget *= 4
+            budgets[way] = next_budget(budgets[way], ways[way])
+
+
+@njit(cache=True, inline="always")
+def next_budget(budget, share):
+    """:func:`solve_either`'s next budget for a way whose passes (``share``) ``budget`` cut
+    (:data:`LAST_PASS_GROWTH`)."""
+    return budget * (LAST_PASS_GROWTH if share[2] == LAST_PASS else ROUND_GROWTH)
 
 
 @njit(cache=True, parallel=True)
