@@ -19,6 +19,7 @@ from rummikub_random_sets import random_table_and_rack, same_as_the_oracle
 from engines.rummikub import best_move, wide
 from engines.rummikub.position import Position
 from engines.rummikub.rules import Rules
+from solvers.rummikub.wide._exact import ASK, ASK_FREE
 
 
 @pytest.mark.parametrize("least", (False, True))
@@ -26,9 +27,9 @@ def test_positions_searched_reversed_are_the_oracles(least, monkeypatch):
     reversed_searches: list[bool] = []
     search = wide._search
 
-    def recorded(pos, objective, rules, old, reverse, most):
+    def recorded(pos, objective, rules, old, reverse, most, *first):
         reversed_searches.append(reverse)
-        return search(pos, objective, rules, old, reverse, most)
+        return search(pos, objective, rules, old, reverse, most, *first)
 
     monkeypatch.setattr(wide, "_rack_later", lambda pos, rules: pos.initial_meld_done)
     monkeypatch.setattr(wide, "_search", recorded)
@@ -69,21 +70,21 @@ def _case(seed: int) -> tuple[Rules, list, list]:
     return (rules, *random_table_and_rack(rng, rules, 9, 9, 0.7))
 
 
-def test_searches_past_their_budget_go_on_in_turn_with_twice_it(monkeypatch):
-    """Under a budget of 64 states a pass the two ways take turns, the budget doubling
-    after each round of both, until one finishes: the oracle's answers."""
+def test_searches_past_their_budget_go_on_in_turn(monkeypatch):
+    """Under a budget of 64 states a pass the two ways take turns, the budgets growing,
+    until one finishes: the oracle's answers."""
     turns: list[tuple[bool, int]] = []  # (per turn of a move: reversed, the budget)
     search = wide._search
 
-    def recorded(pos, objective, rules, old, reverse, budget):
-        searching = search(pos, objective, rules, old, reverse, budget)
+    def recorded(pos, objective, rules, old, reverse, budget, first=None):
+        searching = search(pos, objective, rules, old, reverse, budget, first)
         while True:
             turns.append((reverse, budget[0]))
             try:
-                next(searching)
+                answered = next(searching)
             except StopIteration as stop:
                 return stop.value
-            yield
+            yield answered
 
     monkeypatch.setattr(wide, "TURN_STATES", 64)
     monkeypatch.setattr(wide, "_search", recorded)
@@ -92,11 +93,76 @@ def test_searches_past_their_budget_go_on_in_turn_with_twice_it(monkeypatch):
         rules, table, rack = _case(seed)
         turns.clear()
         best_move(table, rack, True, "tiles", rules)
-        first = turns[0][0]
-        assert turns == [(first ^ (k % 2 == 1), 64 << (k // 2)) for k in range(len(turns))]
-        rounds += len(turns) >= 3
+        assert turns[0][1] == 64 and {way for way, _ in turns} <= {False, True}
+        rounds += len({way for way, _ in turns}) == 2 and len(turns) >= 3
         same_as_the_oracle(rules, table, rack, True)
-    assert rounds >= 4  # (moves where both ways stopped at 64 states)
+    assert rounds >= 4  # (moves where both ways stopped at their budgets)
+
+
+def _scripted_ways(monkeypatch, ways: dict[bool, tuple[int, int]]) -> tuple[bool, list]:
+    """``wide._ways`` over two scripted searches (per way, reversed or not: the status of
+    its first kernel call and the budget its search needs after it), the way as it is
+    first: which way finished, and each turn's (way, budget, what it did)."""
+    turns: list[tuple[bool, int, str]] = []
+
+    def scripted(pos, objective, rules, old, reverse, budget, first=None):
+        status, needs = ways[reverse]
+        first.append(status)
+        turns.append((reverse, budget[0], "first call"))
+        yield True
+        while budget[0] < needs:
+            turns.append((reverse, budget[0], "stopped"))
+            yield None
+        turns.append((reverse, budget[0], "found"))
+        return reverse
+
+    monkeypatch.setattr(wide, "_search", scripted)
+    monkeypatch.setattr(wide, "_rack_later", lambda pos, rules: False)
+    rules = Rules(colours=6, numbers=20)
+    pos = Position.from_strings([["G4", "G5", "G6"]], "G7", True, **rules.position_limits())
+    reverse, found = wide._ways(pos, "tiles", rules, wide._table_melds(pos, rules))
+    assert found == reverse
+    return reverse, turns
+
+
+def test_a_way_whose_narrow_passes_found_the_rack_goes_on_where_the_others_missed_it(
+        monkeypatch):
+    """Stopped at its budget, the way whose first call found the whole rack (ASK) goes on
+    under twice its budget where the other way's first call missed it (ASK_FREE): the
+    other makes that call alone."""
+    turn = wide.TURN_STATES
+    reverse, turns = _scripted_ways(monkeypatch, {False: (ASK, 3 * turn),
+                                                  True: (ASK_FREE, 100 * turn)})
+    assert not reverse
+    assert turns == [(False, turn, "first call"), (False, turn, "stopped"),
+                     (True, turn, "first call"), (False, 2 * turn, "stopped"),
+                     (False, 4 * turn, "found")]
+    assert wide._stays([ASK], [ASK_FREE], turn)
+    assert not wide._stays([ASK], [ASK_FREE], wide.STAY_STATES)
+    assert not wide._stays([ASK_FREE], [ASK], turn) and not wide._stays([ASK], [], turn)
+    assert not wide._stays([ASK], [ASK], turn) and not wide._stays([], [ASK_FREE], turn)
+
+
+def test_the_other_way_has_a_look_then_the_budgets_double(monkeypatch):
+    """The other way's first turn after its first call is a look under a share of the
+    budget (LOOK_SHARE): a cheap way finishes there; else the two go on in turn, each
+    under twice its budget, at least the other's."""
+    turn, look = wide.TURN_STATES, wide.TURN_STATES // wide.LOOK_SHARE
+    reverse, turns = _scripted_ways(monkeypatch, {False: (ASK_FREE, 10 * turn),
+                                                  True: (ASK_FREE, look)})
+    assert reverse and turns[-1] == (True, look, "found")
+    reverse, turns = _scripted_ways(monkeypatch, {False: (ASK_FREE, 3 * turn),
+                                                  True: (ASK, 2 * turn)})
+    assert reverse
+    assert turns == [(False, turn, "first call"), (False, turn, "stopped"),
+                     (True, turn, "first call"), (True, look, "stopped"),
+                     (True, turn, "stopped"), (True, 2 * turn, "found")]
+    reverse, turns = _scripted_ways(monkeypatch, {False: (ASK, 3 * turn),
+                                                  True: (ASK, 2 * turn)})
+    assert reverse
+    assert [t for t in turns if t[2] != "first call"] == [
+        (False, turn, "stopped"), (True, look, "stopped"), (False, 2 * turn, "stopped"),
+        (True, 2 * turn, "found")]
 
 
 def test_a_search_resumed_stores_each_state_once():

@@ -44,10 +44,20 @@ MAX_STATES = 40_000_000
 # The narrow pass's states a layer (the search for an arrangement that plays the whole rack).
 WIDTH = 32
 # Under least disturbance, a pass past this many states stops its orientation for the other
-# one, then each goes on in turn from where it stopped with twice the budget (:func:`_ways`;
+# one, then each goes on in turn from where it stopped with twice its budget (:func:`_ways`;
 # where the heuristic of :func:`_rack_later` misses: 8 x 13, three jokers, 80J #0 of the
-# bench's seed 31, 1.35 M states reversed, 24 k as it is)
+# bench's seed 31, 1.35 M states reversed, 24 k as it is, 184 k in all)
 TURN_STATES = 131_072
+# A way whose narrow passes found the whole rack where the other's missed it goes on alone,
+# its budget doubling, while the budget is below this (:func:`_stays`; where the other way
+# is the cheaper one, it was at most 3.5 ms so on the ``--wide`` rows, seeds 11 and 1-7)
+STAY_STATES = 1 << 20
+# The other way's first turn after its first call has this share of the budget: a look
+# (a cheap way's passes fit it: seed 31's 8 x 13 three jokers 80J #0, 24 k states in all;
+# an eighth or less, 16 k to 4 k, missed the cheap way of the ``--wide`` seed 7 8 x 26 three
+# jokers 80J #1, 203 k -> 299-315 k states, where the positions whose ways are both dear
+# gained 20-60 k states more)
+LOOK_SHARE = 4
 # The kernel asks for the linear relaxation's bounds on the sets kept (and on the aims in
 # reach) before its exact passes; False: the same passes without them (tests compare)
 BOUNDS = True
@@ -261,8 +271,8 @@ def _solve(pos: Position, objective: str, rules: Rules, index: int) -> Move:
     """The best move of ``pos``, searched with its numbers reversed where the rack lies
     later than the table (:func:`_rack_later`; the same optimum); under least disturbance
     a pass past :data:`TURN_STATES` states stops that way for the other one, then the two
-    go on in turn, each from the pass where it stopped, with twice the budget each round
-    (:func:`_ways`)."""
+    go on in turn, each from the pass where it stopped, with twice its budget each turn
+    (:func:`_ways`: the stopped way may stay, the other's first turn is a look)."""
     colours, numbers = rules.colours, rules.numbers
     melded = pos.initial_meld_done
     old = _table_melds(pos, rules)
@@ -299,21 +309,71 @@ def _ways(pos: Position, objective: str, rules: Rules, old: list[Meld]
     two go on in turn, twice the budget each round, up to :data:`MAX_STATES`.  A stopped
     search keeps its pass (:mod:`solvers.rummikub.wide._resume`): no work is done twice
     (seed 4's copies=4 + jokers=3 + sets of 4, 80J #4: 256 k and 220 k states the two
-    ways alone, 414 k in turn, where starting the first one over stored 578 k)."""
+    ways alone, 414 k in turn, where starting the first one over stored 578 k).
+
+    A way stopped at its budget first makes the other way's first kernel call, whose
+    answer beside its own says which way is the cheaper one more often than the heuristic:
+    if its narrow passes found the whole rack where the other's missed it, it goes on under
+    twice its budget instead of handing over (:func:`_stays`, up to :data:`STAY_STATES`;
+    the ``--wide`` rows' 8 x 13 four copies 80J #1 of seed 4: 222 k states as it is, 2.2 M
+    reversed, 405 k stored in turn, 243 k so).  Else the other way's first turn after that
+    call is a look under :data:`LOOK_SHARE` of the budget (a cheap way finishes there;
+    where both ways are dear, the first goes on sooner: seed 4's 80J #4 above 314 k), and
+    then each way goes on under twice its own budget, at least the other's."""
     reverse = _rack_later(pos, rules)
-    turning = pos.initial_meld_done and rules.least_disturbance
-    budget = [TURN_STATES if turning else MAX_STATES]  # (read by the searches as they go on)
-    ways = [(reverse, _search(pos, objective, rules, old, reverse, budget))]
-    found = _went_on(ways[0][1])  # (never stops at MAX_STATES: it ends with status -1)
-    turn = 0
+    if not (pos.initial_meld_done and rules.least_disturbance):
+        return reverse, _went_on(_search(pos, objective, rules, old, reverse, [MAX_STATES]))
+    budgets = ([TURN_STATES], [TURN_STATES])  # (read by the searches as they go on)
+    turns = (reverse, not reverse)
+    firsts: tuple[list[int], list[int]] = ([], [])  # (each way's first call's status)
+    stopped = [False, False]  # (whether each way stopped at its budget last time)
+    searches = [_search(pos, objective, rules, old, turn, budget, first)
+                for turn, budget, first in zip(turns, budgets, firsts)]
+
+    def go_on(way: int, to_first: bool = False) -> tuple | None:
+        """What ``way`` found, None once it stopped at its budget (or, ``to_first``, once
+        its first call answered)."""
+        if stopped[way]:  # (twice its budget, at least the other way's)
+            budgets[way][0] = min(max(2 * budgets[way][0], budgets[1 - way][0]), MAX_STATES)
+        while True:
+            try:
+                answered = next(searches[way])
+            except StopIteration as stop:
+                return stop.value
+            stopped[way] = not answered
+            if not answered or to_first:
+                return None
+
+    way, found = 0, go_on(0)
     while found is None:
-        if len(ways) == 1:
-            ways.append((not reverse, _search(pos, objective, rules, old, not reverse, budget)))
-        elif turn == 1:
-            budget[0] = min(2 * budget[0], MAX_STATES)
-        turn = 1 - turn
-        found = _went_on(ways[turn][1])
-    return ways[turn][0], found
+        other = 1 - way
+        if not (firsts[other] or stopped[other]):  # (not begun: its first call first)
+            found = go_on(other, True)
+            if found is not None:
+                way = other
+                break
+            if stopped[other]:  # (its turn ended within that call: this way's again)
+                found = go_on(way)
+                continue
+            budgets[other][0] //= LOOK_SHARE  # (its first turn after that call: a look)
+        if not _stays(firsts[way], firsts[other], budgets[way][0]):
+            way = other
+        found = go_on(way)
+    return turns[way], found
+
+
+def _stays(mine: list[int], theirs: list[int], budget: int) -> bool:
+    """Whether a way whose first kernel call answered ``mine`` goes on rather than the
+    other way, whose first answered ``theirs`` (empty: not yet), under ``budget``: its
+    narrow passes found the whole rack (a status other than ``ASK_FREE``), the other's
+    missed it, and the budget is below :data:`STAY_STATES`.  (The way whose narrow passes
+    find it is the cheaper one on 512 of the 521 positions of the ``--wide`` rows, seeds
+    11 and 1-7, where only one of the two ways' did, none of the others dearer than 3.5
+    ms; the way that missed it on 163 of 169.)"""
+    from solvers.rummikub.wide._exact import ASK_FREE
+
+    return (budget < STAY_STATES and bool(mine) and mine[0] != ASK_FREE
+            and theirs == [ASK_FREE])
 
 
 def _room(budget: int) -> int:
@@ -321,7 +381,7 @@ def _room(budget: int) -> int:
     return budget if budget < MAX_STATES else 0
 
 
-def _went_on(search: Generator[None, None, tuple]) -> tuple | None:
+def _went_on(search: Generator[bool | None, None, tuple]) -> tuple | None:
     """What ``search`` found, going on from where it stopped (or starting); None if it
     stopped again at its budget."""
     try:
@@ -357,13 +417,15 @@ def _reversed_meld(meld: Meld, numbers: int) -> Meld:
 
 
 def _search(pos: Position, objective: str, rules: Rules, old: list[Meld], reverse: bool,
-            budget: list[int]) -> Generator[None, None, tuple]:
+            budget: list[int], first: list[int] | None = None
+            ) -> Generator[bool | None, None, tuple]:
     """``(status, choice, group_jokers, held)`` of the kernel's passes over ``pos``, the
     numbers reversed if ``reverse`` (the tile counts, the objective's weights and the table
     sets ``old``: the same optimum; the choices are the reversed position's), -1 past
     :data:`MAX_STATES` states in a pass; a generator that stops (yields) each time a pass
-    passes ``budget[0]`` states below that, to go on from that pass when it is resumed
-    (the budget raised: :func:`_ways`)."""
+    passes ``budget[0]`` states below that (None), to go on from that pass when it is
+    resumed (the budget raised: :func:`_ways`); with ``first``, it appends the status of
+    its first kernel call there and yields True once (:func:`_stays`)."""
     from solvers.rummikub.wide import _exact, _resume, solve_wide
     from solvers.rummikub.wide._exact import ASK, ASK_ABOVE, ASK_AIM, ASK_FREE, ASK_PARTS
     from solvers.rummikub.wide._pass import NEG
@@ -429,6 +491,9 @@ def _search(pos: Position, objective: str, rules: Rules, old: list[Meld], revers
     bounds, resume, start = none, 0 if BOUNDS else -1, NEG
     while True:  # (the kernel asks for the bounds of an aim or of an answer, then goes on)
         status, score = yield from search(rack, rack_j, bounds, resume, start)
+        if first is not None and not first:
+            first.append(status)
+            yield True  # (the caller may look at the other way's first call first)
         if status == ASK_PARTS:
             status, score = yield from _kept_by_parts(
                 search, bound, score, must, must_j, rack, rack_j, scaled,
