@@ -303,6 +303,8 @@ COMBO_ROWS = (
           ("min_set_length=6", dict(min_set_length=6)),
           ("min_set_length=13", dict(min_set_length=13)),
           ("official + min_set_length=6", dict(joker_retrieval="official", min_set_length=6)),
+          ("copies=3", dict(copies=3)),
+          ("official + copies=3", dict(joker_retrieval="official", copies=3)),
       )),
     *((f"+ {name} (wide DP)", Rules(least_disturbance=True, **options), True)
       for name, options in WIDE_CROSSINGS),

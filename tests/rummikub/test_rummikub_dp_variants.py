@@ -314,8 +314,9 @@ def test_three_copies_by_hand():
     with pytest.raises(TileError, match="3 copies"):
         best_moves([Position.from_strings([], "R5 R5 R5", max_copies=3)])
     for options in (["min_real_tiles=2", "min_set_length=4"], ["min_set_length=13"],
-                    ["meld_continue=on"]):
-        # (sets of 2 or 4-12: the wide DP, test_rummikub_wide_route)
+                    ["meld_continue=on", "min_real_tiles=2"]):
+        # (sets of 2 or 4-12: the wide DP, test_rummikub_wide_route; meld then continue
+        # with one real tile per set: test_rummikub_meld_continue)
         with pytest.raises(RuleError, match=r"copies=3 with .* not supported by the exact"):
             best_move([], "R5 R6 R7", rules=Rules.parse(["copies=3", *options]))
 

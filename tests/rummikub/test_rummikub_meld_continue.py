@@ -20,12 +20,14 @@ from rummikub_ip_reference import reference_move
 from rummikub_random_sets import random_set
 
 from engines.rummikub import best_move, best_moves
+from engines.rummikub.errors import RuleError
 from engines.rummikub.position import Position, check_move, objective_weights
 from engines.rummikub.rules import Rules
 from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
 
 
-def _case(seed: int, longer: bool = False, pairs: bool = False, longest: bool = False):
+def _case(seed: int, longer: bool = False, pairs: bool = False, longest: bool = False,
+          third: bool = False):
     rng = random.Random(seed)
     rules = Rules(least_disturbance=False, meld_continue=True, colours=rng.randint(3, 4),
                   numbers=rng.randint(6, 13),
@@ -43,6 +45,8 @@ def _case(seed: int, longer: bool = False, pairs: bool = False, longest: bool = 
         length = rng.randint(6, 13)
         rules = replace(rules, min_set_length=length, min_real_tiles=1,
                         numbers=max(rules.numbers, min(13, length + rng.randint(0, 4))))
+    if third:  # three copies of each tile (sets of 3, one real tile per set)
+        rules = replace(rules, copies=3, min_real_tiles=1)
     letters = ALL_COLOURS[: rules.colours]
     pool = Counter({Tile(c, n): rules.copies for c in letters
                     for n in range(1, rules.numbers + 1)})
@@ -65,6 +69,13 @@ def _case(seed: int, longer: bool = False, pairs: bool = False, longest: bool = 
         left_over = pool - Counter(rack)
         rack += [t for t in (Tile(colour, n) for n in range(first, first + size))
                  if left_over[t] > 0]
+    if third and rng.random() < 0.6:  # two or three of a tile: groups given three tiles
+        tile = rng.choice([t for t in rack if not t.is_joker] or [Tile(letters[0], 1)])
+        rack += [tile] * min(2, (pool - Counter(rack))[tile])
+    if third and rng.random() < 0.5:  # a number's three copies in three colours: 3 groups
+        number = rng.randint(1, rules.numbers)
+        for colour in rng.sample(letters, 3):
+            rack += [Tile(colour, number)] * (pool - Counter(rack))[Tile(colour, number)]
     return rules, table, rack, rng.random() < 0.15
 
 
@@ -99,6 +110,28 @@ def _score(move, objective: str) -> int:
     weight, joker_weight = objective_weights(objective)
     return sum(joker_weight if t.is_joker else weight["KROB".index(t.colour), t.number - 1]
                for t in move.played)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_meld_continue_with_a_third_copy_matches_the_oracle(seed):
+    # copies=3 (up to two jokers, sets of 3): the colours giving three tiles to a number's
+    # groups counted in both keys (n3, solvers/rummikub/_continue.py), base-4 choice
+    # digits; least disturbance off, then on (sets kept as in the test below)
+    rules, table, rack, _melded = _case(seed + 700, third=True)
+    position = Position(table, rack, False, **rules.position_limits())
+    least = replace(rules, least_disturbance=True)
+    for objective in ("tiles", "value"):
+        dp = best_move(table, rack, False, objective, rules)
+        ip = reference_move(table, rack, False, objective, rules)[0]
+        assert (dp.tiles, dp.value, dp.played.count(JOKER)) == (
+            ip.tiles, ip.value, ip.played.count(JOKER)), (rules, table, rack, objective)
+        assert check_move(position, dp, rules) == []
+        kept = best_move(table, rack, False, objective, least)
+        ip_kept = reference_move(table, rack, False, objective, least)[0]
+        assert _score(kept, objective) == _score(ip, objective), (rules, table, rack)
+        if _score(ip_kept, objective) == _score(ip, objective):
+            assert kept.sets_kept == ip_kept.sets_kept, (rules, table, rack, objective)
+        assert check_move(position, kept, least) == []
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -148,6 +181,42 @@ def test_meld_then_continue_by_hand():
     assert best_move([["B1", "B2"]], "K1 K2 J J", False, rules=pairs).tiles == 0
 
 
+def test_meld_continue_with_a_third_copy_by_hand():
+    three = Rules(least_disturbance=False, meld_continue=True, copies=3)
+    table, rack = [["O8", "O9", "O10"]], "K4 K4 K4 R4 R4 R4 B4 B4 B4 O11"
+    move = best_move(table, rack, False, rules=three)  # three groups K4 R4 B4 (36), O11
+    assert move.tiles == 10 and len(move.new_sets) == 3
+    assert best_move(table, rack, False, rules=replace(three, meld_threshold=40)).tiles == 0
+    for options, refusal in (({"min_real_tiles": 2}, "copies=3 with meld_continue=true and "
+                                                     "min_real_tiles=2"),
+                             ({"copies": 4}, "copies=4 with meld_continue=true")):
+        with pytest.raises(RuleError, match=refusal):
+            best_move(table, rack, False, rules=replace(three, **options))
+
+
+def test_the_two_arrangement_pass_with_a_third_copy_by_hand():
+    # The pass alone (the engine's exits answer the case above): three groups K4 R4 B4 need
+    # each colour's three tiles counted (n3) until the last colour closes the number, in the
+    # final arrangement and in the meld (O11 goes onto the table's run after the meld)
+    import numpy as np
+
+    from engines.rummikub.arrays import position_arrays
+    from solvers.rummikub._exact import solve_pass
+
+    rules = Rules(least_disturbance=False, meld_continue=True, copies=3)
+    for table, rack, tiles in (([["O8", "O9", "O10"]], "K4 K4 K4 R4 R4 R4 B4 B4 B4 O11", 10),
+                               ([], "K4 K4 K4 R4 R4 R4 B4 B4 B4 O9", 9)):
+        pos = Position.from_strings(table, rack, False, **rules.position_limits())
+        counts, rack_counts, modes, _ = position_arrays([pos], rules)
+        must, opt = counts[0, :52].reshape(4, 13), rack_counts[0, :52].reshape(4, 13)
+        choice, gj = np.zeros((4, 13, 4), np.int64), np.zeros(13, np.int64)
+        status, score, _t = solve_pass(must, opt, 0, 0, np.ones((4, 13), np.int64), 1,
+                                       modes[0], rules.group_tables()[0], choice, gj,
+                                       np.zeros(2, np.int64), np.int64(-(2**62)), 0)
+        assert (status, score) == (1, tiles), (table, rack)
+        assert choice[[0, 1, 3], 3, 1].tolist() == [3, 3, 3]  # (K, R, B: three group tiles each)
+
+
 def test_meld_continue_in_batches_and_refusals():
     rules = Rules(least_disturbance=False, meld_continue=True)
     positions = [Position.from_strings(["O8 O9 O10"], "K10 R10 B10 O11", False),
@@ -179,13 +248,13 @@ def test_meld_continue_on_bench_positions():
     assert changed >= 3
 
 
-@pytest.mark.parametrize("seed", [*range(40), *range(1000, 1030)])
+@pytest.mark.parametrize("seed", [*range(40), *range(1000, 1030), *range(2000, 2040)])
 def test_the_two_arrangement_pass_alone(seed):
     # The engine's answer usually comes from the cheap exits (no meld in the rack, or the
     # melded optimum's tiles hold one), so the DP over both arrangements is checked here on
     # its own: its exact pass (no bound, no beam) reaches the optimum of the oracle-checked
     # answer, and its arrangement is a table (the replay packs it into sets).  Seeds 1000
-    # and up: sets of 6..13 tiles (the pair's spilled high bits).
+    # and up: sets of 6..13 tiles (the pair's spilled high bits); 2000 and up: three copies.
     import numpy as np
 
     from engines.rummikub.arrays import position_arrays
@@ -194,10 +263,10 @@ def test_the_two_arrangement_pass_alone(seed):
     from solvers.rummikub._exact import solve_pass
 
     rules, table, rack, _melded = _case(seed % 1000 + (500 if seed >= 1000 else 0),
-                                       longest=seed >= 1000)
+                                       longest=1000 <= seed < 2000, third=seed >= 2000)
     if rules.meld_threshold == 0:
         rules = replace(rules, meld_threshold=10)
-    pos = Position(tuple(map(tuple, table)), tuple(rack), False)
+    pos = Position(tuple(map(tuple, table)), tuple(rack), False, **rules.position_limits())
     counts, rack_counts, modes, _ = position_arrays([pos], rules)  # (official: joker places)
     must, opt = counts[0, :52].reshape(4, 13), rack_counts[0, :52].reshape(4, 13)
     group_ok, part_count, part_masks = rules.group_tables()

@@ -100,7 +100,7 @@ STILL_REFUSED = [
     (Rules(jokers=4, copies=4), "jokers=4 with copies=4"),
     (Rules(copies=3, min_set_length=13), "copies=3 with min_set_length=13"),
     (Rules(copies=3, min_set_length=6, meld_continue=True), "copies=3 with "
-                                                            "meld_continue=true"),
+     "meld_continue=true and min_set_length=6"),
 ]
 
 

@@ -393,8 +393,9 @@ def _name_melds(moves: list[Move], positions: Sequence[Position], rules: Rules,
     first = [i for i, (p, m) in enumerate(zip(positions, moves))
              if not p.initial_meld_done and m.played]
     own = replace(rules, meld_continue=False)
-    melds = solve_moves([Position((), tuple(moves[i].played), False) for i in first], "value",
-                        threads, own)
+    limits = rules.position_limits()  # (a third copy: the played tiles may hold three)
+    melds = solve_moves([Position((), tuple(moves[i].played), False, **limits)
+                         for i in first], "value", threads, own)
     for i, meld in zip(first, melds):
         if not meld.played and rules.meld_threshold > 0:
             raise AssertionError("meld then continue played tiles that hold no meld")

@@ -44,15 +44,16 @@ def continue_moves(positions: Sequence[Position], objective: str, threads: int |
     plain = replace(rules, least_disturbance=False)
     own = replace(plain, meld_continue=False)
     first = [i for i, p in enumerate(positions) if not p.initial_meld_done]
+    limits = rules.position_limits()  # (a third copy: a rack may hold three of a tile)
     # (a rack holding no meld: no move, which the meld-then-continue DP finds first, fast)
-    racks = solve([Position((), positions[i].rack, False) for i in first], "value", threads,
-                  own)
+    racks = solve([Position((), positions[i].rack, False, **limits) for i in first], "value",
+                  threads, own)
     todo = [i for i, meld in zip(first, racks) if meld.played]
     melded = solve([replace(positions[i], initial_meld_done=True) for i in todo], objective,
                    threads, own)
     playing = [k for k, move in enumerate(melded) if move.played]
-    melds = solve([Position((), tuple(melded[k].played), False) for k in playing], "value",
-                  threads, own)
+    melds = solve([Position((), tuple(melded[k].played), False, **limits)
+                   for k in playing], "value", threads, own)
     held = {k: meld.new_sets for k, meld in zip(playing, melds) if meld.played}
     rest = [i for k, i in enumerate(todo) if k not in held] + [
         i for i, meld in zip(first, racks) if not meld.played]

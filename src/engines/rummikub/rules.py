@@ -81,7 +81,11 @@ _NOT_WITH_CONTINUE: dict[str, object] = {}
 # a refusal names first what neither DP carries).
 _WITH_THIRD = {"jokers": {"joker_retrieval": "free", "meld_continue": False,
                           "min_set_length": 3},
-               "copies": {"meld_continue": False, "min_set_length": 3}}
+               "copies": {"min_set_length": 3}}
+# Meld then continue with a third copy: sets of 3 with one real tile per set (its two keys
+# count the colours giving three tiles to groups where the runs short of real tiles would
+# be listed: solvers/rummikub/_continue.py); not with a fourth copy
+_THIRD_COPY_WITH_CONTINUE = {"min_real_tiles": 1, "min_set_length": 3}
 # The tile sets the DP's state key holds: four colour codes of up to seven open runs (four
 # copies and three jokers: numbered codes, solvers/rummikub/_lengths.py) and the numbers
 # 1..13; runs and groups of at least 2 to 13 tiles.  Past 4 colours or 13 numbers: the
@@ -241,6 +245,12 @@ class Rules:
         # copies: numbered codes, solvers/rummikub/_real2.long_joker_runs3)
         if self.copies > 2 and self.min_real_tiles == 2 and self.min_set_length != 3:
             out.append(f"copies={self.copies} with min_real_tiles=2")
+        if self.meld_continue and self.copies > 3:
+            out.append(f"copies={self.copies} with meld_continue=true")
+        elif self.meld_continue and self.copies > 2:
+            out += [f"copies=3 with meld_continue=true and {name}={getattr(self, name)}"
+                    for name, alone in _THIRD_COPY_WITH_CONTINUE.items()
+                    if getattr(self, name) != alone]
         for option, alone_with in _WITH_THIRD.items():
             if getattr(self, option) > 2:
                 out += [f"{option}={getattr(self, option)} with {name}="

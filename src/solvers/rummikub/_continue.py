@@ -30,6 +30,12 @@ arrangements' 40 such bits in fields these rules leave free in its own two words
 and the runs short of real tiles or of jokers alone are never listed (the rules refuse two
 real tiles per set with sets of 6+, and the jokers alone cannot make one).  That variant is
 a specialisation of its own (``high``), so the other rules' passes compile without it.
+
+Three copies (up to two jokers, sets of 3, one real tile per set): a colour's five open runs
+keep the base-5 code, and the colours that gave three tiles to a number's groups are
+counted at :data:`~solvers.rummikub._layout.N3_AT` in each key (the short runs' bits, which
+these rules leave free), the group tables' second axis ``n2 + 5 * n3`` as ``_dp._sub_step``'s;
+the choices' real-tile digits are base 4.  A specialisation of its own too (``third``).
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ from solvers.rummikub._layout import (
     MELD_MASK,
     N1_AT,
     N2_AT,
+    N3_AT,
     NCOL,
     NEED_AT,
     NEG,
@@ -57,6 +64,7 @@ from solvers.rummikub._layout import (
     code_bits,
     code_high,
     colour_code,
+    copies,
     highest_number,
     joker_meld_factor,
     meld_target,
@@ -206,7 +214,7 @@ def _joker_choices(left, last, real2):
 @njit(cache=True, error_model="numpy")
 def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, info, weight_cv,
                    joker_weight, floor, meld, any_ok, group_ok, capc, needc, capm, needm,
-                   other, mother, official, lengths, mlengths, hold_v, high):
+                   other, mother, official, lengths, mlengths, hold_v, high, third):
     """Every successor of the states ``start..end-1`` at one sub-step (colour of a number).
 
     ``info`` = (colour, v, step, table tiles, table + rack tiles, rack tiles a meld may
@@ -220,7 +228,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
     (``_hold.held_parts``; empty joker bits when off): the final arrangement's held-out
     sets place their tiles and keep their jokers.  ``high``: None, or (sets of 6+) the
     colour codes' high bits spilled into the pair's free fields (:func:`_spilled`; decided
-    when Numba compiles, so the other passes hold no trace of it).
+    when Numba compiles, so the other passes hold no trace of it).  ``third``: None, or
+    (three copies) the groups' third count n3 in both keys (as ``high``, a specialisation).
 
     The loop nest stays in this one function, so it is longer than the project's 100
     lines: like ``_dp._sub_step`` (measured 1.3-1.8 times slower split into functions).
@@ -241,6 +250,10 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
     wide = False
     if high is not None:
         wide = True
+    copies3 = False
+    if third is not None:
+        copies3 = True
+    cb = 4 if copies3 else 3  # (the choices' real-tile digits: 0..3 with three copies)
     buf1 = np.zeros((16, 4), np.int64)
     buf2 = np.zeros((16, 4), np.int64)
     other_need = mother_need = 0
@@ -269,8 +282,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
         lo_s, hi_s = lo - held, hi - held
         ju = (k1 >> JOKERS_AT) & 3
         mju = (k2 >> JOKERS_AT) & 3
-        # (room per parent for all its successors: u, ug, mu, mug at most three values each)
-        fanout = ((hi - lo + 1) * 3 * _joker_choices(jokers - ju, last, real2) * 9
+        # (room per parent for all its successors: u, ug, mu, mug at most cb values each)
+        fanout = ((hi - lo + 1) * cb * _joker_choices(jokers - ju, last, real2) * cb * cb
                   * _joker_choices(mjokers - mju, last, real2))
         table, bits, k1s, k2s, score, parent, choice = make_room(
             table, bits, end, n, fanout, k1s, k2s, score, parent, choice)
@@ -287,6 +300,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
         n2 = (k1 >> N2_AT) & 7
         mn1 = (k2 >> N1_AT) & 7
         mn2 = (k2 >> N2_AT) & 7
+        n3 = (k1 >> N3_AT) & 7 if copies3 else 0
+        mn3 = (k2 >> N3_AT) & 7 if copies3 else 0
         groups = 1
         if wide:  # (those fields hold the high bits: no groups, no listed runs)
             short1 = short2 = n1 = n2 = mn1 = mn2 = groups = 0
@@ -301,9 +316,11 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
             for ug in range(u * groups + 1):
                 m1 = n1 + (1 if ug == 1 else 0)
                 m2 = n2 + (1 if ug == 2 else 0)
+                m3 = n3 + (1 if copies3 and ug == 3 else 0)
+                g2 = m2 + 5 * m3  # (the group tables' second axis)
                 for jr in range(jokers - ju + 1):
                     jl = jokers - ju - jr
-                    if last and not any_ok[m1, m2, jl]:
+                    if last and not any_ok[m1, g2, jl]:
                         continue
                     nsc = gain_u + jr * joker_weight
                     cover = 0
@@ -318,16 +335,19 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                             continue
                         sh1 = buf1[o1, 2] << SHORT_AT
                         # (the final arrangement's choice as _dp's; the meld's above it)
-                        ch1 = step_choice(u - ug, ug, jr, 3, 3)
+                        ch1 = step_choice(u - ug, ug, jr, cb, 3)
                         tc1 = CHOICE_BASE * buf1[o1, 3]
                         for mu in range(min(u - lo_s, mhi) + 1):
                             # a completed meld takes group tiles only to complete its groups
-                            for mug in range(1 if done and mn1 + mn2 == 0 else mu * groups + 1):
+                            for mug in range(1 if done and mn1 + mn2 + mn3 == 0
+                                             else mu * groups + 1):
                                 mm1 = mn1 + (1 if mug == 1 else 0)
                                 mm2 = mn2 + (1 if mug == 2 else 0)
+                                mm3 = mn3 + (1 if copies3 and mug == 3 else 0)
+                                mg2 = mm2 + 5 * mm3
                                 for mjr in range(mjokers - mju + 1):
                                     mjl = mjokers - mju - mjr
-                                    if last and not any_ok[mm1, mm2, mjl]:
+                                    if last and not any_ok[mm1, mg2, mjl]:
                                         continue
                                     nmv = min(target, mv + number * (mu + mjr * jfac))
                                     for o2 in range(_run_options(
@@ -339,16 +359,17 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                         if mneed > mjl:
                                             continue
                                         sh2 = buf2[o2, 2] << SHORT_AT
-                                        ch2 = step_choice(mu - mug, mug, mjr, 3, 3)
+                                        ch2 = step_choice(mu - mug, mug, mjr, cb, 3)
                                         if not last:
                                             a = (base1 | code_bits(ncode, c, wide)
                                                  | ((ju + jr) << JOKERS_AT) | (m1 << N1_AT)
                                                  | (m2 << N2_AT) | (need << NEED_AT)
-                                                 | (cover << COVER_AT) | sh1 | hold_now)
+                                                 | (cover << COVER_AT) | sh1 | hold_now
+                                                 | (m3 << N3_AT))
                                             b = (base2 | code_bits(mcd, c, wide)
                                                  | ((mju + mjr) << JOKERS_AT) | (mm1 << N1_AT)
                                                  | (mm2 << N2_AT) | (nmv << MELD_AT)
-                                                 | (mneed << NEED_AT) | sh2)
+                                                 | (mneed << NEED_AT) | sh2 | (mm3 << N3_AT))
                                             if wide:
                                                 s1, s2 = _spilled(
                                                     rest_high1 | code_high(ncode, c),
@@ -363,7 +384,7 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                         # close the number (as ``_dp._sub_step``)
                                         for jg in range(jl * groups + 1):
                                             k = jl - jg
-                                            if not group_ok[m1, m2, jg]:
+                                            if not group_ok[m1, g2, jg]:
                                                 continue
                                             if cover_full and not (
                                                     _cover(cover, cover_group, jg) << 1 | 1
@@ -379,7 +400,7 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                                  | hold_closed)
                                             for mjg in range(mjl * groups + 1):
                                                 mk = mjl - mjg
-                                                if not group_ok[mm1, mm2, mjg]:
+                                                if not group_ok[mm1, mg2, mjg]:
                                                     continue
                                                 mrest = mother[mk]
                                                 mcl = capm[c, mcd, mk]
@@ -407,13 +428,14 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
 
 
 @njit(cache=True)
-def _prune(k1s, k2s, score, start, end, beam, target, wide):
+def _prune(k1s, k2s, score, start, end, beam, target, unlisted):
     """Beam cuts of a finished layer; returns 1 if one cut it (the pass is heuristic).
 
     ``beam > 0`` keeps the best-scored states; ``beam < 0`` keeps the ``-beam`` with the
     fewest obligations (open runs of length 1 and 2 in either arrangement, then how far
-    the meld is from the threshold), as ``_layers.keep_flexible``; ``wide``: sets of 6+,
-    whose keys hold no list of short runs (:func:`_spilled`), the codes' low bits ranked.
+    the meld is from the threshold), as ``_layers.keep_flexible``; ``unlisted``: keys that
+    hold no list of short runs there (sets of 6+, :func:`_spilled`, the codes' low bits
+    ranked; three copies, n3 there).
     """
     width = abs(beam)
     if beam == 0 or end - start <= width:
@@ -430,7 +452,7 @@ def _prune(k1s, k2s, score, start, end, beam, target, wide):
         if k1s[i] >= 0:
             h = 2 * (((k1s[i] >> NEED_AT) & 3) + ((k2s[i] >> NEED_AT) & 3))
             for key in (k1s[i], k2s[i]):
-                short = 0 if wide else (key >> SHORT_AT) & 1023
+                short = 0 if unlisted else (key >> SHORT_AT) & 1023
                 h += 2 * ((short & 31) > 0) + 2 * ((short >> 5) > 0)
             for c in range(NCOL):
                 for key in (k1s[i], k2s[i]):
@@ -456,19 +478,25 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
     ``_hold.keep_best``)."""
     if min_set_length(meld) > 5:  # (codes past 127: the pass's own specialisation)
         return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                     choice_out, gj_out, stats, floor, beam, mopt, hold, True)
+                     choice_out, gj_out, stats, floor, beam, mopt, hold, True, None)
+    if copies(meld) > 2:  # (three copies: n3 in both keys, the pass's own specialisation)
+        return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
+                     choice_out, gj_out, stats, floor, beam, mopt, hold, None, True)
     return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                 gj_out, stats, floor, beam, mopt, hold, None)
+                 gj_out, stats, floor, beam, mopt, hold, None, None)
 
 
 @njit(cache=True, error_model="numpy")
 def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
-          stats, floor, beam, mopt, hold, high):
-    """:func:`continue_pass`; ``high``: None, or the sets of 6+'s specialisation
-    (:func:`_continue_step`)."""
+          stats, floor, beam, mopt, hold, high, third):
+    """:func:`continue_pass`; ``high``, ``third``: None, or the sets of 6+'s or the three
+    copies' specialisation (:func:`_continue_step`)."""
     wide = False
     if high is not None:
         wide = True
+    cps = 2
+    if third is not None:
+        cps = 3
     jokers = must_j + opt_j
     any_ok = groups_within(group_ok)
     # the first layer: one state (both arrangements empty), its own parent -1
@@ -521,13 +549,13 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
                 length_closing(lengths[2], v, jokers, capc, needc, nnum, digits, binom)
                 length_closing(mopt, v, opt_j, capm, needm, nnum, digits, binom)
             elif last:
-                closing_tables(must, opt, v, jokers, capc, needc, nnum)
-                closing_tables(none, mopt, v, opt_j, capm, needm, nnum)
+                closing_tables(must, opt, v, jokers, capc, needc, nnum, cps)
+                closing_tables(none, mopt, v, opt_j, capm, needm, nnum, cps)
             n, table, bits, k1s, k2s, score, parent, choice = _continue_step(
                 table, bits, start, end, k1s, k2s, score, parent, choice, info, weight[c, v],
                 joker_weight, floor, meld, any_ok, group_ok, capc, needc, capm, needm, other,
                 mother, official, lengths, mlengths,
-                (colour_bits[v, c], going_on[v], joker_bits[v]), high)
+                (colour_bits[v, c], going_on[v], joker_bits[v]), high, third)
             stats[0] += n - end
             stats[1] = max(stats[1], n - end)
             start = end
@@ -535,7 +563,8 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
             if hold is not None:
                 truncated |= keep_best(k1s, score, start, end, beam, None, False)
             else:
-                truncated |= _prune(k1s, k2s, score, start, end, beam, target, wide)
+                truncated |= _prune(k1s, k2s, score, start, end, beam, target,
+                                    wide or cps > 2)
     best = -1
     best_sc = NEG
     for i in range(start, end):
@@ -553,5 +582,5 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
             best = i
     if best < 0:
         return 0, NEG, truncated
-    replay(best, layer, order, parent, choice, choice_out, gj_out, held_out)
+    replay(best, layer, order, parent, choice, choice_out, gj_out, held_out, 3, cps + 1)
     return 1, score[best] - must_j * joker_weight, truncated
