@@ -36,6 +36,7 @@ from itertools import combinations_with_replacement, product
 import numpy as np
 
 from engines.rummikub.heirs_gain import GainBound, capped_gains
+from engines.rummikub.heirs_jokers import with_joker_losses
 from engines.rummikub.heirs_kept import kept_always
 from engines.rummikub.heirs_later import (
     NCOL,
@@ -107,6 +108,16 @@ LOWER = 8
 # and 3.7 K downwards, then rounds of 5.1, 12.9, 24.5 K ... upwards and 5.0, 7.7, 9.9 K
 # ... downwards); (0, 0): the probes' choice alone (an A/B)
 RIVAL = (2, 1)
+# Where the chosen probe took JOKER_PROBE states or more and the move has jokers, the passes
+# after it (both directions' where a rival is; not the deepened probes, weighed against the
+# unbounded one-tile probe: --least seed 7 80J #9 50 K -> 401 K states) read heirs_jokers'
+# bound, from a pass with no joker given JOKER_BUDGET times the probe's states (more costs more
+# than it saves: 2 80J #4 9.7 K -> 28 K states with 20,000); JOKER_ROUNDS False: the rounds
+# and the rival without it (an A/B)
+JOKER_PROBE = 1_000
+JOKER_BUDGET = 1.0
+JOKER_ROUNDS = True
+JOKER_ALL = 3  # (a pass's joker_cap when not capped: more than a move places)
 # A group as (colour mask, jokers): 1..4 real colours, 3 or 4 tiles, up to two jokers.
 _GROUP_KINDS = [(mask, j) for mask in range(1, 16) for j in range(3)
                 if 3 <= mask.bit_count() + j <= 4]
@@ -355,6 +366,13 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
         order, probed = (chosen.direction,), (level, chosen.states)
         if max(first.states, other.states) >= PROBE_CAP * min(first.states, other.states):
             break
+    if probed[1] >= JOKER_PROBE and rack_j + sum(t.is_joker for s in sets for t in s):
+        for one in (chosen, rival) if chosen is not None else (None,):
+            direction = order[0] if one is None else one.direction
+            with_joker_losses(made, built, direction, ways[direction][0], rules.numbers, ABOVE,
+                              int(JOKER_BUDGET * probed[1]))
+            if one is not None and JOKER_ROUNDS:
+                one.unavoidable = built[direction]["joker_losses"]
     if chosen is not None and chosen.lowest < chosen.targets[0]:
         if probed[1] >= GAIN_PROBE:
             gain.prepare(order[0])
@@ -366,13 +384,20 @@ def fewest_moved_move(pos: Position, objective: str, rules: Rules, move: Move) -
     if len(order) == 1 and probed[1] >= DEEPEN[0] > 0:
         if probed[1] >= GAIN_PROBE:
             gain.prepare(order[0])
-        found, deeper = _deepened(made, order[0], probed, moved)
+        found, deeper = _deepened(lambda d, a: _unbounded(made(d, a)), order[0], probed, moved)
         if deeper is not None:
             return _made_move(whole, rules, turned, deeper, found, back)
     found, last = _race([made(direction, ABOVE) for direction in order])
     if found is False:
         return move  # (none moves fewer tiles than least disturbance's move)
     return _made_move(whole, rules, turned, last, found, back)
+
+
+def _unbounded(one: _Pass) -> _Pass:
+    """``one`` without heirs_jokers' bound: a deepened probe's states are weighed against
+    the one-tile probe's, made without it (DEEPEN)."""
+    one.unavoidable = np.zeros(NNUM + 1, np.int64)
+    return one
 
 
 def _lowered(done: _Pass, rival: _Pass | None = None
@@ -497,6 +522,8 @@ class _Pass:
         # that lowering the floor down to there (`lower`) expands only the states it admits
         self.lowest = self.floor_move + (above if lowest is None else lowest)
         self.direction, self.states = direction, 0  # (1: downwards; its states so far)
+        self.joker_cap = JOKER_ALL  # (at most this many jokers placed: heirs_jokers)
+        self.unavoidable = tables.get("joker_losses", np.zeros(NNUM + 1, np.int64))
         self._start()
 
     def tighten(self, gain_from: np.ndarray | None) -> None:
@@ -545,9 +572,9 @@ class _Pass:
             best, self.st, self.table = heirs_pass(
                 *self.args, self.floor + min(self.lowest, self.targets[0]),
                 self.tables["adopters"], self.tables["twin"], *self.tables["jokers_in"],
-                self.tables["run_bits"], self.steps, self.held_out, stats, DOMINANCE,
-                GROUP_BOUND, self.targets[0], self.carry, budget, self.cursor, self.st,
-                self.table)
+                self.tables["run_bits"], self.joker_cap, self.unavoidable, self.steps,
+                self.held_out, stats, DOMINANCE, GROUP_BOUND, self.targets[0], self.carry, budget,
+                self.cursor, self.st, self.table)
             WORK[1] += int(stats[0])
             self.states += int(stats[0])
             stats[0] = 0
@@ -556,8 +583,8 @@ class _Pass:
             if best != NEG:
                 return rebuild(self.sets, self.tables, self.steps, self.held_out,
                                 (self.rules.colours, self.rules.numbers))
-            if self.targets[0] > self.floor_move:
-                return False
+            if self.targets[0] > self.floor_move or self.joker_cap < JOKER_ALL:
+                return False  # (or allowed too few jokers: heirs_jokers' bound may find none)
             if len(self.targets) == 1:  # cannot happen: least disturbance's move reaches it
                 raise AssertionError("the fewest-tiles-moved pass missed the optimum")
             self.targets.pop(0)

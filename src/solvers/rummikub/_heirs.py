@@ -57,6 +57,7 @@ from solvers.rummikub._heirs_step import (
     packed_rest,
     reaches,
     successors,
+    suffix_lost,
 )
 from solvers.rummikub._layout import HOLD_BITS, NCOL
 
@@ -141,14 +142,14 @@ def _released_groups(field, group_of, v):
 
 @njit(cache=True)
 def _colour_layer(table, bits, start, end, n, st, c, v, ctx, must, opt, colour_bits, runs_at,
-                  slot_of, run_type):
+                  slot_of, run_type, suffix_loss):
     """Colour ``c``'s sub-step at number v+1 for the states ``start..end-1`` that the floor
     admits (the layer's rows so far: ``end..n-1``; the store made room for each tile
     count's successors here, so the inner loops take no array round a loop:
     :mod:`solvers.rummikub._heirs_step`)."""
     (weight, jw, jwpos, jokers, _, going_on, group_of, group_stays, rem, bonus, floor, real,
      nnum, rest, scale1, scale2, adopters, twin, jokers_in, rest_j, run_bits, group_bound,
-     admit) = ctx
+     admit, cap) = ctx
     last = c == NCOL - 1
     before = c - 1 if c > 0 else NCOL
     near, far, ahead = layer_words(real, colour_bits, run_bits, going_on, v, nnum)
@@ -156,7 +157,8 @@ def _colour_layer(table, bits, start, end, n, st, c, v, ctx, must, opt, colour_b
            np.int64(jwpos), np.int64(jokers), np.int64(going_on[v]), np.int64(rem[v, c]),
            np.int64(bonus[v, c]), np.int64(floor), np.int64(scale1), np.int64(scale2),
            np.int64(adopters[v, c]), np.int64(jokers_in[v, c]), rest[v, c], rest_j[v, c],
-           near, far, ahead, np.int64(admit))
+           near, far, ahead, np.int64(admit), np.int64(cap),
+           (suffix_loss[v + 1] & 0xFFFFFFFF) | (suffix_loss[v] >> 32) << 32)
     avecs = np.empty((81, 3), np.int64)
     groups = group_stays  # (the close's; before it, what its groups must lose)
     subsets = 1
@@ -232,11 +234,13 @@ def _colour_layer(table, bits, start, end, n, st, c, v, ctx, must, opt, colour_b
 
 @njit(cache=True)
 def _hold_layer(table, bits, start, end, n, st, v, starting, set_jokers, set_size, scale2,
-                jokers, jw, jwpos, floor, more, bonus, rest, scale1, twin, jokers_in, admit):
+                jokers, jw, jwpos, floor, more, bonus, rest, scale1, twin, jokers_in, admit, cap,
+                unavoidable):
     """The layer before number v+1's colours: every subset of the sets starting there held
     out (each gains ``scale2`` and its tiles, which all stay; its jokers count as placed),
     a set with an earlier twin (``twin[slot]``) only with it; ``rest``: ``(rest, rest_j)``;
-    the states admitted (``admit``) of ``start..end-1``, the layer's rows so far ``end..n-1``."""
+    the states admitted (``admit``) of ``start..end-1``, the layer's rows so far ``end..n-1``;
+    at most ``cap`` jokers placed; ``unavoidable``: ``suffix_loss[v]`` (:func:`heirs_pass`)."""
     count = 0
     while count < HOLD_BITS and starting[v, count] >= 0:
         count += 1
@@ -260,7 +264,9 @@ def _hold_layer(table, bits, start, end, n, st, v, starting, set_jokers, set_siz
                 continue
             lost = lost_of(nfield | done, rest[0]) + joker_lost(
                 joker_places(nfield | done, jokers_in, rest[1]), jokers - nju)
-            if nju > jokers or not reaches(nsc, more + (jokers - nju) * jwpos, bonus,
+            lost = max(lost, lost_of(nfield, rest[0]) + suffix_lost(unavoidable, nfield,
+                                                                   jokers - nju))
+            if nju > min(jokers, cap) or not reaches(nsc, more + (jokers - nju) * jwpos, bonus,
                                            lost, floor, scale1, scale2):
                 continue
             keep = np.int64(FIELD_MASK) << FIELD_AT | np.int64(3) << JU_AT
@@ -305,8 +311,8 @@ def new_pass(again: bool = False, rows: int = 1024) -> tuple[np.ndarray, np.ndar
 @njit(cache=True, nogil=True)
 def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_of, run_type,
                group_of, group_stays, set_size, rem, before, bonus, rest, scale1, scale2, floor,
-               adopters, twin, jokers_in, rest_j, run_bits, steps, held_out, stats, dominance,
-               group_bound, admit, carry, budget, cursor, st, table):
+               adopters, twin, jokers_in, rest_j, run_bits, joker_cap, suffix_loss, steps,
+               held_out, stats, dominance, group_bound, admit, carry, budget, cursor, st, table):
     """The exact pass: the best arrangement whose score reaches ``floor`` (raw: the table
     jokers' gain included; the objective's ``weight`` and ``jw`` in units of ``scale1``,
     above the sets held out in units of ``scale2``, above the tiles that stay; the floor
@@ -332,8 +338,10 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     ``rest_j[v, c, slot]``: as ``bonus``'s tiles and ``rest``, the jokers only (a joker's
     place stays only with a joker put there: :func:`~solvers.rummikub._heirs_step.
     joker_lost`); ``run_bits[v, c]``: the slots of colour c's table runs at number v+1
-    (:func:`~solvers.rummikub._heirs_ahead.ahead_lost`; -1 everywhere: not used).  Writes
-    each sub-step's choice (``steps[v, c]``) and the sets held out (``held_out[v]``);
+    (:func:`~solvers.rummikub._heirs_ahead.ahead_lost`; -1 everywhere: not used);
+    ``joker_cap``: the most jokers placed; ``suffix_loss[w]``: :func:`~solvers.rummikub.
+    _heirs_step.suffix_lost`'s word for the numbers from w+1 on (:mod:`engines.rummikub.
+    heirs_jokers`).  Writes the sub-steps' choices (``steps``), the sets held out (``held_out``);
     ``stats[0]`` gains the states, ``stats[1]`` those dropped as dominated
     (:func:`~solvers.rummikub._heirs_prune.drop_dominated` after colour c's sub-step
     where bit (c + 1) % 4 of ``dominance`` is set: bit 0 at each close, all colours; and
@@ -358,7 +366,7 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
     rest, rest_j = packed_rest(rest), packed_rest(rest_j)
     ctx = (weight, jw, jwpos, jokers, colour_bits, going_on, group_of, group_stays, rem,
            bonus, floor, must + opt, nnum, rest, scale1, scale2, adopters, twin, jokers_in,
-           rest_j, run_bits, group_bound, admit)
+           rest_j, run_bits, group_bound, admit, joker_cap)
     old_st, old_bounds, remap, bounds = carry
     at_start = stats[0]
     later = later_tops(runs_at, run_type)
@@ -375,11 +383,12 @@ def heirs_pass(must, opt, must_j, opt_j, weight, jw, nnum, hold, runs_at, slot_o
                                              set_jokers, set_size, scale2, jokers, jw, jwpos,
                                              floor, before[v], bonus[v, NCOL],
                                              (rest[v, NCOL], rest_j[v, NCOL]), scale1, twin[v],
-                                             jokers_in[v, NCOL], admit)
+                                             jokers_in[v, NCOL], admit, joker_cap,
+                                             suffix_loss[v])
         else:
             n, table, bits, st = _colour_layer(table, bits, start, end, n0, st, c, v, ctx,
                                                must, opt, colour_bits, runs_at, slot_of,
-                                               run_type)
+                                               run_type, suffix_loss)
             fresh = admitted(st, end, n0, n, admit, old_bounds[-1, 0])
             stats[0] += fresh
             if stats.shape[0] > 2 + NCOL * v + c:  # (a trace: each layer's states)

@@ -195,6 +195,16 @@ def joker_lost(places, left):
 
 
 @njit(cache=True, inline="always")
+def suffix_lost(unavoidable, held, left):
+    """The table tiles at least lost from a number on with ``left`` jokers to place there
+    (``unavoidable``: 8 bits a count of jokers, 0-3, the slots whose sets hold a joker at
+    bit 32: where one of them is held out both sides count its jokers, so none is read)."""
+    if held & (unavoidable >> 32):
+        return 0
+    return (unavoidable >> (8 * min(left, 3))) & 255
+
+
+@njit(cache=True, inline="always")
 def reaches(sc, obj_more, bonus, lost, floor, scale1, scale2):
     """Whether a state scoring ``sc`` may still reach ``floor``: its objective (the part
     of the score in units of ``scale1``) with ``obj_more``, its sets held out (units of
@@ -223,25 +233,24 @@ def _closed(nw0, nw1, ju, field, done, going_on):
 
 @njit(cache=True, inline="always")
 def successors(table, bits, end, n, st, group_stays, avecs, lay, i, state, u_ok):
-    """Every successor of state ``i``: for each count ``u`` of real tiles placed (``lo +
-    k`` for each bit k of ``u_ok``), ``ug`` of them in groups, and ``jr`` jokers in the
-    colour's runs, each choice of what its open runs do (``avecs``:
-    :func:`~solvers.rummikub._heirs._shapes`) and which waiting table runs adopt a run (at
-    the last colour, the group jokers and the close: ``group_stays``,
-    :func:`~solvers.rummikub._heirs.heirs_pass`'; before it ``group_stays[caps]``: the
-    layer's :func:`~solvers.rummikub._heirs_groups.group_deficits`).  ``lay``: the layer's
-    scalars, ``state``: the state's (:func:`~solvers.rummikub._heirs._colour_layer`).  One call a
-    state, the store having room for all of them: each array bound here costs two atomic
-    reference counts a call (the module's docstring).  Returns ``n``."""
+    """Every successor of state ``i``: for each count ``u`` of real tiles placed (``lo + k``
+    for each bit k of ``u_ok``), ``ug`` of them in groups, ``jr`` jokers in the colour's runs,
+    each choice of what its open runs do (``avecs``: :func:`~solvers.rummikub._heirs._shapes`)
+    and which waiting table runs adopt a run (at the last colour, the group jokers and the
+    close: ``group_stays``, :func:`~solvers.rummikub._heirs.heirs_pass`'; before it
+    ``group_stays[caps]``: :func:`~solvers.rummikub._heirs_groups.group_deficits`).  ``lay``,
+    ``state``: the layer's and the state's scalars (:func:`~solvers.rummikub._heirs.
+    _colour_layer`; one call a state: each array bound here costs two atomic reference
+    counts a call, the module's docstring).  Returns ``n``."""
     (v, c, last, wcv, jw, jwpos, jokers, going_on, rem, bonus, floor, scale1, scale2, adopters,
-     jokers_in, rest, rest_j, near, far, ahead, admit) = lay
+     jokers_in, rest, rest_j, near, far, ahead, admit, cap, unavoidable) = lay
     (w0, w1, w2, sc, field, done, ju, lo, colour, r, shapes, q, waiting, twins, linked_type,
      gsub, caps) = state
     while u_ok:
         u = lo + trailing_zeros(u_ok)
         u_ok &= u_ok - 1
-        for combo in range((min(u, 2) + 1) * (jokers - ju + 1)):
-            ug, jr = combo // (jokers - ju + 1), combo % (jokers - ju + 1)
+        for combo in range((min(u, 2) + 1) * (min(jokers, cap) - ju + 1)):  # (cap: at most)
+            ug, jr = combo // (min(jokers, cap) - ju + 1), combo % (min(jokers, cap) - ju + 1)
             base = sc + (u - lo) * wcv + jr * jw
             nju = ju + jr
             nw2 = w2 | np.int64(ug) << (2 * c)
@@ -303,7 +312,7 @@ def successors(table, bits, end, n, st, group_stays, avecs, lay, i, state, u_ok)
                         n = relax(table, bits, end, n, st, nw0, nw1, nw2, nsc, i, ch, stay)
                         continue
                     cw0, cw1 = _closed(nw0, nw1, nju, field, ndone, going_on)
-                    for jg in range(jokers - nju + 1):
+                    for jg in range(min(jokers, cap) - nju + 1):
                         stays = group_stays[v, gsub, profile, jg]
                         if stays < 0:
                             continue
@@ -312,7 +321,9 @@ def successors(table, bits, end, n, st, group_stays, avecs, lay, i, state, u_ok)
                         cmore, cjl = rem + left * jwpos, joker_lost(places, left)
                         if not reaches(csc, cmore, bonus, lost + cjl, floor, scale1, scale2):
                             continue
-                        cjl = max(cjl, ahead_lost(cw0, cw1, field, ndone, NCOL - 1, ahead) - left)
+                        cjl = max(cjl, ahead_lost(cw0, cw1, field, ndone, NCOL - 1, ahead) - left,
+                                  lost_of(field, rest) - lost
+                                  + suffix_lost(unavoidable, field & going_on, left))
                         if not reaches(csc, cmore, bonus, lost + cjl, floor, scale1, scale2):
                             continue
                         if short_need(cw0, cw1, -1, near, far) > left:
