@@ -61,9 +61,9 @@ _FEWEST_MOST = {"copies": 2, "jokers": 2, "colours": 4, "numbers": 13}
 # fewest_tiles_moved="auto": on where its pass solves the rules (least disturbance on, none
 # of the refusals above), off elsewhere, so that it can be the default without refusing any
 # rules that work without it.  The default stays off while best_move with it takes over 50 ms
-# (the target) on 16 of the --least rules-document row's 1,400 positions of seeds 1-7, up to
-# 180 ms (benches/README "Fewest tiles moved"): FEWEST_DEFAULT = FEWEST_AUTO turns it on
-# (docs/CHANGELOG: answers change).
+# (the target) on 19 of the --least rules-document row's 320 60J/80J positions of seeds 11
+# and 1-7, up to 166 ms at load ~13 (benches/README "Fewest tiles moved"): FEWEST_DEFAULT =
+# FEWEST_AUTO turns it on (docs/CHANGELOG: answers change).
 FEWEST_AUTO = "auto"
 FEWEST_DEFAULT: bool | str = False
 # Options the search solves alone but not together with meld then continue (its DP carries
