@@ -4,12 +4,15 @@ position with its numbers reversed (official retrieval's table jokers' places to
 budget of states that grows until one finishes; a choice found reversed is read back
 (``solvers.rummikub._pooled._turn_back``, ``_melds.turned_codes``).
 Checked: the budget stops a pass; a way cut in its last pass resumes there, its budget
-growing sixteenfold (``_exact.next_budget``); the sets read backwards; on bench positions
+growing sixteenfold (``_exact.next_budget``); a pass the budget cut goes on from its last
+layer (``_resume``), to the same answer and states, unless its floor rose (then it starts
+over); the sets read backwards; on bench positions
 that only the reversed search solves within the first budget, the reversed answer and the
 engine's move (legal, the exact optimum of the forward pass alone, ``beam=0``)."""
 
 from __future__ import annotations
 
+import itertools
 import sys
 from pathlib import Path
 
@@ -34,6 +37,7 @@ from solvers.rummikub._exact import (
 )
 from solvers.rummikub._layout import BEAM, NEG, NO_CAP
 from solvers.rummikub._melds import MAX_SETS, turned_codes
+from solvers.rummikub._resume import CUT, END, FLOOR, LAYER, STATES, no_kept
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benches"))
 from bench_rummikub import band_positions
@@ -188,17 +192,72 @@ def test_a_way_cut_in_its_last_pass_resumes_there_with_a_larger_budget() -> None
     group_ok = BOTH_DEAR.group_tables()[0]
     args = (must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok)
     share = np.array([TURN_STATES, NEG, 0, 0], np.int64)
-    assert _passes(*args, *_outputs(), np.int64(BEAM), NO_CAP, share)[0] == -1
-    assert share[2] == LAST_PASS
+    status, _score, kept = _passes(*args, *_outputs(), np.int64(BEAM), NO_CAP, share,
+                                   no_kept())
+    assert status == -1 and share[2] == LAST_PASS
+    assert kept[0][CUT] == 1 and kept[2].shape[0] >= kept[0][END] > 1  # (the pass, kept)
     assert next_budget(np.int64(TURN_STATES), share) == TURN_STATES * LAST_PASS_GROWTH
-    share[0] = 1 << 40  # (resumed: the last pass alone, from the floor the others found)
+    share[0] = 1 << 40  # (resumed: the last pass alone, from its last layer)
     choice, group_jokers, stats = _outputs()
-    resumed = _passes(*args, choice, group_jokers, stats, np.int64(BEAM), NO_CAP, share)
-    whole = _passes(*args, *_outputs(), np.int64(BEAM), NO_CAP, _exact._unbounded())
-    assert resumed == whole and resumed[0] == 1
+    resumed = _passes(*args, choice, group_jokers, stats, np.int64(BEAM), NO_CAP, share, kept)
+    whole_out = _outputs()
+    whole = _passes(*args, *whole_out, np.int64(BEAM), NO_CAP, _exact._unbounded(), no_kept())
+    assert resumed[:2] == whole[:2] and resumed[0] == 1
+    # (the same states, stored once: the kept ones and those after them)
+    assert stats.tolist() == whole_out[2].tolist() and choice.tolist() == whole_out[0].tolist()
     assert stats[0] > TURN_STATES * ROUND_GROWTH  # (the fourfold budget would cut it again)
+    assert resumed[2][0][CUT] == 0 and resumed[2][2].shape[0] == 0  # (its arrays freed)
     earlier = np.array([TURN_STATES, NEG, 2, 0], np.int64)
     assert next_budget(np.int64(TURN_STATES), earlier) == TURN_STATES * ROUND_GROWTH
+
+
+def test_a_cut_pass_starts_over_where_its_floor_rose() -> None:
+    # (the other way's score, the next round's floor, prunes more than the pass cut at NEG:
+    # going on would store other states than a pass from that floor, and may replay another
+    # optimal arrangement than the rounds did before passes went on)
+    args = (*_arrays(_position(*BOTH_DEAR_AT, BOTH_DEAR)[1], rules=BOTH_DEAR),
+            BOTH_DEAR.group_tables()[0])
+    share = np.array([TURN_STATES, NEG, 0, 0], np.int64)
+    kept = _passes(*args, *_outputs(), np.int64(BEAM), NO_CAP, share, no_kept())[2]
+    assert share[2] == LAST_PASS and kept[0][CUT] == 1 and kept[0][FLOOR] == NEG
+    whole = _passes(*args, *_outputs(), np.int64(BEAM), NO_CAP, _exact._unbounded(), no_kept())
+    share[:2] = 1 << 40, whole[1] + args[2] * args[5]  # (raw: the table jokers' gain too)
+    fresh_share, fresh_out, out = share.copy(), _outputs(), _outputs()
+    resumed = _passes(*args, *out, np.int64(BEAM), NO_CAP, share, kept)
+    fresh = _passes(*args, *fresh_out, np.int64(BEAM), NO_CAP, fresh_share, no_kept())
+    assert resumed[:2] == fresh[:2] == whole[:2]
+    assert [a.tolist() for a in out] == [a.tolist() for a in fresh_out]
+
+
+# (a pass of each kind: states of two key words, two real tiles per set over length classes,
+# one key word (sets of two tiles; official retrieval with four copies))
+@pytest.mark.parametrize("rules, where", [(RULES, TURNED[1]), (PAIRS, TURNED_PAIRS[2]),
+                                          (SETS_OF_2, TURNED_SETS_OF_2[0]),
+                                          (BOTH_DEAR, BOTH_DEAR_AT)])
+def test_a_pass_cut_at_every_budget_goes_on_to_the_same_answer(rules: Rules,
+                                                               where: tuple) -> None:
+    args = (*_arrays(_position(*where, rules)[1], rules=rules), rules.group_tables()[0])
+    whole_out = _outputs()
+    whole = _passes(*args, *whole_out, np.int64(BEAM), NO_CAP, _exact._unbounded(), no_kept())
+    share, kept, cuts = np.array([256, NEG, 0, 0], np.int64), no_kept(), []
+    while True:
+        out = _outputs()
+        status, score, kept = _passes(*args, *out, np.int64(BEAM), NO_CAP, share, kept)
+        if status >= 0:
+            break
+        assert kept[0][CUT] == 1, where
+        cuts.append((share[2], kept[0][LAYER], kept[0][STATES], kept[2][:kept[0][END]].copy()))
+        share[0] = 2 * kept[0][STATES]  # (the next call: twice the states the pass holds)
+    assert (status, score) == whole[:2], where
+    for got, want in zip(out, whole_out):  # (the choice, and the last pass's states)
+        assert got.tolist() == want.tolist(), where
+    assert kept[0][CUT] == 0 and kept[2].shape[0] == 0, where
+    # the same pass cut again went on from its layers (the states kept before, still there)
+    again = [(a, b) for a, b in itertools.pairwise(cuts) if a[0] == b[0]]
+    assert len(cuts) > 2 and again, where
+    for (_k, layer, states, keys), (_k2, layer2, states2, keys2) in again:
+        assert layer2 > layer and states2 > states, where
+        assert keys2[:keys.shape[0]].tolist() == keys.tolist(), where
 
 
 def test_both_ways_dear_the_way_in_its_last_pass_finishes() -> None:

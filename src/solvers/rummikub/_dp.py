@@ -106,6 +106,7 @@ from solvers.rummikub._real2 import (
     short_kinds,
     short_kinds3,
 )
+from solvers.rummikub._resume import first_layer, no_kept, stopped
 from solvers.rummikub._risky import FIELD_MASK, OPTIONS, drop_listed, risky_close, risky_step
 
 
@@ -470,6 +471,19 @@ def solve_pass(
     ranks states as :func:`solvers.rummikub._hold.keep_best` does).  ``budget > 0``: the
     pass gives up (status -1) once it has stored more states than that.
     """
+    return resumable_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
+                          choice_out, gj_out, stats, floor, beam, hold, budget, no_kept())[:3]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def resumable_pass(
+    must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
+    floor, beam, hold, budget, kept,
+):
+    """:func:`solve_pass` going on from the pass in ``kept`` (:mod:`solvers.rummikub._resume`;
+    not with ``hold``), cut before at a smaller budget and the same ``floor``.  Returns
+    ``(status, score, truncated, kept)``, ``kept`` holding the pass where the budget cut
+    it."""
     # the longer sets' class tables (empty under sets of 3 with at most five runs a colour)
     lengths = length_tables(min_set_length(meld), copies(meld) + max(2, must_j + opt_j))
     classes = lengths[0].shape[1]
@@ -481,38 +495,28 @@ def solve_pass(
     if second_word(meld, must_j + opt_j):  # (two key words a state: solvers.rummikub._layout)
         return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                      choice_out, gj_out, stats, floor, beam, hold, np.zeros(1, np.int64),
-                     np.zeros(classes, np.int64), lengths, budget)
+                     np.zeros(classes, np.int64), lengths, budget, kept)
     if (meld >> REAL2_BIT) & 1 and lengths[0].shape[0]:  # two real tiles, length classes
         return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                      choice_out, gj_out, stats, floor, beam, hold, None,
-                     np.zeros(classes, np.int64), lengths, budget)
+                     np.zeros(classes, np.int64), lengths, budget, kept)
     return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                 gj_out, stats, floor, beam, hold, None, None, lengths, budget)
+                 gj_out, stats, floor, beam, hold, None, None, lengths, budget, kept)
 
 
 @njit(cache=True, error_model="numpy")
 def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
-          stats, floor, beam, hold, second, long_codes, lengths, budget):
-    """:func:`solve_pass` (and its ``budget``); ``second``: None, or an array when the
-    states have a second key word; ``long_codes``: None, or the scratch of two real tiles
-    per set over length classes (Numba compiles each apart, so a pass without them has no
-    trace of them); ``lengths``: :func:`solvers.rummikub._lengths.length_tables`."""
+          stats, floor, beam, hold, second, long_codes, lengths, budget, kept):
+    """:func:`resumable_pass`; ``second``: None, or an array when the states have a second
+    key word; ``long_codes``: None, or the scratch of two real tiles per set over length
+    classes (Numba compiles each apart, so a pass without them has no trace of them);
+    ``lengths``: :func:`solvers.rummikub._lengths.length_tables`."""
     jokers = must_j + opt_j
     any_ok = groups_within(group_ok)
-    cap = 1024
-    keys, score = np.empty(cap, np.int64), np.empty(cap, np.int64)
-    parent, choice = np.empty(cap, np.int64), np.empty(cap, np.int16)
-    keys2 = second
-    if second is not None:
-        keys2 = np.zeros(cap, np.int64)
-    # (np.int64, not literals: integer literals would make Numba compile the helpers
-    # once more for each constant they are first called with)
-    bits = np.int64(10)
-    table = np.full((1 << bits, 2 if second is None else 3), -1, np.int64)
-    keys[0], score[0], parent[0], choice[0] = 0, 0, -1, 0
-    start, end, layer = np.int64(0), np.int64(1), 0
+    table, bits, keys, score, parent, choice, keys2, at = first_layer(second, kept, stats, floor)
+    v0, step0, start, end, layer, truncated = at
     order, rem = colour_order(must, opt, weight)
-    jw_pos, truncated = max(0, joker_weight), 0
+    jw_pos = max(0, joker_weight)
     nnum = highest_number(meld)
     off_tile, off_run, off_group, off_full = _official_tables(meld)
     real2 = (meld >> REAL2_BIT) & 1
@@ -529,8 +533,8 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
     real_all = must + opt
     use_variant = (real2 or off_full.any() or hold is not None or digits.shape[0] > 0
                    or jokers > 2 or cps > 2)
-    for v in range(nnum):
-        if hold is not None:  # (no state left: the colours' loop returns)
+    for v in range(v0, nnum):
+        if hold is not None:  # (no state left: the colours' loop returns; kept: none)
             layer += 1
             bound = rem[v - 1, NCOL - 1] if v else -NEG
             if second is None:
@@ -542,9 +546,11 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
                     table, bits, start, end, keys, keys2, score, parent, choice, hold, v,
                     joker_weight, jokers, floor, bound, beam, stats)
             truncated, start, end = truncated | cut, end, n
-        for step in range(NCOL):
+        for step in range(step0 if v == v0 else 0, NCOL):
             if end == start or 0 < budget < stats[0]:  # (no state left; the budget spent)
-                return (0 if end == start else -1), NEG, truncated
+                return (0 if end == start else -1), NEG, truncated, stopped(
+                    end > start, stats, (v, np.int64(step), start, end, layer, truncated),
+                    floor, table, bits, keys, score, parent, choice, keys2)
             layer += 1
             c = order[v, step]
             last = step == NCOL - 1
@@ -587,7 +593,7 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
                                       hold is not None, keys2, cps > 2)
     best = best_final(keys, score, start, end, must_j, meld, keys2)
     if best < 0:
-        return 0, NEG, truncated
+        return 0, NEG, truncated, no_kept()
     replay(best, layer, order, parent, choice, choice_out, gj_out, held_out,
             max(3, jokers + 1), max(3, cps + 1))
-    return 1, score[best] - must_j * joker_weight, truncated
+    return 1, score[best] - must_j * joker_weight, truncated, no_kept()

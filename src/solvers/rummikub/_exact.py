@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit, prange
 
 from solvers.rummikub._continue import continue_pass
-from solvers.rummikub._dp import solve_pass as _plain_pass
+from solvers.rummikub._dp import resumable_pass as _plain_pass
 from solvers.rummikub._groups import GROUP_OK
 from solvers.rummikub._layout import (
     BEAM,
@@ -28,6 +28,7 @@ from solvers.rummikub._layout import (
     highest_number,
     min_set_length,
 )
+from solvers.rummikub._resume import no_kept
 
 
 # The thin kernels between the entry kernels and the DP's passes are inlined into their
@@ -40,13 +41,24 @@ def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, c
     """One pass of the DP: :func:`solvers.rummikub._dp.solve_pass` (``budget``: its states
     budget), or under meld then continue :func:`solvers.rummikub._continue.continue_pass`
     (same arguments, results; no budget)."""
+    return resumable_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
+                          choice_out, gj_out, stats, floor, beam, budget, no_kept())[:3]
+
+
+@njit(cache=True, inline="always")
+def resumable_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
+                   gj_out, stats, floor, beam, budget, kept):
+    """:func:`solve_pass` going on from the pass in ``kept``
+    (:func:`solvers.rummikub._dp.resumable_pass`; meld then continue keeps none):
+    ``(status, score, truncated, kept)``."""
     if (meld >> CONTINUE_AT) & 1:
-        return continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                             choice_out, gj_out, stats, floor, beam,
-                             _playable(np.zeros_like(must), opt, opt_j,
-                                       playable_width(meld)))
+        st, sc, truncated = continue_pass(
+            must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
+            stats, floor, beam, _playable(np.zeros_like(must), opt, opt_j,
+                                          playable_width(meld)))
+        return st, sc, truncated, kept
     return _plain_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                       choice_out, gj_out, stats, floor, beam, None, budget)
+                       choice_out, gj_out, stats, floor, beam, None, budget, kept)
 
 
 @njit(cache=True, inline="always")
@@ -103,7 +115,7 @@ def solve_exact(
         return _meld_continue(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                               choice_out, gj_out, stats, beam)
     return _passes(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                   gj_out, stats, beam, NO_CAP, _unbounded())
+                   gj_out, stats, beam, NO_CAP, _unbounded(), no_kept())[:2]
 
 
 @njit(cache=True, inline="always")
@@ -119,8 +131,8 @@ def _meld_continue(must, opt, must_j, opt_j, weight, joker_weight, meld, group_o
     if not _has_meld(opt, opt_j, weight, initial, group_ok, choice_out, gj_out, beam):
         return 0, NEG
     melded = meld & ~(np.int64(1023) | np.int64(1) << CONTINUE_AT)
-    st, sc = _passes(must, opt, must_j, opt_j, weight, joker_weight, melded, group_ok,
-                     choice_out, gj_out, stats, beam, NO_CAP, _unbounded())
+    st, sc, _kept = _passes(must, opt, must_j, opt_j, weight, joker_weight, melded, group_ok,
+                            choice_out, gj_out, stats, beam, NO_CAP, _unbounded(), no_kept())
     if st != 1:
         return st, sc
     played = np.zeros_like(opt)
@@ -134,16 +146,16 @@ def _meld_continue(must, opt, must_j, opt_j, weight, joker_weight, meld, group_o
         return st, sc
     stats[:] = 0
     return _passes(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                   gj_out, stats, beam, sc + must_j * joker_weight, _unbounded())
+                   gj_out, stats, beam, sc + must_j * joker_weight, _unbounded(), no_kept())[:2]
 
 
 @njit(cache=True, inline="always")
 def _has_meld(rack, jokers, weight, initial, group_ok, choice_out, gj_out, beam):
     """Whether tiles ``rack`` (and ``jokers``) hold an initial meld (mode ``initial``)."""
-    st, _sc = _passes(np.zeros_like(rack), rack, np.int64(0), jokers, np.ones_like(weight),
-                      np.int64(1), initial, group_ok, np.zeros_like(choice_out),
-                      np.zeros_like(gj_out), np.zeros(2, np.int64), beam, NO_CAP, _unbounded())
-    return st == 1
+    return _passes(np.zeros_like(rack), rack, np.int64(0), jokers, np.ones_like(weight),
+                   np.int64(1), initial, group_ok, np.zeros_like(choice_out),
+                   np.zeros_like(gj_out), np.zeros(2, np.int64), beam, NO_CAP, _unbounded(),
+                   no_kept())[0] == 1
 
 
 # Where three or four jokers or copies are in play, the search for an arrangement reaching
@@ -203,7 +215,7 @@ def _spent(share, status, score, stats):
 @njit(cache=True)
 def _passes(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
-    beam, cap, share,
+    beam, cap, share, kept,
 ):
     """The exact optimum, found fastest by passes that prune with a score to reach.
 
@@ -229,7 +241,8 @@ def _passes(
     prunes below it if no pass here finds more), and the passes done before (the next one,
     :data:`LAST_PASS` once the last exact pass began, and whether the last search was cut:
     those done give the same answers again, so the passes resume there); all updated.
-    Returns ``(status, score)``.
+    ``kept``: the pass the budget cut (:mod:`solvers.rummikub._resume`), which goes on from
+    there.  Returns ``(status, score, kept)``.
     """
     floor = NEG
     known = share[1]  # (a score found before this call)
@@ -255,32 +268,34 @@ def _passes(
                 width = NO_BEAM
             elif k > 0:
                 width = -beam * WIDER_FLEXIBLE[k - 1]
-            st, sc, truncated = solve_pass(must, opt, must_j, opt_j, weight, joker_weight,
-                                           meld, group_ok, choice_out, gj_out, stats, target,
-                                           width, share[0])
+            st, sc, truncated, kept = resumable_pass(
+                must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
+                gj_out, stats, target, width, share[0], kept)
             if _spent(share, st, sc + must_j * joker_weight, stats):
-                return -1, NEG
+                return -1, NEG, kept
             share[2], share[3] = k + 1, truncated
             if st == 1 and sc + must_j * joker_weight >= target:
-                return st, sc
+                return st, sc, kept
             stats[:] = 0
     if beam > 0 and must_j + opt_j > 0 and share[2] < widen + 3:
-        st, sc, truncated = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld,
-                                       group_ok, choice_out, gj_out, stats, NEG, beam, share[0])
+        st, sc, truncated, kept = resumable_pass(
+            must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
+            stats, NEG, beam, share[0], kept)
         if _spent(share, st, sc + must_j * joker_weight, stats):
-            return -1, NEG
+            return -1, NEG, kept
         share[2] = widen + 3
         if truncated == 0:
-            return st, sc
+            return st, sc, kept
         if st == 1:
             floor = sc + must_j * joker_weight
         stats[:] = 0
     share[2] = LAST_PASS
-    st, sc, _t = solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                            choice_out, gj_out, stats, max(floor, known), NO_BEAM, share[0])
+    st, sc, _t, kept = resumable_pass(must, opt, must_j, opt_j, weight, joker_weight, meld,
+                                      group_ok, choice_out, gj_out, stats, max(floor, known),
+                                      NO_BEAM, share[0], kept)
     if _spent(share, st, sc + must_j * joker_weight, stats):
-        return -1, NEG
-    return st, sc
+        return -1, NEG, kept
+    return st, sc, kept
 
 
 # Over the numbers as they run, the passes store far fewer states than over the position
@@ -291,8 +306,9 @@ def _passes(
 # :func:`solve_either` runs both ways in rounds, the position as it is first, each way's
 # passes under a budget of states that grows each round (:data:`LAST_PASS_GROWTH`), until
 # one way finishes; a way resumes at the pass it gave up (the passes before give the same
-# answers again), and the best score either way found so far is its exact pass's floor
-# (benches/README, rkcxj).
+# answers again), that pass going on from its last layer (:mod:`solvers.rummikub._resume`:
+# each way stores its passes' states once over the rounds), and the best score either way
+# found so far is its exact pass's floor (benches/README, rkcxj, rkresume).
 # A position whose passes stay within the first budget is solved as before, so only the
 # slow ones turn: of seeds 11 and 1-7 (1,600 positions a rule set), 1 under sets of 2
 # (4 40J #13: 40 ms as it is, 2 ms reversed), 10 under two real tiles (6 60J #0: 39 ms,
@@ -303,13 +319,15 @@ def _passes(
 # either way.
 TURN_STATES = 32_768
 
-# A way cut in its last pass (:data:`LAST_PASS`) has no pass left that a round could finish
-# and keep: each round stores that pass's states again from its first layer.  So its next
-# budget grows sixteenfold, not fourfold (fewer restarts); a way cut before it still grows
-# fourfold.  Where both ways are dear (official retrieval with three or four copies: 145 k
-# states as it is, 108 k reversed, on copies=4 seed 2 80J #18), the rounds stored 285 k
-# states, now 202 k; 687 k -> 379 k and 326 k -> 207 k on two others; the positions whose
-# rounds end within the first budget do not change (benches/README, rkturn2).
+# A way cut in its last pass (:data:`LAST_PASS`) has no pass left but that one: its next
+# budget grows sixteenfold, not fourfold, so that it finishes with fewer turns of the other
+# way; a way cut before it grows fourfold.  Chosen when each round stored the cut pass again
+# from its first layer (official retrieval, copies=4, seed 2 80J #18: 285 k states stored,
+# then 202 k; benches/README, rkturn2); with cut passes going on from their last layer, the
+# rounds replayed over the 995 positions of seeds 11 and 1-7 whose as-is passes pass the
+# first budget (every melded 4 x 13 bench row) store 71.2 M states in all so, 71.8 M
+# fourfold throughout, 71.9 M twofold, 69.3 M twofold and eightfold in the last pass
+# (within 3 %: kept; benches/README, rkresume).
 LAST_PASS_GROWTH = 16
 ROUND_GROWTH = 4
 
@@ -364,18 +382,20 @@ def solve_either(
     ways = np.zeros((2, 4), np.int64)  # (each way's share of _passes)
     ways[:, 1] = NEG
     budgets = np.full(2, TURN_STATES, np.int64)
+    kept, kept_back = no_kept(), no_kept()  # (each way's pass the budget cut, going on)
     while True:
         for way in range(2):
             ways[way, 0] = budgets[way]
             ways[way, 1] = max(ways[0, 1], ways[1, 1])  # (a score is a score both ways)
             stats[:] = 0
             if way == 0:
-                st, sc = _passes(must, opt, must_j, opt_j, weight, joker_weight, meld,
-                                 group_ok, choice_out, gj_out, stats, beam, NO_CAP, ways[way])
+                st, sc, kept = _passes(must, opt, must_j, opt_j, weight, joker_weight, meld,
+                                       group_ok, choice_out, gj_out, stats, beam, NO_CAP,
+                                       ways[way], kept)
             else:
-                st, sc = _passes(back[0], back[1], must_j, opt_j, back[2], joker_weight,
-                                 back[3], group_ok, choice_out, gj_out, stats, beam, NO_CAP,
-                                 ways[way])
+                st, sc, kept_back = _passes(back[0], back[1], must_j, opt_j, back[2],
+                                            joker_weight, back[3], group_ok, choice_out,
+                                            gj_out, stats, beam, NO_CAP, ways[way], kept_back)
             if st >= 0:
                 return st, sc, way == 1
             budgets[way] = next_budget(budgets[way], ways[way])
