@@ -92,6 +92,8 @@ DP_ROWS = (
     ("jokers=3, initial meld 30", False, Rules(jokers=3, least_disturbance=False)),
     ("jokers=3 colours=3 numbers=10, melded", True, Rules(jokers=3, colours=3, numbers=10,
                                                      least_disturbance=False)),
+    ("jokers=3 + joker_retrieval=official, melded", True,
+     Rules(jokers=3, joker_retrieval="official", least_disturbance=False)),
     ("copies=3, melded", True, Rules(copies=3, least_disturbance=False)),
     ("copies=3, initial meld 30", False, Rules(copies=3, least_disturbance=False)),
     ("copies=3 + joker_retrieval=official, melded", True,
@@ -258,11 +260,14 @@ WIDE_CROSSINGS = (
 )
 # ``--combos``: least disturbance with two or three of the options above that the search
 # solves together (the other crossings are refused: tile sets of more copies or jokers go
-# with official retrieval or each other only, fewest_tiles_moved with none); with sets of 2
-# or 4+ they are the width-generic DP's (Rules.wide_search: its states in the table)
+# with official retrieval (a third joker: with two copies and one real tile a set) or each
+# other only, fewest_tiles_moved with none); with sets of 2 or 4+ they are the
+# width-generic DP's (Rules.wide_search: its states in the table)
 COMBO_ROWS = (
     *((f"+ joker_retrieval=official + copies={c}",
        Rules(least_disturbance=True, joker_retrieval="official", copies=c), True) for c in (3, 4)),
+    ("+ joker_retrieval=official + jokers=3",
+     Rules(least_disturbance=True, joker_retrieval="official", jokers=3), True),
     *((f"+ copies={c} + jokers={j}", Rules(least_disturbance=True, copies=c, jokers=j), True)
       for c, j in ((3, 3), (3, 4), (4, 3))),
     ("+ official + min_set_length=4",

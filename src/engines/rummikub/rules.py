@@ -70,22 +70,26 @@ FEWEST_DEFAULT: bool | str = False
 # two arrangements: docs/rummikub-house-rules.md)
 _NOT_WITH_CONTINUE: dict[str, object] = {}
 # Options that must keep these values with a third joker or a third or fourth copy in the
-# fast kernels: their code for them (the table jokers' places, the length classes, the
-# second key of meld then continue) holds two
-# (docs/rummikub-house-rules.md); a third or fourth copy may come with official retrieval
+# fast kernels: their code for them (the length classes, the second key of meld then
+# continue) holds two (docs/rummikub-house-rules.md); a third joker may come with official
+# retrieval (_OFFICIAL_THIRD_MOST below), a third or fourth copy with official retrieval
 # and with a third joker (six or seven open runs a colour: numbered codes,
 # solvers/rummikub/_lengths.py), a third joker with two real tiles per set (sets of 3: a
 # third run short of real tiles listed in the second key word, solvers/rummikub/_real2.py).
 # Where the width-generic DP carries the crossing (sets of 2 or 4..12 with free retrieval
 # and one real tile per set), it solves it instead (Rules.wide_search; min_set_length last:
 # a refusal names first what neither DP carries).
-_WITH_THIRD = {"jokers": {"joker_retrieval": "free", "meld_continue": False,
-                          "min_set_length": 3},
+_WITH_THIRD = {"jokers": {"meld_continue": False, "min_set_length": 3},
                "copies": {"min_set_length": 3}}
 # Meld then continue with a third copy: sets of 3 with one real tile per set (its two keys
 # count the colours giving three tiles to groups where the runs short of real tiles would
 # be listed: solvers/rummikub/_continue.py); not with a fourth copy
 _THIRD_COPY_WITH_CONTINUE = {"min_real_tiles": 1, "min_set_length": 3}
+# Official retrieval with a third joker: the rules integer places three table jokers, and
+# the key's cover of three at one number takes the bits of the third and fourth copies'
+# group counts and of the runs short of real tiles (solvers/rummikub/_layout.py,
+# COVER_HIGH_AT): up to these values beside it, and no fourth joker
+_OFFICIAL_THIRD_MOST = {"jokers": 3, "copies": 2, "min_real_tiles": 1}
 # The tile sets the DP's state key holds: four colour codes of up to seven open runs (four
 # copies and three jokers: numbered codes, solvers/rummikub/_lengths.py) and the numbers
 # 1..13; runs and groups of at least 2 to 13 tiles.  Past 4 colours or 13 numbers: the
@@ -251,6 +255,11 @@ class Rules:
             out += [f"copies=3 with meld_continue=true and {name}={getattr(self, name)}"
                     for name, alone in _THIRD_COPY_WITH_CONTINUE.items()
                     if getattr(self, name) != alone]
+        # (before the sets' lengths: the wide DP carries those, not official retrieval)
+        if self.jokers > 2 and self.joker_retrieval == "official":
+            out += [f"jokers={self.jokers} with joker_retrieval=official"
+                    + ("" if name == "jokers" else f" and {name}={getattr(self, name)}")
+                    for name, most in _OFFICIAL_THIRD_MOST.items() if getattr(self, name) > most]
         for option, alone_with in _WITH_THIRD.items():
             if getattr(self, option) > 2:
                 out += [f"{option}={getattr(self, option)} with {name}="

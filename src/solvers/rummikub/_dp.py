@@ -54,7 +54,6 @@ from solvers.rummikub._groups import groups_within
 from solvers.rummikub._hold import held_state, hold_inputs, hold_pairs, hold_step
 from solvers.rummikub._layers import make_room, relax
 from solvers.rummikub._layout import (
-    COVER_AT,
     JOKERS_AT,
     JOKERS_HIGH_AT,
     MELD_AT,
@@ -92,6 +91,8 @@ from solvers.rummikub._lengths import (
     triple_step,
 )
 from solvers.rummikub._official import cover as _cover
+from solvers.rummikub._official import cover_key as _cover_key
+from solvers.rummikub._official import cover_of as _cover_of
 from solvers.rummikub._official import official_tables as _official_tables
 from solvers.rummikub._pairs import make_room as make_pair_room
 from solvers.rummikub._pairs import relax as relax_pair
@@ -234,7 +235,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                 e10, e21, e20, e31, e30, keep = short_kinds3(
                     (key >> SHORT_AT) & 1023 | ((key2 >> SHORT_HIGH_AT) & 31) << 10, c)
         md = e10 + e21 + e20 + e31 + e30
-        cover0 = (key >> COVER_AT) & 7 if cover_full else 0
+        cover0 = _cover_of(key) if cover_full else 0
         bare = short0 = np.int64(0)
         if variant is not None:  # runs of jokers alone: _lengths.bare_step, triple_step
             if pairs:
@@ -438,7 +439,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                             need_c = min(need_c, 3)
                         nkey = (base | code_bits(ncode, c, wide) | (placed << JOKERS_AT)
                                 | (m1 << N1_AT) | (m2 << N2_AT) | (nmv << MELD_AT)
-                                | (need_c << NEED_AT) | short | (cover << COVER_AT) | hold_now
+                                | (need_c << NEED_AT) | short | _cover_key(cover) | hold_now
                                 | (m3 << N3_AT) | (m4 << N4_AT))
                         if second is None:
                             n = relax(table, bits, end, n, keys, score, parent, choice, nkey, nsc,

@@ -23,10 +23,14 @@ from solvers.rummikub._layout import (
     NO_BEAM,
     NO_CAP,
     OFFICIAL_AT,
+    PLACES,
     REAL2_BIT,
     copies,
     highest_number,
     min_set_length,
+    place_at,
+    place_number,
+    place_of,
 )
 from solvers.rummikub._resume import no_kept
 
@@ -348,10 +352,11 @@ def turned_rules(meld, nnum):
     a run joker stands for its colour's tile there, a group joker's group lacks the same
     colours."""
     out = meld
-    for k in range(2):
-        at = OFFICIAL_AT + 10 * k + 2  # (the place's number - 1: 4 bits)
-        if (meld >> (at - 2)) & 1023:
-            v = (meld >> at) & 15
+    for k in range(PLACES):
+        at = place_at(k) + 2  # (the place's number - 1: 4 bits)
+        place = place_of(meld, k)
+        if place:
+            v = place_number(place)
             out = out & ~(np.int64(15) << at) | np.int64(nnum - 1 - v) << at
     return out
 

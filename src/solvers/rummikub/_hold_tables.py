@@ -55,7 +55,7 @@ def hold_tables(slot_number, slot_colour, set_start, s0, s1, which):
         for k in range(set_start[s0 + i], set_start[s0 + i + 1]):
             v = slot_number[k]
             if slot_colour[k] < 0:
-                joker_bits[v - 1, where[i]] |= 1 if jokers_at[v] == 0 else 2
+                joker_bits[v - 1, where[i]] |= 1 << jokers_at[v]
                 joker_bits[v - 1, HOLD_BITS] |= bit
                 jokers_at[v] += 1
             else:

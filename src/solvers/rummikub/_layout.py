@@ -19,10 +19,14 @@ jokers count; the value older callers pass) or 2 (:func:`meld_mode` of the thres
 whether a joker counts as the tile it stands for; decoded by :func:`meld_target` and
 :func:`joker_meld_factor`).  Bit 10 asks for two real tiles per set, bits 11-14 give the
 highest number when it is below 13 (:func:`highest_number`).  Under official joker
-retrieval, bits 15-34 hold the places of the table's jokers (:func:`joker_place`): each must
+retrieval, bits 15-34 and 42-51 hold the places of the table's jokers (:func:`joker_place`,
+read by :func:`place_of`): each must
 end the turn there (a joker in a run at its tile, in a group at its number) or be replaced
 by a rack tile it may stand for, played that turn; the key's bits 55-57 then record, inside
-the number, which of its table jokers the choices so far can account for.  Bit 35 asks for
+the number, which of its table jokers the choices so far can account for (with three
+table jokers at one number, the subsets holding the third at 49-52: :data:`COVER_HIGH_AT`,
+clear of the copies' and the runs short of real tiles' fields, which the rules refuse
+beside a third joker under official retrieval).  Bit 35 asks for
 meld then continue, bits 36-38 and 41 give the minimum set length when it is not 3
 (:func:`min_set_length`: 2, 4 .. 13; past 5 a colour code needs up to 12 bits,
 :func:`code_at`: the second key word below), bits 39-40 the copies of each tile beyond two
@@ -82,8 +86,12 @@ HOLD_HIGH_AT = 58
 HOLD_KEY_MASK = np.int64(MELD_MASK << MELD_AT | 31 << HOLD_HIGH_AT)
 REAL2_BIT = 10
 NUMBERS_AT = 11
-OFFICIAL_AT = 15  # in the rules integer: two 10-bit table-joker places
-OFFICIAL_PLACES = (1 << 20) - 1  # (those 20 bits: none set under free retrieval or no joker)
+OFFICIAL_AT = 15  # in the rules integer: the first two 10-bit table-joker places
+OFFICIAL_THIRD_AT = 42  # ... and the third (three jokers), past the other rules' bits
+PLACES = 3  # the table jokers' places the rules integer holds
+# (the places' bits read from OFFICIAL_AT: none set under free retrieval or no joker)
+OFFICIAL_PLACES = (1 << 20) - 1 | 1023 << (OFFICIAL_THIRD_AT - OFFICIAL_AT)
+COVER_HIGH_AT = 49  # three table jokers at a number: the cover's subsets holding the third
 CONTINUE_AT = 35  # in the rules integer: meld then continue (solvers.rummikub._continue)
 LENGTH_AT = 36  # in the rules integer: the minimum set length when not 3 (3 bits)
 COPIES_AT = 39  # in the rules integer: the copies of each tile beyond two (2 bits)
@@ -130,7 +138,7 @@ def rules_mode(melded: bool, threshold: int = MELD_TARGET, jokers_count: bool = 
                meld_continue: bool = False, min_length: int = 3, copies: int = 2) -> int:
     """The kernels' ``meld`` for a position: melded or not, and the house rules the DP
     solves (initial meld, real tiles per set, highest number 1..13, the places of the table
-    jokers under official retrieval: up to two :func:`joker_place` values, meld then
+    jokers under official retrieval: up to three :func:`joker_place` values, meld then
     continue: the table's tiles are then the arrangement's too, as for a melded player;
     the minimum set length, 3 to 5: :mod:`solvers.rummikub._lengths`; ``copies`` of each
     tile, 1 to 4).
@@ -152,7 +160,7 @@ def rules_mode(melded: bool, threshold: int = MELD_TARGET, jokers_count: bool = 
     if joker_places and mode & 3 == 1:
         mode = 2 | MELD_TARGET << 2
     for i, place in enumerate(joker_places):
-        mode |= place << (OFFICIAL_AT + 10 * i)
+        mode |= place << (OFFICIAL_AT + 10 * i if i < 2 else OFFICIAL_THIRD_AT)
     if meld_continue and not melded:
         mode |= 1 << CONTINUE_AT
     if min_length != 3:
@@ -173,6 +181,37 @@ def joker_place(number: int, colour: int = -1, missing: int = 0) -> int:
     if colour >= 0:
         return 1 | (number - 1) << 2 | colour << 6
     return 1 | 2 | (number - 1) << 2 | missing << 6
+
+
+@njit(cache=True, inline="always")
+def place_at(k):
+    """The rules integer's bit where table joker ``k``'s place (:func:`joker_place`) starts."""
+    return OFFICIAL_AT + 10 * k if k < 2 else OFFICIAL_THIRD_AT
+
+
+@njit(cache=True, inline="always")
+def place_of(meld, k):
+    """Table joker ``k``'s place in rules ``meld`` (0: none)."""
+    return (meld >> place_at(k)) & 1023
+
+
+@njit(cache=True, inline="always")
+def place_number(place):
+    """The number - 1 of a table joker's place (:func:`joker_place`: bits 2-5)."""
+    return (place >> 2) & 15
+
+
+@njit(cache=True, inline="always")
+def place_colours(place):
+    """A place's colours (from bit 6): a run joker's colour; a group joker's group's missing
+    colours, a bit mask (:func:`place_in_group` tells which)."""
+    return place >> 6
+
+
+@njit(cache=True, inline="always")
+def place_in_group(place):
+    """Whether a place is a group joker's (bit 1)."""
+    return place & 2 != 0
 
 
 @njit(cache=True, inline="always")

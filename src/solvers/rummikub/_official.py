@@ -12,24 +12,57 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._layout import NCOL, NNUM, OFFICIAL_AT, OFFICIAL_PLACES
+from solvers.rummikub._layout import (
+    COVER_AT,
+    COVER_HIGH_AT,
+    NCOL,
+    NNUM,
+    OFFICIAL_AT,
+    OFFICIAL_PLACES,
+    PLACES,
+    place_at,
+    place_colours,
+    place_in_group,
+    place_number,
+    place_of,
+)
+
+# Per table joker i of a number, the subsets (as bits of a family, bit s for subset s) that
+# lack it: a family's subsets without joker i, moved up by ``1 << i``, are those with it.
+_WITHOUT = (0b01010101, 0b00110011, 0b00001111)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
 def cover(fam, eligible, units):
-    """Official retrieval: the subsets of a number's table jokers (0..2) that its choices can
+    """Official retrieval: the subsets of a number's table jokers (0..3) that its choices can
     account for, after ``units`` more resources each usable for the jokers of bit mask
-    ``eligible``.  ``fam`` has bit s-1 for subset s (the empty subset always counts)."""
+    ``eligible``.  ``fam`` has bit s-1 for subset s (the empty subset always counts).
+
+    >>> int(cover(0, 0b101, 1)), int(cover(0, 0b101, 2)), int(cover(0b1, 0b110, 1))
+    (9, 25, 31)
+    """
     full = fam << 1 | 1
-    for _ in range(min(units, 2)):
+    for _ in range(min(units, 3)):
         grown = full
-        for s in range(4):
-            if full >> s & 1:
-                for i in range(2):
-                    if eligible >> i & 1 and not s >> i & 1:
-                        grown |= 1 << (s | 1 << i)
+        for i in range(3):
+            if eligible >> i & 1:
+                grown |= (full & _WITHOUT[i]) << (1 << i)
         full = grown
     return full >> 1
+
+
+@njit(cache=True, inline="always")
+def cover_of(key):
+    """The cover (:func:`cover`'s family) in state ``key``: its subsets of the first two
+    table jokers at :data:`~solvers.rummikub._layout.COVER_AT`, those holding the third at
+    :data:`~solvers.rummikub._layout.COVER_HIGH_AT` (0 unless three share the number)."""
+    return (key >> COVER_AT) & 7 | ((key >> COVER_HIGH_AT) & 15) << 3
+
+
+@njit(cache=True, inline="always")
+def cover_key(fam):
+    """The key bits of cover ``fam`` (the inverse of :func:`cover_of`)."""
+    return np.int64(fam & 7) << COVER_AT | np.int64(fam >> 3) << COVER_HIGH_AT
 
 
 @njit(cache=True, error_model="numpy")
@@ -41,15 +74,15 @@ def official_tables(meld):
     run = np.zeros((NNUM, NCOL), np.int64)
     group = np.zeros(NNUM, np.int64)
     full = np.zeros(NNUM, np.int64)
-    for k in range(2):
-        place = (meld >> (OFFICIAL_AT + 10 * k)) & 1023
+    for k in range(PLACES):
+        place = place_of(meld, k)
         if place == 0:
             continue
-        v = (place >> 2) & 15
-        bit = 1 if full[v] == 0 else 2
+        v = place_number(place)
+        bit = full[v] + 1  # (the number's jokers so far are bits 0.., all set)
         full[v] |= bit
-        what = place >> 6
-        if place & 2:  # a group joker: any colour its group lacks
+        what = place_colours(place)
+        if place_in_group(place):  # a group joker: any colour its group lacks
             group[v] |= bit
             for c in range(NCOL):
                 if what >> c & 1:
@@ -137,8 +170,8 @@ def without_held_places(mode, chosen, slot_colour, set_start, s0, s1):
     for i in range(s1 - s0):
         for k in range(set_start[s0 + i], set_start[s0 + i + 1]):
             if slot_colour[k] < 0:
-                if chosen[i] and joker < 2:
-                    mode &= ~(np.int64(1023) << (OFFICIAL_AT + 10 * joker))
+                if chosen[i] and joker < PLACES:
+                    mode &= ~(np.int64(1023) << place_at(joker))
                 joker += 1
     return mode
 
@@ -147,29 +180,35 @@ def without_held_places(mode, chosen, slot_colour, set_start, s0, s1):
 def held_places_proven(mode, chosen, slot_colour, set_start, s0, s1):
     """Whether the rest of the table's rule (:func:`without_held_places`) loses no move
     that keeps the sets ``chosen``: each held-out table joker's place serves none of the
-    other table jokers, or only those that may take whatever it may (a run joker of the
+    released table jokers, or only those that may take whatever it may (a run joker of the
     same tile; a group joker of its number whose group lacks every colour its own lacks).
 
     A move keeping the chosen sets, valid, matches each table joker to a place or tile it
     may take (a held-out joker standing where it stood is its own place's).  Where a
     released joker took a held-out one's place and that one took something else, the two
-    swap: each held-out joker at its own place, the released ones matched within the rest,
-    the rest's move valid under its own rule.  Two group jokers of one number whose
+    swap: the held-out joker at its own place for good, the released one where it was (a
+    place it may take, by the condition); repeated, no released joker is left on a
+    held-out place, and the held-out jokers not at their own take them (free now).  The
+    rest's move is then valid under its own rule.  Two group jokers of one number whose
     missing colours differ may not swap (the held-out one's tile is not the other's):
     not proven then, nor with more table jokers than the rules integer places."""
-    places = np.zeros(2, np.int64)  # (held, by joker: 1 held out, 0 released)
+    held = np.zeros(PLACES, np.int64)  # (by joker: 1 held out, 0 released)
     joker = 0
     for i in range(s1 - s0):
         for k in range(set_start[s0 + i], set_start[s0 + i + 1]):
             if slot_colour[k] < 0:
-                if joker == 2:
+                if joker == PLACES:
                     return False
-                places[joker] = chosen[i]
+                held[joker] = chosen[i]
                 joker += 1
-    if joker < 2 or places[0] == places[1]:  # (no released joker beside a held-out one)
-        return True
-    held = (mode >> (OFFICIAL_AT + 10 * (0 if places[0] else 1))) & 1023
-    other = (mode >> (OFFICIAL_AT + 10 * (1 if places[0] else 0))) & 1023
-    if not (held & 2 and other & 2) or (held >> 2) & 15 != (other >> 2) & 15:
-        return True  # (a run joker's place, or another number's: the other never takes it)
-    return (held >> 6) & ~(other >> 6) == 0
+    for h in range(joker):
+        mine = place_of(mode, h)
+        if not held[h] or not place_in_group(mine):
+            continue  # (a run joker's place: only a joker of the same tile takes it)
+        for r in range(joker):
+            other = place_of(mode, r)
+            if (not held[r] and place_in_group(other)
+                    and place_number(mine) == place_number(other)
+                    and place_colours(mine) & ~place_colours(other) != 0):
+                return False
+    return True

@@ -1,0 +1,131 @@
+"""Official joker retrieval with a third joker (``Rules(jokers=3, joker_retrieval="official")``).
+
+The rules integer holds a third table joker's place (bits 42-51, ``_layout.place_of``), and
+with three table jokers at one number the DP's cover of that number records 7 subsets, the
+4 holding the third at key bits 49-52 (``_layout.COVER_HIGH_AT``, ``_official.cover``).
+Random positions on random tile sets (3-4 colours, 5-13 numbers, 1-2 copies, sets of 3),
+jokers on the table and the rack, melded or not, both objectives, least disturbance on and
+off, and tables built with three jokers at one number (run jokers of three colours, two
+group jokers and a run joker, two run jokers of one tile beside a group joker, a group of
+three jokers): the optimum (tiles, value, jokers played; with least disturbance the sets
+kept) is the integer programme's, and the DP's table is valid under the rules.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from rummikub_random_sets import oracle_and_batch, random_case, random_set, same_as_the_oracle
+
+from engines.rummikub import best_move
+from engines.rummikub.errors import RuleError
+from engines.rummikub.retrieval import joker_places
+from engines.rummikub.rules import Rules
+from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile, parse_tiles
+from solvers.rummikub import rules_mode
+from solvers.rummikub._official import held_places_proven, official_tables
+
+OFFICIAL3 = Rules(jokers=3, joker_retrieval="official", least_disturbance=False)
+
+
+def _rules(rng: random.Random, least: bool) -> Rules:
+    return Rules(jokers=3, joker_retrieval="official", least_disturbance=least,
+                 colours=rng.randint(3, 4), numbers=rng.randint(5, 13),
+                 copies=rng.randint(1, 2), meld_threshold=rng.choice((0, 10, 30)),
+                 meld_joker=rng.choice(("stands-for", "zero")))
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_official_three_jokers_match_the_oracle(seed):
+    oracle_and_batch(*random_case(_rules, seed + 5100))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_official_three_jokers_with_least_disturbance(seed):
+    same_as_the_oracle(*random_case(_rules, seed + 5300, least=True))
+
+
+def _shapes(v: int, colours: str, rng: random.Random) -> list[list[Tile]]:
+    """Table sets holding three jokers that all stand at number ``v`` (2..12)."""
+    a, b, c = rng.sample(colours, 3)
+    run = lambda colour: [Tile(colour, v - 1), JOKER, Tile(colour, v + 1)]  # noqa: E731
+    kind = rng.randrange(4)
+    if kind == 0:  # three run jokers, three colours
+        return [run(a), run(b), run(c)]
+    if kind == 1:  # two group jokers and a run joker of a colour the group lacks
+        return [[Tile(a, v), JOKER, JOKER], run(b)]
+    if kind == 2:  # two run jokers of one tile (two copies) and a group joker
+        return [run(a), run(a), [Tile(b, v), Tile(c, v), JOKER]]
+    return [[Tile(a, v), JOKER, JOKER, JOKER]] if len(colours) == 4 else [
+        [Tile(a, v), JOKER, JOKER], run(b)]
+
+
+def _three_at_one_number(seed: int, least: bool):
+    rng = random.Random(seed)
+    rules = Rules(jokers=3, joker_retrieval="official", least_disturbance=least,
+                  colours=rng.randint(3, 4), numbers=rng.randint(6, 13), copies=2)
+    colours = ALL_COLOURS[: rules.colours]
+    v = rng.randint(2, rules.numbers - 1)
+    table = _shapes(v, colours, rng)
+    pool = Counter({Tile(c, n): 2 for c in colours for n in range(1, rules.numbers + 1)})
+    pool -= Counter(t for s in table for t in s if not t.is_joker)
+    for _ in range(rng.randint(0, 4)):
+        extra = random_set(rng, rules, pool, 0)
+        if extra is not None:
+            table.append(extra)
+            pool -= Counter(extra)
+    near = [t for t, k in pool.items() for _ in range(k) if abs(t.number - v) <= 2]
+    rest = [t for t, k in pool.items() for _ in range(k) if abs(t.number - v) > 2]
+    rack = rng.sample(near, rng.randint(1, min(7, len(near))))
+    rack += rng.sample(rest, rng.randint(0, min(4, len(rest))))
+    return rules, table, rack, rng.random() < 0.85
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_three_table_jokers_at_one_number(seed):
+    same_as_the_oracle(*_three_at_one_number(seed + 5500, least=seed % 3 == 0))
+
+
+def test_three_table_jokers_by_hand():
+    # R5 J J and K4 J K6: three jokers at 5; K5 plays (into the run or the group)
+    table = [parse_tiles("R5 J J"), parse_tiles("K4 J K6")]
+    assert best_move(table, "K5", rules=OFFICIAL3).tiles == 1
+    # R4 J R6, K4 J K6, O4 J O6: each run joker freed by its own tile only
+    runs = [parse_tiles(f"{c}4 J {c}6") for c in "RKO"]
+    assert best_move(runs, "B1 B2", rules=OFFICIAL3).tiles == 0
+    free = best_move(runs, "B1 B2", rules=Rules(jokers=3, least_disturbance=False))
+    assert free.tiles == 2  # (free retrieval: a joker completes B1 B2)
+    assert best_move(runs, "R5 B1 B2", rules=OFFICIAL3).tiles == 3
+    # the places: the third at bits 42-51, its number read like the first two
+    places = joker_places(runs)
+    mode = rules_mode(True, joker_places=places)
+    tile, run, group, full = official_tables(mode)
+    assert full[4] == 0b111 and [int(run[4, c]) for c in range(3)] == [2, 1, 4]  # (K R O)
+    assert not group.any() and (tile == run).all()
+
+
+def test_held_places_proven_with_three_table_jokers():
+    # two group jokers of 5 whose group lacks K O B (R5 J J) and one lacking B (K5 O5 R5 J):
+    # held out the first set, the released joker may not take its tiles (K, O): not
+    # proven; held out the second, the released ones may take B: proven
+    table = [parse_tiles("R5 J J"), parse_tiles("K5 O5 R5 J")]
+    mode = rules_mode(True, joker_places=joker_places(table))
+    slot_colour = np.array([1, -1, -1, 0, 2, 1, -1], np.int64)
+    set_start = np.array([0, 3, 7], np.int64)
+    held = lambda *chosen: held_places_proven(  # noqa: E731
+        mode, np.array(chosen, np.int64), slot_colour, set_start, 0, 2)
+    assert not held(1, 0) and held(0, 1) and held(1, 1) and held(0, 0)
+
+
+def test_refused_crossings_of_official_retrieval_with_a_third_joker():
+    for options, message in ((["copies=3"], "jokers=3 with joker_retrieval=official and copies=3"),
+                             (["min_real_tiles=2"], "jokers=3 with joker_retrieval=official "
+                                                    "and min_real_tiles=2"),
+                             (["jokers=4"], "jokers=4 with joker_retrieval=official")):
+        rules = Rules.parse(["jokers=3", "joker_retrieval=official", *options])
+        with pytest.raises(RuleError, match=message):
+            best_move([], "R1 R2 R3", rules=rules)
+    assert Rules(jokers=3, joker_retrieval="official").unsupported() == []
