@@ -25,7 +25,7 @@ from engines.rummikub.errors import RuleError
 from engines.rummikub.retrieval import joker_places
 from engines.rummikub.rules import Rules
 from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile, parse_tiles
-from solvers.rummikub import rules_mode
+from solvers.rummikub import _exact, rules_mode
 from solvers.rummikub._official import held_places_proven, official_tables
 
 OFFICIAL3 = Rules(jokers=3, joker_retrieval="official", least_disturbance=False)
@@ -105,6 +105,18 @@ def test_three_table_jokers_by_hand():
     tile, run, group, full = official_tables(mode)
     assert full[4] == 0b111 and [int(run[4, c]) for c in range(3)] == [2, 1, 4]  # (K R O)
     assert not group.any() and (tile == run).all()
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_three_places_read_backwards(seed):
+    # (the reversed search, _exact.solve_either: each place at its number read backwards)
+    rules, table, _rack, _melded = _three_at_one_number(seed + 5700, False)
+    n = rules.numbers
+    back = [[t if t.is_joker else Tile(t.colour, n + 1 - t.number) for t in reversed(s)]
+            for s in table]
+    mode = np.int64(rules.search_mode(True, table))
+    assert _exact.turned_rules(mode, n) == rules.search_mode(True, back)
+    assert len(joker_places(table)) == 3 and mode >> 42 & 1023
 
 
 def test_held_places_proven_with_three_table_jokers():
