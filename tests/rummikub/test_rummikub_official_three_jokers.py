@@ -26,7 +26,8 @@ from engines.rummikub.retrieval import joker_places
 from engines.rummikub.rules import Rules
 from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile, parse_tiles
 from solvers.rummikub import _exact, rules_mode
-from solvers.rummikub._official import held_places_proven, official_tables
+from solvers.rummikub._layout import COVER_AT, COVER_HIGH_AT, SHORT_AT
+from solvers.rummikub._official import cover_key, cover_of, held_places_proven, official_tables
 
 OFFICIAL3 = Rules(jokers=3, joker_retrieval="official", least_disturbance=False)
 
@@ -117,6 +118,15 @@ def test_three_places_read_backwards(seed):
     mode = np.int64(rules.search_mode(True, table))
     assert _exact.turned_rules(mode, n) == rules.search_mode(True, back)
     assert len(joker_places(table)) == 3 and mode >> 42 & 1023
+
+
+def test_the_cover_reads_the_third_jokers_bits_only_where_it_stands():
+    # bits 49-52 hold the runs of jokers alone of sets of 2, or two real tiles' list,
+    # at a number with at most two table jokers: not the cover's there
+    key = np.int64(0b101) << COVER_AT | np.int64(0b1111) << COVER_HIGH_AT
+    assert COVER_HIGH_AT >= SHORT_AT
+    assert cover_of(key, 0b11) == 0b101 and cover_of(key, 0b111) == 0b1111101
+    assert cover_key(0b1111101) == key and (cover_key(0b101) >> COVER_HIGH_AT) & 15 == 0
 
 
 def test_held_places_proven_with_three_table_jokers():

@@ -235,7 +235,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                 e10, e21, e20, e31, e30, keep = short_kinds3(
                     (key >> SHORT_AT) & 1023 | ((key2 >> SHORT_HIGH_AT) & 31) << 10, c)
         md = e10 + e21 + e20 + e31 + e30
-        cover0 = _cover_of(key) if cover_full else 0
+        cover0 = _cover_of(key, cover_full) if cover_full else 0
         bare = short0 = np.int64(0)
         if variant is not None:  # runs of jokers alone: _lengths.bare_step, triple_step
             if pairs:

@@ -52,16 +52,22 @@ def cover(fam, eligible, units):
 
 
 @njit(cache=True, inline="always")
-def cover_of(key):
-    """The cover (:func:`cover`'s family) in state ``key``: its subsets of the first two
-    table jokers at :data:`~solvers.rummikub._layout.COVER_AT`, those holding the third at
-    :data:`~solvers.rummikub._layout.COVER_HIGH_AT` (0 unless three share the number)."""
-    return (key >> COVER_AT) & 7 | ((key >> COVER_HIGH_AT) & 15) << 3
+def cover_of(key, full):
+    """The cover (:func:`cover`'s family) in state ``key`` at a number whose table jokers
+    are ``full``: its subsets of the first two at :data:`~solvers.rummikub._layout.
+    COVER_AT`, those holding the third at :data:`~solvers.rummikub._layout.COVER_HIGH_AT`,
+    read only where the number has a third (elsewhere those bits are other fields': the
+    runs of jokers alone of sets of 2, the list of two real tiles per set)."""
+    fam = (key >> COVER_AT) & 7
+    if full > 3:
+        fam |= ((key >> COVER_HIGH_AT) & 15) << 3
+    return fam
 
 
 @njit(cache=True, inline="always")
 def cover_key(fam):
-    """The key bits of cover ``fam`` (the inverse of :func:`cover_of`)."""
+    """The key bits of cover ``fam`` (the inverse of :func:`cover_of`; past 7 only where
+    the number has a third table joker, whose bits alone :func:`cover` adds)."""
     return np.int64(fam & 7) << COVER_AT | np.int64(fam >> 3) << COVER_HIGH_AT
 
 
