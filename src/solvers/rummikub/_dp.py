@@ -84,7 +84,6 @@ from solvers.rummikub._lengths import (
     class_dominators,
     close_others,
     closing_tables,
-    drop_dominated_classes,
     length_closing,
     length_step,
     length_tables,
@@ -100,6 +99,7 @@ from solvers.rummikub._real2 import (
     COMBO3_FIRST,
     COMBO3_ORDER,
     COMBO_FIRST,
+    drop_dominated_layer,
     joker_runs,
     joker_runs3,
     long_joker_runs,
@@ -585,9 +585,8 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
             start, end = end, n
             if second is not None and jokers > 3:  # (four jokers: fewer runs listed dominate)
                 drop_listed(table, bits, start, end, keys, keys2, score)
-            if last and dominators.shape[0]:  # (sets of 3 over class codes)
-                drop_dominated_classes(table, bits, start, end, keys, keys2, score, dominators,
-                                       jokers > 3)
+            drop_dominated_layer(table, bits, start, end, keys, keys2, score, dominators, jokers,
+                                 last, real2 and digits.shape[1] == 3, lengths)
             # (the dominance of drop_dominated reads the digits of sets of 3)
             truncated |= prune_layer(table, bits, start, end, keys, score,
                                       last and digits.shape[0] == 0 and second is None, beam,

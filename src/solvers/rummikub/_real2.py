@@ -17,7 +17,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._lengths import class_rank
+from solvers.rummikub._layout import COLOUR_BITS, NCOL, SHORT_HIGH_AT
+from solvers.rummikub._lengths import class_rank, drop_dominated_classes
+from solvers.rummikub._pairs import lookup as pair_lookup
 
 # The joker placements one colour may choose at one number.  A joker goes to a new run
 # (0), an open run of one real tile (1), an open run that stays valid whatever it gets (2:
@@ -315,3 +317,88 @@ def long_joker_runs3(combo, jr, t, code, e10, e21, e20, e31, e30, keep, c, jl, r
     return (class_rank(counts[0] + counts[1] + counts[2], counts[2], 0, 0, 0,
                        counts.reshape(1, -1), binom),
             short_pack3(keep, c, x0, d21, x3, d31, x5), need)
+
+
+# The runs of one colour by (length, real tiles), capped at (3, 2): a run that a later
+# tile sequence completes, another with at least its length and real tiles completes too.
+# Type i: RUN_LENGTH[i], RUN_REAL[i]; in the key: the list's kinds (one joker, two, three,
+# a joker and a real tile, length 3+ with one real tile) and the colour code's classes.
+RUN_LENGTH = np.array([1, 1, 2, 2, 2, 3, 3, 3], np.int64)
+RUN_REAL = np.array([0, 1, 0, 1, 2, 0, 1, 2], np.int64)
+_UPS = [(a, b) for a in range(8) for b in range(8) if a != b
+        and RUN_LENGTH[b] >= RUN_LENGTH[a] and RUN_REAL[b] >= RUN_REAL[a]]
+UP_FROM = np.array([-1] + [a for a, _ in _UPS], np.int64)  # (-1: one long run more)
+UP_TO = np.array([7] + [b for _, b in _UPS], np.int64)
+
+
+@njit(cache=True)
+def drop_dominated_layer(table, bits, lo, hi, keys, keys2, score, dominators, jokers, last,
+                         listed, lengths):
+    """The DP's dominance on its layer ``lo..hi-1`` (``keys2``: None, or the second words):
+    a closed layer's over class codes (``dominators``:
+    :func:`solvers.rummikub._lengths.drop_dominated_classes`), or every layer's under two
+    real tiles per set with three or four copies (``listed``, the list in the second word:
+    :func:`drop_dominated_listed`; ``lengths``: the class tables)."""
+    if last and dominators.shape[0]:  # (sets of 3 over class codes)
+        drop_dominated_classes(table, bits, lo, hi, keys, keys2, score, dominators, jokers > 3)
+    elif listed:
+        drop_dominated_listed(table, bits, lo, hi, keys, keys2, score, lengths[0], lengths[1])
+
+
+@njit(cache=True)
+def drop_dominated_listed(table, bits, lo, hi, keys, keys2, score, digits, binom):
+    """Drop (key -1) every state of the layer ``lo..hi-1`` that another state of it
+    dominates: the same key but one colour's runs, one of them longer or with more real
+    tiles, or one long run more (``UP_FROM``, ``UP_TO``), score at least as high.  Under two
+    real tiles per set with three or four copies (class codes ``digits``, the list of runs
+    short of real tiles in the second word): any tiles that complete the weaker run complete
+    the stronger, and a long run more may end at once, so the state dropped cannot do
+    better; the order is strict, so every state dropped keeps a live dominator."""
+    if keys2 is None:  # (the one-word passes: never listed; pruned when Numba compiles)
+        return
+    most = 0
+    for code in range(digits.shape[0]):
+        most = max(most, digits[code, 0] + digits[code, 1] + digits[code, 2])
+    runs = np.zeros(8, np.int64)
+    row = np.zeros((1, 3), np.int64)
+    for i in range(lo, hi):
+        if keys[i] >= 0 and _dominated(table, bits, lo, keys[i], keys2[i], score[i], score,
+                                       digits, binom, most, runs, row):
+            keys[i] = -1
+
+
+@njit(cache=True, inline="always")
+def _dominated(table, bits, lo, key, key2, sc, score, digits, binom, most, runs, row):
+    """Whether the layer from ``lo`` holds a state of :func:`drop_dominated_listed`'s moves
+    from ``(key, key2)`` with score ``sc`` at least (``runs``, ``row``: scratch)."""
+    list_mask = np.int64(32767) << SHORT_HIGH_AT
+    for c in range(NCOL):
+        code = (key >> (COLOUR_BITS * c)) & 127
+        base = key & ~(np.int64(127) << (COLOUR_BITS * c))
+        e10, e21, e20, e31, e30, keep = short_kinds3((key2 >> SHORT_HIGH_AT) & 32767, c)
+        runs[0], runs[1], runs[2], runs[3] = e10, digits[code, 0], e20, e21
+        runs[4], runs[5], runs[6], runs[7] = digits[code, 1], e30, e31, digits[code, 2]
+        for k in range(UP_FROM.shape[0]):
+            f, t = UP_FROM[k], UP_TO[k]
+            if f >= 0 and runs[f] == 0:
+                continue
+            if f >= 0:
+                runs[f] -= 1
+            runs[t] += 1
+            total = runs[1] + runs[4] + runs[7]
+            packed = -1
+            better = 0
+            if total <= most:
+                row[0, 0], row[0, 1], row[0, 2] = runs[1], runs[4], runs[7]
+                better = class_rank(total, runs[7], 0, 0, 0, row, binom)
+                packed = short_pack3(keep, c, runs[0], runs[3], runs[2], runs[6], runs[5])
+            runs[t] -= 1
+            if f >= 0:
+                runs[f] += 1
+            if packed < 0:
+                continue
+            j = pair_lookup(table, bits, lo, base | better << (COLOUR_BITS * c),
+                            key2 & ~list_mask | packed << SHORT_HIGH_AT)
+            if j >= 0 and score[j] >= sc:
+                return True
+    return False
