@@ -260,14 +260,22 @@ WIDE_CROSSINGS = (
 )
 # ``--combos``: least disturbance with two or three of the options above that the search
 # solves together (the other crossings are refused: tile sets of more copies or jokers go
-# with official retrieval (a third joker: with two copies and one real tile a set) or each
-# other only, fewest_tiles_moved with none); with sets of 2 or 4+ they are the
-# width-generic DP's (Rules.wide_search: its states in the table)
+# with official retrieval or each other only, fewest_tiles_moved with none); with sets of
+# 2 or 4+ they are the width-generic DP's (Rules.wide_search: its states in the table)
 COMBO_ROWS = (
     *((f"+ joker_retrieval=official + copies={c}",
        Rules(least_disturbance=True, joker_retrieval="official", copies=c), True) for c in (3, 4)),
     ("+ joker_retrieval=official + jokers=3",
      Rules(least_disturbance=True, joker_retrieval="official", jokers=3), True),
+    *((f"+ official + jokers=3 + {name}",
+       Rules(least_disturbance=True, joker_retrieval="official", jokers=3, **options), melded)
+      for name, options, melded in (
+          ("min_real_tiles=2", dict(min_real_tiles=2), True),
+          ("min_real_tiles=2, initial meld 30", dict(min_real_tiles=2), False),
+          ("copies=3", dict(copies=3), True),
+          ("copies=4", dict(copies=4), True),
+          ("min_real_tiles=2 + copies=4", dict(min_real_tiles=2, copies=4), True),
+      )),
     *((f"+ copies={c} + jokers={j}", Rules(least_disturbance=True, copies=c, jokers=j), True)
       for c, j in ((3, 3), (3, 4), (4, 3))),
     ("+ official + min_set_length=4",

@@ -3,18 +3,23 @@
 The rules integer holds a third table joker's place (bits 42-51, ``_layout.place_of``), and
 with three table jokers at one number the DP's cover of that number records 7 subsets, the
 4 holding the third at key bits 49-52 (``_layout.COVER_HIGH_AT``, ``_official.cover``).
-Random positions on random tile sets (3-4 colours, 5-13 numbers, 1-2 copies, sets of 3),
-jokers on the table and the rack, melded or not, both objectives, least disturbance on and
-off, and tables built with three jokers at one number (run jokers of three colours, two
-group jokers and a run joker, two run jokers of one tile beside a group joker, a group of
-three jokers): the optimum (tiles, value, jokers played; with least disturbance the sets
-kept) is the integer programme's, and the DP's table is valid under the rules.
+Random positions on random tile sets (3-4 colours, 5-13 numbers, 1-4 copies, one or two
+real tiles per set, sets of 3), jokers on the table and the rack, melded or not, both
+objectives, least disturbance on and off, and tables built with three jokers at one number
+(run jokers of three colours, two group jokers and a run joker, two run jokers of one tile
+beside a group joker, a group of three jokers; under two real tiles per set groups of two
+real tiles and a joker; with three or four copies three run jokers of one tile): the
+optimum (tiles, value, jokers played; with least disturbance the sets kept) is the integer
+programme's, and the DP's table is valid under the rules.  Where a pass carries the second
+key word (two real tiles per set, or three or four copies with the three at one number),
+the cover's subsets holding the third joker are there (``_layout.COVER_PAIRED_AT``).
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -26,8 +31,22 @@ from engines.rummikub.retrieval import joker_places
 from engines.rummikub.rules import Rules
 from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile, parse_tiles
 from solvers.rummikub import _exact, rules_mode
-from solvers.rummikub._layout import COVER_AT, COVER_HIGH_AT, SHORT_AT
-from solvers.rummikub._official import cover_key, cover_of, held_places_proven, official_tables
+from solvers.rummikub._layout import (
+    COVER_AT,
+    COVER_HIGH_AT,
+    COVER_PAIRED_AT,
+    SHORT_AT,
+    SHORT_HIGH_AT,
+    joker_place,
+    second_word,
+)
+from solvers.rummikub._official import (
+    cover_key,
+    cover_key2,
+    cover_of,
+    held_places_proven,
+    official_tables,
+)
 
 OFFICIAL3 = Rules(jokers=3, joker_retrieval="official", least_disturbance=False)
 
@@ -44,15 +63,43 @@ def test_official_three_jokers_match_the_oracle(seed):
     oracle_and_batch(*random_case(_rules, seed + 5100))
 
 
+def _crossed_rules(rng: random.Random, least: bool) -> Rules:
+    return Rules(jokers=3, joker_retrieval="official", least_disturbance=least,
+                 colours=rng.randint(3, 4), numbers=rng.randint(5, 13),
+                 copies=rng.randint(1, 4), min_real_tiles=rng.randint(1, 2),
+                 meld_threshold=rng.choice((0, 10, 30)),
+                 meld_joker=rng.choice(("stands-for", "zero")))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_official_three_jokers_with_two_real_tiles_or_more_copies(seed):
+    # (two real tiles per set, three or four copies: the cover's third-joker bits in word B)
+    rules, table, rack, melded = random_case(_crossed_rules, seed + 5900, least=seed % 2 == 0,
+                                             few=seed % 4 == 1)
+    if seed % 2:
+        oracle_and_batch(rules, table, rack, melded)
+    else:
+        same_as_the_oracle(rules, table, rack, melded)
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_official_three_jokers_with_least_disturbance(seed):
     same_as_the_oracle(*random_case(_rules, seed + 5300, least=True))
 
 
-def _shapes(v: int, colours: str, rng: random.Random) -> list[list[Tile]]:
-    """Table sets holding three jokers that all stand at number ``v`` (2..12)."""
+def _shapes(v: int, colours: str, rng: random.Random, rules: Rules) -> list[list[Tile]]:
+    """Table sets holding three jokers that all stand at number ``v`` (2..12), valid under
+    ``rules`` (two real tiles per set; three copies)."""
     a, b, c = rng.sample(colours, 3)
     run = lambda colour: [Tile(colour, v - 1), JOKER, Tile(colour, v + 1)]  # noqa: E731
+    if rules.min_real_tiles == 2 or rules.copies > 2:
+        kind = rng.choice((0, 1, 2, 3) if rules.copies > 2 else (0, 1, 2))
+        if kind == 1:  # two groups of two real tiles and a joker, and a run joker
+            return [[Tile(a, v), Tile(b, v), JOKER], [Tile(a, v), Tile(c, v), JOKER], run(b)]
+        if kind == 3:  # three run jokers of one tile (three copies)
+            return [run(a), run(a), run(a)]
+        return [run(a), run(b), run(c)] if kind == 0 else [
+            run(a), run(a), [Tile(b, v), Tile(c, v), JOKER]]
     kind = rng.randrange(4)
     if kind == 0:  # three run jokers, three colours
         return [run(a), run(b), run(c)]
@@ -64,14 +111,15 @@ def _shapes(v: int, colours: str, rng: random.Random) -> list[list[Tile]]:
         [Tile(a, v), JOKER, JOKER], run(b)]
 
 
-def _three_at_one_number(seed: int, least: bool):
+def _three_at_one_number(seed: int, least: bool, min_real: int = 1, copies: int = 2):
     rng = random.Random(seed)
     rules = Rules(jokers=3, joker_retrieval="official", least_disturbance=least,
-                  colours=rng.randint(3, 4), numbers=rng.randint(6, 13), copies=2)
+                  colours=rng.randint(3, 4), numbers=rng.randint(6, 13), copies=copies,
+                  min_real_tiles=min_real)
     colours = ALL_COLOURS[: rules.colours]
     v = rng.randint(2, rules.numbers - 1)
-    table = _shapes(v, colours, rng)
-    pool = Counter({Tile(c, n): 2 for c in colours for n in range(1, rules.numbers + 1)})
+    table = _shapes(v, colours, rng, rules)
+    pool = Counter({Tile(c, n): copies for c in colours for n in range(1, rules.numbers + 1)})
     pool -= Counter(t for s in table for t in s if not t.is_joker)
     for _ in range(rng.randint(0, 4)):
         extra = random_set(rng, rules, pool, 0)
@@ -88,6 +136,13 @@ def _three_at_one_number(seed: int, least: bool):
 @pytest.mark.parametrize("seed", range(60))
 def test_three_table_jokers_at_one_number(seed):
     same_as_the_oracle(*_three_at_one_number(seed + 5500, least=seed % 3 == 0))
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_three_table_jokers_at_one_number_two_real_tiles_or_more_copies(seed):
+    # (two real tiles per set with two, three or four copies; one with three or four)
+    min_real, copies = ((2, 2), (2, 3), (2, 4), (1, 3), (1, 4))[seed % 5]
+    same_as_the_oracle(*_three_at_one_number(seed + 6100, seed % 3 == 0, min_real, copies))
 
 
 def test_three_table_jokers_by_hand():
@@ -108,6 +163,19 @@ def test_three_table_jokers_by_hand():
     assert not group.any() and (tile == run).all()
 
 
+@pytest.mark.parametrize(("min_real", "copies"), [(2, 2), (2, 4), (1, 3)])
+def test_three_table_jokers_by_hand_two_real_tiles_or_more_copies(min_real, copies):
+    rules = Rules(jokers=3, joker_retrieval="official", least_disturbance=False,
+                  min_real_tiles=min_real, copies=copies)
+    runs = [parse_tiles(f"{c}4 J {c}6") for c in "RKO"]
+    assert best_move(runs, "B1 B2", rules=rules).tiles == 0
+    assert best_move(runs, "B1 B2", rules=replace(rules, joker_retrieval="free")).tiles == 2
+    assert best_move(runs, "R5 B1 B2", rules=rules).tiles == 3
+    if copies > 2:  # R4 J R6 three times: each joker freed by an R5; B1 and all three
+        three = [parse_tiles("R4 J R6")] * 3
+        assert best_move(three, "R5 R5 R5 B1", rules=rules).tiles == (4 if min_real == 1 else 3)
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_three_places_read_backwards(seed):
     # (the reversed search, _exact.solve_either: each place at its number read backwards)
@@ -125,8 +193,27 @@ def test_the_cover_reads_the_third_jokers_bits_only_where_it_stands():
     # at a number with at most two table jokers: not the cover's there
     key = np.int64(0b101) << COVER_AT | np.int64(0b1111) << COVER_HIGH_AT
     assert COVER_HIGH_AT >= SHORT_AT
-    assert cover_of(key, 0b11) == 0b101 and cover_of(key, 0b111) == 0b1111101
+    assert cover_of(key, 0, 0b11) == 0b101 and cover_of(key, 0, 0b111) == 0b1111101
     assert cover_key(0b1111101) == key and (cover_key(0b101) >> COVER_HIGH_AT) & 15 == 0
+
+
+def test_the_cover_of_a_two_word_pass_keeps_the_third_jokers_bits_in_word_b():
+    # word A's bits 45-54 hold the list of runs short of real tiles or n3, n4 there; word B
+    # holds the list at 31-45, the cover's high bits past it
+    second = np.zeros(1, np.int64)
+    fam = 0b1011010
+    key, key2 = cover_key(fam, second), cover_key2(fam)
+    assert key == np.int64(0b010) << COVER_AT and key2 == np.int64(0b1011) << COVER_PAIRED_AT
+    assert cover_of(key, key2, 0b111, second) == fam and cover_of(key, key2, 0b11, second) == 2
+    assert COVER_PAIRED_AT >= SHORT_HIGH_AT + 15
+    # the pass carries word B with three or four copies only where three places share a
+    # number (two real tiles per set and three jokers: always)
+    three = [joker_place(5, c) for c in range(3)]
+    apart = [*three[:2], joker_place(6, 0)]
+    assert second_word(rules_mode(True, joker_places=three, copies=3), 3)
+    assert not second_word(rules_mode(True, joker_places=apart, copies=4), 3)
+    assert not second_word(rules_mode(True, joker_places=three), 3)
+    assert second_word(rules_mode(True, joker_places=apart, min_real=2), 3)
 
 
 def test_held_places_proven_with_three_table_jokers():
@@ -143,11 +230,10 @@ def test_held_places_proven_with_three_table_jokers():
 
 
 def test_refused_crossings_of_official_retrieval_with_a_third_joker():
-    for options, message in ((["copies=3"], "jokers=3 with joker_retrieval=official and copies=3"),
-                             (["min_real_tiles=2"], "jokers=3 with joker_retrieval=official "
-                                                    "and min_real_tiles=2"),
-                             (["jokers=4"], "jokers=4 with joker_retrieval=official")):
-        rules = Rules.parse(["jokers=3", "joker_retrieval=official", *options])
-        with pytest.raises(RuleError, match=message):
-            best_move([], "R1 R2 R3", rules=rules)
-    assert Rules(jokers=3, joker_retrieval="official").unsupported() == []
+    rules = Rules.parse(["jokers=4", "joker_retrieval=official"])
+    with pytest.raises(RuleError, match="jokers=4 with joker_retrieval=official"):
+        best_move([], "R1 R2 R3", rules=rules)
+    for copies in (2, 3, 4):
+        for min_real in (1, 2):
+            assert Rules(jokers=3, joker_retrieval="official", copies=copies,
+                         min_real_tiles=min_real).unsupported() == []

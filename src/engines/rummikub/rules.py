@@ -85,11 +85,12 @@ _WITH_THIRD = {"jokers": {"meld_continue": False, "min_set_length": 3},
 # count the colours giving three tiles to groups where the runs short of real tiles would
 # be listed: solvers/rummikub/_continue.py); not with a fourth copy
 _THIRD_COPY_WITH_CONTINUE = {"min_real_tiles": 1, "min_set_length": 3}
-# Official retrieval with a third joker: the rules integer places three table jokers, and
-# the key's cover of three at one number takes the bits of the third and fourth copies'
-# group counts and of the runs short of real tiles (solvers/rummikub/_layout.py,
-# COVER_HIGH_AT): up to these values beside it, and no fourth joker
-_OFFICIAL_THIRD_MOST = {"jokers": 3, "copies": 2, "min_real_tiles": 1}
+# Official retrieval with a third joker: the rules integer places three table jokers (a
+# fourth has no room there, nor its cover of 15 subsets in the key); the cover of three at
+# one number keeps 4 bits in the first key word (COVER_HIGH_AT), or in the second where the
+# first word's are the third and fourth copies' group counts or the runs short of real
+# tiles (solvers/rummikub/_layout.py, COVER_PAIRED_AT)
+_OFFICIAL_THIRD_MOST = {"jokers": 3}
 # The tile sets the DP's state key holds: four colour codes of up to seven open runs (four
 # copies and three jokers: numbered codes, solvers/rummikub/_lengths.py) and the numbers
 # 1..13; runs and groups of at least 2 to 13 tiles.  Past 4 colours or 13 numbers: the

@@ -11,15 +11,15 @@ colour codes and are listed apart (colour and kind: one joker; a joker and a rea
 two jokers; two jokers and a real tile; with three jokers also three jokers alone, the list's
 third slot in the second key word: :mod:`solvers.rummikub._real2`), so the transition
 chooses which runs take this number's jokers, those runs must continue (with a real tile
-where the kind needs it), and the final state lists none.  Groups need only their feasibility table
-(:func:`solvers.rummikub._groups.group_tables`).  A highest number below 13 ends the pass
-there.  Each number is processed colour
-by colour, fewest choices first (sub-steps that also carry how many colours gave one or
-two tiles to groups); the last colour's sub-step also chooses the jokers joining groups,
-checks group feasibility and closes the number (short runs that cannot continue kill the
-state, long runs that cannot be extended end).  Every sub-step is a layer of states
-(:mod:`solvers.rummikub._layers`) with one parent pointer and one choice per state, so the
-optimal arrangement is replayed afterwards.
+where the kind needs it), and the final state lists none.  Groups need only their
+feasibility table (:func:`solvers.rummikub._groups.group_tables`).  A highest number below
+13 ends the pass there.  Each number is processed colour by colour, fewest choices first
+(sub-steps that also carry how many colours gave one or two tiles to groups); the last
+colour's sub-step also chooses the jokers joining groups, checks group feasibility and
+closes the number (short runs that cannot continue kill the state, long runs that cannot be
+extended end).  Every sub-step is a layer of states (:mod:`solvers.rummikub._layers`) with
+one parent pointer and one choice per state, so the optimal arrangement is replayed
+afterwards.
 
 Inputs are clean integer arrays (the engine validates text):
 
@@ -91,6 +91,7 @@ from solvers.rummikub._lengths import (
 )
 from solvers.rummikub._official import cover as _cover
 from solvers.rummikub._official import cover_key as _cover_key
+from solvers.rummikub._official import cover_key2 as _cover_key2
 from solvers.rummikub._official import cover_of as _cover_of
 from solvers.rummikub._official import official_tables as _official_tables
 from solvers.rummikub._pairs import make_room as make_pair_room
@@ -235,7 +236,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                 e10, e21, e20, e31, e30, keep = short_kinds3(
                     (key >> SHORT_AT) & 1023 | ((key2 >> SHORT_HIGH_AT) & 31) << 10, c)
         md = e10 + e21 + e20 + e31 + e30
-        cover0 = _cover_of(key, cover_full) if cover_full else 0
+        cover0 = _cover_of(key, key2, cover_full, second) if cover_full else 0
         bare = short0 = np.int64(0)
         if variant is not None:  # runs of jokers alone: _lengths.bare_step, triple_step
             if pairs:
@@ -439,15 +440,15 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                             need_c = min(need_c, 3)
                         nkey = (base | code_bits(ncode, c, wide) | (placed << JOKERS_AT)
                                 | (m1 << N1_AT) | (m2 << N2_AT) | (nmv << MELD_AT)
-                                | (need_c << NEED_AT) | short | _cover_key(cover) | hold_now
+                                | (need_c << NEED_AT) | short | _cover_key(cover, second) | hold_now
                                 | (m3 << N3_AT) | (m4 << N4_AT))
                         if second is None:
                             n = relax(table, bits, end, n, keys, score, parent, choice, nkey, nsc,
                                       i, ch0 + tc)
                         else:
                             n = relax_pair(table, bits, end, n, keys, keys2, score, parent, choice,
-                                           nkey, base2 | code_high(ncode, c) | quad2 | short2,
-                                           nsc, i, ch0 + tc)
+                                           nkey, base2 | code_high(ncode, c) | quad2 | short2
+                                           | _cover_key2(cover), nsc, i, ch0 + tc)
     return n, table, bits, keys, score, parent, choice, keys2
 
 

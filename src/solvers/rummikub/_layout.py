@@ -24,9 +24,9 @@ read by :func:`place_of`): each must
 end the turn there (a joker in a run at its tile, in a group at its number) or be replaced
 by a rack tile it may stand for, played that turn; the key's bits 55-57 then record, inside
 the number, which of its table jokers the choices so far can account for (with three
-table jokers at one number, the subsets holding the third at 49-52: :data:`COVER_HIGH_AT`,
-clear of the copies' and the runs short of real tiles' fields, which the rules refuse
-beside a third joker under official retrieval).  Bit 35 asks for
+table jokers at one number, the subsets holding the third at 49-52: :data:`COVER_HIGH_AT`;
+in a pass with the second key word, whose first word's bits 45-54 then hold the copies'
+group counts or the runs short of real tiles, at its :data:`COVER_PAIRED_AT`).  Bit 35 asks for
 meld then continue, bits 36-38 and 41 give the minimum set length when it is not 3
 (:func:`min_set_length`: 2, 4 .. 13; past 5 a colour code needs up to 12 bits,
 :func:`code_at`: the second key word below), bits 39-40 the copies of each tile beyond two
@@ -56,7 +56,12 @@ may be shared by variants that never come together: the rules refuse those by na
   of 3): the whole list, its three slots from :data:`SHORT_HIGH_AT` (the first word's
   :data:`SHORT_AT` bits hold :data:`N3_AT` and :data:`N4_AT` then, the list's there stay 0;
   six or seven open runs a colour: :func:`solvers.rummikub._real2.long_joker_runs3`);
-- bits 46-62: free.  To claim bits, add a named ``..._AT`` constant (and width) here
+- bits 46-49, official retrieval with three table jokers at one number (sets of 3, never
+  with sets of 6+ nor four jokers), in a pass with this word (two real tiles per set, or
+  three or four copies with three places at one number: :func:`second_word`): the cover's
+  subsets holding the third joker (:data:`COVER_PAIRED_AT`; :data:`COVER_HIGH_AT` in the
+  first word elsewhere);
+- bits 50-62: free.  To claim bits, add a named ``..._AT`` constant (and width) here
   beside the others, make :func:`second_word` true for the variants that use them, and
   refuse in ``engines/rummikub/rules.py`` the combinations whose fields overlap.
 """
@@ -109,6 +114,9 @@ RISKY_SLOT_BITS = 5
 # Two real tiles per set and three jokers (word B): the third slot of the short runs' list
 # (three copies: the whole list, 15 bits from here)
 SHORT_HIGH_AT = 31
+# Official retrieval, three table jokers at one number, two key words: the cover's subsets
+# holding the third (4 bits; COVER_HIGH_AT in one-word passes)
+COVER_PAIRED_AT = 46
 LENGTH_HIGH_AT = 41  # in the rules integer: the minimum set length's fourth bit (8..12)
 LENGTH_MASK = np.int64(7 << LENGTH_AT | 1 << LENGTH_HIGH_AT)
 
@@ -273,9 +281,26 @@ def second_word(meld, jokers=2):
     """Whether a pass under rules ``meld`` with ``jokers`` jokers carries the second key
     word: sets of 6+ tiles (colour codes past 127), four jokers, or two real tiles per set
     with three jokers (a third run short of real tiles listed) or three or four copies (the
-    list leaves :data:`N3_AT`'s bits)."""
+    list leaves :data:`N3_AT`'s bits), or three or four copies with three table jokers at
+    one number under official retrieval (the cover's high bits leave :data:`N3_AT`'s: at
+    :data:`COVER_PAIRED_AT`)."""
     return min_set_length(meld) > 5 or jokers > 3 or (
-        (jokers > 2 or copies(meld) > 2) and (meld >> REAL2_BIT) & 1 == 1)
+        (jokers > 2 or copies(meld) > 2) and (meld >> REAL2_BIT) & 1 == 1) or (
+        copies(meld) > 2 and three_places_at_one_number(meld))
+
+
+@njit(cache=True, inline="always")
+def three_places_at_one_number(meld):
+    """Whether the rules integer places three table jokers, all at one number.
+
+    >>> three_places_at_one_number(rules_mode(True, joker_places=(joker_place(5, 0),) * 3))
+    True
+    >>> three_places_at_one_number(rules_mode(True, joker_places=(85, 85, joker_place(7, 1))))
+    False
+    """
+    third = place_of(meld, 2)
+    return third != 0 and (place_number(place_of(meld, 0)) == place_number(third)
+                           == place_number(place_of(meld, 1)))
 
 
 @njit(cache=True, inline="always")

@@ -15,6 +15,7 @@ from numba import njit
 from solvers.rummikub._layout import (
     COVER_AT,
     COVER_HIGH_AT,
+    COVER_PAIRED_AT,
     NCOL,
     NNUM,
     OFFICIAL_AT,
@@ -52,23 +53,34 @@ def cover(fam, eligible, units):
 
 
 @njit(cache=True, inline="always")
-def cover_of(key, full):
-    """The cover (:func:`cover`'s family) in state ``key`` at a number whose table jokers
-    are ``full``: its subsets of the first two at :data:`~solvers.rummikub._layout.
-    COVER_AT`, those holding the third at :data:`~solvers.rummikub._layout.COVER_HIGH_AT`,
-    read only where the number has a third (elsewhere those bits are other fields': the
-    runs of jokers alone of sets of 2, the list of two real tiles per set)."""
+def cover_of(key, key2, full, second=None):
+    """The cover (:func:`cover`'s family) in state ``(key, key2)`` at a number whose table
+    jokers are ``full``: its subsets of the first two at :data:`~solvers.rummikub._layout.
+    COVER_AT`, those holding the third at :data:`~solvers.rummikub._layout.COVER_HIGH_AT`
+    (a pass with the second key word, ``second`` its array: ``key2``'s :data:`~solvers.
+    rummikub._layout.COVER_PAIRED_AT`), read only where the number has a third (elsewhere those
+    bits are other fields': the runs of jokers alone of sets of 2, the list of two real
+    tiles per set, the third and fourth copies' group counts)."""
     fam = (key >> COVER_AT) & 7
     if full > 3:
-        fam |= ((key >> COVER_HIGH_AT) & 15) << 3
+        high = (key >> COVER_HIGH_AT) if second is None else (key2 >> COVER_PAIRED_AT)
+        fam |= (high & 15) << 3
     return fam
 
 
 @njit(cache=True, inline="always")
-def cover_key(fam):
-    """The key bits of cover ``fam`` (the inverse of :func:`cover_of`; past 7 only where
-    the number has a third table joker, whose bits alone :func:`cover` adds)."""
-    return np.int64(fam & 7) << COVER_AT | np.int64(fam >> 3) << COVER_HIGH_AT
+def cover_key(fam, second=None):
+    """The first key word's bits of cover ``fam`` (with :func:`cover_key2`, the inverse of
+    :func:`cover_of`; past 7 only where the number has a third table joker, whose bits
+    alone :func:`cover` adds)."""
+    high = np.int64(fam >> 3) << COVER_HIGH_AT if second is None else np.int64(0)
+    return np.int64(fam & 7) << COVER_AT | high
+
+
+@njit(cache=True, inline="always")
+def cover_key2(fam):
+    """The second key word's bits of cover ``fam`` in a pass with that word (:func:`cover_of`)."""
+    return np.int64(fam >> 3) << COVER_PAIRED_AT
 
 
 @njit(cache=True, error_model="numpy")
