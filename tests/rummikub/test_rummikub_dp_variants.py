@@ -288,10 +288,8 @@ def test_three_jokers_by_hand():
     with pytest.raises(TileError, match="3 jokers"):
         best_moves([Position.from_strings([], "J J J R5", max_jokers=3)])
     # (sets of 4-12: the wide DP, test_rummikub_wide_route; two real tiles per set:
-    # test_rummikub_three_jokers_real2; official retrieval, with two copies:
-    # test_rummikub_official_three_jokers)
-    for options in (["joker_retrieval=official", "copies=3"], ["min_set_length=2"],
-                    ["meld_continue=on"]):
+    # test_rummikub_three_jokers_real2; official retrieval: test_rummikub_official_three_jokers)
+    for options in (["min_set_length=2"], ["meld_continue=on"]):
         with pytest.raises(RuleError, match=r"jokers=3 with .* not supported by the exact"):
             best_move([], "J J J R5", rules=Rules.parse(["jokers=3", *options]))
 
@@ -348,8 +346,9 @@ def test_three_jokers_with_more_copies_by_hand():
         assert best_move([], runs + " J J J", rules=rules).tiles == 3 * copies + 3
         groups = " ".join(f"{c}5" for c in "KR" for _ in range(copies))
         assert best_move([], groups + " J J J", rules=rules).tiles == 9  # three K5 R5 J
-        with pytest.raises(RuleError, match=r"jokers=3 with .* not supported by the exact"):
-            best_move([], "R5 R6 R7", rules=replace(rules, joker_retrieval="official"))
+        # (official retrieval: the cover of three table jokers at one number in word B)
+        official = replace(rules, joker_retrieval="official")
+        assert best_move([["R4", "J", "R6"]] * 3, "R5 R5 R5 B1", rules=official).tiles == 4
 
 
 def test_four_copies_by_hand():
