@@ -23,9 +23,15 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from rummikub_random_sets import oracle_and_batch, random_case, random_set, same_as_the_oracle
+from rummikub_random_sets import (
+    check_answer,
+    oracle_and_batch,
+    random_case,
+    random_set,
+    same_as_the_oracle,
+)
 
-from engines.rummikub import best_move
+from engines.rummikub import best_move, least
 from engines.rummikub.errors import RuleError
 from engines.rummikub.retrieval import joker_places
 from engines.rummikub.rules import Rules
@@ -237,3 +243,18 @@ def test_refused_crossings_of_official_retrieval_with_a_third_joker():
         for min_real in (1, 2):
             assert Rules(jokers=3, joker_retrieval="official", copies=copies,
                          min_real_tiles=min_real).unsupported() == []
+
+
+def test_the_narrow_check_of_chosen_sets_numbers_their_jokers_as_the_whole_table(monkeypatch):
+    # (_least._keeps_chosen's narrow pass, taken when the policy lacks KEPT_EXACT: its hold
+    # tables over the chosen sets numbered their jokers from 0 at each number, the official
+    # cover over the whole table; here the held-out B4 B5 J took the group joker's bit at
+    # 6, and the group joker went to B5 J B7)
+    monkeypatch.setattr(least, "KEPT_EXACT", 0)
+    table = [parse_tiles(s) for s in ("K6 R6 B6 J", "K2 K3 J K5", "B4 K4 R4", "B4 B5 J",
+                                      "O1 O2 O3 O4 O5", "K11 O11 R11")]
+    rack = parse_tiles("B5 B7 B12 B11 B10 K9")
+    rules = Rules(jokers=3, joker_retrieval="official", numbers=12, meld_threshold=0)
+    move = best_move(table, rack, True, "tiles", rules)
+    assert (move.tiles, move.sets_kept) == (5, 5)
+    check_answer(rules, table, rack, True, move)

@@ -76,3 +76,31 @@ def hold_tables(slot_number, slot_colour, set_start, s0, s1, which):
         set_jokers[first[i] - 1, k] = jokers
         which[first[i] - 1, k] = i
     return tables, 0
+
+
+@njit(cache=True, nogil=True)
+def renumber_chosen_jokers(joker_bits, chosen, slot_number, slot_colour, set_start, s0, s1):
+    """Renumber, in place, the joker bits of :func:`hold_tables` built over the sets
+    ``chosen`` of ``s0..s1-1`` only (``chosen[i]`` 1 for set ``s0 + i``: their jokers
+    numbered from 0 at each number) as over all of the sets, in order: the numbering of the
+    whole table's tables, and of :func:`solvers.rummikub._official.official_tables`, whose
+    cover a held-out joker's bit must name."""
+    rank = np.zeros((NNUM + 1, 8), np.int64)  # per number: the j-th chosen joker's rank
+    seen = np.zeros(NNUM + 1, np.int64)
+    mine = np.zeros(NNUM + 1, np.int64)
+    for i in range(s1 - s0):
+        for k in range(set_start[s0 + i], set_start[s0 + i + 1]):
+            v = slot_number[k]
+            if slot_colour[k] < 0:
+                if chosen[i] and mine[v] < 8:
+                    rank[v, mine[v]] = seen[v]
+                    mine[v] += 1
+                seen[v] += 1
+    for v in range(1, NNUM + 1):
+        for b in range(HOLD_BITS):
+            bits = joker_bits[v - 1, b]
+            renumbered = 0
+            for j in range(mine[v]):
+                if bits >> j & 1:
+                    renumbered |= 1 << rank[v, j]
+            joker_bits[v - 1, b] = renumbered

@@ -22,7 +22,7 @@ from solvers.rummikub._bound import later_and_caps
 from solvers.rummikub._branch import branch_programme, branched_bound, new_search, rules_out
 from solvers.rummikub._held import _held_pass
 from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS, twin_classes
-from solvers.rummikub._hold_tables import hold_tables
+from solvers.rummikub._hold_tables import hold_tables, renumber_chosen_jokers
 from solvers.rummikub._kept import JOKER_KIND, code_key, common_sets
 from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM, copies
 from solvers.rummikub._melds import meld_codes
@@ -315,6 +315,7 @@ def _keeps_chosen(passes, chosen, held, slot_number, slot_colour, set_start, s0,
             np.int64(0), np.int64(1), np.int64(0), c2, g2, h2, work)
     else:
         tables, _crowded = hold_tables(numbers, colours, first, 0, held, which)
+        renumber_chosen_jokers(tables[2], chosen, slot_number, slot_colour, set_start, s0, s1)
         sub = held + 1  # (the scale of these sets' score)
         skips = skips.copy()  # (the left-out cut holds here too: its moves score the optimum)
         skips[3] = sub
