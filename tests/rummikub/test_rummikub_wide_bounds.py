@@ -68,6 +68,10 @@ def test_bounds_hold_for_the_optimal_move(seed):
     assert bounds[numbers] == objective * 512 and bounds[numbers + 1] >= len(kept)
     for v in range(numbers):
         assert bounds[v] >= sum(f > v + 1 for f in first)
+    alone = wide._kept_bounds(melds, starts, must, rack_counts, must_j, rack_j, weight, jw,
+                              rules.min_set_length, objective * 512 + 7, 512, False)
+    assert alone[numbers:].tolist() == bounds[numbers:].tolist()  # (the most in all alone)
+    assert not alone[:numbers].any()
 
 
 def test_bounds_prove_an_aim_out_of_reach():

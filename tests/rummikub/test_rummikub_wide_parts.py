@@ -132,6 +132,45 @@ def test_rests_that_no_move_plays_are_skipped_without_the_relaxation(monkeypatch
     assert 0 in plays and 1 in plays
 
 
+@pytest.mark.parametrize(("probed", "asked_per_number"), [
+    ((-1, -1), (True, True, False, False)),  # (two in a row past them: the bounds first)
+    ((-1, 0, -1, -1), (True, True, True)),  # (a rest not played between: the probes first)
+])
+def test_after_probes_past_their_states_the_relaxation_comes_first(probed, asked_per_number,
+                                                                   monkeypatch):
+    """Scripted: four parts of one tile each, whose probes answer ``probed`` in turn (-1:
+    past their states, 0: the rest is not played); once ``PROBES_PAST`` (here two) in a row
+    passed their states, a part asks the relaxation for the most kept alone (not per
+    number) before its probe, and none reaches more than the best found."""
+    monkeypatch.setattr(wide, "PROBES_PAST", 2)
+    colours, numbers = 4, 8
+    must = np.ones((colours, numbers), np.int64)  # (a run of every colour: each tile fits)
+    rack = np.zeros((colours, numbers), np.int64)
+    rack[0, 1] = rack[1, 3] = rack[2, 5] = rack[3, 7] = 1
+    weight = np.full((colours, numbers), 512, np.int64)
+    objective = 3 * 512  # (the whole rack less one tile: four parts)
+    answers = list(probed)
+    asked: list[tuple[int, bool]] = []
+
+    def search(opt, opt_j, bounds, resume, start, *most):
+        assert resume == PLAYS
+        return answers.pop(0), NEG
+        yield  # (a generator, as the engine's)
+
+    def bound(opt, opt_j, score, per_number=True):
+        asked.append((int(opt.sum()), per_number))
+        return np.array([0, score, 2 if opt.sum() == 4 else 0])  # (rests: none kept more)
+
+    found = wide._kept_by_parts(search, bound, objective, must, 0, rack, 0, (weight, 512), 3,
+                                np.zeros((colours, numbers, 4), np.int64),
+                                np.zeros(numbers, np.int64))
+    with pytest.raises(StopIteration) as stop:
+        next(found)
+    assert stop.value.value == (1, objective)
+    assert not answers  # (every probe scripted was made)
+    assert asked == [(4, False)] + [(3, p) for p in asked_per_number]
+
+
 @pytest.mark.parametrize("reach", range(7))
 def test_the_free_passes_floor_bisects_the_aims(reach):
     """The relaxation asked at most three times for six aims; the floor of the aim below

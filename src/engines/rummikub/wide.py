@@ -69,6 +69,7 @@ MAX_PARTS = 64
 # PART_STATES a part (its fixed cost is one pass's; a part's, a pass and maybe a relaxation;
 # 6 x 20 sets of 4 + three jokers, 55 parts: 0.18 M states by the parts, 0.11 M so)
 FEW_PARTS, PART_STATES = 16, 2_048
+PROBES_PAST = 4  # (:func:`_kept_by_parts`; 6 x 20 four copies, --wide seed 7: 21 in a row)
 #: States stored and the widest layer, summed over the passes since it was last zeroed
 #: (the benches read it).
 STATS = np.zeros(2, np.int64)
@@ -163,14 +164,15 @@ def _hold_arrays(melds: list[Meld], colours: int, numbers: int) -> tuple[np.ndar
 
 def _kept_bounds(melds: list[Meld], starts: np.ndarray, must: np.ndarray, rack: np.ndarray,
                  must_j: int, rack_j: int, weight: np.ndarray, jw: int, min_len: int,
-                 score: int, scale: int) -> np.ndarray:
+                 score: int, scale: int, per_number: bool = True) -> np.ndarray:
     """The bounds that :func:`solvers.rummikub.wide.solve_wide` asked for, by the linear
     relaxation of the most table sets ``melds`` kept by a move at least as good in the
     objective as ``score`` (:func:`solvers.rummikub._bound.shaped_later_bounds`; the DP's
     score: the objective's ``weight``/``jw`` times ``scale``, plus one a set kept;
     ``starts``: the held-out arrays' offsets of the sets starting at each number): per
-    number v+1 the most kept of the sets starting after it; last, the floor of that
-    objective (no set kept) and the most kept in all (negative: no move reaches it)."""
+    number v+1 the most kept of the sets starting after it (not ``per_number``: zeros, for
+    a caller that reads the most in all alone: a fifth less time); last, the floor of
+    that objective (no set kept) and the most kept in all (negative: no move reaches it)."""
     from solvers.rummikub._bound import shaped_later_bounds
     from solvers.rummikub.wide._exact import playable
 
@@ -182,7 +184,7 @@ def _kept_bounds(melds: list[Meld], starts: np.ndarray, must: np.ndarray, rack: 
              for m in melds for s in m]
     bounds = np.empty(numbers + 2, np.int64)
     later = bounds[:numbers]
-    later[:] = starts[numbers] - starts[1:]
+    later[:] = starts[numbers] - starts[1:] if per_number else 0
     most, _pivots = shaped_later_bounds(
         must, opt, must_j, rack_j, weight, jw, optimum, numbers, min_len,
         np.array([n for n, _ in slots], np.int64), np.array([c for _, c in slots], np.int64),
@@ -209,8 +211,9 @@ def _kept_by_parts(search: Callable[..., Generator[None, None, tuple[int, int]]]
     show cannot keep more than the best found is skipped, so is one whose rest holds a tile
     that no set can hold, :func:`~solvers.rummikub.wide._exact.playable`, or that an exact
     pass holding no set out, of at most ``PLAYS_STATES`` states, cannot play whole: it
-    costs less than the relaxation), the answer's part first, until the whole rack's bounds
-    show that no part keeps more.  More than :data:`MAX_PARTS` parts (or a gain not
+    costs less than the relaxation, until :data:`PROBES_PAST` in a row pass those states:
+    then the relaxation's most first), the answer's part first, until the whole rack's
+    bounds show that no part keeps more.  More than :data:`MAX_PARTS` parts (or a gain not
     positive): the exact pass from the optimum over the whole rack; more than
     :data:`FEW_PARTS`: that pass first, if it stores at most :data:`PART_STATES` a part."""
     from solvers.rummikub.wide._exact import ASK, EXACT, PLAYS, left_out, playable
@@ -222,7 +225,7 @@ def _kept_by_parts(search: Callable[..., Generator[None, None, tuple[int, int]]]
     count = MAX_PARTS + 1
     if (jw > 0 or must_j + rack_j == 0) and bool((weight[opt > 0] > 0).all()):
         count = left_out(opt, weight, rack_j, jw, whole - objective, parts)
-    most = bound(rack, rack_j, objective)  # (the most kept whatever the part)
+    most = bound(rack, rack_j, objective, count > FEW_PARTS)  # (whatever the part)
     if count > MAX_PARTS:
         return (yield from search(rack, rack_j, most, EXACT, objective))
     if count > FEW_PARTS:  # (the pass over the whole rack, if it is cheap)
@@ -232,14 +235,17 @@ def _kept_by_parts(search: Callable[..., Generator[None, None, tuple[int, int]]]
             return status, found
     answer = np.append((opt - choice[:, :, 0] - choice[:, :, 1] + must).ravel(),
                        rack_j + must_j - choice[:, :, 2].sum() - group_jokers.sum())
-    status, found = 1, objective
+    status, found, past = 1, objective, 0  # (past: the probes in a row past their states)
     for i in sorted(range(count), key=lambda i: not np.array_equal(parts[i], answer)):
         if found >= objective + most[-1]:
             break
         rest, rest_j = opt - parts[i, :-1].reshape(opt.shape), rack_j - int(parts[i, -1])
         if not np.array_equal(playable(must, rest, must_j + rest_j, min_len), rest):
             continue  # (a tile of the rest that no set holds without the part: not all played)
+        if past >= PROBES_PAST and objective + bound(rest, rest_j, objective, False)[-1] <= found:
+            continue
         plays = yield from search(rest, rest_j, np.zeros(0, np.int64), PLAYS, objective)
+        past = past + 1 if plays[0] < 0 else 0
         if plays[0] == 0:
             continue  # (no move plays all of the rest, held sets or not: cheaper than the bounds)
         bounds = bound(rest, rest_j, objective)
@@ -473,9 +479,9 @@ def _search(pos: Position, objective: str, rules: Rules, old: list[Meld], revers
             yield  # (stopped at the budget: the same call again, going on, once raised)
             save = _resume.raised_save(save, budget[0], _room(budget[0]))
 
-    def bound(opt: np.ndarray, opt_j: int, score: int) -> np.ndarray:
+    def bound(opt: np.ndarray, opt_j: int, score: int, per_number: bool = True) -> np.ndarray:
         return _kept_bounds(old if hold else [], arrays[0], must, opt, must_j, opt_j, weight,
-                            jw, rules.min_set_length, score, scale)
+                            jw, rules.min_set_length, score, scale, per_number)
 
     def reach(objective: int) -> np.ndarray:
         # (which moves reach an objective does not depend on the sets kept: the relaxation
@@ -499,7 +505,7 @@ def _search(pos: Position, objective: str, rules: Rules, old: list[Meld], revers
                 search, bound, score, must, must_j, rack, rack_j, scaled,
                 rules.min_set_length, choice, group_jokers)
         if status == ASK_FREE:  # (the free passes' first floor, by the relaxation)
-            start = _free_floor(lambda f: bound(rack, rack_j, f), floors(), score)
+            start = _free_floor(lambda f: bound(rack, rack_j, f, False), floors(), score)
             bounds, resume = none, ASK_FREE
             continue
         if status == ASK_ABOVE:  # (a narrow pass's answer: is a better objective in reach?)

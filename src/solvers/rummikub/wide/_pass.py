@@ -309,8 +309,23 @@ def keep_flexible(rows, n, colours, cb, duty, width):
         for c in range(colours):
             h += duty[(a >> (cb * c)) & ((np.int64(1) << cb) - 1)]
         pri[i] = 8 * h + (b & 7)
-    idx = np.sort(np.argsort(pri, kind="mergesort")[:width])
-    rows[:width] = rows[idx]
+    # (the rows a stable sort by ``pri`` puts first, in their order: those below the
+    # width-th smallest priority and the first ties at it; counted, not sorted: 2.0 ms
+    # where the sort took 13.1, ``--wide`` 8 x 13 copies=3 seed 4 80J #0 reversed)
+    counts = np.zeros(pri.max() + 1, np.int64)
+    for i in range(n):
+        counts[pri[i]] += 1
+    cut, below = 0, 0
+    while below + counts[cut] < width:
+        below += counts[cut]
+        cut += 1
+    ties, kept = width - below, 0
+    for i in range(n):
+        if pri[i] < cut or (pri[i] == cut and ties > 0):
+            ties -= pri[i] == cut
+            for w in range(rows.shape[1]):  # (kept <= i: nothing read is overwritten)
+                rows[kept, w] = rows[i, w]
+            kept += 1
     return width
 
 
