@@ -171,29 +171,42 @@ def long_joker_runs(combo, jr, t, code, e10, e21, e20, e31, keep, c, jl, real, v
     counts[width - 1] += k3
     counts[min(2, width - 1)] += e21 - x4
     counts[min(3, width - 1)] += e31
-    waiting = x0 + d21 + x3 + d31  # the listed runs: each needs a tile at number+1
+    code, need = _class_code(x0 + d21 + x3 + d31, counts, jl, real, c, v, nnum, binom)
+    if code < 0:
+        return 0, -1, 0
+    return code, short_pack(keep, c, x0, d21, x3, d31), need
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _class_code(listed, counts, jl, real, c, v, nnum, binom):
+    """The end of :func:`long_joker_runs` and :func:`long_joker_runs3`: colour ``c``'s
+    code of class counts ``counts`` after number v+1 (the long runs beyond what number+2
+    can extend end) and the jokers its short runs will need at the next numbers, given
+    ``listed`` runs in the list afterwards (each needs a tile at number+2; a lower bound):
+    ``(code, need)``, code -1 when the tiles and jokers ``jl`` there cannot do it."""
+    width = counts.shape[0]
+    waiting = listed
     for i in range(width - 1):
         waiting += counts[i]
     avail = jl + real[c, v + 1] if v + 1 < nnum else 0
     if waiting > avail:
-        return 0, -1, 0
+        return -1, 0
     counts[width - 1] = min(counts[width - 1], avail - waiting)
     need = 0
     for j in range(1, width):
         if j == 2:
-            waiting -= x0 + d21 + x3 + d31
+            waiting -= listed
         if j > 1:
             waiting -= counts[width - j]
         if waiting <= 0:
             break
         if v + j >= nnum:
-            return 0, -1, 0
+            return -1, 0
         need += max(0, waiting - real[c, v + j])
     total = 0
     for i in range(width):
         total += counts[i]
-    return (class_rank(total, counts[width - 1], 0, 0, 0, counts.reshape(1, -1), binom),
-            short_pack(keep, c, x0, d21, x3, d31), need)
+    return class_rank(total, counts[width - 1], 0, 0, 0, counts.reshape(1, -1), binom), need
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -302,21 +315,10 @@ def long_joker_runs3(combo, jr, t, code, e10, e21, e20, e31, e30, keep, c, jl, r
     counts[0] = new - x0
     counts[1] = a1 - x1
     counts[2] = digits[code, 1] + k3 + e21 - x4 + e31 - x6
-    # every listed run and every run of length 1 or 2 needs a tile at number+1; the runs
-    # of length 1 one at number+2 too (the listed ones counted at number+1 only: a bound)
-    waiting = x0 + d21 + x3 + d31 + x5 + counts[0] + counts[1]
-    avail = jl + real[c, v + 1] if v + 1 < nnum else 0
-    if waiting > avail:
+    code, need = _class_code(x0 + d21 + x3 + d31 + x5, counts, jl, real, c, v, nnum, binom)
+    if code < 0:
         return 0, -1, 0
-    counts[2] = min(counts[2], avail - waiting)
-    need = max(0, waiting - real[c, v + 1]) if waiting > 0 else 0
-    if counts[0] > 0:
-        if v + 2 >= nnum:
-            return 0, -1, 0
-        need += max(0, counts[0] - real[c, v + 2])
-    return (class_rank(counts[0] + counts[1] + counts[2], counts[2], 0, 0, 0,
-                       counts.reshape(1, -1), binom),
-            short_pack3(keep, c, x0, d21, x3, d31, x5), need)
+    return code, short_pack3(keep, c, x0, d21, x3, d31, x5), need
 
 
 # The runs of one colour by (length, real tiles), capped at (3, 2): a run that a later
