@@ -318,6 +318,8 @@ COMBO_ROWS = (
           ("official + min_set_length=6", dict(joker_retrieval="official", min_set_length=6)),
           ("copies=3", dict(copies=3)),
           ("official + copies=3", dict(joker_retrieval="official", copies=3)),
+          ("jokers=3", dict(jokers=3)),
+          ("official + jokers=3", dict(joker_retrieval="official", jokers=3)),
       )),
     *((f"+ {name} (wide DP)", Rules(least_disturbance=True, **options), True)
       for name, options in WIDE_CROSSINGS),

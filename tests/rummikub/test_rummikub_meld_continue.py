@@ -27,7 +27,7 @@ from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
 
 
 def _case(seed: int, longer: bool = False, pairs: bool = False, longest: bool = False,
-          third: bool = False):
+          third: bool = False, jokers3: bool = False):
     rng = random.Random(seed)
     rules = Rules(least_disturbance=False, meld_continue=True, colours=rng.randint(3, 4),
                   numbers=rng.randint(6, 13),
@@ -47,6 +47,8 @@ def _case(seed: int, longer: bool = False, pairs: bool = False, longest: bool = 
                         numbers=max(rules.numbers, min(13, length + rng.randint(0, 4))))
     if third:  # three copies of each tile (sets of 3, one real tile per set)
         rules = replace(rules, copies=3, min_real_tiles=1)
+    if jokers3:  # a third joker (one or two copies, sets of 3, one real tile per set)
+        rules = replace(rules, jokers=3, copies=rng.randint(1, 2), min_real_tiles=1)
     letters = ALL_COLOURS[: rules.colours]
     pool = Counter({Tile(c, n): rules.copies for c in letters
                     for n in range(1, rules.numbers + 1)})
@@ -62,6 +64,8 @@ def _case(seed: int, longer: bool = False, pairs: bool = False, longest: bool = 
     left = [t for t, k in pool.items() for _ in range(k)]
     rack = rng.sample(left, min(len(left), rng.randint(3, 12)))
     rack += [JOKER] * sum(rng.random() < 0.6 for _ in range(jokers))
+    if jokers3 and rng.random() < 0.5:  # every joker left on the rack: runs of them alone
+        rack += [JOKER] * (jokers - rack.count(JOKER))
     if longest and rng.random() < 0.8:  # a run of L-1..L+1 tiles: a meld within reach
         size = min(rules.numbers, rules.min_set_length + rng.randint(-1, 1))
         colour = rng.choice(letters)
@@ -142,6 +146,14 @@ def test_meld_continue_with_a_third_copy_matches_the_oracle(seed):
 
 
 @pytest.mark.parametrize("seed", range(40))
+def test_meld_continue_with_a_third_joker_matches_the_oracle(seed):
+    # jokers=3 (copies 1-2, sets of 3): each key's run of three jokers alone at SHORT_AT
+    # (solvers/rummikub/_continue.py, _lengths.triple_step), base-4 joker digits; least
+    # disturbance off, then on
+    _least_off_then_on(*_case(seed + 900, jokers3=True)[:3])
+
+
+@pytest.mark.parametrize("seed", range(40))
 def test_meld_continue_with_sets_of_six_and_more_matches_the_oracle(seed):
     # min_set_length 6..13: colour codes past 7 bits, both arrangements' high bits in the
     # pair's free fields (solvers/rummikub/_continue._spilled); least disturbance off, then
@@ -184,6 +196,20 @@ def test_meld_continue_with_a_third_copy_by_hand():
                              ({"copies": 4}, "copies=4 with meld_continue=true")):
         with pytest.raises(RuleError, match=refusal):
             best_move(table, rack, False, rules=replace(three, **options))
+
+
+def test_meld_continue_with_a_third_joker_by_hand():
+    rules = Rules(least_disturbance=False, meld_continue=True, jokers=3, meld_threshold=9)
+    table = [["O8", "O9", "O10"]]
+    # three jokers alone are no run, in the meld or after it; with R5 they make one (R2-R5
+    # or R5-R8), and then O11 goes onto the table's run
+    assert best_move(table, "J J J", False, rules=rules).tiles == 0
+    assert best_move(table, "J J J R5 O11", False, rules=rules).tiles == 5
+    for options, refusal in (({"min_real_tiles": 2}, "jokers=3 with meld_continue=true and "
+                                                     "min_real_tiles=2"),
+                             ({"copies": 3}, "jokers=3 with meld_continue=true and copies=3")):
+        with pytest.raises(RuleError, match=refusal):
+            best_move(table, "J J J R5", False, rules=replace(rules, **options))
 
 
 def test_the_two_arrangement_pass_with_a_third_copy_by_hand():
@@ -240,13 +266,15 @@ def test_meld_continue_on_bench_positions():
     assert changed >= 3
 
 
-@pytest.mark.parametrize("seed", [*range(40), *range(1000, 1030), *range(2000, 2040)])
+@pytest.mark.parametrize("seed", [*range(40), *range(1000, 1030), *range(2000, 2040),
+                                  *range(3000, 3040)])
 def test_the_two_arrangement_pass_alone(seed):
     # The engine's answer usually comes from the cheap exits (no meld in the rack, or the
     # melded optimum's tiles hold one), so the DP over both arrangements is checked here on
     # its own: its exact pass (no bound, no beam) reaches the optimum of the oracle-checked
     # answer, and its arrangement is a table (the replay packs it into sets).  Seeds 1000
-    # and up: sets of 6..13 tiles (the pair's spilled high bits); 2000 and up: three copies.
+    # and up: sets of 6..13 tiles (the pair's spilled high bits); 2000 and up: three copies;
+    # 3000 and up: three jokers.
     import numpy as np
 
     from engines.rummikub.arrays import position_arrays
@@ -255,7 +283,8 @@ def test_the_two_arrangement_pass_alone(seed):
     from solvers.rummikub._exact import solve_pass
 
     rules, table, rack, _melded = _case(seed % 1000 + (500 if seed >= 1000 else 0),
-                                       longest=1000 <= seed < 2000, third=seed >= 2000)
+                                       longest=1000 <= seed < 2000, third=2000 <= seed < 3000,
+                                       jokers3=seed >= 3000)
     if rules.meld_threshold == 0:
         rules = replace(rules, meld_threshold=10)
     pos = Position(tuple(map(tuple, table)), tuple(rack), False, **rules.position_limits())

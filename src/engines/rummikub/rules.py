@@ -79,12 +79,16 @@ _NOT_WITH_CONTINUE: dict[str, object] = {}
 # Where the width-generic DP carries the crossing (sets of 2 or 4..12 with free retrieval
 # and one real tile per set), it solves it instead (Rules.wide_search; min_set_length last:
 # a refusal names first what neither DP carries).
-_WITH_THIRD = {"jokers": {"meld_continue": False, "min_set_length": 3},
+_WITH_THIRD = {"jokers": {"min_set_length": 3},
                "copies": {"min_set_length": 3}}
 # Meld then continue with a third copy: sets of 3 with one real tile per set (its two keys
 # count the colours giving three tiles to groups where the runs short of real tiles would
 # be listed: solvers/rummikub/_continue.py); not with a fourth copy
 _THIRD_COPY_WITH_CONTINUE = {"min_real_tiles": 1, "min_set_length": 3}
+# ... and with a third joker: up to two copies and one real tile per set (each key tracks
+# its run of three jokers alone where the runs short of real tiles would be listed, and the
+# codes of three copies and three jokers are numbered: solvers/rummikub/_continue.py)
+_THIRD_JOKER_WITH_CONTINUE = {"copies": 2, "min_real_tiles": 1}
 # Official retrieval with a third joker: the rules integer places three table jokers (a
 # fourth has no room there, nor its cover of 15 subsets in the key); the cover of three at
 # one number keeps 4 bits in the first key word (COVER_HIGH_AT), or in the second where the
@@ -211,8 +215,8 @@ class Rules:
         ['min_set_length=14', 'jokers=4 with min_set_length=14']
         >>> Rules(jokers=4, copies=4).unsupported()
         ['jokers=4 with copies=4']
-        >>> Rules(min_set_length=6, meld_continue=True, jokers=3).unsupported()
-        ['jokers=3 with meld_continue=true', 'jokers=3 with min_set_length=6']
+        >>> Rules(meld_continue=True, jokers=3, copies=3).unsupported()
+        ['jokers=3 with meld_continue=true and copies=3']
         >>> Rules(colours=6, joker_retrieval="official", jokers=3, min_set_length=2).unsupported()
         ['colours=6 with joker_retrieval=official', 'colours=6 with jokers=3 and min_set_length=2']
         """
@@ -256,6 +260,10 @@ class Rules:
             out += [f"copies=3 with meld_continue=true and {name}={getattr(self, name)}"
                     for name, alone in _THIRD_COPY_WITH_CONTINUE.items()
                     if getattr(self, name) != alone]
+        if self.meld_continue and self.jokers > 2:
+            out += [f"jokers={self.jokers} with meld_continue=true and {name}="
+                    f"{getattr(self, name)}" for name, most in _THIRD_JOKER_WITH_CONTINUE.items()
+                    if getattr(self, name) > most]
         # (before the sets' lengths: the wide DP carries those, not official retrieval)
         if self.jokers > 2 and self.joker_retrieval == "official":
             out += [f"jokers={self.jokers} with joker_retrieval=official"

@@ -36,6 +36,15 @@ keep the base-5 code, and the colours that gave three tiles to a number's groups
 counted at :data:`~solvers.rummikub._layout.N3_AT` in each key (the short runs' bits, which
 these rules leave free), the group tables' second axis ``n2 + 5 * n3`` as ``_dp._sub_step``'s;
 the choices' real-tile digits are base 4.  A specialisation of its own too (``third``).
+
+Three jokers (copies 1-2, sets of 3, one real tile per set): three jokers alone would make
+a run of three, no set.  Each key keeps ``_lengths.triple_step``'s candidate (the run of
+jokers alone holding every joker it placed) in its ``SHORT_AT`` bits 45-48, the final
+arrangement's over all jokers, the meld's only with three rack jokers; a group joker drops
+it at the last colour (as ``_dp._sub_step``), and a completed meld continues one at length
+3 with a real tile (it may not end there).  Joker digits base 4; a third table joker at a
+number (official retrieval) puts the cover's high bits at ``COVER_HIGH_AT`` (49-52) of the
+final arrangement's key.  A specialisation of its own (``jokers3``).
 """
 
 from __future__ import annotations
@@ -43,6 +52,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.rummikub._continue_beam import prune_pair_layer
 from solvers.rummikub._frame import CHOICE_BASE, MELD_CHOICES, colour_order, replay, step_choice
 from solvers.rummikub._groups import groups_within
 from solvers.rummikub._hold import held_parts, hold_inputs, hold_pairs, keep_best
@@ -63,7 +73,6 @@ from solvers.rummikub._layout import (
     code_at,
     code_bits,
     code_high,
-    colour_code,
     copies,
     highest_number,
     joker_meld_factor,
@@ -77,8 +86,11 @@ from solvers.rummikub._lengths import (
     length_closing,
     length_step,
     length_tables,
+    triple_step,
 )
 from solvers.rummikub._official import cover as _cover
+from solvers.rummikub._official import cover_key as _cover_key
+from solvers.rummikub._official import cover_of as _cover_of
 from solvers.rummikub._official import official_tables as _official_tables
 from solvers.rummikub._pairs import make_room
 from solvers.rummikub._pairs import rehash as _rehash
@@ -121,7 +133,7 @@ def _spilled(high1, high2):
 
 @njit(cache=True, inline="always")
 def _run_options(code, short_key, c, t, jr, jl, real_next, real_next2, v, nnum, done, real2,
-                 buf, lengths):
+                 buf, lengths, ju=0, triple=False):
     """One colour's runs after ``t`` run tiles (``jr`` of them jokers) at number v+1, as in
     ``_dp._sub_step``: rows of ``buf`` (new code, jokers its short runs need at number+1
     and number+2, the list of runs short of real tiles, the joker combination + 1); returns
@@ -129,7 +141,9 @@ def _run_options(code, short_key, c, t, jr, jl, real_next, real_next2, v, nnum, 
     real tiles per set (the list of short joker runs, ``_real2.joker_runs``); ``lengths``:
     sets of 2, 4 or 5 tiles at least (``_lengths.length_step``'s digits, binom and tiles;
     empty tables: sets of 3; sets of 2: the runs of jokers alone in ``short_key``,
-    ``_lengths.bare_step``)."""
+    ``_lengths.bare_step``); ``triple``: three jokers, ``short_key`` the run of them alone
+    (``_lengths.triple_step``, ``ju`` jokers placed before), which a completed meld still
+    continues with a real tile at length 3."""
     digits, binom, real = lengths
     if digits.shape[0] > 0:
         pairs = digits.shape[1] == 2
@@ -160,9 +174,10 @@ def _run_options(code, short_key, c, t, jr, jl, real_next, real_next2, v, nnum, 
     if real2:
         e10, e21, e20, e31, keep = short_kinds(short_key, c)
     md = e10 + e21 + e20 + e31
-    if t < a1 + a2 + md or (done and t != a1 + a2 + md):
+    alone = 1 if triple and short_key == (c << 2 | 3) else 0
+    if t < a1 + a2 + md or (done and t != a1 + a2 + md + alone):
         return 0
-    k3 = 0 if done else min(a3, t - a1 - a2 - md)
+    k3 = alone if done else min(a3, t - a1 - a2 - md)
     new = t - a1 - a2 - md - k3
     avail = jl + real_next
     if v + 1 >= nnum:
@@ -175,9 +190,9 @@ def _run_options(code, short_key, c, t, jr, jl, real_next, real_next2, v, nnum, 
     if not real2:
         buf[0, 0] = new + 5 * a1 + 25 * min(a2 + k3, avail - new - a1)
         buf[0, 1] = need
-        buf[0, 2] = 0
+        buf[0, 2] = triple_step(short_key, c, ju, t - jr, jr, new, k3) if triple else 0
         buf[0, 3] = 0
-        return 1
+        return 1 if buf[0, 2] >= 0 else 0
     n = 0
     for combo in range(COMBO_FIRST[jr], COMBO_FIRST[jr + 1]):
         code, short = joker_runs(combo, jr, new, a1, a2, k3, e10, e21, e20, e31, keep, c,
@@ -214,7 +229,7 @@ def _joker_choices(left, last, real2):
 @njit(cache=True, error_model="numpy")
 def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, info, weight_cv,
                    joker_weight, floor, meld, any_ok, group_ok, capc, needc, capm, needm,
-                   other, mother, official, lengths, mlengths, hold_v, high, third):
+                   other, mother, official, lengths, mlengths, hold_v, high, third, jokers3):
     """Every successor of the states ``start..end-1`` at one sub-step (colour of a number).
 
     ``info`` = (colour, v, step, table tiles, table + rack tiles, rack tiles a meld may
@@ -230,6 +245,9 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
     colour codes' high bits spilled into the pair's free fields (:func:`_spilled`; decided
     when Numba compiles, so the other passes hold no trace of it).  ``third``: None, or
     (three copies) the groups' third count n3 in both keys (as ``high``, a specialisation).
+    ``jokers3``: None, or (three jokers) each key's run of them alone at ``SHORT_AT``
+    (``_lengths.triple_step``; the meld's with three rack jokers), base-4 joker digits, and
+    the official cover of three table jokers at a number (``_official.cover_key``).
 
     The loop nest stays in this one function, so it is longer than the project's 100
     lines: like ``_dp._sub_step`` (measured 1.3-1.8 times slower split into functions).
@@ -254,6 +272,11 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
     if third is not None:
         copies3 = True
     cb = 4 if copies3 else 3  # (the choices' real-tile digits: 0..3 with three copies)
+    triple = False
+    if jokers3 is not None:
+        triple = jokers > 2
+    mtriple = triple and mjokers > 2
+    jb = 4 if triple else 3  # (and the joker digits')
     buf1 = np.zeros((16, 4), np.int64)
     buf2 = np.zeros((16, 4), np.int64)
     other_need = mother_need = 0
@@ -291,9 +314,13 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
         done = mv >= target
         need0 = (k1 >> NEED_AT) & 3
         cover0 = (k1 >> COVER_AT) & 7 if cover_full else 0
+        if triple and cover_full:  # (a third table joker at the number: COVER_HIGH_AT too)
+            cover0 = _cover_of(k1, cover_full)
         mneed0 = (k2 >> NEED_AT) & 3
         short1 = (k1 >> SHORT_AT) & 1023
         short2 = (k2 >> SHORT_AT) & 1023
+        if triple:  # (the run of jokers alone; the cover's high bits above it)
+            short1 &= 15
         code = code_at(k1, high1, c, wide)
         mcode = code_at(k2, high2, c, wide)
         n1 = (k1 >> N1_AT) & 7
@@ -328,14 +355,14 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                         cover = _cover(_cover(cover0, cover_tile, u - lo_s), cover_run, jr)
                     for o1 in range(_run_options(code, short1, c, u - ug + jr, jr, jl,
                                                  real_next, real_next2, v, nnum, False,
-                                                 real2, buf1, lengths)):
+                                                 real2, buf1, lengths, ju, triple)):
                         ncode = buf1[o1, 0]
                         need = buf1[o1, 1] + need0
                         if need > jl:
                             continue
                         sh1 = buf1[o1, 2] << SHORT_AT
                         # (the final arrangement's choice as _dp's; the meld's above it)
-                        ch1 = step_choice(u - ug, ug, jr, cb, 3)
+                        ch1 = step_choice(u - ug, ug, jr, cb, jb)
                         tc1 = CHOICE_BASE * buf1[o1, 3]
                         for mu in range(min(u - lo_s, mhi) + 1):
                             # a completed meld takes group tiles only to complete its groups
@@ -353,18 +380,19 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                     for o2 in range(_run_options(
                                             mcode, short2, c, mu - mug + mjr, mjr, mjl, rack_next,
                                             rack_next2, v, nnum, done, real2, buf2,
-                                            mlengths)):
+                                            mlengths, mju, mtriple)):
                                         mcd = buf2[o2, 0]
                                         mneed = buf2[o2, 1] + mneed0
                                         if mneed > mjl:
                                             continue
                                         sh2 = buf2[o2, 2] << SHORT_AT
-                                        ch2 = step_choice(mu - mug, mug, mjr, cb, 3)
+                                        ch2 = step_choice(mu - mug, mug, mjr, cb, jb)
                                         if not last:
                                             a = (base1 | code_bits(ncode, c, wide)
                                                  | ((ju + jr) << JOKERS_AT) | (m1 << N1_AT)
                                                  | (m2 << N2_AT) | (need << NEED_AT)
-                                                 | (cover << COVER_AT) | sh1 | hold_now
+                                                 | (_cover_key(cover) if triple
+                                                    else cover << COVER_AT) | sh1 | hold_now
                                                  | (m3 << N3_AT))
                                             b = (base2 | code_bits(mcd, c, wide)
                                                  | ((mju + mjr) << JOKERS_AT) | (mm1 << N1_AT)
@@ -396,8 +424,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                                     or other_need + needc[c, ncode] > k):
                                                 continue
                                             a = (rest | code_bits(cl, c, wide)
-                                                 | ((jokers - k) << JOKERS_AT) | sh1
-                                                 | hold_closed)
+                                                 | ((jokers - k) << JOKERS_AT) | hold_closed
+                                                 | (0 if triple and jg else sh1))
                                             for mjg in range(mjl * groups + 1):
                                                 mk = mjl - mjg
                                                 if not group_ok[mm1, mg2, mjg]:
@@ -410,7 +438,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                                 gmv = min(target, nmv + number * mjg * jfac)
                                                 b = (mrest | code_bits(mcl, c, wide)
                                                      | ((mjokers - mk) << JOKERS_AT)
-                                                     | (gmv << MELD_AT) | sh2)
+                                                     | (gmv << MELD_AT)
+                                                     | (0 if mtriple and mjg else sh2))
                                                 wa = a
                                                 if wide:
                                                     s1, s2 = _spilled(
@@ -422,48 +451,9 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                                 n = _relax(table, bits, end, n, k1s, k2s, score,
                                                            parent, choice, wa, b,
                                                            nsc + jg * joker_weight, i,
-                                                           ch1 * 3 + jg + tc1
-                                                           + MELD_CHOICES * (ch2 * 3 + mjg))
+                                                           ch1 * jb + jg + tc1
+                                                           + MELD_CHOICES * (ch2 * jb + mjg))
     return n, table, bits, k1s, k2s, score, parent, choice
-
-
-@njit(cache=True)
-def _prune(k1s, k2s, score, start, end, beam, target, unlisted):
-    """Beam cuts of a finished layer; returns 1 if one cut it (the pass is heuristic).
-
-    ``beam > 0`` keeps the best-scored states; ``beam < 0`` keeps the ``-beam`` with the
-    fewest obligations (open runs of length 1 and 2 in either arrangement, then how far
-    the meld is from the threshold), as ``_layers.keep_flexible``; ``unlisted``: keys that
-    hold no list of short runs there (sets of 6+, :func:`_spilled`, the codes' low bits
-    ranked; three copies, n3 there).
-    """
-    width = abs(beam)
-    if beam == 0 or end - start <= width:
-        return 0
-    if beam > 0:
-        thr = np.sort(score[start:end])[end - start - beam]
-        for i in range(start, end):
-            if score[i] < thr:
-                k1s[i] = -1
-        return 1
-    pri = np.empty(end - start, np.int64)
-    for i in range(start, end):
-        h = np.int64(1) << 40
-        if k1s[i] >= 0:
-            h = 2 * (((k1s[i] >> NEED_AT) & 3) + ((k2s[i] >> NEED_AT) & 3))
-            for key in (k1s[i], k2s[i]):
-                short = 0 if unlisted else (key >> SHORT_AT) & 1023
-                h += 2 * ((short & 31) > 0) + 2 * ((short >> 5) > 0)
-            for c in range(NCOL):
-                for key in (k1s[i], k2s[i]):
-                    code = colour_code(key, c)
-                    h += 2 * (code % 5) + (code // 5) % 5
-            h = 256 * h + target - ((k2s[i] >> MELD_AT) & MELD_MASK)
-        pri[i - start] = h
-    idx = np.argsort(pri, kind="mergesort")
-    for r in range(width, end - start):
-        k1s[start + idx[r]] = -1
-    return 1
 
 
 @njit(cache=True, error_model="numpy")
@@ -478,19 +468,22 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
     ``_hold.keep_best``)."""
     if min_set_length(meld) > 5:  # (codes past 127: the pass's own specialisation)
         return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                     choice_out, gj_out, stats, floor, beam, mopt, hold, True, None)
+                     choice_out, gj_out, stats, floor, beam, mopt, hold, True, None, None)
     if copies(meld) > 2:  # (three copies: n3 in both keys, the pass's own specialisation)
         return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                     choice_out, gj_out, stats, floor, beam, mopt, hold, None, True)
+                     choice_out, gj_out, stats, floor, beam, mopt, hold, None, True, None)
+    if must_j + opt_j > 2:  # (three jokers: each key's run of them alone, a specialisation)
+        return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
+                     choice_out, gj_out, stats, floor, beam, mopt, hold, None, None, True)
     return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                 gj_out, stats, floor, beam, mopt, hold, None, None)
+                 gj_out, stats, floor, beam, mopt, hold, None, None, None)
 
 
 @njit(cache=True, error_model="numpy")
 def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
-          stats, floor, beam, mopt, hold, high, third):
-    """:func:`continue_pass`; ``high``, ``third``: None, or the sets of 6+'s or the three
-    copies' specialisation (:func:`_continue_step`)."""
+          stats, floor, beam, mopt, hold, high, third, jokers3):
+    """:func:`continue_pass`; ``high``, ``third``, ``jokers3``: None, or the sets of 6+'s,
+    the three copies' or the three jokers' specialisation (:func:`_continue_step`)."""
     wide = False
     if high is not None:
         wide = True
@@ -498,6 +491,9 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
     if third is not None:
         cps = 3
     jokers = must_j + opt_j
+    triple = False
+    if jokers3 is not None:
+        triple = jokers > 2
     any_ok = groups_within(group_ok)
     # the first layer: one state (both arrangements empty), its own parent -1
     k1s, k2s = np.zeros(1024, np.int64), np.zeros(1024, np.int64)
@@ -510,8 +506,8 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
     # closing tables and closed codes of the other colours, of each arrangement (sets of
     # 6+: the closed codes' high bits after them, _lengths.close_others)
     codes = max(128, digits.shape[0])
-    capc = np.full((NCOL, codes, 3), -1, np.int64)
-    capm = np.full((NCOL, codes, 3), -1, np.int64)
+    capc = np.full((NCOL, codes, 4 if triple else 3), -1, np.int64)
+    capm = np.full((NCOL, codes, 4 if triple else 3), -1, np.int64)
     needc, needm = np.zeros((NCOL, codes), np.int64), np.zeros((NCOL, codes), np.int64)
     other, mother = np.zeros(6, np.int64), np.zeros(6, np.int64)
     none = np.zeros_like(must)
@@ -543,8 +539,7 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
             rack_next = mopt[c, v + 1] if v + 1 < nnum else 0
             rack_next2 = mopt[c, v + 2] if v + 2 < nnum else 0
             info = (c, np.int64(v), np.int64(step), lo, hi, mopt[c, v], real_next, real_next2,
-                    rack_next,
-                    rack_next2, rem[v, step], jokers, opt_j, jw_pos)
+                    rack_next, rack_next2, rem[v, step], jokers, opt_j, jw_pos)
             if last and digits.shape[0]:
                 length_closing(lengths[2], v, jokers, capc, needc, nnum, digits, binom)
                 length_closing(mopt, v, opt_j, capm, needm, nnum, digits, binom)
@@ -555,7 +550,7 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
                 table, bits, start, end, k1s, k2s, score, parent, choice, info, weight[c, v],
                 joker_weight, floor, meld, any_ok, group_ok, capc, needc, capm, needm, other,
                 mother, official, lengths, mlengths,
-                (colour_bits[v, c], going_on[v], joker_bits[v]), high, third)
+                (colour_bits[v, c], going_on[v], joker_bits[v]), high, third, jokers3)
             stats[0] += n - end
             stats[1] = max(stats[1], n - end)
             start = end
@@ -563,8 +558,8 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
             if hold is not None:
                 truncated |= keep_best(k1s, score, start, end, beam, None, False)
             else:
-                truncated |= _prune(k1s, k2s, score, start, end, beam, target,
-                                    wide or cps > 2)
+                truncated |= prune_pair_layer(k1s, k2s, score, start, end, beam, target,
+                                              wide or cps > 2 or triple)
     best = -1
     best_sc = NEG
     for i in range(start, end):
@@ -582,5 +577,6 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
             best = i
     if best < 0:
         return 0, NEG, truncated
-    replay(best, layer, order, parent, choice, choice_out, gj_out, held_out, 3, cps + 1)
+    replay(best, layer, order, parent, choice, choice_out, gj_out, held_out,
+           4 if triple else 3, cps + 1)
     return 1, score[best] - must_j * joker_weight, truncated
