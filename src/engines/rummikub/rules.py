@@ -87,7 +87,8 @@ _WITH_THIRD = {"jokers": {"min_set_length": 3},
 _THIRD_COPY_WITH_CONTINUE = {"min_real_tiles": 1, "min_set_length": 3}
 # ... and with a third joker: up to two copies and one real tile per set (each key tracks
 # its run of three jokers alone where the runs short of real tiles would be listed, and the
-# codes of three copies and three jokers are numbered: solvers/rummikub/_continue.py)
+# codes of three copies and three jokers are numbered: solvers/rummikub/_continue.py); not
+# with a fourth joker
 _THIRD_JOKER_WITH_CONTINUE = {"copies": 2, "min_real_tiles": 1}
 # Official retrieval with a third joker: the rules integer places three table jokers (a
 # fourth has no room there, nor its cover of 15 subsets in the key); the cover of three at
@@ -260,7 +261,9 @@ class Rules:
             out += [f"copies=3 with meld_continue=true and {name}={getattr(self, name)}"
                     for name, alone in _THIRD_COPY_WITH_CONTINUE.items()
                     if getattr(self, name) != alone]
-        if self.meld_continue and self.jokers > 2:
+        if self.meld_continue and self.jokers > 3:  # (the keys' jokers placed: 2 bits)
+            out.append(f"jokers={self.jokers} with meld_continue=true")
+        elif self.meld_continue and self.jokers > 2:
             out += [f"jokers={self.jokers} with meld_continue=true and {name}="
                     f"{getattr(self, name)}" for name, most in _THIRD_JOKER_WITH_CONTINUE.items()
                     if getattr(self, name) > most]
