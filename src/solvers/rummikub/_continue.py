@@ -315,7 +315,7 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
         need0 = (k1 >> NEED_AT) & 3
         cover0 = (k1 >> COVER_AT) & 7 if cover_full else 0
         if triple and cover_full:  # (a third table joker at the number: COVER_HIGH_AT too)
-            cover0 = _cover_of(k1, cover_full)
+            cover0 = _cover_of(k1, k2, cover_full)  # (one-word final key: COVER_HIGH_AT)
         mneed0 = (k2 >> NEED_AT) & 3
         short1 = (k1 >> SHORT_AT) & 1023
         short2 = (k2 >> SHORT_AT) & 1023
