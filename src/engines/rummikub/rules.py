@@ -72,7 +72,7 @@ _NOT_WITH_CONTINUE: dict[str, object] = {}
 # Options that must keep these values with a third joker or a third or fourth copy in the
 # fast kernels: their code for them (the length classes, the second key of meld then
 # continue) holds two (docs/rummikub-house-rules.md); a third joker may come with official
-# retrieval (_OFFICIAL_THIRD_MOST below), a third or fourth copy with official retrieval
+# retrieval (_OFFICIAL_MOST_JOKERS below), a third or fourth copy with official retrieval
 # and with a third joker (six or seven open runs a colour: numbered codes,
 # solvers/rummikub/_lengths.py), a third joker with two real tiles per set (sets of 3: a
 # third run short of real tiles listed in the second key word, solvers/rummikub/_real2.py).
@@ -90,12 +90,12 @@ _THIRD_COPY_WITH_CONTINUE = {"min_real_tiles": 1, "min_set_length": 3}
 # codes of three copies and three jokers are numbered: solvers/rummikub/_continue.py); not
 # with a fourth joker
 _THIRD_JOKER_WITH_CONTINUE = {"copies": 2, "min_real_tiles": 1}
-# Official retrieval with a third joker: the rules integer places three table jokers (a
+# Official retrieval with up to three jokers: the rules integer places three table jokers (a
 # fourth has no room there, nor its cover of 15 subsets in the key); the cover of three at
 # one number keeps 4 bits in the first key word (COVER_HIGH_AT), or in the second where the
 # first word's are the third and fourth copies' group counts or the runs short of real
 # tiles (solvers/rummikub/_layout.py, COVER_PAIRED_AT)
-_OFFICIAL_THIRD_MOST = {"jokers": 3}
+_OFFICIAL_MOST_JOKERS = 3
 # The tile sets the DP's state key holds: four colour codes of up to seven open runs (four
 # copies and three jokers: numbered codes, solvers/rummikub/_lengths.py) and the numbers
 # 1..13; runs and groups of at least 2 to 13 tiles.  Past 4 colours or 13 numbers: the
@@ -228,9 +228,7 @@ class Rules:
             if (f.name not in SEARCH_OPTIONS and value != f.default) or not lo <= value <= hi:
                 out.append(f"{f.name}={_text(value)}")
         if self.meld_continue:
-            out += [f"meld_continue=true with {name}={_text(getattr(self, name))}"
-                    for name, alone in _NOT_WITH_CONTINUE.items()
-                    if getattr(self, name) != alone]
+            out += self._past("meld_continue=true with", _NOT_WITH_CONTINUE)
         if self.fewest_tiles_moved is True:
             out += self._fewest_refusals()
         if self.wide_tiles:
@@ -258,29 +256,27 @@ class Rules:
         if self.meld_continue and self.copies > 3:
             out.append(f"copies={self.copies} with meld_continue=true")
         elif self.meld_continue and self.copies > 2:
-            out += [f"copies=3 with meld_continue=true and {name}={getattr(self, name)}"
-                    for name, alone in _THIRD_COPY_WITH_CONTINUE.items()
-                    if getattr(self, name) != alone]
+            out += self._past("copies=3 with meld_continue=true and", _THIRD_COPY_WITH_CONTINUE)
         if self.meld_continue and self.jokers > 3:  # (the keys' jokers placed: 2 bits)
             out.append(f"jokers={self.jokers} with meld_continue=true")
         elif self.meld_continue and self.jokers > 2:
-            out += [f"jokers={self.jokers} with meld_continue=true and {name}="
-                    f"{getattr(self, name)}" for name, most in _THIRD_JOKER_WITH_CONTINUE.items()
-                    if getattr(self, name) > most]
+            out += self._past(f"jokers={self.jokers} with meld_continue=true and",
+                              _THIRD_JOKER_WITH_CONTINUE, above=True)
         # (before the sets' lengths: the wide DP carries those, not official retrieval)
-        if self.jokers > 2 and self.joker_retrieval == "official":
-            out += [f"jokers={self.jokers} with joker_retrieval=official"
-                    + ("" if name == "jokers" else f" and {name}={getattr(self, name)}")
-                    for name, most in _OFFICIAL_THIRD_MOST.items() if getattr(self, name) > most]
+        if self.jokers > _OFFICIAL_MOST_JOKERS and self.joker_retrieval == "official":
+            out.append(f"jokers={self.jokers} with joker_retrieval=official")
         for option, alone_with in _WITH_THIRD.items():
             if getattr(self, option) > 2:
-                out += [f"{option}={getattr(self, option)} with {name}="
-                        f"{_text(getattr(self, name))}" for name, alone in alone_with.items()
-                        if getattr(self, name) != alone]
+                out += self._past(f"{option}={getattr(self, option)} with", alone_with)
         if self.jokers > 3:
-            out += [f"jokers={self.jokers} with {name}={getattr(self, name)}"
-                    for name, most in _FOURTH_JOKER_MOST.items() if getattr(self, name) > most]
+            out += self._past(f"jokers={self.jokers} with", _FOURTH_JOKER_MOST, above=True)
         return out
+
+    def _past(self, head: str, limits: dict[str, object], above: bool = False) -> list[str]:
+        """``head`` and each option of ``limits`` whose value is past its limit there (above
+        it where ``above``, else any other value), named with its value."""
+        return [f"{head} {name}={_text(getattr(self, name))}" for name, limit in limits.items()
+                if (getattr(self, name) > limit if above else getattr(self, name) != limit)]
 
     def _wide_refusals(self) -> list[str]:
         """The options that the width-generic DP does not carry (its transitions, its sets of

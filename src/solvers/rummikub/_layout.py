@@ -168,7 +168,7 @@ def rules_mode(melded: bool, threshold: int = MELD_TARGET, jokers_count: bool = 
     if joker_places and mode & 3 == 1:
         mode = 2 | MELD_TARGET << 2
     for i, place in enumerate(joker_places):
-        mode |= place << (OFFICIAL_AT + 10 * i if i < 2 else OFFICIAL_THIRD_AT)
+        mode |= place << place_at.py_func(i)  # (place_at's formula, as Python)
     if meld_continue and not melded:
         mode |= 1 << CONTINUE_AT
     if min_length != 3:
