@@ -25,3 +25,17 @@ def _stored_run(path: Path, task, db: Path) -> tuple:
 @pytest.fixture
 def stored_run():
     return _stored_run
+
+
+@pytest.fixture
+def packed_blocks_layout(monkeypatch):
+    """升级's and 双扣's packed inputs stored as packed blocks (``store_layout="auto"``'s
+    choice before those tasks were kept by place, and a layout that stores of schema 6 and 7
+    still hold): for the tests of that layout, which call the runner with its default."""
+    import dataclasses
+
+    from engines.batch.tasks import TASKS
+
+    for name in ("shengji-legal", "shuangkou-legal"):
+        task = dataclasses.replace(TASKS[name], keyed_by_place=False)
+        monkeypatch.setitem(TASKS._tasks, name, task)

@@ -35,6 +35,9 @@ from engines.batch.tasks import get_task
 from engines.errors import InputError
 from solvers._records import packed_records, unpacked_texts
 
+# (these tests are of packed blocks: 升级 and 双扣 stored so, not by place)
+pytestmark = pytest.mark.usefixtures("packed_blocks_layout")
+
 TASKS = ["shengji-legal", "shuangkou-legal"]
 
 

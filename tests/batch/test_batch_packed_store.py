@@ -41,6 +41,9 @@ from solvers._batch_hashes import blake2b16
 from solvers._batch_store import distinct_items, distinct_texts
 from solvers._records import unpacked_texts
 
+# (these tests are of packed blocks: 升级 and 双扣 stored so, not by place)
+pytestmark = pytest.mark.usefixtures("packed_blocks_layout")
+
 TASK_NAMES = ["shengji-legal", "shuangkou-legal"]
 
 

@@ -23,6 +23,9 @@ from engines.batch.store import ResultStore
 from engines.batch.tasks import get_task
 from solvers._batch_hashes import DigestSet, blake2b16
 
+# (these tests are of packed blocks: 升级 and 双扣 stored so, not by place)
+pytestmark = pytest.mark.usefixtures("packed_blocks_layout")
+
 TASKS = ["shengji-legal", "shuangkou-legal"]
 
 

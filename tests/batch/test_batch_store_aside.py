@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from tests.batch.test_batch_packed_store import _columns, _inputs
 
 from engines.batch.runner import run_batch
 from engines.batch.store import ResultStore
+
+# (these tests are of packed blocks: 升级 and 双扣 stored so, not by place)
+pytestmark = pytest.mark.usefixtures("packed_blocks_layout")
 
 TASK = "shengji-legal"
 

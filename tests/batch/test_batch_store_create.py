@@ -20,6 +20,9 @@ from engines.batch.store import ResultRow, ResultStore
 from engines.batch.store_files import in_wal_mode
 from engines.batch.store_schema import PAGE_SIZE, SCHEMA_VERSION
 
+# (these tests are of packed blocks: 升级 and 双扣 stored so, not by place)
+pytestmark = pytest.mark.usefixtures("packed_blocks_layout")
+
 
 def _row(i: int) -> ResultRow:
     return ResultRow("t", f"{i:032x}", f"p{i}", "in.jsonl", i, {"n": i}, {"sq": i * i}, None, 0.0)

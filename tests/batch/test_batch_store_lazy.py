@@ -18,6 +18,9 @@ from engines.batch.store import ResultStore
 from engines.batch.tasks import get_task
 from solvers._batch_hashes import blake2b16
 
+# (these tests are of packed blocks: 升级 and 双扣 stored so, not by place)
+pytestmark = pytest.mark.usefixtures("packed_blocks_layout")
+
 TASK = "shengji-legal"
 # (D[k]: the digest of _columns' line k + 1, as the store hashes it)
 D = [blake2b16(bytes([line]) * 3) for line in range(1, 9)]

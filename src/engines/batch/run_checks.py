@@ -14,7 +14,7 @@ from engines.batch.tasks import Task
 from engines.errors import InputError
 
 #: What ``store_layout`` may say (see :func:`run_batch`).
-STORE_LAYOUTS = ("auto", "rows", "packed")
+STORE_LAYOUTS = ("auto", "rows", "packed", "placed")
 
 
 def check_run_arguments(
@@ -37,20 +37,45 @@ def check_run_arguments(
 
 
 def opened_store(store: ResultStore | str | os.PathLike[str], paths: Sequence[str], task: Task,
-                 layout: str) -> tuple[ResultStore, bool]:  # fmt: skip
-    """The run's store (opened here when given as a path) and whether it keeps ``task`` as
-    packed blocks (:func:`payload_hashes`); a store opened here is closed again when that
-    refuses the run.  A store created here for packed blocks is made so at once."""
+                 layout: str, *, placeable: bool = True) -> tuple[ResultStore, str]:  # fmt: skip
+    """The run's store (opened here when given as a path) and how it keeps ``task``:
+    ``"placed"`` (by place, :mod:`engines.batch.store_placed`), ``"packed"`` (packed
+    blocks, hashing payloads: :func:`payload_hashes`) or ``"rows"``; a store opened here is
+    closed again when that refuses the run.  A store created here for packed blocks is made
+    so at once.  ``placeable``: the run may keep a task by place (a local run)."""
     every = _packed_inputs(paths, task)
-    want = layout != "rows" and every
+    place = placeable and every and task.keyed_by_place and layout in ("auto", "placed")
+    want = layout != "rows" and every and not place
     db = store if isinstance(store, ResultStore) else ResultStore(
         store, payload_task=task.name if want else None)  # fmt: skip
     try:
-        return db, payload_hashes(paths, task, db, layout, every)
+        if by_place(paths, task, db, layout, every, place):
+            return db, "placed"
+        return db, "packed" if payload_hashes(paths, task, db, layout, every) else "rows"
     except BaseException:
         if db is not store:
             db.close()
         raise
+
+
+def by_place(paths: Sequence[str], task: Task, db: ResultStore, layout: str, every: bool,
+             place: bool) -> bool:  # fmt: skip
+    """Whether this run keeps ``task`` by place: as the store has it, else when ``place``
+    (``layout`` ``"auto"`` or ``"placed"`` for packed inputs of a task keyed so) and the
+    store has nothing of the task.  Refuses a run that would mix layouts."""
+    chosen = db.by_place(task.name, want=place)
+    if chosen and (not every or layout in ("rows", "packed") or not place):
+        why = ("its inputs must be packed files (qipai pack) read by a local run (not Dask)"
+               if layout in ("auto", "placed") else f"store layout {layout} needs another "
+               "--db file")  # fmt: skip
+        raise InputError(f"{db.path}: task {task.name} is stored here by place (each "
+                         f"position keyed by its packed file and record number): {why}")
+    if layout == "placed" and not chosen:
+        named = ", ".join(map(str, paths))[:200]
+        raise InputError(f"store layout placed needs packed inputs (qipai pack) of a task "
+                         f"keyed by place, run locally, and a store that has nothing else of "
+                         f"it; task {task.name}: {named} into {db.path}")  # fmt: skip
+    return chosen
 
 
 def _packed_inputs(paths: Sequence[str], task: Task) -> bool:

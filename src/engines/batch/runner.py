@@ -43,6 +43,7 @@ from typing import Any, NamedTuple
 
 from engines.arguments import integer
 from engines.batch.inputs import BadInput, count_positions
+from engines.batch.placed import PlacedRun
 from engines.batch.records import Payloads
 from engines.batch.rows import Rows, chunks, todo
 from engines.batch.run_checks import check_run_arguments, opened_store
@@ -440,7 +441,9 @@ def _run(
 ) -> BatchSummary:  # fmt: skip
     check_run_arguments(paths, store, chunk_size, strict, progress, on_bad_input, store_layout)
     own_store = not isinstance(store, ResultStore)
-    db, packed = opened_store(store, paths, task, store_layout)
+    db, kept = opened_store(store, paths, task, store_layout,
+                            placeable=isinstance(backend, _NativeThreads))  # fmt: skip
+    packed = kept == "packed"
     backend.write_rows = not packed
     size = max(1, chunk_size or task.chunk_size * backend.chunk_scale)
     summary = BatchSummary(task=task.name)
@@ -500,6 +503,9 @@ def _run(
             collect(future)
         writer.store_if_due()
 
+    if kept == "placed":
+        return _run_placed(paths, task, db, backend, run_id, summary, bad, bar, chunk_size,
+                           own_store, started)  # fmt: skip
     readers = _readers(task, backend)
     try:
         lookup = max(_LOOKUP_BATCH, size)
@@ -526,6 +532,42 @@ def _run(
         writer.close()
         if readers is not None:
             readers.shutdown(wait=True, cancel_futures=True)
+        backend.close()
+        _end_run(db, run_id, summary, close=own_store)
+    return summary
+
+
+def _run_placed(paths: Sequence[str], task: Task, db: ResultStore, backend: _NativeThreads,
+                run_id: int, summary: BatchSummary, bad: Callable[[BadInput], None], bar: Any,
+                chunk_size: int | None, own_store: bool,
+                started: float) -> BatchSummary:  # fmt: skip
+    """:func:`_run`'s loop for a task the store keeps by place (:mod:`engines.batch.placed`)."""
+    size = max(1, chunk_size or task.chunk_size * backend.chunk_scale)
+
+    def next_size(grown: int, spent: float) -> int:
+        return grown if chunk_size is not None else _next_size(grown, size, grown, spent)
+
+    def slots() -> int:
+        return backend.all_slots
+
+    run = PlacedRun(task, db, run_id, backend.pool, backend.threads, slots, summary, bad, bar,
+                    next_size)  # fmt: skip
+    run.grown = size
+    try:
+        run.run([str(p) for p in paths])
+        summary.status = "finished"
+    except KeyboardInterrupt:
+        summary.status = "interrupted"
+        run.interrupted()
+        raise BatchInterrupted(summary) from None
+    except BaseException:
+        summary.status = "failed"
+        with contextlib.suppress(Exception):
+            run.interrupted()
+        raise
+    finally:
+        summary.seconds = time.perf_counter() - started
+        bar.close()
         backend.close()
         _end_run(db, run_id, summary, close=own_store)
     return summary

@@ -81,6 +81,14 @@ from engines.batch.store_packed import (
     stores_digests,
     task_hashes,
 )
+from engines.batch.store_placed import (
+    PlacedFile,
+    choose_place,
+    claim_range,
+    file_id,
+    insert_block,
+    kept_by_place,
+)
 from engines.batch.store_read import StoreReading
 from engines.batch.store_rows import dumps_rows, listed, source_runs, written_runs
 from engines.batch.store_schema import (
@@ -158,6 +166,7 @@ class ResultStore(StoreClaims, StoreReading):
         self._per_row = False
         self._blocks = True
         self._packed = False  # the store has packed blocks (engines.batch.store_packed)
+        self._placed = False  # it keeps a task by place (engines.batch.store_placed)
         self._lean: bool | None = None  # they hold no digests (schema 7), once looked up
         self._hash_kinds: dict[str, str] = {}  # what payload_hashes chose, checked by claims
         self._known: dict[str, Known] = {}
@@ -306,6 +315,8 @@ class ResultStore(StoreClaims, StoreReading):
             )
             self._db.execute("DELETE FROM claims WHERE run_id=?", (run_id,))
             self._db.execute("DELETE FROM meta WHERE key=?", (kept_key(run_id),))
+            if self._has_placed():
+                self._db.execute("DELETE FROM placed_claims WHERE run_id=?", (run_id,))
             self._runs_epoch += 1
         self._kept.pop(run_id, None)
 
@@ -490,6 +501,47 @@ class ResultStore(StoreClaims, StoreReading):
         self._packed = self._packed or chosen
         self._hash_kinds[task] = "payload" if chosen else "text"
         return chosen
+
+    # -- tasks kept by place (engines.batch.store_placed) ----------------------------------
+
+    def by_place(self, task: str, *, want: bool) -> bool:
+        """Whether ``task`` is kept by place in this store: as recorded, else ``want`` when
+        the task has nothing here (then recorded: the store becomes schema 8)."""
+        with self._guard():
+            chosen = self._has_placed() and kept_by_place(self._db, task)
+        if want and not chosen and not self.readonly:
+            with self._write(durable=False):
+                self._db.execute("BEGIN IMMEDIATE")
+                chosen = choose_place(self._db, task)
+            self._placed = self._placed or chosen
+        return chosen
+
+    def placed_file(self, task: str, file: PlacedFile) -> int:
+        """The id of ``file``'s content for ``task`` (see :func:`store_placed.file_id`)."""
+        with self._write(durable=False):
+            self._db.execute("BEGIN IMMEDIATE")
+            return file_id(self._db, task, file)
+
+    def claim_places(self, task: str, fid: int, first: int, last: int, run_id: int
+                     ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:  # fmt: skip
+        """Claim records ``first..last`` of file ``fid`` for ``run_id``: ``(mine, others')``
+        (:func:`store_placed.claim_range`, one transaction)."""
+        with self._write(durable=False):
+            self._db.execute("BEGIN IMMEDIATE")
+            return claim_range(self._db, task, fid, first, last, run_id)
+
+    def add_placed(self, task: str, run_id: int, blocks: Sequence[tuple[Any, ...]]) -> None:
+        """Store solved ranges ``(file id, first, last, results, errors, seconds)`` in one
+        durable transaction (:func:`store_placed.insert_block`)."""
+        now = time.time()
+        with self._write(durable=True):
+            self._db.execute("BEGIN IMMEDIATE")
+            written = sum(insert_block(self._db, task, run_id, __version__, *block)
+                          for block in blocks)  # fmt: skip
+            self._db.execute("UPDATE runs SET heartbeat=? WHERE run_id=?", (now, run_id))
+        self._logged += written
+        if self._wal and self._logged >= CHECKPOINT_BYTES:
+            self._checkpoint()
 
     @serialized
     def add_packed(self, task: str, run_id: int, digests: bytes, columns: PackedColumns, *,

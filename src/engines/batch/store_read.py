@@ -16,6 +16,13 @@ from typing import Any
 from engines.batch.store_errors import StoreError
 from engines.batch.store_files import in_wal_mode
 from engines.batch.store_packed import block_order, block_rows, has_packed_table
+from engines.batch.store_placed import (
+    FileReader,
+    has_placed_table,
+    placed_count,
+    placed_order,
+    placed_rows,
+)
 from engines.errors import InputError
 
 
@@ -29,6 +36,7 @@ class StoreReading:
     _per_row: bool
     _blocks: bool
     _packed: bool
+    _placed: bool
     _copies: itertools.count[int]
 
     def _guard(self) -> AbstractContextManager[None]:
@@ -40,6 +48,12 @@ class StoreReading:
         if not self._packed:
             self._packed = has_packed_table(self._db)
         return self._packed
+
+    def _has_placed(self) -> bool:
+        """Whether the store keeps a task by place (looked up again until it does)."""
+        if not self._placed:
+            self._placed = has_placed_table(self._db)
+        return self._placed
 
     def _snapshots(self) -> bool:
         """Whether a long read here holds no writer back: a WAL store (its readers read a
@@ -84,7 +98,8 @@ class StoreReading:
                     tables.append(("SELECT SUM(size) FROM blocks", ""))
                 if self._has_packed():
                     tables.append(("SELECT SUM(size) FROM packed_blocks", ""))
-            return sum(
+            placed = placed_count(self._db, task) if self._has_placed() else 0
+            return placed + sum(
                 int(self._db.execute(sql + where, params).fetchone()[0] or 0) for sql, _ in tables
             )
 
@@ -92,6 +107,7 @@ class StoreReading:
         tables = ["results"] if self._per_row else ["chunks", "blocks"][: 1 + self._blocks]
         with self._guard():
             tables += ["packed_blocks"] if self._has_packed() else []
+            tables += ["placed_blocks"] if self._has_placed() else []
             sql = " UNION ".join(f"SELECT DISTINCT task FROM {t}" for t in tables)
             return [t for (t,) in self._db.execute(sql + " ORDER BY task")]
 
@@ -108,20 +124,29 @@ class StoreReading:
         sql += " ORDER BY task, source, line, position_id"
         with self._guard():
             packed = self._has_packed()  # (before _read: a read of it after holds its lock)
+            placed = self._has_placed()
         with self._guard(), self._read(sql, params) as cur:
             names = [d[0] for d in cur.description]
             decoded = map(_decoded, (dict(zip(names, raw)) for raw in cur))
-            if not packed:
+            if not (packed or placed):
                 yield from decoded
                 return
-            yield from self._merged(decoded, block_order(self._db, task))
+            blocks = [(*key, False) for key in block_order(self._db, task)] if packed else []
+            if placed:
+                blocks = sorted(blocks + [(*key, True) for key in placed_order(self._db, task)])
+            files = FileReader(self._db, self._changed)
+            try:
+                yield from self._merged(decoded, blocks, files)
+            finally:
+                files.close()
 
-    def _merged(self, rows: Iterator[dict[str, Any]],
-                blocks: list[tuple[str, str, int, int]]) -> Iterator[dict[str, Any]]:  # fmt: skip
+    def _merged(self, rows: Iterator[dict[str, Any]], blocks: list[tuple[str, str, int, int, bool]],
+                files: FileReader) -> Iterator[dict[str, Any]]:  # fmt: skip
         """``rows`` (in :func:`_row_order`) merged with the packed blocks' in the same order;
         a block is opened only when the merge reaches its first line (``blocks``: their keys
-        in :func:`~engines.batch.store_packed.block_order`), so only the blocks whose lines
-        overlap are open at once, each writing its rows back a slice at a time."""
+        in :func:`~engines.batch.store_packed.block_order`, and the placed blocks', marked
+        True, whose records ``files`` reads back), so only the blocks whose lines overlap are
+        open at once, each writing its rows back a slice at a time."""
         heap: list[tuple[tuple[Any, ...], int, dict[str, Any], Iterator[dict[str, Any]]]] = []
         order = itertools.count()
 
@@ -135,7 +160,9 @@ class StoreReading:
         block = next(pending, None)
         while heap or block is not None:
             while block is not None and (not heap or block[:3] <= heap[0][0][:3]):
-                push(block_rows(self._db, block[3], self._spec_of, self._damaged))
+                push(placed_rows(self._db, block[3], files, self._spec_of, self._damaged)
+                     if block[4] else block_rows(self._db, block[3], self._spec_of,
+                                                 self._damaged))  # fmt: skip
                 block = next(pending, None)
             if heap:
                 _key, _n, row, source = heapq.heappop(heap)
@@ -152,6 +179,10 @@ class StoreReading:
                              "inputs only the task's record layout writes back, and this "
                              "process has no such task: read the store where the task is "
                              "registered (with its record layout)") from None  # fmt: skip
+
+    def _changed(self, why: str) -> StoreError:
+        return StoreError(f"{self.path}: {why}: put the file back as it was, or run the task "
+                          "again on the file as it is now into a new --db file")
 
     def _damaged(self, why: str) -> StoreError:
         return StoreError(f"{self.path}: {why}: the file is damaged; restore it from a copy, or "

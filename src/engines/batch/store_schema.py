@@ -21,6 +21,8 @@ development qipai, and is refused by name (:func:`engines.batch.store_packed.ref
 Schema 7 is schema 6 whose packed blocks hold no input hashes (the readers hash the stored
 payloads) and a column of one repeated integer once: what this qipai makes when it adds
 the table; a store of schema 6 keeps the form of 6 (a qipai of 6 may write it too).
+Schema 8 is schema 7 (or 4) with the tables of tasks kept by place
+(:mod:`engines.batch.store_placed`), made when a task first chooses to be stored so.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from engines.batch.store_packed import (
     PACKED_SCHEMA_VERSION,
     refused_schema,
 )
+from engines.batch.store_placed import PLACED_SCHEMA_VERSION
 
 SCHEMA_VERSION = 4
 
@@ -186,11 +189,12 @@ def stored_version(path: str, db: sqlite3.Connection, tables: set[str]) -> str:
     if refusal := refused_schema(path, version):
         raise StoreError(refusal)
     readable = ("1", "2", "3", str(SCHEMA_VERSION), str(DIGESTS_SCHEMA_VERSION),
-                str(PACKED_SCHEMA_VERSION))  # fmt: skip
+                str(PACKED_SCHEMA_VERSION), str(PLACED_SCHEMA_VERSION))  # fmt: skip
     if version not in readable:
         raise StoreError(
             f"{path}: result store schema {version}, this qipai reads schemas 1 "
-            f"to 4, {DIGESTS_SCHEMA_VERSION} and {PACKED_SCHEMA_VERSION}; use the qipai that "
+            f"to 4, {DIGESTS_SCHEMA_VERSION}, {PACKED_SCHEMA_VERSION} and {PLACED_SCHEMA_VERSION}; "
+            "use the qipai that "
             "wrote it, or a new --db file"
         )
     return version

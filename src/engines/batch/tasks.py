@@ -79,7 +79,10 @@ class Task:
     result), which is stored as it is.  ``payload_columns``: the in-process runner
     may hand ``solve`` a chunk's payloads as one
     :class:`~engines.batch.records.Payloads` (packed payloads in one buffer; see
-    :func:`~engines.batch.records.grouped`) instead of a list.
+    :func:`~engines.batch.records.grouped`) instead of a list.  ``keyed_by_place``: a
+    local run of packed files keeps the task by place (:mod:`engines.batch.store_placed`:
+    each position keyed by its file and record number, no hash, no repeat check, no input
+    stored), for a native task whose solve costs less than those (about a microsecond).
     """
 
     name: str
@@ -98,6 +101,7 @@ class Task:
     records: Callable[[], RecordReader] | None = None
     text_results: bool = False
     payload_columns: bool = False
+    keyed_by_place: bool = False
 
     def input_hash(self, payload: dict[str, Any]) -> str:
         """Hash of the canonical payload: equal positions get equal hashes."""

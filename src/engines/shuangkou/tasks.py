@@ -221,6 +221,7 @@ register_task(
         records=_layout,
         text_results=True,
         payload_columns=True,
+        keyed_by_place=True,
     )
 )
 
