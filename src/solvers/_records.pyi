@@ -35,7 +35,8 @@ def unpacked_texts(
 def whole_frames(data: bytes | bytearray) -> tuple[int, int]: ...
 def packed_records(
     spec: RecordSpec, data: bytes | bytearray | memoryview, first: int = 0, texts: bool = False,
-    packs: bool = True, hashed: bool = True,
+    packs: bool = True, hashed: bool = True, compact: bool = True,
 ) -> tuple[
     bytearray, tuple[bytes, bytes], tuple[bytes, bytes] | None, tuple[bytes, bytes], bytes, bytes
 ]: ...
+def xxh64(data: bytes | bytearray | memoryview, seed: int = 0) -> int: ...

@@ -1418,10 +1418,11 @@ cdef void _unused_bytes(RecordSpec spec, uint64_t* unused) noexcept nogil:
 
 
 cdef bint _read_frames(RecordSpec spec, const uint8_t* s, Py_ssize_t count, const uint8_t* limit,
-                       int64_t first, _Out out, _Columns* c) noexcept nogil:
+                       int64_t first, _Out out, _Columns* c, bint forms=True) noexcept nogil:
     """Each of the ``count`` records at ``s``: its status, and for a read one its id,
     payload, line (``first`` + its index) and compact form (with ``out``: its canonical
-    text, written there first) into ``c``.  False: out of memory."""
+    text, written there first; without ``forms``: none, each payload checked byte by byte)
+    into ``c``.  False: out of memory."""
     cdef uint64_t unused[CELL_WORDS]
     cdef Py_ssize_t i, p = 0, k, m, idn = 0, pn = 0, size
     cdef const uint8_t* pack
@@ -1441,6 +1442,8 @@ cdef bint _read_frames(RecordSpec spec, const uint8_t* s, Py_ssize_t count, cons
             size = -1
             if _unpacked(spec, pack, m, out):
                 size = out.tn if buffer_put(&c.forms, out.text, out.tn) else -2
+        elif not forms:
+            size = 0 if _payload_ok(spec, pack, m, unused, limit, NULL) else -1
         else:
             # the compact form first: where the bytes over 2 are spares most rows' check
             size = buffer_put_compact(&c.forms, pack, m, marks.at)
@@ -1472,7 +1475,7 @@ cdef bint _read_frames(RecordSpec spec, const uint8_t* s, Py_ssize_t count, cons
 
 
 def packed_records(RecordSpec spec, const uint8_t[::1] data, int64_t first=0,
-                   bint texts=False, bint packs=True, bint hashed=True):
+                   bint texts=False, bint packs=True, bint hashed=True, bint compact=True):
     """The whole records of a block of a packed positions file (each one byte ``k``, two
     bytes ``m`` little-endian, ``k`` bytes of id, ``m`` bytes of packed payload; see
     :mod:`engines.batch.packed`), read, checked, made compact and hashed in one call
@@ -1489,7 +1492,9 @@ def packed_records(RecordSpec spec, const uint8_t[::1] data, int64_t first=0,
     Without ``packs``, ``packs`` is None (no copy of the payloads: a caller that solves from
     the compact forms saves the block's largest column and its fresh pages).  Without
     ``hashed``, ``digests`` is empty (a run keyed by the records' places in their file,
-    :mod:`engines.batch.placed`, finds no repeats: ~0.03 µs a position less)."""
+    :mod:`engines.batch.placed`, finds no repeats: ~0.03 µs a position less); without
+    ``compact`` (and ``texts``), ``forms`` is empty too and each payload is checked without
+    its compact form being written (that run solves from the payloads themselves)."""
     cdef Py_ssize_t n = data.shape[0]
     cdef const uint8_t* s = &data[0] if n else NULL
     cdef _Frames frames
@@ -1514,7 +1519,7 @@ def packed_records(RecordSpec spec, const uint8_t[::1] data, int64_t first=0,
         with nogil:
             # room for the compact forms most payloads make (a quarter of their bytes)
             done = buffer_room(&c.forms, frames.pack_bytes // 3 + 64) and \
-                _read_frames(spec, s, frames.count, s + n, first, out, &c)
+                _read_frames(spec, s, frames.count, s + n, first, out, &c, compact or texts)
         if not done:
             raise MemoryError("packed_records: out of memory")
         digests = _fresh_bytes(16 * c.nok if hashed else 0)
@@ -1536,3 +1541,92 @@ def packed_records(RecordSpec spec, const uint8_t[::1] data, int64_t first=0,
         ends = [e[: 8 * c.nok] for e in ends]
     return (status, (ids, ends[0]), (pack_data, ends[1]) if packs else None, (forms, ends[2]),
             digests, ends[3])
+
+
+cdef extern from *:
+    """
+    /* XXH64 (Yann Collet's xxHash, 64-bit, the reference algorithm): four lanes over 32-byte
+       stripes, then the tail and the avalanche.  Little-endian reads (memcpy: unaligned). */
+    #include <string.h>
+    #define QP_P1 11400714785074694791ULL
+    #define QP_P2 14029467366897019727ULL
+    #define QP_P3 1609587929392839161ULL
+    #define QP_P4 9650029242287828579ULL
+    #define QP_P5 2870177450012600261ULL
+    static inline uint64_t qp_rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+    static inline uint64_t qp_read64(const uint8_t* p) {
+        uint64_t v; memcpy(&v, p, 8);
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        v = __builtin_bswap64(v);
+    #endif
+        return v;
+    }
+    static inline uint32_t qp_read32(const uint8_t* p) {
+        uint32_t v; memcpy(&v, p, 4);
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        v = __builtin_bswap32(v);
+    #endif
+        return v;
+    }
+    static inline uint64_t qp_round(uint64_t acc, uint64_t input) {
+        acc += input * QP_P2;
+        return qp_rotl(acc, 31) * QP_P1;
+    }
+    static inline uint64_t qp_merge(uint64_t acc, uint64_t val) {
+        acc ^= qp_round(0, val);
+        return acc * QP_P1 + QP_P4;
+    }
+    static uint64_t qp_xxh64(const uint8_t* p, size_t len, uint64_t seed) {
+        const uint8_t* end = p + len;
+        uint64_t h;
+        if (len >= 32) {
+            uint64_t v1 = seed + QP_P1 + QP_P2, v2 = seed + QP_P2, v3 = seed, v4 = seed - QP_P1;
+            const uint8_t* limit = end - 32;
+            do {
+                v1 = qp_round(v1, qp_read64(p));
+                v2 = qp_round(v2, qp_read64(p + 8));
+                v3 = qp_round(v3, qp_read64(p + 16));
+                v4 = qp_round(v4, qp_read64(p + 24));
+                p += 32;
+            } while (p <= limit);
+            h = qp_rotl(v1, 1) + qp_rotl(v2, 7) + qp_rotl(v3, 12) + qp_rotl(v4, 18);
+            h = qp_merge(h, v1); h = qp_merge(h, v2); h = qp_merge(h, v3); h = qp_merge(h, v4);
+        } else {
+            h = seed + QP_P5;
+        }
+        h += (uint64_t)len;
+        while (p + 8 <= end) {
+            h ^= qp_round(0, qp_read64(p));
+            h = qp_rotl(h, 27) * QP_P1 + QP_P4;
+            p += 8;
+        }
+        if (p + 4 <= end) {
+            h ^= (uint64_t)qp_read32(p) * QP_P1;
+            h = qp_rotl(h, 23) * QP_P2 + QP_P3;
+            p += 4;
+        }
+        while (p < end) {
+            h ^= (*p) * QP_P5;
+            h = qp_rotl(h, 11) * QP_P1;
+            p++;
+        }
+        h ^= h >> 33; h *= QP_P2; h ^= h >> 29; h *= QP_P3; h ^= h >> 32;
+        return h;
+    }
+    """
+    uint64_t qp_xxh64(const uint8_t* p, size_t n, uint64_t seed) nogil
+
+
+def xxh64(const uint8_t[::1] data, uint64_t seed=0):
+    """XXH64 of ``data`` (xxHash's 64-bit hash; without the GIL): the digest of a packed file
+    whose positions a store keeps by place (:mod:`engines.batch.store_placed`), several times
+    cheaper than ``zlib.crc32`` a byte.
+
+    >>> hex(xxh64(b"")), hex(xxh64(b"a")), hex(xxh64(b"abc"))
+    ('0xef46db3751d8e999', '0xd24ec4f1a98c6e5b', '0x44bc2cf5ad770999')
+    """
+    cdef Py_ssize_t n = data.shape[0]
+    cdef uint64_t h
+    with nogil:
+        h = qp_xxh64(&data[0] if n else NULL, n, seed)
+    return h

@@ -9,6 +9,8 @@ is refused by name; a store that keeps a task otherwise keeps it so.
 
 from __future__ import annotations
 
+import io
+import itertools
 import os
 import sqlite3
 
@@ -169,7 +171,7 @@ def test_two_runs_on_one_store_solve_each_record_once(tmp_path, monkeypatch):
         ranges = store._db.execute("SELECT first, last, size FROM placed_blocks ORDER BY "
                                    "first").fetchall()  # fmt: skip
     assert sum(size for *_, size in ranges) == 6000
-    assert all(a[1] < b[0] for a, b in zip(ranges, ranges[1:]))  # no record twice
+    assert all(a[1] < b[0] for a, b in itertools.pairwise(ranges))  # no record twice
     assert [r["line"] for r in _rows(db)] == list(range(1, 6001))
 
 
@@ -178,7 +180,7 @@ def test_exports_read_the_inputs_back_and_refuse_a_changed_or_missing_file(tmp_p
     db = str(tmp_path / "r.sqlite")
     run_batch([str(qpk)], "shengji-legal", db, jobs=1, progress=False)
     with ResultStore.open_existing(db) as store:
-        assert export(store, open(os.devnull, "w"), "jsonl") == 300
+        assert export(store, io.StringIO(), "jsonl") == 300
     original = qpk.read_bytes()
     changed = bytearray(original)
     changed[-1] ^= 1
@@ -230,3 +232,31 @@ def test_uncovered_ranges():
     assert _uncovered(5, 9, [(1, 4), (10, 12)]) == [(5, 9)]
     assert _uncovered(5, 9, [(5, 9)]) == []
     assert _uncovered(5, 9, [(7, 7), (1, 5)]) == [(6, 6), (8, 9)]
+
+
+@pytest.mark.parametrize("task_name", TASK_NAMES)
+def test_the_check_without_compact_forms_refuses_the_same_records(tmp_path, task_name):
+    """``packed_records(..., compact=False)`` (a run by place) checks each payload byte by byte
+    where the default reads where its bytes over 2 are from the compact form it writes."""
+    import random
+
+    from engines.batch.tasks import get_task
+    from solvers._records import packed_records
+
+    _path, qpk = _inputs(tmp_path, task_name, 1500, 12)
+    spec = get_task(task_name).records().spec
+    clean = qpk.read_bytes()
+    clean = clean[clean.index(b"\n") + 1 :]
+    rng = random.Random(13)
+    refused = 0
+    for _ in range(20):
+        data = bytearray(clean)
+        for _ in range(300):
+            data[rng.randrange(len(data))] = rng.choice([0, 1, 2, 3, 7, 200, 255])
+        status, ids, packs, _forms, digests, lines = packed_records(spec, bytes(data), 1, False,
+                                                                    True, False, False)
+        want = packed_records(spec, bytes(data), 1, False, True, True, True)
+        assert (status, ids, packs, lines) == (want[0], want[1], want[2], want[5])
+        assert digests == b""
+        refused += len(status) - status.count(0)
+    assert refused > 1000

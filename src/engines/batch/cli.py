@@ -165,11 +165,14 @@ def _register_batch(subparsers: Any) -> None:
         "--strict", action="store_true", help="stop at the first bad input line (exit 2)"
     )
     batch.add_argument(
-        "--store-layout", choices=("auto", "rows", "packed"), default="auto",
-        help="how the task is kept in --db: rows (input hash of the canonical text), or "
+        "--store-layout", choices=("auto", "rows", "packed", "placed"), default="auto",
+        help="how the task is kept in --db: rows (input hash of the canonical text), "
         "packed blocks (hash of the packed payload; packed inputs only, chosen once per "
-        "store and task). auto: packed blocks for packed inputs (qipai pack) when the store "
-        "has nothing of the task yet, else as the store has it",
+        "store and task), or placed (each position keyed by its packed file and record "
+        "number: nothing hashed, repeats solved again, no input stored; exports read the "
+        "inputs back from the file; shengji-legal and shuangkou-legal, locally). auto: for "
+        "packed inputs (qipai pack) into a store that has nothing of the task yet, placed "
+        "where the task allows it, else packed blocks; else as the store has it",
     )  # fmt: skip
     add_progress_flags(batch)
     dask = batch.add_mutually_exclusive_group()

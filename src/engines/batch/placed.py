@@ -1,16 +1,17 @@
 """The batch run of a task kept by place (:mod:`engines.batch.store_placed`): packed files
 read in place, each position keyed by its file and record number.
 
-Each file is mapped and its CRC-32 taken once (the key of its content in the store); its
+Each file is mapped and its XXH64 taken once (the key of its content in the store); its
 records are then walked a block of whole records at a time, claiming record ranges ahead
 (growing from :data:`FIRST_CLAIM` to :data:`MOST_CLAIM` records), each claim one
 transaction that leaves out the ranges stored or claimed by another running run.  The
-records of a block that this run claimed are read and checked in one native call without
-hashing (``packed_records(..., hashed=False)``: their compact forms are what the solve
-takes); runs of them follow each other into chunks, a chunk never spanning a record this
-run does not solve, so that each solved chunk is one ``placed_blocks`` row of a record
-range.  Chunks are solved on the backend's helper thread while the next ones are read;
-solved ones are stored together, once :data:`COMMIT_POSITIONS` wait or
+records of a block that this run claimed are read and checked in one native call, their
+payloads copied as they are (``packed_records(..., hashed=False, compact=False)``: no digest,
+no compact form; the solve takes the payloads as the raw engine call does); runs of them
+follow each other into chunks, a chunk never spanning a record this run does not solve,
+so that each solved chunk is one ``placed_blocks`` row of a record range.  Chunks are
+solved on the backend's helper thread while the next ones are read; solved ones are
+stored together, once :data:`COMMIT_POSITIONS` wait or
 :data:`~engines.batch.store_writer.COMMIT_SECONDS` went by.  Nothing is hashed a position,
 nothing looked up a position, no input is stored.
 """
@@ -50,7 +51,7 @@ _BAD = bytes([1 if i else 0 for i in range(256)])
 
 
 class _Chunk:
-    """Records ``first..last`` of one file that this run solves: the compact forms of its
+    """Records ``first..last`` of one file that this run solves: the payloads of its
     readable ones, in record order."""
 
     def __init__(self, fid: int, first: int) -> None:
@@ -154,9 +155,9 @@ class PlacedRun:
                state: Any, chunk: _Chunk | None) -> _Chunk | None:  # fmt: skip
         """Read and check the block's records, report the bad ones this run claimed, and
         add the runs of its claimed records to chunks (submitted as they fill)."""
-        status, _ids, _packs, form_pair, _digests, _lines = packed_records(
-            self.spec, block, number, False, False, False)
-        forms = Strings(*form_pair, False, compact=True)
+        status, _ids, pack_pair, _forms, _digests, _lines = packed_records(
+            self.spec, block, number, False, True, False, False)
+        forms = Strings(*pack_pair, False)
         mine = state == _MINE
         if status.count(0) != len(status):
             readable = np.frombuffer(status, np.uint8) == 0
@@ -197,7 +198,7 @@ class PlacedRun:
         while len(self.pending) >= self.slots():
             self._wait()
         forms = Strings.join(chunk.forms) if len(chunk.forms) != 1 else chunk.forms[0] \
-            if chunk.forms else Strings(b"", b"", False, compact=True)  # fmt: skip
+            if chunk.forms else Strings(b"", b"", False)  # fmt: skip
         payloads = Payloads(forms)
         args = payloads if self.task.payload_columns else payloads.tolist()
         self.pending[self.pool.submit(_timed_solve, self.task, args, self.threads)] = chunk

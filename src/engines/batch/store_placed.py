@@ -4,7 +4,7 @@ A 升级 or 双扣 position solves in about a microsecond, less than hashing it,
 hash up and storing its compact input cost the runner (benches/README, "Batch
 throughput").  A task that a store keeps *by place* keys each position by its packed file
 (``qipai pack``) and its record number in it: no hash a position, no repeat check, and no
-input stored.  ``placed_files`` holds one row a file a run read (its size and CRC-32 of
+input stored.  ``placed_files`` holds one row a file a run read (its size and XXH64 of
 all its bytes, and the path it was read from); ``placed_blocks`` one row a solved run of
 records ``[first, last]`` of one file: every record of the range that reads (status 0 of
 :func:`solvers._records.packed_records`) has its result there, in record order, coded as
@@ -16,7 +16,7 @@ die with it (a claim counts only while its run is ``running``: see
 :meth:`~engines.batch.store.ResultStore.reap_stale_runs`).
 
 The readers (:meth:`~engines.batch.store.ResultStore.rows`: ``qipai results``, export,
-report) read the records back from the file: its size and CRC-32 must be the stored ones,
+report) read the records back from the file: its size and digest must be the stored ones,
 else the read stops with a :class:`~engines.batch.store_errors.StoreError` naming the file
 (changed, or gone).  The rows are those a packed-blocks store gives for the same file: the
 ids, the record numbers as lines, the canonical input written back from the payload, and
@@ -37,7 +37,6 @@ import mmap
 import os
 import sqlite3
 import time
-import zlib
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -65,8 +64,8 @@ PLACE = "place"
 PLACED_SCHEMA = (
     """CREATE TABLE IF NOT EXISTS placed_files (
         file_id INTEGER PRIMARY KEY AUTOINCREMENT, task TEXT NOT NULL,
-        size INTEGER NOT NULL, crc32 INTEGER NOT NULL, path TEXT NOT NULL,
-        UNIQUE (task, size, crc32)
+        size INTEGER NOT NULL, digest TEXT NOT NULL, path TEXT NOT NULL,
+        UNIQUE (task, size, digest)
     )""",
     """CREATE TABLE IF NOT EXISTS placed_blocks (
         block_id INTEGER PRIMARY KEY AUTOINCREMENT, task TEXT NOT NULL,
@@ -117,12 +116,13 @@ def choose_place(db: sqlite3.Connection, task: str) -> bool:
 
 
 class PlacedFile(NamedTuple):
-    """A packed file as a run or a reader sees it: its bytes (mapped), size and CRC-32."""
+    """A packed file as a run or a reader sees it: its bytes (mapped), size and digest
+    (``xxh64:`` and XXH64 of its bytes in hexadecimal: :func:`solvers._records.xxh64`)."""
 
     path: str
     data: Any  # mmap.mmap, or bytes for an empty file
     size: int
-    crc32: int
+    digest: str
 
     def close(self) -> None:
         """Unmap the file now, or (where a view of it is still alive: a run stopped by an
@@ -133,23 +133,23 @@ class PlacedFile(NamedTuple):
 
 
 def mapped(path: str) -> PlacedFile:
-    """``path``'s bytes mapped read-only, with their CRC-32 (OSError: no such file)."""
+    """``path``'s bytes mapped read-only, with their digest (OSError: no such file)."""
+    from solvers._records import xxh64
+
     with open(path, "rb") as handle:
         size = os.fstat(handle.fileno()).st_size
-        if not size:
-            return PlacedFile(path, b"", 0, 0)
-        data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-    return PlacedFile(path, data, size, zlib.crc32(data))
+        data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+    return PlacedFile(path, data, size, f"xxh64:{xxh64(data):016x}")
 
 
 def file_id(db: sqlite3.Connection, task: str, file: PlacedFile) -> int:
     """The id of ``file``'s content for ``task`` (added, or its path updated), inside the
     caller's write transaction."""
-    db.execute("INSERT INTO placed_files (task, size, crc32, path) VALUES (?, ?, ?, ?) "
-               "ON CONFLICT (task, size, crc32) DO UPDATE SET path=excluded.path",
-               (task, file.size, file.crc32, os.path.abspath(file.path)))  # fmt: skip
-    found = db.execute("SELECT file_id FROM placed_files WHERE task=? AND size=? AND crc32=?",
-                       (task, file.size, file.crc32)).fetchone()  # fmt: skip
+    db.execute("INSERT INTO placed_files (task, size, digest, path) VALUES (?, ?, ?, ?) "
+               "ON CONFLICT (task, size, digest) DO UPDATE SET path=excluded.path",
+               (task, file.size, file.digest, os.path.abspath(file.path)))  # fmt: skip
+    found = db.execute("SELECT file_id FROM placed_files WHERE task=? AND size=? AND digest=?",
+                       (task, file.size, file.digest)).fetchone()  # fmt: skip
     return int(found[0])
 
 
@@ -250,18 +250,18 @@ class FileReader:
     def file(self, fid: int) -> PlacedFile:
         if fid in self.files:
             return self.files[fid]
-        path, size, crc = self.db.execute("SELECT path, size, crc32 FROM placed_files WHERE "
-                                          "file_id=?", (fid,)).fetchone()  # fmt: skip
+        path, size, digest = self.db.execute("SELECT path, size, digest FROM placed_files "
+                                             "WHERE file_id=?", (fid,)).fetchone()  # fmt: skip
         try:
             file = mapped(path)
         except OSError as exc:
             raise self.changed(f"its inputs are read back from {path}, which cannot be read "
                                f"now ({exc.strerror})") from None  # fmt: skip
-        if (file.size, file.crc32) != (size, crc):
+        if (file.size, file.digest) != (size, digest):
             file.close()
             raise self.changed(f"its inputs are read back from {path}, which has changed since "
-                               f"it was read (now {file.size} bytes, CRC-32 {file.crc32:08x}; "
-                               f"then {size} bytes, {crc:08x})")  # fmt: skip
+                               f"it was read (now {file.size} bytes, {file.digest}; then "
+                               f"{size} bytes, {digest})")  # fmt: skip
         self.files[fid] = file
         return file
 
