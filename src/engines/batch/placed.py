@@ -11,8 +11,8 @@ no compact form; the solve takes the payloads as the raw engine call does); runs
 follow each other into chunks, a chunk never spanning a record this run does not solve,
 so that each solved chunk is one ``placed_blocks`` row of a record range.  Chunks are
 solved on the backend's helper thread while the next ones are read; solved ones are
-stored together, once :data:`COMMIT_POSITIONS` wait or
-:data:`~engines.batch.store_writer.COMMIT_SECONDS` went by.  Nothing is hashed a position,
+stored together, once :data:`COMMIT_POSITIONS` wait or :data:`COMMIT_WAIT` seconds went
+by.  Nothing is hashed a position,
 nothing looked up a position, no input is stored.
 """
 
@@ -39,8 +39,11 @@ from solvers._records import packed_records, whole_frames
 #: Records claimed by the first claim of a file, and at most by one (they double).
 FIRST_CLAIM = 4096
 MOST_CLAIM = 65536
-#: Solved positions stored in one transaction at most.
+#: Solved positions stored in one transaction at most, and the longest a solved one waits:
+#: each commit waits for the disk (and costs the kernel's CPU), and a killed run loses at
+#: most the positions solved since the last.
 COMMIT_POSITIONS = 65536
+COMMIT_WAIT = 1.0
 # Bytes of a block of records read and checked in one native call.
 _BLOCK_BYTES = 1 << 18
 # Each record's part in a block: solved by this run, stored already, another run's.
@@ -229,7 +232,7 @@ class PlacedRun:
 
     def store_if_due(self) -> None:
         if self.solved_positions >= COMMIT_POSITIONS or (
-                self.solved and time.perf_counter() - self.last_commit >= COMMIT_SECONDS):
+                self.solved and time.perf_counter() - self.last_commit >= COMMIT_WAIT):
             self.store()
 
     def store(self) -> None:
