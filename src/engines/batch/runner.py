@@ -507,25 +507,25 @@ def _run(
         return _run_placed(paths, task, db, backend, run_id, summary, bad, bar, chunk_size,
                            own_store, started)  # fmt: skip
     readers = _readers(task, backend)
-    try:
-        lookup = max(_LOOKUP_BATCH, size)
-        found = todo(paths, task, db, run_id, summary, bad, shrink_total, lookup, readers, packed)
-        for chunk in chunks(found, lambda: grown):
-            submit(chunk)
-        while pending:
-            wait()
-        writer.finish()
-        summary.status = "finished"
-    except KeyboardInterrupt:
-        summary.status = "interrupted"
+
+    def interrupted() -> None:
         backend.cancel(list(pending))
         writer.finish()
-        raise BatchInterrupted(summary) from None
-    except BaseException:
-        summary.status = "failed"
+
+    def failed() -> None:
         backend.cancel(list(pending))
         writer.store_after_failure()
-        raise
+
+    try:
+        with _statuses(summary, interrupted, failed):
+            lookup = max(_LOOKUP_BATCH, size)
+            found = todo(paths, task, db, run_id, summary, bad, shrink_total, lookup, readers,
+                         packed)  # fmt: skip
+            for chunk in chunks(found, lambda: grown):
+                submit(chunk)
+            while pending:
+                wait()
+            writer.finish()
     finally:
         summary.seconds = time.perf_counter() - started
         bar.close()
@@ -553,24 +553,39 @@ def _run_placed(paths: Sequence[str], task: Task, db: ResultStore, backend: _Nat
     run = PlacedRun(task, db, run_id, backend.pool, backend.threads, slots, summary, bad, bar,
                     next_size)  # fmt: skip
     run.grown = size
-    try:
-        run.run([str(p) for p in paths])
-        summary.status = "finished"
-    except KeyboardInterrupt:
-        summary.status = "interrupted"
-        run.interrupted()
-        raise BatchInterrupted(summary) from None
-    except BaseException:
-        summary.status = "failed"
-        with contextlib.suppress(Exception):
+
+    def failed() -> None:
+        with contextlib.suppress(Exception):  # (the error that ended the run is the one told)
             run.interrupted()
-        raise
+
+    try:
+        with _statuses(summary, run.interrupted, failed):
+            run.run([str(p) for p in paths])
     finally:
         summary.seconds = time.perf_counter() - started
         bar.close()
         backend.close()
         _end_run(db, run_id, summary, close=own_store)
     return summary
+
+
+@contextlib.contextmanager
+def _statuses(summary: BatchSummary, interrupted: Callable[[], None],
+              failed: Callable[[], None]) -> Iterator[None]:  # fmt: skip
+    """A run's status as it ends: ``finished``; ``interrupted`` (Ctrl-C: ``interrupted()``
+    stores what is solved, then :class:`BatchInterrupted`); ``failed`` (``failed()``, then
+    the error goes on)."""
+    try:
+        yield
+        summary.status = "finished"
+    except KeyboardInterrupt:
+        summary.status = "interrupted"
+        interrupted()
+        raise BatchInterrupted(summary) from None
+    except BaseException:
+        summary.status = "failed"
+        failed()
+        raise
 
 
 def _readers(task: Task, backend: _Backend) -> cf.ThreadPoolExecutor | None:

@@ -137,11 +137,9 @@ def choose_payload_hashes(db: sqlite3.Connection, task: str, want: bool = True) 
     chosen = task_hashes(db, task) == PAYLOAD
     if chosen == want:
         return chosen
+    if task_has_rows(db, task):
+        return chosen
     tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    for table in ("chunks", "blocks", "claims", "results", "packed_blocks"):
-        if table in tables and db.execute(f"SELECT 1 FROM {table} WHERE task=? LIMIT 1",
-                                          (task,)).fetchone():  # fmt: skip
-            return chosen
     if not want:
         db.execute("DELETE FROM meta WHERE key=?", (hash_key(task),))
         return False
@@ -152,6 +150,14 @@ def choose_payload_hashes(db: sqlite3.Connection, task: str, want: bool = True) 
                    (str(PACKED_SCHEMA_VERSION),))  # fmt: skip
     db.execute("INSERT INTO meta VALUES (?, ?)", (hash_key(task), PAYLOAD))
     return True
+
+
+def task_has_rows(db: sqlite3.Connection, task: str) -> bool:
+    """Whether ``task`` has rows or claims in any table of the layouts before schema 8."""
+    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    sql = "SELECT 1 FROM {} WHERE task=? LIMIT 1"
+    return any(table in tables and db.execute(sql.format(table), (task,)).fetchone()
+               for table in ("chunks", "blocks", "claims", "results", "packed_blocks"))
 
 
 class PackedColumns(NamedTuple):

@@ -52,6 +52,7 @@ from engines.batch.store_packed import (
     _line_column,
     _sizes,
     hash_key,
+    task_has_rows,
 )
 from solvers._batch_columns import Strings
 from solvers._batch_store import distinct_items
@@ -103,11 +104,8 @@ def choose_place(db: sqlite3.Connection, task: str) -> bool:
     version = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
     if version is not None and version[0] == str(DIGESTS_SCHEMA_VERSION):
         return False
-    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    for table in ("chunks", "blocks", "claims", "results", "packed_blocks"):
-        if table in tables and db.execute(f"SELECT 1 FROM {table} WHERE task=? LIMIT 1",
-                                          (task,)).fetchone():  # fmt: skip
-            return False
+    if task_has_rows(db, task):
+        return False
     for statement in PLACED_SCHEMA:
         db.execute(statement)
     db.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(PLACED_SCHEMA_VERSION),))
