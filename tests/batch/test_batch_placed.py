@@ -260,3 +260,14 @@ def test_the_check_without_compact_forms_refuses_the_same_records(tmp_path, task
         assert digests == b""
         refused += len(status) - status.count(0)
     assert refused > 1000
+
+
+def test_one_file_twice_in_a_run_is_solved_once(tmp_path):
+    _path, qpk = _inputs(tmp_path, "shuangkou-legal", 400, 14)
+    twin = tmp_path / "twin.qpk"
+    twin.write_bytes(qpk.read_bytes())
+    db = str(tmp_path / "r.sqlite")
+    summary = run_batch([str(qpk), str(twin)], "shuangkou-legal", db, jobs=1, progress=False,
+                        chunk_size=64)  # fmt: skip
+    assert (summary.positions, summary.computed, summary.already_stored) == (800, 400, 400)
+    assert [r["line"] for r in _rows(db)] == list(range(1, 401))

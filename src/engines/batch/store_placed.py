@@ -155,17 +155,18 @@ def claim_range(db: sqlite3.Connection, task: str, fid: int, first: int, last: i
                 run_id: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:  # fmt: skip
     """Claim records ``first..last`` of file ``fid`` for ``run_id`` (inside the caller's
     write transaction): ``(mine, others)``, the ranges claimed now (those neither stored
-    nor claimed by another running run) and those another running run holds."""
+    nor claimed by a running run: this one too, which has the same file twice) and those
+    another running run holds."""
     stored = db.execute("SELECT first, last FROM placed_blocks WHERE task=? AND file_id=? AND "
                         "last>=? AND first<=?", (task, fid, first, last)).fetchall()  # fmt: skip
-    others = db.execute("SELECT c.first, c.last FROM placed_claims AS c JOIN runs AS r ON "
-                        "r.run_id=c.run_id WHERE c.file_id=? AND c.last>=? AND c.first<=? AND "
-                        "r.status='running' AND c.run_id<>?",
-                        (fid, first, last, run_id)).fetchall()  # fmt: skip
-    mine = _uncovered(first, last, stored + others)
+    claimed = db.execute("SELECT c.first, c.last, c.run_id FROM placed_claims AS c JOIN runs AS "
+                         "r ON r.run_id=c.run_id WHERE c.file_id=? AND c.last>=? AND "
+                         "c.first<=? AND r.status='running'",
+                         (fid, first, last)).fetchall()  # fmt: skip
+    mine = _uncovered(first, last, stored + [(lo, hi) for lo, hi, _run in claimed])
     db.executemany("INSERT INTO placed_claims VALUES (?, ?, ?, ?)",
                    [(fid, lo, hi, run_id) for lo, hi in mine])  # fmt: skip
-    held = [(max(lo, first), min(hi, last)) for lo, hi in others]
+    held = [(max(lo, first), min(hi, last)) for lo, hi, rid in claimed if rid != run_id]
     return mine, held
 
 
