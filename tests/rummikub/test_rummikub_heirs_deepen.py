@@ -104,6 +104,20 @@ def test_lowered_rounds_find_the_fresh_passes_fewest(monkeypatch):
     assert found and proven
 
 
+def test_rounds_without_the_owners_check_find_the_same_fewest(monkeypatch):
+    # The lowered rounds drop dominated states without the owners' check (heirs.
+    # ROUND_DOMINANCE 7; 255: with it, as a fresh pass does): with rounds after every
+    # one-tile probe that found nothing, the answer equals the rounds' with the check and,
+    # where rounds ran, the programme's; the move is valid; on these seeds rounds run.
+    import engines.rummikub.heirs as heirs
+
+    rounds: list[bool] = []
+    _lowered_records(monkeypatch, lambda done, out: rounds.append(True))
+    monkeypatch.setattr(heirs, "LOWER", 99)
+    _against_plain(monkeypatch, (33,), "ROUND_DOMINANCE", 255, 7, rounds)
+    assert rounds
+
+
 def test_a_small_probe_is_deepened(monkeypatch):
     # A one-tile probe of fewer than 2,000 states is deepened too (heirs.DEEPEN from one
     # state): on this table of 23 sets, least disturbance's move moves 14 tiles, the chosen

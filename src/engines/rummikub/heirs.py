@@ -108,6 +108,11 @@ LOWER = 8
 # and 3.7 K downwards, then rounds of 5.1, 12.9, 24.5 K ... upwards and 5.0, 7.7, 9.9 K
 # ... downwards); (0, 0): the probes' choice alone (an A/B)
 RIVAL = (2, 1)
+# The rounds lowering a probe's floor (LOWER) drop dominated states as DOMINANCE says, less
+# the bits not in ROUND_DOMINANCE: the owners' check (bits 16-128) goes through every row of a
+# layer again, the carried ones compared before, and drops almost nothing new there
+# (--least seed 5 80J #12 283 -> 273 ms at load ~11, 141.8 K -> 142.0 K states); 255: all
+ROUND_DOMINANCE = 7
 # Where the chosen probe took JOKER_PROBE states or more and the move has jokers, the passes
 # after it (both directions' where a rival is; not the deepened probes, weighed against the
 # unbounded one-tile probe: --least seed 7 80J #9 50 K -> 401 K states) read heirs_jokers'
@@ -522,6 +527,7 @@ class _Pass:
         # that lowering the floor down to there (`lower`) expands only the states it admits
         self.lowest = self.floor_move + (above if lowest is None else lowest)
         self.direction, self.states = direction, 0  # (1: downwards; its states so far)
+        self.lowered = False  # (a round after lower(): ROUND_DOMINANCE)
         self.joker_cap = JOKER_ALL  # (at most this many jokers placed: heirs_jokers)
         self.unavoidable = tables.get("joker_losses", np.zeros(NNUM + 1, np.int64))
         self._start()
@@ -549,6 +555,7 @@ class _Pass:
         self.targets[0] = admit
         self.carry = (self.st, old, np.empty(len(self.st), np.int64), _no_layers())
         self._start(again=True, rows=int(old[:-1, 1].max()) + 1)
+        self.lowered = True
         return True
 
     def _start(self, again: bool = False, rows: int = 1024) -> None:
@@ -573,7 +580,8 @@ class _Pass:
                 *self.args, self.floor + min(self.lowest, self.targets[0]),
                 self.tables["adopters"], self.tables["twin"], *self.tables["jokers_in"],
                 self.tables["run_bits"], self.joker_cap, self.unavoidable, self.steps,
-                self.held_out, stats, DOMINANCE, GROUP_BOUND, self.targets[0], self.carry, budget,
+                self.held_out, stats, DOMINANCE & ROUND_DOMINANCE if self.lowered else DOMINANCE,
+                GROUP_BOUND, self.targets[0], self.carry, budget,
                 self.cursor, self.st, self.table)
             WORK[1] += int(stats[0])
             self.states += int(stats[0])
