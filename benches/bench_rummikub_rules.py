@@ -276,6 +276,13 @@ COMBO_ROWS = (
           ("copies=4", dict(copies=4), True),
           ("min_real_tiles=2 + copies=4", dict(min_real_tiles=2, copies=4), True),
       )),
+    *((f"+ official + jokers=4{name}",
+       Rules(least_disturbance=True, joker_retrieval="official", jokers=4, **options), melded)
+      for name, options, melded in (
+          ("", {}, True),
+          (", initial meld 30", {}, False),
+          (" + copies=3", dict(copies=3), True),
+      )),
     *((f"+ copies={c} + jokers={j}", Rules(least_disturbance=True, copies=c, jokers=j), True)
       for c, j in ((3, 3), (3, 4), (4, 3))),
     ("+ official + min_set_length=4",

@@ -71,8 +71,8 @@ FEWEST_DEFAULT: bool | str = False
 _NOT_WITH_CONTINUE: dict[str, object] = {}
 # Options that must keep these values with a third joker or a third or fourth copy in the
 # fast kernels: their code for them (the length classes, the second key of meld then
-# continue) holds two (docs/rummikub-house-rules.md); a third joker may come with official
-# retrieval (_OFFICIAL_MOST_JOKERS below), a third or fourth copy with official retrieval
+# continue) holds two (docs/rummikub-house-rules.md); a third or fourth joker may come with
+# official retrieval (its places below), a third or fourth copy with official retrieval
 # and with a third joker (six or seven open runs a colour: numbered codes,
 # solvers/rummikub/_lengths.py), a third joker with two real tiles per set (sets of 3: a
 # third run short of real tiles listed in the second key word, solvers/rummikub/_real2.py).
@@ -90,12 +90,12 @@ _THIRD_COPY_WITH_CONTINUE = {"min_real_tiles": 1, "min_set_length": 3}
 # codes of three copies and three jokers are numbered: solvers/rummikub/_continue.py); not
 # with a fourth joker
 _THIRD_JOKER_WITH_CONTINUE = {"copies": 2, "min_real_tiles": 1}
-# Official retrieval with up to three jokers: the rules integer places three table jokers (a
-# fourth has no room there, nor its cover of 15 subsets in the key); the cover of three at
-# one number keeps 4 bits in the first key word (COVER_HIGH_AT), or in the second where the
-# first word's are the third and fourth copies' group counts or the runs short of real
-# tiles (solvers/rummikub/_layout.py, COVER_PAIRED_AT)
-_OFFICIAL_MOST_JOKERS = 3
+# Official retrieval takes every joker count: the rules integer places four table jokers
+# (the fourth at bits 52-61); the cover of three at one number keeps 4 bits in the first key
+# word (COVER_HIGH_AT), or in the second where the first word's are the third and fourth
+# copies' group counts or the runs short of real tiles, and the cover of four (15 subsets)
+# 12 bits in the second, which a fourth joker's passes always carry (solvers/rummikub/
+# _layout.py, COVER_PAIRED_AT); a fourth joker's own limits (_FOURTH_JOKER_MOST) hold there
 # The tile sets the DP's state key holds: four colour codes of up to seven open runs (four
 # copies and three jokers: numbered codes, solvers/rummikub/_lengths.py) and the numbers
 # 1..13; runs and groups of at least 2 to 13 tiles.  Past 4 colours or 13 numbers: the
@@ -262,9 +262,6 @@ class Rules:
         elif self.meld_continue and self.jokers > 2:
             out += self._past(f"jokers={self.jokers} with meld_continue=true and",
                               _THIRD_JOKER_WITH_CONTINUE, above=True)
-        # (before the sets' lengths: the wide DP carries those, not official retrieval)
-        if self.jokers > _OFFICIAL_MOST_JOKERS and self.joker_retrieval == "official":
-            out.append(f"jokers={self.jokers} with joker_retrieval=official")
         for option, alone_with in _WITH_THIRD.items():
             if getattr(self, option) > 2:
                 out += self._past(f"{option}={getattr(self, option)} with", alone_with)

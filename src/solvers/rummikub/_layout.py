@@ -19,14 +19,16 @@ jokers count; the value older callers pass) or 2 (:func:`meld_mode` of the thres
 whether a joker counts as the tile it stands for; decoded by :func:`meld_target` and
 :func:`joker_meld_factor`).  Bit 10 asks for two real tiles per set, bits 11-14 give the
 highest number when it is below 13 (:func:`highest_number`).  Under official joker
-retrieval, bits 15-34 and 42-51 hold the places of the table's jokers (:func:`joker_place`,
-read by :func:`place_of`): each must
+retrieval, bits 15-34, 42-51 and 52-61 hold the places of the table's jokers
+(:func:`joker_place`, read by :func:`place_of`): each must
 end the turn there (a joker in a run at its tile, in a group at its number) or be replaced
 by a rack tile it may stand for, played that turn; the key's bits 55-57 then record, inside
 the number, which of its table jokers the choices so far can account for (with three
 table jokers at one number, the subsets holding the third at 49-52: :data:`COVER_HIGH_AT`;
 in a pass with the second key word, whose first word's bits 45-54 then hold the copies'
-group counts or the runs short of real tiles, at its :data:`COVER_PAIRED_AT`).  Bit 35 asks for
+group counts or the runs short of real tiles, at its :data:`COVER_PAIRED_AT`; with four,
+the subsets holding the third or the fourth there, 12 bits: a fourth joker's passes
+always carry that word).  Bit 35 asks for
 meld then continue, bits 36-38 and 41 give the minimum set length when it is not 3
 (:func:`min_set_length`: 2, 4 .. 13; past 5 a colour code needs up to 12 bits,
 :func:`code_at`: the second key word below), bits 39-40 the copies of each tile beyond two
@@ -57,11 +59,13 @@ may be shared by variants that never come together: the rules refuse those by na
   :data:`SHORT_AT` bits hold :data:`N3_AT` and :data:`N4_AT` then, the list's there stay 0;
   six or seven open runs a colour: :func:`solvers.rummikub._real2.long_joker_runs3`);
 - bits 46-49, official retrieval with three table jokers at one number (sets of 3, never
-  with sets of 6+ nor four jokers), in a pass with this word (two real tiles per set, or
+  with sets of 6+), in a pass with this word (two real tiles per set, four jokers, or
   three or four copies with three places at one number: :func:`second_word`): the cover's
   subsets holding the third joker (:data:`COVER_PAIRED_AT`; :data:`COVER_HIGH_AT` in the
-  first word elsewhere);
-- bits 50-62: free.  To claim bits, add a named ``..._AT`` constant (and width) here
+  first word elsewhere); with four table jokers at one number (four jokers: up to three
+  copies, one real tile per set), bits 46-57 (:data:`COVER_PAIRED_BITS`): the cover's
+  subsets holding the third or the fourth (those with the fourth from bit 50);
+- bits 58-62: free.  To claim bits, add a named ``..._AT`` constant (and width) here
   beside the others, make :func:`second_word` true for the variants that use them, and
   refuse in ``engines/rummikub/rules.py`` the combinations whose fields overlap.
 """
@@ -93,9 +97,11 @@ REAL2_BIT = 10
 NUMBERS_AT = 11
 OFFICIAL_AT = 15  # in the rules integer: the first two 10-bit table-joker places
 OFFICIAL_THIRD_AT = 42  # ... and the third (three jokers), past the other rules' bits
-PLACES = 3  # the table jokers' places the rules integer holds
+OFFICIAL_FOURTH_AT = 52  # ... and the fourth (four jokers), past the third's
+PLACES = 4  # the table jokers' places the rules integer holds
 # (the places' bits read from OFFICIAL_AT: none set under free retrieval or no joker)
-OFFICIAL_PLACES = (1 << 20) - 1 | 1023 << (OFFICIAL_THIRD_AT - OFFICIAL_AT)
+OFFICIAL_PLACES = ((1 << 20) - 1 | 1023 << (OFFICIAL_THIRD_AT - OFFICIAL_AT)
+                   | 1023 << (OFFICIAL_FOURTH_AT - OFFICIAL_AT))
 COVER_HIGH_AT = 49  # three table jokers at a number: the cover's subsets holding the third
 CONTINUE_AT = 35  # in the rules integer: meld then continue (solvers.rummikub._continue)
 LENGTH_AT = 36  # in the rules integer: the minimum set length when not 3 (3 bits)
@@ -114,9 +120,11 @@ RISKY_SLOT_BITS = 5
 # Two real tiles per set and three jokers (word B): the third slot of the short runs' list
 # (three copies: the whole list, 15 bits from here)
 SHORT_HIGH_AT = 31
-# Official retrieval, three table jokers at one number, two key words: the cover's subsets
-# holding the third (4 bits; COVER_HIGH_AT in one-word passes)
+# Official retrieval, three or four table jokers at one number, two key words: the cover's
+# subsets holding the third or fourth (4 bits, and 8 more past them for the 8 subsets holding
+# the fourth, in the four jokers' passes only; COVER_HIGH_AT in one-word passes)
 COVER_PAIRED_AT = 46
+COVER_PAIRED_BITS = 12
 LENGTH_HIGH_AT = 41  # in the rules integer: the minimum set length's fourth bit (8..12)
 LENGTH_MASK = np.int64(7 << LENGTH_AT | 1 << LENGTH_HIGH_AT)
 
@@ -146,7 +154,7 @@ def rules_mode(melded: bool, threshold: int = MELD_TARGET, jokers_count: bool = 
                meld_continue: bool = False, min_length: int = 3, copies: int = 2) -> int:
     """The kernels' ``meld`` for a position: melded or not, and the house rules the DP
     solves (initial meld, real tiles per set, highest number 1..13, the places of the table
-    jokers under official retrieval: up to three :func:`joker_place` values, meld then
+    jokers under official retrieval: up to four :func:`joker_place` values, meld then
     continue: the table's tiles are then the arrangement's too, as for a melded player;
     the minimum set length, 3 to 5: :mod:`solvers.rummikub._lengths`; ``copies`` of each
     tile, 1 to 4).
@@ -194,7 +202,7 @@ def joker_place(number: int, colour: int = -1, missing: int = 0) -> int:
 @njit(cache=True, inline="always")
 def place_at(k):
     """The rules integer's bit where table joker ``k``'s place (:func:`joker_place`) starts."""
-    return OFFICIAL_AT + 10 * k if k < 2 else OFFICIAL_THIRD_AT
+    return OFFICIAL_AT + 10 * k if k < 2 else OFFICIAL_THIRD_AT + 10 * (k - 2)
 
 
 @njit(cache=True, inline="always")

@@ -4,7 +4,9 @@ of a number's table jokers its choices so far can account for.
 The rules integer holds each table joker's place (:func:`solvers.rummikub._layout.
 joker_place`); :func:`official_tables` turns them into per-number masks, and the DP's
 sub-step keeps, inside a number, the subsets accounted for (:func:`cover`; key bits at
-:data:`solvers.rummikub._layout.COVER_AT`).
+:data:`solvers.rummikub._layout.COVER_AT`, and with three or four table jokers at one
+number past :data:`~solvers.rummikub._layout.COVER_HIGH_AT` or the second word's
+:data:`~solvers.rummikub._layout.COVER_PAIRED_AT`: :func:`cover_of`).
 """
 
 from __future__ import annotations
@@ -30,24 +32,28 @@ from solvers.rummikub._layout import (
 
 # Per table joker i of a number, the subsets (as bits of a family, bit s for subset s) that
 # lack it: a family's subsets without joker i, moved up by ``1 << i``, are those with it.
-_WITHOUT = (0b01010101, 0b00110011, 0b00001111)
+_WITHOUT = (0x5555, 0x3333, 0x0F0F, 0x00FF)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
 def cover(fam, eligible, units):
-    """Official retrieval: the subsets of a number's table jokers (0..3) that its choices can
+    """Official retrieval: the subsets of a number's table jokers (0..4) that its choices can
     account for, after ``units`` more resources each usable for the jokers of bit mask
     ``eligible``.  ``fam`` has bit s-1 for subset s (the empty subset always counts).
 
     >>> int(cover(0, 0b101, 1)), int(cover(0, 0b101, 2)), int(cover(0b1, 0b110, 1))
     (9, 25, 31)
+    >>> bin(int(cover(0, 0b1001, 2))), int(cover(0, 0b1111, 4)) == (1 << 15) - 1
+    ('0b110000001', True)
     """
     full = fam << 1 | 1
-    for _ in range(min(units, 3)):
+    for _ in range(min(units, 4)):
         grown = full
-        for i in range(3):
+        for i in range(4):
             if eligible >> i & 1:
                 grown |= (full & _WITHOUT[i]) << (1 << i)
+        if grown == full:  # (no resource adds a subset: the rest add none either)
+            break
         full = grown
     return full >> 1
 
@@ -56,15 +62,17 @@ def cover(fam, eligible, units):
 def cover_of(key, key2, full, second=None):
     """The cover (:func:`cover`'s family) in state ``(key, key2)`` at a number whose table
     jokers are ``full``: its subsets of the first two at :data:`~solvers.rummikub._layout.
-    COVER_AT`, those holding the third at :data:`~solvers.rummikub._layout.COVER_HIGH_AT`
-    (a pass with the second key word, ``second`` its array: ``key2``'s :data:`~solvers.
-    rummikub._layout.COVER_PAIRED_AT`), read only where the number has a third (elsewhere those
-    bits are other fields': the runs of jokers alone of sets of 2, the list of two real
-    tiles per set, the third and fourth copies' group counts)."""
+    COVER_AT`, those holding the third or fourth at :data:`~solvers.rummikub._layout.
+    COVER_HIGH_AT` (a pass with the second key word, ``second`` its array: ``key2``'s
+    :data:`~solvers.rummikub._layout.COVER_PAIRED_AT`, 12 bits: a fourth table joker's
+    passes always carry that word), read only where the number has a third, and the
+    subsets of a fourth only where it has one (elsewhere those bits are other fields': the
+    runs of jokers alone of sets of 2, the list of two real tiles per set, the third and
+    fourth copies' group counts, least disturbance's held-out sets)."""
     fam = (key >> COVER_AT) & 7
     if full > 3:
         high = (key >> COVER_HIGH_AT) if second is None else (key2 >> COVER_PAIRED_AT)
-        fam |= (high & 15) << 3
+        fam |= (high << 3) & ((1 << full) - 1)  # (``full`` jokers: 2**full - 1 subsets)
     return fam
 
 
@@ -72,14 +80,17 @@ def cover_of(key, key2, full, second=None):
 def cover_key(fam, second=None):
     """The first key word's bits of cover ``fam`` (with :func:`cover_key2`, the inverse of
     :func:`cover_of`; past 7 only where the number has a third table joker, whose bits
-    alone :func:`cover` adds)."""
+    alone :func:`cover` adds; a fourth's passes carry the second word, where the bits past
+    7 all go)."""
     high = np.int64(fam >> 3) << COVER_HIGH_AT if second is None else np.int64(0)
     return np.int64(fam & 7) << COVER_AT | high
 
 
 @njit(cache=True, inline="always")
 def cover_key2(fam):
-    """The second key word's bits of cover ``fam`` in a pass with that word (:func:`cover_of`)."""
+    """The second key word's bits of cover ``fam`` in a pass with that word (:func:`cover_of`;
+    with a fourth table joker at the number, :data:`~solvers.rummikub._layout.
+    COVER_PAIRED_BITS` of them)."""
     return np.int64(fam >> 3) << COVER_PAIRED_AT
 
 
