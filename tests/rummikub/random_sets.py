@@ -47,6 +47,17 @@ def random_set(rng: random.Random, rules: Rules, pool: Counter, jokers: int, *,
     return [JOKER if u else t for t, u in zip(shape, use)]
 
 
+def official_rules(jokers: int, most_copies: int):
+    """A ``draw_rules`` for :func:`random_case`: official retrieval with ``jokers`` jokers,
+    3-4 colours, 5-13 numbers, 1 to ``most_copies`` copies, a random initial meld."""
+    def draw(rng: random.Random, least: bool) -> Rules:
+        return Rules(jokers=jokers, joker_retrieval="official", least_disturbance=least,
+                     colours=rng.randint(3, 4), numbers=rng.randint(5, 13),
+                     copies=rng.randint(1, most_copies), meld_threshold=rng.choice((0, 10, 30)),
+                     meld_joker=rng.choice(("stands-for", "zero")))
+    return draw
+
+
 def random_table_and_rack(rng: random.Random, rules: Rules, most_sets: int, most_rack: int,
                           rack_jokers: float) -> tuple[list, list]:
     """Up to ``most_sets`` random table sets of the rules' tile set, then a rack of 1 to

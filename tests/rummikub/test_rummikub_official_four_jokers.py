@@ -21,42 +21,26 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from rummikub_random_sets import oracle_and_batch, random_case, random_set, same_as_the_oracle
+import rummikub_random_sets as sets
 
-from engines.rummikub import best_move
+from engines.rummikub import Rules, best_move
 from engines.rummikub.errors import RuleError
 from engines.rummikub.retrieval import joker_places
-from engines.rummikub.rules import Rules
 from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile, parse_tiles
-from solvers.rummikub import _exact, rules_mode
-from solvers.rummikub._layout import (
-    COVER_AT,
-    COVER_PAIRED_AT,
-    COVER_PAIRED_BITS,
-    RISKY_AT,
-    joker_place,
-    place_of,
-)
-from solvers.rummikub._official import cover, cover_key, cover_key2, cover_of, official_tables
+from solvers.rummikub import _exact, _layout, _official, rules_mode
 
 OFFICIAL4 = Rules(jokers=4, joker_retrieval="official", least_disturbance=False)
+_draw = sets.official_rules(4, 3)
 
 
-def _rules(rng: random.Random, least: bool) -> Rules:
-    return Rules(jokers=4, joker_retrieval="official", least_disturbance=least,
-                 colours=rng.randint(3, 4), numbers=rng.randint(5, 13),
-                 copies=rng.randint(1, 3), meld_threshold=rng.choice((0, 10, 30)),
-                 meld_joker=rng.choice(("stands-for", "zero")))
-
-
-@pytest.mark.parametrize("seed", range(50))
-def test_official_four_jokers_match_the_oracle(seed):
-    oracle_and_batch(*random_case(_rules, seed + 7100, few=seed % 5 == 1))
-
-
-@pytest.mark.parametrize("seed", range(20))
-def test_official_four_jokers_with_least_disturbance(seed):
-    same_as_the_oracle(*random_case(_rules, seed + 7300, least=True))
+@pytest.mark.parametrize("seed", range(70))
+def test_random_positions_match_the_oracle(seed):
+    # seeds 0-49 least disturbance off (every tenth few real tiles; the batch path too),
+    # 50-69 on
+    if seed < 50:
+        sets.oracle_and_batch(*sets.random_case(_draw, seed + 7100, few=seed % 5 == 1))
+    else:
+        sets.same_as_the_oracle(*sets.random_case(_draw, seed - 50 + 7300, least=True))
 
 
 def _shapes(v: int, colours: str, rng: random.Random, rules: Rules) -> list[list[Tile]]:
@@ -94,7 +78,7 @@ def _jokers_at_one_number(seed: int, least: bool):
     pool -= Counter(t for s in table for t in s if not t.is_joker)
     jokers = rules.jokers - sum(t.is_joker for s in table for t in s)
     for _ in range(rng.randint(0, 4)):
-        extra = random_set(rng, rules, pool, jokers)
+        extra = sets.random_set(rng, rules, pool, jokers)
         if extra is not None:
             table.append(extra)
             pool -= Counter(t for t in extra if not t.is_joker)
@@ -109,7 +93,7 @@ def _jokers_at_one_number(seed: int, least: bool):
 
 @pytest.mark.parametrize("seed", range(60))
 def test_table_jokers_at_one_number(seed):
-    same_as_the_oracle(*_jokers_at_one_number(seed + 7500, least=seed % 3 == 0))
+    sets.same_as_the_oracle(*_jokers_at_one_number(seed + 7500, least=seed % 3 == 0))
 
 
 RUNS = [parse_tiles(f"{c}4 J {c}6") for c in "RKOB"]  # four run jokers at 5, one a colour
@@ -138,13 +122,13 @@ def test_the_fourth_place_and_its_number():
     places = joker_places(RUNS)
     assert len(places) == 4
     mode = rules_mode(True, joker_places=places)
-    assert [int(place_of(mode, k)) for k in range(4)] == list(places)
+    assert [int(_layout.place_of(mode, k)) for k in range(4)] == list(places)
     assert mode >> 52 & 1023 == places[3] and mode >> 62 == 0
-    tile, run, group, full = official_tables(mode)
+    tile, run, group, full = _official.official_tables(mode)
     assert full[4] == 0b1111 and [int(run[4, c]) for c in range(4)] == [2, 1, 4, 8]  # K R O B
     assert not group.any() and (tile == run).all() and not full[:4].any()
-    apart = (*places[:3], joker_place(8, 3))
-    tile, run, group, full = official_tables(rules_mode(True, joker_places=apart))
+    apart = (*places[:3], _layout.joker_place(8, 3))
+    tile, run, group, full = _official.official_tables(rules_mode(True, joker_places=apart))
     assert full[4] == 0b111 and full[7] == 0b1 and run[7, 3] == 1
 
 
@@ -159,19 +143,20 @@ def test_the_fourth_place_read_backwards():
 
 def test_the_cover_of_four_table_jokers():
     # four jokers: 15 subsets; each joker's resource adds it to the subsets lacking it
-    assert cover(0, 0b1111, 4) == (1 << 15) - 1
-    assert cover(0, 0b1000, 4) == 1 << 7  # (the fourth alone: subset 8)
-    assert cover(cover(0, 0b0111, 3), 0b1000, 1) == (1 << 15) - 1
+    assert _official.cover(0, 0b1111, 4) == (1 << 15) - 1
+    assert _official.cover(0, 0b1000, 4) == 1 << 7  # (the fourth alone: subset 8)
+    assert _official.cover(_official.cover(0, 0b0111, 3), 0b1000, 1) == (1 << 15) - 1
     # the family's 3 low bits in word A, its 12 others (with the third or fourth) in word B
     second = np.zeros(1, np.int64)
     fam = 0b101100111010110
-    key, key2 = cover_key(fam, second), cover_key2(fam)
-    assert key == np.int64(0b110) << COVER_AT and key2 >> COVER_PAIRED_AT == fam >> 3
-    assert COVER_PAIRED_AT + COVER_PAIRED_BITS <= 63 and COVER_PAIRED_AT > RISKY_AT + 10
-    assert cover_of(key, key2, 0b1111, second) == fam
+    key, key2 = _official.cover_key(fam, second), _official.cover_key2(fam)
+    paired_at = _layout.COVER_PAIRED_AT
+    assert key == np.int64(0b110) << _layout.COVER_AT and key2 >> paired_at == fam >> 3
+    assert paired_at + _layout.COVER_PAIRED_BITS <= 63 and paired_at > _layout.RISKY_AT + 10
+    assert _official.cover_of(key, key2, 0b1111, second) == fam
     # read only as far as the number's jokers go: three jokers, 7 subsets
-    assert cover_of(key, key2, 0b111, second) == fam & 127
-    assert cover_of(key, key2, 0b11, second) == 0b110
+    assert _official.cover_of(key, key2, 0b111, second) == fam & 127
+    assert _official.cover_of(key, key2, 0b11, second) == 0b110
 
 
 def test_official_with_a_fourth_joker_is_solved_and_its_limits_kept():

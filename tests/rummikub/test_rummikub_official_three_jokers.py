@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 from rummikub_random_sets import (
     check_answer,
+    official_rules,
     oracle_and_batch,
     random_case,
     random_set,
@@ -54,13 +55,7 @@ from solvers.rummikub._official import (
 )
 
 OFFICIAL3 = Rules(jokers=3, joker_retrieval="official", least_disturbance=False)
-
-
-def _rules(rng: random.Random, least: bool) -> Rules:
-    return Rules(jokers=3, joker_retrieval="official", least_disturbance=least,
-                 colours=rng.randint(3, 4), numbers=rng.randint(5, 13),
-                 copies=rng.randint(1, 2), meld_threshold=rng.choice((0, 10, 30)),
-                 meld_joker=rng.choice(("stands-for", "zero")))
+_rules = official_rules(3, 2)
 
 
 @pytest.mark.parametrize("seed", range(60))
