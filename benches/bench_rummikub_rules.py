@@ -327,6 +327,9 @@ COMBO_ROWS = (
           ("official + copies=3", dict(joker_retrieval="official", copies=3)),
           ("jokers=3", dict(jokers=3)),
           ("official + jokers=3", dict(joker_retrieval="official", jokers=3)),
+          ("copies=3 + jokers=3", dict(copies=3, jokers=3)),
+          ("official + copies=3 + jokers=3",
+           dict(joker_retrieval="official", copies=3, jokers=3)),
       )),
     *((f"+ {name} (wide DP)", Rules(least_disturbance=True, **options), True)
       for name, options in WIDE_CROSSINGS),

@@ -47,8 +47,9 @@ def _case(seed: int, longer: bool = False, pairs: bool = False, longest: bool = 
                         numbers=max(rules.numbers, min(13, length + rng.randint(0, 4))))
     if third:  # three copies of each tile (sets of 3, one real tile per set)
         rules = replace(rules, copies=3, min_real_tiles=1)
-    if jokers3:  # a third joker (one or two copies, sets of 3, one real tile per set)
-        rules = replace(rules, jokers=3, copies=rng.randint(1, 2), min_real_tiles=1)
+    if jokers3:  # a third joker (sets of 3, one real tile per set; with ``third``, 3 copies)
+        rules = replace(rules, jokers=3, copies=3 if third else rng.randint(1, 2),
+                        min_real_tiles=1)
     letters = ALL_COLOURS[: rules.colours]
     pool = Counter({Tile(c, n): rules.copies for c in letters
                     for n in range(1, rules.numbers + 1)})
@@ -154,6 +155,14 @@ def test_meld_continue_with_a_third_joker_matches_the_oracle(seed):
 
 
 @pytest.mark.parametrize("seed", range(40))
+def test_meld_continue_with_three_copies_and_three_jokers_matches_the_oracle(seed):
+    # copies=3 and jokers=3 (sets of 3): six open runs a colour, numbered codes in both keys
+    # with each key's run of jokers alone and n3 (solvers/rummikub/_continue.py); least
+    # disturbance off, then on
+    _least_off_then_on(*_case(seed + 1100, third=True, jokers3=True)[:3])
+
+
+@pytest.mark.parametrize("seed", range(40))
 def test_meld_continue_with_sets_of_six_and_more_matches_the_oracle(seed):
     # min_set_length 6..13: colour codes past 7 bits, both arrangements' high bits in the
     # pair's free fields (solvers/rummikub/_continue._spilled); least disturbance off, then
@@ -207,7 +216,7 @@ def test_meld_continue_with_a_third_joker_by_hand():
     assert best_move(table, "J J J R5 O11", False, rules=rules).tiles == 5
     for options, refusal in (({"min_real_tiles": 2}, "jokers=3 with meld_continue=true and "
                                                      "min_real_tiles=2"),
-                             ({"copies": 3}, "jokers=3 with meld_continue=true and copies=3"),
+                             ({"copies": 4}, "jokers=3 with meld_continue=true and copies=4"),
                              ({"jokers": 4}, "jokers=4 with meld_continue=true")):
         with pytest.raises(RuleError, match=refusal):
             best_move(table, "J J J R5", False, rules=replace(rules, **options))
@@ -234,6 +243,44 @@ def test_the_two_arrangement_pass_with_three_jokers_alone():
                                        rules.group_tables()[0], choice, gj,
                                        np.zeros(2, np.int64), np.int64(-(2**62)), 0)
         assert (status, score if status else 0) == (int(tiles > 0), tiles), (table, rack)
+
+
+def _pass_alone(rules: Rules, table, rack):
+    """The two-arrangement pass alone (no exits, no bound, no beam), tiles as the objective:
+    ``(status, score)`` and the final arrangement's choices."""
+    import numpy as np
+
+    from engines.rummikub.arrays import position_arrays
+    from solvers.rummikub._exact import solve_pass
+
+    pos = Position.from_strings(table, rack, False, **rules.position_limits())
+    counts, rack_counts, modes, _ = position_arrays([pos], rules)
+    must, opt = counts[0, :52].reshape(4, 13), rack_counts[0, :52].reshape(4, 13)
+    choice, gj = np.zeros((4, 13, 4), np.int64), np.zeros(13, np.int64)
+    status, score, _t = solve_pass(must, opt, counts[0, 52], rack_counts[0, 52],
+                                   np.ones((4, 13), np.int64), 1, modes[0],
+                                   rules.group_tables()[0], choice, gj, np.zeros(2, np.int64),
+                                   np.int64(-(2**62)), 0)
+    return (status, score if status else 0), choice
+
+
+def test_the_two_arrangement_pass_with_three_copies_and_three_jokers_by_hand():
+    # The pass alone, numbered codes in both keys: three jokers alone are no run (each key's
+    # candidate read from the code's counts); three groups K10 R10 B10 of three copies make
+    # the meld and R7 goes onto R4 J R6 while the table's three jokers stand at number 5
+    # (official retrieval: the cover of the third, kept in the meld's key, must account for
+    # it until the number closes)
+    rules = Rules(least_disturbance=False, meld_continue=True, jokers=3, copies=3,
+                  meld_threshold=9)
+    for table, rack, tiles in (([], "J J J", 0), ([["O8", "O9", "O10"]], "J J J", 0),
+                               ([], "J J J R5", 4), ([], "J J J R5 R5 R5", 4)):
+        assert _pass_alone(rules, table, rack)[0] == (int(tiles > 0), tiles), (table, rack)
+    official = replace(rules, joker_retrieval="official", meld_threshold=30)
+    runs = [["R4", "J", "R6"], ["K4", "J", "K6"], ["B4", "J", "B6"]]
+    for order in (runs, runs[::-1], runs[1:] + runs[:1]):
+        state, choice = _pass_alone(official, order, "K10 K10 K10 R10 R10 R10 B10 B10 B10 R7")
+        assert state == (1, 10), order
+        assert choice[[0, 1, 3], 9, 1].tolist() == [3, 3, 3]
 
 
 def test_the_two_arrangement_pass_with_a_third_copy_by_hand():
@@ -291,14 +338,14 @@ def test_meld_continue_on_bench_positions():
 
 
 @pytest.mark.parametrize("seed", [*range(40), *range(1000, 1030), *range(2000, 2040),
-                                  *range(3000, 3040)])
+                                  *range(3000, 3040), *range(4000, 4040)])
 def test_the_two_arrangement_pass_alone(seed):
     # The engine's answer usually comes from the cheap exits (no meld in the rack, or the
     # melded optimum's tiles hold one), so the DP over both arrangements is checked here on
     # its own: its exact pass (no bound, no beam) reaches the optimum of the oracle-checked
     # answer, and its arrangement is a table (the replay packs it into sets).  Seeds 1000
     # and up: sets of 6..13 tiles (the pair's spilled high bits); 2000 and up: three copies;
-    # 3000 and up: three jokers.
+    # 3000 and up: three jokers; 4000 and up: both (numbered codes).
     import numpy as np
 
     from engines.rummikub.arrays import position_arrays
@@ -307,7 +354,8 @@ def test_the_two_arrangement_pass_alone(seed):
     from solvers.rummikub._exact import solve_pass
 
     rules, table, rack, _melded = _case(seed % 1000 + (500 if seed >= 1000 else 0),
-                                       longest=1000 <= seed < 2000, third=2000 <= seed < 3000,
+                                       longest=1000 <= seed < 2000,
+                                       third=2000 <= seed < 3000 or seed >= 4000,
                                        jokers3=seed >= 3000)
     if rules.meld_threshold == 0:
         rules = replace(rules, meld_threshold=10)

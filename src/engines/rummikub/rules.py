@@ -85,11 +85,11 @@ _WITH_THIRD = {"jokers": {"min_set_length": 3},
 # count the colours giving three tiles to groups where the runs short of real tiles would
 # be listed: solvers/rummikub/_continue.py); not with a fourth copy
 _THIRD_COPY_WITH_CONTINUE = {"min_real_tiles": 1, "min_set_length": 3}
-# ... and with a third joker: up to two copies and one real tile per set (each key tracks
-# its run of three jokers alone where the runs short of real tiles would be listed, and the
-# codes of three copies and three jokers are numbered: solvers/rummikub/_continue.py); not
-# with a fourth joker
-_THIRD_JOKER_WITH_CONTINUE = {"copies": 2, "min_real_tiles": 1}
+# ... and with a third joker: up to three copies and one real tile per set (each key tracks
+# its run of three jokers alone where the runs short of real tiles would be listed; three
+# copies and three jokers: six open runs a colour, numbered codes in both keys,
+# solvers/rummikub/_continue.py); not with a fourth joker
+_THIRD_JOKER_WITH_CONTINUE = {"copies": 3, "min_real_tiles": 1}
 # Official retrieval takes every joker count: the rules integer places four table jokers
 # (the fourth at bits 52-61); the cover of three at one number keeps 4 bits in the first key
 # word (COVER_HIGH_AT), or in the second where the first word's are the third and fourth
@@ -217,7 +217,9 @@ class Rules:
         >>> Rules(jokers=4, copies=4).unsupported()
         ['jokers=4 with copies=4']
         >>> Rules(meld_continue=True, jokers=3, copies=3).unsupported()
-        ['jokers=3 with meld_continue=true and copies=3']
+        []
+        >>> Rules(meld_continue=True, jokers=3, copies=4).unsupported()
+        ['copies=4 with meld_continue=true', 'jokers=3 with meld_continue=true and copies=4']
         >>> Rules(colours=6, joker_retrieval="official", jokers=3, min_set_length=2).unsupported()
         ['colours=6 with joker_retrieval=official', 'colours=6 with jokers=3 and min_set_length=2']
         """

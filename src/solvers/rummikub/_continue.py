@@ -45,6 +45,13 @@ it at the last colour (as ``_dp._sub_step``), and a completed meld continues one
 3 with a real tile (it may not end there).  Joker digits base 4; a third table joker at a
 number (official retrieval) puts the cover's high bits at ``COVER_HIGH_AT`` (49-52) of the
 final arrangement's key.  A specialisation of its own (``jokers3``).
+
+Three copies and three jokers: a colour has up to six open runs, past the base-5 code, so
+both keys number their colours' runs (``_lengths.length_tables(3, 6)``: 84 codes, the
+melded DP's own for these tile sets) and take ``length_step``/``length_closing``, each
+key's candidate read from the code's counts; ``n3`` keeps :data:`~solvers.rummikub._layout.
+N3_AT` in both keys, so a third table joker's cover bits go to the meld's key at
+:data:`_MELD_COVER_AT`.  The two specialisations together (``third`` and ``jokers3``).
 """
 
 from __future__ import annotations
@@ -104,6 +111,10 @@ from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, short_kinds
 _HIGH_BITS = 20
 _HIGH_MASK = np.int64((1 << _HIGH_BITS) - 1)
 _GROUP_BITS = 6  # n1 and n2
+# Three copies and three jokers: the final arrangement's cover subsets holding a third table
+# joker at the number (official retrieval; COVER_HIGH_AT in the other passes, where the
+# final key's N3_AT bits are free) in the meld's key, past its n3 (bits 52-55, free there)
+_MELD_COVER_AT = N3_AT + 3
 
 
 @njit(cache=True, inline="always")
@@ -152,7 +163,10 @@ def _run_options(code, short_key, c, t, jr, jl, real_next, real_next2, v, nnum, 
             short += digits[code, i]
         if pairs and (short_key >> (2 * c)) & 3 == 3:
             short += 1  # the run of both jokers continues (with a real tile) even when done
-        if done and t != short:
+        # (three jokers over numbered codes: a completed meld continues its candidate of
+        # length 3, a long run, with a real tile)
+        alone = 1 if triple and short_key == (c << 2 | 3) else 0
+        if done and t != short + alone:
             return 0
         ncode, need = length_step(code, t, jl, real, c, v, nnum, digits, binom)
         if ncode < 0:
@@ -160,6 +174,11 @@ def _run_options(code, short_key, c, t, jr, jl, real_next, real_next2, v, nnum, 
         bare = 0
         if pairs:
             bare = bare_step(short_key, code, t, t - jr, c, v, nnum, real, digits)
+            if bare < 0:
+                return 0
+        elif triple:  # (sets of 3, six open runs a colour: three copies and three jokers)
+            k3 = min(digits[code, 2], t - short)
+            bare = triple_step(short_key, c, ju, t - jr, jr, t - short - k3, k3)
             if bare < 0:
                 return 0
         buf[0, 0] = ncode
@@ -247,7 +266,9 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
     (three copies) the groups' third count n3 in both keys (as ``high``, a specialisation).
     ``jokers3``: None, or (three jokers) each key's run of them alone at ``SHORT_AT``
     (``_lengths.triple_step``; the meld's with three rack jokers), base-4 joker digits, and
-    the official cover of three table jokers at a number (``_official.cover_key``).
+    the official cover of three table jokers at a number (``_official.cover_key``; with
+    ``third`` too, numbered codes in ``lengths``/``mlengths`` and the cover's subsets
+    holding the third in the meld's key, :data:`_MELD_COVER_AT`).
 
     The loop nest stays in this one function, so it is longer than the project's 100
     lines: like ``_dp._sub_step`` (measured 1.3-1.8 times slower split into functions).
@@ -315,12 +336,17 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
         need0 = (k1 >> NEED_AT) & 3
         cover0 = (k1 >> COVER_AT) & 7 if cover_full else 0
         if triple and cover_full:  # (a third table joker at the number: COVER_HIGH_AT too)
-            cover0 = _cover_of(k1, k2, cover_full)  # (one-word final key: COVER_HIGH_AT)
+            if copies3:  # (n3 there: the meld's key holds them, :data:`_MELD_COVER_AT`)
+                if cover_full > 3:
+                    cover0 |= ((k2 >> _MELD_COVER_AT) & 15) << 3
+            else:
+                cover0 = _cover_of(k1, k2, cover_full)  # (one-word final key: COVER_HIGH_AT)
         mneed0 = (k2 >> NEED_AT) & 3
         short1 = (k1 >> SHORT_AT) & 1023
         short2 = (k2 >> SHORT_AT) & 1023
-        if triple:  # (the run of jokers alone; the cover's high bits above it)
+        if triple:  # (the run of jokers alone; n3 or the cover's high bits above it)
             short1 &= 15
+            short2 &= 15
         code = code_at(k1, high1, c, wide)
         mcode = code_at(k2, high2, c, wide)
         n1 = (k1 >> N1_AT) & 7
@@ -391,13 +417,15 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                             a = (base1 | code_bits(ncode, c, wide)
                                                  | ((ju + jr) << JOKERS_AT) | (m1 << N1_AT)
                                                  | (m2 << N2_AT) | (need << NEED_AT)
-                                                 | (_cover_key(cover) if triple
-                                                    else cover << COVER_AT) | sh1 | hold_now
-                                                 | (m3 << N3_AT))
+                                                 | (_cover_key(cover) if triple and not copies3
+                                                    else (cover & 7) << COVER_AT) | sh1
+                                                 | hold_now | (m3 << N3_AT))
                                             b = (base2 | code_bits(mcd, c, wide)
                                                  | ((mju + mjr) << JOKERS_AT) | (mm1 << N1_AT)
                                                  | (mm2 << N2_AT) | (nmv << MELD_AT)
-                                                 | (mneed << NEED_AT) | sh2 | (mm3 << N3_AT))
+                                                 | (mneed << NEED_AT) | sh2 | (mm3 << N3_AT)
+                                                 | ((cover >> 3) << _MELD_COVER_AT if copies3
+                                                    else 0))
                                             if wide:
                                                 s1, s2 = _spilled(
                                                     rest_high1 | code_high(ncode, c),
@@ -469,6 +497,9 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
     if min_set_length(meld) > 5:  # (codes past 127: the pass's own specialisation)
         return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                      choice_out, gj_out, stats, floor, beam, mopt, hold, True, None, None)
+    if copies(meld) > 2 and must_j + opt_j > 2:  # (both: six open runs, numbered codes)
+        return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
+                     choice_out, gj_out, stats, floor, beam, mopt, hold, None, True, True)
     if copies(meld) > 2:  # (three copies: n3 in both keys, the pass's own specialisation)
         return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                      choice_out, gj_out, stats, floor, beam, mopt, hold, None, True, None)
@@ -483,7 +514,8 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
 def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
           stats, floor, beam, mopt, hold, high, third, jokers3):
     """:func:`continue_pass`; ``high``, ``third``, ``jokers3``: None, or the sets of 6+'s,
-    the three copies' or the three jokers' specialisation (:func:`_continue_step`)."""
+    the three copies' or the three jokers' specialisation (:func:`_continue_step`; the
+    last two together: six open runs a colour, numbered codes in both keys)."""
     wide = False
     if high is not None:
         wide = True
@@ -502,7 +534,8 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
     bits = np.int64(10)
     table = _rehash(k1s, k2s, 0, 1, bits)
     start, end, layer = np.int64(0), np.int64(1), 0
-    digits, binom = length_tables(min_set_length(meld))  # (empty for sets of 3)
+    # (empty for sets of 3 but with three copies and three jokers: six open runs a colour)
+    digits, binom = length_tables(min_set_length(meld), cps + max(2, jokers))
     # closing tables and closed codes of the other colours, of each arrangement (sets of
     # 6+: the closed codes' high bits after them, _lengths.close_others)
     codes = max(128, digits.shape[0])
