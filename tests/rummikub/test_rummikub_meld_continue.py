@@ -216,7 +216,7 @@ def test_meld_continue_with_a_third_joker_by_hand():
     assert best_move(table, "J J J R5 O11", False, rules=rules).tiles == 5
     for options, refusal in (({"min_real_tiles": 2}, "jokers=3 with meld_continue=true and "
                                                      "min_real_tiles=2"),
-                             ({"copies": 4}, "jokers=3 with meld_continue=true and copies=4"),
+                             ({"copies": 4}, "copies=4 with meld_continue=true"),
                              ({"jokers": 4}, "jokers=4 with meld_continue=true")):
         with pytest.raises(RuleError, match=refusal):
             best_move(table, "J J J R5", False, rules=replace(rules, **options))
