@@ -282,7 +282,7 @@ def test_a_store_of_a_newer_schema_is_refused_by_name(tmp_path: Path) -> None:
     db = tmp_path / "new.sqlite"
     ResultStore(db).close()
     with sqlite3.connect(db) as con:
-        con.execute("UPDATE meta SET value='8' WHERE key='schema_version'")
-    refusal = r"result store schema 8, this qipai reads schemas 1 to 4, 6 and 7; use the qipai"
+        con.execute("UPDATE meta SET value='9' WHERE key='schema_version'")
+    refusal = r"result store schema 9, this qipai reads schemas 1 to 4, 6, 7 and 8; use the qipai"
     with pytest.raises(StoreError, match=refusal):
         ResultStore(db)

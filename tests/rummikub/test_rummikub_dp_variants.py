@@ -289,8 +289,8 @@ def test_three_jokers_by_hand():
         best_moves([Position.from_strings([], "J J J R5", max_jokers=3)])
     # (sets of 4-12: the wide DP, test_rummikub_wide_route; two real tiles per set:
     # test_rummikub_three_jokers_real2; official retrieval: test_rummikub_official_three_jokers;
-    # meld then continue, with one or two copies: test_rummikub_meld_continue)
-    for options in (["min_set_length=2"], ["meld_continue=on", "copies=3"]):
+    # meld then continue, with one to three copies: test_rummikub_meld_continue)
+    for options in (["min_set_length=2"], ["meld_continue=on", "min_real_tiles=2"]):
         with pytest.raises(RuleError, match=r"jokers=3 with .* not supported by the exact"):
             best_move([], "J J J R5", rules=Rules.parse(["jokers=3", *options]))
 

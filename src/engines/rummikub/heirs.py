@@ -108,10 +108,7 @@ LOWER = 8
 # and 3.7 K downwards, then rounds of 5.1, 12.9, 24.5 K ... upwards and 5.0, 7.7, 9.9 K
 # ... downwards); (0, 0): the probes' choice alone (an A/B)
 RIVAL = (2, 1)
-# The rounds lowering a probe's floor (LOWER) drop dominated states as DOMINANCE says, less
-# the bits not in ROUND_DOMINANCE: the owners' check (bits 16-128) goes through every row of a
-# layer again, the carried ones compared before, and drops almost nothing new there
-# (--least seed 5 80J #12 283 -> 273 ms at load ~11, 141.8 K -> 142.0 K states); 255: all
+# DOMINANCE's bits in the rounds lowering a floor (owners' check 16-128 off: rkfewb); 255: all
 ROUND_DOMINANCE = 7
 # Where the chosen probe took JOKER_PROBE states or more and the move has jokers, the passes
 # after it (both directions' where a rival is; not the deepened probes, weighed against the
@@ -581,8 +578,7 @@ class _Pass:
                 self.tables["adopters"], self.tables["twin"], *self.tables["jokers_in"],
                 self.tables["run_bits"], self.joker_cap, self.unavoidable, self.steps,
                 self.held_out, stats, DOMINANCE & ROUND_DOMINANCE if self.lowered else DOMINANCE,
-                GROUP_BOUND, self.targets[0], self.carry, budget,
-                self.cursor, self.st, self.table)
+                GROUP_BOUND, self.targets[0], self.carry, budget, self.cursor, self.st, self.table)
             WORK[1] += int(stats[0])
             self.states += int(stats[0])
             stats[0] = 0

@@ -1,5 +1,10 @@
 """Meld then continue: one pass of the DP over two arrangements at once.
 
+This module is longer than the project's 600 lines since its specialisation for three
+copies and three jokers: the pass and its step are Numba kernels whose specialisations
+(sets of 6+, three copies, three jokers) share inlined helpers here; moving the spill
+helpers (:func:`_spilled`) to a module of their own is due.
+
 A player who has not melded lays down new sets from the rack worth the threshold (the
 meld) and then, in the same turn, may rearrange the whole table with the rest of the rack
 (the house rule ``meld_continue``).  Whatever is played, the table afterwards is one
@@ -515,7 +520,9 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
           stats, floor, beam, mopt, hold, high, third, jokers3):
     """:func:`continue_pass`; ``high``, ``third``, ``jokers3``: None, or the sets of 6+'s,
     the three copies' or the three jokers' specialisation (:func:`_continue_step`; the
-    last two together: six open runs a colour, numbered codes in both keys)."""
+    last two together: six open runs a colour, numbered codes in both keys).  It is longer
+    than the project's 100 lines: the layers' loop and the tables of both arrangements
+    share its locals (one compiled function, no arrays handed between parts)."""
     wide = False
     if high is not None:
         wide = True
