@@ -88,6 +88,7 @@ from engines.batch.store_placed import (
     file_id,
     insert_block,
     kept_by_place,
+    release_claims,
 )
 from engines.batch.store_read import StoreReading
 from engines.batch.store_rows import dumps_rows, listed, source_runs, written_runs
@@ -316,7 +317,7 @@ class ResultStore(StoreClaims, StoreReading):
             self._db.execute("DELETE FROM claims WHERE run_id=?", (run_id,))
             self._db.execute("DELETE FROM meta WHERE key=?", (kept_key(run_id),))
             if self._has_placed():
-                self._db.execute("DELETE FROM placed_claims WHERE run_id=?", (run_id,))
+                release_claims(self._db, run_id)
             self._runs_epoch += 1
         self._kept.pop(run_id, None)
 
@@ -341,6 +342,8 @@ class ResultStore(StoreClaims, StoreReading):
                     )
                     self._db.execute("DELETE FROM claims WHERE run_id=?", (run_id,))
                     self._db.execute("DELETE FROM meta WHERE key=?", (kept_key(run_id),))
+                    if self._has_placed():
+                        release_claims(self._db, run_id)
                 self._runs_epoch += 1
         return stale
 
