@@ -13,6 +13,7 @@ import io
 import itertools
 import os
 import sqlite3
+import threading
 
 import pytest
 from tests.batch.test_batch_packed_store import _inputs
@@ -88,25 +89,55 @@ def test_placed_rows_equal_packed_blocks_rows_with_every_repeat_and_bad_record(
         assert (again.computed, again.already_stored) == (0, 700)
 
 
-def test_an_interrupted_run_resumes_where_it_stopped(tmp_path, monkeypatch):
+@pytest.mark.parametrize("held", [2, 3])
+def test_an_interrupted_run_resumes_where_it_stopped(tmp_path, monkeypatch, held):
+    """Ctrl-C (here: at the fourth chunk) drops the chunks not started and stores those being
+    solved.  With one helper thread, chunk ``held``'s solve is held until the run collects it
+    after the Ctrl-C: held=3, the three chunks submitted have started and are stored; held=2,
+    the third is still queued behind the second, so it is dropped, never solved."""
     _path, qpk = _inputs(tmp_path, "shuangkou-legal", 900, 6)
     db = str(tmp_path / "r.sqlite")
-    submit, submitted = placed.PlacedRun._submit, []
+    submit, collect, solve = placed.PlacedRun._submit, placed.PlacedRun._collect, \
+        placed._timed_solve  # fmt: skip
+    submitted, solves = [], []
+    started, release, interrupting = threading.Event(), threading.Event(), []
 
-    def interrupted_after_three(self, chunk):
+    def interrupted_at_the_fourth(self, chunk):
         if len(submitted) == 3:
+            started.wait()  # (chunk ``held`` is being solved, not queued)
+            interrupting.append(True)
             raise KeyboardInterrupt
         submitted.append((chunk.first, chunk.last))
         submit(self, chunk)
 
-    monkeypatch.setattr(placed.PlacedRun, "_submit", interrupted_after_three)
+    def counted_solve(task, payloads, threads):
+        solves.append(len(payloads))
+        if len(solves) == held:
+            started.set()
+            # (bounded only so that a broken interrupt fails rather than hangs the tests)
+            release.wait(60)
+        return solve(task, payloads, threads)
+
+    def collect_released(self, future):
+        if interrupting:
+            release.set()
+        collect(self, future)
+
+    monkeypatch.setattr(placed.PlacedRun, "_submit", interrupted_at_the_fourth)
+    monkeypatch.setattr(placed.PlacedRun, "_collect", collect_released)
+    monkeypatch.setattr(placed, "_timed_solve", counted_solve)
     with pytest.raises(BatchInterrupted) as info:
         run_batch([str(qpk)], "shuangkou-legal", db, jobs=1, progress=False, chunk_size=100)
     first = info.value.summary
-    assert first.computed == 300 and submitted[-1] == (201, 300)
-    monkeypatch.setattr(placed.PlacedRun, "_submit", submit)
+    assert submitted == [(1, 100), (101, 200), (201, 300)]
+    assert solves == [100] * held and first.computed == 100 * held
+    assert [r["line"] for r in _rows(db)] == list(range(1, 100 * held + 1))
+    for name, original in (("_submit", submit), ("_collect", collect)):
+        monkeypatch.setattr(placed.PlacedRun, name, original)
+    del solves[:]
     rest = run_batch([str(qpk)], "shuangkou-legal", db, jobs=1, progress=False)
-    assert (rest.already_stored, rest.computed) == (300, 600)
+    assert (rest.already_stored, rest.computed) == (first.computed, 900 - first.computed)
+    assert sum(solves) == 900 - first.computed  # (no record solved twice)
     assert [r["line"] for r in _rows(db)] == list(range(1, 901))
     with ResultStore(db) as store:
         assert [r["status"] for r in store.runs()] == ["interrupted", "finished"]

@@ -244,13 +244,14 @@ class PlacedRun:
         self.last_commit = time.perf_counter()
 
     def interrupted(self) -> None:
-        """Store what is solved (after an interruption): the chunks waiting are dropped,
-        those being solved (native code: not interruptible) waited for and stored too."""
+        """Store what is solved (after an interruption): the chunks not started are dropped,
+        those being solved (native code: not interruptible) waited for and stored too.
+        Every chunk is cancelled before any is waited for: waiting first would let a helper
+        thread start a queued chunk meanwhile, so what a Ctrl-C keeps would be a race."""
+        for future in [f for f in self.pending if f.cancel()]:
+            self.pending.pop(future)
         for future in list(self.pending):
-            if future.cancel():
-                self.pending.pop(future)
-            else:
-                self._collect(future)
+            self._collect(future)
         self.store()
 
 
