@@ -18,19 +18,22 @@ nothing looked up a position, no input is stored.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
+from engines.batch.backends import _NativeThreads, _next_size
 from engines.batch.inputs import BadInput
 from engines.batch.packed import bad_records, fingerprint, read_header
 from engines.batch.records import Payloads
 from engines.batch.store import ResultStore
 from engines.batch.store_placed import PlacedFile, mapped
 from engines.batch.store_writer import COMMIT_SECONDS
+from engines.batch.summary import BatchSummary, _end_run, _statuses
 from engines.batch.tasks import SolvedChunk, Task, solve_chunk
 from engines.errors import InputError
 from solvers._batch_columns import Strings
@@ -271,3 +274,40 @@ def _states(first: int, last: int, mine: list[tuple[int, int]],
             if hi >= first and lo <= last:
                 state[max(lo, first) - first : min(hi, last) - first + 1] = value
     return state
+
+
+# -- the runner's loop -------------------------------------------------------------------
+
+
+def run_placed(paths: Sequence[str], task: Task, db: ResultStore, backend: _NativeThreads,
+               run_id: int, summary: BatchSummary, bad: Callable[[BadInput], None], bar: Any,
+               chunk_size: int | None, own_store: bool,
+               started: float) -> BatchSummary:  # fmt: skip
+    """The runner's loop (:func:`engines.batch.runner.run_batch`) for a task the store keeps by
+    place: a :class:`PlacedRun` on the backend's helper threads, ended as the other loops end
+    (:func:`engines.batch.summary._statuses`, :func:`~engines.batch.summary._end_run`)."""
+    size = max(1, chunk_size or task.chunk_size * backend.chunk_scale)
+
+    def next_size(grown: int, spent: float) -> int:
+        return grown if chunk_size is not None else _next_size(grown, size, grown, spent)
+
+    def slots() -> int:
+        return backend.all_slots
+
+    run = PlacedRun(task, db, run_id, backend.pool, backend.threads, slots, summary, bad, bar,
+                    next_size)  # fmt: skip
+    run.grown = size
+
+    def failed() -> None:
+        with contextlib.suppress(Exception):  # (the error that ended the run is the one told)
+            run.interrupted()
+
+    try:
+        with _statuses(summary, run.interrupted, failed):
+            run.run([str(p) for p in paths])
+    finally:
+        summary.seconds = time.perf_counter() - started
+        bar.close()
+        backend.close()
+        _end_run(db, run_id, summary, close=own_store)
+    return summary
