@@ -165,8 +165,7 @@ def test_meld_continue_with_three_copies_and_three_jokers_matches_the_oracle(see
 @pytest.mark.parametrize("seed", range(40))
 def test_meld_continue_with_sets_of_six_and_more_matches_the_oracle(seed):
     # min_set_length 6..13: colour codes past 7 bits, both arrangements' high bits in the
-    # pair's free fields (solvers/rummikub/_continue._spilled); least disturbance off, then
-    # on
+    # pair's free fields (solvers/rummikub/_continue_spill.py); least disturbance off, then on
     _least_off_then_on(*_case(seed + 500, longest=True)[:3])
 
 

@@ -1,10 +1,5 @@
 """Meld then continue: one pass of the DP over two arrangements at once.
 
-This module is longer than the project's 600 lines since its specialisation for three
-copies and three jokers: the pass and its step are Numba kernels whose specialisations
-(sets of 6+, three copies, three jokers) share inlined helpers here; moving the spill
-helpers (:func:`_spilled`) to a module of their own is due.
-
 A player who has not melded lays down new sets from the rack worth the threshold (the
 meld) and then, in the same turn, may rearrange the whole table with the rest of the rack
 (the house rule ``meld_continue``).  Whatever is played, the table afterwards is one
@@ -27,14 +22,9 @@ meld's word from multiplying the states after the meld is made.
 The score (and so the bound that prunes) is the final arrangement's alone.  A pair of
 keys is stored as two int64 arrays with a hash table of three columns.
 
-Sets of 6+ tiles: a colour's code (:mod:`solvers.rummikub._lengths`, up to 2,380 codes)
-needs up to 12 bits, and the melded DP keeps the bits past the 7th in its second key word
-(:func:`solvers.rummikub._layout.code_high`: 20 bits a state).  The pair carries both
-arrangements' 40 such bits in fields these rules leave free in its own two words
-(:func:`_spilled`): no group holds 6 tiles, so the groups' counts ``n1, n2`` are always 0,
-and the runs short of real tiles or of jokers alone are never listed (the rules refuse two
-real tiles per set with sets of 6+, and the jokers alone cannot make one).  That variant is
-a specialisation of its own (``high``), so the other rules' passes compile without it.
+Sets of 6+ tiles: both arrangements' colour-code high bits go to fields these rules leave
+free in the pair's two words (:mod:`solvers.rummikub._continue_spill`); a specialisation
+of its own (``high``), so the other rules' passes compile without it.
 
 Three copies (up to two jokers, sets of 3, one real tile per set): a colour's five open runs
 keep the base-5 code, and the colours that gave three tiles to a number's groups are
@@ -65,6 +55,7 @@ import numpy as np
 from numba import njit
 
 from solvers.rummikub._continue_beam import prune_pair_layer
+from solvers.rummikub._continue_spill import HIGH_BITS, HIGH_MASK, spill_of, spilled
 from solvers.rummikub._frame import CHOICE_BASE, MELD_CHOICES, colour_order, replay, step_choice
 from solvers.rummikub._groups import groups_within
 from solvers.rummikub._hold import held_parts, hold_inputs, hold_pairs, keep_best
@@ -109,42 +100,10 @@ from solvers.rummikub._pairs import rehash as _rehash
 from solvers.rummikub._pairs import relax as _relax
 from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, short_kinds
 
-# Sets of 6+: one arrangement's colour-code high bits (the second key word's 20 bits at
-# WIDE_HIGH_AT), both arrangements' as one 40-bit field (the final one's low), of which the
-# first key holds 16 bits (6 at N1_AT, 10 at SHORT_AT, below COVER_AT) and the meld's key
-# 24 (6 at N1_AT, 18 at SHORT_AT, up to bit 62)
-_HIGH_BITS = 20
-_HIGH_MASK = np.int64((1 << _HIGH_BITS) - 1)
-_GROUP_BITS = 6  # n1 and n2
 # Three copies and three jokers: the final arrangement's cover subsets holding a third table
 # joker at the number (official retrieval; COVER_HIGH_AT in the other passes, where the
 # final key's N3_AT bits are free) in the meld's key, past its n3 (bits 52-55, free there)
 _MELD_COVER_AT = N3_AT + 3
-
-
-@njit(cache=True, inline="always")
-def _spill_of(k1, k2):
-    """Both arrangements' colour-code high bits of the pair ``(k1, k2)`` (sets of 6+), the
-    final arrangement's in the low :data:`_HIGH_BITS` (the inverse of :func:`_spilled`)."""
-    return (((k1 >> N1_AT) & 63) | ((k1 >> SHORT_AT) & 1023) << 6
-            | ((k2 >> N1_AT) & 63) << 16 | ((k2 >> SHORT_AT) & 262143) << 22)
-
-
-@njit(cache=True, inline="always")
-def _spilled(high1, high2):
-    """The two keys' bits holding the final arrangement's and the meld's colour-code high
-    bits ``high1``, ``high2`` (second-key-word fields, :func:`solvers.rummikub._layout.
-    code_high`).
-
-    >>> h1, h2 = 0b10101 << 15 | 7, 31 << 15 | 0b11 << 5
-    >>> b1, b2 = _spilled(h1, h2)
-    >>> spill = int(_spill_of(b1, b2))
-    >>> (spill & 0xFFFFF, spill >> 20) == (h1, h2), int(b1) >> COVER_AT, int(b2) >> 63
-    (True, 0, 0)
-    """
-    spill = high1 | high2 << _HIGH_BITS
-    return ((spill & 63) << N1_AT | ((spill >> 6) & 1023) << SHORT_AT,
-            ((spill >> 16) & 63) << N1_AT | (spill >> 22) << SHORT_AT)
 
 
 @njit(cache=True, inline="always")
@@ -266,8 +225,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
     (``_run_options``).  ``hold_v``: least disturbance's tables at this colour and number
     (``_hold.held_parts``; empty joker bits when off): the final arrangement's held-out
     sets place their tiles and keep their jokers.  ``high``: None, or (sets of 6+) the
-    colour codes' high bits spilled into the pair's free fields (:func:`_spilled`; decided
-    when Numba compiles, so the other passes hold no trace of it).  ``third``: None, or
+    colour codes' high bits spilled into the pair's free fields (``_continue_spill``;
+    decided when Numba compiles, so the other passes hold no trace of it).  ``third``: None, or
     (three copies) the groups' third count n3 in both keys (as ``high``, a specialisation).
     ``jokers3``: None, or (three jokers) each key's run of them alone at ``SHORT_AT``
     (``_lengths.triple_step``; the meld's with three rack jokers), base-4 joker digits, and
@@ -315,8 +274,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
             continue
         high1 = high2 = np.int64(0)
         if wide:
-            spill = _spill_of(k1, k2)
-            high1, high2 = spill & _HIGH_MASK, spill >> _HIGH_BITS
+            spill = spill_of(k1, k2)
+            high1, high2 = spill & HIGH_MASK, spill >> HIGH_BITS
         if last:
             other_need, alive = close_others(k1, high1, c, jokers, capc, needc, other, wide)
             if not alive:
@@ -432,7 +391,7 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                                  | ((cover >> 3) << _MELD_COVER_AT if copies3
                                                     else 0))
                                             if wide:
-                                                s1, s2 = _spilled(
+                                                s1, s2 = spilled(
                                                     rest_high1 | code_high(ncode, c),
                                                     rest_high2 | code_high(mcd, c))
                                                 a |= s1
@@ -475,7 +434,7 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                                      | (0 if mtriple and mjg else sh2))
                                                 wa = a
                                                 if wide:
-                                                    s1, s2 = _spilled(
+                                                    s1, s2 = spilled(
                                                         other[k + jokers + 1] | code_high(cl, c),
                                                         mother[mk + mjokers + 1]
                                                         | code_high(mcl, c))
@@ -515,14 +474,35 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
                  gj_out, stats, floor, beam, mopt, hold, None, None, None)
 
 
+@njit(cache=True, inline="always")
+def _best_end(k1s, k2s, score, start, end, target, must_j, wide):
+    """The best of the last layer's states ``start..end-1`` that has made the meld, left no
+    run short of real tiles open (sets of 6+: those bits hold the codes' high bits) and
+    holds no more rack jokers in its meld than it played (-1: none)."""
+    best = -1
+    best_sc = NEG
+    for i in range(start, end):
+        k1 = k1s[i]
+        k2 = k2s[i]
+        if k1 < 0 or (k2 >> MELD_AT) & MELD_MASK < target:
+            continue
+        if not wide and ((k1 >> SHORT_AT) & 1023 or (k2 >> SHORT_AT) & 1023):
+            continue  # a run short of real tiles left open
+        ju = (k1 >> JOKERS_AT) & 3
+        if ju < must_j or (k2 >> JOKERS_AT) & 3 > ju - must_j:
+            continue
+        if score[i] > best_sc:
+            best_sc = score[i]
+            best = i
+    return best
+
+
 @njit(cache=True, error_model="numpy")
 def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
           stats, floor, beam, mopt, hold, high, third, jokers3):
     """:func:`continue_pass`; ``high``, ``third``, ``jokers3``: None, or the sets of 6+'s,
     the three copies' or the three jokers' specialisation (:func:`_continue_step`; the
-    last two together: six open runs a colour, numbered codes in both keys).  It is longer
-    than the project's 100 lines: the layers' loop and the tables of both arrangements
-    share its locals (one compiled function, no arrays handed between parts)."""
+    last two together: six open runs a colour, numbered codes in both keys)."""
     wide = False
     if high is not None:
         wide = True
@@ -600,21 +580,7 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
             else:
                 truncated |= prune_pair_layer(k1s, k2s, score, start, end, beam, target,
                                               wide or cps > 2 or triple)
-    best = -1
-    best_sc = NEG
-    for i in range(start, end):
-        k1 = k1s[i]
-        k2 = k2s[i]
-        if k1 < 0 or (k2 >> MELD_AT) & MELD_MASK < target:
-            continue
-        if not wide and ((k1 >> SHORT_AT) & 1023 or (k2 >> SHORT_AT) & 1023):
-            continue  # a run short of real tiles left open
-        ju = (k1 >> JOKERS_AT) & 3
-        if ju < must_j or (k2 >> JOKERS_AT) & 3 > ju - must_j:
-            continue
-        if score[i] > best_sc:
-            best_sc = score[i]
-            best = i
+    best = _best_end(k1s, k2s, score, start, end, target, must_j, wide)
     if best < 0:
         return 0, NEG, truncated
     replay(best, layer, order, parent, choice, choice_out, gj_out, held_out,

@@ -16,9 +16,9 @@ def prune_pair_layer(k1s, k2s, score, start, end, beam, target, unlisted):
     ``beam > 0`` keeps the best-scored states; ``beam < 0`` keeps the ``-beam`` with the
     fewest obligations (open runs of length 1 and 2 in either arrangement, then how far
     the meld is from the threshold), as ``_layers.keep_flexible``; ``unlisted``: keys that
-    hold no list of short runs there (sets of 6+, :func:`solvers.rummikub._continue.
-    _spilled`, the codes' low bits ranked; three copies, n3 there; three jokers, the run
-    of jokers alone and the official cover's high bits).
+    hold no list of short runs there (sets of 6+, :mod:`solvers.rummikub._continue_spill`,
+    the codes' low bits ranked; three copies, n3 there; three jokers, the run of jokers
+    alone and the official cover's high bits).
     """
     width = abs(beam)
     if beam == 0 or end - start <= width:
