@@ -195,18 +195,30 @@ def test_meld_then_continue_by_hand():
     assert best_move([["B1", "B2"]], "K1 K2 J J", False, rules=pairs).tiles == 0
 
 
-def test_meld_continue_with_a_third_copy_by_hand():
-    three = Rules(least_disturbance=False, meld_continue=True, copies=3)
-    table, rack = [["O8", "O9", "O10"]], "K4 K4 K4 R4 R4 R4 B4 B4 B4 O11"
-    move = best_move(table, rack, False, rules=three)  # three groups K4 R4 B4 (36), O11
-    assert move.tiles == 10 and len(move.new_sets) == 3
-    assert best_move(table, rack, False, rules=replace(three, meld_threshold=40)).tiles == 0
-    for options, refusal in (({"min_real_tiles": 2}, "copies=3 with meld_continue=true and "
-                                                     "min_real_tiles=2"),
-                             ({"copies": 4, "min_set_length": 4},
-                              "copies=4 with meld_continue=true and min_set_length=4")):
+# (copies, rack: groups K4 R4 B4 of every copy and O11 onto the table's run, a threshold
+# past the groups' value, two refusals with that many copies)
+MORE_COPIES = [
+    (3, "K4 K4 K4 R4 R4 R4 B4 B4 B4 O11", 40,
+     (({"min_real_tiles": 2}, "copies=3 with meld_continue=true and min_real_tiles=2"),
+      ({"copies": 4, "min_set_length": 4},
+       "copies=4 with meld_continue=true and min_set_length=4"))),
+    (4, "K4 K4 K4 K4 R4 R4 R4 R4 B4 B4 B4 B4 O11", 50,
+     (({"min_real_tiles": 2}, "copies=4 with meld_continue=true and min_real_tiles=2"),
+      ({"jokers": 3}, "jokers=3 with meld_continue=true and copies=4"))),
+]
+
+
+@pytest.mark.parametrize(("copies", "rack", "too_high", "refusals"), MORE_COPIES)
+def test_meld_continue_with_more_copies_by_hand(copies, rack, too_high, refusals):
+    rules = Rules(least_disturbance=False, meld_continue=True, copies=copies)
+    table = [["O8", "O9", "O10"]]
+    move = best_move(table, rack, False, rules=rules)  # a group of K4 R4 B4 a copy, O11
+    assert move.tiles == 3 * copies + 1 and len(move.new_sets) == copies
+    assert best_move(table, rack, False, rules=replace(rules, meld_threshold=too_high)
+                     ).tiles == 0
+    for options, refusal in refusals:
         with pytest.raises(RuleError, match=refusal):
-            best_move(table, rack, False, rules=replace(three, **options))
+            best_move(table, rack, False, rules=replace(rules, **options))
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -215,19 +227,6 @@ def test_meld_continue_with_four_copies_matches_the_oracle(seed):
     # keys, the colours giving four tiles to a number's groups counted in both (n4,
     # solvers/rummikub/_continue.py), base-5 choice digits; least disturbance off, then on
     _least_off_then_on(*_case(seed + 1300, fourth=True)[:3])
-
-
-def test_meld_continue_with_four_copies_by_hand():
-    four = Rules(least_disturbance=False, meld_continue=True, copies=4)
-    table, rack = [["O8", "O9", "O10"]], "K4 K4 K4 K4 R4 R4 R4 R4 B4 B4 B4 B4 O11"
-    move = best_move(table, rack, False, rules=four)  # four groups K4 R4 B4 (48), O11
-    assert move.tiles == 13 and len(move.new_sets) == 4
-    assert best_move(table, rack, False, rules=replace(four, meld_threshold=50)).tiles == 0
-    for options, refusal in (({"min_real_tiles": 2}, "copies=4 with meld_continue=true and "
-                                                     "min_real_tiles=2"),
-                             ({"jokers": 3}, "jokers=3 with meld_continue=true and copies=4")):
-        with pytest.raises(RuleError, match=refusal):
-            best_move(table, rack, False, rules=replace(four, **options))
 
 
 def test_the_two_arrangement_pass_with_four_copies_by_hand():
