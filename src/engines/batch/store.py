@@ -314,12 +314,15 @@ class ResultStore(StoreClaims, StoreReading):
                 "WHERE run_id=?",
                 (time.time(), computed, skipped, bad_inputs, status, run_id),
             )
-            self._db.execute("DELETE FROM claims WHERE run_id=?", (run_id,))
-            self._db.execute("DELETE FROM meta WHERE key=?", (kept_key(run_id),))
-            if self._has_placed():
-                release_claims(self._db, run_id)
+            self._release_run(run_id)
             self._runs_epoch += 1
         self._kept.pop(run_id, None)
+
+    def _release_run(self, run_id: int) -> None:
+        self._db.execute("DELETE FROM claims WHERE run_id=?", (run_id,))
+        self._db.execute("DELETE FROM meta WHERE key=?", (kept_key(run_id),))
+        if self._has_placed():
+            release_claims(self._db, run_id)
 
     def reap_stale_runs(self) -> list[int]:
         """Mark ``interrupted`` every ``running`` run whose process is gone; returns their ids.
@@ -340,10 +343,7 @@ class ResultStore(StoreClaims, StoreReading):
                         "UPDATE runs SET status='interrupted', finished_at=? WHERE run_id=?",
                         (now, run_id),
                     )
-                    self._db.execute("DELETE FROM claims WHERE run_id=?", (run_id,))
-                    self._db.execute("DELETE FROM meta WHERE key=?", (kept_key(run_id),))
-                    if self._has_placed():
-                        release_claims(self._db, run_id)
+                    self._release_run(run_id)
                 self._runs_epoch += 1
         return stale
 
