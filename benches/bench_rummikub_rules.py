@@ -330,6 +330,8 @@ COMBO_ROWS = (
           ("copies=3 + jokers=3", dict(copies=3, jokers=3)),
           ("official + copies=3 + jokers=3",
            dict(joker_retrieval="official", copies=3, jokers=3)),
+          ("copies=4", dict(copies=4)),
+          ("official + copies=4", dict(joker_retrieval="official", copies=4)),
       )),
     *((f"+ {name} (wide DP)", Rules(least_disturbance=True, **options), True)
       for name, options in WIDE_CROSSINGS),

@@ -27,7 +27,7 @@ from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
 
 
 def _case(seed: int, longer: bool = False, pairs: bool = False, longest: bool = False,
-          third: bool = False, jokers3: bool = False):
+          third: bool = False, jokers3: bool = False, fourth: bool = False):
     rng = random.Random(seed)
     rules = Rules(least_disturbance=False, meld_continue=True, colours=rng.randint(3, 4),
                   numbers=rng.randint(6, 13),
@@ -47,6 +47,8 @@ def _case(seed: int, longer: bool = False, pairs: bool = False, longest: bool = 
                         numbers=max(rules.numbers, min(13, length + rng.randint(0, 4))))
     if third:  # three copies of each tile (sets of 3, one real tile per set)
         rules = replace(rules, copies=3, min_real_tiles=1)
+    if fourth:  # four copies of each tile (sets of 3, one real tile per set, up to two jokers)
+        rules = replace(rules, copies=4, min_real_tiles=1)
     if jokers3:  # a third joker (sets of 3, one real tile per set; with ``third``, 3 copies)
         rules = replace(rules, jokers=3, copies=3 if third else rng.randint(1, 2),
                         min_real_tiles=1)
@@ -74,10 +76,10 @@ def _case(seed: int, longer: bool = False, pairs: bool = False, longest: bool = 
         left_over = pool - Counter(rack)
         rack += [t for t in (Tile(colour, n) for n in range(first, first + size))
                  if left_over[t] > 0]
-    if third and rng.random() < 0.6:  # two or three of a tile: groups given three tiles
+    if (third or fourth) and rng.random() < 0.6:  # more of a tile: groups given 3 or 4 tiles
         tile = rng.choice([t for t in rack if not t.is_joker] or [Tile(letters[0], 1)])
-        rack += [tile] * min(2, (pool - Counter(rack))[tile])
-    if third and rng.random() < 0.5:  # a number's three copies in three colours: 3 groups
+        rack += [tile] * min(rules.copies - 1, (pool - Counter(rack))[tile])
+    if (third or fourth) and rng.random() < 0.5:  # a number's copies in three colours
         number = rng.randint(1, rules.numbers)
         for colour in rng.sample(letters, 3):
             rack += [Tile(colour, number)] * (pool - Counter(rack))[Tile(colour, number)]
@@ -193,17 +195,59 @@ def test_meld_then_continue_by_hand():
     assert best_move([["B1", "B2"]], "K1 K2 J J", False, rules=pairs).tiles == 0
 
 
-def test_meld_continue_with_a_third_copy_by_hand():
-    three = Rules(least_disturbance=False, meld_continue=True, copies=3)
-    table, rack = [["O8", "O9", "O10"]], "K4 K4 K4 R4 R4 R4 B4 B4 B4 O11"
-    move = best_move(table, rack, False, rules=three)  # three groups K4 R4 B4 (36), O11
-    assert move.tiles == 10 and len(move.new_sets) == 3
-    assert best_move(table, rack, False, rules=replace(three, meld_threshold=40)).tiles == 0
-    for options, refusal in (({"min_real_tiles": 2}, "copies=3 with meld_continue=true and "
-                                                     "min_real_tiles=2"),
-                             ({"copies": 4}, "copies=4 with meld_continue=true")):
+# (copies, rack: groups K4 R4 B4 of every copy and O11 onto the table's run, a threshold
+# past the groups' value, two refusals with that many copies)
+MORE_COPIES = [
+    (3, "K4 K4 K4 R4 R4 R4 B4 B4 B4 O11", 40,
+     (({"min_real_tiles": 2}, "copies=3 with meld_continue=true and min_real_tiles=2"),
+      ({"copies": 4, "min_set_length": 4},
+       "copies=4 with meld_continue=true and min_set_length=4"))),
+    (4, "K4 K4 K4 K4 R4 R4 R4 R4 B4 B4 B4 B4 O11", 50,
+     (({"min_real_tiles": 2}, "copies=4 with meld_continue=true and min_real_tiles=2"),
+      ({"jokers": 3}, "jokers=3 with meld_continue=true and copies=4"))),
+]
+
+
+@pytest.mark.parametrize(("copies", "rack", "too_high", "refusals"), MORE_COPIES)
+def test_meld_continue_with_more_copies_by_hand(copies, rack, too_high, refusals):
+    rules = Rules(least_disturbance=False, meld_continue=True, copies=copies)
+    table = [["O8", "O9", "O10"]]
+    move = best_move(table, rack, False, rules=rules)  # a group of K4 R4 B4 a copy, O11
+    assert move.tiles == 3 * copies + 1 and len(move.new_sets) == copies
+    assert best_move(table, rack, False, rules=replace(rules, meld_threshold=too_high)
+                     ).tiles == 0
+    for options, refusal in refusals:
         with pytest.raises(RuleError, match=refusal):
-            best_move(table, rack, False, rules=replace(three, **options))
+            best_move(table, rack, False, rules=replace(rules, **options))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_meld_continue_with_four_copies_matches_the_oracle(seed):
+    # copies=4 (up to two jokers, sets of 3): six open runs a colour, numbered codes in both
+    # keys, the colours giving four tiles to a number's groups counted in both (n4,
+    # solvers/rummikub/_continue.py), base-5 choice digits; least disturbance off, then on
+    _least_off_then_on(*_case(seed + 1300, fourth=True)[:3])
+
+
+def test_the_two_arrangement_pass_with_four_copies_by_hand():
+    # The pass alone (the engine's exits answer the case above): four groups K4 R4 B4 need
+    # each colour's four tiles counted (n4) until the last colour closes the number, in the
+    # final arrangement and in a meld of 45 (three groups make 36), and two colours' four
+    # tiles make no group; four runs R5-R7 (six open runs' numbered codes on the way), two of
+    # them with a joker; R5 in a run and three groups (the choice's digits base 5)
+    rules = Rules(least_disturbance=False, meld_continue=True, copies=4, jokers=2)
+    groups = "K4 K4 K4 K4 R4 R4 R4 R4 B4 B4 B4 B4"
+    for table, rack, meld, tiles in (
+            ([["O8", "O9", "O10"]], groups + " O11", 45, 13), ([], groups + " O9", 30, 12),
+            ([], groups[:-3] + " O9", 30, 9), ([], "K4 K4 K4 K4 R4 R4 R4 R4 K10 R10 O10", 30, 3),
+            ([], "R5 R5 R5 R5 R6 R6 R6 R6 R7 R7 R7 R7", 30, 12),
+            ([], "R5 R5 R5 R5 R6 R6 R6 R6 R7 R7 J J", 30, 12),
+            ([], "R4 R5 R5 R5 R5 R6 K5 K5 K5 B5 B5 B5", 30, 12)):
+        state, choice = _pass_alone(replace(rules, meld_threshold=meld), table, rack)
+        assert state == (1, tiles), (table, rack)
+        if tiles == 13:
+            assert choice[[0, 1, 3], 3, 1].tolist() == [4, 4, 4]  # (four group tiles each)
+    assert choice[1, 4, :2].tolist() == [1, 3]  # (R5: one run tile, three group tiles)
 
 
 def test_meld_continue_with_a_third_joker_by_hand():
@@ -215,7 +259,7 @@ def test_meld_continue_with_a_third_joker_by_hand():
     assert best_move(table, "J J J R5 O11", False, rules=rules).tiles == 5
     for options, refusal in (({"min_real_tiles": 2}, "jokers=3 with meld_continue=true and "
                                                      "min_real_tiles=2"),
-                             ({"copies": 4}, "copies=4 with meld_continue=true"),
+                             ({"copies": 4}, "jokers=3 with meld_continue=true and copies=4"),
                              ({"jokers": 4}, "jokers=4 with meld_continue=true")):
         with pytest.raises(RuleError, match=refusal):
             best_move(table, "J J J R5", False, rules=replace(rules, **options))

@@ -92,7 +92,8 @@ def test_routed_crossings_by_hand(rules, table, rack, tiles, monkeypatch):
 # length, four jokers and sets of 13 the wide DP's key does not hold
 STILL_REFUSED = [
     (Rules(copies=3, min_set_length=4, min_real_tiles=2), "copies=3 with min_real_tiles=2"),
-    (Rules(copies=4, min_set_length=2, meld_continue=True), "copies=4 with meld_continue=true"),
+    (Rules(copies=4, min_set_length=2, meld_continue=True), "copies=4 with "
+     "meld_continue=true and min_set_length=2"),
     (Rules(jokers=3, min_set_length=4, joker_retrieval="official"),
      "jokers=3 with min_set_length=4"),
     (Rules(jokers=3, min_set_length=2), "jokers=3 with min_set_length=2"),

@@ -81,9 +81,9 @@ _NOT_WITH_CONTINUE: dict[str, object] = {}
 # a refusal names first what neither DP carries).
 _WITH_THIRD = {"jokers": {"min_set_length": 3},
                "copies": {"min_set_length": 3}}
-# Meld then continue with a third copy: sets of 3 with one real tile per set (its two keys
-# count the colours giving three tiles to groups where the runs short of real tiles would
-# be listed: solvers/rummikub/_continue.py); not with a fourth copy
+# Meld then continue with a third or fourth copy: sets of 3 with one real tile per set (its
+# two keys count the colours giving three or four tiles to groups where the runs short of
+# real tiles would be listed; four copies: numbered codes, solvers/rummikub/_continue.py)
 _THIRD_COPY_WITH_CONTINUE = {"min_real_tiles": 1, "min_set_length": 3}
 # ... and with a third joker: up to three copies and one real tile per set (each key tracks
 # its run of three jokers alone where the runs short of real tiles would be listed; three
@@ -219,7 +219,9 @@ class Rules:
         >>> Rules(meld_continue=True, jokers=3, copies=3).unsupported()
         []
         >>> Rules(meld_continue=True, jokers=3, copies=4).unsupported()
-        ['copies=4 with meld_continue=true', 'jokers=3 with meld_continue=true and copies=4']
+        ['jokers=3 with meld_continue=true and copies=4']
+        >>> Rules(meld_continue=True, copies=4, min_real_tiles=2).unsupported()
+        ['copies=4 with meld_continue=true and min_real_tiles=2']
         >>> Rules(colours=6, joker_retrieval="official", jokers=3, min_set_length=2).unsupported()
         ['colours=6 with joker_retrieval=official', 'colours=6 with jokers=3 and min_set_length=2']
         """
@@ -255,10 +257,9 @@ class Rules:
         # copies: numbered codes, solvers/rummikub/_real2.long_joker_runs3)
         if self.copies > 2 and self.min_real_tiles == 2 and self.min_set_length != 3:
             out.append(f"copies={self.copies} with min_real_tiles=2")
-        if self.meld_continue and self.copies > 3:
-            out.append(f"copies={self.copies} with meld_continue=true")
-        elif self.meld_continue and self.copies > 2:
-            out += self._past("copies=3 with meld_continue=true and", _THIRD_COPY_WITH_CONTINUE)
+        if self.meld_continue and self.copies > 2:
+            out += self._past(f"copies={self.copies} with meld_continue=true and",
+                              _THIRD_COPY_WITH_CONTINUE)
         if self.meld_continue and self.jokers > 3:  # (the keys' jokers placed: 2 bits)
             out.append(f"jokers={self.jokers} with meld_continue=true")
         elif self.meld_continue and self.jokers > 2:

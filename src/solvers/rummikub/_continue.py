@@ -26,11 +26,13 @@ Sets of 6+ tiles: both arrangements' colour-code high bits go to fields these ru
 free in the pair's two words (:mod:`solvers.rummikub._continue_spill`); a specialisation
 of its own (``high``), so the other rules' passes compile without it.
 
-Three copies (up to two jokers, sets of 3, one real tile per set): a colour's five open runs
-keep the base-5 code, and the colours that gave three tiles to a number's groups are
-counted at :data:`~solvers.rummikub._layout.N3_AT` in each key (the short runs' bits, which
-these rules leave free), the group tables' second axis ``n2 + 5 * n3`` as ``_dp._sub_step``'s;
-the choices' real-tile digits are base 4.  A specialisation of its own too (``third``).
+Three or four copies (up to two jokers, sets of 3, one real tile per set): three copies'
+five open runs a colour keep the base-5 code, four copies' six take numbered codes (as three
+copies and three jokers below); the colours that gave three (four) tiles to a number's
+groups are counted at :data:`~solvers.rummikub._layout.N3_AT` (``N4_AT``) in each key (the
+short runs' bits, which these rules leave free), the group tables' second axis ``n2 + 5 *
+n3 + 25 * n4`` as ``_dp._sub_step``'s; the choices' real-tile digits are base 4 (5).  A
+specialisation of its own too (``third``, the copies read from the rules).
 
 Three jokers (copies 1-2, sets of 3, one real tile per set): three jokers alone would make
 a run of three, no set.  Each key keeps ``_lengths.triple_step``'s candidate (the run of
@@ -68,6 +70,7 @@ from solvers.rummikub._layout import (
     N1_AT,
     N2_AT,
     N3_AT,
+    N4_AT,
     NCOL,
     NEED_AT,
     NEG,
@@ -102,7 +105,8 @@ from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, short_kinds
 
 # Three copies and three jokers: the final arrangement's cover subsets holding a third table
 # joker at the number (official retrieval; COVER_HIGH_AT in the other passes, where the
-# final key's N3_AT bits are free) in the meld's key, past its n3 (bits 52-55, free there)
+# final key's N3_AT bits are free) in the meld's key, past its n3 (bits 52-55; N4_AT's,
+# but four copies come with two jokers at most here: the rules refuse them with three)
 _MELD_COVER_AT = N3_AT + 3
 
 
@@ -227,7 +231,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
     sets place their tiles and keep their jokers.  ``high``: None, or (sets of 6+) the
     colour codes' high bits spilled into the pair's free fields (``_continue_spill``;
     decided when Numba compiles, so the other passes hold no trace of it).  ``third``: None, or
-    (three copies) the groups' third count n3 in both keys (as ``high``, a specialisation).
+    (three or four copies) the groups' counts n3 (and n4) in both keys (as ``high``, a
+    specialisation; four copies: numbered codes in ``lengths``/``mlengths``).
     ``jokers3``: None, or (three jokers) each key's run of them alone at ``SHORT_AT``
     (``_lengths.triple_step``; the meld's with three rack jokers), base-4 joker digits, and
     the official cover of three table jokers at a number (``_official.cover_key``; with
@@ -256,7 +261,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
     copies3 = False
     if third is not None:
         copies3 = True
-    cb = 4 if copies3 else 3  # (the choices' real-tile digits: 0..3 with three copies)
+    copies4 = copies3 and copies(meld) > 3  # (n4 too: four copies, up to two jokers)
+    cb = copies(meld) + 1 if copies3 else 3  # (the choices' real-tile digits: base 4 or 5)
     triple = False
     if jokers3 is not None:
         triple = jokers > 2
@@ -319,6 +325,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
         mn2 = (k2 >> N2_AT) & 7
         n3 = (k1 >> N3_AT) & 7 if copies3 else 0
         mn3 = (k2 >> N3_AT) & 7 if copies3 else 0
+        n4 = (k1 >> N4_AT) & 7 if copies4 else 0
+        mn4 = (k2 >> N4_AT) & 7 if copies4 else 0
         groups = 1
         if wide:  # (those fields hold the high bits: no groups, no listed runs)
             short1 = short2 = n1 = n2 = mn1 = mn2 = groups = 0
@@ -334,7 +342,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                 m1 = n1 + (1 if ug == 1 else 0)
                 m2 = n2 + (1 if ug == 2 else 0)
                 m3 = n3 + (1 if copies3 and ug == 3 else 0)
-                g2 = m2 + 5 * m3  # (the group tables' second axis)
+                m4 = n4 + (1 if copies4 and ug == 4 else 0)
+                g2 = m2 + 5 * m3 + 25 * m4  # (the group tables' second axis)
                 for jr in range(jokers - ju + 1):
                     jl = jokers - ju - jr
                     if last and not any_ok[m1, g2, jl]:
@@ -356,12 +365,13 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                         tc1 = CHOICE_BASE * buf1[o1, 3]
                         for mu in range(min(u - lo_s, mhi) + 1):
                             # a completed meld takes group tiles only to complete its groups
-                            for mug in range(1 if done and mn1 + mn2 + mn3 == 0
+                            for mug in range(1 if done and mn1 + mn2 + mn3 + mn4 == 0
                                              else mu * groups + 1):
                                 mm1 = mn1 + (1 if mug == 1 else 0)
                                 mm2 = mn2 + (1 if mug == 2 else 0)
                                 mm3 = mn3 + (1 if copies3 and mug == 3 else 0)
-                                mg2 = mm2 + 5 * mm3
+                                mm4 = mn4 + (1 if copies4 and mug == 4 else 0)
+                                mg2 = mm2 + 5 * mm3 + 25 * mm4
                                 for mjr in range(mjokers - mju + 1):
                                     mjl = mjokers - mju - mjr
                                     if last and not any_ok[mm1, mg2, mjl]:
@@ -383,11 +393,12 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                                  | (m2 << N2_AT) | (need << NEED_AT)
                                                  | (_cover_key(cover) if triple and not copies3
                                                     else (cover & 7) << COVER_AT) | sh1
-                                                 | hold_now | (m3 << N3_AT))
+                                                 | hold_now | (m3 << N3_AT) | (m4 << N4_AT))
                                             b = (base2 | code_bits(mcd, c, wide)
                                                  | ((mju + mjr) << JOKERS_AT) | (mm1 << N1_AT)
                                                  | (mm2 << N2_AT) | (nmv << MELD_AT)
                                                  | (mneed << NEED_AT) | sh2 | (mm3 << N3_AT)
+                                                 | (mm4 << N4_AT)
                                                  | ((cover >> 3) << _MELD_COVER_AT if copies3
                                                     else 0))
                                             if wide:
@@ -464,7 +475,7 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
     if copies(meld) > 2 and must_j + opt_j > 2:  # (both: six open runs, numbered codes)
         return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                      choice_out, gj_out, stats, floor, beam, mopt, hold, None, True, True)
-    if copies(meld) > 2:  # (three copies: n3 in both keys, the pass's own specialisation)
+    if copies(meld) > 2:  # (three or four copies: n3, n4 in both keys, a specialisation)
         return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                      choice_out, gj_out, stats, floor, beam, mopt, hold, None, True, None)
     if must_j + opt_j > 2:  # (three jokers: each key's run of them alone, a specialisation)
@@ -508,7 +519,7 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
         wide = True
     cps = 2
     if third is not None:
-        cps = 3
+        cps = copies(meld)  # (3 or 4)
     jokers = must_j + opt_j
     triple = False
     if jokers3 is not None:
