@@ -373,8 +373,9 @@ def test_four_copies_by_hand():
     with pytest.raises(PositionError, match="210 tiles, more than the search's answer"):
         best_move([], " ".join([*everything, "J", "J"]), rules=four)
     for options in (["min_real_tiles=2", "min_set_length=4"], ["min_set_length=13"],
-                    ["meld_continue=on"]):
-        # (sets of 2 or 4-12: the wide DP, test_rummikub_wide_route)
+                    ["meld_continue=on", "min_real_tiles=2"]):
+        # (sets of 2 or 4-12: the wide DP, test_rummikub_wide_route; meld then continue
+        # with four copies, one real tile per set: test_rummikub_meld_continue)
         with pytest.raises(RuleError, match=r"copies=4 with .* not supported by the exact"):
             best_move([], "R5 R6 R7", rules=Rules.parse(["copies=4", *options]))
 
