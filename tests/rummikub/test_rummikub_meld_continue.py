@@ -229,6 +229,48 @@ def test_meld_continue_with_four_copies_matches_the_oracle(seed):
     _least_off_then_on(*_case(seed + 1300, fourth=True)[:3])
 
 
+# Played tiles whose only meld would need a colour's third or fourth tile of a number in
+# groups: the whole rack fits the table (the extra 3s onto its runs), but no meld of 30 is
+# in it.  The exact search's check for a meld among the tiles played (solvers.rummikub.
+# _exact._meld_continue) read the copies as two and left those tiles out of the group
+# counts: it took the 10 (9) played tiles as their meld, and naming the meld raised.
+# (The copies=4 case is oracle seed 5378's rack, cut down.)
+MELD_NEEDS_THE_COPIES = [
+    (4, [["O4", "O5", "O6"]], "K3 K3 K3 O3 O3 O3 O3 R3 R3 R3", "B3 B3"),
+    (3, [["K4", "K5", "K6"], ["K4", "K5", "K6"]], "K3 K3 K3 O3 R3 B3 O4 R4 B4", "O3 R3"),
+]
+
+
+@pytest.mark.parametrize(("copies", "table", "rack", "more"), MELD_NEEDS_THE_COPIES)
+def test_meld_continue_counts_every_copy_in_the_meld_check(copies, table, rack, more):
+    rules = Rules(least_disturbance=False, meld_continue=True, copies=copies)
+    for least in (False, True):
+        for objective in ("tiles", "value"):
+            dp = best_move(table, rack, False, objective,
+                           replace(rules, least_disturbance=least))
+            assert dp.tiles == 0, (least, objective)
+    # with ``more`` a meld of 33 (groups of 3s, and O4 R4 B4) and the rest onto the runs
+    rack = f"{rack} {more}"
+    move = best_move(table, rack, False, rules=rules)
+    ip = reference_move(table, rack, False, "tiles", rules)[0]
+    assert move.tiles == ip.tiles == len(rack.split())
+    assert check_move(Position.from_strings(table, rack, False, **rules.position_limits()),
+                      move, rules) == []
+
+
+@pytest.mark.parametrize(("copies", "rack", "meld"), [
+    (3, "K3 K3 K3 O3 O3 O3 R3 R3 R3 B3", 30), (4, "K3 K3 K3 K3 O3 O3 O3 O3 R3 R3 R3 R3 B3", 39)])
+def test_meld_continue_finds_a_meld_that_needs_every_copy(copies, rack, meld):
+    # The whole rack is the only meld: groups K O R B and then K O R (twice; four copies:
+    # three times).  The exits' search for a meld in the rack, with the copies read as two,
+    # left the colours giving three (four) tiles out of the group counts, where B3 alone makes
+    # no group: it found 27 (36) at most and answered no move
+    rules = Rules(least_disturbance=False, meld_continue=True, copies=copies,
+                  meld_threshold=meld)
+    for objective in ("tiles", "value"):
+        assert best_move([], rack, False, objective, rules).tiles == len(rack.split())
+
+
 def test_the_two_arrangement_pass_with_four_copies_by_hand():
     # The pass alone (the engine's exits answer the case above): four groups K4 R4 B4 need
     # each colour's four tiles counted (n4) until the last colour closes the number, in the

@@ -16,6 +16,7 @@ from solvers.rummikub._groups import GROUP_OK
 from solvers.rummikub._layout import (
     BEAM,
     CONTINUE_AT,
+    COPIES_AT,
     LENGTH_MASK,
     NCOL,
     NEG,
@@ -130,8 +131,11 @@ def _meld_continue(must, opt, must_j, opt_j, weight, joker_weight, meld, group_o
     threshold (the initial-meld search on them alone), it is the answer.  Otherwise the
     DP over both arrangements (:mod:`solvers.rummikub._continue`), aiming at that bound.
     First of all: no meld from the whole rack, no move."""
-    # (no table, no table jokers; the minimum set length kept)
-    initial = meld & ((np.int64(1) << OFFICIAL_AT) - 1) | meld & LENGTH_MASK
+    # (no table, no table jokers; the minimum set length and the copies kept: with the
+    # copies read as two, a colour's third and fourth group tiles went uncounted and ten
+    # 3s of three colours, one giving four, made a meld of 30)
+    initial = (meld & ((np.int64(1) << OFFICIAL_AT) - 1) | meld & LENGTH_MASK
+               | meld & (np.int64(3) << COPIES_AT))
     if not _has_meld(opt, opt_j, weight, initial, group_ok, choice_out, gj_out, beam):
         return 0, NEG
     melded = meld & ~(np.int64(1023) | np.int64(1) << CONTINUE_AT)
