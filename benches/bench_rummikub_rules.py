@@ -307,6 +307,14 @@ COMBO_ROWS = (
      True),
     ("+ min_real_tiles=2 + copies=4 + jokers=3",
      Rules(least_disturbance=True, min_real_tiles=2, copies=4, jokers=3), True),
+    *((f"+ min_real_tiles=2 + jokers=4{name}",
+       Rules(least_disturbance=True, min_real_tiles=2, jokers=4, **options), melded)
+      for name, options, melded in (
+          ("", {}, True),
+          (", initial meld 30", {}, False),
+          (" + copies=3", dict(copies=3), True),
+          (" + official", dict(joker_retrieval="official"), True),
+      )),
     *((f"+ official + min_real_tiles=2 + min_set_length={k}",
        Rules(least_disturbance=True, joker_retrieval="official", min_real_tiles=2,
              min_set_length=k), True) for k in (4, 2)),

@@ -127,8 +127,8 @@ def test_four_jokers_by_hand():
         assert best_move([], "B7 J J J J", rules=rules).tiles == 5
     with pytest.raises(TileError, match="4 jokers"):
         best_move([], "J J J J R5", rules=Rules(jokers=3))
-    for options in (["copies=4"], ["min_real_tiles=2"], ["min_set_length=4"],
-                    ["meld_continue=on"]):  # (official retrieval: its own tests)
+    for options in (["copies=4"], ["min_set_length=4"],
+                    ["meld_continue=on"]):  # (official, two real tiles: their own tests)
         with pytest.raises(RuleError, match=r"jokers=4 with .*not supported by the exact"):
             best_move([], "J J J J R5", rules=Rules.parse(["jokers=4", *options]))
 

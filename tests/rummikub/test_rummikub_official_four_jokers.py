@@ -164,8 +164,8 @@ def test_official_with_a_fourth_joker_is_solved_and_its_limits_kept():
         assert Rules(jokers=4, joker_retrieval="official", copies=copies).unsupported() == []
     assert Rules(jokers=4, joker_retrieval="official", meld_threshold=0,
                  meld_joker="zero").unsupported() == []
+    assert Rules(jokers=4, joker_retrieval="official", min_real_tiles=2).unsupported() == []
     for options, message in ((["copies=4"], "jokers=4 with copies=4"),
-                             (["min_real_tiles=2"], "jokers=4 with min_real_tiles=2"),
                              (["meld_continue=on"], "jokers=4 with meld_continue=true"),
                              (["min_set_length=4"], "jokers=4 with min_set_length=4")):
         rules = Rules.parse(["jokers=4", "joker_retrieval=official", *options])

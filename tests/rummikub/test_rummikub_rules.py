@@ -308,11 +308,13 @@ def test_cli_and_batch_solve_three_jokers_with_two_real_tiles(
     records = [{"id": "five", "table": [], "rack": ["R1", "R5", "J", "J", "J"], "rules": both},
                {"id": "none", "table": [], "rack": ["R5", "J", "J", "J"], "rules": both},
                {"id": "one", "table": [], "rack": ["R5", "J", "J", "J"], "rules": {"jokers": 3}},
+               {"id": "four", "table": [], "rack": ["R12", "R13", "J", "J", "J", "J"],
+                "rules": {"jokers": 4, "min_real_tiles": 2}},
                {"id": "refused", "table": [], "rack": ["R5", "J", "J", "J", "J"],
-                "rules": {"jokers": 4, "min_real_tiles": 2}}]
+                "rules": {"jokers": 4, "min_real_tiles": 2, "copies": 4}}]
     tiles, summary, bad = run_best_batch(tmp_path, records)
-    assert tiles == {"five": 5, "none": 0, "one": 4}
-    assert summary.rejected == 1 and "jokers=4 with min_real_tiles=2" in str(bad[0])
+    assert tiles == {"five": 5, "none": 0, "one": 4, "four": 6}
+    assert summary.rejected == 1 and "jokers=4 with copies=4" in str(bad[0])
 
 
 @pytest.mark.parametrize("copies", [3, 4])

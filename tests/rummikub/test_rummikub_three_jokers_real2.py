@@ -76,6 +76,7 @@ def test_three_jokers_two_real_tiles_refused_crossings():
         with pytest.raises(RuleError, match="not supported by the exact"):
             best_move([], "R1 R5 J J J",
                       rules=Rules.parse(["jokers=3", "min_real_tiles=2", *options]))
-    with pytest.raises(RuleError, match="jokers=4 with min_real_tiles=2"):
-        best_move([], "R1 R5 J J J J", rules=Rules(jokers=4, min_real_tiles=2))
+    # (a fourth joker with two real tiles per set: test_rummikub_four_jokers_real2)
+    with pytest.raises(RuleError, match="jokers=4 with copies=4"):
+        best_move([], "R1 R5 J J J J", rules=Rules(jokers=4, min_real_tiles=2, copies=4))
 

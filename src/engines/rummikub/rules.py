@@ -103,9 +103,10 @@ _THIRD_JOKER_WITH_CONTINUE = {"copies": 3, "min_real_tiles": 1}
 SEARCH_LIMITS = {"colours": (1, 8), "numbers": (1, 26), "copies": (1, 4), "jokers": (0, 4),
                  "min_set_length": (2, 13)}
 # A fourth joker (sets of 3+, as a third): up to three copies (four copies and four jokers:
-# eight open runs a colour, 165 codes, past the colour code's 7 bits) and one real tile per
-# set (the four-joker transitions list runs of jokers alone, not runs short of real tiles)
-_FOURTH_JOKER_MOST = {"copies": 3, "min_real_tiles": 1}
+# eight open runs a colour, 165 codes, past the colour code's 7 bits); with two real tiles
+# per set its four runs short of real tiles are listed in the second key word (bits 31-45
+# and 58-62, solvers/rummikub/_real2_four.py)
+_FOURTH_JOKER_MOST = {"copies": 3}
 # The wide tile sets (more than 4 colours or numbers past 13), and the crossings above that
 # the fast kernels refuse, are solved by the width-generic DP (solvers/rummikub/wide), which
 # carries the initial-meld options, free retrieval, least disturbance, copies, jokers and
@@ -216,6 +217,8 @@ class Rules:
         ['min_set_length=14', 'jokers=4 with min_set_length=14']
         >>> Rules(jokers=4, copies=4).unsupported()
         ['jokers=4 with copies=4']
+        >>> Rules(jokers=4, copies=3, min_real_tiles=2, joker_retrieval="official").unsupported()
+        []
         >>> Rules(meld_continue=True, jokers=3, copies=3).unsupported()
         []
         >>> Rules(meld_continue=True, jokers=3, copies=4).unsupported()

@@ -35,6 +35,11 @@ Outputs: status (1 solved, 0 no feasible arrangement), the best score (sum of th
 and the choice per colour and number ``choice[c, v-1] = (real run tiles, real group tiles,
 run jokers)`` plus ``group_jokers[v-1]``.  :mod:`solvers.rummikub._exact` runs this pass
 up to four times with score targets to find the optimum fastest.
+
+This module is longer than the project's 600 lines since two real tiles per set with four
+jokers (:mod:`solvers.rummikub._real2_four`) added its branch to the sub-step, whose loop
+nest stays in one function (:func:`_sub_step` says why); its imports could move with a
+split of the variants' reading of the key (due).
 """
 
 from __future__ import annotations
@@ -103,11 +108,15 @@ from solvers.rummikub._real2 import (
     drop_dominated_layer,
     joker_runs,
     joker_runs3,
+    list4_bits,
     long_joker_runs,
     long_joker_runs3,
     short_kinds,
     short_kinds3,
+    short_kinds4,
+    short_list4,
 )
+from solvers.rummikub._real2_four import COMBO4_CODES, COMBO4_FIRST, long_joker_runs4
 from solvers.rummikub._resume import first_layer, no_kept, stopped
 from solvers.rummikub._risky import FIELD_MASK, OPTIONS, drop_listed, risky_close, risky_step
 
@@ -230,6 +239,8 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         if real2:
             if second is None:
                 e10, e21, e20, e31, keep = short_kinds((key >> SHORT_AT) & 1023, c)
+            elif quad:  # (four jokers: the whole list in word B, four slots)
+                e10, e21, e20, e31, e30, keep = short_kinds4(short_list4(key2), c)
             elif copies3:  # (three copies: n3 is at N3_AT, the whole list in word B)
                 e10, e21, e20, e31, e30, keep = short_kinds3((key2 >> SHORT_HIGH_AT) & 32767, c)
             else:  # (three jokers: the list's third slot in the second word)
@@ -335,12 +346,15 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                     cover = 0
                     if cover_full:
                         cover = _cover(_cover(cover0, cover_tile, u - lo_s), cover_run, jr)
-                    first = COMBO_FIRST[jr] if real2 else 0
-                    stop = COMBO_FIRST[jr + 1] if real2 else (OPTIONS if quad else 1)
-                    # (three jokers: their combinations in order; ``second is not None``
-                    # alone, as Numba prunes it, so the one-word passes have no trace of it)
-                    if second is not None:  # noqa: SIM102
-                        if real2 and (copies3 or not long_real2):
+                    first = COMBO_FIRST[jr] if real2 and jr < 3 else 0
+                    stop = COMBO_FIRST[jr + 1] if real2 and jr < 3 else (OPTIONS if quad else 1)
+                    # (three jokers: their combinations in order, four: :mod:`solvers.
+                    # rummikub._real2_four`'s; ``second is not None`` alone, as Numba prunes
+                    # it, so the one-word passes have no trace of it)
+                    if second is not None:
+                        if real2 and quad:
+                            first, stop = COMBO4_FIRST[jr], COMBO4_FIRST[jr + 1]
+                        elif real2 and (copies3 or not long_real2):
                             first, stop = COMBO3_FIRST[jr], COMBO3_FIRST[jr + 1]
                     for pick in range(first, stop):
                         combo = pick
@@ -350,9 +364,19 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                         need_c = need
                         if long_real2:
                             extra = 0
-                            # (three or four copies: numbered codes, the list in word B;
-                            # ``second is not None`` alone, pruned when Numba compiles)
-                            if copies3:
+                            # (three or four copies, or four jokers: numbered codes, the
+                            # list in word B; ``second is not None`` alone, pruned when Numba
+                            # compiles)
+                            if quad:
+                                if second is not None:
+                                    combo = COMBO4_CODES[pick]
+                                    ncode, short, extra = long_joker_runs4(
+                                        pick, jr, t, code, e10, e21, e20, e31, e30, keep, c,
+                                        jl, real_all, v, nnum, digits, binom, long_codes)
+                                    if short >= 0:
+                                        short2 = list4_bits(short)
+                                        short = 0
+                            elif copies3:
                                 if second is not None:
                                     combo = COMBO3_ORDER[pick]
                                     ncode, short, extra = long_joker_runs3(
@@ -390,7 +414,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                             short <<= SHORT_AT
                             tc = CHOICE_BASE * (combo + 1)
                         risk = np.int64(0)
-                        if quad:
+                        if quad and not real2:  # (two real tiles: the list holds them)
                             risk = risky_step(risky0, c, combo, jr, q_cont, q_new, q_k3, jl)
                             if risk < 0:
                                 continue
@@ -584,14 +608,16 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
             stats[0] += n - end
             stats[1] = max(stats[1], n - end)
             start, end = end, n
-            if second is not None and jokers > 3:  # (four jokers: fewer runs listed dominate)
+            # (four jokers: fewer runs listed dominate; two real tiles: none listed there)
+            if second is not None and jokers > 3 and not real2:
                 drop_listed(table, bits, start, end, keys, keys2, score)
             drop_dominated_layer(table, bits, start, end, keys, keys2, score, dominators, jokers,
                                  last, real2 and digits.shape[1] == 3, lengths)
-            # (the dominance of drop_dominated reads the digits of sets of 3)
+            # (the dominance of drop_dominated reads the digits of sets of 3; the ranking
+            # reads the runs short of real tiles in word B with 3-4 copies or four jokers)
             truncated |= prune_layer(table, bits, start, end, keys, score,
                                       last and digits.shape[0] == 0 and second is None, beam,
-                                      hold is not None, keys2, cps > 2)
+                                      hold is not None, keys2, cps > 2 or jokers > 3)
     best = best_final(keys, score, start, end, must_j, meld, keys2)
     if best < 0:
         return 0, NEG, truncated, no_kept()

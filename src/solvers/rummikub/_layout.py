@@ -50,12 +50,13 @@ may be shared by variants that never come together: the rules refuse those by na
   :data:`JOKERS_AT`), and at :data:`RISKY_AT` two 5-bit slots (``colour << 3 | length``,
   the length 1..3, 3 meaning 3 or more; 0: empty) listing the runs of jokers alone that
   could still end as a set of jokers alone (:mod:`solvers.rummikub._risky`);
-- bits 31-35, two real tiles per set with a third joker (sets of 3, never with sets of 6+
-  nor four jokers: the rules refuse them): the third slot of the list of runs short of real
+- bits 31-35, two real tiles per set with a third joker (sets of 3, never with sets of 6+:
+  the rules refuse it): the third slot of the list of runs short of real
   tiles (:data:`SHORT_HIGH_AT`; the first two stay at :data:`SHORT_AT`,
   :func:`solvers.rummikub._real2.short_kinds3`);
-- bits 31-45, two real tiles per set with three or four copies (up to three jokers; sets
-  of 3): the whole list, its three slots from :data:`SHORT_HIGH_AT` (the first word's
+- bits 31-45, two real tiles per set with three or four copies, or four jokers (sets
+  of 3): the whole list (four jokers: its first three slots), its three slots from
+  :data:`SHORT_HIGH_AT` (the first word's
   :data:`SHORT_AT` bits hold :data:`N3_AT` and :data:`N4_AT` then, the list's there stay 0;
   six or seven open runs a colour: :func:`solvers.rummikub._real2.long_joker_runs3`);
 - bits 46-49, official retrieval with three table jokers at one number (sets of 3, never
@@ -63,11 +64,16 @@ may be shared by variants that never come together: the rules refuse those by na
   three or four copies with three places at one number: :func:`second_word`): the cover's
   subsets holding the third joker (:data:`COVER_PAIRED_AT`; :data:`COVER_HIGH_AT` in the
   first word elsewhere); with four table jokers at one number (four jokers: up to three
-  copies, one real tile per set), bits 46-57 (:data:`COVER_PAIRED_BITS`): the cover's
+  copies), bits 46-57 (:data:`COVER_PAIRED_BITS`): the cover's
   subsets holding the third or the fourth (those with the fourth from bit 50);
-- bits 58-62: free.  To claim bits, add a named ``..._AT`` constant (and width) here
-  beside the others, make :func:`second_word` true for the variants that use them, and
-  refuse in ``engines/rummikub/rules.py`` the combinations whose fields overlap.
+- bits 58-62, two real tiles per set with four jokers (up to three copies, sets of 3): the
+  fourth slot of the list of runs short of real tiles (:data:`SHORT_FOURTH_AT`; the first
+  three from :data:`SHORT_HIGH_AT`, the first word's :data:`SHORT_AT` bits stay 0; the
+  four jokers' :data:`RISKY_AT` slots stay 0: the list holds the runs of jokers alone,
+  :func:`solvers.rummikub._real2_four.long_joker_runs4`): no bit is free.  To claim bits,
+  add a named ``..._AT`` constant (and width) here beside the others, make
+  :func:`second_word` true for the variants that use them, and refuse in
+  ``engines/rummikub/rules.py`` the combinations whose fields overlap.
 """
 
 from __future__ import annotations
@@ -120,6 +126,9 @@ RISKY_SLOT_BITS = 5
 # Two real tiles per set and three jokers (word B): the third slot of the short runs' list
 # (three copies: the whole list, 15 bits from here)
 SHORT_HIGH_AT = 31
+# ... and with four jokers (word B): the list's fourth slot (its first three from
+# SHORT_HIGH_AT, as with three copies)
+SHORT_FOURTH_AT = 58
 # Official retrieval, three or four table jokers at one number, two key words: the cover's
 # subsets holding the third or fourth (4 bits, and 8 more past them for the 8 subsets holding
 # the fourth, in the four jokers' passes only; COVER_HIGH_AT in one-word passes)

@@ -12,8 +12,9 @@ then groups by number); the sets are sorted on it stably, so equal keys keep the
 order, as ``sorted(..., key=...)`` does in Python.
 
 Under two real tiles per set the DP also chose which open runs take each joker
-(``choice[c, v-1, 3]``, one more than its combination in :data:`solvers.rummikub._real2.
-COMBO_T1`); such a colour is replayed by :func:`_runs_two_real`.
+(``choice[c, v-1, 3]``, one more than its combination's code, whose targets are
+:data:`solvers.rummikub._real2_four.COMBO_COUNTS` ``[jr, code]``); such a colour is
+replayed by :func:`_runs_two_real`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from numba import njit
 
 from solvers.rummikub._groups import PART_COUNT, PART_MASKS  # noqa: F401 (doctest)
 from solvers.rummikub._layout import NCOL, NNUM
-from solvers.rummikub._real2 import COMBO_T1, COMBO_T2, COMBO_T3
+from solvers.rummikub._real2_four import COMBO_COUNTS, TARGETS
 
 MAX_SETS = 64  # 106 tiles make at most 35 sets
 
@@ -59,19 +60,14 @@ def _runs_two_real(choice, c, codes, m, min_len):
     rl = np.zeros(8, np.int64)
     rj = np.zeros(8, np.int64)
     mark = np.zeros(8, np.int64)  # 0 stops, 1 takes a real tile, 2 takes a joker
-    x = np.zeros(7, np.int64)
+    x = np.zeros(TARGETS, np.int64)
     for v in range(NNUM):
         ur = choice[c, v, 0]
         jr = choice[c, v, 2]
         combo = choice[c, v, 3] - 1
         x[:] = 0
-        if combo >= 0:
-            if COMBO_T1[combo] >= 0:
-                x[COMBO_T1[combo]] += 1
-            if COMBO_T2[combo] >= 0:
-                x[COMBO_T2[combo]] += 1
-            if COMBO_T3[combo] >= 0:
-                x[COMBO_T3[combo]] += 1
+        if 0 <= combo < COMBO_COUNTS.shape[1] and jr < COMBO_COUNTS.shape[0]:
+            x[:] = COMBO_COUNTS[jr, combo]
         if x.sum() != jr:
             return -1
         must = 0
@@ -82,7 +78,7 @@ def _runs_two_real(choice, c, codes, m, min_len):
                 continue
             real = _real_tiles(rl[r], rj[r])
             kind = -1  # a valid long run
-            if rj[r] != 0 and real < 2:  # (kinds 3-7: the combinations' targets 3-6)
+            if rj[r] != 0 and real < 2:  # (kinds 3-7: the combinations' targets 3-7)
                 kind = (3 if rl[r] == 1 else (4 if rl[r] == 2 else 6) if real == 1
                         else 5 if rl[r] == 2 else 7)
             elif rl[r] < min_len:
@@ -92,7 +88,7 @@ def _runs_two_real(choice, c, codes, m, min_len):
                 continue
             must += 1
             mark[r] = 1
-            if kind <= 6 and x[kind] > 0:
+            if x[kind] > 0:
                 x[kind] -= 1
                 mark[r] = 2
         if ur + jr < must:
@@ -107,7 +103,7 @@ def _runs_two_real(choice, c, codes, m, min_len):
             if x[2] > 0:
                 x[2] -= 1
                 mark[r] = 2
-        if x[1] + x[2] + x[3] + x[4] + x[5] + x[6] > 0 or x[0] > new:
+        if x[1:].sum() > 0 or x[0] > new:
             return -1
         for r in range(8):
             if rl[r] == 0:

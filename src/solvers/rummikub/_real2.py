@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._layout import COLOUR_BITS, NCOL, SHORT_HIGH_AT
+from solvers.rummikub._layout import COLOUR_BITS, NCOL, SHORT_FOURTH_AT, SHORT_HIGH_AT
 from solvers.rummikub._lengths import class_rank, drop_dominated_classes
 from solvers.rummikub._pairs import lookup as pair_lookup
 
@@ -321,6 +321,75 @@ def long_joker_runs3(combo, jr, t, code, e10, e21, e20, e31, e30, keep, c, jl, r
     return code, short_pack3(keep, c, x0, d21, x3, d31, x5), need
 
 
+@njit(cache=True, inline="always")
+def short_list4(key2):
+    """The list of runs short of real tiles in word B ``key2`` (three or four copies, or four
+    jokers), as one 20-bit value: the slots from :data:`SHORT_HIGH_AT` and the fourth from
+    :data:`SHORT_FOURTH_AT` (0 unless four jokers)."""
+    return (key2 >> SHORT_HIGH_AT) & 32767 | ((key2 >> SHORT_FOURTH_AT) & 31) << 15
+
+
+@njit(cache=True, inline="always")
+def list4_bits(short):
+    """Word B's bits of list ``short`` (the inverse of :func:`short_list4`)."""
+    return (short & 32767) << SHORT_HIGH_AT | (short >> 15) << SHORT_FOURTH_AT
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def short_kinds4(short_key, c):
+    """:func:`short_kinds3` over four slots (four jokers; ``short_key``: 20 bits, the fourth
+    slot 0 otherwise, so that a list of up to three reads as :func:`short_kinds3` reads it)."""
+    e10, e21, e20, e31, e30, keep = short_kinds3(short_key & 32767, c)
+    slot = short_key >> 15
+    if slot != 0:
+        if (slot - 17 if slot > 16 else (slot - 1) >> 2) != c:
+            keep = keep << 5 | slot
+        elif slot > 16:
+            e30 += 1
+        else:
+            kind = (slot - 1) & 3
+            e10 += kind == 0
+            e21 += kind == 1
+            e20 += kind == 2
+            e31 += kind == 3
+    return e10, e21, e20, e31, e30, keep
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def short_pack4(keep, c, d10, d21, d20, d31, d30):
+    """:func:`short_pack3` over four slots (four jokers): ``keep`` (other colours' entries)
+    plus colour ``c``'s runs by kind, the slots in descending order, so that a list of up to
+    three packs as :func:`short_pack3` does (-1: over four)."""
+    a = keep & 31
+    b = (keep >> 5) & 31
+    d = (keep >> 10) & 31
+    e = keep >> 15
+    n = (a > 0) + (b > 0) + (d > 0) + (e > 0)
+    for kind in range(5):
+        count = (d10 if kind == 0 else d21 if kind == 1 else d20 if kind == 2
+                 else d31 if kind == 3 else d30)
+        for _ in range(count):
+            entry = 17 + c if kind == 4 else 1 + 4 * c + kind
+            if n == 0:
+                a = entry
+            elif n == 1:
+                b = entry
+            elif n == 2:
+                d = entry
+            elif n == 3:
+                e = entry
+            else:
+                return -1
+            n += 1
+    # (a sorting network, descending)
+    a, b = max(a, b), min(a, b)
+    d, e = max(d, e), min(d, e)
+    a, d = max(a, d), min(a, d)
+    b, e = max(b, e), min(b, e)
+    b, d = max(b, d), min(b, d)
+    return a | (b << 5) | (d << 10) | (e << 15)
+
+
 # The runs of one colour by (length, real tiles), capped at (3, 2): a run that a later
 # tile sequence completes, another with at least its length and real tiles completes too.
 # Type i: RUN_LENGTH[i], RUN_REAL[i]; in the key: the list's kinds (one joker, two, three,
@@ -373,11 +442,12 @@ def drop_dominated_listed(table, bits, lo, hi, keys, keys2, score, digits, binom
 def _dominated(table, bits, lo, key, key2, sc, score, digits, binom, most, runs, row):
     """Whether the layer from ``lo`` holds a state of :func:`drop_dominated_listed`'s moves
     from ``(key, key2)`` with score ``sc`` at least (``runs``, ``row``: scratch)."""
-    list_mask = np.int64(32767) << SHORT_HIGH_AT
+    list_mask = list4_bits(np.int64((1 << 20) - 1))
+    listed = short_list4(key2)
     for c in range(NCOL):
         code = (key >> (COLOUR_BITS * c)) & 127
         base = key & ~(np.int64(127) << (COLOUR_BITS * c))
-        e10, e21, e20, e31, e30, keep = short_kinds3((key2 >> SHORT_HIGH_AT) & 32767, c)
+        e10, e21, e20, e31, e30, keep = short_kinds4(listed, c)
         runs[0], runs[1], runs[2], runs[3] = e10, digits[code, 0], e20, e21
         runs[4], runs[5], runs[6], runs[7] = digits[code, 1], e30, e31, digits[code, 2]
         for k in range(UP_FROM.shape[0]):
@@ -393,14 +463,14 @@ def _dominated(table, bits, lo, key, key2, sc, score, digits, binom, most, runs,
             if total <= most:
                 row[0, 0], row[0, 1], row[0, 2] = runs[1], runs[4], runs[7]
                 better = class_rank(total, runs[7], 0, 0, 0, row, binom)
-                packed = short_pack3(keep, c, runs[0], runs[3], runs[2], runs[6], runs[5])
+                packed = short_pack4(keep, c, runs[0], runs[3], runs[2], runs[6], runs[5])
             runs[t] -= 1
             if f >= 0:
                 runs[f] += 1
             if packed < 0:
                 continue
             j = pair_lookup(table, bits, lo, base | better << (COLOUR_BITS * c),
-                            key2 & ~list_mask | packed << SHORT_HIGH_AT)
+                            key2 & ~list_mask | list4_bits(packed))
             if j >= 0 and score[j] >= sc:
                 return True
     return False
