@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from rummikub_random_sets import oracle_and_batch, random_case, same_as_the_oracle
 
@@ -24,7 +25,10 @@ from engines.rummikub.errors import RuleError
 from engines.rummikub.position import Position
 from engines.rummikub.rules import Rules
 from solvers.rummikub._frame import CHOICE_BASE, MELD_CHOICES
-from solvers.rummikub._real2 import short_kinds4, short_pack4
+from solvers.rummikub._layout import COLOUR_BITS, SHORT_FOURTH_AT, SHORT_HIGH_AT
+from solvers.rummikub._lengths import _rank_of, length_tables
+from solvers.rummikub._pairs import rehash
+from solvers.rummikub._real2 import drop_dominated_listed, short_kinds4, short_pack4
 from solvers.rummikub._real2_four import COMBO4_CODES, COMBO4_COUNTS, COMBO4_FIRST, COMBO_COUNTS
 
 FOUR = Rules(jokers=4, min_real_tiles=2, least_disturbance=False)
@@ -108,3 +112,48 @@ def test_four_jokers_two_real_tiles_limits():
         with pytest.raises(RuleError, match=f"rule {message}"):
             best_move([], "R1 R6 J J J J",
                       rules=Rules.parse(["jokers=4", "min_real_tiles=2", *options]))
+
+
+DIGITS, BINOM = length_tables(3, 6)  # (two copies and four jokers: six open runs a colour)
+
+
+def _state(codes: dict[int, tuple[int, int, int]], listed: dict[int, list[int]]):
+    """``(key, key2)`` of the colours' class counts and listed runs by kind (0 one joker,
+    1 a joker and a real tile, 2 two jokers, 3 length 3+ and one real tile), the list's
+    first three slots from SHORT_HIGH_AT and the fourth at SHORT_FOURTH_AT (as the DP
+    stores them)."""
+    key = 0
+    for c, (a1, a2, a3) in codes.items():
+        key |= int(_rank_of(np.array([a1, a2, a3], np.int64), BINOM)) << (COLOUR_BITS * c)
+    packed = 0
+    for c, kinds in listed.items():
+        packed = int(short_pack4(packed, c, *[kinds.count(k) for k in range(5)]))
+        assert packed >= 0
+    return key, (packed & 32767) << SHORT_HIGH_AT | (packed >> 15) << SHORT_FOURTH_AT
+
+
+def _kept(states, scores) -> list[bool]:
+    """Which states of a layer :func:`drop_dominated_listed` keeps."""
+    k1 = np.array([s[0] for s in states], np.int64)
+    k2 = np.array([s[1] for s in states], np.int64)
+    table = rehash(k1, k2, 0, len(states), 6)
+    drop_dominated_listed(table, 6, 0, len(states), k1, k2, np.array(scores, np.int64),
+                          DIGITS, BINOM)
+    return (k1 >= 0).tolist()
+
+
+# four listed runs: colour 0's joker alone (the smallest entry, so the fourth slot) and a
+# joker and a real tile of colours 1, 2 and 3
+FOUR_LISTED = {0: [0], 1: [1], 2: [1], 3: [1]}
+
+
+def test_the_dominance_reads_the_fourth_slot():
+    # colour 0's joker alone -> two jokers (listed in the fourth slot both): dropped
+    weaker, stronger = _state({}, FOUR_LISTED), _state({}, {**FOUR_LISTED, 0: [2]})
+    assert stronger[1] >> SHORT_FOURTH_AT != 0
+    assert _kept([weaker, stronger], [10, 10]) == [False, True]
+    assert _kept([weaker, stronger], [11, 10]) == [True, True]
+    # without the fourth slot's run a state is no dominator, though colour 1 has a long
+    # run more: the run of colour 0 that the other lacks may take tiles later
+    fewer = _state({1: (0, 0, 1)}, {c: kinds for c, kinds in FOUR_LISTED.items() if c})
+    assert _kept([_state({}, FOUR_LISTED), fewer], [10, 10]) == [True, True]

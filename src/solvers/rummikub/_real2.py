@@ -89,8 +89,9 @@ def short_kinds(short_key, c):
 def _combo_targets(combo):
     """How many of combination ``combo``'s jokers go to each kind of run (0, 1, 2, 3, 4 in
     the order (x0, x1, xh, x3, x4): new, one real tile, harmless, one joker, joker and real)."""
-    t1 = COMBO_T1[combo]
-    t2 = COMBO_T2[combo]
+    # (ints: without the JIT numpy's booleans add as ``or``; the kernels count them)
+    t1 = int(COMBO_T1[combo])
+    t2 = int(COMBO_T2[combo])
     return ((t1 == 0) + (t2 == 0), (t1 == 1) + (t2 == 1), (t1 == 2) + (t2 == 2),
             (t1 == 3) + (t2 == 3), (t1 == 4) + (t2 == 4))
 
@@ -100,9 +101,9 @@ def _combo_targets3(combo):
     """:func:`_combo_targets` over three jokers (``COMBO_T3`` too) and the two targets they
     add: ``(x0, x1, xh, x3, x4, x5, x6)``, x5 to a run of two jokers, x6 to a run of one
     real tile and length 3+."""
-    t1 = COMBO_T1[combo]
-    t2 = COMBO_T2[combo]
-    t3 = COMBO_T3[combo]
+    t1 = int(COMBO_T1[combo])  # (ints: as in _combo_targets)
+    t2 = int(COMBO_T2[combo])
+    t3 = int(COMBO_T3[combo])
     return ((t1 == 0) + (t2 == 0) + (t3 == 0), (t1 == 1) + (t2 == 1) + (t3 == 1),
             (t1 == 2) + (t2 == 2) + (t3 == 2), (t1 == 3) + (t2 == 3) + (t3 == 3),
             (t1 == 4) + (t2 == 4) + (t3 == 4), (t1 == 5) + (t2 == 5), (t1 == 6) + (t2 == 6))
@@ -218,7 +219,8 @@ def short_pack3(keep, c, d10, d21, d20, d31, d30):
     a = keep & 31
     b = (keep >> 5) & 31
     d = keep >> 10
-    n = (a > 0) + (b > 0) + (d > 0)
+    # (int: without the JIT numpy's booleans add as ``or``, and a slot would be lost)
+    n = int(a > 0) + int(b > 0) + int(d > 0)
     for kind in range(5):
         count = (d10 if kind == 0 else d21 if kind == 1 else d20 if kind == 2
                  else d31 if kind == 3 else d30)
@@ -364,7 +366,7 @@ def short_pack4(keep, c, d10, d21, d20, d31, d30):
     b = (keep >> 5) & 31
     d = (keep >> 10) & 31
     e = keep >> 15
-    n = (a > 0) + (b > 0) + (d > 0) + (e > 0)
+    n = int(a > 0) + int(b > 0) + int(d > 0) + int(e > 0)  # (int: as in short_pack3)
     for kind in range(5):
         count = (d10 if kind == 0 else d21 if kind == 1 else d20 if kind == 2
                  else d31 if kind == 3 else d30)
