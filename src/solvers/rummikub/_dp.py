@@ -367,23 +367,20 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                             # (three or four copies, or four jokers: numbered codes, the
                             # list in word B; ``second is not None`` alone, pruned when Numba
                             # compiles)
-                            if quad:
+                            if quad or copies3:
                                 if second is not None:
-                                    combo = COMBO4_CODES[pick]
-                                    ncode, short, extra = long_joker_runs4(
-                                        pick, jr, t, code, e10, e21, e20, e31, e30, keep, c,
-                                        jl, real_all, v, nnum, digits, binom, long_codes)
-                                    if short >= 0:
+                                    if quad:
+                                        combo = COMBO4_CODES[pick]
+                                        ncode, short, extra = long_joker_runs4(
+                                            pick, jr, t, code, e10, e21, e20, e31, e30, keep,
+                                            c, jl, real_all, v, nnum, digits, binom, long_codes)
+                                    else:
+                                        combo = COMBO3_ORDER[pick]
+                                        ncode, short, extra = long_joker_runs3(
+                                            combo, jr, t, code, e10, e21, e20, e31, e30, keep,
+                                            c, jl, real_all, v, nnum, digits, binom, long_codes)
+                                    if short >= 0:  # (three copies: three slots, the fourth 0)
                                         short2 = list4_bits(short)
-                                        short = 0
-                            elif copies3:
-                                if second is not None:
-                                    combo = COMBO3_ORDER[pick]
-                                    ncode, short, extra = long_joker_runs3(
-                                        combo, jr, t, code, e10, e21, e20, e31, e30, keep, c,
-                                        jl, real_all, v, nnum, digits, binom, long_codes)
-                                    if short >= 0:
-                                        short2 = short << SHORT_HIGH_AT
                                         short = 0
                             elif long_codes is not None:  # (always here)
                                 ncode, short, extra = long_joker_runs(

@@ -215,56 +215,18 @@ def short_pack3(keep, c, d10, d21, d20, d31, d30):
     """:func:`short_pack` over three 5-bit slots (three jokers): ``keep`` (other colours'
     entries, from the lowest slot up) plus colour ``c``'s runs by kind, ``d30`` the runs of
     three jokers alone; the slots in descending order, so that a list of two packs as
-    :func:`short_pack` does (-1: over three)."""
-    a = keep & 31
-    b = (keep >> 5) & 31
-    d = keep >> 10
-    # (int: without the JIT numpy's booleans add as ``or``, and a slot would be lost)
-    n = int(a > 0) + int(b > 0) + int(d > 0)
-    for kind in range(5):
-        count = (d10 if kind == 0 else d21 if kind == 1 else d20 if kind == 2
-                 else d31 if kind == 3 else d30)
-        for _ in range(count):
-            entry = 17 + c if kind == 4 else 1 + 4 * c + kind
-            if n == 0:
-                a = entry
-            elif n == 1:
-                b = entry
-            elif n == 2:
-                d = entry
-            else:
-                return -1
-            n += 1
-    if b > a:
-        a, b = b, a
-    if d > b:
-        b, d = d, b
-        if b > a:
-            a, b = b, a
-    return a | (b << 5) | (d << 10)
+    :func:`short_pack` does (-1: over three): :func:`short_pack4` without its fourth slot."""
+    packed = short_pack4(keep, c, d10, d21, d20, d31, d30)
+    return -1 if packed >> 15 else packed
 
 
 @njit(cache=True, error_model="numpy", inline="always")
 def short_kinds3(short_key, c):
     """:func:`short_kinds` over three slots (``short_key``: 15 bits): colour ``c``'s runs
     short of real tiles by kind and the other colours' entries, ``(e10, e21, e20, e31, e30,
-    keep)``, ``e30`` the runs of three jokers alone."""
-    e10 = e21 = e20 = e31 = e30 = 0
-    keep = 0
-    for slot in (short_key & 31, (short_key >> 5) & 31, short_key >> 10):
-        if slot == 0:
-            continue
-        colour = slot - 17 if slot > 16 else (slot - 1) >> 2
-        if colour != c:
-            keep = keep << 5 | slot
-            continue
-        kind = 4 if slot > 16 else (slot - 1) & 3
-        e10 += kind == 0
-        e21 += kind == 1
-        e20 += kind == 2
-        e31 += kind == 3
-        e30 += kind == 4
-    return e10, e21, e20, e31, e30, keep
+    keep)``, ``e30`` the runs of three jokers alone (:func:`short_kinds4` without its fourth
+    slot)."""
+    return short_kinds4(short_key & 32767, c)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -295,11 +257,30 @@ def long_joker_runs3(combo, jr, t, code, e10, e21, e20, e31, e30, keep, c, jl, r
     """:func:`long_joker_runs` with :func:`joker_runs3`'s kinds and targets (the list's
     three slots, :func:`short_pack3`), for sets of 3 over numbered codes: three copies and
     three jokers, or four copies (six or seven open runs a colour, ``digits`` of three
-    classes: length 1, 2, 3+).  Returns ``(code, list, need)`` as :func:`long_joker_runs`.
+    classes: length 1, 2, 3+).  Returns ``(code, list, need)`` as :func:`long_joker_runs`:
+    :func:`listed_step` with combination ``combo``'s targets (none to three jokers alone)."""
+    x0, x1, xh, x3, x4, x5, x6 = _combo_targets3(combo)
+    code, short, need = listed_step(x0, x1, xh, x3, x4, x5, x6, 0, jr, t, code, e10, e21, e20,
+                                    e31, e30, keep, c, jl, real, v, nnum, digits, binom, counts)
+    if short >> 15:  # (over three slots)
+        return 0, -1, 0
+    return code, short, need
 
-    A run leaving the list took its second real tile and is long: a joker and a real tile,
-    or one real tile and length 3+, then a real tile.  The runs of length 2 in the code hold
-    two real tiles, so a joker there stays harmless."""
+
+@njit(cache=True, error_model="numpy", inline="always")
+def listed_step(x0, x1, xh, x3, x4, x5, x6, x7, jr, t, code, e10, e21, e20, e31, e30, keep, c,
+                jl, real, v, nnum, digits, binom, counts):
+    """The transition of :func:`long_joker_runs3` and :func:`solvers.rummikub._real2_four.
+    long_joker_runs4`: ``t`` run tiles of colour ``c`` at number v+1, their ``jr`` jokers
+    to the targets by count (``x0``-``x6`` :func:`joker_runs3`'s, ``x7`` a run of three or
+    four jokers alone, which stays listed as one).  Returns ``(code, list, need)`` (the
+    list's four slots, :func:`short_pack4`; -1: not allowed).
+
+    Every listed run continues: a run that takes no joker takes a real tile (one joker, then
+    a joker and a real tile; a joker and a real tile, then long; two jokers, or three or four
+    alone, then one real tile and length 3+; one real tile and length 3+, then long).  A run
+    leaving the list took its second real tile and is long.  The runs of length 2 in the
+    code hold two real tiles, so a joker there stays harmless."""
     a1 = digits[code, 0]
     short = a1 + digits[code, 1]
     listed = e10 + e21 + e20 + e31 + e30
@@ -307,20 +288,21 @@ def long_joker_runs3(combo, jr, t, code, e10, e21, e20, e31, e30, keep, c, jl, r
         return 0, -1, 0
     k3 = min(digits[code, 2], t - short - listed)
     new = t - short - listed - k3
-    x0, x1, xh, x3, x4, x5, x6 = _combo_targets3(combo)
     harmless = digits[code, 1] + k3
+    # (as joker_runs: a joker that could go where it stays harmless goes there)
     if (x0 > new or x1 > a1 or xh > harmless or x3 > e10 or x4 > e21 or x5 > e20 or x6 > e31
-            or (xh < jr and xh < harmless)):
+            or x7 > e30 or (xh < jr and xh < harmless)):
         return 0, -1, 0
     d21 = x1 + e10 - x3
-    d31 = x4 + e20 - x5 + x6 + e30
+    d31 = x4 + e20 - x5 + x6 + e30 - x7
+    d30 = x5 + x7
     counts[0] = new - x0
     counts[1] = a1 - x1
     counts[2] = digits[code, 1] + k3 + e21 - x4 + e31 - x6
-    code, need = _class_code(x0 + d21 + x3 + d31 + x5, counts, jl, real, c, v, nnum, binom)
+    code, need = _class_code(x0 + d21 + x3 + d31 + d30, counts, jl, real, c, v, nnum, binom)
     if code < 0:
         return 0, -1, 0
-    return code, short_pack3(keep, c, x0, d21, x3, d31, x5), need
+    return code, short_pack4(keep, c, x0, d21, x3, d31, d30), need
 
 
 @njit(cache=True, inline="always")
@@ -339,21 +321,26 @@ def list4_bits(short):
 
 @njit(cache=True, error_model="numpy", inline="always")
 def short_kinds4(short_key, c):
-    """:func:`short_kinds3` over four slots (four jokers; ``short_key``: 20 bits, the fourth
-    slot 0 otherwise, so that a list of up to three reads as :func:`short_kinds3` reads it)."""
-    e10, e21, e20, e31, e30, keep = short_kinds3(short_key & 32767, c)
-    slot = short_key >> 15
-    if slot != 0:
-        if (slot - 17 if slot > 16 else (slot - 1) >> 2) != c:
+    """:func:`short_kinds` over four slots (four jokers; ``short_key``: 20 bits, the fourth
+    slot 0 otherwise): colour ``c``'s runs short of real tiles by kind and the other
+    colours' entries, ``(e10, e21, e20, e31, e30, keep)``, ``e30`` the runs of three or four
+    jokers alone."""
+    e10 = e21 = e20 = e31 = e30 = 0
+    keep = 0
+    for slot in (short_key & 31, (short_key >> 5) & 31, (short_key >> 10) & 31,
+                 short_key >> 15):
+        if slot == 0:
+            continue
+        colour = slot - 17 if slot > 16 else (slot - 1) >> 2
+        if colour != c:
             keep = keep << 5 | slot
-        elif slot > 16:
-            e30 += 1
-        else:
-            kind = (slot - 1) & 3
-            e10 += kind == 0
-            e21 += kind == 1
-            e20 += kind == 2
-            e31 += kind == 3
+            continue
+        kind = 4 if slot > 16 else (slot - 1) & 3
+        e10 += kind == 0
+        e21 += kind == 1
+        e20 += kind == 2
+        e31 += kind == 3
+        e30 += kind == 4
     return e10, e21, e20, e31, e30, keep
 
 

@@ -38,8 +38,7 @@ from solvers.rummikub._real2 import (
     COMBO_T1,
     COMBO_T2,
     COMBO_T3,
-    _class_code,
-    short_pack4,
+    listed_step,
 )
 
 TARGETS = 8
@@ -97,32 +96,7 @@ def long_joker_runs4(pick, jr, t, code, e10, e21, e20, e31, e30, keep, c, jl, re
     """:func:`solvers.rummikub._real2.long_joker_runs3` with four jokers: combination
     ``pick`` (``COMBO4_COUNTS``) may also give a joker to a run of three or four jokers
     alone (it stays listed as one, ``e30``), and the list has four slots
-    (:func:`solvers.rummikub._real2.short_pack4`).  Returns ``(code, list, need)``.
-
-    Every listed run continues: a run that takes no joker takes a real tile (one joker, then
-    a joker and a real tile; a joker and a real tile, then long; two jokers, or three or four
-    alone, then one real tile and length 3+; one real tile and length 3+, then long)."""
+    (:func:`solvers.rummikub._real2.listed_step`).  Returns ``(code, list, need)``."""
     x = COMBO4_COUNTS[pick]
-    x0, x1, xh, x3, x4, x5, x6, x7 = x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]
-    a1 = digits[code, 0]
-    short = a1 + digits[code, 1]
-    listed = e10 + e21 + e20 + e31 + e30
-    if t < short + listed:
-        return 0, -1, 0
-    k3 = min(digits[code, 2], t - short - listed)
-    new = t - short - listed - k3
-    harmless = digits[code, 1] + k3
-    # (as joker_runs: a joker that could go where it stays harmless goes there)
-    if (x0 > new or x1 > a1 or xh > harmless or x3 > e10 or x4 > e21 or x5 > e20 or x6 > e31
-            or x7 > e30 or (xh < jr and xh < harmless)):
-        return 0, -1, 0
-    d21 = x1 + e10 - x3
-    d31 = x4 + e20 - x5 + x6 + e30 - x7
-    d30 = x5 + x7
-    counts[0] = new - x0
-    counts[1] = a1 - x1
-    counts[2] = digits[code, 1] + k3 + e21 - x4 + e31 - x6
-    code, need = _class_code(x0 + d21 + x3 + d31 + d30, counts, jl, real, c, v, nnum, binom)
-    if code < 0:
-        return 0, -1, 0
-    return code, short_pack4(keep, c, x0, d21, x3, d31, d30), need
+    return listed_step(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], jr, t, code, e10, e21,
+                       e20, e31, e30, keep, c, jl, real, v, nnum, digits, binom, counts)
