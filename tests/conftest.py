@@ -14,7 +14,9 @@ benchmarks load the oracles through :func:`load_helper` too
 
 from __future__ import annotations
 
+import functools
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -38,3 +40,61 @@ def load_helper(game: str, helper: str) -> ModuleType:
 for _path in sorted(HERE.glob("*/*.py")):
     if _path.stem in HELPERS:
         load_helper(_path.parent.name, _path.stem)
+
+
+@functools.cache
+def _mentions_rummikub(path: Path) -> bool:
+    return "rummikub" in path.read_text(encoding="utf-8", errors="replace").lower()
+
+
+def pytest_collection_modifyitems(items: list) -> None:
+    """Mark ``rummikub`` every test that may run Rummikub's kernels: its id names Rummikub
+    (a parametrized entry, a module's doctests) or its file mentions Rummikub at all.
+    ``./run test`` runs the others (``-m "not rummikub"``) in one process beside Rummikub's
+    warm-up, which compiles its kernels cold on one core for minutes; a test that ran them
+    there before the warm-up wrote its cache would compile them a second time."""
+    for item in items:
+        path = Path(str(item.fspath))
+        if "rummikub" in item.nodeid.lower() or (path.suffix == ".py"
+                                                 and _mentions_rummikub(path)):
+            item.add_marker("rummikub")
+
+
+def _log_compiles(path: str) -> None:
+    """Append each test's Numba compiles to ``path`` (``QIPAI_COMPILE_LOG``: what a test
+    worker compiles that the warm-up did not; one line a kernel, thread CPU seconds
+    exclusive of nested compiles)."""
+    import time
+
+    from numba.core import event
+
+    stack: list[list] = []
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+    class Listener(event.Listener):
+        def on_start(self, ev: event.Event) -> None:
+            stack.append([time.thread_time(), 0.0])
+
+        def on_end(self, ev: event.Event) -> None:
+            start, nested = stack.pop()
+            spent = time.thread_time() - start
+            if stack:
+                stack[-1][1] += spent
+            func = getattr(ev.data.get("dispatcher"), "py_func", None)
+            name = f"{func.__module__}.{func.__qualname__}" if func else "?"
+            with open(path, "a", encoding="utf-8") as log:
+                log.write(f"{worker}\t{_running['test']}\t{name}\t{spent - nested:.2f}"
+                          f"\t{spent:.2f}\n")
+
+    event.register("numba:compile", Listener())
+
+
+_running = {"test": "(collection)"}
+
+
+def pytest_runtest_logstart(nodeid: str, location: object) -> None:
+    _running["test"] = nodeid
+
+
+if os.environ.get("QIPAI_COMPILE_LOG"):
+    _log_compiles(os.environ["QIPAI_COMPILE_LOG"])
