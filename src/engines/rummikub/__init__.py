@@ -37,7 +37,7 @@ _EXPORTS = {
     "parse_tiles": "tiles",
 }
 
-__all__ = [*sorted(_EXPORTS), "warmup", "warmup_tests"]
+__all__ = [*sorted(_EXPORTS), "warmup"]
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
@@ -57,28 +57,3 @@ def warmup() -> None:
     table, rack = [["R1", "R2", "R3", "R4"]], ["R5", "B7"]
     best_move(table, rack)
     best_moves([Position.from_strings(table, rack, True)])
-
-
-def warmup_tests() -> None:
-    """Compile (or load) the Rummikub kernels that the test suite calls beyond
-    :func:`warmup`'s: the thread pool of :func:`solvers.rummikub.solve_arrays`
-    (``solve_batch``), the wide tile sets' engine (:func:`engines.rummikub.wide.warmup`) and
-    the held-out passes (:func:`solvers.rummikub._held.warm_held`), in that order: each
-    links only kernels that :func:`warmup` compiles before the last of its own (the exact
-    passes first, the held-out ones last), so a run beside :func:`warmup` that starts once
-    most of it is done compiles nothing twice (``./run test`` runs it on the core that the
-    tests which cannot run Rummikub's kernels leave)."""
-    import numpy as np
-
-    from engines.rummikub.wide import warmup as warm_wide
-    from solvers.rummikub import NCOL, NNUM, solve_arrays
-    from solvers.rummikub._held import warm_held
-
-    must = np.zeros((2, NCOL, NNUM), np.int64)
-    opt = np.zeros((2, NCOL, NNUM), np.int64)
-    opt[:, 0, :3] = 1
-    none = np.zeros(2, np.int64)
-    solve_arrays(must, opt, none, none, np.ones((2, NCOL, NNUM), np.int64), none + 1, none,
-                 parallel=True)
-    warm_wide()
-    warm_held()
