@@ -62,31 +62,27 @@ def pytest_collection_modifyitems(items: list) -> None:
 
 def _log_compiles(path: str) -> None:
     """Append each test's Numba compiles to ``path`` (``QIPAI_COMPILE_LOG``: what a test
-    worker compiles that the warm-up did not; one line a kernel, thread CPU seconds
-    exclusive of nested compiles)."""
-    import time
-
+    worker compiles that the warm-up did not; one line a kernel: worker, test, kernel,
+    thread CPU seconds exclusive and inclusive of nested compiles), timed by
+    ``benches/bench_cold_compile.py``'s listener."""
     from numba.core import event
 
-    stack: list[list] = []
+    spec = importlib.util.spec_from_file_location(
+        "bench_cold_compile", HERE.parent / "benches" / "bench_cold_compile.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
 
-    class Listener(event.Listener):
-        def on_start(self, ev: event.Event) -> None:
-            stack.append([time.thread_time(), 0.0])
-
+    class LoggedCompileTimes(bench.CompileTimes):
         def on_end(self, ev: event.Event) -> None:
-            start, nested = stack.pop()
-            spent = time.thread_time() - start
-            if stack:
-                stack[-1][1] += spent
-            func = getattr(ev.data.get("dispatcher"), "py_func", None)
-            name = f"{func.__module__}.{func.__qualname__}" if func else "?"
+            super().on_end(ev)
+            done = self.done.pop()
             with open(path, "a", encoding="utf-8") as log:
-                log.write(f"{worker}\t{_running['test']}\t{name}\t{spent - nested:.2f}"
-                          f"\t{spent:.2f}\n")
+                log.write(f"{worker}\t{_running['test']}\t{done['kernel']}"
+                          f"\t{done['own_cpu']:.2f}\t{done['cpu']:.2f}\n")
 
-    event.register("numba:compile", Listener())
+    event.register("numba:compile", LoggedCompileTimes())
 
 
 _running = {"test": "(collection)"}
