@@ -28,8 +28,20 @@ from solvers.rummikub._frame import CHOICE_BASE, MELD_CHOICES
 from solvers.rummikub._layout import COLOUR_BITS, SHORT_FOURTH_AT, SHORT_HIGH_AT
 from solvers.rummikub._lengths import _rank_of, length_tables
 from solvers.rummikub._pairs import rehash
-from solvers.rummikub._real2 import drop_dominated_listed, short_kinds4, short_pack4
-from solvers.rummikub._real2_four import COMBO4_CODES, COMBO4_COUNTS, COMBO4_FIRST, COMBO_COUNTS
+from solvers.rummikub._real2 import (
+    PAIRWISE_MOST,
+    drop_dominated_listed,
+    listed_step,
+    short_kinds4,
+    short_pack4,
+)
+from solvers.rummikub._real2_four import (
+    COMBO4_CODES,
+    COMBO4_COUNTS,
+    COMBO4_FIRST,
+    COMBO_COUNTS,
+    combo4_picks,
+)
 
 FOUR = Rules(jokers=4, min_real_tiles=2, least_disturbance=False)
 
@@ -157,3 +169,49 @@ def test_the_dominance_reads_the_fourth_slot():
     # run more: the run of colour 0 that the other lacks may take tiles later
     fewer = _state({1: (0, 0, 1)}, {c: kinds for c, kinds in FOUR_LISTED.items() if c})
     assert _kept([_state({}, FOUR_LISTED), fewer], [10, 10]) == [True, True]
+
+
+def test_the_sub_step_skips_only_combinations_listed_step_refuses():
+    # combo4_picks' bits: every combination left out is one that listed_step refuses (list
+    # -1) whatever the tiles after, so skipping it leaves the layer as it was
+    real = np.full((4, 13), 2, np.int64)  # (tiles at every number: only its first test)
+    counts = np.zeros(3, np.int64)
+    rng = random.Random(5)
+    skipped = 0
+    for _ in range(3000):
+        jr, t, code = rng.randint(0, 4), rng.randint(0, 9), rng.randrange(DIGITS.shape[0])
+        listed = [rng.choice((0, 0, 1)) for _ in range(5)]
+        picks = int(combo4_picks(jr, t, code, *listed, DIGITS))
+        for pick in range(COMBO4_FIRST[jr], COMBO4_FIRST[jr + 1]):
+            kept = listed_step(*COMBO4_COUNTS[pick], jr, t, code, *listed, 0, 1, 4 - jr,
+                               real, 3, 13, DIGITS, BINOM, counts)[1] >= 0
+            if not picks >> (pick - COMBO4_FIRST[jr]) & 1:
+                assert not kept, (jr, t, code, listed, pick)
+                skipped += 1
+    assert skipped > 10000  # (most combinations are refused at once)
+
+
+def test_the_dominance_in_a_large_group():
+    # 20 states that differ in colour 0's code alone (every count of up to three runs), so
+    # one group past PAIRWISE_MOST: searched by lookups, each with a dominator one move up
+    # but the three long runs (a long run more makes four: not in the layer)
+    counts = [(a1, a2, a3) for a1 in range(4) for a2 in range(4) for a3 in range(4)
+              if a1 + a2 + a3 <= 3]
+    assert len(counts) > PAIRWISE_MOST
+    states = [_state({0: counts[i], 1: (1, 0, 1)}, {2: [1]}) for i in range(len(counts))]
+    kept = _kept(states, [10] * len(states))
+    assert [counts[i] for i in range(len(counts)) if kept[i]] == [(0, 0, 3)]
+    # a dominator of lower score drops nothing: with (0, 0, 3) at 9, the two whose only
+    # move up in the layer reaches it stay
+    scores = [9 if counts[i] == (0, 0, 3) else 10 for i in range(len(counts))]
+    kept = _kept(states, scores)
+    stay = sorted(counts[i] for i in range(len(counts)) if kept[i])
+    assert stay == [(0, 0, 2), (0, 0, 3), (0, 1, 2)]
+
+
+def test_the_dominance_reads_the_other_colours_list():
+    # colour 0's joker alone -> two jokers, but colour 1's listed run is gone too: two
+    # colours differ, so neither state dominates the other
+    weaker = _state({1: (0, 1, 0)}, {0: [0], 1: [1]})
+    assert _kept([weaker, _state({1: (0, 1, 0)}, {0: [2]})], [10, 10]) == [True, True]
+    assert _kept([weaker, _state({1: (0, 1, 0)}, {0: [2], 1: [1]})], [10, 10]) == [False, True]

@@ -116,7 +116,13 @@ from solvers.rummikub._real2 import (
     short_kinds4,
     short_list4,
 )
-from solvers.rummikub._real2_four import COMBO4_CODES, COMBO4_FIRST, long_joker_runs4
+from solvers.rummikub._real2_four import (
+    COMBO4_CODES,
+    COMBO4_FIRST,
+    COMBO4_MOST,
+    combo4_picks,
+    long_joker_runs4,
+)
 from solvers.rummikub._resume import first_layer, no_kept, stopped
 from solvers.rummikub._risky import FIELD_MASK, OPTIONS, drop_listed, risky_close, risky_step
 
@@ -192,8 +198,9 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
     # The most states one parent can add: room in the arrays and the hash table is made per
     # parent, which keeps the checks (and the arrays that a growth replaces) out of the
     # innermost loops (about 10% faster).
-    fanout = ((hi - lo + 1) * cb * (jokers + 1) * (jokers + 1 if last else 1) * (15 if real2 else 1)
-              * (OPTIONS if quad else 1))
+    fanout = ((hi - lo + 1) * cb * (jokers + 1) * (jokers + 1 if last else 1)
+              * (OPTIONS if quad and not real2 else 1)
+              * ((COMBO4_MOST if quad else 15) if real2 else 1))
     other_need = 0
     new = k3 = avail = 0
     n = end
@@ -351,12 +358,16 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                     # (three jokers: their combinations in order, four: :mod:`solvers.
                     # rummikub._real2_four`'s; ``second is not None`` alone, as Numba prunes
                     # it, so the one-word passes have no trace of it)
+                    picks = np.int64(-1)  # (four jokers: those listed_step may keep)
                     if second is not None:
                         if real2 and quad:
                             first, stop = COMBO4_FIRST[jr], COMBO4_FIRST[jr + 1]
+                            picks = combo4_picks(jr, t, code, e10, e21, e20, e31, e30, digits)
                         elif real2 and (copies3 or not long_real2):
                             first, stop = COMBO3_FIRST[jr], COMBO3_FIRST[jr + 1]
                     for pick in range(first, stop):
+                        if not (picks >> (pick - first)) & 1:
+                            continue
                         combo = pick
                         short = short0
                         short2 = np.int64(0)  # (three jokers: the list's third slot)

@@ -405,6 +405,21 @@ def drop_dominated_layer(table, bits, lo, hi, keys, keys2, score, dominators, jo
         drop_dominated_listed(table, bits, lo, hi, keys, keys2, score, lengths[0], lengths[1])
 
 
+_CLASS_TYPES = (1, 4, 7)  # (the types the colour code counts; the others are listed)
+# whether move k changes the colour code / the list (a move that leaves one as it was
+# needs no class_rank / short_pack4: the key's own)
+UP_CODE = np.array([f < 0 or f in _CLASS_TYPES or t in _CLASS_TYPES
+                    for f, t in zip(UP_FROM, UP_TO)], np.bool_)
+UP_LIST = np.array([(f >= 0 and f not in _CLASS_TYPES) or t not in _CLASS_TYPES
+                    for f, t in zip(UP_FROM, UP_TO)], np.bool_)
+_SIG_MUL = (np.int64(-7046029254386353131), np.int64(-4658895280553007687),
+            np.int64(-7723592293110705685))  # (odd 64-bit constants, as signed ints)
+
+
+# groups of states this size at most are compared pairwise (above, by hash lookups)
+PAIRWISE_MOST = 16
+
+
 @njit(cache=True)
 def drop_dominated_listed(table, bits, lo, hi, keys, keys2, score, digits, binom):
     """Drop (key -1) every state of the layer ``lo..hi-1`` that another state of it
@@ -413,32 +428,145 @@ def drop_dominated_listed(table, bits, lo, hi, keys, keys2, score, digits, binom
     real tiles per set with three or four copies (class codes ``digits``, the list of runs
     short of real tiles in the second word): any tiles that complete the weaker run complete
     the stronger, and a long run more may end at once, so the state dropped cannot do
-    better; the order is strict, so every state dropped keeps a live dominator."""
+    better; the order is strict, so every state dropped keeps a live dominator.  A dominator
+    differs in one colour's runs only: the states are grouped per colour by the rest of
+    their key (:func:`_group_colour`), small groups compared pairwise, the others' states
+    searched by hash lookups (:func:`_dominated`)."""
     if keys2 is None:  # (the one-word passes: never listed; pruned when Numba compiles)
         return
+    n = hi - lo
+    for i in range(lo, hi):
+        if keys[i] < 0:  # (a state dropped before: its rest unknown, no grouping)
+            _drop_by_lookups(table, bits, lo, hi, keys, keys2, score, digits, binom,
+                             np.full(n, (1 << NCOL) - 1, np.int64))
+            return
+    lookups = np.zeros(n, np.int64)  # (bit c: search colour c by lookups)
+    dropped = np.zeros(n, np.bool_)
+    runs = np.empty((n, 8), np.int64)
+    rest = np.empty((n, 3), np.int64)
+    for c in range(NCOL):
+        _group_colour(c, lo, hi, keys, keys2, score, digits, runs, rest, lookups, dropped)
+    for i in range(n):
+        if dropped[i]:
+            lookups[i] = 0
+    _drop_by_lookups(table, bits, lo, hi, keys, keys2, score, digits, binom, lookups)
+    for i in range(n):
+        if dropped[i]:
+            keys[lo + i] = -1
+
+
+@njit(cache=True)
+def _drop_by_lookups(table, bits, lo, hi, keys, keys2, score, digits, binom, colours):
+    """The states of ``lo..hi-1`` that :func:`_dominated` finds a dominator of in the
+    colours of bits ``colours[i - lo]``, dropped."""
     most = 0
     for code in range(digits.shape[0]):
         most = max(most, digits[code, 0] + digits[code, 1] + digits[code, 2])
     runs = np.zeros(8, np.int64)
     row = np.zeros((1, 3), np.int64)
     for i in range(lo, hi):
-        if keys[i] >= 0 and _dominated(table, bits, lo, keys[i], keys2[i], score[i], score,
-                                       digits, binom, most, runs, row):
+        if keys[i] >= 0 and colours[i - lo] and _dominated(
+                table, bits, lo, keys[i], keys2[i], score[i], score, digits, binom, most, runs,
+                row, colours[i - lo]):
             keys[i] = -1
 
 
+@njit(cache=True)
+def _group_colour(c, lo, hi, keys, keys2, score, digits, runs, rest, lookups, dropped):
+    """Colour ``c``'s part of :func:`drop_dominated_listed`: the states grouped by the rest
+    of their key (the key but colour c's code, word B but the list, the list's other
+    colours' entries; chained from a hash table); in a group of up to
+    :data:`PAIRWISE_MOST`, a state is dropped when another's runs of colour c are its own
+    after one move (``UP_FROM``, ``UP_TO``, exactly the state :func:`_dominated` looks up)
+    and its score is at least as high; a larger group's states get bit c of ``lookups``.
+    ``runs``, ``rest``: scratch."""
+    n = hi - lo
+    list_mask = list4_bits(np.int64((1 << 20) - 1))
+    code_mask = ~(np.int64(127) << (COLOUR_BITS * c))
+    bits = 4
+    while (1 << bits) < 2 * n:
+        bits += 1
+    mask = (1 << bits) - 1
+    seen = np.empty(1 << bits, np.int64)
+    head = np.full(1 << bits, -1, np.int64)
+    size = np.zeros(1 << bits, np.int64)
+    chain = np.empty(n, np.int64)
+    at = np.empty(n, np.int64)
+    for i in range(n):
+        key, key2 = keys[lo + i], keys2[lo + i]
+        code = (key >> (COLOUR_BITS * c)) & 127
+        e10, e21, e20, e31, e30, keep = short_kinds4(short_list4(key2), c)
+        runs[i, 0], runs[i, 1], runs[i, 2], runs[i, 3] = e10, digits[code, 0], e20, e21
+        runs[i, 4], runs[i, 5], runs[i, 6], runs[i, 7] = digits[code, 1], e30, e31, digits[
+            code, 2]
+        rest[i, 0], rest[i, 1], rest[i, 2] = key & code_mask, key2 & ~list_mask, keep
+        sig = rest[i, 0] * _SIG_MUL[0] ^ rest[i, 1] * _SIG_MUL[1] ^ rest[i, 2] * _SIG_MUL[2]
+        h = ((sig * _SIG_MUL[0]) >> (64 - bits)) & mask
+        while head[h] >= 0 and seen[h] != sig:
+            h = (h + 1) & mask
+        seen[h] = sig
+        chain[i] = head[h]
+        head[h] = i
+        size[h] += 1
+        at[i] = h
+    for s in range(n):
+        h = at[s]
+        if size[h] < 2:
+            continue
+        if size[h] > PAIRWISE_MOST:
+            lookups[s] |= 1 << c
+            continue
+        d = head[h]
+        while d >= 0:
+            if (d != s and score[lo + d] >= score[lo + s] and rest[d, 0] == rest[s, 0]
+                    and rest[d, 1] == rest[s, 1] and rest[d, 2] == rest[s, 2]
+                    and _one_move(runs, s, d)):
+                dropped[s] = True
+                break
+            d = chain[d]
+
+
 @njit(cache=True, inline="always")
-def _dominated(table, bits, lo, key, key2, sc, score, digits, binom, most, runs, row):
+def _one_move(runs, s, d):
+    """Whether state ``d``'s runs (a row of ``runs``) are state ``s``'s after one move of
+    ``UP_FROM``/``UP_TO``: one run of type f becomes type t, or one long run more."""
+    up = -1
+    down = -1
+    for k in range(8):
+        diff = runs[d, k] - runs[s, k]
+        if diff == 0:
+            continue
+        if diff == 1 and up < 0:
+            up = k
+        elif diff == -1 and down < 0:
+            down = k
+        else:
+            return False
+    if up < 0:
+        return False
+    if down < 0:
+        return up == 7
+    return RUN_LENGTH[up] >= RUN_LENGTH[down] and RUN_REAL[up] >= RUN_REAL[down]
+
+
+@njit(cache=True, inline="always")
+def _dominated(table, bits, lo, key, key2, sc, score, digits, binom, most, runs, row, colours):
     """Whether the layer from ``lo`` holds a state of :func:`drop_dominated_listed`'s moves
-    from ``(key, key2)`` with score ``sc`` at least (``runs``, ``row``: scratch)."""
+    from ``(key, key2)`` with score ``sc`` at least, in the colours of bits ``colours``
+    (``runs``, ``row``: scratch)."""
     list_mask = list4_bits(np.int64((1 << 20) - 1))
     listed = short_list4(key2)
     for c in range(NCOL):
+        if not (colours >> c) & 1:
+            continue
         code = (key >> (COLOUR_BITS * c)) & 127
         base = key & ~(np.int64(127) << (COLOUR_BITS * c))
         e10, e21, e20, e31, e30, keep = short_kinds4(listed, c)
         runs[0], runs[1], runs[2], runs[3] = e10, digits[code, 0], e20, e21
         runs[4], runs[5], runs[6], runs[7] = digits[code, 1], e30, e31, digits[code, 2]
+        row[0, 0], row[0, 1], row[0, 2] = runs[1], runs[4], runs[7]
+        code_as_is = class_rank(runs[1] + runs[4] + runs[7], runs[7], 0, 0, 0, row, binom)
+        list_as_is = short_pack4(keep, c, e10, e21, e20, e31, e30)
         for k in range(UP_FROM.shape[0]):
             f, t = UP_FROM[k], UP_TO[k]
             if f >= 0 and runs[f] == 0:
@@ -448,11 +576,14 @@ def _dominated(table, bits, lo, key, key2, sc, score, digits, binom, most, runs,
             runs[t] += 1
             total = runs[1] + runs[4] + runs[7]
             packed = -1
-            better = 0
+            better = code_as_is
             if total <= most:
-                row[0, 0], row[0, 1], row[0, 2] = runs[1], runs[4], runs[7]
-                better = class_rank(total, runs[7], 0, 0, 0, row, binom)
-                packed = short_pack4(keep, c, runs[0], runs[3], runs[2], runs[6], runs[5])
+                if UP_CODE[k]:
+                    row[0, 0], row[0, 1], row[0, 2] = runs[1], runs[4], runs[7]
+                    better = class_rank(total, runs[7], 0, 0, 0, row, binom)
+                packed = list_as_is
+                if UP_LIST[k]:
+                    packed = short_pack4(keep, c, runs[0], runs[3], runs[2], runs[6], runs[5])
             runs[t] -= 1
             if f >= 0:
                 runs[f] += 1

@@ -88,6 +88,49 @@ def _four_joker_tables():
 
 
 COMBO4_FIRST, COMBO4_COUNTS, COMBO4_CODES, COMBO_COUNTS = _four_joker_tables()
+# the most combinations of one count of jokers (the sub-step's room per parent)
+COMBO4_MOST = int(np.diff(COMBO4_FIRST).max())
+
+
+def _pick_masks():
+    """``(at_most, harmless)``: bit ``pick - COMBO4_FIRST[jr]`` of ``at_most[jr, target,
+    n]`` is set when combination ``pick`` of ``jr`` jokers gives target ``target`` at most
+    ``n`` (0-4) jokers, of ``harmless[jr, n]`` when it gives exactly ``n`` to harmless runs
+    (target 2)."""
+    at_most = np.zeros((5, TARGETS, 5), np.int64)
+    harmless = np.zeros((5, 5), np.int64)
+    for jr in range(5):
+        for pick in range(COMBO4_FIRST[jr], COMBO4_FIRST[jr + 1]):
+            bit = np.int64(1) << (pick - COMBO4_FIRST[jr])
+            harmless[jr, COMBO4_COUNTS[pick, 2]] |= bit
+            for target in range(TARGETS):
+                at_most[jr, target, COMBO4_COUNTS[pick, target]:] |= bit
+    return at_most, harmless
+
+
+PICKS_AT_MOST, PICKS_HARMLESS = _pick_masks()
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def combo4_picks(jr, t, code, e10, e21, e20, e31, e30, digits):
+    """The combinations of ``jr`` jokers that :func:`solvers.rummikub._real2.listed_step`'s
+    first test lets through (``t`` run tiles, colour code ``code``, its listed runs by kind),
+    as bits from ``COMBO4_FIRST[jr]``, so the sub-step skips the others without a call
+    (the order kept: same answers).  The jokers that can go to harmless runs all go there
+    (``min(jr, harmless)`` of them, listed_step's rule); no target gets more jokers than it
+    has runs."""
+    a1 = digits[code, 0]
+    listed = e10 + e21 + e20 + e31 + e30
+    free = t - a1 - digits[code, 1] - listed
+    if free < 0:
+        return np.int64(0)
+    k3 = min(digits[code, 2], free)
+    new = free - k3
+    harmless = digits[code, 1] + k3
+    at_most = PICKS_AT_MOST[jr]
+    return (PICKS_HARMLESS[jr, min(jr, harmless)] & at_most[0, min(new, 4)]
+            & at_most[1, min(a1, 4)] & at_most[3, e10] & at_most[4, e21] & at_most[5, e20]
+            & at_most[6, e31] & at_most[7, e30])
 
 
 @njit(cache=True, error_model="numpy", inline="always")
