@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from rummikub_ip_reference import reference_move, validate_variant_set
 
 from engines.rummikub import best_move, best_moves
@@ -82,11 +83,13 @@ def random_table_and_rack(rng: random.Random, rules: Rules, most_sets: int, most
 
 
 def random_case(draw_rules, seed: int, least: bool = False, few: bool = False,
-                few_most: int = 5, most_rack: int = 12):
+                few_most: int = 5, most_rack: int = 12, rack_jokers: float = 0.8,
+                small_rack: int = 5):
     """A random position under ``draw_rules(rng, least)``: up to 3 or 10 table sets and a
-    rack of up to 5 or ``most_rack`` tiles, melded with 3 in 4; ``few``: every joker not on
-    the table on the rack, beside one to ``few_most`` real tiles (where the runs short of
-    real tiles are two real tiles per set's only threat)."""
+    rack of up to ``small_rack`` or ``most_rack`` tiles (each joker not on the table on it with
+    ``rack_jokers`` probability), melded with 3 in 4; ``few``: every joker not on the table
+    on the rack, beside one to ``few_most`` real tiles (where the runs short of real tiles
+    are two real tiles per set's only threat)."""
     rng = random.Random(seed)
     rules = draw_rules(rng, least)
     if few:
@@ -94,8 +97,31 @@ def random_case(draw_rules, seed: int, least: bool = False, few: bool = False,
     else:
         small = rng.random() < 0.5
         table, rack = random_table_and_rack(rng, rules, 3 if small else 10,
-                                            5 if small else most_rack, 0.8)
+                                            small_rack if small else most_rack, rack_jokers)
     return rules, table, rack, rng.random() < 0.75
+
+
+def oracle_tests(draw_rules, match: tuple[int, int], few: tuple[int, int],
+                 least: tuple[int, int], *, least_few: bool = True, **case):
+    """The three parametrised oracle tests of a house rule's random positions, for a test
+    module to bind to its test names: ``(seeds, first seed)`` each of random positions
+    (:func:`oracle_and_batch`), positions with few real tiles (``few``, likewise) and least
+    disturbance on (:func:`same_as_the_oracle`; with ``least_few`` every other seed with few
+    real tiles).  ``case``: :func:`random_case`'s draw options."""
+    @pytest.mark.parametrize("seed", range(match[0]))
+    def random_positions(seed):
+        oracle_and_batch(*random_case(draw_rules, seed + match[1], **case))
+
+    @pytest.mark.parametrize("seed", range(few[0]))
+    def few_real_tiles(seed):
+        oracle_and_batch(*random_case(draw_rules, seed + few[1], few=True, **case))
+
+    @pytest.mark.parametrize("seed", range(least[0]))
+    def least_disturbance(seed):
+        same_as_the_oracle(*random_case(draw_rules, seed + least[1], least=True,
+                                        few=least_few and seed % 2 == 1, **case))
+
+    return random_positions, few_real_tiles, least_disturbance
 
 
 def check_answer(rules: Rules, table, rack, melded: bool, move) -> None:

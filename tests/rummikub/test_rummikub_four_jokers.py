@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from rummikub_random_sets import oracle_and_batch, random_table_and_rack, same_as_the_oracle
+from rummikub_random_sets import oracle_tests
 
 from engines.rummikub import best_move
 from engines.rummikub.errors import RuleError, TileError
@@ -41,36 +41,13 @@ def _rules(rng: random.Random, least: bool = False) -> Rules:
                  meld_joker=rng.choice(("stands-for", "zero")))
 
 
-def _case(seed: int, least: bool = False):
-    rng = random.Random(seed)
-    rules = _rules(rng, least)
-    small = rng.random() < 0.5
-    table, rack = random_table_and_rack(rng, rules, 3 if small else 10, 4 if small else 10, 0.9)
-    return rules, table, rack, rng.random() < 0.75
-
-
-def _joker_rich_case(seed: int):
-    """Every joker not on the table on the rack, beside one to four real tiles: runs of
-    jokers alone are the rule's only threat, and here they are cheap."""
-    rng = random.Random(seed)
-    rules = _rules(rng)
-    table, rack = random_table_and_rack(rng, rules, 2, rng.randint(1, 4), 1.0)
-    return rules, table, rack, rng.random() < 0.75
-
-
-@pytest.mark.parametrize("seed", range(40))
-def test_four_jokers_match_the_oracle(seed):
-    oracle_and_batch(*_case(seed + 1400))
-
-
-@pytest.mark.parametrize("seed", range(30))
-def test_four_jokers_with_few_real_tiles_match_the_oracle(seed):
-    oracle_and_batch(*_joker_rich_case(seed + 1500))
-
-
-@pytest.mark.parametrize("seed", range(8))
-def test_four_jokers_with_least_disturbance_match_the_oracle(seed):
-    same_as_the_oracle(*_case(seed + 1600, least=True))
+# (the few real tiles' draws: every joker not on the table on the rack, beside one to four
+# real tiles: runs of jokers alone are the rule's only threat, and here they are cheap)
+(test_four_jokers_match_the_oracle,
+ test_four_jokers_with_few_real_tiles_match_the_oracle,
+ test_four_jokers_with_least_disturbance_match_the_oracle) = oracle_tests(
+    _rules, (40, 1400), (30, 1500), (8, 1600), least_few=False, few_most=4, small_rack=4,
+    most_rack=10, rack_jokers=0.9)
 
 
 def _brute_case(seed: int):

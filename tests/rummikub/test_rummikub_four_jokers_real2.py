@@ -18,7 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from rummikub_random_sets import oracle_and_batch, random_case, same_as_the_oracle
+from rummikub_random_sets import oracle_tests
 
 from engines.rummikub import best_move, best_moves
 from engines.rummikub.errors import RuleError
@@ -54,23 +54,10 @@ def _rules(rng: random.Random, least: bool) -> Rules:
                  joker_retrieval=rng.choice(("free", "free", "official")))
 
 
-def _case(seed: int, least: bool = False, few: bool = False):
-    return random_case(_rules, seed, least, few)
-
-
-@pytest.mark.parametrize("seed", range(40))
-def test_four_jokers_two_real_tiles_match_the_oracle(seed):
-    oracle_and_batch(*_case(seed + 4100))
-
-
-@pytest.mark.parametrize("seed", range(30))
-def test_four_jokers_two_real_tiles_with_few_real_tiles(seed):
-    oracle_and_batch(*_case(seed + 4200, few=True))
-
-
-@pytest.mark.parametrize("seed", range(20))
-def test_four_jokers_two_real_tiles_with_least_disturbance(seed):
-    same_as_the_oracle(*_case(seed + 4300, least=True, few=seed % 2 == 1))
+(test_four_jokers_two_real_tiles_match_the_oracle,
+ test_four_jokers_two_real_tiles_with_few_real_tiles,
+ test_four_jokers_two_real_tiles_with_least_disturbance) = oracle_tests(
+    _rules, (40, 4100), (30, 4200), (20, 4300))
 
 
 def test_four_jokers_two_real_tiles_by_hand():

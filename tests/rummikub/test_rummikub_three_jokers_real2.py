@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from rummikub_random_sets import oracle_and_batch, random_case, same_as_the_oracle
+from rummikub_random_sets import oracle_tests
 
 from engines.rummikub import best_move, best_moves
 from engines.rummikub.errors import RuleError
@@ -32,23 +32,10 @@ def _rules(rng: random.Random, least: bool) -> Rules:
                  meld_joker=rng.choice(("stands-for", "zero")))
 
 
-def _case(seed: int, least: bool = False, few: bool = False):
-    return random_case(_rules, seed, least, few)
-
-
-@pytest.mark.parametrize("seed", range(60))
-def test_three_jokers_two_real_tiles_match_the_oracle(seed):
-    oracle_and_batch(*_case(seed + 3100))
-
-
-@pytest.mark.parametrize("seed", range(40))
-def test_three_jokers_two_real_tiles_with_few_real_tiles(seed):
-    oracle_and_batch(*_case(seed + 3200, few=True))
-
-
-@pytest.mark.parametrize("seed", range(30))
-def test_three_jokers_two_real_tiles_with_least_disturbance(seed):
-    same_as_the_oracle(*_case(seed + 3300, least=True, few=seed % 2 == 1))
+(test_three_jokers_two_real_tiles_match_the_oracle,
+ test_three_jokers_two_real_tiles_with_few_real_tiles,
+ test_three_jokers_two_real_tiles_with_least_disturbance) = oracle_tests(
+    _rules, (60, 3100), (40, 3200), (30, 3300))
 
 
 def test_three_jokers_two_real_tiles_by_hand():
