@@ -157,7 +157,8 @@ def drop_dominated(table, bits, lo, hi, keys, score):
 @njit(cache=True, inline="always")
 def _slots(field):
     """The filled 5-bit slots of a list of runs short of real tiles (up to three)."""
-    return (field & 31 > 0) + ((field >> 5) & 31 > 0) + (field >> 10 > 0)
+    # (ints: without the JIT numpy's booleans add as ``or``; the kernels count them)
+    return int(field & 31 > 0) + int((field >> 5) & 31 > 0) + int(field >> 10 > 0)
 
 
 @njit(cache=True, inline="always")

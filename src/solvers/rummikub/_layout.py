@@ -185,7 +185,9 @@ def rules_mode(melded: bool, threshold: int = MELD_TARGET, jokers_count: bool = 
     if joker_places and mode & 3 == 1:
         mode = 2 | MELD_TARGET << 2
     for i, place in enumerate(joker_places):
-        mode |= place << place_at.py_func(i)  # (place_at's formula, as Python)
+        # (place_at's formula as Python: compiled, njit keeps it as ``py_func``; without
+        # the JIT, njit returns the function itself)
+        mode |= place << getattr(place_at, "py_func", place_at)(i)
     if meld_continue and not melded:
         mode |= 1 << CONTINUE_AT
     if min_length != 3:

@@ -154,7 +154,8 @@ def sub_step(rows, n, v, c, step, must, opt, weight, joker_weight, jokers, targe
                         if (not ok[ng, nmost, jg] or not closes[left]) if last else (
                                 not reach[step, ng, nmost, left]):
                             continue
-                        ncode = closed[c, fresh, left]
+                        # (int64: without the JIT an int32 shifted past bit 31 loses it)
+                        ncode = np.int64(closed[c, fresh, left])
                         if ncode < 0 or need0 + needc[c, fresh] > left:
                             continue
                         nb = ju + j + jg | held << HOLD_AT
@@ -195,7 +196,7 @@ def _close_others(a, c, cb, closed, needc, other, closes):
         need += needc[cc, code]
         for k in range(other.shape[0]):
             if closes[k]:
-                nc = closed[cc, code, k]
+                nc = np.int64(closed[cc, code, k])  # (int64: as in sub_step)
                 closes[k] = nc >= 0
                 other[k] |= nc << (cb * cc) if nc >= 0 else 0
     return need
