@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
+from solvers.rummikub._bits import trailing_zeros
 from solvers.rummikub._heirs_ahead import ahead_lost, short_need
 from solvers.rummikub._heirs_state import (
     DONE_AT,
