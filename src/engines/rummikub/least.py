@@ -525,8 +525,8 @@ def warm_house_rules() -> None:
     """Compile (or load) least disturbance's kernel in its house rules' form alone
     (:mod:`solvers.rummikub._family`: four jokers in play), without the plain move's
     kernels that :func:`engines.rummikub.warmup` compiles before it: ``./run test`` runs it
-    in a second process beside that warm-up, which comes to this kernel last and then
-    loads it."""
+    in a second process on the core the first tests leave, beside that warm-up (the two
+    forms share little compiled code, and the warm-up then loads this one)."""
     rules = Rules(jokers=4)
     pos = Position.from_strings([["R1", "R2", "R3", "R4"]], ["R5", "B7", "J", "J", "J", "J"],
                                 True, **rules.position_limits())

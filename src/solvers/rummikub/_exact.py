@@ -436,9 +436,9 @@ def solve_batch(
     ``choice``: int64[n, 4, 13, 4], ``group_jokers``: int64[n, 13].  ``variants``: None
     where no position needs the wider passes (:func:`solvers.rummikub._family.variants_for`).
     """
-    for p in prange(must.shape[0]):  # (prange's index is a uint64: one _solve_row, not two)
-        _solve_row(np.int64(p), must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                   status, best, choice, group_jokers, stats, beam, variants)
+    for p in prange(must.shape[0]):
+        _solve_row(p, must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status,
+                   best, choice, group_jokers, stats, beam, variants)
 
 
 @njit(cache=True)
