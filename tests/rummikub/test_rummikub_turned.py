@@ -193,16 +193,15 @@ def test_a_way_cut_in_its_last_pass_resumes_there_with_a_larger_budget() -> None
     args = (must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok)
     share = np.array([TURN_STATES, NEG, 0, 0], np.int64)
     status, _score, kept = _passes(*args, *_outputs(), np.int64(BEAM), NO_CAP, share,
-                                   no_kept(), True)
+                                   no_kept())
     assert status == -1 and share[2] == LAST_PASS
     assert kept[0][CUT] == 1 and kept[2].shape[0] >= kept[0][END] > 1  # (the pass, kept)
     assert next_budget(np.int64(TURN_STATES), share) == TURN_STATES * LAST_PASS_GROWTH
     share[0] = 1 << 40  # (resumed: the last pass alone, from its last layer)
     choice, group_jokers, stats = _outputs()
-    resumed = _passes(*args, choice, group_jokers, stats, np.int64(BEAM), NO_CAP, share, kept, True)
+    resumed = _passes(*args, choice, group_jokers, stats, np.int64(BEAM), NO_CAP, share, kept)
     whole_out = _outputs()
-    whole = _passes(*args, *whole_out, np.int64(BEAM), NO_CAP, _exact._unbounded(), no_kept(),
-                    True)
+    whole = _passes(*args, *whole_out, np.int64(BEAM), NO_CAP, _exact._unbounded(), no_kept())
     assert resumed[:2] == whole[:2] and resumed[0] == 1
     # (the same states, stored once: the kept ones and those after them)
     assert stats.tolist() == whole_out[2].tolist() and choice.tolist() == whole_out[0].tolist()
@@ -219,14 +218,13 @@ def test_a_cut_pass_starts_over_where_its_floor_rose() -> None:
     args = (*_arrays(_position(*BOTH_DEAR_AT, BOTH_DEAR)[1], rules=BOTH_DEAR),
             BOTH_DEAR.group_tables()[0])
     share = np.array([TURN_STATES, NEG, 0, 0], np.int64)
-    kept = _passes(*args, *_outputs(), np.int64(BEAM), NO_CAP, share, no_kept(), True)[2]
+    kept = _passes(*args, *_outputs(), np.int64(BEAM), NO_CAP, share, no_kept())[2]
     assert share[2] == LAST_PASS and kept[0][CUT] == 1 and kept[0][FLOOR] == NEG
-    whole = _passes(*args, *_outputs(), np.int64(BEAM), NO_CAP, _exact._unbounded(), no_kept(),
-                    True)
+    whole = _passes(*args, *_outputs(), np.int64(BEAM), NO_CAP, _exact._unbounded(), no_kept())
     share[:2] = 1 << 40, whole[1] + args[2] * args[5]  # (raw: the table jokers' gain too)
     fresh_share, fresh_out, out = share.copy(), _outputs(), _outputs()
-    resumed = _passes(*args, *out, np.int64(BEAM), NO_CAP, share, kept, True)
-    fresh = _passes(*args, *fresh_out, np.int64(BEAM), NO_CAP, fresh_share, no_kept(), True)
+    resumed = _passes(*args, *out, np.int64(BEAM), NO_CAP, share, kept)
+    fresh = _passes(*args, *fresh_out, np.int64(BEAM), NO_CAP, fresh_share, no_kept())
     assert resumed[:2] == fresh[:2] == whole[:2]
     assert [a.tolist() for a in out] == [a.tolist() for a in fresh_out]
 
@@ -240,12 +238,11 @@ def test_a_pass_cut_at_every_budget_goes_on_to_the_same_answer(rules: Rules,
                                                                where: tuple) -> None:
     args = (*_arrays(_position(*where, rules)[1], rules=rules), rules.group_tables()[0])
     whole_out = _outputs()
-    whole = _passes(*args, *whole_out, np.int64(BEAM), NO_CAP, _exact._unbounded(), no_kept(),
-                    True)
+    whole = _passes(*args, *whole_out, np.int64(BEAM), NO_CAP, _exact._unbounded(), no_kept())
     share, kept, cuts = np.array([256, NEG, 0, 0], np.int64), no_kept(), []
     while True:
         out = _outputs()
-        status, score, kept = _passes(*args, *out, np.int64(BEAM), NO_CAP, share, kept, True)
+        status, score, kept = _passes(*args, *out, np.int64(BEAM), NO_CAP, share, kept)
         if status >= 0:
             break
         assert kept[0][CUT] == 1, where

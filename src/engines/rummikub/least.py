@@ -519,19 +519,3 @@ def _relaxed_move(pos: Position, objective: str, rules: Rules, first: Move,
 
 def _jokers(move: Move) -> int:
     return sum(t.is_joker for t in move.played)
-
-
-def warm_house_rules() -> None:
-    """Compile (or load) least disturbance's kernel in its house rules' form alone
-    (:mod:`solvers.rummikub._family`: four jokers in play), without the plain move's
-    kernels that :func:`engines.rummikub.warmup` compiles before it: ``./run test`` runs it
-    in a second process on the core the first tests leave, beside that warm-up (the two
-    forms share little compiled code, and the warm-up then loads this one)."""
-    rules = Rules(jokers=4)
-    pos = Position.from_strings([["R1", "R2", "R3", "R4"]], ["R5", "B7", "J", "J", "J", "J"],
-                                True, **rules.position_limits())
-    weight, joker_weight = objective_weights("tiles")
-    must, must_j = _counts(pos.table_tiles)
-    rack, rack_j = _counts(pos.rack)
-    # (a move keeping no set and scoring 0: playing nothing keeps the run, so one is found)
-    _passes(pos, rules, weight, joker_weight, (must, must_j, rack, rack_j), 0, 0, 1)

@@ -12,7 +12,6 @@ from numba import njit, prange
 
 from solvers.rummikub._continue import continue_pass
 from solvers.rummikub._dp import resumable_pass as _plain_pass
-from solvers.rummikub._family import variants_for
 from solvers.rummikub._groups import GROUP_OK
 from solvers.rummikub._layout import (
     BEAM,
@@ -43,29 +42,28 @@ from solvers.rummikub._resume import no_kept
 # these on an empty cache (benches/README.md, "Cold compile"), for a branch or two of work.
 @njit(cache=True, inline="always")
 def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-               gj_out, stats, floor, beam, budget=0, variants=True):
+               gj_out, stats, floor, beam, budget=0):
     """One pass of the DP: :func:`solvers.rummikub._dp.solve_pass` (``budget``: its states
     budget), or under meld then continue :func:`solvers.rummikub._continue.continue_pass`
-    (same arguments, results; no budget).  ``variants``: :mod:`solvers.rummikub._family`."""
+    (same arguments, results; no budget)."""
     return resumable_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                          choice_out, gj_out, stats, floor, beam, budget, no_kept(),
-                          variants)[:3]
+                          choice_out, gj_out, stats, floor, beam, budget, no_kept())[:3]
 
 
 @njit(cache=True, inline="always")
 def resumable_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                   gj_out, stats, floor, beam, budget, kept, variants):
+                   gj_out, stats, floor, beam, budget, kept):
     """:func:`solve_pass` going on from the pass in ``kept``
     (:func:`solvers.rummikub._dp.resumable_pass`; meld then continue keeps none):
     ``(status, score, truncated, kept)``."""
-    if variants is not None and (meld >> CONTINUE_AT) & 1:
+    if (meld >> CONTINUE_AT) & 1:
         st, sc, truncated = continue_pass(
             must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
             stats, floor, beam, _playable(np.zeros_like(must), opt, opt_j,
                                           playable_width(meld)))
         return st, sc, truncated, kept
     return _plain_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                       choice_out, gj_out, stats, floor, beam, None, budget, kept, variants)
+                       choice_out, gj_out, stats, floor, beam, None, budget, kept)
 
 
 @njit(cache=True, inline="always")
@@ -115,20 +113,19 @@ def _playable(must, opt, jokers, width=3):
 @njit(cache=True, inline="always")
 def solve_exact(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
-    beam, variants,
+    beam,
 ):
-    """The exact optimum (:func:`_passes`; meld then continue: :func:`_meld_continue`);
-    ``variants``: :mod:`solvers.rummikub._family`."""
-    if variants is not None and (meld >> CONTINUE_AT) & 1:
+    """The exact optimum (:func:`_passes`; meld then continue: :func:`_meld_continue`)."""
+    if (meld >> CONTINUE_AT) & 1:
         return _meld_continue(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                              choice_out, gj_out, stats, beam, variants)
+                              choice_out, gj_out, stats, beam)
     return _passes(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                   gj_out, stats, beam, NO_CAP, _unbounded(), no_kept(), variants)[:2]
+                   gj_out, stats, beam, NO_CAP, _unbounded(), no_kept())[:2]
 
 
 @njit(cache=True, inline="always")
 def _meld_continue(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                   gj_out, stats, beam, variants):
+                   gj_out, stats, beam):
     """Meld then continue, exactly: first the melded player's optimum (an upper bound: the
     same move without the meld's condition); if its played tiles hold a meld worth the
     threshold (the initial-meld search on them alone), it is the answer.  Otherwise the
@@ -139,13 +136,11 @@ def _meld_continue(must, opt, must_j, opt_j, weight, joker_weight, meld, group_o
     # 3s of three colours, one giving four, made a meld of 30)
     initial = (meld & ((np.int64(1) << OFFICIAL_AT) - 1) | meld & LENGTH_MASK
                | meld & (np.int64(3) << COPIES_AT))
-    if not _has_meld(opt, opt_j, weight, initial, group_ok, choice_out, gj_out, beam,
-                     variants):
+    if not _has_meld(opt, opt_j, weight, initial, group_ok, choice_out, gj_out, beam):
         return 0, NEG
     melded = meld & ~(np.int64(1023) | np.int64(1) << CONTINUE_AT)
     st, sc, _kept = _passes(must, opt, must_j, opt_j, weight, joker_weight, melded, group_ok,
-                            choice_out, gj_out, stats, beam, NO_CAP, _unbounded(), no_kept(),
-                            variants)
+                            choice_out, gj_out, stats, beam, NO_CAP, _unbounded(), no_kept())
     if st != 1:
         return st, sc
     played = np.zeros_like(opt)
@@ -155,21 +150,20 @@ def _meld_continue(must, opt, must_j, opt_j, weight, joker_weight, meld, group_o
             played[c, v] = choice_out[c, v, 0] + choice_out[c, v, 1] - must[c, v]
             jokers += choice_out[c, v, 2]
     jokers += gj_out.sum()
-    if _has_meld(played, jokers, weight, initial, group_ok, choice_out, gj_out, beam, variants):
+    if _has_meld(played, jokers, weight, initial, group_ok, choice_out, gj_out, beam):
         return st, sc
     stats[:] = 0
     return _passes(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                   gj_out, stats, beam, sc + must_j * joker_weight, _unbounded(), no_kept(),
-                   variants)[:2]
+                   gj_out, stats, beam, sc + must_j * joker_weight, _unbounded(), no_kept())[:2]
 
 
 @njit(cache=True, inline="always")
-def _has_meld(rack, jokers, weight, initial, group_ok, choice_out, gj_out, beam, variants):
+def _has_meld(rack, jokers, weight, initial, group_ok, choice_out, gj_out, beam):
     """Whether tiles ``rack`` (and ``jokers``) hold an initial meld (mode ``initial``)."""
     return _passes(np.zeros_like(rack), rack, np.int64(0), jokers, np.ones_like(weight),
                    np.int64(1), initial, group_ok, np.zeros_like(choice_out),
                    np.zeros_like(gj_out), np.zeros(2, np.int64), beam, NO_CAP, _unbounded(),
-                   no_kept(), variants)[0] == 1
+                   no_kept())[0] == 1
 
 
 # Where three or four jokers or copies are in play, the search for an arrangement reaching
@@ -229,7 +223,7 @@ def _spent(share, status, score, stats):
 @njit(cache=True)
 def _passes(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
-    beam, cap, share, kept, variants,
+    beam, cap, share, kept,
 ):
     """The exact optimum, found fastest by passes that prune with a score to reach.
 
@@ -256,7 +250,7 @@ def _passes(
     :data:`LAST_PASS` once the last exact pass began, and whether the last search was cut:
     those done give the same answers again, so the passes resume there); all updated.
     ``kept``: the pass the budget cut (:mod:`solvers.rummikub._resume`), which goes on from
-    there.  ``variants``: :mod:`solvers.rummikub._family`.  Returns ``(status, score, kept)``.
+    there.  Returns ``(status, score, kept)``.
     """
     floor = NEG
     known = share[1]  # (a score found before this call)
@@ -284,7 +278,7 @@ def _passes(
                 width = -beam * WIDER_FLEXIBLE[k - 1]
             st, sc, truncated, kept = resumable_pass(
                 must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                gj_out, stats, target, width, share[0], kept, variants)
+                gj_out, stats, target, width, share[0], kept)
             if _spent(share, st, sc + must_j * joker_weight, stats):
                 return -1, NEG, kept
             share[2], share[3] = k + 1, truncated
@@ -294,7 +288,7 @@ def _passes(
     if beam > 0 and must_j + opt_j > 0 and share[2] < widen + 3:
         st, sc, truncated, kept = resumable_pass(
             must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
-            stats, NEG, beam, share[0], kept, variants)
+            stats, NEG, beam, share[0], kept)
         if _spent(share, st, sc + must_j * joker_weight, stats):
             return -1, NEG, kept
         share[2] = widen + 3
@@ -306,7 +300,7 @@ def _passes(
     share[2] = LAST_PASS
     st, sc, _t, kept = resumable_pass(must, opt, must_j, opt_j, weight, joker_weight, meld,
                                       group_ok, choice_out, gj_out, stats, max(floor, known),
-                                      NO_BEAM, share[0], kept, variants)
+                                      NO_BEAM, share[0], kept)
     if _spent(share, st, sc + must_j * joker_weight, stats):
         return -1, NEG, kept
     return st, sc, kept
@@ -383,14 +377,14 @@ def turned(counts, nnum):
 @njit(cache=True, inline="always")
 def solve_either(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
-    beam, variants=True,
+    beam,
 ):
     """:func:`solve_exact`, and whether its choice is the reversed position's
     (:data:`TURN_STATES`): ``(status, score, reversed)``; the caller reads the choice
     backwards (:func:`solvers.rummikub._melds.turned_codes`)."""
     if beam <= 0 or not _turnable(meld):
         st, sc = solve_exact(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                             choice_out, gj_out, stats, beam, variants)
+                             choice_out, gj_out, stats, beam)
         return st, sc, False
     nnum = highest_number(meld)
     back = (turned(must, nnum), turned(opt, nnum), turned(weight, nnum), turned_rules(meld, nnum))
@@ -406,12 +400,11 @@ def solve_either(
             if way == 0:
                 st, sc, kept = _passes(must, opt, must_j, opt_j, weight, joker_weight, meld,
                                        group_ok, choice_out, gj_out, stats, beam, NO_CAP,
-                                       ways[way], kept, variants)
+                                       ways[way], kept)
             else:
                 st, sc, kept_back = _passes(back[0], back[1], must_j, opt_j, back[2],
                                             joker_weight, back[3], group_ok, choice_out,
-                                            gj_out, stats, beam, NO_CAP, ways[way], kept_back,
-                                            variants)
+                                            gj_out, stats, beam, NO_CAP, ways[way], kept_back)
             if st >= 0:
                 return st, sc, way == 1
             budgets[way] = next_budget(budgets[way], ways[way])
@@ -427,41 +420,32 @@ def next_budget(budget, share):
 @njit(cache=True, parallel=True)
 def solve_batch(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status, best, choice,
-    group_jokers, stats, beam=BEAM, variants=True,
+    group_jokers, stats, beam=BEAM,
 ):
     """Solve ``n`` positions in parallel; all arrays have the position as first axis.
 
     ``must, opt, weight``: int64[n, 4, 13]; ``must_j, opt_j, joker_weight, meld``:
     int64[n]; ``group_ok``: int8[5, 5 or 25, 4]; outputs ``status, best``: int64[n],
-    ``choice``: int64[n, 4, 13, 4], ``group_jokers``: int64[n, 13].  ``variants``: None
-    where no position needs the wider passes (:func:`solvers.rummikub._family.variants_for`).
+    ``choice``: int64[n, 4, 13, 4], ``group_jokers``: int64[n, 13].
     """
     for p in prange(must.shape[0]):
-        _solve_row(p, must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status,
-                   best, choice, group_jokers, stats, beam, variants)
+        st, sc = solve_exact(must[p], opt[p], must_j[p], opt_j[p], weight[p], joker_weight[p],
+                              meld[p], group_ok, choice[p], group_jokers[p], stats[p], beam)
+        status[p] = st
+        best[p] = sc
 
 
 @njit(cache=True)
 def solve_serial(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status, best, choice,
-    group_jokers, stats, beam=BEAM, variants=True,
+    group_jokers, stats, beam=BEAM,
 ):
     """:func:`solve_batch` on the calling thread: no thread-pool start-up for small batches."""
     for p in range(must.shape[0]):
-        _solve_row(p, must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status,
-                   best, choice, group_jokers, stats, beam, variants)
-
-
-# (not inlined: solve_batch and solve_serial link one compiled search instead of each
-# compiling the whole DP again, 90 s of CPU for solve_batch on an empty cache: the CI's
-# compile log of 6 Dec 2026)
-@njit(cache=True, nogil=True)
-def _solve_row(p, must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status, best,
-               choice, group_jokers, stats, beam, variants):
-    """Position ``p`` of :func:`solve_batch`'s arrays."""
-    status[p], best[p] = solve_exact(must[p], opt[p], must_j[p], opt_j[p], weight[p],
-                                     joker_weight[p], meld[p], group_ok, choice[p],
-                                     group_jokers[p], stats[p], beam, variants)
+        st, sc = solve_exact(must[p], opt[p], must_j[p], opt_j[p], weight[p], joker_weight[p],
+                              meld[p], group_ok, choice[p], group_jokers[p], stats[p], beam)
+        status[p] = st
+        best[p] = sc
 
 
 def _result_arrays(n):
@@ -496,17 +480,14 @@ def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, parallel=
     if parallel is None:
         parallel = n > 1
     kernel = solve_batch if parallel else solve_serial
-    must_j = np.ascontiguousarray(must_j, np.int64)
-    opt_j = np.ascontiguousarray(opt_j, np.int64)
-    meld = np.ascontiguousarray(meld, np.int64)
     kernel(
         np.ascontiguousarray(must, np.int64),
         np.ascontiguousarray(opt, np.int64),
-        must_j,
-        opt_j,
+        np.ascontiguousarray(must_j, np.int64),
+        np.ascontiguousarray(opt_j, np.int64),
         np.ascontiguousarray(weight, np.int64),
         np.ascontiguousarray(joker_weight, np.int64),
-        meld,
+        np.ascontiguousarray(meld, np.int64),
         GROUP_OK if group_ok is None else group_ok,
         status,
         best,
@@ -514,6 +495,5 @@ def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, parallel=
         group_jokers,
         stats,
         beam,
-        variants_for(meld, must_j + opt_j),
     )
     return status, best, choice, group_jokers, stats
