@@ -103,7 +103,7 @@ def test_passes_that_stop_at_the_bound_keep_as_many_sets(rules: Rules) -> None:
     stays, a move among equally good ones may differ) give an arrangement keeping as many
     sets as the plain passes, and mostly the same one."""
     from solvers.rummikub import MAX_SETS
-    from solvers.rummikub._least import bounded_passes, hold_tables, least_passes
+    from solvers.rummikub._least import NO_BOUND, bounded_passes, hold_tables
     from solvers.rummikub._melds import meld_codes
 
     narrow, exact_budget, wider = least.policy()
@@ -119,13 +119,14 @@ def test_passes_that_stop_at_the_bound_keep_as_many_sets(rules: Rules) -> None:
         tables, crowded = hold_tables(*slots, 0, n, np.empty((13, 12), np.int64))
         assert not crowded
         answers = []
-        for passes in (least_passes, bounded_passes):
+        for no_bound in (NO_BOUND, 0):  # (the plain passes, then the bounded ones)
             out = (np.zeros((4, 13, 4), np.int64), np.zeros(13, np.int64),
                    np.zeros(13, np.int64), np.zeros(2, np.int64))
-            extra = (*slots, 0, n) if passes is bounded_passes else ()
-            kept = passes(must, rack, must_j, rack_j, weight, joker_weight, mode,
-                          rules.group_tables()[0], tables, plain.sets_kept, optimum, n, n,
-                          narrow, exact_budget, wider, *out, *extra)
+            budget = exact_budget.copy()
+            budget[3] |= no_bound
+            kept = bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode,
+                                  rules.group_tables()[0], tables, plain.sets_kept, optimum, n,
+                                  n, narrow, budget, wider, *out, *slots, 0, n)
             answers.append((kept, *(a.tolist() for a in out[:3])))
             _group_ok, part_count, part_masks = rules.group_tables()
             assert meld_codes(out[0], out[1], part_count, part_masks,

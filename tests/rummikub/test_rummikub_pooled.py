@@ -41,6 +41,27 @@ def test_pooled_solve_equals_solve_arrays(threads, objective):
     assert all(np.array_equal(a, b) for a, b in zip(pooled, (status, codes, counts, played)))
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_solve_batch_on_threads_answers_as_the_calling_threads_kernel(threads):
+    """``solve_arrays``' batches (blocks of positions taken in turn by Numba's threads)
+    give every output of ``solve_serial``, for batches longer and shorter than the
+    threads' blocks."""
+    positions = [Position.from_json(p) for p in rummikub_positions(
+        90, 8, table_tiles=(0, 60), joker_rate=0.5, initial_meld_rate=0.3)]
+    table, rack, modes, _melded = position_arrays(positions)
+    n = len(positions)
+    weight, joker_weight = objective_weights("value")
+    arrays = (table[:, :52].reshape(n, 4, 13), rack[:, :52].reshape(n, 4, 13), table[:, 52],
+              rack[:, 52], np.broadcast_to(weight, (n, 4, 13)),
+              np.full(n, joker_weight, np.int64), modes)
+    serial = S.solve_arrays(*arrays, parallel=False)
+    assert (serial[0] == 1).sum() > n // 2
+    for count in (n, 3, 1):
+        with numba_threads(threads):
+            batch = S.solve_arrays(*(a[:count] for a in arrays), parallel=True)
+        assert all(np.array_equal(a[:count], b) for a, b in zip(serial, batch)), count
+
+
 def test_run_ranges_does_each_start_once_and_raises_the_first_fault():
     seen: list[tuple[int, str]] = []
     run_ranges(lambda s: seen.append((s, threading.current_thread().name)), range(0, 400, 4), 3)

@@ -9,14 +9,14 @@ import subprocess
 import sys
 import textwrap
 
-# Kernels the engine warm-up must not compile apart (nor load): the thread pool of
-# solve_arrays' batches and the held-out pass of the probes, which no engine search calls,
+# Kernels the engine warm-up must not compile apart (nor load): the held-out pass of the
+# probes, which no engine search calls,
 # the thin kernels inlined into their callers (compiled apart, each would optimise and
 # emit the whole DP again: minutes of CPU on an empty cache; they show only where they
 # compile, as a cached caller loads without its callees), and least_position, which runs
 # least_range's kernel (an entry of its own would be the whole least-disturbance chain again)
-APART = ("solve_batch", "_held_pass", "solve_exact", "_meld_continue", "_has_meld", "solve_pass",
-         "least_one", "bounded_passes", "_narrow_passes", "_exact_passes", "least_position")
+APART = ("_held_pass", "solve_exact", "_meld_continue", "_has_meld", "solve_pass",
+         "least_one", "_narrow_passes", "_exact_passes", "least_position")
 
 # The compiled signatures of every kernel loaded (each script's first lines)
 SIGNATURES = textwrap.dedent("""

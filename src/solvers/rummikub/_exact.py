@@ -1,14 +1,18 @@
 """The exact optimum: passes of the DP with score targets, one position or a batch.
 
 :func:`solve_exact` chooses the passes of :func:`solvers.rummikub._dp.solve_pass`;
-:func:`solve_batch` (threads) and :func:`solve_serial` run it over stacked positions and
-:func:`solve_arrays` allocates their outputs.
+:func:`solve_serial` runs it over stacked positions, :func:`solve_batch` runs that on
+blocks of them in threads, and :func:`solve_arrays` allocates their outputs.
 """
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from solvers.rummikub._continue import continue_pass
 from solvers.rummikub._dp import resumable_pass as _plain_pass
@@ -374,7 +378,9 @@ def turned(counts, nnum):
     return out
 
 
-@njit(cache=True, inline="always")
+# (not inlined: the engines' warm-up compiles it through solve_range, and the tests that
+# call it load that, not the whole search compiled and optimised again for them)
+@njit(cache=True, nogil=True)
 def solve_either(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
     beam,
@@ -417,35 +423,73 @@ def next_budget(budget, share):
     return budget * (LAST_PASS_GROWTH if share[2] == LAST_PASS else ROUND_GROWTH)
 
 
-@njit(cache=True, parallel=True)
-def solve_batch(
+@njit(cache=True, nogil=True)
+def solve_serial(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status, best, choice,
     group_jokers, stats, beam=BEAM,
 ):
-    """Solve ``n`` positions in parallel; all arrays have the position as first axis.
+    """Solve ``n`` positions on the calling thread (the GIL released); all arrays have the
+    position as first axis.
 
     ``must, opt, weight``: int64[n, 4, 13]; ``must_j, opt_j, joker_weight, meld``:
     int64[n]; ``group_ok``: int8[5, 5 or 25, 4]; outputs ``status, best``: int64[n],
     ``choice``: int64[n, 4, 13, 4], ``group_jokers``: int64[n, 13].
     """
-    for p in prange(must.shape[0]):
-        st, sc = solve_exact(must[p], opt[p], must_j[p], opt_j[p], weight[p], joker_weight[p],
-                              meld[p], group_ok, choice[p], group_jokers[p], stats[p], beam)
-        status[p] = st
-        best[p] = sc
-
-
-@njit(cache=True)
-def solve_serial(
-    must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status, best, choice,
-    group_jokers, stats, beam=BEAM,
-):
-    """:func:`solve_batch` on the calling thread: no thread-pool start-up for small batches."""
     for p in range(must.shape[0]):
         st, sc = solve_exact(must[p], opt[p], must_j[p], opt_j[p], weight[p], joker_weight[p],
                               meld[p], group_ok, choice[p], group_jokers[p], stats[p], beam)
         status[p] = st
         best[p] = sc
+
+
+# :func:`solve_batch`'s blocks a thread on an even share (a Python call of the kernel each:
+# microseconds, against a position's tenths to tens of milliseconds)
+BLOCKS_A_THREAD = 8
+
+
+def solve_batch(
+    must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status, best, choice,
+    group_jokers, stats, beam=BEAM,
+):
+    """:func:`solve_serial` on Numba's threads (``numba.get_num_threads()``, which the
+    engines set): each takes the next block of positions until none is left.
+
+    Threads of Python over the one compiled kernel, not a ``prange`` kernel of its own:
+    Numba would compile the whole DP again for it (88 s of CPU on an empty cache, measured
+    6 Dec 2026), and a batch's positions differ in cost by thousands of times, which small
+    blocks taken in turn share out better than one block a thread.
+    """
+    n = must.shape[0]
+    threads = min(numba.get_num_threads(), n)
+    arrays = (must, opt, must_j, opt_j, weight, joker_weight, meld)
+    outputs = (status, best, choice, group_jokers, stats)
+    if threads <= 1:
+        solve_serial(*arrays, group_ok, *outputs, beam)
+        return
+    block = max(1, n // (threads * BLOCKS_A_THREAD))
+    taken = iter(range(0, n, block))
+    lock = threading.Lock()
+
+    def work() -> None:
+        while True:
+            with lock:
+                lo = next(taken, None)
+            if lo is None:
+                return
+            hi = min(lo + block, n)
+            solve_serial(*(a[lo:hi] for a in arrays), group_ok,
+                         *(a[lo:hi] for a in outputs), beam)
+
+    with ThreadPoolExecutor(threads) as pool:
+        for done in [pool.submit(work) for _ in range(threads)]:
+            done.result()
+
+
+def _kernel_rows(rows):
+    """``rows`` as the compiled kernel takes them: int64, C order, writeable (a read-only
+    input, such as one row of a broadcast array, would be a new signature for Numba to
+    compile: minutes on an empty cache)."""
+    return np.require(rows, np.int64, ("C_CONTIGUOUS", "WRITEABLE"))
 
 
 def _result_arrays(n):
@@ -481,13 +525,7 @@ def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, parallel=
         parallel = n > 1
     kernel = solve_batch if parallel else solve_serial
     kernel(
-        np.ascontiguousarray(must, np.int64),
-        np.ascontiguousarray(opt, np.int64),
-        np.ascontiguousarray(must_j, np.int64),
-        np.ascontiguousarray(opt_j, np.int64),
-        np.ascontiguousarray(weight, np.int64),
-        np.ascontiguousarray(joker_weight, np.int64),
-        np.ascontiguousarray(meld, np.int64),
+        *(_kernel_rows(a) for a in (must, opt, must_j, opt_j, weight, joker_weight, meld)),
         GROUP_OK if group_ok is None else group_ok,
         status,
         best,

@@ -4,7 +4,7 @@
 :mod:`solvers.rummikub._held` ask the DP for the optimum keeping more and more table sets.
 Here the whole question runs natively, without the GIL: the held-out tables from the table
 sets (:func:`hold_tables`, an interval colouring), the passes the engine's policy names
-(:func:`least_passes`), and, for a batch (:func:`least_range`; the sets its plain moves
+(:func:`bounded_passes`), and, for a batch (:func:`least_range`; the sets its plain moves
 keep and their optimum: :func:`~solvers.rummikub._kept.plain_kept`), the answer's sets
 (packed codes), played tiles and sets kept.
 
@@ -66,6 +66,9 @@ KEPT_EXACT = 16
 # A policy bit: the bound applies with two copies and at most two jokers too (a melded
 # player's passes; :func:`_bound_applies`)
 BOUND_ANY = 32
+# A policy bit: the bound never applies, whatever the tiles (the plain passes, which the
+# tests compare with the bounded ones)
+NO_BOUND = 64
 # A ``work`` array longer than 2 gets, per pass in order, its sets asked for, width,
 # budget, states, status and whether it was truncated (probes: benches/README #18)
 TRACE = 6
@@ -132,33 +135,21 @@ def _passes_at_width(must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, grou
             return kept, have, answer, proven, states_sum
 
 
+# (not inlined: least_range's warm-up compiles it, and the tests that compare it with and
+# without the bound load that, not the whole DP compiled again: a minute of the CI's CPU)
 @njit(cache=True, nogil=True)
-def least_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
-                 kept, optimum, ceiling, n_sets, narrow, exact_budget, wider, choice,
-                 group_jokers, held_out, work):
+def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
+                   kept, optimum, ceiling, n_sets, narrow, exact_budget, wider, choice,
+                   group_jokers, held_out, work, slot_number, slot_colour, set_start, s0, s1):
     """The passes of :func:`engines.rummikub.least.least_disturbing_move` from an optimal
     move keeping ``kept`` sets (``optimum``: its objective's score under ``weight`` and
     ``joker_weight``; ``ceiling``: the most sets a move may keep; ``narrow``, ``exact_budget``
     and ``wider``: the engine's policy, ``NARROW``, ``EXACT_BUDGET``, ``WIDER``).  Returns
     the most sets kept, or -1 if no pass found an answer (the outputs then undefined); the
     answer (:func:`~solvers.rummikub._held.held_arrays`' choice, group jokers and sets held
-    out) in the three output arrays; ``work`` gains the passes run and their states."""
-    passes = _Passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
-                     optimum, n_sets, choice, group_jokers, held_out, work, _cuts(exact_budget))
-    plain = _cuts(exact_budget) & PLAIN_FIRST != 0
-    kept, have, answer, proven, narrow_states = _narrow_passes(passes, kept, ceiling, narrow,
-                                                               plain)
-    if proven:
-        return answer
-    return _exact_passes(passes, kept, have, answer, ceiling, narrow_states, exact_budget,
-                         wider, 0, False, False)
+    out) in the three output arrays; ``work`` gains the passes run and their states.
 
-
-@njit(cache=True, nogil=True, inline="always")
-def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
-                   kept, optimum, ceiling, n_sets, narrow, exact_budget, wider, choice,
-                   group_jokers, held_out, work, slot_number, slot_colour, set_start, s0, s1):
-    """:func:`least_passes` whose exact passes, when the narrow ones searched at least
+    The narrow passes, then the exact ones; when the narrow ones searched at least
     :data:`BOUND_FROM` states (or before any, under :data:`BOUND_FIRST`), stop at the
     linear relaxation's bound on the sets kept
     (:func:`solvers.rummikub._bound.sets_bound` of the table sets ``s0..s1-1``, branched
@@ -172,7 +163,8 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
                      optimum, n_sets, choice, group_jokers, held_out, work, _cuts(exact_budget))
     plain = _cuts(exact_budget) & PLAIN_FIRST != 0
     plain_kept = kept
-    applies = _bound_applies(mode, must_j + rack_j, _cuts(exact_budget) & BOUND_ANY != 0)
+    applies = (_cuts(exact_budget) & NO_BOUND == 0
+               and _bound_applies(mode, must_j + rack_j, _cuts(exact_budget) & BOUND_ANY != 0))
     first = applies and _cuts(exact_budget) & BOUND_FIRST != 0  # (no narrow pass)
     kept, have, answer, proven, narrow_states = _narrow_passes(
         passes, kept, ceiling, narrow[:0] if first else narrow, plain)
@@ -408,7 +400,7 @@ def _width_passes(passes, kept, have, answer, ceiling, width):
 
 @njit(cache=True, nogil=True, inline="always")
 def _narrow_passes(passes, kept, ceiling, narrow, plain):
-    """The narrow passes of :func:`least_passes`: ``(kept, have, answer, proven, states)``
+    """The narrow passes of :func:`bounded_passes`: ``(kept, have, answer, proven, states)``
     (``have``: 1 once a pass found an answer, ``kept`` then its sets kept; ``plain``
     (:data:`PLAIN_FIRST`): the plain move, keeping ``kept``, is that answer from the start,
     its arrays left unwritten)."""
@@ -428,7 +420,7 @@ def _narrow_passes(passes, kept, ceiling, narrow, plain):
 @njit(cache=True, nogil=True, inline="always")
 def _exact_passes(passes, kept, have, answer, ceiling, narrow_states, exact_budget, wider,
                   descents, wider_first, nothing):
-    """The exact passes of :func:`least_passes` after the narrow ones (their results);
+    """The exact passes of :func:`bounded_passes` after the narrow ones (their results);
     first, up to ``descents`` exact passes asking for the ``ceiling`` sets kept, one less
     each time none reaches it (the bound is usually the answer: one pass finds it), each
     after a narrow pass at the same floor where the policy gives its width
@@ -492,7 +484,7 @@ def least_one(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, 
     score; ``ceiling``: the most sets a move may keep).  Writes the answer's sets
     (``codes``), the rack tiles it plays (``played[53]``, the joker last) and the table
     sets it keeps as they are (``held[i]`` 1 for set ``s0 + i``); ``work`` gains the
-    passes and their states (:func:`least_passes`).  Returns ``(status,
+    passes and their states (:func:`bounded_passes`).  Returns ``(status,
     sets in codes, sets kept)``; status :data:`FOUND`, :data:`UNCHANGED` (the policy's
     :data:`PLAIN_FIRST`: no move keeps more than the optimal one given, nothing written),
     or :data:`TOO_MANY` (then the second is the number too many sets cover),

@@ -1,14 +1,13 @@
 """A few positions of a batch at a time, without the GIL: the kernel of dynamic scheduling.
 
-:func:`~solvers.rummikub._exact.solve_batch` hands each thread one contiguous block of
-the positions before it starts (Numba's OpenMP layer schedules ``prange`` statically, and
-ignores ``numba.parallel_chunksize``), and it holds the caller's GIL while it runs.  The
-positions of a batch differ in cost by two orders of magnitude (a median of about 0.2 ms,
-a slowest of several ms on generated tables of 10-80 tiles), so on many threads the blocks
-finish far apart, and nothing else of the process runs meanwhile.  :func:`solve_range`
+The positions of a batch differ in cost by two orders of magnitude (a median of about
+0.2 ms, a slowest of several ms on generated tables of 10-80 tiles), so a thread that
+takes a fixed share of them finishes far from the others (Numba's OpenMP layer schedules
+``prange`` statically, and ignores ``numba.parallel_chunksize``).  :func:`solve_range`
 solves the positions ``order[lo:hi]`` with the GIL released: the engine's threads each
 take the next few positions as they finish (``engines.rummikub.arrays``), and the batch
-runner reads and stores beside them.  The answers are those of ``solve_batch``; each
+runner reads and stores beside them.  The answers are those of
+:func:`~solvers.rummikub._exact.solve_batch` (the plain kernel's threads); each
 position's sets (:func:`~solvers.rummikub._melds.meld_codes`) and the tiles it plays are
 found in the same call, on the same thread, so that no per-position work is left for the
 caller's single thread.

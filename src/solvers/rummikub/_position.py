@@ -140,18 +140,15 @@ def warmup(engine_only: bool = False) -> None:
     """Compile (or load from the cache) every kernel, so timings exclude compilation.
 
     ``engine_only``: only those the engines call (:func:`engines.rummikub.warmup`), not
-    :func:`solve_batch` (the thread pool of :func:`solve_arrays`' batches of more than one
-    position, which no engine search hands it) nor the held-out pass of
-    :func:`~solvers.rummikub._held.held_arrays` (tests and probes): on an empty cache they
-    cost minutes of CPU (benches/README, "Cold compile")."""
+    the held-out pass of :func:`~solvers.rummikub._held.held_arrays` (tests and probes):
+    on an empty cache it costs a minute of CPU (benches/README, "Cold compile")."""
     must = np.zeros((2, NCOL, NNUM), np.int64)
     opt = np.zeros((2, NCOL, NNUM), np.int64)
     opt[:, 0, :3] = 1
     z = np.zeros(2, np.int64)
     w = np.ones((2, NCOL, NNUM), np.int64)
     solve_arrays(must[:1], opt[:1], z[:1], z[:1], w[:1], z[:1] + 1, z[:1])
-    status, _best, choice, gj, _stats = solve_arrays(must, opt, z, z, w, z + 1, z,
-                                                     parallel=not engine_only)
+    status, _best, choice, gj, _stats = solve_arrays(must, opt, z, z, w, z + 1, z)
     # (the shortest set given, an int64 as the engine passes it: omitted, Numba would
     # compile meld_codes' helpers for a literal 3 as well)
     meld_codes_batch(status, choice, gj, PART_COUNT, PART_MASKS, 3)
