@@ -25,12 +25,14 @@ from engines.rummikub.tiles import Tile, parse_tiles
 from solvers.rummikub import _exact
 from solvers.rummikub._dp import solve_pass
 from solvers.rummikub._exact import (
+    FIRST_STATES_FOUR_JOKERS_REAL2,
     LAST_PASS,
     LAST_PASS_GROWTH,
     ROUND_GROWTH,
     TURN_STATES,
     _passes,
     _turnable,
+    first_budget,
     next_budget,
     solve_arrays,
     solve_either,
@@ -69,6 +71,11 @@ TURNED_OFFICIAL_2 = ((2, 80, 9),)
 # the last pass as it is alone stores 134 k, past the fourfold second budget (131 k)
 BOTH_DEAR = Rules(joker_retrieval="official", copies=4, least_disturbance=False)
 BOTH_DEAR_AT = (2, 80, 18)
+# two real tiles per set, four jokers, three copies: the position as it is gets half the
+# first budget (_exact.first_budget); bench positions whose last pass as they are stores
+# 16 k states (within the whole first budget, cut by the half), reversed 1.3-3.5 k
+FOUR_REAL2 = Rules(min_real_tiles=2, jokers=4, copies=3, least_disturbance=False)
+TURNED_FOUR_REAL2 = ((3, 20, 0), (2, 20, 2))
 
 
 def _position(seed: int, size: int, index: int, rules: Rules = RULES) -> tuple[dict, Position]:
@@ -274,3 +281,26 @@ def test_both_ways_dear_the_way_in_its_last_pass_finishes() -> None:
     # (as it is, cut in its last pass in the first round: the second round's budget holds
     # that pass, which a fourfold one would cut again, the reversed way then finishing)
     assert not back and stats[0] > TURN_STATES * ROUND_GROWTH
+
+
+def test_four_jokers_with_two_real_tiles_and_three_copies_turn_sooner() -> None:
+    mode = np.int64(FOUR_REAL2.search_mode(True))
+    assert first_budget(mode, np.int64(4)) == FIRST_STATES_FOUR_JOKERS_REAL2 < TURN_STATES
+    for rules, jokers in ((FOUR_REAL2, 3), (Rules(min_real_tiles=2, jokers=4), 4),
+                          (Rules(copies=3, jokers=4), 4)):
+        assert first_budget(np.int64(rules.search_mode(True)), np.int64(jokers)) == TURN_STATES
+    group_ok = FOUR_REAL2.group_tables()[0]
+    for where in TURNED_FOUR_REAL2:
+        arrays = _arrays(_position(*where, FOUR_REAL2)[1], rules=FOUR_REAL2)
+        for budget, finished in ((TURN_STATES, True), (FIRST_STATES_FOUR_JOKERS_REAL2, False)):
+            share = np.array([budget, NEG, 0, 0], np.int64)
+            status = _passes(*arrays, group_ok, *_outputs(), np.int64(BEAM), NO_CAP, share,
+                             no_kept())[0]
+            assert (status >= 0) == finished, (where, budget)
+        choice, group_jokers, stats = _outputs()
+        status, score, back = solve_either(*arrays, group_ok, choice, group_jokers, stats,
+                                           np.int64(BEAM))
+        exact = solve_arrays(*(np.array([a]) for a in arrays), parallel=False, beam=0,
+                             group_ok=group_ok)
+        # (the reversed position answers, with the exact optimum)
+        assert back and (status, score) == (exact[0][0], exact[1][0]), where

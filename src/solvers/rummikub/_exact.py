@@ -331,6 +331,13 @@ def _passes(
 # either way.
 TURN_STATES = 32_768
 
+# Under two real tiles per set with four jokers in play and three copies, the position as it
+# is gets half that first: its exact pass from the beam pass's floor often runs past the
+# budget (on 4 of the 6 slowest bench positions of that crossing, 28-31 k of its 32 k
+# states, set aside; the reversed position then finished with 3-15 k: benches/README,
+# rkj4s, rkturn), so the states it stores before turning are halved.
+FIRST_STATES_FOUR_JOKERS_REAL2 = TURN_STATES // 2
+
 # A way cut in its last pass (:data:`LAST_PASS`) has no pass left but that one: its next
 # budget grows sixteenfold, not fourfold, so that it finishes with fewer turns of the other
 # way; a way cut before it grows fourfold.  Chosen when each round stored the cut pass again
@@ -397,6 +404,7 @@ def solve_either(
     ways = np.zeros((2, 4), np.int64)  # (each way's share of _passes)
     ways[:, 1] = NEG
     budgets = np.full(2, TURN_STATES, np.int64)
+    budgets[0] = first_budget(meld, must_j + opt_j)
     kept, kept_back = no_kept(), no_kept()  # (each way's pass the budget cut, going on)
     while True:
         for way in range(2):
@@ -414,6 +422,15 @@ def solve_either(
             if st >= 0:
                 return st, sc, way == 1
             budgets[way] = next_budget(budgets[way], ways[way])
+
+
+@njit(cache=True, inline="always")
+def first_budget(meld, jokers):
+    """:func:`solve_either`'s first budget for the position as it is under rules ``meld``
+    with ``jokers`` in play (:data:`FIRST_STATES_FOUR_JOKERS_REAL2`)."""
+    if (meld >> REAL2_BIT) & 1 and jokers > 3 and copies(meld) > 2:
+        return FIRST_STATES_FOUR_JOKERS_REAL2
+    return TURN_STATES
 
 
 @njit(cache=True, inline="always")
