@@ -391,6 +391,17 @@ UP_FROM = np.array([-1] + [a for a, _ in _UPS], np.int64)  # (-1: one long run m
 UP_TO = np.array([7] + [b for _, b in _UPS], np.int64)
 
 
+@njit(cache=True, inline="always")
+def _colour_runs(key, key2, c, digits, runs):
+    """State ``(key, key2)``'s runs of colour ``c`` by type into ``runs`` (a row of 8: the
+    list's kinds, the code's classes); returns ``keep`` (:func:`short_kinds4`)."""
+    code = (key >> (COLOUR_BITS * c)) & 127
+    e10, e21, e20, e31, e30, keep = short_kinds4(short_list4(key2), c)
+    runs[0], runs[1], runs[2], runs[3] = e10, digits[code, 0], e20, e21
+    runs[4], runs[5], runs[6], runs[7] = digits[code, 1], e30, e31, digits[code, 2]
+    return keep
+
+
 @njit(cache=True)
 def drop_dominated_layer(table, bits, lo, hi, keys, keys2, score, dominators, jokers, last,
                          listed, lengths):
@@ -494,11 +505,7 @@ def _group_colour(c, lo, hi, keys, keys2, score, digits, runs, rest, lookups, dr
     at = np.empty(n, np.int64)
     for i in range(n):
         key, key2 = keys[lo + i], keys2[lo + i]
-        code = (key >> (COLOUR_BITS * c)) & 127
-        e10, e21, e20, e31, e30, keep = short_kinds4(short_list4(key2), c)
-        runs[i, 0], runs[i, 1], runs[i, 2], runs[i, 3] = e10, digits[code, 0], e20, e21
-        runs[i, 4], runs[i, 5], runs[i, 6], runs[i, 7] = digits[code, 1], e30, e31, digits[
-            code, 2]
+        keep = _colour_runs(key, key2, c, digits, runs[i])
         rest[i, 0], rest[i, 1], rest[i, 2] = key & code_mask, key2 & ~list_mask, keep
         sig = rest[i, 0] * _SIG_MUL[0] ^ rest[i, 1] * _SIG_MUL[1] ^ rest[i, 2] * _SIG_MUL[2]
         h = ((sig * _SIG_MUL[0]) >> (64 - bits)) & mask
@@ -555,18 +562,14 @@ def _dominated(table, bits, lo, key, key2, sc, score, digits, binom, most, runs,
     from ``(key, key2)`` with score ``sc`` at least, in the colours of bits ``colours``
     (``runs``, ``row``: scratch)."""
     list_mask = list4_bits(np.int64((1 << 20) - 1))
-    listed = short_list4(key2)
     for c in range(NCOL):
         if not (colours >> c) & 1:
             continue
-        code = (key >> (COLOUR_BITS * c)) & 127
         base = key & ~(np.int64(127) << (COLOUR_BITS * c))
-        e10, e21, e20, e31, e30, keep = short_kinds4(listed, c)
-        runs[0], runs[1], runs[2], runs[3] = e10, digits[code, 0], e20, e21
-        runs[4], runs[5], runs[6], runs[7] = digits[code, 1], e30, e31, digits[code, 2]
+        keep = _colour_runs(key, key2, c, digits, runs)
         row[0, 0], row[0, 1], row[0, 2] = runs[1], runs[4], runs[7]
         code_as_is = class_rank(runs[1] + runs[4] + runs[7], runs[7], 0, 0, 0, row, binom)
-        list_as_is = short_pack4(keep, c, e10, e21, e20, e31, e30)
+        list_as_is = short_pack4(keep, c, runs[0], runs[3], runs[2], runs[6], runs[5])
         for k in range(UP_FROM.shape[0]):
             f, t = UP_FROM[k], UP_TO[k]
             if f >= 0 and runs[f] == 0:
