@@ -473,8 +473,8 @@ def solve_batch(
 
     Threads of Python over the one compiled kernel, not a ``prange`` kernel of its own:
     Numba would compile the whole DP again for it (88 s of CPU on an empty cache, measured
-    6 Dec 2026), and a batch's positions differ in cost by thousands of times, which small
-    blocks taken in turn share out better than one block a thread.
+    6 Dec 2026), and a batch's positions differ in cost by two orders of magnitude, which
+    small blocks taken in turn share out better than one block a thread.
     """
     n = must.shape[0]
     threads = min(numba.get_num_threads(), n)
