@@ -43,7 +43,7 @@ def test_pooled_solve_equals_solve_arrays(threads, objective):
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_solve_batch_on_threads_answers_as_the_calling_threads_kernel(threads):
-    """``solve_arrays``' batches (blocks of positions taken in turn by Numba's threads)
+    """``solve_arrays``' batches (blocks of positions taken in turn by ``threads`` threads)
     give every output of ``solve_serial``, for batches longer and shorter than the
     threads' blocks."""
     positions = [Position.from_json(p) for p in rummikub_positions(

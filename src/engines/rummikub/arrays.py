@@ -34,6 +34,7 @@ from engines.rummikub.position import (
 from engines.rummikub.rules import DEFAULT_RULES, Rules
 from engines.rummikub.sets import SHORTEST_SET, Meld, RummikubInputError, validate_set
 from engines.threads import numba_threads
+from solvers.rummikub._threads import run_ranges
 
 N_KINDS = 53  # 52 colour/number kinds (13 * colour + number - 1), then the joker
 _NUMBER = np.array([i % 13 + 1 for i in range(52)] + [0], dtype=np.int64)
@@ -345,43 +346,6 @@ def _solve_pooled(
     run_ranges(lambda lo: solve_range(order, lo, min(lo + step, n), *args),
                range(0, n, step), threads)
     return status, codes, counts, played
-
-
-# The helper threads of run_ranges, how many, and the process that started them (a forked
-# child has none of them, and starts its own).
-_POOL: list = [None, 0, 0]
-
-
-def run_ranges(work: Callable[[int], None], starts: range, threads: int) -> None:
-    """``work(start)`` for every start, on this thread and ``threads - 1`` pool threads, each
-    taking the next start as it finishes; the first exception is raised once all stop."""
-    import os
-    from concurrent.futures import ThreadPoolExecutor
-
-    if _POOL[1] < threads - 1 or _POOL[2] != os.getpid():
-        if _POOL[0] is not None and _POOL[2] == os.getpid():
-            _POOL[0].shutdown(wait=False)
-        _POOL[:] = [ThreadPoolExecutor(threads - 1, thread_name_prefix="qipai-rummikub"),
-                    threads - 1, os.getpid()]  # fmt: skip
-    taken = iter(starts)  # one iterator: each start is taken once (its next() holds the GIL)
-    failed: list[BaseException] = []
-
-    def loop() -> None:
-        for start in taken:
-            if failed:
-                return
-            try:
-                work(start)
-            except BaseException as exc:
-                failed.append(exc)
-                return
-
-    helpers = [_POOL[0].submit(loop) for _ in range(threads - 1)]
-    loop()
-    for helper in helpers:
-        helper.result()
-    if failed:
-        raise failed[0]
 
 
 def _name_melds(moves: list[Move], positions: Sequence[Position], rules: Rules,

@@ -7,9 +7,6 @@ blocks of them in threads, and :func:`solve_arrays` allocates their outputs.
 
 from __future__ import annotations
 
-import threading
-from concurrent.futures import ThreadPoolExecutor
-
 import numba
 import numpy as np
 from numba import njit
@@ -38,6 +35,7 @@ from solvers.rummikub._layout import (
     place_of,
 )
 from solvers.rummikub._resume import no_kept
+from solvers.rummikub._threads import run_ranges
 
 
 # The thin kernels between the entry kernels and the DP's passes are inlined into their
@@ -468,8 +466,9 @@ def solve_batch(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status, best, choice,
     group_jokers, stats, beam=BEAM,
 ):
-    """:func:`solve_serial` on Numba's threads (``numba.get_num_threads()``, which the
-    engines set): each takes the next block of positions until none is left.
+    """:func:`solve_serial` on ``numba.get_num_threads()`` threads (which the engines set;
+    :func:`~solvers.rummikub._threads.run_ranges`, the engines' batches' pool): each takes
+    the next block of positions until none is left.
 
     Threads of Python over the one compiled kernel, not a ``prange`` kernel of its own:
     Numba would compile the whole DP again for it (88 s of CPU on an empty cache, measured
@@ -484,22 +483,13 @@ def solve_batch(
         solve_serial(*arrays, group_ok, *outputs, beam)
         return
     block = max(1, n // (threads * BLOCKS_A_THREAD))
-    taken = iter(range(0, n, block))
-    lock = threading.Lock()
 
-    def work() -> None:
-        while True:
-            with lock:
-                lo = next(taken, None)
-            if lo is None:
-                return
-            hi = min(lo + block, n)
-            solve_serial(*(a[lo:hi] for a in arrays), group_ok,
-                         *(a[lo:hi] for a in outputs), beam)
+    def solve_block(lo: int) -> None:
+        hi = min(lo + block, n)
+        solve_serial(*(a[lo:hi] for a in arrays), group_ok, *(a[lo:hi] for a in outputs),
+                     beam)
 
-    with ThreadPoolExecutor(threads) as pool:
-        for done in [pool.submit(work) for _ in range(threads)]:
-            done.result()
+    run_ranges(solve_block, range(0, n, block), threads)
 
 
 def _kernel_rows(rows):
