@@ -62,14 +62,24 @@ def warmup() -> None:
 
     ctx = rules.TrumpContext("10", "H")
     hand, lead = "S4 S5 S5 S6 S6 D5", "S9 S9 S8 S8"
+    trick = [lead, "S5 S5 S6 S6", "H2 H2 H3 H3", "C2 C3 C4 C5"]
     rules.is_tractor(lead, ctx)
     rules.decompose(lead, ctx)
     rules.legal_follows(hand, lead, ctx).count()
     list(rules.legal_follows(hand, lead, ctx))
     rules.check_throw("SA SK SK", ["S2", "S3", "S4"], ctx)
-    rules.trick_winner([lead, "S5 S5 S6 S6", "H2 H2 H3 H3", "C2 C3 C4 C5"], ctx)
+    rules.trick_winner(trick, ctx)
     rules.bottom_multiplier(lead, ctx)
-    arrays.are_legal_follows([hand] * 300, [lead] * 300, ["S5 S5 S6 S6"] * 300, ctx, threads=2)
+    rules.is_legal_follow(hand, lead, "S5 S5 S6 S6", ctx)
+    # the batch calls' serial kernels (one thread, or under 256 rows: what the batch
+    # runner's chunks call) and their parallel ones
+    for rows, threads in ((1, 1), (300, 2)):
+        arrays.are_legal_follows([hand] * rows, [lead] * rows, ["S5 S5 S6 S6"] * rows, ctx,
+                                 threads=threads)
+        arrays.trick_winners([trick] * rows, ctx, threads=threads)
     arrays.count_legal_follows([hand], [lead], ctx)
-    arrays.trick_winners([[lead, "S5 S5 S6 S6", "H2 H2 H3 H3", "C2 C3 C4 C5"]], ctx)
+    arrays.legal_follows_batch([hand], [lead], ctx)
     arrays.check_throws(["SA SK SK"], [["S2", "S3", "S4"]], ctx)
+    arrays.are_tractors([lead], ctx)
+    arrays.decompose_many([lead], [ctx])
+    arrays.realise_shapes([lead], ["S"], [(2, 2)], [ctx])

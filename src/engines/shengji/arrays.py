@@ -28,6 +28,7 @@ import numpy as np
 
 import solvers.shengji as K
 from engines.arguments import as_list
+from engines.kernel_inputs import kernel_rows
 from engines.shengji.cards import CARD_NAMES, ShengjiInputError, check_counts, parse_cards
 from engines.shengji.rules import (
     BottomPolicy,
@@ -52,7 +53,7 @@ def _rows(cards: Batch, what: str, n: int | None = None, *, checked: bool = Fals
             raise ShengjiInputError(f"{what}: count arrays must hold integers")
         if not (checked and cards.dtype == np.int8):
             _check_range(cards, what)
-        arr = np.ascontiguousarray(cards, dtype=np.int8)
+        arr = kernel_rows(cards, np.int8)
     else:
         arr = np.zeros((len(cards), 54), dtype=np.int8)
         for i, row in enumerate(cards):
@@ -94,7 +95,7 @@ def _contexts(ctx: TrumpContext | Sequence[TrumpContext], n: int):
     if not all(issubclass(t, TrumpContext) for t in set(map(type, ctxs))):
         i, c = next((i, c) for i, c in enumerate(ctxs) if not isinstance(c, TrumpContext))
         raise ShengjiInputError(f"contexts row {i}: expected a TrumpContext, got {c!r}")
-    return (np.frombuffer(bytes([c.code for c in ctxs]), dtype=np.uint8), *tables)
+    return (np.array([c.code for c in ctxs], dtype=np.uint8), *tables)
 
 
 def _raise_first(err: np.ndarray, arrays: Sequence[tuple[str, np.ndarray]], lead: str,
@@ -279,7 +280,7 @@ def trick_winners(
         if plays.dtype != np.int8:
             for k in range(4):
                 _rows(plays[:, k], names[k])
-        arr = np.ascontiguousarray(plays, dtype=np.int8)
+        arr = kernel_rows(plays, np.int8)
     else:
         plays = as_list(plays, "plays", ShengjiInputError)
         for i, trick in enumerate(plays):
@@ -320,7 +321,7 @@ def check_throws(
         if others.dtype != np.int8:
             for k in range(3):
                 _rows(others[:, k], names[k])
-        oth = np.ascontiguousarray(others, dtype=np.int8)
+        oth = kernel_rows(others, np.int8)
     else:
         if len(others) != n or any(len(o) != 3 for o in others):
             raise ShengjiInputError("others: expected 3 hands per lead")

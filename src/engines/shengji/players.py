@@ -216,7 +216,7 @@ class HeuristicPlayer:
             order = np.lexsort((cand_cost, -cand_pts))
             return cands[order[0]].copy()
         plays[:, k] = cands
-        ctx_idx = np.zeros(cands.shape[0], dtype=np.int64)
+        ctx_idx = np.zeros(cands.shape[0], dtype=np.uint8)  # (the arrays API's type: one compile)
         winners, _ = K.trick_winner_batch_serial(
             plays[:, : k + 1].copy(), ctx_idx, t.esuit[None], t.pos[None], t.suit_mask[None],
             int(view.policies.throw_winner),

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from engines.arguments import as_list
+from engines.kernel_inputs import kernel_rows
 from engines.shuangkou.cards import CardsLike, parse_cards
 from engines.shuangkou.errors import ShuangkouInputError
 from engines.shuangkou.rules import DEFAULT_POLICY, Policy, check_policy
@@ -44,7 +45,7 @@ def as_rows(cards: Batch, what: str = "cards") -> np.ndarray:
         if cards.dtype != np.uint8 and cards.size and (cards.min() < 0 or cards.max() > 2):
             row = int(np.argwhere((cards < 0) | (cards > 2))[0][0])
             raise ShuangkouInputError(f"{what} row {row}: counts must be 0, 1 or 2")
-        rows = np.ascontiguousarray(cards, dtype=np.uint8)
+        rows = kernel_rows(cards, np.uint8)
         row = int(_kernels().first_invalid_row(words(rows)))
         if row >= 0:
             raise ShuangkouInputError(
