@@ -27,14 +27,8 @@ from engines.rummikub.rules import Rules
 from solvers.rummikub._frame import CHOICE_BASE, MELD_CHOICES
 from solvers.rummikub._layout import COLOUR_BITS, SHORT_FOURTH_AT, SHORT_HIGH_AT
 from solvers.rummikub._lengths import _rank_of, length_tables
-from solvers.rummikub._pairs import rehash
-from solvers.rummikub._real2 import (
-    PAIRWISE_MOST,
-    drop_dominated_listed,
-    listed_step,
-    short_kinds4,
-    short_pack4,
-)
+from solvers.rummikub._real2 import listed_step, short_kinds4, short_pack4
+from solvers.rummikub._real2_dominance import drop_dominated_listed
 from solvers.rummikub._real2_four import (
     COMBO4_CODES,
     COMBO4_COUNTS,
@@ -135,9 +129,7 @@ def _kept(states, scores) -> list[bool]:
     """Which states of a layer :func:`drop_dominated_listed` keeps."""
     k1 = np.array([s[0] for s in states], np.int64)
     k2 = np.array([s[1] for s in states], np.int64)
-    table = rehash(k1, k2, 0, len(states), 6)
-    drop_dominated_listed(table, 6, 0, len(states), k1, k2, np.array(scores, np.int64),
-                          DIGITS, BINOM)
+    drop_dominated_listed(0, len(states), k1, k2, np.array(scores, np.int64), DIGITS)
     return (k1 >= 0).tolist()
 
 
@@ -179,17 +171,16 @@ def test_the_sub_step_skips_only_combinations_listed_step_refuses():
 
 
 def test_the_dominance_in_a_large_group():
-    # 20 states that differ in colour 0's code alone (every count of up to three runs), so
-    # one group past PAIRWISE_MOST: searched by lookups, each with a dominator one move up
-    # but the three long runs (a long run more makes four: not in the layer)
+    # 20 states that differ in colour 0's code alone (every count of up to three runs), one
+    # group: the three long runs dominate every other
     counts = [(a1, a2, a3) for a1 in range(4) for a2 in range(4) for a3 in range(4)
               if a1 + a2 + a3 <= 3]
-    assert len(counts) > PAIRWISE_MOST
+    assert len(counts) == 20
     states = [_state({0: counts[i], 1: (1, 0, 1)}, {2: [1]}) for i in range(len(counts))]
     kept = _kept(states, [10] * len(states))
     assert [counts[i] for i in range(len(counts)) if kept[i]] == [(0, 0, 3)]
-    # a dominator of lower score drops nothing: with (0, 0, 3) at 9, the two whose only
-    # move up in the layer reaches it stay
+    # a dominator of lower score drops nothing: with (0, 0, 3) at 9, the two that no other
+    # state dominates stay (a run of length 2 left over is no long run more)
     scores = [9 if counts[i] == (0, 0, 3) else 10 for i in range(len(counts))]
     kept = _kept(states, scores)
     stay = sorted(counts[i] for i in range(len(counts)) if kept[i])

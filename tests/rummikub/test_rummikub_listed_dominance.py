@@ -1,13 +1,15 @@
 """The dominance of the DP's layers under two real tiles per set with three or four copies
 (six or seven open runs a colour over numbered codes, the runs short of real tiles listed in
-the second key word): :func:`solvers.rummikub._real2.drop_dominated_listed` drops a state
-whose colour's runs, one of them longer or with more real tiles (or one long run more),
-make another state of the layer with a score at least as high.  The oracle draws below
+the second key word): :func:`solvers.rummikub._real2_dominance.drop_dominated_listed` drops
+a state whose runs, colour by colour, go each to a distinct run of another state of the
+layer at least as long and with at least as many real tiles, the other's runs left over
+long with two real tiles, where the other's score is at least as high.  The oracle draws below
 lay several runs of a colour side by side, jokers among them, where it bites; the
 ``_more_rules`` draws of ``test_rummikub_three_copies_real2`` check the rest."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -18,14 +20,16 @@ from engines.rummikub.rules import Rules
 from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
 from solvers.rummikub._layout import COLOUR_BITS, SHORT_HIGH_AT
 from solvers.rummikub._lengths import _rank_of, length_tables
-from solvers.rummikub._pairs import rehash
-from solvers.rummikub._real2 import (
+from solvers.rummikub._real2 import short_pack3
+from solvers.rummikub._real2_dominance import (
+    AS_STRONG,
+    AS_WEAK,
+    GUARDS,
+    MOST_RUNS,
     RUN_LENGTH,
     RUN_REAL,
-    UP_FROM,
-    UP_TO,
+    TOTAL_FIELD,
     drop_dominated_listed,
-    short_pack3,
 )
 
 DIGITS, BINOM = length_tables(3, 7)
@@ -53,19 +57,41 @@ def _kept(states: list[tuple[int, int]], scores: list[int]) -> list[bool]:
     k1 = np.array([s[0] for s in states], np.int64)
     k2 = np.array([s[1] for s in states], np.int64)
     score = np.array(scores, np.int64)
-    table = rehash(k1, k2, 0, len(states), 6)
-    drop_dominated_listed(table, 6, 0, len(states), k1, k2, score, DIGITS, BINOM)
+    drop_dominated_listed(0, len(states), k1, k2, score, DIGITS)
     return (k1 >= 0).tolist()
 
 
-def test_the_moves_are_the_order_of_length_and_real_tiles():
-    ups = set(zip(UP_FROM.tolist(), UP_TO.tolist(), strict=True))
-    for a in range(8):
-        for b in range(8):
-            wider = (a != b and RUN_LENGTH[b] >= RUN_LENGTH[a] and RUN_REAL[b] >= RUN_REAL[a])
-            assert ((a, b) in ups) == wider
-    assert (-1, 7) in ups  # one long run more
-    assert len(ups) == 24
+def _matched(weak: list[int], strong: list[int]) -> bool:
+    """Whether the runs (types) ``weak`` go each to a distinct run of ``strong`` of at least
+    their length and real tiles, ``strong``'s left over all long with two real tiles (every
+    assignment tried)."""
+    if len(weak) > len(strong):
+        return False
+    return any(
+        all(RUN_LENGTH[strong[j]] >= RUN_LENGTH[t] and RUN_REAL[strong[j]] >= RUN_REAL[t]
+            for t, j in zip(weak, chosen, strict=True))
+        and all(strong[j] == 7 for j in range(len(strong)) if j not in chosen)
+        for chosen in itertools.permutations(range(len(strong)), len(weak)))
+
+
+def _packed(runs: list[int], table: np.ndarray) -> int:
+    return sum(int(table[t]) for t in runs) | (MOST_RUNS - len(runs)) << 4 * TOTAL_FIELD
+
+
+def test_the_packed_comparison_is_the_matching():
+    # the guard-bit subtraction of a colour's packed counts says what trying every
+    # assignment says, over random colours of up to four runs against up to five
+    rng = random.Random(3)
+    both = 0
+    for _ in range(4000):
+        weak = [rng.randrange(8) for _ in range(rng.randint(0, 4))]
+        strong = [rng.randrange(8) for _ in range(rng.randint(len(weak), 5))]
+        if rng.random() < 0.5:  # (near a dominator: the weak runs moved up, long runs added)
+            strong = [min(7, t + rng.choice((0, 0, 1, 3))) for t in weak] + [7] * rng.randint(0, 1)
+        packed = ((_packed(weak, AS_WEAK) | GUARDS) - _packed(strong, AS_STRONG)) & GUARDS
+        assert (packed == GUARDS) == _matched(weak, strong), (weak, strong)
+        both += packed == GUARDS
+    assert 500 < both < 3500
 
 
 @pytest.mark.parametrize(("weaker", "stronger"), [
@@ -86,13 +112,25 @@ def test_a_state_with_a_stronger_run_of_a_score_as_high_drops_it(weaker, stronge
     assert _kept([b, a], [10, 11]) == [True, True]  # (a scores more: both stay)
 
 
-def test_no_drop_where_more_than_one_run_differs_or_another_colour_is_weaker():
+def test_moves_in_two_colours_or_two_runs_of_a_colour_drop_it():
+    # (the one-move dominance before kept ``a`` beside each of these)
     a = _state({0: (1, 0, 0), 1: (0, 1, 0)}, {})
-    two_runs = _state({0: (0, 0, 1), 1: (0, 0, 1)}, {})  # (two colours better: not a move)
+    two_colours = _state({0: (0, 0, 1), 1: (0, 0, 1)}, {})
+    assert _kept([a, two_colours], [5, 9]) == [False, True]
+    assert _kept([a, two_colours], [10, 9]) == [True, True]
+    two_runs = _state({0: (2, 0, 0)}, {3: [0]})  # (two runs of one real tile)
+    longer = _state({0: (0, 0, 1)}, {0: [3], 3: [0]})  # (one long, one length 3+ of one real)
+    assert _kept([two_runs, longer], [4, 4]) == [False, True]
+
+
+def test_no_drop_where_a_colour_is_weaker_or_a_short_run_left_over():
+    a = _state({0: (1, 0, 0), 1: (0, 1, 0)}, {})
     mixed = _state({0: (0, 1, 0), 1: (1, 0, 0)}, {})  # (one better, one worse)
-    assert _kept([a, two_runs, mixed], [5, 9, 9]) == [True, True, True]
+    assert _kept([a, mixed], [5, 9]) == [True, True]
     listed_lost = _state({0: (0, 0, 1)}, {0: [0]})  # (a joker run of colour 0 dropped)
     assert _kept([listed_lost, _state({0: (0, 0, 2)}, {1: [0]})], [3, 3]) == [True, True]
+    # a run of two real tiles left over (length 2: it must go on) is no long run more
+    assert _kept([_state({2: (0, 0, 1)}, {}), _state({2: (0, 1, 1)}, {})], [3, 3]) == [True, True]
 
 
 def _side_by_side_rules(rng: random.Random, least: bool) -> Rules:

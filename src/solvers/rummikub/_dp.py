@@ -105,7 +105,6 @@ from solvers.rummikub._real2 import (
     COMBO3_FIRST,
     COMBO3_ORDER,
     COMBO_FIRST,
-    drop_dominated_layer,
     joker_runs,
     joker_runs3,
     list4_bits,
@@ -116,6 +115,7 @@ from solvers.rummikub._real2 import (
     short_kinds4,
     short_list4,
 )
+from solvers.rummikub._real2_dominance import drop_dominated_layer
 from solvers.rummikub._real2_four import (
     COMBO4_CODES,
     COMBO4_FIRST,
