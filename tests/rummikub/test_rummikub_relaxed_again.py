@@ -20,9 +20,10 @@ def test_the_closer_relaxation_bounds_the_same_answer(monkeypatch) -> None:
     tried = []
     relaxed_move = least._relaxed_move
 
-    def spy(pos, objective, rules, first, dropped=least.RELAXED, melded_plain=None):
+    def spy(pos, objective, rules, first, dropped=least.RELAXED, melded_plain=None,
+            first_turned=False):
         tried.append(dropped)
-        return relaxed_move(pos, objective, rules, first, dropped, melded_plain)
+        return relaxed_move(pos, objective, rules, first, dropped, melded_plain, first_turned)
 
     monkeypatch.setattr(least, "_relaxed_move", spy)
     move = best_move(position["table"], position["rack"], False, "tiles", RULES)

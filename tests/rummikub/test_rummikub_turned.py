@@ -8,7 +8,9 @@ growing sixteenfold (``_exact.next_budget``); a pass the budget cut goes on from
 layer (``_resume``), to the same answer and states, unless its floor rose (then it starts
 over); the sets read backwards; on bench positions
 that only the reversed search solves within the first budget, the reversed answer and the
-engine's move (legal, the exact optimum of the forward pass alone, ``beam=0``)."""
+engine's move (legal, the exact optimum of the forward pass alone, ``beam=0``); the way
+given first (``first_way``) searched first, and least disturbance's relaxation solve given
+the way the solve under the rules turned (``engines.rummikub.least._relaxed_move``)."""
 
 from __future__ import annotations
 
@@ -304,3 +306,58 @@ def test_four_jokers_with_two_real_tiles_and_three_copies_turn_sooner() -> None:
                              group_ok=group_ok)
         # (the reversed position answers, with the exact optimum)
         assert back and (status, score) == (exact[0][0], exact[1][0]), where
+
+
+# bench positions of copies=3 + jokers=4 + two real tiles (least disturbance on) whose plain
+# move the reversed search finds, and whose relaxation's solve (one real tile) finishes
+# fastest reversed too: seed 11 40J #3, 26.6 ms as it is first, 9.6 ms reversed first
+RELAXED_TURNS = (11, 40, 3)
+
+
+@pytest.mark.parametrize("where", [TURNED_FOUR_REAL2[0], RELAXED_TURNS])
+def test_the_first_way_is_searched_first(where: tuple) -> None:
+    rules = Rules(jokers=4, copies=3, least_disturbance=False)  # (a relaxation's rules)
+    arrays = _arrays(_position(*where, FOUR_REAL2)[1], rules=rules)
+    group_ok = rules.group_tables()[0]
+    found = []
+    for first_way in (0, 1):
+        choice, group_jokers, stats = _outputs()
+        status, score, back = solve_either(*arrays, group_ok, choice, group_jokers, stats,
+                                           np.int64(BEAM), np.int64(first_way))
+        found.append((status, score, back))
+    # (the same optimum either way; reversed first, the reversed position answers)
+    assert found[0][:2] == found[1][:2] and found[0][0] == 1 and found[1][2], (where, found)
+    # (as it is first: its first budget holds the position as it is)
+    assert not found[0][2] or where == RELAXED_TURNS, found
+
+
+def test_a_relaxation_searches_first_the_way_its_rules_turned(monkeypatch) -> None:
+    from engines.rummikub import arrays
+
+    rules = Rules(min_real_tiles=2, jokers=4, copies=3)
+    p = _position(*RELAXED_TURNS, rules)[0]
+    solve = arrays._solve_moves
+    calls = []
+
+    def spy(positions, objective, threads, rules, turn=None):
+        given = None if turn is None else turn.tolist()
+        moves = solve(positions, objective, threads, rules, turn)
+        calls.append((rules.min_real_tiles, given, None if turn is None else turn.tolist()))
+        return moves
+
+    monkeypatch.setattr(arrays, "_solve_moves", spy)
+    move = best_move(p["table"], p["rack"], True, "tiles", rules)
+    monkeypatch.undo()
+    # (the relaxation's solve, within the solve under two real tiles that found the plain
+    # move reversed, given that way first, and finishing there)
+    assert calls == [(1, [1], [1]), (2, None, None)], calls
+    # (the same answer as the relaxation's solve as it is first: tiles, value, sets kept)
+    from engines.rummikub import least
+
+    relaxed = least._relaxed_move
+    monkeypatch.setattr(least, "_relaxed_move", lambda *a: relaxed(*a[:6], False))
+    before = best_move(p["table"], p["rack"], True, "tiles", rules)
+    assert (move.tiles, move.value, move.sets_kept) == (before.tiles, before.value,
+                                                        before.sets_kept)
+    assert not check_move(Position.from_strings(p["table"], p["rack"], True,
+                                                **rules.position_limits()), move, rules)

@@ -127,8 +127,10 @@ def solve_moves(
 
 def _solve_moves(
     positions: Sequence[Position], objective: str, threads: int | None, rules: Rules,
+    turn: np.ndarray | None = None,
 ) -> list[Move]:
-    """:func:`solve_moves` with no other route (``positions`` a list or tuple)."""
+    """:func:`solve_moves` with no other route (``positions`` a list or tuple; ``turn``:
+    see :func:`solve_counts`)."""
     if not positions:
         with numba_threads(threads, RummikubInputError):
             return []
@@ -136,8 +138,9 @@ def _solve_moves(
     if not rules.standard_tiles:
         for i, p in enumerate(positions):
             rules.check_tiles(p.table, p.rack, f"positions[{i}]")
+    turn = np.zeros(len(positions), np.int64) if turn is None else turn
     status, codes, counts, played = solve_counts(table, rack, meld_modes, objective, threads,
-                                                 rules)  # fmt: skip
+                                                 rules, turn)  # fmt: skip
     if (status[melded] != 1).any():  # cannot happen for validated tables
         raise PositionError("the table cannot be arranged")
     moves = _moves(positions, status, codes, counts, played, rules.meld_continue,
@@ -146,12 +149,13 @@ def _solve_moves(
         _name_melds(moves, positions, rules, threads)
     if rules.least_disturbance:
         _least_disturbing(positions, moves, objective, rules, threads,
-                          (table, rack, meld_modes, codes, counts, played))
+                          (table, rack, meld_modes, codes, counts, played), turn)
     return moves
 
 
 def _least_disturbing(positions: Sequence[Position], moves: list[Move], objective: str,
-                      rules: Rules, threads: int | None, arrays: tuple) -> None:
+                      rules: Rules, threads: int | None, arrays: tuple,
+                      turn: np.ndarray) -> None:
     """Least disturbance: the move of each position whose turn rearranges the table, and
     that keeps fewer table sets than the table has, is replaced by the least-disturbing
     one from this optimal move (``arrays``: the batch's table and rack counts, modes, and
@@ -160,7 +164,8 @@ def _least_disturbing(positions: Sequence[Position], moves: list[Move], objectiv
     (:func:`~engines.rummikub.least._relaxation`) by
     :func:`~engines.rummikub.least.least_disturbing_move`.  Either way side by side, on
     this thread and the pool's (the held-out passes release the GIL), the likely slowest
-    first."""
+    first; a relaxation's solve searches first the way the DP found each move (``turn``:
+    :func:`solve_counts`)."""
     from engines.rummikub.least import _relaxation, least_disturbing_move
 
     table, rack = arrays[:2]
@@ -177,7 +182,8 @@ def _least_disturbing(positions: Sequence[Position], moves: list[Move], objectiv
 
     def solve(k: int) -> None:
         i = need[k]
-        moves[i] = least_disturbing_move(positions[i], objective, rules, moves[i])
+        moves[i] = least_disturbing_move(positions[i], objective, rules, moves[i],
+                                         first_turned=bool(turn[i]))
 
     _side_by_side(solve, range(len(need)), threads)
     if rules.fewest_moved:  # then the fewest tiles moved (engines.rummikub.heirs)
@@ -289,18 +295,21 @@ def least_arrays(slots: tuple, arrays: tuple, at: np.ndarray, objective: str, ru
 
 def solve_counts(
     table: np.ndarray, rack: np.ndarray, meld_modes: np.ndarray, objective: str = "tiles",
-    threads: int | None = None, rules: Rules = DEFAULT_RULES,
+    threads: int | None = None, rules: Rules = DEFAULT_RULES, turn: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The kernel call of :func:`solve_moves` on the arrays of :func:`position_arrays`:
     ``(status, set codes, set counts, played)``, status 1 where a move was found, the
     codes of :func:`solvers.rummikub.meld_codes_batch`, and (n, 53) counts of the rack
-    tiles each move plays (zero where none was found)."""
+    tiles each move plays (zero where none was found).  ``turn`` (int64, one a position),
+    if given: 1 where the search is to take the position with its numbers reversed first;
+    on return, 1 where the move was found that way
+    (:func:`solvers.rummikub.solve_range`)."""
     weight, joker_weight = objective_weights(objective)
     n = len(table)
     with numba_threads(threads, RummikubInputError):
         status, codes, counts, played = _solve_pooled(
             table, rack, np.broadcast_to(weight, (n, 4, 13)), joker_weight,
-            np.ascontiguousarray(meld_modes, np.int64), rules)
+            np.ascontiguousarray(meld_modes, np.int64), rules, turn)
     if (counts[status == 1] < 0).any():
         raise AssertionError("the kernel returned a choice that is not an arrangement")
     return status, codes, counts, played
@@ -308,12 +317,13 @@ def solve_counts(
 
 def _solve_pooled(
     table: np.ndarray, rack: np.ndarray, weight: np.ndarray, joker_weight: int,
-    meld_modes: np.ndarray, rules: Rules = DEFAULT_RULES,
+    meld_modes: np.ndarray, rules: Rules = DEFAULT_RULES, turn: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(status, codes, counts, played)`` of :func:`solve_counts` on Numba's thread count,
-    scheduled dynamically: this thread and ``threads - 1`` pool threads each take the next
-    few positions as they finish (:func:`solvers.rummikub.solve_range`, GIL released, which
-    also packs each position's sets and counts the tiles it plays), the likely slowest
+    """``(status, codes, counts, played)`` of :func:`solve_counts` (``turn``: its) on
+    Numba's thread count, scheduled dynamically: this thread and ``threads - 1`` pool
+    threads each take the next few positions as they finish
+    (:func:`solvers.rummikub.solve_range`, GIL released, which also packs each position's
+    sets and counts the tiles it plays), the likely slowest
     first (tiles in play times jokers plus one), so that no thread is left with a block of
     slow positions while the others wait (see ``_pooled``)."""
     import numba
@@ -328,6 +338,7 @@ def _solve_pooled(
     group_jokers, stats = np.zeros((n, NNUM), np.int64), np.zeros((n, 2), np.int64)
     codes, counts = np.zeros((n, MAX_SETS), np.int64), np.full(n, -2, np.int64)
     played = np.zeros((n, N_KINDS), np.int64)
+    turn = np.zeros(n, np.int64) if turn is None else turn
     # (``weight`` writable: one position's broadcast weights are a read-only view, which
     # would compile solve_range again for that type)
     args = (np.ascontiguousarray(table[:, :52]).reshape(n, 4, 13),
@@ -335,7 +346,7 @@ def _solve_pooled(
             np.ascontiguousarray(table[:, 52]), np.ascontiguousarray(rack[:, 52]),
             np.require(weight, np.int64, "CW"), np.full(n, joker_weight, np.int64),
             meld_modes, group_ok, status, best, choice, group_jokers, stats, BEAM,
-            part_count, part_masks, rules.min_set_length, codes, counts, played)  # fmt: skip
+            part_count, part_masks, rules.min_set_length, codes, counts, played, turn)  # fmt: skip
     threads = min(numba.get_num_threads(), n)
     if threads <= 1:
         solve_range(np.arange(n), 0, n, *args)

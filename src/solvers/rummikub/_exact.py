@@ -388,11 +388,13 @@ def turned(counts, nnum):
 @njit(cache=True, nogil=True)
 def solve_either(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
-    beam,
+    beam, first_way=0,
 ):
     """:func:`solve_exact`, and whether its choice is the reversed position's
     (:data:`TURN_STATES`): ``(status, score, reversed)``; the caller reads the choice
-    backwards (:func:`solvers.rummikub._melds.turned_codes`)."""
+    backwards (:func:`solvers.rummikub._melds.turned_codes`).  ``first_way`` 1: each round
+    searches the reversed position first, the budgets as they are (a relaxation's solve
+    where the solve under the rules turned: ``engines.rummikub.least._relaxed_move``)."""
     if beam <= 0 or not _turnable(meld):
         st, sc = solve_exact(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                              choice_out, gj_out, stats, beam)
@@ -405,7 +407,8 @@ def solve_either(
     budgets[0] = first_budget(meld, must_j + opt_j)
     kept, kept_back = no_kept(), no_kept()  # (each way's pass the budget cut, going on)
     while True:
-        for way in range(2):
+        for k in range(2):
+            way = k ^ first_way
             ways[way, 0] = budgets[way]
             ways[way, 1] = max(ways[0, 1], ways[1, 1])  # (a score is a score both ways)
             stats[:] = 0
