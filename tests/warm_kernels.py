@@ -1,17 +1,17 @@
 """Compile the Rummikub kernels that only the tests and benches call (``./run test``).
 
 ``./run test`` runs this on the first part's core once that part is done, while the
-engines' warm-up (``qipai warmup rummikub``) still compiles on the other core: the test
-workers then load these kernels from the cache instead of compiling them in a test (on
-two cores, a kernel compiled in a worker holds up half the run):
+engines' warm-up (``qipai warmup rummikub``) compiles the house rules' forms on the other
+core (it compiled every default rules' form first): the test workers then load these
+kernels from the cache instead of compiling them in a test (on two cores, a kernel
+compiled in a worker holds up half the run):
 
-- :func:`solvers.rummikub.warmup`: the held-out pass of the probes; the rest of it
-  (``solve_serial``, ``solve_position``, ``meld_codes_batch``) the engines' warm-up
-  compiled in its first minutes: loaded here;
+- :func:`solvers.rummikub.warmup`: the held-out pass of the probes; the rest of it (the
+  default rules' ``solve_serial``, ``solve_position``, ``meld_codes_batch``) the engines'
+  warm-up compiled in its first minutes: loaded here.  Not its house rules' forms
+  (``house_rules=False``): the warm-up may still be compiling them, and calling them here
+  before they are cached would compile them twice;
 - :func:`engines.rummikub.wide.warmup`: the wide DP of the larger tile sets.
-
-Neither calls least disturbance's kernel, which the engines' warm-up compiles last
-(calling it here before that is cached would compile it twice).
 """
 
 from __future__ import annotations
@@ -23,7 +23,10 @@ def main() -> None:
     import engines.rummikub.wide
     import solvers.rummikub
 
-    for name, warm in (("rummikub kernels of the tests", solvers.rummikub.warmup),
+    def tests_kernels() -> None:
+        solvers.rummikub.warmup(house_rules=False)
+
+    for name, warm in (("rummikub kernels of the tests", tests_kernels),
                        ("rummikub wide DP", engines.rummikub.wide.warmup)):
         start = time.perf_counter()
         warm()

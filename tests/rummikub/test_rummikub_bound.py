@@ -126,7 +126,7 @@ def test_passes_that_stop_at_the_bound_keep_as_many_sets(rules: Rules) -> None:
             budget[3] |= no_bound
             kept = bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode,
                                   rules.group_tables()[0], tables, plain.sets_kept, optimum, n,
-                                  n, narrow, budget, wider, *out, *slots, 0, n)
+                                  n, narrow, budget, wider, *out, *slots, 0, n, True)
             answers.append((kept, *(a.tolist() for a in out[:3])))
             _group_ok, part_count, part_masks = rules.group_tables()
             assert meld_codes(out[0], out[1], part_count, part_masks,

@@ -105,6 +105,7 @@ def _reference_melds(choice: np.ndarray, group_jokers: np.ndarray) -> list[tuple
     return sorted(melds, key=order)
 
 
+@pytest.mark.default_forms
 @pytest.mark.parametrize("objective", ["tiles", "value"])
 def test_packed_sets_match_the_python_reconstruction(objective: str) -> None:
     weight, jw = objective_weights(objective)

@@ -21,6 +21,7 @@ def _answer(move):
     return move.tiles, move.value, move.sets_kept, move.tiles_moved
 
 
+@pytest.mark.default_forms
 @pytest.mark.parametrize(("table", "rack", "moved"), [
     (["R3 R4 R5 R6 R7 R8"], "R5 R6", 2),  # the doc's example: either half is the heir
     (["B1 B2 B3", "B4 B5 B6"], "K9", 0),  # nothing to play: the table as it was
@@ -44,6 +45,7 @@ def test_joined_runs_move_one_side():
     assert _answer(move) == (ref.tiles, ref.value, ref.sets_kept, moved)
 
 
+@pytest.mark.default_forms
 @pytest.mark.parametrize("objective", ["tiles", "value"])
 def test_against_the_programme(objective):
     # The DP's fewest tiles moved equals the programme's, with the same optimum and sets

@@ -271,6 +271,7 @@ def test_meld_continue_finds_a_meld_that_needs_every_copy(copies, rack, meld):
         assert best_move([], rack, False, objective, rules).tiles == len(rack.split())
 
 
+@pytest.mark.default_forms
 def test_the_two_arrangement_pass_with_four_copies_by_hand():
     # The pass alone (the engine's exits answer the case above): four groups K4 R4 B4 need
     # each colour's four tiles counted (n4) until the last colour closes the number, in the

@@ -97,6 +97,7 @@ def _outputs() -> tuple:
     return np.zeros((4, 13, 4), np.int64), np.zeros(13, np.int64), np.zeros(2, np.int64)
 
 
+@pytest.mark.default_forms
 def test_a_budget_stops_the_pass() -> None:
     must, rack, must_j, rack_j, weight, joker_weight, mode = _arrays(_position(*TURNED[0])[1])
     group_ok = RULES.group_tables()[0]
@@ -158,7 +159,7 @@ def test_the_reversed_search_finds_the_optimum(objective: str, rules: Rules,
         choice, group_jokers, stats = _outputs()
         status, score, back = solve_either(must, rack, must_j, rack_j, weight, joker_weight,
                                            mode, rules.group_tables()[0], choice,
-                                           group_jokers, stats, np.int64(BEAM))
+                                           group_jokers, stats, np.int64(BEAM), True, np.int64(0))
         exact = solve_arrays(must[None], rack[None], np.array([must_j]), np.array([rack_j]),
                              weight[None], np.array([joker_weight]), np.array([mode]),
                              parallel=False, beam=0, group_ok=rules.group_tables()[0])
@@ -202,15 +203,16 @@ def test_a_way_cut_in_its_last_pass_resumes_there_with_a_larger_budget() -> None
     args = (must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok)
     share = np.array([TURN_STATES, NEG, 0, 0], np.int64)
     status, _score, kept = _passes(*args, *_outputs(), np.int64(BEAM), NO_CAP, share,
-                                   no_kept())
+                                   no_kept(), True)
     assert status == -1 and share[2] == LAST_PASS
     assert kept[0][CUT] == 1 and kept[2].shape[0] >= kept[0][END] > 1  # (the pass, kept)
     assert next_budget(np.int64(TURN_STATES), share) == TURN_STATES * LAST_PASS_GROWTH
     share[0] = 1 << 40  # (resumed: the last pass alone, from its last layer)
     choice, group_jokers, stats = _outputs()
-    resumed = _passes(*args, choice, group_jokers, stats, np.int64(BEAM), NO_CAP, share, kept)
+    resumed = _passes(*args, choice, group_jokers, stats, np.int64(BEAM), NO_CAP, share, kept, True)
     whole_out = _outputs()
-    whole = _passes(*args, *whole_out, np.int64(BEAM), NO_CAP, _exact._unbounded(), no_kept())
+    whole = _passes(*args, *whole_out, np.int64(BEAM), NO_CAP, _exact._unbounded(), no_kept(),
+                    True)
     assert resumed[:2] == whole[:2] and resumed[0] == 1
     # (the same states, stored once: the kept ones and those after them)
     assert stats.tolist() == whole_out[2].tolist() and choice.tolist() == whole_out[0].tolist()
@@ -227,13 +229,14 @@ def test_a_cut_pass_starts_over_where_its_floor_rose() -> None:
     args = (*_arrays(_position(*BOTH_DEAR_AT, BOTH_DEAR)[1], rules=BOTH_DEAR),
             BOTH_DEAR.group_tables()[0])
     share = np.array([TURN_STATES, NEG, 0, 0], np.int64)
-    kept = _passes(*args, *_outputs(), np.int64(BEAM), NO_CAP, share, no_kept())[2]
+    kept = _passes(*args, *_outputs(), np.int64(BEAM), NO_CAP, share, no_kept(), True)[2]
     assert share[2] == LAST_PASS and kept[0][CUT] == 1 and kept[0][FLOOR] == NEG
-    whole = _passes(*args, *_outputs(), np.int64(BEAM), NO_CAP, _exact._unbounded(), no_kept())
+    whole = _passes(*args, *_outputs(), np.int64(BEAM), NO_CAP, _exact._unbounded(), no_kept(),
+                    True)
     share[:2] = 1 << 40, whole[1] + args[2] * args[5]  # (raw: the table jokers' gain too)
     fresh_share, fresh_out, out = share.copy(), _outputs(), _outputs()
-    resumed = _passes(*args, *out, np.int64(BEAM), NO_CAP, share, kept)
-    fresh = _passes(*args, *fresh_out, np.int64(BEAM), NO_CAP, fresh_share, no_kept())
+    resumed = _passes(*args, *out, np.int64(BEAM), NO_CAP, share, kept, True)
+    fresh = _passes(*args, *fresh_out, np.int64(BEAM), NO_CAP, fresh_share, no_kept(), True)
     assert resumed[:2] == fresh[:2] == whole[:2]
     assert [a.tolist() for a in out] == [a.tolist() for a in fresh_out]
 
@@ -247,11 +250,12 @@ def test_a_pass_cut_at_every_budget_goes_on_to_the_same_answer(rules: Rules,
                                                                where: tuple) -> None:
     args = (*_arrays(_position(*where, rules)[1], rules=rules), rules.group_tables()[0])
     whole_out = _outputs()
-    whole = _passes(*args, *whole_out, np.int64(BEAM), NO_CAP, _exact._unbounded(), no_kept())
+    whole = _passes(*args, *whole_out, np.int64(BEAM), NO_CAP, _exact._unbounded(), no_kept(),
+                    True)
     share, kept, cuts = np.array([256, NEG, 0, 0], np.int64), no_kept(), []
     while True:
         out = _outputs()
-        status, score, kept = _passes(*args, *out, np.int64(BEAM), NO_CAP, share, kept)
+        status, score, kept = _passes(*args, *out, np.int64(BEAM), NO_CAP, share, kept, True)
         if status >= 0:
             break
         assert kept[0][CUT] == 1, where
@@ -275,7 +279,8 @@ def test_both_ways_dear_the_way_in_its_last_pass_finishes() -> None:
     group_ok = BOTH_DEAR.group_tables()[0]
     choice, group_jokers, stats = _outputs()
     status, score, back = solve_either(must, rack, must_j, rack_j, weight, joker_weight, mode,
-                                       group_ok, choice, group_jokers, stats, np.int64(BEAM))
+                                       group_ok, choice, group_jokers, stats, np.int64(BEAM),
+                                       True, np.int64(0))
     exact = solve_arrays(must[None], rack[None], np.array([must_j]), np.array([rack_j]),
                          weight[None], np.array([joker_weight]), np.array([mode]),
                          parallel=False, beam=0, group_ok=group_ok)
@@ -297,11 +302,11 @@ def test_four_jokers_with_two_real_tiles_and_three_copies_turn_sooner() -> None:
         for budget, finished in ((TURN_STATES, True), (FIRST_STATES_FOUR_JOKERS_REAL2, False)):
             share = np.array([budget, NEG, 0, 0], np.int64)
             status = _passes(*arrays, group_ok, *_outputs(), np.int64(BEAM), NO_CAP, share,
-                             no_kept())[0]
+                             no_kept(), True)[0]
             assert (status >= 0) == finished, (where, budget)
         choice, group_jokers, stats = _outputs()
         status, score, back = solve_either(*arrays, group_ok, choice, group_jokers, stats,
-                                           np.int64(BEAM))
+                                           np.int64(BEAM), True, np.int64(0))
         exact = solve_arrays(*(np.array([a]) for a in arrays), parallel=False, beam=0,
                              group_ok=group_ok)
         # (the reversed position answers, with the exact optimum)
@@ -323,7 +328,7 @@ def test_the_first_way_is_searched_first(where: tuple) -> None:
     for first_way in (0, 1):
         choice, group_jokers, stats = _outputs()
         status, score, back = solve_either(*arrays, group_ok, choice, group_jokers, stats,
-                                           np.int64(BEAM), np.int64(first_way))
+                                           np.int64(BEAM), True, np.int64(first_way))
         found.append((status, score, back))
     # (the same optimum either way; reversed first, the reversed position answers)
     assert found[0][:2] == found[1][:2] and found[0][0] == 1 and found[1][2], (where, found)

@@ -253,7 +253,7 @@ def least_arrays(slots: tuple, arrays: tuple, at: np.ndarray, objective: str, ru
     any); ``kept``: the sets each keeps.  Raises as
     :func:`~engines.rummikub.least.least_disturbing_move` does."""
     from engines.rummikub.least import WORK, policy, raise_for
-    from solvers.rummikub import MAX_SETS
+    from solvers.rummikub import MAX_SETS, variants_for
     from solvers.rummikub._kept import plain_kept
     from solvers.rummikub._least import least_range
 
@@ -277,7 +277,8 @@ def least_arrays(slots: tuple, arrays: tuple, at: np.ndarray, objective: str, ru
             joker_weight, np.ascontiguousarray(meld_modes[at], np.int64), group_ok,
             part_count, part_masks, rules.min_set_length, set_first, slot_number,
             slot_colour, set_start, set_key, optimum, ceiling, *policy(rules), status,
-            new_codes, new_counts, new_played, held, kept, work)  # fmt: skip
+            new_codes, new_counts, new_played, held, kept, work,
+            variants_for(meld_modes[at], mine[:, 52] + rack[:, 52]))  # fmt: skip
     order = np.argsort(-cost[at], kind="stable")
     order = order[kept[order] < ceiling[order]]  # (the others: UNCHANGED)
     n = len(order)  # (0 where every plain move keeps every set)
@@ -328,7 +329,7 @@ def _solve_pooled(
     slow positions while the others wait (see ``_pooled``)."""
     import numba
 
-    from solvers.rummikub import MAX_SETS, NCOL, NNUM, solve_range
+    from solvers.rummikub import MAX_SETS, NCOL, NNUM, solve_range, variants_for
     from solvers.rummikub._layout import BEAM
 
     n = len(table)
@@ -346,7 +347,8 @@ def _solve_pooled(
             np.ascontiguousarray(table[:, 52]), np.ascontiguousarray(rack[:, 52]),
             np.require(weight, np.int64, "CW"), np.full(n, joker_weight, np.int64),
             meld_modes, group_ok, status, best, choice, group_jokers, stats, BEAM,
-            part_count, part_masks, rules.min_set_length, codes, counts, played, turn)  # fmt: skip
+            part_count, part_masks, rules.min_set_length, codes, counts, played, turn,
+            variants_for(meld_modes, table[:, 52] + rack[:, 52]))  # fmt: skip
     threads = min(numba.get_num_threads(), n)
     if threads <= 1:
         solve_range(np.arange(n), 0, n, *args)

@@ -7,7 +7,8 @@ position is checked, solved and unpacked in one call by :func:`solve_position`.
 Modules, one job each: ``_layout`` (board sizes, state-key bits), ``_layers`` (the state
 store and its pruning), ``_dp`` (one pass of the DP), ``_exact`` (the passes that find the
 optimum; batches), ``_melds`` (choice -> packed sets), ``_position`` (one position in one
-call), ``_groups`` (group feasibility tables).  The kernels call each other across these
+call), ``_groups`` (group feasibility tables), ``_family`` (which compiled form of the entry
+kernels a call needs).  The kernels call each other across these
 files with ``cache=True``; :mod:`solvers._numba_cache` makes a change to one of them
 recompile its kernels and those of every module that imports it, directly or not (Numba
 alone would keep stale callers).
@@ -22,6 +23,7 @@ from solvers.rummikub._exact import (  # noqa: E402
     solve_batch,
     solve_serial,
 )
+from solvers.rummikub._family import variants_for  # noqa: E402
 from solvers.rummikub._groups import GROUP_OK, group_tables, partition_groups  # noqa: E402
 from solvers.rummikub._layout import (  # noqa: E402
     MELD_TARGET,
@@ -54,5 +56,6 @@ __all__ = [
     "solve_position",
     "solve_range",
     "solve_serial",
+    "variants_for",
     "warmup",
 ]

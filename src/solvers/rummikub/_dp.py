@@ -489,7 +489,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
 @njit(cache=True, error_model="numpy", inline="always")
 def solve_pass(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
-    floor, beam, hold=None, budget=0,
+    floor, beam, hold=None, budget=0, variants=True,
 ):
     """One pass: fills ``choice_out[4, 13, 4]``, ``gj_out[13]``, ``stats[2]``.
 
@@ -503,21 +503,25 @@ def solve_pass(
     fewest obligations (:func:`solvers.rummikub._layers.keep_flexible`), a quick search for
     an arrangement that reaches ``floor``.  ``hold``: least disturbance (there ``beam``
     ranks states as :func:`solvers.rummikub._hold.keep_best` does).  ``budget > 0``: the
-    pass gives up (status -1) once it has stored more states than that.
+    pass gives up (status -1) once it has stored more states than that.  ``variants``:
+    None where the rules never need the wider states (:func:`solvers.rummikub._layout.
+    plain_states`), so that Numba compiles none of their passes.
     """
     return resumable_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                          choice_out, gj_out, stats, floor, beam, hold, budget, no_kept())[:3]
+                          choice_out, gj_out, stats, floor, beam, hold, budget, no_kept(),
+                          variants)[:3]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
 def resumable_pass(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
-    floor, beam, hold, budget, kept,
+    floor, beam, hold, budget, kept, variants=True,
 ):
     """:func:`solve_pass` going on from the pass in ``kept`` (:mod:`solvers.rummikub._resume`;
     not with ``hold``), cut before at a smaller budget and the same ``floor``.  Returns
     ``(status, score, truncated, kept)``, ``kept`` holding the pass where the budget cut
-    it."""
+    it.  ``variants`` None: the rules' states are one key word without length classes
+    (:func:`solvers.rummikub._layout.plain_states`; the wider passes are not compiled)."""
     # the longer sets' class tables (empty under sets of 3 with at most five runs a colour)
     lengths = length_tables(min_set_length(meld), copies(meld) + max(2, must_j + opt_j))
     classes = lengths[0].shape[1]
@@ -526,14 +530,15 @@ def resumable_pass(
     # not; so _pass passes None, not its second words, to the default _sub_step: the
     # two-word _pass compiles that call too, never taken, and would compile a _sub_step
     # for it)
-    if second_word(meld, must_j + opt_j):  # (two key words a state: solvers.rummikub._layout)
-        return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                     choice_out, gj_out, stats, floor, beam, hold, np.zeros(1, np.int64),
-                     np.zeros(classes, np.int64), lengths, budget, kept)
-    if (meld >> REAL2_BIT) & 1 and lengths[0].shape[0]:  # two real tiles, length classes
-        return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                     choice_out, gj_out, stats, floor, beam, hold, None,
-                     np.zeros(classes, np.int64), lengths, budget, kept)
+    if variants is not None:  # (None: Numba compiles none of the wider passes)
+        if second_word(meld, must_j + opt_j):  # (two key words a state: solvers.rummikub._layout)
+            return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
+                         choice_out, gj_out, stats, floor, beam, hold, np.zeros(1, np.int64),
+                         np.zeros(classes, np.int64), lengths, budget, kept)
+        if (meld >> REAL2_BIT) & 1 and lengths[0].shape[0]:  # two real tiles, length classes
+            return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
+                         choice_out, gj_out, stats, floor, beam, hold, None,
+                         np.zeros(classes, np.int64), lengths, budget, kept)
     return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
                  gj_out, stats, floor, beam, hold, None, None, lengths, budget, kept)
 

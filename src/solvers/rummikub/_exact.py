@@ -13,6 +13,7 @@ from numba import njit
 
 from solvers.rummikub._continue import continue_pass
 from solvers.rummikub._dp import resumable_pass as _plain_pass
+from solvers.rummikub._family import variants_for
 from solvers.rummikub._groups import GROUP_OK
 from solvers.rummikub._layout import (
     BEAM,
@@ -44,28 +45,29 @@ from solvers.rummikub._threads import run_ranges
 # these on an empty cache (benches/README.md, "Cold compile"), for a branch or two of work.
 @njit(cache=True, inline="always")
 def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-               gj_out, stats, floor, beam, budget=0):
+               gj_out, stats, floor, beam, budget=0, variants=True):
     """One pass of the DP: :func:`solvers.rummikub._dp.solve_pass` (``budget``: its states
     budget), or under meld then continue :func:`solvers.rummikub._continue.continue_pass`
-    (same arguments, results; no budget)."""
+    (same arguments, results; no budget).  ``variants``: :mod:`solvers.rummikub._family`."""
     return resumable_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                          choice_out, gj_out, stats, floor, beam, budget, no_kept())[:3]
+                          choice_out, gj_out, stats, floor, beam, budget, no_kept(),
+                          variants)[:3]
 
 
 @njit(cache=True, inline="always")
 def resumable_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                   gj_out, stats, floor, beam, budget, kept):
+                   gj_out, stats, floor, beam, budget, kept, variants):
     """:func:`solve_pass` going on from the pass in ``kept``
     (:func:`solvers.rummikub._dp.resumable_pass`; meld then continue keeps none):
     ``(status, score, truncated, kept)``."""
-    if (meld >> CONTINUE_AT) & 1:
+    if variants is not None and (meld >> CONTINUE_AT) & 1:
         st, sc, truncated = continue_pass(
             must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
             stats, floor, beam, _playable(np.zeros_like(must), opt, opt_j,
                                           playable_width(meld)))
         return st, sc, truncated, kept
     return _plain_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                       choice_out, gj_out, stats, floor, beam, None, budget, kept)
+                       choice_out, gj_out, stats, floor, beam, None, budget, kept, variants)
 
 
 @njit(cache=True, inline="always")
@@ -115,19 +117,20 @@ def _playable(must, opt, jokers, width=3):
 @njit(cache=True, inline="always")
 def solve_exact(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
-    beam,
+    beam, variants,
 ):
-    """The exact optimum (:func:`_passes`; meld then continue: :func:`_meld_continue`)."""
-    if (meld >> CONTINUE_AT) & 1:
+    """The exact optimum (:func:`_passes`; meld then continue: :func:`_meld_continue`);
+    ``variants``: :mod:`solvers.rummikub._family`."""
+    if variants is not None and (meld >> CONTINUE_AT) & 1:
         return _meld_continue(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                              choice_out, gj_out, stats, beam)
+                              choice_out, gj_out, stats, beam, variants)
     return _passes(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                   gj_out, stats, beam, NO_CAP, _unbounded(), no_kept())[:2]
+                   gj_out, stats, beam, NO_CAP, _unbounded(), no_kept(), variants)[:2]
 
 
 @njit(cache=True, inline="always")
 def _meld_continue(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                   gj_out, stats, beam):
+                   gj_out, stats, beam, variants):
     """Meld then continue, exactly: first the melded player's optimum (an upper bound: the
     same move without the meld's condition); if its played tiles hold a meld worth the
     threshold (the initial-meld search on them alone), it is the answer.  Otherwise the
@@ -138,11 +141,13 @@ def _meld_continue(must, opt, must_j, opt_j, weight, joker_weight, meld, group_o
     # 3s of three colours, one giving four, made a meld of 30)
     initial = (meld & ((np.int64(1) << OFFICIAL_AT) - 1) | meld & LENGTH_MASK
                | meld & (np.int64(3) << COPIES_AT))
-    if not _has_meld(opt, opt_j, weight, initial, group_ok, choice_out, gj_out, beam):
+    if not _has_meld(opt, opt_j, weight, initial, group_ok, choice_out, gj_out, beam,
+                     variants):
         return 0, NEG
     melded = meld & ~(np.int64(1023) | np.int64(1) << CONTINUE_AT)
     st, sc, _kept = _passes(must, opt, must_j, opt_j, weight, joker_weight, melded, group_ok,
-                            choice_out, gj_out, stats, beam, NO_CAP, _unbounded(), no_kept())
+                            choice_out, gj_out, stats, beam, NO_CAP, _unbounded(), no_kept(),
+                            variants)
     if st != 1:
         return st, sc
     played = np.zeros_like(opt)
@@ -152,20 +157,21 @@ def _meld_continue(must, opt, must_j, opt_j, weight, joker_weight, meld, group_o
             played[c, v] = choice_out[c, v, 0] + choice_out[c, v, 1] - must[c, v]
             jokers += choice_out[c, v, 2]
     jokers += gj_out.sum()
-    if _has_meld(played, jokers, weight, initial, group_ok, choice_out, gj_out, beam):
+    if _has_meld(played, jokers, weight, initial, group_ok, choice_out, gj_out, beam, variants):
         return st, sc
     stats[:] = 0
     return _passes(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                   gj_out, stats, beam, sc + must_j * joker_weight, _unbounded(), no_kept())[:2]
+                   gj_out, stats, beam, sc + must_j * joker_weight, _unbounded(), no_kept(),
+                   variants)[:2]
 
 
 @njit(cache=True, inline="always")
-def _has_meld(rack, jokers, weight, initial, group_ok, choice_out, gj_out, beam):
+def _has_meld(rack, jokers, weight, initial, group_ok, choice_out, gj_out, beam, variants):
     """Whether tiles ``rack`` (and ``jokers``) hold an initial meld (mode ``initial``)."""
     return _passes(np.zeros_like(rack), rack, np.int64(0), jokers, np.ones_like(weight),
                    np.int64(1), initial, group_ok, np.zeros_like(choice_out),
                    np.zeros_like(gj_out), np.zeros(2, np.int64), beam, NO_CAP, _unbounded(),
-                   no_kept())[0] == 1
+                   no_kept(), variants)[0] == 1
 
 
 # Where three or four jokers or copies are in play, the search for an arrangement reaching
@@ -225,7 +231,7 @@ def _spent(share, status, score, stats):
 @njit(cache=True)
 def _passes(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
-    beam, cap, share, kept,
+    beam, cap, share, kept, variants,
 ):
     """The exact optimum, found fastest by passes that prune with a score to reach.
 
@@ -252,7 +258,7 @@ def _passes(
     :data:`LAST_PASS` once the last exact pass began, and whether the last search was cut:
     those done give the same answers again, so the passes resume there); all updated.
     ``kept``: the pass the budget cut (:mod:`solvers.rummikub._resume`), which goes on from
-    there.  Returns ``(status, score, kept)``.
+    there.  ``variants``: :mod:`solvers.rummikub._family`.  Returns ``(status, score, kept)``.
     """
     floor = NEG
     known = share[1]  # (a score found before this call)
@@ -280,7 +286,7 @@ def _passes(
                 width = -beam * WIDER_FLEXIBLE[k - 1]
             st, sc, truncated, kept = resumable_pass(
                 must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                gj_out, stats, target, width, share[0], kept)
+                gj_out, stats, target, width, share[0], kept, variants)
             if _spent(share, st, sc + must_j * joker_weight, stats):
                 return -1, NEG, kept
             share[2], share[3] = k + 1, truncated
@@ -290,7 +296,7 @@ def _passes(
     if beam > 0 and must_j + opt_j > 0 and share[2] < widen + 3:
         st, sc, truncated, kept = resumable_pass(
             must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
-            stats, NEG, beam, share[0], kept)
+            stats, NEG, beam, share[0], kept, variants)
         if _spent(share, st, sc + must_j * joker_weight, stats):
             return -1, NEG, kept
         share[2] = widen + 3
@@ -302,7 +308,7 @@ def _passes(
     share[2] = LAST_PASS
     st, sc, _t, kept = resumable_pass(must, opt, must_j, opt_j, weight, joker_weight, meld,
                                       group_ok, choice_out, gj_out, stats, max(floor, known),
-                                      NO_BEAM, share[0], kept)
+                                      NO_BEAM, share[0], kept, variants)
     if _spent(share, st, sc + must_j * joker_weight, stats):
         return -1, NEG, kept
     return st, sc, kept
@@ -388,16 +394,19 @@ def turned(counts, nnum):
 @njit(cache=True, nogil=True)
 def solve_either(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
-    beam, first_way=0,
+    beam, variants, first_way,
 ):
     """:func:`solve_exact`, and whether its choice is the reversed position's
     (:data:`TURN_STATES`): ``(status, score, reversed)``; the caller reads the choice
-    backwards (:func:`solvers.rummikub._melds.turned_codes`).  ``first_way`` 1: each round
-    searches the reversed position first, the budgets as they are (a relaxation's solve
-    where the solve under the rules turned: ``engines.rummikub.least._relaxed_move``)."""
+    backwards (:func:`solvers.rummikub._melds.turned_codes`).  ``variants``:
+    :mod:`solvers.rummikub._family`.  ``first_way`` 1: each round searches the reversed
+    position first, the budgets as they are (a relaxation's solve where the solve under the
+    rules turned: ``engines.rummikub.least._relaxed_move``); 0 the position as it is (both
+    given, not defaulted: an omitted argument is a signature of its own, a second compile).
+    """
     if beam <= 0 or not _turnable(meld):
         st, sc = solve_exact(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                             choice_out, gj_out, stats, beam)
+                             choice_out, gj_out, stats, beam, variants)
         return st, sc, False
     nnum = highest_number(meld)
     back = (turned(must, nnum), turned(opt, nnum), turned(weight, nnum), turned_rules(meld, nnum))
@@ -415,11 +424,12 @@ def solve_either(
             if way == 0:
                 st, sc, kept = _passes(must, opt, must_j, opt_j, weight, joker_weight, meld,
                                        group_ok, choice_out, gj_out, stats, beam, NO_CAP,
-                                       ways[way], kept)
+                                       ways[way], kept, variants)
             else:
                 st, sc, kept_back = _passes(back[0], back[1], must_j, opt_j, back[2],
                                             joker_weight, back[3], group_ok, choice_out,
-                                            gj_out, stats, beam, NO_CAP, ways[way], kept_back)
+                                            gj_out, stats, beam, NO_CAP, ways[way], kept_back,
+                                            variants)
             if st >= 0:
                 return st, sc, way == 1
             budgets[way] = next_budget(budgets[way], ways[way])
@@ -444,18 +454,20 @@ def next_budget(budget, share):
 @njit(cache=True, nogil=True)
 def solve_serial(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status, best, choice,
-    group_jokers, stats, beam=BEAM,
+    group_jokers, stats, beam=BEAM, variants=True,
 ):
     """Solve ``n`` positions on the calling thread (the GIL released); all arrays have the
     position as first axis.
 
     ``must, opt, weight``: int64[n, 4, 13]; ``must_j, opt_j, joker_weight, meld``:
     int64[n]; ``group_ok``: int8[5, 5 or 25, 4]; outputs ``status, best``: int64[n],
-    ``choice``: int64[n, 4, 13, 4], ``group_jokers``: int64[n, 13].
+    ``choice``: int64[n, 4, 13, 4], ``group_jokers``: int64[n, 13].  ``variants``: None
+    where no position needs the wider passes (:func:`solvers.rummikub._family.variants_for`).
     """
     for p in range(must.shape[0]):
         st, sc = solve_exact(must[p], opt[p], must_j[p], opt_j[p], weight[p], joker_weight[p],
-                              meld[p], group_ok, choice[p], group_jokers[p], stats[p], beam)
+                              meld[p], group_ok, choice[p], group_jokers[p], stats[p], beam,
+                              variants)
         status[p] = st
         best[p] = sc
 
@@ -467,7 +479,7 @@ BLOCKS_A_THREAD = 8
 
 def solve_batch(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status, best, choice,
-    group_jokers, stats, beam=BEAM,
+    group_jokers, stats, beam=BEAM, variants=True,
 ):
     """:func:`solve_serial` on ``numba.get_num_threads()`` threads (which the engines set;
     :func:`~solvers.rummikub._threads.run_ranges`, the engines' batches' pool): each takes
@@ -483,14 +495,14 @@ def solve_batch(
     arrays = (must, opt, must_j, opt_j, weight, joker_weight, meld)
     outputs = (status, best, choice, group_jokers, stats)
     if threads <= 1:
-        solve_serial(*arrays, group_ok, *outputs, beam)
+        solve_serial(*arrays, group_ok, *outputs, beam, variants)
         return
     block = max(1, n // (threads * BLOCKS_A_THREAD))
 
     def solve_block(lo: int) -> None:
         hi = min(lo + block, n)
         solve_serial(*(a[lo:hi] for a in arrays), group_ok, *(a[lo:hi] for a in outputs),
-                     beam)
+                     beam, variants)
 
     run_ranges(solve_block, range(0, n, block), threads)
 
@@ -534,8 +546,10 @@ def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, parallel=
     if parallel is None:
         parallel = n > 1
     kernel = solve_batch if parallel else solve_serial
+    must, opt, must_j, opt_j, weight, joker_weight, meld = (
+        _kernel_rows(a) for a in (must, opt, must_j, opt_j, weight, joker_weight, meld))
     kernel(
-        *(_kernel_rows(a) for a in (must, opt, must_j, opt_j, weight, joker_weight, meld)),
+        must, opt, must_j, opt_j, weight, joker_weight, meld,
         GROUP_OK if group_ok is None else group_ok,
         status,
         best,
@@ -543,5 +557,6 @@ def solve_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, parallel=
         group_jokers,
         stats,
         beam,
+        variants_for(meld, must_j + opt_j),
     )
     return status, best, choice, group_jokers, stats

@@ -15,6 +15,7 @@ from numba import njit
 from solvers.rummikub._continue import continue_pass
 from solvers.rummikub._dp import solve_pass
 from solvers.rummikub._exact import _playable, playable_width
+from solvers.rummikub._family import variants_for
 from solvers.rummikub._groups import GROUP_OK
 from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS, twin_classes
 from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM
@@ -25,15 +26,17 @@ from solvers.rummikub._skips import no_skips
 # disturbance kernels: solvers.rummikub._exact.solve_pass says why)
 @njit(cache=True, nogil=True, inline="always")
 def _held_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, floor, width,
-               hold, choice_out, gj_out, stats):
-    if (meld >> CONTINUE_AT) & 1:  # meld then continue: the final arrangement holds sets out
+               hold, choice_out, gj_out, stats, variants):
+    # (variants: solvers.rummikub._family; meld then continue: the final arrangement holds
+    # sets out)
+    if variants is not None and (meld >> CONTINUE_AT) & 1:
         return continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                              choice_out, gj_out, stats, floor, width,
                              _playable(np.zeros_like(must), opt, opt_j, playable_width(meld)),
                              hold)
     opt = _playable(must, opt, must_j + opt_j, playable_width(meld))
     return solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                      choice_out, gj_out, stats, floor, width, hold)
+                      choice_out, gj_out, stats, floor, width, hold, 0, variants)
 
 
 def held_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, floor, hold,
@@ -67,7 +70,7 @@ def held_arrays(must, opt, must_j, opt_j, weight, joker_weight, meld, floor, hol
         np.int64(joker_weight), np.int64(meld), GROUP_OK if group_ok is None else group_ok,
         np.int64(floor), np.int64(beam),
         (*tables[:6], held_out, _no_caps(), twin_classes(*tables[:3]), no_skips()), choice,
-        group_jokers, stats)
+        group_jokers, stats, variants_for(np.int64(meld), np.int64(must_j + opt_j)))
     if status == 1 and score + must_j * joker_weight < floor:
         status = 0
     return status, score, choice, group_jokers, held_out, stats, truncated

@@ -20,6 +20,7 @@ from numba import njit
 
 from solvers.rummikub._bound import later_and_caps
 from solvers.rummikub._branch import branch_programme, branched_bound, new_search, rules_out
+from solvers.rummikub._family import variants_for
 from solvers.rummikub._held import _held_pass
 from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS, twin_classes
 from solvers.rummikub._hold_tables import hold_tables, renumber_chosen_jokers
@@ -76,11 +77,12 @@ TRACE = 6
 
 @njit(cache=True, nogil=True)
 def _one_pass(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
-              caps, skips, floor, width, scale, budget, choice, group_jokers, held_out, work):
+              caps, skips, floor, width, scale, budget, choice, group_jokers, held_out, work,
+              variants):
     """One held-out pass (:func:`solvers.rummikub._held.held_arrays` on this thread):
     ``(status, score, states, truncated)``, the answer in the three output arrays
     (``caps``: :func:`solvers.rummikub._hold._most_held`'s; ``skips``:
-    :func:`solvers.rummikub._skips.skip_table`'s)."""
+    :func:`solvers.rummikub._skips.skip_table`'s; ``variants``: ``_family``'s)."""
     choice[:] = 0
     group_jokers[:] = 0
     held_out[:] = 0
@@ -93,7 +95,7 @@ def _one_pass(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, 
     status, score, truncated = _held_pass(
         must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, floor, beam,
         (hold[0], hold[1], hold[2], hold[3], hold[4], hold[5], held_out, caps,
-         twin_classes(hold[0], hold[1], hold[2]), skips), choice, group_jokers, stats)
+         twin_classes(hold[0], hold[1], hold[2]), skips), choice, group_jokers, stats, variants)
     if status == 1 and score + must_j * joker_weight < floor:
         status = 0
     work[0] += 1
@@ -114,7 +116,7 @@ def _keep(choice, group_jokers, held_out, best_choice, best_jokers, best_held):
 @njit(cache=True, inline="always")
 def _passes_at_width(must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold,
                      caps, skips, base, kept, have, answer, optimum, ceiling, width, scale, c2,
-                     g2, h2, choice, group_jokers, held_out, work):
+                     g2, h2, choice, group_jokers, held_out, work, variants):
     """Narrow passes of one beam ``width``: a positive width runs once; any other runs
     again while each pass finds a move keeping more sets and none proves the answer.
     Returns the updated ``kept``, ``have``, ``answer``, whether the answer is proven, and
@@ -123,7 +125,7 @@ def _passes_at_width(must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, grou
     while True:
         status, score, states, truncated = _one_pass(
             must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold, caps,
-            skips, base + kept + have, width, scale, np.int64(0), c2, g2, h2, work)
+            skips, base + kept + have, width, scale, np.int64(0), c2, g2, h2, work, variants)
         states_sum += states
         proven = truncated == 0
         if status == 1:
@@ -140,14 +142,17 @@ def _passes_at_width(must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, grou
 @njit(cache=True, nogil=True)
 def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
                    kept, optimum, ceiling, n_sets, narrow, exact_budget, wider, choice,
-                   group_jokers, held_out, work, slot_number, slot_colour, set_start, s0, s1):
+                   group_jokers, held_out, work, slot_number, slot_colour, set_start, s0, s1,
+                   variants):
     """The passes of :func:`engines.rummikub.least.least_disturbing_move` from an optimal
     move keeping ``kept`` sets (``optimum``: its objective's score under ``weight`` and
     ``joker_weight``; ``ceiling``: the most sets a move may keep; ``narrow``, ``exact_budget``
     and ``wider``: the engine's policy, ``NARROW``, ``EXACT_BUDGET``, ``WIDER``).  Returns
     the most sets kept, or -1 if no pass found an answer (the outputs then undefined); the
     answer (:func:`~solvers.rummikub._held.held_arrays`' choice, group jokers and sets held
-    out) in the three output arrays; ``work`` gains the passes run and their states.
+    out) in the three output arrays; ``work`` gains the passes run and their states;
+    ``variants``: :mod:`solvers.rummikub._family`'s (given, not defaulted: an omitted
+    argument is a type of its own, a compile of its own).
 
     The narrow passes, then the exact ones; when the narrow ones searched at least
     :data:`BOUND_FROM` states (or before any, under :data:`BOUND_FIRST`), stop at the
@@ -160,7 +165,8 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
     widths ``exact_budget[8:10]`` holding out those sets look for a move keeping as many
     (:func:`_at_the_bound`): one is the answer."""
     passes = _Passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold,
-                     optimum, n_sets, choice, group_jokers, held_out, work, _cuts(exact_budget))
+                     optimum, n_sets, choice, group_jokers, held_out, work, _cuts(exact_budget),
+                     variants)
     plain = _cuts(exact_budget) & PLAIN_FIRST != 0
     plain_kept = kept
     applies = (_cuts(exact_budget) & NO_BOUND == 0
@@ -274,7 +280,7 @@ def _keeps_chosen(passes, chosen, held, slot_number, slot_colour, set_start, s0,
     many sets, and the narrow ones asking for the bound mostly miss (copies=4 60J); with
     the sets fixed, the move is the plain DP's."""
     (must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, _hold, base, optimum,
-     scale, c2, g2, h2, choice, group_jokers, held_out, work, caps, skips) = passes
+     scale, c2, g2, h2, choice, group_jokers, held_out, work, caps, skips, variants) = passes
     first = np.zeros(held + 1, np.int64)  # the chosen sets' slots, one after the other
     numbers = np.empty(len(slot_number), np.int64)
     colours = np.empty(len(slot_number), np.int64)
@@ -304,7 +310,7 @@ def _keeps_chosen(passes, chosen, held, slot_number, slot_colour, set_start, s0,
             rest, rack, rest_j, rack_j, w_scaled // scale, joker_weight,
             without_held_places(mode, chosen, slot_colour, set_start, s0, s1), group_ok,
             tables, np.zeros_like(caps), skips, optimum + rest_j * joker_weight,
-            np.int64(0), np.int64(1), np.int64(0), c2, g2, h2, work)
+            np.int64(0), np.int64(1), np.int64(0), c2, g2, h2, work, variants)
     else:
         tables, _crowded = hold_tables(numbers, colours, first, 0, held, which)
         renumber_chosen_jokers(tables[2], chosen, slot_number, slot_colour, set_start, s0, s1)
@@ -313,8 +319,8 @@ def _keeps_chosen(passes, chosen, held, slot_number, slot_colour, set_start, s0,
         skips[3] = sub
         status, _score, _states, _truncated = _one_pass(
             must, rack, must_j, rack_j, w_scaled // scale * sub, jw_scaled // scale * sub,
-            mode, group_ok, tables, np.zeros_like(caps), skips,
-            base // scale * sub + held, np.int64(width), sub, np.int64(0), c2, g2, h2, work)
+            mode, group_ok, tables, np.zeros_like(caps), skips, base // scale * sub + held,
+            np.int64(width), sub, np.int64(0), c2, g2, h2, work, variants)
     if status != 1:
         return False
     choice[:] = c2
@@ -353,7 +359,7 @@ def _policy_at(exact_budget, at, default):
 
 @njit(cache=True, inline="always")
 def _Passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, hold, optimum,
-            n_sets, choice, group_jokers, held_out, work, cuts):
+            n_sets, choice, group_jokers, held_out, work, cuts, variants):
     """What every pass of one position shares (a tuple: :func:`_pass_at` reads it; at 19,
     :func:`solvers.rummikub._hold._most_held`'s caps: none until :func:`bounded_passes`
     sets them, unless ``cuts`` asks for :data:`FEWEST_HELD`, which needs the scale, not for
@@ -374,28 +380,28 @@ def _Passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, ho
     return (must, rack, must_j, rack_j, weight * scale, joker_weight * scale, mode, group_ok,
             hold, (optimum + must_j * joker_weight) * scale, optimum, scale,
             np.zeros_like(choice), np.zeros_like(group_jokers), np.zeros_like(held_out),
-            choice, group_jokers, held_out, work, caps, skips)
+            choice, group_jokers, held_out, work, caps, skips, variants)
 
 
 @njit(cache=True, inline="always")
 def _pass_at(passes, floor_sets, width, budget):
     """One pass of the position ``passes`` asking for ``floor_sets`` sets kept."""
     (must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold, base, _optimum,
-     scale, c2, g2, h2, _choice, _group_jokers, _held_out, work, caps, skips) = passes
+     scale, c2, g2, h2, _choice, _group_jokers, _held_out, work, caps, skips, variants) = passes
     # (int64, not the callers' literal 0s: one compiled _one_pass, not three)
     return _one_pass(must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold,
                      caps, skips, base + floor_sets, np.int64(width), scale, np.int64(budget),
-                     c2, g2, h2, work)
+                     c2, g2, h2, work, variants)
 
 
 @njit(cache=True, inline="always")
 def _width_passes(passes, kept, have, answer, ceiling, width):
     """:func:`_passes_at_width` on the position ``passes``."""
     (must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok, hold, base, optimum,
-     scale, c2, g2, h2, choice, group_jokers, held_out, work, caps, skips) = passes
+     scale, c2, g2, h2, choice, group_jokers, held_out, work, caps, skips, variants) = passes
     return _passes_at_width(must, rack, must_j, rack_j, w_scaled, jw_scaled, mode, group_ok,
-                            hold, caps, skips, base, kept, have, answer, optimum, ceiling,
-                            width, scale, c2, g2, h2, choice, group_jokers, held_out, work)
+                            hold, caps, skips, base, kept, have, answer, optimum, ceiling, width,
+                            scale, c2, g2, h2, choice, group_jokers, held_out, work, variants)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -478,7 +484,8 @@ def _exact_passes(passes, kept, have, answer, ceiling, narrow_states, exact_budg
 @njit(cache=True, nogil=True, inline="always")
 def least_one(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, part_count,
               part_masks, min_len, slot_number, slot_colour, set_start, s0, s1, set_key,
-              kept, optimum, ceiling, narrow, exact_budget, wider, codes, played, held, work):
+              kept, optimum, ceiling, narrow, exact_budget, wider, codes, played, held, work,
+              variants):
     """One position's least-disturbing move, from an optimal move keeping ``kept`` of the
     table sets ``s0..s1-1`` (``set_key``: their :func:`code_key`; ``optimum``: the move's
     score; ``ceiling``: the most sets a move may keep).  Writes the answer's sets
@@ -500,7 +507,7 @@ def least_one(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, 
     answer = bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok,
                             tables, kept, optimum, ceiling, n_sets, narrow, exact_budget,
                             wider, choice, group_jokers, held_out, work, slot_number,
-                            slot_colour, set_start, s0, s1)
+                            slot_colour, set_start, s0, s1, variants)
     if answer < 0:
         return MISSED, 0, 0
     if answer == kept and _cuts(exact_budget) & PLAIN_FIRST:  # (no pass found more)
@@ -539,7 +546,7 @@ def least_one(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, 
 def least_range(order, lo, hi, must, rack, must_j, rack_j, weight, joker_weight, modes,
                 group_ok, part_count, part_masks, min_len, set_first, slot_number, slot_colour,
                 set_start, set_key, optimum, ceiling, narrow, exact_budget, wider, status,
-                codes, counts, played, held, kept, work):
+                codes, counts, played, held, kept, work, variants=True):
     """:func:`least_one` for the positions ``order[lo:hi]`` of a batch, from optimal moves
     keeping ``kept[p]`` of their table sets (``optimum[p]``: their score; ``ceiling[p]``:
     the most sets a move may keep; :func:`~solvers.rummikub._kept.plain_kept`); position
@@ -549,7 +556,7 @@ def least_range(order, lo, hi, must, rack, must_j, rack_j, weight, joker_weight,
     (by set, from the position's first), ``kept[p]`` and ``work[p]`` (passes, states).
     The one kernel of both the engine's batches and its single positions
     (:func:`least_position`): each kernel Numba compiles optimises and emits the whole DP
-    below it again (a minute of CPU)."""
+    below it again (a minute of CPU).  ``variants``: :mod:`solvers.rummikub._family`'s."""
     for k in range(lo, hi):
         p = order[k]
         s0, s1 = set_first[p], set_first[p + 1]
@@ -557,7 +564,7 @@ def least_range(order, lo, hi, must, rack, must_j, rack_j, weight, joker_weight,
             must[p], rack[p], must_j[p], rack_j[p], weight, joker_weight, modes[p], group_ok,
             part_count, part_masks, min_len, slot_number, slot_colour, set_start, s0, s1,
             set_key, kept[p], optimum[p], ceiling[p], narrow, exact_budget, wider, codes[p],
-            played[p], held[p, : s1 - s0], work[p])
+            played[p], held[p, : s1 - s0], work[p], variants)
         status[p] = found
         counts[p] = count
         kept[p] = sets_kept
@@ -573,6 +580,7 @@ def least_position(must, rack, must_j, rack_j, weight, joker_weight, mode, group
                    played, held, work):
     """:func:`least_one` for one position's table (all the sets given), through
     :func:`least_range` on a batch of one: ``(status, sets in codes, sets kept)``."""
+    variants = variants_for(np.int64(mode), np.int64(must_j + rack_j))
     status, counts = np.zeros(1, np.int64), np.zeros(1, np.int64)
     kept_out = np.array([kept], np.int64)
     _least_rows(np.zeros(1, np.int64), 0, 1, must[None], rack[None],
@@ -581,5 +589,5 @@ def least_position(must, rack, must_j, rack_j, weight, joker_weight, mode, group
                 min_len, np.array([0, len(set_key)], np.int64), slot_number, slot_colour,
                 set_start, set_key, np.array([optimum], np.int64),
                 np.array([ceiling], np.int64), narrow, exact_budget, wider, status,
-                codes[None], counts, played[None], held[None], kept_out, work[None])
+                codes[None], counts, played[None], held[None], kept_out, work[None], variants)
     return status[0], counts[0], kept_out[0]

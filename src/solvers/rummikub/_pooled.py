@@ -26,7 +26,7 @@ JOKER_KIND = NCOL * NNUM  # the joker's column of ``played``
 def solve_range(
     order, lo, hi, must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status,
     best, choice, group_jokers, stats, beam, part_count, part_masks, min_len, codes, counts,
-    played, turn,
+    played, turn, variants=True,
 ):
     """``solve_batch`` for the positions ``order[lo:hi]`` of the batch arrays (same shapes),
     writing only their rows of the outputs, and then, for each solved position (status 1),
@@ -37,12 +37,14 @@ def solve_range(
     their choice and sets turned back.  An unsolved position
     keeps ``counts[p]`` and ``played[p]`` as they were (the caller's -2 and zeros).
     ``turn[p]``: given 1, the search takes the reversed position first (``solve_either``'s
-    ``first_way``); set to 1 where the choice is the reversed position's, else 0."""
+    ``first_way``); set to 1 where the choice is the reversed position's, else 0.
+    ``variants``: :mod:`solvers.rummikub._family` (the engine's
+    :func:`~solvers.rummikub._family.variants_for` of the whole batch)."""
     for k in range(lo, hi):
         p = order[k]
         st, sc, back = solve_either(must[p], opt[p], must_j[p], opt_j[p], weight[p],
                                     joker_weight[p], meld[p], group_ok, choice[p],
-                                    group_jokers[p], stats[p], beam, turn[p])
+                                    group_jokers[p], stats[p], beam, variants, turn[p])
         turn[p] = back
         status[p] = st
         best[p] = sc

@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from solvers.rummikub._exact import solve_arrays, solve_exact
+from solvers.rummikub._family import variants_for
 from solvers.rummikub._groups import GROUP_OK, PART_COUNT, PART_MASKS
 from solvers.rummikub._held import warm_held
 from solvers.rummikub._layout import BEAM, CONTINUE_AT, NCOL, NNUM, min_set_length, rules_mode
@@ -39,7 +40,7 @@ def _count_into(indices, counts):
 
 @njit(cache=True)
 def _solve_position(tiles, rack, weight, joker_weight, meld, group_ok, part_count,
-                    part_masks, codes, played, beam):
+                    part_masks, codes, played, beam, variants):
     """Check and solve one position; returns ``(status, sets, tiles played, value played)``.
 
     ``tiles``: the table's tile indices (its sets already checked by the engine);
@@ -49,6 +50,7 @@ def _solve_position(tiles, rack, weight, joker_weight, meld, group_ok, part_coun
     ``codes[:sets]`` the whole table afterwards (initial meld: the new sets only),
     ``played[:tiles played]`` the rack tiles played, in index order.  Status 1 solved, 0 no
     legal arrangement, 3 a tile occurs more than twice (or more than two jokers).
+    ``variants``: :mod:`solvers.rummikub._family`.
     """
     counts = np.zeros(JOKER_INDEX + 1, np.int64)
     for i in range(tiles.shape[0]):
@@ -68,7 +70,7 @@ def _solve_position(tiles, rack, weight, joker_weight, meld, group_ok, part_coun
     group_jokers = np.zeros(NNUM, np.int64)
     stats = np.zeros(2, np.int64)
     status, _score = solve_exact(must, opt, must_j, opt_j, weight, joker_weight, meld,
-                                  group_ok, choice, group_jokers, stats, beam)
+                                  group_ok, choice, group_jokers, stats, beam, variants)
     if status != 1:
         return NO_ARRANGEMENT, 0, 0, 0
     nsets = meld_codes(choice, group_jokers, part_count, part_masks, codes,
@@ -132,16 +134,23 @@ def solve_position(tiles, rack, weight, joker_weight, meld, codes, played, beam=
     """
     group_ok, part_count, part_masks = (GROUP_OK, PART_COUNT, PART_MASKS) if tables is None \
         else tables
+    # (every joker given, counted or not: an upper bound is enough, _family says why; more
+    # than COPIES the kernel rejects before any pass)
+    jokers = min(COPIES, np.count_nonzero(tiles == JOKER_INDEX)
+                 + np.count_nonzero(rack == JOKER_INDEX))
     return _solve_position(tiles, rack, weight, joker_weight, meld, group_ok,
-                           part_count, part_masks, codes, played, beam)
+                           part_count, part_masks, codes, played, beam,
+                           variants_for(np.int64(meld), np.int64(jokers)))
 
 
-def warmup(engine_only: bool = False) -> None:
+def warmup(engine_only: bool = False, house_rules: bool = True) -> None:
     """Compile (or load from the cache) every kernel, so timings exclude compilation.
 
     ``engine_only``: only those the engines call (:func:`engines.rummikub.warmup`), not
     the held-out pass of :func:`~solvers.rummikub._held.held_arrays` (tests and probes):
-    on an empty cache it costs a minute of CPU (benches/README, "Cold compile")."""
+    on an empty cache it costs a minute of CPU (benches/README, "Cold compile").
+    ``house_rules``: the kernels' second compiled form too, that of the house rules' wider
+    passes (:mod:`solvers.rummikub._family`)."""
     must = np.zeros((2, NCOL, NNUM), np.int64)
     opt = np.zeros((2, NCOL, NNUM), np.int64)
     opt[:, 0, :3] = 1
@@ -156,5 +165,6 @@ def warmup(engine_only: bool = False) -> None:
     solve_position(np.array([0, 1, 2]), np.array([3, 52]), w[0], 1, 0, codes, played)
     if not engine_only:
         warm_held()
-    solve_arrays(must[:1], opt[:1], z[:1], z[:1], w[:1], z[:1] + 1,
-                 z[:1] + rules_mode(False, meld_continue=True))
+    if house_rules:
+        solve_arrays(must[:1], opt[:1], z[:1], z[:1], w[:1], z[:1] + 1,
+                     z[:1] + rules_mode(False, meld_continue=True))
