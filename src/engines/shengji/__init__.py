@@ -83,3 +83,5 @@ def warmup() -> None:
     arrays.are_tractors([lead], ctx)
     arrays.decompose_many([lead], [ctx])
     arrays.realise_shapes([lead], ["S"], [(2, 2)], [ctx])
+    arrays.bottom_multipliers([lead], [ctx])
+    arrays.trick_points_batch([lead])
