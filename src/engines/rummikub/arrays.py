@@ -113,16 +113,17 @@ def count_arrays(
 
 def solve_moves(
     positions: Sequence[Position], objective: str = "tiles", threads: int | None = None,
-    rules: Rules = DEFAULT_RULES,
+    rules: Rules = DEFAULT_RULES, turn: np.ndarray | None = None,
 ) -> list[Move]:
     """The best move of every position (see :func:`~engines.rummikub.position.best_moves`;
-    meld then continue with least disturbance: :mod:`engines.rummikub.continue_least`)."""
+    meld then continue with least disturbance: :mod:`engines.rummikub.continue_least`;
+    ``turn``: see :func:`solve_counts`, where that route is not taken)."""
     from engines.rummikub.continue_least import continue_moves, routes
 
     positions = positions if isinstance(positions, list | tuple) else list(positions)
     if positions and routes(rules):
         return continue_moves(positions, objective, threads, rules, _solve_moves)
-    return _solve_moves(positions, objective, threads, rules)
+    return _solve_moves(positions, objective, threads, rules, turn)
 
 
 def _solve_moves(

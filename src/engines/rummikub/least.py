@@ -503,15 +503,15 @@ def _relaxed_move(pos: Position, objective: str, rules: Rules, first: Move,
     and 1-7, 5 a band, their relaxation's solve replayed: 36 of 400 turned, 28 of them
     1.5-29 times faster, none 3 ms slower; seeds 11 and 1-3 637 -> 411 ms in all, 4-7
     515 -> 412; benches/README, rkstates)."""
-    from engines.rummikub.arrays import _solve_moves, solve_moves
+    from engines.rummikub.arrays import solve_moves
     from engines.rummikub.position import check_move
 
     loose_pos, loose = _relaxation(pos, rules, dropped)
     plain_rules = replace(loose, least_disturbance=False)
     plain = (melded_plain if melded_plain is not None
              and plain_rules == replace(rules, meld_continue=False, least_disturbance=False)
-             else _solve_moves([loose_pos], objective, None, plain_rules,
-                               np.array([int(first_turned)], np.int64))[0])
+             else solve_moves([loose_pos], objective, None, plain_rules,
+                              np.array([int(first_turned)], np.int64))[0])
     if (plain.tiles, plain.value, _jokers(plain)) != (first.tiles, first.value, _jokers(first)):
         return len(pos.table)
     start = first if first.sets_kept > plain.sets_kept else plain
