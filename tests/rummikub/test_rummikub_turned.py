@@ -159,7 +159,8 @@ def test_the_reversed_search_finds_the_optimum(objective: str, rules: Rules,
         choice, group_jokers, stats = _outputs()
         status, score, back = solve_either(must, rack, must_j, rack_j, weight, joker_weight,
                                            mode, rules.group_tables()[0], choice,
-                                           group_jokers, stats, np.int64(BEAM), True, np.int64(0))
+                                           group_jokers, stats, np.int64(BEAM), True, np.int64(0),
+                                           np.int64(NEG))
         exact = solve_arrays(must[None], rack[None], np.array([must_j]), np.array([rack_j]),
                              weight[None], np.array([joker_weight]), np.array([mode]),
                              parallel=False, beam=0, group_ok=rules.group_tables()[0])
@@ -280,7 +281,7 @@ def test_both_ways_dear_the_way_in_its_last_pass_finishes() -> None:
     choice, group_jokers, stats = _outputs()
     status, score, back = solve_either(must, rack, must_j, rack_j, weight, joker_weight, mode,
                                        group_ok, choice, group_jokers, stats, np.int64(BEAM),
-                                       True, np.int64(0))
+                                       True, np.int64(0), np.int64(NEG))
     exact = solve_arrays(must[None], rack[None], np.array([must_j]), np.array([rack_j]),
                          weight[None], np.array([joker_weight]), np.array([mode]),
                          parallel=False, beam=0, group_ok=group_ok)
@@ -306,7 +307,7 @@ def test_four_jokers_with_two_real_tiles_and_three_copies_turn_sooner() -> None:
             assert (status >= 0) == finished, (where, budget)
         choice, group_jokers, stats = _outputs()
         status, score, back = solve_either(*arrays, group_ok, choice, group_jokers, stats,
-                                           np.int64(BEAM), True, np.int64(0))
+                                           np.int64(BEAM), True, np.int64(0), np.int64(NEG))
         exact = solve_arrays(*(np.array([a]) for a in arrays), parallel=False, beam=0,
                              group_ok=group_ok)
         # (the reversed position answers, with the exact optimum)
@@ -328,7 +329,8 @@ def test_the_first_way_is_searched_first(where: tuple) -> None:
     for first_way in (0, 1):
         choice, group_jokers, stats = _outputs()
         status, score, back = solve_either(*arrays, group_ok, choice, group_jokers, stats,
-                                           np.int64(BEAM), True, np.int64(first_way))
+                                           np.int64(BEAM), True, np.int64(first_way),
+                                           np.int64(NEG))
         found.append((status, score, back))
     # (the same optimum either way; reversed first, the reversed position answers)
     assert found[0][:2] == found[1][:2] and found[0][0] == 1 and found[1][2], (where, found)
@@ -344,9 +346,9 @@ def test_a_relaxation_searches_first_the_way_its_rules_turned(monkeypatch) -> No
     solve = arrays._solve_moves
     calls = []
 
-    def spy(positions, objective, threads, rules, turn=None):
+    def spy(positions, objective, threads, rules, turn=None, above=None):
         given = None if turn is None else turn.tolist()
-        moves = solve(positions, objective, threads, rules, turn)
+        moves = solve(positions, objective, threads, rules, turn, above)
         calls.append((rules.min_real_tiles, given, None if turn is None else turn.tolist()))
         return moves
 
@@ -366,3 +368,55 @@ def test_a_relaxation_searches_first_the_way_its_rules_turned(monkeypatch) -> No
                                                         before.sets_kept)
     assert not check_move(Position.from_strings(p["table"], p["rack"], True,
                                                 **rules.position_limits()), move, rules)
+
+
+# copies=3 + jokers=4 + two real tiles (least disturbance on): the relaxation's optimum (one
+# real tile a set) is the plain move's under two; its solve as it is first stores 36.9 k
+# states in its last pass, 5.1 k looking only for more than that score
+ABOVE_FIRST = (6, 40, 3)
+
+
+def test_a_search_above_the_optimum_finds_nothing() -> None:
+    from engines.rummikub.arrays import solve_moves
+    from engines.rummikub.least import _score
+
+    rules = Rules(jokers=4, copies=3, least_disturbance=False)  # (a relaxation's rules)
+    pos = _position(*ABOVE_FIRST, FOUR_REAL2)[1]
+    move = solve_moves([pos], "tiles", None, rules)[0]
+    score = _score(move, "tiles", rules)
+    # (above one less: the optimum again; above the optimum: nothing, the search pruned)
+    again = solve_moves([pos], "tiles", None, rules, np.zeros(1, np.int64),
+                        np.array([score - 1]))[0]
+    assert again is not None and (again.tiles, again.value, _score(again, "tiles", rules)) \
+        == (move.tiles, move.value, score)
+    assert solve_moves([pos], "tiles", None, rules, np.zeros(1, np.int64),
+                       np.array([score])) == [None]
+
+
+def test_a_relaxation_looks_only_above_the_move_under_its_rules(monkeypatch) -> None:
+    from engines.rummikub import arrays, least
+
+    rules = Rules(min_real_tiles=2, jokers=4, copies=3)
+    p, pos = _position(*ABOVE_FIRST, rules)
+    first = arrays.solve_moves([pos], "tiles", None, FOUR_REAL2)[0]
+    solve = arrays._solve_moves
+    calls = []
+
+    def spy(positions, objective, threads, rules, turn=None, above=None):
+        moves = solve(positions, objective, threads, rules, turn, above)
+        calls.append((rules.min_real_tiles, None if above is None else above.tolist(),
+                      moves[0] is None))
+        return moves
+
+    monkeypatch.setattr(arrays, "_solve_moves", spy)
+    move = best_move(p["table"], p["rack"], True, "tiles", rules)
+    monkeypatch.undo()
+    # (the relaxation's solve, within the solve under two real tiles, given that move's
+    # score, finds nothing more: the relaxation's plain move is that move)
+    assert calls == [(1, [least._score(first, "tiles", rules)], True), (2, None, False)], calls
+    # (the same answer as the relaxation's solve looking for its optimum as it did)
+    monkeypatch.setattr(least, "_score", lambda *a: NEG)
+    before = best_move(p["table"], p["rack"], True, "tiles", rules)
+    assert (move.tiles, move.value, move.sets_kept, sorted(map(str, move.played))) == (
+        before.tiles, before.value, before.sets_kept, sorted(map(str, before.played)))
+    assert not check_move(pos, move, rules)

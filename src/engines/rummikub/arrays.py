@@ -114,24 +114,27 @@ def count_arrays(
 def solve_moves(
     positions: Sequence[Position], objective: str = "tiles", threads: int | None = None,
     rules: Rules = DEFAULT_RULES, turn: np.ndarray | None = None,
+    above: np.ndarray | None = None,
 ) -> list[Move]:
     """The best move of every position (see :func:`~engines.rummikub.position.best_moves`;
     meld then continue with least disturbance: :mod:`engines.rummikub.continue_least`;
-    ``turn``: see :func:`solve_counts`, where that route is not taken)."""
+    ``turn``, ``above``: see :func:`solve_counts`, where that route is not taken; with
+    ``above``, ``None`` for a position no move of which scores more)."""
     from engines.rummikub.continue_least import continue_moves, routes
 
     positions = positions if isinstance(positions, list | tuple) else list(positions)
     if positions and routes(rules):
         return continue_moves(positions, objective, threads, rules, _solve_moves)
-    return _solve_moves(positions, objective, threads, rules, turn)
+    return _solve_moves(positions, objective, threads, rules, turn, above)
 
 
 def _solve_moves(
     positions: Sequence[Position], objective: str, threads: int | None, rules: Rules,
-    turn: np.ndarray | None = None,
+    turn: np.ndarray | None = None, above: np.ndarray | None = None,
 ) -> list[Move]:
-    """:func:`solve_moves` with no other route (``positions`` a list or tuple; ``turn``:
-    see :func:`solve_counts`)."""
+    """:func:`solve_moves` with no other route (``positions`` a list or tuple; ``turn``,
+    ``above``: see :func:`solve_counts`; with ``above``, ``None`` where no move scores
+    more)."""
     if not positions:
         with numba_threads(threads, RummikubInputError):
             return []
@@ -141,8 +144,9 @@ def _solve_moves(
             rules.check_tiles(p.table, p.rack, f"positions[{i}]")
     turn = np.zeros(len(positions), np.int64) if turn is None else turn
     status, codes, counts, played = solve_counts(table, rack, meld_modes, objective, threads,
-                                                 rules, turn)  # fmt: skip
-    if (status[melded] != 1).any():  # cannot happen for validated tables
+                                                 rules, turn, above)  # fmt: skip
+    beaten = np.zeros(len(positions), bool) if above is None else status == 0
+    if (status[melded & ~beaten] != 1).any():  # cannot happen for validated tables
         raise PositionError("the table cannot be arranged")
     moves = _moves(positions, status, codes, counts, played, rules.meld_continue,
                    (rules.colours, rules.numbers))
@@ -151,7 +155,7 @@ def _solve_moves(
     if rules.least_disturbance:
         _least_disturbing(positions, moves, objective, rules, threads,
                           (table, rack, meld_modes, codes, counts, played), turn)
-    return moves
+    return [None if b else m for m, b in zip(moves, beaten.tolist())] if beaten.any() else moves
 
 
 def _least_disturbing(positions: Sequence[Position], moves: list[Move], objective: str,
@@ -298,6 +302,7 @@ def least_arrays(slots: tuple, arrays: tuple, at: np.ndarray, objective: str, ru
 def solve_counts(
     table: np.ndarray, rack: np.ndarray, meld_modes: np.ndarray, objective: str = "tiles",
     threads: int | None = None, rules: Rules = DEFAULT_RULES, turn: np.ndarray | None = None,
+    above: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The kernel call of :func:`solve_moves` on the arrays of :func:`position_arrays`:
     ``(status, set codes, set counts, played)``, status 1 where a move was found, the
@@ -305,13 +310,16 @@ def solve_counts(
     tiles each move plays (zero where none was found).  ``turn`` (int64, one a position),
     if given: 1 where the search is to take the position with its numbers reversed first;
     on return, 1 where the move was found that way
-    (:func:`solvers.rummikub.solve_range`)."""
+    (:func:`solvers.rummikub.solve_range`).  ``above`` (int64, one a position), if given: a
+    score (the objective's, :func:`~engines.rummikub.position.objective_weights`, of the
+    rack tiles played) some move of the position reaches, or ``NEG`` (none): status 0 where
+    no move scores more (the search prunes what cannot)."""
     weight, joker_weight = objective_weights(objective)
     n = len(table)
     with numba_threads(threads, RummikubInputError):
         status, codes, counts, played = _solve_pooled(
             table, rack, np.broadcast_to(weight, (n, 4, 13)), joker_weight,
-            np.ascontiguousarray(meld_modes, np.int64), rules, turn)
+            np.ascontiguousarray(meld_modes, np.int64), rules, turn, above)
     if (counts[status == 1] < 0).any():
         raise AssertionError("the kernel returned a choice that is not an arrangement")
     return status, codes, counts, played
@@ -320,8 +328,9 @@ def solve_counts(
 def _solve_pooled(
     table: np.ndarray, rack: np.ndarray, weight: np.ndarray, joker_weight: int,
     meld_modes: np.ndarray, rules: Rules = DEFAULT_RULES, turn: np.ndarray | None = None,
+    above: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(status, codes, counts, played)`` of :func:`solve_counts` (``turn``: its) on
+    """``(status, codes, counts, played)`` of :func:`solve_counts` (``turn``, ``above``: its) on
     Numba's thread count, scheduled dynamically: this thread and ``threads - 1`` pool
     threads each take the next few positions as they finish
     (:func:`solvers.rummikub.solve_range`, GIL released, which also packs each position's
@@ -331,11 +340,12 @@ def _solve_pooled(
     import numba
 
     from solvers.rummikub import MAX_SETS, NCOL, NNUM, solve_range, variants_for
-    from solvers.rummikub._layout import BEAM
+    from solvers.rummikub._layout import BEAM, NEG
 
     n = len(table)
     group_ok, part_count, part_masks = rules.group_tables()
-    status, best = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    status = np.zeros(n, np.int64)
+    best = np.full(n, NEG, np.int64) if above is None else np.array(above, np.int64)  # (in, out)
     choice = np.zeros((n, NCOL, NNUM, 4), np.int64)
     group_jokers, stats = np.zeros((n, NNUM), np.int64), np.zeros((n, 2), np.int64)
     codes, counts = np.zeros((n, MAX_SETS), np.int64), np.full(n, -2, np.int64)

@@ -502,7 +502,12 @@ def _relaxed_move(pos: Position, objective: str, rules: Rules, first: Move,
     that way too (copies=3 + jokers=4 + two real tiles, the bench positions of seeds 11
     and 1-7, 5 a band, their relaxation's solve replayed: 36 of 400 turned, 28 of them
     1.5-29 times faster, none 3 ms slower; seeds 11 and 1-3 637 -> 411 ms in all, 4-7
-    515 -> 412; benches/README, rkstates)."""
+    515 -> 412; benches/README, rkstates).  ``first`` is legal under the relaxation, so its
+    optimum is at least ``first``'s score: its solve looks only for more (``above``), and
+    where none scores more, ``first`` is its plain move (the same tiles, value and jokers
+    as the plain move it found before; copies=3 + jokers=4 + two real tiles: 162 of the
+    320 relaxations of seeds 11 and 1-7, 5 a band, which store far fewer states: seed 6
+    40J #3's 34.6 -> 10.3 ms; benches/README, rkstates3)."""
     from engines.rummikub.arrays import solve_moves
     from engines.rummikub.position import check_move
 
@@ -511,7 +516,9 @@ def _relaxed_move(pos: Position, objective: str, rules: Rules, first: Move,
     plain = (melded_plain if melded_plain is not None
              and plain_rules == replace(rules, meld_continue=False, least_disturbance=False)
              else solve_moves([loose_pos], objective, None, plain_rules,
-                              np.array([int(first_turned)], np.int64))[0])
+                              np.array([int(first_turned)], np.int64),
+                              np.array([_score(first, objective, rules)], np.int64))[0])
+    plain = first if plain is None else plain  # (no move scores more than first)
     if (plain.tiles, plain.value, _jokers(plain)) != (first.tiles, first.value, _jokers(first)):
         return len(pos.table)
     start = first if first.sets_kept > plain.sets_kept else plain
@@ -529,3 +536,16 @@ def _relaxed_move(pos: Position, objective: str, rules: Rules, first: Move,
 
 def _jokers(move: Move) -> int:
     return sum(t.is_joker for t in move.played)
+
+
+def _score(move: Move, objective: str, rules: Rules) -> int:
+    """``move``'s score as the DP counts it (``objective``'s weights of the rack tiles it
+    plays: :func:`~engines.rummikub.arrays.solve_counts`' ``above``); NEG where the tile
+    set is wider than the DP's arrays (4 x 13)."""
+    from solvers.rummikub._layout import NEG
+
+    if rules.colours > 4 or rules.numbers > 13:
+        return NEG
+    weight, joker_weight = objective_weights(objective)
+    played, jokers = _counts(move.played)
+    return int((weight * played).sum()) + joker_weight * jokers

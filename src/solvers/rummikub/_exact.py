@@ -394,7 +394,7 @@ def turned(counts, nnum):
 @njit(cache=True, nogil=True)
 def solve_either(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
-    beam, variants, first_way,
+    beam, variants, first_way, above,
 ):
     """:func:`solve_exact`, and whether its choice is the reversed position's
     (:data:`TURN_STATES`): ``(status, score, reversed)``; the caller reads the choice
@@ -403,6 +403,12 @@ def solve_either(
     position first, the budgets as they are (a relaxation's solve where the solve under the
     rules turned: ``engines.rummikub.least._relaxed_move``); 0 the position as it is (both
     given, not defaulted: an omitted argument is a signature of its own, a second compile).
+    ``above``: a score (the returned score's units) some arrangement is known to reach, or
+    NEG: the exact passes then keep only what may score more (status 0: no arrangement
+    does; a narrow or beam pass may still answer with an arrangement scoring ``above``).
+    A relaxation's solve knows the move under the stricter rules, legal under its own
+    (``engines.rummikub.least._relaxed_move``); a position solved one way (not turnable)
+    ignores it.
     """
     if beam <= 0 or not _turnable(meld):
         st, sc = solve_exact(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
@@ -411,7 +417,7 @@ def solve_either(
     nnum = highest_number(meld)
     back = (turned(must, nnum), turned(opt, nnum), turned(weight, nnum), turned_rules(meld, nnum))
     ways = np.zeros((2, 4), np.int64)  # (each way's share of _passes)
-    ways[:, 1] = NEG
+    ways[:, 1] = NEG if above == NEG else above + must_j * joker_weight + 1  # (raw, as _passes)
     budgets = np.full(2, TURN_STATES, np.int64)
     budgets[0] = first_budget(meld, must_j + opt_j)
     kept, kept_back = no_kept(), no_kept()  # (each way's pass the budget cut, going on)

@@ -38,13 +38,16 @@ def solve_range(
     keeps ``counts[p]`` and ``played[p]`` as they were (the caller's -2 and zeros).
     ``turn[p]``: given 1, the search takes the reversed position first (``solve_either``'s
     ``first_way``); set to 1 where the choice is the reversed position's, else 0.
+    ``best[p]`` on entry: ``solve_either``'s ``above`` (NEG: none; status 0 where no
+    arrangement scores more).
     ``variants``: :mod:`solvers.rummikub._family` (the engine's
     :func:`~solvers.rummikub._family.variants_for` of the whole batch)."""
     for k in range(lo, hi):
         p = order[k]
         st, sc, back = solve_either(must[p], opt[p], must_j[p], opt_j[p], weight[p],
                                     joker_weight[p], meld[p], group_ok, choice[p],
-                                    group_jokers[p], stats[p], beam, variants, turn[p])
+                                    group_jokers[p], stats[p], beam, variants, turn[p],
+                                    best[p])
         turn[p] = back
         status[p] = st
         best[p] = sc
