@@ -249,11 +249,6 @@ class Rules:
         """The crossings of options that the fast kernels' state key cannot hold (4 colours
         and 13 numbers at most; docs/rummikub-house-rules.md)."""
         out = []
-        if self.meld_continue and self.min_real_tiles == 2 and self.min_set_length != 3:
-            # (meld then continue's two-key DP lists the runs short of real tiles for sets
-            # of 3 only: solvers/rummikub/_continue.py)
-            out.append("meld_continue=true with min_real_tiles=2 and "
-                       f"min_set_length={self.min_set_length}")
         # two real tiles per set with a third or fourth copy: sets of 3 only (the runs
         # short of real tiles listed in the second key word, clear of the group counts n3
         # and n4; six or seven open runs a colour, three copies and three jokers or four
@@ -363,10 +358,10 @@ class Rules:
         rule fewest_tiles_moved=true with copies=3 is not supported by the exact search yet
         (each is solved alone; together they await the DP: docs/rummikub-house-rules.md)
         >>> try:
-        ...     Rules(min_set_length=4, min_real_tiles=2, meld_continue=True).check_supported()
+        ...     Rules(jokers=3, min_real_tiles=2, meld_continue=True).check_supported()
         ... except RuleError as exc:
         ...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
-        rule meld_continue=true with min_real_tiles=2 and min_set_length=4 is not supported
+        rule jokers=3 with meld_continue=true and min_real_tiles=2 is not supported
         by the exact search yet (each is solved alone; together they await the DP:
         docs/rummikub-house-rules.md)
         >>> Rules(copies=3, min_set_length=4).check_supported().wide_search  # the wide DP's
