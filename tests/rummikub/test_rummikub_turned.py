@@ -338,6 +338,14 @@ def test_the_first_way_is_searched_first(where: tuple) -> None:
     assert not found[0][2] or where == RELAXED_TURNS, found
 
 
+def _after_the_rules(monkeypatch) -> None:
+    """The relaxation solved after the solve under the rules, as where its move is not
+    allowed (least.relaxation_first tried first: off)."""
+    from engines.rummikub import least
+
+    monkeypatch.setattr(least, "relaxation_pays_first", lambda rules: False)
+
+
 def test_a_relaxation_searches_first_the_way_its_rules_turned(monkeypatch) -> None:
     from engines.rummikub import arrays
 
@@ -353,6 +361,7 @@ def test_a_relaxation_searches_first_the_way_its_rules_turned(monkeypatch) -> No
         return moves
 
     monkeypatch.setattr(arrays, "_solve_moves", spy)
+    _after_the_rules(monkeypatch)
     move = best_move(p["table"], p["rack"], True, "tiles", rules)
     monkeypatch.undo()
     # (the relaxation's solve, within the solve under two real tiles that found the plain
@@ -363,6 +372,7 @@ def test_a_relaxation_searches_first_the_way_its_rules_turned(monkeypatch) -> No
 
     relaxed = least._relaxed_move
     monkeypatch.setattr(least, "_relaxed_move", lambda *a: relaxed(*a[:6], False))
+    _after_the_rules(monkeypatch)
     before = best_move(p["table"], p["rack"], True, "tiles", rules)
     assert (move.tiles, move.value, move.sets_kept) == (before.tiles, before.value,
                                                         before.sets_kept)
@@ -409,6 +419,7 @@ def test_a_relaxation_looks_only_above_the_move_under_its_rules(monkeypatch) -> 
         return moves
 
     monkeypatch.setattr(arrays, "_solve_moves", spy)
+    _after_the_rules(monkeypatch)
     move = best_move(p["table"], p["rack"], True, "tiles", rules)
     monkeypatch.undo()
     # (the relaxation's solve, within the solve under two real tiles, given that move's
@@ -416,6 +427,41 @@ def test_a_relaxation_looks_only_above_the_move_under_its_rules(monkeypatch) -> 
     assert calls == [(1, [least._score(first, "tiles", rules)], True), (2, None, False)], calls
     # (the same answer as the relaxation's solve looking for its optimum as it did)
     monkeypatch.setattr(least, "_score", lambda *a: NEG)
+    _after_the_rules(monkeypatch)
+    before = best_move(p["table"], p["rack"], True, "tiles", rules)
+    assert (move.tiles, move.value, move.sets_kept, sorted(map(str, move.played))) == (
+        before.tiles, before.value, before.sets_kept, sorted(map(str, before.played)))
+    assert not check_move(pos, move, rules)
+
+
+# copies=3 + jokers=4 + two real tiles (least disturbance on): the relaxation's
+# least-disturbing move (one real tile a set) is allowed under two on ABOVE_FIRST, not on
+# seed 11 20J #0 (its optimum breaks two real tiles)
+RELAXATION_NOT_ALLOWED = (11, 20, 0)
+
+
+@pytest.mark.parametrize("where, allowed", [(ABOVE_FIRST, True),
+                                            (RELAXATION_NOT_ALLOWED, False)])
+def test_a_relaxation_allowed_under_the_rules_is_the_answer(monkeypatch, where: tuple,
+                                                             allowed: bool) -> None:
+    from engines.rummikub import arrays
+
+    rules = Rules(min_real_tiles=2, jokers=4, copies=3)
+    p, pos = _position(*where, rules)
+    solve = arrays.solve_counts
+    calls = []
+
+    def spy(*args, **kwargs):
+        calls.append(args[5].min_real_tiles)
+        return solve(*args, **kwargs)
+
+    monkeypatch.setattr(arrays, "solve_counts", spy)
+    move = best_move(p["table"], p["rack"], True, "tiles", rules)
+    monkeypatch.undo()
+    # (the relaxation's solve first; the one under two real tiles only where its move is
+    # not allowed, the relaxation's bound then known: not solved again)
+    assert calls == ([1] if allowed else [1, 2]), calls
+    _after_the_rules(monkeypatch)
     before = best_move(p["table"], p["rack"], True, "tiles", rules)
     assert (move.tiles, move.value, move.sets_kept, sorted(map(str, move.played))) == (
         before.tiles, before.value, before.sets_kept, sorted(map(str, before.played)))

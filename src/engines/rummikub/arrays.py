@@ -134,7 +134,38 @@ def _solve_moves(
 ) -> list[Move]:
     """:func:`solve_moves` with no other route (``positions`` a list or tuple; ``turn``,
     ``above``: see :func:`solve_counts`; with ``above``, ``None`` where no move scores
-    more)."""
+    more).  Least disturbance where a relaxation's move is likely allowed
+    (:func:`~engines.rummikub.least.relaxation_pays_first`): the positions whose
+    relaxation's least-disturbing move the rules allow take it; the others are solved
+    under the rules."""
+    from engines.rummikub.least import relaxation_first, relaxation_pays_first
+
+    if positions and above is None and relaxation_pays_first(rules):
+        position_arrays(positions, rules)  # (the positions' checks, first)
+        moves: list = [None] * len(positions)
+
+        def relaxed(i: int) -> None:
+            moves[i] = relaxation_first(positions[i], objective, rules)
+
+        _side_by_side(relaxed, range(len(positions)), threads)
+        rest = [i for i, m in enumerate(moves) if not isinstance(m, Move)]
+        if rest:
+            more = _solve_rules([positions[i] for i in rest], objective, threads, rules,
+                                None if turn is None else turn[rest], None,
+                                [moves[i] for i in rest])
+            for i, move in zip(rest, more):
+                moves[i] = move
+        return moves
+    return _solve_rules(positions, objective, threads, rules, turn, above)
+
+
+def _solve_rules(
+    positions: Sequence[Position], objective: str, threads: int | None, rules: Rules,
+    turn: np.ndarray | None = None, above: np.ndarray | None = None,
+    relaxed_known: list | None = None,
+) -> list[Move]:
+    """:func:`_solve_moves`' solve under the rules (see there; ``relaxed_known``: each
+    position's from :func:`~engines.rummikub.least.relaxation_first`, or None)."""
     if not positions:
         with numba_threads(threads, RummikubInputError):
             return []
@@ -154,13 +185,14 @@ def _solve_moves(
         _name_melds(moves, positions, rules, threads)
     if rules.least_disturbance:
         _least_disturbing(positions, moves, objective, rules, threads,
-                          (table, rack, meld_modes, codes, counts, played), turn)
+                          (table, rack, meld_modes, codes, counts, played), turn,
+                          relaxed_known)
     return [None if b else m for m, b in zip(moves, beaten.tolist())] if beaten.any() else moves
 
 
 def _least_disturbing(positions: Sequence[Position], moves: list[Move], objective: str,
                       rules: Rules, threads: int | None, arrays: tuple,
-                      turn: np.ndarray) -> None:
+                      turn: np.ndarray, relaxed_known: list | None = None) -> None:
     """Least disturbance: the move of each position whose turn rearranges the table, and
     that keeps fewer table sets than the table has, is replaced by the least-disturbing
     one from this optimal move (``arrays``: the batch's table and rack counts, modes, and
@@ -170,7 +202,8 @@ def _least_disturbing(positions: Sequence[Position], moves: list[Move], objectiv
     :func:`~engines.rummikub.least.least_disturbing_move`.  Either way side by side, on
     this thread and the pool's (the held-out passes release the GIL), the likely slowest
     first; a relaxation's solve searches first the way the DP found each move (``turn``:
-    :func:`solve_counts`)."""
+    :func:`solve_counts`), unless already solved (``relaxed_known``: see
+    :func:`~engines.rummikub.least.least_disturbing_move`, one a position, or None)."""
     from engines.rummikub.least import _relaxation, least_disturbing_move
 
     table, rack = arrays[:2]
@@ -187,8 +220,9 @@ def _least_disturbing(positions: Sequence[Position], moves: list[Move], objectiv
 
     def solve(k: int) -> None:
         i = need[k]
-        moves[i] = least_disturbing_move(positions[i], objective, rules, moves[i],
-                                         first_turned=bool(turn[i]))
+        moves[i] = least_disturbing_move(
+            positions[i], objective, rules, moves[i], first_turned=bool(turn[i]),
+            relaxed_known=None if relaxed_known is None else relaxed_known[i])
 
     _side_by_side(solve, range(len(need)), threads)
     if rules.fewest_moved:  # then the fewest tiles moved (engines.rummikub.heirs)

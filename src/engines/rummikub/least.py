@@ -326,7 +326,8 @@ WORK = np.zeros(2, np.int64)
 
 def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_RULES,
                           first: Move | None = None, melded_plain: Move | None = None,
-                          first_turned: bool = False) -> Move:
+                          first_turned: bool = False,
+                          relaxed_known: tuple[Move, int] | None = None) -> Move:
     """The optimal move for ``pos`` (melded, or meld then continue) that keeps the most
     table sets unchanged
     (``objective``: ``"tiles"`` or ``"value"``, with their tie-breaks; ``rules``: real tiles
@@ -345,14 +346,16 @@ def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_
     player's under ``rules`` without meld then continue (:func:`continue_moves` solved it),
     which a relaxation then need not solve again.  ``first_turned``: the DP found ``first``
     searching the position with its numbers reversed (a relaxation's solve searches that
-    way first: :func:`_relaxed_move`)."""
+    way first: :func:`_relaxed_move`).  ``relaxed_known``: :func:`relaxation_first`'s
+    (a move the rules do not allow), the relaxation not solved again."""
     ceiling = len(pos.table)  # the most sets a move may keep
     if first is None and not pos.initial_meld_done:  # meld then continue
         from engines.rummikub.arrays import solve_moves
 
         first = solve_moves([pos], objective, None, replace(rules, least_disturbance=False))[0]
     if first is not None and _relaxation(pos, rules) is not None:
-        relaxed = _relaxed_answer(pos, objective, rules, first, melded_plain, first_turned)
+        relaxed = (_known_bound(pos, first, *relaxed_known) if relaxed_known else
+                   _relaxed_answer(pos, objective, rules, first, melded_plain, first_turned))
         if isinstance(relaxed, Move):
             return relaxed
         ceiling = relaxed
@@ -509,7 +512,6 @@ def _relaxed_move(pos: Position, objective: str, rules: Rules, first: Move,
     320 relaxations of seeds 11 and 1-7, 5 a band, which store far fewer states: seed 6
     40J #3's 34.6 -> 10.3 ms; benches/README, rkstates3)."""
     from engines.rummikub.arrays import solve_moves
-    from engines.rummikub.position import check_move
 
     loose_pos, loose = _relaxation(pos, rules, dropped)
     plain_rules = replace(loose, least_disturbance=False)
@@ -522,6 +524,53 @@ def _relaxed_move(pos: Position, objective: str, rules: Rules, first: Move,
     if (plain.tiles, plain.value, _jokers(plain)) != (first.tiles, first.value, _jokers(first)):
         return len(pos.table)
     start = first if first.sets_kept > plain.sets_kept else plain
+    return _loose_answer(pos, objective, rules, (loose_pos, loose), start)
+
+
+def relaxation_first(pos: Position, objective: str,
+                     rules: Rules) -> Move | tuple[Move, int] | None:
+    """A melded ``pos``'s relaxation's (:func:`_relaxation`) least-disturbing move where
+    ``rules`` allow it: it reaches the relaxation's optimum, at least the optimum under
+    ``rules``, so it is optimal and keeps the most sets (every optimal move is one of the
+    relaxation's); else the relaxation's plain move and the sets that move keeps (for
+    :func:`least_disturbing_move`'s ``relaxed_known``); None where no relaxation applies.
+    Copies=3 + jokers=4 + two real tiles (:func:`relaxation_pays_first`): allowed on 304 of
+    the 320 relaxations of seeds 11 and 1-7, 5 a band, the dearer solve under two real
+    tiles then skipped (40J maxima 42-133 -> 22-42 ms; benches/README, rkstates4)."""
+    from engines.rummikub.arrays import solve_moves
+
+    relaxation = _relaxation(pos, rules)
+    if not (pos.initial_meld_done and pos.table) or relaxation is None:
+        return None
+    plain = solve_moves([relaxation[0]], objective, None,
+                        replace(relaxation[1], least_disturbance=False))[0]
+    answer = _loose_answer(pos, objective, rules, relaxation, plain)
+    return answer if isinstance(answer, Move) else (plain, answer)
+
+
+def _known_bound(pos: Position, first: Move, plain: Move, kept: int) -> int:
+    """:func:`_relaxed_move`'s bound, the relaxation solved (:func:`relaxation_first`)."""
+    if (plain.tiles, plain.value, _jokers(plain)) != (first.tiles, first.value, _jokers(first)):
+        return len(pos.table)
+    return kept
+
+
+def relaxation_pays_first(rules: Rules) -> bool:
+    """Whether least disturbance tries :func:`relaxation_first` before the solve under
+    ``rules``: three or more copies, four jokers, two real tiles a set."""
+    return rules.least_disturbance and rules.copies > 2 and rules.jokers > 3 \
+        and rules.min_real_tiles > 1
+
+
+def _loose_answer(pos: Position, objective: str, rules: Rules,
+                  relaxation: tuple[Position, Rules], start: Move) -> Move | int:
+    """The least-disturbing move under ``relaxation`` (its position and rules) from
+    ``start``, optimal under it, as a move of ``pos`` if ``rules`` allow it (with its meld,
+    for meld then continue); else the sets it keeps."""
+    from engines.rummikub.arrays import solve_moves
+    from engines.rummikub.position import check_move
+
+    loose_pos, loose = relaxation
     move = start if start.sets_kept == len(pos.table) else least_disturbing_move(
         loose_pos, objective, replace(loose, least_disturbance=True), start)
     new_sets: list[Meld] = []
