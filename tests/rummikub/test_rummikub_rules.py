@@ -409,7 +409,8 @@ def test_batch_task_solves_the_dp_house_rules(tmp_path: Path) -> None:
 def test_cli_and_batch_solve_crossings_by_the_wide_dp(tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     # a third copy with sets of 4: past the fast kernels' key, solved by the width-generic
-    # DP (Rules.wide_search); with two real tiles per set neither DP solves it
+    # DP (Rules.wide_search); with two real tiles per set and three jokers neither DP solves
+    # it (with two, two real tiles bind no set of 4: solved as one, Rules.solved_as)
     position = {"table": [["R1", "R2", "R3", "R4"]], "rack": ["R1", "R2", "R3", "R4", "R1",
                                                             "R2", "R3", "R4", "K9"]}
     path = tmp_path / "pos.json"
@@ -418,8 +419,10 @@ def test_cli_and_batch_solve_crossings_by_the_wide_dp(tmp_path: Path,
                  "--rule", "min_set_length=4"]) == 0
     assert json.loads(capsys.readouterr().out)["tiles"] == 8
     records = [dict(position, id="routed", rules={"copies": 3, "min_set_length": 4}),
+               dict(position, id="unbound", rules={"copies": 3, "min_set_length": 4,
+                                                   "min_real_tiles": 2}),
                dict(position, id="refused", rules={"copies": 3, "min_set_length": 4,
-                                                   "min_real_tiles": 2})]
+                                                   "min_real_tiles": 2, "jokers": 3})]
     tiles, summary, bad = run_best_batch(tmp_path, records)
-    assert tiles == {"routed": 8}
+    assert tiles == {"routed": 8, "unbound": 8}
     assert summary.rejected == 1 and "copies=3 with min_real_tiles=2" in str(bad[0])

@@ -110,7 +110,8 @@ def test_third_copy_two_real_tiles_refused_crossings():
     # in word B, tests/rummikub/test_rummikub_official_three_jokers.py; jokers=4 too, the
     # list's fourth slot in word B: tests/rummikub/test_rummikub_four_jokers_real2.py)
     assert Rules.parse(["copies=3", "min_real_tiles=2", "jokers=4"]).unsupported() == []
-    for options in (["min_set_length=4"], ["meld_continue=on"]):
+    # (sets of 4 with two jokers: two real tiles bind no set: test_rummikub_unbound_rules.py)
+    for options in (["min_set_length=4", "jokers=3"], ["meld_continue=on"]):
         with pytest.raises(RuleError, match="not supported by the exact"):
             best_move([], "R1 R5 R5 R5 J", rules=Rules.parse(["copies=3", "min_real_tiles=2",
                                                               *options]))

@@ -91,7 +91,8 @@ def test_routed_crossings_by_hand(rules, table, rack, tiles, monkeypatch):
 # per set and official retrieval are the fast kernels' alone; more jokers than the set
 # length, four jokers and sets of 13 the wide DP's key does not hold
 STILL_REFUSED = [
-    (Rules(copies=3, min_set_length=4, min_real_tiles=2), "copies=3 with min_real_tiles=2"),
+    (Rules(copies=3, min_set_length=4, min_real_tiles=2, jokers=3),  # (jokers=2 bind no set:
+     "copies=3 with min_real_tiles=2"),  # test_rummikub_unbound_rules.py)
     (Rules(copies=4, min_set_length=2, meld_continue=True), "copies=4 with "
      "meld_continue=true and min_set_length=2"),
     (Rules(jokers=3, min_set_length=4, joker_retrieval="official"),

@@ -34,10 +34,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
-from math import comb
+from dataclasses import dataclass, fields, replace
 
 from engines.rummikub.errors import PositionError, RuleError, SetError, TileError
+from engines.rummikub.refusals import (
+    crossing_refusals,
+    fast_refusals,
+    fewest_refusals,
+    option_text,
+    wide_refusals,
+)
 from engines.rummikub.retrieval import joker_places, retrieval_problems
 from engines.rummikub.tiles import ALL_COLOURS, Tile, format_tiles
 
@@ -53,67 +59,20 @@ _RANGES = {"meld_threshold": (0, MAX_MELD_THRESHOLD), "min_real_tiles": (1, 2),
 SEARCH_OPTIONS = ("meld_threshold", "meld_joker", "meld_continue", "least_disturbance",
                   "fewest_tiles_moved", "joker_retrieval", "min_real_tiles", "colours",
                   "numbers", "copies", "jokers", "min_set_length")
-# Options that must keep these values with fewest tiles moved (its pass, solvers/rummikub/
-# _heirs.py, follows the rules document's sets: 4 x 13 at most, two copies, two jokers)
-_WITH_FEWEST = {"min_real_tiles": 1, "joker_retrieval": "free", "min_set_length": 3,
-                "meld_continue": False}
-_FEWEST_MOST = {"copies": 2, "jokers": 2, "colours": 4, "numbers": 13}
 # fewest_tiles_moved="auto": on where its pass solves the rules (least disturbance on, none
-# of the refusals above), off elsewhere, so that it can be the default without refusing any
-# rules that work without it.  The default stays off while best_move with it takes over 50 ms
+# of refusals.fewest_refusals), off elsewhere, so that it can be the default without refusing
+# any rules that work without it.  The default stays off while best_move with it takes over 50 ms
 # (the target) on 19 of the --least rules-document row's 320 60J/80J positions of seeds 11
 # and 1-7, up to 166 ms at load ~13 (benches/README "Fewest tiles moved"): FEWEST_DEFAULT =
 # FEWEST_AUTO turns it on (docs/CHANGELOG: answers change).
 FEWEST_AUTO = "auto"
 FEWEST_DEFAULT: bool | str = False
-# Options the search solves alone but not together with meld then continue (its DP carries
-# two arrangements: docs/rummikub-house-rules.md)
-_NOT_WITH_CONTINUE: dict[str, object] = {}
-# Options that must keep these values with a third joker or a third or fourth copy in the
-# fast kernels: their code for them (the length classes, the second key of meld then
-# continue) holds two (docs/rummikub-house-rules.md); a third or fourth joker may come with
-# official retrieval (its places below), a third or fourth copy with official retrieval
-# and with a third joker (six or seven open runs a colour: numbered codes,
-# solvers/rummikub/_lengths.py), a third joker with two real tiles per set (sets of 3: a
-# third run short of real tiles listed in the second key word, solvers/rummikub/_real2.py).
-# Where the width-generic DP carries the crossing (sets of 2 or 4..12 with free retrieval
-# and one real tile per set), it solves it instead (Rules.wide_search; min_set_length last:
-# a refusal names first what neither DP carries).
-_WITH_THIRD = {"jokers": {"min_set_length": 3},
-               "copies": {"min_set_length": 3}}
-# Meld then continue with a third or fourth copy: sets of 3 with one real tile per set (its
-# two keys count the colours giving three or four tiles to groups where the runs short of
-# real tiles would be listed; four copies: numbered codes, solvers/rummikub/_continue.py)
-_THIRD_COPY_WITH_CONTINUE = {"min_real_tiles": 1, "min_set_length": 3}
-# ... and with a third joker: up to three copies and one real tile per set (each key tracks
-# its run of three jokers alone where the runs short of real tiles would be listed; three
-# copies and three jokers: six open runs a colour, numbered codes in both keys,
-# solvers/rummikub/_continue.py); not with a fourth joker
-_THIRD_JOKER_WITH_CONTINUE = {"copies": 3, "min_real_tiles": 1}
-# Official retrieval takes every joker count: the rules integer places four table jokers
-# (the fourth at bits 52-61); the cover of three at one number keeps 4 bits in the first key
-# word (COVER_HIGH_AT), or in the second where the first word's are the third and fourth
-# copies' group counts or the runs short of real tiles, and the cover of four (15 subsets)
-# 12 bits in the second, which a fourth joker's passes always carry (solvers/rummikub/
-# _layout.py, COVER_PAIRED_AT); a fourth joker's own limits (_FOURTH_JOKER_MOST) hold there
 # The tile sets the DP's state key holds: four colour codes of up to seven open runs (four
 # copies and three jokers: numbered codes, solvers/rummikub/_lengths.py) and the numbers
 # 1..13; runs and groups of at least 2 to 13 tiles.  Past 4 colours or 13 numbers: the
 # width-generic DP (eight colour codes in a two-word key, numbers up to 26).
 SEARCH_LIMITS = {"colours": (1, 8), "numbers": (1, 26), "copies": (1, 4), "jokers": (0, 4),
                  "min_set_length": (2, 13)}
-# A fourth joker (sets of 3+, as a third): up to three copies (four copies and four jokers:
-# eight open runs a colour, 165 codes, past the colour code's 7 bits); with two real tiles
-# per set its four runs short of real tiles are listed in the second key word (bits 31-45
-# and 58-62, solvers/rummikub/_real2_four.py)
-_FOURTH_JOKER_MOST = {"copies": 3}
-# The wide tile sets (more than 4 colours or numbers past 13), and the crossings above that
-# the fast kernels refuse, are solved by the width-generic DP (solvers/rummikub/wide), which
-# carries the initial-meld options, free retrieval, least disturbance, copies, jokers and
-# min_set_length; these options must keep these values with it, the jokers stay within
-# min_set_length (and 3: its key tracks the one run of jokers alone that could make a set)
-# and the colour codes fit its 64-bit key word (wide_code_bits)
-_WITH_WIDE = {"min_real_tiles": 1, "joker_retrieval": "free", "meld_continue": False}
 # Why each tile-set option stops there (the state key of solvers/rummikub/_layout.py)
 LIMIT_REASONS = {
     "colours": "the width-generic DP's first key word holds eight colour codes of 8 bits",
@@ -128,12 +87,6 @@ LIMIT_REASONS = {
 }
 _BOOLS = {"true": True, "on": True, "yes": True, "1": True,
           "false": False, "off": False, "no": False, "0": False}
-
-
-def wide_code_bits(min_len: int, most: int) -> int:
-    """The bits of one colour's code in the wide DP: its open runs (at most ``most``) by
-    length class, C(min_len + most, min_len) codes (solvers/rummikub/wide/_codes.py)."""
-    return max(1, (comb(min_len + most, min_len) - 1).bit_length())
 
 
 @dataclass(frozen=True)
@@ -227,80 +180,41 @@ class Rules:
         ['copies=4 with meld_continue=true and min_real_tiles=2']
         >>> Rules(colours=6, joker_retrieval="official", jokers=3, min_set_length=2).unsupported()
         ['colours=6 with joker_retrieval=official', 'colours=6 with jokers=3 and min_set_length=2']
+        >>> Rules(copies=3, min_set_length=4, min_real_tiles=2, jokers=2).unsupported()  # unbound
+        []
         """
+        return [] if self.solved_as() is not self else self._refusals()
+
+    def solved_as(self) -> Rules:
+        """The rules the exact search solves for these: these, or, where it refuses them,
+        the same rules with the options that bind no set of this tile set back at the rules
+        document's values, where the search solves those: two real tiles per set with
+        ``jokers <= min_set_length - 2`` (a set of ``min_set_length`` tiles or more holds
+        two real tiles however many of the jokers it takes), official retrieval without
+        jokers.  The same moves are legal under both, so the answers are these rules'.
+
+        >>> Rules(copies=3, min_set_length=4, min_real_tiles=2).solved_as().min_real_tiles
+        1
+        >>> Rules(copies=3, min_set_length=4, min_real_tiles=2, jokers=3).solved_as().jokers
+        3
+        """
+        if not self._refusals():
+            return self
+        unbound = replace(
+            self, min_real_tiles=1 if self.jokers <= self.min_set_length - 2 else
+            self.min_real_tiles, joker_retrieval="free" if self.jokers == 0 else
+            self.joker_retrieval)  # fmt: skip
+        return unbound if unbound != self and not unbound._refusals() else self
+
+    def _refusals(self) -> list[str]:
+        """:meth:`unsupported` of these rules as they are (no option set back)."""
         out = []
         for f in fields(self):
             value = getattr(self, f.name)
             lo, hi = SEARCH_LIMITS.get(f.name, (value, value))
             if (f.name not in SEARCH_OPTIONS and value != f.default) or not lo <= value <= hi:
-                out.append(f"{f.name}={_text(value)}")
-        if self.meld_continue:
-            out += self._past("meld_continue=true with", _NOT_WITH_CONTINUE)
-        if self.fewest_tiles_moved is True:
-            out += self._fewest_refusals()
-        if self.wide_tiles:
-            return out + self._wide_refusals()
-        fast = self._fast_refusals()
-        # (a crossing the fast kernels' key cannot hold goes to the width-generic DP where
-        # that DP carries it: wide_search; refused, it is named as the fast kernels see it)
-        return out + fast if fast and self._wide_refusals() else out
-
-    def _fast_refusals(self) -> list[str]:
-        """The crossings of options that the fast kernels' state key cannot hold (4 colours
-        and 13 numbers at most; docs/rummikub-house-rules.md)."""
-        out = []
-        # two real tiles per set with a third or fourth copy: sets of 3 only (the runs
-        # short of real tiles listed in the second key word, clear of the group counts n3
-        # and n4; six or seven open runs a colour, three copies and three jokers or four
-        # copies: numbered codes, solvers/rummikub/_real2.long_joker_runs3)
-        if self.copies > 2 and self.min_real_tiles == 2 and self.min_set_length != 3:
-            out.append(f"copies={self.copies} with min_real_tiles=2")
-        if self.meld_continue and self.copies > 2:
-            out += self._past(f"copies={self.copies} with meld_continue=true and",
-                              _THIRD_COPY_WITH_CONTINUE)
-        if self.meld_continue and self.jokers > 3:  # (the keys' jokers placed: 2 bits)
-            out.append(f"jokers={self.jokers} with meld_continue=true")
-        elif self.meld_continue and self.jokers > 2:
-            out += self._past(f"jokers={self.jokers} with meld_continue=true and",
-                              _THIRD_JOKER_WITH_CONTINUE, above=True)
-        for option, alone_with in _WITH_THIRD.items():
-            if getattr(self, option) > 2:
-                out += self._past(f"{option}={getattr(self, option)} with", alone_with)
-        if self.jokers > 3:
-            out += self._past(f"jokers={self.jokers} with", _FOURTH_JOKER_MOST, above=True)
-        return out
-
-    def _past(self, head: str, limits: dict[str, object], above: bool = False) -> list[str]:
-        """``head`` and each option of ``limits`` whose value is past its limit there (above
-        it where ``above``, else any other value), named with its value."""
-        return [f"{head} {name}={_text(getattr(self, name))}" for name, limit in limits.items()
-                if (getattr(self, name) > limit if above else getattr(self, name) != limit)]
-
-    def _wide_refusals(self) -> list[str]:
-        """The options that the width-generic DP does not carry (its transitions, its sets of
-        2..12, its joker runs and its 64-bit colour codes), named with the wide tile set."""
-        wide = f"colours={self.colours}" if self.colours > 4 else f"numbers={self.numbers}"
-        out = []
-        if self.min_set_length > 12:  # (the wide DP's sets: 2..12)
-            out.append(f"min_set_length={self.min_set_length} with colours={self.colours} "
-                       f"and numbers={self.numbers}")
-        out += [f"{wide} with {name}={_text(getattr(self, name))}"
-                for name, alone in _WITH_WIDE.items() if getattr(self, name) != alone]
-        if self.jokers > min(3, self.min_set_length):
-            out.append(f"{wide} with jokers={self.jokers} and "
-                       f"min_set_length={self.min_set_length}")
-        elif self.colours * wide_code_bits(self.min_set_length,
-                                           self.copies + self.jokers) > 64:
-            out.append(f"{wide} with min_set_length={self.min_set_length}, "
-                       f"copies={self.copies} and jokers={self.jokers}")
-        return out
-
-    def _fewest_refusals(self) -> list[str]:
-        """The options with which fewest tiles moved is refused (its pass's limits)."""
-        return ([f"fewest_tiles_moved=true with {name}={_text(getattr(self, name))}"
-                 for name, alone in _WITH_FEWEST.items() if getattr(self, name) != alone]
-                + [f"fewest_tiles_moved=true with {name}={getattr(self, name)}"
-                   for name, most in _FEWEST_MOST.items() if getattr(self, name) > most])
+                out.append(f"{f.name}={option_text(value)}")
+        return out + crossing_refusals(self)
 
     @property
     def fewest_moved(self) -> bool:
@@ -315,7 +229,7 @@ class Rules:
         False
         """
         if self.fewest_tiles_moved == FEWEST_AUTO:
-            return self.least_disturbance and not self._fewest_refusals()
+            return self.least_disturbance and not fewest_refusals(self)
         return self.fewest_tiles_moved is True
 
     @property
@@ -335,10 +249,12 @@ class Rules:
 
         >>> Rules(copies=3, min_set_length=4).wide_search, Rules(copies=3).wide_search
         (True, False)
-        >>> Rules(copies=3, min_set_length=4, min_real_tiles=2).wide_search  # neither DP
+        >>> Rules(copies=3, min_set_length=4, min_real_tiles=2, jokers=3).wide_search  # neither
         False
         """
-        return self.wide_tiles or (bool(self._fast_refusals()) and not self._wide_refusals())
+        rules = self.solved_as()
+        return rules.wide_tiles or (bool(fast_refusals(rules))
+                                    and not wide_refusals(rules))
 
     @property
     def standard_tiles(self) -> bool:
@@ -385,7 +301,7 @@ class Rules:
             raise RuleError(f"rule {missing[0]} is not supported by the exact search yet (it "
                             f"solves {', '.join(SEARCH_OPTIONS)}; the other options await "
                             "the DP: docs/rummikub-house-rules.md)")
-        return self
+        return self.solved_as()
 
     def check_tiles(self, table: Iterable[Iterable[Tile]], rack: Iterable[Tile],
                     where: str = "position") -> None:
@@ -574,10 +490,6 @@ class Rules:
         """What tiles ``(number stood for, is joker)`` count towards the initial meld."""
         zero = self.meld_joker == "zero"
         return sum(0 if joker and zero else number for number, joker in values)
-
-
-def _text(value: object) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 DEFAULT_RULES = Rules()

@@ -27,9 +27,10 @@ def _prepare(obj: dict[str, Any]) -> dict[str, Any]:
     from engines.rummikub import Position
     from engines.rummikub.rules import Rules
 
-    rules = None
+    rules = given = None
     if isinstance(obj, dict) and "rules" in obj:
-        rules = Rules.from_json(obj["rules"]).check_supported()
+        given = Rules.from_json(obj["rules"])
+        rules = given.check_supported()  # (may be solved as other rules: Rules.solved_as)
     limits = {} if rules is None else rules.position_limits()  # (sets of 2, 3 jokers)
     if canonical is None:  # the engine reads it, and names what is wrong
         canonical = Position.from_json(obj, **limits).to_json()
@@ -38,8 +39,8 @@ def _prepare(obj: dict[str, Any]) -> dict[str, Any]:
         if not rules.standard_tiles:
             pos = Position.from_json(canonical, **limits)
             rules.check_tiles(pos.table, pos.rack)
-        if rules.to_json():
-            canonical["rules"] = rules.to_json()
+        if given.to_json():
+            canonical["rules"] = given.to_json()
     return canonical
 
 
