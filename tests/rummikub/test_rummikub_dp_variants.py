@@ -316,7 +316,8 @@ def test_three_copies_by_hand():
         best_move([], "R5 R5 R5")
     with pytest.raises(TileError, match="3 copies"):
         best_moves([Position.from_strings([], "R5 R5 R5", max_copies=3)])
-    for options in (["min_real_tiles=2", "min_set_length=4"], ["min_set_length=13"],
+    for options in (["min_real_tiles=2", "min_set_length=4", "jokers=3"],  # (two jokers
+                    ["min_set_length=13"],  # bind no set: test_rummikub_unbound_rules)
                     ["meld_continue=on", "min_real_tiles=2"]):
         # (sets of 2 or 4-12: the wide DP, test_rummikub_wide_route; meld then continue
         # with one real tile per set: test_rummikub_meld_continue)
@@ -374,7 +375,8 @@ def test_four_copies_by_hand():
     everything = [f"{c}{n}" for c in "KROB" for n in range(1, 14) for _ in range(4)]
     with pytest.raises(PositionError, match="210 tiles, more than the search's answer"):
         best_move([], " ".join([*everything, "J", "J"]), rules=four)
-    for options in (["min_real_tiles=2", "min_set_length=4"], ["min_set_length=13"],
+    for options in (["min_real_tiles=2", "min_set_length=4", "jokers=3"],  # (two jokers
+                    ["min_set_length=13"],  # bind no set: test_rummikub_unbound_rules)
                     ["meld_continue=on", "min_real_tiles=2"]):
         # (sets of 2 or 4-12: the wide DP, test_rummikub_wide_route; meld then continue
         # with four copies, one real tile per set: test_rummikub_meld_continue)
