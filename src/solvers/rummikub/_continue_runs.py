@@ -99,8 +99,13 @@ def run_options(code, short_key, c, t, jr, jl, real_next, real_next2, v, nnum, d
     for combo in range(COMBO_FIRST[jr], COMBO_FIRST[jr + 1]):
         code, short = joker_runs(combo, jr, new, a1, a2, k3, e10, e21, e20, e31, keep, c,
                                  avail)
-        if short >= 0:
-            n = _option(buf, n, code, need, short, combo)
+        if short < 0:
+            continue
+        buf[n, 0] = code
+        buf[n, 1] = need
+        buf[n, 2] = short
+        buf[n, 3] = combo + 1
+        n += 1
     return n
 
 
@@ -122,20 +127,14 @@ def _listed_options(code, short_key, c, t, jr, jl, v, nnum, done, buf, digits, b
     for combo in range(COMBO_FIRST[jr], COMBO_FIRST[jr + 1]):
         ncode, listed, need = long_joker_runs(combo, jr, t, code, e10, e21, e20, e31, keep, c,
                                               jl, real, v, nnum, digits, binom, counts)
-        if listed >= 0:
-            n = _option(buf, n, ncode, need, listed, combo)
+        if listed < 0:
+            continue
+        buf[n, 0] = ncode
+        buf[n, 1] = need
+        buf[n, 2] = listed
+        buf[n, 3] = combo + 1
+        n += 1
     return n
-
-
-@njit(cache=True, inline="always")
-def _option(buf, n, code, need, listed, combo):
-    """Row ``n`` of ``buf`` set to one run option of joker combination ``combo`` (the
-    columns of :func:`run_options`); returns ``n + 1``."""
-    buf[n, 0] = code
-    buf[n, 1] = need
-    buf[n, 2] = listed
-    buf[n, 3] = combo + 1
-    return n + 1
 
 
 @njit(cache=True, inline="always")
