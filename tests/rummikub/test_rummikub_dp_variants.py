@@ -215,7 +215,7 @@ def test_sets_of_six_to_thirteen_by_hand():
 
 
 @pytest.mark.parametrize("options", [["min_set_length=7", "min_real_tiles=2",
-                                      "meld_continue=on", "copies=3"],
+                                      "meld_continue=on"],
                                      ["min_set_length=13", "jokers=3", "meld_continue=on"],
                                      ["min_set_length=4", "min_real_tiles=2",
                                       "meld_continue=on", "jokers=3"]])
