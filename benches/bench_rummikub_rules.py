@@ -340,10 +340,6 @@ COMBO_ROWS = (
            dict(joker_retrieval="official", copies=3, jokers=3)),
           ("copies=4", dict(copies=4)),
           ("official + copies=4", dict(joker_retrieval="official", copies=4)),
-          *((f"{head}min_real_tiles=2 + min_set_length={k}",
-             dict(options, min_real_tiles=2, min_set_length=k))
-            for head, options in (("", {}), ("official + ", dict(joker_retrieval="official")))
-            for k in (2, 4, 5, 6)),
       )),
     *((f"+ {name} (wide DP)", Rules(least_disturbance=True, **options), True)
       for name, options in WIDE_CROSSINGS),

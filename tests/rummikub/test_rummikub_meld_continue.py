@@ -27,8 +27,7 @@ from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
 
 
 def _case(seed: int, longer: bool = False, pairs: bool = False, longest: bool = False,
-          third: bool = False, jokers3: bool = False, fourth: bool = False,
-          real2_length: int = 0):
+          third: bool = False, jokers3: bool = False, fourth: bool = False):
     rng = random.Random(seed)
     rules = Rules(least_disturbance=False, meld_continue=True, colours=rng.randint(3, 4),
                   numbers=rng.randint(6, 13),
@@ -46,9 +45,6 @@ def _case(seed: int, longer: bool = False, pairs: bool = False, longest: bool = 
         length = rng.randint(6, 13)
         rules = replace(rules, min_set_length=length, min_real_tiles=1,
                         numbers=max(rules.numbers, min(13, length + rng.randint(0, 4))))
-    if real2_length:  # two real tiles per set with sets of 2 or 4+ (copies 1-2, jokers 0-2)
-        rules = replace(rules, min_set_length=real2_length, min_real_tiles=2,
-                        numbers=max(rules.numbers, min(13, real2_length + 1)))
     if third:  # three copies of each tile (sets of 3, one real tile per set)
         rules = replace(rules, copies=3, min_real_tiles=1)
     if fourth:  # four copies of each tile (sets of 3, one real tile per set, up to two jokers)
@@ -168,16 +164,6 @@ def test_meld_continue_with_three_copies_and_three_jokers_matches_the_oracle(see
     _least_off_then_on(*_case(seed + 1100, third=True, jokers3=True)[:3])
 
 
-@pytest.mark.parametrize("seed", range(24))
-def test_meld_continue_with_two_real_tiles_and_other_set_lengths_matches_the_oracle(seed):
-    # min_real_tiles=2 with sets of 2 (two seeds in three: each key lists its runs short of
-    # real tiles over length classes, solvers/rummikub/_continue_runs.py) or of 4..6 (the
-    # rule binds no set of 4+ with up to two jokers: the one real tile's pass); least
-    # disturbance off, then on
-    length = (2, 2, 4, 2, 5, 6)[seed % 6]
-    _least_off_then_on(*_case(seed + 1300, real2_length=length)[:3])
-
-
 @pytest.mark.parametrize("seed", range(40))
 def test_meld_continue_with_sets_of_six_and_more_matches_the_oracle(seed):
     # min_set_length 6..13: colour codes past 7 bits, both arrangements' high bits in the
@@ -207,28 +193,6 @@ def test_meld_then_continue_by_hand():
     assert best_move([], "K10 R10 O10 J J", False, rules=pairs).tiles == 5
     assert best_move([], "K10 R10 O10 J J", False, rules=Rules(min_set_length=2)).tiles == 5
     assert best_move([["B1", "B2"]], "K1 K2 J J", False, rules=pairs).tiles == 0
-
-
-def test_meld_continue_with_two_real_tiles_and_other_set_lengths_by_hand():
-    # sets of 4 with a joker make the meld (R5 R6 J R8: 26), then O12 goes onto the table's
-    # run; R5 J J R8 holds two real tiles too, R5 J J O12 makes no set of 4
-    four = Rules(least_disturbance=False, meld_continue=True, min_set_length=4,
-                 min_real_tiles=2, meld_threshold=20)
-    table = [["O8", "O9", "O10", "O11"]]
-    for rack, tiles in (("R5 R6 J R8 O12", 5), ("R5 J J R8 O12", 5), ("R5 J J O12", 0)):
-        assert best_move(table, rack, False, rules=four).tiles == tiles, rack
-        assert _pass_alone(four, table, rack)[0] == (int(tiles > 0), tiles), rack
-    # sets of 2: a joker and one real tile are no set (no meld: nothing touches the table),
-    # a joker and two real tiles are; after the meld K10 R10 (20) a joker goes onto O5 O6
-    # (O5 O6 J), or into the group (K10 R10 J); O12 J would hold one real tile
-    two = replace(four, min_set_length=2, meld_threshold=10)
-    table = [["O5", "O6"]]
-    for rack, tiles in (("K10 J", 0), ("K10 R10 J", 3), ("K10 R10 J O12", 3),
-                        ("K10 R10 J O8", 4), ("R5 J", 0), ("R5 R6 J", 3)):
-        assert best_move(table, rack, False, rules=two).tiles == tiles, rack
-        assert _pass_alone(two, table, rack)[0] == (int(tiles > 0), tiles), rack
-    one = replace(two, min_real_tiles=1)  # (one real tile a set: K10 J and R5 J are sets)
-    assert [_pass_alone(one, table, rack)[0] for rack in ("K10 J", "R5 J")] == [(1, 2)] * 2
 
 
 # (copies, rack: groups K4 R4 B4 of every copy and O11 onto the table's run, a threshold
@@ -447,15 +411,14 @@ def test_meld_continue_on_bench_positions():
 
 
 @pytest.mark.parametrize("seed", [*range(40), *range(1000, 1030), *range(2000, 2040),
-                                  *range(3000, 3040), *range(4000, 4040), *range(5000, 5030)])
+                                  *range(3000, 3040), *range(4000, 4040)])
 def test_the_two_arrangement_pass_alone(seed):
     # The engine's answer usually comes from the cheap exits (no meld in the rack, or the
     # melded optimum's tiles hold one), so the DP over both arrangements is checked here on
     # its own: its exact pass (no bound, no beam) reaches the optimum of the oracle-checked
     # answer, and its arrangement is a table (the replay packs it into sets).  Seeds 1000
     # and up: sets of 6..13 tiles (the pair's spilled high bits); 2000 and up: three copies;
-    # 3000 and up: three jokers; 4000 and up: both (numbered codes); 5000 and up: two real
-    # tiles per set with sets of 2 (each key's list of runs short of real tiles).
+    # 3000 and up: three jokers; 4000 and up: both (numbered codes).
     import numpy as np
 
     from engines.rummikub.arrays import position_arrays
@@ -465,9 +428,8 @@ def test_the_two_arrangement_pass_alone(seed):
 
     rules, table, rack, _melded = _case(seed % 1000 + (500 if seed >= 1000 else 0),
                                        longest=1000 <= seed < 2000,
-                                       third=2000 <= seed < 3000 or 4000 <= seed < 5000,
-                                       jokers3=3000 <= seed < 5000,
-                                       real2_length=2 if seed >= 5000 else 0)
+                                       third=2000 <= seed < 3000 or seed >= 4000,
+                                       jokers3=seed >= 3000)
     if rules.meld_threshold == 0:
         rules = replace(rules, meld_threshold=10)
     pos = Position(tuple(map(tuple, table)), tuple(rack), False, **rules.position_limits())
@@ -487,20 +449,19 @@ def test_the_two_arrangement_pass_alone(seed):
             rules, table, rack, objective)
         if status == 1:
             codes = np.zeros(64, np.int64)
-            assert meld_codes(choice, gj, part_count, part_masks, codes,
-                              rules.min_set_length) >= 0
+            assert meld_codes(choice, gj, part_count, part_masks, codes) >= 0
 
 
 def test_room_per_parent_holds_every_run_option():
-    # The pass makes room per parent for all its successors (_continue_runs.joker_choices:
+    # The pass makes room per parent for all its successors (_continue._joker_choices:
     # each run-joker count times its placements); a bound short of the options that
-    # run_options lists would write past the arrays.  Random colour codes, lists of runs
+    # _run_options lists would write past the arrays.  Random colour codes, lists of runs
     # short of real tiles, tiles and jokers under two real tiles per set: never more
     # options than the bound counts for that many run jokers (alone and at the last
     # colour, where each also takes every count of group jokers).
     import numpy as np
 
-    from solvers.rummikub._continue_runs import joker_choices, run_options
+    from solvers.rummikub._continue import _joker_choices, _run_options
     from solvers.rummikub._lengths import length_tables
     from solvers.rummikub._real2 import COMBO_FIRST, COMBO_T1, COMBO_T2
 
@@ -510,30 +471,25 @@ def test_room_per_parent_holds_every_run_option():
     placements = [sum(int(a >= 0) + int(b >= 0) == jr
                       for a, b in zip(COMBO_T1[:two], COMBO_T2[:two])) for jr in range(3)]
     for left in range(3):
-        assert joker_choices(left, False, 1) == sum(placements[: left + 1])
-        assert joker_choices(left, True, 1) == sum(
+        assert _joker_choices(left, False, 1) == sum(placements[: left + 1])
+        assert _joker_choices(left, True, 1) == sum(
             placements[jr] * (left - jr + 1) for jr in range(left + 1))
-        assert joker_choices(left, True, 0) == sum(left - jr + 1 for jr in range(left + 1))
-    # sets of 3 (the base-5 codes), then sets of 2 (class codes, _real2.long_joker_runs)
-    for length in (3, 2):
-        digits, binom = length_tables(length)
-        lengths = (digits, binom, np.full((4, 13), 2, np.int64))
-        counts = np.zeros(digits.shape[1], np.int64)
-        buf = np.zeros((16, 4), np.int64)
-        rng = random.Random(18)
-        most = [0, 0, 0]
-        for _ in range(4000):
-            c = rng.randrange(4)
-            slots = [1 + 4 * rng.randrange(4) + rng.randrange(4) if rng.random() < 0.7 else 0
-                     for _ in range(2)]
-            short_key = max(slots) | min(slots) << 5
-            code = (rng.randrange(digits.shape[0]) if length == 2 else
-                    rng.randrange(3) + 5 * rng.randrange(3) + 25 * rng.randrange(3))
-            jr = rng.randrange(3)
-            t = jr + rng.randrange(4)
-            n = run_options(code, short_key, c, t, jr, 2 - jr, rng.randrange(3),
-                            rng.randrange(3), rng.randrange(11), 13, rng.random() < 0.3, 1, buf,
-                            lengths, counts)
-            assert n <= placements[jr], (length, code, short_key, c, t, jr)
-            most[jr] = max(most[jr], n)
-        assert min(most[1:]) > 1, length  # (the sample reaches several placements a count)
+        assert _joker_choices(left, True, 0) == sum(left - jr + 1 for jr in range(left + 1))
+    digits, binom = length_tables(3)
+    lengths = (digits, binom, np.full((4, 13), 2, np.int64))
+    buf = np.zeros((16, 4), np.int64)
+    rng = random.Random(18)
+    most = [0, 0, 0]
+    for _ in range(4000):
+        c = rng.randrange(4)
+        slots = [1 + 4 * rng.randrange(4) + rng.randrange(4) if rng.random() < 0.7 else 0
+                 for _ in range(2)]
+        short_key = max(slots) | min(slots) << 5
+        code = rng.randrange(3) + 5 * rng.randrange(3) + 25 * rng.randrange(3)
+        jr = rng.randrange(3)
+        t = jr + rng.randrange(4)
+        n = _run_options(code, short_key, c, t, jr, 2 - jr, rng.randrange(3), rng.randrange(3),
+                         rng.randrange(11), 13, rng.random() < 0.3, 1, buf, lengths)
+        assert n <= placements[jr], (code, short_key, c, t, jr)
+        most[jr] = max(most[jr], n)
+    assert min(most[1:]) > 1  # (the sample reaches several placements a joker count)

@@ -86,6 +86,11 @@ def fast_refusals(rules: Rules) -> list[str]:
     """The crossings of options that the fast kernels' state key cannot hold (4 colours
     and 13 numbers at most; docs/rummikub-house-rules.md)."""
     out = []
+    if rules.meld_continue and rules.min_real_tiles == 2 and rules.min_set_length != 3:
+        # (meld then continue's two-key DP lists the runs short of real tiles for sets of 3
+        # only: solvers/rummikub/_continue.py; where the rule binds no set, Rules.solved_as)
+        out.append("meld_continue=true with min_real_tiles=2 and "
+                   f"min_set_length={rules.min_set_length}")
     # two real tiles per set with a third or fourth copy: sets of 3 only (the runs
     # short of real tiles listed in the second key word, clear of the group counts n3
     # and n4; six or seven open runs a colour, three copies and three jokers or four

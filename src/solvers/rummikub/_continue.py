@@ -26,14 +26,6 @@ Sets of 6+ tiles: both arrangements' colour-code high bits go to fields these ru
 free in the pair's two words (:mod:`solvers.rummikub._continue_spill`); a specialisation
 of its own (``high``), so the other rules' passes compile without it.
 
-Two real tiles per set with sets of 2 (copies 1-2, up to two jokers): each key lists its
-runs short of real tiles at ``SHORT_AT`` as with sets of 3 (in place of the runs of jokers
-alone, which the list holds), and its colour codes count the other runs by length class;
-each joker combination moves runs between the two as the melded DP does
-(:mod:`solvers.rummikub._continue_runs`).  With sets of 4+ and up to two jokers the rule
-binds nothing (every set holds two real tiles whatever its jokers): :func:`continue_pass`
-drops it, so those passes are the one real tile's.
-
 Three or four copies (up to two jokers, sets of 3, one real tile per set): three copies'
 five open runs a colour keep the base-5 code, four copies' six take numbered codes (as three
 copies and three jokers below); the colours that gave three (four) tiles to a number's
@@ -65,7 +57,6 @@ import numpy as np
 from numba import njit
 
 from solvers.rummikub._continue_beam import prune_pair_layer
-from solvers.rummikub._continue_runs import joker_choices, run_options
 from solvers.rummikub._continue_spill import HIGH_BITS, HIGH_MASK, spill_of, spilled
 from solvers.rummikub._frame import CHOICE_BASE, MELD_CHOICES, colour_order, replay, step_choice
 from solvers.rummikub._groups import groups_within
@@ -94,7 +85,15 @@ from solvers.rummikub._layout import (
     meld_target,
     min_set_length,
 )
-from solvers.rummikub._lengths import close_others, closing_tables, length_closing, length_tables
+from solvers.rummikub._lengths import (
+    bare_step,
+    close_others,
+    closing_tables,
+    length_closing,
+    length_step,
+    length_tables,
+    triple_step,
+)
 from solvers.rummikub._official import cover as _cover
 from solvers.rummikub._official import cover_key as _cover_key
 from solvers.rummikub._official import cover_of as _cover_of
@@ -102,12 +101,116 @@ from solvers.rummikub._official import official_tables as _official_tables
 from solvers.rummikub._pairs import make_room
 from solvers.rummikub._pairs import rehash as _rehash
 from solvers.rummikub._pairs import relax as _relax
+from solvers.rummikub._real2 import COMBO_FIRST, joker_runs, short_kinds
 
 # Three copies and three jokers: the final arrangement's cover subsets holding a third table
 # joker at the number (official retrieval; COVER_HIGH_AT in the other passes, where the
 # final key's N3_AT bits are free) in the meld's key, past its n3 (bits 52-55; N4_AT's,
 # but four copies come with two jokers at most here: the rules refuse them with three)
 _MELD_COVER_AT = N3_AT + 3
+
+
+@njit(cache=True, inline="always")
+def _run_options(code, short_key, c, t, jr, jl, real_next, real_next2, v, nnum, done, real2,
+                 buf, lengths, ju=0, triple=False):
+    """One colour's runs after ``t`` run tiles (``jr`` of them jokers) at number v+1, as in
+    ``_dp._sub_step``: rows of ``buf`` (new code, jokers its short runs need at number+1
+    and number+2, the list of runs short of real tiles, the joker combination + 1); returns
+    how many.  ``done``: a completed meld (its long runs end, no run opens); ``real2``: two
+    real tiles per set (the list of short joker runs, ``_real2.joker_runs``); ``lengths``:
+    sets of 2, 4 or 5 tiles at least (``_lengths.length_step``'s digits, binom and tiles;
+    empty tables: sets of 3; sets of 2: the runs of jokers alone in ``short_key``,
+    ``_lengths.bare_step``); ``triple``: three jokers, ``short_key`` the run of them alone
+    (``_lengths.triple_step``, ``ju`` jokers placed before), which a completed meld still
+    continues with a real tile at length 3."""
+    digits, binom, real = lengths
+    if digits.shape[0] > 0:
+        pairs = digits.shape[1] == 2
+        short = 0
+        for i in range(digits.shape[1] - 1):
+            short += digits[code, i]
+        if pairs and (short_key >> (2 * c)) & 3 == 3:
+            short += 1  # the run of both jokers continues (with a real tile) even when done
+        # (three jokers over numbered codes: a completed meld continues its candidate of
+        # length 3, a long run, with a real tile)
+        alone = 1 if triple and short_key == (c << 2 | 3) else 0
+        if done and t != short + alone:
+            return 0
+        ncode, need = length_step(code, t, jl, real, c, v, nnum, digits, binom)
+        if ncode < 0:
+            return 0
+        bare = 0
+        if pairs:
+            bare = bare_step(short_key, code, t, t - jr, c, v, nnum, real, digits)
+            if bare < 0:
+                return 0
+        elif triple:  # (sets of 3, six open runs a colour: three copies and three jokers)
+            k3 = min(digits[code, 2], t - short)
+            bare = triple_step(short_key, c, ju, t - jr, jr, t - short - k3, k3)
+            if bare < 0:
+                return 0
+        buf[0, 0] = ncode
+        buf[0, 1] = need
+        buf[0, 2] = bare
+        buf[0, 3] = 0
+        return 1
+    a1 = code % 5
+    a2 = (code // 5) % 5
+    a3 = code // 25
+    e10 = e21 = e20 = e31 = keep = 0
+    if real2:
+        e10, e21, e20, e31, keep = short_kinds(short_key, c)
+    md = e10 + e21 + e20 + e31
+    alone = 1 if triple and short_key == (c << 2 | 3) else 0
+    if t < a1 + a2 + md or (done and t != a1 + a2 + md + alone):
+        return 0
+    k3 = alone if done else min(a3, t - a1 - a2 - md)
+    new = t - a1 - a2 - md - k3
+    avail = jl + real_next
+    if v + 1 >= nnum:
+        avail = 0
+    if new + a1 > avail:
+        return 0
+    if new > 0 and (v + 2 >= nnum or new > real_next2 + jl):
+        return 0
+    need = max(0, new + a1 - real_next) + max(0, new - real_next2)
+    if not real2:
+        buf[0, 0] = new + 5 * a1 + 25 * min(a2 + k3, avail - new - a1)
+        buf[0, 1] = need
+        buf[0, 2] = triple_step(short_key, c, ju, t - jr, jr, new, k3) if triple else 0
+        buf[0, 3] = 0
+        return 1 if buf[0, 2] >= 0 else 0
+    n = 0
+    for combo in range(COMBO_FIRST[jr], COMBO_FIRST[jr + 1]):
+        code, short = joker_runs(combo, jr, new, a1, a2, k3, e10, e21, e20, e31, keep, c,
+                                 avail)
+        if short < 0:
+            continue
+        buf[n, 0] = code
+        buf[n, 1] = need
+        buf[n, 2] = short
+        buf[n, 3] = combo + 1
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _joker_choices(left, last, real2):
+    """The most successors one arrangement's jokers give a state at a sub-step (``left``
+    jokers not yet placed): run jokers, each with its placements under two real tiles per
+    set (``_real2.COMBO_FIRST``), times the group jokers at the last colour.
+
+    Counted per parent from the jokers it has left: the former bound, the same for every
+    parent (every joker count times 15 placements, squared), came to 984,150 successors
+    at a last colour with two jokers in each arrangement, and the arrays and hash table
+    made that large cost 40-100 ms of page faults a pass of 2-20 K states (meld then
+    continue with two real tiles, seed 7 0J #10: four passes 425 ms -> 8 ms in all).
+    """
+    total = 0
+    for jr in range(left + 1):
+        placements = COMBO_FIRST[jr + 1] - COMBO_FIRST[jr] if real2 else 1
+        total += placements * (left - jr + 1 if last else 1)
+    return total
 
 
 @njit(cache=True, error_model="numpy")
@@ -122,13 +225,12 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
     bits, k1s, k2s, score, parent, choice)`` as ``_dp._sub_step``.  ``official``:
     ``_official.official_tables`` (the table jokers' places under official retrieval; the final
     arrangement's key accounts for them inside a number as ``_dp._sub_step`` does).
-    ``lengths``/``mlengths``: sets of 2 or 4+ tiles at least, for each arrangement
-    (``_continue_runs.run_options``).  ``hold_v``: least disturbance's tables at this
-    colour and number (``_hold.held_parts``; empty joker bits when off): the final
-    arrangement's held-out sets place their tiles and keep their jokers.  ``high``: None,
-    or (sets of 6+) the colour codes' high bits spilled into the pair's free fields
-    (``_continue_spill``; decided when Numba compiles, so the other passes hold no trace of
-    it).  ``third``: None, or
+    ``lengths``/``mlengths``: sets of 4 or 5 tiles at least, for each arrangement
+    (``_run_options``).  ``hold_v``: least disturbance's tables at this colour and number
+    (``_hold.held_parts``; empty joker bits when off): the final arrangement's held-out
+    sets place their tiles and keep their jokers.  ``high``: None, or (sets of 6+) the
+    colour codes' high bits spilled into the pair's free fields (``_continue_spill``;
+    decided when Numba compiles, so the other passes hold no trace of it).  ``third``: None, or
     (three or four copies) the groups' counts n3 (and n4) in both keys (as ``high``, a
     specialisation; four copies: numbered codes in ``lengths``/``mlengths``).
     ``jokers3``: None, or (three jokers) each key's run of them alone at ``SHORT_AT``
@@ -168,7 +270,6 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
     jb = 4 if triple else 3  # (and the joker digits')
     buf1 = np.zeros((16, 4), np.int64)
     buf2 = np.zeros((16, 4), np.int64)
-    counts = np.zeros(lengths[0].shape[1], np.int64)  # (_real2.long_joker_runs' scratch)
     other_need = mother_need = 0
     n = end
     colour_mask = np.int64((1 << JOKERS_AT) - 1)
@@ -196,8 +297,8 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
         ju = (k1 >> JOKERS_AT) & 3
         mju = (k2 >> JOKERS_AT) & 3
         # (room per parent for all its successors: u, ug, mu, mug at most cb values each)
-        fanout = ((hi - lo + 1) * cb * joker_choices(jokers - ju, last, real2) * cb * cb
-                  * joker_choices(mjokers - mju, last, real2))
+        fanout = ((hi - lo + 1) * cb * _joker_choices(jokers - ju, last, real2) * cb * cb
+                  * _joker_choices(mjokers - mju, last, real2))
         table, bits, k1s, k2s, score, parent, choice = make_room(
             table, bits, end, n, fanout, k1s, k2s, score, parent, choice)
         mv = (k2 >> MELD_AT) & MELD_MASK
@@ -251,9 +352,9 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                     cover = 0
                     if cover_full:
                         cover = _cover(_cover(cover0, cover_tile, u - lo_s), cover_run, jr)
-                    for o1 in range(run_options(code, short1, c, u - ug + jr, jr, jl,
+                    for o1 in range(_run_options(code, short1, c, u - ug + jr, jr, jl,
                                                  real_next, real_next2, v, nnum, False,
-                                                 real2, buf1, lengths, counts, ju, triple)):
+                                                 real2, buf1, lengths, ju, triple)):
                         ncode = buf1[o1, 0]
                         need = buf1[o1, 1] + need0
                         if need > jl:
@@ -276,10 +377,10 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
                                     if last and not any_ok[mm1, mg2, mjl]:
                                         continue
                                     nmv = min(target, mv + number * (mu + mjr * jfac))
-                                    for o2 in range(run_options(
+                                    for o2 in range(_run_options(
                                             mcode, short2, c, mu - mug + mjr, mjr, mjl, rack_next,
                                             rack_next2, v, nnum, done, real2, buf2,
-                                            mlengths, counts, mju, mtriple)):
+                                            mlengths, mju, mtriple)):
                                         mcd = buf2[o2, 0]
                                         mneed = buf2[o2, 1] + mneed0
                                         if mneed > mjl:
@@ -368,12 +469,6 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
     it than were played.  ``hold``: least disturbance (``_hold``: the final arrangement
     holds table sets out, a layer before each number; ``beam`` then ranks as
     ``_hold.keep_best``)."""
-    length = min_set_length(meld)
-    if (meld >> REAL2_BIT) & 1 and length > 3 and length >= must_j + opt_j + 2:
-        # (two real tiles per set binds no set of at least the jokers + 2 tiles: sets of 4+
-        # with up to two jokers hold two real tiles whatever their jokers, so the pass is the
-        # one real tile's, no runs listed)
-        meld &= ~(np.int64(1) << REAL2_BIT)
     if min_set_length(meld) > 5:  # (codes past 127: the pass's own specialisation)
         return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
                      choice_out, gj_out, stats, floor, beam, mopt, hold, True, None, None)
