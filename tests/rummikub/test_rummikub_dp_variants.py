@@ -214,11 +214,11 @@ def test_sets_of_six_to_thirteen_by_hand():
         best_move([["R1", "R2", "R3", "R4", "R5"]], "R6", rules=six)
 
 
-@pytest.mark.parametrize("options", [["min_set_length=6", "min_real_tiles=2",
+@pytest.mark.parametrize("options", [["min_set_length=2", "min_real_tiles=2",
                                       "meld_continue=on"],
                                      ["min_set_length=13", "jokers=3", "meld_continue=on"],
-                                     ["min_set_length=4", "min_real_tiles=2",
-                                      "meld_continue=on"]])
+                                     ["min_set_length=4", "min_real_tiles=2", "jokers=3",
+                                      "meld_continue=on"]])  # (two jokers: unbound_rules)
 def test_sets_of_six_and_more_with_what_the_dp_lacks_are_refused(options):
     with pytest.raises(RuleError, match=r"with .* not supported by the exact search yet"):
         best_move([], "K1 K2 K3 K4 K5 K6", False, rules=Rules.parse(options))

@@ -274,10 +274,10 @@ class Rules:
         rule fewest_tiles_moved=true with copies=3 is not supported by the exact search yet
         (each is solved alone; together they await the DP: docs/rummikub-house-rules.md)
         >>> try:
-        ...     Rules(min_set_length=4, min_real_tiles=2, meld_continue=True).check_supported()
+        ...     Rules(min_set_length=2, min_real_tiles=2, meld_continue=True).check_supported()
         ... except RuleError as exc:
         ...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
-        rule meld_continue=true with min_real_tiles=2 and min_set_length=4 is not supported
+        rule meld_continue=true with min_real_tiles=2 and min_set_length=2 is not supported
         by the exact search yet (each is solved alone; together they await the DP:
         docs/rummikub-house-rules.md)
         >>> Rules(copies=3, min_set_length=4).check_supported().wide_search  # the wide DP's
