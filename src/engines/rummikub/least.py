@@ -521,7 +521,7 @@ def _relaxed_move(pos: Position, objective: str, rules: Rules, first: Move,
                               np.array([int(first_turned)], np.int64),
                               np.array([_score(first, objective, rules)], np.int64))[0])
     plain = first if plain is None else plain  # (no move scores more than first)
-    if (plain.tiles, plain.value, _jokers(plain)) != (first.tiles, first.value, _jokers(first)):
+    if not _same_optimum(plain, first):
         return len(pos.table)
     start = first if first.sets_kept > plain.sets_kept else plain
     return _loose_answer(pos, objective, rules, (loose_pos, loose), start)
@@ -550,9 +550,7 @@ def relaxation_first(pos: Position, objective: str,
 
 def _known_bound(pos: Position, first: Move, plain: Move, kept: int) -> int:
     """:func:`_relaxed_move`'s bound, the relaxation solved (:func:`relaxation_first`)."""
-    if (plain.tiles, plain.value, _jokers(plain)) != (first.tiles, first.value, _jokers(first)):
-        return len(pos.table)
-    return kept
+    return kept if _same_optimum(plain, first) else len(pos.table)
 
 
 def relaxation_pays_first(rules: Rules) -> bool:
@@ -583,8 +581,10 @@ def _loose_answer(pos: Position, objective: str, rules: Rules,
     return answer if not check_move(pos, answer, rules) else move.sets_kept
 
 
-def _jokers(move: Move) -> int:
-    return sum(t.is_joker for t in move.played)
+def _same_optimum(a: Move, b: Move) -> bool:
+    """Whether two moves tie on the objective's own terms (tiles, value, jokers played)."""
+    return (a.tiles, a.value, sum(t.is_joker for t in a.played)) == (
+        b.tiles, b.value, sum(t.is_joker for t in b.played))
 
 
 def _score(move: Move, objective: str, rules: Rules) -> int:
