@@ -304,7 +304,7 @@ def sets_bound(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode, 
     the bound rounded down (at most the number of sets)."""
     lp = _programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode,
                     slot_number, slot_colour, set_start, s0, s1)
-    bound, pivots = _solve(lp, MAX_PIVOTS)
+    bound, pivots = _solve(lp, np.int64(MAX_PIVOTS))  # (int64: one compiled _solve)
     return min(s1 - s0, bound), MAX_PIVOTS - pivots, lp[0][0]
 
 
@@ -346,7 +346,7 @@ def solved_programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, 
     number), pivots left)``."""
     lp = programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers,
                    min_len, slot_number, slot_colour, set_start, s0, s1, exact, unit_rack)
-    bound, pivots = _solve(lp, MAX_PIVOTS)
+    bound, pivots = _solve(lp, np.int64(MAX_PIVOTS))  # (int64: one compiled _solve)
     return lp, min(s1 - s0, bound), pivots
 
 

@@ -91,7 +91,9 @@ def branched_bound(lp, n_sets, bound, lowest, nodes, chosen, nogoods, search):
     columns, price, tile_end = _branch_columns(lp, n_sets)
     penalty = 2 * (n_sets + 1)
     fix, at = search[0], search[5]
-    pivots = BRANCH_PIVOTS  # (its own: the later sets' and caps' solves keep theirs)
+    # (its own: the later sets' and caps' solves keep theirs; an int64, not the constant's
+    # literal: one compiled _reaches)
+    pivots = np.int64(BRANCH_PIVOTS)
     held = -1
     if at[2] == 0:  # (a new search, not one going on from its last node)
         fix[:] = 0

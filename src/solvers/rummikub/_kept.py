@@ -34,7 +34,7 @@ def kept_always(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode,
     already marked ``-1`` (a move releases them) are not tried.  Returns the pivots used."""
     lp = _programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode,
                     slot_number, slot_colour, set_start, s0, s1)
-    bound, pivots = _solve(lp, MAX_PIVOTS)
+    bound, pivots = _solve(lp, np.int64(MAX_PIVOTS))  # (int64: one compiled _solve)
     n_sets = s1 - s0
     if bound < floor_sets:  # (cannot happen: a move keeps floor_sets; nothing proven then)
         return MAX_PIVOTS - pivots
