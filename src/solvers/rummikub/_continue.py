@@ -230,7 +230,7 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
     (``_hold.held_parts``; empty joker bits when off): the final arrangement's held-out
     sets place their tiles and keep their jokers.  ``high``: None, or (sets of 6+) the
     colour codes' high bits spilled into the pair's free fields (``_continue_spill``;
-    decided when Numba compiles, so the other passes hold no trace of it).  ``third``: None, or
+    None: compiled out, else a bool, as ``third`` and ``jokers3``).  ``third``: None, or
     (three or four copies) the groups' counts n3 (and n4) in both keys (as ``high``, a
     specialisation; four copies: numbered codes in ``lengths``/``mlengths``).
     ``jokers3``: None, or (three jokers) each key's run of them alone at ``SHORT_AT``
@@ -255,17 +255,18 @@ def _continue_step(table, bits, start, end, k1s, k2s, score, parent, choice, inf
     target = meld_target(meld)
     jfac = joker_meld_factor(meld)
     real2 = (meld >> REAL2_BIT) & 1
+    # (None: compiled out; a bool: the wider passes' one specialisation, read as it runs)
     wide = False
     if high is not None:
-        wide = True
+        wide = high
     copies3 = False
     if third is not None:
-        copies3 = True
+        copies3 = third
     copies4 = copies3 and copies(meld) > 3  # (n4 too: four copies, up to two jokers)
     cb = copies(meld) + 1 if copies3 else 3  # (the choices' real-tile digits: base 4 or 5)
     triple = False
     if jokers3 is not None:
-        triple = jokers > 2
+        triple = jokers3 and jokers > 2
     mtriple = triple and mjokers > 2
     jb = 4 if triple else 3  # (and the joker digits')
     buf1 = np.zeros((16, 4), np.int64)
@@ -469,18 +470,17 @@ def continue_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok
     it than were played.  ``hold``: least disturbance (``_hold``: the final arrangement
     holds table sets out, a layer before each number; ``beam`` then ranks as
     ``_hold.keep_best``)."""
-    if min_set_length(meld) > 5:  # (codes past 127: the pass's own specialisation)
+    # sets of 6+ (codes past 127), else three or four copies (n3, n4 in both keys), three
+    # jokers (each key's run of them alone), or both of these (six open runs, numbered
+    # codes): one specialisation for all of them, told which by bools (four were compiled
+    # apart, 36-40 s of CPU each on an empty cache, for a few branches; benches/README.md
+    # "Cold compile"), the plain pass another, without a trace of them
+    wide = min_set_length(meld) > 5
+    third = not wide and copies(meld) > 2
+    jokers3 = not wide and must_j + opt_j > 2
+    if wide or third or jokers3:
         return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                     choice_out, gj_out, stats, floor, beam, mopt, hold, True, None, None)
-    if copies(meld) > 2 and must_j + opt_j > 2:  # (both: six open runs, numbered codes)
-        return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                     choice_out, gj_out, stats, floor, beam, mopt, hold, None, True, True)
-    if copies(meld) > 2:  # (three or four copies: n3, n4 in both keys, a specialisation)
-        return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                     choice_out, gj_out, stats, floor, beam, mopt, hold, None, True, None)
-    if must_j + opt_j > 2:  # (three jokers: each key's run of them alone, a specialisation)
-        return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                     choice_out, gj_out, stats, floor, beam, mopt, hold, None, None, True)
+                     choice_out, gj_out, stats, floor, beam, mopt, hold, wide, third, jokers3)
     return _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
                  gj_out, stats, floor, beam, mopt, hold, None, None, None)
 
@@ -511,19 +511,19 @@ def _best_end(k1s, k2s, score, start, end, target, must_j, wide):
 @njit(cache=True, error_model="numpy")
 def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
           stats, floor, beam, mopt, hold, high, third, jokers3):
-    """:func:`continue_pass`; ``high``, ``third``, ``jokers3``: None, or the sets of 6+'s,
-    the three copies' or the three jokers' specialisation (:func:`_continue_step`; the
-    last two together: six open runs a colour, numbered codes in both keys)."""
+    """:func:`continue_pass`; ``high``, ``third``, ``jokers3``: None (the plain pass), or
+    bools: whether sets of 6+, three copies or three jokers widen it (:func:`_continue_step`;
+    the last two together: six open runs a colour, numbered codes in both keys)."""
     wide = False
     if high is not None:
-        wide = True
+        wide = high
     cps = 2
     if third is not None:
-        cps = copies(meld)  # (3 or 4)
+        cps = copies(meld) if third else 2  # (3 or 4)
     jokers = must_j + opt_j
     triple = False
     if jokers3 is not None:
-        triple = jokers > 2
+        triple = jokers3 and jokers > 2
     any_ok = groups_within(group_ok)
     # the first layer: one state (both arrangements empty), its own parent -1
     k1s, k2s = np.zeros(1024, np.int64), np.zeros(1024, np.int64)
