@@ -153,9 +153,10 @@ def test_wider_searches_for_the_whole_rack_keep_the_optimum():
             assert exact == passes, pos
             opt = _playable(must, rack, must_j + rack_j, playable_width(mode))
             target = must_j * joker_weight + rack_j * joker_weight + int((opt * weight).sum())
+            # (hold and budget given, as every test gives them: one compiled form of solve_pass)
             narrow = solve_pass(must, opt, must_j, rack_j, weight, joker_weight, mode, group_ok,
                                 np.zeros((4, 13, 4), np.int64), np.zeros(13, np.int64),
-                                np.zeros(2, np.int64), target, -32)
+                                np.zeros(2, np.int64), target, -32, None, 0)
             reached = exact[1] + must_j * joker_weight >= target
             missed += reached and not (narrow[0] == 1 and narrow[1] + must_j * joker_weight
                                        >= target)

@@ -449,7 +449,8 @@ def test_the_two_arrangement_pass_alone(seed):
             rules, table, rack, objective)
         if status == 1:
             codes = np.zeros(64, np.int64)
-            assert meld_codes(choice, gj, part_count, part_masks, codes) >= 0
+            # (the default shortest set given, an int64: the form the engines' kernels compile)
+            assert meld_codes(choice, gj, part_count, part_masks, codes, 3) >= 0
 
 
 def test_room_per_parent_holds_every_run_option():
@@ -462,7 +463,7 @@ def test_room_per_parent_holds_every_run_option():
     import numpy as np
 
     from solvers.rummikub._continue import _joker_choices, _run_options
-    from solvers.rummikub._lengths import length_tables
+    from solvers.rummikub._lengths import MAX_OPEN, length_tables
     from solvers.rummikub._real2 import COMBO_FIRST, COMBO_T1, COMBO_T2
 
     # (the combinations of up to two jokers, those meld then continue's pass takes; a third
@@ -475,7 +476,7 @@ def test_room_per_parent_holds_every_run_option():
         assert _joker_choices(left, True, 1) == sum(
             placements[jr] * (left - jr + 1) for jr in range(left + 1))
         assert _joker_choices(left, True, 0) == sum(left - jr + 1 for jr in range(left + 1))
-    digits, binom = length_tables(3)
+    digits, binom = length_tables(3, MAX_OPEN)
     lengths = (digits, binom, np.full((4, 13), 2, np.int64))
     buf = np.zeros((16, 4), np.int64)
     rng = random.Random(18)

@@ -31,7 +31,8 @@ def test_pooled_solve_equals_solve_arrays(threads, objective):
     with numba_threads(threads):
         pooled = _solve_pooled(table, rack, weights, joker_weight, modes)
     codes, counts = S.meld_codes_batch(status, choice, group_jokers,
-                                       *DEFAULT_RULES.group_tables()[1:])  # fmt: skip
+                                       *DEFAULT_RULES.group_tables()[1:],
+                                       DEFAULT_RULES.min_set_length)  # fmt: skip
     played = np.zeros((n, 53), np.int64)
     played[:, :52] = (choice[..., 0] + choice[..., 1]).reshape(n, 52)
     played[:, 52] = choice[..., 2].sum(axis=(1, 2)) + group_jokers.sum(axis=1)

@@ -53,10 +53,11 @@ def _searches_miss_the_target(must, rack, must_j, rack_j, weight, joker_weight, 
     target = (must_j * joker_weight + rack_j * max(0, joker_weight)
               + int((opt * np.maximum(0, weight)).sum()))
     for width in (BEAM // 4, *(BEAM * k for k in WIDER_FLEXIBLE)):
+        # (hold and budget given, as every test gives them: one compiled form of solve_pass)
         status, score, truncated = solve_pass(
             must, opt, must_j, rack_j, weight, joker_weight, mode, group_ok,
             np.zeros((4, 13, 4), np.int64), np.zeros(13, np.int64), np.zeros(2, np.int64),
-            target, -width)
+            target, -width, None, 0)
         if not truncated or (status == 1 and score + must_j * joker_weight >= target):
             return False
     return True

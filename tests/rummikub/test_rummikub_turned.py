@@ -104,8 +104,9 @@ def test_a_budget_stops_the_pass() -> None:
     whole = solve_pass(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok,
                        *_outputs(), NEG, np.int64(0), None, 1_000)
     assert whole[0] == -1
+    # (hold and budget given, no budget: omitted, Numba would compile solve_pass again)
     status, score, _ = solve_pass(must, rack, must_j, rack_j, weight, joker_weight, mode,
-                                  group_ok, *_outputs(), NEG, np.int64(BEAM))
+                                  group_ok, *_outputs(), NEG, np.int64(BEAM), None, 0)
     assert status == 1 and score > 0
 
 
