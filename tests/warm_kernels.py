@@ -1,8 +1,10 @@
 """Compile the Rummikub kernels that only the tests and benches call (``./run test``).
 
-``./run test`` runs this on the first part's core once that part is done, while the
-engines' warm-up (``qipai warmup rummikub``) compiles the house rules' forms on the other
-core (it compiled every default rules' form first): the test workers then load these
+``python tests/warm_kernels.py [tests] [wide]`` (both if none given).  ``./run test`` runs
+``tests`` on the first part's core once that part is done, while the engines' warm-up
+(``qipai warmup rummikub``) compiles the house rules' forms on the other core (it compiled
+every default rules' form first), and ``wide`` on that core after the warm-up (it ends
+first since meld then continue compiles fewer forms): the test workers then load these
 kernels from the cache instead of compiling them in a test (on two cores, a kernel
 compiled in a worker holds up half the run):
 
@@ -16,6 +18,7 @@ compiled in a worker holds up half the run):
 
 from __future__ import annotations
 
+import sys
 import time
 
 
@@ -26,8 +29,10 @@ def main() -> None:
     def tests_kernels() -> None:
         solvers.rummikub.warmup(house_rules=False)
 
-    for name, warm in (("rummikub kernels of the tests", tests_kernels),
-                       ("rummikub wide DP", engines.rummikub.wide.warmup)):
+    parts = {"tests": ("rummikub kernels of the tests", tests_kernels),
+             "wide": ("rummikub wide DP", engines.rummikub.wide.warmup)}
+    for part in sys.argv[1:] or list(parts):
+        name, warm = parts[part]
         start = time.perf_counter()
         warm()
         print(f"{name}: {time.perf_counter() - start:.1f} s", flush=True)
