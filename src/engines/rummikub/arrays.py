@@ -137,7 +137,7 @@ def _solve_moves(
     more).  Least disturbance where a relaxation's move is likely allowed
     (:func:`~engines.rummikub.least.relaxation_pays_first`): the positions whose
     relaxation's least-disturbing move the rules allow take it; the others are solved
-    under the rules."""
+    under the rules, capped at the relaxation's optimum (at least theirs)."""
     from engines.rummikub.least import relaxation_first, relaxation_pays_first
 
     if positions and above is None and relaxation_pays_first(rules):
@@ -150,22 +150,34 @@ def _solve_moves(
         _side_by_side(relaxed, range(len(positions)), threads)
         rest = [i for i, m in enumerate(moves) if not isinstance(m, Move)]
         if rest:
+            known = [moves[i] for i in rest]
             more = _solve_rules([positions[i] for i in rest], objective, threads, rules,
-                                None if turn is None else turn[rest], None,
-                                [moves[i] for i in rest])
+                                None if turn is None else turn[rest], None, known,
+                                _relaxed_cap(known, objective, rules))
             for i, move in zip(rest, more):
                 moves[i] = move
         return moves
     return _solve_rules(positions, objective, threads, rules, turn, above)
 
 
+def _relaxed_cap(known: list, objective: str, rules: Rules) -> np.ndarray:
+    """The scores of the relaxations' plain moves (:func:`_solve_moves`' ``known``), each
+    its optimum: a cap on the optimum under ``rules`` (NO_CAP where none is known)."""
+    from engines.rummikub.least import _score
+    from solvers.rummikub._layout import NEG, NO_CAP
+
+    scores = [NEG if k is None else _score(k[0], objective, rules) for k in known]
+    return np.array([NO_CAP if s == NEG else s for s in scores], np.int64)
+
+
 def _solve_rules(
     positions: Sequence[Position], objective: str, threads: int | None, rules: Rules,
     turn: np.ndarray | None = None, above: np.ndarray | None = None,
-    relaxed_known: list | None = None,
+    relaxed_known: list | None = None, cap: np.ndarray | None = None,
 ) -> list[Move]:
     """:func:`_solve_moves`' solve under the rules (see there; ``relaxed_known``: each
-    position's from :func:`~engines.rummikub.least.relaxation_first`, or None)."""
+    position's from :func:`~engines.rummikub.least.relaxation_first`, or None; ``cap``: see
+    :func:`solve_counts`)."""
     if not positions:
         with numba_threads(threads, RummikubInputError):
             return []
@@ -175,7 +187,7 @@ def _solve_rules(
             rules.check_tiles(p.table, p.rack, f"positions[{i}]")
     turn = np.zeros(len(positions), np.int64) if turn is None else turn
     status, codes, counts, played = solve_counts(table, rack, meld_modes, objective, threads,
-                                                 rules, turn, above)  # fmt: skip
+                                                 rules, turn, above, cap)  # fmt: skip
     beaten = np.zeros(len(positions), bool) if above is None else status == 0
     if (status[melded & ~beaten] != 1).any():  # cannot happen for validated tables
         raise PositionError("the table cannot be arranged")
@@ -336,7 +348,7 @@ def least_arrays(slots: tuple, arrays: tuple, at: np.ndarray, objective: str, ru
 def solve_counts(
     table: np.ndarray, rack: np.ndarray, meld_modes: np.ndarray, objective: str = "tiles",
     threads: int | None = None, rules: Rules = DEFAULT_RULES, turn: np.ndarray | None = None,
-    above: np.ndarray | None = None,
+    above: np.ndarray | None = None, cap: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The kernel call of :func:`solve_moves` on the arrays of :func:`position_arrays`:
     ``(status, set codes, set counts, played)``, status 1 where a move was found, the
@@ -347,13 +359,14 @@ def solve_counts(
     (:func:`solvers.rummikub.solve_range`).  ``above`` (int64, one a position), if given: a
     score (the objective's, :func:`~engines.rummikub.position.objective_weights`, of the
     rack tiles played) some move of the position reaches, or ``NEG`` (none): status 0 where
-    no move scores more (the search prunes what cannot)."""
+    no move scores more (the search prunes what cannot).  ``cap`` (int64, one a position),
+    if given: a score no move exceeds, or ``NO_CAP`` (none): a search reaching it stops."""
     weight, joker_weight = objective_weights(objective)
     n = len(table)
     with numba_threads(threads, RummikubInputError):
         status, codes, counts, played = _solve_pooled(
             table, rack, np.broadcast_to(weight, (n, 4, 13)), joker_weight,
-            np.ascontiguousarray(meld_modes, np.int64), rules, turn, above)
+            np.ascontiguousarray(meld_modes, np.int64), rules, turn, above, cap)
     if (counts[status == 1] < 0).any():
         raise AssertionError("the kernel returned a choice that is not an arrangement")
     return status, codes, counts, played
@@ -362,9 +375,9 @@ def solve_counts(
 def _solve_pooled(
     table: np.ndarray, rack: np.ndarray, weight: np.ndarray, joker_weight: int,
     meld_modes: np.ndarray, rules: Rules = DEFAULT_RULES, turn: np.ndarray | None = None,
-    above: np.ndarray | None = None,
+    above: np.ndarray | None = None, cap: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(status, codes, counts, played)`` of :func:`solve_counts` (``turn``, ``above``: its) on
+    """``(status, codes, counts, played)`` of :func:`solve_counts` (``turn``, ``above``, ``cap``) on
     Numba's thread count, scheduled dynamically: this thread and ``threads - 1`` pool
     threads each take the next few positions as they finish
     (:func:`solvers.rummikub.solve_range`, GIL released, which also packs each position's
@@ -374,7 +387,7 @@ def _solve_pooled(
     import numba
 
     from solvers.rummikub import MAX_SETS, NCOL, NNUM, solve_range, variants_for
-    from solvers.rummikub._layout import BEAM, NEG
+    from solvers.rummikub._layout import BEAM, NEG, NO_CAP
 
     n = len(table)
     group_ok, part_count, part_masks = rules.group_tables()
@@ -385,6 +398,7 @@ def _solve_pooled(
     codes, counts = np.zeros((n, MAX_SETS), np.int64), np.full(n, -2, np.int64)
     played = np.zeros((n, N_KINDS), np.int64)
     turn = np.zeros(n, np.int64) if turn is None else turn
+    cap = np.full(n, NO_CAP, np.int64) if cap is None else np.array(cap, np.int64)
     # (``weight`` writable: one position's broadcast weights are a read-only view, which
     # would compile solve_range again for that type)
     args = (np.ascontiguousarray(table[:, :52]).reshape(n, 4, 13),
@@ -392,7 +406,7 @@ def _solve_pooled(
             np.ascontiguousarray(table[:, 52]), np.ascontiguousarray(rack[:, 52]),
             np.require(weight, np.int64, "CW"), np.full(n, joker_weight, np.int64),
             meld_modes, group_ok, status, best, choice, group_jokers, stats, BEAM,
-            part_count, part_masks, rules.min_set_length, codes, counts, played, turn,
+            part_count, part_masks, rules.min_set_length, codes, counts, played, turn, cap,
             variants_for(meld_modes, table[:, 52] + rack[:, 52]))  # fmt: skip
     threads = min(numba.get_num_threads(), n)
     if threads <= 1:

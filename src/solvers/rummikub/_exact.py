@@ -251,14 +251,21 @@ def _passes(
     score (its answer stands if it never truncated) and the exact pass prunes with that;
     without jokers the plain exact pass runs (it is cheap, at most ~20k states).
     ``beam = 0`` runs the plain exact pass alone.  ``cap``: a raw score the optimum is known
-    not to exceed (the first target is at most that).  ``share``, for :func:`solve_either`'s
-    rounds (:func:`_unbounded`: none): the states the passes may store in all (0: no bound;
-    past it, status -1), a raw score some arrangement reaches (NEG: none; the exact pass
-    prunes below it if no pass here finds more), and the passes done before (the next one,
-    :data:`LAST_PASS` once the last exact pass began, and whether the last search was cut:
-    those done give the same answers again, so the passes resume there); all updated.
-    ``kept``: the pass the budget cut (:mod:`solvers.rummikub._resume`), which goes on from
-    there.  ``variants``: :mod:`solvers.rummikub._family`.  Returns ``(status, score, kept)``.
+    not to exceed (the first target is at most that).  A melded player's cap below the
+    target (:func:`solve_either`'s) puts the whole rack out of reach: the narrow search
+    looks for the cap, and if it misses, the beam pass and the exact pass from its floor
+    follow, without the wider searches and the exact pass at the cap (they prune less than
+    at the whole rack, and find nothing where the relaxation giving the cap scores more:
+    seed 1 20J #1 of copies=3 + jokers=4 + two real tiles 58 -> 156 ms with them;
+    benches/README, rkcap); a beam pass reaching the cap answers.  ``share``, for
+    :func:`solve_either`'s rounds (:func:`_unbounded`: none): the states the passes may
+    store in all (0: no bound; past it, status -1), a raw score some arrangement reaches
+    (NEG: none; the exact pass prunes below it if no pass here finds more), and the passes
+    done before (the next one, :data:`LAST_PASS` once the last exact pass began, and whether
+    the last search was cut: those done give the same answers again, so the passes resume
+    there); all updated.  ``kept``: the pass the budget cut
+    (:mod:`solvers.rummikub._resume`), which goes on from there.  ``variants``:
+    :mod:`solvers.rummikub._family`.  Returns ``(status, score, kept)``.
     """
     floor = NEG
     known = share[1]  # (a score found before this call)
@@ -270,12 +277,14 @@ def _passes(
         for c in range(NCOL):
             for v in range(NNUM):
                 target += opt[c, v] * max(0, weight[c, v])
+        # (a melded player's cap below the target, solve_either's: see after the loop)
+        capped = cap < target and not (meld >> CONTINUE_AT) & 1
         target = min(target, cap)
         truncated = share[3]
         # (a pass may end on a state below the target: only an answer reaching it is known
         # to be optimal; k: the narrow search, the wider ones, the exact pass at the target)
         for k in range(share[2], widen + 2):
-            if k > 0 and not truncated:
+            if k > 0 and (capped or not truncated):
                 break
             width = -max(1, beam // (2 if variant else 4))
             if k == widen + 1:
@@ -300,8 +309,8 @@ def _passes(
         if _spent(share, st, sc + must_j * joker_weight, stats):
             return -1, NEG, kept
         share[2] = widen + 3
-        if truncated == 0:
-            return st, sc, kept
+        if truncated == 0 or (st == 1 and sc + must_j * joker_weight >= cap):
+            return st, sc, kept  # (exact, or at the cap: the optimum)
         if st == 1:
             floor = sc + must_j * joker_weight
         stats[:] = 0
@@ -394,7 +403,7 @@ def turned(counts, nnum):
 @njit(cache=True, nogil=True)
 def solve_either(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
-    beam, variants, first_way, above,
+    beam, variants, first_way, above, cap,
 ):
     """:func:`solve_exact`, and whether its choice is the reversed position's
     (:data:`TURN_STATES`): ``(status, score, reversed)``; the caller reads the choice
@@ -407,8 +416,11 @@ def solve_either(
     NEG: the exact passes then keep only what may score more (status 0: no arrangement
     does; a narrow or beam pass may still answer with an arrangement scoring ``above``).
     A relaxation's solve knows the move under the stricter rules, legal under its own
-    (``engines.rummikub.least._relaxed_move``); a position solved one way (not turnable)
-    ignores it.
+    (``engines.rummikub.least._relaxed_move``).  ``cap``: a score (the same units) no
+    arrangement exceeds, or NO_CAP: the passes' first target (:func:`_passes`), reached
+    by the solve under two real tiles after its relaxation (one real tile a set, whose
+    optimum is the cap: ``engines.rummikub.arrays._solve_moves``).  A position solved one
+    way (not turnable) ignores both.
     """
     if beam <= 0 or not _turnable(meld):
         st, sc = solve_exact(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
@@ -418,6 +430,7 @@ def solve_either(
     back = (turned(must, nnum), turned(opt, nnum), turned(weight, nnum), turned_rules(meld, nnum))
     ways = np.zeros((2, 4), np.int64)  # (each way's share of _passes)
     ways[:, 1] = NEG if above == NEG else above + must_j * joker_weight + 1  # (raw, as _passes)
+    cap = NO_CAP if cap == NO_CAP else cap + must_j * joker_weight
     budgets = np.full(2, TURN_STATES, np.int64)
     budgets[0] = first_budget(meld, must_j + opt_j)
     kept, kept_back = no_kept(), no_kept()  # (each way's pass the budget cut, going on)
@@ -429,12 +442,12 @@ def solve_either(
             stats[:] = 0
             if way == 0:
                 st, sc, kept = _passes(must, opt, must_j, opt_j, weight, joker_weight, meld,
-                                       group_ok, choice_out, gj_out, stats, beam, NO_CAP,
+                                       group_ok, choice_out, gj_out, stats, beam, cap,
                                        ways[way], kept, variants)
             else:
                 st, sc, kept_back = _passes(back[0], back[1], must_j, opt_j, back[2],
                                             joker_weight, back[3], group_ok, choice_out,
-                                            gj_out, stats, beam, NO_CAP, ways[way], kept_back,
+                                            gj_out, stats, beam, cap, ways[way], kept_back,
                                             variants)
             if st >= 0:
                 return st, sc, way == 1

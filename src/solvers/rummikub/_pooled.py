@@ -26,7 +26,7 @@ JOKER_KIND = NCOL * NNUM  # the joker's column of ``played``
 def solve_range(
     order, lo, hi, must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, status,
     best, choice, group_jokers, stats, beam, part_count, part_masks, min_len, codes, counts,
-    played, turn, variants=True,
+    played, turn, cap, variants=True,
 ):
     """``solve_batch`` for the positions ``order[lo:hi]`` of the batch arrays (same shapes),
     writing only their rows of the outputs, and then, for each solved position (status 1),
@@ -39,7 +39,7 @@ def solve_range(
     ``turn[p]``: given 1, the search takes the reversed position first (``solve_either``'s
     ``first_way``); set to 1 where the choice is the reversed position's, else 0.
     ``best[p]`` on entry: ``solve_either``'s ``above`` (NEG: none; status 0 where no
-    arrangement scores more).
+    arrangement scores more); ``cap[p]``: its ``cap`` (NO_CAP: none).
     ``variants``: :mod:`solvers.rummikub._family` (the engine's
     :func:`~solvers.rummikub._family.variants_for` of the whole batch)."""
     for k in range(lo, hi):
@@ -47,7 +47,7 @@ def solve_range(
         st, sc, back = solve_either(must[p], opt[p], must_j[p], opt_j[p], weight[p],
                                     joker_weight[p], meld[p], group_ok, choice[p],
                                     group_jokers[p], stats[p], beam, variants, turn[p],
-                                    best[p])
+                                    best[p], cap[p])
         turn[p] = back
         status[p] = st
         best[p] = sc
