@@ -555,9 +555,9 @@ def _known_bound(pos: Position, first: Move, plain: Move, kept: int) -> int:
 
 def relaxation_pays_first(rules: Rules) -> bool:
     """Whether least disturbance tries :func:`relaxation_first` before the solve under
-    ``rules``: three or more copies, four jokers, two real tiles a set."""
-    return rules.least_disturbance and rules.copies > 2 and rules.jokers > 3 \
-        and rules.min_real_tiles > 1
+    ``rules``: two real tiles a set, 3+ copies and 3+ jokers, seven or more together."""
+    return rules.least_disturbance and rules.min_real_tiles > 1 and rules.copies > 2 \
+        and rules.jokers > 2 and rules.copies + rules.jokers > 6
 
 
 def _loose_answer(pos: Position, objective: str, rules: Rules,
