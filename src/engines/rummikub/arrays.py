@@ -137,10 +137,12 @@ def _solve_moves(
     more).  Least disturbance where a relaxation's move is likely allowed
     (:func:`~engines.rummikub.least.relaxation_pays_first`): the positions whose
     relaxation's least-disturbing move the rules allow take it; the others are solved
-    under the rules, capped at the relaxation's optimum (at least theirs)."""
+    under the rules, capped at the relaxation's optimum (at least theirs); a batch without
+    a melded player's table goes there directly (none has a relaxation)."""
     from engines.rummikub.least import relaxation_first, relaxation_pays_first
 
-    if positions and above is None and relaxation_pays_first(rules):
+    if above is None and relaxation_pays_first(rules) and any(p.initial_meld_done and p.table
+                                                              for p in positions):
         position_arrays(positions, rules)  # (the positions' checks, first)
         moves: list = [None] * len(positions)
 
