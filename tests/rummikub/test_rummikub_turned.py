@@ -441,18 +441,26 @@ def test_a_relaxation_looks_only_above_the_move_under_its_rules(monkeypatch) -> 
 # copies=3 + jokers=4 + two real tiles (least disturbance on): the relaxation's
 # least-disturbing move (one real tile a set) is allowed under two on ABOVE_FIRST, not on
 # seed 11 20J #0 (its optimum breaks two real tiles); copies=4 + jokers=3: allowed on seed 11
-# 60J #5 (197.6 -> 64.4 ms); copies=3 + jokers=3: on seed 11 40J #0
+# 60J #5 (197.6 -> 64.4 ms); copies=3 + jokers=3: on seed 11 40J #0; with two jokers (copies
+# 3 and 4) or two copies (jokers 3 and 4): on seed 11 20J positions
 RELAXATION_NOT_ALLOWED = (11, 20, 0)
 FOUR_COPIES_ALLOWED = (11, 60, 5)
 THREE_COPIES = Rules(min_real_tiles=2, jokers=4, copies=3)
 FOUR_COPIES = Rules(min_real_tiles=2, jokers=3, copies=4)
 THREE_AND_THREE = Rules(min_real_tiles=2, jokers=3, copies=3)
+TWO_JOKERS = [((11, 20, 6), True, Rules(min_real_tiles=2, copies=3)),
+              ((11, 20, 1), True, Rules(min_real_tiles=2, copies=4)),
+              ((11, 20, 7), True, Rules(min_real_tiles=2, copies=3, joker_retrieval="official"))]
+TWO_COPIES = [((11, 20, 7), True, Rules(min_real_tiles=2, jokers=3)),
+              ((11, 20, 5), True, Rules(min_real_tiles=2, jokers=4)),
+              ((11, 40, 4), True, Rules(min_real_tiles=2, jokers=4, joker_retrieval="official"))]
 
 
 @pytest.mark.parametrize("where, allowed, rules", [(ABOVE_FIRST, True, THREE_COPIES),
                                                    (RELAXATION_NOT_ALLOWED, False, THREE_COPIES),
                                                    (FOUR_COPIES_ALLOWED, True, FOUR_COPIES),
-                                                   ((11, 40, 0), True, THREE_AND_THREE)])
+                                                   ((11, 40, 0), True, THREE_AND_THREE),
+                                                   *TWO_JOKERS, *TWO_COPIES])
 def test_a_relaxation_allowed_under_the_rules_is_the_answer(monkeypatch, where: tuple,
                                                              allowed: bool, rules: Rules) -> None:
     from engines.rummikub import arrays

@@ -555,9 +555,9 @@ def _known_bound(pos: Position, first: Move, plain: Move, kept: int) -> int:
 
 def relaxation_pays_first(rules: Rules) -> bool:
     """Whether least disturbance tries :func:`relaxation_first` before the solve under
-    ``rules``: two real tiles a set with three or more copies and three or more jokers."""
-    return rules.least_disturbance and rules.min_real_tiles > 1 and rules.copies > 2 \
-        and rules.jokers > 2
+    ``rules``: two real tiles a set with three or more copies or three or more jokers."""
+    return rules.least_disturbance and rules.min_real_tiles > 1 and (rules.copies > 2
+                                                                      or rules.jokers > 2)
 
 
 def _loose_answer(pos: Position, objective: str, rules: Rules,
