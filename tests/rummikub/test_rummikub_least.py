@@ -286,15 +286,17 @@ def _relaxation_cases(melded: bool) -> list[dict]:
 @pytest.mark.parametrize("relaxed", ["ceiling", "none"])
 @pytest.mark.parametrize("option", ["meld_continue", "min_real_tiles"])
 def test_relaxations_with_a_ceiling_or_none(monkeypatch, relaxed: str, option: str) -> None:
-    # Meld then continue (a melded player's turn) and two real tiles per set (one) are
-    # solved from a relaxation's least-disturbing move, the answer when the rules allow it
-    # (nearly always).  Where they do not, the sets it keeps only stop the passes early, and
+    # Meld then continue (a melded player's turn) and two real tiles per set (one, with three
+    # or more copies or jokers: forced here on two, where the passes under the rules are the
+    # direct exit) are solved from a relaxation's least-disturbing move, the answer when the
+    # rules allow it.  Where they do not, the sets it keeps only stop the passes early, and
     # where the optima differ nothing does.  Both paths, forced here on every position, give
     # the answers of the direct exit.
     melded = option != "meld_continue"
     rules = Rules(meld_continue=not melded, min_real_tiles=2 if melded else 1)
     cases = _relaxation_cases(melded)
     direct = [best_move(o["table"], o["rack"], melded, rules=rules) for o in cases]
+    monkeypatch.setattr(least, "relaxes_real_tiles", lambda rules: True)
     relaxation = least._relaxed_move
     calls = []
 

@@ -441,11 +441,11 @@ def _passes(pos: Position, rules: Rules, weight: np.ndarray, joker_weight: int,
                 tile_set=(rules.colours, rules.numbers))
 
 
-# The options a relaxation drops (:func:`_relaxation`).  Measured on the bench bands (seed
-# 11, 20 positions, CPU ms): two real tiles 60J max 186 -> 41, 80J 58 -> 42; official + two
-# real tiles (relaxed to official) 80J 140 -> 53.  Not official retrieval: relaxed to free
-# joker retrieval, its optimum is often higher or its move breaks the rule (80J max
-# 55 -> 76 ms).
+# The options a relaxation drops (:func:`_relaxation`; two real tiles only where
+# :func:`relaxes_real_tiles`).  Measured on the bench bands (seed 11, 20 positions, CPU ms):
+# two real tiles 60J max 186 -> 41, 80J 58 -> 42; official + two real tiles (relaxed to
+# official) 80J 140 -> 53.  Not official retrieval: relaxed to free joker retrieval, its
+# optimum is often higher or its move breaks the rule (80J max 55 -> 76 ms).
 RELAXED = ("meld_continue", "min_real_tiles")
 # Where dropping :data:`RELAXED` gives a move the rules do not allow (or another optimum),
 # the relaxation dropping only these is tried next, its bound the tighter: meld then
@@ -475,18 +475,34 @@ def _relaxation(pos: Position, rules: Rules, dropped: tuple[str, ...] = RELAXED
                 ) -> tuple[Position, Rules] | None:
     """A position and rules under which every move ``rules`` allow ``pos`` is allowed, that
     the held-out passes solve faster (the options ``dropped``, by default :data:`RELAXED`): a
-    melded player's turn for meld then continue, one real tile per set for two (free joker
-    retrieval for official); ``None`` if none applies."""
+    melded player's turn for meld then continue, one real tile per set for two (with three
+    or more copies or jokers: :func:`relaxes_real_tiles`; free joker retrieval for
+    official); ``None`` if none applies."""
     loose: dict = {}
     if "meld_continue" in dropped and not pos.initial_meld_done:
         loose["meld_continue"] = False
     if "joker_retrieval" in dropped and rules.joker_retrieval == "official":
         loose["joker_retrieval"] = "free"
-    if "min_real_tiles" in dropped and rules.min_real_tiles > 1:
+    if "min_real_tiles" in dropped and rules.min_real_tiles > 1 and relaxes_real_tiles(rules):
         loose["min_real_tiles"] = 1
     if not loose:
         return None
     return replace(pos, initial_meld_done=True), replace(rules, **loose)
+
+
+def relaxes_real_tiles(rules: Rules) -> bool:
+    """Whether a relaxation (:func:`_relaxation`) drops two real tiles a set for one: with
+    three or more copies or jokers.  With two of each the held-out passes under the rules
+    themselves (their linear bound and the node sets ruled out: :data:`BOUND_ANY`,
+    :data:`NOGOOD_ROUNDS`) cost less than the one-real-tile solve and passes before them,
+    whose move the rules mostly do not allow: least disturbance on, each position's best of
+    three, seeds 11 and 1-7, bands 20-80J (1,280 positions a row), summed thread CPU two
+    real tiles + sets of 2 3.69 -> 2.31 s (its official row 3.57 -> 2.13), seeds 11 and 1-3
+    two real tiles 1.02 -> 0.62 s, official + two real tiles 1.08 -> 0.61, + sets of 4
+    0.69 -> 0.46, meld then continue + two real tiles (the melded player's turn its one
+    relaxation) 2.24 -> 2.03 s, + official 2.42 -> 2.11; the same answers (benches/README,
+    rksets2)."""
+    return rules.copies > 2 or rules.jokers > 2
 
 
 def _relaxed_move(pos: Position, objective: str, rules: Rules, first: Move,
