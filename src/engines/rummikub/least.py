@@ -528,6 +528,7 @@ def _relaxed_move(pos: Position, objective: str, rules: Rules, first: Move,
     320 relaxations of seeds 11 and 1-7, 5 a band, which store far fewer states: seed 6
     40J #3's 34.6 -> 10.3 ms; benches/README, rkstates3)."""
     from engines.rummikub.arrays import solve_moves
+    from engines.rummikub.least_loose import loose_answer
 
     loose_pos, loose = _relaxation(pos, rules, dropped)
     plain_rules = replace(loose, least_disturbance=False)
@@ -540,7 +541,7 @@ def _relaxed_move(pos: Position, objective: str, rules: Rules, first: Move,
     if not _same_optimum(plain, first):
         return len(pos.table)
     start = first if first.sets_kept > plain.sets_kept else plain
-    return _loose_answer(pos, objective, rules, (loose_pos, loose), start)
+    return loose_answer(pos, objective, rules, (loose_pos, loose), start)
 
 
 def relaxation_first(pos: Position, objective: str,
@@ -552,15 +553,18 @@ def relaxation_first(pos: Position, objective: str,
     :func:`least_disturbing_move`'s ``relaxed_known``); None where no relaxation applies.
     Copies=3 + jokers=4 + two real tiles (:func:`relaxation_pays_first`): allowed on 304 of
     the 320 relaxations of seeds 11 and 1-7, 5 a band, the dearer solve under two real
-    tiles then skipped (40J maxima 42-133 -> 22-42 ms; benches/README, rkstates4)."""
+    tiles then skipped (40J maxima 42-133 -> 22-42 ms; benches/README, rkstates4).  Where
+    the rules do not allow that move, it is made again under them where it can be
+    (:func:`~engines.rummikub.least_loose.rearranged`)."""
     from engines.rummikub.arrays import solve_moves
+    from engines.rummikub.least_loose import loose_answer
 
     relaxation = _relaxation(pos, rules)
     if not (pos.initial_meld_done and pos.table) or relaxation is None:
         return None
     plain = solve_moves([relaxation[0]], objective, None,
                         replace(relaxation[1], least_disturbance=False))[0]
-    answer = _loose_answer(pos, objective, rules, relaxation, plain)
+    answer = loose_answer(pos, objective, rules, relaxation, plain, rearrange=True)
     return answer if isinstance(answer, Move) else (plain, answer)
 
 
@@ -574,27 +578,6 @@ def relaxation_pays_first(rules: Rules) -> bool:
     ``rules``: two real tiles a set with three or more copies or three or more jokers."""
     return rules.least_disturbance and rules.min_real_tiles > 1 and (rules.copies > 2
                                                                       or rules.jokers > 2)
-
-
-def _loose_answer(pos: Position, objective: str, rules: Rules,
-                  relaxation: tuple[Position, Rules], start: Move) -> Move | int:
-    """The least-disturbing move under ``relaxation`` (its position and rules) from
-    ``start``, optimal under it, as a move of ``pos`` if ``rules`` allow it (with its meld,
-    for meld then continue); else the sets it keeps."""
-    from engines.rummikub.arrays import solve_moves
-    from engines.rummikub.position import check_move
-
-    loose_pos, loose = relaxation
-    move = start if start.sets_kept == len(pos.table) else least_disturbing_move(
-        loose_pos, objective, replace(loose, least_disturbance=True), start)
-    new_sets: list[Meld] = []
-    if not pos.initial_meld_done:  # the meld its played tiles hold (the initial-meld search)
-        own = replace(rules, meld_continue=False, least_disturbance=False)
-        new_sets = solve_moves([replace(pos, table=(), rack=tuple(move.played))], "value",
-                               None, own)[0].new_sets
-    answer = Move(move.played, move.table, move.tiles, move.value, new_sets=new_sets,
-                  previous=list(pos.table), tile_set=(rules.colours, rules.numbers))
-    return answer if not check_move(pos, answer, rules) else move.sets_kept
 
 
 def _same_optimum(a: Move, b: Move) -> bool:
