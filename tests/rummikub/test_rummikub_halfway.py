@@ -1,7 +1,7 @@
 """Four copies and three or more jokers: the exact pass from halfway between the beam pass's
-score and the target (``solvers.rummikub._exact._halfway_first``), and least disturbance
+score and the target (``solvers.rummikub._halfway.halfway_first``), and least disturbance
 starting from the relaxation's plain move where the rules allow it
-(``engines.rummikub.arrays._from_relaxed_plain``).
+(``engines.rummikub.relaxed_first._from_relaxed_plain``).
 
 Checked: on bench positions of copies=4 + jokers=3 (one real tile a set: least disturbance's
 relaxation of two real tiles) the passes reach the optimum of the exact pass alone
@@ -25,7 +25,8 @@ from engines.rummikub import Position, Rules, arrays, best_move, least_loose
 from engines.rummikub.position import _counts, objective_weights
 from engines.rummikub.tiles import parse_tiles
 from solvers.rummikub import _exact
-from solvers.rummikub._exact import HALFWAY_TABLE, LAST_PASS, _halfway_first, _passes
+from solvers.rummikub._exact import LAST_PASS, _passes
+from solvers.rummikub._halfway import HALFWAY_TABLE, halfway_first
 from solvers.rummikub._layout import BEAM, NEG, NO_CAP
 from solvers.rummikub._resume import CUT, FLOOR, STATES, no_kept
 
@@ -58,7 +59,7 @@ def test_four_copies_with_three_jokers_on_a_large_table_only() -> None:
         mode = np.int64(Rules(copies=copies).search_mode(True))
         for jokers in (2, 3, 4):  # (in play)
             for table in (HALFWAY_TABLE - 1, HALFWAY_TABLE):
-                assert _halfway_first(mode, np.int64(jokers), np.int64(table)) == (
+                assert halfway_first(mode, np.int64(jokers), np.int64(table)) == (
                     copies == 4 and jokers >= 3 and table == HALFWAY_TABLE)
 
 

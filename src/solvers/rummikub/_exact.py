@@ -15,6 +15,7 @@ from solvers.rummikub._continue import continue_pass
 from solvers.rummikub._dp import resumable_pass as _plain_pass
 from solvers.rummikub._family import variants_for
 from solvers.rummikub._groups import GROUP_OK
+from solvers.rummikub._halfway import halfway_first
 from solvers.rummikub._layout import (
     BEAM,
     CONTINUE_AT,
@@ -203,33 +204,6 @@ def _skip_target_pass(meld, jokers):
     return not (copies(meld) > 2 and jokers > 3)
 
 
-# Where four copies and three or more jokers are in play, the beam pass's score is often one
-# to three tiles below the optimum, and the exact pass from it stores far more states than one
-# from a floor nearer the optimum: an exact pass from halfway between the beam's score and the
-# target (the whole rack, or the cap) comes first; it finds the optimum wherever that reaches
-# halfway (any floor at or below the optimum does), else the pass from the beam's score follows.
-# The relaxation's solves of copies=4 + jokers=3 + two real tiles (least disturbance), seeds
-# 11 and 1-3, bands 40J-80J, 10 a band, replayed (best of 2): the last passes 375.4 -> 313.6 ms
-# summed, objective value 442.3 -> 409.6; the slowest, seed 2 60J #9, 22.4 -> 7.0 ms, the
-# dearest miss 5.8 -> 11.4 (seed 11 40J #6).  Not with three copies and four jokers (the beam
-# is often further below the optimum, which lies below halfway: 294.9 -> 281.9 ms, value
-# 378.2 -> 378.6).  Nor on tables of fewer than 50 tiles, where the optimum is more often
-# below halfway and the passes cheap: built, copies=4 + jokers=3 + two real tiles, seeds 11
-# and 1-3, 10 a band, best of 3 a position summed, 20J 121.4 -> 140.9 ms, 40J 277.8 -> 281.8,
-# 60J 414.2 -> 340.9, 80J 204.4 -> 200.4 with every table (benches/README, rkc4j3).
-HALFWAY_COPIES = 4
-HALFWAY_JOKERS = 3
-HALFWAY_TABLE = 50
-
-
-@njit(cache=True, inline="always")
-def _halfway_first(meld, jokers, table_tiles):
-    """Whether :func:`_passes` runs the exact pass from halfway to the target before the one
-    from the beam pass's score (:data:`HALFWAY_COPIES`), ``table_tiles`` on the table."""
-    return (copies(meld) >= HALFWAY_COPIES and jokers >= HALFWAY_JOKERS
-            and table_tiles >= HALFWAY_TABLE)
-
-
 # :func:`_passes`' ``share[2]`` once its last pass (the exact pass from the floor) began: past
 # every other pass's index, so a call resumed there runs that pass alone.
 LAST_PASS = len(WIDER_FLEXIBLE) + 5
@@ -255,6 +229,18 @@ def _spent(share, status, score, stats):
     return False
 
 
+# :func:`_passes`: a melded player's cap below the target (:func:`solve_either`'s) puts the
+# whole rack out of reach: the narrow search looks for the cap, and if it misses, the beam
+# pass and the exact pass from its floor follow, without the wider searches and the exact
+# pass at the cap (they prune less than at the whole rack, and find nothing where the
+# relaxation giving the cap scores more: seed 1 20J #1 of copies=3 + jokers=4 + two real
+# tiles 58 -> 156 ms with them; benches/README, rkcap).  ``share``, for :func:`solve_either`'s
+# rounds (:func:`_unbounded`: none): the states the passes may store in all (0: no bound;
+# past it, status -1), a raw score some arrangement reaches (NEG: none; the exact pass prunes
+# below it if no pass here finds more), and the passes done before (the next one,
+# :data:`LAST_PASS` once the last exact pass began, and whether the last search was cut: those
+# done give the same answers again, so the passes resume there); all updated.  ``kept``: the
+# pass the budget cut (:mod:`solvers.rummikub._resume`), which goes on from there.
 @njit(cache=True)
 def _passes(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
@@ -276,25 +262,13 @@ def _passes(
     target decides (unless the wider searches ran: :func:`_skip_target_pass`); if nothing
     reaches the target: with jokers, a beam pass finds a legal
     score (its answer stands if it never truncated) and the exact pass prunes with that;
-    without jokers the plain exact pass runs (it is cheap, at most ~20k states); with four
-    copies and three or more jokers an exact pass from halfway between the beam's score and
-    the target first on tables of 50 tiles or more (:data:`HALFWAY_COPIES`).
+    without jokers the plain exact pass runs (it is cheap, at most ~20k states); first, an
+    exact pass from halfway between the beam's score and the target where
+    :func:`~solvers.rummikub._halfway.halfway_first`.
     ``beam = 0`` runs the plain exact pass alone.  ``cap``: a raw score the optimum is known
-    not to exceed (the first target is at most that).  A melded player's cap below the
-    target (:func:`solve_either`'s) puts the whole rack out of reach: the narrow search
-    looks for the cap, and if it misses, the beam pass and the exact pass from its floor
-    follow, without the wider searches and the exact pass at the cap (they prune less than
-    at the whole rack, and find nothing where the relaxation giving the cap scores more:
-    seed 1 20J #1 of copies=3 + jokers=4 + two real tiles 58 -> 156 ms with them;
-    benches/README, rkcap); a beam pass reaching the cap answers.  ``share``, for
-    :func:`solve_either`'s rounds (:func:`_unbounded`: none): the states the passes may
-    store in all (0: no bound; past it, status -1), a raw score some arrangement reaches
-    (NEG: none; the exact pass prunes below it if no pass here finds more), and the passes
-    done before (the next one, :data:`LAST_PASS` once the last exact pass began, and whether
-    the last search was cut: those done give the same answers again, so the passes resume
-    there); all updated.  ``kept``: the pass the budget cut
-    (:mod:`solvers.rummikub._resume`), which goes on from there.  ``variants``:
-    :mod:`solvers.rummikub._family`.  Returns ``(status, score, kept)``.
+    not to exceed (the first target is at most that; a melded player's cap below the
+    target: see above); a beam pass reaching the cap answers.  ``share``, ``kept``: see
+    above.  ``variants``: :mod:`solvers.rummikub._family`.  Returns ``(status, score, kept)``.
     """
     floor = NEG
     target = NEG
@@ -345,7 +319,7 @@ def _passes(
             floor = sc + must_j * joker_weight
         stats[:] = 0
     base = max(floor, share[1])  # (the beam pass's score, or the best found before)
-    if (share[2] < LAST_PASS and _halfway_first(meld, must_j + opt_j, must.sum() + must_j)
+    if (share[2] < LAST_PASS and halfway_first(meld, must_j + opt_j, must.sum() + must_j)
             and NEG < base < target - 1):
         halfway = base + (target - base) // 2
         if share[2] == widen + 4 and kept[0][CUT]:  # (cut before: it goes on at its floor,
