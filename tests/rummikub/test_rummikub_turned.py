@@ -10,7 +10,9 @@ over); the sets read backwards; on bench positions
 that only the reversed search solves within the first budget, the reversed answer and the
 engine's move (legal, the exact optimum of the forward pass alone, ``beam=0``); the way
 given first (``first_way``) searched first, and least disturbance's relaxation solve given
-the way the solve under the rules turned (``engines.rummikub.least._relaxed_move``); a
+the way the solve under the rules turned (``engines.rummikub.least._relaxed_move``), the
+solve under the rules after a relaxation the way that turned
+(``engines.rummikub.relaxed_first``); a
 solve capped at its optimum (``cap``: a relaxation's) stopping there."""
 
 from __future__ import annotations
@@ -382,6 +384,45 @@ def test_a_relaxation_searches_first_the_way_its_rules_turned(monkeypatch) -> No
                                                         before.sets_kept)
     assert not check_move(Position.from_strings(p["table"], p["rack"], True,
                                                 **rules.position_limits()), move, rules)
+
+
+# jokers=3 + two real tiles (least disturbance on): the relaxation (one real tile a set) found
+# its move reversed, scores more than the rules' optimum, and its least-disturbing move is
+# not allowed: the solve under the rules, capped at its optimum, searches reversed first
+RULES_AFTER_TURNED = (8, 40, 9)
+
+
+def test_the_solve_after_a_turned_relaxation_searches_its_way_first(monkeypatch) -> None:
+    from engines.rummikub import arrays
+
+    rules = Rules(min_real_tiles=2, jokers=3)
+    p = _position(*RULES_AFTER_TURNED, rules)[0]
+    solve = arrays._solve_rules
+    calls = []
+
+    def spy(positions, objective, threads, rules, turn=None, above=None, relaxed_known=None,
+            cap=None, way=None):
+        if cap is not None:  # (the solve under the rules after the relaxation)
+            calls.append(turn.tolist())
+            turn = turn if way is None else np.full(len(positions), way, np.int64)
+        return solve(positions, objective, threads, rules, turn, above, relaxed_known, cap)
+
+    monkeypatch.setattr(arrays, "_solve_rules", spy)
+    moves = {}
+    for objective in ("tiles", "value"):
+        move = best_move(p["table"], p["rack"], True, objective, rules)
+        assert calls == [[1]], calls
+        # (the same answer as that solve as it is first: tiles, value, sets kept)
+        monkeypatch.setattr(arrays, "_solve_rules", lambda *a, **k: spy(*a, **k, way=0))
+        before = best_move(p["table"], p["rack"], True, objective, rules)
+        monkeypatch.setattr(arrays, "_solve_rules", spy)
+        calls.clear()
+        moves[objective] = move
+        assert (move.tiles, move.value, move.sets_kept) == (before.tiles, before.value,
+                                                            before.sets_kept)
+        assert not check_move(Position.from_strings(p["table"], p["rack"], True,
+                                                    **rules.position_limits()), move, rules)
+    assert (moves["tiles"].tiles, moves["tiles"].value, moves["tiles"].sets_kept) == (14, 80, 9)
 
 
 # copies=3 + jokers=4 + two real tiles (least disturbance on): the relaxation's optimum (one

@@ -544,8 +544,8 @@ def _relaxed_move(pos: Position, objective: str, rules: Rules, first: Move,
     return loose_answer(pos, objective, rules, (loose_pos, loose), start)
 
 
-def relaxation_first(pos: Position, objective: str,
-                     rules: Rules) -> Move | tuple[Move, int] | None:
+def relaxation_first(pos: Position, objective: str, rules: Rules,
+                     turn: np.ndarray | None = None) -> Move | tuple[Move, int] | None:
     """A melded ``pos``'s relaxation's (:func:`_relaxation`) least-disturbing move where
     ``rules`` allow it: it reaches the relaxation's optimum, at least the optimum under
     ``rules``, so it is optimal and keeps the most sets (every optimal move is one of the
@@ -555,7 +555,9 @@ def relaxation_first(pos: Position, objective: str,
     the 320 relaxations of seeds 11 and 1-7, 5 a band, the dearer solve under two real
     tiles then skipped (40J maxima 42-133 -> 22-42 ms; benches/README, rkstates4).  Where
     the rules do not allow that move, it is made again under them where it can be
-    (:func:`~engines.rummikub.least_loose.rearranged`)."""
+    (:func:`~engines.rummikub.least_loose.rearranged`).  ``turn`` (int64, one, or None):
+    the way the relaxation's solve searches first, and on return the way it found its
+    move (:func:`~engines.rummikub.arrays.solve_counts`)."""
     from engines.rummikub.arrays import solve_moves
     from engines.rummikub.least_loose import loose_answer
 
@@ -563,7 +565,7 @@ def relaxation_first(pos: Position, objective: str,
     if not (pos.initial_meld_done and pos.table) or relaxation is None:
         return None
     plain = solve_moves([relaxation[0]], objective, None,
-                        replace(relaxation[1], least_disturbance=False))[0]
+                        replace(relaxation[1], least_disturbance=False), turn)[0]
     answer = loose_answer(pos, objective, rules, relaxation, plain, rearrange=True)
     return answer if isinstance(answer, Move) else (plain, answer)
 

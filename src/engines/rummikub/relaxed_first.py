@@ -22,13 +22,21 @@ def relaxation_route(positions: Sequence[Position], objective: str, threads: int
     :func:`~engines.rummikub.least.relaxation_first`) take it; those whose relaxation's
     plain move the rules allow start least disturbance from it (:func:`_from_relaxed_plain`);
     the others are solved under the rules, capped at the relaxation's optimum (at least
-    theirs; ``turn``: see :func:`~engines.rummikub.arrays.solve_counts`)."""
+    theirs), searching first the way the relaxation's solve found its move (its numbers as
+    they are or reversed: :func:`solvers.rummikub._exact.solve_either`), as the relaxation
+    solved after the rules does (:func:`~engines.rummikub.least._relaxed_move`'s
+    ``first_turned``); ``turn``: the way the relaxations search first (see
+    :func:`~engines.rummikub.arrays.solve_counts`; not written).  Seed 8 40J #9 of two real
+    tiles + jokers=3: the relaxation turned; under the rules, capped, as it is first 69 ms
+    (its exact pass was cut at its own beam pass's floor and started again at the reversed
+    way's higher one: 241 k states), reversed first 13 ms (benches/README, rkdp8)."""
     from engines.rummikub.least import relaxation_first
 
     moves: list = [None] * len(positions)
+    ways = np.zeros(len(positions), np.int64) if turn is None else np.array(turn, np.int64)
 
     def relaxed(i: int) -> None:
-        moves[i] = relaxation_first(positions[i], objective, rules)
+        moves[i] = relaxation_first(positions[i], objective, rules, ways[i:i + 1])
 
     arrays._side_by_side(relaxed, range(len(positions)), threads)
     rest = [i for i, m in enumerate(moves) if not isinstance(m, Move)]
@@ -38,8 +46,7 @@ def relaxation_route(positions: Sequence[Position], objective: str, threads: int
     if rest:
         known = [moves[i] for i in rest]
         more = arrays._solve_rules([positions[i] for i in rest], objective, threads, rules,
-                                   None if turn is None else turn[rest], None, known,
-                                   _relaxed_cap(known, objective, rules))
+                                   ways[rest], None, known, _relaxed_cap(known, objective, rules))
         for i, move in zip(rest, more):
             moves[i] = move
     return moves
