@@ -11,8 +11,8 @@ that only the reversed search solves within the first budget, the reversed answe
 engine's move (legal, the exact optimum of the forward pass alone, ``beam=0``); the way
 given first (``first_way``) searched first, and least disturbance's relaxation solve given
 the way the solve under the rules turned (``engines.rummikub.least._relaxed_move``), the
-solve under the rules after a relaxation the way that turned
-(``engines.rummikub.relaxed_first``); a
+solve under the rules after a relaxation, and its move made again under them, the way
+that turned (``engines.rummikub.relaxed_first``, ``least_loose.rearranged``); a
 solve capped at its optimum (``cap``: a relaxation's) stopping there."""
 
 from __future__ import annotations
@@ -388,17 +388,26 @@ def test_a_relaxation_searches_first_the_way_its_rules_turned(monkeypatch) -> No
 
 # jokers=3 + two real tiles (least disturbance on): the relaxation (one real tile a set) found
 # its move reversed, scores more than the rules' optimum, and its least-disturbing move is
-# not allowed: the solve under the rules, capped at its optimum, searches reversed first
+# not allowed: that move made again under the rules (least_loose.rearranged, no arrangement)
+# and the solve under the rules, capped at its optimum, search reversed first
 RULES_AFTER_TURNED = (8, 40, 9)
 
 
 def test_the_solve_after_a_turned_relaxation_searches_its_way_first(monkeypatch) -> None:
-    from engines.rummikub import arrays
+    from engines.rummikub import arrays, least_loose
 
     rules = Rules(min_real_tiles=2, jokers=3)
     p = _position(*RULES_AFTER_TURNED, rules)[0]
     solve = arrays._solve_rules
     calls = []
+    rearranged = least_loose.rearranged
+    again = []
+
+    def spy_again(pos, objective, rules, move, turn=None):
+        again.append(None if turn is None else turn.tolist())
+        return rearranged(pos, objective, rules, move, turn)
+
+    monkeypatch.setattr(least_loose, "rearranged", spy_again)
 
     def spy(positions, objective, threads, rules, turn=None, above=None, relaxed_known=None,
             cap=None, way=None):
@@ -411,12 +420,13 @@ def test_the_solve_after_a_turned_relaxation_searches_its_way_first(monkeypatch)
     moves = {}
     for objective in ("tiles", "value"):
         move = best_move(p["table"], p["rack"], True, objective, rules)
-        assert calls == [[1]], calls
+        assert calls == [[1]] and again == [[1]], (calls, again)
         # (the same answer as that solve as it is first: tiles, value, sets kept)
         monkeypatch.setattr(arrays, "_solve_rules", lambda *a, **k: spy(*a, **k, way=0))
         before = best_move(p["table"], p["rack"], True, objective, rules)
         monkeypatch.setattr(arrays, "_solve_rules", spy)
         calls.clear()
+        again.clear()
         moves[objective] = move
         assert (move.tiles, move.value, move.sets_kept) == (before.tiles, before.value,
                                                             before.sets_kept)

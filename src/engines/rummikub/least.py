@@ -555,9 +555,8 @@ def relaxation_first(pos: Position, objective: str, rules: Rules,
     the 320 relaxations of seeds 11 and 1-7, 5 a band, the dearer solve under two real
     tiles then skipped (40J maxima 42-133 -> 22-42 ms; benches/README, rkstates4).  Where
     the rules do not allow that move, it is made again under them where it can be
-    (:func:`~engines.rummikub.least_loose.rearranged`).  ``turn`` (int64, one, or None):
-    the way the relaxation's solve searches first, and on return the way it found its
-    move (:func:`~engines.rummikub.arrays.solve_counts`)."""
+    (:func:`~engines.rummikub.least_loose.rearranged`).  ``turn`` (int64, one, or None): the
+    relaxation's solve's first way; on return the way it found its move (rearranged's first)."""
     from engines.rummikub.arrays import solve_moves
     from engines.rummikub.least_loose import loose_answer
 
@@ -566,7 +565,7 @@ def relaxation_first(pos: Position, objective: str, rules: Rules,
         return None
     plain = solve_moves([relaxation[0]], objective, None,
                         replace(relaxation[1], least_disturbance=False), turn)[0]
-    answer = loose_answer(pos, objective, rules, relaxation, plain, rearrange=True)
+    answer = loose_answer(pos, objective, rules, relaxation, plain, rearrange=True, turn=turn)
     return answer if isinstance(answer, Move) else (plain, answer)
 
 
