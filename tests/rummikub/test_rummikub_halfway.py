@@ -83,7 +83,7 @@ def test_a_halfway_pass_cut_at_every_budget_goes_on_to_the_same_answer() -> None
     whole_out = _outputs()
     whole = _passes(*args, *whole_out, np.int64(BEAM), NO_CAP, _exact._unbounded(), no_kept(),
                     True)
-    share, kept, floors = np.array([256, NEG, 0, 0], np.int64), no_kept(), set()
+    share, kept, floors = np.array([256, NEG, 0, 0, NO_CAP], np.int64), no_kept(), set()
     while True:
         out = _outputs()
         status, score, kept = _passes(*args, *out, np.int64(BEAM), NO_CAP, share, kept, True)

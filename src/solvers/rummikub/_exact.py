@@ -27,6 +27,7 @@ from solvers.rummikub._layout import (
     NO_BEAM,
     NO_CAP,
     OFFICIAL_AT,
+    OFFICIAL_PLACES,
     PLACES,
     REAL2_BIT,
     copies,
@@ -204,15 +205,45 @@ def _skip_target_pass(meld, jokers):
     return not (copies(meld) > 2 and jokers > 3)
 
 
+# Under official retrieval, where the beam pass finds no arrangement (its states spent the
+# jokers that the table jokers' places need later: it does not rank that obligation), narrow
+# passes look for one at the target less 1, 2, .. :data:`DESCENT_STEPS` times the heaviest
+# playable rack tile (an arrangement leaving that many tiles out scores at least that): the
+# first found is the exact pass's floor, which from NEG stores 0.1-0.3 M states on the
+# slowest positions of official retrieval with three copies and four jokers.  On tables of
+# :data:`DESCENT_TABLE` tiles or more: on smaller ones the exact pass from NEG is cheap
+# (20-30 k states) and the descent's 7 k, charged to the way's budget, pushed it past the
+# first one (seed 5 40J #9: 30.6 -> 60.3 k states).  Official retrieval, three copies, four
+# jokers, seeds 11 and 1-8, bands 20J-80J, 10 a band (360 positions; states counted in
+# Python mode): seed 2 60J #0 310 -> 46 k, seed 7 60J #1 202 -> 281 k (its floor comes
+# three tiles down and the exact pass from it passes the second budget), no other changed
+# (benches/README, rkshare).
+DESCENT_STEPS = 3
+DESCENT_TABLE = 50
+
 # :func:`_passes`' ``share[2]`` once its last pass (the exact pass from the floor) began: past
 # every other pass's index, so a call resumed there runs that pass alone.
-LAST_PASS = len(WIDER_FLEXIBLE) + 5
+LAST_PASS = len(WIDER_FLEXIBLE) + 5 + DESCENT_STEPS
+
+# :func:`_passes`' ``share[4]``: a raw score no arrangement reaches (a pass at it proved so),
+# NO_CAP where none is known; the reversed position is the same problem, so
+# :func:`solve_either`'s ways share it, and a way skips its passes at a target proved out of
+# reach by the other.
+OUT_OF_REACH = 4
 
 
 @njit(cache=True, inline="always")
 def _unbounded():
     """:func:`_passes`' ``share`` for passes without a budget, knowing no score."""
-    return np.array([0, NEG, 0, 0], np.int64)
+    return np.array([0, NEG, 0, 0, NO_CAP], np.int64)
+
+
+@njit(cache=True, inline="always")
+def _descends(meld, table_tiles):
+    """Whether :func:`_passes` looks for a floor below the target after a beam pass that
+    found nothing (:data:`DESCENT_STEPS`): under official retrieval, table jokers in play,
+    ``table_tiles`` at least :data:`DESCENT_TABLE`."""
+    return (meld >> OFFICIAL_AT) & OFFICIAL_PLACES != 0 and table_tiles >= DESCENT_TABLE
 
 
 @njit(cache=True, inline="always")
@@ -239,8 +270,9 @@ def _spent(share, status, score, stats):
 # past it, status -1), a raw score some arrangement reaches (NEG: none; the exact pass prunes
 # below it if no pass here finds more), and the passes done before (the next one,
 # :data:`LAST_PASS` once the last exact pass began, and whether the last search was cut: those
-# done give the same answers again, so the passes resume there); all updated.  ``kept``: the
-# pass the budget cut (:mod:`solvers.rummikub._resume`), which goes on from there.
+# done give the same answers again, so the passes resume there), and a raw score no
+# arrangement reaches (:data:`OUT_OF_REACH`); all updated.  ``kept``: the pass the budget cut
+# (:mod:`solvers.rummikub._resume`), which goes on from there.
 @njit(cache=True)
 def _passes(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,
@@ -261,7 +293,9 @@ def _passes(
     then :data:`WIDER_FLEXIBLE`'s wider searches).  If it does not, the exact pass with that
     target decides (unless the wider searches ran: :func:`_skip_target_pass`); if nothing
     reaches the target: with jokers, a beam pass finds a legal
-    score (its answer stands if it never truncated) and the exact pass prunes with that;
+    score (its answer stands if it never truncated; if it finds none, under official
+    retrieval, narrow passes below the target look for one: :data:`DESCENT_STEPS`) and the
+    exact pass prunes with that;
     without jokers the plain exact pass runs (it is cheap, at most ~20k states); first, an
     exact pass from halfway between the beam's score and the target where
     :func:`~solvers.rummikub._halfway.halfway_first`.
@@ -275,12 +309,18 @@ def _passes(
     known = share[1]  # (a score found before this call)
     variant = (meld >> REAL2_BIT) & 1 or meld >> OFFICIAL_AT  # (or meld then continue)
     widen = len(WIDER_FLEXIBLE) if _wide_tile_set(meld, must_j + opt_j) else 0
+    descent = widen + 4  # (the first descending pass's index; the halfway pass's after them)
+    heaviest = np.int64(0)  # (the heaviest playable rack tile's weight: the descent's step)
+    capped = False
     if beam > 0:
         opt = _playable(must, opt, must_j + opt_j, playable_width(meld))
         target = must_j * joker_weight + opt_j * max(0, joker_weight)
+        heaviest = max(0, joker_weight) if opt_j else 0
         for c in range(NCOL):
             for v in range(NNUM):
                 target += opt[c, v] * max(0, weight[c, v])
+                if opt[c, v]:
+                    heaviest = max(heaviest, weight[c, v])
         # (a melded player's cap below the target, solve_either's: see after the loop)
         capped = cap < target and not (meld >> CONTINUE_AT) & 1
         target = min(target, cap)
@@ -297,6 +337,9 @@ def _passes(
                 width = NO_BEAM
             elif k > 0:
                 width = -beam * WIDER_FLEXIBLE[k - 1]
+            if share[OUT_OF_REACH] <= target:  # (proved so, the other way: no pass at it; a
+                share[2], kept = widen + 2, no_kept()  # pass at it cut before is dropped)
+                break
             st, sc, truncated, kept = resumable_pass(
                 must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
                 gj_out, stats, target, width, share[0], kept, variants)
@@ -305,6 +348,8 @@ def _passes(
             share[2], share[3] = k + 1, truncated
             if st == 1 and sc + must_j * joker_weight >= target:
                 return st, sc, kept
+            if not truncated:  # (an exact search at the target found nothing)
+                share[OUT_OF_REACH] = min(share[OUT_OF_REACH], target)
             stats[:] = 0
     if beam > 0 and must_j + opt_j > 0 and share[2] < widen + 3:
         st, sc, truncated, kept = resumable_pass(
@@ -317,14 +362,43 @@ def _passes(
             return st, sc, kept  # (exact, or at the cap: the optimum)
         if st == 1:
             floor = sc + must_j * joker_weight
+        elif _descends(meld, must.sum() + must_j) and heaviest > 0 and not capped:
+            share[2] = descent  # (nothing found: the descending passes, DESCENT_STEPS)
         stats[:] = 0
+    # (the descending passes, each resuming as itself: index descent + d - 1 at the target
+    # less d times the heaviest tile; the first that finds an arrangement gives the floor)
+    first_step = share[2] - descent + 1 if share[2] >= descent else DESCENT_STEPS + 1
+    for d in range(first_step, DESCENT_STEPS + 1):
+        lower = target - d * heaviest
+        if lower <= share[1]:  # (a score known already: no floor to look for)
+            kept = no_kept()  # (a pass at it cut before, if any, dropped)
+            break
+        if share[OUT_OF_REACH] <= lower:  # (proved out of reach: the next one lower)
+            kept = no_kept()
+            share[2] = descent + d
+            continue
+        st, sc, truncated, kept = resumable_pass(
+            must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
+            stats, lower, -max(1, beam // 2), share[0], kept, variants)
+        if _spent(share, st, sc + must_j * joker_weight, stats):
+            return -1, NEG, kept
+        share[2] = descent + d
+        if st == 1 and not truncated:
+            return st, sc, kept  # (an exact search from its floor: the optimum)
+        stats[:] = 0
+        if st == 1:
+            floor = sc + must_j * joker_weight
+            break
+        if not truncated:
+            share[OUT_OF_REACH] = min(share[OUT_OF_REACH], lower)
+    halfway_at = descent + DESCENT_STEPS
     base = max(floor, share[1])  # (the beam pass's score, or the best found before)
     if (share[2] < LAST_PASS and halfway_first(meld, must_j + opt_j, must.sum() + must_j)
             and NEG < base < target - 1):
         halfway = base + (target - base) // 2
-        if share[2] == widen + 4 and kept[0][CUT]:  # (cut before: it goes on at its floor,
+        if share[2] == halfway_at and kept[0][CUT]:  # (cut before: it goes on at its floor,
             halfway = kept[0][FLOOR]  # whatever the other way found since)
-        share[2] = widen + 4
+        share[2] = halfway_at
         st, sc, _t, kept = resumable_pass(
             must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
             stats, halfway, NO_BEAM, share[0], kept, variants)
@@ -332,6 +406,7 @@ def _passes(
             return -1, NEG, kept
         if st == 1:  # (the optimum reaches halfway: this is it)
             return st, sc, kept
+        share[OUT_OF_REACH] = min(share[OUT_OF_REACH], halfway)
         stats[:] = 0
     share[2] = LAST_PASS
     st, sc, _t, kept = resumable_pass(must, opt, must_j, opt_j, weight, joker_weight, meld,
@@ -351,8 +426,9 @@ def _passes(
 # passes under a budget of states that grows each round (:data:`LAST_PASS_GROWTH`), until
 # one way finishes; a way resumes at the pass it gave up (the passes before give the same
 # answers again), that pass going on from its last layer (:mod:`solvers.rummikub._resume`:
-# each way stores its passes' states once over the rounds), and the best score either way
-# found so far is its exact pass's floor (benches/README, rkcxj, rkresume).
+# each way stores its passes' states once over the rounds), the best score either way
+# found so far is its exact pass's floor (benches/README, rkcxj, rkresume), and a target
+# either way proved out of reach is searched by neither again (:data:`OUT_OF_REACH`).
 # A position whose passes stay within the first budget is solved as before, so only the
 # slow ones turn: of seeds 11 and 1-7 (1,600 positions a rule set), 1 under sets of 2
 # (4 40J #13: 40 ms as it is, 2 ms reversed), 10 under two real tiles (6 60J #0: 39 ms,
@@ -447,8 +523,9 @@ def solve_either(
         return st, sc, False
     nnum = highest_number(meld)
     back = (turned(must, nnum), turned(opt, nnum), turned(weight, nnum), turned_rules(meld, nnum))
-    ways = np.zeros((2, 4), np.int64)  # (each way's share of _passes)
+    ways = np.zeros((2, 5), np.int64)  # (each way's share of _passes)
     ways[:, 1] = NEG if above == NEG else above + must_j * joker_weight + 1  # (raw, as _passes)
+    ways[:, OUT_OF_REACH] = NO_CAP
     cap = NO_CAP if cap == NO_CAP else cap + must_j * joker_weight
     budgets = np.full(2, TURN_STATES, np.int64)
     budgets[0] = first_budget(meld, must_j + opt_j)
@@ -458,6 +535,7 @@ def solve_either(
             way = k ^ first_way
             ways[way, 0] = budgets[way]
             ways[way, 1] = max(ways[0, 1], ways[1, 1])  # (a score is a score both ways)
+            ways[way, OUT_OF_REACH] = min(ways[0, OUT_OF_REACH], ways[1, OUT_OF_REACH])
             stats[:] = 0
             if way == 0:
                 st, sc, kept = _passes(must, opt, must_j, opt_j, weight, joker_weight, meld,

@@ -1,0 +1,109 @@
+"""The plain DP's passes where the whole rack is out of reach under official retrieval
+(``solvers.rummikub._exact._passes``, ``solve_either``).
+
+Checked on seed 2 60J #0 of official retrieval with three copies and four jokers (a table
+joker stands for R7 in ``R4 R5 R6 J R8`` and the rack has no R7: 18 of the 19 rack tiles at
+most): the reversed position's narrow pass proves the whole-rack target out of reach
+(``share[OUT_OF_REACH]``), and the position as it is, told so, runs no pass at that target;
+the beam pass finds nothing, and the descending passes below the target
+(:data:`~solvers.rummikub._exact.DESCENT_STEPS`) give the exact pass its floor; a
+descending pass cut at its budget goes on to the same answer; all answers are the exact
+optimum (the plain exact pass, ``beam=0``), both objectives.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engines.rummikub import Position, Rules
+from engines.rummikub.position import _counts, objective_weights
+from solvers.rummikub import _exact
+from solvers.rummikub._exact import (
+    DESCENT_STEPS,
+    LAST_PASS,
+    OUT_OF_REACH,
+    WIDER_FLEXIBLE,
+    _passes,
+    turned,
+    turned_rules,
+)
+from solvers.rummikub._layout import BEAM, NEG, NO_CAP
+from solvers.rummikub._resume import CUT, FLOOR, no_kept
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benches"))
+from bench_rummikub import band_positions
+from bench_rummikub_rules import restrict
+
+OFFICIAL_4_3 = Rules(joker_retrieval="official", jokers=4, copies=3, least_disturbance=False)
+WHERE = (2, 60, 0)
+# (three copies and four jokers: the wider passes run, so the descending passes' indices
+# in share[2] come after theirs, the exact pass at the target's and the beam pass's)
+DESCENT = len(WIDER_FLEXIBLE) + 4
+
+
+def _arrays(objective: str = "tiles", reversed_: bool = False) -> tuple:
+    seed, size, index = WHERE
+    p = restrict(band_positions(size, True, n=index + 1, seed=seed)[index], OFFICIAL_4_3)
+    pos = Position.from_strings(p["table"], p["rack"], True, **OFFICIAL_4_3.position_limits())
+    must, must_j = _counts(pos.table_tiles)
+    rack, rack_j = _counts(pos.rack)
+    weight, joker_weight = objective_weights(objective)
+    weight = np.ascontiguousarray(weight)
+    meld = np.int64(OFFICIAL_4_3.search_mode(True, pos.table))
+    if reversed_:
+        must, rack, weight = (turned(a, np.int64(13)) for a in (must, rack, weight))
+        meld = turned_rules(meld, np.int64(13))
+    return (must, rack, np.int64(must_j), np.int64(rack_j), weight, np.int64(joker_weight),
+            meld, OFFICIAL_4_3.group_tables()[0])
+
+
+def _outputs() -> tuple:
+    return np.zeros((4, 13, 4), np.int64), np.zeros(13, np.int64), np.zeros(2, np.int64)
+
+
+def _exact_optimum(args: tuple) -> tuple:
+    return _passes(*args, *_outputs(), np.int64(0), NO_CAP, _exact._unbounded(), no_kept(),
+                   True)[:2]
+
+
+@pytest.mark.parametrize("objective", ["tiles", "value"])
+def test_a_target_proved_out_of_reach_one_way_is_not_searched_the_other(objective: str) -> None:
+    back, ahead = _arrays(objective, True), _arrays(objective)
+    share = _exact._unbounded()
+    found = _passes(*back, *_outputs(), np.int64(BEAM), NO_CAP, share, no_kept(), True)
+    assert found[:2] == _exact_optimum(back)
+    proved = share[OUT_OF_REACH]
+    assert found[1] + back[2] * back[5] < proved < NO_CAP  # (raw: the table jokers' gain too)
+    # (the position as it is, a budget that cuts its first pass: told, that is the beam
+    # pass (from NEG); not told, the narrow pass at the target)
+    for known, first_floor in ((proved, NEG), (NO_CAP, proved)):
+        share = np.array([64, NEG, 0, 0, known], np.int64)
+        status, _score, kept = _passes(*ahead, *_outputs(), np.int64(BEAM), NO_CAP, share,
+                                       no_kept(), True)
+        assert status == -1 and kept[0][CUT] == 1 and kept[0][FLOOR] == first_floor
+    share = np.array([0, NEG, 0, 0, proved], np.int64)
+    told = _passes(*ahead, *_outputs(), np.int64(BEAM), NO_CAP, share, no_kept(), True)
+    assert told[:2] == found[:2]
+
+
+def test_the_descent_gives_the_floor_and_a_cut_descending_pass_goes_on() -> None:
+    back = _arrays(reversed_=True)
+    whole_out = _outputs()
+    share = _exact._unbounded()
+    whole = _passes(*back, *whole_out, np.int64(BEAM), NO_CAP, share, no_kept(), True)
+    assert whole[:2] == _exact_optimum(back) and share[2] == LAST_PASS
+    assert share[1] > NEG  # (a descending pass found the floor: the beam pass found nothing)
+    # (called again, twice the budget each time, until the passes finish: share[2] where cut)
+    share, kept, status, cuts = np.array([64, NEG, 0, 0, NO_CAP], np.int64), no_kept(), -1, []
+    while status < 0:
+        out = _outputs()
+        status, score, kept = _passes(*back, *out, np.int64(BEAM), NO_CAP, share, kept, True)
+        cuts += [int(share[2])] * int(kept[0][CUT])
+        share[0] *= 2
+    assert (status, score) == whole[:2] and kept[0][CUT] == 0
+    assert [a.tolist() for a in out[:2]] == [a.tolist() for a in whole_out[:2]]
+    assert set(cuts) & set(range(DESCENT, DESCENT + DESCENT_STEPS))  # (a descending pass, cut)
