@@ -148,3 +148,25 @@ def test_the_node_s_sets_checked_exactly_take_fewer_states_than_the_narrow_tries
     (narrow, states_narrow), (exact, states_exact) = found
     assert narrow == exact and exact[2] == 5
     assert states_exact < states_narrow / 2, found
+
+
+def test_a_basis_below_zero_branches_on_a_column_not_deeper_than_the_columns() -> None:
+    """Meld then continue + official, bench seed 8 60J #0, the value objective: a basis the
+    pivot budget cut held a fixed rack-tile column at -0.3, and the branch on it (j = -1)
+    fixed no column, deeper at each node: past the search's arrays (a column each), which
+    the compiled kernel wrote over (``free(): invalid next size``, the process aborted).
+    The move stands under the rules and is optimal (least disturbance off: its tiles and
+    value)."""
+    rules = Rules(meld_threshold=30, joker_retrieval="official", meld_continue=True)
+    table = ["R1 R2 R3 R4", "O3 O4 O5", "B2 B3 B4", "K2 K3 K4 K5 K6", "K3 O3 B3",
+             "O6 O7 O8 O9", "R7 R8 R9 R10 R11", "R11 R12 R13", "K12 O12 B12",
+             "O5 O6 O7 O8 O9", "B9 B10 B11 J B13", "B5 B6 B7", "R5 R6 R7 R8", "K4 K5 K6",
+             "K1 O1 B1", "R2 R3 R4", "K8 K9 K10"]
+    rack = "K11 O13 K11 K7 K2 K13 B5 K10 O12 K1 O2 K13 O2 J".split()
+    sets = [s.split() for s in table]
+    move = best_move(sets, rack, False, "value", rules)
+    plain = best_move(sets, rack, False, "value", replace(rules, least_disturbance=False))
+    assert check_move(Position.from_strings(sets, rack, initial_meld_done=False), move,
+                      rules) == []
+    assert (move.tiles, move.value) == (plain.tiles, plain.value)
+    assert move.sets_kept >= plain.sets_kept

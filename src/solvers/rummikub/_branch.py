@@ -197,6 +197,9 @@ def _reaches(lp, columns, price, tile_end, n_sets, search, penalty, target, node
                 if k == -1:
                     at[0] = depth
                     return True, nodes, pivots
+        if k >= 0 and depth == len(first):  # (every column fixed: no branch is left; the
+            at[0] = depth  # budget's answer, proving nothing, rather than a write past the
+            return True, 0, pivots  # arrays)
         if k >= 0:
             saved[depth] = fix
             first[depth], split[depth] = k, j
@@ -276,7 +279,13 @@ def _most_fractional(lp, columns, tile_end, n_sets, fix):
     at = np.full(3, -1, np.int64)
     k = 0
     while k < len(columns):
+        # (within 0..copies: a basis the pivot budget cut may hold a column below 0, and a
+        # negative j would branch on no column at all, deeper without end: the search's
+        # arrays have a depth per column; NaN reads as 0)
         x = value[k:tile_end[k]].sum()
+        if not x > 0.0:
+            x = 0.0
+        x = min(x, float(tile_end[k] - k))
         j = np.int64(np.floor(x + WHOLE))
         off = abs(x - j - 0.5)
         kind = 0 if k < n_sets else 1 if tile_end[k] == k + 1 else 2
