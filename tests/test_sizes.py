@@ -22,10 +22,6 @@ WHY_MODULE = "longer than the project's 600 lines"
 # Files another piece of work is changing as this is written; each entry names why
 # it is over and who splits it.  Remove an entry once the file is back under the limits.
 KNOWN: dict[str, str] = {
-    # (678 lines, _passes 141: rkshare's passes below the target and the out-of-reach proof
-    # shared by solve_either's ways; to split when merged, e.g. solve_either and its
-    # budgets in a module of their own and the descending passes in a function of theirs)
-    "solvers/rummikub/_exact.py": "rkshare (2026-12-07): the lead splits it on merging",
 }
 
 _CYTHON_DEF = re.compile(r"\s*(?:cdef|cpdef|def)\s[^=]*\(")

@@ -162,7 +162,8 @@ def test_a_basis_below_zero_branches_on_a_column_not_deeper_than_the_columns() -
              "O6 O7 O8 O9", "R7 R8 R9 R10 R11", "R11 R12 R13", "K12 O12 B12",
              "O5 O6 O7 O8 O9", "B9 B10 B11 J B13", "B5 B6 B7", "R5 R6 R7 R8", "K4 K5 K6",
              "K1 O1 B1", "R2 R3 R4", "K8 K9 K10"]
-    rack = "K11 O13 K11 K7 K2 K13 B5 K10 O12 K1 O2 K13 O2 J".split()
+    rack = ["K11", "O13", "K11", "K7", "K2", "K13", "B5", "K10", "O12", "K1", "O2", "K13",
+            "O2", "J"]
     sets = [s.split() for s in table]
     move = best_move(sets, rack, False, "value", rules)
     plain = best_move(sets, rack, False, "value", replace(rules, least_disturbance=False))

@@ -121,14 +121,15 @@ def test_four_jokers_least_disturbance_by_hand():
 def test_wider_searches_for_the_whole_rack_keep_the_optimum():
     # Large joker tables with four jokers (and four copies): the search for an arrangement
     # playing the whole rack keeps 32 states a layer, then 512 and 2,048
-    # (solvers.rummikub._exact.WIDER_FLEXIBLE) before the exact pass.  The optimum equals
+    # (solvers.rummikub._aims.WIDER_FLEXIBLE) before the exact pass.  The optimum equals
     # the exact pass's alone (beam 0), and some positions need the wider searches.
     import numpy as np
 
     from engines.rummikub.generate import rummikub_positions
     from engines.rummikub.position import _counts, objective_weights
     from solvers.rummikub._dp import solve_pass
-    from solvers.rummikub._exact import _playable, playable_width, solve_arrays
+    from solvers.rummikub._exact import solve_arrays
+    from solvers.rummikub._one_pass import _playable, playable_width
 
     weight, joker_weight = objective_weights("tiles")
     missed = compared = 0

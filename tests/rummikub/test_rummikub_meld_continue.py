@@ -314,7 +314,7 @@ def _pass_alone(rules: Rules, table, rack):
     import numpy as np
 
     from engines.rummikub.arrays import position_arrays
-    from solvers.rummikub._exact import solve_pass
+    from solvers.rummikub._one_pass import solve_pass
 
     pos = Position.from_strings(table, rack, False, **rules.position_limits())
     counts, rack_counts, modes, _ = position_arrays([pos], rules)
@@ -363,7 +363,7 @@ def test_the_two_arrangement_pass_with_a_third_copy_by_hand():
     import numpy as np
 
     from engines.rummikub.arrays import position_arrays
-    from solvers.rummikub._exact import solve_pass
+    from solvers.rummikub._one_pass import solve_pass
 
     rules = Rules(least_disturbance=False, meld_continue=True, copies=3)
     for table, rack, tiles in (([["O8", "O9", "O10"]], "K4 K4 K4 R4 R4 R4 B4 B4 B4 O11", 10),
@@ -424,7 +424,7 @@ def test_the_two_arrangement_pass_alone(seed):
     from engines.rummikub.arrays import position_arrays
     from engines.rummikub.position import objective_weights
     from solvers.rummikub import meld_codes
-    from solvers.rummikub._exact import solve_pass
+    from solvers.rummikub._one_pass import solve_pass
 
     rules, table, rack, _melded = _case(seed % 1000 + (500 if seed >= 1000 else 0),
                                        longest=1000 <= seed < 2000,

@@ -6,7 +6,7 @@ joker stands for R7 in ``R4 R5 R6 J R8`` and the rack has no R7: 18 of the 19 ra
 most): the reversed position's narrow pass proves the whole-rack target out of reach
 (``share[OUT_OF_REACH]``), and the position as it is, told so, runs no pass at that target;
 the beam pass finds nothing, and the descending passes below the target
-(:data:`~solvers.rummikub._exact.DESCENT_STEPS`) give the exact pass its floor; a
+(:data:`~solvers.rummikub._aims.DESCENT_STEPS`) give the exact pass its floor; a
 descending pass cut at its budget goes on to the same answer; all answers are the exact
 optimum (the plain exact pass, ``beam=0``), both objectives.
 """

@@ -1,5 +1,5 @@
 """The plain DP's passes skip the exact pass at the whole-rack target where the wider
-flexible searches ran and missed it (``solvers.rummikub._exact._skip_target_pass``): the
+flexible searches ran and missed it (``solvers.rummikub._aims._skip_target_pass``): the
 exact pass from the beam pass's floor then finds the optimum alone.  Checked on bench
 positions with four jokers that take that path (the three searches at the target truncated,
 none reaching it): the answer equals the exact pass's alone (``beam=0``), for both
@@ -16,15 +16,11 @@ import pytest
 
 from engines.rummikub import Position, Rules
 from engines.rummikub.position import _counts, objective_weights
+from solvers.rummikub._aims import WIDER_FLEXIBLE, _skip_target_pass
 from solvers.rummikub._dp import solve_pass
-from solvers.rummikub._exact import (
-    WIDER_FLEXIBLE,
-    _playable,
-    _skip_target_pass,
-    playable_width,
-    solve_arrays,
-)
+from solvers.rummikub._exact import solve_arrays
 from solvers.rummikub._layout import BEAM, rules_mode
+from solvers.rummikub._one_pass import _playable, playable_width
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benches"))
 from bench_rummikub import band_positions

@@ -485,7 +485,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
 
 
 # (inlined into its callers: a branch to three specialisations of _pass, which a kernel of
-# its own would link and optimise again: solvers.rummikub._exact.solve_pass says why)
+# its own would link and optimise again: solvers.rummikub._one_pass.solve_pass says why)
 @njit(cache=True, error_model="numpy", inline="always")
 def solve_pass(
     must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out, stats,

@@ -11,8 +11,14 @@ import numba
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._continue import continue_pass
-from solvers.rummikub._dp import resumable_pass as _plain_pass
+from solvers.rummikub._aims import (
+    DESCENT_STEPS,
+    WIDER_FLEXIBLE,
+    _descends,
+    _wide_tile_set,
+    descend,
+    target_passes,
+)
 from solvers.rummikub._family import variants_for
 from solvers.rummikub._groups import GROUP_OK
 from solvers.rummikub._halfway import halfway_first
@@ -27,93 +33,24 @@ from solvers.rummikub._layout import (
     NO_BEAM,
     NO_CAP,
     OFFICIAL_AT,
-    OFFICIAL_PLACES,
     PLACES,
     REAL2_BIT,
     copies,
     highest_number,
-    min_set_length,
     place_at,
     place_number,
     place_of,
 )
+from solvers.rummikub._one_pass import (
+    OUT_OF_REACH,
+    _playable,
+    _spent,
+    _unbounded,
+    playable_width,
+    resumable_pass,
+)
 from solvers.rummikub._resume import CUT, FLOOR, no_kept
 from solvers.rummikub._threads import run_ranges
-
-
-# The thin kernels between the entry kernels and the DP's passes are inlined into their
-# callers (Numba IR, ``inline="always"``): each kernel compiled apart links every callee's
-# code into its own and optimises and emits all of it again, 15-27 s of CPU each for
-# these on an empty cache (benches/README.md, "Cold compile"), for a branch or two of work.
-@njit(cache=True, inline="always")
-def solve_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-               gj_out, stats, floor, beam, budget=0, variants=True):
-    """One pass of the DP: :func:`solvers.rummikub._dp.solve_pass` (``budget``: its states
-    budget), or under meld then continue :func:`solvers.rummikub._continue.continue_pass`
-    (same arguments, results; no budget).  ``variants``: :mod:`solvers.rummikub._family`."""
-    return resumable_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                          choice_out, gj_out, stats, floor, beam, budget, no_kept(),
-                          variants)[:3]
-
-
-@njit(cache=True, inline="always")
-def resumable_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                   gj_out, stats, floor, beam, budget, kept, variants):
-    """:func:`solve_pass` going on from the pass in ``kept``
-    (:func:`solvers.rummikub._dp.resumable_pass`; meld then continue keeps none):
-    ``(status, score, truncated, kept)``."""
-    if variants is not None and (meld >> CONTINUE_AT) & 1:
-        st, sc, truncated = continue_pass(
-            must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
-            stats, floor, beam, _playable(np.zeros_like(must), opt, opt_j,
-                                          playable_width(meld)))
-        return st, sc, truncated, kept
-    return _plain_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok,
-                       choice_out, gj_out, stats, floor, beam, None, budget, kept, variants)
-
-
-@njit(cache=True, inline="always")
-def playable_width(meld):
-    """The shortest set :func:`_playable` checks for under rules ``meld`` (at most 3)."""
-    return min(3, min_set_length(meld))
-
-
-@njit(cache=True)
-def _playable(must, opt, jokers, width=3):
-    """``opt`` without the rack tiles that no set can hold.
-
-    A tile can only be placed in a run through ``width`` consecutive numbers or a group of
-    ``width`` colours (3; 2 for sets of two tiles; sets of more still hold these), of tiles
-    present or ``jokers`` standing in for the missing ones; rack tiles with neither are
-    removed, until nothing changes.  No arrangement uses a removed tile, so the optimum is
-    the same (with ``width - 1`` jokers every tile can be placed).
-    """
-    left = opt.copy()
-    changed = jokers < width - 1
-    while changed:
-        changed = False
-        for c in range(NCOL):
-            for v in range(NNUM):
-                if left[c, v] == 0 or must[c, v] > 0:
-                    continue
-                ok = False
-                for s in range(max(0, v - width + 1), min(v, NNUM - width) + 1):
-                    missing = 0
-                    for x in range(s, s + width):
-                        if must[c, x] + left[c, x] == 0:
-                            missing += 1
-                    if missing <= jokers:
-                        ok = True
-                if not ok:
-                    colours = jokers
-                    for cc in range(NCOL):
-                        if must[cc, v] + left[cc, v] > 0:
-                            colours += 1
-                    ok = colours >= width
-                if not ok:
-                    left[c, v] = 0
-                    changed = True
-    return left
 
 
 @njit(cache=True, inline="always")
@@ -176,89 +113,9 @@ def _has_meld(rack, jokers, weight, initial, group_ok, choice_out, gj_out, beam,
                    no_kept(), variants)[0] == 1
 
 
-# Where three or four jokers or copies are in play, the search for an arrangement reaching
-# the whole-rack target keeps BEAM * 4, then BEAM * 16 states a layer before the exact pass:
-# its 32 states miss the target on 165 of the 560 jokers=4 bench positions of seeds 1-7,
-# and on 60-tile tables with jokers the exact pass at the target then searches 0.1-0.5 M
-# states (60J: 3.24 s -> 0.45 s in all, max 275 -> 38 ms; benches/README, rktails).
-WIDER_FLEXIBLE = (4, 16)
-
-
-@njit(cache=True, inline="always")
-def _wide_tile_set(meld, jokers):
-    """Whether the rules' tile set has three or four copies, or three or four jokers are in
-    play (the rules document's game never runs :data:`WIDER_FLEXIBLE`)."""
-    return copies(meld) > 2 or jokers > 2
-
-
-# Where the wider searches ran and missed the whole-rack target, the exact pass at the target
-# is skipped: the exact pass from the beam pass's floor finds the optimum whether it reaches
-# the target or not.  On the bench bands (seeds 11, 1-7; three or four copies or jokers) the
-# target was out of reach on 28 of the 29 positions that got that far, that pass's states
-# (30-80 % of the next one's) spent for nothing; where it was in reach, the pass from the
-# floor searched twice the states.  Not with three copies and four jokers: in reach on 2 of
-# 10, at 1.7 and 3.2 times the states (benches/README, rkj4c).
-@njit(cache=True, inline="always")
-def _skip_target_pass(meld, jokers):
-    """Whether :func:`_passes` skips the exact pass at the target after the wider searches
-    missed it (see above)."""
-    return not (copies(meld) > 2 and jokers > 3)
-
-
-# Under official retrieval, where the beam pass finds no arrangement (its states spent the
-# jokers that the table jokers' places need later: it does not rank that obligation), narrow
-# passes look for one at the target less 1, 2, .. :data:`DESCENT_STEPS` times the heaviest
-# playable rack tile (an arrangement leaving that many tiles out scores at least that): the
-# first found is the exact pass's floor, which from NEG stores 0.1-0.3 M states on the
-# slowest positions of official retrieval with three copies and four jokers.  On tables of
-# :data:`DESCENT_TABLE` tiles or more: on smaller ones the exact pass from NEG is cheap
-# (20-30 k states) and the descent's 7 k, charged to the way's budget, pushed it past the
-# first one (seed 5 40J #9: 30.6 -> 60.3 k states).  Official retrieval, three copies, four
-# jokers, seeds 11 and 1-8, bands 20J-80J, 10 a band (360 positions; states counted in
-# Python mode): seed 2 60J #0 310 -> 46 k, seed 7 60J #1 202 -> 281 k (its floor comes
-# three tiles down and the exact pass from it passes the second budget), no other changed
-# (benches/README, rkshare).
-DESCENT_STEPS = 3
-DESCENT_TABLE = 50
-
 # :func:`_passes`' ``share[2]`` once its last pass (the exact pass from the floor) began: past
 # every other pass's index, so a call resumed there runs that pass alone.
 LAST_PASS = len(WIDER_FLEXIBLE) + 5 + DESCENT_STEPS
-
-# :func:`_passes`' ``share[4]``: a raw score no arrangement reaches (a pass at it proved so),
-# NO_CAP where none is known; the reversed position is the same problem, so
-# :func:`solve_either`'s ways share it, and a way skips its passes at a target proved out of
-# reach by the other.
-OUT_OF_REACH = 4
-
-
-@njit(cache=True, inline="always")
-def _unbounded():
-    """:func:`_passes`' ``share`` for passes without a budget, knowing no score."""
-    return np.array([0, NEG, 0, 0, NO_CAP], np.int64)
-
-
-@njit(cache=True, inline="always")
-def _descends(meld, table_tiles):
-    """Whether :func:`_passes` looks for a floor below the target after a beam pass that
-    found nothing (:data:`DESCENT_STEPS`): under official retrieval, table jokers in play,
-    ``table_tiles`` at least :data:`DESCENT_TABLE`."""
-    return (meld >> OFFICIAL_AT) & OFFICIAL_PLACES != 0 and table_tiles >= DESCENT_TABLE
-
-
-@njit(cache=True, inline="always")
-def _spent(share, status, score, stats):
-    """Whether :func:`_passes` gives up after a pass (status -1: it passed the budget
-    ``share[0]``); else the budget left less the pass's states (at least 1: 0 is none),
-    and ``score`` (raw), where the pass found an arrangement, kept in ``share[1]``."""
-    if status < 0:
-        return True
-    if share[0] > 0:
-        share[0] = max(1, share[0] - stats[0])
-    if status == 1:
-        share[1] = max(share[1], score)
-    return False
-
 
 # :func:`_passes`: a melded player's cap below the target (:func:`solve_either`'s) puts the
 # whole rack out of reach: the narrow search looks for the cap, and if it misses, the beam
@@ -324,33 +181,11 @@ def _passes(
         # (a melded player's cap below the target, solve_either's: see after the loop)
         capped = cap < target and not (meld >> CONTINUE_AT) & 1
         target = min(target, cap)
-        truncated = share[3]
-        # (a pass may end on a state below the target: only an answer reaching it is known
-        # to be optimal; k: the narrow search, the wider ones, the exact pass at the target)
-        for k in range(share[2], widen + 2):
-            if k > 0 and (capped or not truncated):
-                break
-            width = -max(1, beam // (2 if variant else 4))
-            if k == widen + 1:
-                if widen and _skip_target_pass(meld, must_j + opt_j):
-                    break
-                width = NO_BEAM
-            elif k > 0:
-                width = -beam * WIDER_FLEXIBLE[k - 1]
-            if share[OUT_OF_REACH] <= target:  # (proved so, the other way: no pass at it; a
-                share[2], kept = widen + 2, no_kept()  # pass at it cut before is dropped)
-                break
-            st, sc, truncated, kept = resumable_pass(
-                must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out,
-                gj_out, stats, target, width, share[0], kept, variants)
-            if _spent(share, st, sc + must_j * joker_weight, stats):
-                return -1, NEG, kept
-            share[2], share[3] = k + 1, truncated
-            if st == 1 and sc + must_j * joker_weight >= target:
-                return st, sc, kept
-            if not truncated:  # (an exact search at the target found nothing)
-                share[OUT_OF_REACH] = min(share[OUT_OF_REACH], target)
-            stats[:] = 0
+        done, st, sc, kept = target_passes(
+            must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
+            stats, beam, share, kept, variants, target, widen, variant, capped)
+        if done:
+            return st, sc, kept
     if beam > 0 and must_j + opt_j > 0 and share[2] < widen + 3:
         st, sc, truncated, kept = resumable_pass(
             must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
@@ -365,32 +200,12 @@ def _passes(
         elif _descends(meld, must.sum() + must_j) and heaviest > 0 and not capped:
             share[2] = descent  # (nothing found: the descending passes, DESCENT_STEPS)
         stats[:] = 0
-    # (the descending passes, each resuming as itself: index descent + d - 1 at the target
-    # less d times the heaviest tile; the first that finds an arrangement gives the floor)
-    first_step = share[2] - descent + 1 if share[2] >= descent else DESCENT_STEPS + 1
-    for d in range(first_step, DESCENT_STEPS + 1):
-        lower = target - d * heaviest
-        if lower <= share[1]:  # (a score known already: no floor to look for)
-            kept = no_kept()  # (a pass at it cut before, if any, dropped)
-            break
-        if share[OUT_OF_REACH] <= lower:  # (proved out of reach: the next one lower)
-            kept = no_kept()
-            share[2] = descent + d
-            continue
-        st, sc, truncated, kept = resumable_pass(
-            must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
-            stats, lower, -max(1, beam // 2), share[0], kept, variants)
-        if _spent(share, st, sc + must_j * joker_weight, stats):
-            return -1, NEG, kept
-        share[2] = descent + d
-        if st == 1 and not truncated:
-            return st, sc, kept  # (an exact search from its floor: the optimum)
-        stats[:] = 0
-        if st == 1:
-            floor = sc + must_j * joker_weight
-            break
-        if not truncated:
-            share[OUT_OF_REACH] = min(share[OUT_OF_REACH], lower)
+    done, st, sc, kept, lower = descend(
+        must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
+        stats, beam, share, kept, variants, target, heaviest, descent)
+    if done:
+        return st, sc, kept
+    floor = max(floor, lower)
     halfway_at = descent + DESCENT_STEPS
     base = max(floor, share[1])  # (the beam pass's score, or the best found before)
     if (share[2] < LAST_PASS and halfway_first(meld, must_j + opt_j, must.sum() + must_j)

@@ -14,16 +14,16 @@ from numba import njit
 
 from solvers.rummikub._continue import continue_pass
 from solvers.rummikub._dp import solve_pass
-from solvers.rummikub._exact import _playable, playable_width
 from solvers.rummikub._family import variants_for
 from solvers.rummikub._groups import GROUP_OK
 from solvers.rummikub._hold import BUDGET_AT, BUDGET_UNIT, WIDTH_BITS, twin_classes
 from solvers.rummikub._layout import CONTINUE_AT, HOLD_BITS, NCOL, NNUM
+from solvers.rummikub._one_pass import _playable, playable_width
 from solvers.rummikub._skips import no_skips
 
 
 # (nogil: passes of a batch's positions run side by side; inlined into the least
-# disturbance kernels: solvers.rummikub._exact.solve_pass says why)
+# disturbance kernels: solvers.rummikub._one_pass.solve_pass says why)
 @njit(cache=True, nogil=True, inline="always")
 def _held_pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, floor, width,
                hold, choice_out, gj_out, stats, variants):
