@@ -20,7 +20,9 @@ only loosens it.  The rows are the tile kinds present (table or rack), the joker
 objective (scaled by its largest weight), and where the optimum is the objective's, its
 parts (:func:`objective_parts`: the rack tiles, value and jokers every move counted
 plays).  It relaxes what the passes' DP enforces beyond sets' shapes (official joker
-retrieval, two real tiles per set), so it is valid there too.
+retrieval; two real tiles per set, except in :mod:`solvers.rummikub._branch`'s programme,
+which prices only sets of two real tiles where the rules ask: :func:`programme`'s
+``min_real``), so it is valid there too.
 Measured with HiGHS on the tests' integer programme (the flow model's LP): its floor equals
 the most sets kept in 55 of 60 tail positions (old/s10 report).
 """
@@ -134,11 +136,11 @@ def _simplex(idx, val, nnz, cost, upper, ncols, basis, status, xb, binv, pivots)
 
 
 @njit(cache=True)
-def _cheapest_run(y, row, joker_row, jokers, colour, numbers, min_len, out):
+def _cheapest_run(y, row, joker_row, jokers, colour, numbers, min_len, min_real, out):
     """The run of ``colour`` of least price ``y . tiles`` (``row[c, v]``: the tile's row,
     -1 if absent; ``jokers``: the most a set may hold; a joker where it saves the most, at
-    least one real tile).  Writes its tiles' rows into ``out`` (joker: ``joker_row``) and
-    returns ``(price, length)``; length 0 if none."""
+    least ``min_real`` real tiles).  Writes its tiles' rows into ``out`` (joker:
+    ``joker_row``) and returns ``(price, length)``; length 0 if none."""
     y_joker = y[joker_row] if joker_row >= 0 else 0.0
     best, best_a, best_b = np.inf, -1, -1
     top = np.empty(jokers + 1)  # the largest savings of a real tile so far, descending
@@ -158,11 +160,11 @@ def _cheapest_run(y, row, joker_row, jokers, colour, numbers, min_len, out):
                 price += y[row[colour, b]]
                 _keep_largest(top, min(n, jokers), y[row[colour, b]] - y_joker)
                 n += 1
-            if b < a + min_len - 1 or n == 0:
+            if b < a + min_len - 1 or n < min_real:
                 continue
             with_jokers = price
-            if jokers > forced and n > 1:
-                for k in range(min(jokers - forced, n - 1)):
+            if jokers > forced and n > min_real:
+                for k in range(min(jokers - forced, n - min_real)):
                     if top[k] <= 0.0:
                         break
                     with_jokers -= top[k]
@@ -181,7 +183,7 @@ def _cheapest_run(y, row, joker_row, jokers, colour, numbers, min_len, out):
     real = 0
     for v in range(best_a, best_b + 1):
         real += row[colour, v] >= 0
-    while free > 0 and real > 1:
+    while free > 0 and real > min_real:
         pick, most = -1, 0.0
         for v in range(best_a, best_b + 1):
             r = out[v - best_a]
@@ -207,9 +209,10 @@ def _keep_largest(top, count, value):
 
 
 @njit(cache=True)
-def _cheapest_group(y, row, joker_row, jokers, number, min_len, out):
+def _cheapest_group(y, row, joker_row, jokers, number, min_len, min_real, out):
     """The group of ``number`` of least price (distinct colours, jokers for missing ones,
-    at least one real tile): ``(price, size)``, its rows in ``out``; size 0 if none."""
+    at least ``min_real`` real tiles): ``(price, size)``, its rows in ``out``; size 0 if
+    none."""
     y_joker = y[joker_row] if joker_row >= 0 else 0.0
     colours = row.shape[0]
     best, best_mask, best_k = np.inf, 0, 0
@@ -223,7 +226,7 @@ def _cheapest_group(y, row, joker_row, jokers, number, min_len, out):
                     break
                 price += y[row[c, number]]
                 size += 1
-        if size < 0:
+        if size < min_real:  # (-1: a tile absent)
             continue
         for k in range(min(jokers, colours - size) + 1):
             if size + k >= min_len and price + k * y_joker < best:
@@ -243,7 +246,7 @@ def _cheapest_group(y, row, joker_row, jokers, number, min_len, out):
 
 @njit(cache=True)
 def _price_sets(y, row, joker_row, jokers, numbers, min_len, idx, val, nnz, cost, upper, ncols,
-                room, run_row):
+                room, run_row, min_real):
     """Add to the columns from ``ncols`` on the cheapest run of each colour and group of
     each number that price below zero (at most ``room``; ``run_row``: the rows of tiles
     for runs only, -1 where none, a run taking the cheaper of the two).  Returns the
@@ -254,9 +257,11 @@ def _price_sets(y, row, joker_row, jokers, numbers, min_len, idx, val, nnz, cost
     runs = cheaper_rows(y, row, run_row)
     for k in range(colours + numbers):
         if k < colours:
-            price, size = _cheapest_run(y, runs, joker_row, jokers, k, numbers, min_len, out)
+            price, size = _cheapest_run(y, runs, joker_row, jokers, k, numbers, min_len,
+                                        min_real, out)
         else:
-            price, size = _cheapest_group(y, row, joker_row, jokers, k - colours, min_len, out)
+            price, size = _cheapest_group(y, row, joker_row, jokers, k - colours, min_len,
+                                          min_real, out)
         if size == 0:
             continue
         least = min(least, price)
@@ -272,7 +277,7 @@ def _price_sets(y, row, joker_row, jokers, numbers, min_len, idx, val, nnz, cost
 
 @njit(cache=True)
 def _dual_bound(y, b, idx, val, nnz, cost, upper, first_real, first_sets, row, joker_row,
-                jokers, numbers, min_len, tiles, least, run_row):
+                jokers, numbers, min_len, tiles, least, run_row, min_real):
     """The Lagrangian bound of duals ``y`` (the objective row's, the last, taken <= 0):
     ``y . b``, plus each played-tile or held-out column (``first_real..first_sets-1``) at
     its best bound, plus the sets' most (``tiles`` over ``min_len`` sets at the best
@@ -289,7 +294,7 @@ def _dual_bound(y, b, idx, val, nnz, cost, upper, first_real, first_sets, row, j
             total += d * upper[j]  # (the objective's slack has d <= 0: no infinite term)
     if np.isnan(least):
         _none, least = _price_sets(dual, row, joker_row, jokers, numbers, min_len, idx, val,
-                                   nnz, cost, upper, 0, 0, run_row)  # (no room: least price)
+                                   nnz, cost, upper, 0, 0, run_row, min_real)  # (no room)
     if least < 0.0:
         total += -least * tiles / min_len
     return total
@@ -335,17 +340,19 @@ def shaped_later_bounds(must, rack, must_j, rack_j, weight, joker_weight, optimu
     only a score to reach (:func:`programme`)."""
     lp, bound, pivots = solved_programme(must, rack, must_j, rack_j, weight, joker_weight,
                                          optimum, numbers, min_len, slot_number, slot_colour,
-                                         set_start, s0, s1, exact, False)
+                                         set_start, s0, s1, exact, False, np.int64(1))
     return later_and_caps(lp, bound, pivots, slot_number, set_start, s0, s1, later, caps)
 
 
 @njit(cache=True)
 def solved_programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers,
-                     min_len, slot_number, slot_colour, set_start, s0, s1, exact, unit_rack):
+                     min_len, slot_number, slot_colour, set_start, s0, s1, exact, unit_rack,
+                     min_real):
     """:func:`programme` solved: ``(lp, its bound on all the sets kept (at most their
     number), pivots left)``."""
     lp = programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers,
-                   min_len, slot_number, slot_colour, set_start, s0, s1, exact, unit_rack)
+                   min_len, slot_number, slot_colour, set_start, s0, s1, exact, unit_rack,
+                   min_real)
     bound, pivots = _solve(lp, np.int64(MAX_PIVOTS))  # (int64: one compiled _solve)
     return lp, min(s1 - s0, bound), pivots
 
@@ -418,7 +425,7 @@ def _solve(lp, pivots):
     most ``pivots`` pivots: ``(the Lagrangian bound rounded down, pivots left)``."""
     count, basis, status, xb, binv = lp[0]
     idx, val, nnz, cost, upper = lp[1]
-    row, joker_row, jokers, numbers, min_len, tiles, run_row = lp[2]
+    row, joker_row, jokers, numbers, min_len, tiles, run_row, min_real = lp[2]
     b, first_real, first_sets = lp[3][0], lp[3][2], lp[3][3]
     ncols = count[0]
     room = len(nnz)
@@ -429,14 +436,14 @@ def _solve(lp, pivots):
                              pivots)
         before = ncols
         ncols, least = _price_sets(y, row, joker_row, jokers, numbers, min_len, idx, val,
-                                   nnz, cost, upper, ncols, room, run_row)
+                                   nnz, cost, upper, ncols, room, run_row, min_real)
         if ncols == before or pivots <= 0:
             break
     count[0] = ncols
     if y[len(y) - 1] > 0.0:  # (the bound's duals differ from these: price them again)
         least = np.nan
     bound = _dual_bound(y, b, idx, val, nnz, cost, upper, first_real, first_sets, row,
-                        joker_row, jokers, numbers, min_len, tiles, least, run_row)
+                        joker_row, jokers, numbers, min_len, tiles, least, run_row, min_real)
     return np.int64(np.floor(bound + 1e-7)), pivots
 
 
@@ -450,7 +457,7 @@ def _programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, mode, 
     set column))``."""
     return programme(must, rack, must_j, rack_j, weight, joker_weight, optimum,
                      highest_number(mode), min_set_length(mode), slot_number, slot_colour,
-                     set_start, s0, s1, True, False)
+                     set_start, s0, s1, True, False, np.int64(1))
 
 
 @njit(cache=True)
@@ -488,7 +495,7 @@ def objective_parts(weight, joker_weight, optimum, rack, rack_j):
 
 @njit(cache=True)
 def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers, min_len,
-              slot_number, slot_colour, set_start, s0, s1, exact, unit_rack):
+              slot_number, slot_colour, set_start, s0, s1, exact, unit_rack, min_real):
     """:func:`_programme` on any tile set (:func:`shaped_later_bounds`' arguments).
 
     ``exact``: ``optimum`` is the objective's optimum, so that every move counted scores
@@ -500,7 +507,13 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
     a column of upper bound 1 a copy of a rack tile (the same relaxation;
     :mod:`solvers.rummikub._branch` branches on how many copies are played).  A slot colour
     ``-2 - c``: a table joker kept at its run tile's place, a tile for runs only
-    (:func:`solvers.rummikub._official.placed_run_jokers`)."""
+    (:func:`solvers.rummikub._official.placed_run_jokers`).  ``min_real``: the real tiles
+    every set priced holds at least (the rules' two real tiles a set, or 1): every move the
+    rules allow lays such sets only, so the bound stays valid, and with two real tiles and
+    three or four jokers it is far tighter (two real tiles + jokers=4, seed 8 40J #9: the
+    sets of one real tile and two or three jokers let the relaxation keep 10 of the 12 sets,
+    the most kept 8; benches/README, rkleast8).  A table joker kept at its run place
+    (official retrieval) counts as a real tile here: the family only grows, still valid."""
     colours = must.shape[0]
     n_sets = s1 - s0
     row = np.full(must.shape, -1, np.int64)
@@ -585,5 +598,5 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
                 upper[ncols] = 1.0
             ncols += 1
     return ((np.array([ncols]), basis, status, xb, binv), (idx, val, nnz, cost, upper),
-            (row, joker_row, jokers, numbers, min_len, tiles, run_row),
+            (row, joker_row, jokers, numbers, min_len, tiles, run_row, np.int64(min_real)),
             (b, first_held, first_real, ncols - n_sets))

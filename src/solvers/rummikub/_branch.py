@@ -31,7 +31,13 @@ import numpy as np
 from numba import njit
 
 from solvers.rummikub._bound import MAX_PIVOTS, _solve, later_and_caps, solved_programme
-from solvers.rummikub._layout import OFFICIAL_AT, OFFICIAL_PLACES, highest_number, min_set_length
+from solvers.rummikub._layout import (
+    OFFICIAL_AT,
+    OFFICIAL_PLACES,
+    REAL2_BIT,
+    highest_number,
+    min_set_length,
+)
 from solvers.rummikub._official import held_places_proven, placed_run_jokers
 
 WHOLE = 1e-6  # (a held-out column within this of 0 or 1 is whole)
@@ -67,11 +73,11 @@ def branch_programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, 
     """The programme that :func:`branched_bound` branches, solved: ``(lp, bound, pivots
     left)`` (:func:`solvers.rummikub._bound.solved_programme`, a column a copy of a rack
     tile; under official retrieval the table run jokers no rack tile frees are tiles of
-    their places, for runs only)."""
+    their places, for runs only; the sets priced hold the rules' real tiles a set)."""
     colours = placed_run_jokers(mode, rack, slot_number, slot_colour, set_start, s0, s1)
     return solved_programme(must, rack, must_j, rack_j, weight, joker_weight, optimum,
                             highest_number(mode), min_set_length(mode), slot_number, colours,
-                            set_start, s0, s1, True, True)
+                            set_start, s0, s1, True, True, 1 + (mode >> REAL2_BIT & 1))
 
 
 @njit(cache=True)
