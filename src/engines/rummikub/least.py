@@ -411,6 +411,7 @@ def _passes(pos: Position, rules: Rules, weight: np.ndarray, joker_weight: int,
     (``optimum``: its score), and the move they find (``counts``: the table's and the
     rack's tile counts and jokers); None when that move keeps the most
     (:data:`solvers.rummikub._least.PLAIN_FIRST`)."""
+    from engines.rummikub.continue_least import position_policy
     from engines.rummikub.position import _TILE_OF, _meld
     from solvers._rummikub_objects import played_tiles
     from solvers.rummikub import MAX_SETS
@@ -427,7 +428,7 @@ def _passes(pos: Position, rules: Rules, weight: np.ndarray, joker_weight: int,
     status, count, _kept = least_position(
         must, rack, must_j, rack_jokers, weight, joker_weight, mode, group_ok, part_count,
         part_masks, rules.min_set_length, slot_number, slot_colour, set_start, set_key, kept,
-        optimum, ceiling, *policy(rules), codes, played, held, WORK)
+        optimum, ceiling, *position_policy(pos, rules), codes, played, held, WORK)
     if status == UNCHANGED:
         return None
     if status != FOUND:

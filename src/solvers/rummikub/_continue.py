@@ -56,7 +56,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._continue_beam import prune_pair_layer
+from solvers.rummikub._continue_beam import drop_lower_melds, prune_pair_layer
 from solvers.rummikub._continue_spill import HIGH_BITS, HIGH_MASK, spill_of, spilled
 from solvers.rummikub._frame import CHOICE_BASE, MELD_CHOICES, colour_order, replay, step_choice
 from solvers.rummikub._groups import groups_within
@@ -586,6 +586,7 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
             stats[1] = max(stats[1], n - end)
             start = end
             end = n
+            drop_lower_melds(k1s, k2s, score, start, end)
             if hold is not None:
                 truncated |= keep_best(k1s, score, start, end, beam, None, False)
             else:

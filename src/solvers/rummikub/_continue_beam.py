@@ -1,5 +1,6 @@
-"""Meld then continue's beam cut of a finished layer (:mod:`solvers.rummikub._continue`:
-the heuristic pass before the exact one)."""
+"""Meld then continue's cuts of a finished layer (:mod:`solvers.rummikub._continue`): the
+beam's (the heuristic pass before the exact one) and, in every pass, the states a higher
+meld value dominates (exact)."""
 
 from __future__ import annotations
 
@@ -47,3 +48,57 @@ def prune_pair_layer(k1s, k2s, score, start, end, beam, target, unlisted):
     for r in range(width, end - start):
         k1s[start + idx[r]] = -1
     return 1
+
+
+# Hash multipliers grouping a layer's states by their final key and their meld key less its
+# value (:func:`drop_lower_melds`; those of :mod:`solvers.rummikub._pairs`)
+_GROUP_A = np.int64(-7046029254386353131)
+_GROUP_B = np.int64(-4658895280553007687)
+
+
+@njit(cache=True)
+def drop_lower_melds(k1s, k2s, score, start, end):
+    """Drop the states of a finished layer ``start..end-1`` that another dominates: the same
+    final key and the same meld key but for a higher meld value, and a score at least
+    theirs.  Exact (every pass, beam or not; returns how many it dropped): the meld's value
+    only ever adds up to the threshold (capped there), the other fields of the meld's key
+    (its open runs and groups, the tiles and jokers they need, its jokers) decide its
+    transitions, and with the same open runs a meld that has reached the threshold takes a
+    subset of the tiles one that has not must take (:func:`_continue_step`: its short runs
+    completed exactly, its long runs ended, no new run).  So whatever completes the lower
+    meld to a valid end completes the higher one, with the same choices of the final
+    arrangement (the meld's tiles a part of the rack tiles played: fewer or the same), and
+    the final arrangement's score, the pass's, is the higher state's as much or more.  The
+    final key holds least disturbance's sets held out (and the score their count), so a
+    held-out pass's cuts, exact, keep the higher state wherever they keep the lower.
+    Seed 13 40J #6 of meld then continue + copies=4: the DP's exact pass 133.7 K -> 83.3 K
+    states, the held-out exact pass 265.8 K -> 184.6 K (the meld's key differs by its value
+    alone on most states: up to 15 values a layer against up to 18 meld keys)."""
+    n = end - start
+    if n < 2:
+        return 0
+    value_bits = np.int64(MELD_MASK) << MELD_AT
+    group = np.empty(n, np.int64)
+    for i in range(n):
+        group[i] = (k1s[start + i] * _GROUP_A) ^ ((k2s[start + i] & ~value_bits) * _GROUP_B)
+    order = np.argsort(group, kind="mergesort")
+    dropped = 0
+    lo = 0
+    while lo < n:
+        hi = lo + 1
+        while hi < n and group[order[hi]] == group[order[lo]]:
+            hi += 1
+        for a in range(lo, hi):  # (runs of a few states: the meld values of one key)
+            i = start + order[a]
+            if k1s[i] < 0:
+                continue
+            for b in range(lo, hi):
+                j = start + order[b]
+                if (b != a and k1s[j] == k1s[i] and (k2s[j] ^ k2s[i]) & ~value_bits == 0
+                        and (k2s[j] >> MELD_AT) & MELD_MASK > (k2s[i] >> MELD_AT) & MELD_MASK
+                        and score[j] >= score[i]):
+                    k1s[i] = -1
+                    dropped += 1
+                    break
+        lo = hi
+    return dropped

@@ -362,15 +362,15 @@ def _Passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group_ok, ho
             n_sets, choice, group_jokers, held_out, work, cuts, variants):
     """What every pass of one position shares (a tuple: :func:`_pass_at` reads it; at 19,
     :func:`solvers.rummikub._hold._most_held`'s caps: none until :func:`bounded_passes`
-    sets them, unless ``cuts`` asks for :data:`FEWEST_HELD`, which needs the scale, not for
-    meld then continue, whose two arrangements they were not checked on; last, the rack
+    sets them, unless ``cuts`` asks for :data:`FEWEST_HELD`, which needs the scale (meld
+    then continue too: the sets held out are its final arrangement's, counted alike); last, the rack
     tiles a state may leave out where ``cuts`` asks for :data:`LEFT_OUT`, meld then continue
     too: its score is the final arrangement's, whose jokers placed it counts as the DP
     does)."""
     scale = n_sets + 1
     caps = np.zeros((NNUM + 1, 2), np.int64)
     skips = no_skips()
-    if cuts & FEWEST_HELD and not (mode >> CONTINUE_AT) & 1:  # (no caps: hold any set)
+    if cuts & FEWEST_HELD:  # (no caps: hold any set)
         caps[:NNUM, 0] = n_sets
         caps[:NNUM, 1] = 3 * scale
         caps[NNUM, 0] = scale
