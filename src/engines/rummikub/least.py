@@ -553,8 +553,7 @@ def relaxation_first(pos: Position, objective: str, rules: Rules,
     relaxation's); else the relaxation's plain move and the sets that move keeps (for
     :func:`least_disturbing_move`'s ``relaxed_known``); None where no relaxation applies.
     Copies=3 + jokers=4 + two real tiles (:func:`relaxation_pays_first`): allowed on 304 of
-    the 320 relaxations of seeds 11 and 1-7, 5 a band, the dearer solve under two real
-    tiles then skipped (40J maxima 42-133 -> 22-42 ms; benches/README, rkstates4).  Where
+    320 (seeds 11, 1-7; 40J maxima 42-133 -> 22-42 ms; benches/README, rkstates4).  Where
     the rules do not allow that move, it is made again under them where it can be
     (:func:`~engines.rummikub.least_loose.rearranged`).  ``turn`` (int64, one, or None): the
     relaxation's solve's first way; on return the way it found its move (rearranged's first)."""

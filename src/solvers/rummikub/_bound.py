@@ -493,6 +493,10 @@ def objective_parts(weight, joker_weight, optimum, rack, rack_j):
     return parts if found == 1 else (-1, -1, -1)
 
 
+# :func:`programme`'s ``min_real``: every move the rules allow lays sets of that many real
+# tiles (a table joker kept at its run place counting as one: the family only grows), so
+# pricing only those keeps the bound valid, and tighter (seed 8 40J #9 of two real tiles +
+# jokers=4: 10 of 12 sets kept with sets of one real tile, the most kept 8; rkleast8).
 @njit(cache=True)
 def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers, min_len,
               slot_number, slot_colour, set_start, s0, s1, exact, unit_rack, min_real):
@@ -507,13 +511,7 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
     a column of upper bound 1 a copy of a rack tile (the same relaxation;
     :mod:`solvers.rummikub._branch` branches on how many copies are played).  A slot colour
     ``-2 - c``: a table joker kept at its run tile's place, a tile for runs only
-    (:func:`solvers.rummikub._official.placed_run_jokers`).  ``min_real``: the real tiles
-    every set priced holds at least (the rules' two real tiles a set, or 1): every move the
-    rules allow lays such sets only, so the bound stays valid, and with two real tiles and
-    three or four jokers it is far tighter (two real tiles + jokers=4, seed 8 40J #9: the
-    sets of one real tile and two or three jokers let the relaxation keep 10 of the 12 sets,
-    the most kept 8; benches/README, rkleast8).  A table joker kept at its run place
-    (official retrieval) counts as a real tile here: the family only grows, still valid."""
+    (:func:`solvers.rummikub._official.placed_run_jokers`).  ``min_real``: see above."""
     colours = must.shape[0]
     n_sets = s1 - s0
     row = np.full(must.shape, -1, np.int64)
