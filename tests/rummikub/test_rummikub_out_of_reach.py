@@ -19,8 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engines.rummikub import Position, Rules
-from engines.rummikub.position import _counts, objective_weights
+from engines.rummikub import Rules
 from solvers.rummikub import _exact
 from solvers.rummikub._exact import (
     DESCENT_STEPS,
@@ -34,9 +33,9 @@ from solvers.rummikub._exact import (
 from solvers.rummikub._layout import BEAM, NEG, NO_CAP
 from solvers.rummikub._resume import CUT, FLOOR, no_kept
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benches"))
-from bench_rummikub import band_positions
-from bench_rummikub_rules import restrict
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_rummikub_turned import _arrays as _position_arrays
+from test_rummikub_turned import _outputs, _position
 
 OFFICIAL_4_3 = Rules(joker_retrieval="official", jokers=4, copies=3, least_disturbance=False)
 WHERE = (2, 60, 0)
@@ -46,23 +45,14 @@ DESCENT = len(WIDER_FLEXIBLE) + 4
 
 
 def _arrays(objective: str = "tiles", reversed_: bool = False) -> tuple:
-    seed, size, index = WHERE
-    p = restrict(band_positions(size, True, n=index + 1, seed=seed)[index], OFFICIAL_4_3)
-    pos = Position.from_strings(p["table"], p["rack"], True, **OFFICIAL_4_3.position_limits())
-    must, must_j = _counts(pos.table_tiles)
-    rack, rack_j = _counts(pos.rack)
-    weight, joker_weight = objective_weights(objective)
-    weight = np.ascontiguousarray(weight)
-    meld = np.int64(OFFICIAL_4_3.search_mode(True, pos.table))
+    _p, pos = _position(*WHERE, OFFICIAL_4_3)
+    must, rack, must_j, rack_j, weight, joker_weight, meld = _position_arrays(
+        pos, objective, OFFICIAL_4_3)
     if reversed_:
         must, rack, weight = (turned(a, np.int64(13)) for a in (must, rack, weight))
         meld = turned_rules(meld, np.int64(13))
-    return (must, rack, np.int64(must_j), np.int64(rack_j), weight, np.int64(joker_weight),
-            meld, OFFICIAL_4_3.group_tables()[0])
-
-
-def _outputs() -> tuple:
-    return np.zeros((4, 13, 4), np.int64), np.zeros(13, np.int64), np.zeros(2, np.int64)
+    return (must, rack, must_j, rack_j, weight, joker_weight, meld,
+            OFFICIAL_4_3.group_tables()[0])
 
 
 def _exact_optimum(args: tuple) -> tuple:
