@@ -32,6 +32,8 @@ with the passes) and shows the tiles moved instead (least disturbance's -> the f
 ``--combos`` prints the same table for two or three of those options together
 (``COMBO_ROWS``: the combinations the search solves; it refuses the others; those with sets
 of 2 or 4+ and more copies or jokers are the width-generic DP's, its states in the table).
+``--seeds`` runs them on several seeds' bands in turn, and ``--over 50`` ends with the bands
+whose slowest position took more than 50 ms (issue 18's bar) and each seed's maxima summed.
 
 ``--wide`` times the wide tile sets (more than 4 colours or numbers past 13: the
 width-generic DP of ``solvers/rummikub/wide``) on bench-like bands drawn from each tile set
@@ -47,6 +49,7 @@ positions restricted to them), with the states stored per position.
     .venv/bin/python benches/bench_rummikub_rules.py -n 10 --combos --seed 2
     .venv/bin/python benches/bench_rummikub_rules.py -n 10 --rows copies=4  # those rows only
     .venv/bin/python benches/bench_rummikub_rules.py -n 20 --least --rows copies=4 --seed 2
+    .venv/bin/python benches/bench_rummikub_rules.py -n 10 --combos --seeds 1-15 --over 50
     .venv/bin/python benches/bench_rummikub_rules.py -n 5 --wide
 """
 
@@ -359,9 +362,13 @@ def _warm_least(rules: Rules, melded: bool, n: int, seed: int) -> None:
                 best_move(pos["table"], pos["rack"], melded, "tiles", rules)
 
 
-def _least(n: int, rows: str | None = None, seed: int = 11, table: tuple = LEAST_ROWS) -> None:
+def _least(n: int, rows: str | None = None, seed: int = 11,
+           table: tuple = LEAST_ROWS) -> list[tuple[str, str, float]]:
+    """Print the table of ``table``'s rows (those named with ``rows``) on ``seed``'s bands;
+    return each band's slowest position as (row, band, ms)."""
     from engines.rummikub import least, wide
 
+    slowest: list[tuple[str, str, float]] = []
     passes: list[list[int]] = []
     print(f"{n} positions per band; CPU ms per position through best_move (the plain DP's "
           "median first); held-out DP passes and their states per position (median / max); "
@@ -398,6 +405,7 @@ def _least(n: int, rows: str | None = None, seed: int = 11, table: tuple = LEAST
                                             off).sets_kept
                 times.sort()
                 p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
+                slowest.append((name, f"{size}{'J' if jokers else ''}", times[-1]))
                 count = [p[0] for p in passes[-n:]]
                 states = [p[1] for p in passes[-n:]]
                 print(f"{size}{'J' if jokers else '':<{6 - len(str(size))}} "
@@ -405,6 +413,29 @@ def _least(n: int, rows: str | None = None, seed: int = 11, table: tuple = LEAST
                       f"{p90:>7.1f} {times[-1]:>7.1f} {statistics.median(count):>4.0f}/"
                       f"{max(count):>4} {statistics.median(states):>7.0f}/{max(states):>7} "
                       f"{kept_plain:>5} -> {kept:>4}", flush=True)
+    return slowest
+
+
+def seed_list(text: str) -> list[int]:
+    """Seeds written as ``1-15`` or ``8,9,12-14``."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        first, _, last = part.strip().partition("-")
+        seeds += range(int(first), int(last or first) + 1)
+    return seeds
+
+
+def _over(limit: float, slowest: list[tuple[int, str, str, float]]) -> None:
+    """The bands whose slowest position took more than ``limit`` ms (issue 18's bar: every
+    option combination under 50 ms a position), then each seed's band maxima summed."""
+    over = [s for s in slowest if s[3] > limit]
+    print(f"\n{len(over)} of {len(slowest)} bands over {limit:g} ms (slowest position):")
+    for seed, name, band, ms in sorted(over, key=lambda s: -s[3]):
+        print(f"  seed {seed:<3} {band:<4} {ms:>7.1f}  {name}")
+    for seed in dict.fromkeys(s[0] for s in slowest):
+        total = sum(s[3] for s in slowest if s[0] == seed)
+        count = sum(1 for s in over if s[0] == seed)
+        print(f"  seed {seed:<3} band maxima summed {total:>9.1f} ms, {count} over")
 
 
 WIDE_SETS = ((4, 26), (8, 13), (6, 20), (8, 26))  # (colours, numbers)
@@ -493,6 +524,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11,
                         help="the bands' deal seed (default 11: the figures in benches/README; "
                              "tune on seeds 1-7, seeds 8 and up are the fresh-deal checks)")
+    parser.add_argument("--seeds", type=seed_list, default=None,
+                        help="--least/--combos on each of these seeds in turn (1-15 or 8,9,12-14), "
+                             "instead of --seed")
+    parser.add_argument("--over", type=float, default=None, metavar="MS",
+                        help="--least/--combos: list at the end the bands whose slowest position "
+                             "took more than MS ms, and each seed's band maxima summed")
     parser.add_argument("--wide", action="store_true",
                         help="time the wide tile sets (5-8 colours, numbers past 13)")
     args = parser.parse_args()
@@ -507,7 +544,14 @@ def main() -> None:
         _wide(args.n, args.rows, args.seed)
         return
     if args.least or args.combos:
-        _least(args.n, args.rows, args.seed, COMBO_ROWS if args.combos else LEAST_ROWS)
+        slowest = []
+        for seed in args.seeds or [args.seed]:
+            if args.seeds:
+                print(f"seed {seed}", flush=True)
+            slowest += [(seed, *band) for band in
+                        _least(args.n, args.rows, seed, COMBO_ROWS if args.combos else LEAST_ROWS)]
+        if args.over is not None:
+            _over(args.over, slowest)
         return
     if args.integer_programme:
         _integer_programme(args.n)
