@@ -79,8 +79,9 @@ def test_placed_jokers_bring_the_bound_to_the_most_kept(seed: int, index: int,
     pos = Position.from_strings(obj["table"], obj["rack"], max_copies=4)
     assert _placed(pos, OFFICIAL4) == 1
     free = Rules(least_disturbance=True, copies=4)
-    assert _bounds(pos, obj, "tiles", free, least.BRANCH_NODES)[1] == 13
-    assert _bounds(pos, obj, "tiles", OFFICIAL4, least.BRANCH_NODES)[1] == answer[2]
+    nodes = least.BRANCH_NODES_FOUR_COPIES
+    assert _bounds(pos, obj, "tiles", free, nodes)[1] == 13
+    assert _bounds(pos, obj, "tiles", OFFICIAL4, nodes)[1] == answer[2]
     before = least.WORK.copy()
     move = best_move(obj["table"], obj["rack"], True, "tiles", OFFICIAL4)
     assert (move.tiles, move.value, move.sets_kept) == answer

@@ -161,13 +161,12 @@ def table_slots(tables: Sequence[Sequence[Any]], rules: Rules = DEFAULT_RULES,
 
 
 def policy(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The passes' policy as the kernel reads it: :data:`NARROW`, :data:`EXACT_BUDGET`
-    then :data:`CUTS` (for ``rules`` of three or four copies or jokers, or None: the tile
-    sets they were measured on), :data:`KEPT_EXACT`, :data:`LEFT_OUT`, :data:`BOUND_FIRST`
-    and :data:`BOUND_ANY` (every rule),
-    :data:`DESCENTS`, the kernel's ``BOUND_FROM`` (with four copies, or None:
-    :data:`BOUND_FROM_FOUR_COPIES`),
-    :data:`DESCENT_WIDTH` (for four jokers, or None), :data:`BRANCH_NODES`,
+    """The passes' policy as the kernel reads it: :data:`NARROW`, :data:`EXACT_BUDGET` then
+    :data:`CUTS` (for ``rules`` of three or four copies or jokers, or None: the tile sets
+    they were measured on), :data:`KEPT_EXACT`, :data:`LEFT_OUT`, :data:`BOUND_FIRST` and
+    :data:`BOUND_ANY` (every rule), :data:`DESCENTS`, the kernel's ``BOUND_FROM`` and
+    :data:`BRANCH_NODES` (with four copies, or None: :data:`BOUND_FROM_FOUR_COPIES` and
+    :data:`BRANCH_NODES_FOUR_COPIES`), :data:`DESCENT_WIDTH` (for four jokers, or None),
     :data:`CHECK_WIDTHS` and :data:`CHECK_AFTER`, :data:`NOGOOD_ROUNDS`, :data:`WIDER`
     (read at each call: tests change them)."""
     from solvers.rummikub._least import BOUND_FROM
@@ -176,9 +175,10 @@ def policy(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarr
     four_jokers = rules is None or rules.jokers > 3
     width = DESCENT_WIDTH if four_jokers else 0
     cuts = (CUTS if many else 0) | KEPT_EXACT | LEFT_OUT | BOUND_FIRST | BOUND_ANY
-    bound_from = BOUND_FROM_FOUR_COPIES if rules is None or rules.copies > 3 else BOUND_FROM
+    bound_from, nodes = ((BOUND_FROM_FOUR_COPIES, BRANCH_NODES_FOUR_COPIES)
+                         if rules is None or rules.copies > 3 else (BOUND_FROM, BRANCH_NODES))
     return (np.array(NARROW, np.int64),
-            np.array((*EXACT_BUDGET, cuts, DESCENTS, bound_from, width, BRANCH_NODES,
+            np.array((*EXACT_BUDGET, cuts, DESCENTS, bound_from, width, nodes,
                       *CHECK_WIDTHS, CHECK_AFTER, NOGOOD_ROUNDS), np.int64),
             np.array(WIDER, np.int64))
 
@@ -256,12 +256,12 @@ DESCENTS = 2
 # (34.2 M -> 35.9 M) nor three jokers (22.9 M -> 22.8 M, some positions slower); widths
 # -1,024, 4,096 and 16,384 found less (benches/README "Least disturbance", rkj4b)
 DESCENT_WIDTH = 1024
-# The nodes of the search that lowers the bound the descents start from, branching on the
-# sets held out (:mod:`solvers.rummikub._branch`; 0: none), where the bound is computed.
-# Held-out states, seeds 11 and 1-7, 20 a band (with the bound's rows of the optimum's
-# parts and BOUND_FROM_FOUR_COPIES): copies=4 25.54 M -> 24.29 M; 256 nodes no fewer
-# (benches/README "Least disturbance", rkc4b)
+# The nodes a target of the search that lowers the bound the descents start from, branching
+# on the sets held out (:mod:`solvers.rummikub._branch`; 0: none), where the bound is computed
+# (copies=4 25.54 M -> 24.29 M held-out states, rkc4b); with four copies 256: 64 left seeds
+# 8, 13 and 14's 60J tails to exact passes of 130-312 k states (benches/README, rkfour5)
 BRANCH_NODES = 64
+BRANCH_NODES_FOUR_COPIES = 256
 # Where the search above reaches the bound at a node holding out whole sets: a narrow pass
 # of CHECK_WIDTHS[0] states a layer holding out only the node's sets, an exact pass at the
 # bound within CHECK_AFTER states (where it ends there, it found the move or proved there is
