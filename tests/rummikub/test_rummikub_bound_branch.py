@@ -174,3 +174,23 @@ def test_a_basis_below_zero_branches_on_a_column_not_deeper_than_the_columns() -
                       rules) == []
     assert (move.tiles, move.value) == (plain.tiles, plain.value)
     assert move.sets_kept >= plain.sets_kept
+
+
+def test_three_or_four_copies_and_jokers_branch_on_to_the_node_that_keeps_the_most() -> None:
+    """copies=3 + jokers=4, the bench's seed 6 40J #6: at 64 nodes the bound stayed a set
+    above the most kept (four passes, 242 k held-out states); with
+    ``least.BRANCH_NODES_JOKERS`` nodes (four jokers in play) the search reaches a node whose
+    sets the exact check keeps: one pass, the same move (the oracle's)."""
+    rules = Rules(least_disturbance=True, copies=3, jokers=4)
+    assert least.policy(rules)[1][7] == least.BRANCH_NODES_JOKERS
+    for other in (replace(rules, jokers=2), replace(rules, copies=2)):
+        assert least.policy(other)[1][7] == least.BRANCH_NODES
+    assert least.policy(rules, 2)[1][7] == least.BRANCH_NODES  # (two jokers in play)
+    p = restrict(band_positions(40, True, n=7, seed=6)[6], rules)
+    before = least.WORK.copy()
+    move = best_move(p["table"], p["rack"], True, "tiles", rules)
+    passes, states = (least.WORK - before).tolist()
+    assert (move.tiles, move.value, move.sets_kept) == (18, 91, 2)
+    assert passes == 1 and states < 20_000
+    pos = Position.from_json(dict(p, initial_meld_done=True), **rules.position_limits())
+    assert check_move(pos, move, rules) == []

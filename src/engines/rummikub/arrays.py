@@ -306,7 +306,8 @@ def least_arrays(slots: tuple, arrays: tuple, at: np.ndarray, objective: str, ru
             np.ascontiguousarray(mine[:, 52]), np.ascontiguousarray(rack[:, 52]), weight,
             joker_weight, np.ascontiguousarray(meld_modes[at], np.int64), group_ok,
             part_count, part_masks, rules.min_set_length, set_first, slot_number,
-            slot_colour, set_start, set_key, optimum, ceiling, *policy(rules), status,
+            slot_colour, set_start, set_key, optimum, ceiling,
+            *policy(rules, int((mine[:, 52] + rack[:, 52]).max(initial=0))), status,
             new_codes, new_counts, new_played, held, kept, work,
             variants_for(meld_modes[at], mine[:, 52] + rack[:, 52]))  # fmt: skip
     order = np.argsort(-cost[at], kind="stable")

@@ -84,7 +84,8 @@ def position_policy(pos: Position, rules: Rules) -> tuple[np.ndarray, np.ndarray
     (meld then continue)."""
     from engines.rummikub.least import policy
 
-    return policy(rules) if pos.initial_meld_done else continue_policy(policy(rules))
+    rules_policy = policy(rules, sum(t.is_joker for t in (*pos.table_tiles, *pos.rack)))
+    return rules_policy if pos.initial_meld_done else continue_policy(rules_policy)
 
 
 def continue_policy(policy: tuple[np.ndarray, np.ndarray, np.ndarray]

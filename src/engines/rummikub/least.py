@@ -160,23 +160,25 @@ def table_slots(tables: Sequence[Sequence[Any]], rules: Rules = DEFAULT_RULES,
     return tuple(np.array(a, np.int64) for a in (numbers, colours, starts, keys, firsts))
 
 
-def policy(rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The passes' policy as the kernel reads it: :data:`NARROW`, :data:`EXACT_BUDGET` then
-    :data:`CUTS` (for ``rules`` of three or four copies or jokers, or None: the tile sets
-    they were measured on), :data:`KEPT_EXACT`, :data:`LEFT_OUT`, :data:`BOUND_FIRST` and
-    :data:`BOUND_ANY` (every rule), :data:`DESCENTS`, the kernel's ``BOUND_FROM`` and
-    :data:`BRANCH_NODES` (with four copies, or None: :data:`BOUND_FROM_FOUR_COPIES` and
-    :data:`BRANCH_NODES_FOUR_COPIES`), :data:`DESCENT_WIDTH` (for four jokers, or None),
-    :data:`CHECK_WIDTHS` and :data:`CHECK_AFTER`, :data:`NOGOOD_ROUNDS`, :data:`WIDER`
+def policy(rules: Rules | None = None, jokers: int | None = None
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The passes' policy as the kernel reads it: :data:`NARROW`, :data:`EXACT_BUDGET`,
+    :data:`CUTS` (three or four copies or jokers, or ``rules`` None), :data:`KEPT_EXACT`,
+    :data:`LEFT_OUT`, :data:`BOUND_FIRST`, :data:`BOUND_ANY`, :data:`DESCENTS`, the
+    kernel's ``BOUND_FROM`` and :data:`BRANCH_NODES` (or ``_FOUR_COPIES``; ``_JOKERS`` with
+    three copies and ``jokers`` in play, the positions' most, 3+), :data:`DESCENT_WIDTH` (four
+    jokers), :data:`CHECK_WIDTHS`, :data:`CHECK_AFTER`, :data:`NOGOOD_ROUNDS`, :data:`WIDER`
     (read at each call: tests change them)."""
     from solvers.rummikub._least import BOUND_FROM
 
     many = rules is None or rules.copies > 2 or rules.jokers > 2
-    four_jokers = rules is None or rules.jokers > 3
-    width = DESCENT_WIDTH if four_jokers else 0
+    width = DESCENT_WIDTH if rules is None or rules.jokers > 3 else 0
     cuts = (CUTS if many else 0) | KEPT_EXACT | LEFT_OUT | BOUND_FIRST | BOUND_ANY
+    jokers = (rules.jokers if rules else 0) if jokers is None else jokers
     bound_from, nodes = ((BOUND_FROM_FOUR_COPIES, BRANCH_NODES_FOUR_COPIES)
-                         if rules is None or rules.copies > 3 else (BOUND_FROM, BRANCH_NODES))
+                         if rules is None or rules.copies > 3 else
+                         (BOUND_FROM, BRANCH_NODES_JOKERS if min(rules.copies, jokers) > 2
+                          else BRANCH_NODES))
     return (np.array(NARROW, np.int64),
             np.array((*EXACT_BUDGET, cuts, DESCENTS, bound_from, width, nodes,
                       *CHECK_WIDTHS, CHECK_AFTER, NOGOOD_ROUNDS), np.int64),
@@ -258,21 +260,20 @@ DESCENTS = 2
 DESCENT_WIDTH = 1024
 # The nodes a target of the search that lowers the bound the descents start from, branching
 # on the sets held out (:mod:`solvers.rummikub._branch`; 0: none), where the bound is computed
-# (copies=4 25.54 M -> 24.29 M held-out states, rkc4b); with four copies 256: 64 left seeds
-# 8, 13 and 14's 60J tails to exact passes of 130-312 k states (benches/README, rkfour5)
-BRANCH_NODES = 64
-BRANCH_NODES_FOUR_COPIES = 256
-# Where the search above reaches the bound at a node holding out whole sets: a narrow pass
-# of CHECK_WIDTHS[0] states a layer holding out only the node's sets, an exact pass at the
-# bound within CHECK_AFTER states (where it ends there, it found the move or proved there is
-# none), then a narrow pass of CHECK_WIDTHS[1] (a width 0: none) look for a move keeping
-# as many (:func:`solvers.rummikub._least._at_the_bound`): one found is the answer, with no
-# exact pass.  Held-out states, seeds 11
-# and 1-7, 20 a band (1,600 positions a row), with the branching on rack tiles: copies=4
-# 28.12 M -> 23.74 M, jokers=3 24.86 M -> 22.40 M, copies=3 23.82 M -> 22.00 M, jokers=4
-# 29.78 M -> 25.09 M.  copies=4, other orders: the two widths alone 23.85 M, 1,024 alone
-# 23.82 M (60J seed 2 #10 425 k states: 4,096 finds it), the exact pass first 25.50 M
-# (5,000: 24.75 M), an exact pass holding out the node's sets 26.88 M (benches/README)
+# (copies=4 25.54 M -> 24.29 M held-out states, rkc4b); four copies 256 (64 left seeds 8, 13,
+# 14's 60J tails exact passes of 130-312 k states), three copies and 3+ jokers in play 128 (6
+# 40J #6 242 k -> 13 k): more nodes only lower the bound or reach a node the check proves
+BRANCH_NODES, BRANCH_NODES_JOKERS, BRANCH_NODES_FOUR_COPIES = 64, 128, 256
+# Where the search above reaches the bound at a node holding out whole sets: a narrow pass of
+# CHECK_WIDTHS[0] states a layer holding out only the node's sets, an exact pass at the bound
+# within CHECK_AFTER states (where it ends there, it found the move or proved there is none),
+# then a narrow pass of CHECK_WIDTHS[1] (a width 0: none) look for a move keeping as many
+# (:func:`solvers.rummikub._least._at_the_bound`): one found is the answer, with no exact pass.
+# Held-out states, seeds 11 and 1-7, 20 a band (1,600 positions a row), with the branching on
+# rack tiles: copies=4 28.12 M -> 23.74 M, jokers=3 24.86 M -> 22.40 M, copies=3 23.82 M ->
+# 22.00 M, jokers=4 29.78 M -> 25.09 M.  copies=4, other orders: the two widths alone 23.85 M,
+# 1,024 alone 23.82 M (60J seed 2 #10 425 k states: 4,096 finds it), the exact pass first
+# 25.50 M (5,000: 24.75 M), an exact pass holding out the node's sets 26.88 M (benches/README)
 CHECK_WIDTHS = (1024, 4096)
 CHECK_AFTER = 25_000
 # (:data:`solvers.rummikub._least.KEPT_EXACT`, with CUTS) The node's sets are checked
@@ -307,17 +308,16 @@ BOUND_FIRST = 8
 # bound is the most kept: the rules document's bands 20-80J, seeds 1-7, 20 a band, 31.09 M
 # -> 1.52 M held-out states, the same answers (benches/README "Least disturbance", rkdef)
 BOUND_ANY = 32
-# The branched bound's nodes whose sets the exact check of KEPT_EXACT proves no move keeps
-# all of, ruled out one after the other while the search goes on from there, each with
-# BRANCH_NODES more nodes (0: none; :func:`solvers.rummikub._least._checked_bound`; under
-# official retrieval too where the held-out jokers' places serve no other joker that could
-# not swap with them, :func:`solvers.rummikub._official.held_places_proven`: official + two
-# real tiles + sets of 2 seed 4 40J #13 2.29 M -> 899 states, 1.34 s -> 0.22 s, rkoffr2):
-# the bound falls to the
-# most kept, whose node's sets a move keeps, with no exact pass.  Two real tiles + sets of
-# 2, seeds 11 and 1-7, 20 a band, each position's best of two runs of each interleaved:
-# 15.92 -> 10.68 s CPU, held-out states 17.21 M -> 2.17 M, over 50 ms 28 -> 9 (seed 4 40J
-# #13 1,770 -> 243 ms); 32 and 64 rounds 10.93 and 10.92 s (benches/README, rks2)
+# The branched bound's nodes whose sets the exact check of KEPT_EXACT proves no move keeps all
+# of, ruled out one after the other while the search goes on from there, each with BRANCH_NODES
+# more nodes (0: none; :func:`solvers.rummikub._least._checked_bound`; under official retrieval
+# too where the held-out jokers' places serve no other joker that could not swap with them,
+# :func:`solvers.rummikub._official.held_places_proven`: official + two real tiles + sets of 2
+# seed 4 40J #13 2.29 M -> 899 states, 1.34 s -> 0.22 s, rkoffr2): the bound falls to the most
+# kept, whose node's sets a move keeps, with no exact pass.  Two real tiles + sets of 2, seeds
+# 11 and 1-7, 20 a band, each position's best of two runs of each interleaved: 15.92 -> 10.68 s
+# CPU, held-out states 17.21 M -> 2.17 M, over 50 ms 28 -> 9 (seed 4 40J #13 1,770 -> 243 ms);
+# 32 and 64 rounds 10.93 and 10.92 s (benches/README, rks2)
 NOGOOD_ROUNDS = 256
 # The held-out passes run and their states, summed (a bench's counters; threads that run
 # side by side may miss a few).
