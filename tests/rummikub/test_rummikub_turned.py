@@ -163,34 +163,31 @@ def test_table_jokers_places_read_backwards() -> None:
 def test_the_reversed_search_finds_the_optimum(objective: str, rules: Rules,
                                                positions: tuple) -> None:
     for where in positions:
-        must, rack, must_j, rack_j, weight, joker_weight, mode = _arrays(
-            _position(*where, rules)[1], objective, rules)
-        choice, group_jokers, stats = _outputs()
-        status, score, back = solve_either(must, rack, must_j, rack_j, weight, joker_weight,
-                                           mode, rules.group_tables()[0], choice,
-                                           group_jokers, stats, np.int64(BEAM), True, np.int64(0),
-                                           np.int64(NEG), NO_CAP)
-        exact = solve_arrays(must[None], rack[None], np.array([must_j]), np.array([rack_j]),
-                             weight[None], np.array([joker_weight]), np.array([mode]),
-                             parallel=False, beam=0, group_ok=rules.group_tables()[0])
-        assert (status, score) == (exact[0][0], exact[1][0]), where
+        status, score, back, states, exact = _either_and_exact(rules, where, objective)
+        assert (status, score) == exact, where
         if objective == "tiles":  # (the forward passes pass the first budget there)
-            assert back and stats[0] < TURN_STATES, where
+            assert back and states < TURN_STATES, where
 
 
 def test_official_sets_of_two_finish_as_they_are() -> None:
+    status, score, back, states, exact = _either_and_exact(OFFICIAL_2, TURNED_OFFICIAL_2[0])
+    assert (status, score) == exact
+    assert not back and states < TURN_STATES
+
+
+def _either_and_exact(rules: Rules, where: tuple, objective: str = "tiles") -> tuple:
+    """solve_either's status, score, way and states (the last pass's) on a bench position,
+    and the plain exact pass's status and score."""
     must, rack, must_j, rack_j, weight, joker_weight, mode = _arrays(
-        _position(*TURNED_OFFICIAL_2[0], OFFICIAL_2)[1], "tiles", OFFICIAL_2)
+        _position(*where, rules)[1], objective, rules)
     choice, group_jokers, stats = _outputs()
     status, score, back = solve_either(must, rack, must_j, rack_j, weight, joker_weight, mode,
-                                       OFFICIAL_2.group_tables()[0], choice, group_jokers,
-                                       stats, np.int64(BEAM), True, np.int64(0),
-                                       np.int64(NEG), NO_CAP)
+                                       rules.group_tables()[0], choice, group_jokers, stats,
+                                       np.int64(BEAM), True, np.int64(0), np.int64(NEG), NO_CAP)
     exact = solve_arrays(must[None], rack[None], np.array([must_j]), np.array([rack_j]),
                          weight[None], np.array([joker_weight]), np.array([mode]),
-                         parallel=False, beam=0, group_ok=OFFICIAL_2.group_tables()[0])
-    assert (status, score) == (exact[0][0], exact[1][0])
-    assert not back and stats[0] < TURN_STATES
+                         parallel=False, beam=0, group_ok=rules.group_tables()[0])
+    return status, score, back, stats[0], (exact[0][0], exact[1][0])
 
 
 def _tiles_and_value(choice: np.ndarray, group_jokers: np.ndarray, arrays: tuple) -> tuple:
