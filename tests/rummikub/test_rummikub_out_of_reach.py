@@ -34,7 +34,7 @@ from solvers.rummikub._exact import (
     turned_rules,
 )
 from solvers.rummikub._layout import BEAM, NEG, NO_CAP
-from solvers.rummikub._official import jokers_owed_ahead
+from solvers.rummikub._official import jokers_owed_ahead, official_tables
 from solvers.rummikub._resume import CUT, FLOOR, no_kept
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -108,7 +108,7 @@ def test_the_descent_gives_the_floor_and_a_cut_descending_pass_goes_on() -> None
 
 def test_the_beam_pass_keeps_the_jokers_the_later_places_owe() -> None:
     args = _arrays(where=OWED_AT)
-    owed = jokers_owed_ahead(args[6], args[1])
+    owed = jokers_owed_ahead(*official_tables(args[6])[:3], args[1])
     assert owed[0] > 0 and owed[-1] == 0 and (np.diff(owed) <= 0).all()
     status, score, truncated = solve_pass(*args, *_outputs(), NEG, np.int64(BEAM), None, 0)
     optimum = _exact_optimum(args)

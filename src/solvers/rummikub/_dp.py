@@ -565,7 +565,8 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
     nnum = highest_number(meld)
     off_tile, off_run, off_group, off_full = _official_tables(meld)
     # (least disturbance's held-out table jokers count as placed and owe nothing: not there)
-    owed_ahead = _jokers_owed_ahead(meld, opt) if hold is None else np.zeros_like(off_full)
+    owed_ahead = (_jokers_owed_ahead(off_tile, off_run, off_group, opt) if hold is None
+                  else np.zeros_like(off_full))
     real2 = (meld >> REAL2_BIT) & 1
     colour_bits, going_on, joker_bits, held_out = hold_inputs(hold, rem)
     cps = copies(meld)

@@ -122,11 +122,18 @@ def official_tables(meld):
     return tile, run, group, full
 
 
+@njit(cache=True, inline="always")
+def _jokers_in(bits):
+    """How many table jokers a mask of :func:`official_tables` holds (a number's: bits 0-3)."""
+    return (bits & 1) + (bits >> 1 & 1) + (bits >> 2 & 1) + (bits >> 3 & 1)
+
+
 @njit(cache=True, error_model="numpy")
-def jokers_owed_ahead(meld, opt):
+def jokers_owed_ahead(tile, run, group, opt):
     """Official retrieval: per number v+1 (``v`` 0..12), the fewest jokers that any move must
     still place after it, at the places of the table jokers of the later numbers (all 0
-    under free retrieval).  ``opt``: the rack tiles the pass may play.
+    under free retrieval).  ``tile``, ``run``, ``group``: :func:`official_tables`' first
+    three; ``opt``: the rack tiles the pass may play.
 
     A place takes a tile or a joker, one each (:func:`cover`): a run joker's place a rack
     tile of its colour and number, a group joker's a rack tile of its number in a colour
@@ -142,32 +149,19 @@ def jokers_owed_ahead(meld, opt):
     >>> rack = np.zeros((4, 13), np.int64)
     >>> rack[0, 8] = 1   # the rack holds the run place's tile at 9, not the one at 11
     >>> mode = rules_mode(True, joker_places=(joker_place(9, 0), joker_place(11, 0)))
-    >>> jokers_owed_ahead(mode, rack)[7:12].tolist()
+    >>> jokers_owed_ahead(*official_tables(mode)[:3], rack)[7:12].tolist()
     [1, 1, 1, 0, 0]
     """
-    runs = np.zeros((NNUM, NCOL), np.int64)
-    groups = np.zeros(NNUM, np.int64)
-    lacking = np.zeros(NNUM, np.int64)
-    for k in range(PLACES):
-        place = place_of(meld, k)
-        if place == 0:
-            continue
-        v = place_number(place)
-        if place_in_group(place):
-            groups[v] += 1
-            lacking[v] |= place_colours(place)
-        else:
-            runs[v, place_colours(place)] += 1
     ahead = np.zeros(NNUM, np.int64)
     owed = np.int64(0)
     for v in range(NNUM - 1, -1, -1):
         ahead[v] = owed
         tiles = np.int64(0)
         for c in range(NCOL):
-            owed += max(0, runs[v, c] - opt[c, v])
-            if lacking[v] >> c & 1:
+            owed += max(0, _jokers_in(run[v, c]) - opt[c, v])
+            if tile[v, c] & group[v]:  # (a group joker here lacks colour c)
                 tiles += opt[c, v]
-        owed += max(0, groups[v] - tiles)
+        owed += max(0, _jokers_in(group[v]) - tiles)
     return ahead
 
 
