@@ -1,14 +1,16 @@
 """The plain DP's passes where the whole rack is out of reach under official retrieval
 (``solvers.rummikub._exact._passes``, ``solve_either``).
 
-Checked on seed 2 60J #0 of official retrieval with three copies and four jokers (a table
-joker stands for R7 in ``R4 R5 R6 J R8`` and the rack has no R7: 18 of the 19 rack tiles at
-most): the reversed position's narrow pass proves the whole-rack target out of reach
-(``share[OUT_OF_REACH]``), and the position as it is, told so, runs no pass at that target;
-the beam pass finds nothing, and the descending passes below the target
-(:data:`~solvers.rummikub._aims.DESCENT_STEPS`) give the exact pass its floor; a
-descending pass cut at its budget goes on to the same answer; all answers are the exact
-optimum (the plain exact pass, ``beam=0``), both objectives.
+Checked on bench positions of official retrieval with three copies and four jokers.  Seed 2
+60J #0 (a table joker stands for R7 in ``R4 R5 R6 J R8`` and the rack has no R7: 18 of the
+19 rack tiles at most): the reversed position's narrow pass proves the whole-rack target out
+of reach (``share[OUT_OF_REACH]``), and the position as it is, told so, runs no pass at that
+target.  Seed 7 60J #1 (17 of 19 at most): the beam pass of the position as it is finds an
+arrangement, its states keeping the jokers that the later table jokers' places owe
+(``solvers.rummikub._official.jokers_owed_ahead``); reversed, it finds nothing, and the
+descending passes below the target (:data:`~solvers.rummikub._aims.DESCENT_STEPS`) give
+the exact pass its floor; a descending pass cut at its budget goes on to the same answer.
+All answers are the exact optimum (the plain exact pass, ``beam=0``), both objectives.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import pytest
 
 from engines.rummikub import Rules
 from solvers.rummikub import _exact
+from solvers.rummikub._dp import solve_pass
 from solvers.rummikub._exact import (
     DESCENT_STEPS,
     LAST_PASS,
@@ -31,6 +34,7 @@ from solvers.rummikub._exact import (
     turned_rules,
 )
 from solvers.rummikub._layout import BEAM, NEG, NO_CAP
+from solvers.rummikub._official import jokers_owed_ahead, official_tables
 from solvers.rummikub._resume import CUT, FLOOR, no_kept
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -39,13 +43,16 @@ from test_rummikub_turned import _outputs, _position
 
 OFFICIAL_4_3 = Rules(joker_retrieval="official", jokers=4, copies=3, least_disturbance=False)
 WHERE = (2, 60, 0)
+# (before the DP dropped the states short of the jokers the later places owe, the beam pass
+# found nothing here both ways: its width held states that had spent them)
+OWED_AT = (7, 60, 1)
 # (three copies and four jokers: the wider passes run, so the descending passes' indices
 # in share[2] come after theirs, the exact pass at the target's and the beam pass's)
 DESCENT = len(WIDER_FLEXIBLE) + 4
 
 
-def _arrays(objective: str = "tiles", reversed_: bool = False) -> tuple:
-    _p, pos = _position(*WHERE, OFFICIAL_4_3)
+def _arrays(objective: str = "tiles", reversed_: bool = False, where: tuple = WHERE) -> tuple:
+    _p, pos = _position(*where, OFFICIAL_4_3)
     must, rack, must_j, rack_j, weight, joker_weight, meld = _position_arrays(
         pos, objective, OFFICIAL_4_3)
     if reversed_:
@@ -81,7 +88,7 @@ def test_a_target_proved_out_of_reach_one_way_is_not_searched_the_other(objectiv
 
 
 def test_the_descent_gives_the_floor_and_a_cut_descending_pass_goes_on() -> None:
-    back = _arrays(reversed_=True)
+    back = _arrays(reversed_=True, where=OWED_AT)
     whole_out = _outputs()
     share = _exact._unbounded()
     whole = _passes(*back, *whole_out, np.int64(BEAM), NO_CAP, share, no_kept(), True)
@@ -97,3 +104,12 @@ def test_the_descent_gives_the_floor_and_a_cut_descending_pass_goes_on() -> None
     assert (status, score) == whole[:2] and kept[0][CUT] == 0
     assert [a.tolist() for a in out[:2]] == [a.tolist() for a in whole_out[:2]]
     assert set(cuts) & set(range(DESCENT, DESCENT + DESCENT_STEPS))  # (a descending pass, cut)
+
+
+def test_the_beam_pass_keeps_the_jokers_the_later_places_owe() -> None:
+    args = _arrays(where=OWED_AT)
+    owed = jokers_owed_ahead(*official_tables(args[6])[:3], args[1])
+    assert owed[0] > 0 and owed[-1] == 0 and (np.diff(owed) <= 0).all()
+    status, score, truncated = solve_pass(*args, *_outputs(), NEG, np.int64(BEAM), None, 0)
+    optimum = _exact_optimum(args)
+    assert status == 1 and truncated and NEG < score <= optimum[1]

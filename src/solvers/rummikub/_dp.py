@@ -98,6 +98,7 @@ from solvers.rummikub._official import cover as _cover
 from solvers.rummikub._official import cover_key as _cover_key
 from solvers.rummikub._official import cover_key2 as _cover_key2
 from solvers.rummikub._official import cover_of as _cover_of
+from solvers.rummikub._official import jokers_owed_ahead as _jokers_owed_ahead
 from solvers.rummikub._official import official_tables as _official_tables
 from solvers.rummikub._pairs import make_room as make_pair_room
 from solvers.rummikub._pairs import relax as relax_pair
@@ -159,6 +160,8 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
     # the tuple), so the default pays nothing for them.  Official retrieval: the table
     # jokers of this number and what accounts for them; two real tiles per set: ``real2``.
     cover_full = cover_tile = cover_run = cover_group = 0
+    # official retrieval: the jokers the later numbers' places owe (_official.jokers_owed_ahead)
+    owed_ahead = 0
     real2 = 0
     triple = False  # three jokers: the run of all three alone tracked (_lengths.triple_step)
     # Sets of 6+ (the only users of the second key word): codes past 127, their high bits
@@ -184,6 +187,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
         cover_tile = off_tile[v, c]
         cover_run = off_run[v, c]
         cover_group = off_group[v]
+        owed_ahead = variant[12][v]
         jb = max(3, jokers + 1)  # (three jokers: digits 0..3)
         triple = jokers > 2 and not quad and not real2
         copies3 = variant[11] > 2
@@ -276,6 +280,8 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                 g2 = m2 + 5 * m3 + 25 * m4  # the group tables' second axis
                 for jr in range(jokers - ju + 1):
                     jl = jokers - ju - jr
+                    if jl < owed_ahead:  # (the later places would lack jokers)
+                        continue
                     # Drop profiles whose groups can no longer be completed.
                     if last:
                         if not any_ok[m1, g2, jl]:
@@ -431,7 +437,7 @@ def _sub_step(table, bits, start, end, keys, score, parent, choice, step_info, w
                             # (the widest layer is never stored).  Runs of length 1-2 must
                             # continue at number+1 (else the state dies); runs of length >= 3
                             # beyond what number+1 can extend end.
-                            for jg in range(jl + 1):
+                            for jg in range(jl - owed_ahead + 1):
                                 if group_ok[m1, g2, jg] == 0:
                                     continue
                                 if cover_full and not (_cover(cover, cover_group, jg) << 1 | 1) >> (
@@ -558,6 +564,9 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
     jw_pos = max(0, joker_weight)
     nnum = highest_number(meld)
     off_tile, off_run, off_group, off_full = _official_tables(meld)
+    # (least disturbance's held-out table jokers count as placed and owe nothing: not there)
+    owed_ahead = (_jokers_owed_ahead(off_tile, off_run, off_group, opt) if hold is None
+                  else np.zeros_like(off_full))
     real2 = (meld >> REAL2_BIT) & 1
     colour_bits, going_on, joker_bits, held_out = hold_inputs(hold, rem)
     cps = copies(meld)
@@ -608,7 +617,8 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
                 closing_tables(must, opt, v, jokers, capc, needc, nnum, cps)
             if second is not None or use_variant:
                 variant = (off_tile, off_run, off_group, off_full, real2, colour_bits[v, c],
-                           going_on[v], joker_bits[v], digits, binom, real_all, cps)
+                           going_on[v], joker_bits[v], digits, binom, real_all, cps,
+                           owed_ahead)
                 n, table, bits, keys, score, parent, choice, keys2 = _sub_step(
                     table, bits, start, end, keys, score, parent, choice, step_info,
                     weight[c, v], joker_weight, floor, meld, any_ok, group_ok, capc, needc,

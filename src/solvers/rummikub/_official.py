@@ -122,6 +122,49 @@ def official_tables(meld):
     return tile, run, group, full
 
 
+@njit(cache=True, inline="always")
+def _jokers_in(bits):
+    """How many table jokers a mask of :func:`official_tables` holds (a number's: bits 0-3)."""
+    return (bits & 1) + (bits >> 1 & 1) + (bits >> 2 & 1) + (bits >> 3 & 1)
+
+
+@njit(cache=True, error_model="numpy")
+def jokers_owed_ahead(tile, run, group, opt):
+    """Official retrieval: per number v+1 (``v`` 0..12), the fewest jokers that any move must
+    still place after it, at the places of the table jokers of the later numbers (all 0
+    under free retrieval).  ``tile``, ``run``, ``group``: :func:`official_tables`' first
+    three; ``opt``: the rack tiles the pass may play.
+
+    A place takes a tile or a joker, one each (:func:`cover`): a run joker's place a rack
+    tile of its colour and number, a group joker's a rack tile of its number in a colour
+    its group lacks.  So at a number, the run places of a colour beyond its rack tiles,
+    and the group places beyond the rack tiles of every colour some group there lacks,
+    each need a joker of their own (the two counts are of different places).  A state
+    with fewer jokers left than the numbers after it owe cannot end the turn: the DP's
+    passes drop it, which changes no answer, and the approximate passes (beam, narrow)
+    no longer fill their widths with states that spent the jokers the later places need
+    (official + jokers=4 + copies=3, seed 7 60J #1: the beam pass found nothing).
+
+    >>> from solvers.rummikub._layout import joker_place, rules_mode
+    >>> rack = np.zeros((4, 13), np.int64)
+    >>> rack[0, 8] = 1   # the rack holds the run place's tile at 9, not the one at 11
+    >>> mode = rules_mode(True, joker_places=(joker_place(9, 0), joker_place(11, 0)))
+    >>> jokers_owed_ahead(*official_tables(mode)[:3], rack)[7:12].tolist()
+    [1, 1, 1, 0, 0]
+    """
+    ahead = np.zeros(NNUM, np.int64)
+    owed = np.int64(0)
+    for v in range(NNUM - 1, -1, -1):
+        ahead[v] = owed
+        tiles = np.int64(0)
+        for c in range(NCOL):
+            owed += max(0, _jokers_in(run[v, c]) - opt[c, v])
+            if tile[v, c] & group[v]:  # (a group joker here lacks colour c)
+                tiles += opt[c, v]
+        owed += max(0, _jokers_in(group[v]) - tiles)
+    return ahead
+
+
 @njit(cache=True)
 def placed_run_jokers(mode, rack, slot_number, slot_colour, set_start, s0, s1):
     """Official retrieval (the table jokers' places in ``mode``), for the linear relaxation
