@@ -56,7 +56,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._continue_beam import drop_lower_melds, prune_pair_layer
+from solvers.rummikub._continue_beam import cut_layer, meld_reach, prune_pair_layer
 from solvers.rummikub._continue_spill import HIGH_BITS, HIGH_MASK, spill_of, spilled
 from solvers.rummikub._frame import CHOICE_BASE, MELD_CHOICES, colour_order, replay, step_choice
 from solvers.rummikub._groups import groups_within
@@ -550,6 +550,7 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
     nnum = highest_number(meld)
     target = meld_target(meld)
     lengths, mlengths = (digits, binom, must + opt), (digits, binom, mopt)
+    reach = meld_reach(mopt, opt_j, nnum, min_set_length(meld), joker_meld_factor(meld))
     for v in range(nnum):
         if hold is not None:  # (no state left: the colours' loop returns)
             layer += 1
@@ -584,9 +585,8 @@ def _pass(must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice
                 (colour_bits[v, c], going_on[v], joker_bits[v]), high, third, jokers3)
             stats[0] += n - end
             stats[1] = max(stats[1], n - end)
-            start = end
-            end = n
-            drop_lower_melds(k1s, k2s, score, start, end)
+            start, end = end, n
+            cut_layer(k1s, k2s, score, start, end, reach, mopt, digits, v, last, opt_j, meld)
             if hold is not None:
                 truncated |= keep_best(k1s, score, start, end, beam, None, False)
             else:
