@@ -1,30 +1,29 @@
 """An upper bound on the table sets an optimal move keeps: the linear relaxation, natively.
 
 Least disturbance (:mod:`solvers.rummikub._least`) asks the DP for the optimum keeping more
-and more table sets; its last pass proves that no move keeps one set more, and on some
-rules (four copies, three jokers) that proof is most of the work.  A bound that equals the
-most sets kept ends the passes as soon as one reaches it (their ``ceiling``: the answer is
-then the same move, found sooner).
+and more table sets; its last pass proves that no move keeps one set more, and on some rules
+(four copies, three jokers) that proof is most of the work.  A bound that equals the most
+sets kept ends the passes as soon as one reaches it (their ``ceiling``: the answer is then
+the same move, found sooner).
 
 The bound is the linear relaxation of "keep the most table sets, placing every table tile
-and rack tiles worth the optimum" over every valid set (a column per set: how many times
-it is laid; a column per table set: held out or not; a column per rack tile kind: how many
-are played), solved by column generation: a small bounded simplex
-(:func:`_simplex`) on the sets found so far, then the set of least reduced price
-(:func:`_cheapest_run`, :func:`_cheapest_group`: a run or group priced by the rows' duals)
-joins while one prices below zero.  Whatever the duals ``y`` reached, the bound is their
-Lagrangian value (:func:`_dual_bound`): ``y . b`` plus what each column could add at its
-reduced price within its bounds, the sets' at most the tiles' count over the shortest set
-length times the best reduced price: valid for any ``y``, so rounding or an iteration cap
-only loosens it.  The rows are the tile kinds present (table or rack), the jokers and the
-objective (scaled by its largest weight), and where the optimum is the objective's, its
-parts (:func:`objective_parts`: the rack tiles, value and jokers every move counted
-plays).  It relaxes what the passes' DP enforces beyond sets' shapes (official joker
-retrieval; two real tiles per set, except in :mod:`solvers.rummikub._branch`'s programme,
-which prices only sets of two real tiles where the rules ask: :func:`programme`'s
-``min_real``), so it is valid there too.
-Measured with HiGHS on the tests' integer programme (the flow model's LP): its floor equals
-the most sets kept in 55 of 60 tail positions (old/s10 report).
+and rack tiles worth the optimum" over every valid set (a column per set: how many times it
+is laid; a column per table set: held out or not; a column per rack tile kind: how many are
+played), solved by column generation: a small bounded simplex (:func:`_simplex`) on the
+sets found so far, then the set of least reduced price (:func:`_cheapest_run`,
+:func:`_cheapest_group`: a run or group priced by the rows' duals) joins while one prices
+below zero.  Whatever the duals ``y`` reached, the bound is their Lagrangian value
+(:func:`_dual_bound`): ``y . b`` plus what each column could add at its reduced price
+within its bounds, the sets' at most the tiles' count over the shortest set length times
+the best reduced price: valid for any ``y``, so rounding or an iteration cap only loosens
+it.  The rows are the tile kinds present (table or rack), the jokers and the objective
+(scaled by its largest weight), and where the optimum is the objective's, its parts
+(:func:`objective_parts`: the rack tiles, value and jokers every move counted plays).  It
+relaxes what the passes' DP enforces beyond sets' shapes (official joker retrieval; two
+real tiles per set, except in :mod:`solvers.rummikub._branch`'s programme, which prices
+only sets of two real tiles where the rules ask: :func:`programme`'s ``min_real``), so it
+is valid there too.  Measured with HiGHS on the tests' integer programme (the flow model's
+LP): its floor equals the most sets kept in 55 of 60 tail positions (old/s10 report).
 """
 
 from __future__ import annotations
@@ -32,14 +31,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.rummikub._layout import NCOL, NNUM, highest_number, min_set_length
+from solvers.rummikub._layout import highest_number, min_set_length
 from solvers.rummikub._official import cheaper_rows, run_only_rows
 
 BIG_M = 1000.0  # an artificial's price (the objective counts sets: at most a few dozen)
 TOL = 1e-9
 MAX_ROUNDS = 80  # pricing rounds (columns join 17 at most a round)
 MAX_PIVOTS = 4000
-JOKER_ROW = NCOL * NNUM
 
 
 @njit(cache=True, inline="always")
@@ -502,16 +500,16 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
               slot_number, slot_colour, set_start, s0, s1, exact, unit_rack, min_real):
     """:func:`_programme` on any tile set (:func:`shaped_later_bounds`' arguments).
 
-    ``exact``: ``optimum`` is the objective's optimum, so that every move counted scores
-    it exactly (not only at least): where the score splits one way only
-    (:func:`objective_parts`), three rows more hold the rack's real tiles played, their
-    value and the jokers played at the optimum's.  The one objective row alone lets the
-    relaxation trade a fraction of a tile for value (copies=4 60J seed 11 #1, HiGHS on
-    the same programme: 11.0 -> 8.33 with the rows, the most sets kept 8).  ``unit_rack``:
-    a column of upper bound 1 a copy of a rack tile (the same relaxation;
-    :mod:`solvers.rummikub._branch` branches on how many copies are played).  A slot colour
-    ``-2 - c``: a table joker kept at its run tile's place, a tile for runs only
-    (:func:`solvers.rummikub._official.placed_run_jokers`).  ``min_real``: see above."""
+    ``exact``: ``optimum`` is the objective's optimum, so that every move counted scores it
+    exactly (not only at least): where the score splits one way only (:func:`objective_parts`),
+    three rows more hold the rack's real tiles, value and jokers played at the optimum's.  The
+    objective row alone lets the relaxation trade a fraction of a tile for value (copies=4 60J
+    seed 11 #1, HiGHS on the same programme: 11.0 -> 8.33 with the rows, the most kept 8); their
+    sum, it is then zeros (weights ``1 - 1e-5 * number`` made bases singular but for rounding:
+    copies=4 + jokers=3 seed 17 60J #7's bound 9, HiGHS 7).  ``unit_rack``: a column of upper
+    bound 1 a copy of a rack tile (:mod:`solvers.rummikub._branch` branches on the copies
+    played).  A slot colour ``-2 - c``: a table joker kept at its run tile's place, a tile for
+    runs only (:func:`solvers.rummikub._official.placed_run_jokers`).  ``min_real``: see above."""
     colours = must.shape[0]
     n_sets = s1 - s0
     row = np.full(must.shape, -1, np.int64)
@@ -534,8 +532,8 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
         -1, -1, -1)
     parts_row = m  # (the rows of the tiles played, their value, the jokers played)
     n_parts = 0 if parts[0] < 0 else 3 if rack_j > 0 else 2
-    m += n_parts + 1  # (the objective's row last)
-    scale = max(abs(joker_weight), 1, np.abs(weight[:, :numbers]).max())
+    m += n_parts + 1  # (the objective's row last: its weight a unit, scaled by the largest)
+    in_row = 0.0 if n_parts else 1 / max(abs(joker_weight), 1, np.abs(weight[:, :numbers]).max())
     b = np.zeros(m)
     room = 2 * m + 1 + 2 * n_sets + (colours + numbers) * MAX_ROUNDS + rack.sum() + rack_j
     # (a set: a row a number or colour; a rack tile: its row, the objective's, two parts)
@@ -554,7 +552,7 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
     if joker_row >= 0:
         b[joker_row] = must_j - run_only.sum()
     b[parts_row:parts_row + n_parts] = np.array(parts)[:n_parts]
-    b[m - 1] = optimum / scale
+    b[m - 1] = optimum * in_row
     basis = np.arange(m)
     status = np.zeros(room, np.int64)
     binv = np.zeros((m, m))
@@ -569,7 +567,7 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
         for v in range(numbers):
             for _column in range(rack[c, v] if unit_rack else min(rack[c, v], 1)):
                 _entry(idx, val, nnz, ncols, row[c, v], -1.0)
-                _entry(idx, val, nnz, ncols, m - 1, weight[c, v] / scale)
+                _entry(idx, val, nnz, ncols, m - 1, weight[c, v] * in_row)
                 if parts[0] >= 0:
                     _entry(idx, val, nnz, ncols, parts_row, 1.0)
                     _entry(idx, val, nnz, ncols, parts_row + 1, v + 1.0)
@@ -577,7 +575,7 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
                 ncols += 1
     for _column in range(rack_j if unit_rack else min(rack_j, 1)):
         _entry(idx, val, nnz, ncols, joker_row, -1.0)
-        _entry(idx, val, nnz, ncols, m - 1, joker_weight / scale)
+        _entry(idx, val, nnz, ncols, m - 1, joker_weight * in_row)
         if parts[0] >= 0:
             _entry(idx, val, nnz, ncols, parts_row + 2, 1.0)
         upper[ncols] = 1 if unit_rack else rack_j
