@@ -249,9 +249,11 @@ def drop_dead_melds(k1s, k2s, start, end, reach, mopt, digits, v, last, mjokers,
         for c in range(NCOL):
             code = colour_code(k2, c)
             if code:
-                owed += min(_jokers_owed(code, mopt, c, v, nnum, digits),
-                            _jokers_owed(code, mopt, c, v - 1 if not last else v, nnum,
-                                         digits))
+                owed_here = _jokers_owed(code, mopt, c, v, nnum, digits)
+                if not last:  # (on the layer's last colour both ends are v: the same)
+                    owed_here = min(owed_here,
+                                    _jokers_owed(code, mopt, c, v - 1, nnum, digits))
+                owed += owed_here
         if owed > left:
             k1s[i] = -1
             dropped += 1
@@ -260,8 +262,10 @@ def drop_dead_melds(k1s, k2s, start, end, reach, mopt, digits, v, last, mjokers,
         for c in range(NCOL):
             bound += reach[at, left - owed, c]
             if colour_code(k2, c):  # (a run open in the colour: the tiles it may go on to)
-                bound += max(_run_on(mopt, c, v, nnum, left),
-                             _run_on(mopt, c, v - 1 if not last else v, nnum, left))
+                run_on = _run_on(mopt, c, v, nnum, left)
+                if not last:  # (as above: one end on the last colour)
+                    run_on = max(run_on, _run_on(mopt, c, v - 1, nnum, left))
+                bound += run_on
         if (k2 >> N1_AT) & 63:  # (N1_AT, N2_AT: tiles given to groups at the number)
             for c in range(NCOL):
                 bound += mopt[c, v] * (v + 1)

@@ -122,7 +122,12 @@ LAST_PASS = len(WIDER_FLEXIBLE) + 5 + DESCENT_STEPS
 # pass and the exact pass from its floor follow, without the wider searches and the exact
 # pass at the cap (they prune less than at the whole rack, and find nothing where the
 # relaxation giving the cap scores more: seed 1 20J #1 of copies=3 + jokers=4 + two real
-# tiles 58 -> 156 ms with them; benches/README, rkcap).  ``share``, for :func:`solve_either`'s
+# tiles 58 -> 156 ms with them; benches/README, rkcap).  Meld then continue's cap
+# (:func:`_meld_continue`: the melded optimum, whose move holds no meld) the same, but for
+# the descent under official retrieval: the meld's condition mostly costs value there, and
+# the wider searches and the exact pass at the cap can never find it then (seed 13 40J #6 of
+# copies=4, two points below its cap: 15.4 k + 53.9 k of the DP's states spent on them, rkmc13;
+# benches/README, rkmc15, 7 Dec 2026).  ``share``, for :func:`solve_either`'s
 # rounds (:func:`_unbounded`: none): the states the passes may store in all (0: no bound;
 # past it, status -1), a raw score some arrangement reaches (NEG: none; the exact pass prunes
 # below it if no pass here finds more), and the passes done before (the next one,
@@ -178,12 +183,13 @@ def _passes(
                 target += opt[c, v] * max(0, weight[c, v])
                 if opt[c, v]:
                     heaviest = max(heaviest, weight[c, v])
-        # (a melded player's cap below the target, solve_either's: see after the loop)
+        # (a cap below the target, solve_either's or meld then continue's: see above)
         capped = cap < target and not (meld >> CONTINUE_AT) & 1
+        narrow_only = cap < target
         target = min(target, cap)
         done, st, sc, kept = target_passes(
             must, opt, must_j, opt_j, weight, joker_weight, meld, group_ok, choice_out, gj_out,
-            stats, beam, share, kept, variants, target, widen, variant, capped)
+            stats, beam, share, kept, variants, target, widen, variant, narrow_only)
         if done:
             return st, sc, kept
     if beam > 0 and must_j + opt_j > 0 and share[2] < widen + 3:
