@@ -62,7 +62,7 @@ def test_warmup_compiles_the_default_searches() -> None:
 
 WIDE_SCRIPT = SIGNATURES + textwrap.dedent("""
     import random
-    from engines.rummikub import best_move, wide
+    from engines.rummikub import best_move, wide, wide_kept
     from engines.rummikub.rules import Rules
 
     wide.warmup()
@@ -71,10 +71,19 @@ WIDE_SCRIPT = SIGNATURES + textwrap.dedent("""
     bounds, searched = wide._kept_bounds, wide._kept_by_parts
     wide._kept_bounds = lambda *a: asked.append(1) or bounds(*a)
     wide._kept_by_parts = lambda *a: parts.append(1) or searched(*a)
+    nodes, node = [], wide_kept.kept_at_node
+
+    def answered(*a):
+        found = node(*a)
+        nodes.append(found is not None)
+        return found
+
+    wide_kept.kept_at_node = answered
     wide.WIDTH = 1  # (narrow passes that miss: the bounds and the parts asked for)
     rules = Rules(colours=6, numbers=20, copies=3, jokers=3)
     rng = random.Random(5)
-    for _ in range(30):
+    for i in range(30):
+        wide_kept.BRANCH = i % 2 == 0  # (the branched relaxation's node, then the parts)
         table = []
         for _ in range(rng.randint(4, 12)):
             c, first = rng.choice("KRBOGY"), rng.randint(1, 16)
@@ -85,17 +94,18 @@ WIDE_SCRIPT = SIGNATURES + textwrap.dedent("""
         except ValueError:  # (more copies than the tile set holds)
             pass
     after = signatures()
-    print(len(asked), len(parts))
+    print(len(asked), len(parts), sum(nodes))
     print(sorted(key for key, n in after.items() if n > before.get(key, 0)))
 """)
 
 
 def test_wide_warmup_loads_what_the_wide_engine_calls() -> None:
     """``engines.rummikub.wide.warmup()``: after it, least disturbance on a wide tile set
-    (the relaxation's bounds and the parts left out asked for) adds no signature."""
+    (the relaxation's bounds, the branched relaxation's node that a move keeps and the
+    parts left out asked for) adds no signature."""
     out = subprocess.run([sys.executable, "-c", WIDE_SCRIPT], capture_output=True, text=True,
                          check=True)
     counts, added = out.stdout.strip().splitlines()[-2:]
-    asked, parts = map(int, counts.split())
-    assert asked > 0 and parts > 0, out.stdout
+    asked, parts, nodes = map(int, counts.split())
+    assert asked > 0 and parts > 0 and nodes > 0, out.stdout
     assert added == "[]", out.stdout

@@ -3,13 +3,15 @@
 The rules' ``colours`` above 4 or ``numbers`` above 13 are past the fast kernels' state key
 (:mod:`solvers.rummikub._layout`); :func:`solve_wide_moves` solves them with the same DP
 over wider arrays and a two-word key (:mod:`solvers.rummikub.wide`), one position a call,
-and builds the moves from its choices.  Least disturbance (on by default) is solved inside
-that DP: a table set may be held out whole, and each one held is worth less than any
-difference in the objective (:data:`_HOLD_SCALE`).  Before an exact pass the kernel asks
+and builds the moves from its choices (:mod:`engines.rummikub.wide_sets`).  Least
+disturbance (on by default) is solved inside that DP: a table set may be held out whole,
+and each one held is worth less than any difference in the objective
+(:data:`_HOLD_SCALE`).  Before an exact pass the kernel asks
 for the linear relaxation's bounds on the sets kept and on the aims in reach
 (:func:`_kept_bounds`), computed here so that the kernel package calls no other; when the
-optimum leaves rack tiles out, the sets kept are searched per part left out
-(:func:`_kept_by_parts`).
+optimum leaves rack tiles out, the sets kept are first those of the branched relaxation's
+node that a move keeps (:mod:`engines.rummikub.wide_kept`), else searched per part left
+out (:func:`_kept_by_parts`).
 
 >>> from engines.rummikub.position import Position
 >>> from engines.rummikub.rules import Rules
@@ -32,7 +34,8 @@ from engines.rummikub.errors import PositionError, RummikubInputError
 from engines.rummikub.position import Move, Position, _counts, objective_weights
 from engines.rummikub.rules import Rules
 from engines.rummikub.sets import Meld, Slot, validate_set
-from engines.rummikub.tiles import ALL_COLOURS, JOKER, Tile
+from engines.rummikub.tiles import ALL_COLOURS, Tile
+from engines.rummikub.wide_sets import arrange_choice
 from engines.threads import numba_threads
 
 # Least disturbance: the objective's weights times this, plus one per table set held out
@@ -91,10 +94,12 @@ def solve_wide_moves(positions: Sequence[Position], objective: str, rules: Rules
 def warmup() -> None:
     """Load (first use: compile) the kernels that this engine calls besides the DP's
     entry: the linear relaxation (:func:`_kept_bounds`), ``playable``, ``left_out`` and
-    ``aim_floors``.
+    ``aim_floors``, and the branched relaxation (:func:`~engines.rummikub.wide_kept.
+    branched_kept`).
     The first call of each loads it, about 30 ms in all, which would otherwise land on the
     first position that asks for the bounds (a bench's; :func:`engines.rummikub.warmup`
     leaves the wide kernels out: the standard tile set never calls them)."""
+    from engines.rummikub.wide_kept import branched_kept
     from solvers.rummikub.wide._exact import aim_floors, left_out
 
     rules = Rules(colours=5)
@@ -108,6 +113,7 @@ def warmup() -> None:
     _kept_bounds(melds, starts, must, rack, 0, 0, weight, jw, 3, 0, 1)
     left_out(rack, weight, 0, jw, 0, np.zeros((1, rack.size + 1), np.int64))
     aim_floors(must, rack, 0, 0, weight, jw, 3)
+    branched_kept(melds, must, rack, 0, 0, weight, jw, 3, 0, lambda chosen: None)
 
 
 def _table_melds(pos: Position, rules: Rules) -> list[Meld]:
@@ -432,6 +438,7 @@ def _search(pos: Position, objective: str, rules: Rules, old: list[Meld], revers
     passes ``budget[0]`` states below that (None), to go on from that pass when it is
     resumed (the budget raised: :func:`_ways`); with ``first``, it appends the status of
     its first kernel call there and yields True once (:func:`_stays`)."""
+    from engines.rummikub import wide_kept
     from solvers.rummikub.wide import _exact, _resume, solve_wide
     from solvers.rummikub.wide._exact import ASK, ASK_ABOVE, ASK_AIM, ASK_FREE, ASK_PARTS
     from solvers.rummikub.wide._pass import NEG
@@ -439,6 +446,7 @@ def _search(pos: Position, objective: str, rules: Rules, old: list[Meld], revers
     colours, numbers = rules.colours, rules.numbers
     melded = pos.initial_meld_done
     turn = slice(None, None, -1 if reverse else 1)
+    melds = old
     if reverse:
         old = [_reversed_meld(m, numbers) for m in old]
     rack, rack_j = _counts(pos.rack, colours, numbers)
@@ -456,13 +464,11 @@ def _search(pos: Position, objective: str, rules: Rules, old: list[Meld], revers
     scale = _HOLD_SCALE if hold else 1
     scaled = (weight * scale, jw * scale)
     arrays = _hold_arrays(old if hold else [], colours, numbers)
-    free_starts = np.zeros(numbers + 1, np.int64)
     choice = np.zeros((colours, numbers, 4), np.int64)
     group_jokers = np.zeros(numbers, np.int64)
     held = np.zeros(len(old), np.int64)
     sizes = (rules.min_set_length, max(1, int((must + rack).max())))
-
-    save = np.zeros(0, np.int64)  # (a pass stopped at the budget: _resume)
+    save = none = np.zeros(0, np.int64)  # (save: a pass stopped at the budget, _resume)
 
     def search(opt: np.ndarray, opt_j: int, bounds: np.ndarray, resume: int,
                start: int, cap: int = MAX_STATES) -> Generator[None, None, tuple[int, int]]:
@@ -483,29 +489,34 @@ def _search(pos: Position, objective: str, rules: Rules, old: list[Meld], revers
         return _kept_bounds(old if hold else [], arrays[0], must, opt, must_j, opt_j, weight,
                             jw, rules.min_set_length, score, scale, per_number)
 
+    def pass_rest(rest: np.ndarray, rest_j: int, floor: int) -> int:
+        return solve_wide(
+            rest, rack, rest_j, rack_j, *scaled, target, joker_meld, 1, _hold_arrays(
+                [], colours, numbers), none, sizes, wide_kept.REST_STATES, choice, group_jokers,
+            none, STATS, code_setup(sizes[0], sizes[1] + rest_j + rack_j), none, WIDTH,
+            _exact.EXACT, floor)[0]
+
     def reach(objective: int) -> np.ndarray:
         # (which moves reach an objective does not depend on the sets kept: the relaxation
-        # without them, tighter: 8 x 13, four copies, 80J #1 shows one tile more out of reach
-        # there, not with them)
-        return _kept_bounds([], free_starts, must, rack, must_j, rack_j, weight, jw,
-                            rules.min_set_length, objective, 1)
+        # without them, tighter: 8 x 13, four copies, 80J #1, one tile more out of reach)
+        return _kept_bounds([], np.zeros(numbers + 1, np.int64), must, rack, must_j, rack_j,
+                            weight, jw, rules.min_set_length, objective, 1)
 
-    def floors() -> np.ndarray:
-        return _exact.aim_floors(must, rack, must_j, rack_j, *scaled, rules.min_set_length)
-
-    none = np.zeros(0, np.int64)
     bounds, resume, start = none, 0 if BOUNDS else -1, NEG
     while True:  # (the kernel asks for the bounds of an aim or of an answer, then goes on)
         status, score = yield from search(rack, rack_j, bounds, resume, start)
         if first is not None and not first:
             first.append(status)
             yield True  # (the caller may look at the other way's first call first)
-        if status == ASK_PARTS:
-            status, score = yield from _kept_by_parts(
-                search, bound, score, must, must_j, rack, rack_j, scaled,
-                rules.min_set_length, choice, group_jokers)
+        if status == ASK_PARTS:  # (the branched relaxation's node, if a move keeps its sets)
+            status, score = wide_kept.kept_at_node(
+                melds, old, must, rack, must_j, rack_j, scaled, scale, rules.min_set_length,
+                score, turn, pass_rest, held) or (yield from _kept_by_parts(
+                    search, bound, score, must, must_j, rack, rack_j, scaled,
+                    rules.min_set_length, choice, group_jokers))
         if status == ASK_FREE:  # (the free passes' first floor, by the relaxation)
-            start = _free_floor(lambda f: bound(rack, rack_j, f, False), floors(), score)
+            start = _free_floor(lambda f: bound(rack, rack_j, f, False), _exact.aim_floors(
+                must, rack, must_j, rack_j, *scaled, rules.min_set_length), score)
             bounds, resume = none, ASK_FREE
             continue
         if status == ASK_ABOVE:  # (a narrow pass's answer: is a better objective in reach?)
@@ -528,73 +539,3 @@ def code_setup(min_len: int, most: int) -> tuple:
     from solvers.rummikub.wide._codes import code_setup as build
 
     return build(min_len, most)
-
-
-def arrange_choice(choice: np.ndarray, group_jokers: np.ndarray, colours: int,
-                   min_len: int = 3) -> list[Meld]:
-    """The sets of the DP's choices: per colour the runs (open runs shorter than
-    ``min_len`` take the number's tiles first, then ``choice[c, v, 3]`` of the longer ones,
-    the rest close; the other tiles start runs; real tiles go to runs of jokers alone
-    first, then to the runs opened), per number its groups (:func:`split_groups`)."""
-    numbers = choice.shape[1]
-    melds: list[Meld] = []
-    for c in range(colours):
-        letter = ALL_COLOURS[c]
-        open_runs: list[list[Slot]] = []
-        for v in range(numbers + 1):
-            real, jokers, longer = ((int(choice[c, v, 0]), int(choice[c, v, 2]),
-                                     int(choice[c, v, 3])) if v < numbers else (0, 0, 0))
-            open_runs.sort(key=_has_real)  # (runs of jokers alone first)
-            short = [r for r in open_runs if len(r) < min_len]
-            long = [r for r in open_runs if len(r) >= min_len]
-            melds += long[longer:]
-            going = short + long[:longer]
-            fresh = real + jokers - len(going)
-            # real tiles to runs of jokers alone, then to the runs opened, then to the
-            # others: the order the DP's key assumes (solvers/rummikub/wide/_steps.bare_step)
-            going = ([r for r in going if not _has_real(r)] + [[] for _ in range(fresh)]
-                     + [r for r in going if _has_real(r)])
-            tile = Tile(letter, v + 1)
-            for k, run in enumerate(going):
-                run.append(Slot(tile, tile) if k < real else Slot(JOKER, tile))
-            open_runs = going
-    for v in range(numbers):
-        given = [(c, int(choice[c, v, 1])) for c in range(colours) if choice[c, v, 1]]
-        melds += split_groups(given, int(group_jokers[v]), v + 1, colours, min_len)
-    return [tuple(m) for m in melds]
-
-
-def _has_real(run: list[Slot]) -> bool:
-    return any(not s.tile.is_joker for s in run)
-
-
-def split_groups(given: list[tuple[int, int]], jokers: int, number: int,
-                 colours: int, min_len: int = 3) -> list[Meld]:
-    """Groups of ``number`` from ``given`` (colour, tiles 1 to 4) and ``jokers``: the fewest
-    groups ``k`` that hold them (``min_len``+ tiles, distinct colours, a real tile each),
-    the real tiles dealt round-robin (a colour's copies to distinct groups), the jokers to
-    the smallest groups, each standing for the first colour its group lacks."""
-    real = sum(n for _, n in given)
-    if real + jokers == 0:
-        return []
-    least = max(n for _, n in given)
-    k = next(k for k in range(least, real + 1)
-             if min_len * k <= real + jokers <= colours * k)
-    groups: list[list[int]] = [[] for _ in range(k)]
-    dealt = 0
-    for c, n in given:
-        for _ in range(n):
-            groups[dealt % k].append(c)
-            dealt += 1
-    wild = [0] * k
-    for _ in range(jokers):
-        g = min(range(k), key=lambda i: (len(groups[i]) + wild[i] >= colours,
-                                         len(groups[i]) + wild[i]))
-        wild[g] += 1
-    out = []
-    for g, have in enumerate(groups):
-        lacking = [c for c in range(colours) if c not in have][: wild[g]]
-        slots = [(c, False) for c in have] + [(c, True) for c in lacking]
-        out.append(tuple(Slot(JOKER if joker else Tile(ALL_COLOURS[c], number),
-                              Tile(ALL_COLOURS[c], number)) for c, joker in sorted(slots)))
-    return out
