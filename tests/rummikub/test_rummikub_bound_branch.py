@@ -183,8 +183,8 @@ def test_three_or_four_copies_and_jokers_branch_on_to_the_node_that_keeps_the_mo
     sets the exact check keeps: one pass, the same move (the oracle's)."""
     rules = Rules(least_disturbance=True, copies=3, jokers=4)
     assert least.policy(rules)[1][7] == least.BRANCH_NODES_JOKERS
-    for other in (replace(rules, jokers=2), replace(rules, copies=2)):
-        assert least.policy(other)[1][7] == least.BRANCH_NODES
+    assert least.policy(replace(rules, jokers=2))[1][7] == least.BRANCH_NODES
+    assert least.policy(replace(rules, copies=2))[1][7] == least.BRANCH_NODES_TWO_COPIES_JOKERS
     assert least.policy(rules, 2)[1][7] == least.BRANCH_NODES  # (two jokers in play)
     p = restrict(band_positions(40, True, n=7, seed=6)[6], rules)
     before = least.WORK.copy()
@@ -194,3 +194,45 @@ def test_three_or_four_copies_and_jokers_branch_on_to_the_node_that_keeps_the_mo
     assert passes == 1 and states < 20_000
     pos = Position.from_json(dict(p, initial_meld_done=True), **rules.position_limits())
     assert check_move(pos, move, rules) == []
+
+
+def _passes_of(p: dict, objective: str, rules: Rules) -> tuple:
+    """Least disturbance's move of the melded bench position ``p`` and its held-out passes
+    and states (``least.WORK``)."""
+    before = least.WORK.copy()
+    move = best_move(p["table"], p["rack"], True, objective, rules)
+    passes, states = (least.WORK - before).tolist()
+    return move, passes, states
+
+
+@pytest.mark.parametrize("objective", ["tiles", "value"])
+def test_two_copies_and_three_jokers_branch_on_to_the_most_kept(objective: str) -> None:
+    """official + jokers=3, the bench's seed 8 60J #1: at 64 nodes exact passes of 172 k
+    (tiles) or 298 k (value) states proved the plain move keeps the most; with
+    ``least.BRANCH_NODES_TWO_COPIES_JOKERS`` the bound falls to its sets kept, no pass."""
+    rules = Rules(least_disturbance=True, joker_retrieval="official", jokers=3)
+    assert least.policy(rules)[1][7] == least.BRANCH_NODES_TWO_COPIES_JOKERS
+    assert least.policy(rules, 2)[1][7] == least.BRANCH_NODES  # (two jokers in play)
+    p = restrict(band_positions(60, True, n=2, seed=8)[1], rules)
+    move, passes, _states = _passes_of(p, objective, rules)
+    assert (move.tiles, move.value, move.sets_kept) == (13, 80, 4)
+    assert passes == 0
+    pos = Position.from_json(dict(p, initial_meld_done=True), **rules.position_limits())
+    assert check_move(pos, move, rules) == []
+
+
+def test_three_jokers_rule_out_fewer_node_sets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """official + copies=3 + jokers=3, the bench's seed 17 60J #0: with 128 nodes each
+    round's nodes reached another node at the bound (114 rounds, 41.5 k states); at most
+    ``least.NOGOOD_ROUNDS_JOKERS`` rounds, then the exact passes: the same move."""
+    rules = Rules(least_disturbance=True, joker_retrieval="official", copies=3, jokers=3)
+    assert least.policy(rules)[1][-1] == least.NOGOOD_ROUNDS_JOKERS
+    assert least.policy(rules, 2)[1][-1] == least.NOGOOD_ROUNDS
+    p = restrict(band_positions(60, True, n=1, seed=17)[0], rules)
+    move, passes, states = _passes_of(p, "tiles", rules)
+    assert passes <= least.NOGOOD_ROUNDS_JOKERS + 3 and states < 25_000
+    monkeypatch.setattr(least, "NOGOOD_ROUNDS_JOKERS", least.NOGOOD_ROUNDS)
+    every, passes_every, _states = _passes_of(p, "tiles", rules)
+    assert passes_every > passes
+    assert (move.tiles, move.value, move.sets_kept) == (every.tiles, every.value,
+                                                        every.sets_kept) == (17, 98, 4)

@@ -44,13 +44,7 @@ from typing import Any
 import numpy as np
 
 from engines.rummikub.errors import PositionError
-from engines.rummikub.position import (
-    Move,
-    Position,
-    _counts,
-    kernel_results,
-    objective_weights,
-)
+from engines.rummikub.position import Move, Position, _counts, kernel_results, objective_weights
 from engines.rummikub.rules import DEFAULT_RULES, Rules
 from engines.rummikub.sets import Meld, format_meld, meld_tiles
 from engines.rummikub.tiles import COLOURS, Tile
@@ -165,23 +159,25 @@ def policy(rules: Rules | None = None, jokers: int | None = None
     """The passes' policy as the kernel reads it: :data:`NARROW`, :data:`EXACT_BUDGET`,
     :data:`CUTS` (three or four copies or jokers, or ``rules`` None), :data:`KEPT_EXACT`,
     :data:`LEFT_OUT`, :data:`BOUND_FIRST`, :data:`BOUND_ANY`, :data:`DESCENTS`, the
-    kernel's ``BOUND_FROM`` and :data:`BRANCH_NODES` (or ``_FOUR_COPIES``; ``_JOKERS`` with
-    three copies and ``jokers`` in play, the positions' most, 3+), :data:`DESCENT_WIDTH` (four
-    jokers), :data:`CHECK_WIDTHS`, :data:`CHECK_AFTER`, :data:`NOGOOD_ROUNDS`, :data:`WIDER`
-    (read at each call: tests change them)."""
+    kernel's ``BOUND_FROM`` and :data:`BRANCH_NODES` (or ``_FOUR_COPIES``; with ``jokers`` in
+    play, the positions' most, 3+: ``_JOKERS`` three copies, ``_TWO_COPIES_JOKERS`` two),
+    :data:`DESCENT_WIDTH` (four jokers), :data:`CHECK_WIDTHS`, :data:`CHECK_AFTER`,
+    :data:`NOGOOD_ROUNDS` (``_JOKERS`` 3+ jokers), :data:`WIDER` (read at each call)."""
     from solvers.rummikub._least import BOUND_FROM
 
     many = rules is None or rules.copies > 2 or rules.jokers > 2
     width = DESCENT_WIDTH if rules is None or rules.jokers > 3 else 0
     cuts = (CUTS if many else 0) | KEPT_EXACT | LEFT_OUT | BOUND_FIRST | BOUND_ANY
     jokers = (rules.jokers if rules else 0) if jokers is None else jokers
-    bound_from, nodes = ((BOUND_FROM_FOUR_COPIES, BRANCH_NODES_FOUR_COPIES)
-                         if rules is None or rules.copies > 3 else
-                         (BOUND_FROM, BRANCH_NODES_JOKERS if min(rules.copies, jokers) > 2
-                          else BRANCH_NODES))
+    bound_from, nodes, rounds = (
+        (BOUND_FROM_FOUR_COPIES, BRANCH_NODES_FOUR_COPIES, NOGOOD_ROUNDS)
+        if rules is None or rules.copies > 3 else (BOUND_FROM, BRANCH_NODES, NOGOOD_ROUNDS)
+        if jokers < 3 or rules.copies < 2 else
+        (BOUND_FROM, BRANCH_NODES_JOKERS if rules.copies > 2 else BRANCH_NODES_TWO_COPIES_JOKERS,
+         NOGOOD_ROUNDS_JOKERS))
     return (np.array(NARROW, np.int64),
             np.array((*EXACT_BUDGET, cuts, DESCENTS, bound_from, width, nodes,
-                      *CHECK_WIDTHS, CHECK_AFTER, NOGOOD_ROUNDS), np.int64),
+                      *CHECK_WIDTHS, CHECK_AFTER, rounds), np.int64),
             np.array(WIDER, np.int64))
 
 
@@ -212,13 +208,12 @@ def hold_tables(sets: Sequence[Sequence[Tile]], rules: Rules = DEFAULT_RULES) ->
     return tables
 
 
-# The narrow passes that look for a move keeping many sets: states per layer, positive for
-# the most sets held out so far first (one pass), negative for the fewest obligations
-# first (passes asking for one set more each time, until one finds none: a single pass
-# leaves the exact pass a lower floor, which under official retrieval cost up to 5 times
-# the states).  Measured on 90 positions of the 40J/60J/80J bands, seeds 1-2: 4.79 M
-# states, against 7.87 M for the former 256, -256, -1,024 ranked by the whole score
-# (docs/CHANGELOG.md).
+# The narrow passes that look for a move keeping many sets: states per layer, positive for the
+# most sets held out so far first (one pass), negative for the fewest obligations first (passes
+# asking for one set more each time, until one finds none: a single pass leaves the exact pass
+# a lower floor, which under official retrieval cost up to 5 times the states).  Measured on 90
+# positions of the 40J/60J/80J bands, seeds 1-2: 4.79 M states, against 7.87 M for the former
+# 256, -256, -1,024 ranked by the whole score (docs/CHANGELOG.md).
 NARROW = (256, -256)
 # The exact pass's budget of states while wider narrow passes remain, and their widths:
 # an exact pass that outgrows the budget searches from a floor the narrow passes left
@@ -234,17 +229,16 @@ WIDER = (1024,)
 # ask for one set more than it keeps, and it stays when none keeps more): measured in
 # benches/README "Least disturbance" (rkj4b).
 CUTS = 3
-# Under every rule, also :data:`solvers.rummikub._least.LEFT_OUT` (4): the hold layers drop
-# the states that cannot leave out exactly the rack tiles the optimum leaves out (exact
-# wherever every move reaching a pass's floor scores the optimum: the passes arrange the
-# rules' own moves, under official retrieval too, and a relaxation's run only where its
-# optimum is the rules'; meld then continue's two-arrangement passes score the final
-# arrangement alone).  jokers=4 seeds 11 and 1-7, 20 a band, alone: 23.54 M -> 22.10 M held-out
-# states (20J 3.18 M -> 2.08 M, 40J 6.18 M -> 5.85 M; every 60J and 80J optimum plays the
-# whole rack, which the rack bound already asks for: the same states), the same answers
-# (benches/README, rkj4d); the other rules, seeds 11 and 2, 20 a band: rules document
-# 8.68 M -> 8.02 M, sets of 4 2.27 M -> 0.99 M, copies=4 6.76 M -> 5.44 M, the same answers
-# (rkcut)
+# Under every rule, also :data:`solvers.rummikub._least.LEFT_OUT` (4): the hold layers drop the
+# states that cannot leave out exactly the rack tiles the optimum leaves out (exact wherever
+# every move reaching a pass's floor scores the optimum: the passes arrange the rules' own
+# moves, under official retrieval too, and a relaxation's run only where its optimum is the
+# rules'; meld then continue's two-arrangement passes score the final arrangement alone).
+# jokers=4 seeds 11 and 1-7, 20 a band, alone: 23.54 M -> 22.10 M held-out states (20J 3.18 M
+# -> 2.08 M, 40J 6.18 M -> 5.85 M; every 60J and 80J optimum plays the whole rack, which the
+# rack bound already asks for: the same states), the same answers (benches/README, rkj4d); the
+# other rules, seeds 11 and 2, 20 a band: rules document 8.68 M -> 8.02 M, sets of 4 2.27 M ->
+# 0.99 M, copies=4 6.76 M -> 5.44 M, the same answers (rkcut)
 LEFT_OUT = 4
 # Exact passes asking for the linear relaxation's bound on the sets kept, then one set less,
 # before the passes above, where the bound was computed
@@ -261,9 +255,11 @@ DESCENT_WIDTH = 1024
 # The nodes a target of the search that lowers the bound the descents start from, branching
 # on the sets held out (:mod:`solvers.rummikub._branch`; 0: none), where the bound is computed
 # (copies=4 25.54 M -> 24.29 M held-out states, rkc4b); four copies 256 (64 left seeds 8, 13,
-# 14's 60J tails exact passes of 130-312 k states), three copies and 3+ jokers in play 128 (6
-# 40J #6 242 k -> 13 k): more nodes only lower the bound or reach a node the check proves
+# 14's 60J tails exact passes of 130-312 k states); 3+ jokers in play, three copies 128 (6 40J
+# #6 242 k -> 13 k), two 256 (8 60J #1 official + jokers=3 172 k -> 0, 44 -> 21 ms; rkn128):
+# more nodes only lower the bound or reach a node the check proves
 BRANCH_NODES, BRANCH_NODES_JOKERS, BRANCH_NODES_FOUR_COPIES = 64, 128, 256
+BRANCH_NODES_TWO_COPIES_JOKERS = 256
 # Where the search above reaches the bound at a node holding out whole sets: a narrow pass of
 # CHECK_WIDTHS[0] states a layer holding out only the node's sets, an exact pass at the bound
 # within CHECK_AFTER states (where it ends there, it found the move or proved there is none),
@@ -319,6 +315,10 @@ BOUND_ANY = 32
 # CPU, held-out states 17.21 M -> 2.17 M, over 50 ms 28 -> 9 (seed 4 40J #13 1,770 -> 243 ms);
 # 32 and 64 rounds 10.93 and 10.92 s (benches/README, rks2)
 NOGOOD_ROUNDS = 256
+# With 3+ jokers in play (128, 256 nodes) 32: each round's nodes reached another node at the bound
+# (17 60J #0 official + copies=3 + jokers=3: 114 rounds, 47 ms; 32: 22 ms; most used elsewhere,
+# seeds 1-18, 16); a round not run leaves the bound higher, the exact passes prove (rkn128)
+NOGOOD_ROUNDS_JOKERS = 32
 # The held-out passes run and their states, summed (a bench's counters; threads that run
 # side by side may miss a few).
 WORK = np.zeros(2, np.int64)
