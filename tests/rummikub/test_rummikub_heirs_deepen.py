@@ -81,12 +81,13 @@ def test_deepened_probes_find_the_programmes_fewest(monkeypatch):
     # With the probes deepened after every one-tile probe that found nothing (from one state
     # on, never stopping for slow growth), the answer equals the programme's and the pass's
     # without them, and the move is valid; on these seeds a deepened probe finds the answer
-    # in each direction (upwards, and downwards on the turned table) at least once.
+    # in each direction (upwards, and downwards on the turned table) at least once (seed 33
+    # found downwards until the bound on the sets kept lost its rounding error, rkb9: seed 30).
     import engines.rummikub.heirs as heirs
 
     found = _deepened_finds(monkeypatch)
     monkeypatch.setattr(heirs, "LOWER", -1)  # (the probes deepened, not lowered)
-    _against_plain(monkeypatch, (33, 39), "DEEPEN", (0, 0), (1, 0), found)
+    _against_plain(monkeypatch, (30, 39), "DEEPEN", (0, 0), (1, 0), found)
     assert sorted({direction for direction, _ in found}) == [0, 1]
 
 
