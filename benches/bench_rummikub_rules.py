@@ -378,6 +378,8 @@ def _least(n: int, rows: str | None = None, seed: int = 11,
             continue
         print(f"{name}\n{'band':<6} {'DP ms':>6} {'median':>7} {'p90':>7} {'max':>7} "
               f"{'passes':>9} {'states':>15} {'kept':>12}")
+        if rules.wide_search:  # (the relaxation's kernels, first called from the engine:
+            wide.warmup()  # their loads, 15-100 ms once, would land on a timed position)
         _warm_least(rules, melded, min(n, 2), seed)
         for size in BANDS:
             for jokers in (False, True):

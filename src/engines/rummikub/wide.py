@@ -96,9 +96,10 @@ def warmup() -> None:
     entry: the linear relaxation (:func:`_kept_bounds`), ``playable``, ``left_out`` and
     ``aim_floors``, and the branched relaxation (:func:`~engines.rummikub.wide_kept.
     branched_kept`).
-    The first call of each loads it, about 30 ms in all, which would otherwise land on the
-    first position that asks for the bounds (a bench's; :func:`engines.rummikub.warmup`
-    leaves the wide kernels out: the standard tile set never calls them)."""
+    The first call of each loads it, 15-110 ms a position where several come at once, which
+    would otherwise land on the first position that asks for them (a bench's;
+    :func:`engines.rummikub.warmup` leaves the wide kernels out: the default rules never
+    call them, only wide tile sets and the crossings that go to the wide DP)."""
     from engines.rummikub.wide_kept import branched_kept
     from solvers.rummikub.wide._exact import aim_floors, left_out
 
