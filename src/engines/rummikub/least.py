@@ -158,11 +158,11 @@ def policy(rules: Rules | None = None, jokers: int | None = None
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The passes' policy as the kernel reads it: :data:`NARROW`, :data:`EXACT_BUDGET`,
     :data:`CUTS` (three or four copies or jokers, or ``rules`` None), :data:`KEPT_EXACT`,
-    :data:`LEFT_OUT`, :data:`BOUND_FIRST`, :data:`BOUND_ANY`, :data:`DESCENTS`, the
-    kernel's ``BOUND_FROM`` and :data:`BRANCH_NODES` (or ``_FOUR_COPIES``; with ``jokers`` in
-    play, the positions' most, 3+: ``_JOKERS`` three copies, ``_TWO_COPIES_JOKERS`` two),
-    :data:`DESCENT_WIDTH` (four jokers), :data:`CHECK_WIDTHS`, :data:`CHECK_AFTER`,
-    :data:`NOGOOD_ROUNDS` (``_JOKERS`` 3+ jokers), :data:`WIDER` (read at each call)."""
+    :data:`LEFT_OUT`, :data:`BOUND_FIRST`, :data:`BOUND_ANY`, :data:`DESCENTS`, the kernel's
+    ``BOUND_FROM``, :data:`BRANCH_NODES` and :data:`NOGOOD_ROUNDS` (or ``_FOUR_COPIES``; with
+    ``jokers`` in play, the positions' most, 3+: ``_JOKERS``, nodes ``_TWO_COPIES_JOKERS`` with
+    two copies), :data:`DESCENT_WIDTH` (four jokers), :data:`CHECK_WIDTHS`, :data:`CHECK_AFTER`,
+    :data:`WIDER` (read at each call)."""
     from solvers.rummikub._least import BOUND_FROM
 
     many = rules is None or rules.copies > 2 or rules.jokers > 2
@@ -170,7 +170,7 @@ def policy(rules: Rules | None = None, jokers: int | None = None
     cuts = (CUTS if many else 0) | KEPT_EXACT | LEFT_OUT | BOUND_FIRST | BOUND_ANY
     jokers = (rules.jokers if rules else 0) if jokers is None else jokers
     bound_from, nodes, rounds = (
-        (BOUND_FROM_FOUR_COPIES, BRANCH_NODES_FOUR_COPIES, NOGOOD_ROUNDS)
+        (BOUND_FROM_FOUR_COPIES, BRANCH_NODES_FOUR_COPIES, NOGOOD_ROUNDS_FOUR_COPIES)
         if rules is None or rules.copies > 3 else (BOUND_FROM, BRANCH_NODES, NOGOOD_ROUNDS)
         if jokers < 3 or rules.copies < 2 else
         (BOUND_FROM, BRANCH_NODES_JOKERS if rules.copies > 2 else BRANCH_NODES_TWO_COPIES_JOKERS,
@@ -315,10 +315,10 @@ BOUND_ANY = 32
 # CPU, held-out states 17.21 M -> 2.17 M, over 50 ms 28 -> 9 (seed 4 40J #13 1,770 -> 243 ms);
 # 32 and 64 rounds 10.93 and 10.92 s (benches/README, rks2)
 NOGOOD_ROUNDS = 256
-# With 3+ jokers in play (128, 256 nodes) 32: each round's nodes reached another node at the bound
-# (17 60J #0 official + copies=3 + jokers=3: 114 rounds, 47 ms; 32: 22 ms; most used elsewhere,
-# seeds 1-18, 16); a round not run leaves the bound higher, the exact passes prove (rkn128)
-NOGOOD_ROUNDS_JOKERS = 32
+# 3+ jokers in play 32 (17 60J #0 official + copies=3 + jokers=3: 114 rounds, 47 -> 22 ms; most
+# used, seeds 1-18, 16; rkn128), four copies 16 (its copies=4 row, value: 210 rounds, 98 -> 25 ms;
+# 8: 5 80J #7 13 -> 69 ms; rkr4): a round not run leaves the bound higher, the exact passes prove
+NOGOOD_ROUNDS_JOKERS, NOGOOD_ROUNDS_FOUR_COPIES = 32, 16
 # The held-out passes run and their states, summed (a bench's counters; threads that run
 # side by side may miss a few).
 WORK = np.zeros(2, np.int64)
