@@ -252,3 +252,22 @@ def test_four_copies_rule_out_fewer_node_sets(monkeypatch: pytest.MonkeyPatch) -
     assert passes_every > passes
     assert (move.tiles, move.value, move.sets_kept) == (every.tiles, every.value,
                                                         every.sets_kept)
+
+
+def test_four_copies_without_jokers_in_play_branch_on_fewer_nodes(monkeypatch) -> None:
+    """copies=4 + jokers=3, the bench's seed 4 60 #9 (no joker in play): since the bound is
+    exact (rkb9), four copies' 256 nodes a target were spent on nodes the check rules out
+    (55.9 ms against 9.9 at 64, benches/README); with no joker in play the policy gives
+    ``least.BRANCH_NODES``, with jokers in play (or unknown) still 256: the same move."""
+    rules = Rules(least_disturbance=True, copies=4, jokers=3)
+    assert least.policy(rules, 0)[1][7] == least.BRANCH_NODES
+    assert least.policy(rules)[1][7] == least.policy(rules, 1)[1][7] == \
+        least.BRANCH_NODES_FOUR_COPIES
+    p = restrict(band_positions(60, False, n=10, seed=4)[9], rules)
+    move, _passes, _states = _passes_of(p, "tiles", rules)
+    monkeypatch.setattr(least, "BRANCH_NODES", least.BRANCH_NODES_FOUR_COPIES)
+    more, _passes, _states = _passes_of(p, "tiles", rules)
+    assert (move.tiles, move.value, move.sets_kept) == (more.tiles, more.value,
+                                                        more.sets_kept) == (16, 122, 7)
+    pos = Position.from_json(dict(p, initial_meld_done=True), **rules.position_limits())
+    assert check_move(pos, move, rules) == []

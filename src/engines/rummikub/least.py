@@ -170,9 +170,9 @@ def policy(rules: Rules | None = None, jokers: int | None = None
     cuts = (CUTS if many else 0) | KEPT_EXACT | LEFT_OUT | BOUND_FIRST | BOUND_ANY
     jokers = (rules.jokers if rules else 0) if jokers is None else jokers
     bound_from, nodes, rounds = (
-        (BOUND_FROM_FOUR_COPIES, BRANCH_NODES_FOUR_COPIES, NOGOOD_ROUNDS_FOUR_COPIES)
-        if rules is None or rules.copies > 3 else (BOUND_FROM, BRANCH_NODES, NOGOOD_ROUNDS)
-        if jokers < 3 or rules.copies < 2 else
+        (BOUND_FROM_FOUR_COPIES, BRANCH_NODES_FOUR_COPIES if rules is None or jokers else
+         BRANCH_NODES, NOGOOD_ROUNDS_FOUR_COPIES) if rules is None or rules.copies > 3 else
+        (BOUND_FROM, BRANCH_NODES, NOGOOD_ROUNDS) if jokers < 3 or rules.copies < 2 else
         (BOUND_FROM, BRANCH_NODES_JOKERS if rules.copies > 2 else BRANCH_NODES_TWO_COPIES_JOKERS,
          NOGOOD_ROUNDS_JOKERS))
     return (np.array(NARROW, np.int64),
@@ -254,10 +254,10 @@ DESCENTS = 2
 DESCENT_WIDTH = 1024
 # The nodes a target of the search that lowers the bound the descents start from, branching
 # on the sets held out (:mod:`solvers.rummikub._branch`; 0: none), where the bound is computed
-# (copies=4 25.54 M -> 24.29 M held-out states, rkc4b); four copies 256 (64 left seeds 8, 13,
-# 14's 60J tails exact passes of 130-312 k states); 3+ jokers in play, three copies 128 (6 40J
-# #6 242 k -> 13 k), two 256 (8 60J #1 official + jokers=3 172 k -> 0, 44 -> 21 ms; rkn128):
-# more nodes only lower the bound or reach a node the check proves
+# (copies=4 25.54 M -> 24.29 M held-out states, rkc4b); four copies 256 (64 left 8, 13, 14 60J's
+# exact passes of 130-312 k states), 64 with no joker in play (256 on 4 60 #9 55.9, 64 9.9 ms);
+# 3+ jokers in play, three copies 128 (6 40J #6 242 k -> 13 k), two 256 (8 60J #1 official +
+# jokers=3 172 k -> 0; rkn128): more nodes only lower the bound or reach a node the check proves
 BRANCH_NODES, BRANCH_NODES_JOKERS, BRANCH_NODES_FOUR_COPIES = 64, 128, 256
 BRANCH_NODES_TWO_COPIES_JOKERS = 256
 # Where the search above reaches the bound at a node holding out whole sets: a narrow pass of
