@@ -31,6 +31,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from engines.rummikub.position import _counts
 from engines.rummikub.sets import Meld
 from engines.rummikub.tiles import ALL_COLOURS
 
@@ -87,14 +88,9 @@ def kept_at_node(melds: list[Meld], turned: list[Meld], must: np.ndarray, rack: 
 def rest_of_table(melds: list[Meld], chosen: np.ndarray, must: np.ndarray, must_j: int
                   ) -> tuple[np.ndarray, int]:
     """The table's tiles (``must``, ``must_j`` jokers) less those of the sets ``chosen``."""
-    rest, rest_j = must.copy(), must_j
-    for m, keep in zip(melds, chosen.tolist()):
-        for s in m if keep else ():
-            if s.tile.is_joker:
-                rest_j -= 1
-            else:
-                rest[ALL_COLOURS.index(s.tile.colour), s.tile.number - 1] -= 1
-    return rest, rest_j
+    kept, kept_j = _counts((s.tile for m, keep in zip(melds, chosen.tolist()) if keep for s in m),
+                           *must.shape)
+    return must - kept, must_j - kept_j
 
 
 def branched_kept(melds: list[Meld], must: np.ndarray, rack: np.ndarray, must_j: int,
