@@ -40,7 +40,7 @@ width-generic DP of ``solvers/rummikub/wide``) on bench-like bands drawn from ea
 (:func:`wide_position`: tables of about 0-80 tiles of runs of 3-5 and groups of 3 to all
 colours, with and without jokers, 14-tile racks), melded with least disturbance off and on
 (the default) and still to meld (threshold 30), then with the wide DP's other tile-set
-options (copies 3-4, three jokers, sets of 2, 4 or 5 tiles at least: ``WIDE_ROWS``, the
+options (copies 3-4, three or four jokers, sets of 2, 4 or 5 tiles at least: ``WIDE_ROWS``, the
 positions restricted to them), with the states stored per position.
 
     .venv/bin/python benches/bench_rummikub_rules.py -n 10
@@ -260,6 +260,8 @@ WIDE_CROSSINGS = (
     *((f"jokers=3 + min_set_length={k}", dict(jokers=3, min_set_length=k)) for k in (4, 5)),
     *((f"copies=4 + jokers=3 + min_set_length={k}", dict(copies=4, jokers=3, min_set_length=k))
       for k in (4, 12)),
+    *((f"jokers=4 + min_set_length={k}", dict(jokers=4, min_set_length=k)) for k in (4, 5, 6)),
+    ("copies=4 + jokers=4 + min_set_length=4", dict(copies=4, jokers=4, min_set_length=4)),
 )
 # ``--combos``: least disturbance with two or three of the options above that the search
 # solves together (the other crossings are refused: tile sets of more copies or jokers go
@@ -474,6 +476,7 @@ WIDE_ROWS = (
     ("min_set_length=4", {"min_set_length": 4}, True),
     ("min_set_length=4 jokers=3", {"min_set_length": 4, "jokers": 3}, True),
     ("min_set_length=5 jokers=3", {"min_set_length": 5, "jokers": 3}, True),
+    ("min_set_length=4 jokers=4", {"min_set_length": 4, "jokers": 4}, True),
     ("min_set_length=2 jokers=1", {"min_set_length": 2, "jokers": 1}, True),
 )
 

@@ -149,6 +149,36 @@ def same_as_the_oracle(rules: Rules, table, rack, melded: bool) -> None:
         check_answer(rules, table, rack, melded, dp)
 
 
+def brute_force_rack(rng: random.Random, spec, table, most_real: int) -> list:
+    """A small rack for the brute force (``rummikub_variant_naive.Spec``): up to
+    ``most_real`` of the real tiles that ``table`` (sets of ``(is_joker, colour, number)``)
+    leaves, and two or more of the jokers it leaves."""
+    used = Counter((c, k) for s in table for j, c, k in s if not j)
+    pool = [(c, k) for c in spec.letters for k in range(1, spec.numbers + 1)
+            for _ in range(spec.copies - used[(c, k)])]
+    left_j = spec.jokers - sum(j for s in table for j, _, _ in s)
+    return rng.sample(pool, rng.randint(0, most_real)) + ["J"] * rng.randint(2, left_j)
+
+
+def same_as_brute_force(naive, spec, table, rack, melded: bool, objective: str,
+                        rules: Rules) -> None:
+    """The search's optimum under ``rules`` (threshold 0) is the brute force's (``naive``:
+    ``rummikub_variant_naive.py``, on its ``spec``; with least disturbance the sets kept
+    too), and each of its sets holds a real tile and ``spec.min_len`` tiles at least.
+    ``table``: sets of ``(is_joker, colour, number)``; ``rack``: ``(colour, number)`` or
+    ``"J"``."""
+    text = [[f"{c}{n}" if not j else "J" for j, c, n in s] for s in table]
+    move = best_move(text, ["J" if t == "J" else f"{t[0]}{t[1]}" for t in rack], melded,
+                     objective, rules)
+    best, kept, _moved = naive.brute(spec, table, [], Counter(rack), objective,
+                                     melded=melded, threshold=0)
+    played = Counter("J" if t.is_joker else (t.colour, t.number) for t in move.played)
+    assert naive.score(played, objective) == best, (spec.__dict__, table, rack)
+    assert not rules.least_disturbance or move.sets_kept == kept, (spec.__dict__, table, rack)
+    for m in move.table:
+        assert any(not s.tile.is_joker for s in m) and len(m) >= spec.min_len
+
+
 def oracle_and_batch(rules: Rules, table, rack, melded: bool) -> None:
     """:func:`same_as_the_oracle`, and the same tiles through ``best_moves``."""
     same_as_the_oracle(rules, table, rack, melded)

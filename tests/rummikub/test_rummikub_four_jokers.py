@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import importlib.util
 import random
-from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from rummikub_random_sets import oracle_tests
+from rummikub_random_sets import brute_force_rack, oracle_tests, same_as_brute_force
 
 from engines.rummikub import best_move
 from engines.rummikub.errors import RuleError, TileError
@@ -59,11 +58,7 @@ def _brute_case(seed: int):
         table = [[(False, "K", n), (True, "K", n + 1), (False, "K", n + 2)]]
         if spec.colours == 3 and rng.random() < 0.5:
             table = [[(False, "K", n), (False, "R", n), (True, "O", n)]]
-    used = Counter((c, k) for s in table for j, c, k in s if not j)
-    pool = [(c, k) for c in spec.letters for k in range(1, spec.numbers + 1)
-            for _ in range(spec.copies - used[(c, k)])]
-    rack = rng.sample(pool, rng.randint(0, 5)) + ["J"] * rng.randint(2, 4 - len(table))
-    return spec, table, rack
+    return spec, table, brute_force_rack(rng, spec, table, 5)
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -73,15 +68,7 @@ def test_four_jokers_match_brute_force(seed):
     objective = ("tiles", "value")[seed % 3 == 0]
     rules = Rules(colours=spec.colours, numbers=spec.numbers, copies=spec.copies, jokers=4,
                   meld_threshold=0, least_disturbance=False)
-    text = [[f"{c}{n}" if not j else "J" for j, c, n in s] for s in table]
-    move = best_move(text, ["J" if t == "J" else f"{t[0]}{t[1]}" for t in rack], melded,
-                     objective, rules)
-    best, _kept, _moved = naive.brute(spec, table, [], Counter(rack), objective,
-                                      melded=melded, threshold=0)
-    played = Counter("J" if t.is_joker else (t.colour, t.number) for t in move.played)
-    assert naive.score(played, objective) == best, (spec.__dict__, table, rack)
-    for m in move.table:
-        assert any(not s.tile.is_joker for s in m) and len(m) >= 3
+    same_as_brute_force(naive, spec, table, rack, melded, objective, rules)
 
 
 def test_four_jokers_by_hand():
@@ -104,8 +91,9 @@ def test_four_jokers_by_hand():
         assert best_move([], "B7 J J J J", rules=rules).tiles == 5
     with pytest.raises(TileError, match="4 jokers"):
         best_move([], "J J J J R5", rules=Rules(jokers=3))
-    for options in (["copies=4"], ["min_set_length=4"],
-                    ["meld_continue=on"]):  # (official, two real tiles: their own tests)
+    for options in (["copies=4"], ["min_set_length=2"],  # (sets of 4+: the wide DP's,
+                    ["meld_continue=on"]):  # test_rummikub_wide_four_jokers.py; official,
+        # two real tiles: their own tests)
         with pytest.raises(RuleError, match=r"jokers=4 with .*not supported by the exact"):
             best_move([], "J J J J R5", rules=Rules.parse(["jokers=4", *options]))
 

@@ -1,8 +1,8 @@
 """Crossings at 4 x 13 or less that the fast kernels' key cannot hold, solved by the
 width-generic DP (``Rules.wide_search``) instead of being refused.
 
-A third or fourth copy with sets of 2 or 4-12 tiles at least, and a third joker with sets
-of 4-12, are answered by ``best_move`` and ``best_moves`` (the CLI's ``--rule`` and the
+A third or fourth copy with sets of 2 or 4-12 tiles at least, and a third or fourth joker
+with sets of 4-12, are answered by ``best_move`` and ``best_moves`` (the CLI's ``--rule`` and the
 batch task: ``test_rummikub_rules.py``) with the oracle's optimum (tiles, value, jokers
 played and, with least disturbance, the sets kept); the crossings neither DP carries keep their
 ``RuleError`` naming them.  Where both DPs solve the rules, the wide one at 4 x 13 gives
@@ -70,6 +70,8 @@ ROUTED = [
     (Rules(copies=4, min_set_length=2, meld_threshold=0), [], "K5 K5 K5 K5 R5 R5 R5 R5", 8),
     (Rules(jokers=3, min_set_length=4), [["K1", "K2", "K3", "K4"]], "J J J R9", 4),
     (Rules(copies=4, jokers=3, min_set_length=12), [], "B1 B2 B3 B4 B5 B6 B7 B8 B9 J J J", 12),
+    (Rules(jokers=4, min_set_length=4), [["K1", "K2", "K3", "K4"]], "J J J J R9", 5),
+    (Rules(copies=3, jokers=4, min_set_length=6), [], "O7 O8 O8 J J J J", 6),
 ]
 
 
@@ -89,7 +91,7 @@ def test_routed_crossings_by_hand(rules, table, rack, tiles, monkeypatch):
 
 # Crossings neither DP carries, with the refusal's text: meld then continue, two real tiles
 # per set and official retrieval are the fast kernels' alone; more jokers than the set
-# length, four jokers and sets of 13 the wide DP's key does not hold
+# length, codes past its 64-bit word and sets of 13 the wide DP's key does not hold
 STILL_REFUSED = [
     (Rules(copies=3, min_set_length=4, min_real_tiles=2, jokers=3),  # (jokers=2 bind no set:
      "copies=3 with min_real_tiles=2"),  # test_rummikub_unbound_rules.py)
@@ -98,7 +100,9 @@ STILL_REFUSED = [
     (Rules(jokers=3, min_set_length=4, joker_retrieval="official"),
      "jokers=3 with min_set_length=4"),
     (Rules(jokers=3, min_set_length=2), "jokers=3 with min_set_length=2"),
-    (Rules(jokers=4, min_set_length=4), "jokers=4 with min_set_length=4"),
+    (Rules(jokers=4, min_set_length=2), "jokers=4 with min_set_length=2"),
+    (Rules(copies=4, jokers=4, min_set_length=11),  # (8 open runs a colour: 75,582 codes,
+     "jokers=4 with min_set_length=11"),  # 17 bits, four colours past the 64-bit word)
     (Rules(jokers=4, copies=4), "jokers=4 with copies=4"),
     (Rules(copies=3, min_set_length=13), "copies=3 with min_set_length=13"),
     (Rules(copies=3, min_set_length=6, meld_continue=True), "copies=3 with "

@@ -55,8 +55,9 @@ _FOURTH_JOKER_MOST = {"copies": 3}
 # the fast kernels refuse, are solved by the width-generic DP (solvers/rummikub/wide), which
 # carries the initial-meld options, free retrieval, least disturbance, copies, jokers and
 # min_set_length; these options must keep these values with it, the jokers stay within
-# min_set_length (and 3: its key tracks the one run of jokers alone that could make a set)
-# and the colour codes fit its 64-bit key word (wide_code_bits)
+# min_set_length (up to four: its key tracks the one run of jokers alone that could make a
+# set, which then holds every joker, colour and length in 6 bits) and the colour codes fit
+# its 64-bit key word (wide_code_bits)
 _WITH_WIDE = {"min_real_tiles": 1, "joker_retrieval": "free", "meld_continue": False}
 
 
@@ -128,7 +129,7 @@ def wide_refusals(rules: Rules) -> list[str]:
                    f"and numbers={rules.numbers}")
     out += [f"{wide} with {name}={option_text(getattr(rules, name))}"
             for name, alone in _WITH_WIDE.items() if getattr(rules, name) != alone]
-    if rules.jokers > min(3, rules.min_set_length):
+    if rules.jokers > rules.min_set_length:  # (more: two runs of jokers alone at once)
         out.append(f"{wide} with jokers={rules.jokers} and "
                    f"min_set_length={rules.min_set_length}")
     elif rules.colours * wide_code_bits(rules.min_set_length,

@@ -243,8 +243,8 @@ class Rules:
         """Whether the width-generic DP (:mod:`engines.rummikub.wide`) solves these rules:
         a wide tile set, or a crossing at 4 x 13 or less that the fast kernels' key cannot
         hold and the wide DP's can (a third or fourth copy with sets of 2 or 4..12, a third
-        joker with sets of 4..12: its colour codes count the open runs by length class
-        for any copies and jokers).  Every entry point routes by it
+        or fourth joker with sets of 4..12: its colour codes count the open runs by length
+        class for any copies and jokers).  Every entry point routes by it
         (:func:`~engines.rummikub.position.best_moves`).
 
         >>> Rules(copies=3, min_set_length=4).wide_search, Rules(copies=3).wide_search

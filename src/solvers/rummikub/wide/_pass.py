@@ -228,7 +228,7 @@ def _final(rows, n, colours, cb, short, must_j, target, jokers):
             if short[(a >> (cb * c)) & cmask]:
                 bad = True
         meld = (b >> MELD_AT) & 127
-        if jokers > 0 and (b >> BARE_AT) & 3 == jokers:  # (jokers alone, full length)
+        if jokers > 0 and (b >> BARE_AT) & 7 == jokers:  # (jokers alone, full length)
             bad = True
         if bad or (b & 7) < must_j or (target > 0 and 0 < meld < target):
             continue

@@ -7,7 +7,7 @@ need at the next numbers (``need``, bits 3-5) and the group profile (bits 6-11: 
 tiles given to the number's groups, capped where every larger count is feasible; bits
 12-14: the most one colour gave); the initial-meld value (bits 15-21), the held-out slots
 (bits 22-57) and, with as many jokers as the set length, the run of jokers alone (bits
-58-62, :func:`bare_step`).
+58-63, :func:`bare_step`: its colour and length, up to four).
 
 Every prune is exact: a state dropped has no completion that the final state accepts (or,
 with a ``floor``, none that reaches it).  A colour's short runs (length 1 .. L-1) must
@@ -37,6 +37,9 @@ MELD_AT = 15
 HOLD_AT = 22
 HOLD_MASK = (1 << 36) - 1
 BARE_AT = 58
+# (``colour << 3 | length``: eight colours, a length up to four jokers; 6 bits, the last
+# the key's sign bit, which nothing reads as a sign: the hash takes the bits unsigned)
+BARE_MASK = np.int64(63)
 
 
 @njit(cache=True, inline="always")
@@ -87,7 +90,7 @@ def hold_layer(rows, n, v, jokers, joker_weight, hold_gain, hold, floor, ahead, 
                 continue
             nb = (b & ~np.int64(7)) + ju | mask
             if add_j > 0:  # (a run of jokers alone can no longer hold them all)
-                nb &= ~(np.int64(31) << BARE_AT)
+                nb &= ~(BARE_MASK << BARE_AT)
             size = offer(out, table, size, a, nb, nscore, i, subset)
     return out, size
 
@@ -126,7 +129,7 @@ def sub_step(rows, n, v, c, step, must, opt, weight, joker_weight, jokers, targe
         real_g, most = (b >> GROUP_AT) & 63, (b >> MOST_AT) & 7
         meld = (b >> MELD_AT) & 127
         held = (b >> HOLD_AT) & HOLD_MASK
-        bare = (b >> BARE_AT) & 31
+        bare = (b >> BARE_AT) & BARE_MASK
         lo = must[c, v] - held_tiles(held, v, c, colours, cells, cell_slot, cell_count)
         other[:] = a & ~(cmask << at)
         group_jokers = 0
@@ -210,7 +213,7 @@ def bare_step(bare, c, ju, ur, jr, jg, new, cont, jokers):
     if it would end as a set of jokers alone.
 
     Only a run holding every joker can be such a set, so ``bare`` (0: none) is the one
-    candidate, ``colour << 2 | length``: the run of jokers alone holding every joker placed
+    candidate, ``colour << 3 | length``: the run of jokers alone holding every joker placed
     so far.  Real tiles go first to it, then to the runs opened, then to the others (a swap
     of a real tile and a joker between such runs keeps both valid; the replay,
     :func:`engines.rummikub.wide.arrange_choice`, gives real tiles to runs of jokers alone
@@ -220,10 +223,10 @@ def bare_step(bare, c, ju, ur, jr, jg, new, cont, jokers):
     tile.  At length L it holds every joker and must continue, with a real tile."""
     if bare == 0:
         if ju == 0 and jr == 1 and jg == 0 and new - ur == 1:
-            return np.int64(c << 2 | 1)
+            return np.int64(c << 3 | 1)
         return np.int64(0)
-    if bare >> 2 == c:
-        if bare & 3 == jokers:
+    if bare >> 3 == c:
+        if bare & 7 == jokers:
             return np.int64(0) if cont > 0 else np.int64(-1)
         if ur > 0 or jr != 1 or jg > 0:
             return np.int64(0)
