@@ -62,16 +62,21 @@ def test_four_jokers_with_longer_sets_least_disturbance_matches_the_oracle(seed)
 def _brute_case(seed: int):
     rng = random.Random(seed)
     length = rng.choice((4, 4, 5))
-    spec = naive.Spec(rng.randint(2, 3), rng.randint(length + 1, 7), rng.randint(1, 2), 4,
+    spec = naive.Spec(rng.randint(2, 3), rng.randint(length + 1, 9), rng.randint(1, 2), 4,
                       length, 1)
     table = []
-    if rng.random() < 0.5:  # a run of the first colour with a joker
-        n = rng.randint(1, spec.numbers - length + 1)
-        table = [[(i == 1, "K", n + i) for i in range(length)]]
+    if rng.random() < 0.6:  # a run of the first colour, with a joker or (then the rack
+        # may hold all four: a run of four jokers alone beside it would keep it) without
+        joker_at = 1 if rng.random() < 0.5 else -1
+        # (without: at the bottom, so that a run of the four jokers fits above it)
+        n = rng.randint(1, spec.numbers - length + 1) if joker_at > 0 else 1
+        table = [[(i == joker_at, "K", n + i) for i in range(length)]]
     return spec, table, brute_force_rack(rng, spec, table, 4)
 
 
-@pytest.mark.parametrize("seed", range(20))
+# (seeds 91 and 130: a table run without a joker and four rack jokers, where a run of four
+# jokers alone would keep the table set; the key's 2-bit length before let it through)
+@pytest.mark.parametrize("seed", [*range(20), 91, 130])
 def test_four_jokers_with_longer_sets_match_brute_force(seed):
     spec, table, rack = _brute_case(seed + 5000)
     for objective in ("tiles", "value"):
@@ -91,6 +96,13 @@ def test_four_jokers_with_longer_sets_by_hand():
     # the run of four jokers alone must take a real tile: at the top, below R13
     move = best_move([["K1", "K2", "K3", "K4"]], "J J J J R13", rules=four)
     assert move.tiles == 5 and all(any(not s.tile.is_joker for s in m) for m in move.table)
+    # four jokers beside a table set: a run of four jokers alone would keep it, but is no
+    # set (a key field of length 3 at most let it through)
+    for least in (True, False):
+        move = best_move([["K1", "K2", "K3", "K4"]], "J J J J",
+                         rules=Rules(jokers=4, min_set_length=4, least_disturbance=least))
+        assert move.tiles == 4 and move.sets_kept == 0
+        assert all(any(not s.tile.is_joker for s in m) for m in move.table)
     # four jokers in groups of four: K5 R5 J J twice (two copies)
     assert best_move([], "K5 K5 R5 R5 J J J J", rules=four).tiles == 8
     five = Rules(jokers=4, min_set_length=5, copies=4)
