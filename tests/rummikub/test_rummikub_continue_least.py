@@ -8,6 +8,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from engines.rummikub import Rules, arrays
@@ -78,3 +79,35 @@ def test_no_route_without_a_threshold_or_least_disturbance() -> None:
     assert not routes(replace(RULES, meld_threshold=0))
     assert not routes(replace(RULES, least_disturbance=False))
     assert not routes(replace(RULES, meld_continue=False))
+
+
+@pytest.mark.parametrize("options", [dict(copies=4), dict(copies=3), dict(min_real_tiles=2),
+                                     dict(joker_retrieval="official")])
+def test_the_bound_keeps_as_many_sets_on_a_first_turn(monkeypatch, options: dict) -> None:
+    """The bound on the sets kept (:data:`solvers.rummikub._least.CONTINUE_BOUND`) keeps as
+    many sets as the passes without it on a first turn that runs them (seed 13 40J #6 of
+    the --combos bench, whose melded optimum is above the rules'); with four copies the
+    check of its node's sets is the move (1,261 held-out states, 92,220 without)."""
+    from engines.rummikub import continue_least, least
+    from solvers.rummikub._least import CONTINUE_BOUND
+
+    rules = replace(RULES, **options)
+    p = restrict(band_positions(40, True, n=7, seed=13)[6], rules)
+    pos = Position.from_strings(p["table"], p["rack"], initial_meld_done=False,
+                                **rules.position_limits())
+    policy = continue_least.continue_policy
+    found = []
+    for bit in (0, CONTINUE_BOUND):
+        def without(rules_policy, bit=bit):
+            narrow, exact_budget, wider = policy(rules_policy)
+            exact_budget[3] &= ~CONTINUE_BOUND | bit
+            return narrow, exact_budget, wider
+
+        monkeypatch.setattr(continue_least, "continue_policy", without)
+        monkeypatch.setattr(least, "WORK", np.zeros(2, np.int64))
+        move = least.least_disturbing_move(pos, "tiles", rules)
+        found.append((move.tiles, move.value, move.sets_kept, int(least.WORK[1])))
+    assert found[0][:3] == found[1][:3]
+    assert found[0][2] > 0 and found[0][3] > 0  # (the passes ran)
+    if rules.copies == 4:
+        assert found[1][3] < found[0][3] // 10

@@ -91,9 +91,9 @@ def position_policy(pos: Position, rules: Rules) -> tuple[np.ndarray, np.ndarray
 def continue_policy(policy: tuple[np.ndarray, np.ndarray, np.ndarray]
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The held-out passes' policy (:func:`engines.rummikub.least.policy`) for a first turn
-    under meld then continue: its two-arrangement passes (:mod:`solvers.rummikub._continue`)
-    have no bound on the sets kept (:func:`solvers.rummikub._least._bound_applies`), so
-    after the narrow passes one exact pass, with no budget and no wider narrow pass
+    under meld then continue: after the bound (below; it comes before the narrow passes,
+    so these do not run), one exact pass of its two-arrangement passes
+    (:mod:`solvers.rummikub._continue`), with no budget and no wider narrow pass
     (``WIDER`` empty), asking for one set more than the plain move keeps (``PLAIN_FIRST``:
     the plain move, optimal, is the answer where none keeps more), its hold layers dropping
     the states that cannot keep that many (``FEWEST_HELD``: the sets held out so far and
@@ -101,10 +101,23 @@ def continue_policy(policy: tuple[np.ndarray, np.ndarray, np.ndarray]
     melded player's).  The exact pass keeps the best-scored state, the most sets kept, as
     the budgeted one did when it finished.  A budgeted pass cut short searched its states
     again in the exact pass after it (seed 13 40J #6: copies=4 248 K states of 588 K, the
-    wider pass 22 K; copies=3 211 K of 443 K, 0.7 K short of its budget)."""
-    from solvers.rummikub._least import FEWEST_HELD, PLAIN_FIRST
+    wider pass 22 K; copies=3 211 K of 443 K, 0.7 K short of its budget).
+
+    The bound on the sets kept applies (``CONTINUE_BOUND``: the melded player's programme
+    at the rules' optimum, its node's sets checked by the rules' own pass on the rest of
+    the table) before any narrow pass, as for a melded player, but with no descent: the
+    melded optimum is mostly above the rules' (that is why the two-arrangement passes
+    run), which loosens the bound, and exact passes asking for it and one set less found
+    nothing (seed 13 40J #6 copies=3: 5 and 4 sets asked, 53 K states, the answer 3).
+    The first turns whose held-out passes run, the 18 meld-then-continue rows of the
+    --combos bench, seeds 1-18, all bands, 10 a band: tiles 183 positions, held-out states
+    2.08 M -> 0.25 M, thread CPU 622 -> 167 ms, none 0.3 ms slower; value 125, 1.47 M ->
+    0.23 M, 427 -> 140 ms; the same sets kept (seed 13 40J #6 copies=4 92,220 states,
+    35.5 ms -> 1,261, 1.9 ms: the node's check is the move; benches/README, rkmc16)."""
+    from solvers.rummikub._least import CONTINUE_BOUND, FEWEST_HELD, PLAIN_FIRST
 
     narrow, exact_budget, _wider = policy
     exact_budget = exact_budget.copy()
-    exact_budget[3] |= FEWEST_HELD | PLAIN_FIRST
+    exact_budget[3] |= FEWEST_HELD | PLAIN_FIRST | CONTINUE_BOUND
+    exact_budget[4] = 0  # (no descent)
     return narrow, exact_budget, np.zeros(0, np.int64)

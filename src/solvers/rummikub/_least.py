@@ -70,6 +70,7 @@ BOUND_ANY = 32
 # A policy bit: the bound never applies, whatever the tiles (the plain passes, which the
 # tests compare with the bounded ones)
 NO_BOUND = 64
+CONTINUE_BOUND = 128  # a policy bit: the bound for meld then continue too (_bound_applies)
 # A ``work`` array longer than 2 gets, per pass in order, its sets asked for, width,
 # budget, states, status and whether it was truncated (probes: benches/README #18)
 TRACE = 6
@@ -170,7 +171,8 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
     plain = _cuts(exact_budget) & PLAIN_FIRST != 0
     plain_kept = kept
     applies = (_cuts(exact_budget) & NO_BOUND == 0
-               and _bound_applies(mode, must_j + rack_j, _cuts(exact_budget) & BOUND_ANY != 0))
+               and _bound_applies(mode, must_j + rack_j, _cuts(exact_budget) & BOUND_ANY != 0,
+                                  _cuts(exact_budget) & CONTINUE_BOUND != 0))
     first = applies and _cuts(exact_budget) & BOUND_FIRST != 0  # (no narrow pass)
     kept, have, answer, proven, narrow_states = _narrow_passes(
         passes, kept, ceiling, narrow[:0] if first else narrow, plain)
@@ -335,12 +337,16 @@ def _keeps_chosen(passes, chosen, held, slot_number, slot_colour, set_start, s0,
 
 
 @njit(cache=True, inline="always")
-def _bound_applies(mode, jokers, any_tiles):
+def _bound_applies(mode, jokers, any_tiles, first_turn):
     """Whether the bound is worth its cost (a few ms): with three or four copies or three
     jokers, whose proofs are the tails, or whatever the tiles where the policy asks
-    (``any_tiles``: :data:`BOUND_ANY`), for a melded player (meld then continue: two
-    arrangements, not the bound's problem)."""
-    return (mode & 3 == 0 and not (mode >> CONTINUE_AT) & 1
+    (``any_tiles``: :data:`BOUND_ANY`), for a melded player, or for a first turn under meld
+    then continue where the policy asks (``first_turn``: :data:`CONTINUE_BOUND`).  It holds
+    there too: a move's final arrangement is a melded player's playing the same rack tiles
+    at the optimum, all that the programme and its caps count (not the meld within them),
+    and the exact check of a node's sets (:func:`_keeps_chosen`) is the rules' own pass on
+    the rest of the table, the meld included."""
+    return ((mode & 3 == 0 or (first_turn and (mode >> CONTINUE_AT) & 1))
             and (any_tiles or copies(mode) > 2 or jokers > 2))
 
 
