@@ -162,7 +162,7 @@ def policy(rules: Rules | None = None, jokers: int | None = None
     ``BOUND_FROM``, :data:`BRANCH_NODES` and :data:`NOGOOD_ROUNDS` (or ``_FOUR_COPIES``; with
     ``jokers`` in play, the positions' most, 3+: ``_JOKERS``, nodes ``_TWO_COPIES_JOKERS`` with
     two copies), :data:`DESCENT_WIDTH` (four jokers), :data:`CHECK_WIDTHS`, :data:`CHECK_AFTER`,
-    :data:`NOGOOD_NODES` (capped rounds; else BRANCH_NODES's), :data:`WIDER` (read at each call)."""
+    a round's nodes (``NOGOOD_NODES_FOUR_COPIES``, else the first search's), :data:`WIDER`."""
     from solvers.rummikub._least import BOUND_FROM
 
     many = rules is None or rules.copies > 2 or rules.jokers > 2
@@ -173,10 +173,10 @@ def policy(rules: Rules | None = None, jokers: int | None = None
     if rules is None or rules.copies > 3:
         bound_from, rounds = BOUND_FROM_FOUR_COPIES, NOGOOD_ROUNDS_FOUR_COPIES
         nodes = BRANCH_NODES_FOUR_COPIES if rules is None or jokers else BRANCH_NODES
-        round_nodes = NOGOOD_NODES
+        round_nodes = NOGOOD_NODES_FOUR_COPIES
     elif jokers > 2 and rules.copies > 1:
         nodes = BRANCH_NODES_JOKERS if rules.copies > 2 else BRANCH_NODES_TWO_COPIES_JOKERS
-        rounds, round_nodes = NOGOOD_ROUNDS_JOKERS, NOGOOD_NODES
+        rounds, round_nodes = NOGOOD_ROUNDS_JOKERS, nodes
     return (np.array(NARROW, np.int64),
             np.array((*EXACT_BUDGET, cuts, DESCENTS, bound_from, width, nodes,
                       *CHECK_WIDTHS, CHECK_AFTER, rounds, round_nodes), np.int64),
@@ -320,9 +320,9 @@ NOGOOD_ROUNDS = 256
 # 3+ jokers in play 32 (17 60J #0 official + copies=3 + jokers=3: 114 rounds, 47 -> 22 ms; most
 # used, seeds 1-18, 16; rkn128), four copies 16 (its copies=4 row, value: 210 rounds, 98 -> 25 ms;
 # 8: 5 80J #7 13 -> 69 ms; rkr4): a round not run leaves the bound higher, the exact passes prove.
-# Their rounds go on with the nodes their target had left, NOGOOD_NODES more (ended, the target
-# stands: exact; 32, 64 the same, 128-256: 17 60J #0 20 -> 11 ms, copies=4 3 80 #8 15 -> 8)
-NOGOOD_ROUNDS_JOKERS, NOGOOD_ROUNDS_FOUR_COPIES, NOGOOD_NODES = 32, 16, 0
+# Four copies' rounds go on with the nodes their target had left (0 more; ended, the target stands:
+# exact; 3 80 #8 15 -> 7 ms; 3+ jokers: 7 60J #1 copies=3 value needs 64, 29 -> 59 ms; rkbudget)
+NOGOOD_ROUNDS_JOKERS, NOGOOD_ROUNDS_FOUR_COPIES, NOGOOD_NODES_FOUR_COPIES = 32, 16, 0
 # The held-out passes run and their states, summed (a bench's counters; threads that run
 # side by side may miss a few).
 WORK = np.zeros(2, np.int64)
