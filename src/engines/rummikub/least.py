@@ -162,7 +162,7 @@ def policy(rules: Rules | None = None, jokers: int | None = None
     ``BOUND_FROM``, :data:`BRANCH_NODES` and :data:`NOGOOD_ROUNDS` (or ``_FOUR_COPIES``; with
     ``jokers`` in play, the positions' most, 3+: ``_JOKERS``, nodes ``_TWO_COPIES_JOKERS`` with
     two copies), :data:`DESCENT_WIDTH` (four jokers), :data:`CHECK_WIDTHS`, :data:`CHECK_AFTER`,
-    a round's nodes (``NOGOOD_NODES_FOUR_COPIES``, else the first search's), :data:`WIDER`."""
+    ``NOGOOD_NODES_FOUR_COPIES`` (or the first search's), :data:`WIDER` (read at each call)."""
     from solvers.rummikub._least import BOUND_FROM
 
     many = rules is None or rules.copies > 2 or rules.jokers > 2
