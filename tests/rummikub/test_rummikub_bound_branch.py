@@ -226,8 +226,8 @@ def test_three_jokers_rule_out_fewer_node_sets(monkeypatch: pytest.MonkeyPatch) 
     round's nodes reached another node at the bound (114 rounds, 41.5 k states); at most
     ``least.NOGOOD_ROUNDS_JOKERS`` rounds, then the exact passes: the same move."""
     rules = Rules(least_disturbance=True, joker_retrieval="official", copies=3, jokers=3)
-    assert least.policy(rules)[1][-1] == least.NOGOOD_ROUNDS_JOKERS
-    assert least.policy(rules, 2)[1][-1] == least.NOGOOD_ROUNDS
+    assert least.policy(rules)[1][11] == least.NOGOOD_ROUNDS_JOKERS
+    assert least.policy(rules, 2)[1][11] == least.NOGOOD_ROUNDS
     p = restrict(band_positions(60, True, n=1, seed=17)[0], rules)
     move, passes, states = _passes_of(p, "tiles", rules)
     assert passes <= least.NOGOOD_ROUNDS_JOKERS + 3 and states < 25_000
@@ -238,12 +238,27 @@ def test_three_jokers_rule_out_fewer_node_sets(monkeypatch: pytest.MonkeyPatch) 
                                                         every.sets_kept) == (17, 98, 4)
 
 
+def test_four_copies_rounds_go_on_within_their_targets_nodes(monkeypatch) -> None:
+    """copies=4 + jokers=3, the bench's seed 3 80 #8: each nogood round goes on with the
+    nodes its target had left (``least.NOGOOD_NODES_FOUR_COPIES`` more), 5 passes where
+    ``least.BRANCH_NODES`` more a round (the first search's) ran 18: the same move."""
+    rules = Rules(least_disturbance=True, copies=4, jokers=3)
+    assert least.policy(rules, 0)[1][12] == least.NOGOOD_NODES_FOUR_COPIES < least.BRANCH_NODES
+    assert least.policy(replace(rules, copies=3))[1][12] == least.BRANCH_NODES_JOKERS
+    p = restrict(band_positions(80, False, n=9, seed=3)[8], rules)
+    move, passes, _states = _passes_of(p, "tiles", rules)
+    monkeypatch.setattr(least, "NOGOOD_NODES_FOUR_COPIES", least.BRANCH_NODES)
+    more, passes_more, _states = _passes_of(p, "tiles", rules)
+    assert passes_more > passes
+    assert (move.tiles, move.value, move.sets_kept) == (more.tiles, more.value, more.sets_kept)
+
+
 def test_four_copies_rule_out_fewer_node_sets(monkeypatch: pytest.MonkeyPatch) -> None:
     """official + jokers=3 + copies=4, the bench's seed 17 60J #0, value: with 256 rounds
     the search ruled out 210 node sets (217 k states, ~100 ms); at most
     ``least.NOGOOD_ROUNDS_FOUR_COPIES`` rounds, then the exact passes: the same move."""
     rules = Rules(least_disturbance=True, joker_retrieval="official", jokers=3, copies=4)
-    assert least.policy(rules)[1][-1] == least.NOGOOD_ROUNDS_FOUR_COPIES < least.NOGOOD_ROUNDS
+    assert least.policy(rules)[1][11] == least.NOGOOD_ROUNDS_FOUR_COPIES < least.NOGOOD_ROUNDS
     p = restrict(band_positions(60, True, n=1, seed=17)[0], rules)
     move, passes, _states = _passes_of(p, "value", rules)
     assert passes <= least.NOGOOD_ROUNDS_FOUR_COPIES + 4

@@ -162,22 +162,24 @@ def policy(rules: Rules | None = None, jokers: int | None = None
     ``BOUND_FROM``, :data:`BRANCH_NODES` and :data:`NOGOOD_ROUNDS` (or ``_FOUR_COPIES``; with
     ``jokers`` in play, the positions' most, 3+: ``_JOKERS``, nodes ``_TWO_COPIES_JOKERS`` with
     two copies), :data:`DESCENT_WIDTH` (four jokers), :data:`CHECK_WIDTHS`, :data:`CHECK_AFTER`,
-    :data:`WIDER` (read at each call)."""
+    ``NOGOOD_NODES_FOUR_COPIES`` (or the first search's), :data:`WIDER` (read at each call)."""
     from solvers.rummikub._least import BOUND_FROM
 
     many = rules is None or rules.copies > 2 or rules.jokers > 2
     width = DESCENT_WIDTH if rules is None or rules.jokers > 3 else 0
     cuts = (CUTS if many else 0) | KEPT_EXACT | LEFT_OUT | BOUND_FIRST | BOUND_ANY
     jokers = (rules.jokers if rules else 0) if jokers is None else jokers
-    bound_from, nodes, rounds = (
-        (BOUND_FROM_FOUR_COPIES, BRANCH_NODES_FOUR_COPIES if rules is None or jokers else
-         BRANCH_NODES, NOGOOD_ROUNDS_FOUR_COPIES) if rules is None or rules.copies > 3 else
-        (BOUND_FROM, BRANCH_NODES, NOGOOD_ROUNDS) if jokers < 3 or rules.copies < 2 else
-        (BOUND_FROM, BRANCH_NODES_JOKERS if rules.copies > 2 else BRANCH_NODES_TWO_COPIES_JOKERS,
-         NOGOOD_ROUNDS_JOKERS))
+    bound_from, nodes, rounds, round_nodes = BOUND_FROM, BRANCH_NODES, NOGOOD_ROUNDS, BRANCH_NODES
+    if rules is None or rules.copies > 3:
+        bound_from, rounds = BOUND_FROM_FOUR_COPIES, NOGOOD_ROUNDS_FOUR_COPIES
+        nodes = BRANCH_NODES_FOUR_COPIES if rules is None or jokers else BRANCH_NODES
+        round_nodes = NOGOOD_NODES_FOUR_COPIES
+    elif jokers > 2 and rules.copies > 1:
+        nodes = BRANCH_NODES_JOKERS if rules.copies > 2 else BRANCH_NODES_TWO_COPIES_JOKERS
+        rounds, round_nodes = NOGOOD_ROUNDS_JOKERS, nodes
     return (np.array(NARROW, np.int64),
             np.array((*EXACT_BUDGET, cuts, DESCENTS, bound_from, width, nodes,
-                      *CHECK_WIDTHS, CHECK_AFTER, rounds), np.int64),
+                      *CHECK_WIDTHS, CHECK_AFTER, rounds, round_nodes), np.int64),
             np.array(WIDER, np.int64))
 
 
@@ -317,8 +319,10 @@ BOUND_ANY = 32
 NOGOOD_ROUNDS = 256
 # 3+ jokers in play 32 (17 60J #0 official + copies=3 + jokers=3: 114 rounds, 47 -> 22 ms; most
 # used, seeds 1-18, 16; rkn128), four copies 16 (its copies=4 row, value: 210 rounds, 98 -> 25 ms;
-# 8: 5 80J #7 13 -> 69 ms; rkr4): a round not run leaves the bound higher, the exact passes prove
-NOGOOD_ROUNDS_JOKERS, NOGOOD_ROUNDS_FOUR_COPIES = 32, 16
+# 8: 5 80J #7 13 -> 69 ms; rkr4): a round not run leaves the bound higher, the exact passes prove.
+# Four copies' rounds go on with the nodes their target had left (0 more; ended, the target stands:
+# exact; 3 80 #8 15 -> 7 ms; 3+ jokers: 7 60J #1 copies=3 value needs 64, 29 -> 59 ms; rkbudget)
+NOGOOD_ROUNDS_JOKERS, NOGOOD_ROUNDS_FOUR_COPIES, NOGOOD_NODES_FOUR_COPIES = 32, 16, 0
 # The held-out passes run and their states, summed (a bench's counters; threads that run
 # side by side may miss a few).
 WORK = np.zeros(2, np.int64)
@@ -329,18 +333,14 @@ def least_disturbing_move(pos: Position, objective: str, rules: Rules = DEFAULT_
                           first_turned: bool = False,
                           relaxed_known: tuple[Move, int] | None = None) -> Move:
     """The optimal move for ``pos`` (melded, or meld then continue) that keeps the most
-    table sets unchanged
-    (``objective``: ``"tiles"`` or ``"value"``, with their tie-breaks; ``rules``: real tiles
-    per set, the tile set and joker retrieval, as the DP solves them; ``first``: an optimal
-    move already known, else the DP finds one).  The sets kept come first, in the table's
-    order, then the DP's sets.
+    table sets unchanged (``objective``: ``"tiles"`` or ``"value"``, with their tie-breaks;
+    ``rules``: real tiles per set, the tile set and joker retrieval, as the DP solves them;
+    ``first``: an optimal move already known, else the DP finds one).  The sets kept come
+    first, in the table's order, then the DP's sets.
 
-    The DP holds table sets out itself (:mod:`solvers.rummikub._hold`): its score is the
-    objective's, scaled above the number of table sets, plus one per set held out, and each
-    pass prunes what cannot reach the optimum with a given number of sets kept.  Narrow
-    passes (a few hundred states per layer) find moves keeping more sets; an exact pass
-    asking for one set more than the best found then finds the best move or proves there
-    is none.
+    The DP holds table sets out itself (:mod:`solvers.rummikub._hold`; the module's
+    docstring): narrow passes find moves keeping more sets, then an exact pass asking for
+    one set more than the best found finds the best move or proves there is none.
 
     ``melded_plain``: meld then continue, the plain move of the position as a melded
     player's under ``rules`` without meld then continue (:func:`continue_moves` solved it),

@@ -185,7 +185,8 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
         bound, held, found = _checked_bound(  # (later sets and caps, in place)
             passes, weight, joker_weight, slot_number, slot_colour, set_start, s0, s1, kept,
             _policy_at(exact_budget, 7, 0),
-            _policy_at(exact_budget, 11, 0) if _cuts(exact_budget) & KEPT_EXACT else 0, chosen)
+            _policy_at(exact_budget, 11, 0) if _cuts(exact_budget) & KEPT_EXACT else 0,
+            _policy_at(exact_budget, 12, _policy_at(exact_budget, 7, 0)), chosen)
         if found:
             return bound
         ceiling = min(ceiling, bound)
@@ -208,11 +209,13 @@ def bounded_passes(must, rack, must_j, rack_j, weight, joker_weight, mode, group
 
 @njit(cache=True, nogil=True, inline="always")
 def _checked_bound(passes, weight, joker_weight, slot_number, slot_colour, set_start, s0, s1,
-                   lowest, nodes, rounds, chosen):
+                   lowest, nodes, rounds, round_nodes, chosen):
     """The branched bound (later sets and caps in place) whose node holding out whole sets
     is checked exactly (:func:`_keeps_chosen`), ``rounds`` times at most: sets that no
     move keeps all of (:func:`~solvers.rummikub._branch.rules_out`) are ruled out and the
-    search goes on from that node (a target no other node reaches: one lower).  Returns
+    search goes on from that node (a target no other node reaches: one lower) with
+    ``round_nodes`` more nodes than its target had left (the engine's policy: a round's
+    budget, apart from the first search's ``nodes`` a target).  Returns
     ``(bound, held, found)``: ``found``, a move keeps the ``held`` sets ``chosen``, the
     bound (the answer in the output arrays); else ``held`` -1 or sets to try."""
     must, rack, must_j, rack_j, mode, hold, optimum = (
@@ -235,7 +238,7 @@ def _checked_bound(passes, weight, joker_weight, slot_number, slot_colour, set_s
         if not rules_out(mode, chosen, slot_colour, set_start, s0):
             break
         nogoods[r] = chosen
-        search[5][1] += nodes  # (a budget more a set ruled out: each one a proof)
+        search[5][1] += round_nodes  # (a budget more a set ruled out: each one a proof)
         bound, held = branched_bound(lp, s1 - s0, bound, lowest, nodes, chosen,
                                      nogoods[:r + 1], search)
     bound, _pivots = later_and_caps(lp, bound, pivots, slot_number, set_start, s0, s1,
