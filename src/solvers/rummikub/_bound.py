@@ -279,23 +279,38 @@ def _dual_bound(y, b, idx, val, nnz, cost, upper, first_real, first_sets, row, j
     """The Lagrangian bound of duals ``y`` (the objective row's, the last, taken <= 0):
     ``y . b``, plus each played-tile or held-out column (``first_real..first_sets-1``) at
     its best bound, plus the sets' most (``tiles`` over ``min_len`` sets at the best
-    reduced price ``least``: NaN to price them here)."""
+    reduced price ``least``: NaN to price them here).  Returns ``(bound, size)``: ``size``
+    the sum of its terms' magnitudes, so that its rounding is at most ``1e-12 * size``."""
     m = len(y)
     dual = y.copy()
     dual[m - 1] = min(dual[m - 1], 0.0)
-    total = 0.0
+    total = size = 0.0
     for k in range(m):
         total += dual[k] * b[k]
+        size += abs(dual[k] * b[k])
     for j in range(first_real, first_sets):
         d = _reduced(dual, cost, idx, val, nnz, j)
         if d > 0.0:
             total += d * upper[j]  # (the objective's slack has d <= 0: no infinite term)
+            size += (abs(cost[j]) + _magnitude(dual, idx, val, nnz, j)) * upper[j]
     if np.isnan(least):
         _none, least = _price_sets(dual, row, joker_row, jokers, numbers, min_len, idx, val,
                                    nnz, cost, upper, 0, 0, run_row, min_real)  # (no room)
     if least < 0.0:
         total += -least * tiles / min_len
-    return total
+        # (a set's price sums a dual term or two a tile, and a set holds 26 tiles at most)
+        size += (52.0 * np.abs(dual).max() + abs(least)) * tiles / min_len
+    return total, size
+
+
+@njit(cache=True, inline="always")
+def _magnitude(y, idx, val, nnz, j):
+    """The sum of ``|y_r a_rj|`` over column ``j``'s rows: its reduced price's rounding
+    scale."""
+    s = 0.0
+    for e in range(nnz[j]):
+        s += abs(y[idx[j, e]] * val[j, e])
+    return s
 
 
 @njit(cache=True)
@@ -440,9 +455,16 @@ def _solve(lp, pivots):
     count[0] = ncols
     if y[len(y) - 1] > 0.0:  # (the bound's duals differ from these: price them again)
         least = np.nan
-    bound = _dual_bound(y, b, idx, val, nnz, cost, upper, first_real, first_sets, row,
-                        joker_row, jokers, numbers, min_len, tiles, least, run_row, min_real)
-    return np.int64(np.floor(bound + 1e-7)), pivots
+    bound, size = _dual_bound(y, b, idx, val, nnz, cost, upper, first_real, first_sets, row,
+                              joker_row, jokers, numbers, min_len, tiles, least, run_row,
+                              min_real)
+    if not abs(bound) < 1e9:  # (NaN or overflow: duals gone wrong; zero duals' bound, every
+        bound, size = _dual_bound(  # column at its best bound, is valid for any programme)
+            np.zeros(len(b)), b, idx, val, nnz, cost, upper, first_real, first_sets, row,
+            joker_row, jokers, numbers, min_len, tiles, np.nan, run_row, min_real)
+    # (rounded down only past its own rounding error: a bound one too low would end the
+    # held-out passes on a move keeping fewer sets than the best)
+    return np.int64(np.floor(bound + 1e-7 + 1e-12 * size)), pivots
 
 
 @njit(cache=True)
