@@ -238,19 +238,24 @@ def test_three_jokers_rule_out_fewer_node_sets(monkeypatch: pytest.MonkeyPatch) 
                                                         every.sets_kept) == (17, 98, 4)
 
 
-def test_four_copies_rounds_go_on_within_their_targets_nodes(monkeypatch) -> None:
-    """copies=4 + jokers=3, the bench's seed 3 80 #8: each nogood round goes on with the
-    nodes its target had left (``least.NOGOOD_NODES_FOUR_COPIES`` more), 5 passes where
-    ``least.BRANCH_NODES`` more a round (the first search's) ran 18: the same move."""
+def test_a_rounds_node_budget_is_the_policys(monkeypatch) -> None:
+    """copies=4 + jokers=3, the bench's seed 3 80 #8: a nogood round goes on with the nodes
+    the policy's entry 12 gives (``least.NOGOOD_NODES_FOUR_COPIES``; None, as now: the first
+    search's).  With 0 more, the nodes its target had left, 5 passes where the first
+    search's nodes more ran 18: the same move (fresh seed 24 60J #0 lost with 0, so it is
+    not the default)."""
     rules = Rules(least_disturbance=True, copies=4, jokers=3)
-    assert least.policy(rules, 0)[1][12] == least.NOGOOD_NODES_FOUR_COPIES < least.BRANCH_NODES
+    assert least.NOGOOD_NODES_FOUR_COPIES is None
+    assert least.policy(rules, 3)[1][12] == least.policy(rules, 3)[1][7]
     assert least.policy(replace(rules, copies=3))[1][12] == least.BRANCH_NODES_JOKERS
     p = restrict(band_positions(80, False, n=9, seed=3)[8], rules)
     move, passes, _states = _passes_of(p, "tiles", rules)
-    monkeypatch.setattr(least, "NOGOOD_NODES_FOUR_COPIES", least.BRANCH_NODES)
-    more, passes_more, _states = _passes_of(p, "tiles", rules)
-    assert passes_more > passes
-    assert (move.tiles, move.value, move.sets_kept) == (more.tiles, more.value, more.sets_kept)
+    monkeypatch.setattr(least, "NOGOOD_NODES_FOUR_COPIES", 0)
+    assert least.policy(rules, 0)[1][12] == 0
+    fewer, passes_fewer, _states = _passes_of(p, "tiles", rules)
+    assert passes_fewer < passes
+    assert (move.tiles, move.value, move.sets_kept) == (fewer.tiles, fewer.value,
+                                                        fewer.sets_kept)
 
 
 def test_four_copies_rule_out_fewer_node_sets(monkeypatch: pytest.MonkeyPatch) -> None:

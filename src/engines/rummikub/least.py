@@ -173,7 +173,7 @@ def policy(rules: Rules | None = None, jokers: int | None = None
     if rules is None or rules.copies > 3:
         bound_from, rounds = BOUND_FROM_FOUR_COPIES, NOGOOD_ROUNDS_FOUR_COPIES
         nodes = BRANCH_NODES_FOUR_COPIES if rules is None or jokers else BRANCH_NODES
-        round_nodes = NOGOOD_NODES_FOUR_COPIES
+        round_nodes = nodes if NOGOOD_NODES_FOUR_COPIES is None else NOGOOD_NODES_FOUR_COPIES
     elif jokers > 2 and rules.copies > 1:
         nodes = BRANCH_NODES_JOKERS if rules.copies > 2 else BRANCH_NODES_TWO_COPIES_JOKERS
         rounds, round_nodes = NOGOOD_ROUNDS_JOKERS, nodes
@@ -320,9 +320,9 @@ NOGOOD_ROUNDS = 256
 # 3+ jokers in play 32 (17 60J #0 official + copies=3 + jokers=3: 114 rounds, 47 -> 22 ms; most
 # used, seeds 1-18, 16; rkn128), four copies 16 (its copies=4 row, value: 210 rounds, 98 -> 25 ms;
 # 8: 5 80J #7 13 -> 69 ms; rkr4): a round not run leaves the bound higher, the exact passes prove.
-# Four copies' rounds go on with the nodes their target had left (0 more; ended, the target stands:
-# exact; 3 80 #8 15 -> 7 ms; 3+ jokers: 7 60J #1 copies=3 value needs 64, 29 -> 59 ms; rkbudget)
-NOGOOD_ROUNDS_JOKERS, NOGOOD_ROUNDS_FOUR_COPIES, NOGOOD_NODES_FOUR_COPIES = 32, 16, 0
+# A round's nodes more (None: the first search's): 0 for four copies won seeds 1-18 a little (3 80
+# #8 15 -> 7 ms) but lost fresh seed 24 (60J #0 346 k -> 441 k states; rkbudget, session 28)
+NOGOOD_ROUNDS_JOKERS, NOGOOD_ROUNDS_FOUR_COPIES, NOGOOD_NODES_FOUR_COPIES = 32, 16, None
 # The held-out passes run and their states, summed (a bench's counters; threads that run
 # side by side may miss a few).
 WORK = np.zeros(2, np.int64)
