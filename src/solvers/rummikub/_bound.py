@@ -9,21 +9,21 @@ the same move, found sooner).
 The bound is the linear relaxation of "keep the most table sets, placing every table tile
 and rack tiles worth the optimum" over every valid set (a column per set: how many times it
 is laid; a column per table set: held out or not; a column per rack tile kind: how many are
-played), solved by column generation: a small bounded simplex (:func:`_simplex`) on the
-sets found so far, then the set of least reduced price (:func:`_cheapest_run`,
-:func:`_cheapest_group`: a run or group priced by the rows' duals) joins while one prices
-below zero.  Whatever the duals ``y`` reached, the bound is their Lagrangian value
-(:func:`_dual_bound`): ``y . b`` plus what each column could add at its reduced price
-within its bounds, the sets' at most the tiles' count over the shortest set length times
-the best reduced price: valid for any ``y``, so rounding or an iteration cap only loosens
-it.  The rows are the tile kinds present (table or rack), the jokers and the objective
-(scaled by its largest weight), and where the optimum is the objective's, its parts
-(:func:`objective_parts`: the rack tiles, value and jokers every move counted plays).  It
-relaxes what the passes' DP enforces beyond sets' shapes (official joker retrieval; two
-real tiles per set, except in :mod:`solvers.rummikub._branch`'s programme, which prices
-only sets of two real tiles where the rules ask: :func:`programme`'s ``min_real``), so it
-is valid there too.  Measured with HiGHS on the tests' integer programme (the flow model's
-LP): its floor equals the most sets kept in 55 of 60 tail positions (old/s10 report).
+played), solved by column generation: a small bounded simplex
+(:mod:`~solvers.rummikub._simplex`) on the sets found so far, then the set of least reduced
+price (:func:`_cheapest_run`, :func:`_cheapest_group`: a run or group priced by the rows'
+duals) joins while one prices below zero. Whatever the duals ``y`` reached, the bound is
+their Lagrangian value (:func:`_dual_bound`): ``y . b`` plus what each column could add at
+its reduced price within its bounds, the sets' at most the tiles' count over the shortest
+set length times the best reduced price: valid for any ``y``, so rounding or an iteration
+cap only loosens it. The rows are the tile kinds present (table or rack), the jokers and the
+objective (scaled by its largest weight), and where the optimum is the objective's, its
+parts (:func:`objective_parts`: the rack tiles, value and jokers every move counted plays).
+It relaxes what the passes' DP enforces beyond sets' shapes (official joker retrieval; two
+real tiles per set, except in :mod:`solvers.rummikub._branch`'s programme, which prices only
+sets of two real tiles where the rules ask: :func:`programme`'s ``min_real``), so it is
+valid there too. Measured with HiGHS on the tests' integer programme (the flow model's LP):
+its floor equals the most sets kept in 55 of 60 tail positions (old/s10 report).
 """
 
 from __future__ import annotations
@@ -33,104 +33,11 @@ from numba import njit
 
 from solvers.rummikub._layout import highest_number, min_set_length
 from solvers.rummikub._official import cheaper_rows, run_only_rows
+from solvers.rummikub._simplex import TOL, entry, reduced, simplex
 
 BIG_M = 1000.0  # an artificial's price (the objective counts sets: at most a few dozen)
-TOL = 1e-9
 MAX_ROUNDS = 80  # pricing rounds (columns join 17 at most a round)
 MAX_PIVOTS = 4000
-
-
-@njit(cache=True, inline="always")
-def _entry(idx, val, nnz, j, r, v):
-    """Add ``v`` at row ``r`` to the sparse column ``j``."""
-    for e in range(nnz[j]):
-        if idx[j, e] == r:
-            val[j, e] += v
-            return
-    idx[j, nnz[j]] = r
-    val[j, nnz[j]] = v
-    nnz[j] += 1
-
-
-@njit(cache=True, inline="always")
-def _reduced(y, cost, idx, val, nnz, j):
-    """Column ``j``'s reduced price under the duals ``y``."""
-    d = cost[j]
-    for e in range(nnz[j]):
-        d -= y[idx[j, e]] * val[j, e]
-    return d
-
-
-@njit(cache=True, error_model="numpy")
-def _simplex(idx, val, nnz, cost, upper, ncols, basis, status, xb, binv, pivots):
-    """Maximise ``cost . x`` over ``A x = b``, ``0 <= x <= upper`` (column j of A: the rows
-    ``idx[j, :nnz[j]]``, values ``val[j]``) from the basis ``basis`` (its inverse ``binv``,
-    values ``xb``; ``status``: 0 at the lower bound, 1 at the upper, 2 basic), updated in
-    place.  Returns the duals ``y`` and the pivots left."""
-    m = binv.shape[0]
-    y = np.zeros(m)
-    alpha = np.zeros(m)
-    pivot_row = np.empty(m)
-    while True:
-        y[:] = 0.0
-        for i in range(m):
-            c = cost[basis[i]]
-            if c != 0.0:
-                for k in range(m):
-                    y[k] += c * binv[i, k]
-        if pivots <= 0:
-            return y, pivots
-        best, q = TOL, -1
-        for j in range(ncols):
-            if status[j] == 2:
-                continue
-            d = _reduced(y, cost, idx, val, nnz, j)
-            gain = d if status[j] == 0 else -d
-            if gain > best:
-                best, q = gain, j
-        if q < 0:
-            return y, pivots
-        pivots -= 1
-        alpha[:] = 0.0
-        for e in range(nnz[q]):
-            r, v = idx[q, e], val[q, e]
-            for i in range(m):
-                alpha[i] += binv[i, r] * v
-        sign = 1.0 if status[q] == 0 else -1.0
-        step, leave, leave_to = upper[q], -1, 0
-        for i in range(m):
-            delta = -sign * alpha[i]
-            if delta < -TOL:
-                t = xb[i] / -delta
-                if t < step - TOL or (t < step + TOL and leave >= 0
-                                      and abs(alpha[i]) > abs(alpha[leave])):
-                    step, leave, leave_to = max(t, 0.0), i, 0
-            elif delta > TOL and upper[basis[i]] < np.inf:
-                t = (upper[basis[i]] - xb[i]) / delta
-                if t < step - TOL or (t < step + TOL and leave >= 0
-                                      and abs(alpha[i]) > abs(alpha[leave])):
-                    step, leave, leave_to = max(t, 0.0), i, 1
-        if step == np.inf:  # unbounded: cannot happen (every set is bounded by its tiles)
-            return y, 0
-        for i in range(m):
-            xb[i] -= sign * alpha[i] * step
-        if leave < 0:  # the entering column reaches its other bound
-            status[q] = 1 - status[q]
-            continue
-        entering = (0.0 if status[q] == 0 else upper[q]) + sign * step
-        status[basis[leave]] = leave_to
-        basis[leave] = q
-        status[q] = 2
-        xb[leave] = entering
-        pivot = alpha[leave]
-        for k in range(m):
-            binv[leave, k] /= pivot
-            pivot_row[k] = binv[leave, k]
-        for i in range(m):
-            if i != leave and alpha[i] != 0.0:
-                f = alpha[i]
-                for k in range(m):
-                    binv[i, k] -= f * pivot_row[k]
 
 
 @njit(cache=True)
@@ -266,7 +173,7 @@ def _price_sets(y, row, joker_row, jokers, numbers, min_len, idx, val, nnz, cost
         if price < -TOL and ncols < room:
             nnz[ncols] = 0
             for i in range(size):
-                _entry(idx, val, nnz, ncols, out[i], 1.0)
+                entry(idx, val, nnz, ncols, out[i], 1.0)
             cost[ncols] = 0.0
             upper[ncols] = np.inf
             ncols += 1
@@ -289,7 +196,7 @@ def _dual_bound(y, b, idx, val, nnz, cost, upper, first_real, first_sets, row, j
         total += dual[k] * b[k]
         size += abs(dual[k] * b[k])
     for j in range(first_real, first_sets):
-        d = _reduced(dual, cost, idx, val, nnz, j)
+        d = reduced(dual, cost, idx, val, nnz, j)
         if d > 0.0:
             total += d * upper[j]  # (the objective's slack has d <= 0: no infinite term)
             size += (abs(cost[j]) + _magnitude(dual, idx, val, nnz, j)) * upper[j]
@@ -445,7 +352,7 @@ def _solve(lp, pivots):
     y = np.zeros(len(b))
     least = np.nan
     for _round in range(MAX_ROUNDS):
-        y, pivots = _simplex(idx, val, nnz, cost, upper, ncols, basis, status, xb, binv,
+        y, pivots = simplex(idx, val, nnz, cost, upper, ncols, basis, status, xb, binv,
                              pivots)
         before = ncols
         ncols, least = _price_sets(y, row, joker_row, jokers, numbers, min_len, idx, val,
@@ -581,28 +488,28 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
     xb = np.abs(b)
     for r in range(m):  # artificials: the first basis
         binv[r, r] = 1.0 if b[r] >= 0 else -1.0
-        _entry(idx, val, nnz, r, r, binv[r, r])
+        entry(idx, val, nnz, r, r, binv[r, r])
         cost[r] = -BIG_M
         status[r] = 2
     first_real = ncols = m
     for c in range(colours):  # rack tiles played
         for v in range(numbers):
             for _column in range(rack[c, v] if unit_rack else min(rack[c, v], 1)):
-                _entry(idx, val, nnz, ncols, row[c, v], -1.0)
-                _entry(idx, val, nnz, ncols, m - 1, weight[c, v] * in_row)
+                entry(idx, val, nnz, ncols, row[c, v], -1.0)
+                entry(idx, val, nnz, ncols, m - 1, weight[c, v] * in_row)
                 if parts[0] >= 0:
-                    _entry(idx, val, nnz, ncols, parts_row, 1.0)
-                    _entry(idx, val, nnz, ncols, parts_row + 1, v + 1.0)
+                    entry(idx, val, nnz, ncols, parts_row, 1.0)
+                    entry(idx, val, nnz, ncols, parts_row + 1, v + 1.0)
                 upper[ncols] = 1 if unit_rack else rack[c, v]
                 ncols += 1
     for _column in range(rack_j if unit_rack else min(rack_j, 1)):
-        _entry(idx, val, nnz, ncols, joker_row, -1.0)
-        _entry(idx, val, nnz, ncols, m - 1, joker_weight * in_row)
+        entry(idx, val, nnz, ncols, joker_row, -1.0)
+        entry(idx, val, nnz, ncols, m - 1, joker_weight * in_row)
         if parts[0] >= 0:
-            _entry(idx, val, nnz, ncols, parts_row + 2, 1.0)
+            entry(idx, val, nnz, ncols, parts_row + 2, 1.0)
         upper[ncols] = 1 if unit_rack else rack_j
         ncols += 1
-    _entry(idx, val, nnz, ncols, m - 1, -1.0)  # the objective's slack
+    entry(idx, val, nnz, ncols, m - 1, -1.0)  # the objective's slack
     ncols += 1
     first_held = ncols
     for held in range(2):  # the table sets held out (price 1, at most once), then laid
@@ -610,7 +517,7 @@ def programme(must, rack, must_j, rack_j, weight, joker_weight, optimum, numbers
             for k in range(set_start[i], set_start[i + 1]):
                 c, v = slot_colour[k], slot_number[k] - 1
                 r = joker_row if c == -1 else run_row[-2 - c, v] if c < 0 else row[c, v]
-                _entry(idx, val, nnz, ncols, r, 1.0)
+                entry(idx, val, nnz, ncols, r, 1.0)
             if held == 0:
                 cost[ncols] = 1.0
                 upper[ncols] = 1.0

@@ -343,12 +343,10 @@ def _keeps_chosen(passes, chosen, held, slot_number, slot_colour, set_start, s0,
 def _bound_applies(mode, jokers, any_tiles, first_turn):
     """Whether the bound is worth its cost (a few ms): with three or four copies or three
     jokers, whose proofs are the tails, or whatever the tiles where the policy asks
-    (``any_tiles``: :data:`BOUND_ANY`), for a melded player, or for a first turn under meld
-    then continue where the policy asks (``first_turn``: :data:`CONTINUE_BOUND`).  It holds
-    there too: a move's final arrangement is a melded player's playing the same rack tiles
-    at the optimum, all that the programme and its caps count (not the meld within them),
-    and the exact check of a node's sets (:func:`_keeps_chosen`) is the rules' own pass on
-    the rest of the table, the meld included."""
+    (``any_tiles``: :data:`BOUND_ANY`), for a melded player or a first turn under meld then
+    continue where the policy asks (``first_turn``: :data:`CONTINUE_BOUND`; a move's final
+    arrangement is a melded player's at the optimum, all the programme counts, and the check
+    of a node's sets, :func:`_keeps_chosen`, is the rules' own pass, the meld included)."""
     return ((mode & 3 == 0 or (first_turn and (mode >> CONTINUE_AT) & 1))
             and (any_tiles or copies(mode) > 2 or jokers > 2))
 
