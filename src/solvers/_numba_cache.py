@@ -145,7 +145,7 @@ def module_imports(path: str, package: str) -> frozenset[str] | None:
 
     >>> import solvers.rummikub._bound as m
     >>> sorted(module_imports(m.__file__, "solvers.rummikub"))
-    ['_layout.py', '_official.py']
+    ['_layout.py', '_official.py', '_simplex.py']
     """
     return _imports(_stat_key(path), package)
 
