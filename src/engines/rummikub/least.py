@@ -317,14 +317,14 @@ BOUND_ANY = 32
 # CPU, held-out states 17.21 M -> 2.17 M, over 50 ms 28 -> 9 (seed 4 40J #13 1,770 -> 243 ms);
 # 32 and 64 rounds 10.93 and 10.92 s (benches/README, rks2)
 NOGOOD_ROUNDS = 256
-# 3+ jokers in play 32 (17 60J #0 official + copies=3 + jokers=3: 114 rounds, 47 -> 22 ms; most
-# used, seeds 1-18, 16; rkn128), four copies 16 (its copies=4 row, value: 210 rounds, 98 -> 25 ms;
-# 8: 5 80J #7 13 -> 69 ms; rkr4): a round not run leaves the bound higher, the exact passes prove.
+# 3+ jokers in play 40 (17 60J #0 official + copies=3 + jokers=3: 114 rounds, 47 -> 22 ms at 32,
+# rkn128; 24 60J #0's three-copy rows find the move in round 35: 223 k -> 108 k states, 17 60J #0
+# 18 k -> 21 k, no other route seeds 1-18, 22-24, rkc4j3b), four copies 16 (copies=4 row, value:
+# 210 rounds, 98 -> 25 ms; 8: 5 80J #7 13 -> 69 ms; rkr4): a round not run leaves the bound higher.
 # A round's nodes more (None: the first search's): 0 for four copies won seeds 1-18 a little (3 80
 # #8 15 -> 7 ms) but lost fresh seed 24 (60J #0 346 k -> 441 k states; rkbudget, session 28)
-NOGOOD_ROUNDS_JOKERS, NOGOOD_ROUNDS_FOUR_COPIES, NOGOOD_NODES_FOUR_COPIES = 32, 16, None
-# The held-out passes run and their states, summed (a bench's counters; threads that run
-# side by side may miss a few).
+NOGOOD_ROUNDS_JOKERS, NOGOOD_ROUNDS_FOUR_COPIES, NOGOOD_NODES_FOUR_COPIES = 40, 16, None
+# The held-out passes run and their states, summed (a bench's; threads side by side may miss some)
 WORK = np.zeros(2, np.int64)
 
 
