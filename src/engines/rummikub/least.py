@@ -318,7 +318,7 @@ BOUND_ANY = 32
 # 32 and 64 rounds 10.93 and 10.92 s (benches/README, rks2)
 NOGOOD_ROUNDS = 256
 # 3+ jokers in play 40 (17 60J #0 official + copies=3 + jokers=3: 114 rounds, 47 -> 22 ms at 32,
-# rkn128; 24 60J #0's three-copy rows find the move in round 35: 223 k -> 108 k states, 17 60J #0
+# rkn128; 24 60J #0's three-copy rows find the move in round 34: 223 k -> 108 k states, 17 60J #0
 # 18 k -> 21 k, no other route seeds 1-18, 22-24, rkc4j3b), four copies 16 (copies=4 row, value:
 # 210 rounds, 98 -> 25 ms; 8: 5 80J #7 13 -> 69 ms; rkr4): a round not run leaves the bound higher.
 # A round's nodes more (None: the first search's): 0 for four copies won seeds 1-18 a little (3 80
